@@ -1,0 +1,415 @@
+package io.sluice.broker.config;
+
+import static io.sluice.broker.config.BrokerConfigKeys.*;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The broker's configuration, parsed and validated from Kafka-style properties.
+ * Immutable; thread-safe.
+ */
+public final class BrokerConfig {
+    private final Map<String, Object> values;
+    private final Map<String, String> explicit;
+    private final List<String> unknownKeys;
+    private final List<String> ignoredKeys;
+    private final int brokerId;
+    private final List<Listener> listeners;
+    private final List<Listener> advertisedListeners;
+    private final List<Path> logDirs;
+
+    private BrokerConfig(Map<String, Object> values, Map<String, String> explicit,
+                         List<String> unknownKeys, List<String> ignoredKeys) {
+        this.values = values;
+        this.explicit = explicit;
+        this.unknownKeys = unknownKeys;
+        this.ignoredKeys = ignoredKeys;
+        this.brokerId = resolveBrokerId(values, explicit);
+        Map<String, String> protocolMap = Listener.parseProtocolMap(LISTENER_SECURITY_PROTOCOL_MAP,
+                string(LISTENER_SECURITY_PROTOCOL_MAP));
+        this.listeners = Listener.parseAll(LISTENERS, list(LISTENERS), protocolMap);
+        List<String> advertised = list(ADVERTISED_LISTENERS);
+        this.advertisedListeners = advertised == null || advertised.isEmpty()
+                ? listeners : Listener.parseAll(ADVERTISED_LISTENERS, advertised, protocolMap);
+        checkAdvertisedNamesAreListeners();
+        this.logDirs = resolveLogDirs();
+        checkSessionTimeouts();
+    }
+
+    /**
+     * Parses and validates {@code props}. Keys Sluice does not know are collected in
+     * {@link #unknownKeys()}, Kafka keys it accepts without using in {@link #ignoredKeys()}.
+     *
+     * @throws ConfigException naming the first key whose value is refused
+     */
+    public static BrokerConfig fromMap(Map<String, String> props) {
+        Map<String, Object> values = new HashMap<>();
+        Map<String, String> explicit = new TreeMap<>();
+        Set<String> unknown = new TreeSet<>();
+        Set<String> ignored = new TreeSet<>();
+        for (Map.Entry<String, String> entry : new TreeMap<>(props).entrySet()) {
+            String name = entry.getKey().trim();
+            String text = entry.getValue();
+            ConfigKey key = BrokerConfigKeys.byName(name);
+            if (key != null) {
+                if (text == null) {
+                    throw new ConfigException(name, null, "a value is required");
+                }
+                values.put(name, key.parse(text));
+                explicit.put(name, text.trim());
+            } else if (name.equals(NODE_ID)) {
+                if (text == null) {
+                    throw new ConfigException(name, null, "a value is required");
+                }
+                values.put(name, BrokerConfigKeys.byName(BROKER_ID).type().parse(NODE_ID, text));
+                BrokerConfigKeys.byName(BROKER_ID).validator().ensureValid(NODE_ID, values.get(name));
+                explicit.put(name, text.trim());
+            } else if (IgnoredKafkaKeys.contains(name)) {
+                ignored.add(name);
+            } else {
+                unknown.add(name);
+            }
+        }
+        for (ConfigKey key : BrokerConfigKeys.all()) {
+            values.putIfAbsent(key.name(), key.parse(null));
+        }
+        return new BrokerConfig(Collections.unmodifiableMap(values), Collections.unmodifiableMap(explicit),
+                List.copyOf(unknown), List.copyOf(ignored));
+    }
+
+    /** Every key {@link #fromMap} understands, in documentation order. */
+    public static List<ConfigKey> brokerKeys() {
+        return BrokerConfigKeys.all();
+    }
+
+    /** Keys given that neither Sluice nor Kafka knows (probably typos); sorted. */
+    public List<String> unknownKeys() {
+        return unknownKeys;
+    }
+
+    /** Kafka keys given that Sluice accepts but does not use; sorted. */
+    public List<String> ignoredKeys() {
+        return ignoredKeys;
+    }
+
+    /** Whether {@code key} was given explicitly (as opposed to defaulted). */
+    public boolean isExplicit(String key) {
+        return explicit.containsKey(key);
+    }
+
+    /** The explicitly given keys and their trimmed text, sorted by key. */
+    public Map<String, String> explicitValues() {
+        return explicit;
+    }
+
+    /** The effective value of a broker key as Kafka would show it, or null when unset. */
+    public String valueText(String key) {
+        requireKnown(key);
+        return ConfigType.format(values.get(key));
+    }
+
+    public int brokerId() {
+        return brokerId;
+    }
+
+    /** Where to bind, in the order given. */
+    public List<Listener> listeners() {
+        return listeners;
+    }
+
+    /** What clients are told; the listeners when advertised.listeners is unset. */
+    public List<Listener> advertisedListeners() {
+        return advertisedListeners;
+    }
+
+    /** log.dirs when set, else log.dir; relative paths resolve against the working directory. */
+    public List<Path> logDirs() {
+        return logDirs;
+    }
+
+    public int numPartitions() {
+        return integer(NUM_PARTITIONS);
+    }
+
+    public int defaultReplicationFactor() {
+        return integer(DEFAULT_REPLICATION_FACTOR);
+    }
+
+    public int minInsyncReplicas() {
+        return integer(MIN_INSYNC_REPLICAS);
+    }
+
+    public boolean autoCreateTopicsEnable() {
+        return bool(AUTO_CREATE_TOPICS_ENABLE);
+    }
+
+    public boolean deleteTopicEnable() {
+        return bool(DELETE_TOPIC_ENABLE);
+    }
+
+    public int messageMaxBytes() {
+        return integer(MESSAGE_MAX_BYTES);
+    }
+
+    public int socketRequestMaxBytes() {
+        return integer(SOCKET_REQUEST_MAX_BYTES);
+    }
+
+    /** -1 means the OS default. */
+    public int socketSendBufferBytes() {
+        return integer(SOCKET_SEND_BUFFER_BYTES);
+    }
+
+    /** -1 means the OS default. */
+    public int socketReceiveBufferBytes() {
+        return integer(SOCKET_RECEIVE_BUFFER_BYTES);
+    }
+
+    public long connectionsMaxIdleMs() {
+        return longValue(CONNECTIONS_MAX_IDLE_MS);
+    }
+
+    public int numNetworkThreads() {
+        return integer(NUM_NETWORK_THREADS);
+    }
+
+    public int numIoThreads() {
+        return integer(NUM_IO_THREADS);
+    }
+
+    public int queuedMaxRequests() {
+        return integer(QUEUED_MAX_REQUESTS);
+    }
+
+    public int logSegmentBytes() {
+        return integer(LOG_SEGMENT_BYTES);
+    }
+
+    /** log.roll.ms, else log.roll.hours in milliseconds. */
+    public long logRollMs() {
+        Long ms = (Long) values.get(LOG_ROLL_MS);
+        return ms != null ? ms : TimeUnit.HOURS.toMillis(integer(LOG_ROLL_HOURS));
+    }
+
+    /**
+     * log.retention.ms, else log.retention.minutes, else log.retention.hours, in milliseconds
+     * (Kafka's precedence); -1 (or any negative) means keep forever.
+     */
+    public long logRetentionMs() {
+        Long ms = (Long) values.get(LOG_RETENTION_MS);
+        if (ms != null) {
+            return ms;
+        }
+        Integer minutes = (Integer) values.get(LOG_RETENTION_MINUTES);
+        if (minutes != null) {
+            return minutes < 0 ? -1 : TimeUnit.MINUTES.toMillis(minutes);
+        }
+        int hours = integer(LOG_RETENTION_HOURS);
+        return hours < 0 ? -1 : TimeUnit.HOURS.toMillis(hours);
+    }
+
+    /** -1 means no size limit. */
+    public long logRetentionBytes() {
+        return longValue(LOG_RETENTION_BYTES);
+    }
+
+    public long logRetentionCheckIntervalMs() {
+        return longValue(LOG_RETENTION_CHECK_INTERVAL_MS);
+    }
+
+    public int logIndexIntervalBytes() {
+        return integer(LOG_INDEX_INTERVAL_BYTES);
+    }
+
+    public int logIndexSizeMaxBytes() {
+        return integer(LOG_INDEX_SIZE_MAX_BYTES);
+    }
+
+    /** Records between fsyncs; Long.MAX_VALUE (the default) leaves flushing to the OS. */
+    public long logFlushIntervalMessages() {
+        return longValue(LOG_FLUSH_INTERVAL_MESSAGES);
+    }
+
+    /**
+     * Age of the oldest unflushed record that forces an fsync: log.flush.interval.ms, else
+     * log.flush.scheduler.interval.ms (Kafka's fallback); Long.MAX_VALUE means never by time.
+     */
+    public long logFlushIntervalMs() {
+        Long ms = (Long) values.get(LOG_FLUSH_INTERVAL_MS);
+        return ms != null ? ms : logFlushSchedulerIntervalMs();
+    }
+
+    public long logFlushSchedulerIntervalMs() {
+        return longValue(LOG_FLUSH_SCHEDULER_INTERVAL_MS);
+    }
+
+    public int logFlushOffsetCheckpointIntervalMs() {
+        return integer(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS);
+    }
+
+    /** log.segment.delete.delay.ms (the broker default of the topic key file.delete.delay.ms). */
+    public long fileDeleteDelayMs() {
+        return longValue(LOG_SEGMENT_DELETE_DELAY_MS);
+    }
+
+    /** "CreateTime" or "LogAppendTime". */
+    public String logMessageTimestampType() {
+        return string(LOG_MESSAGE_TIMESTAMP_TYPE);
+    }
+
+    public long logMessageTimestampBeforeMaxMs() {
+        return longValue(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
+    }
+
+    public long logMessageTimestampAfterMaxMs() {
+        return longValue(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS);
+    }
+
+    /** One of producer, uncompressed, gzip, snappy, lz4, zstd. */
+    public String compressionType() {
+        return string(COMPRESSION_TYPE);
+    }
+
+    /** delete and/or compact. */
+    public List<String> logCleanupPolicy() {
+        return list(LOG_CLEANUP_POLICY);
+    }
+
+    /** Empty means start an embedded ZooKeeper. */
+    public Optional<String> zookeeperConnect() {
+        return Optional.ofNullable((String) values.get(ZOOKEEPER_CONNECT));
+    }
+
+    /** Empty means generate one and store it with the data. */
+    public Optional<String> clusterId() {
+        return Optional.ofNullable((String) values.get(CLUSTER_ID));
+    }
+
+    public int groupInitialRebalanceDelayMs() {
+        return integer(GROUP_INITIAL_REBALANCE_DELAY_MS);
+    }
+
+    public int groupMinSessionTimeoutMs() {
+        return integer(GROUP_MIN_SESSION_TIMEOUT_MS);
+    }
+
+    public int groupMaxSessionTimeoutMs() {
+        return integer(GROUP_MAX_SESSION_TIMEOUT_MS);
+    }
+
+    public int groupMaxSize() {
+        return integer(GROUP_MAX_SIZE);
+    }
+
+    public int offsetsTopicNumPartitions() {
+        return integer(OFFSETS_TOPIC_NUM_PARTITIONS);
+    }
+
+    public long offsetsRetentionMs() {
+        return TimeUnit.MINUTES.toMillis(integer(OFFSETS_RETENTION_MINUTES));
+    }
+
+    public long offsetsRetentionCheckIntervalMs() {
+        return longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS);
+    }
+
+    public int producerIdExpirationMs() {
+        return integer(PRODUCER_ID_EXPIRATION_MS);
+    }
+
+    @Override
+    public String toString() {
+        return "BrokerConfig" + explicit;
+    }
+
+    private static int resolveBrokerId(Map<String, Object> values, Map<String, String> explicit) {
+        int brokerId = (Integer) values.get(BROKER_ID);
+        Integer nodeId = (Integer) values.get(NODE_ID);
+        if (nodeId == null) {
+            return brokerId;
+        }
+        if (explicit.containsKey(BROKER_ID) && brokerId != nodeId) {
+            throw new ConfigException(NODE_ID, String.valueOf(nodeId),
+                    "differs from broker.id " + brokerId + "; set one of them");
+        }
+        return nodeId;
+    }
+
+    private void checkAdvertisedNamesAreListeners() {
+        for (Listener advertised : advertisedListeners) {
+            boolean found = false;
+            for (Listener listener : listeners) {
+                found |= listener.name().equals(advertised.name());
+            }
+            if (!found) {
+                throw new ConfigException(ADVERTISED_LISTENERS, advertised.toString(),
+                        "listener name " + advertised.name() + " is not in listeners " + listeners);
+            }
+        }
+    }
+
+    private List<Path> resolveLogDirs() {
+        List<String> dirs = list(LOG_DIRS);
+        if (dirs == null || dirs.isEmpty()) {
+            return List.of(toPath(LOG_DIR, string(LOG_DIR)));
+        }
+        List<Path> paths = new ArrayList<>(dirs.size());
+        for (String dir : dirs) {
+            paths.add(toPath(LOG_DIRS, dir));
+        }
+        return List.copyOf(paths);
+    }
+
+    private static Path toPath(String key, String dir) {
+        try {
+            return Path.of(dir);
+        } catch (InvalidPathException e) {
+            throw new ConfigException(key, dir, "not a path: " + e.getReason());
+        }
+    }
+
+    private void checkSessionTimeouts() {
+        if (groupMinSessionTimeoutMs() > groupMaxSessionTimeoutMs()) {
+            throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS, String.valueOf(groupMinSessionTimeoutMs()),
+                    "is larger than group.max.session.timeout.ms " + groupMaxSessionTimeoutMs());
+        }
+    }
+
+    private void requireKnown(String key) {
+        if (BrokerConfigKeys.byName(key) == null) {
+            throw new IllegalArgumentException("not a broker configuration key: " + key);
+        }
+    }
+
+    private int integer(String key) {
+        return (Integer) values.get(key);
+    }
+
+    private long longValue(String key) {
+        return (Long) values.get(key);
+    }
+
+    private boolean bool(String key) {
+        return (Boolean) values.get(key);
+    }
+
+    private String string(String key) {
+        return (String) values.get(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> list(String key) {
+        return (List<String>) values.get(key);
+    }
+}

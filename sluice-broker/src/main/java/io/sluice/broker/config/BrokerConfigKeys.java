@@ -1,0 +1,171 @@
+package io.sluice.broker.config;
+
+import static io.sluice.broker.config.ConfigType.BOOLEAN;
+import static io.sluice.broker.config.ConfigType.INT;
+import static io.sluice.broker.config.ConfigType.LIST;
+import static io.sluice.broker.config.ConfigType.LONG;
+import static io.sluice.broker.config.ConfigType.STRING;
+import static io.sluice.broker.config.ConfigValidator.ANY;
+import static io.sluice.broker.config.ConfigValidator.atLeast;
+import static io.sluice.broker.config.ConfigValidator.nonEmpty;
+import static io.sluice.broker.config.ConfigValidator.nonEmptyListOf;
+import static io.sluice.broker.config.ConfigValidator.oneOf;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every broker key Sluice uses, with Apache Kafka's names and (unless noted) Kafka's defaults.
+ * Immutable; thread-safe.
+ */
+public final class BrokerConfigKeys {
+    public static final String BROKER_ID = "broker.id";
+    public static final String NODE_ID = "node.id";
+    public static final String LISTENERS = "listeners";
+    public static final String ADVERTISED_LISTENERS = "advertised.listeners";
+    public static final String LISTENER_SECURITY_PROTOCOL_MAP = "listener.security.protocol.map";
+    public static final String LOG_DIRS = "log.dirs";
+    public static final String LOG_DIR = "log.dir";
+    public static final String NUM_PARTITIONS = "num.partitions";
+    public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
+    public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
+    public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
+    public static final String DELETE_TOPIC_ENABLE = "delete.topic.enable";
+    public static final String MESSAGE_MAX_BYTES = "message.max.bytes";
+    public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
+    public static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
+    public static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
+    public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
+    public static final String NUM_NETWORK_THREADS = "num.network.threads";
+    public static final String NUM_IO_THREADS = "num.io.threads";
+    public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
+    public static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
+    public static final String LOG_ROLL_MS = "log.roll.ms";
+    public static final String LOG_ROLL_HOURS = "log.roll.hours";
+    public static final String LOG_RETENTION_MS = "log.retention.ms";
+    public static final String LOG_RETENTION_MINUTES = "log.retention.minutes";
+    public static final String LOG_RETENTION_HOURS = "log.retention.hours";
+    public static final String LOG_RETENTION_BYTES = "log.retention.bytes";
+    public static final String LOG_RETENTION_CHECK_INTERVAL_MS = "log.retention.check.interval.ms";
+    public static final String LOG_INDEX_INTERVAL_BYTES = "log.index.interval.bytes";
+    public static final String LOG_INDEX_SIZE_MAX_BYTES = "log.index.size.max.bytes";
+    public static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
+    public static final String LOG_FLUSH_INTERVAL_MS = "log.flush.interval.ms";
+    public static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS = "log.flush.scheduler.interval.ms";
+    public static final String LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS = "log.flush.offset.checkpoint.interval.ms";
+    public static final String LOG_SEGMENT_DELETE_DELAY_MS = "log.segment.delete.delay.ms";
+    public static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
+    public static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "log.message.timestamp.before.max.ms";
+    public static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";
+    public static final String COMPRESSION_TYPE = "compression.type";
+    public static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
+    public static final String ZOOKEEPER_CONNECT = "zookeeper.connect";
+    public static final String CLUSTER_ID = "cluster.id";
+    public static final String GROUP_INITIAL_REBALANCE_DELAY_MS = "group.initial.rebalance.delay.ms";
+    public static final String GROUP_MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
+    public static final String GROUP_MAX_SESSION_TIMEOUT_MS = "group.max.session.timeout.ms";
+    public static final String GROUP_MAX_SIZE = "group.max.size";
+    public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
+    public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
+    public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
+    public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
+
+    /** Compression names a broker or topic accepts (Kafka's BrokerCompressionType). */
+    static final String[] BROKER_COMPRESSION_TYPES = {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"};
+    static final String[] TIMESTAMP_TYPES = {"CreateTime", "LogAppendTime"};
+    static final String[] CLEANUP_POLICIES = {"delete", "compact"};
+    /** Smallest segment that holds one record (Kafka's LegacyRecord.RECORD_OVERHEAD_V0). */
+    static final int MIN_SEGMENT_BYTES = 14;
+    /** Smallest index file that holds one entry. */
+    static final int MIN_INDEX_BYTES = 4;
+
+    private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
+
+    static {
+        define(BROKER_ID, INT, "0", "Id of this broker in the cluster; node.id is read when broker.id is absent.", atLeast(0));
+        define(LISTENERS, LIST, "PLAINTEXT://127.0.0.1:9092",
+                "Comma list of NAME://HOST:PORT to bind; port 0 picks a free port; only PLAINTEXT is supported.", nonEmpty());
+        define(ADVERTISED_LISTENERS, LIST, null,
+                "Comma list of NAME://HOST:PORT given to clients in metadata; unset means the listeners.", ANY);
+        define(LISTENER_SECURITY_PROTOCOL_MAP, STRING,
+                "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
+                "Maps listener names to security protocols; every listener must map to PLAINTEXT.", ANY);
+        define(LOG_DIRS, LIST, null, "Comma list of directories holding partition logs; unset means log.dir.", ANY);
+        define(LOG_DIR, STRING, "./data", "Directory holding partition logs when log.dirs is unset (relative to the working directory).", nonEmpty());
+        define(NUM_PARTITIONS, INT, "1", "Partitions of an auto-created topic or of CreateTopics with -1 partitions.", atLeast(1));
+        define(DEFAULT_REPLICATION_FACTOR, INT, "1", "Replication factor of auto-created topics and of CreateTopics with -1.", atLeast(1));
+        define(MIN_INSYNC_REPLICAS, INT, "1", "In-sync replicas an acks=-1 produce needs before it is acknowledged.", atLeast(1));
+        define(AUTO_CREATE_TOPICS_ENABLE, BOOLEAN, "true", "Create a topic when a producer or metadata request names an unknown one.", ANY);
+        define(DELETE_TOPIC_ENABLE, BOOLEAN, "true", "Allow DeleteTopics; when false, deletes are refused.", ANY);
+        define(MESSAGE_MAX_BYTES, INT, "1048588", "Largest record batch a producer may send, after compression.", atLeast(0));
+        define(SOCKET_REQUEST_MAX_BYTES, INT, "104857600", "Largest request frame; larger or negative frame lengths close the connection.", atLeast(1));
+        define(SOCKET_SEND_BUFFER_BYTES, INT, "102400", "SO_SNDBUF of client sockets; -1 leaves the OS default.", atLeast(-1));
+        define(SOCKET_RECEIVE_BUFFER_BYTES, INT, "102400", "SO_RCVBUF of client sockets; -1 leaves the OS default.", atLeast(-1));
+        define(CONNECTIONS_MAX_IDLE_MS, LONG, "600000", "Idle connections are closed after this many milliseconds.", atLeast(1));
+        define(NUM_NETWORK_THREADS, INT, "3", "Threads reading requests from and writing responses to sockets.", atLeast(1));
+        define(NUM_IO_THREADS, INT, "8", "Threads handling requests (including disk I/O).", atLeast(1));
+        define(QUEUED_MAX_REQUESTS, INT, "500", "Requests queued for the I/O threads before network threads stop reading.", atLeast(1));
+        define(LOG_SEGMENT_BYTES, INT, "1073741824", "A segment rolls when appending would make it larger than this.", atLeast(MIN_SEGMENT_BYTES));
+        define(LOG_ROLL_MS, LONG, null, "A segment rolls when its first record is this old; unset means log.roll.hours.", atLeast(1));
+        define(LOG_ROLL_HOURS, INT, "168", "A segment rolls when its first record is this many hours old (when log.roll.ms is unset).", atLeast(1));
+        define(LOG_RETENTION_MS, LONG, null, "Delete segments older than this; -1 keeps forever; unset means log.retention.minutes.", atLeast(-1));
+        define(LOG_RETENTION_MINUTES, INT, null, "Retention in minutes when log.retention.ms is unset; unset means log.retention.hours.", atLeast(-1));
+        define(LOG_RETENTION_HOURS, INT, "168", "Retention in hours when log.retention.ms and log.retention.minutes are unset.", atLeast(-1));
+        define(LOG_RETENTION_BYTES, LONG, "-1", "Delete oldest segments while a partition is larger than this; -1 means no size limit.", atLeast(-1));
+        define(LOG_RETENTION_CHECK_INTERVAL_MS, LONG, "300000", "How often retention is checked.", atLeast(1));
+        define(LOG_INDEX_INTERVAL_BYTES, INT, "4096", "Bytes of records between two entries of the sparse offset index.", atLeast(0));
+        define(LOG_INDEX_SIZE_MAX_BYTES, INT, "10485760", "Largest offset or time index file; a full index rolls the segment.", atLeast(MIN_INDEX_BYTES));
+        define(LOG_FLUSH_INTERVAL_MESSAGES, LONG, String.valueOf(Long.MAX_VALUE),
+                "fsync a partition after this many records (1 = every batch); the default leaves flushing to the OS.", atLeast(1));
+        define(LOG_FLUSH_INTERVAL_MS, LONG, null,
+                "fsync a partition when its oldest unflushed record is this old; unset means log.flush.scheduler.interval.ms.", atLeast(0));
+        define(LOG_FLUSH_SCHEDULER_INTERVAL_MS, LONG, String.valueOf(Long.MAX_VALUE),
+                "How often the flusher checks whether a partition needs an fsync by time.", atLeast(0));
+        define(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, INT, "60000", "How often the recovery point checkpoint is written.", atLeast(0));
+        define(LOG_SEGMENT_DELETE_DELAY_MS, LONG, "60000", "Delay between removing a segment from the log and deleting its files.", atLeast(0));
+        define(LOG_MESSAGE_TIMESTAMP_TYPE, STRING, "CreateTime",
+                "CreateTime keeps producer timestamps; LogAppendTime stamps the broker's clock.", oneOf(TIMESTAMP_TYPES));
+        define(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LONG, String.valueOf(Long.MAX_VALUE),
+                "Refuse CreateTime timestamps further than this in the past.", atLeast(0));
+        define(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, LONG, String.valueOf(Long.MAX_VALUE),
+                "Refuse CreateTime timestamps further than this in the future.", atLeast(0));
+        define(COMPRESSION_TYPE, STRING, "producer",
+                "Stored compression: producer keeps the producer's codec; uncompressed, gzip, snappy, lz4 or zstd recompress.",
+                oneOf(BROKER_COMPRESSION_TYPES));
+        define(LOG_CLEANUP_POLICY, LIST, "delete", "Default cleanup policy of topics: delete and/or compact.", nonEmptyListOf(CLEANUP_POLICIES));
+        define(ZOOKEEPER_CONNECT, STRING, null, "ZooKeeper connect string of the cluster; unset starts an embedded ZooKeeper.", nonEmpty());
+        define(CLUSTER_ID, STRING, null, "Cluster id reported to clients; unset means generated once and stored in the data directory.", nonEmpty());
+        define(GROUP_INITIAL_REBALANCE_DELAY_MS, INT, "3000", "How long a new consumer group waits for more members before its first rebalance.", atLeast(0));
+        define(GROUP_MIN_SESSION_TIMEOUT_MS, INT, "6000", "Smallest session timeout a consumer may ask for.", atLeast(0));
+        define(GROUP_MAX_SESSION_TIMEOUT_MS, INT, "1800000", "Largest session timeout a consumer may ask for.", atLeast(0));
+        define(GROUP_MAX_SIZE, INT, String.valueOf(Integer.MAX_VALUE), "Most members one consumer group may have.", atLeast(1));
+        define(OFFSETS_TOPIC_NUM_PARTITIONS, INT, "50", "Partitions of the committed-offsets topic (fixed once created).", atLeast(1));
+        define(OFFSETS_RETENTION_MINUTES, INT, "10080", "Committed offsets of an empty group are kept this long.", atLeast(1));
+        define(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, "600000", "How often expired committed offsets are removed.", atLeast(1));
+        define(PRODUCER_ID_EXPIRATION_MS, INT, "86400000", "Idempotent producer state is dropped after this long without a write.", atLeast(1));
+    }
+
+    private BrokerConfigKeys() {
+    }
+
+    /** All broker keys, in documentation order. */
+    static List<ConfigKey> all() {
+        return List.copyOf(KEYS.values());
+    }
+
+    /** The key named {@code name}, or null. */
+    static ConfigKey byName(String name) {
+        return KEYS.get(name);
+    }
+
+    private static void define(String name, ConfigType type, String defaultValue, String doc, ConfigValidator validator) {
+        ConfigKey key = new ConfigKey(name, type, defaultValue, doc, validator);
+        if (defaultValue != null) {
+            key.parse(defaultValue);
+        }
+        if (KEYS.put(name, key) != null) {
+            throw new IllegalStateException("duplicate configuration key " + name);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.sluice.broker.config;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A topic's effective configuration (overrides over broker values) with typed getters and
+ * DescribeConfigs entries. Immutable; thread-safe.
+ */
+public final class EffectiveTopicConfig {
+    private final Map<String, Object> values;
+    private final List<ConfigEntry> entries;
+
+    EffectiveTopicConfig(Map<String, Object> values, List<ConfigEntry> entries) {
+        this.values = Map.copyOf(values);
+        this.entries = entries;
+    }
+
+    /** Every topic key with its value and source, in {@link TopicConfigKeys#all()} order. */
+    public List<ConfigEntry> describe() {
+        return entries;
+    }
+
+    /** delete and/or compact. */
+    @SuppressWarnings("unchecked")
+    public List<String> cleanupPolicy() {
+        return (List<String>) values.get(TopicConfigKeys.CLEANUP_POLICY);
+    }
+
+    public boolean deleteEnabled() {
+        return cleanupPolicy().contains("delete");
+    }
+
+    /** One of producer, uncompressed, gzip, snappy, lz4, zstd. */
+    public String compressionType() {
+        return (String) values.get(TopicConfigKeys.COMPRESSION_TYPE);
+    }
+
+    public long fileDeleteDelayMs() {
+        return (Long) values.get(TopicConfigKeys.FILE_DELETE_DELAY_MS);
+    }
+
+    /** Long.MAX_VALUE leaves flushing to the OS. */
+    public long flushMessages() {
+        return (Long) values.get(TopicConfigKeys.FLUSH_MESSAGES);
+    }
+
+    /** Long.MAX_VALUE means never by time. */
+    public long flushMs() {
+        return (Long) values.get(TopicConfigKeys.FLUSH_MS);
+    }
+
+    public int indexIntervalBytes() {
+        return (Integer) values.get(TopicConfigKeys.INDEX_INTERVAL_BYTES);
+    }
+
+    public int maxMessageBytes() {
+        return (Integer) values.get(TopicConfigKeys.MAX_MESSAGE_BYTES);
+    }
+
+    /** "CreateTime" or "LogAppendTime". */
+    public String messageTimestampType() {
+        return (String) values.get(TopicConfigKeys.MESSAGE_TIMESTAMP_TYPE);
+    }
+
+    public boolean logAppendTime() {
+        return "LogAppendTime".equals(messageTimestampType());
+    }
+
+    public long messageTimestampBeforeMaxMs() {
+        return (Long) values.get(TopicConfigKeys.MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
+    }
+
+    public long messageTimestampAfterMaxMs() {
+        return (Long) values.get(TopicConfigKeys.MESSAGE_TIMESTAMP_AFTER_MAX_MS);
+    }
+
+    public int minInsyncReplicas() {
+        return (Integer) values.get(TopicConfigKeys.MIN_INSYNC_REPLICAS);
+    }
+
+    /** Negative means no size limit. */
+    public long retentionBytes() {
+        return (Long) values.get(TopicConfigKeys.RETENTION_BYTES);
+    }
+
+    /** Negative means keep forever. */
+    public long retentionMs() {
+        return (Long) values.get(TopicConfigKeys.RETENTION_MS);
+    }
+
+    public int segmentBytes() {
+        return (Integer) values.get(TopicConfigKeys.SEGMENT_BYTES);
+    }
+
+    public int segmentIndexBytes() {
+        return (Integer) values.get(TopicConfigKeys.SEGMENT_INDEX_BYTES);
+    }
+
+    public long segmentMs() {
+        return (Long) values.get(TopicConfigKeys.SEGMENT_MS);
+    }
+
+    /** The effective value of any topic key as text, or null when the key is not a topic key. */
+    public String valueText(String key) {
+        return ConfigType.format(values.get(key));
+    }
+}
