@@ -1,0 +1,115 @@
+package io.sluice.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SluiceBrokerProcessTest {
+
+    @TempDir
+    Path work;
+
+    private SluiceCliDistribution distribution;
+
+    @BeforeEach
+    void packageFakeBroker() throws IOException, URISyntaxException {
+        Path cliDir = work.resolve("cli");
+        Files.createDirectories(cliDir.resolve(SluiceCliDistribution.LIB_DIR));
+        String classFile = FakeBrokerMain.class.getName().replace('.', '/') + ".class";
+        Path compiled = Path.of(FakeBrokerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolve(classFile);
+        try (OutputStream file = Files.newOutputStream(cliDir.resolve(SluiceCliDistribution.CLI_JAR));
+             JarOutputStream jar = new JarOutputStream(file)) {
+            jar.putNextEntry(new JarEntry(classFile));
+            jar.write(Files.readAllBytes(compiled));
+            jar.closeEntry();
+        }
+        distribution = new SluiceCliDistribution(cliDir, FakeBrokerMain.class.getName());
+    }
+
+    @Test
+    void shouldParsePortFromReadyLineAndAcceptConnections() throws Exception {
+        try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
+            assertEquals("7", broker.brokerId());
+            assertEquals("127.0.0.1:" + broker.port(), broker.bootstrap());
+            try (Socket socket = new Socket("127.0.0.1", broker.port())) {
+                assertTrue(socket.isConnected());
+            }
+            assertTrue(Files.isDirectory(work.resolve("data")), "data dir is created");
+            assertTrue(broker.outputTail().contains("some startup chatter"), broker.outputTail());
+        }
+    }
+
+    @Test
+    void shouldStopGracefullyOnSigtermAndKeepTheLog() throws Exception {
+        try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
+            assertTrue(broker.stop(), "exited by itself after SIGTERM");
+            assertFalse(broker.isAlive());
+            String log = Files.readString(broker.logFile());
+            assertTrue(log.contains("fake broker stopping"), "shutdown hook ran, so the signal was SIGTERM; exit "
+                    + broker.exitCode() + ":\n" + log);
+            assertEquals(work.resolve("data-broker.log"), broker.logFile());
+        }
+    }
+
+    @Test
+    void shouldKillWithoutRunningShutdownHooks() throws Exception {
+        try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
+            broker.kill9();
+            assertFalse(broker.isAlive());
+            assertEquals(137, broker.exitCode(), "128 + SIGKILL(9)");
+            assertFalse(Files.readString(broker.logFile()).contains("fake broker stopping"));
+        }
+    }
+
+    @Test
+    void shouldRestartOnTheSameDataDirWithANewProcess() throws Exception {
+        try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
+            long firstPid = broker.pid();
+            broker.kill9();
+            broker.restart();
+            assertTrue(broker.isAlive());
+            assertTrue(firstPid != broker.pid(), "a new process runs");
+            try (Socket socket = new Socket("127.0.0.1", broker.port())) {
+                assertTrue(socket.isConnected());
+            }
+            assertTrue(Files.readString(broker.logFile()).contains("start #2"));
+        }
+    }
+
+    @Test
+    void shouldFailWithExitCodeAndOutputWhenBrokerDiesBeforeReady() {
+        IOException failure = assertThrows(IOException.class, () -> SluiceBrokerProcess.start(distribution,
+                work.resolve("data"), List.of("fake.fail=true")));
+        assertTrue(failure.getMessage().contains("exit code " + FakeBrokerMain.FAILURE_EXIT_CODE), failure.getMessage());
+        assertTrue(failure.getMessage().contains("refusing to start"), failure.getMessage());
+    }
+
+    @Test
+    void shouldNameMissingJarWhenCliIsNotBuilt() {
+        SluiceCliDistribution missing = new SluiceCliDistribution(work.resolve("nowhere"));
+        IllegalStateException failure = assertThrows(IllegalStateException.class,
+                () -> SluiceBrokerProcess.start(missing, work.resolve("data"), List.of()));
+        assertTrue(failure.getMessage().contains(SluiceCliDistribution.CLI_JAR), failure.getMessage());
+    }
+
+    @Test
+    void shouldRefuseOverrideWithoutEquals() {
+        assertThrows(IllegalArgumentException.class,
+                () -> distribution.serverCommand(work, "127.0.0.1:0", List.of("no-equals-sign")));
+    }
+}
