@@ -1,0 +1,207 @@
+package io.sluice.broker.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class BrokerConfigTest {
+
+    @Test
+    void shouldUseKafkaDefaultsWhenEmpty() {
+        BrokerConfig config = BrokerConfig.fromMap(Map.of());
+
+        assertEquals(0, config.brokerId());
+        assertEquals(List.of(new Listener("PLAINTEXT", "127.0.0.1", 9092)), config.listeners());
+        assertEquals(config.listeners(), config.advertisedListeners());
+        assertEquals(List.of(Path.of("./data")), config.logDirs());
+        assertEquals(1, config.numPartitions());
+        assertEquals(1, config.defaultReplicationFactor());
+        assertTrue(config.autoCreateTopicsEnable());
+        assertTrue(config.deleteTopicEnable());
+        assertEquals(1048588, config.messageMaxBytes());
+        assertEquals(104857600, config.socketRequestMaxBytes());
+        assertEquals(102400, config.socketSendBufferBytes());
+        assertEquals(102400, config.socketReceiveBufferBytes());
+        assertEquals(600000L, config.connectionsMaxIdleMs());
+        assertEquals(3, config.numNetworkThreads());
+        assertEquals(8, config.numIoThreads());
+        assertEquals(500, config.queuedMaxRequests());
+        assertEquals(1073741824, config.logSegmentBytes());
+        assertEquals(168L * 3600 * 1000, config.logRollMs());
+        assertEquals(168L * 3600 * 1000, config.logRetentionMs());
+        assertEquals(-1L, config.logRetentionBytes());
+        assertEquals(300000L, config.logRetentionCheckIntervalMs());
+        assertEquals(4096, config.logIndexIntervalBytes());
+        assertEquals(10485760, config.logIndexSizeMaxBytes());
+        assertEquals(Long.MAX_VALUE, config.logFlushIntervalMessages());
+        assertEquals(Long.MAX_VALUE, config.logFlushIntervalMs());
+        assertEquals(60000, config.logFlushOffsetCheckpointIntervalMs());
+        assertEquals(60000L, config.fileDeleteDelayMs());
+        assertEquals("CreateTime", config.logMessageTimestampType());
+        assertEquals(Long.MAX_VALUE, config.logMessageTimestampBeforeMaxMs());
+        assertEquals(Long.MAX_VALUE, config.logMessageTimestampAfterMaxMs());
+        assertEquals("producer", config.compressionType());
+        assertEquals(List.of("delete"), config.logCleanupPolicy());
+        assertEquals(Optional.empty(), config.zookeeperConnect());
+        assertEquals(Optional.empty(), config.clusterId());
+        assertEquals(3000, config.groupInitialRebalanceDelayMs());
+        assertEquals(6000, config.groupMinSessionTimeoutMs());
+        assertEquals(1800000, config.groupMaxSessionTimeoutMs());
+        assertEquals(Integer.MAX_VALUE, config.groupMaxSize());
+        assertEquals(50, config.offsetsTopicNumPartitions());
+        assertEquals(10080L * 60 * 1000, config.offsetsRetentionMs());
+        assertEquals(600000L, config.offsetsRetentionCheckIntervalMs());
+        assertEquals(86400000, config.producerIdExpirationMs());
+        assertEquals(1, config.minInsyncReplicas());
+        assertEquals(List.of(), config.unknownKeys());
+        assertEquals(List.of(), config.ignoredKeys());
+    }
+
+    @Test
+    void shouldParseGivenValuesTrimmed() {
+        BrokerConfig config = BrokerConfig.fromMap(Map.of(
+                "broker.id", " 7 ",
+                "num.partitions", "12",
+                "auto.create.topics.enable", "FALSE",
+                "log.segment.bytes", "1048576",
+                "cluster.id", "abc",
+                "zookeeper.connect", "zk1:2181,zk2:2181/sluice"));
+
+        assertEquals(7, config.brokerId());
+        assertEquals(12, config.numPartitions());
+        assertFalse(config.autoCreateTopicsEnable());
+        assertEquals(1048576, config.logSegmentBytes());
+        assertEquals(Optional.of("abc"), config.clusterId());
+        assertEquals(Optional.of("zk1:2181,zk2:2181/sluice"), config.zookeeperConnect());
+        assertTrue(config.isExplicit("broker.id"));
+        assertFalse(config.isExplicit("num.io.threads"));
+        assertEquals("7", config.explicitValues().get("broker.id"));
+    }
+
+    @Test
+    void shouldPreferRetentionMsOverMinutesOverHours() {
+        assertEquals(5000L, BrokerConfig.fromMap(Map.of(
+                "log.retention.ms", "5000", "log.retention.minutes", "3", "log.retention.hours", "2")).logRetentionMs());
+        assertEquals(180000L, BrokerConfig.fromMap(Map.of(
+                "log.retention.minutes", "3", "log.retention.hours", "2")).logRetentionMs());
+        assertEquals(7200000L, BrokerConfig.fromMap(Map.of("log.retention.hours", "2")).logRetentionMs());
+        assertEquals(-1L, BrokerConfig.fromMap(Map.of("log.retention.hours", "-1")).logRetentionMs());
+        assertEquals(-1L, BrokerConfig.fromMap(Map.of("log.retention.ms", "-1", "log.retention.hours", "2")).logRetentionMs());
+    }
+
+    @Test
+    void shouldPreferRollMsOverHours() {
+        assertEquals(1234L, BrokerConfig.fromMap(Map.of("log.roll.ms", "1234", "log.roll.hours", "1")).logRollMs());
+        assertEquals(3600000L, BrokerConfig.fromMap(Map.of("log.roll.hours", "1")).logRollMs());
+    }
+
+    @Test
+    void shouldFallBackFromFlushIntervalMsToSchedulerInterval() {
+        assertEquals(500L, BrokerConfig.fromMap(Map.of("log.flush.scheduler.interval.ms", "500")).logFlushIntervalMs());
+        assertEquals(20L, BrokerConfig.fromMap(Map.of(
+                "log.flush.interval.ms", "20", "log.flush.scheduler.interval.ms", "500")).logFlushIntervalMs());
+    }
+
+    @Test
+    void shouldPreferLogDirsOverLogDir() {
+        assertEquals(List.of(Path.of("/a"), Path.of("/b")),
+                BrokerConfig.fromMap(Map.of("log.dirs", "/a, /b", "log.dir", "/c")).logDirs());
+        assertEquals(List.of(Path.of("/c")), BrokerConfig.fromMap(Map.of("log.dir", "/c")).logDirs());
+    }
+
+    @Test
+    void shouldUseNodeIdWhenBrokerIdIsAbsent() {
+        assertEquals(3, BrokerConfig.fromMap(Map.of("node.id", "3")).brokerId());
+        assertEquals(3, BrokerConfig.fromMap(Map.of("node.id", "3", "broker.id", "3")).brokerId());
+        ConfigException error = assertThrows(ConfigException.class,
+                () -> BrokerConfig.fromMap(Map.of("node.id", "3", "broker.id", "4")));
+        assertEquals("node.id", error.key());
+    }
+
+    @Test
+    void shouldSeparateUnknownFromIgnoredKeys() {
+        BrokerConfig config = BrokerConfig.fromMap(Map.of(
+                "num.recovery.threads.per.data.dir", "1",
+                "offsets.topic.replication.factor", "1",
+                "transaction.state.log.min.isr", "1",
+                "group.coordinator.rebalance.protocols", "classic",
+                "num.partitons", "3",
+                "foo.bar", "x"));
+
+        assertEquals(List.of("group.coordinator.rebalance.protocols", "num.recovery.threads.per.data.dir",
+                "offsets.topic.replication.factor", "transaction.state.log.min.isr"), config.ignoredKeys());
+        assertEquals(List.of("foo.bar", "num.partitons"), config.unknownKeys());
+        assertEquals(1, config.numPartitions());
+    }
+
+    @Test
+    void shouldRefuseInvalidValuesNamingKeyAndValue() {
+        assertRefused("num.partitions", "three", "32-bit integer");
+        assertRefused("num.partitions", "0", "at least 1");
+        assertRefused("broker.id", "-2", "at least 0");
+        assertRefused("auto.create.topics.enable", "yes", "true or false");
+        assertRefused("log.segment.bytes", "13", "at least 14");
+        assertRefused("log.segment.bytes", "4294967296", "32-bit integer");
+        assertRefused("log.retention.ms", "-2", "at least -1");
+        assertRefused("log.flush.interval.messages", "0", "at least 1");
+        assertRefused("compression.type", "brotli", "one of");
+        assertRefused("log.message.timestamp.type", "createtime", "one of");
+        assertRefused("log.cleanup.policy", "delete,shred", "shred");
+        assertRefused("socket.request.max.bytes", "", "32-bit integer");
+        assertRefused("zookeeper.connect", " ", "must not be empty");
+    }
+
+    @Test
+    void shouldRefuseMinSessionTimeoutAboveMax() {
+        ConfigException error = assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of(
+                "group.min.session.timeout.ms", "10000", "group.max.session.timeout.ms", "9000")));
+        assertEquals("group.min.session.timeout.ms", error.key());
+        assertTrue(error.getMessage().contains("9000"), error.getMessage());
+    }
+
+    @Test
+    void shouldDocumentEveryBrokerKeyOnce() {
+        Set<String> names = new HashSet<>();
+        for (ConfigKey key : BrokerConfig.brokerKeys()) {
+            assertTrue(names.add(key.name()), "duplicate " + key.name());
+            assertFalse(key.doc().isBlank(), key.name());
+            assertTrue(key.name().matches("[a-z]+(\\.[a-z]+)*"), key.name());
+            if (key.defaultValue() != null) {
+                key.parse(key.defaultValue());
+            } else {
+                assertTrue(key.doc().contains("unset"), key.name() + " has no default so its doc must say what unset means");
+            }
+        }
+        for (String required : List.of("broker.id", "listeners", "advertised.listeners", "log.dirs", "log.dir",
+                "num.partitions", "auto.create.topics.enable", "message.max.bytes", "socket.request.max.bytes",
+                "log.segment.bytes", "log.retention.ms", "log.flush.interval.messages", "log.flush.interval.ms")) {
+            assertTrue(names.contains(required), required);
+        }
+    }
+
+    @Test
+    void shouldShowEffectiveValuesAsText() {
+        BrokerConfig config = BrokerConfig.fromMap(Map.of("log.dirs", "/a,/b"));
+        assertEquals("/a,/b", config.valueText("log.dirs"));
+        assertEquals("1", config.valueText("num.partitions"));
+        assertEquals(null, config.valueText("log.roll.ms"));
+        assertThrows(IllegalArgumentException.class, () -> config.valueText("no.such.key"));
+    }
+
+    private static void assertRefused(String key, String value, String reasonFragment) {
+        ConfigException error = assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of(key, value)));
+        assertEquals(key, error.key());
+        assertTrue(error.getMessage().contains("'" + key + "'"), error.getMessage());
+        assertTrue(error.getMessage().contains(value.trim()), error.getMessage());
+        assertTrue(error.getMessage().contains(reasonFragment), error.getMessage());
+    }
+}
