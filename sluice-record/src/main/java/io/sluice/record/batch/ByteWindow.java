@@ -1,0 +1,220 @@
+package io.sluice.record.batch;
+
+import static io.sluice.record.batch.RecordBatchDescriptor.MAX_VARINT_LENGTH;
+import static io.sluice.record.batch.RecordBatchDescriptor.MAX_VARLONG_LENGTH;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A readable window over a byte stream: either a region of a buffer (uncompressed records,
+ * read in place) or one reused buffer that a {@link Refill} tops up with decompressed bytes.
+ * Reads use absolute gets; the underlying buffer's position and limit never move.
+ *
+ * <p>Not thread-safe; one per validator.
+ */
+public final class ByteWindow {
+
+    /** Supplies the next decompressed bytes of a stream. */
+    public interface Refill {
+        /**
+         * Writes more bytes into {@link ByteWindow#buffer()} from index {@link ByteWindow#limit()}
+         * and reports them with {@link ByteWindow#produced(int)}; may {@link ByteWindow#reserve(int)}
+         * room first. Returns false, producing nothing, once the stream has ended.
+         */
+        boolean refill(ByteWindow window) throws BatchFormatException;
+    }
+
+    private ByteBuffer buffer;
+    private int position;
+    private int limit;
+    private long discarded;
+    private long producedTotal;
+    private long ceiling;
+    private Refill refill;
+
+    /** Reads {@code buffer[from, to)} in place; the stream ends at {@code to}. */
+    public ByteWindow over(ByteBuffer source, int from, int to) {
+        this.buffer = source;
+        this.position = from;
+        this.limit = to;
+        this.discarded = -from;
+        this.producedTotal = 0;
+        this.ceiling = Long.MAX_VALUE;
+        this.refill = null;
+        return this;
+    }
+
+    /**
+     * Streams from {@code refill} through {@code reusable} (whose contents are discarded); at most
+     * {@code ceiling} bytes may be produced in total.
+     */
+    public ByteWindow streaming(ByteBuffer reusable, Refill source, long maxProducedBytes) {
+        this.buffer = reusable;
+        this.position = 0;
+        this.limit = 0;
+        this.discarded = 0;
+        this.producedTotal = 0;
+        this.ceiling = maxProducedBytes;
+        this.refill = source;
+        return this;
+    }
+
+    /** The buffer the window currently reads from (may be replaced by {@link #reserve(int)}). */
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    public int limit() {
+        return limit;
+    }
+
+    /** Bytes consumed since the start of the stream. */
+    public long streamPosition() {
+        return discarded + position;
+    }
+
+    /** Bytes produced by the refill so far (the decompressed size for compressed streams). */
+    public long producedTotal() {
+        return producedTotal;
+    }
+
+    /** Called by a {@link Refill} after writing {@code count} bytes at {@link #limit()}. */
+    public void produced(int count) throws BatchFormatException {
+        producedTotal += count;
+        if (producedTotal > ceiling) {
+            throw new BatchFormatException(BatchFormatException.Reason.DECOMPRESSED_TOO_LARGE,
+                    "decompressed size exceeds the ceiling of " + ceiling + " bytes");
+        }
+        limit += count;
+    }
+
+    /**
+     * Makes room for at least {@code bytes} after {@link #limit()}, growing the buffer (same kind,
+     * heap or direct) when needed; the growth is bounded by the ceiling.
+     */
+    public void reserve(int bytes) throws BatchFormatException {
+        if (bytes < 0 || producedTotal + bytes > ceiling) {
+            throw new BatchFormatException(BatchFormatException.Reason.DECOMPRESSED_TOO_LARGE,
+                    "a block of " + bytes + " decompressed bytes would exceed the ceiling of " + ceiling
+                            + " bytes (" + producedTotal + " produced so far)");
+        }
+        if (buffer.capacity() - limit >= bytes) {
+            return;
+        }
+        int needed = limit + bytes;
+        int grown = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * buffer.capacity()));
+        ByteBuffer bigger = buffer.isDirect() ? ByteBuffer.allocateDirect(grown) : ByteBuffer.allocate(grown);
+        bigger.put(0, buffer, 0, limit);
+        buffer = bigger;
+    }
+
+    public boolean hasRemaining() throws BatchFormatException {
+        return position < limit || fill(1);
+    }
+
+    public byte readByte() throws BatchFormatException {
+        if (position >= limit && !fill(1)) {
+            throw truncated("a 1-byte field");
+        }
+        return buffer.get(position++);
+    }
+
+    /** Zigzag varint as Kafka writes it: at most 5 bytes. */
+    public int readVarint() throws BatchFormatException {
+        if (limit - position < MAX_VARINT_LENGTH) {
+            fill(MAX_VARINT_LENGTH);
+        }
+        int value = 0;
+        int shift = 0;
+        while (true) {
+            if (position >= limit) {
+                throw truncated("a varint");
+            }
+            byte b = buffer.get(position++);
+            if ((b & 0x80) == 0) {
+                value |= b << shift;
+                return (value >>> 1) ^ -(value & 1);
+            }
+            value |= (b & 0x7f) << shift;
+            shift += 7;
+            if (shift > 28) {
+                throw new BatchFormatException(BatchFormatException.Reason.MALFORMED_RECORD,
+                        "varint longer than " + MAX_VARINT_LENGTH + " bytes at stream position "
+                                + (streamPosition() - MAX_VARINT_LENGTH));
+            }
+        }
+    }
+
+    /** Zigzag varlong as Kafka writes it: at most 10 bytes. */
+    public long readVarlong() throws BatchFormatException {
+        if (limit - position < MAX_VARLONG_LENGTH) {
+            fill(MAX_VARLONG_LENGTH);
+        }
+        long value = 0;
+        int shift = 0;
+        while (true) {
+            if (position >= limit) {
+                throw truncated("a varlong");
+            }
+            byte b = buffer.get(position++);
+            if ((b & 0x80) == 0) {
+                value |= (long) b << shift;
+                return (value >>> 1) ^ -(value & 1);
+            }
+            value |= (long) (b & 0x7f) << shift;
+            shift += 7;
+            if (shift > 63) {
+                throw new BatchFormatException(BatchFormatException.Reason.MALFORMED_RECORD,
+                        "varlong longer than " + MAX_VARLONG_LENGTH + " bytes at stream position "
+                                + (streamPosition() - MAX_VARLONG_LENGTH));
+            }
+        }
+    }
+
+    /** Skips {@code count} bytes; compressed streams still decompress them, into the same window. */
+    public void skip(long count) throws BatchFormatException {
+        long left = count;
+        while (left > limit - position) {
+            left -= limit - position;
+            position = limit;
+            if (!fill(1)) {
+                throw truncated(count + " bytes of key/value/header data");
+            }
+        }
+        position += (int) left;
+    }
+
+    /** Tries to make {@code wanted} bytes readable; returns whether it could. */
+    private boolean fill(int wanted) throws BatchFormatException {
+        if (refill == null) {
+            return limit - position >= wanted;
+        }
+        while (limit - position < wanted) {
+            compact();
+            if (!refill.refill(this)) {
+                return limit - position >= wanted;
+            }
+        }
+        return true;
+    }
+
+    /** Moves the few unread bytes (fewer than a varlong) to the front of the buffer. */
+    private void compact() {
+        int unread = limit - position;
+        if (position == 0) {
+            return;
+        }
+        for (int i = 0; i < unread; i++) {
+            buffer.put(i, buffer.get(position + i));
+        }
+        discarded += position;
+        position = 0;
+        limit = unread;
+    }
+
+    private BatchFormatException truncated(String what) {
+        return new BatchFormatException(BatchFormatException.Reason.MALFORMED_RECORD,
+                "records end early: " + what + " needed at stream position " + streamPosition()
+                        + " but the stream ends at " + (discarded + limit));
+    }
+}

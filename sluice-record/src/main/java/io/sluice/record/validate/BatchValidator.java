@@ -1,0 +1,302 @@
+package io.sluice.record.validate;
+
+import static io.sluice.record.batch.RecordBatchDescriptor.BATCH_LENGTH_OFFSET;
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_NONE;
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_ZSTD;
+import static io.sluice.record.batch.RecordBatchDescriptor.LOG_OVERHEAD;
+import static io.sluice.record.batch.RecordBatchDescriptor.MAGIC_OFFSET;
+import static io.sluice.record.batch.RecordBatchDescriptor.MAGIC_V2;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_PRODUCER_ID;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
+import static io.sluice.record.batch.RecordBatchDescriptor.RECORDS_OFFSET;
+import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
+
+import io.sluice.record.batch.BatchFormatException;
+import io.sluice.record.batch.RecordBatchView;
+import io.sluice.record.batch.RecordCursor;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Validates the records of one produce request partition the way Kafka's broker does for magic 2
+ * batches from clients, and stamps LogAppendTime in place. Offsets and the partition leader
+ * epoch are not assigned here: the log writes them with {@link RecordBatchView#baseOffset(long)}
+ * and {@link RecordBatchView#partitionLeaderEpoch(int)} under its append lock (both outside the CRC).
+ *
+ * <p>Checks, in Kafka's order: exactly one whole batch (Produce v3+), magic 2, size within
+ * {@code max.message.bytes}, base offset 0, CRC-32C, lastOffsetDelta + 1 == count, no control
+ * batch, a sequence when a producer id is set, a known codec; then every record: layout and
+ * lengths inside the record, attributes 0, offset deltas 0,1,2,…, exactly the declared count
+ * with no trailing bytes, key present on compacted topics, CreateTime timestamps inside the
+ * topic's bounds. Where Kafka silently tolerates (a truncated tail, record offset deltas it
+ * rewrites, key lengths below -1) Sluice rejects with a typed error instead.
+ *
+ * <p>Not thread-safe; one per request-handler thread. Holds no native resources until a
+ * compressed batch is seen; {@link #close()} ends them.
+ */
+public final class BatchValidator implements AutoCloseable {
+
+    private final ValidatorConfig config;
+    private final RecordBatchView view = new RecordBatchView();
+    private final RecordCursor cursor = new RecordCursor();
+    private final ValidatedRecords result = new ValidatedRecords();
+    private final RecordChecks checks = new RecordChecks();
+
+    public BatchValidator(ValidatorConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * Validates {@code records} (position to limit, the request's records field; its position is
+     * not moved) for a topic with {@code policy} at time {@code nowMs}.
+     *
+     * @return the same {@link ValidatedRecords} instance on every call, overwritten each time
+     * @throws RecordValidationException with the Kafka error code the client expects; nothing
+     *                                   of the request partition may then be appended
+     */
+    public ValidatedRecords validate(ByteBuffer records, TopicValidationPolicy policy, long nowMs)
+            throws RecordValidationException {
+        int start = records.position();
+        int end = records.limit();
+        int size = frameSingleBatch(records, start, end, policy);
+        view.wrap(records, start);
+        checkBatchHeader(size, policy);
+        int codec = view.compressionId();
+        checks.start(view, policy, nowMs);
+        if (codec == COMPRESSION_NONE) {
+            walkRecords(cursor.over(records, start + RECORDS_OFFSET, start + size));
+        }
+        checks.finish();
+        long maxTimestamp;
+        int maxTimestampDelta;
+        if (policy.logAppendTime()) {
+            view.stampLogAppendTime(nowMs);
+            maxTimestamp = nowMs;
+            maxTimestampDelta = codec == COMPRESSION_NONE ? view.lastOffsetDelta() : 0;
+        } else if (codec == COMPRESSION_NONE) {
+            view.setMaxTimestamp(false, checks.maxTimestamp());
+            maxTimestamp = checks.maxTimestamp();
+            maxTimestampDelta = checks.maxTimestampOffsetDelta();
+        } else {
+            maxTimestamp = view.maxTimestamp();
+            maxTimestampDelta = 0;
+        }
+        result.set(records, 1, view.recordCount(), maxTimestamp, maxTimestampDelta, 0);
+        return result;
+    }
+
+    @Override
+    public void close() {
+        // No native resources are held yet.
+    }
+
+    /** Returns the size of the only batch in {@code [start, end)}, or throws. */
+    private static int frameSingleBatch(ByteBuffer records, int start, int end, TopicValidationPolicy policy)
+            throws RecordValidationException {
+        if (end - start <= 0) {
+            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                    "records: no record batch at all (0 bytes), Produce v3+ needs exactly one");
+        }
+        int size = frameBatch(records, start, end);
+        int next = start + size;
+        if (next != end) {
+            frameBatch(records, next, end);
+            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                    "records: more than one record batch (a second starts at byte " + (next - start)
+                            + " of " + (end - start) + "), Produce v3+ allows exactly one per partition");
+        }
+        return size;
+    }
+
+    /** Checks that a whole batch of a known magic starts at {@code at}; returns its size in bytes. */
+    private static int frameBatch(ByteBuffer records, int at, int end) throws RecordValidationException {
+        int remaining = end - at;
+        if (remaining < LOG_OVERHEAD) {
+            throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE,
+                    "records: " + remaining + " trailing bytes cannot hold a batch header of " + LOG_OVERHEAD);
+        }
+        int batchLength = records.getInt(at + BATCH_LENGTH_OFFSET);
+        if (batchLength < RECORD_BATCH_OVERHEAD - LOG_OVERHEAD) {
+            if (remaining > MAGIC_OFFSET) {
+                checkMagic(records.get(at + MAGIC_OFFSET));
+            }
+            throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE,
+                    "batchLength " + batchLength + " is below the v2 minimum of " + (RECORD_BATCH_OVERHEAD - LOG_OVERHEAD));
+        }
+        if (batchLength > remaining - LOG_OVERHEAD) {
+            throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE,
+                    "batchLength " + batchLength + " exceeds the " + (remaining - LOG_OVERHEAD)
+                            + " bytes present: the batch is truncated");
+        }
+        checkMagic(records.get(at + MAGIC_OFFSET));
+        return LOG_OVERHEAD + batchLength;
+    }
+
+    private static void checkMagic(byte magic) throws RecordValidationException {
+        if (magic == MAGIC_V2) {
+            return;
+        }
+        if (magic == 0 || magic == 1) {
+            throw new RecordValidationException(KafkaErrorCodes.UNSUPPORTED_FOR_MESSAGE_FORMAT,
+                    "magic " + magic + " batches are not supported, only magic " + MAGIC_V2);
+        }
+        throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE, "magic " + magic + " is unknown");
+    }
+
+    private void checkBatchHeader(int size, TopicValidationPolicy policy) throws RecordValidationException {
+        if (view.baseOffset() != 0) {
+            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                    "baseOffset must be 0 in a produced batch, was " + view.baseOffset());
+        }
+        if (size > policy.maxMessageBytes()) {
+            throw new RecordValidationException(KafkaErrorCodes.MESSAGE_TOO_LARGE,
+                    "batch size " + size + " bytes exceeds max.message.bytes " + policy.maxMessageBytes());
+        }
+        int stored = view.storedCrc();
+        int computed = view.computeCrc();
+        if (stored != computed) {
+            throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE,
+                    "crc stored " + Integer.toUnsignedString(stored) + " does not match computed "
+                            + Integer.toUnsignedString(computed));
+        }
+        long countFromOffsets = (long) view.lastOffsetDelta() + 1;
+        if (countFromOffsets <= 0) {
+            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                    "lastOffsetDelta " + view.lastOffsetDelta() + " gives an empty offset range");
+        }
+        int count = view.recordCount();
+        if (count <= 0) {
+            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                    "recordsCount " + count + " must be positive");
+        }
+        if (countFromOffsets != count) {
+            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                    "lastOffsetDelta " + view.lastOffsetDelta() + " + 1 does not match recordsCount " + count);
+        }
+        if (count > size - RECORD_BATCH_OVERHEAD && view.compressionId() == COMPRESSION_NONE) {
+            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                    "recordsCount " + count + " cannot fit in " + (size - RECORD_BATCH_OVERHEAD) + " record bytes");
+        }
+        if (view.isControl()) {
+            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                    "attributes " + view.attributes() + " mark a control batch: clients may not write control records");
+        }
+        if (view.producerId() != NO_PRODUCER_ID && view.baseSequence() < 0) {
+            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                    "baseSequence " + view.baseSequence() + " is negative for producerId " + view.producerId());
+        }
+        if (view.compressionId() > COMPRESSION_ZSTD) {
+            throw new RecordValidationException(KafkaErrorCodes.UNSUPPORTED_COMPRESSION_TYPE,
+                    "compression codec id " + view.compressionId() + " in attributes " + view.attributes()
+                            + " is unknown (0..4 allowed)");
+        }
+    }
+
+    private void walkRecords(RecordCursor records) throws RecordValidationException {
+        int count = view.recordCount();
+        try {
+            for (int index = 0; index < count; index++) {
+                records.next();
+                checks.record(index, records);
+            }
+            if (records.hasRemaining()) {
+                throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                        "bytes remain after the " + count + " records declared by recordsCount");
+            }
+        } catch (BatchFormatException e) {
+            throw translate(e);
+        }
+    }
+
+    static RecordValidationException translate(BatchFormatException e) {
+        return switch (e.reason()) {
+            case MALFORMED_RECORD -> new RecordValidationException(KafkaErrorCodes.INVALID_RECORD, e.getMessage());
+            case CORRUPT_PAYLOAD -> new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE, e.getMessage());
+            case DECOMPRESSED_TOO_LARGE -> new RecordValidationException(KafkaErrorCodes.MESSAGE_TOO_LARGE,
+                    e.getMessage());
+        };
+    }
+
+    /**
+     * Per-record checks of one batch; collects per-record errors (allocating only on failure) and
+     * the max timestamp as Kafka computes it.
+     */
+    private static final class RecordChecks {
+        private TopicValidationPolicy policy;
+        private long nowMs;
+        private long baseTimestamp;
+        private boolean batchLogAppendTime;
+        private long batchMaxTimestamp;
+        private long maxTimestamp;
+        private int maxTimestampOffsetDelta;
+        private List<RecordError> errors;
+        private boolean timestampError;
+
+        void start(RecordBatchView batch, TopicValidationPolicy topic, long now) {
+            this.policy = topic;
+            this.nowMs = now;
+            this.baseTimestamp = batch.baseTimestamp();
+            this.batchLogAppendTime = batch.isLogAppendTime();
+            this.batchMaxTimestamp = batch.maxTimestamp();
+            this.maxTimestamp = NO_TIMESTAMP;
+            this.maxTimestampOffsetDelta = -1;
+            this.errors = null;
+            this.timestampError = false;
+        }
+
+        void record(int index, RecordCursor record) {
+            if (record.offsetDelta() != index) {
+                fail(index, "offsetDelta " + record.offsetDelta() + " of record " + index + ", expected " + index,
+                        false);
+            }
+            if (record.attributes() != 0) {
+                fail(index, "record attributes " + record.attributes() + " must be 0 in magic 2", false);
+            }
+            if (policy.compacted() && record.keyLength() < 0) {
+                fail(index, "key is null (keyLength " + record.keyLength() + ") but the topic is compacted", false);
+                return;
+            }
+            long timestamp = batchLogAppendTime ? batchMaxTimestamp : baseTimestamp + record.timestampDelta();
+            if (!policy.logAppendTime() && timestamp != NO_TIMESTAMP) {
+                long diff = nowMs - timestamp;
+                if (diff > policy.timestampBeforeMaxMs() || -1 * diff > policy.timestampAfterMaxMs()) {
+                    fail(index, "timestamp " + timestamp + " of record " + index + " is out of range [now - "
+                            + policy.timestampBeforeMaxMs() + ", now + " + policy.timestampAfterMaxMs()
+                            + "] with now " + nowMs, true);
+                }
+            } else if (batchLogAppendTime) {
+                fail(index, "batch timestamp type is LogAppendTime: producers may not set it", true);
+            }
+            if (timestamp > maxTimestamp) {
+                maxTimestamp = timestamp;
+                maxTimestampOffsetDelta = index;
+            }
+        }
+
+        void finish() throws RecordValidationException {
+            if (errors == null) {
+                return;
+            }
+            short code = timestampError ? KafkaErrorCodes.INVALID_TIMESTAMP : KafkaErrorCodes.INVALID_RECORD;
+            throw new RecordValidationException(code, errors.size() + " record(s) rejected, first: "
+                    + errors.get(0).message(), errors);
+        }
+
+        long maxTimestamp() {
+            return maxTimestamp;
+        }
+
+        int maxTimestampOffsetDelta() {
+            return maxTimestampOffsetDelta;
+        }
+
+        private void fail(int index, String message, boolean timestamp) {
+            if (errors == null) {
+                errors = new ArrayList<>(1);
+            }
+            errors.add(new RecordError(index, message));
+            timestampError |= timestamp;
+        }
+    }
+}

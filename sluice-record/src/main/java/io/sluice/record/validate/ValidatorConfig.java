@@ -1,0 +1,47 @@
+package io.sluice.record.validate;
+
+/**
+ * Tunables of record validation (the sluice-record module's configuration class).
+ *
+ * <p>Immutable; thread-safe.
+ *
+ * @param decompressionWindowBytes initial size of the one reused buffer a validator decompresses
+ *                                 into; 128 KiB is zstd's recommended output size
+ *                                 (ZSTD_DStreamOutSize), so one JNI call fills it
+ * @param maxDecompressionRatio    decompressed bytes allowed per byte of {@code max.message.bytes};
+ *                                 128 lets a 1 MiB batch of very compressible text through while a
+ *                                 decompression bomb stops early
+ * @param maxDecompressedBytes     hard ceiling on decompressed bytes per batch, whatever the topic's
+ *                                 {@code max.message.bytes}; 256 MiB bounds CPU per request
+ */
+public record ValidatorConfig(int decompressionWindowBytes, int maxDecompressionRatio, long maxDecompressedBytes) {
+
+    public static final int DEFAULT_DECOMPRESSION_WINDOW_BYTES = 128 * 1024;
+    public static final int DEFAULT_MAX_DECOMPRESSION_RATIO = 128;
+    public static final long DEFAULT_MAX_DECOMPRESSED_BYTES = 256L * 1024 * 1024;
+    /** Smallest window: the longest fixed part of a record header must fit with room to spare. */
+    public static final int MIN_DECOMPRESSION_WINDOW_BYTES = 1024;
+
+    public ValidatorConfig {
+        if (decompressionWindowBytes < MIN_DECOMPRESSION_WINDOW_BYTES) {
+            throw new IllegalArgumentException("decompressionWindowBytes must be >= " + MIN_DECOMPRESSION_WINDOW_BYTES
+                    + ", was " + decompressionWindowBytes);
+        }
+        if (maxDecompressionRatio < 1) {
+            throw new IllegalArgumentException("maxDecompressionRatio must be >= 1, was " + maxDecompressionRatio);
+        }
+        if (maxDecompressedBytes < 1) {
+            throw new IllegalArgumentException("maxDecompressedBytes must be >= 1, was " + maxDecompressedBytes);
+        }
+    }
+
+    public static ValidatorConfig defaults() {
+        return new ValidatorConfig(DEFAULT_DECOMPRESSION_WINDOW_BYTES, DEFAULT_MAX_DECOMPRESSION_RATIO,
+                DEFAULT_MAX_DECOMPRESSED_BYTES);
+    }
+
+    /** Decompressed bytes one batch may expand to under a topic's {@code max.message.bytes}. */
+    public long decompressedCeiling(int maxMessageBytes) {
+        return Math.min(maxDecompressedBytes, (long) maxMessageBytes * maxDecompressionRatio);
+    }
+}
