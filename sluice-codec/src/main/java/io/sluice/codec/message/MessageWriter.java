@@ -1,0 +1,627 @@
+package io.sluice.codec.message;
+
+import io.sluice.codec.CodecConfig;
+import io.sluice.codec.compress.Compression;
+import io.sluice.codec.compress.GrowableBytes;
+import io.sluice.codec.compress.StreamCompressor;
+import io.sluice.codec.endpoint.Endpoint;
+import io.sluice.codec.error.LimitExceededException;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Writes messages field by field into caller-supplied fixed-size buffers (heap or direct). When a buffer fills,
+ * {@link #write(Message)} returns {@code false}; after {@link #setBuffer} with a fresh buffer the same call resumes at
+ * the exact byte where it stopped, inside any primitive, array, string, list, map or nested message. The wire format
+ * is described in {@code WireFormat}.
+ *
+ * <p>The current buffer and its position live in fields of this writer, refreshed only by {@link #setBuffer}, so a
+ * primitive write is a bounds check and absolute puts, with no allocation. Compressed fields go through one reused
+ * nested writer, one reused compressor per format and one reused heap scratch that is kept up to
+ * {@link CodecConfig#scratchRetainBytes()} and trimmed above it. {@link #close()} ends the native compressors.
+ *
+ * <p>Not thread-safe; one per network thread (or connection), reused across messages.
+ */
+public final class MessageWriter implements AutoCloseable {
+    private final CodecConfig config;
+    private ByteBuffer buf;
+    private int pos;
+    private int limit;
+
+    /** Encoded bytes of the primitive that did not fit, and how much of them is written. */
+    private final byte[] pending = new byte[WireFormat.MAX_PRIMITIVE_BYTES];
+    private int pendingPos;
+    private int pendingLen;
+
+    /** Innermost array in progress: 0 length pending, 1 elements; index of the next element or byte. */
+    private int arrayPhase;
+    private int arrayPos;
+    /** Innermost compound field (endpoint) in progress. */
+    private int endpointPhase;
+    /** UTF-8 of the innermost string in progress. */
+    private byte[] text = new byte[64];
+    private int textLen;
+
+    private WriterFrame[] frames = new WriterFrame[4];
+    private int depth;
+    private WriterFrame cur;
+    private boolean rootInProgress;
+
+    /** Compressed field in progress: 0 not compressed yet, 1 id pending, 2 length pending, 3 bytes. */
+    private int compressPhase;
+    private Compression compressing;
+    private long uncompressedLength;
+    private final GrowableBytes compressed;
+    private final StreamCompressor[] compressors = new StreamCompressor[Compression.values().length];
+    private MessageWriter nested;
+
+    public MessageWriter() {
+        this(CodecConfig.DEFAULT);
+    }
+
+    public MessageWriter(CodecConfig config) {
+        this.config = config;
+        this.compressed = new GrowableBytes("compressed field", config.scratchInitialBytes(),
+                config.maxCompressedFieldBytes());
+        for (int i = 0; i < frames.length; i++) {
+            frames[i] = new WriterFrame();
+        }
+        cur = frames[0];
+    }
+
+    /** Sets the buffer to write into from its position up to its limit; sets its byte order to big-endian. */
+    public void setBuffer(ByteBuffer buffer) {
+        buffer.order(ByteOrder.BIG_ENDIAN);
+        this.buf = buffer;
+        this.pos = buffer.position();
+        this.limit = buffer.limit();
+    }
+
+    /**
+     * Writes (or continues writing) {@code message} as a top-level message.
+     *
+     * @return {@code true} when the message is complete; {@code false} when the buffer is full and the same message
+     *     must be passed again after {@link #setBuffer}
+     */
+    public boolean write(Message message) {
+        if (buf == null) {
+            throw new IllegalStateException("setBuffer must be called before write");
+        }
+        if (!rootInProgress) {
+            frames[0].reset();
+            rootInProgress = true;
+        }
+        depth = 0;
+        cur = frames[0];
+        try {
+            boolean done = writeBody(message);
+            if (done) {
+                rootInProgress = false;
+            }
+            return done;
+        } finally {
+            buf.position(pos);
+        }
+    }
+
+    /** Abandons any message in progress (after an exception, or to drop a half-written message). */
+    public void reset() {
+        rootInProgress = false;
+        depth = 0;
+        cur = frames[0];
+        cur.reset();
+        pendingLen = 0;
+        pendingPos = 0;
+        arrayPhase = 0;
+        arrayPos = 0;
+        endpointPhase = 0;
+        compressPhase = 0;
+    }
+
+    /** Index of the next field of the message being written. */
+    public int state() {
+        return cur.state;
+    }
+
+    public void incrementState() {
+        cur.state++;
+    }
+
+    /** Bytes still free in the current buffer. */
+    public int remaining() {
+        return limit - pos;
+    }
+
+    /** Current capacity of the compressed-field scratch, for tests and metrics. */
+    public int scratchCapacity() {
+        return compressed.capacity();
+    }
+
+    /** Drops the compressed-field scratch back to its initial size. */
+    public void trimScratch() {
+        compressed.trim(0);
+    }
+
+    // ---- primitives ------------------------------------------------------------------------------------------
+
+    public boolean writeBoolean(boolean v) {
+        return writeByte(v ? (byte) 1 : (byte) 0);
+    }
+
+    public boolean writeByte(byte v) {
+        if (pendingLen != 0) {
+            return drainPending();
+        }
+        if (pos < limit) {
+            buf.put(pos++, v);
+            return true;
+        }
+        pending[0] = v;
+        return spill(1);
+    }
+
+    public boolean writeShort(short v) {
+        if (pendingLen != 0) {
+            return drainPending();
+        }
+        if (limit - pos >= WireFormat.SHORT_BYTES) {
+            buf.putShort(pos, v);
+            pos += WireFormat.SHORT_BYTES;
+            return true;
+        }
+        pending[0] = (byte) (v >>> 8);
+        pending[1] = (byte) v;
+        return spill(WireFormat.SHORT_BYTES);
+    }
+
+    /** Zigzag varint. */
+    public boolean writeInt(int v) {
+        if (pendingLen != 0) {
+            return drainPending();
+        }
+        int z = (v << 1) ^ (v >> 31);
+        if (limit - pos >= WireFormat.MAX_VARINT32_BYTES) {
+            putVarint32(z);
+            return true;
+        }
+        return spill(WireFormat.encodeVarint(z & 0xFFFFFFFFL, pending));
+    }
+
+    /** Zigzag varint. */
+    public boolean writeLong(long v) {
+        return writeVarint(WireFormat.zigzag(v));
+    }
+
+    public boolean writeFloat(float v) {
+        if (pendingLen != 0) {
+            return drainPending();
+        }
+        int bits = Float.floatToRawIntBits(v);
+        if (limit - pos >= WireFormat.FLOAT_BYTES) {
+            buf.putInt(pos, bits);
+            pos += WireFormat.FLOAT_BYTES;
+            return true;
+        }
+        for (int i = 0; i < WireFormat.FLOAT_BYTES; i++) {
+            pending[i] = (byte) (bits >>> (24 - 8 * i));
+        }
+        return spill(WireFormat.FLOAT_BYTES);
+    }
+
+    public boolean writeDouble(double v) {
+        if (pendingLen != 0) {
+            return drainPending();
+        }
+        long bits = Double.doubleToRawLongBits(v);
+        if (limit - pos >= WireFormat.DOUBLE_BYTES) {
+            buf.putLong(pos, bits);
+            pos += WireFormat.DOUBLE_BYTES;
+            return true;
+        }
+        WireFormat.encodeLong(bits, pending, 0);
+        return spill(WireFormat.DOUBLE_BYTES);
+    }
+
+    /** 16 bytes; {@code null} is not allowed (use a boolean presence field). */
+    public boolean writeUuid(UUID v) {
+        return writeUuid(v.getMostSignificantBits(), v.getLeastSignificantBits());
+    }
+
+    public boolean writeUuid(long msb, long lsb) {
+        if (pendingLen != 0) {
+            return drainPending();
+        }
+        if (limit - pos >= WireFormat.UUID_BYTES) {
+            buf.putLong(pos, msb);
+            buf.putLong(pos + 8, lsb);
+            pos += WireFormat.UUID_BYTES;
+            return true;
+        }
+        WireFormat.encodeLong(msb, pending, 0);
+        WireFormat.encodeLong(lsb, pending, 8);
+        return spill(WireFormat.UUID_BYTES);
+    }
+
+    /** Unsigned varint. */
+    boolean writeVarint(long v) {
+        if (pendingLen != 0) {
+            return drainPending();
+        }
+        if (limit - pos >= WireFormat.MAX_VARINT64_BYTES) {
+            while ((v & ~0x7FL) != 0) {
+                buf.put(pos++, (byte) ((v & 0x7F) | 0x80));
+                v >>>= 7;
+            }
+            buf.put(pos++, (byte) v);
+            return true;
+        }
+        return spill(WireFormat.encodeVarint(v, pending));
+    }
+
+    private void putVarint32(int v) {
+        ByteBuffer b = buf;
+        int p = pos;
+        while ((v & ~0x7F) != 0) {
+            b.put(p++, (byte) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        b.put(p++, (byte) v);
+        pos = p;
+    }
+
+    private boolean spill(int len) {
+        pendingLen = len;
+        pendingPos = 0;
+        return drainPending();
+    }
+
+    private boolean drainPending() {
+        int n = Math.min(limit - pos, pendingLen - pendingPos);
+        buf.put(pos, pending, pendingPos, n);
+        pos += n;
+        pendingPos += n;
+        if (pendingPos < pendingLen) {
+            return false;
+        }
+        pendingLen = 0;
+        pendingPos = 0;
+        return true;
+    }
+
+    // ---- arrays and strings ----------------------------------------------------------------------------------
+
+    public boolean writeByteArray(byte[] v) {
+        return v == null ? writeVarint(0) : writeByteArray(v, 0, v.length);
+    }
+
+    public boolean writeByteArray(byte[] v, int off, int len) {
+        if (arrayPhase == 0) {
+            if (!writeVarint(len + 1L)) {
+                return false;
+            }
+            arrayPhase = 1;
+            arrayPos = 0;
+        }
+        int n = Math.min(limit - pos, len - arrayPos);
+        buf.put(pos, v, off + arrayPos, n);
+        pos += n;
+        arrayPos += n;
+        if (arrayPos < len) {
+            return false;
+        }
+        arrayPhase = 0;
+        arrayPos = 0;
+        return true;
+    }
+
+    public boolean writeIntArray(int[] v) {
+        if (arrayPhase == 0) {
+            if (!writeVarint(v == null ? 0 : v.length + 1L)) {
+                return false;
+            }
+            if (v == null) {
+                return true;
+            }
+            arrayPhase = 1;
+            arrayPos = 0;
+        }
+        for (int n = v.length; arrayPos < n; arrayPos++) {
+            if (!writeInt(v[arrayPos])) {
+                return false;
+            }
+        }
+        arrayPhase = 0;
+        arrayPos = 0;
+        return true;
+    }
+
+    public boolean writeLongArray(long[] v) {
+        if (arrayPhase == 0) {
+            if (!writeVarint(v == null ? 0 : v.length + 1L)) {
+                return false;
+            }
+            if (v == null) {
+                return true;
+            }
+            arrayPhase = 1;
+            arrayPos = 0;
+        }
+        for (int n = v.length; arrayPos < n; arrayPos++) {
+            if (!writeLong(v[arrayPos])) {
+                return false;
+            }
+        }
+        arrayPhase = 0;
+        arrayPos = 0;
+        return true;
+    }
+
+    /** UTF-8; encoded once into a reused scratch when the field starts. */
+    public boolean writeString(String v) {
+        if (v == null) {
+            return writeVarint(0);
+        }
+        if (arrayPhase == 0 && pendingLen == 0) {
+            textLen = Utf8.encode(v, this);
+        }
+        return writeByteArray(text, 0, textLen);
+    }
+
+    byte[] textScratch(int minLength) {
+        if (text.length < minLength) {
+            text = new byte[Math.max(minLength, text.length * 2)];
+        }
+        return text;
+    }
+
+    /** Host bytes then port; {@code null} allowed. */
+    public boolean writeEndpoint(Endpoint v) {
+        if (v == null) {
+            return writeVarint(0);
+        }
+        if (endpointPhase == 0) {
+            if (!writeByteArray(v.hostBytesView(), 0, v.hostLength())) {
+                return false;
+            }
+            endpointPhase = 1;
+        }
+        if (!writeVarint(v.port())) {
+            return false;
+        }
+        endpointPhase = 0;
+        return true;
+    }
+
+    // ---- containers and nested messages ----------------------------------------------------------------------
+
+    /** A list of {@code type} elements; {@code null} allowed. Random access is used for the cursor. */
+    public boolean writeList(List<?> list, ElementType type) {
+        WriterFrame f = cur;
+        if (f.containerPhase == 0) {
+            if (!writeVarint(list == null ? 0 : list.size() + 1L)) {
+                return false;
+            }
+            if (list == null) {
+                return true;
+            }
+            f.containerPhase = 1;
+            f.containerIndex = 0;
+        }
+        for (int n = list.size(); f.containerIndex < n; f.containerIndex++) {
+            if (!writeElement(list.get(f.containerIndex), type)) {
+                return false;
+            }
+        }
+        f.containerPhase = 0;
+        f.containerIndex = 0;
+        return true;
+    }
+
+    /** A map as size then key/value pairs in iteration order; {@code null} allowed. */
+    public boolean writeMap(Map<?, ?> map, ElementType keyType, ElementType valueType) {
+        WriterFrame f = cur;
+        if (f.containerPhase == 0) {
+            if (!writeVarint(map == null ? 0 : map.size() + 1L)) {
+                return false;
+            }
+            if (map == null) {
+                return true;
+            }
+            f.containerPhase = 1;
+            f.entries = map.entrySet().iterator();
+            f.entry = null;
+            f.entryPhase = 0;
+        }
+        Iterator<? extends Map.Entry<?, ?>> it = f.entries;
+        while (f.entry != null || it.hasNext()) {
+            if (f.entry == null) {
+                f.entry = it.next();
+                f.entryPhase = 0;
+            }
+            if (f.entryPhase == 0) {
+                if (!writeElement(f.entry.getKey(), keyType)) {
+                    return false;
+                }
+                f.entryPhase = 1;
+            }
+            if (!writeElement(f.entry.getValue(), valueType)) {
+                return false;
+            }
+            f.entry = null;
+        }
+        f.containerPhase = 0;
+        f.entries = null;
+        return true;
+    }
+
+    private boolean writeElement(Object v, ElementType type) {
+        return switch (type) {
+            case BOOLEAN -> writeBoolean((Boolean) v);
+            case BYTE -> writeByte((Byte) v);
+            case SHORT -> writeShort((Short) v);
+            case INT -> writeInt((Integer) v);
+            case LONG -> writeLong((Long) v);
+            case DOUBLE -> writeDouble((Double) v);
+            case STRING -> writeString((String) v);
+            case UUID -> writeUuid((UUID) v);
+            case BYTE_ARRAY -> writeByteArray((byte[]) v);
+            case ENDPOINT -> writeEndpoint((Endpoint) v);
+            case MESSAGE -> writeMessage((Message) v);
+        };
+    }
+
+    /** A nested message (type id, version, fields); {@code null} allowed. */
+    public boolean writeMessage(Message v) {
+        if (v == null) {
+            return writeVarint(0);
+        }
+        WriterFrame parent = cur;
+        int childDepth = depth + 1;
+        if (childDepth >= config.maxDepth()) {
+            throw new LimitExceededException("message nesting depth", childDepth + 1L, config.maxDepth());
+        }
+        if (childDepth == frames.length) {
+            growFrames();
+        }
+        WriterFrame child = frames[childDepth];
+        if (!parent.childInProgress) {
+            child.reset();
+            parent.childInProgress = true;
+        }
+        depth = childDepth;
+        cur = child;
+        boolean done = writeBody(v);
+        depth = childDepth - 1;
+        cur = parent;
+        if (done) {
+            parent.childInProgress = false;
+        }
+        return done;
+    }
+
+    private void growFrames() {
+        WriterFrame[] bigger = java.util.Arrays.copyOf(frames, frames.length * 2);
+        for (int i = frames.length; i < bigger.length; i++) {
+            bigger[i] = new WriterFrame();
+        }
+        frames = bigger;
+    }
+
+    private boolean writeBody(Message m) {
+        WriterFrame f = cur;
+        if (f.headerPhase == 0) {
+            if (!writeVarint(m.typeId() + 1L)) {
+                return false;
+            }
+            f.headerPhase = 1;
+        }
+        if (f.headerPhase == 1) {
+            if (!writeVarint(m.version())) {
+                return false;
+            }
+            f.headerPhase = 2;
+        }
+        return m.writeTo(this);
+    }
+
+    // ---- compressed fields -----------------------------------------------------------------------------------
+
+    /**
+     * A nested message written compressed: the first call streams the whole message through the reused nested writer
+     * and compressor into the reused heap scratch (no uncompressed copy), later calls copy the compressed bytes into
+     * the buffers. {@code null} allowed.
+     */
+    public boolean writeCompressed(Message v, Compression compression) {
+        if (compressPhase == 0) {
+            if (v == null) {
+                return writeVarint(0);
+            }
+            compressInto(v, compression);
+            compressPhase = 1;
+        }
+        if (compressPhase == 1) {
+            if (!writeVarint(compressing.id())) {
+                return false;
+            }
+            compressPhase = 2;
+        }
+        if (compressPhase == 2) {
+            if (!writeVarint(uncompressedLength)) {
+                return false;
+            }
+            compressPhase = 3;
+        }
+        if (!writeByteArray(compressed.array(), 0, compressed.size())) {
+            return false;
+        }
+        compressPhase = 0;
+        compressed.trim(config.scratchRetainBytes());
+        return true;
+    }
+
+    private void compressInto(Message v, Compression compression) {
+        StreamCompressor compressor = compressor(compression);
+        MessageWriter w = nested;
+        if (w == null) {
+            w = nested = new MessageWriter(config);
+        }
+        w.reset();
+        compressed.clear();
+        ByteBuffer chunk = compressor.input();
+        long total = 0;
+        boolean ok = false;
+        try {
+            w.setBuffer(chunk);
+            while (!w.write(v)) {
+                total += chunk.position();
+                requireUncompressedWithinCap(total);
+                compressor.drainInput(compressed);
+                w.setBuffer(chunk);
+            }
+            total += chunk.position();
+            requireUncompressedWithinCap(total);
+            compressor.finish(compressed);
+            ok = true;
+        } finally {
+            if (!ok) {
+                compressor.reset();
+                w.reset();
+            }
+        }
+        compressing = compression;
+        uncompressedLength = total;
+    }
+
+    private void requireUncompressedWithinCap(long total) {
+        if (total > config.maxUncompressedFieldBytes()) {
+            throw new LimitExceededException("compressed field uncompressed size", total,
+                    config.maxUncompressedFieldBytes());
+        }
+    }
+
+    private StreamCompressor compressor(Compression c) {
+        StreamCompressor sc = compressors[c.ordinal()];
+        if (sc == null) {
+            sc = compressors[c.ordinal()] = StreamCompressor.create(c, config.compressChunkBytes());
+        }
+        return sc;
+    }
+
+    /** Ends the native compressors of this writer and its nested writer. */
+    @Override
+    public void close() {
+        for (StreamCompressor c : compressors) {
+            if (c != null) {
+                c.close();
+            }
+        }
+        if (nested != null) {
+            nested.close();
+        }
+    }
+}
