@@ -1,0 +1,126 @@
+package io.sluice.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.testkit.PartitionDirectory;
+import io.sluice.testkit.SluiceBrokerProcess;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.DefaultRecordBatch;
+import org.apache.kafka.common.record.RecordBatch;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Garbage appended to the newest segment and its index files while the broker is stopped: the broker starts,
+ * truncates and rebuilds, serves every record that was valid, and appends new records right after them.
+ */
+class CorruptionRecoveryTest {
+
+    private static final String RANDOM_TAIL = "corrupt-random";
+    private static final String FORGED_TAIL = "corrupt-forged";
+    private static final int RECORDS = 3_000;
+    /** Small segments, so the topic has several and the damaged one is not the only one. */
+    private static final int SEGMENT_BYTES = 65_536;
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+
+    @TempDir
+    static Path tempDir;
+    static SluiceBrokerProcess broker;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = TestBroker.start(tempDir, "log.segment.bytes=" + SEGMENT_BYTES);
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        TestBroker.stopAndKeepLog(broker, CorruptionRecoveryTest.class);
+    }
+
+    @Test
+    void shouldServeEverythingValidAfterGarbageInSegmentAndIndexTails() throws Exception {
+        for (String topic : List.of(RANDOM_TAIL, FORGED_TAIL)) {
+            TestTopics.create(broker.bootstrap(), topic, 1);
+            try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "none")) {
+                for (long i = 0; i < RECORDS; i++) {
+                    producer.send(TestRecords.record(topic, 0, topic, i));
+                }
+                producer.flush();
+            }
+        }
+        assertTrue(broker.stop(), () -> "clean stop; log tail:\n" + broker.outputTail());
+
+        Random random = new Random(42);
+        PartitionDirectory randomTail = new PartitionDirectory(broker.dataDir(), RANDOM_TAIL, 0);
+        assertTrue(randomTail.segments().size() > 1, () -> "several segments of " + SEGMENT_BYTES + " bytes");
+        Path segment = randomTail.newestSegment();
+        PartitionDirectory.appendGarbage(segment, randomBytes(random, 64));
+        PartitionDirectory.appendGarbage(PartitionDirectory.sibling(segment, PartitionDirectory.INDEX_SUFFIX),
+                randomBytes(random, 13));
+        PartitionDirectory.appendGarbage(PartitionDirectory.sibling(segment, PartitionDirectory.TIME_INDEX_SUFFIX),
+                randomBytes(random, 7));
+
+        Path forgedSegment = new PartitionDirectory(broker.dataDir(), FORGED_TAIL, 0).newestSegment();
+        PartitionDirectory.appendGarbage(forgedSegment, forgedBatchHeader(random));
+        PartitionDirectory.appendGarbage(PartitionDirectory.sibling(forgedSegment, PartitionDirectory.INDEX_SUFFIX),
+                ByteBuffer.allocate(16).putInt(Integer.MAX_VALUE).putInt(Integer.MAX_VALUE).array());
+
+        broker.restart();
+
+        for (String topic : List.of(RANDOM_TAIL, FORGED_TAIL)) {
+            assertRecords(topic, RECORDS);
+            try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "gzip")) {
+                RecordMetadata appended = producer.send(TestRecords.record(topic, 0, topic, RECORDS))
+                        .get(30, TimeUnit.SECONDS);
+                assertEquals(RECORDS, appended.offset(), "new record goes right after the last valid one");
+            }
+            assertRecords(topic, RECORDS + 1);
+        }
+    }
+
+    /** A batch header that claims ~2 GiB follow: recovery must not trust (or allocate) it. */
+    private static byte[] forgedBatchHeader(Random random) {
+        ByteBuffer header = ByteBuffer.allocate(DefaultRecordBatch.RECORD_BATCH_OVERHEAD);
+        header.putLong(RECORDS);
+        header.putInt(Integer.MAX_VALUE - Long.BYTES - Integer.BYTES);
+        header.putInt(0);
+        header.put(RecordBatch.MAGIC_VALUE_V2);
+        while (header.hasRemaining()) {
+            header.put((byte) random.nextInt());
+        }
+        return header.array();
+    }
+
+    private static byte[] randomBytes(Random random, int length) {
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static void assertRecords(String topic, int expected) {
+        Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> read;
+        try (KafkaConsumer<byte[], byte[]> consumer = TestClients.consumer(broker.bootstrap())) {
+            read = PartitionReader.readAll(consumer, PartitionReader.partitions(topic, 1), READ_TIMEOUT);
+        }
+        List<ConsumerRecord<byte[], byte[]>> records = read.get(new TopicPartition(topic, 0));
+        assertEquals(expected, records.size(), () -> "records of " + topic + "; log tail:\n" + broker.outputTail());
+        for (int n = 0; n < records.size(); n++) {
+            assertEquals(n, records.get(n).offset());
+            TestRecords.assertIntact(records.get(n), topic, n);
+        }
+    }
+}
