@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
 public final class SluiceCli implements Runnable {
     /** Exit code of a command that failed at run time (broker unreachable, request refused). */
     public static final int EXIT_FAILURE = 1;
-    /** Exit code of bad usage or bad configuration. */
+    /** Exit code of bad usage, bad option values or bad configuration. */
     public static final int EXIT_USAGE = 2;
 
     @CommandLine.Spec
@@ -43,13 +43,14 @@ public final class SluiceCli implements Runnable {
             PrintWriter err = cli.getErr();
             err.println(cli.getCommandSpec().qualifiedName() + ": " + oneLine(exception));
             err.flush();
-            return exception instanceof ConfigException ? EXIT_USAGE : EXIT_FAILURE;
+            boolean badInput = exception instanceof ConfigException || exception instanceof IllegalArgumentException;
+            return badInput ? EXIT_USAGE : EXIT_FAILURE;
         });
         return commandLine;
     }
 
     /** The message of the root cause worth showing: unwraps ExecutionException and friends. */
-    static String oneLine(Throwable exception) {
+    public static String oneLine(Throwable exception) {
         Throwable shown = exception;
         while ((shown instanceof ExecutionException || shown instanceof java.util.concurrent.CompletionException
                 || shown instanceof java.io.UncheckedIOException) && shown.getCause() != null) {
@@ -58,7 +59,7 @@ public final class SluiceCli implements Runnable {
         String message = shown.getMessage();
         String text = message == null || message.isBlank() ? shown.getClass().getSimpleName()
                 : shown instanceof ConfigException || shown instanceof IllegalArgumentException
-                ? message : shown.getClass().getSimpleName() + ": " + message;
+                || shown instanceof CommandFailedException ? message : shown.getClass().getSimpleName() + ": " + message;
         return text.replace('\n', ' ');
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.cli.consume;
 
+import io.sluice.cli.CommandFailedException;
 import io.sluice.cli.client.ClientOptions;
 import io.sluice.cli.console.Escapes;
 import java.io.BufferedOutputStream;
@@ -74,7 +75,8 @@ public final class ConsumeCommand implements Callable<Integer> {
         this(System.out);
     }
 
-    ConsumeCommand(OutputStream out) {
+    /** Writes records to {@code out} instead of stdout. */
+    public ConsumeCommand(OutputStream out) {
         this.rawOut = out;
     }
 
@@ -120,7 +122,7 @@ public final class ConsumeCommand implements Callable<Integer> {
     private List<TopicPartition> assign(KafkaConsumer<byte[], byte[]> consumer) {
         List<PartitionInfo> infos = consumer.partitionsFor(topic, METADATA_TIMEOUT);
         if (infos == null || infos.isEmpty()) {
-            throw new IllegalArgumentException("topic '" + topic + "' does not exist");
+            throw new CommandFailedException("topic '" + topic + "' does not exist");
         }
         List<TopicPartition> assigned = new ArrayList<>();
         for (PartitionInfo info : infos) {

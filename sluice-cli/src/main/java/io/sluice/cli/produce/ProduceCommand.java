@@ -71,7 +71,8 @@ public final class ProduceCommand implements Callable<Integer> {
         this(System.in);
     }
 
-    ProduceCommand(InputStream in) {
+    /** Reads lines from {@code in} instead of stdin. */
+    public ProduceCommand(InputStream in) {
         this.in = in;
     }
 

@@ -1,0 +1,73 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class SluiceCliTest {
+
+    @Test
+    void shouldRefuseBadConfigWithOneLineNamingKeyAndExitTwo() {
+        Result result = run("server", "--override", "num.partitions=many");
+        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode);
+        assertEquals("sluice server: Invalid value 'many' for configuration 'num.partitions': expected a 32-bit integer\n",
+                result.err);
+        assertEquals("", result.out);
+    }
+
+    @Test
+    void shouldRefuseUnsupportedListenerProtocol() {
+        Result result = run("server", "--override", "listeners=SSL://127.0.0.1:9093");
+        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode);
+        assertTrue(result.err.contains("'listeners'") && result.err.contains("only PLAINTEXT"), result.err);
+    }
+
+    @Test
+    void shouldRefuseMalformedOverride() {
+        Result result = run("server", "--override", "justakey");
+        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode);
+        assertEquals("sluice server: --override expects KEY=VALUE, got 'justakey'\n", result.err);
+    }
+
+    @Test
+    void shouldExitTwoOnUsageErrors() {
+        assertEquals(SluiceCli.EXIT_USAGE, run().exitCode);
+        assertEquals(SluiceCli.EXIT_USAGE, run("nosuchcommand").exitCode);
+        assertEquals(SluiceCli.EXIT_USAGE, run("topic").exitCode);
+        assertEquals(SluiceCli.EXIT_USAGE, run("produce").exitCode);
+        assertEquals(SluiceCli.EXIT_USAGE, run("consume", "-t", "x", "-c", "notanumber").exitCode);
+    }
+
+    @Test
+    void shouldAcceptNegativeRelativeOffsetAsOptionValue() {
+        CommandLine.ParseResult parsed = SluiceCli.commandLine().parseArgs("consume", "-t", "x", "-o", "-10", "-e");
+        CommandLine.ParseResult consume = parsed.subcommand();
+        assertEquals("-10", consume.matchedOptionValue("-o", "beginning"));
+        assertTrue(consume.hasMatchedOption("-e"));
+    }
+
+    @Test
+    void shouldShowRootCauseMessageOnOneLine() {
+        assertEquals("TimeoutException: no\nnode".replace('\n', ' '), SluiceCli.oneLine(
+                new ExecutionException(new org.apache.kafka.common.errors.TimeoutException("no\nnode"))));
+        assertEquals("NullPointerException", SluiceCli.oneLine(new NullPointerException()));
+    }
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = SluiceCli.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int exitCode = commandLine.execute(args);
+        return new Result(exitCode, out.toString(), err.toString());
+    }
+
+    private record Result(int exitCode, String out, String err) {
+    }
+}
