@@ -1,0 +1,392 @@
+package io.sluice.broker.group;
+
+import io.sluice.broker.group.store.GroupRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.message.OffsetDeleteRequestData;
+import org.apache.kafka.common.message.OffsetDeleteResponseData;
+import org.apache.kafka.common.message.OffsetFetchResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Committed offsets: OffsetCommit with Kafka's generation and member checks, OffsetFetch, OffsetDelete and the
+ * retention sweep that expires offsets of empty groups. Thread-safe: every group is touched only under its lock,
+ * and a commit is durable in the store before it is visible or acknowledged.
+ */
+final class OffsetOperations {
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetOperations.class);
+    /** OffsetCommit's "no explicit retention" value (v2-v4 field). */
+    private static final long DEFAULT_RETENTION_TIME = -1L;
+    /** OffsetCommit v1's "use the broker's time" commit timestamp. */
+    private static final long DEFAULT_TIMESTAMP = -1L;
+    static final long INVALID_OFFSET = -1L;
+    static final int NO_LEADER_EPOCH = -1;
+
+    private final CoordinatorRuntime rt;
+    private final MembershipProtocol membership;
+
+    OffsetOperations(CoordinatorRuntime rt, MembershipProtocol membership) {
+        this.rt = rt;
+        this.membership = membership;
+    }
+
+    // ---------------------------------------------------------------- OffsetCommit
+
+    OffsetCommitResponseData commit(OffsetCommitRequestData request) {
+        Map<TopicPartition, Errors> results = new HashMap<>();
+        Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid = new HashMap<>();
+        for (OffsetCommitRequestData.OffsetCommitRequestTopic topic : request.topics()) {
+            for (OffsetCommitRequestData.OffsetCommitRequestPartition p : topic.partitions()) {
+                TopicPartition tp = new TopicPartition(topic.name(), p.partitionIndex());
+                if (!rt.topics.exists(topic.name(), p.partitionIndex())) {
+                    results.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                } else {
+                    valid.put(tp, p);
+                }
+            }
+        }
+        if (!valid.isEmpty()) {
+            commitValid(request, valid, results);
+        }
+        return commitResponse(request, results);
+    }
+
+    private void commitValid(OffsetCommitRequestData request,
+                             Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
+                             Map<TopicPartition, Errors> results) {
+        String groupId = request.groupId();
+        if (groupId == null) {
+            fill(results, valid.keySet(), Errors.INVALID_GROUP_ID);
+            return;
+        }
+        int generation = request.generationIdOrMemberEpoch();
+        ClassicGroup group = rt.groups.get(groupId);
+        if (group == null) {
+            if (generation >= 0) {
+                // Either the group is gone or this member belongs to a generation we never saw.
+                fill(results, valid.keySet(), Errors.ILLEGAL_GENERATION);
+                return;
+            }
+            group = rt.groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, GroupState.EMPTY, rt.now()));
+        }
+        String memberId = request.memberId() == null ? "" : request.memberId();
+        group.lock.lock();
+        try {
+            Errors error = validateCommit(group, memberId, request.groupInstanceId(), generation);
+            if (error != Errors.NONE) {
+                fill(results, valid.keySet(), error);
+                return;
+            }
+            store(group, request, valid, results);
+        } finally {
+            group.lock.unlock();
+        }
+    }
+
+    private Errors validateCommit(ClassicGroup group, String memberId, String groupInstanceId, int generation) {
+        if (group.is(GroupState.DEAD)) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (generation < 0 && group.is(GroupState.EMPTY)) {
+            return Errors.NONE; // the group only uses the coordinator to store offsets
+        }
+        if (group.isStaticMemberFenced(groupInstanceId, memberId)) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        GroupMember member = group.get(memberId);
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (generation != group.generationId) {
+            return Errors.ILLEGAL_GENERATION;
+        }
+        if (group.is(GroupState.COMPLETING_REBALANCE)) {
+            return Errors.REBALANCE_IN_PROGRESS;
+        }
+        // Stable or PreparingRebalance: commits are still allowed while the member learns of the rebalance.
+        membership.scheduleHeartbeat(group, member);
+        return Errors.NONE;
+    }
+
+    private void store(ClassicGroup group, OffsetCommitRequestData request,
+                       Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
+                       Map<TopicPartition, Errors> results) {
+        long now = rt.now();
+        long expireTimestamp = request.retentionTimeMs() == DEFAULT_RETENTION_TIME
+                ? -1L : now + request.retentionTimeMs();
+        List<GroupRecord.OffsetCommit> records = new ArrayList<>(valid.size());
+        for (Map.Entry<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> e : valid.entrySet()) {
+            OffsetCommitRequestData.OffsetCommitRequestPartition p = e.getValue();
+            String metadata = p.committedMetadata() == null ? "" : p.committedMetadata();
+            if (metadata.getBytes(StandardCharsets.UTF_8).length > rt.config.offsetMetadataMaxBytes()) {
+                results.put(e.getKey(), Errors.OFFSET_METADATA_TOO_LARGE);
+                continue;
+            }
+            long commitTimestamp = p.commitTimestamp() == DEFAULT_TIMESTAMP ? now : p.commitTimestamp();
+            records.add(new GroupRecord.OffsetCommit(group.groupId, e.getKey().topic(), e.getKey().partition(),
+                    p.committedOffset(), p.committedLeaderEpoch(), metadata, commitTimestamp, expireTimestamp));
+        }
+        if (records.isEmpty()) {
+            return;
+        }
+        try {
+            rt.store.append(group.groupId, records);
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Group {}: cannot store {} offsets", group.groupId, records.size(), e);
+            for (GroupRecord.OffsetCommit r : records) {
+                results.put(new TopicPartition(r.topic(), r.partition()), Errors.COORDINATOR_NOT_AVAILABLE);
+            }
+            return;
+        }
+        for (GroupRecord.OffsetCommit r : records) {
+            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+            group.offsets.put(tp, new CommittedOffset(r.offset(), r.leaderEpoch(), r.metadata(),
+                    r.commitTimestampMs(), r.expireTimestampMs()));
+            results.put(tp, Errors.NONE);
+        }
+    }
+
+    private static void fill(Map<TopicPartition, Errors> results, Iterable<TopicPartition> partitions, Errors error) {
+        for (TopicPartition tp : partitions) {
+            results.put(tp, error);
+        }
+    }
+
+    private static OffsetCommitResponseData commitResponse(OffsetCommitRequestData request,
+                                                           Map<TopicPartition, Errors> results) {
+        OffsetCommitResponseData response = new OffsetCommitResponseData();
+        for (OffsetCommitRequestData.OffsetCommitRequestTopic topic : request.topics()) {
+            OffsetCommitResponseData.OffsetCommitResponseTopic out =
+                    new OffsetCommitResponseData.OffsetCommitResponseTopic().setName(topic.name());
+            for (OffsetCommitRequestData.OffsetCommitRequestPartition p : topic.partitions()) {
+                Errors error = results.getOrDefault(new TopicPartition(topic.name(), p.partitionIndex()),
+                        Errors.UNKNOWN_SERVER_ERROR);
+                out.partitions().add(new OffsetCommitResponseData.OffsetCommitResponsePartition()
+                        .setPartitionIndex(p.partitionIndex()).setErrorCode(error.code()));
+            }
+            response.topics().add(out);
+        }
+        return response;
+    }
+
+    // ---------------------------------------------------------------- OffsetFetch
+
+    /** A requested topic: its name and partitions; a null list means every committed partition of the group. */
+    record FetchTopic(String name, List<Integer> partitions) {
+    }
+
+    /**
+     * Reads committed offsets; {@code topics} null means all. Unknown groups and partitions without a commit answer
+     * offset -1, like Kafka.
+     */
+    List<OffsetFetchResponseData.OffsetFetchResponseTopics> fetch(String groupId, List<FetchTopic> topics) {
+        Map<String, List<OffsetFetchResponseData.OffsetFetchResponsePartitions>> byTopic = new java.util.LinkedHashMap<>();
+        ClassicGroup group = rt.groups.get(groupId);
+        if (group != null) {
+            group.lock.lock();
+        }
+        try {
+            Map<TopicPartition, CommittedOffset> offsets = group == null || group.is(GroupState.DEAD)
+                    ? Map.of() : group.offsets;
+            if (topics == null) {
+                for (Map.Entry<TopicPartition, CommittedOffset> e : offsets.entrySet()) {
+                    byTopic.computeIfAbsent(e.getKey().topic(), t -> new ArrayList<>())
+                            .add(partitionOffset(e.getKey().partition(), e.getValue()));
+                }
+            } else {
+                for (FetchTopic topic : topics) {
+                    List<OffsetFetchResponseData.OffsetFetchResponsePartitions> partitions =
+                            byTopic.computeIfAbsent(topic.name(), t -> new ArrayList<>());
+                    for (int partition : topic.partitions()) {
+                        partitions.add(partitionOffset(partition,
+                                offsets.get(new TopicPartition(topic.name(), partition))));
+                    }
+                }
+            }
+        } finally {
+            if (group != null) {
+                group.lock.unlock();
+            }
+        }
+        List<OffsetFetchResponseData.OffsetFetchResponseTopics> out = new ArrayList<>();
+        for (Map.Entry<String, List<OffsetFetchResponseData.OffsetFetchResponsePartitions>> e : byTopic.entrySet()) {
+            out.add(new OffsetFetchResponseData.OffsetFetchResponseTopics().setName(e.getKey())
+                    .setPartitions(e.getValue()));
+        }
+        return out;
+    }
+
+    private static OffsetFetchResponseData.OffsetFetchResponsePartitions partitionOffset(int partition,
+                                                                                        CommittedOffset offset) {
+        OffsetFetchResponseData.OffsetFetchResponsePartitions out =
+                new OffsetFetchResponseData.OffsetFetchResponsePartitions().setPartitionIndex(partition);
+        if (offset == null) {
+            return out.setCommittedOffset(INVALID_OFFSET).setCommittedLeaderEpoch(NO_LEADER_EPOCH).setMetadata("");
+        }
+        return out.setCommittedOffset(offset.offset()).setCommittedLeaderEpoch(offset.leaderEpoch())
+                .setMetadata(offset.metadata());
+    }
+
+    // ---------------------------------------------------------------- OffsetDelete
+
+    OffsetDeleteResponseData delete(OffsetDeleteRequestData request) {
+        OffsetDeleteResponseData response = new OffsetDeleteResponseData();
+        String groupId = request.groupId();
+        if (groupId == null) {
+            return response.setErrorCode(Errors.INVALID_GROUP_ID.code());
+        }
+        ClassicGroup group = rt.groups.get(groupId);
+        if (group == null) {
+            return response.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code());
+        }
+        group.lock.lock();
+        try {
+            if (group.is(GroupState.DEAD)) {
+                return response.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code());
+            }
+            boolean empty = group.is(GroupState.EMPTY);
+            if (!empty && !CoordinatorRuntime.CONSUMER_PROTOCOL_TYPE.equals(group.protocolType)) {
+                return response.setErrorCode(Errors.NON_EMPTY_GROUP.code());
+            }
+            List<GroupRecord> tombstones = new ArrayList<>();
+            Map<TopicPartition, Errors> results = new HashMap<>();
+            for (OffsetDeleteRequestData.OffsetDeleteRequestTopic topic : request.topics()) {
+                for (OffsetDeleteRequestData.OffsetDeleteRequestPartition p : topic.partitions()) {
+                    TopicPartition tp = new TopicPartition(topic.name(), p.partitionIndex());
+                    if (!rt.topics.exists(topic.name(), p.partitionIndex())) {
+                        results.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                    } else if (!empty && group.isSubscribedTo(topic.name())) {
+                        results.put(tp, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
+                    } else {
+                        results.put(tp, Errors.NONE);
+                        if (group.offsets.containsKey(tp)) {
+                            tombstones.add(new GroupRecord.OffsetTombstone(groupId, tp.topic(), tp.partition()));
+                        }
+                    }
+                }
+            }
+            try {
+                rt.store.append(groupId, tombstones);
+            } catch (IOException | RuntimeException e) {
+                LOG.error("Group {}: cannot delete {} offsets", groupId, tombstones.size(), e);
+                return response.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code());
+            }
+            for (GroupRecord r : tombstones) {
+                GroupRecord.OffsetTombstone t = (GroupRecord.OffsetTombstone) r;
+                group.offsets.remove(new TopicPartition(t.topic(), t.partition()));
+            }
+            for (OffsetDeleteRequestData.OffsetDeleteRequestTopic topic : request.topics()) {
+                OffsetDeleteResponseData.OffsetDeleteResponseTopic out =
+                        new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(topic.name());
+                for (OffsetDeleteRequestData.OffsetDeleteRequestPartition p : topic.partitions()) {
+                    out.partitions().add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition()
+                            .setPartitionIndex(p.partitionIndex())
+                            .setErrorCode(results.get(new TopicPartition(topic.name(), p.partitionIndex())).code()));
+                }
+                response.topics().add(out);
+            }
+            return response.setErrorCode(Errors.NONE.code());
+        } finally {
+            group.lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- retention
+
+    /**
+     * Kafka's removeExpiredOffsets for every group, then removes empty groups left without offsets.
+     *
+     * @return the number of offsets expired
+     */
+    int expireOffsets() {
+        long now = rt.now();
+        long retentionMs = rt.config.offsetsRetentionMs();
+        int expired = 0;
+        for (ClassicGroup group : rt.groups.values()) {
+            group.lock.lock();
+            try {
+                expired += expireGroupOffsets(group, now, retentionMs);
+            } finally {
+                group.lock.unlock();
+            }
+        }
+        return expired;
+    }
+
+    private int expireGroupOffsets(ClassicGroup group, long now, long retentionMs) {
+        if (group.is(GroupState.DEAD)) {
+            return 0;
+        }
+        List<TopicPartition> expired = new ArrayList<>();
+        for (Map.Entry<TopicPartition, CommittedOffset> e : group.offsets.entrySet()) {
+            if (isExpired(group, e.getKey(), e.getValue(), now, retentionMs)) {
+                expired.add(e.getKey());
+            }
+        }
+        List<GroupRecord> records = new ArrayList<>();
+        for (TopicPartition tp : expired) {
+            records.add(new GroupRecord.OffsetTombstone(group.groupId, tp.topic(), tp.partition()));
+        }
+        boolean removeGroup = group.is(GroupState.EMPTY) && group.offsets.size() == expired.size();
+        if (removeGroup) {
+            records.add(new GroupRecord.GroupTombstone(group.groupId));
+        }
+        if (records.isEmpty()) {
+            return 0;
+        }
+        try {
+            rt.store.append(group.groupId, records);
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Group {}: cannot expire {} offsets", group.groupId, expired.size(), e);
+            return 0;
+        }
+        for (TopicPartition tp : expired) {
+            group.offsets.remove(tp);
+        }
+        if (!expired.isEmpty()) {
+            LOG.info("Group {}: expired {} offsets", group.groupId, expired.size());
+        }
+        if (removeGroup) {
+            group.transitionTo(GroupState.DEAD, now);
+            rt.groups.remove(group.groupId, group);
+            LOG.info("Group {}: empty and without offsets; removed", group.groupId);
+        }
+        return expired.size();
+    }
+
+    private static boolean isExpired(ClassicGroup group, TopicPartition tp, CommittedOffset offset, long now,
+                                     long retentionMs) {
+        if (group.protocolType != null && group.is(GroupState.EMPTY)) {
+            // No member left: retention counts from when the group became empty.
+            return expiredSince(offset, group.stateTimestampMs, now, retentionMs);
+        }
+        if (CoordinatorRuntime.CONSUMER_PROTOCOL_TYPE.equals(group.protocolType) && group.subscribedTopics != null
+                && group.is(GroupState.STABLE)) {
+            // Active consumers: offsets of topics nobody subscribes to any more expire from their last commit.
+            return !group.subscribedTopics.contains(tp.topic())
+                    && expiredSince(offset, offset.commitTimestampMs(), now, retentionMs);
+        }
+        if (group.protocolType == null) {
+            // Standalone consumer storing offsets only.
+            return expiredSince(offset, offset.commitTimestampMs(), now, retentionMs);
+        }
+        return false;
+    }
+
+    private static boolean expiredSince(CommittedOffset offset, long base, long now, long retentionMs) {
+        if (offset.expireTimestampMs() >= 0) {
+            return now >= offset.expireTimestampMs();
+        }
+        return now - base >= retentionMs;
+    }
+}
