@@ -1,0 +1,186 @@
+package io.sluice.log;
+
+import io.sluice.log.checkpoint.CleanShutdownFile;
+import io.sluice.log.checkpoint.CorruptCheckpointException;
+import io.sluice.log.producer.CorruptSnapshotException;
+import io.sluice.log.producer.ProducerStateManager;
+import io.sluice.log.segment.BatchScanner;
+import io.sluice.log.segment.LogSegment;
+import io.sluice.log.segment.SegmentFileNames;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Opens a partition directory: removes leftovers, loads segments (trusting those below the recovery point after
+ * an index sanity check, CRC-scanning the rest), truncates a torn or corrupt tail, drops segments after it, and
+ * rebuilds producer state from the newest readable snapshot plus the log after it.
+ * Not thread-safe; one per opening log.
+ */
+final class LogLoader {
+    /** What the loader found. */
+    record Loaded(List<LogSegment> segments, long logStartOffset, long logEndOffset) {
+    }
+
+    private final Path dir;
+    private final String name;
+    private final LogConfig config;
+    private final RecoveryReport report;
+    private final BatchScanner scanner = new BatchScanner();
+
+    LogLoader(Path dir, LogConfig config, RecoveryReport report) {
+        this.dir = dir;
+        this.name = dir.getFileName().toString();
+        this.config = config;
+        this.report = report;
+    }
+
+    Loaded load(long recoveryPointHint, long logStartOffsetHint, long nowMs) throws IOException {
+        Files.createDirectories(dir);
+        long recoveryPoint = recoveryPointHint;
+        long logStartOffset = logStartOffsetHint;
+        try {
+            CleanShutdownFile.Offsets clean = CleanShutdownFile.read(dir);
+            if (clean != null) {
+                recoveryPoint = Math.max(recoveryPoint, clean.recoveryPoint());
+                logStartOffset = Math.max(logStartOffset, clean.logStartOffset());
+            }
+        } catch (CorruptCheckpointException e) {
+            report.add("ignored unreadable clean-shutdown marker of " + name + ": " + e.getMessage());
+        }
+        TreeSet<Long> logOffsets = new TreeSet<>();
+        List<Path> indexFiles = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                String fileName = file.getFileName().toString();
+                if (fileName.endsWith(SegmentFileNames.DELETED_SUFFIX) || fileName.endsWith(".tmp")) {
+                    Files.deleteIfExists(file);
+                } else if (SegmentFileNames.parseOffset(fileName, SegmentFileNames.LOG_SUFFIX) >= 0) {
+                    logOffsets.add(SegmentFileNames.parseOffset(fileName, SegmentFileNames.LOG_SUFFIX));
+                } else if (fileName.endsWith(SegmentFileNames.INDEX_SUFFIX)
+                        || fileName.endsWith(SegmentFileNames.TIME_INDEX_SUFFIX)) {
+                    indexFiles.add(file);
+                }
+            }
+        }
+        for (Path index : indexFiles) {
+            String fileName = index.getFileName().toString();
+            long offset = Math.max(SegmentFileNames.parseOffset(fileName, SegmentFileNames.INDEX_SUFFIX),
+                    SegmentFileNames.parseOffset(fileName, SegmentFileNames.TIME_INDEX_SUFFIX));
+            if (offset < 0 || !logOffsets.contains(offset)) {
+                Files.deleteIfExists(index);
+                report.add("deleted orphan index file " + name + "/" + fileName + " (no matching .log)");
+            }
+        }
+        List<LogSegment> segments = loadSegments(new ArrayList<>(logOffsets), recoveryPoint);
+        if (segments.isEmpty()) {
+            segments.add(LogSegment.create(dir, logStartOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
+        }
+        long logEndOffset = segments.get(segments.size() - 1).nextOffset();
+        long start = Math.max(logStartOffset, segments.get(0).baseOffset());
+        if (start > logEndOffset) {
+            report.add("log start offset " + start + " of " + name + " is beyond the recovered log end offset "
+                    + logEndOffset + "; using the log end offset");
+            start = logEndOffset;
+        }
+        CleanShutdownFile.delete(dir);
+        return new Loaded(segments, start, logEndOffset);
+    }
+
+    private List<LogSegment> loadSegments(List<Long> baseOffsets, long recoveryPoint) throws IOException {
+        List<LogSegment> segments = new ArrayList<>();
+        boolean dropRest = false;
+        for (int i = 0; i < baseOffsets.size(); i++) {
+            long base = baseOffsets.get(i);
+            LogSegment segment = LogSegment.openExisting(dir, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
+            if (dropRest) {
+                segment.closeAndDelete();
+                report.add("deleted segment " + name + "/" + SegmentFileNames.filenamePrefix(base)
+                        + ".log after the truncated tail");
+                continue;
+            }
+            boolean belowRecoveryPoint = i + 1 < baseOffsets.size() ? baseOffsets.get(i + 1) <= recoveryPoint
+                    : base < recoveryPoint || (base == recoveryPoint && recoveryPoint > 0);
+            String problem = belowRecoveryPoint ? segment.loadTrusted(scanner) : "above the recovery point";
+            if (problem == null && segment.nextOffset() > recoveryPoint) {
+                problem = "above the recovery point";
+            }
+            if (problem != null) {
+                if (belowRecoveryPoint) {
+                    report.add("rebuilt offset and time index of " + segment + ": " + problem);
+                }
+                LogSegment.ScanOutcome outcome = segment.recover(scanner, true);
+                if (outcome.truncatedBytes() > 0) {
+                    report.add("truncated " + outcome.truncatedBytes() + " bytes of torn or corrupt tail in "
+                            + segment + " at position " + outcome.validBytes() + ": " + outcome.problem());
+                    dropRest = true;
+                }
+                segment.flush();
+            }
+            if (!segments.isEmpty()) {
+                LogSegment previous = segments.get(segments.size() - 1);
+                if (previous.nextOffset() < base && previous.size() > 0) {
+                    report.add("offsets " + previous.nextOffset() + ".." + (base - 1) + " are missing between "
+                            + previous + " and " + segment + " (segment file deleted?)");
+                } else if (previous.nextOffset() > base) {
+                    report.add("segment " + segment + " starts at " + base + " inside " + previous + " which ends at "
+                            + (previous.nextOffset() - 1) + "; deleting it and later segments");
+                    segment.closeAndDelete();
+                    dropRest = true;
+                    continue;
+                }
+            }
+            segments.add(segment);
+        }
+        return segments;
+    }
+
+    /**
+     * Restores producer state: newest snapshot at or below the log end offset, then replays batches after it.
+     */
+    void loadProducerState(ProducerStateManager state, List<LogSegment> segments, long logStartOffset,
+                           long logEndOffset) throws IOException {
+        TreeSet<Long> snapshots = new TreeSet<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SegmentFileNames.SNAPSHOT_SUFFIX)) {
+            for (Path file : files) {
+                long offset = SegmentFileNames.parseOffset(file.getFileName().toString(), SegmentFileNames.SNAPSHOT_SUFFIX);
+                if (offset > logEndOffset) {
+                    Files.deleteIfExists(file);
+                } else if (offset >= 0) {
+                    snapshots.add(offset);
+                }
+            }
+        }
+        long replayFrom = logStartOffset;
+        state.clear();
+        for (Long offset : snapshots.descendingSet()) {
+            Path file = SegmentFileNames.snapshotFile(dir, offset);
+            try {
+                state.loadSnapshot(file);
+                replayFrom = Math.max(offset, logStartOffset);
+                break;
+            } catch (CorruptSnapshotException e) {
+                report.add("ignored corrupt producer snapshot " + name + "/" + file.getFileName() + ": " + e.getMessage());
+                Files.deleteIfExists(file);
+                state.clear();
+            }
+        }
+        replay(state, segments, replayFrom);
+        state.onLogStartOffsetIncremented(logStartOffset);
+    }
+
+    void replay(ProducerStateManager state, List<LogSegment> segments, long fromOffset) throws IOException {
+        for (int i = 0; i < segments.size(); i++) {
+            LogSegment segment = segments.get(i);
+            if (segment.nextOffset() <= fromOffset) {
+                continue;
+            }
+            segment.forEachBatch(fromOffset, scanner, state::replay);
+        }
+    }
+}

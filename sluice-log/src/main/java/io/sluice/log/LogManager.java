@@ -1,0 +1,432 @@
+package io.sluice.log;
+
+import io.sluice.log.checkpoint.CorruptCheckpointException;
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+
+/**
+ * All partition logs of a broker across its log directories: loading and recovery at start, creation (in the
+ * directory holding the fewest partitions), deletion (rename to {@code <dir>.<uuid>-delete}, removed after the
+ * delete delay), recovery-point and log-start-offset checkpoints per directory, retention and flush schedules, and
+ * one lock file per directory so two brokers never share one.
+ * Thread-safe.
+ */
+public final class LogManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
+    public static final String LOCK_FILE = ".lock";
+    public static final String DELETE_DIR_SUFFIX = "-delete";
+
+    private final List<Path> logDirs;
+    private final LogConfig defaults;
+    private final Function<String, LogConfig> topicConfigs;
+    private final LogManagerConfig managerConfig;
+    private final LongSupplier clock;
+    private final ScheduledExecutorService scheduler;
+    private final boolean ownsScheduler;
+    private final Map<TopicPartitionKey, PartitionLog> logs = new ConcurrentHashMap<>();
+    private final Map<TopicPartitionKey, Path> logDirOf = new ConcurrentHashMap<>();
+    private final List<FileChannel> lockChannels = new ArrayList<>();
+    private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+    private final RecoveryReport report = new RecoveryReport();
+    private final Object lifecycle = new Object();
+    private boolean loaded;
+    private boolean closed;
+
+    /**
+     * @param logDirs       log.dirs; created when missing
+     * @param defaults      broker-level log configuration
+     * @param topicConfigs  per-topic configuration (overrides applied by the broker); null = always {@code defaults}
+     * @param managerConfig background task intervals
+     * @param clock         wall clock in ms
+     * @param scheduler     runs background tasks; null = a private single daemon thread, shut down by {@link #close()}
+     */
+    public LogManager(List<Path> logDirs, LogConfig defaults, Function<String, LogConfig> topicConfigs,
+                      LogManagerConfig managerConfig, LongSupplier clock, ScheduledExecutorService scheduler) {
+        if (logDirs.isEmpty()) {
+            throw new IllegalArgumentException("log.dirs must name at least one directory");
+        }
+        this.logDirs = List.copyOf(logDirs);
+        this.defaults = Objects.requireNonNull(defaults, "defaults");
+        this.topicConfigs = topicConfigs == null ? topic -> defaults : topicConfigs;
+        this.managerConfig = Objects.requireNonNull(managerConfig, "managerConfig");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (scheduler == null) {
+            ScheduledThreadPoolExecutor own = new ScheduledThreadPoolExecutor(1, runnable -> {
+                Thread thread = new Thread(runnable, "sluice-log-scheduler");
+                thread.setDaemon(true);
+                return thread;
+            });
+            own.setRemoveOnCancelPolicy(true);
+            this.scheduler = own;
+            this.ownsScheduler = true;
+        } else {
+            this.scheduler = scheduler;
+            this.ownsScheduler = false;
+        }
+    }
+
+    /** Defaults everywhere: one configuration for all topics, Kafka's task intervals, the system clock. */
+    public LogManager(List<Path> logDirs, LogConfig defaults) {
+        this(logDirs, defaults, null, LogManagerConfig.defaults(), System::currentTimeMillis, null);
+    }
+
+    /**
+     * Locks every log directory, loads and recovers every partition found ({@code <topic>-<partition>}), removes
+     * leftovers of deleted partitions and starts the background tasks.
+     *
+     * @throws LogDirectoryLockedException when another broker holds a directory
+     */
+    public Map<TopicPartitionKey, PartitionLog> loadAll() throws IOException {
+        synchronized (lifecycle) {
+            if (loaded) {
+                return logs();
+            }
+            for (Path logDir : logDirs) {
+                Files.createDirectories(logDir);
+                lock(logDir);
+            }
+            for (Path logDir : logDirs) {
+                loadDir(logDir);
+            }
+            loaded = true;
+            startTasks();
+            if (!report.isEmpty()) {
+                LOG.warn("log recovery repaired:\n{}", report);
+            }
+            return logs();
+        }
+    }
+
+    private void lock(Path logDir) throws IOException {
+        FileChannel channel = FileChannel.open(logDir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            channel.close();
+            releaseLocks();
+            throw new LogDirectoryLockedException(logDir);
+        }
+        lockChannels.add(channel);
+    }
+
+    private void loadDir(Path logDir) throws IOException {
+        Map<TopicPartitionKey, Long> recoveryPoints = readCheckpoint(logDir.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE));
+        Map<TopicPartitionKey, Long> startOffsets = readCheckpoint(logDir.resolve(OffsetCheckpointFile.LOG_START_OFFSET_FILE));
+        List<Path> partitionDirs = new ArrayList<>();
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(logDir, Files::isDirectory)) {
+            for (Path child : children) {
+                partitionDirs.add(child);
+            }
+        }
+        Collections.sort(partitionDirs);
+        for (Path child : partitionDirs) {
+            String dirName = child.getFileName().toString();
+            if (dirName.endsWith(DELETE_DIR_SUFFIX)) {
+                scheduleDirectoryDeletion(child, 0);
+                continue;
+            }
+            TopicPartitionKey key = TopicPartitionKey.parseDirName(dirName);
+            if (key == null) {
+                LOG.warn("ignoring {} in log directory {}: not a <topic>-<partition> directory", dirName, logDir);
+                continue;
+            }
+            if (logs.containsKey(key)) {
+                report.add("partition " + key + " exists in both " + logDirOf.get(key) + " and " + logDir
+                        + "; using the first, ignoring " + child);
+                continue;
+            }
+            PartitionLog log = PartitionLog.open(child, topicConfigs.apply(key.topic()), report,
+                    recoveryPoints.getOrDefault(key, 0L), startOffsets.getOrDefault(key, 0L), clock);
+            logs.put(key, log);
+            logDirOf.put(key, logDir);
+        }
+    }
+
+    private Map<TopicPartitionKey, Long> readCheckpoint(Path file) {
+        try {
+            return OffsetCheckpointFile.read(file);
+        } catch (CorruptCheckpointException e) {
+            report.add("ignored corrupt checkpoint " + file + " (" + e.getMessage() + "); recovering all its partitions fully");
+        } catch (IOException e) {
+            report.add("could not read checkpoint " + file + " (" + e + "); recovering all its partitions fully");
+        }
+        return Map.of();
+    }
+
+    private void startTasks() {
+        tasks.add(scheduler.scheduleWithFixedDelay(() -> runSafely("flush", this::flushDueLogs),
+                managerConfig.flushCheckIntervalMs(), managerConfig.flushCheckIntervalMs(), TimeUnit.MILLISECONDS));
+        tasks.add(scheduler.scheduleWithFixedDelay(() -> runSafely("recovery point checkpoint", this::checkpointRecoveryPoints),
+                managerConfig.recoveryPointCheckpointIntervalMs(), managerConfig.recoveryPointCheckpointIntervalMs(),
+                TimeUnit.MILLISECONDS));
+        tasks.add(scheduler.scheduleWithFixedDelay(() -> runSafely("log start offset checkpoint", this::checkpointLogStartOffsets),
+                managerConfig.logStartOffsetCheckpointIntervalMs(), managerConfig.logStartOffsetCheckpointIntervalMs(),
+                TimeUnit.MILLISECONDS));
+        tasks.add(scheduler.scheduleWithFixedDelay(() -> runSafely("retention", this::enforceRetention),
+                managerConfig.retentionCheckIntervalMs(), managerConfig.retentionCheckIntervalMs(), TimeUnit.MILLISECONDS));
+    }
+
+    private interface IoTask {
+        void run() throws IOException;
+    }
+
+    private void runSafely(String what, IoTask task) {
+        try {
+            task.run();
+        } catch (Exception e) {
+            LOG.error("log manager task '{}' failed", what, e);
+        }
+    }
+
+    private void ensureLoaded() {
+        if (!loaded) {
+            throw new IllegalStateException("LogManager.loadAll() must run first");
+        }
+        if (closed) {
+            throw new IllegalStateException("LogManager is closed");
+        }
+    }
+
+    /**
+     * The log of a partition, created (empty) in the log directory holding the fewest partitions when it does
+     * not exist yet.
+     *
+     * @param config the topic's configuration; null = the configuration function's answer for {@code topic}
+     */
+    public PartitionLog create(String topic, int partition, LogConfig config) throws IOException {
+        TopicPartitionKey key = new TopicPartitionKey(topic, partition);
+        synchronized (lifecycle) {
+            ensureLoaded();
+            PartitionLog existing = logs.get(key);
+            if (existing != null) {
+                return existing;
+            }
+            Path logDir = leastLoadedDir();
+            PartitionLog log = PartitionLog.open(logDir.resolve(key.dirName()),
+                    config == null ? topicConfigs.apply(topic) : config, report, 0L, 0L, clock);
+            logs.put(key, log);
+            logDirOf.put(key, logDir);
+            return log;
+        }
+    }
+
+    private Path leastLoadedDir() {
+        Map<Path, Integer> counts = new HashMap<>();
+        for (Path dir : logDirs) {
+            counts.put(dir, 0);
+        }
+        for (Path dir : logDirOf.values()) {
+            counts.merge(dir, 1, Integer::sum);
+        }
+        Path best = logDirs.get(0);
+        for (Path dir : logDirs) {
+            if (counts.get(dir) < counts.get(best)) {
+                best = dir;
+            }
+        }
+        return best;
+    }
+
+    /** The log of a partition, or null. */
+    public PartitionLog get(String topic, int partition) {
+        return logs.get(new TopicPartitionKey(topic, partition));
+    }
+
+    /** A snapshot of all logs. */
+    public Map<TopicPartitionKey, PartitionLog> logs() {
+        return Map.copyOf(logs);
+    }
+
+    /** The log directory holding a partition, or null. */
+    public Path logDirOf(String topic, int partition) {
+        return logDirOf.get(new TopicPartitionKey(topic, partition));
+    }
+
+    /** What recovery repaired, across all directories, since this manager started. */
+    public RecoveryReport recoveryReport() {
+        return report;
+    }
+
+    /**
+     * Closes a partition's log, renames its directory to {@code <topic>-<partition>.<uuid>-delete} and deletes it
+     * after log.segment.delete.delay.ms. Unknown partitions are ignored.
+     */
+    public void delete(String topic, int partition) throws IOException {
+        TopicPartitionKey key = new TopicPartitionKey(topic, partition);
+        PartitionLog log;
+        Path logDir;
+        synchronized (lifecycle) {
+            ensureLoaded();
+            log = logs.remove(key);
+            logDir = logDirOf.remove(key);
+        }
+        if (log == null) {
+            return;
+        }
+        log.close();
+        Path renamed = logDir.resolve(key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX);
+        Files.move(log.dir(), renamed);
+        OffsetCheckpointFile.fsyncDirectory(logDir);
+        scheduleDirectoryDeletion(renamed, log.config().fileDeleteDelayMs());
+        checkpointRecoveryPoints();
+        checkpointLogStartOffsets();
+    }
+
+    private void scheduleDirectoryDeletion(Path dir, long delayMs) {
+        try {
+            scheduler.schedule(() -> runSafely("delete " + dir, () -> deleteRecursively(dir)), delayMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.warn("scheduler stopped; {} will be deleted at the next start", dir);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    /** Writes {@code recovery-point-offset-checkpoint} in every log directory. */
+    public void checkpointRecoveryPoints() throws IOException {
+        writeCheckpoints(OffsetCheckpointFile.RECOVERY_POINT_FILE, false);
+    }
+
+    /** Writes {@code log-start-offset-checkpoint} in every log directory. */
+    public void checkpointLogStartOffsets() throws IOException {
+        writeCheckpoints(OffsetCheckpointFile.LOG_START_OFFSET_FILE, true);
+    }
+
+    private void writeCheckpoints(String fileName, boolean logStartOffsets) throws IOException {
+        Map<Path, Map<TopicPartitionKey, Long>> byDir = new HashMap<>();
+        for (Path dir : logDirs) {
+            byDir.put(dir, new HashMap<>());
+        }
+        for (Map.Entry<TopicPartitionKey, PartitionLog> e : logs.entrySet()) {
+            Path dir = logDirOf.get(e.getKey());
+            if (dir == null) {
+                continue;
+            }
+            PartitionLog log = e.getValue();
+            byDir.get(dir).put(e.getKey(), logStartOffsets ? log.logStartOffset() : log.recoveryPoint());
+        }
+        for (Map.Entry<Path, Map<TopicPartitionKey, Long>> e : byDir.entrySet()) {
+            OffsetCheckpointFile.write(e.getKey().resolve(fileName), e.getValue());
+        }
+    }
+
+    /** Runs retention on every log now. */
+    public void enforceRetention() throws IOException {
+        long now = clock.getAsLong();
+        for (PartitionLog log : logs.values()) {
+            if (!log.isClosed()) {
+                log.enforceRetention(now);
+            }
+        }
+    }
+
+    /**
+     * Fsyncs logs whose log.flush.interval.ms has passed since their last flush, and rolled segments of all others
+     * so their recovery points advance.
+     */
+    public void flushDueLogs() throws IOException {
+        long now = clock.getAsLong();
+        for (PartitionLog log : logs.values()) {
+            if (log.isClosed()) {
+                continue;
+            }
+            if (now - log.lastFlushMs() >= log.config().flushIntervalMs()) {
+                log.flush();
+            } else {
+                log.flushRolledSegments();
+            }
+        }
+    }
+
+    /**
+     * Stops the background tasks, closes every log cleanly (flush, producer snapshot, clean-shutdown marker),
+     * writes both checkpoints and releases the directory locks. Idempotent.
+     */
+    @Override
+    public void close() throws IOException {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (ScheduledFuture<?> task : tasks) {
+                task.cancel(false);
+            }
+            IOException failure = null;
+            for (PartitionLog log : logs.values()) {
+                try {
+                    log.close();
+                } catch (IOException e) {
+                    LOG.error("closing {} failed", log.name(), e);
+                    failure = e;
+                }
+            }
+            if (loaded) {
+                try {
+                    checkpointRecoveryPoints();
+                    checkpointLogStartOffsets();
+                } catch (IOException e) {
+                    failure = e;
+                }
+            }
+            if (ownsScheduler) {
+                scheduler.shutdownNow();
+            }
+            releaseLocks();
+            if (failure != null) {
+                throw failure;
+            }
+        }
+    }
+
+    private void releaseLocks() {
+        for (FileChannel channel : lockChannels) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                LOG.warn("releasing a log directory lock failed", e);
+            }
+        }
+        lockChannels.clear();
+    }
+}

@@ -1,0 +1,753 @@
+package io.sluice.log;
+
+import io.sluice.log.batch.StoredBatch;
+import io.sluice.log.checkpoint.CleanShutdownFile;
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.producer.BatchMetadata;
+import io.sluice.log.producer.ProducerStateManager;
+import io.sluice.log.segment.BatchScanner;
+import io.sluice.log.segment.LogSegment;
+import io.sluice.log.segment.SegmentFileNames;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+
+import static io.sluice.log.batch.StoredBatchDescriptor.NO_TIMESTAMP;
+
+/**
+ * The log of one partition: an ordered chain of segments in one directory.
+ * Thread-safe: appends, rolls, retention and truncation are serialized by one lock per partition; reads are
+ * lock-free against an immutable snapshot of the segment array and the segments' volatile sizes; flushes fsync
+ * outside the lock.
+ */
+public final class PartitionLog implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionLog.class);
+    private static final ThreadLocal<BatchScanner> READ_SCANNER = ThreadLocal.withInitial(BatchScanner::new);
+    /** Producer snapshots kept; older ones are only needed to truncate far back, then the log is replayed. */
+    private static final int SNAPSHOTS_RETAINED = 3;
+
+    private final Path dir;
+    private final String name;
+    private final LongSupplier clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ProducerStateManager producerState;
+    private final StoredBatch appendView = new StoredBatch();
+    private final BatchScanner writerScanner = new BatchScanner();
+    private final AtomicLong recoveryPoint;
+    private final List<PendingDeletion> pendingDeletions = new ArrayList<>();
+    private volatile LogConfig config;
+    private volatile LogSegment[] segments;
+    private volatile long logStartOffset;
+    private volatile long logEndOffset;
+    private volatile long lastFlushMs;
+    private volatile boolean closed;
+    private long unflushedMessages;
+    private boolean directoryNeedsFsync;
+
+    private record PendingDeletion(LogSegment segment, long deleteAtMs) {
+    }
+
+    private PartitionLog(Path dir, LogConfig config, LongSupplier clock, LogLoader.Loaded loaded,
+                         ProducerStateManager producerState) {
+        this.dir = dir;
+        this.name = dir.getFileName().toString();
+        this.config = config;
+        this.clock = clock;
+        this.segments = loaded.segments().toArray(new LogSegment[0]);
+        this.logStartOffset = loaded.logStartOffset();
+        this.logEndOffset = loaded.logEndOffset();
+        this.recoveryPoint = new AtomicLong(loaded.logEndOffset());
+        this.producerState = producerState;
+        this.lastFlushMs = clock.getAsLong();
+    }
+
+    /**
+     * Opens (creating if needed) the log in {@code partitionDir}, recovering every segment not known to be flushed.
+     * A clean {@link #close()} leaves a marker that makes the next open trust everything it flushed.
+     */
+    public static PartitionLog open(Path partitionDir, LogConfig config, RecoveryReport report) throws IOException {
+        return open(partitionDir, config, report, 0L, 0L, System::currentTimeMillis);
+    }
+
+    /**
+     * Opens the log with checkpointed offsets (from the log directory's checkpoint files).
+     *
+     * @param recoveryPoint  segments entirely below it are trusted (indexes sanity-checked only); later ones are
+     *                       CRC-scanned batch by batch
+     * @param logStartOffset the checkpointed log start offset (0 when unknown)
+     * @param clock          wall clock in ms, for roll age and delayed deletes
+     */
+    public static PartitionLog open(Path partitionDir, LogConfig config, RecoveryReport report, long recoveryPoint,
+                                    long logStartOffset, LongSupplier clock) throws IOException {
+        LogLoader loader = new LogLoader(partitionDir, config, report);
+        LogLoader.Loaded loaded = loader.load(recoveryPoint, logStartOffset, clock.getAsLong());
+        ProducerStateManager state = new ProducerStateManager(partitionDir.getFileName().toString());
+        loader.loadProducerState(state, loaded.segments(), loaded.logStartOffset(), loaded.logEndOffset());
+        PartitionLog log = new PartitionLog(partitionDir, config, clock, loaded, state);
+        LOG.info("opened {}: log start offset {}, log end offset {}, {} segments, {} producers", log.name,
+                log.logStartOffset, log.logEndOffset, log.segments.length, state.producerCount());
+        return log;
+    }
+
+    // ------------------------------------------------------------------ append
+
+    /**
+     * Appends whole, already validated v2 batches as the leader: assigns offsets and stamps the leader epoch in
+     * place, checks idempotent producers, rolls when needed and flushes per policy. The buffer's position and
+     * limit are left unchanged; only the baseOffset and partitionLeaderEpoch fields are written.
+     *
+     * @throws ProducerStateException    INVALID_PRODUCER_EPOCH or OUT_OF_ORDER_SEQUENCE_NUMBER; nothing appended
+     * @throws IllegalArgumentException  when the bytes are not whole v2 batches (naming the field and value)
+     */
+    public AppendResult appendAsLeader(ByteBuffer batches, int leaderEpoch, long nowMs)
+            throws ProducerStateException, IOException {
+        AppendResult result;
+        boolean flushNow;
+        lock.lock();
+        try {
+            ensureOpen();
+            int start = batches.position();
+            int end = batches.limit();
+            long next = logEndOffset;
+            long maxTimestamp = NO_TIMESTAMP;
+            long offsetOfMaxTimestamp = -1;
+            long records = 0;
+            ProducerStateManager.Append producerCheck = null;
+            StoredBatch view = appendView;
+            for (int p = start; p < end; p += view.sizeInBytes()) {
+                view.wrap(batches, p);
+                String problem = view.validateFraming(end - p);
+                if (problem != null) {
+                    throw new IllegalArgumentException("batch at byte " + (p - start) + " of the append to " + name
+                            + ": " + problem);
+                }
+                long last = next + view.lastOffsetDelta();
+                if (view.hasProducerId()) {
+                    if (!view.isControl()) {
+                        BatchMetadata duplicate = producerState.findDuplicate(view);
+                        if (duplicate != null) {
+                            return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), NO_TIMESTAMP, -1,
+                                    duplicate.timestamp(), logStartOffset, true);
+                        }
+                    }
+                    if (producerCheck == null) {
+                        producerCheck = producerState.beginAppend();
+                    }
+                    producerCheck.validate(view, next, last);
+                }
+                if (view.maxTimestamp() > maxTimestamp) {
+                    maxTimestamp = view.maxTimestamp();
+                    offsetOfMaxTimestamp = last;
+                }
+                records += view.recordCount();
+                next = last + 1;
+            }
+            if (next == logEndOffset) {
+                return new AppendResult(-1, -1, NO_TIMESTAMP, -1, -1, logStartOffset, false);
+            }
+            LogSegment active = maybeRoll(end - start, next - 1, nowMs);
+            long offset = logEndOffset;
+            for (int p = start; p < end; p += view.sizeInBytes()) {
+                view.wrap(batches, p);
+                view.baseOffset(offset);
+                view.partitionLeaderEpoch(leaderEpoch);
+                offset += view.lastOffsetDelta() + 1L;
+            }
+            active.append(batches, view);
+            long firstOffset = logEndOffset;
+            logEndOffset = next;
+            if (producerCheck != null) {
+                producerCheck.commit();
+            }
+            unflushedMessages += records;
+            flushNow = unflushedMessages >= config.flushIntervalMessages();
+            result = new AppendResult(firstOffset, next - 1, maxTimestamp, offsetOfMaxTimestamp, -1, logStartOffset, false);
+        } finally {
+            lock.unlock();
+        }
+        if (flushNow) {
+            flush();
+        }
+        return result;
+    }
+
+    /**
+     * Appends batches whose offsets were assigned by the leader (replication): the first must start at or after
+     * the log end offset and offsets must increase. Producer state is updated without validation.
+     */
+    public AppendResult appendAsFollower(ByteBuffer batches) throws IOException {
+        AppendResult result;
+        boolean flushNow;
+        lock.lock();
+        try {
+            ensureOpen();
+            int start = batches.position();
+            int end = batches.limit();
+            long expectedAtLeast = logEndOffset;
+            long first = -1;
+            long maxTimestamp = NO_TIMESTAMP;
+            long offsetOfMax = -1;
+            long records = 0;
+            StoredBatch view = appendView;
+            for (int p = start; p < end; p += view.sizeInBytes()) {
+                view.wrap(batches, p);
+                String problem = view.validateFraming(end - p);
+                if (problem != null) {
+                    throw new IllegalArgumentException("batch at byte " + (p - start) + " of the append to " + name + ": " + problem);
+                }
+                if (view.baseOffset() < expectedAtLeast) {
+                    throw new IllegalArgumentException("batch baseOffset " + view.baseOffset() + " of the append to " + name
+                            + " is below " + expectedAtLeast);
+                }
+                if (first < 0) {
+                    first = view.baseOffset();
+                }
+                if (view.maxTimestamp() > maxTimestamp) {
+                    maxTimestamp = view.maxTimestamp();
+                    offsetOfMax = view.lastOffset();
+                }
+                records += view.recordCount();
+                expectedAtLeast = view.lastOffset() + 1;
+            }
+            if (first < 0) {
+                return new AppendResult(-1, -1, NO_TIMESTAMP, -1, -1, logStartOffset, false);
+            }
+            LogSegment active = maybeRoll(end - start, expectedAtLeast - 1, clock.getAsLong());
+            if (active.size() == 0 && active.baseOffset() < first && active.baseOffset() == logEndOffset) {
+                // an empty active segment must start at its first batch so relative offsets stay valid
+                active = replaceEmptyActive(first);
+            } else if (first > logEndOffset) {
+                active = rollAt(first, clock.getAsLong());
+            }
+            active.append(batches, view);
+            for (int p = start; p < end; p += view.sizeInBytes()) {
+                producerState.replay(view.wrap(batches, p));
+            }
+            logEndOffset = expectedAtLeast;
+            unflushedMessages += records;
+            flushNow = unflushedMessages >= config.flushIntervalMessages();
+            result = new AppendResult(first, expectedAtLeast - 1, maxTimestamp, offsetOfMax, -1, logStartOffset, false);
+        } finally {
+            lock.unlock();
+        }
+        if (flushNow) {
+            flush();
+        }
+        return result;
+    }
+
+    private LogSegment maybeRoll(int appendBytes, long lastOffset, long nowMs) throws IOException {
+        LogSegment active = segments[segments.length - 1];
+        if (active.size() == 0) {
+            return active;
+        }
+        boolean full = (long) active.size() + appendBytes > config.segmentBytes();
+        boolean old = active.isOlderThan(config.segmentMs(), nowMs);
+        boolean offsetOverflow = lastOffset - active.baseOffset() > Integer.MAX_VALUE;
+        if (full || old || offsetOverflow || active.isIndexFull()) {
+            return rollAt(logEndOffset, nowMs);
+        }
+        return active;
+    }
+
+    private LogSegment rollAt(long baseOffset, long nowMs) throws IOException {
+        LogSegment previous = segments[segments.length - 1];
+        previous.onBecomeInactive();
+        LogSegment created = LogSegment.create(dir, baseOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs);
+        LogSegment[] next = Arrays.copyOf(segments, segments.length + 1);
+        next[next.length - 1] = created;
+        segments = next;
+        directoryNeedsFsync = true;
+        writeProducerSnapshot(baseOffset);
+        LOG.debug("rolled {} to a new segment at offset {}", name, baseOffset);
+        return created;
+    }
+
+    private LogSegment replaceEmptyActive(long baseOffset) throws IOException {
+        LogSegment empty = segments[segments.length - 1];
+        empty.closeAndDelete();
+        LogSegment created = LogSegment.create(dir, baseOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(),
+                clock.getAsLong());
+        LogSegment[] next = segments.clone();
+        next[next.length - 1] = created;
+        segments = next;
+        directoryNeedsFsync = true;
+        return created;
+    }
+
+    private void writeProducerSnapshot(long offset) throws IOException {
+        producerState.writeSnapshot(SegmentFileNames.snapshotFile(dir, offset));
+        TreeSet<Long> offsets = snapshotOffsets();
+        while (offsets.size() > SNAPSHOTS_RETAINED) {
+            Files.deleteIfExists(SegmentFileNames.snapshotFile(dir, offsets.pollFirst()));
+        }
+    }
+
+    private TreeSet<Long> snapshotOffsets() throws IOException {
+        TreeSet<Long> offsets = new TreeSet<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SegmentFileNames.SNAPSHOT_SUFFIX)) {
+            for (Path file : files) {
+                long offset = SegmentFileNames.parseOffset(file.getFileName().toString(), SegmentFileNames.SNAPSHOT_SUFFIX);
+                if (offset >= 0) {
+                    offsets.add(offset);
+                }
+            }
+        }
+        return offsets;
+    }
+
+    // ------------------------------------------------------------------ read
+
+    /** {@link #read(long, int, long, boolean)} with the first batch always returned whole (KIP-74). */
+    public LogReadResult read(long fetchOffset, int maxBytes, long maxOffsetExclusive) {
+        return read(fetchOffset, maxBytes, maxOffsetExclusive, true);
+    }
+
+    /**
+     * Whole batches from the one containing {@code fetchOffset}, from a single segment, without copying.
+     *
+     * @param maxBytes           upper bound on the bytes returned, except that with {@code minOneBatch} the first
+     *                           batch is returned whole even when larger (KIP-74)
+     * @param maxOffsetExclusive batches starting at or above it are not returned (the high watermark)
+     * @throws OffsetOutOfRangeException when {@code fetchOffset} is below the log start or above the log end
+     * @throws UncheckedIOException      when the segment file cannot be read
+     */
+    public LogReadResult read(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
+        long start = logStartOffset;
+        long end = logEndOffset;
+        LogSegment[] chain = segments;
+        if (fetchOffset < start || fetchOffset > end) {
+            throw new OffsetOutOfRangeException(name, fetchOffset, start, end);
+        }
+        long limit = Math.min(maxOffsetExclusive, end);
+        if (fetchOffset >= limit) {
+            return LogReadResult.empty(start, end);
+        }
+        BatchScanner scanner = READ_SCANNER.get();
+        try {
+            for (int i = floorSegment(chain, fetchOffset); i < chain.length; i++) {
+                LogSegment.Region region = chain[i].read(fetchOffset, maxBytes, limit, minOneBatch, scanner);
+                if (region != null) {
+                    if (region.sizeInBytes() == 0) {
+                        return LogReadResult.empty(start, end);
+                    }
+                    return new LogReadResult(chain[i].channel(), region.position(), region.sizeInBytes(),
+                            region.firstOffset(), start, end);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + name + " at offset " + fetchOffset, e);
+        }
+        return LogReadResult.empty(start, end);
+    }
+
+    private static int floorSegment(LogSegment[] chain, long offset) {
+        int lo = 0;
+        int hi = chain.length - 1;
+        int found = 0;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (chain[mid].baseOffset() <= offset) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
+    /**
+     * ListOffsets by timestamp: the base offset of the first batch whose maxTimestamp is at least
+     * {@code timestampMs}, with that maxTimestamp; null when no batch is that recent. (Batch granularity: the
+     * consumer fetching from it skips records older than asked.)
+     */
+    public OffsetAndTimestamp offsetForTimestamp(long timestampMs) {
+        LogSegment[] chain = segments;
+        long start = logStartOffset;
+        BatchScanner scanner = READ_SCANNER.get();
+        try {
+            for (LogSegment segment : chain) {
+                if (segment.nextOffset() <= start) {
+                    continue;
+                }
+                long[] found = segment.findByTimestamp(timestampMs, scanner);
+                if (found != null) {
+                    return new OffsetAndTimestamp(Math.max(found[0], start), found[1]);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("searching " + name + " for timestamp " + timestampMs, e);
+        }
+        return null;
+    }
+
+    /**
+     * ListOffsets MAX_TIMESTAMP: the largest batch maxTimestamp and the last offset of the batch holding it;
+     * null when the log holds no timestamped batch.
+     */
+    public OffsetAndTimestamp offsetOfMaxTimestamp() {
+        long max = NO_TIMESTAMP;
+        long offset = -1;
+        for (LogSegment segment : segments) {
+            if (segment.maxTimestamp() > max && segment.nextOffset() > logStartOffset) {
+                max = segment.maxTimestamp();
+                offset = segment.offsetOfMaxTimestamp();
+            }
+        }
+        return max == NO_TIMESTAMP ? null : new OffsetAndTimestamp(Math.max(offset, logStartOffset), max);
+    }
+
+    // ------------------------------------------------------------------ flush
+
+    /** Fsyncs everything appended so far and advances the recovery point to the log end. */
+    public void flush() throws IOException {
+        flushUpTo(Long.MAX_VALUE);
+    }
+
+    /** Fsyncs rolled segments (not the active one), advancing the recovery point to the active segment's base. */
+    public void flushRolledSegments() throws IOException {
+        flushUpTo(segments[segments.length - 1].baseOffset());
+    }
+
+    private void flushUpTo(long offsetLimit) throws IOException {
+        List<LogSegment> toFlush = new ArrayList<>();
+        long upTo;
+        boolean fsyncDirectory;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            upTo = Math.min(offsetLimit, logEndOffset);
+            long from = recoveryPoint.get();
+            if (upTo <= from && !directoryNeedsFsync) {
+                return;
+            }
+            for (LogSegment segment : segments) {
+                if (segment.nextOffset() > from && segment.baseOffset() < upTo) {
+                    toFlush.add(segment);
+                }
+            }
+            fsyncDirectory = directoryNeedsFsync;
+            directoryNeedsFsync = false;
+            if (upTo == logEndOffset) {
+                unflushedMessages = 0;
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (LogSegment segment : toFlush) {
+            segment.flush();
+        }
+        if (fsyncDirectory) {
+            OffsetCheckpointFile.fsyncDirectory(dir);
+        }
+        recoveryPoint.accumulateAndGet(upTo, Math::max);
+        lastFlushMs = clock.getAsLong();
+    }
+
+    // ------------------------------------------------------------------ retention, deletion, truncation
+
+    /**
+     * Deletes whole segments from the oldest: those below the log start offset, older than log.retention.ms
+     * (by their newest batch timestamp) or beyond log.retention.bytes; never the active segment. Advances the log
+     * start offset, expires idle producers and closes files whose delete delay has passed.
+     *
+     * @return the number of segments deleted
+     */
+    public int enforceRetention(long nowMs) throws IOException {
+        lock.lock();
+        try {
+            if (closed) {
+                return 0;
+            }
+            LogConfig c = config;
+            LogSegment[] chain = segments;
+            long total = 0;
+            for (LogSegment segment : chain) {
+                total += segment.size();
+            }
+            int deletable = 0;
+            while (deletable < chain.length - 1) {
+                LogSegment segment = chain[deletable];
+                boolean belowStart = chain[deletable + 1].baseOffset() <= logStartOffset;
+                boolean expired = c.retentionMs() >= 0 && nowMs - segment.largestTimestamp() > c.retentionMs();
+                boolean oversized = c.retentionBytes() >= 0 && total - segment.size() >= c.retentionBytes();
+                if (!(belowStart || expired || oversized)) {
+                    break;
+                }
+                total -= segment.size();
+                deletable++;
+            }
+            if (deletable > 0) {
+                deleteOldestSegments(deletable, nowMs);
+            }
+            producerState.removeExpired(nowMs, c.producerIdExpirationMs());
+            deleteExpiredFiles(nowMs);
+            return deletable;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void deleteOldestSegments(int count, long nowMs) throws IOException {
+        LogSegment[] chain = segments;
+        segments = Arrays.copyOfRange(chain, count, chain.length);
+        long newStart = Math.max(logStartOffset, segments[0].baseOffset());
+        for (int i = 0; i < count; i++) {
+            scheduleDeletion(chain[i], nowMs);
+            LOG.info("deleted segment {} by retention; log start offset of {} is now {}", chain[i], name, newStart);
+        }
+        advanceLogStartOffset(newStart);
+    }
+
+    private void advanceLogStartOffset(long newStart) {
+        if (newStart > logStartOffset) {
+            logStartOffset = newStart;
+            producerState.onLogStartOffsetIncremented(newStart);
+            recoveryPoint.accumulateAndGet(newStart, Math::max);
+        }
+    }
+
+    private void scheduleDeletion(LogSegment segment, long nowMs) throws IOException {
+        segment.renameForDeletion();
+        pendingDeletions.add(new PendingDeletion(segment, nowMs + config.fileDeleteDelayMs()));
+    }
+
+    /** Closes and deletes the files of removed segments whose log.segment.delete.delay.ms has passed. */
+    public void deleteExpiredFiles(long nowMs) throws IOException {
+        lock.lock();
+        try {
+            var it = pendingDeletions.iterator();
+            while (it.hasNext()) {
+                PendingDeletion pending = it.next();
+                if (pending.deleteAtMs() <= nowMs) {
+                    pending.segment().closeAndDelete();
+                    it.remove();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * DeleteRecords: advances the log start offset to {@code offset} and deletes segments entirely below it.
+     *
+     * @throws OffsetOutOfRangeException when {@code offset} is beyond the log end offset
+     */
+    public void deleteRecordsBefore(long offset) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (offset > logEndOffset) {
+                throw new OffsetOutOfRangeException(name, offset, logStartOffset, logEndOffset);
+            }
+            advanceLogStartOffset(offset);
+            LogSegment[] chain = segments;
+            int count = 0;
+            while (count < chain.length - 1 && chain[count + 1].baseOffset() <= logStartOffset) {
+                count++;
+            }
+            if (count > 0) {
+                deleteOldestSegments(count, clock.getAsLong());
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Removes every batch whose last offset is at least {@code offset} (follower truncation; a batch containing
+     * {@code offset} goes whole) and reloads producer state. Truncating below the log start offset empties the log
+     * and restarts it at {@code offset}.
+     */
+    public void truncateTo(long offset) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (offset >= logEndOffset) {
+                return;
+            }
+            if (offset < logStartOffset) {
+                truncateFullyAndStartAt(offset);
+                return;
+            }
+            long nowMs = clock.getAsLong();
+            LogSegment[] chain = segments;
+            int keep = floorSegment(chain, offset);
+            for (int i = chain.length - 1; i > keep; i--) {
+                scheduleDeletion(chain[i], nowMs);
+            }
+            LogSegment last = chain[keep];
+            last.truncateTo(offset, writerScanner);
+            segments = Arrays.copyOf(chain, keep + 1);
+            logEndOffset = last.nextOffset();
+            recoveryPoint.accumulateAndGet(logEndOffset, Math::min);
+            for (Long snapshot : snapshotOffsets().tailSet(logEndOffset, false)) {
+                Files.deleteIfExists(SegmentFileNames.snapshotFile(dir, snapshot));
+            }
+            RecoveryReport ignored = new RecoveryReport();
+            new LogLoader(dir, config, ignored).loadProducerState(producerState, List.of(segments), logStartOffset,
+                    logEndOffset);
+            LOG.info("truncated {} to log end offset {}", name, logEndOffset);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Deletes every segment and restarts the log empty at {@code offset} (log start = log end = offset). */
+    public void truncateFullyAndStartAt(long offset) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            long nowMs = clock.getAsLong();
+            for (LogSegment segment : segments) {
+                scheduleDeletion(segment, nowMs);
+            }
+            segments = new LogSegment[] {LogSegment.create(dir, offset, config.indexIntervalBytes(),
+                    config.maxIndexSizeBytes(), nowMs)};
+            directoryNeedsFsync = true;
+            logStartOffset = offset;
+            logEndOffset = offset;
+            recoveryPoint.set(offset);
+            producerState.clear();
+            for (Long snapshot : snapshotOffsets()) {
+                Files.deleteIfExists(SegmentFileNames.snapshotFile(dir, snapshot));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    /**
+     * Flushes, writes a producer snapshot and a clean-shutdown marker, and closes every file (including segments
+     * waiting for their delete delay, which are deleted now). Idempotent.
+     */
+    @Override
+    public void close() throws IOException {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            for (LogSegment segment : segments) {
+                segment.flush();
+            }
+            OffsetCheckpointFile.fsyncDirectory(dir);
+            recoveryPoint.set(logEndOffset);
+            writeProducerSnapshot(logEndOffset);
+            CleanShutdownFile.write(dir, new CleanShutdownFile.Offsets(logEndOffset, logStartOffset));
+            closeFiles();
+            LOG.info("closed {} at log end offset {}", name, logEndOffset);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void closeFiles() throws IOException {
+        closed = true;
+        for (LogSegment segment : segments) {
+            segment.close();
+        }
+        for (PendingDeletion pending : pendingDeletions) {
+            pending.segment().closeAndDelete();
+        }
+        pendingDeletions.clear();
+    }
+
+    /** Closes without flushing and deletes the partition directory with everything in it. */
+    public void deleteFiles() throws IOException {
+        lock.lock();
+        try {
+            if (!closed) {
+                closeFiles();
+            }
+            if (Files.exists(dir)) {
+                try (Stream<Path> walk = Files.walk(dir)) {
+                    for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(path);
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("partition log " + name + " is closed");
+        }
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    public long logStartOffset() { return logStartOffset; }
+    public long logEndOffset() { return logEndOffset; }
+    /** Offset below which everything is known to be fsynced. */
+    public long recoveryPoint() { return recoveryPoint.get(); }
+    public long lastFlushMs() { return lastFlushMs; }
+    public LogConfig config() { return config; }
+    public Path dir() { return dir; }
+    public String name() { return name; }
+    public boolean isClosed() { return closed; }
+    public int segmentCount() { return segments.length; }
+
+    /** Base offsets of the live segments, oldest first. */
+    public long[] segmentBaseOffsets() {
+        LogSegment[] chain = segments;
+        long[] offsets = new long[chain.length];
+        for (int i = 0; i < chain.length; i++) {
+            offsets[i] = chain[i].baseOffset();
+        }
+        return offsets;
+    }
+
+    /** Total bytes of the live segment files. */
+    public long sizeInBytes() {
+        long total = 0;
+        for (LogSegment segment : segments) {
+            total += segment.size();
+        }
+        return total;
+    }
+
+    /** Applies a changed topic configuration (AlterConfigs) to later appends, rolls and retention checks. */
+    public void updateConfig(LogConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    /** Number of idempotent producers currently tracked. */
+    public int producerCount() {
+        lock.lock();
+        try {
+            return producerState.producerCount();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionLog[" + name + ", start " + logStartOffset + ", end " + logEndOffset + "]";
+    }
+}

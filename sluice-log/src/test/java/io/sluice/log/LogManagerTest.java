@@ -1,0 +1,142 @@
+package io.sluice.log;
+
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class LogManagerTest {
+    @TempDir
+    Path tmp;
+
+    private LogManager manager(List<Path> dirs, AtomicLong clock) {
+        LogConfig defaults = LogConfig.builder().segmentBytes(1024).fileDeleteDelayMs(0).build();
+        return new LogManager(dirs, defaults, topic -> topic.equals("small")
+                ? defaults.toBuilder().retentionBytes(0).build() : defaults,
+                LogManagerConfig.defaults(), clock::get, null);
+    }
+
+    @Test
+    void shouldCreateInTheLeastLoadedDirectoryAndLoadEverythingAfterRestart() throws Exception {
+        Path a = tmp.resolve("a");
+        Path b = tmp.resolve("b");
+        AtomicLong clock = new AtomicLong(10_000);
+        try (LogManager manager = manager(List.of(a, b), clock)) {
+            assertTrue(manager.loadAll().isEmpty());
+            for (int p = 0; p < 4; p++) {
+                PartitionLog log = manager.create("orders", p, null);
+                log.appendAsLeader(TestBatches.batch(1_000, "v" + p), 0, clock.get());
+            }
+            assertSame(manager.get("orders", 2), manager.create("orders", 2, null));
+            assertEquals(2, countPartitions(a));
+            assertEquals(2, countPartitions(b));
+            assertTrue(Files.isDirectory(manager.logDirOf("orders", 3).resolve("orders-3")));
+        }
+        assertTrue(Files.exists(a.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE)));
+        Map<TopicPartitionKey, Long> points = OffsetCheckpointFile.read(a.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE));
+        assertEquals(2, points.size());
+        assertTrue(points.values().stream().allMatch(v -> v == 1L));
+        try (LogManager manager = manager(List.of(a, b), clock)) {
+            Map<TopicPartitionKey, PartitionLog> logs = manager.loadAll();
+            assertEquals(4, logs.size());
+            assertTrue(manager.recoveryReport().isEmpty(), manager.recoveryReport().toString());
+            assertEquals("v3", TestBatches.readAll(logs.get(new TopicPartitionKey("orders", 3))).get(0).value());
+        }
+    }
+
+    private static long countPartitions(Path dir) throws Exception {
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.filter(Files::isDirectory).count();
+        }
+    }
+
+    @Test
+    void shouldRefuseASecondManagerOnTheSameDirectory() throws Exception {
+        AtomicLong clock = new AtomicLong(0);
+        try (LogManager first = manager(List.of(tmp), clock)) {
+            first.loadAll();
+            LogManager second = manager(List.of(tmp), clock);
+            LogDirectoryLockedException e = assertThrows(LogDirectoryLockedException.class, second::loadAll);
+            assertTrue(e.getMessage().contains("locked by another broker"), e.getMessage());
+            second.close();
+        }
+        try (LogManager third = manager(List.of(tmp), clock)) {
+            third.loadAll();
+        }
+    }
+
+    @Test
+    void shouldRenameDeletedPartitionsAndRemoveThemAfterTheDelay() throws Exception {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
+        LogConfig config = LogConfig.builder().fileDeleteDelayMs(0).build();
+        try (LogManager manager = new LogManager(List.of(tmp), config, null, LogManagerConfig.defaults(),
+                System::currentTimeMillis, scheduler)) {
+            manager.loadAll();
+            CountDownLatch release = new CountDownLatch(1);
+            scheduler.execute(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            manager.create("gone", 0, null).appendAsLeader(TestBatches.batch(1, "x"), 0, 0);
+            manager.delete("gone", 0);
+            assertNull(manager.get("gone", 0));
+            assertFalse(Files.exists(tmp.resolve("gone-0")));
+            try (Stream<Path> children = Files.list(tmp)) {
+                assertTrue(children.anyMatch(p -> p.getFileName().toString().matches("gone-0\\.[0-9a-f]{32}-delete")));
+            }
+            release.countDown();
+            scheduler.shutdown();
+            assertTrue(scheduler.awaitTermination(30, TimeUnit.SECONDS), "the delayed delete ran");
+            assertEquals(0, countPartitions(tmp));
+        }
+    }
+
+    @Test
+    void shouldApplyPerTopicConfigAndRetention() throws Exception {
+        AtomicLong clock = new AtomicLong(5_000);
+        try (LogManager manager = manager(List.of(tmp), clock)) {
+            manager.loadAll();
+            PartitionLog small = manager.create("small", 0, null);
+            PartitionLog big = manager.create("big", 0, null);
+            for (int i = 0; i < 20; i++) {
+                small.appendAsLeader(TestBatches.batch(1_000, 2, 100), 0, clock.get());
+                big.appendAsLeader(TestBatches.batch(1_000, 2, 100), 0, clock.get());
+            }
+            assertEquals(0, small.config().retentionBytes());
+            manager.enforceRetention();
+            assertEquals(1, small.segmentCount());
+            assertTrue(big.segmentCount() > 1);
+            assertEquals(0, big.logStartOffset());
+        }
+    }
+
+    @Test
+    void shouldRecoverFullyWhenTheCheckpointIsGarbage() throws Exception {
+        AtomicLong clock = new AtomicLong(0);
+        try (LogManager manager = manager(List.of(tmp), clock)) {
+            manager.loadAll();
+            manager.create("t", 0, null).appendAsLeader(TestBatches.batch(1, "x"), 0, 0);
+        }
+        Files.writeString(tmp.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE), "0\n7\nnot a line\n");
+        try (LogManager manager = manager(List.of(tmp), clock)) {
+            manager.loadAll();
+            assertTrue(manager.recoveryReport().toString().contains("ignored corrupt checkpoint"),
+                    manager.recoveryReport().toString());
+            assertEquals(1, manager.get("t", 0).logEndOffset());
+        }
+    }
+}
