@@ -1,6 +1,7 @@
 package io.sluice.log;
 
-import io.sluice.log.batch.StoredBatch;
+import io.sluice.record.batch.RecordBatchView;
+import io.sluice.log.batch.BatchFraming;
 import io.sluice.log.checkpoint.CleanShutdownFile;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import io.sluice.log.producer.BatchMetadata;
@@ -27,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
-import static io.sluice.log.batch.StoredBatchDescriptor.NO_TIMESTAMP;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 
 /**
  * The log of one partition: an ordered chain of segments in one directory.
@@ -46,7 +47,7 @@ public final class PartitionLog implements AutoCloseable {
     private final LongSupplier clock;
     private final ReentrantLock lock = new ReentrantLock();
     private final ProducerStateManager producerState;
-    private final StoredBatch appendView = new StoredBatch();
+    private final RecordBatchView appendView = new RecordBatchView();
     private final BatchScanner writerScanner = new BatchScanner();
     private final AtomicLong recoveryPoint;
     private final List<PendingDeletion> pendingDeletions = new ArrayList<>();
@@ -128,16 +129,16 @@ public final class PartitionLog implements AutoCloseable {
             long offsetOfMaxTimestamp = -1;
             long records = 0;
             ProducerStateManager.Append producerCheck = null;
-            StoredBatch view = appendView;
+            RecordBatchView view = appendView;
             for (int p = start; p < end; p += view.sizeInBytes()) {
                 view.wrap(batches, p);
-                String problem = view.validateFraming(end - p);
+                String problem = BatchFraming.check(view, end - p);
                 if (problem != null) {
                     throw new IllegalArgumentException("batch at byte " + (p - start) + " of the append to " + name
                             + ": " + problem);
                 }
                 long last = next + view.lastOffsetDelta();
-                if (view.hasProducerId()) {
+                if (BatchFraming.hasProducerId(view)) {
                     if (!view.isControl()) {
                         BatchMetadata duplicate = producerState.findDuplicate(view);
                         if (duplicate != null) {
@@ -203,10 +204,10 @@ public final class PartitionLog implements AutoCloseable {
             long maxTimestamp = NO_TIMESTAMP;
             long offsetOfMax = -1;
             long records = 0;
-            StoredBatch view = appendView;
+            RecordBatchView view = appendView;
             for (int p = start; p < end; p += view.sizeInBytes()) {
                 view.wrap(batches, p);
-                String problem = view.validateFraming(end - p);
+                String problem = BatchFraming.check(view, end - p);
                 if (problem != null) {
                     throw new IllegalArgumentException("batch at byte " + (p - start) + " of the append to " + name + ": " + problem);
                 }

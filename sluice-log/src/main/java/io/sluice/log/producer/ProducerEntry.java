@@ -3,8 +3,8 @@ package io.sluice.log.producer;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
-import static io.sluice.log.batch.StoredBatchDescriptor.NO_PRODUCER_EPOCH;
-import static io.sluice.log.batch.StoredBatchDescriptor.NO_SEQUENCE;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_PRODUCER_EPOCH;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_SEQUENCE;
 
 /**
  * One idempotent producer's state in one partition: its epoch and its last {@link ProducerStateManager#BATCHES_RETAINED}

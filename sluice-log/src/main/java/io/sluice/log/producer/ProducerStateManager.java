@@ -1,14 +1,15 @@
 package io.sluice.log.producer;
 
 import io.sluice.log.ProducerStateException;
-import io.sluice.log.batch.StoredBatch;
+import io.sluice.record.batch.RecordBatchView;
+import io.sluice.log.batch.BatchFraming;
 
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 
-import static io.sluice.log.batch.StoredBatchDescriptor.NO_PRODUCER_EPOCH;
-import static io.sluice.log.batch.StoredBatchDescriptor.NO_SEQUENCE;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_PRODUCER_EPOCH;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_SEQUENCE;
 
 /**
  * Idempotent-producer state of one partition, with Kafka 3.9's rules (ProducerAppendInfo / UnifiedLog):
@@ -66,7 +67,7 @@ public final class ProducerStateManager {
     /**
      * The cached batch this one retries, checked against the state before the request (as Kafka does), or null.
      */
-    public BatchMetadata findDuplicate(StoredBatch batch) {
+    public BatchMetadata findDuplicate(RecordBatchView batch) {
         ProducerEntry entry = producers.get(batch.producerId());
         return entry == null ? null : entry.findDuplicate(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence());
     }
@@ -78,7 +79,7 @@ public final class ProducerStateManager {
         /**
          * Validates a data or control batch that will get offsets {@code firstOffset..lastOffset}.
          */
-        public void validate(StoredBatch batch, long firstOffset, long lastOffset) throws ProducerStateException {
+        public void validate(RecordBatchView batch, long firstOffset, long lastOffset) throws ProducerStateException {
             long producerId = batch.producerId();
             ProducerEntry current = producers.get(producerId);
             if (current == null) {
@@ -152,8 +153,8 @@ public final class ProducerStateManager {
      * Applies a batch already in the log while rebuilding state (no validation, like Kafka's replication origin);
      * a batch with an older epoch than known is ignored.
      */
-    public void replay(StoredBatch batch) {
-        if (!batch.hasProducerId()) {
+    public void replay(RecordBatchView batch) {
+        if (!BatchFraming.hasProducerId(batch)) {
             return;
         }
         long producerId = batch.producerId();

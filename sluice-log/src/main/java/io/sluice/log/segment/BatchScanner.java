@@ -1,14 +1,15 @@
 package io.sluice.log.segment;
 
-import io.sluice.log.batch.StoredBatch;
+import io.sluice.record.batch.RecordBatchView;
+import io.sluice.log.batch.BatchFraming;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.zip.CRC32C;
 
-import static io.sluice.log.batch.StoredBatchDescriptor.ATTRIBUTES_OFFSET;
-import static io.sluice.log.batch.StoredBatchDescriptor.RECORD_BATCH_OVERHEAD;
+import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
+import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
 
 /**
  * Walks batch headers of a segment file with positional reads into one small reused buffer; record bytes are
@@ -19,7 +20,7 @@ public final class BatchScanner {
     private static final int CRC_CHUNK_BYTES = 64 * 1024;
 
     private final ByteBuffer header = ByteBuffer.allocate(RECORD_BATCH_OVERHEAD);
-    private final StoredBatch batch = new StoredBatch().wrap(header, 0);
+    private final RecordBatchView batch = new RecordBatchView().wrap(header, 0);
     private ByteBuffer crcChunk;
     private CRC32C crc;
     private String problem;
@@ -30,7 +31,7 @@ public final class BatchScanner {
      * @return the header flyweight (valid until the next call), or null when there is no sane batch there;
      *         then {@link #problem()} says why (null at exactly {@code limit})
      */
-    public StoredBatch readHeader(FileChannel channel, long position, long limit) throws IOException {
+    public RecordBatchView readHeader(FileChannel channel, long position, long limit) throws IOException {
         problem = null;
         if (position >= limit) {
             return null;
@@ -48,7 +49,7 @@ public final class BatchScanner {
             problem = "only " + header.position() + " bytes left, a batch header needs " + RECORD_BATCH_OVERHEAD;
             return null;
         }
-        problem = batch.validateFraming(available);
+        problem = BatchFraming.check(batch, available);
         return problem == null ? batch : null;
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.log.segment;
 
-import io.sluice.log.batch.StoredBatch;
+import io.sluice.record.batch.RecordBatchView;
+import io.sluice.log.batch.BatchFraming;
 import io.sluice.log.index.CorruptIndexException;
 import io.sluice.log.index.OffsetIndex;
 import io.sluice.log.index.TimeIndex;
@@ -14,7 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
 
-import static io.sluice.log.batch.StoredBatchDescriptor.NO_TIMESTAMP;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 
 /**
  * One segment: a {@code .log} file of whole v2 batches with its sparse offset and time indexes.
@@ -102,7 +103,7 @@ public final class LogSegment {
         long position = 0;
         String problem = null;
         while (position < fileSize) {
-            StoredBatch batch = scanner.readHeader(channel, position, fileSize);
+            RecordBatchView batch = scanner.readHeader(channel, position, fileSize);
             if (batch == null) {
                 problem = scanner.problem();
                 break;
@@ -161,7 +162,7 @@ public final class LogSegment {
         long tailOffsetOfMax = -1;
         boolean first = true;
         while (position < fileSize) {
-            StoredBatch batch = scanner.readHeader(channel, position, fileSize);
+            RecordBatchView batch = scanner.readHeader(channel, position, fileSize);
             if (batch == null) {
                 return "batch at position " + position + ": " + scanner.problem();
             }
@@ -205,11 +206,11 @@ public final class LogSegment {
     }
 
     private void readFirstBatchTimestamp(BatchScanner scanner) throws IOException {
-        StoredBatch first = scanner.readHeader(channel, 0, size);
+        RecordBatchView first = scanner.readHeader(channel, 0, size);
         firstBatchTimestamp = first == null ? NO_TIMESTAMP : first.maxTimestamp();
     }
 
-    private void indexBatch(StoredBatch batch, int position) {
+    private void indexBatch(RecordBatchView batch, int position) {
         if (batch.maxTimestamp() > maxTimestamp) {
             maxTimestamp = batch.maxTimestamp();
             offsetOfMaxTimestamp = batch.lastOffset();
@@ -229,7 +230,7 @@ public final class LogSegment {
      * Appends whole batches whose offsets are already assigned. The buffer's position and limit are not changed.
      * Appending thread only.
      */
-    public void append(ByteBuffer batches, StoredBatch view) throws IOException {
+    public void append(ByteBuffer batches, RecordBatchView view) throws IOException {
         int start = batches.position();
         int end = batches.limit();
         int filePosition = size;
@@ -257,7 +258,7 @@ public final class LogSegment {
         int limit = size;
         long position = offsetIndex.lookup(offset);
         while (position < limit) {
-            StoredBatch batch = scanner.readHeader(channel, position, limit);
+            RecordBatchView batch = scanner.readHeader(channel, position, limit);
             if (batch == null) {
                 return -1;
             }
@@ -291,7 +292,7 @@ public final class LogSegment {
         long firstOffset = -1;
         long total = 0;
         while (position < limit) {
-            StoredBatch batch = scanner.readHeader(channel, position, limit);
+            RecordBatchView batch = scanner.readHeader(channel, position, limit);
             if (batch == null || batch.baseOffset() >= maxOffsetExclusive) {
                 break;
             }
@@ -318,7 +319,7 @@ public final class LogSegment {
         int limit = size;
         long position = offsetIndex.lookup(timeIndex.lookup(timestamp));
         while (position < limit) {
-            StoredBatch batch = scanner.readHeader(channel, position, limit);
+            RecordBatchView batch = scanner.readHeader(channel, position, limit);
             if (batch == null) {
                 return null;
             }
@@ -331,14 +332,14 @@ public final class LogSegment {
     }
 
     /** Calls {@code action} for each batch whose last offset is at least {@code fromOffset}, in order. */
-    public void forEachBatch(long fromOffset, BatchScanner scanner, Consumer<StoredBatch> action) throws IOException {
+    public void forEachBatch(long fromOffset, BatchScanner scanner, Consumer<RecordBatchView> action) throws IOException {
         int limit = size;
         long position = findBatchPosition(fromOffset, scanner);
         if (position < 0) {
             return;
         }
         while (position < limit) {
-            StoredBatch batch = scanner.readHeader(channel, position, limit);
+            RecordBatchView batch = scanner.readHeader(channel, position, limit);
             if (batch == null) {
                 return;
             }
@@ -358,7 +359,7 @@ public final class LogSegment {
         if (position < 0) {
             return 0;
         }
-        StoredBatch batch = scanner.readHeader(channel, position, size);
+        RecordBatchView batch = scanner.readHeader(channel, position, size);
         long newNext = batch == null ? offset : batch.baseOffset();
         int removed = size - (int) position;
         offsetIndex.truncateToOffset(newNext);
@@ -377,7 +378,7 @@ public final class LogSegment {
         long position = offsetIndex.lastPosition();
         int limit = size;
         while (position < limit) {
-            StoredBatch batch = scanner.readHeader(channel, position, limit);
+            RecordBatchView batch = scanner.readHeader(channel, position, limit);
             if (batch == null) {
                 break;
             }
