@@ -90,13 +90,12 @@ public final class ByteWindow {
 
     /**
      * Makes room for at least {@code bytes} after {@link #limit()}, growing the buffer (same kind,
-     * heap or direct) when needed; the growth is bounded by the ceiling.
+     * heap or direct) when needed; a single block larger than the ceiling is refused.
      */
     public void reserve(int bytes) throws BatchFormatException {
-        if (bytes < 0 || producedTotal + bytes > ceiling) {
+        if (bytes < 0 || bytes > ceiling) {
             throw new BatchFormatException(BatchFormatException.Reason.DECOMPRESSED_TOO_LARGE,
-                    "a block of " + bytes + " decompressed bytes would exceed the ceiling of " + ceiling
-                            + " bytes (" + producedTotal + " produced so far)");
+                    "a block of " + bytes + " decompressed bytes exceeds the ceiling of " + ceiling + " bytes");
         }
         if (buffer.capacity() - limit >= bytes) {
             return;

@@ -1,7 +1,10 @@
 package io.sluice.record.validate;
 
 import static io.sluice.record.batch.RecordBatchDescriptor.BATCH_LENGTH_OFFSET;
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_GZIP;
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_LZ4;
 import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_NONE;
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_SNAPPY;
 import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_ZSTD;
 import static io.sluice.record.batch.RecordBatchDescriptor.LOG_OVERHEAD;
 import static io.sluice.record.batch.RecordBatchDescriptor.MAGIC_OFFSET;
@@ -12,6 +15,11 @@ import static io.sluice.record.batch.RecordBatchDescriptor.RECORDS_OFFSET;
 import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
 
 import io.sluice.record.batch.BatchFormatException;
+import io.sluice.record.compress.GzipPayloadDecompressor;
+import io.sluice.record.compress.Lz4PayloadDecompressor;
+import io.sluice.record.compress.PayloadDecompressor;
+import io.sluice.record.compress.SnappyPayloadDecompressor;
+import io.sluice.record.compress.ZstdPayloadDecompressor;
 import io.sluice.record.batch.RecordBatchView;
 import io.sluice.record.batch.RecordCursor;
 import java.nio.ByteBuffer;
@@ -42,6 +50,8 @@ public final class BatchValidator implements AutoCloseable {
     private final RecordCursor cursor = new RecordCursor();
     private final ValidatedRecords result = new ValidatedRecords();
     private final RecordChecks checks = new RecordChecks();
+    private final PayloadDecompressor[] decompressors = new PayloadDecompressor[COMPRESSION_ZSTD + 1];
+    private ByteBuffer window;
 
     public BatchValidator(ValidatorConfig config) {
         this.config = config;
@@ -66,6 +76,8 @@ public final class BatchValidator implements AutoCloseable {
         checks.start(view, policy, nowMs);
         if (codec == COMPRESSION_NONE) {
             walkRecords(cursor.over(records, start + RECORDS_OFFSET, start + size));
+        } else {
+            walkCompressedRecords(records, start, size, codec, policy);
         }
         checks.finish();
         long maxTimestamp;
@@ -73,22 +85,60 @@ public final class BatchValidator implements AutoCloseable {
         if (policy.logAppendTime()) {
             view.stampLogAppendTime(nowMs);
             maxTimestamp = nowMs;
-            maxTimestampDelta = codec == COMPRESSION_NONE ? view.lastOffsetDelta() : 0;
-        } else if (codec == COMPRESSION_NONE) {
+            maxTimestampDelta = view.lastOffsetDelta();
+        } else {
             view.setMaxTimestamp(false, checks.maxTimestamp());
             maxTimestamp = checks.maxTimestamp();
             maxTimestampDelta = checks.maxTimestampOffsetDelta();
-        } else {
-            maxTimestamp = view.maxTimestamp();
-            maxTimestampDelta = 0;
         }
         result.set(records, 1, view.recordCount(), maxTimestamp, maxTimestampDelta, 0);
         return result;
     }
 
+    /** Ends every codec context this validator opened (zstd's native context, zlib's inflater). */
     @Override
     public void close() {
-        // No native resources are held yet.
+        for (int i = 0; i < decompressors.length; i++) {
+            if (decompressors[i] != null) {
+                decompressors[i].close();
+                decompressors[i] = null;
+            }
+        }
+        window = null;
+    }
+
+    private void walkCompressedRecords(ByteBuffer records, int start, int size, int codec,
+                                       TopicValidationPolicy policy) throws RecordValidationException {
+        PayloadDecompressor decompressor = decompressor(codec);
+        if (window == null) {
+            window = ByteBuffer.allocateDirect(config.decompressionWindowBytes());
+        }
+        try {
+            decompressor.begin(records, start + RECORDS_OFFSET, start + size);
+        } catch (BatchFormatException e) {
+            throw translate(e);
+        }
+        try {
+            walkRecords(cursor.streaming(window, decompressor, config.decompressedCeiling(policy.maxMessageBytes())));
+        } finally {
+            ByteBuffer used = cursor.window().buffer();
+            window = used.capacity() <= config.maxRetainedWindowBytes() ? used : null;
+        }
+    }
+
+    private PayloadDecompressor decompressor(int codec) {
+        PayloadDecompressor decompressor = decompressors[codec];
+        if (decompressor == null) {
+            decompressor = switch (codec) {
+                case COMPRESSION_GZIP -> new GzipPayloadDecompressor();
+                case COMPRESSION_SNAPPY -> new SnappyPayloadDecompressor();
+                case COMPRESSION_LZ4 -> new Lz4PayloadDecompressor();
+                case COMPRESSION_ZSTD -> new ZstdPayloadDecompressor();
+                default -> throw new IllegalStateException("codec id " + codec + " was checked before");
+            };
+            decompressors[codec] = decompressor;
+        }
+        return decompressor;
     }
 
     /** Returns the size of the only batch in {@code [start, end)}, or throws. */
@@ -249,9 +299,11 @@ public final class BatchValidator implements AutoCloseable {
             if (record.offsetDelta() != index) {
                 fail(index, "offsetDelta " + record.offsetDelta() + " of record " + index + ", expected " + index,
                         false);
+                return;
             }
             if (record.attributes() != 0) {
                 fail(index, "record attributes " + record.attributes() + " must be 0 in magic 2", false);
+                return;
             }
             if (policy.compacted() && record.keyLength() < 0) {
                 fail(index, "key is null (keyLength " + record.keyLength() + ") but the topic is compacted", false);
@@ -264,9 +316,11 @@ public final class BatchValidator implements AutoCloseable {
                     fail(index, "timestamp " + timestamp + " of record " + index + " is out of range [now - "
                             + policy.timestampBeforeMaxMs() + ", now + " + policy.timestampAfterMaxMs()
                             + "] with now " + nowMs, true);
+                    return;
                 }
             } else if (batchLogAppendTime) {
                 fail(index, "batch timestamp type is LogAppendTime: producers may not set it", true);
+                return;
             }
             if (timestamp > maxTimestamp) {
                 maxTimestamp = timestamp;

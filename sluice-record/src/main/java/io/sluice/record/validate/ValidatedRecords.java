@@ -53,8 +53,8 @@ public final class ValidatedRecords {
     }
 
     /**
-     * Offset delta (from the first record) of the record holding {@link #maxTimestamp()}, as
-     * Kafka reports it for the time index: the first record having it for CreateTime.
+     * Offset delta (from the first record) of the record holding {@link #maxTimestamp()}, for the
+     * time index: the first record having it for CreateTime, the last record for LogAppendTime.
      */
     public int maxTimestampOffsetDelta() {
         return maxTimestampOffsetDelta;

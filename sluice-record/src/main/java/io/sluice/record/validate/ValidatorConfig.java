@@ -13,12 +13,16 @@ package io.sluice.record.validate;
  *                                 decompression bomb stops early
  * @param maxDecompressedBytes     hard ceiling on decompressed bytes per batch, whatever the topic's
  *                                 {@code max.message.bytes}; 256 MiB bounds CPU per request
+ * @param maxRetainedWindowBytes   a window grown past this (a huge snappy or lz4 block) is dropped
+ *                                 after the batch; 4 MiB keeps lz4's largest block size reusable
  */
-public record ValidatorConfig(int decompressionWindowBytes, int maxDecompressionRatio, long maxDecompressedBytes) {
+public record ValidatorConfig(int decompressionWindowBytes, int maxDecompressionRatio, long maxDecompressedBytes,
+                              int maxRetainedWindowBytes) {
 
     public static final int DEFAULT_DECOMPRESSION_WINDOW_BYTES = 128 * 1024;
     public static final int DEFAULT_MAX_DECOMPRESSION_RATIO = 128;
     public static final long DEFAULT_MAX_DECOMPRESSED_BYTES = 256L * 1024 * 1024;
+    public static final int DEFAULT_MAX_RETAINED_WINDOW_BYTES = 4 * 1024 * 1024 + 1024;
     /** Smallest window: the longest fixed part of a record header must fit with room to spare. */
     public static final int MIN_DECOMPRESSION_WINDOW_BYTES = 1024;
 
@@ -33,6 +37,16 @@ public record ValidatorConfig(int decompressionWindowBytes, int maxDecompression
         if (maxDecompressedBytes < 1) {
             throw new IllegalArgumentException("maxDecompressedBytes must be >= 1, was " + maxDecompressedBytes);
         }
+        if (maxRetainedWindowBytes < decompressionWindowBytes) {
+            throw new IllegalArgumentException("maxRetainedWindowBytes must be >= decompressionWindowBytes ("
+                    + decompressionWindowBytes + "), was " + maxRetainedWindowBytes);
+        }
+    }
+
+    /** Keeps {@link #DEFAULT_MAX_RETAINED_WINDOW_BYTES} (or the window size, if larger). */
+    public ValidatorConfig(int decompressionWindowBytes, int maxDecompressionRatio, long maxDecompressedBytes) {
+        this(decompressionWindowBytes, maxDecompressionRatio, maxDecompressedBytes,
+                Math.max(decompressionWindowBytes, DEFAULT_MAX_RETAINED_WINDOW_BYTES));
     }
 
     public static ValidatorConfig defaults() {

@@ -31,7 +31,7 @@ class BatchValidatorGarbageTest {
 
     @Property(tries = 1000)
     void shouldRejectRandomBytesBehindAPlausibleHeader(@ForAll @Size(min = 61, max = 400) byte[] garbage,
-                                                       @ForAll @IntRange(min = 0, max = 0) int codec) {
+                                                       @ForAll @IntRange(min = 0, max = 4) int codec) {
         ByteBuffer batch = ByteBuffer.wrap(garbage);
         ByteBuffer valid = KafkaBatches.simple(codec, 1, 1, NOW);
         batch.put(0, valid, 0, RECORDS_OFFSET);

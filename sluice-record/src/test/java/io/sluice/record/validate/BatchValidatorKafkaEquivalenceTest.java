@@ -1,0 +1,93 @@
+package io.sluice.record.validate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.record.batch.RecordBatchView;
+import io.sluice.record.testing.KafkaBatches;
+import io.sluice.record.testing.KafkaVerdict;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.constraints.IntRange;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+
+/**
+ * Random batches from kafka-clients' MemoryRecordsBuilder under random topic policies: Sluice's
+ * verdict, error code, per-record error indexes and stamped bytes equal Kafka 3.9's LogValidator.
+ */
+class BatchValidatorKafkaEquivalenceTest {
+
+    private static final long NOW = 1_700_000_000_000L;
+
+    @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
+    void shouldReachKafkasVerdictAndBytes(@ForAll @IntRange(min = 0, max = 4) int codec,
+                                          @ForAll @IntRange(min = 1, max = 2000) int count,
+                                          @ForAll @IntRange(min = 0, max = 102_400) int maxValueSize,
+                                          @ForAll boolean headers,
+                                          @ForAll boolean nullKeys,
+                                          @ForAll boolean compacted,
+                                          @ForAll boolean logAppendTime,
+                                          @ForAll boolean tightTimestamps,
+                                          @ForAll @IntRange(min = 0, max = 7) int sizeMode,
+                                          @ForAll boolean directBuffer,
+                                          @ForAll long seed) throws Exception {
+        Random random = new Random(seed);
+        int valueBound = Math.max(1, Math.min(maxValueSize, 600_000 / count));
+        List<KafkaBatches.Rec> recs = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            byte[] key = nullKeys && random.nextInt(4) == 0 ? null : ("key-" + i).getBytes(StandardCharsets.UTF_8);
+            byte[] value = random.nextInt(20) == 0 ? null : payload(random, random.nextInt(valueBound));
+            Header[] hs = new Header[headers ? random.nextInt(4) : 0];
+            for (int h = 0; h < hs.length; h++) {
+                hs[h] = new RecordHeader("header-key-" + h, random.nextBoolean() ? null : payload(random, 30));
+            }
+            long ts = NOW + (tightTimestamps ? random.nextInt(20_000) - 10_000 : -random.nextInt(1000));
+            recs.add(new KafkaBatches.Rec(ts, key, value, hs));
+        }
+        ByteBuffer batch = KafkaBatches.batch(codec, recs);
+        TopicValidationPolicy policy = TopicValidationPolicy.defaults()
+                .withCompacted(compacted)
+                .withLogAppendTime(logAppendTime)
+                .withTimestampBounds(tightTimestamps ? 9_000 : Long.MAX_VALUE, tightTimestamps ? 9_000 : Long.MAX_VALUE)
+                .withMaxMessageBytes(sizeMode == 0 ? Math.max(1, batch.remaining() - random.nextInt(100)) : 8 << 20);
+        KafkaVerdict kafka = assertSameAsKafka(batch, policy, directBuffer);
+        Statistics.label("verdict").collect(kafka.accepted() ? "accepted" : "rejected " + kafka.errorCode());
+        Statistics.label("codec").collect(codec);
+    }
+
+    static KafkaVerdict assertSameAsKafka(ByteBuffer batch, TopicValidationPolicy policy, boolean direct) {
+        KafkaVerdict kafka = KafkaVerdict.of(batch, policy, NOW);
+        ByteBuffer ours = direct ? KafkaBatches.directCopyOf(batch) : KafkaBatches.copyOf(batch);
+        try (BatchValidator validator = new BatchValidator(ValidatorConfig.defaults())) {
+            ValidatedRecords result = validator.validate(ours, policy, NOW);
+            assertEquals(0, kafka.errorCode(), "Sluice accepted, Kafka rejected");
+            RecordBatchView view = new RecordBatchView().wrap(result.records(), result.records().position());
+            view.partitionLeaderEpoch(KafkaVerdict.LEADER_EPOCH);
+            assertEquals(kafka.records(), result.records(), "stamped bytes differ from Kafka's");
+            assertEquals(kafka.maxTimestamp(), result.maxTimestamp());
+        } catch (RecordValidationException e) {
+            assertEquals(kafka.errorCode(), e.errorCode(), "error code differs from Kafka's: " + e.getMessage());
+            assertEquals(kafka.recordErrorIndexes(), e.recordErrors().stream().map(RecordError::batchIndex).toList());
+        }
+        return kafka;
+    }
+
+    static byte[] payload(Random random, int size) {
+        byte[] bytes = new byte[size];
+        if (random.nextBoolean()) {
+            random.nextBytes(bytes);
+        } else {
+            for (int i = 0; i < size; i++) {
+                bytes[i] = (byte) ("{\"field\":\"value\",\"n\":12345}".charAt(i % 27));
+            }
+        }
+        return bytes;
+    }
+}
