@@ -1,0 +1,199 @@
+package io.sluice.broker;
+
+import io.sluice.broker.api.ApiVersionsHandler;
+import io.sluice.broker.api.CreateTopicsHandler;
+import io.sluice.broker.api.DeleteTopicsHandler;
+import io.sluice.broker.api.DescribeClusterHandler;
+import io.sluice.broker.api.DescribeConfigsHandler;
+import io.sluice.broker.api.ListOffsetsHandler;
+import io.sluice.broker.api.MetadataHandler;
+import io.sluice.broker.cluster.BrokerNode;
+import io.sluice.broker.cluster.ClusterView;
+import io.sluice.broker.cluster.SingleBrokerClusterView;
+import io.sluice.broker.config.BrokerConfig;
+import io.sluice.broker.config.Listener;
+import io.sluice.broker.fetch.FetchHandler;
+import io.sluice.broker.network.ApiRegistry;
+import io.sluice.broker.network.NetworkServer;
+import io.sluice.broker.produce.InitProducerIdHandler;
+import io.sluice.broker.produce.ProduceHandler;
+import io.sluice.broker.produce.ProducerIdManager;
+import io.sluice.broker.produce.ValidatorPool;
+import io.sluice.broker.topic.TopicManager;
+import io.sluice.broker.topic.TopicRegistry;
+import io.sluice.cluster.identity.BrokerIdentity;
+import io.sluice.log.LogManager;
+import io.sluice.log.PartitionLog;
+import io.sluice.log.RecoveryReport;
+import io.sluice.log.TopicPartitionKey;
+import io.sluice.record.validate.ValidatorConfig;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Sluice broker process: recovers its logs, then serves the Kafka protocol on its listener
+ * until closed.
+ *
+ * <p>Thread-safe; {@link #close()} is idempotent and may be called from a shutdown hook.
+ */
+public final class SluiceBroker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceBroker.class);
+    /** Broker-private metadata (topic registry, producer ids) lives here, inside the first log directory. */
+    public static final String METADATA_DIR = ".sluice-metadata";
+
+    private final BrokerConfig config;
+    private final LogManager logs;
+    private final ValidatorPool validators;
+    private final ScheduledThreadPoolExecutor timer;
+    private final NetworkServer server;
+    private final ClusterView cluster;
+    private final RecoveryReport recovery;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicBoolean closing = new AtomicBoolean();
+
+    private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, ScheduledThreadPoolExecutor timer,
+                         NetworkServer server, ClusterView cluster, RecoveryReport recovery) {
+        this.config = config;
+        this.logs = logs;
+        this.validators = validators;
+        this.timer = timer;
+        this.server = server;
+        this.cluster = cluster;
+        this.recovery = recovery;
+    }
+
+    public static SluiceBroker start(BrokerConfig config) throws IOException {
+        List<Path> logDirs = config.logDirs();
+        BrokerIdentity identity = BrokerIdentity.loadOrCreate(logDirs, config.brokerId(), config.clusterId().orElse(null));
+        Path metadataDir = logDirs.get(0).resolve(METADATA_DIR);
+        List<String> problems = new ArrayList<>();
+        TopicRegistry registry = TopicRegistry.load(metadataDir.resolve("topics"), problems);
+        RecoveryReport recovery = new RecoveryReport();
+        problems.forEach(recovery::add);
+
+        LogManager logs = LogManagerFactory.create(config, registry);
+        ValidatorPool validators = null;
+        ScheduledThreadPoolExecutor timer = null;
+        try {
+            Map<TopicPartitionKey, PartitionLog> loaded = logs.loadAll();
+            logs.recoveryReport().lines().forEach(recovery::add);
+            TopicManager topics = new TopicManager(config, registry, logs);
+            topics.startup(loaded, recovery);
+            for (String line : recovery.lines()) {
+                LOG.warn("Recovery: {}", line);
+            }
+            validators = new ValidatorPool(ValidatorConfig.defaults());
+            timer = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "sluice-delayed-requests");
+                t.setDaemon(true);
+                return t;
+            });
+            timer.setRemoveOnCancelPolicy(true);
+            ProducerIdManager producerIds = new ProducerIdManager(metadataDir.resolve("producer-id-block"));
+
+            Listener listener = config.listeners().get(0);
+            ClusterViewHolder clusterHolder = new ClusterViewHolder();
+            ApiRegistry registry2 = new ApiRegistry();
+            registry2.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry2))
+                    .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable()))
+                    .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(clusterHolder, topics))
+                    .register(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(topics))
+                    .register(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(clusterHolder))
+                    .register(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(config, topics))
+                    .register(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(topics))
+                    .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis))
+                    .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, timer))
+                    .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
+
+            NetworkServer server = NetworkServer.start(new NetworkServer.Settings(
+                    listener.host(), listener.port(), config.numNetworkThreads(), config.numIoThreads(),
+                    config.socketRequestMaxBytes(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
+                    config.connectionsMaxIdleMs()), registry2);
+            InetSocketAddress bound = server.boundAddress();
+            Listener advertised = config.advertisedListeners().isEmpty() ? listener : config.advertisedListeners().get(0);
+            String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
+                    ? InetAddress.getLocalHost().getCanonicalHostName() : advertised.host();
+            int port = advertised.port() == 0 || advertised.port() == listener.port() ? bound.getPort() : advertised.port();
+            ClusterView cluster = new SingleBrokerClusterView(identity.clusterId(), new BrokerNode(config.brokerId(), host, port, null));
+            clusterHolder.set(cluster);
+            LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{})",
+                    config.brokerId(), identity.clusterId(), bound, host, port);
+            return new SluiceBroker(config, logs, validators, timer, server, cluster, recovery);
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            if (timer != null) {
+                timer.shutdownNow();
+            }
+            if (validators != null) {
+                validators.close();
+            }
+            closeQuietly(logs);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while starting", e);
+            }
+            throw e instanceof IOException io ? io : new IOException("broker failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    public InetSocketAddress boundAddress() {
+        return server.boundAddress();
+    }
+
+    public ClusterView cluster() {
+        return cluster;
+    }
+
+    /** What recovery repaired at start, one line per repair; empty after a clean shutdown. */
+    public List<String> recoveryReport() {
+        return recovery.lines();
+    }
+
+    public void awaitShutdown() throws InterruptedException {
+        stopped.await();
+    }
+
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            awaitQuietly();
+            return;
+        }
+        LOG.info("Sluice broker {} shutting down", config.brokerId());
+        try {
+            server.close();
+            timer.shutdownNow();
+            validators.close();
+            closeQuietly(logs);
+            LOG.info("Sluice broker {} stopped", config.brokerId());
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    private static void closeQuietly(LogManager logs) {
+        try {
+            logs.close();
+        } catch (IOException e) {
+            LOG.error("Closing the logs failed; recovery at the next start repairs what was not flushed", e);
+        }
+    }
+
+    private void awaitQuietly() {
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.sluice.broker.api;
+
+import io.sluice.broker.config.BrokerConfig;
+import io.sluice.broker.config.ConfigEntry;
+import io.sluice.broker.config.TopicConfigs;
+import io.sluice.broker.network.ApiHandler;
+import io.sluice.broker.network.RequestContext;
+import io.sluice.broker.topic.TopicInfo;
+import io.sluice.broker.topic.TopicManager;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource;
+import org.apache.kafka.common.message.DescribeConfigsResponseData;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * DescribeConfigs for topics and for this broker: every key with its effective value and where it
+ * came from, optionally filtered by key, with documentation on request (v3+).
+ *
+ * <p>Thread-safe (stateless past construction).
+ */
+public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequestData> {
+    private final BrokerConfig config;
+    private final TopicManager topics;
+
+    public DescribeConfigsHandler(BrokerConfig config, TopicManager topics) {
+        this.config = config;
+        this.topics = topics;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext context, DescribeConfigsRequestData request) {
+        DescribeConfigsResponseData response = new DescribeConfigsResponseData();
+        for (DescribeConfigsResource resource : request.resources()) {
+            response.results().add(describe(resource, request.includeDocumentation()));
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private DescribeConfigsResult describe(DescribeConfigsResource resource, boolean documentation) {
+        DescribeConfigsResult result = new DescribeConfigsResult()
+                .setResourceType(resource.resourceType()).setResourceName(resource.resourceName());
+        ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
+        List<ConfigEntry> entries;
+        if (type == ConfigResource.Type.TOPIC) {
+            TopicInfo topic = topics.topic(resource.resourceName());
+            if (topic == null) {
+                return result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                        .setErrorMessage("Topic '" + resource.resourceName() + "' does not exist.");
+            }
+            entries = topics.effectiveConfigPreview(topic).describe();
+        } else if (type == ConfigResource.Type.BROKER) {
+            String name = resource.resourceName();
+            if (!name.isEmpty() && !name.equals(Integer.toString(config.brokerId()))) {
+                return result.setErrorCode(Errors.INVALID_REQUEST.code())
+                        .setErrorMessage("Unexpected broker id, expected " + config.brokerId() + " or empty string, but received " + name);
+            }
+            entries = TopicConfigs.describeBroker(config);
+        } else {
+            return result.setErrorCode(Errors.INVALID_REQUEST.code())
+                    .setErrorMessage("Unsupported resource type " + resource.resourceType() + "; only topics (2) and brokers (4) are described");
+        }
+        result.setErrorCode(Errors.NONE.code());
+        for (ConfigEntry entry : entries) {
+            if (resource.configurationKeys() != null && !resource.configurationKeys().contains(entry.name())) {
+                continue;
+            }
+            result.configs().add(new DescribeConfigsResourceResult()
+                    .setName(entry.name())
+                    .setValue(entry.sensitive() ? null : entry.value())
+                    .setReadOnly(entry.readOnly())
+                    .setIsDefault(entry.isDefault())
+                    .setConfigSource(entry.source().describeConfigsId())
+                    .setIsSensitive(entry.sensitive())
+                    .setConfigType(entry.type().describeConfigsId())
+                    .setDocumentation(documentation ? entry.documentation() : null));
+        }
+        return result;
+    }
+}

@@ -1,0 +1,84 @@
+package io.sluice.broker.fetch;
+
+import io.sluice.broker.topic.Partition;
+import io.sluice.broker.topic.TopicManager;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.protocol.ApiMessage;
+
+/**
+ * A long-poll fetch parked until its partitions hold min_bytes of new data or max_wait_ms passes,
+ * whichever comes first. Appends wake it on the appending thread; it completes exactly once and
+ * then unregisters from every partition.
+ *
+ * <p>Thread-safe: appends and the timer may race; the first to complete wins.
+ */
+final class DelayedFetch implements Partition.AppendWaiter {
+    private final FetchReader reader;
+    private final int minBytes;
+    private final int maxWaitMs;
+    private final ScheduledExecutorService timer;
+    private final List<Partition> watched = new ArrayList<>();
+    private final AtomicBoolean completed = new AtomicBoolean();
+    private final CompletableFuture<ApiMessage> future = new CompletableFuture<>();
+    private volatile ScheduledFuture<?> timeout;
+
+    DelayedFetch(TopicManager topics, FetchReader reader, List<FetchTarget> targets, int minBytes, int maxWaitMs,
+                 ScheduledExecutorService timer) {
+        this.reader = reader;
+        this.minBytes = minBytes;
+        this.maxWaitMs = maxWaitMs;
+        this.timer = timer;
+        for (FetchTarget target : targets) {
+            Partition partition = topics.partition(target.topic(), target.partition());
+            if (partition != null) {
+                watched.add(partition);
+            }
+        }
+    }
+
+    CompletableFuture<ApiMessage> start() {
+        for (Partition partition : watched) {
+            partition.addWaiter(this);
+        }
+        timeout = timer.schedule(this::expire, maxWaitMs, TimeUnit.MILLISECONDS);
+        onAppend();
+        return future;
+    }
+
+    @Override
+    public void onAppend() {
+        if (completed.get()) {
+            return;
+        }
+        FetchReader.Result result = reader.read();
+        if (result.bytes() >= minBytes || result.hasError()) {
+            complete(result);
+        }
+    }
+
+    private void expire() {
+        if (!completed.get()) {
+            complete(reader.read());
+        }
+    }
+
+    private void complete(FetchReader.Result result) {
+        if (!completed.compareAndSet(false, true)) {
+            return;
+        }
+        for (Partition partition : watched) {
+            partition.removeWaiter(this);
+        }
+        ScheduledFuture<?> pending = timeout;
+        if (pending != null) {
+            pending.cancel(false);
+        }
+        future.complete(result.response());
+    }
+}

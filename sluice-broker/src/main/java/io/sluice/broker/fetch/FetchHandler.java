@@ -1,0 +1,64 @@
+package io.sluice.broker.fetch;
+
+import io.sluice.broker.network.ApiHandler;
+import io.sluice.broker.network.RequestContext;
+import io.sluice.broker.topic.TopicInfo;
+import io.sluice.broker.topic.TopicManager;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * Fetch: resolves the requested partitions (by name, or by topic id from v13), reads whole
+ * batches as file ranges that are later sent with sendfile, and answers at once when enough bytes
+ * (min_bytes) are there, or parks the fetch until an append brings them or max_wait_ms passes.
+ * Fetch sessions are not kept: every answer has session id 0, which makes clients send full
+ * fetches, as with a Kafka broker whose session cache is full.
+ *
+ * <p>Thread-safe (stateless past construction).
+ */
+public final class FetchHandler implements ApiHandler<FetchRequestData> {
+    private static final short FIRST_VERSION_WITH_TOPIC_IDS = 13;
+
+    private final TopicManager topics;
+    private final ScheduledExecutorService timer;
+
+    public FetchHandler(TopicManager topics, ScheduledExecutorService timer) {
+        this.topics = topics;
+        this.timer = timer;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext context, FetchRequestData request) {
+        boolean byId = context.apiVersion() >= FIRST_VERSION_WITH_TOPIC_IDS;
+        List<FetchTarget> targets = new ArrayList<>();
+        for (FetchRequestData.FetchTopic topic : request.topics()) {
+            String name = topic.topic();
+            Uuid id = topic.topicId();
+            Errors topicError = Errors.NONE;
+            if (byId) {
+                TopicInfo info = topics.topic(id);
+                name = info == null ? "" : info.name();
+                topicError = info == null ? Errors.UNKNOWN_TOPIC_ID : Errors.NONE;
+            } else {
+                TopicInfo info = topics.topic(name);
+                id = info == null ? Uuid.ZERO_UUID : info.id();
+            }
+            for (FetchRequestData.FetchPartition partition : topic.partitions()) {
+                targets.add(new FetchTarget(name, id, partition.partition(), partition.fetchOffset(),
+                        partition.partitionMaxBytes(), topicError, partition.currentLeaderEpoch()));
+            }
+        }
+        FetchReader reader = new FetchReader(topics, targets, request.maxBytes(), request.isolationLevel());
+        FetchReader.Result first = reader.read();
+        if (request.maxWaitMs() <= 0 || first.bytes() >= request.minBytes() || first.hasError() || targets.isEmpty()) {
+            return CompletableFuture.completedFuture(first.response());
+        }
+        return new DelayedFetch(topics, reader, targets, request.minBytes(), request.maxWaitMs(), timer).start();
+    }
+}

@@ -1,0 +1,46 @@
+package io.sluice.broker.network;
+
+import java.util.EnumMap;
+import java.util.Map;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+
+/**
+ * The APIs this broker implements, with the exact version range of each: ApiVersions advertises
+ * this table and nothing else, and requests outside it are refused.
+ *
+ * <p>Filled once at start-up, then read-only: safe to share between handler threads.
+ */
+public final class ApiRegistry {
+    /** One implemented API and its version range. */
+    public record Registration(ApiKeys key, short minVersion, short maxVersion, ApiHandler<? extends ApiMessage> handler) {
+        public boolean supports(short version) {
+            return version >= minVersion && version <= maxVersion;
+        }
+    }
+
+    private final Map<ApiKeys, Registration> registrations = new EnumMap<>(ApiKeys.class);
+
+    public <R extends ApiMessage> ApiRegistry register(ApiKeys key, int minVersion, int maxVersion, ApiHandler<R> handler) {
+        if (minVersion < key.oldestVersion() || maxVersion > key.latestVersion(true) || minVersion > maxVersion) {
+            throw new IllegalArgumentException("version range " + minVersion + "-" + maxVersion + " of " + key
+                    + " is outside what the protocol defines (" + key.oldestVersion() + "-" + key.latestVersion(true) + ")");
+        }
+        registrations.put(key, new Registration(key, (short) minVersion, (short) maxVersion, handler));
+        return this;
+    }
+
+    public Registration find(ApiKeys key) {
+        return registrations.get(key);
+    }
+
+    public ApiVersionCollection advertisedVersions() {
+        ApiVersionCollection versions = new ApiVersionCollection(registrations.size());
+        for (Registration r : registrations.values()) {
+            versions.add(new ApiVersion().setApiKey(r.key().id).setMinVersion(r.minVersion()).setMaxVersion(r.maxVersion()));
+        }
+        return versions;
+    }
+}

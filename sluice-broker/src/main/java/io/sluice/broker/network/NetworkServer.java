@@ -1,0 +1,97 @@
+package io.sluice.broker.network;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutorGroup;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Kafka listener: accepts connections, frames requests on the network threads and runs them
+ * on the request-handler threads (each connection pinned to one, which keeps its order).
+ *
+ * <p>Thread-safe; {@link #close()} may be called from any thread, more than once.
+ */
+public final class NetworkServer implements AutoCloseable {
+    /** How the listener is sized and bounded; values come from the broker configuration. */
+    public record Settings(String host, int port, int networkThreads, int requestHandlerThreads,
+                           int maxRequestBytes, int sendBufferBytes, int receiveBufferBytes, long connectionsMaxIdleMs) {
+    }
+
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup network;
+    private final EventExecutorGroup handlers;
+    private final Channel serverChannel;
+
+    private NetworkServer(EventLoopGroup acceptor, EventLoopGroup network, EventExecutorGroup handlers, Channel serverChannel) {
+        this.acceptor = acceptor;
+        this.network = network;
+        this.handlers = handlers;
+        this.serverChannel = serverChannel;
+    }
+
+    public static NetworkServer start(Settings settings, ApiRegistry registry) throws InterruptedException {
+        EventLoopGroup acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-acceptor", true));
+        EventLoopGroup network = new NioEventLoopGroup(settings.networkThreads(), new DefaultThreadFactory("sluice-network", true));
+        EventExecutorGroup handlers = new DefaultEventExecutorGroup(settings.requestHandlerThreads(),
+                new DefaultThreadFactory("sluice-request-handler", true));
+        try {
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(acceptor, network)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            if (settings.sendBufferBytes() > 0) {
+                                ch.config().setSendBufferSize(settings.sendBufferBytes());
+                            }
+                            if (settings.receiveBufferBytes() > 0) {
+                                ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
+                            }
+                            if (settings.connectionsMaxIdleMs() > 0) {
+                                ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS) {
+                                    @Override
+                                    protected void channelIdle(io.netty.channel.ChannelHandlerContext ctx, IdleStateEvent evt) {
+                                        ctx.close();
+                                    }
+                                });
+                            }
+                            ch.pipeline().addLast("frames", new FrameDecoder(settings.maxRequestBytes()));
+                            ch.pipeline().addLast(handlers, "requests", new RequestChannelHandler(registry));
+                        }
+                    });
+            Channel channel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
+            return new NetworkServer(acceptor, network, handlers, channel);
+        } catch (InterruptedException | RuntimeException e) {
+            acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            network.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            handlers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    public InetSocketAddress boundAddress() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    @Override
+    public void close() {
+        serverChannel.close().awaitUninterruptibly();
+        acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        network.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        handlers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+}

@@ -1,0 +1,187 @@
+package io.sluice.broker.network;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the requests of one connection strictly one after another and answers them in order, as
+ * Kafka clients require. A request whose answer is delayed (a long-poll fetch, a group join)
+ * holds back the following ones until it is answered. Requests that cannot be parsed, name an
+ * unknown API or use a version outside {@link ApiRegistry} close the connection, as Kafka's broker
+ * does; an unsupported ApiVersions version gets UNSUPPORTED_VERSION and our ranges (KIP-511).
+ *
+ * <p>Not thread-safe; one per connection, confined to the connection's request executor.
+ */
+public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(RequestChannelHandler.class);
+    private static final int API_KEY_AND_VERSION_LENGTH = Short.BYTES * 2;
+    private static final int CORRELATION_ID_POSITION = API_KEY_AND_VERSION_LENGTH;
+    private static final int PAUSE_READING_AT_QUEUED = 16;
+
+    private final ApiRegistry registry;
+    private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
+    private boolean awaitingResponse;
+    private boolean closed;
+    private String clientHost = "";
+    private String connectionId = "";
+
+    public RequestChannelHandler(ApiRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.channel().remoteAddress() instanceof InetSocketAddress remote) {
+            clientHost = remote.getAddress().getHostAddress();
+        }
+        connectionId = ctx.channel().id().asShortText();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        if (closed) {
+            frame.release();
+            return;
+        }
+        queued.add(frame);
+        if (queued.size() >= PAUSE_READING_AT_QUEUED) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        drain(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        closed = true;
+        ByteBuf frame;
+        while ((frame = queued.poll()) != null) {
+            frame.release();
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("Closing connection {} from {} after an I/O error", connectionId, clientHost, cause);
+        ctx.close();
+    }
+
+    private void drain(ChannelHandlerContext ctx) {
+        ByteBuf frame;
+        while (!awaitingResponse && !closed && (frame = queued.poll()) != null) {
+            try {
+                process(ctx, frame);
+            } finally {
+                frame.release();
+            }
+        }
+        if (!closed && queued.size() < PAUSE_READING_AT_QUEUED && !ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    private void process(ChannelHandlerContext ctx, ByteBuf frame) {
+        ByteBuffer bytes = frame.nioBuffer();
+        if (bytes.remaining() < API_KEY_AND_VERSION_LENGTH + Integer.BYTES) {
+            closeConnection(ctx, "request of " + bytes.remaining() + " bytes is shorter than a request header");
+            return;
+        }
+        short apiKeyId = bytes.getShort(0);
+        short apiVersion = bytes.getShort(Short.BYTES);
+        if (!ApiKeys.hasId(apiKeyId)) {
+            closeConnection(ctx, "unknown API key " + apiKeyId);
+            return;
+        }
+        ApiKeys apiKey = ApiKeys.forId(apiKeyId);
+        ApiRegistry.Registration registration = registry.find(apiKey);
+        if (apiKey == ApiKeys.API_VERSIONS && (registration == null || !registration.supports(apiVersion))) {
+            answerUnsupportedApiVersions(ctx, bytes.getInt(CORRELATION_ID_POSITION), apiVersion);
+            return;
+        }
+        if (registration == null || !registration.supports(apiVersion)) {
+            closeConnection(ctx, apiKey + " version " + apiVersion + " is not supported"
+                    + (registration == null ? "" : " (supported: " + registration.minVersion() + "-" + registration.maxVersion() + ")"));
+            return;
+        }
+        RequestHeader header;
+        ApiMessage request;
+        try {
+            header = RequestHeader.parse(bytes);
+            request = apiKey.messageType.newRequest();
+            request.read(new ByteBufferAccessor(bytes), apiVersion);
+        } catch (RuntimeException e) {
+            closeConnection(ctx, "malformed " + apiKey + " v" + apiVersion + " request: " + e.getMessage());
+            return;
+        }
+        RequestContext context = new RequestContext(header, clientHost, connectionId);
+        CompletableFuture<ApiMessage> response;
+        try {
+            @SuppressWarnings("unchecked")
+            ApiHandler<ApiMessage> handler = (ApiHandler<ApiMessage>) registration.handler();
+            response = handler.handle(context, request);
+        } catch (Exception e) {
+            LOG.error("Handler for {} v{} from {} failed; closing the connection", apiKey, apiVersion, clientHost, e);
+            ctx.close();
+            closed = true;
+            return;
+        }
+        if (response.isDone()) {
+            complete(ctx, context, response.getNow(null), null);
+        } else {
+            awaitingResponse = true;
+            response.whenComplete((body, error) -> ctx.executor().execute(() -> {
+                awaitingResponse = false;
+                complete(ctx, context, body, error);
+                drain(ctx);
+            }));
+        }
+    }
+
+    private void complete(ChannelHandlerContext ctx, RequestContext context, ApiMessage body, Throwable error) {
+        if (closed) {
+            return;
+        }
+        if (error != null) {
+            LOG.error("Handler for {} v{} from {} failed; closing the connection", context.apiKey(), context.apiVersion(), clientHost, error);
+            closeConnection(ctx, "internal error");
+            return;
+        }
+        if (body != null) {
+            try {
+                ResponseSender.send(ctx, context.apiKey(), context.header().correlationId(), context.apiVersion(), body);
+            } catch (RuntimeException e) {
+                LOG.error("Could not serialize the {} v{} response for {}; closing the connection", context.apiKey(), context.apiVersion(), clientHost, e);
+                closeConnection(ctx, "response serialization failed");
+            }
+        }
+    }
+
+    private void answerUnsupportedApiVersions(ChannelHandlerContext ctx, int correlationId, short apiVersion) {
+        LOG.debug("ApiVersions v{} from {} is not supported; answering with our ranges", apiVersion, clientHost);
+        ApiVersionsResponseData body = new ApiVersionsResponseData()
+                .setErrorCode(Errors.UNSUPPORTED_VERSION.code())
+                .setApiKeys(registry.advertisedVersions());
+        ResponseSender.send(ctx, correlationId, (short) 0, (short) 0, body);
+    }
+
+    private void closeConnection(ChannelHandlerContext ctx, String reason) {
+        LOG.warn("Closing connection {} from {}: {}", connectionId, clientHost, reason);
+        closed = true;
+        ctx.close();
+    }
+}

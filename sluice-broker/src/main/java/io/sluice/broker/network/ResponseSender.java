@@ -1,0 +1,48 @@
+package io.sluice.broker.network;
+
+import io.netty.channel.ChannelHandlerContext;
+import java.util.List;
+import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.MessageSizeAccumulator;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
+
+/**
+ * Frames a response (size prefix, response header, body) and writes it to the connection as
+ * buffers plus zero-copy file regions.
+ *
+ * <p>Stateless; safe to share between threads.
+ */
+final class ResponseSender {
+    private ResponseSender() {
+    }
+
+    static void send(ChannelHandlerContext ctx, ApiKeys apiKey, int correlationId, short apiVersion, ApiMessage body) {
+        short headerVersion = apiKey.responseHeaderVersion(apiVersion);
+        send(ctx, correlationId, headerVersion, apiVersion, body);
+    }
+
+    static void send(ChannelHandlerContext ctx, int correlationId, short headerVersion, short apiVersion, ApiMessage body) {
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
+        MessageSizeAccumulator size = new MessageSizeAccumulator();
+        header.addSize(size, cache, headerVersion);
+        body.addSize(size, cache, apiVersion);
+        ResponseWritable out = new ResponseWritable(ctx.alloc(), size.sizeExcludingZeroCopy() + FrameDecoder.SIZE_PREFIX_LENGTH);
+        List<Object> parts;
+        try {
+            out.writeInt(size.totalSize());
+            header.write(out, cache, headerVersion);
+            body.write(out, cache, apiVersion);
+            parts = out.finish();
+        } catch (RuntimeException e) {
+            out.discard();
+            throw e;
+        }
+        for (Object part : parts) {
+            ctx.write(part);
+        }
+        ctx.flush();
+    }
+}

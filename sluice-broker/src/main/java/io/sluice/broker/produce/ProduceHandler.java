@@ -1,0 +1,125 @@
+package io.sluice.broker.produce;
+
+import io.sluice.broker.network.ApiHandler;
+import io.sluice.broker.network.RequestContext;
+import io.sluice.broker.topic.Partition;
+import io.sluice.broker.topic.TopicManager;
+import io.sluice.log.AppendResult;
+import io.sluice.log.ProducerStateException;
+import io.sluice.record.validate.RecordError;
+import io.sluice.record.validate.RecordValidationException;
+import io.sluice.record.validate.ValidatedRecords;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.ProduceResponseData.BatchIndexAndErrorMessage;
+import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
+import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Produce: each partition's records are validated in place (the request's own bytes, no copy),
+ * appended with offsets assigned by the log, and acknowledged per acks. A partition whose batches
+ * fail validation appends nothing and gets the Kafka error the client expects; the other
+ * partitions of the request are unaffected. On a single broker acks=1 and acks=-1 are equivalent:
+ * the broker is the whole ISR.
+ *
+ * <p>Thread-safe: uses the calling thread's validator.
+ */
+public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
+    private static final Logger LOG = LoggerFactory.getLogger(ProduceHandler.class);
+    private static final short FIRST_VERSION_WITH_RECORD_ERRORS = 8;
+
+    private final TopicManager topics;
+    private final ValidatorPool validators;
+    private final LongSupplier clock;
+    private final LongAdder recompressedBatches = new LongAdder();
+
+    public ProduceHandler(TopicManager topics, ValidatorPool validators, LongSupplier clock) {
+        this.topics = topics;
+        this.validators = validators;
+        this.clock = clock;
+    }
+
+    /** Batches stored in a different codec than the producer sent, because the topic's compression.type demands it. */
+    public long recompressedBatches() {
+        return recompressedBatches.sum();
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext context, ProduceRequestData request) {
+        short acks = request.acks();
+        ProduceResponseData response = new ProduceResponseData();
+        for (ProduceRequestData.TopicProduceData topicData : request.topicData()) {
+            TopicProduceResponse topicResponse = new TopicProduceResponse().setName(topicData.name());
+            for (ProduceRequestData.PartitionProduceData partitionData : topicData.partitionData()) {
+                PartitionProduceResponse result = new PartitionProduceResponse()
+                        .setIndex(partitionData.index()).setBaseOffset(-1).setLogAppendTimeMs(-1).setLogStartOffset(-1);
+                if (acks != 0 && acks != 1 && acks != -1) {
+                    fail(result, Errors.INVALID_REQUIRED_ACKS, "acks must be -1, 0 or 1, was " + acks);
+                } else if (request.transactionalId() != null) {
+                    fail(result, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                            "transactional produce (transactional.id " + request.transactionalId() + ") is not supported by this broker");
+                } else {
+                    append(context, topicData.name(), partitionData, result);
+                }
+                topicResponse.partitionResponses().add(result);
+            }
+            response.responses().add(topicResponse);
+        }
+        return CompletableFuture.completedFuture(acks == 0 ? null : response);
+    }
+
+    private void append(RequestContext context, String topic, ProduceRequestData.PartitionProduceData data, PartitionProduceResponse result) {
+        Partition partition = topics.partition(topic, data.index());
+        if (partition == null) {
+            fail(result, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition: " + topic + "-" + data.index());
+            return;
+        }
+        if (!(data.records() instanceof MemoryRecords records) || records.sizeInBytes() == 0) {
+            fail(result, Errors.CORRUPT_MESSAGE, "produce to " + partition + " carried no record batches");
+            return;
+        }
+        long now = clock.getAsLong();
+        try {
+            ValidatedRecords validated = validators.forCurrentThread().validate(records.buffer(), partition.validationPolicy(), now);
+            if (validated.recompressedBatches() > 0) {
+                recompressedBatches.add(validated.recompressedBatches());
+            }
+            AppendResult appended = partition.log().appendAsLeader(validated.records(), partition.leaderEpoch(), now);
+            result.setErrorCode(Errors.NONE.code())
+                    .setBaseOffset(appended.firstOffset())
+                    .setLogAppendTimeMs(partition.validationPolicy().logAppendTime() ? now : -1)
+                    .setLogStartOffset(appended.logStartOffset());
+            if (!appended.duplicate()) {
+                partition.notifyAppended();
+            }
+        } catch (RecordValidationException e) {
+            fail(result, Errors.forCode(e.errorCode()), e.getMessage());
+            if (context.apiVersion() >= FIRST_VERSION_WITH_RECORD_ERRORS) {
+                for (RecordError recordError : e.recordErrors()) {
+                    result.recordErrors().add(new BatchIndexAndErrorMessage()
+                            .setBatchIndex(recordError.batchIndex()).setBatchIndexErrorMessage(recordError.message()));
+                }
+            }
+            LOG.debug("Rejected produce to {} from {}: {}", partition, context.clientHost(), e.getMessage());
+        } catch (ProducerStateException e) {
+            fail(result, Errors.forCode(e.errorCode()), e.getMessage());
+            LOG.debug("Rejected produce to {} from {}: {}", partition, context.clientHost(), e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Append to {} failed", partition, e);
+            fail(result, Errors.KAFKA_STORAGE_ERROR, "append to " + partition + " failed: " + e.getMessage());
+        }
+    }
+
+    private static void fail(PartitionProduceResponse result, Errors error, String message) {
+        result.setErrorCode(error.code()).setErrorMessage(message).setBaseOffset(-1);
+    }
+}
