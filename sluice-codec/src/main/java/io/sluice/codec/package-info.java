@@ -1,0 +1,19 @@
+/**
+ * sluice-codec: how brokers talk to each other and to ZooKeeper, with little allocation and no whole-message copies.
+ *
+ * <ul>
+ *   <li>{@link io.sluice.codec.message} — resumable {@link io.sluice.codec.message.MessageWriter} /
+ *       {@link io.sluice.codec.message.MessageReader} over caller-supplied fixed-size buffers, registered versioned
+ *       message types, compressed fields;</li>
+ *   <li>{@link io.sluice.codec.cluster} — the cluster's messages (partition state reports, the full partition map,
+ *       partition-move control) and their registry {@link io.sluice.codec.cluster.ClusterMessages#REGISTRY};</li>
+ *   <li>{@link io.sluice.codec.compress} — streaming compression of large state
+ *       ({@link io.sluice.codec.compress.StateCodec}) through reusable zlib/zstd stream compressors;</li>
+ *   <li>{@link io.sluice.codec.part} — splitting a compressed stream into parts below ZooKeeper's jute.maxbuffer and
+ *       verified reassembly;</li>
+ *   <li>{@link io.sluice.codec.endpoint} — byte endpoints and the K-ring membership view.</li>
+ * </ul>
+ * Tunables live in {@link io.sluice.codec.CodecConfig}; every error on bad input is a
+ * {@link io.sluice.codec.error.CodecException}. This module imports nothing else of Sluice.
+ */
+package io.sluice.codec;
