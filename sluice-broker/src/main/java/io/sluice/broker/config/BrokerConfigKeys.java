@@ -11,6 +11,7 @@ import static io.sluice.broker.config.ConfigValidator.nonEmpty;
 import static io.sluice.broker.config.ConfigValidator.nonEmptyListOf;
 import static io.sluice.broker.config.ConfigValidator.oneOf;
 
+import io.sluice.log.LogConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,10 +76,10 @@ public final class BrokerConfigKeys {
     static final String[] BROKER_COMPRESSION_TYPES = {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"};
     static final String[] TIMESTAMP_TYPES = {"CreateTime", "LogAppendTime"};
     static final String[] CLEANUP_POLICIES = {"delete", "compact"};
-    /** Smallest segment that holds one record (Kafka's LegacyRecord.RECORD_OVERHEAD_V0). */
-    static final int MIN_SEGMENT_BYTES = 14;
-    /** Smallest index file that holds one entry. */
-    static final int MIN_INDEX_BYTES = 4;
+    /** Smallest segment the log accepts (one batch must fit; Kafka's own minimum of 14 bytes holds no v2 batch). */
+    static final int MIN_SEGMENT_BYTES = LogConfig.MIN_SEGMENT_BYTES;
+    /** Smallest index file the log accepts (io.sluice.log.LogConfig checks log.index.size.max.bytes >= 16). */
+    static final int MIN_INDEX_BYTES = 16;
 
     private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
 

@@ -1,5 +1,6 @@
 package io.sluice.broker.config;
 
+import io.sluice.log.LogConfig;
 import java.util.List;
 import java.util.Map;
 
@@ -10,10 +11,28 @@ import java.util.Map;
 public final class EffectiveTopicConfig {
     private final Map<String, Object> values;
     private final List<ConfigEntry> entries;
+    private final long producerIdExpirationMs;
 
-    EffectiveTopicConfig(Map<String, Object> values, List<ConfigEntry> entries) {
+    EffectiveTopicConfig(Map<String, Object> values, List<ConfigEntry> entries, long producerIdExpirationMs) {
         this.values = Map.copyOf(values);
         this.entries = entries;
+        this.producerIdExpirationMs = producerIdExpirationMs;
+    }
+
+    /** The storage settings of this topic's partition logs. */
+    public LogConfig logConfig() {
+        return LogConfig.builder()
+                .segmentBytes(segmentBytes())
+                .segmentMs(segmentMs())
+                .retentionMs(retentionMs())
+                .retentionBytes(retentionBytes())
+                .indexIntervalBytes(indexIntervalBytes())
+                .maxIndexSizeBytes(segmentIndexBytes())
+                .flushIntervalMessages(flushMessages())
+                .flushIntervalMs(flushMs())
+                .fileDeleteDelayMs(fileDeleteDelayMs())
+                .producerIdExpirationMs(producerIdExpirationMs)
+                .build();
     }
 
     /** Every topic key with its value and source, in {@link TopicConfigKeys#all()} order. */

@@ -63,7 +63,7 @@ public final class TopicConfigKeys {
         synonym(MIN_INSYNC_REPLICAS, INT, "In-sync replicas an acks=-1 produce needs before it is acknowledged.",
                 atLeast(1), BrokerConfig::minInsyncReplicas, BrokerConfigKeys.MIN_INSYNC_REPLICAS);
         synonym(RETENTION_BYTES, LONG, "Delete oldest segments while a partition is larger than this; -1 means no limit.",
-                ANY, BrokerConfig::logRetentionBytes, LOG_RETENTION_BYTES);
+                atLeast(-1), BrokerConfig::logRetentionBytes, LOG_RETENTION_BYTES);
         synonym(RETENTION_MS, LONG, "Delete segments older than this; -1 keeps forever.",
                 atLeast(-1), BrokerConfig::logRetentionMs, LOG_RETENTION_MS, LOG_RETENTION_MINUTES, LOG_RETENTION_HOURS);
         synonym(SEGMENT_BYTES, INT, "A segment rolls when appending would make it larger than this.",

@@ -68,7 +68,7 @@ public final class TopicConfigs {
             entries.put(key.name(), new ConfigEntry(key.name(), ConfigType.format(value), source,
                     source == ConfigSource.DEFAULT_CONFIG, false, false, key.type(), key.doc()));
         }
-        return new EffectiveTopicConfig(values, List.copyOf(entries.values()));
+        return new EffectiveTopicConfig(values, List.copyOf(entries.values()), broker.producerIdExpirationMs());
     }
 
     /**

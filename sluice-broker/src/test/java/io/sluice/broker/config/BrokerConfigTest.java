@@ -149,7 +149,7 @@ class BrokerConfigTest {
         assertRefused("num.partitions", "0", "at least 1");
         assertRefused("broker.id", "-2", "at least 0");
         assertRefused("auto.create.topics.enable", "yes", "true or false");
-        assertRefused("log.segment.bytes", "13", "at least 14");
+        assertRefused("log.segment.bytes", "63", "at least 64");
         assertRefused("log.segment.bytes", "4294967296", "32-bit integer");
         assertRefused("log.retention.ms", "-2", "at least -1");
         assertRefused("log.flush.interval.messages", "0", "at least 1");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.log.LogConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,22 @@ class TopicConfigsTest {
         assertTrue(topic.logAppendTime());
         assertEquals(List.of("compact", "delete"), topic.cleanupPolicy());
         assertTrue(topic.deleteEnabled());
+    }
+
+    @Test
+    void shouldBuildLogConfigFromEffectiveValues() {
+        BrokerConfig broker = BrokerConfig.fromMap(Map.of("log.flush.interval.messages", "1", "producer.id.expiration.ms", "5000"));
+        LogConfig log = TopicConfigs.resolve(broker, Map.of("segment.bytes", "4096", "retention.ms", "-1",
+                "segment.index.bytes", "1024", "flush.ms", "250")).logConfig();
+
+        assertEquals(4096, log.segmentBytes());
+        assertEquals(-1L, log.retentionMs());
+        assertEquals(1024, log.maxIndexSizeBytes());
+        assertEquals(250L, log.flushIntervalMs());
+        assertTrue(log.flushesEveryAppend());
+        assertEquals(5000L, log.producerIdExpirationMs());
+        assertEquals(LogConfig.defaults().toBuilder().producerIdExpirationMs(86400000L).build(),
+                TopicConfigs.resolve(DEFAULT_BROKER, Map.of()).logConfig());
     }
 
     @Test
@@ -103,17 +120,19 @@ class TopicConfigsTest {
 
     @Test
     void shouldRefuseInvalidTopicValuesNamingKeyAndValue() {
-        Map<String, String> bad = Map.of(
-                "retention.ms", "-5",
-                "segment.bytes", "10",
-                "max.message.bytes", "big",
-                "message.timestamp.type", "Now",
-                "compression.type", "brotli",
-                "cleanup.policy", "",
-                "min.insync.replicas", "0",
-                "flush.messages", "0",
-                "preallocate", "maybe");
-        for (Map.Entry<String, String> entry : bad.entrySet()) {
+        List<Map.Entry<String, String>> bad = List.of(
+                Map.entry("retention.ms", "-5"),
+                Map.entry("retention.bytes", "-2"),
+                Map.entry("segment.bytes", "63"),
+                Map.entry("segment.index.bytes", "15"),
+                Map.entry("max.message.bytes", "big"),
+                Map.entry("message.timestamp.type", "Now"),
+                Map.entry("compression.type", "brotli"),
+                Map.entry("cleanup.policy", ""),
+                Map.entry("min.insync.replicas", "0"),
+                Map.entry("flush.messages", "0"),
+                Map.entry("preallocate", "maybe"));
+        for (Map.Entry<String, String> entry : bad) {
             ConfigException error = assertThrows(ConfigException.class,
                     () -> TopicConfigs.validate(Map.of(entry.getKey(), entry.getValue())), entry.getKey());
             assertEquals(entry.getKey(), error.key());
