@@ -324,6 +324,8 @@ final class MembershipProtocol {
         } else {
             group.initialDelayActive = false;
             scheduleJoinTimer(group, group.rebalanceTimeoutMs(), false);
+            // Kafka's tryCompleteElseWatch: a group whose members have all rejoined (or all left) completes now.
+            maybeCompleteJoin(group);
         }
     }
 
