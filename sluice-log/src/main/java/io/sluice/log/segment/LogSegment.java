@@ -430,7 +430,7 @@ public final class LogSegment {
     public void closeAndDelete() throws IOException {
         channel.close();
         Files.deleteIfExists(logFile);
-        for (Path index : new Path[] {offsetIndex.file(), timeIndex.file()}) {
+        for (Path index : new Path[] {SegmentFileNames.indexFile(dir, baseOffset), SegmentFileNames.timeIndexFile(dir, baseOffset)}) {
             Files.deleteIfExists(index);
             Files.deleteIfExists(index.resolveSibling(index.getFileName() + SegmentFileNames.DELETED_SUFFIX));
         }
