@@ -25,6 +25,7 @@ import org.apache.kafka.common.protocol.Errors;
  * <p>Thread-safe (stateless past construction).
  */
 public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequestData> {
+    private static final short FIRST_VERSION_WITH_TYPES = 3;
     private final BrokerConfig config;
     private final TopicManager topics;
 
@@ -37,12 +38,12 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
     public CompletableFuture<ApiMessage> handle(RequestContext context, DescribeConfigsRequestData request) {
         DescribeConfigsResponseData response = new DescribeConfigsResponseData();
         for (DescribeConfigsResource resource : request.resources()) {
-            response.results().add(describe(resource, request.includeDocumentation()));
+            response.results().add(describe(resource, request.includeDocumentation(), context.apiVersion()));
         }
         return CompletableFuture.completedFuture(response);
     }
 
-    private DescribeConfigsResult describe(DescribeConfigsResource resource, boolean documentation) {
+    private DescribeConfigsResult describe(DescribeConfigsResource resource, boolean documentation, short version) {
         DescribeConfigsResult result = new DescribeConfigsResult()
                 .setResourceType(resource.resourceType()).setResourceName(resource.resourceName());
         ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
@@ -70,15 +71,20 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
             if (resource.configurationKeys() != null && !resource.configurationKeys().contains(entry.name())) {
                 continue;
             }
-            result.configs().add(new DescribeConfigsResourceResult()
+            DescribeConfigsResourceResult row = new DescribeConfigsResourceResult()
                     .setName(entry.name())
                     .setValue(entry.sensitive() ? null : entry.value())
                     .setReadOnly(entry.readOnly())
-                    .setIsDefault(entry.isDefault())
-                    .setConfigSource(entry.source().describeConfigsId())
-                    .setIsSensitive(entry.sensitive())
-                    .setConfigType(entry.type().describeConfigsId())
-                    .setDocumentation(documentation ? entry.documentation() : null));
+                    .setIsSensitive(entry.sensitive());
+            if (version == 0) {
+                row.setIsDefault(entry.isDefault());
+            } else {
+                row.setConfigSource(entry.source().describeConfigsId());
+            }
+            if (version >= FIRST_VERSION_WITH_TYPES) {
+                row.setConfigType(entry.type().describeConfigsId()).setDocumentation(documentation ? entry.documentation() : null);
+            }
+            result.configs().add(row);
         }
         return result;
     }
