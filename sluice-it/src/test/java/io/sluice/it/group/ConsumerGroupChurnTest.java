@@ -1,0 +1,201 @@
+package io.sluice.it.group;
+
+import io.sluice.testkit.SluiceBrokerProcess;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Issue 6's churn scenario: three Java consumers (each in its own JVM) share a 12-partition topic while a producer
+ * runs; one leaves, one is SIGKILLed, one joins. After each rebalance every partition is owned by exactly one live
+ * member, and since members commit only after processing, every acknowledged record was processed by someone.
+ */
+class ConsumerGroupChurnTest {
+    private static final String TOPIC = "churn";
+    private static final String GROUP = "churn-group";
+    private static final int PARTITIONS = 12;
+    private static final long STABLE_TIMEOUT_MS = 90_000;
+    private static final long DRAIN_TIMEOUT_MS = 90_000;
+
+    @TempDir
+    static Path tempDir;
+    static SluiceBrokerProcess broker;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = GroupIt.startBroker(tempDir);
+        GroupIt.createTopic(broker.bootstrap(), TOPIC, PARTITIONS);
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        GroupIt.stopAndKeepLog(broker, ConsumerGroupChurnTest.class);
+    }
+
+    /** Produces until stopped, remembering every acknowledged offset per partition. */
+    private static final class BackgroundProducer implements AutoCloseable {
+        final Map<Integer, Set<Long>> acked = new ConcurrentHashMap<>();
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final AtomicReference<Exception> failure = new AtomicReference<>();
+        final Thread thread;
+
+        BackgroundProducer(String bootstrap) {
+            thread = new Thread(() -> {
+                try (KafkaProducer<String, String> producer = GroupIt.producer(bootstrap)) {
+                    long i = 0;
+                    while (running.get()) {
+                        int partition = (int) (i % PARTITIONS);
+                        producer.send(new ProducerRecord<>(TOPIC, partition, "k" + i, "v" + i), (metadata, e) -> {
+                            if (e != null) {
+                                failure.compareAndSet(null, e);
+                            } else {
+                                acked.computeIfAbsent(metadata.partition(), p -> ConcurrentHashMap.newKeySet())
+                                        .add(metadata.offset());
+                            }
+                        });
+                        i++;
+                        if (i % 50 == 0) {
+                            Thread.sleep(20);
+                        }
+                    }
+                    producer.flush();
+                } catch (Exception e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "background-producer");
+            thread.start();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running.set(false);
+            thread.join(60_000);
+        }
+    }
+
+    private static String describe(List<GroupMemberProcess> members) {
+        return members.stream().map(m -> m.describe() + " owns " + m.owned()).collect(Collectors.joining("\n"));
+    }
+
+    /** Waits until the live members, all in one generation, own disjoint sets covering every partition. */
+    private static void awaitExactOwnership(List<GroupMemberProcess> live, String step) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + STABLE_TIMEOUT_MS;
+        String problem = "";
+        while (System.currentTimeMillis() < deadline) {
+            problem = ownershipProblem(live);
+            if (problem == null) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        fail(step + ": no exact ownership within " + STABLE_TIMEOUT_MS + " ms: " + problem + "\n" + describe(live)
+                + "\nbroker: " + broker.outputTail());
+    }
+
+    private static String ownershipProblem(List<GroupMemberProcess> live) {
+        Set<Integer> generations = new HashSet<>();
+        Set<Integer> seen = new HashSet<>();
+        for (GroupMemberProcess member : live) {
+            if (!member.isAlive()) {
+                return member.name() + " died";
+            }
+            GroupMemberProcess.Owned owned = member.owned();
+            if (owned == null) {
+                return member.name() + " has no assignment yet";
+            }
+            generations.add(owned.generation());
+            for (int p : owned.partitions()) {
+                if (!seen.add(p)) {
+                    return "partition " + p + " is owned twice";
+                }
+            }
+        }
+        if (generations.size() != 1) {
+            return "members are in generations " + generations;
+        }
+        if (seen.size() != PARTITIONS) {
+            return "only partitions " + seen + " are owned";
+        }
+        return null;
+    }
+
+    private static void awaitAllProcessed(BackgroundProducer producer, List<GroupMemberProcess> everyone)
+            throws InterruptedException {
+        long deadline = System.currentTimeMillis() + DRAIN_TIMEOUT_MS;
+        Supplier<String> missing = () -> {
+            for (Map.Entry<Integer, Set<Long>> e : producer.acked.entrySet()) {
+                Set<Long> processed = new HashSet<>();
+                everyone.forEach(m -> processed.addAll(m.processed(e.getKey())));
+                for (long offset : e.getValue()) {
+                    if (!processed.contains(offset)) {
+                        return "partition " + e.getKey() + " offset " + offset + " was never processed";
+                    }
+                }
+            }
+            return null;
+        };
+        String gap = missing.get();
+        while (gap != null && System.currentTimeMillis() < deadline) {
+            Thread.sleep(250);
+            gap = missing.get();
+        }
+        assertNull(gap, () -> "records skipped:\n" + describe(everyone));
+    }
+
+    @Test
+    void shouldKeepEveryPartitionOwnedOnceAndSkipNothingThroughLeaveCrashAndJoin() throws Exception {
+        Path logs = tempDir.resolve("members");
+        java.nio.file.Files.createDirectories(logs);
+        String bootstrap = broker.bootstrap();
+        List<GroupMemberProcess> everyone = new ArrayList<>();
+        try (BackgroundProducer producer = new BackgroundProducer(bootstrap)) {
+            GroupMemberProcess a = GroupMemberProcess.start("a", bootstrap, TOPIC, GROUP, logs);
+            GroupMemberProcess b = GroupMemberProcess.start("b", bootstrap, TOPIC, GROUP, logs);
+            GroupMemberProcess c = GroupMemberProcess.start("c", bootstrap, TOPIC, GROUP, logs);
+            everyone.addAll(List.of(a, b, c));
+            awaitExactOwnership(List.of(a, b, c), "three members");
+
+            a.leave();
+            awaitExactOwnership(List.of(b, c), "after a left");
+
+            b.crash();
+            awaitExactOwnership(List.of(c), "after b crashed");
+
+            GroupMemberProcess d = GroupMemberProcess.start("d", bootstrap, TOPIC, GROUP, logs);
+            everyone.add(d);
+            awaitExactOwnership(List.of(c, d), "after d joined");
+
+            TimeUnit.MILLISECONDS.sleep(500);
+            producer.close();
+            assertNull(producer.failure.get(), "the producer failed");
+            awaitAllProcessed(producer, everyone);
+            assertEquals(PARTITIONS, producer.acked.size(), "every partition received records");
+            c.leave();
+            d.leave();
+        } finally {
+            for (GroupMemberProcess member : everyone) {
+                member.close();
+            }
+        }
+    }
+}
