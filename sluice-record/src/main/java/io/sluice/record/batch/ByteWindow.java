@@ -107,6 +107,20 @@ public final class ByteWindow {
         buffer = bigger;
     }
 
+    /**
+     * Reads the whole stream into the buffer without consuming it, growing the buffer as needed
+     * (bounded by the ceiling); afterwards bytes {@code [0, limit())} are the full stream. Only for
+     * streaming windows that have not been read from.
+     */
+    public void drainAll(int chunkBytes) throws BatchFormatException {
+        if (refill == null || position != 0 || discarded != 0) {
+            throw new IllegalStateException("drainAll needs a fresh streaming window");
+        }
+        do {
+            reserve(chunkBytes);
+        } while (refill.refill(this));
+    }
+
     public boolean hasRemaining() throws BatchFormatException {
         return position < limit || fill(1);
     }

@@ -51,10 +51,12 @@ public final class BatchValidator implements AutoCloseable {
     private final ValidatedRecords result = new ValidatedRecords();
     private final RecordChecks checks = new RecordChecks();
     private final PayloadDecompressor[] decompressors = new PayloadDecompressor[COMPRESSION_ZSTD + 1];
+    private final BatchRecompressor recompressor;
     private ByteBuffer window;
 
     public BatchValidator(ValidatorConfig config) {
         this.config = config;
+        this.recompressor = new BatchRecompressor(config);
     }
 
     /**
@@ -80,6 +82,13 @@ public final class BatchValidator implements AutoCloseable {
             walkCompressedRecords(records, start, size, codec, policy);
         }
         checks.finish();
+        ByteBuffer accepted = records;
+        int recompressed = 0;
+        if (!policy.keepsProducerCompression() && policy.targetCompressionId() != codec) {
+            accepted = recompress(codec, policy);
+            view.wrap(accepted, 0);
+            recompressed = 1;
+        }
         long maxTimestamp;
         int maxTimestampDelta;
         if (policy.logAppendTime()) {
@@ -91,13 +100,31 @@ public final class BatchValidator implements AutoCloseable {
             maxTimestamp = checks.maxTimestamp();
             maxTimestampDelta = checks.maxTimestampOffsetDelta();
         }
-        result.set(records, 1, view.recordCount(), maxTimestamp, maxTimestampDelta, 0);
+        result.set(accepted, 1, view.recordCount(), maxTimestamp, maxTimestampDelta, recompressed);
         return result;
     }
 
-    /** Ends every codec context this validator opened (zstd's native context, zlib's inflater). */
+    /** Rewrites the validated batch in the topic's codec; checks the new size like Kafka does. */
+    private ByteBuffer recompress(int codec, TopicValidationPolicy policy) throws RecordValidationException {
+        ByteBuffer rewritten;
+        try {
+            rewritten = recompressor.recompress(view, codec == COMPRESSION_NONE ? null : decompressor(codec),
+                    policy.targetCompressionId(), config.decompressedCeiling(policy.maxMessageBytes()));
+        } catch (BatchFormatException e) {
+            throw translate(e);
+        }
+        if (rewritten.remaining() > policy.maxMessageBytes()) {
+            throw new RecordValidationException(KafkaErrorCodes.MESSAGE_TOO_LARGE, "batch size "
+                    + rewritten.remaining() + " bytes after recompression to codec " + policy.targetCompressionId()
+                    + " exceeds max.message.bytes " + policy.maxMessageBytes());
+        }
+        return rewritten;
+    }
+
+    /** Ends every codec context this validator opened (zstd's native contexts, zlib's inflater/deflater). */
     @Override
     public void close() {
+        recompressor.close();
         for (int i = 0; i < decompressors.length; i++) {
             if (decompressors[i] != null) {
                 decompressors[i].close();
