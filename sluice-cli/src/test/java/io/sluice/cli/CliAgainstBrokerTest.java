@@ -100,6 +100,11 @@ class CliAgainstBrokerTest {
 
         Result counted = consume("-t", "lines", "-o", "3", "-c", "2", "-b", bootstrap);
         assertEquals(new Result(0, "gzip one\ngzip two:with colon\n", ""), counted);
+
+        Result byTimestamp = consume("-t", "lines", "-o", "s@0", "-c", "1", "-b", bootstrap);
+        assertEquals(new Result(0, "none one\n", ""), byTimestamp);
+        Result fromEnd = consume("-t", "lines", "-o", "end", "-e", "-b", bootstrap);
+        assertEquals(new Result(0, "", ""), fromEnd);
     }
 
     @Test
