@@ -5,6 +5,10 @@ import io.sluice.broker.api.CreateTopicsHandler;
 import io.sluice.broker.api.DeleteTopicsHandler;
 import io.sluice.broker.api.DescribeClusterHandler;
 import io.sluice.broker.api.DescribeConfigsHandler;
+import io.sluice.broker.api.GroupApis;
+import io.sluice.broker.group.GroupCoordinator;
+import io.sluice.broker.group.GroupCoordinatorConfig;
+import io.sluice.broker.group.store.FileGroupStore;
 import io.sluice.broker.api.ListOffsetsHandler;
 import io.sluice.broker.api.MetadataHandler;
 import io.sluice.broker.cluster.BrokerNode;
@@ -56,6 +60,7 @@ public final class SluiceBroker implements AutoCloseable {
     private final LogManager logs;
     private final ValidatorPool validators;
     private final ScheduledThreadPoolExecutor timer;
+    private final GroupCoordinator groups;
     private final NetworkServer server;
     private final ClusterView cluster;
     private final RecoveryReport recovery;
@@ -63,11 +68,12 @@ public final class SluiceBroker implements AutoCloseable {
     private final AtomicBoolean closing = new AtomicBoolean();
 
     private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, ScheduledThreadPoolExecutor timer,
-                         NetworkServer server, ClusterView cluster, RecoveryReport recovery) {
+                         GroupCoordinator groups, NetworkServer server, ClusterView cluster, RecoveryReport recovery) {
         this.config = config;
         this.logs = logs;
         this.validators = validators;
         this.timer = timer;
+        this.groups = groups;
         this.server = server;
         this.cluster = cluster;
         this.recovery = recovery;
@@ -85,6 +91,7 @@ public final class SluiceBroker implements AutoCloseable {
         LogManager logs = LogManagerFactory.create(config, registry);
         ValidatorPool validators = null;
         ScheduledThreadPoolExecutor timer = null;
+        GroupCoordinator groups = null;
         try {
             Map<TopicPartitionKey, PartitionLog> loaded = logs.loadAll();
             logs.recoveryReport().lines().forEach(recovery::add);
@@ -115,6 +122,12 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis))
                     .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, timer))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
+            GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
+            groups = new GroupCoordinator(groupConfig,
+                    new FileGroupStore(metadataDir.resolve("consumer-offsets"), groupConfig.offsetsTopicNumPartitions()),
+                    timer, System::currentTimeMillis, (topic, partition) -> topics.partition(topic, partition) != null);
+            groups.startup();
+            GroupApis.register(registry2, clusterHolder, groups);
 
             NetworkServer server = NetworkServer.start(new NetworkServer.Settings(
                     listener.host(), listener.port(), config.numNetworkThreads(), config.numIoThreads(),
@@ -129,8 +142,9 @@ public final class SluiceBroker implements AutoCloseable {
             clusterHolder.set(cluster);
             LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{})",
                     config.brokerId(), identity.clusterId(), bound, host, port);
-            return new SluiceBroker(config, logs, validators, timer, server, cluster, recovery);
+            return new SluiceBroker(config, logs, validators, timer, groups, server, cluster, recovery);
         } catch (IOException | RuntimeException | InterruptedException e) {
+            closeQuietly(groups);
             if (timer != null) {
                 timer.shutdownNow();
             }
@@ -172,12 +186,24 @@ public final class SluiceBroker implements AutoCloseable {
         LOG.info("Sluice broker {} shutting down", config.brokerId());
         try {
             server.close();
+            closeQuietly(groups);
             timer.shutdownNow();
             validators.close();
             closeQuietly(logs);
             LOG.info("Sluice broker {} stopped", config.brokerId());
         } finally {
             stopped.countDown();
+        }
+    }
+
+    private static void closeQuietly(GroupCoordinator groups) {
+        if (groups == null) {
+            return;
+        }
+        try {
+            groups.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Closing the group coordinator failed; its store recovers at the next start", e);
         }
     }
 

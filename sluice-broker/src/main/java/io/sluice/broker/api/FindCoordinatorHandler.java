@@ -1,0 +1,59 @@
+package io.sluice.broker.api;
+
+import io.sluice.broker.cluster.BrokerNode;
+import io.sluice.broker.cluster.ClusterView;
+import io.sluice.broker.network.ApiHandler;
+import io.sluice.broker.network.RequestContext;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
+
+/**
+ * FindCoordinator: this broker coordinates every consumer group. Transaction coordinators do not
+ * exist here (COORDINATOR_NOT_AVAILABLE); other key types are invalid. v0-3 look up one key, v4+
+ * a batch.
+ *
+ * <p>Thread-safe (stateless past construction).
+ */
+public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorRequestData> {
+    private static final short FIRST_BATCHED_VERSION = 4;
+    private final ClusterView cluster;
+
+    public FindCoordinatorHandler(ClusterView cluster) {
+        this.cluster = cluster;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext context, FindCoordinatorRequestData request) {
+        FindCoordinatorResponseData response = new FindCoordinatorResponseData();
+        if (context.apiVersion() < FIRST_BATCHED_VERSION) {
+            Coordinator single = lookup(request.key(), request.keyType());
+            response.setErrorCode(single.errorCode()).setErrorMessage(single.errorMessage())
+                    .setNodeId(single.nodeId()).setHost(single.host()).setPort(single.port());
+        } else {
+            for (String key : request.coordinatorKeys()) {
+                response.coordinators().add(lookup(key, request.keyType()));
+            }
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private Coordinator lookup(String key, byte keyType) {
+        Coordinator coordinator = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
+        if (keyType == CoordinatorType.GROUP.id()) {
+            BrokerNode self = cluster.self();
+            return coordinator.setErrorCode(Errors.NONE.code()).setNodeId(self.id()).setHost(self.host()).setPort(self.port());
+        }
+        if (keyType == CoordinatorType.TRANSACTION.id()) {
+            return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
+                    .setErrorMessage("this broker has no transaction coordinator");
+        }
+        return coordinator.setErrorCode(Errors.INVALID_REQUEST.code())
+                .setErrorMessage("coordinator key type " + keyType + " is not served; known: " + List.of(CoordinatorType.values()));
+    }
+}
