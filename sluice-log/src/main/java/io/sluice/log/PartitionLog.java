@@ -600,6 +600,11 @@ public final class PartitionLog implements AutoCloseable {
             last.truncateTo(offset, writerScanner);
             segments = Arrays.copyOf(chain, keep + 1);
             logEndOffset = last.nextOffset();
+            if (logEndOffset < logStartOffset) {
+                // the batch holding the log start went whole: nothing readable is left
+                truncateFullyAndStartAt(logStartOffset);
+                return;
+            }
             recoveryPoint.accumulateAndGet(logEndOffset, Math::min);
             for (Long snapshot : snapshotOffsets().tailSet(logEndOffset, false)) {
                 Files.deleteIfExists(SegmentFileNames.snapshotFile(dir, snapshot));
