@@ -23,6 +23,8 @@ public final class SluiceCli implements Runnable {
     public static final int EXIT_FAILURE = 1;
     /** Exit code of bad usage, bad option values or bad configuration. */
     public static final int EXIT_USAGE = 2;
+    /** How many causes an error line may quote. */
+    private static final int MAX_CAUSES = 3;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -49,18 +51,43 @@ public final class SluiceCli implements Runnable {
         return commandLine;
     }
 
-    /** The message of the root cause worth showing: unwraps ExecutionException and friends. */
+    /**
+     * One line for an error: unwraps ExecutionException and friends, then the message followed by
+     * the messages of its causes that add something (kafka-clients often hides the reason there).
+     */
     public static String oneLine(Throwable exception) {
         Throwable shown = exception;
         while ((shown instanceof ExecutionException || shown instanceof java.util.concurrent.CompletionException
                 || shown instanceof java.io.UncheckedIOException) && shown.getCause() != null) {
             shown = shown.getCause();
         }
+        boolean selfExplaining = shown instanceof ConfigException || shown instanceof IllegalArgumentException
+                || shown instanceof CommandFailedException;
+        StringBuilder text = new StringBuilder();
         String message = shown.getMessage();
-        String text = message == null || message.isBlank() ? shown.getClass().getSimpleName()
-                : shown instanceof ConfigException || shown instanceof IllegalArgumentException
-                || shown instanceof CommandFailedException ? message : shown.getClass().getSimpleName() + ": " + message;
-        return text.replace('\n', ' ');
+        if (!selfExplaining || message == null || message.isBlank()) {
+            text.append(shown.getClass().getSimpleName());
+        }
+        appendMessage(text, message);
+        int depth = 0;
+        for (Throwable cause = shown.getCause(); cause != null && cause != shown && depth < MAX_CAUSES; cause = cause.getCause()) {
+            String causeMessage = cause.getMessage();
+            if (causeMessage != null && !causeMessage.isBlank() && text.indexOf(causeMessage) < 0) {
+                appendMessage(text, causeMessage);
+            }
+            depth++;
+        }
+        return text.toString().replace('\n', ' ');
+    }
+
+    private static void appendMessage(StringBuilder text, String message) {
+        if (message == null || message.isBlank()) {
+            return;
+        }
+        if (text.length() > 0) {
+            text.append(": ");
+        }
+        text.append(message);
     }
 
     @Override

@@ -56,6 +56,10 @@ class SluiceCliTest {
         assertEquals("TimeoutException: no\nnode".replace('\n', ' '), SluiceCli.oneLine(
                 new ExecutionException(new org.apache.kafka.common.errors.TimeoutException("no\nnode"))));
         assertEquals("NullPointerException", SluiceCli.oneLine(new NullPointerException()));
+        assertEquals("KafkaException: Failed to create new KafkaAdminClient: default.api.timeout.ms too small",
+                SluiceCli.oneLine(new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
+                        new org.apache.kafka.common.config.ConfigException("default.api.timeout.ms too small"))));
+        assertEquals("topic 'x' does not exist", SluiceCli.oneLine(new CommandFailedException("topic 'x' does not exist")));
     }
 
     private static Result run(String... args) {
