@@ -37,6 +37,9 @@ public final class MessageReader implements AutoCloseable {
     private final MessageRegistry registry;
     private final CodecConfig config;
     private ByteBuffer buf;
+    /** Raw address of {@link #buf}; see {@code BufferAccess}. */
+    private Object base;
+    private long off;
     private int pos;
     private int limit;
     private boolean lastRead;
@@ -87,6 +90,8 @@ public final class MessageReader implements AutoCloseable {
     public void setBuffer(ByteBuffer buffer) {
         buffer.order(ByteOrder.BIG_ENDIAN);
         this.buf = buffer;
+        this.base = BufferAccess.base(buffer);
+        this.off = BufferAccess.offset(buffer);
         this.pos = buffer.position();
         this.limit = buffer.limit();
     }
@@ -174,7 +179,7 @@ public final class MessageReader implements AutoCloseable {
     public byte readByte() {
         if (pos < limit) {
             lastRead = true;
-            return buf.get(pos++);
+            return BufferAccess.getByte(buf, base, off, pos++);
         }
         lastRead = false;
         return 0;
@@ -182,7 +187,7 @@ public final class MessageReader implements AutoCloseable {
 
     public short readShort() {
         if (pendingLen == 0 && limit - pos >= WireFormat.SHORT_BYTES) {
-            short v = buf.getShort(pos);
+            short v = BufferAccess.getShort(buf, base, off, pos);
             pos += WireFormat.SHORT_BYTES;
             lastRead = true;
             return v;
@@ -212,7 +217,7 @@ public final class MessageReader implements AutoCloseable {
 
     public float readFloat() {
         if (pendingLen == 0 && limit - pos >= WireFormat.FLOAT_BYTES) {
-            float v = buf.getFloat(pos);
+            float v = Float.intBitsToFloat(BufferAccess.getInt(buf, base, off, pos));
             pos += WireFormat.FLOAT_BYTES;
             lastRead = true;
             return v;
@@ -229,7 +234,7 @@ public final class MessageReader implements AutoCloseable {
 
     public double readDouble() {
         if (pendingLen == 0 && limit - pos >= WireFormat.DOUBLE_BYTES) {
-            double v = buf.getDouble(pos);
+            double v = Double.longBitsToDouble(BufferAccess.getLong(buf, base, off, pos));
             pos += WireFormat.DOUBLE_BYTES;
             lastRead = true;
             return v;
@@ -242,7 +247,7 @@ public final class MessageReader implements AutoCloseable {
 
     public UUID readUuid() {
         if (pendingLen == 0 && limit - pos >= WireFormat.UUID_BYTES) {
-            UUID v = new UUID(buf.getLong(pos), buf.getLong(pos + 8));
+            UUID v = new UUID(BufferAccess.getLong(buf, base, off, pos), BufferAccess.getLong(buf, base, off, pos + 8));
             pos += WireFormat.UUID_BYTES;
             lastRead = true;
             return v;
@@ -256,7 +261,7 @@ public final class MessageReader implements AutoCloseable {
     /** Accumulates a fixed-size value across buffers; true (and pending reset) once {@code n} bytes are there. */
     private boolean fillPending(int n) {
         int take = Math.min(n - pendingLen, limit - pos);
-        buf.get(pos, pending, pendingLen, take);
+        BufferAccess.getBytes(buf, base, off, pos, pending, pendingLen, take);
         pos += take;
         pendingLen += take;
         if (pendingLen < n) {
@@ -272,10 +277,12 @@ public final class MessageReader implements AutoCloseable {
     long readVarint() {
         if (!varActive && limit - pos >= WireFormat.MAX_VARINT64_BYTES) {
             ByteBuffer b = buf;
+            Object o = base;
+            long a = off;
             int p = pos;
             long v = 0;
             for (int shift = 0; shift < 64; shift += 7) {
-                byte x = b.get(p++);
+                byte x = BufferAccess.getByte(b, o, a, p++);
                 v |= (long) (x & 0x7F) << shift;
                 if (x >= 0) {
                     pos = p;
@@ -291,7 +298,7 @@ public final class MessageReader implements AutoCloseable {
             varShift = 0;
         }
         while (pos < limit) {
-            byte x = buf.get(pos++);
+            byte x = BufferAccess.getByte(buf, base, off, pos++);
             varAccum |= (long) (x & 0x7F) << varShift;
             if (x >= 0) {
                 varActive = false;
@@ -358,7 +365,7 @@ public final class MessageReader implements AutoCloseable {
                 text = a;
             }
         }
-        buf.get(pos, a, arrayPos, n);
+        BufferAccess.getBytes(buf, base, off, pos, a, arrayPos, n);
         pos += n;
         arrayPos += n;
         if (arrayPos < arrayLen) {
@@ -708,7 +715,7 @@ public final class MessageReader implements AutoCloseable {
             }
             int n = Math.min(arrayLen - arrayPos, limit - pos);
             byte[] a = compressedIn.ensureRoom(n);
-            buf.get(pos, a, compressedIn.size(), n);
+            BufferAccess.getBytes(buf, base, off, pos, a, compressedIn.size(), n);
             compressedIn.advance(n);
             pos += n;
             arrayPos += n;

@@ -9,6 +9,7 @@ import io.sluice.codec.error.LimitExceededException;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.ReadOnlyBufferException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,9 @@ import java.util.UUID;
 public final class MessageWriter implements AutoCloseable {
     private final CodecConfig config;
     private ByteBuffer buf;
+    /** Raw address of {@link #buf}: base object (array or null) and offset of index 0; see {@code BufferAccess}. */
+    private Object base;
+    private long off;
     private int pos;
     private int limit;
 
@@ -76,8 +80,13 @@ public final class MessageWriter implements AutoCloseable {
 
     /** Sets the buffer to write into from its position up to its limit; sets its byte order to big-endian. */
     public void setBuffer(ByteBuffer buffer) {
+        if (buffer.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
         buffer.order(ByteOrder.BIG_ENDIAN);
         this.buf = buffer;
+        this.base = BufferAccess.base(buffer);
+        this.off = BufferAccess.offset(buffer);
         this.pos = buffer.position();
         this.limit = buffer.limit();
     }
@@ -158,7 +167,7 @@ public final class MessageWriter implements AutoCloseable {
             return drainPending();
         }
         if (pos < limit) {
-            buf.put(pos++, v);
+            BufferAccess.putByte(buf, base, off, pos++, v);
             return true;
         }
         pending[0] = v;
@@ -170,7 +179,7 @@ public final class MessageWriter implements AutoCloseable {
             return drainPending();
         }
         if (limit - pos >= WireFormat.SHORT_BYTES) {
-            buf.putShort(pos, v);
+            BufferAccess.putShort(buf, base, off, pos, v);
             pos += WireFormat.SHORT_BYTES;
             return true;
         }
@@ -203,7 +212,7 @@ public final class MessageWriter implements AutoCloseable {
         }
         int bits = Float.floatToRawIntBits(v);
         if (limit - pos >= WireFormat.FLOAT_BYTES) {
-            buf.putInt(pos, bits);
+            BufferAccess.putInt(buf, base, off, pos, bits);
             pos += WireFormat.FLOAT_BYTES;
             return true;
         }
@@ -219,7 +228,7 @@ public final class MessageWriter implements AutoCloseable {
         }
         long bits = Double.doubleToRawLongBits(v);
         if (limit - pos >= WireFormat.DOUBLE_BYTES) {
-            buf.putLong(pos, bits);
+            BufferAccess.putLong(buf, base, off, pos, bits);
             pos += WireFormat.DOUBLE_BYTES;
             return true;
         }
@@ -237,8 +246,8 @@ public final class MessageWriter implements AutoCloseable {
             return drainPending();
         }
         if (limit - pos >= WireFormat.UUID_BYTES) {
-            buf.putLong(pos, msb);
-            buf.putLong(pos + 8, lsb);
+            BufferAccess.putLong(buf, base, off, pos, msb);
+            BufferAccess.putLong(buf, base, off, pos + 8, lsb);
             pos += WireFormat.UUID_BYTES;
             return true;
         }
@@ -254,10 +263,10 @@ public final class MessageWriter implements AutoCloseable {
         }
         if (limit - pos >= WireFormat.MAX_VARINT64_BYTES) {
             while ((v & ~0x7FL) != 0) {
-                buf.put(pos++, (byte) ((v & 0x7F) | 0x80));
+                BufferAccess.putByte(buf, base, off, pos++, (byte) ((v & 0x7F) | 0x80));
                 v >>>= 7;
             }
-            buf.put(pos++, (byte) v);
+            BufferAccess.putByte(buf, base, off, pos++, (byte) v);
             return true;
         }
         return spill(WireFormat.encodeVarint(v, pending));
@@ -265,12 +274,14 @@ public final class MessageWriter implements AutoCloseable {
 
     private void putVarint32(int v) {
         ByteBuffer b = buf;
+        Object o = base;
+        long a = off;
         int p = pos;
         while ((v & ~0x7F) != 0) {
-            b.put(p++, (byte) ((v & 0x7F) | 0x80));
+            BufferAccess.putByte(b, o, a, p++, (byte) ((v & 0x7F) | 0x80));
             v >>>= 7;
         }
-        b.put(p++, (byte) v);
+        BufferAccess.putByte(b, o, a, p++, (byte) v);
         pos = p;
     }
 
@@ -282,7 +293,7 @@ public final class MessageWriter implements AutoCloseable {
 
     private boolean drainPending() {
         int n = Math.min(limit - pos, pendingLen - pendingPos);
-        buf.put(pos, pending, pendingPos, n);
+        BufferAccess.putBytes(buf, base, off, pos, pending, pendingPos, n);
         pos += n;
         pendingPos += n;
         if (pendingPos < pendingLen) {
@@ -308,7 +319,7 @@ public final class MessageWriter implements AutoCloseable {
             arrayPos = 0;
         }
         int n = Math.min(limit - pos, len - arrayPos);
-        buf.put(pos, v, off + arrayPos, n);
+        BufferAccess.putBytes(buf, base, this.off, pos, v, off + arrayPos, n);
         pos += n;
         arrayPos += n;
         if (arrayPos < len) {

@@ -11,10 +11,14 @@ import java.util.zip.CRC32C;
 
 /**
  * A {@link ByteSink} that cuts a compressed stream into parts of at most {@code partLimit} bytes each, header
- * included (size the limit as ZooKeeper's jute.maxbuffer minus the znode overhead). Parts are filled as bytes arrive,
- * so memory is the compressed size plus one header per part. Not thread-safe; one per stream being split.
+ * included (size the limit as ZooKeeper's jute.maxbuffer minus the znode overhead). Parts are filled as bytes arrive;
+ * the part being filled starts at {@value #FIRST_PART_BYTES} bytes and doubles up to the limit, so a small state does
+ * not cost a whole limit-sized array and memory stays within about twice the compressed size plus one header per
+ * part. Not thread-safe; one per stream being split.
  */
 public final class PartSplitter implements ByteSink {
+    /** Typical control-plane deltas fit; larger states grow by doubling. */
+    static final int FIRST_PART_BYTES = 4096;
     private final int partLimit;
     private final List<byte[]> parts = new ArrayList<>();
     private final CRC32C streamCrc = new CRC32C();
@@ -37,8 +41,10 @@ public final class PartSplitter implements ByteSink {
         while (len > 0) {
             if (current == null || currentPos == partLimit) {
                 startPart();
+            } else if (currentPos == current.length) {
+                grow();
             }
-            int n = Math.min(len, partLimit - currentPos);
+            int n = Math.min(len, current.length - currentPos);
             System.arraycopy(src, off, current, currentPos, n);
             currentPos += n;
             off += n;
@@ -54,8 +60,10 @@ public final class PartSplitter implements ByteSink {
         while (src.hasRemaining()) {
             if (current == null || currentPos == partLimit) {
                 startPart();
+            } else if (currentPos == current.length) {
+                grow();
             }
-            int n = Math.min(src.remaining(), partLimit - currentPos);
+            int n = Math.min(src.remaining(), current.length - currentPos);
             src.get(current, currentPos, n);
             currentPos += n;
         }
@@ -65,8 +73,12 @@ public final class PartSplitter implements ByteSink {
         if (current != null) {
             parts.add(current);
         }
-        current = new byte[partLimit];
+        current = new byte[Math.min(partLimit, FIRST_PART_BYTES)];
         currentPos = PartDescriptor.HEADER_LENGTH;
+    }
+
+    private void grow() {
+        current = Arrays.copyOf(current, (int) Math.min(partLimit, current.length * 2L));
     }
 
     /** Closes the stream: trims the last part and stamps every header. The splitter is spent afterwards. */
@@ -77,7 +89,7 @@ public final class PartSplitter implements ByteSink {
         if (current == null) {
             startPart();
         }
-        parts.add(currentPos == partLimit ? current : Arrays.copyOf(current, currentPos));
+        parts.add(currentPos == current.length ? current : Arrays.copyOf(current, currentPos));
         current = null;
         int count = parts.size();
         int streamChecksum = (int) streamCrc.getValue();

@@ -148,4 +148,25 @@ class MessageWriterReaderTest {
             assertEquals(m, Chunks.read(new MessageReader(AllTypes.REGISTRY), bytes, 3, false));
         }
     }
+
+    @Test
+    void shouldReadFromReadOnlyAndOffsetSlicesAndRefuseToWriteIntoReadOnly() {
+        AllTypes m = sample(4, 1);
+        byte[] bytes;
+        try (MessageWriter w = new MessageWriter()) {
+            bytes = Chunks.write(w, m, 1 << 16, false);
+            assertThrows(java.nio.ReadOnlyBufferException.class,
+                    () -> w.setBuffer(ByteBuffer.allocate(8).asReadOnlyBuffer()));
+        }
+        byte[] padded = new byte[bytes.length + 10];
+        System.arraycopy(bytes, 0, padded, 7, bytes.length);
+        ByteBuffer direct = ByteBuffer.allocateDirect(padded.length).put(padded).flip();
+        for (ByteBuffer b : List.of(ByteBuffer.wrap(padded, 7, bytes.length).slice().asReadOnlyBuffer(),
+                direct.position(7).limit(7 + bytes.length).slice().asReadOnlyBuffer())) {
+            MessageReader r = new MessageReader(AllTypes.REGISTRY);
+            r.setBuffer(b);
+            assertEquals(m, r.read());
+            assertFalse(b.hasRemaining());
+        }
+    }
 }
