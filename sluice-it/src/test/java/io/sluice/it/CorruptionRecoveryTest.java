@@ -30,8 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CorruptionRecoveryTest {
 
-    private static final String RANDOM_TAIL = "corrupt-random";
-    private static final String FORGED_TAIL = "corrupt-forged";
     private static final int RECORDS = 3_000;
     /** Small segments, so the topic has several and the damaged one is not the only one. */
     private static final int SEGMENT_BYTES = 65_536;
@@ -51,9 +49,28 @@ class CorruptionRecoveryTest {
         TestBroker.stopAndKeepLog(broker, CorruptionRecoveryTest.class);
     }
 
+    /** Garbage after a clean stop: disk damage the broker cannot know about from a shutdown marker. */
     @Test
-    void shouldServeEverythingValidAfterGarbageInSegmentAndIndexTails() throws Exception {
-        for (String topic : List.of(RANDOM_TAIL, FORGED_TAIL)) {
+    void shouldServeEverythingValidAfterGarbageAppendedWhileCleanlyStopped() throws Exception {
+        String randomTail = "stopped-random";
+        String forgedTail = "stopped-forged";
+        writeRecords(randomTail, forgedTail);
+        assertTrue(broker.stop(), () -> "clean stop; log tail:\n" + broker.outputTail());
+        damageAndRestartAndVerify(randomTail, forgedTail);
+    }
+
+    /** Garbage after SIGKILL: a torn tail as a crash mid-write leaves it, plus a damaged index. */
+    @Test
+    void shouldServeEverythingValidAfterGarbageAppendedAfterSigkill() throws Exception {
+        String randomTail = "killed-random";
+        String forgedTail = "killed-forged";
+        writeRecords(randomTail, forgedTail);
+        broker.kill9();
+        damageAndRestartAndVerify(randomTail, forgedTail);
+    }
+
+    private static void writeRecords(String... topics) throws Exception {
+        for (String topic : topics) {
             TestTopics.create(broker.bootstrap(), topic, 1);
             try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "none")) {
                 for (long i = 0; i < RECORDS; i++) {
@@ -62,26 +79,27 @@ class CorruptionRecoveryTest {
                 producer.flush();
             }
         }
-        assertTrue(broker.stop(), () -> "clean stop; log tail:\n" + broker.outputTail());
+    }
 
+    private static void damageAndRestartAndVerify(String randomTail, String forgedTail) throws Exception {
         Random random = new Random(42);
-        PartitionDirectory randomTail = new PartitionDirectory(broker.dataDir(), RANDOM_TAIL, 0);
-        assertTrue(randomTail.segments().size() > 1, () -> "several segments of " + SEGMENT_BYTES + " bytes");
-        Path segment = randomTail.newestSegment();
+        PartitionDirectory randomPartition = new PartitionDirectory(broker.dataDir(), randomTail, 0);
+        assertTrue(randomPartition.segments().size() > 1, () -> "several segments of " + SEGMENT_BYTES + " bytes");
+        Path segment = randomPartition.newestSegment();
         PartitionDirectory.appendGarbage(segment, randomBytes(random, 64));
         PartitionDirectory.appendGarbage(PartitionDirectory.sibling(segment, PartitionDirectory.INDEX_SUFFIX),
                 randomBytes(random, 13));
         PartitionDirectory.appendGarbage(PartitionDirectory.sibling(segment, PartitionDirectory.TIME_INDEX_SUFFIX),
                 randomBytes(random, 7));
 
-        Path forgedSegment = new PartitionDirectory(broker.dataDir(), FORGED_TAIL, 0).newestSegment();
+        Path forgedSegment = new PartitionDirectory(broker.dataDir(), forgedTail, 0).newestSegment();
         PartitionDirectory.appendGarbage(forgedSegment, forgedBatchHeader(random));
         PartitionDirectory.appendGarbage(PartitionDirectory.sibling(forgedSegment, PartitionDirectory.INDEX_SUFFIX),
                 ByteBuffer.allocate(16).putInt(Integer.MAX_VALUE).putInt(Integer.MAX_VALUE).array());
 
         broker.restart();
 
-        for (String topic : List.of(RANDOM_TAIL, FORGED_TAIL)) {
+        for (String topic : List.of(randomTail, forgedTail)) {
             assertRecords(topic, RECORDS);
             try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "gzip")) {
                 RecordMetadata appended = producer.send(TestRecords.record(topic, 0, topic, RECORDS))

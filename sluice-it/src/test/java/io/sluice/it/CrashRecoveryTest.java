@@ -15,6 +15,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -34,7 +35,7 @@ class CrashRecoveryTest {
 
     private static final String TOPIC = "crash";
     private static final int PARTITIONS = 3;
-    private static final long KILL_AFTER_ACKS = 20_000;
+    private static final long KILL_AFTER_ACKS = 10_000;
     private static final long SENDS_AFTER_KILL = 2_000;
     private static final long PRODUCE_DEADLINE_SECONDS = 120;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
@@ -62,6 +63,7 @@ class CrashRecoveryTest {
         TestTopics.create(broker.bootstrap(), TOPIC, PARTITIONS);
         ConcurrentLinkedQueue<Ack> acks = new ConcurrentLinkedQueue<>();
         AtomicLong ackCount = new AtomicLong();
+        AtomicReference<Exception> firstFailureBeforeKill = new AtomicReference<>();
         Properties props = TestClients.producerProps(broker.bootstrap(), "none");
         props.put(ProducerConfig.ACKS_CONFIG, "-1");
         props.put(ProducerConfig.LINGER_MS_CONFIG, "2");
@@ -78,7 +80,8 @@ class CrashRecoveryTest {
                 }
                 if (System.nanoTime() > deadline) {
                     fail("only " + ackCount.get() + " of " + KILL_AFTER_ACKS + " records acknowledged after " + i
-                            + " sends in " + PRODUCE_DEADLINE_SECONDS + " s; log tail:\n" + broker.outputTail());
+                            + " sends in " + PRODUCE_DEADLINE_SECONDS + " s; first send failure: "
+                            + firstFailureBeforeKill.get() + "; log tail:\n" + broker.outputTail());
                 }
                 long index = i;
                 int partition = (int) (i % PARTITIONS);
@@ -86,6 +89,8 @@ class CrashRecoveryTest {
                     if (error == null) {
                         acks.add(new Ack(index, partition, metadata.offset()));
                         ackCount.incrementAndGet();
+                    } else if (broker.isAlive()) {
+                        firstFailureBeforeKill.compareAndSet(null, error);
                     }
                 });
             }
