@@ -59,11 +59,7 @@ public final class ServerCommand implements Callable<Integer> {
         Thread hook = new Thread(broker::close, "sluice-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         for (String signal : STOP_SIGNALS) {
-            // Handled (not left to the JVM's default) so a SIGTERM stop exits with 0, not 143.
-            Signal.handle(new Signal(signal), received -> {
-                LOG.info("Received SIG{}, stopping broker {}", received.getName(), config.brokerId());
-                broker.close();
-            });
+            handleStopSignal(signal, broker, config.brokerId());
         }
         out.println(readyLine(config.brokerId(), broker.boundAddress()));
         out.flush();
@@ -71,6 +67,21 @@ public final class ServerCommand implements Callable<Integer> {
         broker.close();
         LOG.info("Broker {} stopped", config.brokerId());
         return 0;
+    }
+
+    /**
+     * Handles SIGTERM/SIGINT ourselves (instead of the JVM's default) so a signalled stop exits with 0,
+     * not 143. Where the JVM keeps the signal (-Xrs), the shutdown hook still closes the broker.
+     */
+    private static void handleStopSignal(String name, SluiceBroker broker, int brokerId) {
+        try {
+            Signal.handle(new Signal(name), received -> {
+                LOG.info("Received SIG{}, stopping broker {}", received.getName(), brokerId);
+                broker.close();
+            });
+        } catch (IllegalArgumentException unavailable) {
+            LOG.debug("SIG{} stays with the JVM ({}); the shutdown hook closes the broker", name, unavailable.getMessage());
+        }
     }
 
     /** The one stdout line tests wait for: {@code Sluice broker <id> started, listening on <host>:<port>}. */
