@@ -1,0 +1,114 @@
+package io.sluice.bench.codec;
+
+import io.sluice.codec.cluster.PartitionState;
+import io.sluice.codec.cluster.PartitionStateList;
+import io.sluice.codec.message.MessageReader;
+import io.sluice.codec.message.MessageWriter;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Benchmark 2 of issue 4: a message with two compressed partition-map fields of 30 or 500 entries (about 1.4 KB and
+ * 23 KB uncompressed: below and above the seed's 10 KB initial scratch), written through a 64 KB direct socket
+ * buffer. Sluice's compressed fields (reused nested writer, reused Deflater, reused heap scratch) vs the seed's
+ * "master" way ({@link NaiveCompressedField}). One op = one complete message.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class CompressedFieldBenchmark {
+
+    @Param({"30", "500"})
+    public int entries;
+
+    private final ByteBuffer socket = ByteBuffer.allocateDirect(64 * 1024);
+    private final MessageWriter writer = new MessageWriter();
+    private final ExchangeMessage message = new ExchangeMessage();
+    private long baselineOps;
+    private long baselineDirectAtStart;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        message.exchangeId = 12;
+        message.local = new PartitionStateList(partitions(entries, 1));
+        message.remote = new PartitionStateList(partitions(entries, 2));
+        ByteBuffer all = ByteBuffer.allocate(1 << 20);
+        writer.setBuffer(all);
+        if (!writer.write(message)) {
+            throw new IllegalStateException("message larger than 1 MB");
+        }
+        all.flip();
+        int wire = all.remaining();
+        MessageReader reader = new MessageReader(ExchangeMessage.REGISTRY);
+        reader.setBuffer(all);
+        ExchangeMessage back = (ExchangeMessage) reader.read();
+        if (back == null || !back.local.equals(message.local) || !back.remote.equals(message.remote)) {
+            throw new IllegalStateException("compressed exchange message does not round-trip");
+        }
+        System.out.println("entries=" + entries + " message on the wire: " + wire + " bytes");
+        baselineDirectAtStart = NaiveCompressedField.DIRECT_BYTES.get();
+    }
+
+    static List<PartitionState> partitions(int n, long seed) {
+        Random rnd = new Random(seed);
+        UUID topic = new UUID(rnd.nextLong(), rnd.nextLong());
+        List<PartitionState> out = new ArrayList<>(n);
+        for (int p = 0; p < n; p++) {
+            long end = 1_000_000L + rnd.nextInt(1_000_000);
+            out.add(new PartitionState(topic, p, 3 + rnd.nextInt(3), end / 2, end, end - rnd.nextInt(100),
+                    new int[]{1 + p % 5, 1 + (p + 1) % 5, 1 + (p + 2) % 5}, end - rnd.nextInt(200)));
+        }
+        return out;
+    }
+
+    @Benchmark
+    public int sluice() {
+        message.naive = false;
+        return write();
+    }
+
+    @Benchmark
+    public int baselineMaster() {
+        message.naive = true;
+        message.startWrite();
+        baselineOps++;
+        return write();
+    }
+
+    private int write() {
+        ByteBuffer buf = socket;
+        writer.setBuffer(buf);
+        while (!writer.write(message)) {
+            buf.clear();
+            writer.setBuffer(buf);
+        }
+        int pos = buf.position();
+        buf.clear();
+        return pos;
+    }
+
+    @TearDown(Level.Trial)
+    public void report() {
+        if (baselineOps > 0) {
+            long direct = NaiveCompressedField.DIRECT_BYTES.get() - baselineDirectAtStart;
+            System.out.println("baselineMaster direct bytes per op: " + direct / baselineOps);
+        }
+        System.out.println("sluice writer scratch retained: " + writer.scratchCapacity() + " bytes");
+        writer.close();
+    }
+}

@@ -1,0 +1,107 @@
+package io.sluice.bench.codec;
+
+import io.sluice.codec.cluster.PartitionStateList;
+import io.sluice.codec.compress.Compression;
+import io.sluice.codec.message.Message;
+import io.sluice.codec.message.MessageReader;
+import io.sluice.codec.message.MessageRegistry;
+import io.sluice.codec.message.MessageWriter;
+import io.sluice.codec.cluster.ClusterMessages;
+
+/**
+ * An exchange-style message with two compressed partition maps (the shape of Ignite's partition-exchange messages in
+ * the seed's benchmark), written either through Sluice's compressed fields or, for the baseline, through
+ * {@link NaiveCompressedField} (the seed's "master" way). Mutable; not thread-safe.
+ */
+public final class ExchangeMessage implements Message {
+    public static final int TYPE_ID = 901;
+    public static final MessageRegistry REGISTRY = MessageRegistry.builder()
+            .registerAll(ClusterMessages.REGISTRY)
+            .register(TYPE_ID, "ExchangeMessage", 0, ExchangeMessage::new).build();
+
+    public int exchangeId;
+    public PartitionStateList local = new PartitionStateList();
+    public PartitionStateList remote = new PartitionStateList();
+    /** Baseline only: write compressed bytes produced per field by {@link NaiveCompressedField}. */
+    public boolean naive;
+    private byte[] naiveLocal;
+    private byte[] naiveRemote;
+
+    @Override
+    public int typeId() {
+        return TYPE_ID;
+    }
+
+    /** Forgets the baseline's compressed bytes, so the next write compresses again (as every send does). */
+    public void startWrite() {
+        naiveLocal = null;
+        naiveRemote = null;
+    }
+
+    @Override
+    @SuppressWarnings("fallthrough")
+    public boolean writeTo(MessageWriter w) {
+        switch (w.state()) {
+            case 0:
+                if (!w.writeInt(exchangeId)) {
+                    return false;
+                }
+                w.incrementState();
+            case 1:
+                if (naive) {
+                    if (naiveLocal == null) {
+                        naiveLocal = NaiveCompressedField.compress(local);
+                    }
+                    if (!w.writeByteArray(naiveLocal)) {
+                        return false;
+                    }
+                } else if (!w.writeCompressed(local, Compression.ZLIB)) {
+                    return false;
+                }
+                w.incrementState();
+            case 2:
+                if (naive) {
+                    if (naiveRemote == null) {
+                        naiveRemote = NaiveCompressedField.compress(remote);
+                    }
+                    if (!w.writeByteArray(naiveRemote)) {
+                        return false;
+                    }
+                } else if (!w.writeCompressed(remote, Compression.ZLIB)) {
+                    return false;
+                }
+                w.incrementState();
+            default:
+                return true;
+        }
+    }
+
+    @Override
+    @SuppressWarnings("fallthrough")
+    public boolean readFrom(MessageReader r) {
+        switch (r.state()) {
+            case 0:
+                exchangeId = r.readInt();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 1:
+                PartitionStateList a = r.readCompressed(PartitionStateList.class);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                local = a;
+                r.incrementState();
+            case 2:
+                PartitionStateList b = r.readCompressed(PartitionStateList.class);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                remote = b;
+                r.incrementState();
+            default:
+                return true;
+        }
+    }
+}
