@@ -105,7 +105,7 @@ final class LogLoader {
                 continue;
             }
             boolean belowRecoveryPoint = i + 1 < baseOffsets.size() ? baseOffsets.get(i + 1) <= recoveryPoint
-                    : base < recoveryPoint || (base == recoveryPoint && recoveryPoint > 0);
+                    : base < recoveryPoint;
             String problem = belowRecoveryPoint ? segment.loadTrusted(scanner) : "above the recovery point";
             if (problem == null && segment.nextOffset() > recoveryPoint) {
                 problem = "above the recovery point";

@@ -139,4 +139,77 @@ class LogManagerTest {
             assertEquals(1, manager.get("t", 0).logEndOffset());
         }
     }
+
+    @Test
+    void shouldFlushLogsWhoseFlushIntervalPassedAndRolledSegmentsOfOthers() throws Exception {
+        AtomicLong clock = new AtomicLong(1_000_000);
+        LogConfig timed = LogConfig.builder().segmentBytes(1024).flushIntervalMs(1_000L).build();
+        LogConfig osManaged = LogConfig.builder().segmentBytes(1024).build();
+        try (LogManager manager = new LogManager(List.of(tmp), osManaged,
+                topic -> topic.equals("timed") ? timed : osManaged, LogManagerConfig.defaults(), clock::get, null)) {
+            manager.loadAll();
+            PartitionLog timedLog = manager.create("timed", 0, null);
+            PartitionLog lazyLog = manager.create("lazy", 0, null);
+            for (int i = 0; i < 20; i++) {
+                timedLog.appendAsLeader(TestBatches.batch(1_000, 2, 100), 0, clock.get());
+                lazyLog.appendAsLeader(TestBatches.batch(1_000, 2, 100), 0, clock.get());
+            }
+            assertEquals(0, timedLog.recoveryPoint());
+            assertEquals(0, lazyLog.recoveryPoint());
+            manager.flushDueLogs();
+            long activeBase = lazyLog.segmentBaseOffsets()[lazyLog.segmentCount() - 1];
+            assertEquals(activeBase, lazyLog.recoveryPoint(), "rolled segments are fsynced, the active one is not");
+            assertTrue(timedLog.recoveryPoint() < timedLog.logEndOffset());
+            clock.addAndGet(1_000);
+            manager.flushDueLogs();
+            assertEquals(timedLog.logEndOffset(), timedLog.recoveryPoint());
+            assertEquals(activeBase, lazyLog.recoveryPoint());
+        }
+    }
+
+    @Test
+    void shouldTrustSegmentsBelowTheCheckpointedRecoveryPointAfterACrash() throws Exception {
+        AtomicLong clock = new AtomicLong(0);
+        Path live = tmp.resolve("live");
+        long activeBase;
+        try (LogManager manager = manager(List.of(live), clock)) {
+            manager.loadAll();
+            PartitionLog log = manager.create("orders", 0, null);
+            for (int i = 0; i < 30; i++) {
+                log.appendAsLeader(TestBatches.batch(1_000, 2, 100), 0, clock.get());
+            }
+            manager.flushDueLogs();
+            manager.checkpointRecoveryPoints();
+            activeBase = log.segmentBaseOffsets()[log.segmentCount() - 1];
+            assertEquals(activeBase, log.recoveryPoint());
+            copyTree(live, tmp.resolve("crashed"));
+        }
+        Path partition = tmp.resolve("crashed").resolve("orders-0");
+        Path active = partition.resolve(String.format("%020d.log", activeBase));
+        byte[] bytes = Files.readAllBytes(active);
+        bytes[bytes.length - 5] ^= 0x40;
+        Files.write(active, bytes);
+        try (LogManager manager = manager(List.of(tmp.resolve("crashed")), clock)) {
+            manager.loadAll();
+            String report = manager.recoveryReport().toString();
+            assertTrue(report.contains("CRC-32C mismatch"), report);
+            assertTrue(report.contains(active.getFileName().toString()), report);
+            assertEquals(1, manager.recoveryReport().lines().size(), "older segments were trusted: " + report);
+            PartitionLog log = manager.get("orders", 0);
+            assertEquals(58, log.logEndOffset(), "only the last batch was damaged");
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path source : walk.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else if (!source.getFileName().toString().equals(LogManager.LOCK_FILE)) {
+                    Files.copy(source, target);
+                }
+            }
+        }
+    }
 }
