@@ -54,6 +54,15 @@ final class PartitionReader {
                 }
             }
         }
+        for (Map.Entry<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> partition : records.entrySet()) {
+            List<ConsumerRecord<byte[], byte[]>> read = partition.getValue();
+            long end = endOffsets.get(partition.getKey());
+            if (!read.isEmpty() && read.get(read.size() - 1).offset() != end - 1) {
+                fail("read " + partition.getKey() + " to position " + consumer.position(partition.getKey())
+                        + " (end offset " + end + ") but the last record returned is at offset "
+                        + read.get(read.size() - 1).offset() + " after " + read.size() + " records");
+            }
+        }
         return records;
     }
 
