@@ -68,7 +68,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
                     fail(result, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
                             "transactional produce (transactional.id " + request.transactionalId() + ") is not supported by this broker");
                 } else {
-                    append(context, topicData.name(), partitionData, result);
+                    append(context, acks, topicData.name(), partitionData, result);
                 }
                 topicResponse.partitionResponses().add(result);
             }
@@ -77,10 +77,17 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
         return CompletableFuture.completedFuture(acks == 0 ? null : response);
     }
 
-    private void append(RequestContext context, String topic, ProduceRequestData.PartitionProduceData data, PartitionProduceResponse result) {
+    private void append(RequestContext context, short acks, String topic, ProduceRequestData.PartitionProduceData data,
+                        PartitionProduceResponse result) {
         Partition partition = topics.partition(topic, data.index());
         if (partition == null) {
             fail(result, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition: " + topic + "-" + data.index());
+            return;
+        }
+        int inSyncReplicas = partition.inSyncReplicaCount();
+        if (acks == -1 && inSyncReplicas < partition.config().minInsyncReplicas()) {
+            fail(result, Errors.NOT_ENOUGH_REPLICAS, "acks=all needs min.insync.replicas=" + partition.config().minInsyncReplicas()
+                    + " in-sync replicas of " + partition + ", but only " + inSyncReplicas + " are in sync");
             return;
         }
         if (!(data.records() instanceof MemoryRecords records) || records.sizeInBytes() == 0) {

@@ -45,6 +45,11 @@ public final class Partition {
         return 0;
     }
 
+    /** Replicas in sync with the leader, the leader included; a single broker is its own whole ISR. */
+    public int inSyncReplicaCount() {
+        return 1;
+    }
+
     public long highWatermark() {
         return log.logEndOffset();
     }

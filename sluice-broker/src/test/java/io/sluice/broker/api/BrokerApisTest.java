@@ -32,6 +32,7 @@ import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -151,6 +152,27 @@ class BrokerApisTest {
 
     private static ListOffsetsResultInfo offsets(TopicPartition tp, OffsetSpec spec) throws Exception {
         return admin.listOffsets(Map.of(tp, spec)).partitionResult(tp).get();
+    }
+
+    @Test
+    void shouldRefuseAcksAllWhenMinInsyncReplicasCannotBeMet() throws Exception {
+        admin.createTopics(List.of(new NewTopic("strict", 1, (short) 1).configs(Map.of("min.insync.replicas", "2")))).all().get();
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        props.put(ProducerConfig.RETRIES_CONFIG, 0);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> producer.send(new ProducerRecord<>("strict", new byte[] {1})).get());
+            assertInstanceOf(NotEnoughReplicasException.class, e.getCause());
+        }
+        props.put(ProducerConfig.ACKS_CONFIG, "1");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            assertEquals(0, producer.send(new ProducerRecord<>("strict", new byte[] {1})).get().offset());
+        }
     }
 
     @Test
