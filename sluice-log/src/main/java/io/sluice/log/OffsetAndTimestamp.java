@@ -1,5 +1,12 @@
 package io.sluice.log;
 
-/** An offset and the timestamp found for it, answering ListOffsets. Immutable. */
-public record OffsetAndTimestamp(long offset, long timestamp) {
+/**
+ * An offset, the timestamp found for it and the leader epoch of its batch, answering ListOffsets. Immutable.
+ */
+public record OffsetAndTimestamp(long offset, long timestamp, int leaderEpoch) {
+
+    /** Without a known leader epoch (-1). */
+    public OffsetAndTimestamp(long offset, long timestamp) {
+        this(offset, timestamp, -1);
+    }
 }

@@ -374,9 +374,9 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * ListOffsets by timestamp: the base offset of the first batch whose maxTimestamp is at least
-     * {@code timestampMs}, with that maxTimestamp; null when no batch is that recent. (Batch granularity: the
-     * consumer fetching from it skips records older than asked.)
+     * ListOffsets by timestamp, as Kafka answers it: the first record at or after the log start whose timestamp is
+     * at least {@code timestampMs} (records of the batch are walked, decompressing when needed), with its
+     * timestamp and its batch's leader epoch; null when no record is that recent.
      */
     public OffsetAndTimestamp offsetForTimestamp(long timestampMs) {
         LogSegment[] chain = segments;
@@ -387,9 +387,9 @@ public final class PartitionLog implements AutoCloseable {
                 if (segment.nextOffset() <= start) {
                     continue;
                 }
-                long[] found = segment.findByTimestamp(timestampMs, scanner);
+                OffsetAndTimestamp found = segment.findByTimestamp(timestampMs, start, scanner);
                 if (found != null) {
-                    return new OffsetAndTimestamp(Math.max(found[0], start), found[1]);
+                    return found;
                 }
             }
         } catch (IOException e) {
@@ -399,19 +399,24 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * ListOffsets MAX_TIMESTAMP: the largest batch maxTimestamp and the last offset of the batch holding it;
-     * null when the log holds no timestamped batch.
+     * ListOffsets MAX_TIMESTAMP, as Kafka 3.9 answers it: the first record carrying the largest timestamp in the
+     * log, with its batch's leader epoch; null when the log holds no timestamped batch.
      */
     public OffsetAndTimestamp offsetOfMaxTimestamp() {
         long max = NO_TIMESTAMP;
         long offset = -1;
+        long start = logStartOffset;
         for (LogSegment segment : segments) {
-            if (segment.maxTimestamp() > max && segment.nextOffset() > logStartOffset) {
+            if (segment.maxTimestamp() > max && segment.nextOffset() > start) {
                 max = segment.maxTimestamp();
                 offset = segment.offsetOfMaxTimestamp();
             }
         }
-        return max == NO_TIMESTAMP ? null : new OffsetAndTimestamp(Math.max(offset, logStartOffset), max);
+        if (max == NO_TIMESTAMP) {
+            return null;
+        }
+        OffsetAndTimestamp exact = offsetForTimestamp(max);
+        return exact != null ? exact : new OffsetAndTimestamp(Math.max(offset, start), max);
     }
 
     // ------------------------------------------------------------------ flush

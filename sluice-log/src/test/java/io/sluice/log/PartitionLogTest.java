@@ -179,13 +179,13 @@ class PartitionLogTest {
         for (int i = 0; i < 30; i++) {
             log.appendAsLeader(TestBatches.batch(1_000L * (i + 1), "a" + i, "b" + i), 0, 5_000);
         }
-        assertEquals(new OffsetAndTimestamp(0, 1_000), log.offsetForTimestamp(0));
-        assertEquals(new OffsetAndTimestamp(0, 1_000), log.offsetForTimestamp(1_000));
-        assertEquals(new OffsetAndTimestamp(2, 2_000), log.offsetForTimestamp(1_001));
-        assertEquals(new OffsetAndTimestamp(40, 21_000), log.offsetForTimestamp(20_500));
-        assertEquals(new OffsetAndTimestamp(58, 30_000), log.offsetForTimestamp(30_000));
+        assertEquals(new OffsetAndTimestamp(0, 1_000, 0), log.offsetForTimestamp(0));
+        assertEquals(new OffsetAndTimestamp(0, 1_000, 0), log.offsetForTimestamp(1_000));
+        assertEquals(new OffsetAndTimestamp(2, 2_000, 0), log.offsetForTimestamp(1_001));
+        assertEquals(new OffsetAndTimestamp(40, 21_000, 0), log.offsetForTimestamp(20_500));
+        assertEquals(new OffsetAndTimestamp(58, 30_000, 0), log.offsetForTimestamp(30_000));
         assertNull(log.offsetForTimestamp(30_001));
-        assertEquals(new OffsetAndTimestamp(59, 30_000), log.offsetOfMaxTimestamp());
+        assertEquals(new OffsetAndTimestamp(58, 30_000, 0), log.offsetOfMaxTimestamp(), "first record with the max timestamp");
     }
 
     @Test
@@ -195,9 +195,9 @@ class PartitionLogTest {
         for (long ts : timestamps) {
             log.appendAsLeader(TestBatches.batch(ts, "v"), 0, 5_000);
         }
-        assertEquals(new OffsetAndTimestamp(0, 5_000), log.offsetForTimestamp(4_000));
-        assertEquals(new OffsetAndTimestamp(2, 7_000), log.offsetForTimestamp(6_000));
-        assertEquals(new OffsetAndTimestamp(4, 9_000), log.offsetForTimestamp(8_000));
+        assertEquals(new OffsetAndTimestamp(0, 5_000, 0), log.offsetForTimestamp(4_000));
+        assertEquals(new OffsetAndTimestamp(2, 7_000, 0), log.offsetForTimestamp(6_000));
+        assertEquals(new OffsetAndTimestamp(4, 9_000, 0), log.offsetForTimestamp(8_000));
     }
 
     @Test
@@ -276,8 +276,8 @@ class PartitionLogTest {
         assertTrue(report.isEmpty(), report.toString());
         assertEquals(40, reopened.logEndOffset());
         assertEquals(before, TestBatches.readAll(reopened));
-        assertEquals(new OffsetAndTimestamp(39, 1_039), reopened.offsetOfMaxTimestamp());
-        assertEquals(new OffsetAndTimestamp(10, 1_010), reopened.offsetForTimestamp(1_010));
+        assertEquals(new OffsetAndTimestamp(39, 1_039, 0), reopened.offsetOfMaxTimestamp());
+        assertEquals(new OffsetAndTimestamp(10, 1_010, 0), reopened.offsetForTimestamp(1_010));
         reopened.appendAsLeader(TestBatches.batch(1, "after"), 0, 5_000);
         assertEquals(41, reopened.logEndOffset());
     }

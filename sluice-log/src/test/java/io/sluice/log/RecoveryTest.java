@@ -189,8 +189,8 @@ class RecoveryTest {
         RecoveryReport report = new RecoveryReport();
         PartitionLog log = reopen(report);
         assertEquals(2, report.lines().stream().filter(l -> l.contains("time index")).count(), report.toString());
-        assertEquals(new OffsetAndTimestamp(20, 1_010), log.offsetForTimestamp(1_010));
-        assertEquals(new OffsetAndTimestamp(199, 1_099), log.offsetOfMaxTimestamp());
+        assertEquals(new OffsetAndTimestamp(20, 1_010, 1), log.offsetForTimestamp(1_010));
+        assertEquals(new OffsetAndTimestamp(198, 1_099, 1), log.offsetOfMaxTimestamp());
     }
 
     @Test

@@ -50,6 +50,16 @@ final class TestBatches {
         return builder.build().buffer();
     }
 
+    /** One batch whose records carry the given timestamps, compressed with {@code compression}. */
+    static ByteBuffer withTimestamps(Compression compression, long... timestamps) {
+        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024 + 64 * timestamps.length),
+                RecordBatch.CURRENT_MAGIC_VALUE, compression, TimestampType.CREATE_TIME, 0L);
+        for (int i = 0; i < timestamps.length; i++) {
+            builder.append(timestamps[i], null, ("t" + i).getBytes(StandardCharsets.UTF_8));
+        }
+        return builder.build().buffer();
+    }
+
     static ByteBuffer idempotent(long producerId, short epoch, int baseSequence, int records) {
         String[] values = new String[records];
         for (int i = 0; i < records; i++) {

@@ -2,6 +2,7 @@ package io.sluice.log.segment;
 
 import io.sluice.record.batch.RecordBatchView;
 import io.sluice.log.batch.BatchFraming;
+import io.sluice.log.OffsetAndTimestamp;
 import io.sluice.log.index.CorruptIndexException;
 import io.sluice.log.index.OffsetIndex;
 import io.sluice.log.index.TimeIndex;
@@ -310,23 +311,29 @@ public final class LogSegment {
     }
 
     /**
-     * First batch whose maxTimestamp is at least {@code timestamp}: its base offset and maxTimestamp, or null.
+     * ListOffsets by timestamp within this segment: the first record at or after {@code startingOffset} whose
+     * timestamp is at least {@code timestamp}, or null when no batch here reaches it.
      */
-    public long[] findByTimestamp(long timestamp, BatchScanner scanner) throws IOException {
+    public OffsetAndTimestamp findByTimestamp(long timestamp, long startingOffset, BatchScanner scanner)
+            throws IOException {
         if (maxTimestamp < timestamp) {
             return null;
         }
         int limit = size;
-        long position = offsetIndex.lookup(timeIndex.lookup(timestamp));
+        long position = offsetIndex.lookup(Math.max(timeIndex.lookup(timestamp), startingOffset));
         while (position < limit) {
             RecordBatchView batch = scanner.readHeader(channel, position, limit);
             if (batch == null) {
                 return null;
             }
-            if (batch.maxTimestamp() >= timestamp) {
-                return new long[] {batch.baseOffset(), batch.maxTimestamp()};
+            int batchSize = batch.sizeInBytes();
+            if (batch.maxTimestamp() >= timestamp && batch.lastOffset() >= startingOffset) {
+                OffsetAndTimestamp found = RecordTimestampSearch.find(channel, position, batchSize, timestamp, startingOffset);
+                if (found != null) {
+                    return found;
+                }
             }
-            position += batch.sizeInBytes();
+            position += batchSize;
         }
         return null;
     }
