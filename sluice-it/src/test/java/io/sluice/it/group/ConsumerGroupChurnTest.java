@@ -1,11 +1,15 @@
 package io.sluice.it.group;
 
 import io.sluice.testkit.SluiceBrokerProcess;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -20,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,12 +32,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Issue 6's churn scenario: three Java consumers (each in its own JVM) share a 12-partition topic while a producer
- * runs; one leaves, one is SIGKILLed, one joins. After each rebalance every partition is owned by exactly one live
+ * runs; one leaves, one is SIGKILLed, one joins; once with eager and once with cooperative rebalancing. After each rebalance every partition is owned by exactly one live
  * member, and since members commit only after processing, every acknowledged record was processed by someone.
  */
 class ConsumerGroupChurnTest {
     private static final String TOPIC = "churn";
-    private static final String GROUP = "churn-group";
     private static final int PARTITIONS = 12;
     private static final long STABLE_TIMEOUT_MS = 90_000;
     private static final long DRAIN_TIMEOUT_MS = 90_000;
@@ -45,6 +49,12 @@ class ConsumerGroupChurnTest {
     static void startBroker() throws Exception {
         broker = GroupIt.startBroker(tempDir);
         GroupIt.createTopic(broker.bootstrap(), TOPIC, PARTITIONS);
+    }
+
+    /** Eager (range) and incremental (cooperative-sticky) rebalancing, as the Java client drives them. */
+    static Stream<Arguments> assignors() {
+        return Stream.of(Arguments.of("eager", RangeAssignor.class.getName()),
+                Arguments.of("cooperative", CooperativeStickyAssignor.class.getName()));
     }
 
     @AfterAll
@@ -87,9 +97,13 @@ class ConsumerGroupChurnTest {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             running.set(false);
-            thread.join(60_000);
+            try {
+                thread.join(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -117,7 +131,7 @@ class ConsumerGroupChurnTest {
         Set<Integer> seen = new HashSet<>();
         for (GroupMemberProcess member : live) {
             if (!member.isAlive()) {
-                return member.name() + " died";
+                return member.name() + " died: " + member.describe();
             }
             GroupMemberProcess.Owned owned = member.owned();
             if (owned == null) {
@@ -162,16 +176,19 @@ class ConsumerGroupChurnTest {
         assertNull(gap, () -> "records skipped:\n" + describe(everyone));
     }
 
-    @Test
-    void shouldKeepEveryPartitionOwnedOnceAndSkipNothingThroughLeaveCrashAndJoin() throws Exception {
-        Path logs = tempDir.resolve("members");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("assignors")
+    void shouldKeepEveryPartitionOwnedOnceAndSkipNothingThroughLeaveCrashAndJoin(String mode, String assignor)
+            throws Exception {
+        String group = "churn-" + mode;
+        Path logs = tempDir.resolve("members-" + mode);
         java.nio.file.Files.createDirectories(logs);
         String bootstrap = broker.bootstrap();
         List<GroupMemberProcess> everyone = new ArrayList<>();
         try (BackgroundProducer producer = new BackgroundProducer(bootstrap)) {
-            GroupMemberProcess a = GroupMemberProcess.start("a", bootstrap, TOPIC, GROUP, logs);
-            GroupMemberProcess b = GroupMemberProcess.start("b", bootstrap, TOPIC, GROUP, logs);
-            GroupMemberProcess c = GroupMemberProcess.start("c", bootstrap, TOPIC, GROUP, logs);
+            GroupMemberProcess a = GroupMemberProcess.start("a", bootstrap, TOPIC, group, assignor, logs);
+            GroupMemberProcess b = GroupMemberProcess.start("b", bootstrap, TOPIC, group, assignor, logs);
+            GroupMemberProcess c = GroupMemberProcess.start("c", bootstrap, TOPIC, group, assignor, logs);
             everyone.addAll(List.of(a, b, c));
             awaitExactOwnership(List.of(a, b, c), "three members");
 
@@ -181,7 +198,7 @@ class ConsumerGroupChurnTest {
             b.crash();
             awaitExactOwnership(List.of(c), "after b crashed");
 
-            GroupMemberProcess d = GroupMemberProcess.start("d", bootstrap, TOPIC, GROUP, logs);
+            GroupMemberProcess d = GroupMemberProcess.start("d", bootstrap, TOPIC, group, assignor, logs);
             everyone.add(d);
             awaitExactOwnership(List.of(c, d), "after d joined");
 

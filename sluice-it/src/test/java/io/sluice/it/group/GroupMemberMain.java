@@ -1,10 +1,14 @@
 package io.sluice.it.group;
 
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -13,11 +17,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Properties;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A consumer-group member run in its own JVM by {@link GroupMemberProcess}: subscribes to a topic, prints every
+ * A consumer-group member run in its own JVM by {@link GroupMemberProcess}: subscribes to a topic with the
+ * assignor class given as fourth argument (range, eager, by default), prints every
  * record it processed ({@code REC <partition> <offset>}) and flushes before committing (commit after processing),
  * and prints the partitions it owns after every rebalance ({@code OWNED <generation> <memberId> <p,p,..>}). A line
  * "stop" on stdin closes the consumer cleanly (LeaveGroup); killing the process is the crash case.
@@ -33,6 +39,7 @@ public final class GroupMemberMain {
         String bootstrap = args[0];
         String topic = args[1];
         String groupId = args[2];
+        String assignor = args.length > 3 ? args[3] : RangeAssignor.class.getName();
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         AtomicBoolean stop = new AtomicBoolean();
         Thread stdin = new Thread(() -> {
@@ -52,7 +59,9 @@ public final class GroupMemberMain {
         stdin.start();
 
         TreeSet<Integer> owned = new TreeSet<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(GroupIt.consumerProps(bootstrap, groupId))) {
+        Properties props = GroupIt.consumerProps(bootstrap, groupId);
+        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, assignor);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
@@ -85,7 +94,14 @@ public final class GroupMemberMain {
                     out.println("REC " + record.partition() + " " + record.offset());
                 }
                 out.flush();
-                consumer.commitSync();
+                try {
+                    consumer.commitSync();
+                } catch (RebalanceInProgressException | CommitFailedException e) {
+                    // The group is rebalancing: the next poll completes it, and whatever was not committed is
+                    // consumed again by its next owner (at least once, never skipped).
+                    out.println("COMMIT-RETRY " + e.getClass().getSimpleName());
+                    out.flush();
+                }
             }
         }
         out.println("CLOSED");

@@ -20,7 +20,9 @@ import java.util.concurrent.TimeUnit;
  * offsets it processed. Thread-safe: the output pump writes, the test thread reads.
  */
 final class GroupMemberProcess implements AutoCloseable {
+    private static final int ERR_TAIL_LINES = 40;
     private final String name;
+    private final Path errFile;
     private final Process process;
     private final Thread pump;
     private final Map<Integer, Set<Long>> processed = new ConcurrentHashMap<>();
@@ -32,20 +34,22 @@ final class GroupMemberProcess implements AutoCloseable {
     record Owned(int generation, String memberId, Set<Integer> partitions) {
     }
 
-    private GroupMemberProcess(String name, Process process) {
+    private GroupMemberProcess(String name, Path errFile, Process process) {
         this.name = name;
+        this.errFile = errFile;
         this.process = process;
         this.pump = new Thread(this::pumpOutput, "member-" + name);
         this.pump.setDaemon(true);
         this.pump.start();
     }
 
-    static GroupMemberProcess start(String name, String bootstrap, String topic, String groupId, Path logDir)
-            throws IOException {
+    static GroupMemberProcess start(String name, String bootstrap, String topic, String groupId, String assignor,
+                                    Path logDir) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(GroupIt.javaCommand(GroupMemberMain.class.getName(),
-                bootstrap, topic, groupId));
-        builder.redirectError(logDir.resolve("member-" + name + ".err").toFile());
-        return new GroupMemberProcess(name, builder.start());
+                bootstrap, topic, groupId, assignor));
+        Path errFile = logDir.resolve("member-" + name + ".err");
+        builder.redirectError(errFile.toFile());
+        return new GroupMemberProcess(name, errFile, builder.start());
     }
 
     private void pumpOutput() {
@@ -95,8 +99,15 @@ final class GroupMemberProcess implements AutoCloseable {
     }
 
     String describe() {
+        String err;
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(errFile);
+            err = String.join("\n  ", lines.subList(Math.max(0, lines.size() - ERR_TAIL_LINES), lines.size()));
+        } catch (IOException e) {
+            err = e.toString();
+        }
         synchronized (tail) {
-            return name + (isAlive() ? " (alive)" : " (dead)") + " " + tail;
+            return name + (isAlive() ? " (alive)" : " (dead)") + " " + tail + "\n  stderr: " + err;
         }
     }
 
@@ -122,9 +133,13 @@ final class GroupMemberProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
-            crash();
+            try {
+                crash();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
