@@ -98,6 +98,11 @@ class ConsumerGroupChurnTest {
 
         @Override
         public void close() {
+            stop();
+        }
+
+        /** Stops producing and waits until every send is acknowledged or failed. */
+        void stop() {
             running.set(false);
             try {
                 thread.join(60_000);
@@ -203,7 +208,7 @@ class ConsumerGroupChurnTest {
             awaitExactOwnership(List.of(c, d), "after d joined");
 
             TimeUnit.MILLISECONDS.sleep(500);
-            producer.close();
+            producer.stop();
             assertNull(producer.failure.get(), "the producer failed");
             awaitAllProcessed(producer, everyone);
             assertEquals(PARTITIONS, producer.acked.size(), "every partition received records");
