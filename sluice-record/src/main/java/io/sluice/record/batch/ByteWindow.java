@@ -68,6 +68,21 @@ public final class ByteWindow {
         return limit;
     }
 
+    /** Index in {@link #buffer()} of the next unread byte. */
+    public int position() {
+        return position;
+    }
+
+    /** Bytes readable without a refill. */
+    public int available() {
+        return limit - position;
+    }
+
+    /** Consumes bytes a caller parsed directly from {@link #buffer()}, up to {@code newPosition <= limit()}. */
+    public void position(int newPosition) {
+        position = newPosition;
+    }
+
     /** Bytes consumed since the start of the stream. */
     public long streamPosition() {
         return discarded + position;

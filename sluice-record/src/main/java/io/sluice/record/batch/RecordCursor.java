@@ -1,5 +1,7 @@
 package io.sluice.record.batch;
 
+import static io.sluice.record.batch.RecordBatchDescriptor.MAX_VARINT_LENGTH;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -41,6 +43,138 @@ public final class RecordCursor {
 
     /** Reads the next record; its fields are then available through the accessors. */
     public void next() throws BatchFormatException {
+        if (window.available() < MAX_VARINT_LENGTH + MIN_RECORD_BODY || !nextInWindow()) {
+            nextAcrossRefills();
+        }
+    }
+
+    /**
+     * Fast path for a record lying wholly inside the window: parses with local positions and no
+     * refill checks. Returns false, consuming nothing, on anything unusual; the careful path then
+     * reads the same bytes again and names the problem.
+     */
+    private boolean nextInWindow() {
+        ByteBuffer b = window.buffer();
+        int start = window.position();
+        int limit = window.limit();
+        long r = varint(b, start, start + MAX_VARINT_LENGTH);
+        if (r == MALFORMED) {
+            return false;
+        }
+        int length = (int) (r >> 32);
+        int p = (int) r;
+        int end = p + length;
+        if (length < MIN_RECORD_BODY || length > limit - p) {
+            return false;
+        }
+        byte attrs = b.get(p++);
+        long tsDelta = 0;
+        int shift = 0;
+        while (true) {
+            if (p >= end || shift > 63) {
+                return false;
+            }
+            byte x = b.get(p++);
+            tsDelta |= (long) (x & 0x7f) << shift;
+            if (x >= 0) {
+                break;
+            }
+            shift += 7;
+        }
+        r = varint(b, p, end);
+        if (r == MALFORMED) {
+            return false;
+        }
+        int offDelta = (int) (r >> 32);
+        p = (int) r;
+        r = varint(b, p, end);
+        if (r == MALFORMED) {
+            return false;
+        }
+        int keyLen = (int) (r >> 32);
+        p = (int) r;
+        if (keyLen < -1 || keyLen > end - p) {
+            return false;
+        }
+        p += Math.max(keyLen, 0);
+        r = varint(b, p, end);
+        if (r == MALFORMED) {
+            return false;
+        }
+        int valueLen = (int) (r >> 32);
+        p = (int) r;
+        if (valueLen < -1 || valueLen > end - p) {
+            return false;
+        }
+        p += Math.max(valueLen, 0);
+        r = varint(b, p, end);
+        if (r == MALFORMED) {
+            return false;
+        }
+        int headers = (int) (r >> 32);
+        p = (int) r;
+        if (headers < 0 || headers > end - p) {
+            return false;
+        }
+        for (int i = 0; i < headers; i++) {
+            r = varint(b, p, end);
+            if (r == MALFORMED) {
+                return false;
+            }
+            int headerKeyLen = (int) (r >> 32);
+            p = (int) r;
+            if (headerKeyLen < 0 || headerKeyLen > end - p) {
+                return false;
+            }
+            p += headerKeyLen;
+            r = varint(b, p, end);
+            if (r == MALFORMED) {
+                return false;
+            }
+            int headerValueLen = (int) (r >> 32);
+            p = (int) r;
+            if (headerValueLen < -1 || headerValueLen > end - p) {
+                return false;
+            }
+            p += Math.max(headerValueLen, 0);
+        }
+        if (p != end) {
+            return false;
+        }
+        bodyLength = length;
+        attributes = attrs;
+        timestampDelta = (tsDelta >>> 1) ^ -(tsDelta & 1);
+        offsetDelta = offDelta;
+        keyLength = keyLen;
+        valueLength = valueLen;
+        headerCount = headers;
+        window.position(p);
+        return true;
+    }
+
+    /** Marks a varint that is too long or runs past its bound (no valid packed result is negative). */
+    private static final long MALFORMED = -1L;
+
+    /**
+     * Decodes a zigzag varint at {@code p}, not reading at or past {@code end}; returns the value
+     * in the high 32 bits and the next position in the low 32 bits, or {@link #MALFORMED}.
+     */
+    private static long varint(ByteBuffer b, int p, int end) {
+        int raw = 0;
+        int shift = 0;
+        while (p < end && shift <= 28) {
+            byte x = b.get(p++);
+            raw |= (x & 0x7f) << shift;
+            if (x >= 0) {
+                int value = (raw >>> 1) ^ -(raw & 1);
+                return ((long) value << 32) | p;
+            }
+            shift += 7;
+        }
+        return MALFORMED;
+    }
+
+    private void nextAcrossRefills() throws BatchFormatException {
         int length = window.readVarint();
         if (length < MIN_RECORD_BODY) {
             throw malformed("record length " + length + " is below the minimum of " + MIN_RECORD_BODY);
