@@ -171,7 +171,6 @@ final class ClassicGroup {
         old.cancelHeartbeat();
         boolean wasPendingSync = pendingSyncMembers.remove(oldMemberId);
         replacement.assignment = old.assignment;
-        replacement.isNew = false;
         members.put(replacement.memberId, replacement);
         for (String protocol : replacement.protocols.keySet()) {
             protocolSupport.merge(protocol, 1, Integer::sum);

@@ -125,7 +125,6 @@ public final class GroupCoordinator implements AutoCloseable {
             GroupMember member = new GroupMember(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
                     g.protocolType(), m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), protocols);
             member.assignment = m.assignment();
-            member.isNew = false;
             group.add(member);
         }
         group.leaderId = g.leaderId() != null && group.has(g.leaderId()) ? g.leaderId() : group.leaderId;
@@ -149,6 +148,14 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Expires offsets now instead of waiting for the next sweep; returns how many expired. */
     public int expireOffsetsNow() {
         return offsets.expireOffsets();
+    }
+
+    /**
+     * Forgets every group's committed offsets of a deleted topic, durably, as Kafka does when a topic is deleted;
+     * returns how many offsets were removed. Call it after the topic is gone.
+     */
+    public int onTopicDeleted(String topic) {
+        return offsets.forgetTopic(topic);
     }
 
     /** The partition of the group store holding {@code groupId}: Kafka's abs(hashCode) % partition count. */

@@ -24,8 +24,6 @@ final class GroupMember {
     /** Protocol name to metadata, in the member's order of preference. */
     LinkedHashMap<String, byte[]> protocols;
     byte[] assignment = new byte[0];
-    /** True until the member has been part of a completed join; Kafka's "isNew". */
-    boolean isNew = true;
 
     CompletableFuture<JoinGroupResponseData> awaitingJoin;
     short awaitingJoinVersion;

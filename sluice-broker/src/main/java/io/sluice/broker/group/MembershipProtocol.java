@@ -401,7 +401,6 @@ final class MembershipProtocol {
                         group.isLeader(member.memberId), version));
             }
             scheduleHeartbeat(group, member);
-            member.isNew = false;
         }
         group.pendingSyncMembers.addAll(group.members.keySet());
         group.cancelSyncTimer();

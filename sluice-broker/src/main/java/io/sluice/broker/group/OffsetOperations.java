@@ -301,6 +301,38 @@ final class OffsetOperations {
         }
     }
 
+    // ---------------------------------------------------------------- deleted topics
+
+    /** Kafka's cleanup on topic deletion: every group forgets its committed offsets of {@code topic}. */
+    int forgetTopic(String topic) {
+        int removed = 0;
+        for (ClassicGroup group : rt.groups.values()) {
+            group.lock.lock();
+            try {
+                List<GroupRecord> tombstones = new ArrayList<>();
+                for (TopicPartition tp : group.offsets.keySet()) {
+                    if (tp.topic().equals(topic)) {
+                        tombstones.add(new GroupRecord.OffsetTombstone(group.groupId, topic, tp.partition()));
+                    }
+                }
+                if (tombstones.isEmpty() || group.is(GroupState.DEAD)) {
+                    continue;
+                }
+                try {
+                    rt.store.append(group.groupId, tombstones);
+                } catch (IOException | RuntimeException e) {
+                    LOG.error("Group {}: cannot forget offsets of deleted topic {}", group.groupId, topic, e);
+                    continue;
+                }
+                group.offsets.keySet().removeIf(tp -> tp.topic().equals(topic));
+                removed += tombstones.size();
+            } finally {
+                group.lock.unlock();
+            }
+        }
+        return removed;
+    }
+
     // ---------------------------------------------------------------- retention
 
     /**

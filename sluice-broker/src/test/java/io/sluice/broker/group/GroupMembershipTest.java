@@ -75,7 +75,8 @@ class GroupMembershipTest {
         h.scheduler.advance(INITIAL_DELAY_MS);
         JoinGroupResponseData joined = join.getNow(null);
         assertEquals(Errors.NONE.code(), joined.errorCode());
-        assertEquals("", joined.protocolType() == null ? "" : "", "v3 has no protocol type");
+        assertTrue(joined.memberId().startsWith("old-"), joined.memberId());
+        assertEquals(1, joined.generationId());
         assertEquals("range", joined.protocolName());
     }
 

@@ -227,6 +227,18 @@ class GroupOffsetsTest {
     }
 
     @Test
+    void shouldForgetOffsetsOfDeletedTopicDurably() throws IOException {
+        h.commit("a", "", null, SIMPLE, "gone", 0, 5, "");
+        h.commit("a", "", null, SIMPLE, "t", 0, 6, "");
+        h.commit("b", "", null, SIMPLE, "gone", 1, 7, "");
+        assertEquals(2, h.coordinator.onTopicDeleted("gone"));
+        h.restart();
+        assertEquals(-1L, h.committed("a", "gone", 0));
+        assertEquals(-1L, h.committed("b", "gone", 1));
+        assertEquals(6L, h.committed("a", "t", 0));
+    }
+
+    @Test
     void shouldDeleteOnlyEmptyGroups() throws IOException {
         JoinGroupResponseData member = stableMember("g");
         h.commit("g", member.memberId(), null, 1, "t", 0, 5, "");
