@@ -1,0 +1,93 @@
+package io.sluice.cluster.config;
+
+import io.sluice.codec.compress.Compression;
+
+import java.time.Duration;
+
+/**
+ * Every tunable of sluice-cluster, with its default and the reason for it. Immutable; safe to share.
+ *
+ * @param sessionTimeout      ZooKeeper session timeout (default 18 s, Kafka's zookeeper.session.timeout.ms: a broker
+ *                            that stops heart-beating this long is removed and a paused controller is fenced)
+ * @param connectionTimeout   how long to wait for the first connection (default 15 s)
+ * @param partBytes           largest znode the state store writes, header included (default jute.maxbuffer minus
+ *                            4 KiB: the multi() envelope, the version check and the path must fit beside a part)
+ * @param maxSnapshotParts    parts of one snapshot a reader accepts (default 4096: 4 GB at the default part size,
+ *                            far above any real cluster; stops forged manifests)
+ * @param maxStateBytes       compressed bytes of one snapshot a reader accepts (default 256 MiB)
+ * @param deltasPerSnapshot   deltas after which the controller folds them into a new snapshot (default 100: a
+ *                            follower that starts late reads at most this many small znodes beside the snapshot)
+ * @param compression         compression of snapshots and deltas (default ZLIB: standard zlib stream, no native
+ *                            library needed to read it back)
+ * @param coalesceDelay       how long the controller waits after a membership event for more events before it
+ *                            publishes one delta for all of them (default 20 ms: a mass join becomes a few deltas,
+ *                            a single join is published at once)
+ */
+public record ClusterConfig(
+        Duration sessionTimeout,
+        Duration connectionTimeout,
+        int partBytes,
+        int maxSnapshotParts,
+        int maxStateBytes,
+        int deltasPerSnapshot,
+        Compression compression,
+        Duration coalesceDelay) {
+
+    /** ZooKeeper's own default for jute.maxbuffer (1 MiB - 1), used when the property is not set. */
+    public static final int ZOOKEEPER_DEFAULT_MAX_BUFFER = 0xfffff;
+    /** Room left in each znode write for the multi() envelope, the epoch check and the path. */
+    public static final int PART_HEADROOM_BYTES = 4096;
+
+    public ClusterConfig {
+        if (sessionTimeout.isNegative() || sessionTimeout.isZero()) {
+            throw new IllegalArgumentException("sessionTimeout must be > 0, was " + sessionTimeout);
+        }
+        if (partBytes < 1024) {
+            throw new IllegalArgumentException("partBytes must be >= 1024, was " + partBytes);
+        }
+        if (maxSnapshotParts < 1 || maxStateBytes < 1) {
+            throw new IllegalArgumentException("maxSnapshotParts and maxStateBytes must be > 0, were "
+                    + maxSnapshotParts + " and " + maxStateBytes);
+        }
+        if (deltasPerSnapshot < 1) {
+            throw new IllegalArgumentException("deltasPerSnapshot must be >= 1, was " + deltasPerSnapshot);
+        }
+    }
+
+    /** Defaults, with the part size derived from this JVM's jute.maxbuffer (the limit the client enforces). */
+    public static ClusterConfig defaults() {
+        return new ClusterConfig(Duration.ofSeconds(18), Duration.ofSeconds(15),
+                juteMaxBuffer() - PART_HEADROOM_BYTES, 4096, 256 << 20, 100, Compression.ZLIB,
+                Duration.ofMillis(20));
+    }
+
+    /** ZooKeeper's jute.maxbuffer as this JVM sees it. */
+    public static int juteMaxBuffer() {
+        return Integer.getInteger("jute.maxbuffer", ZOOKEEPER_DEFAULT_MAX_BUFFER);
+    }
+
+    public ClusterConfig withSessionTimeout(Duration value) {
+        return new ClusterConfig(value, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
+                deltasPerSnapshot, compression, coalesceDelay);
+    }
+
+    public ClusterConfig withConnectionTimeout(Duration value) {
+        return new ClusterConfig(sessionTimeout, value, partBytes, maxSnapshotParts, maxStateBytes,
+                deltasPerSnapshot, compression, coalesceDelay);
+    }
+
+    public ClusterConfig withPartBytes(int value) {
+        return new ClusterConfig(sessionTimeout, connectionTimeout, value, maxSnapshotParts, maxStateBytes,
+                deltasPerSnapshot, compression, coalesceDelay);
+    }
+
+    public ClusterConfig withDeltasPerSnapshot(int value) {
+        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
+                value, compression, coalesceDelay);
+    }
+
+    public ClusterConfig withCoalesceDelay(Duration value) {
+        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
+                deltasPerSnapshot, compression, value);
+    }
+}

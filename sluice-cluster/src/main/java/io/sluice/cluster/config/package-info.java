@@ -1,0 +1,2 @@
+/** The tunables of sluice-cluster ({@link io.sluice.cluster.config.ClusterConfig}). */
+package io.sluice.cluster.config;

@@ -1,0 +1,687 @@
+package io.sluice.cluster.controller;
+
+import io.sluice.cluster.assign.PartitionAssigner;
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.BrokerInfo;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.ClusterStateException;
+import io.sluice.cluster.state.CorruptStateException;
+import io.sluice.cluster.state.PartitionRef;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.StateGapException;
+import io.sluice.cluster.state.StateReader;
+import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.state.wire.BrokerRecord;
+import io.sluice.cluster.state.wire.DeltaRecord;
+import io.sluice.cluster.state.wire.PartitionChangeRecord;
+import io.sluice.cluster.state.wire.SnapshotManifest;
+import io.sluice.cluster.state.wire.SnapshotManifestDescriptor;
+import io.sluice.cluster.state.wire.StateSerializer;
+import io.sluice.cluster.state.wire.TopicRecord;
+import io.sluice.cluster.zk.ZkPaths;
+import io.sluice.codec.part.PartDescriptor;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The controller's work once elected: loads the cluster state (head snapshot, falling back to the previous one if the
+ * head is corrupt, plus the deltas after it), follows broker membership, and publishes every change as one small
+ * fenced delta, folding deltas into a new snapshot every {@link ClusterConfig#deltasPerSnapshot()}. Membership events
+ * arriving within {@link ClusterConfig#coalesceDelay()} are published as one delta. It watches its own snapshot's
+ * znodes and rewrites a fresh snapshot when one is changed or removed behind its back.
+ *
+ * <p>Every method that touches state runs on the controller's single thread; the public operations return futures.
+ * Thread-safe; one per broker.
+ */
+public final class ClusterController implements ControllerElection.Listener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterController.class);
+    private static final int DELETES_PER_TRANSACTION = 100;
+    private static final long RETRY_DELAY_MILLIS = 500;
+
+    private final CuratorFramework client;
+    private final int brokerId;
+    private final ClusterConfig config;
+    private final ScheduledExecutorService thread;
+    private final StateSerializer serializer;
+    private final StateReader reader;
+    private final AtomicBoolean membershipScheduled = new AtomicBoolean();
+    private final CuratorWatcher membershipWatcher = this::onMembershipEvent;
+    private final CuratorWatcher snapshotWatcher = this::onSnapshotEvent;
+    private final ControllerStats stats = new ControllerStats();
+    private volatile Thread controllerThread;
+
+    private volatile FencedWriter writer;
+    private volatile ClusterState state;
+    private SnapshotManifest head;
+    private SnapshotManifest previous;
+    private boolean headExists;
+    private long nextSnapshotId;
+    private int deltasSinceSnapshot;
+
+    public ClusterController(CuratorFramework client, int brokerId, ClusterConfig config) {
+        this.client = client;
+        this.brokerId = brokerId;
+        this.config = config;
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sluice-controller-" + brokerId);
+            t.setDaemon(true);
+            controllerThread = t;
+            return t;
+        });
+        this.serializer = new StateSerializer(config.compression(), config.partBytes(), config.maxSnapshotParts(),
+                config.maxStateBytes());
+        this.reader = new StateReader(client, config);
+    }
+
+    /** The executor election callbacks must run on. */
+    public Executor executor() {
+        return thread;
+    }
+
+    public boolean isActive() {
+        return writer != null;
+    }
+
+    /** The epoch held while active, else -1. */
+    public int epoch() {
+        FencedWriter w = writer;
+        return w == null ? -1 : w.epoch();
+    }
+
+    /** The state as this controller last published it, null when not active. */
+    public ClusterState state() {
+        return writer == null ? null : state;
+    }
+
+    public ControllerStats stats() {
+        return stats;
+    }
+
+    /** The controller thread, for CPU and allocation measurements; null before it first ran. */
+    public Thread controllerThread() {
+        return controllerThread;
+    }
+
+    // ---- election --------------------------------------------------------------------------------------------
+
+    @Override
+    public void elected(FencedWriter w) {
+        thread.execute(() -> takeOver(w));
+    }
+
+    @Override
+    public void resigned() {
+        thread.execute(() -> {
+            if (writer != null) {
+                LOG.info("broker {} stops acting as controller (epoch {})", brokerId, writer.epoch());
+            }
+            writer = null;
+            state = null;
+        });
+    }
+
+    private void takeOver(FencedWriter w) {
+        writer = w;
+        try {
+            client.createContainers(ZkPaths.BROKER_IDS);
+            ensurePersistent(ZkPaths.STATE);
+            boolean needSnapshot = load();
+            reconcileMembership();
+            if (needSnapshot) {
+                writeSnapshot();
+            } else {
+                watchSnapshot();
+            }
+            LOG.info("controller {} epoch {} took over at {}", brokerId, w.epoch(), state);
+        } catch (ControllerFencedException e) {
+            fenced(e);
+        } catch (Exception e) {
+            LOG.warn("controller {} epoch {}: take-over failed, retrying: {}", brokerId, w.epoch(), e.toString());
+            thread.schedule(() -> {
+                if (writer == w) {
+                    takeOver(w);
+                }
+            }, RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void ensurePersistent(String path) throws Exception {
+        try {
+            client.create().creatingParentsIfNeeded().forPath(path);
+        } catch (KeeperException.NodeExistsException e) {
+            // Present from an earlier controller.
+        }
+    }
+
+    /** Loads the published state; true when a fresh snapshot must be written (corrupt head, unfulfilled marker). */
+    private boolean load() throws Exception {
+        boolean needSnapshot = false;
+        head = null;
+        previous = null;
+        SnapshotManifest headManifest;
+        try {
+            headManifest = reader.readHead(null);
+        } catch (CorruptStateException e) {
+            LOG.error("controller {}: head manifest unreadable ({}); falling back to older snapshots", brokerId,
+                    e.getMessage());
+            headManifest = null;
+            needSnapshot = true;
+        }
+        headExists = client.checkExists().forPath(ZkPaths.STATE_HEAD) != null;
+        long[] snapshotIds = reader.listSnapshots();
+        nextSnapshotId = snapshotIds.length == 0 ? 1 : snapshotIds[snapshotIds.length - 1] + 1;
+        ClusterState s = null;
+        if (headManifest != null) {
+            nextSnapshotId = Math.max(nextSnapshotId, headManifest.snapshotId() + 1);
+            try {
+                s = reader.readSnapshot(headManifest);
+                head = headManifest;
+            } catch (CorruptStateException e) {
+                LOG.error("controller {}: head snapshot corrupt ({}); falling back to older snapshots", brokerId,
+                        e.getMessage());
+                needSnapshot = true;
+            }
+        }
+        if (s == null && (headManifest != null || needSnapshot)) {
+            s = fallback(snapshotIds, headManifest);
+        }
+        if (s == null) {
+            s = ClusterState.EMPTY;
+        }
+        int applied = 0;
+        for (long seq : reader.listDeltas(null)) {
+            if (seq <= s.appliedSeq()) {
+                continue;
+            }
+            DeltaRecord d;
+            try {
+                d = reader.readDelta(seq);
+            } catch (CorruptStateException e) {
+                LOG.error("controller {}: {}; state continues without it", brokerId, e.getMessage());
+                s = s.at(s.controllerEpoch(), seq);
+                needSnapshot = true;
+                continue;
+            }
+            if (d == null) {
+                continue;
+            }
+            if (d.inSnapshot) {
+                // Its snapshot was never written (the controller that made it died): the change is lost.
+                LOG.warn("controller {}: delta {} refers to a snapshot that was never written; skipping it",
+                        brokerId, seq);
+                s = s.at(Math.max(s.controllerEpoch(), d.controllerEpoch), seq);
+                needSnapshot = true;
+                continue;
+            }
+            try {
+                s = s.apply(d, seq);
+                applied++;
+            } catch (StateGapException e) {
+                LOG.error("controller {}: {}; publishing a fresh snapshot", brokerId, e.getMessage());
+                s = s.at(s.controllerEpoch(), seq);
+                needSnapshot = true;
+            }
+        }
+        state = s;
+        deltasSinceSnapshot = applied;
+        return needSnapshot;
+    }
+
+    private ClusterState fallback(long[] snapshotIds, SnapshotManifest skip) throws Exception {
+        for (int i = snapshotIds.length - 1; i >= 0; i--) {
+            long id = snapshotIds[i];
+            if (skip != null && id == skip.snapshotId()) {
+                continue;
+            }
+            try {
+                SnapshotManifest m = reader.readManifest(id);
+                ClusterState s = reader.readSnapshot(m);
+                LOG.warn("controller {}: recovered from snapshot {} at seq {}", brokerId, id, m.lastDeltaSeq());
+                head = m;
+                return s;
+            } catch (ClusterStateException e) {
+                LOG.error("controller {}: snapshot {} unreadable too: {}", brokerId, id, e.getMessage());
+            }
+        }
+        LOG.error("controller {}: no readable snapshot; rebuilding from the delta log and live brokers only",
+                brokerId);
+        return null;
+    }
+
+    // ---- membership ------------------------------------------------------------------------------------------
+
+    private void onMembershipEvent(WatchedEvent event) {
+        if (event.getType() == Watcher.Event.EventType.None) {
+            return;
+        }
+        scheduleMembership();
+    }
+
+    private void scheduleMembership() {
+        if (membershipScheduled.compareAndSet(false, true)) {
+            thread.schedule(() -> {
+                membershipScheduled.set(false);
+                try {
+                    reconcileMembership();
+                } catch (ControllerFencedException e) {
+                    fenced(e);
+                } catch (Exception e) {
+                    LOG.warn("controller {}: membership update failed, retrying: {}", brokerId, e.toString());
+                    thread.schedule(this::scheduleMembership, RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+                }
+            }, config.coalesceDelay().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Compares the live registrations with the state and publishes one delta for every difference found. */
+    private void reconcileMembership() throws Exception {
+        if (writer == null) {
+            return;
+        }
+        List<String> children;
+        try {
+            children = client.getChildren().usingWatcher(membershipWatcher).forPath(ZkPaths.BROKER_IDS);
+        } catch (KeeperException.NoNodeException e) {
+            client.checkExists().usingWatcher(membershipWatcher).forPath(ZkPaths.BROKER_IDS);
+            children = List.of();
+        }
+        Set<Integer> live = new HashSet<>();
+        for (String c : children) {
+            try {
+                live.add(Integer.parseInt(c));
+            } catch (NumberFormatException e) {
+                LOG.warn("controller {}: ignoring {}/{}, not a broker id", brokerId, ZkPaths.BROKER_IDS, c);
+            }
+        }
+        DeltaRecord delta = new DeltaRecord();
+        Set<Integer> joinedIds = new HashSet<>();
+        for (int id : live) {
+            if (state.brokers().containsKey(id)) {
+                continue;
+            }
+            try {
+                BrokerInfo info = StateSerializer.decodeBroker(ZkPaths.broker(id),
+                        client.getData().forPath(ZkPaths.broker(id)));
+                if (info.id() != id) {
+                    LOG.error("controller {}: {} holds broker id {}; ignoring it", brokerId, ZkPaths.broker(id),
+                            info.id());
+                    continue;
+                }
+                delta.joined.add(BrokerRecord.of(info));
+                joinedIds.add(id);
+            } catch (KeeperException.NoNodeException e) {
+                // Joined and left before we looked.
+            } catch (ClusterStateException e) {
+                LOG.error("controller {}: ignoring unreadable registration: {}", brokerId, e.getMessage());
+            }
+        }
+        List<Integer> leftIds = new ArrayList<>();
+        for (int id : state.brokers().keySet()) {
+            if (!live.contains(id)) {
+                leftIds.add(id);
+            }
+        }
+        if (joinedIds.isEmpty() && leftIds.isEmpty()) {
+            return;
+        }
+        delta.left = leftIds.stream().mapToInt(Integer::intValue).toArray();
+        Set<Integer> liveAfter = new HashSet<>(state.brokers().keySet());
+        liveAfter.removeAll(leftIds);
+        liveAfter.addAll(joinedIds);
+        for (TopicState topic : state.topicsById().values()) {
+            for (int p = 0; p < topic.partitionCount(); p++) {
+                PartitionState ps = topic.partition(p);
+                if (!ps.isOffline() && !liveAfter.contains(ps.leader())) {
+                    delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), p, PartitionState.NO_LEADER,
+                            ps.leaderEpoch() + 1, ps.isr()));
+                } else if (ps.isOffline()) {
+                    int leader = preferredLiveLeader(ps, liveAfter);
+                    if (leader != PartitionState.NO_LEADER) {
+                        delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), p, leader,
+                                ps.leaderEpoch() + 1, ps.isr()));
+                    }
+                }
+            }
+        }
+        publish(delta);
+        stats.joins.addAndGet(joinedIds.size());
+        stats.leaves.addAndGet(leftIds.size());
+        stats.membershipDeltas.incrementAndGet();
+    }
+
+    /** The first replica, in preference order, that is live and in the ISR; NO_LEADER when none is. */
+    private static int preferredLiveLeader(PartitionState ps, Set<Integer> live) {
+        for (int r : ps.replicas()) {
+            if (live.contains(r) && ps.inIsr(r)) {
+                return r;
+            }
+        }
+        return PartitionState.NO_LEADER;
+    }
+
+    // ---- operations ------------------------------------------------------------------------------------------
+
+    /**
+     * Creates a topic with replicas placed by {@link PartitionAssigner} over the live brokers; leaders are the
+     * preferred replicas, the ISR is every replica. Completes with the topic as published.
+     */
+    public CompletableFuture<TopicState> createTopic(String name, int partitions, int replicationFactor,
+                                                     Map<String, String> configs) {
+        return call("createTopic " + name, () -> {
+            TopicState existing = state.topic(name);
+            if (existing != null) {
+                throw new TopicExistsException(name, existing.id());
+            }
+            List<PartitionAssigner.Candidate> candidates = new ArrayList<>();
+            for (BrokerInfo b : state.brokers().values()) {
+                candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack()));
+            }
+            int[][] replicas = PartitionAssigner.assign(candidates, partitions, replicationFactor, name.hashCode());
+            PartitionState[] ps = new PartitionState[partitions];
+            for (int p = 0; p < partitions; p++) {
+                ps[p] = new PartitionState(replicas[p], replicas[p][0], 0, replicas[p]);
+            }
+            TopicState topic = new TopicState(UUID.randomUUID(), name, configs, ps);
+            DeltaRecord delta = new DeltaRecord();
+            delta.createdTopics.add(TopicRecord.of(topic));
+            publish(delta);
+            return state.topic(name);
+        });
+    }
+
+    public CompletableFuture<Void> deleteTopic(String name) {
+        return call("deleteTopic " + name, () -> {
+            TopicState topic = state.topic(name);
+            if (topic == null) {
+                throw new UnknownTopicException("topic '" + name + "' does not exist");
+            }
+            DeltaRecord delta = new DeltaRecord();
+            delta.deletedTopics.add(topic.id());
+            publish(delta);
+            return null;
+        });
+    }
+
+    /**
+     * Moves leadership of each partition to its preferred live in-sync replica (bumping the leader epoch when the
+     * leader changes). Completes with the state as published.
+     */
+    public CompletableFuture<ClusterState> electLeaders(Collection<PartitionRef> partitions) {
+        return call("electLeaders", () -> {
+            DeltaRecord delta = new DeltaRecord();
+            Set<Integer> live = state.brokers().keySet();
+            for (PartitionRef ref : partitions) {
+                TopicState topic = state.topic(ref.topic());
+                if (topic == null || ref.partition() < 0 || ref.partition() >= topic.partitionCount()) {
+                    throw new UnknownTopicException("partition " + ref + " does not exist");
+                }
+                PartitionState ps = topic.partition(ref.partition());
+                int leader = preferredLiveLeader(ps, live);
+                if (leader != ps.leader()) {
+                    delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), ref.partition(), leader,
+                            ps.leaderEpoch() + 1, ps.isr()));
+                }
+            }
+            if (!delta.isEmpty()) {
+                publish(delta);
+            }
+            return state;
+        });
+    }
+
+    /** Writes a fresh snapshot of the current state now (operators, tests, repair). */
+    public CompletableFuture<SnapshotManifest> writeSnapshotNow() {
+        return call("writeSnapshot", () -> {
+            writeSnapshot();
+            return head;
+        });
+    }
+
+    private <T> CompletableFuture<T> call(String what, Callable<T> body) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        thread.execute(() -> {
+            if (writer == null) {
+                f.completeExceptionally(new NotControllerException(brokerId, what));
+                return;
+            }
+            try {
+                f.complete(body.call());
+            } catch (ControllerFencedException e) {
+                fenced(e);
+                f.completeExceptionally(e);
+            } catch (Exception e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
+    private void fenced(ControllerFencedException e) {
+        LOG.warn("controller {}: {}", brokerId, e.getMessage());
+        stats.fencedWrites.incrementAndGet();
+        writer = null;
+        state = null;
+    }
+
+    // ---- publication -----------------------------------------------------------------------------------------
+
+    private List<CuratorTransactionResult> commit(String what, List<CuratorOp> ops, long bytes) throws Exception {
+        FencedWriter w = writer;
+        if (w == null) {
+            throw new ControllerFencedException(-1, -1, what + " after resignation");
+        }
+        List<CuratorTransactionResult> r = w.commit(what, ops, bytes);
+        stats.transactions.incrementAndGet();
+        stats.operations.addAndGet(ops.size());
+        stats.bytesWritten.addAndGet(bytes);
+        return r;
+    }
+
+    /** Publishes {@code delta} on top of the current state: one znode, or a marker plus a snapshot if too large. */
+    private void publish(DeltaRecord delta) throws Exception {
+        delta.controllerEpoch = writer.epoch();
+        delta.prevSeq = state.appliedSeq();
+        byte[] bytes = serializer.encodeDelta(delta);
+        boolean marker = bytes == null;
+        if (marker) {
+            DeltaRecord m = new DeltaRecord();
+            m.controllerEpoch = delta.controllerEpoch;
+            m.prevSeq = delta.prevSeq;
+            m.inSnapshot = true;
+            bytes = serializer.encodeDelta(m);
+        }
+        List<CuratorTransactionResult> r = commit("delta", List.of(client.transactionOp().create()
+                .withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(ZkPaths.STATE + "/" + ZkPaths.DELTA_PREFIX, bytes)),
+                bytes.length);
+        String path = r.get(0).getResultPath();
+        long seq = ZkPaths.deltaSeq(path.substring(path.lastIndexOf('/') + 1));
+        state = state.apply(delta, seq);
+        stats.deltas.incrementAndGet();
+        deltasSinceSnapshot++;
+        if (marker || deltasSinceSnapshot >= config.deltasPerSnapshot()) {
+            writeSnapshot();
+        }
+    }
+
+    /** Streams the state into a new snapshot, points the head at it and prunes what no reader needs any more. */
+    private void writeSnapshot() throws Exception {
+        long id = nextSnapshotId++;
+        StateSerializer.EncodedSnapshot enc = serializer.encodeSnapshot(state.toSnapshot());
+        List<byte[]> parts = enc.parts();
+        for (int i = 0; i < parts.size(); i++) {
+            List<CuratorOp> ops = new ArrayList<>(2);
+            if (i == 0) {
+                ops.add(client.transactionOp().create().forPath(ZkPaths.snapshotDir(id)));
+            }
+            ops.add(client.transactionOp().create().forPath(ZkPaths.snapshotPart(id, i), parts.get(i)));
+            commit("snapshot " + id + " part " + i, ops, parts.get(i).length);
+        }
+        ByteBuffer h = ByteBuffer.wrap(parts.get(0));
+        SnapshotManifest manifest = new SnapshotManifest(id, writer.epoch(), state.appliedSeq(), parts.size(),
+                h.getInt(PartDescriptor.TOTAL_LENGTH_OFFSET), h.getInt(PartDescriptor.STREAM_CRC_OFFSET),
+                config.compression());
+        byte[] mbytes = SnapshotManifestDescriptor.encode(manifest);
+        CuratorOp headOp = headExists ? client.transactionOp().setData().forPath(ZkPaths.STATE_HEAD, mbytes)
+                : client.transactionOp().create().forPath(ZkPaths.STATE_HEAD, mbytes);
+        commit("snapshot " + id + " manifest", List.of(
+                client.transactionOp().create().forPath(ZkPaths.snapshotManifest(id), mbytes), headOp),
+                2L * mbytes.length);
+        headExists = true;
+        previous = head;
+        head = manifest;
+        deltasSinceSnapshot = 0;
+        stats.snapshots.incrementAndGet();
+        stats.lastSnapshotParts.set(parts.size());
+        stats.lastSnapshotBytes.set(enc.compressedBytes());
+        LOG.info("controller {}: snapshot {} at seq {}: {} bytes state, {} compressed in {} parts", brokerId, id,
+                manifest.lastDeltaSeq(), enc.uncompressedBytes(), enc.compressedBytes(), parts.size());
+        prune();
+        watchSnapshot();
+    }
+
+    /** Deletes deltas folded into the previous snapshot and every snapshot but the head and the previous one. */
+    private void prune() throws Exception {
+        long deltaCutoff = previous == null ? -1 : previous.lastDeltaSeq();
+        List<CuratorOp> ops = new ArrayList<>();
+        for (String child : client.getChildren().forPath(ZkPaths.STATE)) {
+            long seq = ZkPaths.deltaSeq(child);
+            if (seq >= 0 && seq <= deltaCutoff) {
+                ops.add(client.transactionOp().delete().forPath(ZkPaths.STATE + "/" + child));
+            }
+            long sid = ZkPaths.snapshotId(child);
+            if (sid >= 0 && sid != head.snapshotId() && (previous == null || sid != previous.snapshotId())) {
+                String dir = ZkPaths.STATE + "/" + child;
+                for (String part : client.getChildren().forPath(dir)) {
+                    ops.add(client.transactionOp().delete().forPath(dir + "/" + part));
+                }
+                ops.add(client.transactionOp().delete().forPath(dir));
+            }
+            if (ops.size() >= DELETES_PER_TRANSACTION) {
+                commit("prune", ops, 0);
+                ops = new ArrayList<>();
+            }
+        }
+        if (!ops.isEmpty()) {
+            commit("prune", ops, 0);
+        }
+    }
+
+    // ---- snapshot repair -------------------------------------------------------------------------------------
+
+    private void watchSnapshot() throws Exception {
+        if (head == null) {
+            return;
+        }
+        client.checkExists().usingWatcher(snapshotWatcher).forPath(ZkPaths.STATE_HEAD);
+        client.checkExists().usingWatcher(snapshotWatcher).forPath(ZkPaths.snapshotManifest(head.snapshotId()));
+        for (int i = 0; i < head.partCount(); i++) {
+            client.checkExists().usingWatcher(snapshotWatcher).forPath(ZkPaths.snapshotPart(head.snapshotId(), i));
+        }
+    }
+
+    private void onSnapshotEvent(WatchedEvent event) {
+        if (event.getType() != Watcher.Event.EventType.NodeDataChanged
+                && event.getType() != Watcher.Event.EventType.NodeDeleted) {
+            return;
+        }
+        String path = event.getPath();
+        thread.execute(() -> verifySnapshot(path));
+    }
+
+    /** Re-reads the head snapshot after a change under it; writes a fresh one if it no longer reads back. */
+    private void verifySnapshot(String changedPath) {
+        SnapshotManifest h = head;
+        if (writer == null || h == null) {
+            return;
+        }
+        boolean headChanged = changedPath != null && changedPath.endsWith(ZkPaths.STATE_HEAD);
+        boolean ours = changedPath != null && changedPath.contains(ZkPaths.snapshotDir(h.snapshotId()) + "/");
+        if (!headChanged && !ours) {
+            return;
+        }
+        try {
+            try {
+                SnapshotManifest published = reader.readHead(null);
+                if (published == null || !published.equals(h)) {
+                    throw new CorruptStateException(ZkPaths.STATE_HEAD + " no longer names snapshot "
+                            + h.snapshotId());
+                }
+                if (ours) {
+                    reader.readSnapshot(h);
+                }
+                watchSnapshot();
+            } catch (CorruptStateException e) {
+                LOG.error("controller {}: published snapshot damaged ({}); writing a fresh one", brokerId,
+                        e.getMessage());
+                stats.snapshotRepairs.incrementAndGet();
+                writeSnapshot();
+            }
+        } catch (ControllerFencedException e) {
+            fenced(e);
+        } catch (Exception e) {
+            LOG.warn("controller {}: snapshot check failed: {}", brokerId, e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        writer = null;
+        serializer.close();
+        reader.close();
+    }
+
+    /** Counters of the controller's ZooKeeper writes. Thread-safe. */
+    public static final class ControllerStats {
+        public final AtomicLong transactions = new AtomicLong();
+        public final AtomicLong operations = new AtomicLong();
+        public final AtomicLong bytesWritten = new AtomicLong();
+        public final AtomicLong deltas = new AtomicLong();
+        public final AtomicLong membershipDeltas = new AtomicLong();
+        public final AtomicLong snapshots = new AtomicLong();
+        public final AtomicLong snapshotRepairs = new AtomicLong();
+        public final AtomicLong joins = new AtomicLong();
+        public final AtomicLong leaves = new AtomicLong();
+        public final AtomicLong fencedWrites = new AtomicLong();
+        public final AtomicLong lastSnapshotParts = new AtomicLong();
+        public final AtomicLong lastSnapshotBytes = new AtomicLong();
+
+        @Override
+        public String toString() {
+            return "transactions=" + transactions + ", operations=" + operations + ", bytesWritten=" + bytesWritten
+                    + ", deltas=" + deltas + " (membership " + membershipDeltas + "), snapshots=" + snapshots
+                    + ", repairs=" + snapshotRepairs + ", joins=" + joins + ", leaves=" + leaves + ", fenced="
+                    + fencedWrites;
+        }
+    }
+}

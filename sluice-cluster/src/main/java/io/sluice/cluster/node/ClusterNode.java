@@ -1,0 +1,144 @@
+package io.sluice.cluster.node;
+
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.controller.ClusterController;
+import io.sluice.cluster.controller.ControllerElection;
+import io.sluice.cluster.registry.BrokerRegistration;
+import io.sluice.cluster.state.BrokerInfo;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.ClusterStateFollower;
+import io.sluice.cluster.state.PartitionRef;
+import io.sluice.cluster.state.TopicState;
+import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * One broker's place in the cluster, the single object the broker wires: its registration, its copy of the cluster
+ * state, and (if eligible) its candidacy for controller. Controller operations complete exceptionally with
+ * {@link io.sluice.cluster.controller.NotControllerException} on a broker that is not the controller, and with
+ * {@link io.sluice.cluster.controller.ControllerFencedException} when a newer controller took over mid-operation.
+ *
+ * <p>Thread-safe; one per broker process. {@link #close()} leaves the election, deletes the registration and stops
+ * following; the Curator client stays open (its owner closes it).
+ */
+public final class ClusterNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
+
+    private final BrokerInfo self;
+    private final BrokerRegistration registration;
+    private final ClusterStateFollower follower;
+    private final ClusterController controller;
+    private final ControllerElection election;
+
+    /**
+     * @param client             a started Curator client (e.g. {@code ClusterConnection.client()})
+     * @param self               this broker's id, rack and endpoints
+     * @param controllerEligible whether this broker runs for controller
+     */
+    public ClusterNode(CuratorFramework client, BrokerInfo self, ClusterConfig config, boolean controllerEligible) {
+        this.self = self;
+        this.registration = new BrokerRegistration(client, self, config.sessionTimeout());
+        this.follower = new ClusterStateFollower(client, config, "broker-" + self.id(), null);
+        if (controllerEligible) {
+            this.controller = new ClusterController(client, self.id(), config);
+            this.election = new ControllerElection(client, self.id(), controller, controller.executor());
+        } else {
+            this.controller = null;
+            this.election = null;
+        }
+    }
+
+    /**
+     * Registers, starts following the state and joins the election.
+     *
+     * @throws io.sluice.cluster.registry.DuplicateBrokerIdException when another live broker has this id
+     */
+    public void start() throws Exception {
+        registration.register();
+        follower.start();
+        if (election != null) {
+            election.start();
+        }
+        LOG.info("broker {} joined the cluster", self.id());
+    }
+
+    /** The newest cluster state this broker has applied. */
+    public ClusterState current() {
+        return follower.current();
+    }
+
+    /** Called with every new state on the follower's thread; must not block. */
+    public void addListener(Consumer<ClusterState> listener) {
+        follower.addListener(listener);
+    }
+
+    /** True while this broker holds the controller epoch. */
+    public boolean isController() {
+        return controller != null && controller.isActive();
+    }
+
+    /** The controller epoch this broker holds, -1 when it is not the controller. */
+    public int controllerEpoch() {
+        return controller == null ? -1 : controller.epoch();
+    }
+
+    public CompletableFuture<TopicState> createTopic(String name, int partitions, int replicationFactor,
+                                                     Map<String, String> configs) {
+        return controllerOrFail("createTopic").createTopic(name, partitions, replicationFactor, configs);
+    }
+
+    public CompletableFuture<Void> deleteTopic(String name) {
+        return controllerOrFail("deleteTopic").deleteTopic(name);
+    }
+
+    public CompletableFuture<ClusterState> electLeaders(Collection<PartitionRef> partitions) {
+        return controllerOrFail("electLeaders").electLeaders(partitions);
+    }
+
+    private ClusterController controllerOrFail(String op) {
+        if (controller == null) {
+            throw new IllegalStateException("broker " + self.id() + " is not controller-eligible; " + op
+                    + " must go to the controller");
+        }
+        return controller;
+    }
+
+    public BrokerInfo self() {
+        return self;
+    }
+
+    public ClusterStateFollower follower() {
+        return follower;
+    }
+
+    /** The controller machinery, null when not eligible. */
+    public ClusterController controller() {
+        return controller;
+    }
+
+    public BrokerRegistration registration() {
+        return registration;
+    }
+
+    @Override
+    public void close() {
+        if (election != null) {
+            try {
+                election.close();
+            } catch (Exception e) {
+                LOG.warn("broker {}: leaving the election failed: {}", self.id(), e.toString());
+            }
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        registration.close();
+        follower.close();
+    }
+}

@@ -1,0 +1,230 @@
+package io.sluice.cluster.state;
+
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.wire.DeltaRecord;
+import io.sluice.cluster.state.wire.SnapshotManifest;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * A broker's copy of the cluster state. It watches the head manifest and the delta log and, on every change, reads
+ * only what is new: the head snapshot when it is ahead of the local state (at start, or after falling behind a fold),
+ * then each delta after the local position, in order. Changes from an older controller epoch are rejected
+ * ({@link StaleEpochException}); unreadable parts or deltas raise a typed {@link CorruptStateException} that is kept
+ * in {@link #lastError()} while the last good state stays current. Listeners get every new state, in order, on the
+ * follower's thread.
+ *
+ * <p>Thread-safe: reads of {@link #current()} from any thread; all ZooKeeper work runs serially on the executor.
+ * One per broker (or per lightweight participant).
+ */
+public final class ClusterStateFollower implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterStateFollower.class);
+
+    private final CuratorFramework client;
+    private final String name;
+    private final StateReader reader;
+    private final Executor executor;
+    private final ExecutorService ownedExecutor;
+    private final List<Consumer<ClusterState>> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    private final Object refreshLock = new Object();
+    private final CuratorWatcher watcher = this::onWatch;
+    private final ConnectionStateListener connectionListener = this::onConnectionState;
+    private final AtomicLong snapshotsLoaded = new AtomicLong();
+    private final AtomicLong deltasApplied = new AtomicLong();
+    private final AtomicLong rejected = new AtomicLong();
+    private volatile ClusterState current = ClusterState.EMPTY;
+    private volatile ClusterStateException lastError;
+    private volatile boolean closed;
+
+    /**
+     * @param executor runs the reads; {@code null} gives the follower its own thread. A shared executor lets many
+     *                 lightweight followers share a few threads.
+     */
+    public ClusterStateFollower(CuratorFramework client, ClusterConfig config, String name, Executor executor) {
+        this.client = client;
+        this.name = name;
+        this.reader = new StateReader(client, config);
+        if (executor == null) {
+            this.ownedExecutor = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "sluice-state-follower-" + name);
+                t.setDaemon(true);
+                return t;
+            });
+            this.executor = ownedExecutor;
+        } else {
+            this.ownedExecutor = null;
+            this.executor = executor;
+        }
+    }
+
+    public void start() {
+        client.getConnectionStateListenable().addListener(connectionListener);
+        schedule();
+    }
+
+    public ClusterState current() {
+        return current;
+    }
+
+    /** Called with every new state, on the follower's thread; must not block. */
+    public void addListener(Consumer<ClusterState> listener) {
+        listeners.add(listener);
+    }
+
+    public void removeListener(Consumer<ClusterState> listener) {
+        listeners.remove(listener);
+    }
+
+    /** The last read failure (corrupt part, stale epoch), null once a read succeeds again. */
+    public ClusterStateException lastError() {
+        return lastError;
+    }
+
+    public long snapshotsLoaded() {
+        return snapshotsLoaded.get();
+    }
+
+    public long deltasApplied() {
+        return deltasApplied.get();
+    }
+
+    /** Snapshots or deltas refused for a stale epoch. */
+    public long rejected() {
+        return rejected.get();
+    }
+
+    /** Znode bytes read so far. */
+    public long bytesRead() {
+        synchronized (refreshLock) {
+            return reader.bytesRead();
+        }
+    }
+
+    private void onWatch(WatchedEvent event) {
+        if (event.getType() != Watcher.Event.EventType.None) {
+            schedule();
+        }
+    }
+
+    private void onConnectionState(CuratorFramework c, ConnectionState state) {
+        if (state == ConnectionState.RECONNECTED) {
+            schedule();
+        }
+    }
+
+    /** Asks for a refresh; requests arriving while one is queued are coalesced into it. */
+    public void schedule() {
+        if (!closed && scheduled.compareAndSet(false, true)) {
+            try {
+                executor.execute(this::runRefresh);
+            } catch (RuntimeException e) {
+                scheduled.set(false);
+                LOG.warn("follower {}: cannot schedule a refresh: {}", name, e.toString());
+            }
+        }
+    }
+
+    private void runRefresh() {
+        synchronized (refreshLock) {
+            scheduled.set(false);
+            if (closed) {
+                return;
+            }
+            ClusterState before = current;
+            try {
+                refresh();
+            } catch (ClusterStateException e) {
+                lastError = e;
+                LOG.warn("follower {}: keeping state at seq {}: {}", name, current.appliedSeq(), e.getMessage());
+            } catch (Exception e) {
+                LOG.warn("follower {}: refresh failed, retrying on the next change or reconnect: {}", name,
+                        e.toString());
+            }
+            if (current != before) {
+                for (Consumer<ClusterState> l : listeners) {
+                    try {
+                        l.accept(current);
+                    } catch (RuntimeException e) {
+                        LOG.warn("follower {}: state listener failed", name, e);
+                    }
+                }
+            }
+        }
+    }
+
+    private void refresh() throws Exception {
+        SnapshotManifest head = reader.readHead(watcher);
+        long[] deltas = reader.listDeltas(watcher);
+        ClusterState state = current;
+        if (head != null && head.lastDeltaSeq() > state.appliedSeq()) {
+            if (head.controllerEpoch() < state.controllerEpoch()) {
+                rejected.incrementAndGet();
+                throw new StaleEpochException("snapshot " + head.snapshotId(), head.controllerEpoch(),
+                        state.controllerEpoch());
+            }
+            state = reader.readSnapshot(head);
+            snapshotsLoaded.incrementAndGet();
+            current = state;
+        }
+        for (long seq : deltas) {
+            if (seq <= state.appliedSeq()) {
+                continue;
+            }
+            DeltaRecord delta = reader.readDelta(seq);
+            if (delta == null) {
+                // Folded into a snapshot and deleted meanwhile: the head watch brings us back.
+                schedule();
+                break;
+            }
+            if (delta.inSnapshot) {
+                // The change is only in the snapshot the controller writes next; the head watch fires then.
+                break;
+            }
+            try {
+                state = state.apply(delta, seq);
+            } catch (StaleEpochException e) {
+                rejected.incrementAndGet();
+                throw e;
+            } catch (StateGapException e) {
+                if (head != null && head.lastDeltaSeq() >= seq) {
+                    schedule();
+                    break;
+                }
+                throw e;
+            } catch (io.sluice.codec.error.CodecException e) {
+                throw new CorruptStateException("delta " + seq + ": " + e.getMessage(), e);
+            }
+            deltasApplied.incrementAndGet();
+            current = state;
+        }
+        lastError = null;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        client.getConnectionStateListenable().removeListener(connectionListener);
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdownNow();
+        }
+        synchronized (refreshLock) {
+            reader.close();
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.sluice.cluster.state.wire;
+
+import io.sluice.codec.message.ElementType;
+import io.sluice.codec.message.Message;
+import io.sluice.codec.message.MessageReader;
+import io.sluice.codec.message.MessageWriter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One publication of the controller: the change of one event, or of a batch of membership events that arrived
+ * together (coalesced). Applied in this order: brokers joined, brokers left, topics created, topics deleted,
+ * partition changes. {@code prevSeq} names the delta (or snapshot position) this one follows, so a reader detects a
+ * gap instead of applying on the wrong base.
+ * A change too large for one znode is published as a marker with {@code inSnapshot} set and no content: its sequence
+ * number orders it, and the snapshot that follows (lastDeltaSeq at or after the marker) carries it.
+ * Schema v0: controllerEpoch, prevSeq, joined, left, createdTopics, deletedTopics, partitionChanges, inSnapshot.
+ * Mutable value holder; not thread-safe.
+ */
+public final class DeltaRecord implements Message {
+    private static final String[] FIELDS = {"controllerEpoch", "prevSeq", "joined", "left", "createdTopics",
+        "deletedTopics", "partitionChanges", "inSnapshot"};
+
+    public int controllerEpoch;
+    public long prevSeq;
+    public List<BrokerRecord> joined = new ArrayList<>();
+    public int[] left = new int[0];
+    public List<TopicRecord> createdTopics = new ArrayList<>();
+    public List<UUID> deletedTopics = new ArrayList<>();
+    public List<PartitionChangeRecord> partitionChanges = new ArrayList<>();
+    public boolean inSnapshot;
+
+    @Override
+    public int typeId() {
+        return StateMessages.DELTA;
+    }
+
+    public boolean isEmpty() {
+        return joined.isEmpty() && left.length == 0 && createdTopics.isEmpty() && deletedTopics.isEmpty()
+                && partitionChanges.isEmpty();
+    }
+
+    @Override
+    @SuppressWarnings("fallthrough")
+    public boolean writeTo(MessageWriter w) {
+        switch (w.state()) {
+            case 0:
+                if (!w.writeInt(controllerEpoch)) {
+                    return false;
+                }
+                w.incrementState();
+            case 1:
+                if (!w.writeLong(prevSeq)) {
+                    return false;
+                }
+                w.incrementState();
+            case 2:
+                if (!w.writeList(joined, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
+            case 3:
+                if (!w.writeIntArray(left)) {
+                    return false;
+                }
+                w.incrementState();
+            case 4:
+                if (!w.writeList(createdTopics, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
+            case 5:
+                if (!w.writeList(deletedTopics, ElementType.UUID)) {
+                    return false;
+                }
+                w.incrementState();
+            case 6:
+                if (!w.writeList(partitionChanges, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
+            case 7:
+                if (!w.writeBoolean(inSnapshot)) {
+                    return false;
+                }
+                w.incrementState();
+            default:
+                return true;
+        }
+    }
+
+    @Override
+    @SuppressWarnings("fallthrough")
+    public boolean readFrom(MessageReader r) {
+        switch (r.state()) {
+            case 0:
+                controllerEpoch = r.readInt();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 1:
+                prevSeq = r.readLong();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 2:
+                joined = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 3:
+                left = r.readIntArray();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 4:
+                createdTopics = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 5:
+                deletedTopics = r.readList(ElementType.UUID);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 6:
+                partitionChanges = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 7:
+                inSnapshot = r.readBoolean();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            default:
+                return true;
+        }
+    }
+
+    @Override
+    public String fieldName(int index) {
+        return index < FIELDS.length ? FIELDS[index] : "end";
+    }
+}

@@ -1,0 +1,95 @@
+package io.sluice.cluster.state.wire;
+
+import io.sluice.codec.message.ElementType;
+import io.sluice.codec.message.Message;
+import io.sluice.codec.message.MessageReader;
+import io.sluice.codec.message.MessageWriter;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The whole cluster state at one point of the delta log: streamed through the compressor and cut into parts.
+ * Schema v0: controllerEpoch, lastDeltaSeq, brokers, topics. Mutable value holder; not thread-safe.
+ */
+public final class SnapshotRecord implements Message {
+    private static final String[] FIELDS = {"controllerEpoch", "lastDeltaSeq", "brokers", "topics"};
+
+    public int controllerEpoch;
+    /** Sequence number of the last delta folded in; deltas after it apply on top. */
+    public long lastDeltaSeq;
+    public List<BrokerRecord> brokers = new ArrayList<>();
+    public List<TopicRecord> topics = new ArrayList<>();
+
+    @Override
+    public int typeId() {
+        return StateMessages.SNAPSHOT;
+    }
+
+    @Override
+    @SuppressWarnings("fallthrough")
+    public boolean writeTo(MessageWriter w) {
+        switch (w.state()) {
+            case 0:
+                if (!w.writeInt(controllerEpoch)) {
+                    return false;
+                }
+                w.incrementState();
+            case 1:
+                if (!w.writeLong(lastDeltaSeq)) {
+                    return false;
+                }
+                w.incrementState();
+            case 2:
+                if (!w.writeList(brokers, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
+            case 3:
+                if (!w.writeList(topics, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
+            default:
+                return true;
+        }
+    }
+
+    @Override
+    @SuppressWarnings("fallthrough")
+    public boolean readFrom(MessageReader r) {
+        switch (r.state()) {
+            case 0:
+                controllerEpoch = r.readInt();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 1:
+                lastDeltaSeq = r.readLong();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 2:
+                brokers = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 3:
+                topics = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            default:
+                return true;
+        }
+    }
+
+    @Override
+    public String fieldName(int index) {
+        return index < FIELDS.length ? FIELDS[index] : "end";
+    }
+}

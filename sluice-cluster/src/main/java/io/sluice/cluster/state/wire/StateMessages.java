@@ -1,0 +1,27 @@
+package io.sluice.cluster.state.wire;
+
+import io.sluice.codec.message.MessageRegistry;
+
+/**
+ * Type ids and registry of the cluster-state messages kept in ZooKeeper. Ids start at 100, clear of
+ * {@code io.sluice.codec.cluster.ClusterMessages}; ids are never reused, new fields are new schema versions appended
+ * at the end. Stateless; {@link #REGISTRY} is immutable.
+ */
+public final class StateMessages {
+    public static final int BROKER = 100;
+    public static final int TOPIC = 101;
+    public static final int PARTITION_CHANGE = 102;
+    public static final int SNAPSHOT = 103;
+    public static final int DELTA = 104;
+
+    public static final MessageRegistry REGISTRY = MessageRegistry.builder()
+            .register(BROKER, "BrokerRecord", 0, BrokerRecord::new)
+            .register(TOPIC, "TopicRecord", 0, TopicRecord::new)
+            .register(PARTITION_CHANGE, "PartitionChangeRecord", 0, PartitionChangeRecord::new)
+            .register(SNAPSHOT, "SnapshotRecord", 0, SnapshotRecord::new)
+            .register(DELTA, "DeltaRecord", 0, DeltaRecord::new)
+            .build();
+
+    private StateMessages() {
+    }
+}

@@ -1,0 +1,265 @@
+package io.sluice.cluster.state.wire;
+
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import io.sluice.codec.error.LimitExceededException;
+import io.sluice.codec.error.MalformedInputException;
+import io.sluice.codec.message.ElementType;
+import io.sluice.codec.message.Message;
+import io.sluice.codec.message.MessageReader;
+import io.sluice.codec.message.MessageWriter;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A topic with all its partitions, as written into snapshots and topic-created deltas. Partitions are written inline
+ * (replicas, leader, leaderEpoch, isr per partition, no per-partition message header) straight from the
+ * {@link TopicState} being written, resuming at the exact partition and field where a full chunk stopped, so a
+ * 100,000-partition topic is never copied into an intermediate form.
+ * Schema v0: topicId, name, configKeys, configValues, partitionCount, partitions.
+ * Mutable value holder; not thread-safe; a new instance per write.
+ */
+public final class TopicRecord implements Message {
+    /** Partitions one topic may declare; more is treated as a forged count (Kafka itself is far below). */
+    public static final int MAX_PARTITIONS = 1 << 20;
+    private static final String[] FIELDS = {"topicId", "name", "configKeys", "configValues", "partitionCount",
+        "partitions"};
+
+    private TopicState source;
+    private UUID topicId;
+    private String name;
+    private List<String> configKeys;
+    private List<String> configValues;
+    private int partitionCount;
+    private List<PartitionState> read;
+
+    /** Partition and field within it where writing or reading resumes. */
+    private int cursor;
+    private int cursorField;
+    private int[] pendingReplicas;
+    private int pendingLeader;
+    private int pendingLeaderEpoch;
+
+    public TopicRecord() {
+    }
+
+    /** A record that writes {@code topic}. */
+    public static TopicRecord of(TopicState topic) {
+        TopicRecord r = new TopicRecord();
+        r.source = topic;
+        r.topicId = topic.id();
+        r.name = topic.name();
+        r.configKeys = new ArrayList<>(topic.configs().keySet());
+        r.configValues = new ArrayList<>(r.configKeys.size());
+        for (String k : r.configKeys) {
+            r.configValues.add(topic.configs().get(k));
+        }
+        r.partitionCount = topic.partitionCount();
+        return r;
+    }
+
+    /** The topic read; malformed content raises {@link MalformedInputException}. */
+    public TopicState toTopic() {
+        if (source != null) {
+            return source;
+        }
+        if (topicId == null || name == null || name.isEmpty()) {
+            throw new MalformedInputException("TopicRecord: topic id or name missing");
+        }
+        List<String> keys = configKeys == null ? List.of() : configKeys;
+        List<String> values = configValues == null ? List.of() : configValues;
+        if (keys.size() != values.size()) {
+            throw new MalformedInputException("TopicRecord " + name + ": " + keys.size() + " config keys but "
+                    + values.size() + " values");
+        }
+        Map<String, String> configs = new HashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (keys.get(i) == null || values.get(i) == null) {
+                throw new MalformedInputException("TopicRecord " + name + ": null config entry " + i);
+            }
+            configs.put(keys.get(i), values.get(i));
+        }
+        return new TopicState(topicId, name, configs, read.toArray(new PartitionState[0]));
+    }
+
+    @Override
+    public int typeId() {
+        return StateMessages.TOPIC;
+    }
+
+    @Override
+    @SuppressWarnings("fallthrough")
+    public boolean writeTo(MessageWriter w) {
+        switch (w.state()) {
+            case 0:
+                if (!w.writeUuid(topicId)) {
+                    return false;
+                }
+                w.incrementState();
+            case 1:
+                if (!w.writeString(name)) {
+                    return false;
+                }
+                w.incrementState();
+            case 2:
+                if (!w.writeList(configKeys, ElementType.STRING)) {
+                    return false;
+                }
+                w.incrementState();
+            case 3:
+                if (!w.writeList(configValues, ElementType.STRING)) {
+                    return false;
+                }
+                w.incrementState();
+            case 4:
+                if (!w.writeInt(partitionCount)) {
+                    return false;
+                }
+                cursor = 0;
+                cursorField = 0;
+                w.incrementState();
+            case 5:
+                if (!writePartitions(w)) {
+                    return false;
+                }
+                w.incrementState();
+            default:
+                return true;
+        }
+    }
+
+    @SuppressWarnings("fallthrough")
+    private boolean writePartitions(MessageWriter w) {
+        while (cursor < partitionCount) {
+            PartitionState p = source.partition(cursor);
+            switch (cursorField) {
+                case 0:
+                    if (!w.writeIntArray(p.replicas())) {
+                        return false;
+                    }
+                    cursorField = 1;
+                case 1:
+                    if (!w.writeInt(p.leader())) {
+                        return false;
+                    }
+                    cursorField = 2;
+                case 2:
+                    if (!w.writeInt(p.leaderEpoch())) {
+                        return false;
+                    }
+                    cursorField = 3;
+                case 3:
+                    if (!w.writeIntArray(p.isr())) {
+                        return false;
+                    }
+                    cursorField = 0;
+                    cursor++;
+                    break;
+                default:
+                    throw new IllegalStateException("partition field " + cursorField);
+            }
+        }
+        return true;
+    }
+
+    @Override
+    @SuppressWarnings("fallthrough")
+    public boolean readFrom(MessageReader r) {
+        switch (r.state()) {
+            case 0:
+                topicId = r.readUuid();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 1:
+                name = r.readString();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 2:
+                configKeys = r.readList(ElementType.STRING);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 3:
+                configValues = r.readList(ElementType.STRING);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 4:
+                partitionCount = r.readInt();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                if (partitionCount < 0 || partitionCount > MAX_PARTITIONS) {
+                    throw new LimitExceededException("TopicRecord.partitionCount", partitionCount, MAX_PARTITIONS);
+                }
+                // Grows as partitions arrive: a forged count costs nothing until bytes back it.
+                read = new ArrayList<>(Math.min(partitionCount, 1024));
+                cursorField = 0;
+                r.incrementState();
+            case 5:
+                if (!readPartitions(r)) {
+                    return false;
+                }
+                r.incrementState();
+            default:
+                return true;
+        }
+    }
+
+    @SuppressWarnings("fallthrough")
+    private boolean readPartitions(MessageReader r) {
+        while (read.size() < partitionCount) {
+            switch (cursorField) {
+                case 0:
+                    pendingReplicas = r.readIntArray();
+                    if (!r.isLastRead()) {
+                        return false;
+                    }
+                    cursorField = 1;
+                case 1:
+                    pendingLeader = r.readInt();
+                    if (!r.isLastRead()) {
+                        return false;
+                    }
+                    cursorField = 2;
+                case 2:
+                    pendingLeaderEpoch = r.readInt();
+                    if (!r.isLastRead()) {
+                        return false;
+                    }
+                    cursorField = 3;
+                case 3:
+                    int[] isr = r.readIntArray();
+                    if (!r.isLastRead()) {
+                        return false;
+                    }
+                    if (pendingReplicas == null || isr == null) {
+                        throw new MalformedInputException("TopicRecord " + name + " partition " + read.size()
+                                + ": null replicas or isr");
+                    }
+                    read.add(new PartitionState(pendingReplicas, pendingLeader, pendingLeaderEpoch, isr));
+                    pendingReplicas = null;
+                    cursorField = 0;
+                    break;
+                default:
+                    throw new IllegalStateException("partition field " + cursorField);
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String fieldName(int index) {
+        return index < FIELDS.length ? FIELDS[index] : "end";
+    }
+}

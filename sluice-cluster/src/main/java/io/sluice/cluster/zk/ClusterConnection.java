@@ -1,0 +1,89 @@
+package io.sluice.cluster.zk;
+
+import io.sluice.cluster.config.ClusterConfig;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A started Curator client for one {@code zookeeper.connect} value. A chroot becomes Curator's namespace, so every
+ * path Sluice uses is relative to it and the chroot znode is created on first use if missing. {@link #close()}
+ * closes the client, which ends the session (ephemeral registrations vanish at once).
+ *
+ * <p>Thread-safe (Curator's client is); one per broker process.
+ */
+public final class ClusterConnection implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterConnection.class);
+    private static final int RETRY_BASE_MILLIS = 100;
+    private static final int RETRY_MAX_MILLIS = 2000;
+    private static final int RETRY_MAX_TRIES = 10;
+
+    private final ConnectString connect;
+    private final CuratorFramework client;
+
+    private ClusterConnection(ConnectString connect, CuratorFramework client) {
+        this.connect = connect;
+        this.client = client;
+    }
+
+    /**
+     * Connects and waits for the first connection.
+     *
+     * @throws IOException when no ZooKeeper server answered within {@link ClusterConfig#connectionTimeout()}
+     */
+    public static ClusterConnection open(String zookeeperConnect, ClusterConfig config) throws IOException {
+        ConnectString cs = ConnectString.parse(zookeeperConnect);
+        CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
+                .connectString(cs.hosts())
+                .sessionTimeoutMs((int) config.sessionTimeout().toMillis())
+                .connectionTimeoutMs((int) config.connectionTimeout().toMillis())
+                .retryPolicy(new ExponentialBackoffRetry(RETRY_BASE_MILLIS, RETRY_MAX_TRIES, RETRY_MAX_MILLIS));
+        if (cs.hasChroot()) {
+            b.namespace(cs.chroot());
+        }
+        CuratorFramework client = b.build();
+        client.start();
+        try {
+            if (!client.blockUntilConnected((int) config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                client.close();
+                throw new IOException("no ZooKeeper server of '" + zookeeperConnect + "' answered within "
+                        + config.connectionTimeout());
+            }
+            if (cs.hasChroot()) {
+                // Touch the namespace so Curator creates the chroot znode now, not on the first broker write.
+                client.checkExists().forPath("/");
+                client.createContainers("/");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            client.close();
+            throw new IOException("interrupted while connecting to '" + zookeeperConnect + "'", e);
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            client.close();
+            throw new IOException("cannot prepare chroot /" + cs.chroot() + " on '" + zookeeperConnect + "'", e);
+        }
+        LOG.info("connected to ZooKeeper {} (chroot '/{}'), session timeout {}", cs.hosts(), cs.chroot(),
+                config.sessionTimeout());
+        return new ClusterConnection(cs, client);
+    }
+
+    public CuratorFramework client() {
+        return client;
+    }
+
+    public ConnectString connectString() {
+        return connect;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,76 @@
+package io.sluice.cluster.zk;
+
+import org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.zookeeper.server.ZooKeeperServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A standalone ZooKeeper 3.9 server inside this process, the single-machine default when {@code zookeeper.connect}
+ * is absent: snapshots and transaction log under {@code dataDir}, listening on 127.0.0.1 only. {@link #close()} stops
+ * the listener and the server; the data stays, so a restarted broker finds its cluster state again.
+ *
+ * <p>Thread-safe after {@link #start}; one per broker process.
+ */
+public final class EmbeddedZooKeeper implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedZooKeeper.class);
+    /** ZooKeeper's usual tick; the session timeout bounds are 2 and 20 ticks. */
+    public static final int TICK_MILLIS = 2000;
+
+    private final ZooKeeperServer server;
+    private final ServerCnxnFactory factory;
+
+    private EmbeddedZooKeeper(ZooKeeperServer server, ServerCnxnFactory factory) {
+        this.server = server;
+        this.factory = factory;
+    }
+
+    /**
+     * Starts a server.
+     *
+     * @param dataDir        directory for snapshots and logs (created if missing)
+     * @param port           port on 127.0.0.1, 0 for an ephemeral one
+     * @param maxConnections connections allowed from one address, 0 for unlimited (everything comes from loopback)
+     */
+    public static EmbeddedZooKeeper start(Path dataDir, int port, int maxConnections) throws IOException {
+        Files.createDirectories(dataDir);
+        ZooKeeperServer server = new ZooKeeperServer(dataDir.toFile(), dataDir.toFile(), TICK_MILLIS);
+        ServerCnxnFactory factory = ServerCnxnFactory.createFactory(
+                new InetSocketAddress("127.0.0.1", port), maxConnections);
+        try {
+            factory.startup(server);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            factory.shutdown();
+            throw new IOException("interrupted while starting the embedded ZooKeeper", e);
+        }
+        LOG.info("embedded ZooKeeper on 127.0.0.1:{}, data in {}", factory.getLocalPort(), dataDir);
+        return new EmbeddedZooKeeper(server, factory);
+    }
+
+    /** Starts a server with an ephemeral port and unlimited connections. */
+    public static EmbeddedZooKeeper start(Path dataDir) throws IOException {
+        return start(dataDir, 0, 0);
+    }
+
+    public int port() {
+        return factory.getLocalPort();
+    }
+
+    /** The {@code zookeeper.connect} string that reaches this server. */
+    public String connectString() {
+        return "127.0.0.1:" + port();
+    }
+
+    @Override
+    public void close() {
+        factory.shutdown();
+        server.shutdown();
+        LOG.info("embedded ZooKeeper on port {} stopped", factory.getLocalPort());
+    }
+}
