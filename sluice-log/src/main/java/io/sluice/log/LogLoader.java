@@ -78,6 +78,10 @@ final class LogLoader {
             }
         }
         List<LogSegment> segments = loadSegments(new ArrayList<>(logOffsets), recoveryPoint);
+        for (int i = 0; i < segments.size() - 1; i++) {
+            segments.get(i).onBecomeInactive();
+            segments.get(i).mapIndexesReadOnly();
+        }
         if (segments.isEmpty()) {
             segments.add(LogSegment.create(dir, logStartOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
         }

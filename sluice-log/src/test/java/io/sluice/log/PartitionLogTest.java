@@ -291,4 +291,28 @@ class PartitionLogTest {
         assertTrue(e.getMessage().contains("batchLength"), e.getMessage());
         assertEquals(0, log.logEndOffset());
     }
+
+    @Test
+    void shouldTruncateIntoAnOldSegmentAfterARestartAndReopenCleanly() throws Exception {
+        PartitionLog log = open(small());
+        for (int i = 0; i < 60; i++) {
+            log.appendAsLeader(TestBatches.batch(1_000 + i, "a" + i), 0, 5_000);
+        }
+        log.close();
+        PartitionLog reopened = PartitionLog.open(tmp.resolve("orders-3"), small(), new RecoveryReport());
+        long secondBase = reopened.segmentBaseOffsets()[1];
+        reopened.truncateTo(secondBase + 2);
+        assertEquals(secondBase + 2, reopened.logEndOffset());
+        assertEquals(2, reopened.segmentCount());
+        reopened.appendAsLeader(TestBatches.batch(9_000, "x"), 0, 5_000);
+        reopened.close();
+        RecoveryReport report = new RecoveryReport();
+        PartitionLog again = PartitionLog.open(tmp.resolve("orders-3"), small(), report);
+        opened.add(again);
+        assertTrue(report.isEmpty(), report.toString());
+        List<TestBatches.Stored> all = TestBatches.readAll(again);
+        assertEquals(secondBase + 3, all.size());
+        assertEquals("x", all.get(all.size() - 1).value());
+        assertEquals(new OffsetAndTimestamp(secondBase + 2, 9_000, 0), again.offsetOfMaxTimestamp());
+    }
 }

@@ -11,20 +11,11 @@ final class IndexFiles {
     private IndexFiles() {
     }
 
-    /**
-     * Reads a whole index file whose size was already checked against a cap, so the allocation is bounded.
-     */
-    static ByteBuffer readAll(Path file, long size) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate((int) size);
+    /** A read-only mapping of the first {@code size} bytes; the mapping outlives the channel. */
+    static ByteBuffer mapReadOnly(Path file, long size) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (buffer.hasRemaining()) {
-                if (channel.read(buffer, buffer.position()) < 0) {
-                    break;
-                }
-            }
+            return channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
         }
-        buffer.flip();
-        return buffer;
     }
 
     static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {

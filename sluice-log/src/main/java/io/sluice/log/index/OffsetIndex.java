@@ -11,21 +11,41 @@ import java.util.Arrays;
 import static io.sluice.log.index.OffsetIndexDescriptor.*;
 
 /**
- * Sparse offset → file position index of one segment, held in a primitive array (one long per entry:
- * relative offset in the high half, position in the low half) and written behind to its {@code .index} file on
- * {@link #persist()}. A short or missing file is harmless: lookups just scan further.
- * Thread-safety: one appending thread (the partition's append lock) and any number of lock-free readers;
- * {@link #persist()} and {@link #truncateToOffset(long)} synchronize on this index.
+ * Sparse offset → file position index of one segment. While its segment is active the entries live in a heap
+ * array (one long per entry: relative offset high, position low), written behind to the {@code .index} file on
+ * {@link #persist()}; once the segment is inactive, {@link #mapReadOnly()} swaps the array for a read-only memory
+ * mapping of the file, so old segments cost page cache, not heap. A short or missing file is harmless: lookups
+ * just scan further.
+ * Thread-safety: one appending thread (the partition's append lock) and any number of lock-free readers, who see
+ * one immutable-by-prefix {@link Entries} through a volatile field; {@link #persist()}, {@link #mapReadOnly()} and
+ * {@link #truncateToOffset(long)} synchronize on this index.
  */
 public final class OffsetIndex {
+    /** The entries, in the heap or in a mapped file; readers take one reference and use only it. */
+    private interface Entries {
+        int relative(int i);
+
+        int position(int i);
+    }
+
+    private record Heap(long[] array) implements Entries {
+        public int relative(int i) { return (int) (array[i] >>> 32); }
+        public int position(int i) { return (int) array[i]; }
+    }
+
+    private record Mapped(ByteBuffer buffer) implements Entries {
+        public int relative(int i) { return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET); }
+        public int position(int i) { return buffer.getInt(i * ENTRY_LENGTH + POSITION_OFFSET); }
+    }
+
     private final Path file;
     private final long baseOffset;
     private final int maxEntries;
-    private volatile long[] entries;
+    private volatile Entries entries;
     private volatile int count;
     private int persistedCount;
 
-    private OffsetIndex(Path file, long baseOffset, int maxIndexSizeBytes, long[] entries, int count) {
+    private OffsetIndex(Path file, long baseOffset, int maxIndexSizeBytes, Entries entries, int count) {
         this.file = file;
         this.baseOffset = baseOffset;
         this.maxEntries = Math.max(1, maxIndexSizeBytes / ENTRY_LENGTH);
@@ -37,11 +57,11 @@ public final class OffsetIndex {
     /** A new empty index; an existing file at {@code file} is replaced on the next {@link #persist()}. */
     public static OffsetIndex empty(Path file, long baseOffset, int maxIndexSizeBytes) throws IOException {
         Files.deleteIfExists(file);
-        return new OffsetIndex(file, baseOffset, maxIndexSizeBytes, new long[16], 0);
+        return new OffsetIndex(file, baseOffset, maxIndexSizeBytes, new Heap(new long[16]), 0);
     }
 
     /**
-     * Loads and sanity-checks an index file against its segment.
+     * Maps and sanity-checks an index file against its segment.
      *
      * @param segmentSize size of the segment's .log file; every position must be below it
      * @throws CorruptIndexException when the file is missing, oversized, not a whole number of entries,
@@ -59,39 +79,25 @@ public final class OffsetIndex {
         if (size > Math.max(maxIndexSizeBytes, ENTRY_LENGTH)) {
             throw new CorruptIndexException(file, "size " + size + " exceeds log.index.size.max.bytes " + maxIndexSizeBytes);
         }
-        ByteBuffer bytes = IndexFiles.readAll(file, size);
         int n = (int) (size / ENTRY_LENGTH);
-        long[] entries = new long[Math.max(16, n)];
+        Entries mapped = n == 0 ? new Heap(new long[16]) : new Mapped(IndexFiles.mapReadOnly(file, size));
         int lastRelative = -1;
         int lastPosition = -1;
         for (int i = 0; i < n; i++) {
-            int relative = bytes.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
-            int position = bytes.getInt(i * ENTRY_LENGTH + POSITION_OFFSET);
-            if (relative <= lastRelative || relative < 0) {
+            int relative = mapped.relative(i);
+            int position = mapped.position(i);
+            if (relative <= lastRelative) {
                 throw new CorruptIndexException(file, "entry " + i + " relative offset " + relative
                         + " does not follow " + lastRelative);
             }
-            if (position <= lastPosition || position < 0 || position >= segmentSize) {
+            if (position <= lastPosition || position >= segmentSize) {
                 throw new CorruptIndexException(file, "entry " + i + " position " + position
                         + " is not increasing from " + lastPosition + " within segment size " + segmentSize);
             }
-            entries[i] = pack(relative, position);
             lastRelative = relative;
             lastPosition = position;
         }
-        return new OffsetIndex(file, baseOffset, maxIndexSizeBytes, entries, n);
-    }
-
-    private static long pack(int relativeOffset, int position) {
-        return ((long) relativeOffset << 32) | (position & 0xFFFFFFFFL);
-    }
-
-    private static int relativeOf(long entry) {
-        return (int) (entry >>> 32);
-    }
-
-    private static int positionOf(long entry) {
-        return (int) entry;
+        return new OffsetIndex(file, baseOffset, maxIndexSizeBytes, mapped, n);
     }
 
     public boolean isFull() {
@@ -106,16 +112,21 @@ public final class OffsetIndex {
         return file;
     }
 
+    /** True while the entries are a read-only mapping of the file rather than a heap array. */
+    public boolean isMapped() {
+        return entries instanceof Mapped;
+    }
+
     /** Largest indexed offset, or the base offset when empty. */
     public long lastOffset() {
         int n = count;
-        return n == 0 ? baseOffset : baseOffset + relativeOf(entries[n - 1]);
+        return n == 0 ? baseOffset : baseOffset + entries.relative(n - 1);
     }
 
     /** Position recorded for the last entry, or 0 when empty. */
     public int lastPosition() {
         int n = count;
-        return n == 0 ? 0 : positionOf(entries[n - 1]);
+        return n == 0 ? 0 : entries.position(n - 1);
     }
 
     /**
@@ -125,17 +136,29 @@ public final class OffsetIndex {
     public void append(long lastOffset, int position) {
         int n = count;
         long relative = lastOffset - baseOffset;
+        Entries e = entries;
         if (n >= maxEntries || relative > Integer.MAX_VALUE || relative < 0
-                || (n > 0 && (relative <= relativeOf(entries[n - 1]) || position <= positionOf(entries[n - 1])))) {
+                || (n > 0 && (relative <= e.relative(n - 1) || position <= e.position(n - 1)))) {
             return;
         }
-        long[] array = entries;
-        if (n == array.length) {
-            array = Arrays.copyOf(array, Math.min(maxEntries, array.length * 2));
-            entries = array;
-        }
-        array[n] = pack((int) relative, position);
+        long[] array = heapArray(n + 1);
+        array[n] = ((long) relative << 32) | (position & 0xFFFFFFFFL);
         count = n + 1;
+    }
+
+    /** The heap array holding at least {@code capacity} entries, copying out of a mapping or growing as needed. */
+    private long[] heapArray(int capacity) {
+        Entries e = entries;
+        if (e instanceof Heap heap && heap.array().length >= capacity) {
+            return heap.array();
+        }
+        int n = count;
+        long[] array = new long[Math.min(maxEntries, Math.max(16, Math.max(capacity, n * 2)))];
+        for (int i = 0; i < n; i++) {
+            array[i] = ((long) e.relative(i) << 32) | (e.position(i) & 0xFFFFFFFFL);
+        }
+        entries = new Heap(array);
+        return array;
     }
 
     /**
@@ -144,32 +167,42 @@ public final class OffsetIndex {
      */
     public int lookup(long targetOffset) {
         int n = count;
-        long[] array = entries;
+        Entries e = entries;
         long relativeTarget = targetOffset - baseOffset;
         int lo = 0;
         int hi = n - 1;
         int found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (relativeOf(array[mid]) <= relativeTarget) {
+            if (e.relative(mid) <= relativeTarget) {
                 found = mid;
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
             }
         }
-        return found < 0 ? 0 : positionOf(array[found]);
+        return found < 0 ? 0 : e.position(found);
     }
 
     /** Drops entries for offsets at or above {@code offset}. Under the partition's append lock. */
     public synchronized void truncateToOffset(long offset) throws IOException {
         long relative = offset - baseOffset;
         int n = count;
-        while (n > 0 && relativeOf(entries[n - 1]) >= relative) {
+        Entries e = entries;
+        while (n > 0 && e.relative(n - 1) >= relative) {
             n--;
         }
+        if (n == count) {
+            return;
+        }
+        boolean wasMapped = e instanceof Mapped;
+        heapArray(n);
         count = n;
-        if (persistedCount > n) {
+        if (wasMapped) {
+            // readers may still hold the old mapping: unlink the file instead of truncating under it
+            Files.deleteIfExists(file);
+            persistedCount = 0;
+        } else if (persistedCount > n) {
             persistedCount = n;
             if (Files.exists(file)) {
                 try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -185,12 +218,12 @@ public final class OffsetIndex {
         if (n == persistedCount && Files.exists(file)) {
             return;
         }
-        long[] array = entries;
+        Entries e = entries;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             int from = Math.min(persistedCount, (int) (channel.size() / ENTRY_LENGTH));
             ByteBuffer buffer = ByteBuffer.allocate((n - from) * ENTRY_LENGTH);
             for (int i = from; i < n; i++) {
-                buffer.putInt(relativeOf(array[i])).putInt(positionOf(array[i]));
+                buffer.putInt(e.relative(i)).putInt(e.position(i));
             }
             buffer.flip();
             IndexFiles.writeFully(channel, buffer, (long) from * ENTRY_LENGTH);
@@ -198,5 +231,14 @@ public final class OffsetIndex {
             channel.force(true);
         }
         persistedCount = n;
+    }
+
+    /** Persists, then replaces the heap array with a read-only mapping of the file (inactive segments). */
+    public synchronized void mapReadOnly() throws IOException {
+        if (entries instanceof Mapped || count == 0) {
+            return;
+        }
+        persist();
+        entries = new Mapped(IndexFiles.mapReadOnly(file, (long) count * ENTRY_LENGTH));
     }
 }

@@ -6,44 +6,58 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 
 import static io.sluice.log.index.TimeIndexDescriptor.*;
 
 /**
- * Sparse timestamp → offset index of one segment, held in primitive arrays and written behind to its
- * {@code .timeindex} file on {@link #persist()}.
- * Thread-safety: one appending thread (the partition's append lock) and any number of lock-free readers;
- * {@link #persist()} and {@link #truncateToOffset(long)} synchronize on this index.
+ * Sparse timestamp → offset index of one segment: heap arrays while the segment is active, written behind to the
+ * {@code .timeindex} file on {@link #persist()}; a read-only mapping of the file once {@link #mapReadOnly()} is
+ * called for an inactive segment.
+ * Thread-safety: one appending thread (the partition's append lock) and any number of lock-free readers, who see
+ * one {@link Entries} through a volatile field; {@link #persist()}, {@link #mapReadOnly()} and
+ * {@link #truncateToOffset(long)} synchronize on this index.
  */
 public final class TimeIndex {
-    /** Entries in one array; both arrays are replaced together behind {@link #count}. */
-    private record Arrays2(long[] timestamps, int[] relativeOffsets) {
+    /** The entries, in the heap or in a mapped file; readers take one reference and use only it. */
+    private interface Entries {
+        long timestamp(int i);
+
+        int relative(int i);
+    }
+
+    private record Heap(long[] timestamps, int[] relatives) implements Entries {
+        public long timestamp(int i) { return timestamps[i]; }
+        public int relative(int i) { return relatives[i]; }
+    }
+
+    private record Mapped(ByteBuffer buffer) implements Entries {
+        public long timestamp(int i) { return buffer.getLong(i * ENTRY_LENGTH + TIMESTAMP_OFFSET); }
+        public int relative(int i) { return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET); }
     }
 
     private final Path file;
     private final long baseOffset;
     private final int maxEntries;
-    private volatile Arrays2 arrays;
+    private volatile Entries entries;
     private volatile int count;
     private int persistedCount;
 
-    private TimeIndex(Path file, long baseOffset, int maxIndexSizeBytes, Arrays2 arrays, int count) {
+    private TimeIndex(Path file, long baseOffset, int maxIndexSizeBytes, Entries entries, int count) {
         this.file = file;
         this.baseOffset = baseOffset;
         this.maxEntries = Math.max(1, maxIndexSizeBytes / ENTRY_LENGTH);
-        this.arrays = arrays;
+        this.entries = entries;
         this.count = count;
         this.persistedCount = count;
     }
 
     public static TimeIndex empty(Path file, long baseOffset, int maxIndexSizeBytes) throws IOException {
         Files.deleteIfExists(file);
-        return new TimeIndex(file, baseOffset, maxIndexSizeBytes, new Arrays2(new long[16], new int[16]), 0);
+        return new TimeIndex(file, baseOffset, maxIndexSizeBytes, new Heap(new long[16], new int[16]), 0);
     }
 
     /**
-     * Loads and sanity-checks a time index file.
+     * Maps and sanity-checks a time index file.
      *
      * @param nextOffset offset after the segment's last batch; every entry's offset must be below it
      * @throws CorruptIndexException when missing, oversized, ragged, or timestamps are not strictly increasing /
@@ -61,15 +75,13 @@ public final class TimeIndex {
         if (size > Math.max(maxIndexSizeBytes, ENTRY_LENGTH)) {
             throw new CorruptIndexException(file, "size " + size + " exceeds log.index.size.max.bytes " + maxIndexSizeBytes);
         }
-        ByteBuffer bytes = IndexFiles.readAll(file, size);
         int n = (int) (size / ENTRY_LENGTH);
-        long[] timestamps = new long[Math.max(16, n)];
-        int[] offsets = new int[Math.max(16, n)];
+        Entries mapped = n == 0 ? new Heap(new long[16], new int[16]) : new Mapped(IndexFiles.mapReadOnly(file, size));
         long lastTimestamp = Long.MIN_VALUE;
         int lastRelative = 0;
         for (int i = 0; i < n; i++) {
-            long timestamp = bytes.getLong(i * ENTRY_LENGTH + TIMESTAMP_OFFSET);
-            int relative = bytes.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
+            long timestamp = mapped.timestamp(i);
+            int relative = mapped.relative(i);
             if (timestamp <= lastTimestamp || timestamp < 0) {
                 throw new CorruptIndexException(file, "entry " + i + " timestamp " + timestamp
                         + " does not follow " + lastTimestamp);
@@ -78,12 +90,10 @@ public final class TimeIndex {
                 throw new CorruptIndexException(file, "entry " + i + " relative offset " + relative
                         + " is not in [" + lastRelative + ", " + (nextOffset - baseOffset) + ")");
             }
-            timestamps[i] = timestamp;
-            offsets[i] = relative;
             lastTimestamp = timestamp;
             lastRelative = relative;
         }
-        return new TimeIndex(file, baseOffset, maxIndexSizeBytes, new Arrays2(timestamps, offsets), n);
+        return new TimeIndex(file, baseOffset, maxIndexSizeBytes, mapped, n);
     }
 
     public boolean isFull() {
@@ -98,35 +108,51 @@ public final class TimeIndex {
         return file;
     }
 
+    public boolean isMapped() {
+        return entries instanceof Mapped;
+    }
+
     /** Largest timestamp indexed, or -1 when empty. */
     public long lastTimestamp() {
         int n = count;
-        return n == 0 ? -1 : arrays.timestamps[n - 1];
+        return n == 0 ? -1 : entries.timestamp(n - 1);
     }
 
     /** Offset of the last entry, or -1 when empty. */
     public long lastEntryOffset() {
         int n = count;
-        return n == 0 ? -1 : baseOffset + arrays.relativeOffsets[n - 1];
+        return n == 0 ? -1 : baseOffset + entries.relative(n - 1);
     }
 
     /** Adds an entry when the timestamp advances past the last one and there is room. Appending thread only. */
     public void maybeAppend(long timestamp, long offset) {
         int n = count;
         long relative = offset - baseOffset;
-        Arrays2 a = arrays;
+        Entries e = entries;
         if (n >= maxEntries || relative < 0 || relative > Integer.MAX_VALUE || timestamp < 0
-                || (n > 0 && (timestamp <= a.timestamps[n - 1] || relative < a.relativeOffsets[n - 1]))) {
+                || (n > 0 && (timestamp <= e.timestamp(n - 1) || relative < e.relative(n - 1)))) {
             return;
         }
-        if (n == a.timestamps.length) {
-            int capacity = Math.min(maxEntries, a.timestamps.length * 2);
-            a = new Arrays2(Arrays.copyOf(a.timestamps, capacity), Arrays.copyOf(a.relativeOffsets, capacity));
-            arrays = a;
-        }
-        a.timestamps[n] = timestamp;
-        a.relativeOffsets[n] = (int) relative;
+        Heap heap = heap(n + 1);
+        heap.timestamps()[n] = timestamp;
+        heap.relatives()[n] = (int) relative;
         count = n + 1;
+    }
+
+    private Heap heap(int capacity) {
+        Entries e = entries;
+        if (e instanceof Heap heap && heap.timestamps().length >= capacity) {
+            return heap;
+        }
+        int n = count;
+        int size = Math.min(maxEntries, Math.max(16, Math.max(capacity, n * 2)));
+        Heap heap = new Heap(new long[size], new int[size]);
+        for (int i = 0; i < n; i++) {
+            heap.timestamps()[i] = e.timestamp(i);
+            heap.relatives()[i] = e.relative(i);
+        }
+        entries = heap;
+        return heap;
     }
 
     /**
@@ -135,31 +161,41 @@ public final class TimeIndex {
      */
     public long lookup(long timestamp) {
         int n = count;
-        Arrays2 a = arrays;
+        Entries e = entries;
         int lo = 0;
         int hi = n - 1;
         int found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (a.timestamps[mid] <= timestamp) {
+            if (e.timestamp(mid) <= timestamp) {
                 found = mid;
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
             }
         }
-        return found < 0 ? baseOffset : baseOffset + a.relativeOffsets[found];
+        return found < 0 ? baseOffset : baseOffset + e.relative(found);
     }
 
     /** Drops entries whose offset is at or above {@code offset}. Under the partition's append lock. */
     public synchronized void truncateToOffset(long offset) throws IOException {
         long relative = offset - baseOffset;
         int n = count;
-        while (n > 0 && arrays.relativeOffsets[n - 1] >= relative) {
+        Entries e = entries;
+        while (n > 0 && e.relative(n - 1) >= relative) {
             n--;
         }
+        if (n == count) {
+            return;
+        }
+        boolean wasMapped = e instanceof Mapped;
+        heap(n);
         count = n;
-        if (persistedCount > n) {
+        if (wasMapped) {
+            // readers may still hold the old mapping: unlink the file instead of truncating under it
+            Files.deleteIfExists(file);
+            persistedCount = 0;
+        } else if (persistedCount > n) {
             persistedCount = n;
             if (Files.exists(file)) {
                 try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -175,12 +211,12 @@ public final class TimeIndex {
         if (n == persistedCount && Files.exists(file)) {
             return;
         }
-        Arrays2 a = arrays;
+        Entries e = entries;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             int from = Math.min(persistedCount, (int) (channel.size() / ENTRY_LENGTH));
             ByteBuffer buffer = ByteBuffer.allocate((n - from) * ENTRY_LENGTH);
             for (int i = from; i < n; i++) {
-                buffer.putLong(a.timestamps[i]).putInt(a.relativeOffsets[i]);
+                buffer.putLong(e.timestamp(i)).putInt(e.relative(i));
             }
             buffer.flip();
             IndexFiles.writeFully(channel, buffer, (long) from * ENTRY_LENGTH);
@@ -188,5 +224,14 @@ public final class TimeIndex {
             channel.force(true);
         }
         persistedCount = n;
+    }
+
+    /** Persists, then replaces the heap arrays with a read-only mapping of the file (inactive segments). */
+    public synchronized void mapReadOnly() throws IOException {
+        if (entries instanceof Mapped || count == 0) {
+            return;
+        }
+        persist();
+        entries = new Mapped(IndexFiles.mapReadOnly(file, (long) count * ENTRY_LENGTH));
     }
 }

@@ -40,6 +40,7 @@ public final class LogSegment {
     private final long createdMs;
     private int bytesSinceLastIndexEntry;
     private volatile boolean renamedForDeletion;
+    private boolean inactive;
 
     private LogSegment(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, FileChannel channel,
                        long createdMs) {
@@ -369,6 +370,7 @@ public final class LogSegment {
         RecordBatchView batch = scanner.readHeader(channel, position, size);
         long newNext = batch == null ? offset : batch.baseOffset();
         int removed = size - (int) position;
+        inactive = false;
         offsetIndex.truncateToOffset(newNext);
         timeIndex.truncateToOffset(newNext);
         channel.truncate(position);
@@ -407,6 +409,16 @@ public final class LogSegment {
         if (maxTimestamp != NO_TIMESTAMP) {
             timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
         }
+        inactive = true;
+    }
+
+    /** Writes the indexes and swaps their heap arrays for read-only mappings; for segments no longer appended to. */
+    public void mapIndexesReadOnly() throws IOException {
+        if (renamedForDeletion || !channel.isOpen()) {
+            return;
+        }
+        offsetIndex.mapReadOnly();
+        timeIndex.mapReadOnly();
     }
 
     /** fdatasync of the log file, then the index files are written behind and fsynced. */
@@ -417,6 +429,9 @@ public final class LogSegment {
         channel.force(false);
         offsetIndex.persist();
         timeIndex.persist();
+        if (inactive) {
+            mapIndexesReadOnly();
+        }
     }
 
     /** Renames the files to {@code *.deleted}; the channel stays open so in-flight reads finish. */
