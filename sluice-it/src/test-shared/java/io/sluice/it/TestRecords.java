@@ -21,7 +21,12 @@ import org.apache.kafka.common.record.TimestampType;
 final class TestRecords {
 
     static final int VALUE_BYTES = 100;
-    static final long BASE_TIMESTAMP = 1_700_000_000_000L;
+    /**
+     * Create time of record 0: an hour before this test JVM started, so the record timestamps of a run (base + index
+     * in ms) are recent and in the past. Old timestamps would make a broker roll a segment per batch and expire data
+     * by time retention, as Kafka does.
+     */
+    static final long BASE_TIMESTAMP = System.currentTimeMillis() - 3_600_000L;
     static final String INDEX_HEADER = "index";
     static final String RUN_HEADER = "run";
     private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

@@ -38,6 +38,8 @@ class CrashRecoveryTest {
     private static final long KILL_AFTER_ACKS = 10_000;
     private static final long SENDS_AFTER_KILL = 2_000;
     private static final long PRODUCE_DEADLINE_SECONDS = 120;
+    /** Index (and so timestamp offset in ms) of the records written after recovery: past any index sent before. */
+    private static final long AFTER_RESTART_INDEX = 900_000;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
 
     @TempDir
@@ -138,7 +140,7 @@ class CrashRecoveryTest {
         List<RecordMetadata> written = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "zstd")) {
             for (int p = 0; p < PARTITIONS; p++) {
-                written.add(producer.send(TestRecords.record(TOPIC, p, "crash", 1_000_000_000L + p))
+                written.add(producer.send(TestRecords.record(TOPIC, p, "crash", AFTER_RESTART_INDEX + p))
                         .get(30, TimeUnit.SECONDS));
             }
         }
@@ -152,7 +154,7 @@ class CrashRecoveryTest {
             assertEquals(recoveredCount, written.get(p).offset(), "new write lands right after the recovered tail");
             ConsumerRecord<byte[], byte[]> last = after.get(partition).get(recoveredCount);
             assertNotNull(last);
-            TestRecords.assertIntact(last, "crash", 1_000_000_000L + p);
+            TestRecords.assertIntact(last, "crash", AFTER_RESTART_INDEX + p);
         }
     }
 }
