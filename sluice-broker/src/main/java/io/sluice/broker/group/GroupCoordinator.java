@@ -158,6 +158,11 @@ public final class GroupCoordinator implements AutoCloseable {
         return offsets.forgetTopic(topic);
     }
 
+    /** The live state of one group, for invariant checks in this package's tests; null if unknown. */
+    ClassicGroup group(String groupId) {
+        return rt.groups.get(groupId);
+    }
+
     /** The partition of the group store holding {@code groupId}: Kafka's abs(hashCode) % partition count. */
     public int partitionFor(String groupId) {
         return GroupPartitioner.partitionFor(groupId, rt.config.offsetsTopicNumPartitions());
