@@ -127,6 +127,7 @@ public final class SluiceBroker implements AutoCloseable {
                     new FileGroupStore(metadataDir.resolve("consumer-offsets"), groupConfig.offsetsTopicNumPartitions()),
                     timer, System::currentTimeMillis, (topic, partition) -> topics.partition(topic, partition) != null);
             groups.startup();
+            topics.addDeletionListener(groups::onTopicDeleted);
             GroupApis.register(registry2, clusterHolder, groups);
 
             NetworkServer server = NetworkServer.start(new NetworkServer.Settings(

@@ -11,6 +11,9 @@ import io.sluice.log.RecoveryReport;
 import io.sluice.log.TopicPartitionKey;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.Uuid;
@@ -37,6 +40,7 @@ public final class TopicManager {
     private final TopicRegistry registry;
     private final LogManager logs;
     private final Map<String, Partition[]> partitions = new ConcurrentHashMap<>();
+    private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
 
     public TopicManager(BrokerConfig config, TopicRegistry registry, LogManager logs) {
         this.config = config;
@@ -67,6 +71,11 @@ public final class TopicManager {
             }
             partitions.put(topic.name(), parts);
         }
+    }
+
+    /** Called with the name of each topic after it is deleted (e.g. to forget its committed offsets). */
+    public void addDeletionListener(Consumer<String> listener) {
+        deletionListeners.add(listener);
     }
 
     public TopicInfo topic(String name) {
@@ -185,6 +194,9 @@ public final class TopicManager {
             }
         }
         LOG.info("Deleted topic {} (id {})", name, topic.id());
+        for (Consumer<String> listener : deletionListeners) {
+            listener.accept(name);
+        }
     }
 
     private void deleteLogQuietly(String topic, int partition) {
