@@ -5,7 +5,7 @@
 #
 # Usage: sluice-bench/peer/run-peer-comparison.sh [--only kafka|sluice|both]
 # Environment overrides: RECORDS (2000000) RECORD_SIZE (100) PARTITIONS (4) COMPRESSION (zstd) LINGER_MS (5)
-#   ACKS (1) BROKER_HEAP (1g) STEP_TIMEOUT (600 seconds per tool run)
+#   ACKS (1) BROKER_HEAP (1g) STEP_TIMEOUT (600 seconds per tool run) ORDER (kafka-first | sluice-first)
 # Needs: JDK 17, Maven (reaches Maven Central once), python3 (free port), coreutils timeout. Sluice must be built:
 #   mvn -B -pl sluice-cli -am install -DskipTests
 set -euo pipefail
@@ -28,6 +28,8 @@ LINGER_MS="${LINGER_MS:-5}"
 ACKS="${ACKS:-1}"
 BROKER_HEAP="${BROKER_HEAP:-1g}"
 STEP_TIMEOUT="${STEP_TIMEOUT:-600}"
+ORDER="${ORDER:-kafka-first}"
+case "$ORDER" in kafka-first|sluice-first) ;; *) echo "ORDER must be kafka-first or sluice-first, was '$ORDER'" >&2; exit 2 ;; esac
 KAFKA_VERSION=3.9.1
 READY_TIMEOUT=120
 
@@ -66,33 +68,8 @@ free_port() {
 }
 
 # (a) Apache Kafka jars from Maven Central through a throwaway pom.
-fetch_kafka() {
-  if [[ -f "$KAFKA_LIB/.complete" ]]; then return; fi
-  log "fetching Apache Kafka $KAFKA_VERSION jars into $KAFKA_LIB"
-  local pom_dir="$WORK_DIR/kafka-fetch"
-  mkdir -p "$pom_dir"
-  cat > "$pom_dir/pom.xml" <<POM
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>io.sluice.peer</groupId><artifactId>kafka-peer-fetch</artifactId><version>1</version><packaging>pom</packaging>
-  <dependencies>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_2.13</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-tools</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-server</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-metadata</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-raft</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-storage</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-group-coordinator</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-transaction-coordinator</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-reload4j</artifactId><version>1.7.36</version></dependency>
-    <dependency><groupId>ch.qos.reload4j</groupId><artifactId>reload4j</artifactId><version>1.2.25</version></dependency>
-  </dependencies>
-</project>
-POM
-  rm -rf "$KAFKA_LIB"
-  mvn -B -q -f "$pom_dir/pom.xml" dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIB" -DincludeScope=runtime
-  touch "$KAFKA_LIB/.complete"
-}
+# shellcheck source=kafka-lib.sh
+source "$SCRIPT_DIR/kafka-lib.sh"
 
 write_log4j() {
   cat > "$RUN_DIR/log4j.properties" <<'L4J'
@@ -184,6 +161,7 @@ stop_broker() {
 run_tools() { # name
   local name="$1" topic="perf-$1" out
   PRODUCE_RPS=failed PRODUCE_MBPS=failed CONSUME_RPS=failed CONSUME_MBPS=failed CONSUME_REBALANCE_MS=-
+  FETCH_RPS=failed FETCH_MBPS=failed
   out="$RUN_DIR/$name-topic.out"
   if ! timeout "$STEP_TIMEOUT" "$JAVA" "${TOOL_JVM_OPTS[@]}" -Dlog4j.configuration="file:$RUN_DIR/log4j.properties" \
       -cp "$KAFKA_LIB/*" org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --create \
@@ -223,6 +201,8 @@ run_tools() { # name
       CONSUME_MBPS="$(awk -F', *' '{print $4}' <<<"$row")"
       CONSUME_RPS="$(awk -F', *' '{print $6}' <<<"$row")"
       CONSUME_REBALANCE_MS="$(awk -F', *' '{print $7}' <<<"$row")"
+      FETCH_MBPS="$(awk -F', *' '{print $9}' <<<"$row")"
+      FETCH_RPS="$(awk -F', *' '{print $10}' <<<"$row")"
       log "$name: consumer $row"
     else
       log "$name: no result row in consumer output:"; tail -n 20 "$out" >&2
@@ -247,27 +227,38 @@ ratio() { # sluice kafka
   fi
 }
 
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 fetch_kafka
 write_log4j
 rm -rf "$WORK_DIR/last-run"
 
-K_PRPS=- K_PMBPS=- K_CRPS=- K_CMBPS=- K_REB=- S_PRPS=- S_PMBPS=- S_CRPS=- S_CMBPS=- S_REB=-
-if [[ "$ONLY" != sluice ]]; then
+K_PRPS=- K_PMBPS=- K_CRPS=- K_CMBPS=- K_REB=- K_FRPS=- K_FMBPS=-
+S_PRPS=- S_PMBPS=- S_CRPS=- S_CMBPS=- S_REB=- S_FRPS=- S_FMBPS=-
+run_kafka() {
   start_kafka
   run_tools kafka
   K_PRPS=$PRODUCE_RPS K_PMBPS=$PRODUCE_MBPS K_CRPS=$CONSUME_RPS K_CMBPS=$CONSUME_MBPS K_REB=$CONSUME_REBALANCE_MS
+  K_FRPS=$FETCH_RPS K_FMBPS=$FETCH_MBPS
   stop_broker
   keep_logs kafka
-fi
-if [[ "$ONLY" != kafka ]]; then
+}
+run_sluice() {
   if start_sluice; then
     run_tools sluice
     S_PRPS=$PRODUCE_RPS S_PMBPS=$PRODUCE_MBPS S_CRPS=$CONSUME_RPS S_CMBPS=$CONSUME_MBPS S_REB=$CONSUME_REBALANCE_MS
+    S_FRPS=$FETCH_RPS S_FMBPS=$FETCH_MBPS
     stop_broker
   else
     S_PRPS=failed S_PMBPS=failed S_CRPS=failed S_CMBPS=failed
   fi
   keep_logs sluice
+}
+if [[ "$ORDER" == kafka-first ]]; then
+  [[ "$ONLY" == sluice ]] || run_kafka
+  [[ "$ONLY" == kafka ]] || run_sluice
+else
+  [[ "$ONLY" == kafka ]] || run_sluice
+  [[ "$ONLY" == sluice ]] || run_kafka
 fi
 
 CPU="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//')"
@@ -276,7 +267,8 @@ cat <<TABLE
 Peer comparison, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores ($CPU), $("$JAVA" -version 2>&1 | head -n 1)
 Settings: $RECORDS records x $RECORD_SIZE B, topic with $PARTITIONS partitions (RF 1), producer compression.type=$COMPRESSION
 linger.ms=$LINGER_MS acks=$ACKS (other producer settings default), --throughput -1; consumer: ConsumerPerformance
-defaults (group consumer); broker JVM ${BROKER_JVM_OPTS[*]}; tools from kafka-tools $KAFKA_VERSION.
+defaults (group consumer); broker JVM ${BROKER_JVM_OPTS[*]}; tools from kafka-tools $KAFKA_VERSION; order $ORDER;
+load average before the run: $LOAD_BEFORE.
 
 | run | Apache Kafka $KAFKA_VERSION (KRaft) | Sluice | Sluice / Kafka |
 |---|---|---|---|
@@ -284,7 +276,9 @@ defaults (group consumer); broker JVM ${BROKER_JVM_OPTS[*]}; tools from kafka-to
 | produce MB/s | $K_PMBPS | $S_PMBPS | $(ratio "$S_PMBPS" "$K_PMBPS") |
 | consume records/s | $K_CRPS | $S_CRPS | $(ratio "$S_CRPS" "$K_CRPS") |
 | consume MB/s | $K_CMBPS | $S_CMBPS | $(ratio "$S_CMBPS" "$K_CMBPS") |
-| consumer rebalance ms (inside the consume time) | $K_REB | $S_REB | |
+| consume, fetch time only, records/s | $K_FRPS | $S_FRPS | $(ratio "$S_FRPS" "$K_FRPS") |
+| consume, fetch time only, MB/s | $K_FMBPS | $S_FMBPS | $(ratio "$S_FMBPS" "$K_FMBPS") |
+| consumer group join ms (inside the consume time) | $K_REB | $S_REB | |
 
 Tool output and broker logs of this run: $WORK_DIR/last-run/
 TABLE

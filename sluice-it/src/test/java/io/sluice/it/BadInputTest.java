@@ -36,6 +36,7 @@ import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -72,7 +73,8 @@ class BadInputTest {
     private static final String HEALTHY = "bad-input-healthy";
     /** An api key no Kafka version defines. */
     private static final short UNKNOWN_API_KEY = 32_000;
-    private static final short UNSUPPORTED_API_VERSIONS_VERSION = 99;
+    /** A version no Kafka API has reached. */
+    private static final short UNSUPPORTED_VERSION = 99;
     private static final int FUZZ_ROUNDS = 40;
     /** Request header v2 (client id plus tagged fields) goes with flexible request versions. */
     private static final short FLEXIBLE_REQUEST_HEADER_VERSION = 2;
@@ -159,12 +161,32 @@ class BadInputTest {
         }
     }
 
+    /**
+     * Kafka answers an unsupported version of ApiVersions (KIP-511, below) but closes the connection on an
+     * unsupported version of any other API (its request parsing fails before a handler runs).
+     */
+    @Test
+    void shouldCloseConnectionOnUnsupportedVersionOfKnownApi() throws IOException {
+        RequestHeader header = new RequestHeader(new RequestHeaderData()
+                .setRequestApiKey(ApiKeys.METADATA.id)
+                .setRequestApiVersion(UNSUPPORTED_VERSION)
+                .setCorrelationId(77)
+                .setClientId("sluice-it"), FLEXIBLE_REQUEST_HEADER_VERSION);
+        ByteBuffer request = concat(serialize(header.data(), header.headerVersion()),
+                serialize(new MetadataRequestData(), ApiKeys.METADATA.latestVersion()));
+        try (RawKafkaSocket socket = RawKafkaSocket.connect(broker.bootstrap())) {
+            socket.sendFrame(request);
+            assertTrue(socket.awaitClosedByPeer(CLOSE_TIMEOUT),
+                    "connection closed after Metadata v" + UNSUPPORTED_VERSION);
+        }
+    }
+
     @Test
     void shouldAnswerUnsupportedApiVersionsVersionWithItsRangeAndV0Header() throws IOException {
         int correlationId = 4711;
         RequestHeader header = new RequestHeader(new RequestHeaderData()
                 .setRequestApiKey(ApiKeys.API_VERSIONS.id)
-                .setRequestApiVersion(UNSUPPORTED_API_VERSIONS_VERSION)
+                .setRequestApiVersion(UNSUPPORTED_VERSION)
                 .setCorrelationId(correlationId)
                 .setClientId("sluice-it"), FLEXIBLE_REQUEST_HEADER_VERSION);
         ByteBuffer v3Request = concat(serialize(header.data(), header.headerVersion()),
@@ -179,7 +201,7 @@ class BadInputTest {
             ApiVersionsResponseData.ApiVersion range = parsed.data().apiKeys().find(ApiKeys.API_VERSIONS.id);
             assertTrue(range != null, () -> "the error response carries the ApiVersions range: " + parsed.data());
             assertEquals(0, range.minVersion());
-            assertTrue(range.maxVersion() >= 3 && range.maxVersion() < UNSUPPORTED_API_VERSIONS_VERSION,
+            assertTrue(range.maxVersion() >= 3 && range.maxVersion() < UNSUPPORTED_VERSION,
                     range::toString);
             assertFalse(response.hasRemaining(), "nothing after the v0 body");
         }
