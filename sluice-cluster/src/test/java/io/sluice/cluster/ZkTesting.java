@@ -57,6 +57,14 @@ public final class ZkTesting {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
+                for (java.util.Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+                    if (e.getKey().getName().startsWith("sluice")) {
+                        System.err.println("thread " + e.getKey().getName());
+                        for (StackTraceElement f : e.getValue()) {
+                            System.err.println("    at " + f);
+                        }
+                    }
+                }
                 throw new AssertionError("timed out waiting for " + what);
             }
             Thread.sleep(10);

@@ -28,6 +28,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,12 +77,17 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     private volatile Thread controllerThread;
 
     private volatile FencedWriter writer;
+    /** Set once the state is loaded after election; cleared on resignation or fencing. */
+    private volatile boolean ready;
     private volatile ClusterState state;
     private SnapshotManifest head;
     private SnapshotManifest previous;
     private boolean headExists;
     private long nextSnapshotId;
     private int deltasSinceSnapshot;
+    /** Creation zxid of each broker's registration seen, to tell a bounce from a steady registration. */
+    private final Map<Integer, Long> registrationZxids = new java.util.HashMap<>();
+    private int lastBrokerCversion = -1;
 
     public ClusterController(CuratorFramework client, int brokerId, ClusterConfig config) {
         this.client = client;
@@ -103,8 +109,9 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         return thread;
     }
 
+    /** True once elected and the published state is loaded, until resignation or fencing. */
     public boolean isActive() {
-        return writer != null;
+        return ready && writer != null;
     }
 
     /** The epoch held while active, else -1. */
@@ -115,7 +122,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     /** The state as this controller last published it, null when not active. */
     public ClusterState state() {
-        return writer == null ? null : state;
+        return isActive() ? state : null;
     }
 
     public ControllerStats stats() {
@@ -131,21 +138,25 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     @Override
     public void elected(FencedWriter w) {
-        thread.execute(() -> takeOver(w));
+        submit(() -> takeOver(w));
     }
 
     @Override
     public void resigned() {
-        thread.execute(() -> {
+        submit(() -> {
             if (writer != null) {
                 LOG.info("broker {} stops acting as controller (epoch {})", brokerId, writer.epoch());
             }
+            ready = false;
             writer = null;
             state = null;
         });
     }
 
     private void takeOver(FencedWriter w) {
+        ready = false;
+        registrationZxids.clear();
+        lastBrokerCversion = -1;
         writer = w;
         try {
             client.createContainers(ZkPaths.BROKER_IDS);
@@ -157,16 +168,17 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             } else {
                 watchSnapshot();
             }
+            ready = true;
             LOG.info("controller {} epoch {} took over at {}", brokerId, w.epoch(), state);
         } catch (ControllerFencedException e) {
             fenced(e);
         } catch (Exception e) {
             LOG.warn("controller {} epoch {}: take-over failed, retrying: {}", brokerId, w.epoch(), e.toString());
-            thread.schedule(() -> {
+            schedule(() -> {
                 if (writer == w) {
                     takeOver(w);
                 }
-            }, RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+            }, RETRY_DELAY_MILLIS);
         }
     }
 
@@ -284,7 +296,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     private void scheduleMembership() {
         if (membershipScheduled.compareAndSet(false, true)) {
-            thread.schedule(() -> {
+            schedule(() -> {
                 membershipScheduled.set(false);
                 try {
                     reconcileMembership();
@@ -292,23 +304,44 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                     fenced(e);
                 } catch (Exception e) {
                     LOG.warn("controller {}: membership update failed, retrying: {}", brokerId, e.toString());
-                    thread.schedule(this::scheduleMembership, RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+                    schedule(this::scheduleMembership, RETRY_DELAY_MILLIS);
                 }
-            }, config.coalesceDelay().toMillis(), TimeUnit.MILLISECONDS);
+            }, config.coalesceDelay().toMillis());
         }
     }
 
-    /** Compares the live registrations with the state and publishes one delta for every difference found. */
+    private void submit(Runnable task) {
+        schedule(task, 0);
+    }
+
+    /** Runs {@code task} on the controller thread after {@code delayMillis}; dropped once the controller closed. */
+    private void schedule(Runnable task, long delayMillis) {
+        try {
+            thread.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("controller {} closed; dropping a task", brokerId);
+        }
+    }
+
+    /**
+     * Compares the live registrations with the state and publishes one delta for every difference found. A broker
+     * whose registration was re-created under a new session (it bounced) is noticed through the parent's child
+     * version: more child changes than joins and leaves means some registration was replaced, and only then are the
+     * registrations' creation zxids compared, so an ordinary join costs no scan of the other brokers.
+     */
     private void reconcileMembership() throws Exception {
         if (writer == null) {
             return;
         }
         List<String> children;
+        Stat parent = new Stat();
         try {
-            children = client.getChildren().usingWatcher(membershipWatcher).forPath(ZkPaths.BROKER_IDS);
+            children = client.getChildren().storingStatIn(parent).usingWatcher(membershipWatcher)
+                    .forPath(ZkPaths.BROKER_IDS);
         } catch (KeeperException.NoNodeException e) {
             client.checkExists().usingWatcher(membershipWatcher).forPath(ZkPaths.BROKER_IDS);
             children = List.of();
+            parent = null;
         }
         Set<Integer> live = new HashSet<>();
         for (String c : children) {
@@ -321,32 +354,38 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         DeltaRecord delta = new DeltaRecord();
         Set<Integer> joinedIds = new HashSet<>();
         for (int id : live) {
-            if (state.brokers().containsKey(id)) {
-                continue;
-            }
-            try {
-                BrokerInfo info = StateSerializer.decodeBroker(ZkPaths.broker(id),
-                        client.getData().forPath(ZkPaths.broker(id)));
-                if (info.id() != id) {
-                    LOG.error("controller {}: {} holds broker id {}; ignoring it", brokerId, ZkPaths.broker(id),
-                            info.id());
-                    continue;
-                }
-                delta.joined.add(BrokerRecord.of(info));
+            if (!state.brokers().containsKey(id) && readRegistration(id, delta)) {
                 joinedIds.add(id);
-            } catch (KeeperException.NoNodeException e) {
-                // Joined and left before we looked.
-            } catch (ClusterStateException e) {
-                LOG.error("controller {}: ignoring unreadable registration: {}", brokerId, e.getMessage());
             }
         }
         List<Integer> leftIds = new ArrayList<>();
         for (int id : state.brokers().keySet()) {
             if (!live.contains(id)) {
                 leftIds.add(id);
+                registrationZxids.remove(id);
             }
         }
-        if (joinedIds.isEmpty() && leftIds.isEmpty()) {
+        Set<Integer> bounced = new HashSet<>();
+        int childChanges = parent == null || lastBrokerCversion < 0 ? Integer.MAX_VALUE
+                : parent.getCversion() - lastBrokerCversion;
+        if (childChanges > joinedIds.size() + leftIds.size()) {
+            for (int id : live) {
+                if (joinedIds.contains(id) || !state.brokers().containsKey(id)) {
+                    continue;
+                }
+                Stat st = client.checkExists().forPath(ZkPaths.broker(id));
+                Long known = registrationZxids.get(id);
+                if (st != null && (known == null || known != st.getCzxid())) {
+                    if (known != null && readRegistration(id, delta)) {
+                        bounced.add(id);
+                    } else {
+                        registrationZxids.put(id, st.getCzxid());
+                    }
+                }
+            }
+        }
+        lastBrokerCversion = parent == null ? -1 : parent.getCversion();
+        if (joinedIds.isEmpty() && leftIds.isEmpty() && bounced.isEmpty()) {
             return;
         }
         delta.left = leftIds.stream().mapToInt(Integer::intValue).toArray();
@@ -358,6 +397,10 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                 PartitionState ps = topic.partition(p);
                 if (!ps.isOffline() && !liveAfter.contains(ps.leader())) {
                     delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), p, PartitionState.NO_LEADER,
+                            ps.leaderEpoch() + 1, ps.isr()));
+                } else if (!ps.isOffline() && bounced.contains(ps.leader())) {
+                    // Same leader, new incarnation: a new epoch so followers and clients fence the old one.
+                    delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), p, ps.leader(),
                             ps.leaderEpoch() + 1, ps.isr()));
                 } else if (ps.isOffline()) {
                     int leader = preferredLiveLeader(ps, liveAfter);
@@ -371,7 +414,30 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         publish(delta);
         stats.joins.addAndGet(joinedIds.size());
         stats.leaves.addAndGet(leftIds.size());
+        stats.bounces.addAndGet(bounced.size());
         stats.membershipDeltas.incrementAndGet();
+    }
+
+    /** Reads broker {@code id}'s registration into {@code delta.joined}; false when it is gone or unreadable. */
+    private boolean readRegistration(int id, DeltaRecord delta) throws Exception {
+        try {
+            Stat st = new Stat();
+            BrokerInfo info = StateSerializer.decodeBroker(ZkPaths.broker(id),
+                    client.getData().storingStatIn(st).forPath(ZkPaths.broker(id)));
+            if (info.id() != id) {
+                LOG.error("controller {}: {} holds broker id {}; ignoring it", brokerId, ZkPaths.broker(id),
+                        info.id());
+                return false;
+            }
+            delta.joined.add(BrokerRecord.of(info));
+            registrationZxids.put(id, st.getCzxid());
+            return true;
+        } catch (KeeperException.NoNodeException e) {
+            return false;
+        } catch (ClusterStateException e) {
+            LOG.error("controller {}: ignoring unreadable registration: {}", brokerId, e.getMessage());
+            return false;
+        }
     }
 
     /** The first replica, in preference order, that is live and in the ISR; NO_LEADER when none is. */
@@ -464,7 +530,11 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     private <T> CompletableFuture<T> call(String what, Callable<T> body) {
         CompletableFuture<T> f = new CompletableFuture<>();
-        thread.execute(() -> {
+        if (thread.isShutdown()) {
+            f.completeExceptionally(new NotControllerException(brokerId, what + " (controller closed)"));
+            return f;
+        }
+        submit(() -> {
             if (writer == null) {
                 f.completeExceptionally(new NotControllerException(brokerId, what));
                 return;
@@ -484,6 +554,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     private void fenced(ControllerFencedException e) {
         LOG.warn("controller {}: {}", brokerId, e.getMessage());
         stats.fencedWrites.incrementAndGet();
+        ready = false;
         writer = null;
         state = null;
     }
@@ -610,7 +681,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             return;
         }
         String path = event.getPath();
-        thread.execute(() -> verifySnapshot(path));
+        submit(() -> verifySnapshot(path));
     }
 
     /** Re-reads the head snapshot after a change under it; writes a fresh one if it no longer reads back. */
@@ -672,6 +743,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         public final AtomicLong snapshotRepairs = new AtomicLong();
         public final AtomicLong joins = new AtomicLong();
         public final AtomicLong leaves = new AtomicLong();
+        public final AtomicLong bounces = new AtomicLong();
         public final AtomicLong fencedWrites = new AtomicLong();
         public final AtomicLong lastSnapshotParts = new AtomicLong();
         public final AtomicLong lastSnapshotBytes = new AtomicLong();
@@ -680,7 +752,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         public String toString() {
             return "transactions=" + transactions + ", operations=" + operations + ", bytesWritten=" + bytesWritten
                     + ", deltas=" + deltas + " (membership " + membershipDeltas + "), snapshots=" + snapshots
-                    + ", repairs=" + snapshotRepairs + ", joins=" + joins + ", leaves=" + leaves + ", fenced="
+                    + ", repairs=" + snapshotRepairs + ", joins=" + joins + ", leaves=" + leaves + ", bounces=" + bounces + ", fenced="
                     + fencedWrites;
         }
     }

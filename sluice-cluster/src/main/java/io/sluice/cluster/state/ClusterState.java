@@ -24,7 +24,8 @@ import java.util.UUID;
  * Immutable; safe to share between threads.
  */
 public final class ClusterState {
-    public static final ClusterState EMPTY = new ClusterState(0, 0, new TreeMap<>(), new LinkedHashMap<>());
+    /** Before anything was published: ZooKeeper numbers the first delta 0, so the empty state sits at -1. */
+    public static final ClusterState EMPTY = new ClusterState(0, -1, new TreeMap<>(), new LinkedHashMap<>());
 
     private final int controllerEpoch;
     private final long appliedSeq;

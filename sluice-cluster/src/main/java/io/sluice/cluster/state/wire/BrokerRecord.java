@@ -42,11 +42,20 @@ public final class BrokerRecord implements Message {
         }
         List<String> names = listenerNames == null ? List.of() : listenerNames;
         List<Endpoint> eps = endpoints == null ? List.of() : endpoints;
-        if (names.size() != eps.size() || names.contains(null) || eps.contains(null)) {
+        if (names.size() != eps.size() || hasNull(names) || hasNull(eps)) {
             throw new MalformedInputException("BrokerRecord " + brokerId + ": " + names.size()
                     + " listener names but " + eps.size() + " endpoints (or null entries)");
         }
         return new BrokerInfo(brokerId, rack == null ? "" : rack, names, eps);
+    }
+
+    private static boolean hasNull(List<?> list) {
+        for (Object o : list) {
+            if (o == null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
