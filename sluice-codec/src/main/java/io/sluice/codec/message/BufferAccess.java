@@ -123,8 +123,15 @@ final class BufferAccess {
         return buf.getLong(i);
     }
 
+    /** Below this, a byte loop beats the fixed cost of a bulk copy. */
+    private static final int LOOP_COPY_MAX = 16;
+
     static void putBytes(ByteBuffer buf, Object base, long off, int i, byte[] src, int srcOff, int len) {
-        if (RAW) {
+        if (RAW && len <= LOOP_COPY_MAX) {
+            for (int k = 0; k < len; k++) {
+                UNSAFE.putByte(base, off + i + k, src[srcOff + k]);
+            }
+        } else if (RAW) {
             UNSAFE.copyMemory(src, BYTE_ARRAY_BASE + srcOff, base, off + i, len);
         } else {
             buf.put(i, src, srcOff, len);
@@ -132,7 +139,11 @@ final class BufferAccess {
     }
 
     static void getBytes(ByteBuffer buf, Object base, long off, int i, byte[] dst, int dstOff, int len) {
-        if (RAW) {
+        if (RAW && len <= LOOP_COPY_MAX) {
+            for (int k = 0; k < len; k++) {
+                dst[dstOff + k] = UNSAFE.getByte(base, off + i + k);
+            }
+        } else if (RAW) {
             UNSAFE.copyMemory(base, off + i, dst, BYTE_ARRAY_BASE + dstOff, len);
         } else {
             buf.get(i, dst, dstOff, len);

@@ -86,8 +86,16 @@ public final class MessageReader implements AutoCloseable {
         cur = frames[0];
     }
 
-    /** Sets the bytes to read: from the buffer's position to its limit; sets its byte order to big-endian. */
+    /**
+     * Sets the bytes to read: from the buffer's position to its limit; sets its byte order to big-endian (once per
+     * buffer object: a buffer passed again is only re-read for position and limit).
+     */
     public void setBuffer(ByteBuffer buffer) {
+        if (buffer == buf) {
+            pos = buffer.position();
+            limit = buffer.limit();
+            return;
+        }
         buffer.order(ByteOrder.BIG_ENDIAN);
         this.buf = buffer;
         this.base = BufferAccess.base(buffer);

@@ -40,7 +40,11 @@ public final class MessageWriter implements AutoCloseable {
     /** Encoded bytes of the primitive that did not fit, and how much of them is written. */
     private final byte[] pending = new byte[WireFormat.MAX_PRIMITIVE_BYTES];
     private int pendingPos;
+    /** Bytes staged in {@link #pending}; 0 when nothing is pending; {@link #VARINT_PENDING} for a varint. */
     private int pendingLen;
+    private static final int VARINT_PENDING = -1;
+    /** Unwritten remainder of a varint that reached the end of a buffer. */
+    private long varintRest;
 
     /** Innermost array in progress: 0 length pending, 1 elements; index of the next element or byte. */
     private int arrayPhase;
@@ -78,8 +82,16 @@ public final class MessageWriter implements AutoCloseable {
         cur = frames[0];
     }
 
-    /** Sets the buffer to write into from its position up to its limit; sets its byte order to big-endian. */
+    /**
+     * Sets the buffer to write into from its position up to its limit; sets its byte order to big-endian (once per
+     * buffer object: a buffer passed again is only re-read for position and limit).
+     */
     public void setBuffer(ByteBuffer buffer) {
+        if (buffer == buf) {
+            pos = buffer.position();
+            limit = buffer.limit();
+            return;
+        }
         if (buffer.isReadOnly()) {
             throw new ReadOnlyBufferException();
         }
@@ -157,31 +169,41 @@ public final class MessageWriter implements AutoCloseable {
     }
 
     // ---- primitives ------------------------------------------------------------------------------------------
+    // Each write has a small fast path (no bytes pending, whole encoding fits) and an out-of-line slow path, so the
+    // fast path inlines into the message's writeTo even when buffers are small and the slow path is warm.
 
     public boolean writeBoolean(boolean v) {
         return writeByte(v ? (byte) 1 : (byte) 0);
     }
 
     public boolean writeByte(byte v) {
-        if (pendingLen != 0) {
-            return drainPending();
-        }
-        if (pos < limit) {
+        if (pendingLen == 0 && pos < limit) {
             BufferAccess.putByte(buf, base, off, pos++, v);
             return true;
+        }
+        return writeByteSlow(v);
+    }
+
+    private boolean writeByteSlow(byte v) {
+        if (pendingLen > 0) {
+            return drainPending();
         }
         pending[0] = v;
         return spill(1);
     }
 
     public boolean writeShort(short v) {
-        if (pendingLen != 0) {
-            return drainPending();
-        }
-        if (limit - pos >= WireFormat.SHORT_BYTES) {
+        if (pendingLen == 0 && limit - pos >= WireFormat.SHORT_BYTES) {
             BufferAccess.putShort(buf, base, off, pos, v);
             pos += WireFormat.SHORT_BYTES;
             return true;
+        }
+        return writeShortSlow(v);
+    }
+
+    private boolean writeShortSlow(short v) {
+        if (pendingLen > 0) {
+            return drainPending();
         }
         pending[0] = (byte) (v >>> 8);
         pending[1] = (byte) v;
@@ -190,15 +212,11 @@ public final class MessageWriter implements AutoCloseable {
 
     /** Zigzag varint. */
     public boolean writeInt(int v) {
-        if (pendingLen != 0) {
-            return drainPending();
-        }
-        int z = (v << 1) ^ (v >> 31);
-        if (limit - pos >= WireFormat.MAX_VARINT32_BYTES) {
-            putVarint32(z);
+        if (pendingLen == 0 && limit - pos >= WireFormat.MAX_VARINT32_BYTES) {
+            putVarint32((v << 1) ^ (v >> 31));
             return true;
         }
-        return spill(WireFormat.encodeVarint(z & 0xFFFFFFFFL, pending));
+        return writeVarintSlow(((v << 1) ^ (v >> 31)) & 0xFFFFFFFFL);
     }
 
     /** Zigzag varint. */
@@ -207,15 +225,19 @@ public final class MessageWriter implements AutoCloseable {
     }
 
     public boolean writeFloat(float v) {
-        if (pendingLen != 0) {
-            return drainPending();
-        }
-        int bits = Float.floatToRawIntBits(v);
-        if (limit - pos >= WireFormat.FLOAT_BYTES) {
-            BufferAccess.putInt(buf, base, off, pos, bits);
+        if (pendingLen == 0 && limit - pos >= WireFormat.FLOAT_BYTES) {
+            BufferAccess.putInt(buf, base, off, pos, Float.floatToRawIntBits(v));
             pos += WireFormat.FLOAT_BYTES;
             return true;
         }
+        return writeFloatSlow(v);
+    }
+
+    private boolean writeFloatSlow(float v) {
+        if (pendingLen > 0) {
+            return drainPending();
+        }
+        int bits = Float.floatToRawIntBits(v);
         for (int i = 0; i < WireFormat.FLOAT_BYTES; i++) {
             pending[i] = (byte) (bits >>> (24 - 8 * i));
         }
@@ -223,16 +245,19 @@ public final class MessageWriter implements AutoCloseable {
     }
 
     public boolean writeDouble(double v) {
-        if (pendingLen != 0) {
-            return drainPending();
-        }
-        long bits = Double.doubleToRawLongBits(v);
-        if (limit - pos >= WireFormat.DOUBLE_BYTES) {
-            BufferAccess.putLong(buf, base, off, pos, bits);
+        if (pendingLen == 0 && limit - pos >= WireFormat.DOUBLE_BYTES) {
+            BufferAccess.putLong(buf, base, off, pos, Double.doubleToRawLongBits(v));
             pos += WireFormat.DOUBLE_BYTES;
             return true;
         }
-        WireFormat.encodeLong(bits, pending, 0);
+        return writeDoubleSlow(v);
+    }
+
+    private boolean writeDoubleSlow(double v) {
+        if (pendingLen > 0) {
+            return drainPending();
+        }
+        WireFormat.encodeLong(Double.doubleToRawLongBits(v), pending, 0);
         return spill(WireFormat.DOUBLE_BYTES);
     }
 
@@ -242,14 +267,18 @@ public final class MessageWriter implements AutoCloseable {
     }
 
     public boolean writeUuid(long msb, long lsb) {
-        if (pendingLen != 0) {
-            return drainPending();
-        }
-        if (limit - pos >= WireFormat.UUID_BYTES) {
+        if (pendingLen == 0 && limit - pos >= WireFormat.UUID_BYTES) {
             BufferAccess.putLong(buf, base, off, pos, msb);
             BufferAccess.putLong(buf, base, off, pos + 8, lsb);
             pos += WireFormat.UUID_BYTES;
             return true;
+        }
+        return writeUuidSlow(msb, lsb);
+    }
+
+    private boolean writeUuidSlow(long msb, long lsb) {
+        if (pendingLen > 0) {
+            return drainPending();
         }
         WireFormat.encodeLong(msb, pending, 0);
         WireFormat.encodeLong(lsb, pending, 8);
@@ -258,18 +287,49 @@ public final class MessageWriter implements AutoCloseable {
 
     /** Unsigned varint. */
     boolean writeVarint(long v) {
-        if (pendingLen != 0) {
-            return drainPending();
-        }
-        if (limit - pos >= WireFormat.MAX_VARINT64_BYTES) {
+        if (pendingLen == 0 && limit - pos >= WireFormat.MAX_VARINT64_BYTES) {
+            ByteBuffer b = buf;
+            Object o = base;
+            long a = off;
+            int p = pos;
             while ((v & ~0x7FL) != 0) {
-                BufferAccess.putByte(buf, base, off, pos++, (byte) ((v & 0x7F) | 0x80));
+                BufferAccess.putByte(b, o, a, p++, (byte) ((v & 0x7F) | 0x80));
                 v >>>= 7;
             }
-            BufferAccess.putByte(buf, base, off, pos++, (byte) v);
+            BufferAccess.putByte(b, o, a, p++, (byte) v);
+            pos = p;
             return true;
         }
-        return spill(WireFormat.encodeVarint(v, pending));
+        return writeVarintSlow(v);
+    }
+
+    /**
+     * A varint that may not fit: written byte by byte up to the limit; what is left of the value waits in
+     * {@link #varintRest} and is continued by the next call, so nothing is staged or copied.
+     */
+    private boolean writeVarintSlow(long v) {
+        if (pendingLen > 0) {
+            return drainPending();
+        }
+        if (pendingLen == VARINT_PENDING) {
+            v = varintRest;
+        }
+        int p = pos;
+        int lim = limit;
+        while (p < lim) {
+            if ((v & ~0x7FL) == 0) {
+                BufferAccess.putByte(buf, base, off, p++, (byte) v);
+                pos = p;
+                pendingLen = 0;
+                return true;
+            }
+            BufferAccess.putByte(buf, base, off, p++, (byte) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        pos = p;
+        varintRest = v;
+        pendingLen = VARINT_PENDING;
+        return false;
     }
 
     private void putVarint32(int v) {
@@ -285,7 +345,14 @@ public final class MessageWriter implements AutoCloseable {
         pos = p;
     }
 
+    /** Writes the encoding staged in {@link #pending}: directly when it fits, else as much as fits, rest later. */
     private boolean spill(int len) {
+        if (len <= limit - pos) {
+            for (int i = 0; i < len; i++) {
+                BufferAccess.putByte(buf, base, off, pos++, pending[i]);
+            }
+            return true;
+        }
         pendingLen = len;
         pendingPos = 0;
         return drainPending();
