@@ -2,6 +2,7 @@ package io.sluice.log;
 
 import io.sluice.log.checkpoint.CleanShutdownFile;
 import io.sluice.log.checkpoint.CorruptCheckpointException;
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import io.sluice.log.producer.CorruptSnapshotException;
 import io.sluice.log.producer.ProducerStateManager;
 import io.sluice.log.segment.BatchScanner;
@@ -41,7 +42,11 @@ final class LogLoader {
     }
 
     Loaded load(long recoveryPointHint, long logStartOffsetHint, long nowMs) throws IOException {
-        Files.createDirectories(dir);
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+            // a new partition must survive power loss once its first append is acknowledged
+            OffsetCheckpointFile.fsyncDirectory(dir.getParent());
+        }
         long recoveryPoint = recoveryPointHint;
         long logStartOffset = logStartOffsetHint;
         try {
@@ -84,6 +89,7 @@ final class LogLoader {
         }
         if (segments.isEmpty()) {
             segments.add(LogSegment.create(dir, logStartOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
+            OffsetCheckpointFile.fsyncDirectory(dir);
         }
         long logEndOffset = segments.get(segments.size() - 1).nextOffset();
         long start = Math.max(logStartOffset, segments.get(0).baseOffset());

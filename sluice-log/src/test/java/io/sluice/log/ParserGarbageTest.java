@@ -223,7 +223,7 @@ class ParserGarbageTest {
             throws IOException {
         Path file = dir.resolve("forged.log");
         ByteBuffer header = TestBatches.batch(1, "x");
-        header.putInt(8, forgedLength);
+        header.putInt(io.sluice.record.batch.RecordBatchDescriptor.BATCH_LENGTH_OFFSET, forgedLength);
         Files.write(file, java.util.Arrays.copyOf(header.array(), header.remaining()));
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             BatchScanner scanner = new BatchScanner();

@@ -123,7 +123,8 @@ class PartitionLogModelPropertyTest {
     private static void checkRead(PartitionLog log, List<ModelBatch> model, long start, long end, Random random) {
         long offset = start + (long) (random.nextDouble() * (end - start + 1));
         int maxBytes = 1 + random.nextInt(700);
-        LogReadResult result = log.read(offset, maxBytes, Long.MAX_VALUE);
+        long highWatermark = random.nextBoolean() ? Long.MAX_VALUE : offset + 1 + (long) (random.nextDouble() * (end - offset));
+        LogReadResult result = log.read(offset, maxBytes, highWatermark);
         if (offset == end) {
             assertTrue(result.isEmpty());
             return;
@@ -136,6 +137,7 @@ class PartitionLogModelPropertyTest {
             index++;
         }
         for (MutableRecordBatch batch : batches) {
+            assertTrue(batch.baseOffset() < highWatermark, "batch at " + batch.baseOffset() + " is beyond " + highWatermark);
             ModelBatch expected = model.get(index++);
             assertEquals(expected.baseOffset(), batch.baseOffset());
             List<String> values = new ArrayList<>();

@@ -184,6 +184,29 @@ public final class OffsetIndex {
         return found < 0 ? 0 : e.position(found);
     }
 
+    /**
+     * Largest indexed batch position at most {@code position}, or 0: a batch boundary from which a forward scan
+     * reaches {@code position} within about one index interval.
+     */
+    public int floorPosition(long position) {
+        int n = count;
+        Entries e = entries;
+        int lo = 0;
+        int hi = n - 1;
+        int found = 0;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int candidate = e.position(mid);
+            if (candidate <= position) {
+                found = candidate;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
     /** Drops entries for offsets at or above {@code offset}. Under the partition's append lock. */
     public synchronized void truncateToOffset(long offset) throws IOException {
         long relative = offset - baseOffset;

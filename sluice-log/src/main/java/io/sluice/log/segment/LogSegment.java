@@ -280,6 +280,9 @@ public final class LogSegment {
      * Whole batches from the one containing {@code offset}: at most {@code maxBytes} (the first batch whole
      * regardless when {@code minOneBatch}), only batches starting below {@code maxOffsetExclusive}.
      *
+     * The end is found through the offset index (positions of batch starts), so a read walks the headers of
+     * about one index interval, not of every batch it returns.
+     *
      * @return null when no batch in this segment reaches {@code offset}; a zero-size region when limits stop
      *         the first batch
      */
@@ -290,25 +293,43 @@ public final class LogSegment {
         if (start < 0) {
             return null;
         }
-        long position = start;
-        long firstOffset = -1;
-        long total = 0;
-        while (position < limit) {
-            RecordBatchView batch = scanner.readHeader(channel, position, limit);
-            if (batch == null || batch.baseOffset() >= maxOffsetExclusive) {
-                break;
-            }
-            int batchSize = batch.sizeInBytes();
-            if (total + batchSize > maxBytes && !(total == 0 && minOneBatch)) {
-                break;
-            }
-            if (firstOffset < 0) {
-                firstOffset = batch.baseOffset();
-            }
-            total += batchSize;
-            position += batchSize;
+        long end = maxOffsetExclusive >= nextOffset ? limit : endPositionBefore(maxOffsetExclusive, limit, scanner);
+        if (end <= start) {
+            return new Region(start, 0, -1);
         }
-        return new Region(start, (int) total, firstOffset);
+        RecordBatchView first = scanner.readHeader(channel, start, end);
+        if (first == null) {
+            return new Region(start, 0, -1);
+        }
+        long firstOffset = first.baseOffset();
+        int firstSize = first.sizeInBytes();
+        if (firstSize > maxBytes) {
+            return minOneBatch ? new Region(start, firstSize, firstOffset) : new Region(start, 0, -1);
+        }
+        long target = Math.min(end, start + (long) maxBytes);
+        // jump to the last indexed batch boundary before the target, then walk at most about one index interval
+        long position = Math.max(start + firstSize, offsetIndex.floorPosition(target));
+        while (position < target) {
+            RecordBatchView batch = scanner.readHeader(channel, position, limit);
+            if (batch == null || position + batch.sizeInBytes() > target) {
+                break;
+            }
+            position += batch.sizeInBytes();
+        }
+        return new Region(start, (int) (position - start), firstOffset);
+    }
+
+    /** Position after the last batch that starts below {@code offsetExclusive} (the high watermark). */
+    private long endPositionBefore(long offsetExclusive, int limit, BatchScanner scanner) throws IOException {
+        long position = findBatchPosition(offsetExclusive, scanner);
+        if (position < 0) {
+            return limit;
+        }
+        RecordBatchView batch = scanner.readHeader(channel, position, limit);
+        if (batch != null && batch.baseOffset() < offsetExclusive) {
+            position += batch.sizeInBytes();
+        }
+        return position;
     }
 
     /**
