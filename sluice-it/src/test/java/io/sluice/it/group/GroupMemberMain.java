@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A consumer-group member run in its own JVM by {@link GroupMemberProcess}: subscribes to a topic with the
- * assignor class given as fourth argument (range, eager, by default), prints every
+ * assignor class given as fourth argument (range, eager, by default) and the static group.instance.id given as
+ * fifth (none by default), prints every
  * record it processed ({@code REC <partition> <offset>}) and flushes before committing (commit after processing),
  * and prints the partitions it owns after every rebalance ({@code OWNED <generation> <memberId> <p,p,..>}). A line
  * "stop" on stdin closes the consumer cleanly (LeaveGroup); killing the process is the crash case.
@@ -31,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class GroupMemberMain {
     private static final Duration POLL = Duration.ofMillis(200);
+    static final int STATIC_SESSION_TIMEOUT_MS = 45_000;
 
     private GroupMemberMain() {
     }
@@ -40,6 +42,7 @@ public final class GroupMemberMain {
         String topic = args[1];
         String groupId = args[2];
         String assignor = args.length > 3 ? args[3] : RangeAssignor.class.getName();
+        String instanceId = args.length > 4 ? args[4] : null;
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         AtomicBoolean stop = new AtomicBoolean();
         Thread stdin = new Thread(() -> {
@@ -61,6 +64,11 @@ public final class GroupMemberMain {
         TreeSet<Integer> owned = new TreeSet<>();
         Properties props = GroupIt.consumerProps(bootstrap, groupId);
         props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, assignor);
+        if (instanceId != null) {
+            props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
+            // A restarted static member must be back within its session: leave room for a JVM start on a busy box.
+            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Integer.toString(STATIC_SESSION_TIMEOUT_MS));
+        }
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override

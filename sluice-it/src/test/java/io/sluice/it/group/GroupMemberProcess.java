@@ -1,5 +1,7 @@
 package io.sluice.it.group;
 
+import org.apache.kafka.clients.consumer.RangeAssignor;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -45,8 +47,18 @@ final class GroupMemberProcess implements AutoCloseable {
 
     static GroupMemberProcess start(String name, String bootstrap, String topic, String groupId, String assignor,
                                     Path logDir) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(GroupIt.javaCommand(GroupMemberMain.class.getName(),
-                bootstrap, topic, groupId, assignor));
+        return start(name, new ProcessBuilder(GroupIt.javaCommand(GroupMemberMain.class.getName(),
+                bootstrap, topic, groupId, assignor)), logDir);
+    }
+
+    /** A static member: {@code instanceId} is its group.instance.id. */
+    static GroupMemberProcess startStatic(String name, String bootstrap, String topic, String groupId,
+                                          String instanceId, Path logDir) throws IOException {
+        return start(name, new ProcessBuilder(GroupIt.javaCommand(GroupMemberMain.class.getName(),
+                bootstrap, topic, groupId, RangeAssignor.class.getName(), instanceId)), logDir);
+    }
+
+    private static GroupMemberProcess start(String name, ProcessBuilder builder, Path logDir) throws IOException {
         Path errFile = logDir.resolve("member-" + name + ".err");
         builder.redirectError(errFile.toFile());
         return new GroupMemberProcess(name, errFile, builder.start());

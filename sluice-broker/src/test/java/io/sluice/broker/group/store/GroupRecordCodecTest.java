@@ -93,7 +93,7 @@ class GroupRecordCodecTest {
     }
 
     /** Every truncation and every single-byte change of a valid payload ends in records or the typed error. */
-    @Property
+    @Property(tries = 200)
     void shouldSurviveTruncatedAndMutatedPayloads(@ForAll("nonEmptyBatches") List<GroupRecord> records,
                                                   @ForAll byte flip) {
         ByteBuffer frame = GroupRecordCodec.encodeFrame(records);
