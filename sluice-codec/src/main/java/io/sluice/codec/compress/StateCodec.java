@@ -94,7 +94,12 @@ public final class StateCodec implements AutoCloseable {
         return decompress(compression, List.of(ByteBuffer.wrap(frame)));
     }
 
-    /** Reads one message from a compressed frame given as consecutive heap slices (e.g. reassembled parts). */
+    /**
+     * Reads one message from a compressed frame given as consecutive heap slices (e.g.
+     * {@link io.sluice.codec.part.AssembledStream#payloads()}), never concatenating them.
+     *
+     * @throws io.sluice.codec.error.MalformedInputException on a corrupt, truncated or oversized frame, or bytes after it
+     */
     public Message decompress(Compression compression, List<ByteBuffer> slices) {
         StreamDecompressor d = decompressors[compression.ordinal()];
         if (d == null) {
@@ -115,7 +120,7 @@ public final class StateCodec implements AutoCloseable {
                     throw new TruncatedInputException("compressed state: " + compression + " input ends after "
                             + total + " uncompressed bytes, before the state message is complete");
                 }
-                ByteBuffer s = slices.get(slice++);
+                ByteBuffer s = requireHeap(slices.get(slice++));
                 d.setInput(s.array(), s.arrayOffset() + s.position(), s.remaining());
             }
             inflated.clear();
@@ -155,7 +160,7 @@ public final class StateCodec implements AutoCloseable {
                 if (slice == slices.size()) {
                     throw new TruncatedInputException("compressed state: frame is not terminated");
                 }
-                ByteBuffer s = slices.get(slice++);
+                ByteBuffer s = requireHeap(slices.get(slice++));
                 d.setInput(s.array(), s.arrayOffset() + s.position(), s.remaining());
             }
         }
@@ -167,6 +172,13 @@ public final class StateCodec implements AutoCloseable {
             throw new MalformedInputException("compressed state: " + trailing + " bytes follow the compressed frame");
         }
         return m;
+    }
+
+    private static ByteBuffer requireHeap(ByteBuffer s) {
+        if (!s.hasArray()) {
+            throw new IllegalArgumentException("compressed state slices must be writable heap buffers (as parts are)");
+        }
+        return s;
     }
 
     public MessageRegistry registry() {
