@@ -3,6 +3,7 @@ package io.sluice.log;
 import io.sluice.log.checkpoint.CleanShutdownFile;
 import io.sluice.log.checkpoint.CorruptCheckpointException;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.CorruptSnapshotException;
 import io.sluice.log.producer.ProducerStateManager;
 import io.sluice.log.segment.BatchScanner;
@@ -182,6 +183,38 @@ final class LogLoader {
         }
         replay(state, segments, replayFrom);
         state.onLogStartOffsetIncremented(logStartOffset);
+    }
+
+    /**
+     * Loads the leader epoch cache, or rebuilds it from the batches' partitionLeaderEpoch fields when it is
+     * missing or corrupt; then trims it to the log's offsets.
+     */
+    LeaderEpochCache loadEpochs(List<LogSegment> segments, long logStartOffset, long logEndOffset) throws IOException {
+        LeaderEpochCache cache;
+        try {
+            cache = LeaderEpochCache.load(dir);
+        } catch (CorruptCheckpointException e) {
+            report.add("rebuilding the leader epoch cache of " + name + ": " + e.getMessage());
+            cache = null;
+        }
+        if (cache == null) {
+            LeaderEpochCache rebuilt = LeaderEpochCache.empty(dir);
+            for (LogSegment segment : segments) {
+                if (segment.nextOffset() > logStartOffset) {
+                    segment.forEachBatch(logStartOffset, scanner,
+                            batch -> rebuilt.assignInMemory(batch.partitionLeaderEpoch(), Math.max(batch.baseOffset(), logStartOffset)));
+                }
+            }
+            if (logEndOffset > logStartOffset && !rebuilt.entries().isEmpty()) {
+                report.add("rebuilt the leader epoch cache of " + name + " from the log: " + rebuilt.entries().size()
+                        + " epochs");
+            }
+            rebuilt.write();
+            return rebuilt;
+        }
+        cache.truncateFromEnd(logEndOffset);
+        cache.truncateFromStart(logStartOffset);
+        return cache;
     }
 
     void replay(ProducerStateManager state, List<LogSegment> segments, long fromOffset) throws IOException {

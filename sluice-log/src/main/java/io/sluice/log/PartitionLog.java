@@ -4,6 +4,9 @@ import io.sluice.record.batch.RecordBatchView;
 import io.sluice.log.batch.BatchFraming;
 import io.sluice.log.checkpoint.CleanShutdownFile;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.epoch.EpochEndOffset;
+import io.sluice.log.epoch.EpochEntry;
+import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.BatchMetadata;
 import io.sluice.log.producer.ProducerStateManager;
 import io.sluice.log.segment.BatchScanner;
@@ -47,6 +50,7 @@ public final class PartitionLog implements AutoCloseable {
     private final LongSupplier clock;
     private final ReentrantLock lock = new ReentrantLock();
     private final ProducerStateManager producerState;
+    private final LeaderEpochCache epochCache;
     private final RecordBatchView appendView = new RecordBatchView();
     private final BatchScanner writerScanner = new BatchScanner();
     private final AtomicLong recoveryPoint;
@@ -64,7 +68,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private PartitionLog(Path dir, LogConfig config, LongSupplier clock, LogLoader.Loaded loaded,
-                         ProducerStateManager producerState) {
+                         ProducerStateManager producerState, LeaderEpochCache epochCache) {
         this.dir = dir;
         this.name = dir.getFileName().toString();
         this.config = config;
@@ -74,6 +78,7 @@ public final class PartitionLog implements AutoCloseable {
         this.logEndOffset = loaded.logEndOffset();
         this.recoveryPoint = new AtomicLong(loaded.logEndOffset());
         this.producerState = producerState;
+        this.epochCache = epochCache;
         this.lastFlushMs = clock.getAsLong();
     }
 
@@ -99,7 +104,8 @@ public final class PartitionLog implements AutoCloseable {
         LogLoader.Loaded loaded = loader.load(recoveryPoint, logStartOffset, clock.getAsLong());
         ProducerStateManager state = new ProducerStateManager(partitionDir.getFileName().toString());
         loader.loadProducerState(state, loaded.segments(), loaded.logStartOffset(), loaded.logEndOffset());
-        PartitionLog log = new PartitionLog(partitionDir, config, clock, loaded, state);
+        LeaderEpochCache epochs = loader.loadEpochs(loaded.segments(), loaded.logStartOffset(), loaded.logEndOffset());
+        PartitionLog log = new PartitionLog(partitionDir, config, clock, loaded, state, epochs);
         LOG.info("opened {}: log start offset {}, log end offset {}, {} segments, {} producers", log.name,
                 log.logStartOffset, log.logEndOffset, log.segments.length, state.producerCount());
         return log;
@@ -172,6 +178,7 @@ public final class PartitionLog implements AutoCloseable {
             active.append(batches, view);
             long firstOffset = logEndOffset;
             logEndOffset = next;
+            epochCache.assign(leaderEpoch, firstOffset);
             if (producerCheck != null) {
                 producerCheck.commit();
             }
@@ -238,6 +245,7 @@ public final class PartitionLog implements AutoCloseable {
             active.append(batches, view);
             for (int p = start; p < end; p += view.sizeInBytes()) {
                 producerState.replay(view.wrap(batches, p));
+                epochCache.assign(view.partitionLeaderEpoch(), view.baseOffset());
             }
             logEndOffset = expectedAtLeast;
             unflushedMessages += records;
@@ -523,11 +531,12 @@ public final class PartitionLog implements AutoCloseable {
         advanceLogStartOffset(newStart);
     }
 
-    private void advanceLogStartOffset(long newStart) {
+    private void advanceLogStartOffset(long newStart) throws IOException {
         if (newStart > logStartOffset) {
             logStartOffset = newStart;
             producerState.onLogStartOffsetIncremented(newStart);
             recoveryPoint.accumulateAndGet(newStart, Math::max);
+            epochCache.truncateFromStart(newStart);
         }
     }
 
@@ -611,6 +620,7 @@ public final class PartitionLog implements AutoCloseable {
                 return;
             }
             recoveryPoint.accumulateAndGet(logEndOffset, Math::min);
+            epochCache.truncateFromEnd(logEndOffset);
             for (Long snapshot : snapshotOffsets().tailSet(logEndOffset, false)) {
                 Files.deleteIfExists(SegmentFileNames.snapshotFile(dir, snapshot));
             }
@@ -639,6 +649,7 @@ public final class PartitionLog implements AutoCloseable {
             logEndOffset = offset;
             recoveryPoint.set(offset);
             producerState.clear();
+            epochCache.clear();
             for (Long snapshot : snapshotOffsets()) {
                 Files.deleteIfExists(SegmentFileNames.snapshotFile(dir, snapshot));
             }
@@ -745,6 +756,39 @@ public final class PartitionLog implements AutoCloseable {
     /** Applies a changed topic configuration (AlterConfigs) to later appends, rolls and retention checks. */
     public void updateConfig(LogConfig newConfig) {
         this.config = newConfig;
+    }
+
+    /**
+     * OffsetsForLeaderEpoch: the largest epoch at most {@code epoch} and the offset where it ended (the log end
+     * for the latest epoch); {@link EpochEndOffset#UNDEFINED} when unknown.
+     */
+    public EpochEndOffset endOffsetForEpoch(int epoch) {
+        lock.lock();
+        try {
+            return epochCache.endOffsetFor(epoch, logEndOffset);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The leader epoch of the latest batch, or -1 for an empty log. */
+    public int latestEpoch() {
+        lock.lock();
+        try {
+            return epochCache.latestEpoch();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The leader epoch history, oldest first. */
+    public List<EpochEntry> leaderEpochs() {
+        lock.lock();
+        try {
+            return epochCache.entries();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Number of idempotent producers currently tracked. */

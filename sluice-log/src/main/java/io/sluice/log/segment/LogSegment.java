@@ -21,7 +21,8 @@ import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 /**
  * One segment: a {@code .log} file of whole v2 batches with its sparse offset and time indexes.
  * Thread-safety: mutated only under the owning partition's append lock; {@link #read}, {@link #findBatchPosition}
- * and {@link #findByTimestamp} are lock-free and see a consistent prefix bounded by the volatile {@link #size()}.
+ * and {@link #findByTimestamp} are lock-free and see a consistent prefix bounded by the volatile {@link #size()};
+ * {@link #flush()} (run outside the append lock) and {@link #renameForDeletion()} synchronize on the segment.
  */
 public final class LogSegment {
     private final Path dir;
@@ -40,7 +41,7 @@ public final class LogSegment {
     private final long createdMs;
     private int bytesSinceLastIndexEntry;
     private volatile boolean renamedForDeletion;
-    private boolean inactive;
+    private volatile boolean inactive;
 
     private LogSegment(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, FileChannel channel,
                        long createdMs) {
@@ -434,7 +435,7 @@ public final class LogSegment {
     }
 
     /** Writes the indexes and swaps their heap arrays for read-only mappings; for segments no longer appended to. */
-    public void mapIndexesReadOnly() throws IOException {
+    public synchronized void mapIndexesReadOnly() throws IOException {
         if (renamedForDeletion || !channel.isOpen()) {
             return;
         }
@@ -443,7 +444,7 @@ public final class LogSegment {
     }
 
     /** fdatasync of the log file, then the index files are written behind and fsynced. */
-    public void flush() throws IOException {
+    public synchronized void flush() throws IOException {
         if (renamedForDeletion || !channel.isOpen()) {
             return;
         }
@@ -456,7 +457,7 @@ public final class LogSegment {
     }
 
     /** Renames the files to {@code *.deleted}; the channel stays open so in-flight reads finish. */
-    public void renameForDeletion() throws IOException {
+    public synchronized void renameForDeletion() throws IOException {
         renamedForDeletion = true;
         Path deletedLog = logFile.resolveSibling(logFile.getFileName() + SegmentFileNames.DELETED_SUFFIX);
         Files.move(logFile, deletedLog, StandardCopyOption.REPLACE_EXISTING);
