@@ -162,8 +162,9 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             client.createContainers(ZkPaths.BROKER_IDS);
             ensurePersistent(ZkPaths.STATE);
             boolean needSnapshot = load();
+            long snapshotsBefore = stats.snapshots.get();
             reconcileMembership();
-            if (needSnapshot) {
+            if (needSnapshot && stats.snapshots.get() == snapshotsBefore) {
                 writeSnapshot();
             } else {
                 watchSnapshot();
@@ -512,6 +513,44 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                     delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), ref.partition(), leader,
                             ps.leaderEpoch() + 1, ps.isr()));
                 }
+            }
+            if (!delta.isEmpty()) {
+                publish(delta);
+            }
+            return state;
+        });
+    }
+
+    /**
+     * Sets the in-sync replicas of partitions (what a leader reports as its followers catch up or fall behind). The
+     * leader and its epoch stay. Completes with the state as published.
+     */
+    public CompletableFuture<ClusterState> alterIsr(Map<PartitionRef, int[]> isrs) {
+        return call("alterIsr", () -> {
+            DeltaRecord delta = new DeltaRecord();
+            for (Map.Entry<PartitionRef, int[]> e : isrs.entrySet()) {
+                PartitionRef ref = e.getKey();
+                TopicState topic = state.topic(ref.topic());
+                if (topic == null || ref.partition() < 0 || ref.partition() >= topic.partitionCount()) {
+                    throw new UnknownTopicException("partition " + ref + " does not exist");
+                }
+                PartitionState ps = topic.partition(ref.partition());
+                int[] isr = e.getValue().clone();
+                if (isr.length == 0) {
+                    throw new InvalidIsrException("partition " + ref + ": empty ISR");
+                }
+                for (int id : isr) {
+                    if (!ps.hasReplica(id)) {
+                        throw new InvalidIsrException("partition " + ref + ": ISR member " + id
+                                + " is not one of the replicas " + java.util.Arrays.toString(ps.replicas()));
+                    }
+                }
+                if (!ps.isOffline() && !java.util.Arrays.stream(isr).anyMatch(id -> id == ps.leader())) {
+                    throw new InvalidIsrException("partition " + ref + ": ISR " + java.util.Arrays.toString(isr)
+                            + " leaves out the leader " + ps.leader());
+                }
+                delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), ref.partition(), ps.leader(),
+                        ps.leaderEpoch(), isr));
             }
             if (!delta.isEmpty()) {
                 publish(delta);

@@ -101,6 +101,11 @@ public final class ClusterNode implements AutoCloseable {
         return controllerOrFail("electLeaders").electLeaders(partitions);
     }
 
+    /** Sets the in-sync replicas of partitions; the leader and its epoch stay. */
+    public CompletableFuture<ClusterState> alterIsr(Map<PartitionRef, int[]> isrs) {
+        return controllerOrFail("alterIsr").alterIsr(isrs);
+    }
+
     private ClusterController controllerOrFail(String op) {
         if (controller == null) {
             throw new IllegalStateException("broker " + self.id() + " is not controller-eligible; " + op
