@@ -29,7 +29,10 @@ final class GroupMember {
     short awaitingJoinVersion;
     CompletableFuture<SyncGroupResponseData> awaitingSync;
     short awaitingSyncVersion;
+    /** The member's one session timer, or null while none is armed. */
     ScheduledFuture<?> heartbeatTimer;
+    long heartbeatTimerDueMs;
+    /** When the member is expelled unless it shows signs of life (heartbeat, join, sync, commit) before. */
     long heartbeatDeadlineMs;
 
     GroupMember(String memberId, String groupInstanceId, String clientId, String clientHost, String protocolType,

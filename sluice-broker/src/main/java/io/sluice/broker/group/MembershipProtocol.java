@@ -615,23 +615,40 @@ final class MembershipProtocol {
         }
     }
 
-    /** Restarts the member's session timer; called with the group's lock held. */
+    /**
+     * Pushes the member's session deadline forward; called with the group's lock held. A heartbeat only moves the
+     * deadline: the one timer per member re-arms itself when it fires early, so heartbeats cost no timer churn.
+     */
     void scheduleHeartbeat(ClassicGroup group, GroupMember member) {
-        member.cancelHeartbeat();
         long deadline = rt.now() + member.sessionTimeoutMs;
         member.heartbeatDeadlineMs = deadline;
-        member.heartbeatTimer = rt.schedule("session " + group.groupId,
-                () -> onSessionTimeout(group, member, deadline), member.sessionTimeoutMs);
+        if (member.heartbeatTimer != null && member.heartbeatTimerDueMs <= deadline) {
+            return;
+        }
+        member.cancelHeartbeat();
+        armSessionTimer(group, member, member.sessionTimeoutMs);
     }
 
-    private void onSessionTimeout(ClassicGroup group, GroupMember member, long deadline) {
+    private void armSessionTimer(ClassicGroup group, GroupMember member, long delayMs) {
+        member.heartbeatTimerDueMs = rt.now() + delayMs;
+        member.heartbeatTimer = rt.schedule("session " + group.groupId, () -> onSessionTimer(group, member), delayMs);
+    }
+
+    private void onSessionTimer(ClassicGroup group, GroupMember member) {
         group.lock.lock();
         try {
-            if (group.get(member.memberId) != member || member.heartbeatDeadlineMs != deadline) {
+            member.heartbeatTimer = null;
+            if (group.get(member.memberId) != member) {
+                return;
+            }
+            long remaining = member.heartbeatDeadlineMs - rt.now();
+            if (remaining > 0) {
+                armSessionTimer(group, member, remaining);
                 return;
             }
             if (member.isAwaitingJoin() || member.isAwaitingSync()) {
-                // Kept alive while waiting on the coordinator; the rebalance and sync timers bound the wait.
+                // Kept alive while waiting on the coordinator; the rebalance and sync timers bound the wait, and
+                // answering it restarts the session.
                 return;
             }
             LOG.info("Group {}: member {} missed its session timeout of {} ms; removing it", group.groupId,

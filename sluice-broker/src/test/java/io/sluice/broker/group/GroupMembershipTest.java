@@ -258,6 +258,21 @@ class GroupMembershipTest {
     }
 
     @Test
+    void shouldNotQueueATimerPerHeartbeat() {
+        JoinGroupResponseData a = stableSingleMember("g");
+        long before = h.scheduler.scheduledTasks();
+        for (int i = 0; i < 1000; i++) {
+            h.scheduler.advance(100);
+            assertEquals(Errors.NONE, h.heartbeat("g", a.memberId(), 1));
+        }
+        long scheduled = h.scheduler.scheduledTasks() - before;
+        assertTrue(scheduled <= 1000 * 100 / SESSION_MS + 5,
+                "1000 heartbeats over 100 s scheduled " + scheduled + " timers; one re-arm per session is enough");
+        h.scheduler.advance(SESSION_MS);
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, h.heartbeat("g", a.memberId(), 1), "the session still expires");
+    }
+
+    @Test
     void shouldDropMembersThatDoNotRejoinWithinRebalanceTimeout() {
         JoinGroupResponseData a = stableSingleMember("g");
         CompletableFuture<JoinGroupResponseData> bJoin = h.joinNew("g", SUB);

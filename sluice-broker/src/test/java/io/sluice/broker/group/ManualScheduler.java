@@ -46,6 +46,11 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
         nowMs = target;
     }
 
+    /** How many tasks were ever scheduled. */
+    long scheduledTasks() {
+        return sequence;
+    }
+
     int pendingTasks() {
         int n = 0;
         for (Task<?> t : queue) {
