@@ -362,7 +362,7 @@ public final class LogManager implements AutoCloseable {
 
     /**
      * Fsyncs logs whose log.flush.interval.ms has passed since their last flush, and rolled segments of all others
-     * so their recovery points advance.
+     * so their recovery points advance; closes and deletes segment files whose delete delay has passed.
      */
     public void flushDueLogs() throws IOException {
         long now = clock.getAsLong();
@@ -375,6 +375,7 @@ public final class LogManager implements AutoCloseable {
             } else {
                 log.flushRolledSegments();
             }
+            log.deleteExpiredFiles(now);
         }
     }
 
