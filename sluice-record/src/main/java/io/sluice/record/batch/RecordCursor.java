@@ -81,58 +81,110 @@ public final class RecordCursor {
             }
             shift += 7;
         }
-        r = varint(b, p, end);
-        if (r == MALFORMED) {
+        if (p >= end) {
             return false;
         }
-        int offDelta = (int) (r >> 32);
-        p = (int) r;
-        r = varint(b, p, end);
-        if (r == MALFORMED) {
+        int offDelta = b.get(p);
+        if (offDelta >= 0) {
+            offDelta = (offDelta >>> 1) ^ -(offDelta & 1);
+            p++;
+        } else {
+            r = varint(b, p, end);
+            if (r == MALFORMED) {
+                return false;
+            }
+            offDelta = (int) (r >> 32);
+            p = (int) r;
+        }
+        if (p >= end) {
             return false;
         }
-        int keyLen = (int) (r >> 32);
-        p = (int) r;
+        int keyLen = b.get(p);
+        if (keyLen >= 0) {
+            keyLen = (keyLen >>> 1) ^ -(keyLen & 1);
+            p++;
+        } else {
+            r = varint(b, p, end);
+            if (r == MALFORMED) {
+                return false;
+            }
+            keyLen = (int) (r >> 32);
+            p = (int) r;
+        }
         if (keyLen < -1 || keyLen > end - p) {
             return false;
         }
         p += Math.max(keyLen, 0);
-        r = varint(b, p, end);
-        if (r == MALFORMED) {
+        if (p >= end) {
             return false;
         }
-        int valueLen = (int) (r >> 32);
-        p = (int) r;
+        int valueLen = b.get(p);
+        if (valueLen >= 0) {
+            valueLen = (valueLen >>> 1) ^ -(valueLen & 1);
+            p++;
+        } else {
+            r = varint(b, p, end);
+            if (r == MALFORMED) {
+                return false;
+            }
+            valueLen = (int) (r >> 32);
+            p = (int) r;
+        }
         if (valueLen < -1 || valueLen > end - p) {
             return false;
         }
         p += Math.max(valueLen, 0);
-        r = varint(b, p, end);
-        if (r == MALFORMED) {
+        if (p >= end) {
             return false;
         }
-        int headers = (int) (r >> 32);
-        p = (int) r;
+        int headers = b.get(p);
+        if (headers >= 0) {
+            headers = (headers >>> 1) ^ -(headers & 1);
+            p++;
+        } else {
+            r = varint(b, p, end);
+            if (r == MALFORMED) {
+                return false;
+            }
+            headers = (int) (r >> 32);
+            p = (int) r;
+        }
         if (headers < 0 || headers > end - p) {
             return false;
         }
         for (int i = 0; i < headers; i++) {
-            r = varint(b, p, end);
-            if (r == MALFORMED) {
+            // Header lengths are nearly always one-byte varints (below 64): decode those inline.
+            if (p >= end) {
                 return false;
             }
-            int headerKeyLen = (int) (r >> 32);
-            p = (int) r;
-            if (headerKeyLen < 0 || headerKeyLen > end - p) {
+            int headerKeyLen = b.get(p);
+            if (headerKeyLen >= 0) {
+                headerKeyLen = (headerKeyLen >>> 1) ^ -(headerKeyLen & 1);
+                p++;
+            } else {
+                r = varint(b, p, end);
+                if (r == MALFORMED) {
+                    return false;
+                }
+                headerKeyLen = (int) (r >> 32);
+                p = (int) r;
+            }
+            if (headerKeyLen < 0 || headerKeyLen >= end - p) {
                 return false;
             }
             p += headerKeyLen;
-            r = varint(b, p, end);
-            if (r == MALFORMED) {
-                return false;
+            int headerValueLen = b.get(p);
+            if (headerValueLen >= 0) {
+                headerValueLen = (headerValueLen >>> 1) ^ -(headerValueLen & 1);
+                p++;
+            } else {
+                r = varint(b, p, end);
+                if (r == MALFORMED) {
+                    return false;
+                }
+                headerValueLen = (int) (r >> 32);
+                p = (int) r;
             }
-            int headerValueLen = (int) (r >> 32);
-            p = (int) r;
             if (headerValueLen < -1 || headerValueLen > end - p) {
                 return false;
             }
