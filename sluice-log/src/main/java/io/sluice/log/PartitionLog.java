@@ -37,7 +37,7 @@ import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
  * The log of one partition: an ordered chain of segments in one directory.
  * Thread-safe: appends, rolls, retention and truncation are serialized by one lock per partition; reads are
  * lock-free against an immutable snapshot of the segment array and the segments' volatile sizes; flushes fsync
- * outside the lock.
+ * outside the append lock, one flusher at a time.
  */
 public final class PartitionLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionLog.class);
@@ -49,6 +49,7 @@ public final class PartitionLog implements AutoCloseable {
     private final String name;
     private final LongSupplier clock;
     private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock flushLock = new ReentrantLock();
     private final ProducerStateManager producerState;
     private final LeaderEpochCache epochCache;
     private final RecordBatchView appendView = new RecordBatchView();
@@ -440,6 +441,17 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void flushUpTo(long offsetLimit) throws IOException {
+        // one flusher at a time: a caller returns only once everything up to its offset, including a new
+        // segment's directory entry, is durable; appends do not wait for this lock
+        flushLock.lock();
+        try {
+            flushUpToSerialized(offsetLimit);
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    private void flushUpToSerialized(long offsetLimit) throws IOException {
         List<LogSegment> toFlush = new ArrayList<>();
         long upTo;
         boolean fsyncDirectory;
