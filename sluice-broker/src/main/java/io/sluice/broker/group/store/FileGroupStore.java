@@ -27,6 +27,8 @@ public final class FileGroupStore implements GroupStore {
     private final GroupLogFile[] partitions;
     private final long compactionMinRecords;
     private final double compactionMinDeadRatio;
+    /** Guarded by {@code partitions}: once closed, no partition file is opened again. */
+    private boolean closed;
 
     public FileGroupStore(Path rootDir, int partitionCount) {
         this(rootDir, partitionCount, DEFAULT_COMPACTION_MIN_RECORDS, DEFAULT_COMPACTION_MIN_DEAD_RATIO);
@@ -98,6 +100,9 @@ public final class FileGroupStore implements GroupStore {
 
     private GroupLogFile partition(int index) throws IOException {
         synchronized (partitions) {
+            if (closed) {
+                throw new IOException("group store " + rootDir + " is closed");
+            }
             GroupLogFile file = partitions[index];
             if (file == null) {
                 file = new GroupLogFile(partitionDir(index), compactionMinRecords, compactionMinDeadRatio);
@@ -117,6 +122,7 @@ public final class FileGroupStore implements GroupStore {
     public void close() throws IOException {
         IOException failure = null;
         synchronized (partitions) {
+            closed = true;
             for (int i = 0; i < partitions.length; i++) {
                 GroupLogFile file = partitions[i];
                 if (file == null) {

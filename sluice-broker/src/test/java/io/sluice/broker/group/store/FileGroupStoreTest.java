@@ -84,6 +84,16 @@ class FileGroupStoreTest {
     }
 
     @Test
+    void shouldRefuseAppendsAfterClose() throws IOException {
+        FileGroupStore store = new FileGroupStore(dir, PARTITIONS);
+        store.load();
+        store.close();
+        IOException e = assertThrows(IOException.class, () -> store.append("g", List.of(offset("g", 0, 1))));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertEquals(List.of(), reload());
+    }
+
+    @Test
     void shouldRefuseRecordsOfAnotherGroup() throws IOException {
         try (FileGroupStore store = new FileGroupStore(dir, PARTITIONS)) {
             store.load();
