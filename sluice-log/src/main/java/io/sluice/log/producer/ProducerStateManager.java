@@ -30,6 +30,7 @@ public final class ProducerStateManager {
 
     private final String partition;
     private final Map<Long, ProducerEntry> producers = new HashMap<>();
+    private final Append reusableAppend = new Append();
 
     public ProducerStateManager(String partition) {
         this.partition = partition;
@@ -72,7 +73,7 @@ public final class ProducerStateManager {
         return entry == null ? null : entry.findDuplicate(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence());
     }
 
-    /** Validations of one append request; nothing changes until {@link #commit}. Not thread-safe. */
+    /** Validations of one append request; nothing changes until {@link #commit}. Not thread-safe; one per manager. */
     public final class Append {
         private final Map<Long, ProducerEntry> updated = new HashMap<>(4);
 
@@ -141,8 +142,10 @@ public final class ProducerStateManager {
         }
     }
 
+    /** The validations of the next append request; one reused instance (the caller holds the append lock). */
     public Append beginAppend() {
-        return new Append();
+        reusableAppend.updated.clear();
+        return reusableAppend;
     }
 
     private static boolean inSequence(int lastSeq, int nextSeq) {
