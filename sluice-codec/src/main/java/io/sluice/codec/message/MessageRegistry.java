@@ -46,7 +46,7 @@ public final class MessageRegistry {
     public static final class Builder {
         private final String[] names = new String[MAX_TYPE_ID + 1];
         private final int[] maxVersions = new int[MAX_TYPE_ID + 1];
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})
         private final Supplier<? extends Message>[] factories = new Supplier[MAX_TYPE_ID + 1];
 
         private Builder() {

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The resumable writer against a simple one-shot reference encoder, for any values and any buffer size. */
-class ReferenceEncodingProperties {
+class ReferenceEncodingTest {
 
     /** Straightforward non-resumable encoder of the wire format. */
     private static final class Reference {
