@@ -59,7 +59,7 @@ public final class SluiceBroker implements AutoCloseable {
     private final BrokerConfig config;
     private final LogManager logs;
     private final ValidatorPool validators;
-    private final ScheduledThreadPoolExecutor timer;
+    private final List<ScheduledThreadPoolExecutor> timers;
     private final GroupCoordinator groups;
     private final NetworkServer server;
     private final ClusterView cluster;
@@ -67,12 +67,12 @@ public final class SluiceBroker implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
-    private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, ScheduledThreadPoolExecutor timer,
+    private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, List<ScheduledThreadPoolExecutor> timers,
                          GroupCoordinator groups, NetworkServer server, ClusterView cluster, RecoveryReport recovery) {
         this.config = config;
         this.logs = logs;
         this.validators = validators;
-        this.timer = timer;
+        this.timers = timers;
         this.groups = groups;
         this.server = server;
         this.cluster = cluster;
@@ -92,6 +92,7 @@ public final class SluiceBroker implements AutoCloseable {
         ValidatorPool validators = null;
         ScheduledThreadPoolExecutor timer = null;
         GroupCoordinator groups = null;
+        ScheduledThreadPoolExecutor groupTimer = null;
         try {
             Map<TopicPartitionKey, PartitionLog> loaded = logs.loadAll();
             logs.recoveryReport().lines().forEach(recovery::add);
@@ -101,12 +102,8 @@ public final class SluiceBroker implements AutoCloseable {
                 LOG.warn("Recovery: {}", line);
             }
             validators = new ValidatorPool(ValidatorConfig.defaults());
-            timer = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread t = new Thread(r, "sluice-delayed-requests");
-                t.setDaemon(true);
-                return t;
-            });
-            timer.setRemoveOnCancelPolicy(true);
+            timer = daemonScheduler("sluice-delayed-fetch");
+            groupTimer = daemonScheduler("sluice-group-coordinator");
             ProducerIdManager producerIds = new ProducerIdManager(metadataDir.resolve("producer-id-block"));
 
             Listener listener = config.listeners().get(0);
@@ -125,7 +122,7 @@ public final class SluiceBroker implements AutoCloseable {
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             groups = new GroupCoordinator(groupConfig,
                     new FileGroupStore(metadataDir.resolve("consumer-offsets"), groupConfig.offsetsTopicNumPartitions()),
-                    timer, System::currentTimeMillis, (topic, partition) -> topics.partition(topic, partition) != null);
+                    groupTimer, System::currentTimeMillis, (topic, partition) -> topics.partition(topic, partition) != null);
             groups.startup();
             topics.addDeletionListener(groups::onTopicDeleted);
             GroupApis.register(registry2, clusterHolder, groups);
@@ -143,11 +140,14 @@ public final class SluiceBroker implements AutoCloseable {
             clusterHolder.set(cluster);
             LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{})",
                     config.brokerId(), identity.clusterId(), bound, host, port);
-            return new SluiceBroker(config, logs, validators, timer, groups, server, cluster, recovery);
+            return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer), groups, server, cluster, recovery);
         } catch (IOException | RuntimeException | InterruptedException e) {
             closeQuietly(groups);
             if (timer != null) {
                 timer.shutdownNow();
+            }
+            if (groupTimer != null) {
+                groupTimer.shutdownNow();
             }
             if (validators != null) {
                 validators.close();
@@ -188,13 +188,23 @@ public final class SluiceBroker implements AutoCloseable {
         try {
             server.close();
             closeQuietly(groups);
-            timer.shutdownNow();
+            timers.forEach(ScheduledThreadPoolExecutor::shutdownNow);
             validators.close();
             closeQuietly(logs);
             LOG.info("Sluice broker {} stopped", config.brokerId());
         } finally {
             stopped.countDown();
         }
+    }
+
+    private static ScheduledThreadPoolExecutor daemonScheduler(String name) {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
     }
 
     private static void closeQuietly(GroupCoordinator groups) {

@@ -29,8 +29,8 @@ final class InProcessBroker implements AutoCloseable {
     Admin admin() {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000);
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000);
         return Admin.create(props);
     }
 
