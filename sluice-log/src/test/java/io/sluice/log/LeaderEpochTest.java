@@ -6,6 +6,7 @@ import io.sluice.log.epoch.LeaderEpochCache;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -94,6 +95,24 @@ class LeaderEpochTest {
             }
             assertEquals(leader.leaderEpochs(), follower.leaderEpochs());
             assertEquals(TestBatches.readAll(leader), TestBatches.readAll(follower));
+        }
+    }
+
+    @Test
+    void shouldAcceptFollowerBatchesThatStartBeyondTheLogEnd() throws Exception {
+        try (PartitionLog follower = PartitionLog.open(tmp.resolve("gap-0"), CONFIG, new RecoveryReport())) {
+            ByteBuffer first = TestBatches.batch(1_000, "a", "b");
+            new io.sluice.record.batch.RecordBatchView().wrap(first, 0).baseOffset(0);
+            follower.appendAsFollower(first);
+            ByteBuffer later = TestBatches.batch(1_000, "k", "l");
+            new io.sluice.record.batch.RecordBatchView().wrap(later, 0).baseOffset(10);
+            AppendResult result = follower.appendAsFollower(later);
+            assertEquals(10, result.firstOffset());
+            assertEquals(12, follower.logEndOffset());
+            assertEquals(10, follower.read(2, 10_000, Long.MAX_VALUE).firstOffset(), "a read in the gap moves on");
+            ByteBuffer behind = TestBatches.batch(1_000, "x");
+            new io.sluice.record.batch.RecordBatchView().wrap(behind, 0).baseOffset(11);
+            assertThrows(IllegalArgumentException.class, () -> follower.appendAsFollower(behind));
         }
     }
 }
