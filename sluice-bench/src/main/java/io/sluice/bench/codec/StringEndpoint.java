@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 public record StringEndpoint(String host, int port) implements Comparable<StringEndpoint> {
 
     public long seededHash(long seed) {
-        return SeededHash.hash(host.getBytes(StandardCharsets.UTF_8), port, seed);
+        return SeededHash.seeded(SeededHash.base(host.getBytes(StandardCharsets.UTF_8), port), seed);
     }
 
     @Override

@@ -4,9 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A node address: host as bytes plus port. The hash is computed once; equality and order are byte-wise, so
- * membership structures never decode a host name. Strings appear only at the edges ({@link #of}, {@link #parse},
- * {@link #host()}, {@link #toString()}). Immutable; safe to share between threads.
+ * A node address: host as bytes plus port. The hash (and the 64-bit base of the seeded ring hashes) is computed
+ * once; equality and order are byte-wise, so membership structures never decode a host name. Strings appear only at
+ * the edges ({@link #of}, {@link #parse}, {@link #host()}, {@link #toString()}). Immutable; safe to share.
  */
 public final class Endpoint implements Comparable<Endpoint> {
     /** DNS names are at most 253 characters; one length byte covers every real host. */
@@ -16,6 +16,8 @@ public final class Endpoint implements Comparable<Endpoint> {
     private final byte[] host;
     private final int port;
     private final int hash;
+    /** 64-bit base of {@link #seededHash}, computed once. */
+    private final long baseHash;
 
     private Endpoint(byte[] host, int port) {
         if (host.length == 0 || host.length > MAX_HOST_BYTES) {
@@ -26,7 +28,8 @@ public final class Endpoint implements Comparable<Endpoint> {
         }
         this.host = host;
         this.port = port;
-        this.hash = 31 * Arrays.hashCode(host) + port;
+        this.baseHash = SeededHash.base(host, port);
+        this.hash = (int) (baseHash ^ (baseHash >>> 32));
     }
 
     /** From a configured host name (edge); the name is stored as its UTF-8 bytes. */
@@ -83,7 +86,7 @@ public final class Endpoint implements Comparable<Endpoint> {
 
     /** A 64-bit hash of host bytes and port under {@code seed}; different seeds give independent orders. */
     public long seededHash(long seed) {
-        return SeededHash.hash(host, port, seed);
+        return SeededHash.seeded(baseHash, seed);
     }
 
     @Override

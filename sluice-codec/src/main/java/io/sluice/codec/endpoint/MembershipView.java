@@ -27,8 +27,8 @@ public final class MembershipView {
     private final int rings;
     private int capacity;
     private Endpoint[] endpoints;
-    /** hashes[slot * rings + k]: hash of the slot's endpoint under ring seed k. */
-    private long[] hashes;
+    /** ringHash[k][slot]: hash of the slot's endpoint under ring seed k (ring-major, so one ring's walk stays in cache). */
+    private final long[][] ringHash;
     private int[] priority;
     /** left[k][slot], right[k][slot]: treap children in ring k. */
     private final int[][] left;
@@ -55,7 +55,7 @@ public final class MembershipView {
         this.rings = rings;
         this.capacity = INITIAL_SLOTS;
         this.endpoints = new Endpoint[capacity];
-        this.hashes = new long[capacity * rings];
+        this.ringHash = new long[rings][capacity];
         this.priority = new int[capacity];
         this.left = new int[rings][capacity];
         this.right = new int[rings][capacity];
@@ -86,7 +86,7 @@ public final class MembershipView {
         int s = allocateSlot();
         endpoints[s] = e;
         for (int k = 0; k < rings; k++) {
-            hashes[s * rings + k] = e.seededHash(k);
+            ringHash[k][s] = e.seededHash(k);
         }
         priority[s] = (int) e.seededHash(PRIORITY_SEED);
         for (int k = 0; k < rings; k++) {
@@ -207,12 +207,12 @@ public final class MembershipView {
 
     /** Order of the key (h, e) against slot t in ring k. */
     private int compare(long h, Endpoint e, int k, int t) {
-        int c = Long.compare(h, hashes[t * rings + k]);
+        int c = Long.compare(h, ringHash[k][t]);
         return c != 0 ? c : e.compareTo(endpoints[t]);
     }
 
     private boolean less(int k, int a, int b) {
-        return compare(hashes[a * rings + k], endpoints[a], k, b) < 0;
+        return compare(ringHash[k][a], endpoints[a], k, b) < 0;
     }
 
     private int extreme(int k, int[] child) {
@@ -301,9 +301,9 @@ public final class MembershipView {
     private void grow() {
         int newCapacity = capacity * 2;
         endpoints = Arrays.copyOf(endpoints, newCapacity);
-        hashes = Arrays.copyOf(hashes, newCapacity * rings);
         priority = Arrays.copyOf(priority, newCapacity);
         for (int k = 0; k < rings; k++) {
+            ringHash[k] = Arrays.copyOf(ringHash[k], newCapacity);
             left[k] = Arrays.copyOf(left[k], newCapacity);
             right[k] = Arrays.copyOf(right[k], newCapacity);
         }

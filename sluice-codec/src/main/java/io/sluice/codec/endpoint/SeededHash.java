@@ -1,8 +1,10 @@
 package io.sluice.codec.endpoint;
 
 /**
- * A seeded 64-bit hash over host bytes and port: FNV-1a over the bytes followed by the MurmurHash3 finalizer, so
- * every seed gives an independent, well-mixed order. Stateless; safe to share.
+ * Seeded 64-bit hashes of an endpoint: one pass over the host bytes and port gives a 64-bit base hash (FNV-1a then the
+ * MurmurHash3 finalizer), computed once per endpoint; each seed's hash is the finalizer applied to the base mixed with
+ * the seed, so K ring orders cost one pass over the bytes plus K mixes, and different seeds give independent orders.
+ * Stateless; safe to share.
  */
 public final class SeededHash {
     private static final long FNV_PRIME = 0x100000001b3L;
@@ -11,13 +13,26 @@ public final class SeededHash {
     private SeededHash() {
     }
 
-    public static long hash(byte[] bytes, int port, long seed) {
-        long h = FNV_OFFSET ^ mix(seed);
+    private static final long SEED_STEP = 0x9e3779b97f4a7c15L;
+
+    /** The base hash of host bytes and port. */
+    public static long base(byte[] bytes, int port) {
+        long h = FNV_OFFSET;
         for (byte b : bytes) {
             h = (h ^ (b & 0xFF)) * FNV_PRIME;
         }
         h = (h ^ port) * FNV_PRIME;
         return mix(h);
+    }
+
+    /** The hash under {@code seed} of an endpoint whose base hash is {@code base}. */
+    public static long seeded(long base, long seed) {
+        return mix(base ^ mix(seed * SEED_STEP + SEED_STEP));
+    }
+
+    /** Shorthand for {@code seeded(base(bytes, port), seed)}. */
+    public static long hash(byte[] bytes, int port, long seed) {
+        return seeded(base(bytes, port), seed);
     }
 
     /** MurmurHash3 fmix64. */
