@@ -348,6 +348,10 @@ public final class PartitionLog implements AutoCloseable {
         if (fetchOffset >= limit) {
             return LogReadResult.empty(start, end);
         }
+        if (fetchOffset < chain[0].baseOffset()) {
+            // retention or DeleteRecords removed the segment between reading the log start and the segment chain
+            throw new OffsetOutOfRangeException(name, fetchOffset, logStartOffset, logEndOffset);
+        }
         BatchScanner scanner = READ_SCANNER.get();
         try {
             for (int i = floorSegment(chain, fetchOffset); i < chain.length; i++) {
