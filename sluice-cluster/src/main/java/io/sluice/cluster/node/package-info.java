@@ -1,0 +1,5 @@
+/**
+ * {@link io.sluice.cluster.node.ClusterNode}: a broker's registration, state follower and controller candidacy behind
+ * one small API (start/close, current, addListener, isController, createTopic, deleteTopic, electLeaders, alterIsr).
+ */
+package io.sluice.cluster.node;

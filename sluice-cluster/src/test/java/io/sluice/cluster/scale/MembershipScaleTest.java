@@ -1,0 +1,175 @@
+package io.sluice.cluster.scale;
+
+import io.sluice.cluster.ZkTesting;
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.controller.ClusterController;
+import io.sluice.cluster.node.ClusterNode;
+import io.sluice.cluster.registry.BrokerRegistration;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.ClusterStateFollower;
+import io.sluice.cluster.zk.EmbeddedZooKeeper;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * 1,000 brokers' worth of membership in one JVM: lightweight participants (a registration and a state follower each,
+ * no storage) join one embedded ZooKeeper concurrently in three waves (to 10, 100 and 1,000 participants), and every
+ * participant must hold the controller's view. Reports convergence time and the controller's per-join cost (CPU and
+ * allocation of its thread, ZooKeeper transactions and bytes). Participants share ZooKeeper sessions, 20 to a session,
+ * so the JVM does not run thousands of client threads. Run with {@code mvn -Pslow -pl sluice-cluster test
+ * -Dtest=MembershipScaleTest}.
+ */
+@Tag("slow")
+class MembershipScaleTest {
+    static final int PARTICIPANTS_PER_SESSION = 20;
+    static final int[] WAVES = {10, 100, 1000};
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldConvergeThousandParticipantsWithFlatPerJoinControllerCost() throws Exception {
+        ClusterConfig config = ZkTesting.config().withSessionTimeout(Duration.ofSeconds(30))
+                .withCoalesceDelay(Duration.ofMillis(50));
+        List<AutoCloseable> owned = new ArrayList<>();
+        ExecutorService followerThreads = Executors.newFixedThreadPool(4, daemon("scale-follower"));
+        ExecutorService joiners = Executors.newFixedThreadPool(16, daemon("scale-joiner"));
+        StringBuilder report = new StringBuilder();
+        report.append(String.format("%-8s %-6s %-12s %-10s %-14s %-16s %-12s %-12s %-10s%n", "total", "joins",
+                "converge_ms", "deltas", "zk_txn/join", "zk_bytes/join", "cpu_us/join", "alloc_B/join",
+                "snapshots"));
+        EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"));
+        try {
+            CuratorFramework controllerClient = ZkTesting.client(zk.connectString());
+            owned.add(controllerClient);
+            ClusterNode controllerNode = new ClusterNode(controllerClient, ZkTesting.broker(0, ""), config, true);
+            owned.add(controllerNode);
+            controllerNode.start();
+            ZkTesting.await("controller", controllerNode::isController);
+            ClusterController controller = controllerNode.controller();
+            List<ClusterStateFollower> followers = new ArrayList<>();
+            followers.add(controllerNode.follower());
+            int joined = 0;
+            CuratorFramework session = null;
+            for (int target : WAVES) {
+                // Sessions and followers for this wave are prepared first; then all registrations go at once.
+                List<BrokerRegistration> wave = new ArrayList<>();
+                for (int id = joined + 1; id <= target; id++) {
+                    if (session == null || (id - 1) % PARTICIPANTS_PER_SESSION == 0) {
+                        session = ZkTesting.client(zk.connectString());
+                        owned.add(session);
+                    }
+                    BrokerRegistration reg = new BrokerRegistration(session, ZkTesting.broker(id, "rack-" + id % 5),
+                            config.sessionTimeout());
+                    owned.add(reg);
+                    wave.add(reg);
+                    ClusterStateFollower f = new ClusterStateFollower(session, config, "p" + id, followerThreads);
+                    owned.add(f);
+                    followers.add(f);
+                    f.start();
+                }
+                int joinsThisWave = target - joined;
+                Thread ct = controller.controllerThread();
+                com.sun.management.ThreadMXBean mx =
+                        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+                long cpu0 = mx.getThreadCpuTime(ct.getId());
+                long alloc0 = mx.getThreadAllocatedBytes(ct.getId());
+                long txn0 = controller.stats().transactions.get();
+                long bytes0 = controller.stats().bytesWritten.get();
+                long deltas0 = controller.stats().membershipDeltas.get();
+                long snaps0 = controller.stats().snapshots.get();
+                long t0 = System.nanoTime();
+                List<Future<?>> joins = new ArrayList<>();
+                for (BrokerRegistration reg : wave) {
+                    joins.add(joiners.submit(() -> {
+                        reg.register();
+                        return null;
+                    }));
+                }
+                for (Future<?> j : joins) {
+                    j.get(120, TimeUnit.SECONDS);
+                }
+                int expected = target + 1;
+                ZkTesting.await(expected + " brokers everywhere", () -> {
+                    ClusterState s = controller.state();
+                    if (s == null || s.brokers().size() != expected) {
+                        return false;
+                    }
+                    for (ClusterStateFollower f : followers) {
+                        ClusterState fs = f.current();
+                        if (fs.appliedSeq() != s.appliedSeq() || fs.brokers().size() != expected) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+                long convergeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                ClusterState s = controller.state();
+                for (ClusterStateFollower f : followers) {
+                    assertTrue(f.current().sameContent(s), "identical view");
+                }
+                long cpu = mx.getThreadCpuTime(ct.getId()) - cpu0;
+                long alloc = mx.getThreadAllocatedBytes(ct.getId()) - alloc0;
+                long txn = controller.stats().transactions.get() - txn0;
+                long bytes = controller.stats().bytesWritten.get() - bytes0;
+                report.append(String.format("%-8d %-6d %-12d %-10d %-14.3f %-16.1f %-12.1f %-12.0f %-10d%n", target,
+                        joinsThisWave, convergeMs, controller.stats().membershipDeltas.get() - deltas0,
+                        (double) txn / joinsThisWave, (double) bytes / joinsThisWave,
+                        cpu / 1000.0 / joinsThisWave, (double) alloc / joinsThisWave,
+                        controller.stats().snapshots.get() - snaps0));
+                joined = target;
+                assertTrue(convergeMs < 60_000, "converged in " + convergeMs + " ms");
+            }
+            assertEquals(WAVES[WAVES.length - 1] + 1, controller.state().brokers().size());
+            report.append("controller totals: ").append(controller.stats()).append('\n');
+            report.append("each join also costs the participant 1 ZooKeeper write (its ephemeral registration)\n");
+            System.out.print(report);
+            Path out = Paths.get("target", "scale-results.txt");
+            Files.createDirectories(out.getParent());
+            Files.writeString(out, report.toString());
+        } finally {
+            // Participants go while the server still runs (try-with-resources closes it after this block).
+            closeAll(owned);
+            joiners.shutdownNow();
+            followerThreads.shutdownNow();
+            zk.close();
+        }
+    }
+
+    private static void closeAll(List<AutoCloseable> owned) {
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            try {
+                owned.get(i).close();
+            } catch (Exception e) {
+                // keep closing
+            }
+        }
+        owned.clear();
+    }
+
+    static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}
