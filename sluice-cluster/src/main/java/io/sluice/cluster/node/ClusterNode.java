@@ -3,6 +3,7 @@ package io.sluice.cluster.node;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.controller.ClusterController;
 import io.sluice.cluster.controller.ControllerElection;
+import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.registry.BrokerRegistration;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
@@ -88,30 +89,29 @@ public final class ClusterNode implements AutoCloseable {
         return controller == null ? -1 : controller.epoch();
     }
 
+    /** Creates a topic with replicas placed rack-aware over the live brokers; completes with the published topic. */
     public CompletableFuture<TopicState> createTopic(String name, int partitions, int replicationFactor,
                                                      Map<String, String> configs) {
-        return controllerOrFail("createTopic").createTopic(name, partitions, replicationFactor, configs);
+        return controller == null ? notController("createTopic")
+                : controller.createTopic(name, partitions, replicationFactor, configs);
     }
 
     public CompletableFuture<Void> deleteTopic(String name) {
-        return controllerOrFail("deleteTopic").deleteTopic(name);
+        return controller == null ? notController("deleteTopic") : controller.deleteTopic(name);
     }
 
+    /** Moves each partition's leadership to its preferred live in-sync replica. */
     public CompletableFuture<ClusterState> electLeaders(Collection<PartitionRef> partitions) {
-        return controllerOrFail("electLeaders").electLeaders(partitions);
+        return controller == null ? notController("electLeaders") : controller.electLeaders(partitions);
     }
 
     /** Sets the in-sync replicas of partitions; the leader and its epoch stay. */
     public CompletableFuture<ClusterState> alterIsr(Map<PartitionRef, int[]> isrs) {
-        return controllerOrFail("alterIsr").alterIsr(isrs);
+        return controller == null ? notController("alterIsr") : controller.alterIsr(isrs);
     }
 
-    private ClusterController controllerOrFail(String op) {
-        if (controller == null) {
-            throw new IllegalStateException("broker " + self.id() + " is not controller-eligible; " + op
-                    + " must go to the controller");
-        }
-        return controller;
+    private <T> CompletableFuture<T> notController(String op) {
+        return CompletableFuture.failedFuture(new NotControllerException(self.id(), op));
     }
 
     public BrokerInfo self() {

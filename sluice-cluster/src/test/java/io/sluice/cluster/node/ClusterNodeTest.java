@@ -105,6 +105,9 @@ class ClusterNodeTest {
             ClusterFixture.Broker late = cluster.broker(2, "", false);
             ZkTesting.await("2 brokers", () -> late.node().current().brokers().size() == 2);
             ClusterState converged = ClusterFixture.awaitConverged(controller, List.of(b1, late));
+            ExecutionException notEligible = assertThrows(ExecutionException.class,
+                    () -> get(late.node().createTopic("x", 1, 1, Map.of())));
+            assertInstanceOf(NotControllerException.class, notEligible.getCause());
             ClusterStateFollower f = late.node().follower();
             assertEquals(1, f.snapshotsLoaded());
             assertTrue(f.deltasApplied() < 4 + 1, "deltas read: " + f.deltasApplied());
