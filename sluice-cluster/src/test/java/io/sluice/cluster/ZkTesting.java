@@ -44,7 +44,7 @@ public final class ZkTesting {
     }
 
     public static BrokerInfo broker(int id, String rack) {
-        return BrokerInfo.of(id, rack, Endpoint.of("127.0.0." + (1 + id % 200), 9092 + id));
+        return BrokerInfo.of(id, rack, Endpoint.of("127.0.0." + (1 + id % 200), 1024 + id % 60000));
     }
 
     /** Expires the client's session the way a long pause past the session timeout would. */

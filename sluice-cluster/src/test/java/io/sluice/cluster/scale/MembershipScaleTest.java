@@ -53,6 +53,7 @@ class MembershipScaleTest {
         ExecutorService followerThreads = Executors.newFixedThreadPool(4, daemon("scale-follower"));
         ExecutorService joiners = Executors.newFixedThreadPool(16, daemon("scale-joiner"));
         StringBuilder report = new StringBuilder();
+        StringBuilder probes = new StringBuilder();
         report.append(String.format("%-8s %-6s %-12s %-10s %-14s %-16s %-12s %-12s %-10s%n", "total", "joins",
                 "converge_ms", "deltas", "zk_txn/join", "zk_bytes/join", "cpu_us/join", "alloc_B/join",
                 "snapshots"));
@@ -107,7 +108,7 @@ class MembershipScaleTest {
                 for (Future<?> j : joins) {
                     j.get(120, TimeUnit.SECONDS);
                 }
-                int expected = target + 1;
+                int expected = target + 1 + (nextProbeId - 50_000);
                 ZkTesting.await(expected + " brokers everywhere", () -> {
                     ClusterState s = controller.state();
                     if (s == null || s.brokers().size() != expected) {
@@ -137,8 +138,13 @@ class MembershipScaleTest {
                         controller.stats().snapshots.get() - snaps0));
                 joined = target;
                 assertTrue(convergeMs < 60_000, "converged in " + convergeMs + " ms");
+                probes.append(probeSingleJoins(zk, config, controller, followers, owned, target));
             }
-            assertEquals(WAVES[WAVES.length - 1] + 1, controller.state().brokers().size());
+            assertEquals(WAVES[WAVES.length - 1] + 1 + (nextProbeId - 50_000), controller.state().brokers().size());
+            report.append(String.format("%nsingle joins, one at a time (no coalescing), after each wave:%n"));
+            report.append(String.format("%-8s %-6s %-14s %-16s %-12s %-12s%n", "size", "joins", "zk_txn/join",
+                    "zk_bytes/join", "cpu_us/join", "alloc_B/join"));
+            report.append(probes);
             report.append("controller totals: ").append(controller.stats()).append('\n');
             report.append("each join also costs the participant 1 ZooKeeper write (its ephemeral registration)\n");
             System.out.print(report);
@@ -152,6 +158,47 @@ class MembershipScaleTest {
             followerThreads.shutdownNow();
             zk.close();
         }
+    }
+
+    static final int PROBE_JOINS = 10;
+    static int nextProbeId = 50_000;
+
+    /** Joins {@link #PROBE_JOINS} brokers one after another and measures the controller's cost of each. */
+    private static String probeSingleJoins(EmbeddedZooKeeper zk, ClusterConfig config, ClusterController controller,
+                                           List<ClusterStateFollower> followers, List<AutoCloseable> owned,
+                                           int size) throws Exception {
+        CuratorFramework session = ZkTesting.client(zk.connectString());
+        owned.add(session);
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = controller.controllerThread().getId();
+        long cpu0 = mx.getThreadCpuTime(tid);
+        long alloc0 = mx.getThreadAllocatedBytes(tid);
+        long txn0 = controller.stats().transactions.get();
+        long bytes0 = controller.stats().bytesWritten.get();
+        for (int i = 0; i < PROBE_JOINS; i++) {
+            int id = nextProbeId++;
+            BrokerRegistration reg = new BrokerRegistration(session, ZkTesting.broker(id, ""), config.sessionTimeout());
+            owned.add(reg);
+            reg.register();
+            ZkTesting.await("probe " + id, () -> controller.state() != null
+                    && controller.state().brokers().containsKey(id));
+        }
+        long cpu = mx.getThreadCpuTime(tid) - cpu0;
+        long alloc = mx.getThreadAllocatedBytes(tid) - alloc0;
+        long txn = controller.stats().transactions.get() - txn0;
+        long bytes = controller.stats().bytesWritten.get() - bytes0;
+        ZkTesting.await("followers caught up after probes", () -> {
+            long seq = controller.state().appliedSeq();
+            for (ClusterStateFollower f : followers) {
+                if (f.current().appliedSeq() != seq) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        return String.format("%-8d %-6d %-14.3f %-16.1f %-12.1f %-12.0f%n", size, PROBE_JOINS,
+                (double) txn / PROBE_JOINS, (double) bytes / PROBE_JOINS, cpu / 1000.0 / PROBE_JOINS,
+                (double) alloc / PROBE_JOINS);
     }
 
     private static void closeAll(List<AutoCloseable> owned) {
