@@ -118,4 +118,38 @@ class CorruptStateTest {
             assertNotEquals(good.appliedSeq(), f.current().appliedSeq());
         }
     }
+
+    @Test
+    void shouldRejectStateFromAnOlderControllerEpoch() throws Exception {
+        try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config().withDeltasPerSnapshot(2))) {
+            ClusterFixture.Broker first = cluster.broker(1, "", true);
+            ClusterFixture.Broker follower = cluster.broker(2, "", false);
+            ZkTesting.await("first controller", () -> first.node().isController());
+            first.node().close();
+            ClusterFixture.Broker second = cluster.broker(3, "", true);
+            ZkTesting.await("second controller", () -> second.node().isController());
+            assertEquals(2, second.node().controllerEpoch());
+            for (int t = 0; t < 3; t++) {
+                second.node().createTopic("t" + t, 1, 1, Map.of()).get(60, TimeUnit.SECONDS);
+            }
+            ClusterFixture.awaitConverged(second, List.of(follower, second));
+            second.node().close();
+            ClusterStateFollower f = follower.node().follower();
+            ClusterState good = f.current();
+            assertEquals(2, good.controllerEpoch());
+
+            // A snapshot claiming to come from epoch 1 (a fenced controller's view) is refused.
+            CuratorFramework raw = cluster.client();
+            SnapshotManifest h = head(raw);
+            SnapshotManifest stale = new SnapshotManifest(h.snapshotId(), 1, h.lastDeltaSeq() + 100, h.partCount(),
+                    h.totalLength(), h.streamCrc(), h.compression());
+            raw.setData().forPath(ZkPaths.STATE_HEAD, SnapshotManifestDescriptor.encode(stale));
+            ZkTesting.await("stale epoch rejected", () -> f.lastError() != null);
+            StaleEpochException e = assertInstanceOf(StaleEpochException.class, f.lastError());
+            assertEquals(1, e.seenEpoch());
+            assertEquals(2, e.currentEpoch());
+            assertEquals(1, f.rejected());
+            assertSame(good, f.current());
+        }
+    }
 }
