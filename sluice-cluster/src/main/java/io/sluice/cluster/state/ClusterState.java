@@ -38,17 +38,27 @@ public final class ClusterState {
 
     private ClusterState(int controllerEpoch, long appliedSeq, TreeMap<Integer, BrokerInfo> brokers,
                          LinkedHashMap<UUID, TopicState> topicsById) {
+        this(controllerEpoch, appliedSeq, brokers, topicsById, null);
+    }
+
+    /** {@code sameTopicsAs} non-null: the topics are that state's, so its name index is shared too. */
+    private ClusterState(int controllerEpoch, long appliedSeq, TreeMap<Integer, BrokerInfo> brokers,
+                         LinkedHashMap<UUID, TopicState> topicsById, ClusterState sameTopicsAs) {
         this.controllerEpoch = controllerEpoch;
         this.appliedSeq = appliedSeq;
         this.brokersOwned = brokers;
         this.topicsOwned = topicsById;
         this.brokers = Collections.unmodifiableNavigableMap(brokers);
         this.topicsById = Collections.unmodifiableMap(topicsById);
-        Map<String, TopicState> byName = new HashMap<>(topicsById.size() * 2);
-        for (TopicState t : topicsById.values()) {
-            byName.put(t.name(), t);
+        if (sameTopicsAs != null) {
+            this.topicsByName = sameTopicsAs.topicsByName;
+        } else {
+            Map<String, TopicState> byName = new HashMap<>(topicsById.size() * 2);
+            for (TopicState t : topicsById.values()) {
+                byName.put(t.name(), t);
+            }
+            this.topicsByName = Collections.unmodifiableMap(byName);
         }
-        this.topicsByName = Collections.unmodifiableMap(byName);
     }
 
     /** Epoch of the controller that wrote the newest applied change; older epochs are rejected. */
@@ -102,7 +112,7 @@ public final class ClusterState {
 
     /** This state re-stamped with a controller epoch and position (a snapshot written by a newer controller). */
     public ClusterState at(int epoch, long seq) {
-        return new ClusterState(epoch, seq, brokersOwned, topicsOwned);
+        return new ClusterState(epoch, seq, brokersOwned, topicsOwned, this);
     }
 
     /**
@@ -145,7 +155,7 @@ public final class ClusterState {
             }
             applyPartitionChanges(topics, delta.partitionChanges, seq);
         }
-        return new ClusterState(delta.controllerEpoch, seq, b, topics);
+        return new ClusterState(delta.controllerEpoch, seq, b, topics, topicsChanged ? null : this);
     }
 
     private static void applyPartitionChanges(Map<UUID, TopicState> topics, List<PartitionChangeRecord> changes,
