@@ -95,12 +95,8 @@ public final class SluiceBroker implements AutoCloseable {
         ScheduledThreadPoolExecutor groupTimer = null;
         try {
             Map<TopicPartitionKey, PartitionLog> loaded = logs.loadAll();
-            logs.recoveryReport().lines().forEach(recovery::add);
             TopicManager topics = new TopicManager(config, registry, logs);
             topics.startup(loaded, recovery);
-            for (String line : recovery.lines()) {
-                LOG.warn("Recovery: {}", line);
-            }
             validators = new ValidatorPool(ValidatorConfig.defaults());
             timer = daemonScheduler("sluice-delayed-fetch");
             groupTimer = daemonScheduler("sluice-group-coordinator");
@@ -171,7 +167,9 @@ public final class SluiceBroker implements AutoCloseable {
 
     /** What recovery repaired at start, one line per repair; empty after a clean shutdown. */
     public List<String> recoveryReport() {
-        return recovery.lines();
+        List<String> lines = new ArrayList<>(logs.recoveryReport().lines());
+        lines.addAll(recovery.lines());
+        return lines;
     }
 
     public void awaitShutdown() throws InterruptedException {

@@ -158,7 +158,10 @@ public final class LogManager implements AutoCloseable {
             }
             TopicPartitionKey key = TopicPartitionKey.parseDirName(dirName);
             if (key == null) {
-                LOG.warn("ignoring {} in log directory {}: not a <topic>-<partition> directory", dirName, logDir);
+                // Hidden directories (the broker's own metadata) are expected; anything else is worth a warning.
+                if (!dirName.startsWith(".")) {
+                    LOG.warn("ignoring {} in log directory {}: not a <topic>-<partition> directory", dirName, logDir);
+                }
                 continue;
             }
             if (logs.containsKey(key)) {
