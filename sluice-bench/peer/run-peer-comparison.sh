@@ -141,7 +141,7 @@ start_sluice() {
   data="$RUN_DIR/sluice-data"
   "$JAVA" "${BROKER_JVM_OPTS[@]}" -cp "$SLUICE_CLI_DIR/sluice-cli.jar:$SLUICE_CLI_DIR/lib/*" io.sluice.cli.SluiceCli \
     server --data-dir "$data" --listen "127.0.0.1:$port" \
-    --override "num.partitions=1" >"$RUN_DIR/sluice.log" 2>&1 &
+    --override "num.partitions=1" --override "group.initial.rebalance.delay.ms=0" >"$RUN_DIR/sluice.log" 2>&1 &
   BROKER_PID=$!; STARTED_PIDS+=("$BROKER_PID")
   wait_for_line "$RUN_DIR/sluice.log" "started, listening on" "$BROKER_PID" "Sluice"
   BOOTSTRAP="127.0.0.1:$port"
