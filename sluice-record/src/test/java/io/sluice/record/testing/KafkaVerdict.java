@@ -27,7 +27,8 @@ import org.apache.kafka.storage.internals.log.RecordValidationException;
 /**
  * What Apache Kafka 3.9's broker does with one produce request partition: ProduceRequest's
  * record checks, UnifiedLog's per-batch checks (base offset, size, CRC), then
- * {@link LogValidator#validateMessagesAndAssignOffsets} with offsets from 0 and leader epoch 0.
+ * {@link LogValidator#validateMessagesAndAssignOffsets} with offsets from 0 and leader epoch 0, then
+ * UnifiedLog's size re-check of recompressed batches.
  *
  * <p>Immutable result; the static method is thread-safe.
  *
@@ -74,6 +75,14 @@ public record KafkaVerdict(short errorCode, ByteBuffer records, long maxTimestam
                     MetadataVersion.latestProduction());
             LogValidator.ValidationResult result = validator.validateMessagesAndAssignOffsets(
                     PrimitiveRef.ofLong(0), NO_METRICS, BufferSupplier.create());
+            // UnifiedLog.append re-checks batch sizes after LogValidator whenever recompression may have changed them.
+            if (result.messageSizeMaybeChanged) {
+                for (MutableRecordBatch b : result.validatedRecords.batches()) {
+                    if (b.sizeInBytes() > policy.maxMessageBytes()) {
+                        throw new RecordTooLargeException("size after recompression " + b.sizeInBytes());
+                    }
+                }
+            }
             return new KafkaVerdict(Errors.NONE.code(), result.validatedRecords.buffer(), result.maxTimestampMs,
                     List.of());
         } catch (RecordValidationException e) {
