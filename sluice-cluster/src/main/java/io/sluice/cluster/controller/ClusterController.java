@@ -455,7 +455,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     /**
      * Creates a topic with replicas placed by {@link PartitionAssigner} over the live brokers; leaders are the
-     * preferred replicas, the ISR is every replica. Completes with the topic as published.
+     * preferred replicas. The ISR is the leader alone: followers hold no copy until replication exists, so a follower
+     * must never be elected in the leader's place. Completes with the topic as published.
      */
     public CompletableFuture<TopicState> createTopic(String name, int partitions, int replicationFactor,
                                                      Map<String, String> configs) {
@@ -471,7 +472,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             int[][] replicas = PartitionAssigner.assign(candidates, partitions, replicationFactor, name.hashCode());
             PartitionState[] ps = new PartitionState[partitions];
             for (int p = 0; p < partitions; p++) {
-                ps[p] = new PartitionState(replicas[p], replicas[p][0], 0, replicas[p]);
+                ps[p] = new PartitionState(replicas[p], replicas[p][0], 0, new int[] {replicas[p][0]});
             }
             TopicState topic = new TopicState(UUID.randomUUID(), name, configs, ps);
             DeltaRecord delta = new DeltaRecord();
