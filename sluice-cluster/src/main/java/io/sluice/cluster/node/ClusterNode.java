@@ -36,6 +36,7 @@ public final class ClusterNode implements AutoCloseable {
     private final ClusterStateFollower follower;
     private final ClusterController controller;
     private final ControllerElection election;
+    private final ControllerTracker controllerTracker;
 
     /**
      * @param client             a started Curator client (e.g. {@code ClusterConnection.client()})
@@ -46,6 +47,7 @@ public final class ClusterNode implements AutoCloseable {
         this.self = self;
         this.registration = new BrokerRegistration(client, self, config.sessionTimeout());
         this.follower = new ClusterStateFollower(client, config, "broker-" + self.id(), null);
+        this.controllerTracker = new ControllerTracker(client);
         if (controllerEligible) {
             this.controller = new ClusterController(client, self.id(), config);
             this.election = new ControllerElection(client, self.id(), controller, controller.executor());
@@ -62,6 +64,7 @@ public final class ClusterNode implements AutoCloseable {
      */
     public void start() throws Exception {
         registration.register();
+        controllerTracker.start();
         follower.start();
         if (election != null) {
             election.start();
@@ -87,6 +90,20 @@ public final class ClusterNode implements AutoCloseable {
     /** The controller epoch this broker holds, -1 when it is not the controller. */
     public int controllerEpoch() {
         return controller == null ? -1 : controller.epoch();
+    }
+
+    /**
+     * The id of the live controller as last recorded in ZooKeeper, {@code -1} when none is recorded or the recorded
+     * one is not among the live brokers of {@link #current()} (it died and no successor won yet).
+     */
+    public int controllerId() {
+        int id = controllerTracker.controllerId();
+        return id >= 0 && current().brokers().containsKey(id) ? id : -1;
+    }
+
+    /** The newest controller epoch recorded in ZooKeeper, -1 before any controller. */
+    public int recordedControllerEpoch() {
+        return controllerTracker.epoch();
     }
 
     /** Creates a topic with replicas placed rack-aware over the live brokers; completes with the published topic. */
@@ -144,6 +161,7 @@ public final class ClusterNode implements AutoCloseable {
             controller.close();
         }
         registration.close();
+        controllerTracker.close();
         follower.close();
     }
 }

@@ -6,6 +6,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +59,29 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     /** Starts a server with an ephemeral port and unlimited connections. */
     public static EmbeddedZooKeeper start(Path dataDir) throws IOException {
         return start(dataDir, 0, 0);
+    }
+
+    /**
+     * Closes every session the server restored from its data directory (the sessions of this broker's previous
+     * process, killed before it could close them), so their ephemeral registrations and election entries vanish now
+     * instead of after a session timeout. Call right after {@link #start}, before connecting: only this broker uses
+     * the embedded server, so no restored session belongs to a live client.
+     *
+     * @return how many sessions were closed
+     */
+    public int closeRestoredSessions(Duration wait) throws InterruptedException {
+        List<Long> restored = new ArrayList<>(server.getZKDatabase().getSessions());
+        for (long sessionId : restored) {
+            server.closeSession(sessionId);
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!server.getZKDatabase().getSessions().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        if (!restored.isEmpty()) {
+            LOG.info("embedded ZooKeeper: closed {} session(s) left by the previous process", restored.size());
+        }
+        return restored.size();
     }
 
     public int port() {
