@@ -13,7 +13,8 @@ import io.sluice.broker.api.ListOffsetsHandler;
 import io.sluice.broker.api.MetadataHandler;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
-import io.sluice.broker.cluster.SingleBrokerClusterView;
+import io.sluice.broker.cluster.ClusterMembership;
+import io.sluice.broker.cluster.ControllerForwarder;
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.Listener;
 import io.sluice.broker.fetch.FetchHandler;
@@ -24,23 +25,21 @@ import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
 import io.sluice.broker.produce.ValidatorPool;
 import io.sluice.broker.topic.TopicManager;
-import io.sluice.broker.topic.TopicRegistry;
 import io.sluice.cluster.identity.BrokerIdentity;
 import io.sluice.log.LogManager;
-import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
-import io.sluice.log.TopicPartitionKey;
 import io.sluice.record.validate.ValidatorConfig;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +52,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SluiceBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SluiceBroker.class);
-    /** Broker-private metadata (topic registry, producer ids) lives here, inside the first log directory. */
+    /** Broker-private metadata (embedded ZooKeeper, producer ids, group store) lives here, inside the first log directory. */
     public static final String METADATA_DIR = ".sluice-metadata";
 
     private final BrokerConfig config;
@@ -62,13 +61,16 @@ public final class SluiceBroker implements AutoCloseable {
     private final List<ScheduledThreadPoolExecutor> timers;
     private final GroupCoordinator groups;
     private final NetworkServer server;
-    private final ClusterView cluster;
+    private final ClusterMembership cluster;
+    private final ControllerForwarder forwarder;
     private final RecoveryReport recovery;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
     private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, List<ScheduledThreadPoolExecutor> timers,
-                         GroupCoordinator groups, NetworkServer server, ClusterView cluster, RecoveryReport recovery) {
+                         GroupCoordinator groups, NetworkServer server, ClusterMembership cluster, ControllerForwarder forwarder,
+                         RecoveryReport recovery) {
+        this.forwarder = forwarder;
         this.config = config;
         this.logs = logs;
         this.validators = validators;
@@ -81,22 +83,24 @@ public final class SluiceBroker implements AutoCloseable {
 
     public static SluiceBroker start(BrokerConfig config) throws IOException {
         List<Path> logDirs = config.logDirs();
-        BrokerIdentity identity = BrokerIdentity.loadOrCreate(logDirs, config.brokerId(), config.clusterId().orElse(null));
         Path metadataDir = logDirs.get(0).resolve(METADATA_DIR);
-        List<String> problems = new ArrayList<>();
-        TopicRegistry registry = TopicRegistry.load(metadataDir.resolve("topics"), problems);
         RecoveryReport recovery = new RecoveryReport();
-        problems.forEach(recovery::add);
-
-        LogManager logs = LogManagerFactory.create(config, registry);
+        AtomicReference<TopicManager> topicsRef = new AtomicReference<>();
+        LogManager logs = LogManagerFactory.create(config, topic -> topicsRef.get().logConfigOf(topic));
+        ClusterMembership membership = null;
         ValidatorPool validators = null;
         ScheduledThreadPoolExecutor timer = null;
         GroupCoordinator groups = null;
         ScheduledThreadPoolExecutor groupTimer = null;
+        NetworkServer server = null;
+        ControllerForwarder forwarder = null;
         try {
-            Map<TopicPartitionKey, PartitionLog> loaded = logs.loadAll();
-            TopicManager topics = new TopicManager(config, registry, logs);
-            topics.startup(loaded, recovery);
+            logs.lockDirectories();
+            Files.createDirectories(metadataDir);
+            membership = ClusterMembership.connect(config, metadataDir);
+            BrokerIdentity identity = BrokerIdentity.loadOrCreate(logDirs, config.brokerId(), membership.clusterId());
+            TopicManager topics = new TopicManager(config, logs);
+            topicsRef.set(topics);
             validators = new ValidatorPool(ValidatorConfig.defaults());
             timer = daemonScheduler("sluice-delayed-fetch");
             groupTimer = daemonScheduler("sluice-group-coordinator");
@@ -104,10 +108,11 @@ public final class SluiceBroker implements AutoCloseable {
 
             Listener listener = config.listeners().get(0);
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
-            ApiRegistry registry2 = new ApiRegistry();
-            registry2.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry2))
-                    .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable()))
-                    .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(clusterHolder, topics))
+            forwarder = new ControllerForwarder(clusterHolder);
+            ApiRegistry registry = new ApiRegistry();
+            registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
+                    .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder))
+                    .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
                     .register(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(topics))
                     .register(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(clusterHolder))
                     .register(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(config, topics))
@@ -118,26 +123,33 @@ public final class SluiceBroker implements AutoCloseable {
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             groups = new GroupCoordinator(groupConfig,
                     new FileGroupStore(metadataDir.resolve("consumer-offsets"), groupConfig.offsetsTopicNumPartitions()),
-                    groupTimer, System::currentTimeMillis, (topic, partition) -> topics.partition(topic, partition) != null);
-            groups.startup();
-            topics.addDeletionListener(groups::onTopicDeleted);
-            GroupApis.register(registry2, clusterHolder, groups);
+                    groupTimer, System::currentTimeMillis, topics::exists);
+            GroupApis.register(registry, clusterHolder, groups);
 
-            NetworkServer server = NetworkServer.start(new NetworkServer.Settings(
+            server = NetworkServer.start(new NetworkServer.Settings(
                     listener.host(), listener.port(), config.numNetworkThreads(), config.numIoThreads(),
                     config.socketRequestMaxBytes(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
-                    config.connectionsMaxIdleMs()), registry2);
+                    config.connectionsMaxIdleMs()), registry);
             InetSocketAddress bound = server.boundAddress();
             Listener advertised = config.advertisedListeners().isEmpty() ? listener : config.advertisedListeners().get(0);
             String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
                     ? InetAddress.getLocalHost().getCanonicalHostName() : advertised.host();
             int port = advertised.port() == 0 || advertised.port() == listener.port() ? bound.getPort() : advertised.port();
-            ClusterView cluster = new SingleBrokerClusterView(identity.clusterId(), new BrokerNode(config.brokerId(), host, port, null));
-            clusterHolder.set(cluster);
-            LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{})",
-                    config.brokerId(), identity.clusterId(), bound, host, port);
-            return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer), groups, server, cluster, recovery);
+            String rack = config.brokerRack().isEmpty() ? null : config.brokerRack();
+            membership.join(new BrokerNode(config.brokerId(), host, port, rack));
+            logs.loadAll();
+            topics.startup(membership.node(), recovery);
+            groups.startup();
+            topics.addDeletionListener(groups::onTopicDeleted);
+            clusterHolder.set(membership);
+            LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}, ZooKeeper {})",
+                    config.brokerId(), identity.clusterId(), bound, host, port,
+                    membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
+            return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer), groups, server, membership, forwarder, recovery);
         } catch (IOException | RuntimeException | InterruptedException e) {
+            if (server != null) {
+                server.close();
+            }
             closeQuietly(groups);
             if (timer != null) {
                 timer.shutdownNow();
@@ -147,6 +159,12 @@ public final class SluiceBroker implements AutoCloseable {
             }
             if (validators != null) {
                 validators.close();
+            }
+            if (forwarder != null) {
+                forwarder.close();
+            }
+            if (membership != null) {
+                membership.close();
             }
             closeQuietly(logs);
             if (e instanceof InterruptedException) {
@@ -162,6 +180,11 @@ public final class SluiceBroker implements AutoCloseable {
     }
 
     public ClusterView cluster() {
+        return cluster;
+    }
+
+    /** This broker's membership of the cluster (ZooKeeper connection, cluster node). */
+    public ClusterMembership membership() {
         return cluster;
     }
 
@@ -185,6 +208,8 @@ public final class SluiceBroker implements AutoCloseable {
         LOG.info("Sluice broker {} shutting down", config.brokerId());
         try {
             server.close();
+            forwarder.close();
+            cluster.close();
             closeQuietly(groups);
             timers.forEach(ScheduledThreadPoolExecutor::shutdownNow);
             validators.close();

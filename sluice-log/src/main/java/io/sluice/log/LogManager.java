@@ -41,6 +41,8 @@ public final class LogManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
     public static final String LOCK_FILE = ".lock";
     public static final String DELETE_DIR_SUFFIX = "-delete";
+    /** Suffix of partition directories set aside by {@link #setAsideAsStray}: kept, never loaded. */
+    public static final String STRAY_DIR_SUFFIX = "-stray";
 
     private final List<Path> logDirs;
     private final LogConfig defaults;
@@ -107,10 +109,7 @@ public final class LogManager implements AutoCloseable {
             if (loaded) {
                 return logs();
             }
-            for (Path logDir : logDirs) {
-                Files.createDirectories(logDir);
-                lock(logDir);
-            }
+            lockDirectories();
             for (Path logDir : logDirs) {
                 loadDir(logDir);
             }
@@ -120,6 +119,24 @@ public final class LogManager implements AutoCloseable {
                 LOG.warn("log recovery repaired:\n{}", report);
             }
             return logs();
+        }
+    }
+
+    /**
+     * Creates and locks every log directory, so a second broker on the same directories fails before it touches
+     * anything; {@link #loadAll()} calls it too. Idempotent.
+     *
+     * @throws LogDirectoryLockedException when another broker holds a directory
+     */
+    public void lockDirectories() throws IOException {
+        synchronized (lifecycle) {
+            if (!lockChannels.isEmpty()) {
+                return;
+            }
+            for (Path logDir : logDirs) {
+                Files.createDirectories(logDir);
+                lock(logDir);
+            }
         }
     }
 
@@ -154,6 +171,9 @@ public final class LogManager implements AutoCloseable {
             String dirName = child.getFileName().toString();
             if (dirName.endsWith(DELETE_DIR_SUFFIX)) {
                 scheduleDirectoryDeletion(child, 0);
+                continue;
+            }
+            if (dirName.endsWith(STRAY_DIR_SUFFIX)) {
                 continue;
             }
             TopicPartitionKey key = TopicPartitionKey.parseDirName(dirName);
@@ -304,6 +324,32 @@ public final class LogManager implements AutoCloseable {
         scheduleDirectoryDeletion(renamed, log.config().fileDeleteDelayMs());
         checkpointRecoveryPoints();
         checkpointLogStartOffsets();
+    }
+
+    /**
+     * Closes a partition's log and moves its directory aside as {@code <topic>-<partition>.<uuid>-stray}, kept on disk
+     * but never loaded again: for a log whose partition the cluster does not know (its topic was deleted while this
+     * broker was down, or the cluster metadata was lost). Returns the new directory, null for an unknown partition.
+     */
+    public Path setAsideAsStray(String topic, int partition) throws IOException {
+        TopicPartitionKey key = new TopicPartitionKey(topic, partition);
+        PartitionLog log;
+        Path logDir;
+        synchronized (lifecycle) {
+            ensureLoaded();
+            log = logs.remove(key);
+            logDir = logDirOf.remove(key);
+        }
+        if (log == null) {
+            return null;
+        }
+        log.close();
+        Path renamed = logDir.resolve(key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + STRAY_DIR_SUFFIX);
+        Files.move(log.dir(), renamed);
+        OffsetCheckpointFile.fsyncDirectory(logDir);
+        checkpointRecoveryPoints();
+        checkpointLogStartOffsets();
+        return renamed;
     }
 
     private void scheduleDirectoryDeletion(Path dir, long delayMs) {

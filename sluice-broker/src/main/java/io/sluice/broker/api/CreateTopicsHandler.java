@@ -1,6 +1,6 @@
 package io.sluice.broker.api;
 
-import io.sluice.broker.cluster.ClusterView;
+import io.sluice.cluster.state.TopicState;
 import io.sluice.broker.config.ConfigEntry;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
-import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableReplicaAssignment;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopicConfig;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
@@ -23,19 +22,20 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * CreateTopics: validates names, partition counts, replication factors, manual assignments and
- * configuration overrides, then creates (or, with validateOnly, only checks) each topic. From v5
+ * CreateTopics: validates names, partition counts, replication factors and configuration
+ * overrides, then has the controller create (or, with validateOnly, only checks) each topic. A
+ * broker that is not the controller answers NOT_CONTROLLER and the client retries on the controller. From v5
  * the result carries the effective configuration; from v7 the topic id.
  *
  * <p>Thread-safe (stateless past construction).
  */
 public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequestData> {
-    private final ClusterView cluster;
     private final TopicManager topics;
+    private final int defaultReplicationFactor;
 
-    public CreateTopicsHandler(ClusterView cluster, TopicManager topics) {
-        this.cluster = cluster;
+    public CreateTopicsHandler(TopicManager topics, int defaultReplicationFactor) {
         this.topics = topics;
+        this.defaultReplicationFactor = defaultReplicationFactor;
     }
 
     @Override
@@ -63,7 +63,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 result.setErrorCode(Errors.NONE.code())
                         .setTopicId(created.id())
                         .setNumPartitions(created.partitionCount())
-                        .setReplicationFactor((short) 1);
+                        .setReplicationFactor((short) replicationFactorOf(created, topic));
                 if (context.apiVersion() >= 5) {
                     for (ConfigEntry entry : topics.effectiveConfigPreview(created).describe()) {
                         result.configs().add(new CreatableTopicConfigs()
@@ -90,28 +90,18 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         int numPartitions = topic.numPartitions();
         int replicationFactor = topic.replicationFactor();
         if (!topic.assignments().isEmpty()) {
-            if (numPartitions != -1 || replicationFactor != -1) {
-                throw new TopicException(Errors.INVALID_REQUEST,
-                        "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.");
-            }
-            numPartitions = topic.assignments().size();
-            replicationFactor = -1;
-            boolean[] assigned = new boolean[numPartitions];
-            for (CreatableReplicaAssignment assignment : topic.assignments()) {
-                int index = assignment.partitionIndex();
-                if (index < 0 || index >= numPartitions || assigned[index]) {
-                    throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
-                            "Partitions of a manual assignment must be 0.." + (numPartitions - 1) + " each once; got partition " + index);
-                }
-                assigned[index] = true;
-                if (assignment.brokerIds().size() != 1 || assignment.brokerIds().get(0) != cluster.self().id()) {
-                    throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
-                            "Partition " + index + " is assigned to brokers " + assignment.brokerIds()
-                                    + ", but the only live broker is " + cluster.self().id());
-                }
-            }
+            throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                    "Manual replica assignments are not supported; give numPartitions and replicationFactor and the controller places the replicas.");
         }
         return topics.create(topic.name(), numPartitions, replicationFactor, overrides, validateOnly);
+    }
+
+    private int replicationFactorOf(TopicInfo created, CreatableTopic requested) {
+        TopicState assignment = topics.assignment(created.name());
+        if (assignment != null && assignment.partitionCount() > 0 && created.id().equals(topics.topic(created.name()).id())) {
+            return assignment.partition(0).replicas().length;
+        }
+        return requested.replicationFactor() == -1 ? defaultReplicationFactor : requested.replicationFactor();
     }
 
     private static void fail(CreatableTopicResult result, Errors error, String message) {

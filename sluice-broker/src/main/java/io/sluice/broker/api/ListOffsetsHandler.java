@@ -49,7 +49,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
                 .setPartitionIndex(requested.partitionIndex()).setOffset(UNKNOWN).setTimestamp(UNKNOWN);
         Partition partition = topics.partition(topic, requested.partitionIndex());
         if (partition == null) {
-            return result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            return result.setErrorCode(topics.unservedError(topic, requested.partitionIndex()).code());
         }
         if (requested.currentLeaderEpoch() > partition.leaderEpoch()) {
             return result.setErrorCode(Errors.UNKNOWN_LEADER_EPOCH.code());

@@ -2,6 +2,9 @@ package io.sluice.broker.api;
 
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
+import io.sluice.broker.cluster.ControllerForwarder;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.TopicException;
@@ -20,9 +23,11 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Metadata: brokers, controller, cluster id and, for the requested topics (or all), each
- * partition's leader, replicas and ISR, with topic ids from v10. Unknown topics are created when
- * auto.create.topics.enable is on and the client allows it.
+ * Metadata: live brokers, controller, cluster id and, for the requested topics (or all), each
+ * partition's leader, leader epoch, replicas, ISR and offline replicas as the controller published
+ * them (LEADER_NOT_AVAILABLE while a partition has no live leader), with topic ids from v10.
+ * Unknown topics are created when auto.create.topics.enable is on and the client allows it: at
+ * once on the controller, forwarded to it from any other broker.
  *
  * <p>Thread-safe (stateless past construction).
  */
@@ -33,11 +38,13 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
     private final ClusterView cluster;
     private final TopicManager topics;
     private final boolean autoCreateTopics;
+    private final ControllerForwarder forwarder;
 
-    public MetadataHandler(ClusterView cluster, TopicManager topics, boolean autoCreateTopics) {
+    public MetadataHandler(ClusterView cluster, TopicManager topics, boolean autoCreateTopics, ControllerForwarder forwarder) {
         this.cluster = cluster;
         this.topics = topics;
         this.autoCreateTopics = autoCreateTopics;
+        this.forwarder = forwarder;
     }
 
     @Override
@@ -47,25 +54,26 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 .setClusterId(cluster.clusterId())
                 .setControllerId(cluster.controllerId())
                 .setClusterAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
-        for (BrokerNode node : cluster.liveBrokers()) {
+        List<BrokerNode> live = cluster.liveBrokers();
+        for (BrokerNode node : live) {
             response.brokers().add(new MetadataResponseData.MetadataResponseBroker()
                     .setNodeId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack()));
         }
         boolean allTopics = request.topics() == null || (version == 0 && request.topics().isEmpty());
         if (allTopics) {
             for (TopicInfo topic : topics.topics()) {
-                response.topics().add(describe(topic));
+                response.topics().add(describe(topic, live));
             }
         } else {
             boolean mayCreate = autoCreateTopics && (version < FIRST_VERSION_WITH_AUTO_CREATE_FLAG || request.allowAutoTopicCreation());
             for (MetadataRequestData.MetadataRequestTopic requested : request.topics()) {
-                response.topics().add(lookup(requested, mayCreate));
+                response.topics().add(lookup(requested, mayCreate, live));
             }
         }
         return CompletableFuture.completedFuture(response);
     }
 
-    private MetadataResponseTopic lookup(MetadataRequestData.MetadataRequestTopic requested, boolean mayCreate) {
+    private MetadataResponseTopic lookup(MetadataRequestData.MetadataRequestTopic requested, boolean mayCreate, List<BrokerNode> live) {
         String name = requested.name();
         if (name == null) {
             Uuid id = requested.topicId();
@@ -74,40 +82,55 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 return new MetadataResponseTopic().setTopicId(id == null ? Uuid.ZERO_UUID : id)
                         .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
             }
-            return describe(byId);
+            return describe(byId, live);
         }
         TopicInfo topic = topics.topic(name);
         if (topic != null) {
-            return describe(topic);
+            return describe(topic, live);
         }
         Errors error = Errors.UNKNOWN_TOPIC_OR_PARTITION;
         try {
             TopicManager.validateName(name);
-            if (mayCreate) {
-                return describe(topics.create(name, -1, -1, Map.of(), false));
+            if (mayCreate && !topics.isController()) {
+                // Like Kafka: the controller creates it; the client retries while the leader is not yet known.
+                forwarder.createTopicAsync(name);
+                error = Errors.LEADER_NOT_AVAILABLE;
+            } else if (mayCreate) {
+                return describe(topics.create(name, -1, -1, Map.of(), false), cluster.liveBrokers());
             }
         } catch (TopicException e) {
             error = e.error() == Errors.TOPIC_ALREADY_EXISTS ? Errors.NONE : e.error();
             if (error == Errors.NONE && topics.topic(name) != null) {
-                return describe(topics.topic(name));
+                return describe(topics.topic(name), live);
+            }
+            if (error == Errors.NOT_CONTROLLER || error == Errors.REQUEST_TIMED_OUT) {
+                error = Errors.LEADER_NOT_AVAILABLE;
             }
         }
         return new MetadataResponseTopic().setName(name).setErrorCode(error.code())
                 .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
     }
 
-    private MetadataResponseTopic describe(TopicInfo topic) {
-        int self = cluster.self().id();
+    private MetadataResponseTopic describe(TopicInfo topic, List<BrokerNode> live) {
+        TopicState assignment = topics.assignment(topic.name());
         List<MetadataResponsePartition> partitions = new ArrayList<>(topic.partitionCount());
-        for (int p = 0; p < topic.partitionCount(); p++) {
+        for (int p = 0; assignment != null && p < assignment.partitionCount(); p++) {
+            PartitionState state = assignment.partition(p);
+            List<Integer> replicas = ids(state.replicas());
+            List<Integer> offline = new ArrayList<>();
+            for (int replica : state.replicas()) {
+                if (!isLive(replica, live)) {
+                    offline.add(replica);
+                }
+            }
             partitions.add(new MetadataResponsePartition()
                     .setPartitionIndex(p)
-                    .setErrorCode(Errors.NONE.code())
-                    .setLeaderId(self)
-                    .setLeaderEpoch(0)
-                    .setReplicaNodes(List.of(self))
-                    .setIsrNodes(List.of(self))
-                    .setOfflineReplicas(List.of()));
+                    .setErrorCode(state.isOffline() ? Errors.LEADER_NOT_AVAILABLE.code() : Errors.NONE.code())
+                    .setLeaderId(state.leader())
+                    .setLeaderEpoch(state.leaderEpoch())
+                    .setReplicaNodes(replicas)
+                    .setIsrNodes(ids(state.isr()))
+                    .setOfflineReplicas(offline));
         }
         return new MetadataResponseTopic()
                 .setName(topic.name())
@@ -116,5 +139,22 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 .setIsInternal(false)
                 .setPartitions(partitions)
                 .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
+    }
+
+    private static List<Integer> ids(int[] brokerIds) {
+        List<Integer> out = new ArrayList<>(brokerIds.length);
+        for (int id : brokerIds) {
+            out.add(id);
+        }
+        return out;
+    }
+
+    private static boolean isLive(int brokerId, List<BrokerNode> live) {
+        for (BrokerNode b : live) {
+            if (b.id() == brokerId) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -4,6 +4,7 @@ import static io.sluice.broker.config.BrokerConfigKeys.*;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -289,6 +290,24 @@ public final class BrokerConfig {
     /** Empty means start an embedded ZooKeeper. */
     public Optional<String> zookeeperConnect() {
         return Optional.ofNullable((String) values.get(ZOOKEEPER_CONNECT));
+    }
+
+    public Duration zookeeperSessionTimeout() {
+        return Duration.ofMillis(integer(ZOOKEEPER_SESSION_TIMEOUT_MS));
+    }
+
+    public Duration zookeeperConnectionTimeout() {
+        return Duration.ofMillis(integer(ZOOKEEPER_CONNECTION_TIMEOUT_MS));
+    }
+
+    /** Port of the embedded ZooKeeper; 0 means a free one. */
+    public int zookeeperEmbeddedPort() {
+        return integer(ZOOKEEPER_EMBEDDED_PORT);
+    }
+
+    /** Empty when the broker has no rack. */
+    public String brokerRack() {
+        return string(BROKER_RACK);
     }
 
     /** Empty means generate one and store it with the data. */

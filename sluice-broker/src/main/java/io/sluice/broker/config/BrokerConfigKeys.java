@@ -62,6 +62,10 @@ public final class BrokerConfigKeys {
     public static final String COMPRESSION_TYPE = "compression.type";
     public static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
     public static final String ZOOKEEPER_CONNECT = "zookeeper.connect";
+    public static final String ZOOKEEPER_SESSION_TIMEOUT_MS = "zookeeper.session.timeout.ms";
+    public static final String ZOOKEEPER_CONNECTION_TIMEOUT_MS = "zookeeper.connection.timeout.ms";
+    public static final String ZOOKEEPER_EMBEDDED_PORT = "zookeeper.embedded.port";
+    public static final String BROKER_RACK = "broker.rack";
     public static final String CLUSTER_ID = "cluster.id";
     public static final String GROUP_INITIAL_REBALANCE_DELAY_MS = "group.initial.rebalance.delay.ms";
     public static final String GROUP_MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
@@ -136,6 +140,12 @@ public final class BrokerConfigKeys {
                 oneOf(BROKER_COMPRESSION_TYPES));
         define(LOG_CLEANUP_POLICY, LIST, "delete", "Default cleanup policy of topics: delete and/or compact.", nonEmptyListOf(CLEANUP_POLICIES));
         define(ZOOKEEPER_CONNECT, STRING, null, "ZooKeeper connect string of the cluster; unset starts an embedded ZooKeeper.", nonEmpty());
+        define(ZOOKEEPER_SESSION_TIMEOUT_MS, INT, "18000",
+                "A broker silent this long is removed from the cluster and its partitions go offline; a paused controller is fenced.", atLeast(4000));
+        define(ZOOKEEPER_CONNECTION_TIMEOUT_MS, INT, "15000", "How long the broker waits for ZooKeeper at start.", atLeast(1));
+        define(ZOOKEEPER_EMBEDDED_PORT, INT, "0",
+                "Port on 127.0.0.1 of the embedded ZooKeeper (used when zookeeper.connect is unset); 0 picks a free one.", atLeast(0));
+        define(BROKER_RACK, STRING, "", "Rack of this broker; topic creation spreads a partition's replicas over racks.", ANY);
         define(CLUSTER_ID, STRING, null, "Cluster id reported to clients; unset means generated once and stored in the data directory.", nonEmpty());
         define(GROUP_INITIAL_REBALANCE_DELAY_MS, INT, "3000", "How long a new consumer group waits for more members before its first rebalance.", atLeast(0));
         define(GROUP_MIN_SESSION_TIMEOUT_MS, INT, "6000", "Smallest session timeout a consumer may ask for.", atLeast(0));

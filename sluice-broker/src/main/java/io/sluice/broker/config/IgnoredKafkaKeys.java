@@ -14,8 +14,6 @@ final class IgnoredKafkaKeys {
             "offsets.topic.segment.bytes",
             "offsets.commit.timeout.ms",
             "offsets.load.buffer.size",
-            "zookeeper.connection.timeout.ms",
-            "zookeeper.session.timeout.ms",
             "zookeeper.set.acl",
             "process.roles",
             "controller.quorum.voters",
@@ -49,7 +47,6 @@ final class IgnoredKafkaKeys {
             "request.timeout.ms",
             "authorizer.class.name",
             "security.inter.broker.protocol",
-            "broker.rack",
             "reserved.broker.max.id",
             "broker.id.generation.enable");
 

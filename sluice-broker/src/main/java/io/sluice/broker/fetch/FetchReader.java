@@ -86,7 +86,7 @@ final class FetchReader {
         }
         Partition partition = topics.partition(target.topic(), target.partition());
         if (partition == null) {
-            return Errors.UNKNOWN_TOPIC_OR_PARTITION;
+            return topics.unservedError(target.topic(), target.partition());
         }
         if (target.currentLeaderEpoch() > partition.leaderEpoch()) {
             return Errors.UNKNOWN_LEADER_EPOCH;

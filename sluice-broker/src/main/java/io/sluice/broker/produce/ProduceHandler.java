@@ -81,7 +81,10 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
                         PartitionProduceResponse result) {
         Partition partition = topics.partition(topic, data.index());
         if (partition == null) {
-            fail(result, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition: " + topic + "-" + data.index());
+            Errors error = topics.unservedError(topic, data.index());
+            fail(result, error, error == Errors.NOT_LEADER_OR_FOLLOWER
+                    ? "Broker is not the leader of " + topic + "-" + data.index()
+                    : "This server does not host this topic-partition: " + topic + "-" + data.index());
             return;
         }
         int inSyncReplicas = partition.inSyncReplicaCount();

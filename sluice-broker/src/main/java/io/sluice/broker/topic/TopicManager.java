@@ -4,6 +4,12 @@ import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.ConfigException;
 import io.sluice.broker.config.EffectiveTopicConfig;
 import io.sluice.broker.config.TopicConfigs;
+import io.sluice.cluster.controller.ControllerFencedException;
+import io.sluice.cluster.controller.NotControllerException;
+import io.sluice.cluster.node.ClusterNode;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
 import io.sluice.log.LogConfig;
 import io.sluice.log.LogManager;
 import io.sluice.log.PartitionLog;
@@ -11,11 +17,17 @@ import io.sluice.log.RecoveryReport;
 import io.sluice.log.TopicPartitionKey;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.internals.Topic;
@@ -24,52 +36,182 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates, finds and deletes the topics of a single broker and owns their partitions' logs. The
- * topic registry is the source of truth: logs on disk without a registered topic (left by a delete
- * interrupted by a crash) are removed at start, and registered partitions without a log get an
- * empty one.
+ * The topics of the cluster as this broker applies them, and the logs of the partitions it hosts.
+ * The cluster state published by the controller is the source of truth: each new state opens or
+ * creates the logs of partitions assigned here, updates leaders and leader epochs, and deletes the
+ * logs of deleted topics. Create and delete go to the controller; on a broker that is not the
+ * controller they fail with NOT_CONTROLLER, as Kafka's do.
  *
- * <p>Thread-safe: lookups are lock-free, create and delete are serialized.
+ * <p>Thread-safe: lookups are lock-free reads of the newest applied view; states are applied one at
+ * a time on the cluster follower's thread.
  */
 public final class TopicManager {
     private static final Logger LOG = LoggerFactory.getLogger(TopicManager.class);
-    /** Replication factor accepted by a single broker. */
-    private static final int SINGLE_REPLICA = 1;
+    /** How long create and delete wait for the controller and for this broker to apply the change. */
+    private static final long CONTROLLER_WAIT_MS = 30_000;
 
     private final BrokerConfig config;
-    private final TopicRegistry registry;
     private final LogManager logs;
-    private final Map<String, Partition[]> partitions = new ConcurrentHashMap<>();
+    private final int selfId;
+    private final Map<String, Partition[]> hosted = new ConcurrentHashMap<>();
     private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
+    private final Object applyLock = new Object();
+    private volatile TopicsView view = TopicsView.EMPTY;
+    private volatile ClusterNode node;
+    private volatile boolean started;
+    private RecoveryReport report;
 
-    public TopicManager(BrokerConfig config, TopicRegistry registry, LogManager logs) {
+    public TopicManager(BrokerConfig config, LogManager logs) {
         this.config = config;
-        this.registry = registry;
         this.logs = logs;
+        this.selfId = config.brokerId();
     }
 
-    /** Opens every registered topic's partition logs (recovering them) and removes orphaned logs. */
-    public synchronized void startup(Map<TopicPartitionKey, PartitionLog> loaded, RecoveryReport report) throws IOException {
-        for (Map.Entry<TopicPartitionKey, PartitionLog> entry : loaded.entrySet()) {
-            TopicPartitionKey key = entry.getKey();
-            TopicInfo topic = registry.byName(key.topic());
-            if (topic == null || key.partition() >= topic.partitionCount()) {
-                report.add("removed log " + key.dirName() + ": its topic is no longer registered (deleted before a crash)");
-                logs.delete(key.topic(), key.partition());
+    /** The log settings of a topic by name, from the newest applied state (broker defaults for unknown topics). */
+    public LogConfig logConfigOf(String topic) {
+        TopicInfo info = view.byName(topic);
+        return logConfig(config, TopicConfigs.resolve(config, info == null ? Map.of() : info.configOverrides()));
+    }
+
+    /**
+     * Adopts the loaded logs against the node's current state (logs of partitions the cluster does not know are set
+     * aside as strays, never served or deleted), then applies every later state the node publishes.
+     */
+    public void startup(ClusterNode clusterNode, RecoveryReport recoveryReport) throws IOException {
+        synchronized (applyLock) {
+            this.node = clusterNode;
+            this.report = recoveryReport;
+            ClusterState state = clusterNode.current();
+            for (TopicPartitionKey key : List.copyOf(logs.logs().keySet())) {
+                TopicState topic = state.topic(key.topic());
+                if (topic == null || key.partition() >= topic.partitionCount()
+                        || !topic.partition(key.partition()).hasReplica(selfId)) {
+                    setAside(key.topic(), key.partition(), "the cluster does not assign it to broker " + selfId);
+                }
+            }
+            started = true;
+            apply(state);
+        }
+        clusterNode.addListener(this::onClusterState);
+    }
+
+    private void onClusterState(ClusterState state) {
+        synchronized (applyLock) {
+            if (started && state.appliedSeq() > view.state().appliedSeq()) {
+                apply(state);
             }
         }
-        for (TopicInfo topic : registry.all()) {
-            EffectiveTopicConfig effective = TopicConfigs.resolve(config, topic.configOverrides());
-            Partition[] parts = new Partition[topic.partitionCount()];
-            for (int p = 0; p < parts.length; p++) {
-                PartitionLog log = loaded.get(new TopicPartitionKey(topic.name(), p));
-                if (log == null) {
-                    report.add("created empty log for " + topic.name() + "-" + p + ": registered but missing on disk");
-                    log = logs.create(topic.name(), p, logConfig(config, effective));
-                }
-                parts[p] = new Partition(topic, p, log, effective);
+    }
+
+    /** Called with the lock held: makes the local partitions match {@code state}. */
+    private void apply(ClusterState state) {
+        TopicsView before = view;
+        TopicsView after = TopicsView.of(state, before);
+        for (TopicState topic : state.topicsById().values()) {
+            TopicInfo info = after.byName(topic.name());
+            Partition[] parts = hosted.get(topic.name());
+            if (parts != null && !firstHosted(parts).topic().id().equals(info.id())) {
+                removeLocal(topic.name(), "topic recreated with id " + info.id());
+                parts = null;
             }
-            partitions.put(topic.name(), parts);
+            if (parts == null) {
+                parts = new Partition[topic.partitionCount()];
+            }
+            EffectiveTopicConfig effective = TopicConfigs.resolve(config, info.configOverrides());
+            boolean any = false;
+            for (int p = 0; p < parts.length; p++) {
+                PartitionState assignment = topic.partition(p);
+                if (!assignment.hasReplica(selfId)) {
+                    continue;
+                }
+                if (parts[p] == null) {
+                    PartitionLog log = openOrCreate(info, p, effective);
+                    if (log == null) {
+                        continue;
+                    }
+                    parts[p] = new Partition(info, p, log, effective, assignment, selfId);
+                } else if (parts[p].assign(assignment)) {
+                    parts[p].notifyAppended();
+                }
+                any = true;
+            }
+            if (any) {
+                hosted.put(topic.name(), parts);
+            }
+        }
+        for (TopicInfo gone : before.topics()) {
+            if (after.byId(gone.id()) == null) {
+                Partition[] parts = hosted.get(gone.name());
+                if (parts != null && firstHosted(parts).topic().id().equals(gone.id())) {
+                    removeLocal(gone.name(), "topic deleted");
+                }
+                LOG.info("Topic {} (id {}) deleted", gone.name(), gone.id());
+                for (Consumer<String> listener : deletionListeners) {
+                    listener.accept(gone.name());
+                }
+            }
+        }
+        view = after;
+        synchronized (this) {
+            notifyAll();
+        }
+    }
+
+    private static Partition firstHosted(Partition[] parts) {
+        for (Partition p : parts) {
+            if (p != null) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    private PartitionLog openOrCreate(TopicInfo topic, int index, EffectiveTopicConfig effective) {
+        try {
+            PartitionLog log = logs.get(topic.name(), index);
+            if (log != null && !PartitionMetadataFile.belongsTo(log.dir(), topic.id())) {
+                setAside(topic.name(), index, "it belongs to an earlier topic of the same name");
+                log = null;
+            }
+            if (log == null) {
+                log = logs.create(topic.name(), index, logConfig(config, effective));
+            }
+            PartitionMetadataFile.write(log.dir(), topic.id());
+            return log;
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Cannot open the log of {}-{}; the partition stays unserved here", topic.name(), index, e);
+            return null;
+        }
+    }
+
+    private void setAside(String topic, int partition, String why) {
+        try {
+            java.nio.file.Path moved = logs.setAsideAsStray(topic, partition);
+            String line = "set aside log " + topic + "-" + partition + " as " + moved + ": " + why;
+            LOG.warn(line);
+            if (report != null) {
+                report.add(line);
+            }
+        } catch (IOException e) {
+            LOG.error("Cannot set aside the log of {}-{}", topic, partition, e);
+        }
+    }
+
+    private void removeLocal(String name, String why) {
+        Partition[] parts = hosted.remove(name);
+        if (parts == null) {
+            return;
+        }
+        for (Partition part : parts) {
+            if (part == null) {
+                continue;
+            }
+            try {
+                logs.delete(name, part.index());
+            } catch (IOException e) {
+                LOG.error("Could not delete the log of {}-{} ({}); it is set aside at the next start", name, part.index(), why, e);
+            }
+            part.notifyAppended();
         }
     }
 
@@ -79,49 +221,69 @@ public final class TopicManager {
     }
 
     public TopicInfo topic(String name) {
-        return registry.byName(name);
+        return view.byName(name);
     }
 
     public TopicInfo topic(Uuid id) {
-        return registry.byId(id);
+        return view.byId(id);
     }
 
     public Collection<TopicInfo> topics() {
-        return registry.all();
+        return view.topics();
     }
 
-    /** The partition, or null when the topic or the partition does not exist. */
+    /** The controller's assignment of a topic's partitions (leaders, epochs, replicas, ISR), null when unknown. */
+    public TopicState assignment(String name) {
+        return view.state().topic(name);
+    }
+
+    /** Whether this broker currently holds the controller epoch. */
+    public boolean isController() {
+        ClusterNode n = node;
+        return n != null && n.isController();
+    }
+
+    /** Whether the cluster has this partition, wherever it is led. */
+    public boolean exists(String topic, int index) {
+        TopicInfo info = view.byName(topic);
+        return info != null && index >= 0 && index < info.partitionCount();
+    }
+
+    /** The partition when this broker leads it, else null; {@link #unservedError} tells the client why. */
     public Partition partition(String topic, int index) {
-        Partition[] parts = partitions.get(topic);
+        Partition[] parts = hosted.get(topic);
         if (parts == null || index < 0 || index >= parts.length) {
             return null;
         }
-        return parts[index];
+        Partition p = parts[index];
+        return p != null && p.isLeader() ? p : null;
     }
 
-    public Partition[] partitions(String topic) {
-        return partitions.get(topic);
+    /** Why {@link #partition} is null: UNKNOWN_TOPIC_OR_PARTITION or NOT_LEADER_OR_FOLLOWER. */
+    public Errors unservedError(String topic, int index) {
+        return exists(topic, index) ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
     }
 
     /** The topic's effective configuration, also for a topic only validated and never created. */
     public EffectiveTopicConfig effectiveConfigPreview(TopicInfo topic) {
-        Partition[] parts = partitions.get(topic.name());
-        return parts != null && parts[0].topic().id().equals(topic.id()) ? parts[0].config() : TopicConfigs.resolve(config, topic.configOverrides());
+        return TopicConfigs.resolve(config, topic.configOverrides());
     }
 
     /**
-     * Creates a topic. numPartitions and replicationFactor of -1 mean the broker defaults.
+     * Creates a topic through the controller and waits until this broker has applied it. numPartitions and
+     * replicationFactor of -1 mean the broker defaults.
      *
      * @throws TopicException INVALID_TOPIC_EXCEPTION, TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS,
-     *                        INVALID_REPLICATION_FACTOR or INVALID_CONFIG, naming the value
+     *                        INVALID_REPLICATION_FACTOR, INVALID_CONFIG, NOT_CONTROLLER or REQUEST_TIMED_OUT
      */
-    public synchronized TopicInfo create(String name, int numPartitions, int replicationFactor,
-                                         Map<String, String> overrides, boolean validateOnly) throws TopicException {
+    public TopicInfo create(String name, int numPartitions, int replicationFactor,
+                            Map<String, String> overrides, boolean validateOnly) throws TopicException {
         validateName(name);
-        if (registry.byName(name) != null) {
+        TopicsView current = view;
+        if (current.byName(name) != null) {
             throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
         }
-        for (TopicInfo existing : registry.all()) {
+        for (TopicInfo existing : current.topics()) {
             if (Topic.hasCollision(name, existing.name())) {
                 throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION,
                     "Topic '" + name + "' collides with existing topic '" + existing.name() + "': '.' and '_' are interchangeable in metric names");
@@ -135,76 +297,94 @@ public final class TopicManager {
         if (replicas <= 0) {
             throw new TopicException(Errors.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0 (or -1 for the default), was " + replicationFactor);
         }
-        if (replicas > SINGLE_REPLICA) {
+        int live = current.state().brokers().size();
+        if (replicas > live) {
             throw new TopicException(Errors.INVALID_REPLICATION_FACTOR,
-                    "Replication factor: " + replicas + " larger than available brokers: " + SINGLE_REPLICA + ".");
+                    "Replication factor: " + replicas + " larger than available brokers: " + live + ".");
         }
         Map<String, String> validOverrides;
-        EffectiveTopicConfig effective;
         try {
             validOverrides = TopicConfigs.validate(overrides);
-            effective = TopicConfigs.resolve(config, validOverrides);
+            TopicConfigs.resolve(config, validOverrides);
         } catch (ConfigException e) {
             throw new TopicException(Errors.INVALID_CONFIG, e.getMessage());
         }
-        TopicInfo topic = new TopicInfo(name, Uuid.randomUuid(), partitionCount, validOverrides);
         if (validateOnly) {
-            return topic;
+            return new TopicInfo(name, Uuid.ZERO_UUID, partitionCount, validOverrides);
         }
-        LogConfig logConfig = logConfig(config, effective);
-        Partition[] parts = new Partition[partitionCount];
-        try {
-            for (int p = 0; p < partitionCount; p++) {
-                parts[p] = new Partition(topic, p, logs.create(name, p, logConfig), effective);
-            }
-            registry.put(topic);
-        } catch (IOException | RuntimeException e) {
-            LOG.error("Could not create topic {}", name, e);
-            for (int p = 0; p < partitionCount; p++) {
-                if (parts[p] != null) {
-                    deleteLogQuietly(name, p);
-                }
-            }
-            throw new TopicException(Errors.KAFKA_STORAGE_ERROR, "Could not create the logs of topic '" + name + "': " + e.getMessage());
-        }
-        partitions.put(name, parts);
-        LOG.info("Created topic {} (id {}) with {} partitions and overrides {}", name, topic.id(), partitionCount, validOverrides);
-        return topic;
+        TopicState created = await(requireNode().createTopic(name, partitionCount, replicas, validOverrides), "create topic '" + name + "'");
+        Uuid id = toKafka(created.id());
+        TopicInfo applied = awaitApplied(() -> view.byId(id), "topic '" + name + "' to be applied");
+        LOG.info("Created topic {} (id {}) with {} partitions, replication factor {} and overrides {}", name, id, partitionCount, replicas, validOverrides);
+        return applied;
     }
 
-    /** Deletes a topic: unregistered first (durably), then its logs are removed. */
-    public synchronized void delete(String name) throws TopicException {
+    /** Deletes a topic through the controller and waits until this broker has removed its logs. */
+    public void delete(String name) throws TopicException {
         if (!config.deleteTopicEnable()) {
             throw new TopicException(Errors.TOPIC_DELETION_DISABLED, "Topic deletion is disabled (delete.topic.enable=false).");
         }
-        TopicInfo topic = registry.byName(name);
+        TopicInfo topic = view.byName(name);
         if (topic == null) {
             throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
         }
+        await(requireNode().deleteTopic(name), "delete topic '" + name + "'");
+        awaitApplied(() -> view.byId(topic.id()) == null ? Boolean.TRUE : null, "deletion of topic '" + name + "' to be applied");
+    }
+
+    private ClusterNode requireNode() throws TopicException {
+        ClusterNode n = node;
+        if (n == null) {
+            throw new TopicException(Errors.NOT_CONTROLLER, "Broker " + selfId + " has not joined the cluster yet.");
+        }
+        return n;
+    }
+
+    private static <T> T await(CompletableFuture<T> future, String what) throws TopicException {
         try {
-            registry.remove(name);
-        } catch (IOException e) {
-            throw new TopicException(Errors.KAFKA_STORAGE_ERROR, "Could not unregister topic '" + name + "': " + e.getMessage());
-        }
-        Partition[] parts = partitions.remove(name);
-        if (parts != null) {
-            for (Partition part : parts) {
-                deleteLogQuietly(name, part.index());
-                part.notifyAppended();
+            return future.get(CONTROLLER_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof NotControllerException || cause instanceof ControllerFencedException) {
+                throw new TopicException(Errors.NOT_CONTROLLER, "Cannot " + what + ": " + cause.getMessage());
             }
-        }
-        LOG.info("Deleted topic {} (id {})", name, topic.id());
-        for (Consumer<String> listener : deletionListeners) {
-            listener.accept(name);
+            if (cause instanceof io.sluice.cluster.controller.TopicExistsException) {
+                throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, "Cannot " + what + ": " + cause.getMessage());
+            }
+            if (cause instanceof io.sluice.cluster.controller.UnknownTopicException) {
+                throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Cannot " + what + ": " + cause.getMessage());
+            }
+            throw new TopicException(Errors.UNKNOWN_SERVER_ERROR, "Cannot " + what + ": " + cause);
+        } catch (TimeoutException e) {
+            throw new TopicException(Errors.REQUEST_TIMED_OUT, "The controller did not " + what + " within " + CONTROLLER_WAIT_MS + " ms.");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TopicException(Errors.REQUEST_TIMED_OUT, "Interrupted while waiting to " + what + ".");
         }
     }
 
-    private void deleteLogQuietly(String topic, int partition) {
-        try {
-            logs.delete(topic, partition);
-        } catch (IOException e) {
-            LOG.error("Could not delete the log of {}-{}; it is removed at the next start", topic, partition, e);
+    private <T> T awaitApplied(java.util.function.Supplier<T> probe, String what) throws TopicException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONTROLLER_WAIT_MS);
+        synchronized (this) {
+            T value;
+            while ((value = probe.get()) == null) {
+                long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (leftMs <= 0) {
+                    throw new TopicException(Errors.REQUEST_TIMED_OUT, "Timed out waiting for " + what + ".");
+                }
+                try {
+                    wait(leftMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new TopicException(Errors.REQUEST_TIMED_OUT, "Interrupted while waiting for " + what + ".");
+                }
+            }
+            return value;
         }
+    }
+
+    static Uuid toKafka(UUID id) {
+        return new Uuid(id.getMostSignificantBits(), id.getLeastSignificantBits());
     }
 
     public static void validateName(String name) throws TopicException {

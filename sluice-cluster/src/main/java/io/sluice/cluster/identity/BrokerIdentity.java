@@ -71,6 +71,20 @@ public record BrokerIdentity(String clusterId, int brokerId) {
         return identity;
     }
 
+    /** The cluster id recorded in the first log directory that has a meta.properties, empty when none has. */
+    public static java.util.Optional<String> storedClusterId(List<Path> logDirs) throws IOException {
+        for (Path dir : logDirs) {
+            Path file = dir.resolve(FILE_NAME);
+            if (Files.exists(file)) {
+                String stored = read(file).getProperty(CLUSTER_ID_KEY);
+                if (stored != null) {
+                    return java.util.Optional.of(stored);
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** A random 16-byte id in URL-safe base64 without padding, the form Kafka uses for cluster ids. */
     public static String newClusterId() {
         byte[] bytes = new byte[CLUSTER_ID_BYTES];

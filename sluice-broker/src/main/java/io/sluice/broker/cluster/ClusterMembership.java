@@ -1,0 +1,238 @@
+package io.sluice.broker.cluster;
+
+import io.sluice.broker.config.BrokerConfig;
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.identity.BrokerIdentity;
+import io.sluice.cluster.node.ClusterIdStore;
+import io.sluice.cluster.node.ClusterNode;
+import io.sluice.cluster.state.BrokerInfo;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.zk.ClusterConnection;
+import io.sluice.cluster.zk.EmbeddedZooKeeper;
+import io.sluice.codec.endpoint.Endpoint;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This broker's membership of a ZooKeeper-coordinated cluster: the embedded ZooKeeper when
+ * {@code zookeeper.connect} is unset, the Curator connection, the cluster id agreed in ZooKeeper and,
+ * once {@link #join} is called, the {@link ClusterNode} (registration, state follower, controller
+ * candidacy). As a {@link ClusterView} it answers with the live brokers of the newest cluster state.
+ *
+ * <p>Thread-safe; one per broker process.
+ */
+public final class ClusterMembership implements ClusterView, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterMembership.class);
+    /** Embedded ZooKeeper data, inside the broker's metadata directory. */
+    public static final String EMBEDDED_ZOOKEEPER_DIR = "zookeeper";
+    /** The connect string of a running embedded ZooKeeper, for {@code sluice cluster status}. */
+    public static final String EMBEDDED_CONNECT_FILE = "zookeeper.connect";
+    private static final Duration SESSION_CLOSE_WAIT = Duration.ofSeconds(5);
+
+    private final EmbeddedZooKeeper embedded;
+    private final ClusterConnection connection;
+    private final ClusterConfig clusterConfig;
+    private final String clusterId;
+    private volatile ClusterNode node;
+    private volatile BrokerNode self;
+    private volatile BrokersOfState brokers = new BrokersOfState(ClusterState.EMPTY, List.of());
+
+    private record BrokersOfState(ClusterState state, List<BrokerNode> nodes) {
+    }
+
+    private ClusterMembership(EmbeddedZooKeeper embedded, ClusterConnection connection, ClusterConfig clusterConfig,
+                              String clusterId) {
+        this.embedded = embedded;
+        this.connection = connection;
+        this.clusterConfig = clusterConfig;
+        this.clusterId = clusterId;
+    }
+
+    /**
+     * Connects to ZooKeeper (starting the embedded server first when {@code zookeeper.connect} is unset) and agrees
+     * on the cluster id: the one in ZooKeeper, or else the configured one, the one in the log directories, or a new
+     * one.
+     *
+     * @throws BrokerIdentity.IdentityMismatchException when the log directories or cluster.id name another cluster
+     */
+    public static ClusterMembership connect(BrokerConfig config, Path metadataDir) throws IOException {
+        ClusterConfig clusterConfig = ClusterConfig.defaults()
+                .withSessionTimeout(config.zookeeperSessionTimeout())
+                .withConnectionTimeout(config.zookeeperConnectionTimeout());
+        EmbeddedZooKeeper embedded = null;
+        ClusterConnection connection = null;
+        try {
+            String connect;
+            Optional<String> external = config.zookeeperConnect();
+            if (external.isPresent()) {
+                connect = external.get();
+            } else {
+                embedded = EmbeddedZooKeeper.start(metadataDir.resolve(EMBEDDED_ZOOKEEPER_DIR),
+                        config.zookeeperEmbeddedPort(), 0);
+                embedded.closeRestoredSessions(SESSION_CLOSE_WAIT);
+                connect = embedded.connectString();
+                Files.writeString(metadataDir.resolve(EMBEDDED_CONNECT_FILE), connect + "\n", StandardCharsets.UTF_8);
+            }
+            connection = ClusterConnection.open(connect, clusterConfig);
+            String candidate = config.clusterId()
+                    .or(() -> storedClusterId(config.logDirs()))
+                    .orElseGet(BrokerIdentity::newClusterId);
+            String agreed = ClusterIdStore.resolve(connection.client(), candidate);
+            if (config.clusterId().isPresent() && !config.clusterId().get().equals(agreed)) {
+                throw new BrokerIdentity.IdentityMismatchException("cluster.id is " + config.clusterId().get()
+                        + " but ZooKeeper '" + connect + "' belongs to cluster " + agreed);
+            }
+            return new ClusterMembership(embedded, connection, clusterConfig, agreed);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(connection, embedded);
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeQuietly(connection, embedded);
+            throw new IOException("interrupted while connecting to ZooKeeper", e);
+        } catch (Exception e) {
+            closeQuietly(connection, embedded);
+            throw new IOException("cannot read or record the cluster id in ZooKeeper: " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<String> storedClusterId(List<Path> logDirs) {
+        try {
+            return BrokerIdentity.storedClusterId(logDirs);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Registers this broker, follows the cluster state and runs for controller; returns once the state lists this
+     * broker as live (at most the connection plus session timeout: a registration left by this broker's previous
+     * process may have to expire first).
+     *
+     * @throws io.sluice.cluster.registry.DuplicateBrokerIdException when another live broker has this id
+     */
+    public void join(BrokerNode advertised) throws IOException {
+        this.self = advertised;
+        BrokerInfo info = BrokerInfo.of(advertised.id(), advertised.rack() == null ? "" : advertised.rack(),
+                Endpoint.of(advertised.host(), advertised.port()));
+        ClusterNode started = new ClusterNode(connection.client(), info, clusterConfig, true);
+        try {
+            started.start();
+        } catch (IOException | RuntimeException e) {
+            started.close();
+            throw e;
+        } catch (Exception e) {
+            started.close();
+            throw new IOException("broker " + advertised.id() + " cannot join the cluster: " + e.getMessage(), e);
+        }
+        this.node = started;
+        long deadline = System.nanoTime() + clusterConfig.connectionTimeout().plus(clusterConfig.sessionTimeout()).toNanos();
+        while (!started.current().brokers().containsKey(advertised.id())) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("broker " + advertised.id() + " registered, but no controller published it "
+                        + "within " + clusterConfig.connectionTimeout().plus(clusterConfig.sessionTimeout()));
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while joining the cluster", e);
+            }
+        }
+        LOG.info("broker {} is live in cluster {} ({})", advertised.id(), clusterId, started.current());
+    }
+
+    /** The joined node; null before {@link #join}. */
+    public ClusterNode node() {
+        return node;
+    }
+
+    public boolean isEmbedded() {
+        return embedded != null;
+    }
+
+    @Override
+    public String clusterId() {
+        return clusterId;
+    }
+
+    @Override
+    public BrokerNode self() {
+        return self;
+    }
+
+    @Override
+    public int controllerId() {
+        ClusterNode n = node;
+        return n == null ? -1 : n.controllerId();
+    }
+
+    @Override
+    public List<BrokerNode> liveBrokers() {
+        ClusterNode n = node;
+        if (n == null) {
+            return self == null ? List.of() : List.of(self);
+        }
+        ClusterState state = n.current();
+        BrokersOfState cached = brokers;
+        if (cached.state() != state) {
+            cached = new BrokersOfState(state, toNodes(state));
+            brokers = cached;
+        }
+        return cached.nodes();
+    }
+
+    private static List<BrokerNode> toNodes(ClusterState state) {
+        List<BrokerNode> nodes = new ArrayList<>(state.brokers().size());
+        for (Map.Entry<Integer, BrokerInfo> e : state.brokers().entrySet()) {
+            BrokerInfo info = e.getValue();
+            Endpoint endpoint = info.primaryEndpoint();
+            if (endpoint != null) {
+                nodes.add(new BrokerNode(info.id(), endpoint.host(), endpoint.port(), info.hasRack() ? info.rack() : null));
+            }
+        }
+        return List.copyOf(nodes);
+    }
+
+    /** The advertised node of a live broker, null when it is not live. */
+    public BrokerNode liveBroker(int id) {
+        for (BrokerNode b : liveBrokers()) {
+            if (b.id() == id) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /** Leaves the cluster (registration deleted at once), then closes the ZooKeeper connection and server. */
+    @Override
+    public void close() {
+        ClusterNode n = node;
+        if (n != null) {
+            try {
+                n.close();
+            } catch (RuntimeException e) {
+                LOG.warn("leaving the cluster failed: {}", e.toString());
+            }
+        }
+        closeQuietly(connection, embedded);
+    }
+
+    private static void closeQuietly(ClusterConnection connection, EmbeddedZooKeeper embedded) {
+        if (connection != null) {
+            connection.close();
+        }
+        if (embedded != null) {
+            embedded.close();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.sluice.broker.cluster;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Forwards topic auto-creation from a broker that is not the controller to the controller, the way
+ * Kafka's brokers do: through the Kafka protocol, with kafka-clients' admin client, which finds the
+ * controller in the cluster's own Metadata answers. The client is created on first use.
+ *
+ * <p>Thread-safe.
+ */
+public final class ControllerForwarder implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerForwarder.class);
+    private static final int REQUEST_TIMEOUT_MS = 15_000;
+
+    private final ClusterView cluster;
+    private Admin admin;
+    private boolean closed;
+
+    public ControllerForwarder(ClusterView cluster) {
+        this.cluster = cluster;
+    }
+
+    /** Asks the controller to create {@code topic} with the broker defaults; the outcome is only logged. */
+    public void createTopicAsync(String topic) {
+        Admin client = client();
+        if (client == null) {
+            return;
+        }
+        client.createTopics(List.of(new NewTopic(topic, Optional.empty(), Optional.empty()))).all()
+                .whenComplete((ok, error) -> {
+                    if (error == null) {
+                        LOG.info("Controller created auto-created topic {}", topic);
+                    } else if (!(error.getCause() instanceof TopicExistsException) && !(error instanceof TopicExistsException)) {
+                        LOG.warn("Forwarding the creation of topic {} to the controller failed: {}", topic, error.toString());
+                    }
+                });
+    }
+
+    private synchronized Admin client() {
+        if (closed) {
+            return null;
+        }
+        if (admin == null) {
+            StringJoiner bootstrap = new StringJoiner(",");
+            for (BrokerNode b : cluster.liveBrokers()) {
+                bootstrap.add(b.host() + ":" + b.port());
+            }
+            admin = Admin.create(Map.of(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.toString(),
+                    AdminClientConfig.CLIENT_ID_CONFIG, "sluice-broker-" + cluster.self().id() + "-forwarder",
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS,
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2 * REQUEST_TIMEOUT_MS));
+        }
+        return admin;
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (admin != null) {
+            admin.close(java.time.Duration.ofSeconds(1));
+        }
+    }
+}
