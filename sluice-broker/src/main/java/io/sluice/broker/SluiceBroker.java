@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SluiceBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SluiceBroker.class);
-    /** Broker-private metadata (embedded ZooKeeper, producer ids, group store) lives here, inside the first log directory. */
+    /** Broker-private metadata (embedded ZooKeeper, group store) lives here, inside the first log directory. */
     public static final String METADATA_DIR = ".sluice-metadata";
 
     private final BrokerConfig config;
@@ -98,13 +98,13 @@ public final class SluiceBroker implements AutoCloseable {
             logs.lockDirectories();
             Files.createDirectories(metadataDir);
             membership = ClusterMembership.connect(config, metadataDir);
+            ProducerIdManager producerIds = new ProducerIdManager(membership.producerIdBlocks()::reserve);
             BrokerIdentity identity = BrokerIdentity.loadOrCreate(logDirs, config.brokerId(), membership.clusterId());
             TopicManager topics = new TopicManager(config, logs);
             topicsRef.set(topics);
             validators = new ValidatorPool(ValidatorConfig.defaults());
             timer = daemonScheduler("sluice-delayed-fetch");
             groupTimer = daemonScheduler("sluice-group-coordinator");
-            ProducerIdManager producerIds = new ProducerIdManager(metadataDir.resolve("producer-id-block"));
 
             Listener listener = config.listeners().get(0);
             ClusterViewHolder clusterHolder = new ClusterViewHolder();

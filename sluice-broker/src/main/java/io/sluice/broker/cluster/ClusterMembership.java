@@ -5,6 +5,7 @@ import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.identity.BrokerIdentity;
 import io.sluice.cluster.node.ClusterIdStore;
 import io.sluice.cluster.node.ClusterNode;
+import io.sluice.cluster.node.ProducerIdBlocks;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.zk.ClusterConnection;
@@ -149,6 +150,11 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
             }
         }
         LOG.info("broker {} is live in cluster {} ({})", advertised.id(), clusterId, started.current());
+    }
+
+    /** Cluster-wide producer id reservations. */
+    public ProducerIdBlocks producerIdBlocks() {
+        return new ProducerIdBlocks(connection.client());
     }
 
     /** The joined node; null before {@link #join}. */

@@ -9,6 +9,7 @@ package io.sluice.cluster.zk;
  * /controller_epoch                          epoch and controller id (ControllerEpochDescriptor); its znode
  *                                            version guards every controller write
  * /cluster/id                                the cluster id (UTF-8), written once by the first broker
+ * /latest_producer_id_block                  first producer id not yet reserved by any broker (8 bytes)
  * /cluster/state/head                        manifest of the current snapshot (SnapshotManifestDescriptor)
  * /cluster/state/snapshot-&lt;n&gt;/manifest       manifest of snapshot n
  * /cluster/state/snapshot-&lt;n&gt;/part-&lt;i&gt;     compressed snapshot bytes, cut below jute.maxbuffer
@@ -20,6 +21,7 @@ public final class ZkPaths {
     public static final String CONTROLLER_ELECTION = "/controller_election";
     public static final String CONTROLLER_EPOCH = "/controller_epoch";
     public static final String CLUSTER_ID = "/cluster/id";
+    public static final String PRODUCER_ID_BLOCK = "/latest_producer_id_block";
     public static final String STATE = "/cluster/state";
     public static final String STATE_HEAD = STATE + "/head";
     public static final String DELTA_PREFIX = "delta-";
