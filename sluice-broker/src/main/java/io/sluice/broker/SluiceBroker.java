@@ -24,6 +24,7 @@ import io.sluice.broker.produce.InitProducerIdHandler;
 import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
 import io.sluice.broker.produce.ValidatorPool;
+import io.sluice.broker.topic.OffsetsTopic;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.cluster.identity.BrokerIdentity;
 import io.sluice.log.LogManager;
@@ -124,7 +125,9 @@ public final class SluiceBroker implements AutoCloseable {
             groups = new GroupCoordinator(groupConfig,
                     new FileGroupStore(metadataDir.resolve("consumer-offsets"), groupConfig.offsetsTopicNumPartitions()),
                     groupTimer, System::currentTimeMillis, topics::exists);
-            GroupApis.register(registry, clusterHolder, groups);
+            OffsetsTopic offsetsTopic = new OffsetsTopic(topics, forwarder, groupConfig.offsetsTopicNumPartitions(), config.brokerId());
+            groups.setOwnership(offsetsTopic::owns);
+            GroupApis.register(registry, clusterHolder, offsetsTopic, groups);
 
             server = NetworkServer.start(new NetworkServer.Settings(
                     listener.host(), listener.port(), config.numNetworkThreads(), config.numIoThreads(),

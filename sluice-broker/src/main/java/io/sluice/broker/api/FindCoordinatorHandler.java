@@ -2,6 +2,8 @@ package io.sluice.broker.api;
 
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
+import io.sluice.broker.topic.OffsetsTopic;
+import java.util.function.ToIntFunction;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import java.util.List;
@@ -14,7 +16,9 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
 
 /**
- * FindCoordinator: this broker coordinates every consumer group. Transaction coordinators do not
+ * FindCoordinator: a group's coordinator is the leader of the {@code __consumer_offsets} partition
+ * its id hashes to (COORDINATOR_NOT_AVAILABLE while that topic is being created or the partition's
+ * broker is down). Transaction coordinators do not
  * exist here (COORDINATOR_NOT_AVAILABLE); other key types are invalid. v0-3 look up one key, v4+
  * a batch.
  *
@@ -23,9 +27,13 @@ import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
 public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorRequestData> {
     private static final short FIRST_BATCHED_VERSION = 4;
     private final ClusterView cluster;
+    private final OffsetsTopic offsetsTopic;
+    private final ToIntFunction<String> partitionOfGroup;
 
-    public FindCoordinatorHandler(ClusterView cluster) {
+    public FindCoordinatorHandler(ClusterView cluster, OffsetsTopic offsetsTopic, ToIntFunction<String> partitionOfGroup) {
         this.cluster = cluster;
+        this.offsetsTopic = offsetsTopic;
+        this.partitionOfGroup = partitionOfGroup;
     }
 
     @Override
@@ -43,11 +51,25 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
         return CompletableFuture.completedFuture(response);
     }
 
+    private BrokerNode liveBroker(int id) {
+        for (BrokerNode b : cluster.liveBrokers()) {
+            if (b.id() == id) {
+                return b;
+            }
+        }
+        return null;
+    }
+
     private Coordinator lookup(String key, byte keyType) {
         Coordinator coordinator = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
         if (keyType == CoordinatorType.GROUP.id()) {
-            BrokerNode self = cluster.self();
-            return coordinator.setErrorCode(Errors.NONE.code()).setNodeId(self.id()).setHost(self.host()).setPort(self.port());
+            int leader = offsetsTopic.leaderOf(partitionOfGroup.applyAsInt(key));
+            BrokerNode node = leader < 0 ? null : liveBroker(leader);
+            if (node == null) {
+                return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
+                        .setErrorMessage("the coordinator of group '" + key + "' is not available yet");
+            }
+            return coordinator.setErrorCode(Errors.NONE.code()).setNodeId(node.id()).setHost(node.host()).setPort(node.port());
         }
         if (keyType == CoordinatorType.TRANSACTION.id()) {
             return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())

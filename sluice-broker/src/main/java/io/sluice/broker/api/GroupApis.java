@@ -1,6 +1,7 @@
 package io.sluice.broker.api;
 
 import io.sluice.broker.cluster.ClusterView;
+import io.sluice.broker.topic.OffsetsTopic;
 import io.sluice.broker.group.GroupCoordinator;
 import io.sluice.broker.network.ApiRegistry;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
@@ -26,8 +27,8 @@ public final class GroupApis {
     private GroupApis() {
     }
 
-    public static void register(ApiRegistry registry, ClusterView cluster, GroupCoordinator groups) {
-        registry.register(ApiKeys.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(cluster))
+    public static void register(ApiRegistry registry, ClusterView cluster, OffsetsTopic offsetsTopic, GroupCoordinator groups) {
+        registry.register(ApiKeys.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(cluster, offsetsTopic, groups::partitionFor))
                 .<JoinGroupRequestData>register(ApiKeys.JOIN_GROUP, 0, 9, (ctx, req) ->
                         groups.handleJoinGroup(req, ctx.apiVersion(), ctx.clientId(), ctx.clientHost()).thenApply(ApiMessage.class::cast))
                 .<SyncGroupRequestData>register(ApiKeys.SYNC_GROUP, 0, 5, (ctx, req) ->

@@ -10,6 +10,7 @@ import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.TopicException;
 import io.sluice.broker.topic.TopicInfo;
 import io.sluice.broker.topic.TopicManager;
+import io.sluice.broker.topic.OffsetsTopic;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -136,7 +137,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 .setName(topic.name())
                 .setTopicId(topic.id())
                 .setErrorCode(Errors.NONE.code())
-                .setIsInternal(false)
+                .setIsInternal(OffsetsTopic.isInternal(topic.name()))
                 .setPartitions(partitions)
                 .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
     }

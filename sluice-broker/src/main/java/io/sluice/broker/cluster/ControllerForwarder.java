@@ -32,11 +32,21 @@ public final class ControllerForwarder implements AutoCloseable {
 
     /** Asks the controller to create {@code topic} with the broker defaults; the outcome is only logged. */
     public void createTopicAsync(String topic) {
+        send(new NewTopic(topic, Optional.empty(), Optional.empty()));
+    }
+
+    /** Asks the controller to create {@code topic} with {@code partitions} partitions; the outcome is only logged. */
+    public void createTopicAsync(String topic, int partitions) {
+        send(new NewTopic(topic, Optional.of(partitions), Optional.empty()));
+    }
+
+    private void send(NewTopic newTopic) {
         Admin client = client();
         if (client == null) {
             return;
         }
-        client.createTopics(List.of(new NewTopic(topic, Optional.empty(), Optional.empty()))).all()
+        String topic = newTopic.name();
+        client.createTopics(List.of(newTopic)).all()
                 .whenComplete((ok, error) -> {
                     if (error == null) {
                         LOG.info("Controller created auto-created topic {}", topic);

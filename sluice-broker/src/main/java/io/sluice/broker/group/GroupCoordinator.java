@@ -38,6 +38,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
@@ -67,6 +68,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final OffsetOperations offsets;
     private volatile Lifecycle lifecycle = Lifecycle.LOADING;
     private volatile ScheduledFuture<?> retentionTimer;
+    private volatile IntPredicate ownsPartition = partition -> true;
 
     private enum Lifecycle { LOADING, ACTIVE, CLOSED }
 
@@ -179,6 +181,23 @@ public final class GroupCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * Which store partitions this broker coordinates (in a cluster: the partitions of the committed-offsets topic it
+     * leads); requests for other groups get NOT_COORDINATOR so the client looks the coordinator up again.
+     */
+    public void setOwnership(IntPredicate ownsPartition) {
+        this.ownsPartition = ownsPartition;
+    }
+
+    /** {@link #guarded} for a request about one group, refused with NOT_COORDINATOR when another broker owns it. */
+    private <T> CompletableFuture<T> owned(String api, String groupId, Function<Errors, T> errorResponse,
+                                           java.util.function.Consumer<CompletableFuture<T>> body) {
+        if (groupId != null && !ownsPartition.test(partitionFor(groupId))) {
+            return CompletableFuture.completedFuture(errorResponse.apply(Errors.NOT_COORDINATOR));
+        }
+        return guarded(api, groupId, errorResponse, body);
+    }
+
     /** Runs a handler, turning an unexpected failure into an error response instead of a failed future. */
     private <T> CompletableFuture<T> guarded(String api, String groupId, Function<Errors, T> errorResponse,
                                              java.util.function.Consumer<CompletableFuture<T>> body) {
@@ -199,20 +218,20 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public CompletableFuture<JoinGroupResponseData> handleJoinGroup(JoinGroupRequestData request, short apiVersion,
                                                                     String clientId, String clientHost) {
-        return guarded("JoinGroup", request.groupId(),
+        return owned("JoinGroup", request.groupId(),
                 error -> GroupResponses.joinError(request.memberId(), error, apiVersion),
                 response -> membership.join(request, apiVersion, clientId, clientHost, response));
     }
 
     public CompletableFuture<SyncGroupResponseData> handleSyncGroup(SyncGroupRequestData request, short apiVersion,
                                                                     String clientId, String clientHost) {
-        return guarded("SyncGroup", request.groupId(), GroupResponses::syncError,
+        return owned("SyncGroup", request.groupId(), GroupResponses::syncError,
                 response -> membership.sync(request, apiVersion, response));
     }
 
     public CompletableFuture<HeartbeatResponseData> handleHeartbeat(HeartbeatRequestData request, short apiVersion,
                                                                     String clientId, String clientHost) {
-        return guarded("Heartbeat", request.groupId(),
+        return owned("Heartbeat", request.groupId(),
                 error -> new HeartbeatResponseData().setErrorCode(error.code()),
                 response -> response.complete(new HeartbeatResponseData()
                         .setErrorCode(membership.heartbeat(request).code())));
@@ -220,7 +239,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public CompletableFuture<LeaveGroupResponseData> handleLeaveGroup(LeaveGroupRequestData request, short apiVersion,
                                                                       String clientId, String clientHost) {
-        return guarded("LeaveGroup", request.groupId(),
+        return owned("LeaveGroup", request.groupId(),
                 error -> new LeaveGroupResponseData().setErrorCode(error.code()),
                 response -> response.complete(membership.leave(request, apiVersion)));
     }
@@ -228,7 +247,7 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<OffsetCommitResponseData> handleOffsetCommit(OffsetCommitRequestData request,
                                                                           short apiVersion, String clientId,
                                                                           String clientHost) {
-        return guarded("OffsetCommit", request.groupId(), error -> commitError(request, error),
+        return owned("OffsetCommit", request.groupId(), error -> commitError(request, error),
                 response -> response.complete(offsets.commit(request)));
     }
 
@@ -254,7 +273,7 @@ public final class GroupCoordinator implements AutoCloseable {
             return guarded("OffsetFetch", "(batch)", error -> batchFetchError(request, error),
                     response -> response.complete(batchFetch(request)));
         }
-        return guarded("OffsetFetch", request.groupId(), error -> singleFetchError(request, error, apiVersion),
+        return owned("OffsetFetch", request.groupId(), error -> singleFetchError(request, error, apiVersion),
                 response -> response.complete(singleFetch(request, apiVersion)));
     }
 
@@ -487,7 +506,7 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<OffsetDeleteResponseData> handleOffsetDelete(OffsetDeleteRequestData request,
                                                                           short apiVersion, String clientId,
                                                                           String clientHost) {
-        return guarded("OffsetDelete", request.groupId(),
+        return owned("OffsetDelete", request.groupId(),
                 error -> new OffsetDeleteResponseData().setErrorCode(error.code()),
                 response -> response.complete(offsets.delete(request)));
     }

@@ -108,6 +108,9 @@ public final class TopicManager {
         TopicsView before = view;
         TopicsView after = TopicsView.of(state, before);
         for (TopicState topic : state.topicsById().values()) {
+            if (OffsetsTopic.isInternal(topic.name())) {
+                continue;
+            }
             TopicInfo info = after.byName(topic.name());
             Partition[] parts = hosted.get(topic.name());
             if (parts != null && !firstHosted(parts).topic().id().equals(info.id())) {
@@ -261,6 +264,9 @@ public final class TopicManager {
 
     /** Why {@link #partition} is null: UNKNOWN_TOPIC_OR_PARTITION or NOT_LEADER_OR_FOLLOWER. */
     public Errors unservedError(String topic, int index) {
+        if (OffsetsTopic.isInternal(topic)) {
+            return Errors.INVALID_TOPIC_EXCEPTION;
+        }
         return exists(topic, index) ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
     }
 
@@ -327,6 +333,9 @@ public final class TopicManager {
         TopicInfo topic = view.byName(name);
         if (topic == null) {
             throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
+        }
+        if (OffsetsTopic.isInternal(name)) {
+            throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION, "Topic '" + name + "' is internal and cannot be deleted.");
         }
         await(requireNode().deleteTopic(name), "delete topic '" + name + "'");
         awaitApplied(() -> view.byId(topic.id()) == null ? Boolean.TRUE : null, "deletion of topic '" + name + "' to be applied");
