@@ -24,6 +24,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
@@ -46,15 +49,21 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The controller's work once elected: loads the cluster state (head snapshot, falling back to the previous one if the
  * head is corrupt, plus the deltas after it), follows broker membership, and publishes every change as one small
- * fenced delta, folding deltas into a new snapshot every {@link ClusterConfig#deltasPerSnapshot()}. Membership events
- * arriving within {@link ClusterConfig#coalesceDelay()} are published as one delta. It watches its own snapshot's
- * znodes and rewrites a fresh snapshot when one is changed or removed behind its back.
+ * fenced delta, folding deltas into a new snapshot as {@link SnapshotPolicy} decides (once they weigh as much as the
+ * last snapshot, and at least {@link ClusterConfig#deltasPerSnapshot()} of them). Membership is followed through a
+ * persistent recursive watch on the registrations, so a join or a leave reads only the broker it names; events
+ * arriving within {@link ClusterConfig#coalesceDelay()} are published as one delta. Per membership change the work is
+ * O(size of the change): the state shares every untouched broker chunk and topic, and {@link PartitionIndex} names
+ * the partitions a change can affect. It watches its own snapshot's znodes and rewrites a fresh snapshot when one is
+ * changed or removed behind its back.
  *
  * <p>Every method that touches state runs on the controller's single thread; the public operations return futures.
  * Thread-safe; one per broker.
@@ -71,7 +80,14 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     private final StateSerializer serializer;
     private final StateReader reader;
     private final AtomicBoolean membershipScheduled = new AtomicBoolean();
-    private final CuratorWatcher membershipWatcher = this::onMembershipEvent;
+    private final CuratorWatcher brokerIdsWatcher = this::onBrokerIdsEvent;
+    private final ConnectionStateListener connectionListener = this::onConnectionState;
+    /** Broker ids the watch named since the last reconciliation; added by ZooKeeper's event thread. */
+    private final Set<Integer> changedBrokerIds = ConcurrentHashMap.newKeySet();
+    /** Set when events may have been missed: the next reconciliation compares every registration. */
+    private volatile boolean fullScanNeeded = true;
+    private final PartitionIndex partitions = new PartitionIndex();
+    private final SnapshotPolicy snapshotPolicy;
     private final CuratorWatcher snapshotWatcher = this::onSnapshotEvent;
     private final ControllerStats stats = new ControllerStats();
     private volatile Thread controllerThread;
@@ -85,6 +101,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     private boolean headExists;
     private long nextSnapshotId;
     private int deltasSinceSnapshot;
+    private long deltaBytesSinceSnapshot;
+    private long lastSnapshotBytes;
     /** Creation zxid of each broker's registration seen, to tell a bounce from a steady registration. */
     private final Map<Integer, Long> registrationZxids = new java.util.HashMap<>();
     private int lastBrokerCversion = -1;
@@ -102,6 +120,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         this.serializer = new StateSerializer(config.compression(), config.partBytes(), config.maxSnapshotParts(),
                 config.maxStateBytes());
         this.reader = new StateReader(client, config);
+        this.snapshotPolicy = SnapshotPolicy.of(config.deltasPerSnapshot(), config.partBytes());
     }
 
     /** The executor election callbacks must run on. */
@@ -150,6 +169,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             ready = false;
             writer = null;
             state = null;
+            unwatchBrokerIds();
         });
     }
 
@@ -163,6 +183,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             ensurePersistent(ZkPaths.STATE);
             boolean needSnapshot = load();
             long snapshotsBefore = stats.snapshots.get();
+            fullScanNeeded = true;
+            watchBrokerIds();
             reconcileMembership();
             if (needSnapshot && stats.snapshots.get() == snapshotsBefore) {
                 writeSnapshot();
@@ -227,6 +249,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             s = ClusterState.EMPTY;
         }
         int applied = 0;
+        long bytesBeforeDeltas = reader.bytesRead();
         for (long seq : reader.listDeltas(null)) {
             if (seq <= s.appliedSeq()) {
                 continue;
@@ -261,7 +284,10 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             }
         }
         state = s;
+        partitions.rebuild(s);
         deltasSinceSnapshot = applied;
+        deltaBytesSinceSnapshot = reader.bytesRead() - bytesBeforeDeltas;
+        lastSnapshotBytes = head == null ? 0 : head.totalLength();
         return needSnapshot;
     }
 
@@ -288,11 +314,51 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     // ---- membership ------------------------------------------------------------------------------------------
 
-    private void onMembershipEvent(WatchedEvent event) {
+    /**
+     * The persistent recursive watch on the registrations: a child's creation or deletion names the broker, so only
+     * that broker is read. An event on the parent itself (created or removed) asks for a full scan.
+     */
+    private void onBrokerIdsEvent(WatchedEvent event) {
         if (event.getType() == Watcher.Event.EventType.None) {
             return;
         }
+        String path = event.getPath();
+        String prefix = ZkPaths.BROKER_IDS + "/";
+        if (path != null && path.startsWith(prefix) && path.indexOf('/', prefix.length()) < 0) {
+            try {
+                changedBrokerIds.add(Integer.parseInt(path.substring(prefix.length())));
+            } catch (NumberFormatException e) {
+                LOG.warn("controller {}: ignoring {}, not a broker id", brokerId, path);
+                return;
+            }
+        } else {
+            fullScanNeeded = true;
+        }
         scheduleMembership();
+    }
+
+    /** Events are lost while disconnected (a persistent watch is not replayed): rescan once reconnected. */
+    private void onConnectionState(CuratorFramework c, ConnectionState newState) {
+        if (newState == ConnectionState.RECONNECTED) {
+            fullScanNeeded = true;
+            scheduleMembership();
+        }
+    }
+
+    private void watchBrokerIds() throws Exception {
+        client.getConnectionStateListenable().addListener(connectionListener);
+        client.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(brokerIdsWatcher)
+                .forPath(ZkPaths.BROKER_IDS);
+    }
+
+    private void unwatchBrokerIds() {
+        client.getConnectionStateListenable().removeListener(connectionListener);
+        try {
+            client.watchers().remove(brokerIdsWatcher).ofType(Watcher.WatcherType.Any).locally()
+                    .forPath(ZkPaths.BROKER_IDS);
+        } catch (Exception e) {
+            LOG.debug("controller {}: removing the membership watch: {}", brokerId, e.toString());
+        }
     }
 
     private void scheduleMembership() {
@@ -305,6 +371,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                     fenced(e);
                 } catch (Exception e) {
                     LOG.warn("controller {}: membership update failed, retrying: {}", brokerId, e.toString());
+                    // The ids drained for the failed attempt are gone: the retry compares everything.
+                    fullScanNeeded = true;
                     schedule(this::scheduleMembership, RETRY_DELAY_MILLIS);
                 }
             }, config.coalesceDelay().toMillis());
@@ -325,22 +393,99 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     }
 
     /**
-     * Compares the live registrations with the state and publishes one delta for every difference found. A broker
-     * whose registration was re-created under a new session (it bounced) is noticed through the parent's child
-     * version: more child changes than joins and leaves means some registration was replaced, and only then are the
-     * registrations' creation zxids compared, so an ordinary join costs no scan of the other brokers.
+     * Publishes one delta for the membership changes seen since the last call: normally by reading only the
+     * registrations the watch named (O(changes)), after take-over, a reconnect or a failure by comparing every
+     * registration with the state ({@link #scanAllRegistrations}). Partitions are looked up through
+     * {@link PartitionIndex}: those the changed brokers are replicas of, and those offline.
      */
     private void reconcileMembership() throws Exception {
         if (writer == null) {
             return;
         }
+        DeltaRecord delta = new DeltaRecord();
+        MembershipChange change = new MembershipChange(state);
+        if (fullScanNeeded) {
+            scanAllRegistrations(delta, change);
+        } else {
+            readChangedRegistrations(delta, change);
+        }
+        if (change.isEmpty()) {
+            return;
+        }
+        delta.left = change.leftIds();
+        addLeadershipChanges(delta, change);
+        publish(delta);
+        stats.joins.addAndGet(change.joined.size());
+        stats.leaves.addAndGet(change.left.size());
+        stats.bounces.addAndGet(change.bounced.size());
+        stats.membershipDeltas.incrementAndGet();
+    }
+
+    /** Reads each registration the watch named since the last call: joined, left, bounced or unchanged. */
+    private void readChangedRegistrations(DeltaRecord delta, MembershipChange change) throws Exception {
+        int[] ids = drainChangedIds();
+        for (int id : ids) {
+            Stat st = new Stat();
+            byte[] data;
+            try {
+                data = client.getData().storingStatIn(st).forPath(ZkPaths.broker(id));
+            } catch (KeeperException.NoNodeException e) {
+                data = null;
+            }
+            boolean known = state.hasBroker(id);
+            if (data == null) {
+                registrationZxids.remove(id);
+                if (known) {
+                    change.left.add(id);
+                }
+            } else if (!known) {
+                if (decodeRegistration(id, data, st.getCzxid(), delta)) {
+                    change.joined.add(id);
+                }
+            } else {
+                Long seen = registrationZxids.get(id);
+                if (seen != null && seen != st.getCzxid()) {
+                    if (decodeRegistration(id, data, st.getCzxid(), delta)) {
+                        change.bounced.add(id);
+                    }
+                } else {
+                    registrationZxids.put(id, st.getCzxid());
+                }
+            }
+        }
+    }
+
+    private int[] drainChangedIds() {
+        int[] ids = new int[changedBrokerIds.size()];
+        int n = 0;
+        for (java.util.Iterator<Integer> it = changedBrokerIds.iterator(); it.hasNext(); ) {
+            int id = it.next();
+            it.remove();
+            if (n == ids.length) {
+                ids = java.util.Arrays.copyOf(ids, n * 2 + 1);
+            }
+            ids[n++] = id;
+        }
+        ids = java.util.Arrays.copyOf(ids, n);
+        java.util.Arrays.sort(ids);
+        return ids;
+    }
+
+    /**
+     * Compares every live registration with the state: O(brokers), after take-over, a reconnect or a failed update.
+     * A broker whose registration was re-created under a new session (it bounced) is noticed through the parent's
+     * child version: more child changes than joins and leaves means some registration was replaced, and only then are
+     * the registrations' creation zxids compared.
+     */
+    private void scanAllRegistrations(DeltaRecord delta, MembershipChange change) throws Exception {
+        // Events from here on concern changes the listing below may miss; earlier ones it covers.
+        fullScanNeeded = false;
+        changedBrokerIds.clear();
         List<String> children;
         Stat parent = new Stat();
         try {
-            children = client.getChildren().storingStatIn(parent).usingWatcher(membershipWatcher)
-                    .forPath(ZkPaths.BROKER_IDS);
+            children = client.getChildren().storingStatIn(parent).forPath(ZkPaths.BROKER_IDS);
         } catch (KeeperException.NoNodeException e) {
-            client.checkExists().usingWatcher(membershipWatcher).forPath(ZkPaths.BROKER_IDS);
             children = List.of();
             parent = null;
         }
@@ -352,33 +497,32 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                 LOG.warn("controller {}: ignoring {}/{}, not a broker id", brokerId, ZkPaths.BROKER_IDS, c);
             }
         }
-        DeltaRecord delta = new DeltaRecord();
-        Set<Integer> joinedIds = new HashSet<>();
         for (int id : live) {
-            if (!state.brokers().containsKey(id) && readRegistration(id, delta)) {
-                joinedIds.add(id);
+            if (!state.hasBroker(id) && readRegistration(id, delta)) {
+                change.joined.add(id);
             }
         }
-        List<Integer> leftIds = new ArrayList<>();
         for (int id : state.brokers().keySet()) {
             if (!live.contains(id)) {
-                leftIds.add(id);
+                change.left.add(id);
                 registrationZxids.remove(id);
             }
         }
-        Set<Integer> bounced = new HashSet<>();
         int childChanges = parent == null || lastBrokerCversion < 0 ? Integer.MAX_VALUE
                 : parent.getCversion() - lastBrokerCversion;
-        if (childChanges > joinedIds.size() + leftIds.size()) {
+        if (childChanges > change.joined.size() + change.left.size()) {
             for (int id : live) {
-                if (joinedIds.contains(id) || !state.brokers().containsKey(id)) {
+                if (change.joined.contains(id) || !state.hasBroker(id)) {
                     continue;
                 }
                 Stat st = client.checkExists().forPath(ZkPaths.broker(id));
                 Long known = registrationZxids.get(id);
                 if (st != null && (known == null || known != st.getCzxid())) {
-                    if (known != null && readRegistration(id, delta)) {
-                        bounced.add(id);
+                    // A controller that just took over knows no registration: a broker whose registration differs
+                    // from the state (restarted on another endpoint while no controller watched) counts as bounced.
+                    boolean changed = known != null || !state.broker(id).equals(registeredInfo(id));
+                    if (changed && readRegistration(id, delta)) {
+                        change.bounced.add(id);
                     } else {
                         registrationZxids.put(id, st.getCzxid());
                     }
@@ -386,55 +530,79 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             }
         }
         lastBrokerCversion = parent == null ? -1 : parent.getCversion();
-        if (joinedIds.isEmpty() && leftIds.isEmpty() && bounced.isEmpty()) {
-            return;
-        }
-        delta.left = leftIds.stream().mapToInt(Integer::intValue).toArray();
-        Set<Integer> liveAfter = new HashSet<>(state.brokers().keySet());
-        liveAfter.removeAll(leftIds);
-        liveAfter.addAll(joinedIds);
-        for (TopicState topic : state.topicsById().values()) {
-            for (int p = 0; p < topic.partitionCount(); p++) {
-                PartitionState ps = topic.partition(p);
-                if (!ps.isOffline() && !liveAfter.contains(ps.leader())) {
-                    delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), p, PartitionState.NO_LEADER,
-                            ps.leaderEpoch() + 1, ps.isr()));
-                } else if (!ps.isOffline() && bounced.contains(ps.leader())) {
-                    // Same leader, new incarnation: a new epoch so followers and clients fence the old one.
-                    delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), p, ps.leader(),
-                            ps.leaderEpoch() + 1, ps.isr()));
-                } else if (ps.isOffline()) {
-                    int leader = preferredLiveLeader(ps, liveAfter);
-                    if (leader != PartitionState.NO_LEADER) {
-                        delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), p, leader,
-                                ps.leaderEpoch() + 1, ps.isr()));
-                    }
+    }
+
+    /**
+     * Adds the partition changes {@code change} causes: partitions led by a broker that left go offline, partitions
+     * led by a bounced broker get a new leader epoch, and offline partitions whose preferred in-sync replica is live
+     * get it as leader.
+     */
+    private void addLeadershipChanges(DeltaRecord delta, MembershipChange change) {
+        for (int id : change.left) {
+            for (PartitionKey key : partitions.replicaOf(id)) {
+                PartitionState ps = partition(key);
+                if (ps.leader() == id) {
+                    delta.partitionChanges.add(new PartitionChangeRecord(key.topicId(), key.partition(),
+                            PartitionState.NO_LEADER, ps.leaderEpoch() + 1, ps.isr()));
                 }
             }
         }
-        publish(delta);
-        stats.joins.addAndGet(joinedIds.size());
-        stats.leaves.addAndGet(leftIds.size());
-        stats.bounces.addAndGet(bounced.size());
-        stats.membershipDeltas.incrementAndGet();
+        for (int id : change.bounced) {
+            for (PartitionKey key : partitions.replicaOf(id)) {
+                PartitionState ps = partition(key);
+                if (ps.leader() == id) {
+                    // Same leader, new incarnation: a new epoch so followers and clients fence the old one.
+                    delta.partitionChanges.add(new PartitionChangeRecord(key.topicId(), key.partition(), id,
+                            ps.leaderEpoch() + 1, ps.isr()));
+                }
+            }
+        }
+        for (PartitionKey key : partitions.offline()) {
+            PartitionState ps = partition(key);
+            int leader = preferredLiveLeader(ps, change::liveAfter);
+            if (leader != PartitionState.NO_LEADER) {
+                delta.partitionChanges.add(new PartitionChangeRecord(key.topicId(), key.partition(), leader,
+                        ps.leaderEpoch() + 1, ps.isr()));
+            }
+        }
+    }
+
+    private PartitionState partition(PartitionKey key) {
+        return state.topic(key.topicId()).partition(key.partition());
+    }
+
+    /** Broker {@code id}'s registration as it is now, null when it is gone or unreadable. */
+    private BrokerInfo registeredInfo(int id) throws Exception {
+        try {
+            return StateSerializer.decodeBroker(ZkPaths.broker(id), client.getData().forPath(ZkPaths.broker(id)));
+        } catch (KeeperException.NoNodeException | ClusterStateException e) {
+            return null;
+        }
     }
 
     /** Reads broker {@code id}'s registration into {@code delta.joined}; false when it is gone or unreadable. */
     private boolean readRegistration(int id, DeltaRecord delta) throws Exception {
         try {
             Stat st = new Stat();
-            BrokerInfo info = StateSerializer.decodeBroker(ZkPaths.broker(id),
-                    client.getData().storingStatIn(st).forPath(ZkPaths.broker(id)));
+            byte[] data = client.getData().storingStatIn(st).forPath(ZkPaths.broker(id));
+            return decodeRegistration(id, data, st.getCzxid(), delta);
+        } catch (KeeperException.NoNodeException e) {
+            return false;
+        }
+    }
+
+    /** Decodes a registration into {@code delta.joined} and remembers its creation zxid; false when unreadable. */
+    private boolean decodeRegistration(int id, byte[] data, long czxid, DeltaRecord delta) {
+        try {
+            BrokerInfo info = StateSerializer.decodeBroker(ZkPaths.broker(id), data);
             if (info.id() != id) {
                 LOG.error("controller {}: {} holds broker id {}; ignoring it", brokerId, ZkPaths.broker(id),
                         info.id());
                 return false;
             }
             delta.joined.add(BrokerRecord.of(info));
-            registrationZxids.put(id, st.getCzxid());
+            registrationZxids.put(id, czxid);
             return true;
-        } catch (KeeperException.NoNodeException e) {
-            return false;
         } catch (ClusterStateException e) {
             LOG.error("controller {}: ignoring unreadable registration: {}", brokerId, e.getMessage());
             return false;
@@ -442,9 +610,9 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     }
 
     /** The first replica, in preference order, that is live and in the ISR; NO_LEADER when none is. */
-    private static int preferredLiveLeader(PartitionState ps, Set<Integer> live) {
+    private static int preferredLiveLeader(PartitionState ps, IntPredicate live) {
         for (int r : ps.replicas()) {
-            if (live.contains(r) && ps.inIsr(r)) {
+            if (live.test(r) && ps.inIsr(r)) {
                 return r;
             }
         }
@@ -499,17 +667,16 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * Moves leadership of each partition to its preferred live in-sync replica (bumping the leader epoch when the
      * leader changes). Completes with the state as published.
      */
-    public CompletableFuture<ClusterState> electLeaders(Collection<PartitionRef> partitions) {
+    public CompletableFuture<ClusterState> electLeaders(Collection<PartitionRef> refs) {
         return call("electLeaders", () -> {
             DeltaRecord delta = new DeltaRecord();
-            Set<Integer> live = state.brokers().keySet();
-            for (PartitionRef ref : partitions) {
+            for (PartitionRef ref : refs) {
                 TopicState topic = state.topic(ref.topic());
                 if (topic == null || ref.partition() < 0 || ref.partition() >= topic.partitionCount()) {
                     throw new UnknownTopicException("partition " + ref + " does not exist");
                 }
                 PartitionState ps = topic.partition(ref.partition());
-                int leader = preferredLiveLeader(ps, live);
+                int leader = preferredLiveLeader(ps, state::hasBroker);
                 if (leader != ps.leader()) {
                     delta.partitionChanges.add(new PartitionChangeRecord(topic.id(), ref.partition(), leader,
                             ps.leaderEpoch() + 1, ps.isr()));
@@ -597,6 +764,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         ready = false;
         writer = null;
         state = null;
+        unwatchBrokerIds();
     }
 
     // ---- publication -----------------------------------------------------------------------------------------
@@ -631,10 +799,13 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                 bytes.length);
         String path = r.get(0).getResultPath();
         long seq = ZkPaths.deltaSeq(path.substring(path.lastIndexOf('/') + 1));
-        state = state.apply(delta, seq);
+        ClusterState before = state;
+        state = before.apply(delta, seq);
+        partitions.applied(before, delta, state);
         stats.deltas.incrementAndGet();
         deltasSinceSnapshot++;
-        if (marker || deltasSinceSnapshot >= config.deltasPerSnapshot()) {
+        deltaBytesSinceSnapshot += bytes.length;
+        if (marker || snapshotPolicy.shouldFold(deltasSinceSnapshot, deltaBytesSinceSnapshot, lastSnapshotBytes)) {
             writeSnapshot();
         }
     }
@@ -666,6 +837,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         previous = head;
         head = manifest;
         deltasSinceSnapshot = 0;
+        deltaBytesSinceSnapshot = 0;
+        lastSnapshotBytes = enc.compressedBytes();
         stats.snapshots.incrementAndGet();
         stats.lastSnapshotParts.set(parts.size());
         stats.lastSnapshotBytes.set(enc.compressedBytes());
@@ -759,8 +932,14 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         }
     }
 
+    /** The folding rule in force; for reports. */
+    public SnapshotPolicy snapshotPolicy() {
+        return snapshotPolicy;
+    }
+
     @Override
     public void close() {
+        unwatchBrokerIds();
         thread.shutdownNow();
         try {
             thread.awaitTermination(5, TimeUnit.SECONDS);

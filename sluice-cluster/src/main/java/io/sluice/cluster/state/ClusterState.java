@@ -14,41 +14,46 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.TreeMap;
 import java.util.UUID;
 
 /**
  * The cluster as the controller published it: live brokers, topics with their partitions, the controller epoch that
  * wrote the newest change and the sequence number of the last delta applied. Applying a delta makes a new instance
- * that shares every unchanged topic and partition, so a join costs O(brokers), not O(partitions).
+ * that shares every unchanged topic and partition and every broker chunk the delta does not touch (see
+ * {@link BrokerTable}), so a join or a leave costs O(size of the change), not O(brokers) or O(partitions).
  * Immutable; safe to share between threads.
  */
 public final class ClusterState {
     /** Before anything was published: ZooKeeper numbers the first delta 0, so the empty state sits at -1. */
-    public static final ClusterState EMPTY = new ClusterState(0, -1, new TreeMap<>(), new LinkedHashMap<>());
+    public static final ClusterState EMPTY = new ClusterState(0, -1, BrokerTable.EMPTY, new LinkedHashMap<>());
 
     private final int controllerEpoch;
     private final long appliedSeq;
+    /** Persistent; shares its untouched chunks with the next state. */
+    private final BrokerTable brokerTable;
     /** Never modified after construction; shared by the next state when a delta leaves it unchanged. */
-    private final TreeMap<Integer, BrokerInfo> brokersOwned;
     private final LinkedHashMap<UUID, TopicState> topicsOwned;
-    private final NavigableMap<Integer, BrokerInfo> brokers;
+    private final BrokerMapView brokers;
     private final Map<UUID, TopicState> topicsById;
     private final Map<String, TopicState> topicsByName;
 
-    private ClusterState(int controllerEpoch, long appliedSeq, TreeMap<Integer, BrokerInfo> brokers,
+    private ClusterState(int controllerEpoch, long appliedSeq, BrokerTable brokers,
                          LinkedHashMap<UUID, TopicState> topicsById) {
         this(controllerEpoch, appliedSeq, brokers, topicsById, null);
     }
 
-    /** {@code sameTopicsAs} non-null: the topics are that state's, so its name index is shared too. */
-    private ClusterState(int controllerEpoch, long appliedSeq, TreeMap<Integer, BrokerInfo> brokers,
+    /**
+     * {@code sameTopicsAs} non-null: the topics are that state's, so its name index is shared too (and its broker
+     * view, when the brokers are the same table).
+     */
+    private ClusterState(int controllerEpoch, long appliedSeq, BrokerTable brokers,
                          LinkedHashMap<UUID, TopicState> topicsById, ClusterState sameTopicsAs) {
         this.controllerEpoch = controllerEpoch;
         this.appliedSeq = appliedSeq;
-        this.brokersOwned = brokers;
+        this.brokerTable = brokers;
         this.topicsOwned = topicsById;
-        this.brokers = Collections.unmodifiableNavigableMap(brokers);
+        this.brokers = sameTopicsAs != null && sameTopicsAs.brokerTable == brokers ? sameTopicsAs.brokers
+                : new BrokerMapView(brokers);
         this.topicsById = Collections.unmodifiableMap(topicsById);
         if (sameTopicsAs != null) {
             this.topicsByName = sameTopicsAs.topicsByName;
@@ -71,9 +76,26 @@ public final class ClusterState {
         return appliedSeq;
     }
 
-    /** Live brokers by id, ascending. */
+    /**
+     * Live brokers by id, ascending; read-only. Lookups, size and iteration cost no copy; the navigation methods
+     * (ranges, floor/ceiling) build a sorted copy once per state.
+     */
     public NavigableMap<Integer, BrokerInfo> brokers() {
         return brokers;
+    }
+
+    /** The live broker {@code id}, null when it is not live. O(log brokers), no allocation. */
+    public BrokerInfo broker(int id) {
+        return brokerTable.get(id);
+    }
+
+    /** Whether broker {@code id} is live. O(log brokers), no allocation. */
+    public boolean hasBroker(int id) {
+        return brokerTable.contains(id);
+    }
+
+    public int brokerCount() {
+        return brokerTable.size();
     }
 
     public Map<UUID, TopicState> topicsById() {
@@ -99,10 +121,7 @@ public final class ClusterState {
     /** Builds a state from parts, for the controller and tests. */
     public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
                                   Iterable<TopicState> topics) {
-        TreeMap<Integer, BrokerInfo> b = new TreeMap<>();
-        for (BrokerInfo info : brokers) {
-            b.put(info.id(), info);
-        }
+        BrokerTable b = BrokerTable.of(brokers);
         LinkedHashMap<UUID, TopicState> t = new LinkedHashMap<>();
         for (TopicState topic : topics) {
             t.put(topic.id(), topic);
@@ -112,7 +131,7 @@ public final class ClusterState {
 
     /** This state re-stamped with a controller epoch and position (a snapshot written by a newer controller). */
     public ClusterState at(int epoch, long seq) {
-        return new ClusterState(epoch, seq, brokersOwned, topicsOwned, this);
+        return new ClusterState(epoch, seq, brokerTable, topicsOwned, this);
     }
 
     /**
@@ -130,16 +149,13 @@ public final class ClusterState {
             throw new StateGapException("delta " + seq + " follows " + delta.prevSeq + " but the state is at "
                     + appliedSeq);
         }
-        TreeMap<Integer, BrokerInfo> b = brokersOwned;
+        BrokerTable b = brokerTable;
         if (!delta.joined.isEmpty() || delta.left.length > 0) {
-            b = new TreeMap<>(brokers);
+            List<BrokerInfo> joined = new ArrayList<>(delta.joined.size());
             for (BrokerRecord r : delta.joined) {
-                BrokerInfo info = r.toInfo();
-                b.put(info.id(), info);
+                joined.add(r.toInfo());
             }
-            for (int id : delta.left) {
-                b.remove(id);
-            }
+            b = brokerTable.with(joined, delta.left);
         }
         boolean topicsChanged = !delta.createdTopics.isEmpty() || !delta.deletedTopics.isEmpty()
                 || !delta.partitionChanges.isEmpty();
@@ -192,8 +208,8 @@ public final class ClusterState {
         SnapshotRecord s = new SnapshotRecord();
         s.controllerEpoch = controllerEpoch;
         s.lastDeltaSeq = appliedSeq;
-        s.brokers = new ArrayList<>(brokers.size());
-        for (BrokerInfo info : brokers.values()) {
+        s.brokers = new ArrayList<>(brokerTable.size());
+        for (BrokerInfo info : brokerTable) {
             s.brokers.add(BrokerRecord.of(info));
         }
         s.topics = new ArrayList<>(topicsById.size());
@@ -218,7 +234,7 @@ public final class ClusterState {
 
     /** Same brokers and topics (epoch and position aside). */
     public boolean sameContent(ClusterState o) {
-        return brokers.equals(o.brokers) && topicsById.equals(o.topicsById);
+        return brokerTable.sameEntries(o.brokerTable) && topicsById.equals(o.topicsById);
     }
 
     @Override

@@ -33,9 +33,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 1,000 brokers' worth of membership in one JVM: lightweight participants (a registration and a state follower each,
  * no storage) join one embedded ZooKeeper concurrently in three waves (to 10, 100 and 1,000 participants), and every
  * participant must hold the controller's view. Reports convergence time and the controller's per-join cost (CPU and
- * allocation of its thread, ZooKeeper transactions and bytes). Participants share ZooKeeper sessions, 20 to a session,
- * so the JVM does not run thousands of client threads. Run with {@code mvn -Pslow -pl sluice-cluster test
- * -Dtest=MembershipScaleTest}.
+ * allocation of its thread, ZooKeeper transactions and bytes) for joins arriving together (coalesced) and one at a time,
+ * and, separately, the cost of one snapshot fold at each size spread over the fold interval the controller's
+ * snapshot policy uses at that size (the amortised share a join pays). Participants share ZooKeeper sessions, 20 to a
+ * session, so the JVM does not run thousands of client threads. The table is printed and written to
+ * {@code target/scale-results.txt}. Run with {@code mvn -Pslow -pl sluice-cluster test -Dtest=MembershipScaleTest}.
  */
 @Tag("slow")
 class MembershipScaleTest {
@@ -54,6 +56,7 @@ class MembershipScaleTest {
         ExecutorService joiners = Executors.newFixedThreadPool(16, daemon("scale-joiner"));
         StringBuilder report = new StringBuilder();
         StringBuilder probes = new StringBuilder();
+        StringBuilder folds = new StringBuilder();
         report.append(String.format("%-8s %-6s %-12s %-10s %-14s %-16s %-12s %-12s %-10s%n", "total", "joins",
                 "converge_ms", "deltas", "zk_txn/join", "zk_bytes/join", "cpu_us/join", "alloc_B/join",
                 "snapshots"));
@@ -111,12 +114,12 @@ class MembershipScaleTest {
                 int expected = target + 1 + (nextProbeId - 50_000);
                 ZkTesting.await(expected + " brokers everywhere", () -> {
                     ClusterState s = controller.state();
-                    if (s == null || s.brokers().size() != expected) {
+                    if (s == null || s.brokerCount() != expected) {
                         return false;
                     }
                     for (ClusterStateFollower f : followers) {
                         ClusterState fs = f.current();
-                        if (fs.appliedSeq() != s.appliedSeq() || fs.brokers().size() != expected) {
+                        if (fs.appliedSeq() != s.appliedSeq() || fs.brokerCount() != expected) {
                             return false;
                         }
                     }
@@ -139,12 +142,17 @@ class MembershipScaleTest {
                 joined = target;
                 assertTrue(convergeMs < 60_000, "converged in " + convergeMs + " ms");
                 probes.append(probeSingleJoins(zk, config, controller, followers, owned, target));
+                folds.append(probeFold(controller, target));
             }
-            assertEquals(WAVES[WAVES.length - 1] + 1 + (nextProbeId - 50_000), controller.state().brokers().size());
+            assertEquals(WAVES[WAVES.length - 1] + 1 + (nextProbeId - 50_000), controller.state().brokerCount());
             report.append(String.format("%nsingle joins, one at a time (no coalescing), after each wave:%n"));
             report.append(String.format("%-8s %-6s %-14s %-16s %-12s %-12s%n", "size", "joins", "zk_txn/join",
                     "zk_bytes/join", "cpu_us/join", "alloc_B/join"));
             report.append(probes);
+            report.append(String.format("%nsnapshot fold (paid once per fold interval), after each wave:%n"));
+            report.append(String.format("%-8s %-14s %-12s %-12s %-12s %-16s %-14s %-14s%n", "size", "snap_bytes",
+                    "cpu_us", "alloc_B", "deltas/fold", "amort_bytes/join", "amort_cpu_us", "amort_alloc_B"));
+            report.append(folds);
             report.append("controller totals: ").append(controller.stats()).append('\n');
             report.append("each join also costs the participant 1 ZooKeeper write (its ephemeral registration)\n");
             System.out.print(report);
@@ -160,7 +168,9 @@ class MembershipScaleTest {
         }
     }
 
-    static final int PROBE_JOINS = 10;
+    static final int PROBE_JOINS = 30;
+    /** zk_bytes/join of the last single-join probe: the delta size the fold interval is derived from. */
+    static double lastDeltaBytesPerJoin;
     static int nextProbeId = 50_000;
 
     /** Joins {@link #PROBE_JOINS} brokers one after another and measures the controller's cost of each. */
@@ -196,9 +206,31 @@ class MembershipScaleTest {
             }
             return true;
         });
+        lastDeltaBytesPerJoin = (double) bytes / PROBE_JOINS;
         return String.format("%-8d %-6d %-14.3f %-16.1f %-12.1f %-12.0f%n", size, PROBE_JOINS,
                 (double) txn / PROBE_JOINS, (double) bytes / PROBE_JOINS, cpu / 1000.0 / PROBE_JOINS,
                 (double) alloc / PROBE_JOINS);
+    }
+
+    /**
+     * Measures one snapshot fold at this size on the controller thread and spreads it over the deltas the controller's
+     * {@link io.sluice.cluster.controller.SnapshotPolicy} lets pass between two folds at this size.
+     */
+    private static String probeFold(ClusterController controller, int size) throws Exception {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = controller.controllerThread().getId();
+        long cpu0 = mx.getThreadCpuTime(tid);
+        long alloc0 = mx.getThreadAllocatedBytes(tid);
+        long bytes0 = controller.stats().bytesWritten.get();
+        controller.writeSnapshotNow().get(60, TimeUnit.SECONDS);
+        long cpu = mx.getThreadCpuTime(tid) - cpu0;
+        long alloc = mx.getThreadAllocatedBytes(tid) - alloc0;
+        long bytes = controller.stats().bytesWritten.get() - bytes0;
+        long snapshotBytes = controller.stats().lastSnapshotBytes.get();
+        int interval = controller.snapshotPolicy().deltasPerFold(snapshotBytes, Math.round(lastDeltaBytesPerJoin));
+        return String.format("%-8d %-14d %-12.1f %-12d %-12d %-16.1f %-14.1f %-14.0f%n", size, snapshotBytes,
+                cpu / 1000.0, alloc, interval, (double) bytes / interval, cpu / 1000.0 / interval,
+                (double) alloc / interval);
     }
 
     private static void closeAll(List<AutoCloseable> owned) {
