@@ -35,6 +35,8 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     /** How long to wait for a SIGKILL'd process to be reaped. */
     static final Duration KILL_TIMEOUT = Duration.ofSeconds(30);
+    /** How long the {@code kill} command that sends SIGSTOP or SIGCONT may take. */
+    static final Duration SIGNAL_TIMEOUT = Duration.ofSeconds(10);
     /** The one stdout line a broker prints when it accepts connections (contract with sluice-cli). */
     static final Pattern READY_LINE = Pattern.compile("Sluice broker (\\S+) started, listening on (\\S+):(\\d+)");
     static final String LOOPBACK_EPHEMERAL = "127.0.0.1:0";
@@ -51,6 +53,7 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     private String brokerId;
     private int port;
     private int starts;
+    private boolean paused;
 
     private SluiceBrokerProcess(SluiceCliDistribution distribution, Path dataDir, List<String> overrides) {
         this.distribution = distribution;
@@ -102,6 +105,31 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
+    /** True between {@link #pause()} and {@link #resume()} (or the end of the process). */
+    public boolean isPaused() {
+        return paused && isAlive();
+    }
+
+    /**
+     * SIGSTOP: the broker process freezes (no heartbeats, no requests answered; the kernel still accepts TCP
+     * connections into its backlog) until {@link #resume()}. Models a long GC pause or a VM stall.
+     */
+    public void pause() throws IOException {
+        requireStarted();
+        signal("STOP");
+        paused = true;
+    }
+
+    /** SIGCONT after {@link #pause()}; a no-op when the broker is not paused. */
+    public void resume() throws IOException {
+        if (!isPaused()) {
+            paused = false;
+            return;
+        }
+        signal("CONT");
+        paused = false;
+    }
+
     public Path dataDir() {
         return dataDir;
     }
@@ -124,6 +152,7 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         if (!isAlive()) {
             return false;
         }
+        resumeForShutdown();
         // Through the handle: Process.destroy() would also close our end of the pipe and lose the shutdown log.
         process.toHandle().destroy();
         boolean exited = process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -145,6 +174,7 @@ public final class SluiceBrokerProcess implements AutoCloseable {
             throw new IllegalStateException("broker pid " + process.pid() + " still alive " + KILL_TIMEOUT
                     + " after SIGKILL");
         }
+        paused = false;
         joinOutputPump();
     }
 
@@ -174,7 +204,27 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     @Override
     public String toString() {
         return "SluiceBrokerProcess[dataDir=" + dataDir + ", pid=" + (process == null ? "-" : process.pid())
-                + ", port=" + port + ", alive=" + isAlive() + "]";
+                + ", port=" + port + ", alive=" + isAlive() + ", paused=" + isPaused() + "]";
+    }
+
+    /** A paused broker would hold SIGTERM until SIGCONT: continue it first so that stop() stays a clean stop. */
+    private void resumeForShutdown() {
+        if (isPaused()) {
+            try {
+                resume();
+            } catch (IOException e) {
+                tail.append("[testkit] could not resume paused broker before SIGTERM: " + e.getMessage());
+            }
+        }
+    }
+
+    private void signal(String name) throws IOException {
+        List<String> command = List.of("kill", "-" + name, Long.toString(process.pid()));
+        ProcessResult result = ChildProcessRunner.run(command, new byte[0], SIGNAL_TIMEOUT);
+        if (!result.succeeded()) {
+            throw new IOException("SIG" + name + " to broker pid " + process.pid() + " failed: " + result.describe());
+        }
+        appendToLog("=== [testkit] sent SIG" + name + " to pid " + process.pid());
     }
 
     private void launch() throws IOException {
@@ -184,6 +234,7 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         appendToLog("=== [testkit] start #" + starts + ": " + String.join(" ", command));
         port = 0;
         brokerId = null;
+        paused = false;
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.redirectInput(ProcessBuilder.Redirect.PIPE);
         LiveProcesses.forget(process);
