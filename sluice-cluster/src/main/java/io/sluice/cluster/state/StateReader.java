@@ -24,6 +24,11 @@ import java.util.List;
  * <p>Not thread-safe; one per follower or controller (it owns a {@link StateSerializer}).
  */
 public final class StateReader implements AutoCloseable {
+    /**
+     * Reads of a znode that was missing and then present at once; beyond that it is being created and deleted over
+     * and over, and the exists watch left behind brings the reader back.
+     */
+    private static final int CREATE_RACE_ATTEMPTS = 3;
     private final CuratorFramework client;
     private final StateSerializer serializer;
     private long bytesRead;
@@ -37,14 +42,18 @@ public final class StateReader implements AutoCloseable {
     /** The head manifest, or null when no snapshot was ever written. */
     public SnapshotManifest readHead(CuratorWatcher watcher) throws Exception {
         byte[] bytes;
-        try {
-            bytes = watcher == null ? client.getData().forPath(ZkPaths.STATE_HEAD)
-                    : client.getData().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD);
-        } catch (KeeperException.NoNodeException e) {
-            if (watcher != null) {
-                client.checkExists().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                bytes = watcher == null ? client.getData().forPath(ZkPaths.STATE_HEAD)
+                        : client.getData().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD);
+                break;
+            } catch (KeeperException.NoNodeException e) {
+                // Created between the two calls: the exists watch would only see its next change; read it now.
+                if (watcher == null || client.checkExists().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD) == null
+                        || attempt == CREATE_RACE_ATTEMPTS) {
+                    return null;
+                }
             }
-            return null;
         }
         bytesRead += bytes.length;
         try {
@@ -105,14 +114,19 @@ public final class StateReader implements AutoCloseable {
     /** Sequence numbers of the deltas present, ascending. */
     public long[] listDeltas(CuratorWatcher watcher) throws Exception {
         List<String> children;
-        try {
-            children = watcher == null ? client.getChildren().forPath(ZkPaths.STATE)
-                    : client.getChildren().usingWatcher(watcher).forPath(ZkPaths.STATE);
-        } catch (KeeperException.NoNodeException e) {
-            if (watcher != null) {
-                client.checkExists().usingWatcher(watcher).forPath(ZkPaths.STATE);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                children = watcher == null ? client.getChildren().forPath(ZkPaths.STATE)
+                        : client.getChildren().usingWatcher(watcher).forPath(ZkPaths.STATE);
+                break;
+            } catch (KeeperException.NoNodeException e) {
+                // Created between the two calls: an exists watch on it would miss the deltas added under it, so
+                // list it again (and set the child watch) instead.
+                if (watcher == null || client.checkExists().usingWatcher(watcher).forPath(ZkPaths.STATE) == null
+                        || attempt == CREATE_RACE_ATTEMPTS) {
+                    return new long[0];
+                }
             }
-            return new long[0];
         }
         long[] seqs = new long[children.size()];
         int n = 0;
