@@ -10,6 +10,7 @@ import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.zk.ClusterConnection;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
+import io.sluice.cluster.zk.ZkPaths;
 import io.sluice.codec.endpoint.Endpoint;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -136,8 +137,11 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
             throw new IOException("broker " + advertised.id() + " cannot join the cluster: " + e.getMessage(), e);
         }
         this.node = started;
+        long newestAtRegistration = newestPublishedSeq();
         long deadline = System.nanoTime() + clusterConfig.connectionTimeout().plus(clusterConfig.sessionTimeout()).toNanos();
-        while (!started.current().brokers().containsKey(advertised.id())) {
+        // A state read before our registration may still list this broker from its previous run: wait for one that
+        // includes every change published before we registered, with this run's registration in it.
+        while (!(started.current().appliedSeq() >= newestAtRegistration && info.equals(started.current().brokers().get(advertised.id())))) {
             if (System.nanoTime() > deadline) {
                 throw new IOException("broker " + advertised.id() + " registered, but no controller published it "
                         + "within " + clusterConfig.connectionTimeout().plus(clusterConfig.sessionTimeout()));
@@ -150,6 +154,21 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
             }
         }
         LOG.info("broker {} is live in cluster {} ({})", advertised.id(), clusterId, started.current());
+    }
+
+    /** The sequence number of the newest delta in ZooKeeper, -1 when none exists. */
+    private long newestPublishedSeq() throws IOException {
+        try {
+            long newest = -1;
+            for (String child : connection.client().getChildren().forPath(ZkPaths.STATE)) {
+                newest = Math.max(newest, ZkPaths.deltaSeq(child));
+            }
+            return newest;
+        } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
+            return -1;
+        } catch (Exception e) {
+            throw new IOException("cannot list the published cluster state: " + e.getMessage(), e);
+        }
     }
 
     /** Cluster-wide producer id reservations. */
