@@ -481,6 +481,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         // Events from here on concern changes the listing below may miss; earlier ones it covers.
         fullScanNeeded = false;
         changedBrokerIds.clear();
+        stats.fullScans.incrementAndGet();
         List<String> children;
         Stat parent = new Stat();
         try {
@@ -963,6 +964,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         public final AtomicLong joins = new AtomicLong();
         public final AtomicLong leaves = new AtomicLong();
         public final AtomicLong bounces = new AtomicLong();
+        /** Reconciliations that compared every registration (take-over, reconnect, failure); joins read only theirs. */
+        public final AtomicLong fullScans = new AtomicLong();
         public final AtomicLong fencedWrites = new AtomicLong();
         public final AtomicLong lastSnapshotParts = new AtomicLong();
         public final AtomicLong lastSnapshotBytes = new AtomicLong();
@@ -971,8 +974,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         public String toString() {
             return "transactions=" + transactions + ", operations=" + operations + ", bytesWritten=" + bytesWritten
                     + ", deltas=" + deltas + " (membership " + membershipDeltas + "), snapshots=" + snapshots
-                    + ", repairs=" + snapshotRepairs + ", joins=" + joins + ", leaves=" + leaves + ", bounces=" + bounces + ", fenced="
-                    + fencedWrites;
+                    + ", repairs=" + snapshotRepairs + ", joins=" + joins + ", leaves=" + leaves + ", bounces=" + bounces
+                    + ", fullScans=" + fullScans + ", fenced=" + fencedWrites;
         }
     }
 }

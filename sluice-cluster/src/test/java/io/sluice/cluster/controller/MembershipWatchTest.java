@@ -1,0 +1,72 @@
+package io.sluice.cluster.controller;
+
+import io.sluice.cluster.ZkTesting;
+import io.sluice.cluster.node.ClusterFixture;
+import io.sluice.cluster.registry.BrokerRegistration;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The controller follows membership through its persistent watch: after the take-over's full comparison, joins and
+ * leaves are read one registration at a time, never by listing every broker again.
+ */
+class MembershipWatchTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldFollowJoinsAndLeavesThroughTheWatchAloneAfterTakeOver() throws Exception {
+        try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
+            ClusterFixture.Broker b1 = cluster.broker(1, "", true);
+            ClusterFixture.Broker controllerBroker = ClusterFixture.awaitController(List.of(b1));
+            ClusterController controller = controllerBroker.node().controller();
+            ZkTesting.await("own registration", () -> controller.state() != null && controller.state().hasBroker(1));
+            long scansAfterTakeOver = controller.stats().fullScans.get();
+
+            CuratorFramework session = cluster.client();
+            List<BrokerRegistration> regs = new ArrayList<>();
+            for (int id = 10; id < 15; id++) {
+                BrokerRegistration r = new BrokerRegistration(session, ZkTesting.broker(id, ""), ZkTesting.SESSION);
+                r.register();
+                regs.add(r);
+                int joined = id;
+                ZkTesting.await("broker " + id, () -> controller.state().hasBroker(joined));
+            }
+            TopicState t = controller.createTopic("watched", 10, 1, Map.of()).get(60, TimeUnit.SECONDS);
+            regs.get(0).close();
+            regs.get(3).close();
+            ZkTesting.await("two leaves", () -> controller.state().brokerCount() == 4);
+
+            ClusterState s = controller.state();
+            assertEquals(List.of(1, 11, 12, 14), List.copyOf(s.brokers().keySet()));
+            for (int p = 0; p < t.partitionCount(); p++) {
+                int leader = t.partition(p).leader();
+                boolean gone = leader == 10 || leader == 13;
+                assertEquals(gone ? PartitionState.NO_LEADER : leader, s.topic("watched").partition(p).leader(),
+                        "partition " + p);
+            }
+            ClusterController.ControllerStats stats = controller.stats();
+            assertEquals(scansAfterTakeOver, stats.fullScans.get(), "no full scan after take-over: " + stats);
+            assertEquals(6, stats.joins.get(), stats.toString());
+            assertEquals(2, stats.leaves.get(), stats.toString());
+            assertTrue(stats.membershipDeltas.get() >= 7, "one delta per join or leave: " + stats);
+            ClusterFixture.awaitConverged(controllerBroker, List.of(b1));
+            for (BrokerRegistration r : regs) {
+                r.close();
+            }
+        }
+    }
+}
