@@ -47,6 +47,7 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     private final Path dataDir;
     private final List<String> overrides;
     private final Path logFile;
+    private final Duration readyTimeout;
     private final OutputTail tail = new OutputTail(TAIL_LINES);
     private Process process;
     private Thread outputPump;
@@ -55,8 +56,10 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     private int starts;
     private boolean paused;
 
-    private SluiceBrokerProcess(SluiceCliDistribution distribution, Path dataDir, List<String> overrides) {
+    private SluiceBrokerProcess(SluiceCliDistribution distribution, Path dataDir, List<String> overrides,
+                                Duration readyTimeout) {
         this.distribution = distribution;
+        this.readyTimeout = readyTimeout;
         this.dataDir = dataDir.toAbsolutePath().normalize();
         this.overrides = List.copyOf(overrides);
         Path parent = this.dataDir.getParent();
@@ -73,8 +76,17 @@ public final class SluiceBrokerProcess implements AutoCloseable {
 
     public static SluiceBrokerProcess start(SluiceCliDistribution distribution, Path dataDir, List<String> overrides)
             throws IOException {
+        return start(distribution, dataDir, overrides, READY_TIMEOUT);
+    }
+
+    /**
+     * Like {@link #start(SluiceCliDistribution, Path, List)}, with its own bound on this and every later start (several
+     * brokers starting at once on a small machine need more than {@link #READY_TIMEOUT}).
+     */
+    public static SluiceBrokerProcess start(SluiceCliDistribution distribution, Path dataDir, List<String> overrides,
+                                            Duration readyTimeout) throws IOException {
         distribution.requireBuilt();
-        SluiceBrokerProcess broker = new SluiceBrokerProcess(distribution, dataDir, overrides);
+        SluiceBrokerProcess broker = new SluiceBrokerProcess(distribution, dataDir, overrides, readyTimeout);
         broker.launch();
         return broker;
     }
@@ -251,10 +263,10 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     private void awaitReady(CompletableFuture<Matcher> ready) throws IOException {
         Matcher line;
         try {
-            line = ready.get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            line = ready.get(readyTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             close();
-            throw new IOException("broker printed no ready line within " + READY_TIMEOUT + " (pattern '"
+            throw new IOException("broker printed no ready line within " + readyTimeout + " (pattern '"
                     + READY_LINE.pattern() + "'); log " + logFile + "; output tail:\n" + tail.text(), e);
         } catch (ExecutionException e) {
             close();

@@ -5,7 +5,8 @@ import java.net.ServerSocket;
 
 /**
  * Stands in for {@code io.sluice.cli.SluiceCli} in {@link SluiceBrokerProcessTest}: binds a loopback port and
- * prints the ready line, or exits early when given {@code --override fake.fail=true}.
+ * prints the ready line, or exits early when given {@code --override fake.fail=true}, or never
+ * prints it with {@code --override fake.silent=true}.
  *
  * <p>Not thread-safe; runs as a child process's main.
  */
@@ -18,6 +19,11 @@ public final class FakeBrokerMain {
 
     public static void main(String[] args) throws Exception {
         for (String arg : args) {
+            if (arg.equals("fake.silent=true")) {
+                System.out.println("fake broker never gets ready");
+                System.out.flush();
+                Thread.sleep(Long.MAX_VALUE);
+            }
             if (arg.equals("fake.fail=true")) {
                 System.err.println("fake broker refusing to start: fake.fail=true");
                 System.exit(FAILURE_EXIT_CODE);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,6 +12,7 @@ import java.net.Socket;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -19,6 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SluiceBrokerProcessTest {
+
+    /** Bound on how long the kernel takes to show a delivered SIGSTOP/SIGCONT in the process state. */
+    private static final Duration SIGNAL_SEEN = Duration.ofSeconds(30);
 
     @TempDir
     Path work;
@@ -77,6 +82,49 @@ class SluiceBrokerProcessTest {
     }
 
     @Test
+    void shouldFreezeOnPauseAndContinueOnResume() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "process states are read from Linux /proc");
+        try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
+            broker.pause();
+            assertTrue(broker.isPaused());
+            assertEquals('T', Poll.until("pid " + broker.pid() + " stopped", SIGNAL_SEEN,
+                    () -> processState(broker.pid()), state -> state == 'T'));
+            broker.resume();
+            assertFalse(broker.isPaused());
+            Poll.until("pid " + broker.pid() + " running again", SIGNAL_SEEN, () -> processState(broker.pid()),
+                    state -> state != 'T');
+            assertTrue(Files.readString(broker.logFile()).contains("sent SIGSTOP"), "the log shows the pause");
+        }
+    }
+
+    @Test
+    void shouldResumeAPausedBrokerSoThatStopIsStillClean() throws Exception {
+        try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
+            broker.pause();
+            assertTrue(broker.stop(), "exited by itself after SIGTERM");
+            assertFalse(broker.isPaused());
+            assertTrue(Files.readString(broker.logFile()).contains("fake broker stopping"), broker.outputTail());
+        }
+    }
+
+    @Test
+    void shouldKillAPausedBroker() throws Exception {
+        try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
+            broker.pause();
+            broker.kill9();
+            assertFalse(broker.isAlive());
+            assertFalse(broker.isPaused());
+            assertEquals(137, broker.exitCode(), "128 + SIGKILL(9)");
+        }
+    }
+
+    /** The state letter of {@code /proc/<pid>/stat}: the field after the parenthesised command name. */
+    private static char processState(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return stat.charAt(stat.lastIndexOf(')') + 2);
+    }
+
+    @Test
     void shouldRestartOnTheSameDataDirWithANewProcess() throws Exception {
         try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
             long firstPid = broker.pid();
@@ -97,6 +145,13 @@ class SluiceBrokerProcessTest {
                 work.resolve("data"), List.of("fake.fail=true")));
         assertTrue(failure.getMessage().contains("exit code " + FakeBrokerMain.FAILURE_EXIT_CODE), failure.getMessage());
         assertTrue(failure.getMessage().contains("refusing to start"), failure.getMessage());
+    }
+
+    @Test
+    void shouldGiveUpAfterTheReadyTimeoutGiven() {
+        IOException failure = assertThrows(IOException.class, () -> SluiceBrokerProcess.start(distribution,
+                work.resolve("data"), List.of("fake.silent=true"), Duration.ofSeconds(1)));
+        assertTrue(failure.getMessage().contains("no ready line within PT1S"), failure.getMessage());
     }
 
     @Test

@@ -34,6 +34,11 @@ public final class ProcessCluster implements AutoCloseable {
 
     /** Session timeout for tests: ZooKeeper's floor is two ticks (4 s); 6 s leaves room on a loaded machine. */
     public static final Duration TEST_SESSION_TIMEOUT = Duration.ofSeconds(6);
+    /**
+     * Bound on one broker's start when all start at once: three JVMs warming up side by side on two busy cores, and a
+     * broker prints its ready line only once a controller has published it.
+     */
+    public static final Duration BROKER_READY_TIMEOUT = Duration.ofMinutes(3);
     /** Room for a new controller to win the latch and publish after a session expires, on a busy 2-core machine. */
     public static final Duration ELECTION_SLACK = Duration.ofSeconds(30);
 
@@ -97,7 +102,7 @@ public final class ProcessCluster implements AutoCloseable {
             Path dataDir = brokerDir(id);
             starting.add(CompletableFuture.supplyAsync(() -> {
                 try {
-                    return SluiceBrokerProcess.start(distribution, dataDir, settings);
+                    return SluiceBrokerProcess.start(distribution, dataDir, settings, BROKER_READY_TIMEOUT);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

@@ -1,0 +1,65 @@
+package io.sluice.it.cluster;
+
+import io.sluice.testkit.RawKafkaSocket;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
+import org.apache.kafka.common.message.MetadataResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.CreateTopicsRequest;
+import org.apache.kafka.common.requests.CreateTopicsResponse;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * One Kafka request to one chosen broker over a fresh connection, without a client's routing or retries: what that
+ * broker itself answers (a partition error code, NOT_CONTROLLER), which the Java clients hide.
+ *
+ * <p>Thread-safe; stateless.
+ */
+final class OneRequest {
+    /** Highest versions the broker registers for these APIs; both are flexible versions kafka-clients 3.9 writes. */
+    static final short METADATA_VERSION = 12;
+    static final short CREATE_TOPICS_VERSION = 7;
+    private static final int MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+    private static final String CLIENT_ID = "sluice-cluster-it-raw";
+
+    private OneRequest() {
+    }
+
+    /** The broker's Metadata answer for {@code topic}, without auto-creation. */
+    static MetadataResponseData.MetadataResponseTopic metadata(String bootstrap, String topic) throws IOException {
+        MetadataResponse response = send(bootstrap, new MetadataRequest.Builder(List.of(topic), false),
+                ApiKeys.METADATA, METADATA_VERSION);
+        return response.data().topics().find(topic);
+    }
+
+    /** The broker's CreateTopics answer for one topic with {@code partitions} partitions, replication factor 1. */
+    static CreateTopicsResponseData.CreatableTopicResult createTopic(String bootstrap, String topic, int partitions)
+            throws IOException {
+        CreateTopicsRequestData.CreatableTopicCollection topics = new CreateTopicsRequestData.CreatableTopicCollection();
+        topics.add(new CreateTopicsRequestData.CreatableTopic().setName(topic).setNumPartitions(partitions)
+                .setReplicationFactor((short) 1));
+        CreateTopicsResponse response = send(bootstrap, new CreateTopicsRequest.Builder(
+                new CreateTopicsRequestData().setTopics(topics).setTimeoutMs(ClusterClients.REQUEST_TIMEOUT_MS)),
+                ApiKeys.CREATE_TOPICS, CREATE_TOPICS_VERSION);
+        return response.data().topics().find(topic);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <R extends AbstractResponse> R send(String bootstrap, AbstractRequest.Builder<?> builder,
+                                                       ApiKeys api, short version) throws IOException {
+        RequestHeader header = new RequestHeader(api, version, CLIENT_ID, 1);
+        try (RawKafkaSocket socket = RawKafkaSocket.connect(bootstrap)) {
+            socket.sendFrame(builder.build(version).serializeWithHeader(header));
+            ByteBuffer response = socket.readFrame(MAX_RESPONSE_BYTES);
+            return (R) AbstractResponse.parseResponse(response, header);
+        }
+    }
+}
