@@ -77,6 +77,41 @@ class LogManagerTest {
     }
 
     @Test
+    void shouldSetAStrayLogAsideKeepingItsDataAndNeverLoadItAgain() throws Exception {
+        AtomicLong clock = new AtomicLong(0);
+        Path moved;
+        try (LogManager manager = manager(List.of(tmp), clock)) {
+            manager.loadAll();
+            manager.create("stray", 0, null).appendAsLeader(TestBatches.batch(3, "kept"), 0, 0);
+            moved = manager.setAsideAsStray("stray", 0);
+            assertNull(manager.get("stray", 0));
+            assertNull(manager.setAsideAsStray("never-existed", 0));
+        }
+        assertTrue(moved.getFileName().toString().matches("stray-0\\.[0-9a-f]{32}-stray"), moved.toString());
+        assertFalse(Files.exists(tmp.resolve("stray-0")));
+        try (Stream<Path> files = Files.list(moved)) {
+            assertTrue(files.anyMatch(p -> p.getFileName().toString().endsWith(".log")), "the segment is kept");
+        }
+        try (LogManager restarted = manager(List.of(tmp), clock)) {
+            assertTrue(restarted.loadAll().isEmpty(), "a stray directory is not loaded");
+            assertTrue(Files.exists(moved), "nor deleted");
+        }
+    }
+
+    @Test
+    void shouldRefuseASecondManagerAtLockTimeBeforeLoading() throws Exception {
+        AtomicLong clock = new AtomicLong(0);
+        try (LogManager first = manager(List.of(tmp), clock)) {
+            first.lockDirectories();
+            first.lockDirectories();
+            LogManager second = manager(List.of(tmp), clock);
+            assertThrows(LogDirectoryLockedException.class, second::lockDirectories);
+            second.close();
+            first.loadAll();
+        }
+    }
+
+    @Test
     void shouldRenameDeletedPartitionsAndRemoveThemAfterTheDelay() throws Exception {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
         LogConfig config = LogConfig.builder().fileDeleteDelayMs(0).build();

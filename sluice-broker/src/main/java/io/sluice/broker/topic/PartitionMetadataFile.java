@@ -36,7 +36,8 @@ final class PartitionMetadataFile {
         if (Files.size(file) > MAX_BYTES) {
             return false;
         }
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        // Decoded leniently: bytes that are not UTF-8 are garbage to compare, not an error to raise.
+        for (String line : new String(Files.readAllBytes(file), StandardCharsets.UTF_8).split("\n")) {
             if (line.startsWith(TOPIC_ID_PREFIX)) {
                 return line.substring(TOPIC_ID_PREFIX.length()).trim().equals(id.toString());
             }
@@ -48,7 +49,8 @@ final class PartitionMetadataFile {
     static void write(Path partitionDir, Uuid id) throws IOException {
         Path file = partitionDir.resolve(FILE_NAME);
         String content = VERSION_LINE + "\n" + TOPIC_ID_PREFIX + id + "\n";
-        if (Files.exists(file) && Files.readString(file, StandardCharsets.UTF_8).equals(content)) {
+        if (Files.exists(file) && Files.size(file) <= MAX_BYTES
+                && new String(Files.readAllBytes(file), StandardCharsets.UTF_8).equals(content)) {
             return;
         }
         Path tmp = partitionDir.resolve(FILE_NAME + ".tmp");
