@@ -1,23 +1,26 @@
 package io.sluice.cli;
 
 import io.sluice.broker.config.ConfigException;
+import io.sluice.cli.cluster.ClusterCommand;
 import io.sluice.cli.consume.ConsumeCommand;
 import io.sluice.cli.produce.ProduceCommand;
 import io.sluice.cli.server.ServerCommand;
 import io.sluice.cli.topic.TopicCommand;
+import io.sluice.cli.zookeeper.ZooKeeperCommand;
 import java.io.PrintWriter;
 import java.util.concurrent.ExecutionException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code sluice} command: {@code server}, {@code topic}, {@code produce}, {@code consume}.
+ * The {@code sluice} command: {@code server}, {@code zookeeper}, {@code topic}, {@code produce}, {@code consume},
+ * {@code cluster}.
  * Not thread-safe; one per process (or per test invocation).
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "Sluice 0.1.0-SNAPSHOT",
         description = "A broker that speaks the Apache Kafka protocol, and console tools for it.",
-        subcommands = {ServerCommand.class, TopicCommand.class, ProduceCommand.class, ConsumeCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {ServerCommand.class, ZooKeeperCommand.class, TopicCommand.class, ProduceCommand.class,
+                ConsumeCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
 public final class SluiceCli implements Runnable {
     /** Exit code of a command that failed at run time (broker unreachable, request refused). */
     public static final int EXIT_FAILURE = 1;
@@ -92,6 +95,7 @@ public final class SluiceCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: server, topic, produce or consume");
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "Missing command: server, zookeeper, topic, produce, consume or cluster");
     }
 }

@@ -27,13 +27,21 @@ class ReadmeTest {
         String readme = Files.readString(README);
         List<String> missing = new ArrayList<>();
         for (ConfigKey key : BrokerConfig.brokerKeys()) {
-            String defaultCell = key.defaultValue() == null ? "(unset)" : "`" + key.defaultValue() + "`";
+            String defaultCell = defaultCell(key.defaultValue());
             String row = "| `" + key.name() + "` | " + defaultCell + " | " + key.doc() + " |";
             if (!readme.contains(row)) {
                 missing.add(row);
             }
         }
         assertEquals(List.of(), missing, "README.md rows missing or out of date (regenerate from BrokerConfig.brokerKeys())");
+    }
+
+    /** An empty default would render as a stray pair of backticks, so it is written (empty). */
+    private static String defaultCell(String defaultValue) {
+        if (defaultValue == null) {
+            return "(unset)";
+        }
+        return defaultValue.isEmpty() ? "(empty)" : "`" + defaultValue + "`";
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.sluice.cli.server;
 import io.sluice.broker.SluiceBroker;
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.cli.client.KeyValue;
+import io.sluice.cli.process.StopSignals;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
 /**
  * {@code sluice server}: starts a broker and runs until SIGTERM/SIGINT.
@@ -24,7 +24,6 @@ import sun.misc.Signal;
         description = "Start a broker (defaults: listen on 127.0.0.1:9092, data under ./data).")
 public final class ServerCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommand.class);
-    private static final List<String> STOP_SIGNALS = List.of("TERM", "INT");
 
     @Option(names = "--config", paramLabel = "FILE", description = "A Kafka-style server.properties.")
     Path configFile;
@@ -56,32 +55,13 @@ public final class ServerCommand implements Callable<Integer> {
         BrokerConfig config = BrokerConfig.fromMap(props);
         reportSkippedKeys(config);
         SluiceBroker broker = SluiceBroker.start(config);
-        Thread hook = new Thread(broker::close, "sluice-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        for (String signal : STOP_SIGNALS) {
-            handleStopSignal(signal, broker, config.brokerId());
-        }
+        StopSignals.install("broker " + config.brokerId(), broker::close);
         out.println(readyLine(config.brokerId(), broker.boundAddress()));
         out.flush();
         broker.awaitShutdown();
         broker.close();
         LOG.info("Broker {} stopped", config.brokerId());
         return 0;
-    }
-
-    /**
-     * Handles SIGTERM/SIGINT ourselves (instead of the JVM's default) so a signalled stop exits with 0,
-     * not 143. Where the JVM keeps the signal (-Xrs), the shutdown hook still closes the broker.
-     */
-    private static void handleStopSignal(String name, SluiceBroker broker, int brokerId) {
-        try {
-            Signal.handle(new Signal(name), received -> {
-                LOG.info("Received SIG{}, stopping broker {}", received.getName(), brokerId);
-                broker.close();
-            });
-        } catch (IllegalArgumentException unavailable) {
-            LOG.debug("SIG{} stays with the JVM ({}); the shutdown hook closes the broker", name, unavailable.getMessage());
-        }
     }
 
     /** The one stdout line tests wait for: {@code Sluice broker <id> started, listening on <host>:<port>}. */

@@ -1,0 +1,20 @@
+package io.sluice.cli.cluster;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code sluice cluster status}. Not thread-safe; one per invocation.
+ */
+@Command(name = "cluster", mixinStandardHelpOptions = true, description = "Inspect a cluster through its ZooKeeper.",
+        subcommands = {ClusterStatusCommand.class})
+public final class ClusterCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: status");
+    }
+}

@@ -1,0 +1,105 @@
+package io.sluice.cli.cluster;
+
+import io.sluice.cluster.state.BrokerInfo;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import io.sluice.codec.endpoint.Endpoint;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The text of {@code sluice cluster status}: one record per line, each line starting with its kind, fields as
+ * {@code Name: value} separated by tabs (like {@code kafka-topics --describe}), so {@code grep '^Broker:'} or
+ * {@code cut -f} pick what they need. Brokers ascend by id, offline partitions by topic name then partition.
+ *
+ * <pre>
+ * ClusterId: ID|-
+ * Controller: ID|none \t Epoch: N \t Registered: yes|no
+ * StateSeq: N \t PublishedSeq: N
+ * Topics: N \t Partitions: N \t OfflinePartitions: N \t LiveBrokers: N
+ * Broker: ID \t Endpoint: HOST:PORT|- \t Rack: RACK|- \t Live: yes|no \t Registered: yes|no \t Leads: N \t Hosts: N
+ * OfflinePartition: TOPIC-PARTITION \t Replicas: ID,ID...
+ * </pre>
+ *
+ * {@code Live} is the controller's published view, {@code Registered} whether the broker holds a ZooKeeper session
+ * now; they differ while the controller catches up, or when no controller runs. A broker is listed when it is live,
+ * registered or holds a replica. Stateless; thread-safe.
+ */
+public final class ClusterStatusFormat {
+    /** Shown for a value that is absent (no cluster id, no rack, no endpoint). */
+    public static final String ABSENT = "-";
+
+    private ClusterStatusFormat() {
+    }
+
+    public static List<String> lines(ClusterStatus status) {
+        ClusterState state = status.state();
+        List<TopicState> topics = new ArrayList<>(state.topicsById().values());
+        topics.sort(Comparator.comparing(TopicState::name));
+        Map<Integer, int[]> leadsAndHosts = new TreeMap<>();
+        for (Integer live : state.brokers().keySet()) {
+            leadsAndHosts.put(live, new int[2]);
+        }
+        for (Integer registered : status.registered()) {
+            leadsAndHosts.putIfAbsent(registered, new int[2]);
+        }
+        List<String> offline = new ArrayList<>();
+        int partitions = 0;
+        for (TopicState topic : topics) {
+            for (int p = 0; p < topic.partitionCount(); p++) {
+                PartitionState partition = topic.partition(p);
+                partitions++;
+                if (partition.isOffline()) {
+                    offline.add("OfflinePartition: " + topic.name() + "-" + p + "\tReplicas: " + ids(partition.replicas()));
+                } else {
+                    leadsAndHosts.computeIfAbsent(partition.leader(), id -> new int[2])[0]++;
+                }
+                for (int replica : partition.replicas()) {
+                    leadsAndHosts.computeIfAbsent(replica, id -> new int[2])[1]++;
+                }
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("ClusterId: " + (status.clusterId() == null ? ABSENT : status.clusterId()));
+        lines.add(status.hasController()
+                ? "Controller: " + status.controllerId() + "\tEpoch: " + status.controllerEpoch()
+                        + "\tRegistered: " + yesNo(status.registered().contains(status.controllerId()))
+                : "Controller: none\tEpoch: " + status.controllerEpoch() + "\tRegistered: no");
+        lines.add("StateSeq: " + state.appliedSeq() + "\tPublishedSeq: " + status.publishedSeq());
+        lines.add("Topics: " + topics.size() + "\tPartitions: " + partitions + "\tOfflinePartitions: " + offline.size()
+                + "\tLiveBrokers: " + state.brokers().size());
+        for (Map.Entry<Integer, int[]> entry : leadsAndHosts.entrySet()) {
+            int id = entry.getKey();
+            lines.add(brokerLine(id, state.brokers().get(id), status.registered().contains(id), entry.getValue()));
+        }
+        lines.addAll(offline);
+        return lines;
+    }
+
+    private static String brokerLine(int id, BrokerInfo live, boolean registered, int[] leadsAndHosts) {
+        Endpoint endpoint = live == null ? null : live.primaryEndpoint();
+        String rack = live == null || !live.hasRack() ? ABSENT : live.rack();
+        return "Broker: " + id + "\tEndpoint: " + (endpoint == null ? ABSENT : endpoint.toString())
+                + "\tRack: " + rack + "\tLive: " + yesNo(live != null) + "\tRegistered: " + yesNo(registered)
+                + "\tLeads: " + leadsAndHosts[0] + "\tHosts: " + leadsAndHosts[1];
+    }
+
+    private static String ids(int[] ids) {
+        StringBuilder text = new StringBuilder();
+        for (int id : ids) {
+            if (text.length() > 0) {
+                text.append(',');
+            }
+            text.append(id);
+        }
+        return text.toString();
+    }
+
+    private static String yesNo(boolean value) {
+        return value ? "yes" : "no";
+    }
+}

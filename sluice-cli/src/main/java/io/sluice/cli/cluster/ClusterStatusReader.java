@@ -1,0 +1,115 @@
+package io.sluice.cli.cluster;
+
+import io.sluice.cli.CommandFailedException;
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.controller.ControllerEpochDescriptor;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.ClusterStateException;
+import io.sluice.cluster.state.ClusterStateFollower;
+import io.sluice.cluster.state.StateReader;
+import io.sluice.cluster.state.wire.SnapshotManifest;
+import io.sluice.cluster.zk.ZkPaths;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * Reads a cluster's status from ZooKeeper without writing anything: the cluster id, the recorded controller, the
+ * registered brokers and, by following the published state once, the live brokers, topics and partitions. Stateless; thread-safe.
+ */
+public final class ClusterStatusReader {
+    /** How often the wait for the follower looks at its progress. */
+    private static final long POLL_MILLIS = 10;
+
+    private ClusterStatusReader() {
+    }
+
+    /**
+     * @param client    a connected client, already inside the cluster's chroot
+     * @param where     the connect string, for messages
+     * @param stateWait how long the follower may take to load what is published
+     * @throws CommandFailedException when nothing of a Sluice cluster is there, or no state arrives within the wait
+     */
+    public static ClusterStatus read(CuratorFramework client, ClusterConfig config, String where, Duration stateWait)
+            throws Exception {
+        String clusterId = clusterId(client);
+        byte[] controller = dataOrNull(client, ZkPaths.CONTROLLER_EPOCH);
+        int controllerId = controller == null ? ControllerEpochDescriptor.NO_CONTROLLER
+                : ControllerEpochDescriptor.controllerId(controller);
+        int controllerEpoch = controller == null ? -1 : ControllerEpochDescriptor.epoch(controller);
+        long publishedSeq = publishedSeq(client, config);
+        if (clusterId == null && publishedSeq < 0) {
+            throw new CommandFailedException("no Sluice cluster in ZooKeeper '" + where + "': " + ZkPaths.CLUSTER_ID
+                    + " and " + ZkPaths.STATE + " do not exist (wrong address or chroot?)");
+        }
+        try (ClusterStateFollower follower = new ClusterStateFollower(client, config, "cluster-status", null)) {
+            follower.start();
+            ClusterState state = awaitState(follower, Math.max(publishedSeq, 0), stateWait);
+            if (state.appliedSeq() < 0) {
+                ClusterStateException error = follower.lastError();
+                throw new CommandFailedException("the cluster state in ZooKeeper '" + where + "' stayed empty for "
+                        + stateWait.toMillis() + " ms" + (error == null
+                        ? " (no controller has published it yet)" : ": " + error.getMessage()));
+            }
+            return new ClusterStatus(clusterId, controllerId, controllerEpoch, registeredBrokers(client), state,
+                    publishedSeq);
+        }
+    }
+
+    /** Waits until the follower reached {@code seq}, failed, or the wait ran out; returns what it holds then. */
+    private static ClusterState awaitState(ClusterStateFollower follower, long seq, Duration wait)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (follower.current().appliedSeq() < seq && follower.lastError() == null
+                && System.nanoTime() - deadline < 0) {
+            Thread.sleep(POLL_MILLIS);
+        }
+        return follower.current();
+    }
+
+    /** The newest sequence number published: the head snapshot's or the last delta's, whichever is newer. */
+    private static long publishedSeq(CuratorFramework client, ClusterConfig config) throws Exception {
+        try (StateReader reader = new StateReader(client, config)) {
+            SnapshotManifest head = reader.readHead(null);
+            long[] deltas = reader.listDeltas(null);
+            long newest = head == null ? -1 : head.lastDeltaSeq();
+            return deltas.length == 0 ? newest : Math.max(newest, deltas[deltas.length - 1]);
+        }
+    }
+
+    /** Ids under /brokers/ids; a child that is not a number is not a Sluice registration and is skipped. */
+    private static SortedSet<Integer> registeredBrokers(CuratorFramework client) throws Exception {
+        SortedSet<Integer> ids = new TreeSet<>();
+        List<String> children;
+        try {
+            children = client.getChildren().forPath(ZkPaths.BROKER_IDS);
+        } catch (KeeperException.NoNodeException absent) {
+            return ids;
+        }
+        for (String child : children) {
+            try {
+                ids.add(Integer.parseInt(child));
+            } catch (NumberFormatException notAnId) {
+                // someone else's znode
+            }
+        }
+        return ids;
+    }
+
+    private static String clusterId(CuratorFramework client) throws Exception {
+        byte[] bytes = dataOrNull(client, ZkPaths.CLUSTER_ID);
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] dataOrNull(CuratorFramework client, String path) throws Exception {
+        try {
+            return client.getData().forPath(path);
+        } catch (KeeperException.NoNodeException absent) {
+            return null;
+        }
+    }
+}

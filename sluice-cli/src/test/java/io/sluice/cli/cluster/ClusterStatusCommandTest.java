@@ -1,0 +1,110 @@
+package io.sluice.cli.cluster;
+
+import static io.sluice.cli.cluster.ClusterStatusProcessTest.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.broker.SluiceBroker;
+import io.sluice.broker.config.BrokerConfig;
+import io.sluice.cli.SluiceCli;
+import io.sluice.cli.cluster.ClusterStatusProcessTest.Result;
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.zk.ClusterConnection;
+import io.sluice.cluster.zk.EmbeddedZooKeeper;
+import io.sluice.cluster.zk.ZkPaths;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code sluice cluster status} in this JVM: failures with one line, and a broker's embedded ZooKeeper found. */
+class ClusterStatusCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldExitOneWithOneLineWhenZooKeeperIsUnreachable() throws Exception {
+        String closed = "127.0.0.1:" + closedPort();
+
+        Result result = run("cluster", "status", "--zookeeper", closed, "--timeout-ms", "500");
+
+        assertEquals(new Result(SluiceCli.EXIT_FAILURE, "", "sluice cluster status: ZooKeeper '" + closed
+                + "' unreachable: no server answered within 500 ms\n"), result);
+    }
+
+    @Test
+    void shouldSayThereIsNoClusterWithoutCreatingTheChroot() throws Exception {
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(dir.resolve("zk"))) {
+            String connect = zookeeper.connectString();
+
+            Result bare = run("cluster", "status", "--zookeeper", connect);
+            Result missingChroot = run("cluster", "status", "--zookeeper", connect + "/nosuch/cluster");
+
+            assertEquals(new Result(SluiceCli.EXIT_FAILURE, "", "sluice cluster status: no Sluice cluster in ZooKeeper '"
+                    + connect + "': /cluster/id and /cluster/state do not exist (wrong address or chroot?)\n"), bare);
+            assertEquals(new Result(SluiceCli.EXIT_FAILURE, "", "sluice cluster status: no Sluice cluster in ZooKeeper '"
+                    + connect + "/nosuch/cluster': chroot /nosuch/cluster does not exist\n"), missingChroot);
+            try (ClusterConnection look = ClusterConnection.open(connect, ClusterConfig.defaults())) {
+                assertNull(look.client().checkExists().forPath("/nosuch"), "status must not write to ZooKeeper");
+            }
+        }
+    }
+
+    @Test
+    void shouldSayWhenNoStateWasPublishedWithinTheWait() throws Exception {
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(dir.resolve("zk"))) {
+            String connect = zookeeper.connectString() + "/c1";
+            try (ClusterConnection setup = ClusterConnection.open(connect, ClusterConfig.defaults())) {
+                setup.client().create().creatingParentsIfNeeded()
+                        .forPath(ZkPaths.CLUSTER_ID, "cid".getBytes(StandardCharsets.UTF_8));
+            }
+
+            Result result = run("cluster", "status", "--zookeeper", connect, "--wait-ms", "0");
+
+            assertEquals(new Result(SluiceCli.EXIT_FAILURE, "", "sluice cluster status: the cluster state in ZooKeeper '"
+                    + connect + "' stayed empty for 0 ms (no controller has published it yet)\n"), result);
+        }
+    }
+
+    @Test
+    void shouldFindTheEmbeddedZooKeeperOfABrokerThroughItsConfigFile() throws Exception {
+        Path data = dir.resolve("data");
+        Path config = dir.resolve("server.properties");
+        Files.writeString(config, "log.dirs=" + data + "\nlisteners=PLAINTEXT://127.0.0.1:0\n");
+        try (SluiceBroker broker = SluiceBroker.start(BrokerConfig.fromMap(Map.of(
+                "log.dirs", data.toString(), "listeners", "PLAINTEXT://127.0.0.1:0")))) {
+            String bootstrap = "127.0.0.1:" + broker.boundAddress().getPort();
+            assertEquals(0, run("topic", "create", "events", "--partitions", "3", "-b", bootstrap).exitCode());
+
+            Result status = run("cluster", "status", "--config", config.toString());
+
+            assertEquals(0, status.exitCode(), status.err());
+            List<String> lines = status.out().lines().toList();
+            assertEquals("Topics: 1\tPartitions: 3\tOfflinePartitions: 0\tLiveBrokers: 1", lines.get(3), status.out());
+            assertEquals("Broker: 0\tEndpoint: " + bootstrap + "\tRack: -\tLive: yes\tRegistered: yes\tLeads: 3\tHosts: 3",
+                    lines.get(4), status.out());
+            assertEquals(5, lines.size(), status.out());
+        }
+    }
+
+    @Test
+    void shouldRefuseZooKeeperTogetherWithBrokerConfiguration() {
+        Result result = run("cluster", "status", "--zookeeper", "127.0.0.1:2181", "--override", "log.dirs=x");
+
+        assertEquals(new Result(SluiceCli.EXIT_USAGE, "",
+                "sluice cluster status: --zookeeper cannot be combined with --config or --override\n"), result);
+        assertEquals(SluiceCli.EXIT_USAGE, run("cluster").exitCode());
+    }
+
+    private static int closedPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

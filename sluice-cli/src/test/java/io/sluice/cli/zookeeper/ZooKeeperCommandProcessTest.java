@@ -1,0 +1,77 @@
+package io.sluice.cli.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.CliProcess;
+import io.sluice.cli.SluiceCli;
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.zk.ClusterConnection;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code sluice zookeeper} in its own JVM: the ready line, a client session, SIGTERM, data kept across restarts. */
+class ZooKeeperCommandProcessTest {
+    private static final Pattern READY = Pattern.compile("ZooKeeper listening on (127\\.0\\.0\\.1:\\d+), data in (.+)");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldServeClientsUntilSigtermAndKeepItsDataForTheNextStart() throws Exception {
+        Path data = dir.resolve("zk");
+        byte[] written = "written before the restart".getBytes(StandardCharsets.UTF_8);
+        try (CliProcess zookeeper = startZooKeeper(data)) {
+            String connect = connectStringOf(zookeeper, data);
+            try (ClusterConnection connection = ClusterConnection.open(connect + "/sluice", ClusterConfig.defaults())) {
+                connection.client().create().creatingParentsIfNeeded().forPath("/probe/znode", written);
+            }
+            assertEquals(0, zookeeper.terminate(), "stderr: " + zookeeper.stderr());
+            assertNull(zookeeper.readLine(), "stdout must carry exactly the ready line");
+        }
+        assertTrue(Files.isDirectory(data.resolve("version-2")), "no ZooKeeper data under " + data);
+
+        try (CliProcess restarted = startZooKeeper(data)) {
+            String connect = connectStringOf(restarted, data);
+            try (ClusterConnection connection = ClusterConnection.open(connect + "/sluice", ClusterConfig.defaults())) {
+                assertArrayEquals(written, connection.client().getData().forPath("/probe/znode"));
+            }
+            assertEquals(0, restarted.terminate(), "stderr: " + restarted.stderr());
+        }
+    }
+
+    @Test
+    void shouldRefusePortOutsideRangeWithOneLine() {
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = SluiceCli.commandLine();
+        commandLine.setErr(new PrintWriter(err, true));
+
+        int exitCode = commandLine.execute("zookeeper", "--port", "65536", "--dir", dir.toString());
+
+        assertEquals(SluiceCli.EXIT_USAGE, exitCode);
+        assertEquals("sluice zookeeper: --port must be in 0..65535, got 65536\n", err.toString());
+    }
+
+    private CliProcess startZooKeeper(Path data) throws Exception {
+        return CliProcess.start(dir.resolve("stderr-" + System.nanoTime()), "zookeeper", "--port", "0",
+                "--dir", data.toString());
+    }
+
+    private static String connectStringOf(CliProcess zookeeper, Path data) throws Exception {
+        String ready = zookeeper.readLine();
+        Matcher matcher = READY.matcher(ready == null ? "" : ready);
+        assertTrue(matcher.matches(), "ready line was: " + ready + "; stderr: " + zookeeper.stderr());
+        assertEquals(data.toString(), matcher.group(2));
+        return matcher.group(1);
+    }
+}
