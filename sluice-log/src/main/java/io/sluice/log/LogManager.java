@@ -306,24 +306,11 @@ public final class LogManager implements AutoCloseable {
      * after log.segment.delete.delay.ms. Unknown partitions are ignored.
      */
     public void delete(String topic, int partition) throws IOException {
-        TopicPartitionKey key = new TopicPartitionKey(topic, partition);
-        PartitionLog log;
-        Path logDir;
-        synchronized (lifecycle) {
-            ensureLoaded();
-            log = logs.remove(key);
-            logDir = logDirOf.remove(key);
+        PartitionLog log = get(topic, partition);
+        Path renamed = detachAndRename(topic, partition, DELETE_DIR_SUFFIX);
+        if (renamed != null) {
+            scheduleDirectoryDeletion(renamed, log.config().fileDeleteDelayMs());
         }
-        if (log == null) {
-            return;
-        }
-        log.close();
-        Path renamed = logDir.resolve(key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX);
-        Files.move(log.dir(), renamed);
-        OffsetCheckpointFile.fsyncDirectory(logDir);
-        scheduleDirectoryDeletion(renamed, log.config().fileDeleteDelayMs());
-        checkpointRecoveryPoints();
-        checkpointLogStartOffsets();
     }
 
     /**
@@ -332,6 +319,11 @@ public final class LogManager implements AutoCloseable {
      * broker was down, or the cluster metadata was lost). Returns the new directory, null for an unknown partition.
      */
     public Path setAsideAsStray(String topic, int partition) throws IOException {
+        return detachAndRename(topic, partition, STRAY_DIR_SUFFIX);
+    }
+
+    /** Forgets and closes a partition's log, renames its directory with a unique suffix; null when unknown. */
+    private Path detachAndRename(String topic, int partition, String suffix) throws IOException {
         TopicPartitionKey key = new TopicPartitionKey(topic, partition);
         PartitionLog log;
         Path logDir;
@@ -344,7 +336,7 @@ public final class LogManager implements AutoCloseable {
             return null;
         }
         log.close();
-        Path renamed = logDir.resolve(key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + STRAY_DIR_SUFFIX);
+        Path renamed = logDir.resolve(key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + suffix);
         Files.move(log.dir(), renamed);
         OffsetCheckpointFile.fsyncDirectory(logDir);
         checkpointRecoveryPoints();
