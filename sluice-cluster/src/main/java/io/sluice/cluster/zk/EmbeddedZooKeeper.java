@@ -1,5 +1,6 @@
 package io.sluice.cluster.zk;
 
+import org.apache.zookeeper.server.DatadirCleanupManager;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 import org.slf4j.Logger;
@@ -25,12 +26,18 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     /** ZooKeeper's usual tick; the session timeout bounds are 2 and 20 ticks. */
     public static final int TICK_MILLIS = 2000;
 
+    /** Snapshots (and the transaction logs they make obsolete) kept by the hourly purge, as ZooKeeper's own default. */
+    private static final int SNAPSHOTS_KEPT = 3;
+    private static final int PURGE_INTERVAL_HOURS = 1;
+
     private final ZooKeeperServer server;
     private final ServerCnxnFactory factory;
+    private final DatadirCleanupManager purge;
 
-    private EmbeddedZooKeeper(ZooKeeperServer server, ServerCnxnFactory factory) {
+    private EmbeddedZooKeeper(ZooKeeperServer server, ServerCnxnFactory factory, DatadirCleanupManager purge) {
         this.server = server;
         this.factory = factory;
+        this.purge = purge;
     }
 
     /**
@@ -52,8 +59,11 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             factory.shutdown();
             throw new IOException("interrupted while starting the embedded ZooKeeper", e);
         }
+        DatadirCleanupManager purge = new DatadirCleanupManager(dataDir.toFile(), dataDir.toFile(), SNAPSHOTS_KEPT,
+                PURGE_INTERVAL_HOURS);
+        purge.start();
         LOG.info("embedded ZooKeeper on 127.0.0.1:{}, data in {}", factory.getLocalPort(), dataDir);
-        return new EmbeddedZooKeeper(server, factory);
+        return new EmbeddedZooKeeper(server, factory, purge);
     }
 
     /** Starts a server with an ephemeral port and unlimited connections. */
@@ -95,6 +105,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
     @Override
     public void close() {
+        purge.shutdown();
         factory.shutdown();
         server.shutdown();
         LOG.info("embedded ZooKeeper on port {} stopped", factory.getLocalPort());
