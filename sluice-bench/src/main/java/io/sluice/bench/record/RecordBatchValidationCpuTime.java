@@ -12,7 +12,8 @@ import java.util.Locale;
  * skews all three alike. Prints a markdown table of medians and ratios.
  *
  * <p>Run: {@code java -cp 'sluice-bench/target/classes:sluice-bench/target/lib/*'
- * io.sluice.bench.record.RecordBatchValidationCpuTime [rounds]}
+ * io.sluice.bench.record.RecordBatchValidationCpuTime [rounds [codecs [record counts]]]}, the
+ * last two comma-separated (e.g. {@code 15 lz4,zstd 200}) to measure a subset of the cells.
  *
  * <p>Not thread-safe; a command-line tool.
  */
@@ -36,12 +37,15 @@ public final class RecordBatchValidationCpuTime {
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
+        String[] codecs = args.length > 1 ? args[1].split(",") : CODECS;
+        int[] recordCounts = args.length > 2 ? Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray()
+                : RECORDS;
         System.out.println("| codec | payload | records | value B | Sluice µs | Kafka µs | floor µs"
                 + " | Sluice/Kafka throughput | Sluice/floor throughput |");
         System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
-        for (String codec : CODECS) {
+        for (String codec : codecs) {
             for (String payload : PAYLOADS) {
-                for (int records : RECORDS) {
+                for (int records : recordCounts) {
                     for (int valueSize : VALUE_SIZES) {
                         cell(codec, payload, records, valueSize, rounds);
                     }

@@ -24,6 +24,11 @@ public final class RecordCursor {
     private int keyLength;
     private int valueLength;
     private int headerCount;
+    /** Header shape of the last record walked header by header: see {@link #sameHeaderShape}. */
+    private final int[] shapeOffsets = new int[2 * MAX_SHAPE_HEADERS];
+    private final byte[] shapeBytes = new byte[2 * MAX_SHAPE_HEADERS];
+    private int shapeHeaderCount = NO_SHAPE;
+    private int shapeLength;
 
     /** Starts reading uncompressed records in place from {@code buffer[from, to)}. */
     public RecordCursor over(ByteBuffer buffer, int from, int to) {
@@ -52,178 +57,275 @@ public final class RecordCursor {
      * Fast path for a record lying wholly inside the window: parses with local positions and no
      * refill checks. Returns false, consuming nothing, on anything unusual; the careful path then
      * reads the same bytes again and names the problem.
+     *
+     * <p>Why it is shaped this way (measured, see docs/benchmarks.md): the fields of a record
+     * form a serial chain (each length says where the next field starts), so the next record's
+     * start is taken from the length prefix alone and the rest of the record is checked off that
+     * chain, letting the CPU overlap records; varints of one and two bytes (nearly all of them)
+     * are decoded without a loop; header lengths, nearly always one byte, are skipped with a
+     * shift.
      */
     private boolean nextInWindow() {
         ByteBuffer b = window.buffer();
-        int start = window.position();
         int limit = window.limit();
-        long r = varint(b, start, start + MAX_VARINT_LENGTH);
-        if (r == MALFORMED) {
-            return false;
+        int p = window.position();
+        // next() left at least MAX_VARINT_LENGTH + MIN_RECORD_BODY bytes in the window.
+        int length = b.get(p);
+        int y;
+        if (length >= 0) {
+            p++;
+        } else if ((y = b.get(p + 1)) >= 0) {
+            length = (length & 0x7f) | (y << 7);
+            p += 2;
+        } else {
+            long r = longRawVarint(b, p, p + MAX_VARINT_LENGTH);
+            if (r == MALFORMED) {
+                return false;
+            }
+            length = (int) (r >>> 32);
+            p = (int) r;
         }
-        int length = (int) (r >> 32);
-        int p = (int) r;
-        int end = p + length;
+        length = (length >>> 1) ^ -(length & 1);
         if (length < MIN_RECORD_BODY || length > limit - p) {
             return false;
         }
+        int end = p + length;
+        // The record has at least MIN_RECORD_BODY bytes: attributes and up to two bytes each of
+        // timestampDelta and offsetDelta lie inside it, so those reads need no bound check.
         byte attrs = b.get(p++);
-        long tsDelta = 0;
-        int shift = 0;
-        while (true) {
-            if (p >= end || shift > 63) {
-                return false;
+        long tsDelta = b.get(p);
+        if (tsDelta >= 0) {
+            p++;
+        } else if ((y = b.get(p + 1)) >= 0) {
+            tsDelta = (tsDelta & 0x7f) | (y << 7);
+            p += 2;
+        } else {
+            p = varlong(b, p, end);
+            if (p < 0 || end - p < 2) {
+                return false; // offsetDelta's two bytes below are no longer known to be inside
             }
-            byte x = b.get(p++);
-            tsDelta |= (long) (x & 0x7f) << shift;
-            if (x >= 0) {
-                break;
-            }
-            shift += 7;
+            tsDelta = varlongRaw;
         }
-        if (p >= end) {
-            return false;
-        }
+        tsDelta = (tsDelta >>> 1) ^ -(tsDelta & 1);
         int offDelta = b.get(p);
         if (offDelta >= 0) {
-            offDelta = (offDelta >>> 1) ^ -(offDelta & 1);
             p++;
+        } else if ((y = b.get(p + 1)) >= 0) {
+            offDelta = (offDelta & 0x7f) | (y << 7);
+            p += 2;
         } else {
-            r = varint(b, p, end);
+            long r = longRawVarint(b, p, end);
             if (r == MALFORMED) {
                 return false;
             }
-            offDelta = (int) (r >> 32);
+            offDelta = (int) (r >>> 32);
             p = (int) r;
         }
+        offDelta = (offDelta >>> 1) ^ -(offDelta & 1);
         if (p >= end) {
             return false;
         }
-        int keyLen = b.get(p);
-        if (keyLen >= 0) {
-            keyLen = (keyLen >>> 1) ^ -(keyLen & 1);
-            p++;
-        } else {
-            r = varint(b, p, end);
-            if (r == MALFORMED) {
-                return false;
-            }
-            keyLen = (int) (r >> 32);
-            p = (int) r;
-        }
-        if (keyLen < -1 || keyLen > end - p) {
+        long r = rawVarint(b, p, end);
+        if (r == MALFORMED) {
             return false;
         }
-        p += Math.max(keyLen, 0);
-        if (p >= end) {
+        int keyLen = zigzag(r);
+        p = (int) r;
+        int keySkip = Math.max(keyLen, 0);
+        if (keyLen < -1 || keySkip >= end - p) {
             return false;
         }
-        int valueLen = b.get(p);
-        if (valueLen >= 0) {
-            valueLen = (valueLen >>> 1) ^ -(valueLen & 1);
-            p++;
-        } else {
-            r = varint(b, p, end);
-            if (r == MALFORMED) {
-                return false;
-            }
-            valueLen = (int) (r >> 32);
-            p = (int) r;
-        }
-        if (valueLen < -1 || valueLen > end - p) {
+        p += keySkip;
+        r = rawVarint(b, p, end);
+        if (r == MALFORMED) {
             return false;
         }
-        p += Math.max(valueLen, 0);
-        if (p >= end) {
+        int valueLen = zigzag(r);
+        p = (int) r;
+        int valueSkip = Math.max(valueLen, 0);
+        if (valueLen < -1 || valueSkip >= end - p) {
             return false;
         }
-        int headers = b.get(p);
-        if (headers >= 0) {
-            headers = (headers >>> 1) ^ -(headers & 1);
-            p++;
-        } else {
-            r = varint(b, p, end);
-            if (r == MALFORMED) {
-                return false;
-            }
-            headers = (int) (r >> 32);
-            p = (int) r;
-        }
-        if (headers < 0 || headers > end - p) {
+        p += valueSkip;
+        r = rawVarint(b, p, end);
+        if (r == MALFORMED) {
             return false;
         }
-        for (int i = 0; i < headers; i++) {
-            // Header lengths are nearly always one-byte varints (below 64): decode those inline.
-            if (p >= end) {
-                return false;
-            }
-            int headerKeyLen = b.get(p);
-            if (headerKeyLen >= 0) {
-                headerKeyLen = (headerKeyLen >>> 1) ^ -(headerKeyLen & 1);
-                p++;
-            } else {
-                r = varint(b, p, end);
-                if (r == MALFORMED) {
-                    return false;
-                }
-                headerKeyLen = (int) (r >> 32);
-                p = (int) r;
-            }
-            if (headerKeyLen < 0 || headerKeyLen >= end - p) {
-                return false;
-            }
-            p += headerKeyLen;
-            int headerValueLen = b.get(p);
-            if (headerValueLen >= 0) {
-                headerValueLen = (headerValueLen >>> 1) ^ -(headerValueLen & 1);
-                p++;
-            } else {
-                r = varint(b, p, end);
-                if (r == MALFORMED) {
-                    return false;
-                }
-                headerValueLen = (int) (r >> 32);
-                p = (int) r;
-            }
-            if (headerValueLen < -1 || headerValueLen > end - p) {
-                return false;
-            }
-            p += Math.max(headerValueLen, 0);
-        }
-        if (p != end) {
+        int headers = zigzag(r);
+        p = (int) r;
+        if (headers < 0 || headers > end - p
+                || !(headers == shapeHeaderCount && end - p == shapeLength && sameHeaderShape(b, p))
+                && !headersEndAt(b, p, end, headers)) {
             return false;
         }
         bodyLength = length;
         attributes = attrs;
-        timestampDelta = (tsDelta >>> 1) ^ -(tsDelta & 1);
+        timestampDelta = tsDelta;
         offsetDelta = offDelta;
         keyLength = keyLen;
         valueLength = valueLen;
         headerCount = headers;
-        window.position(p);
+        window.position(end);
         return true;
     }
 
-    /** Marks a varint that is too long or runs past its bound (no valid packed result is negative). */
-    private static final long MALFORMED = -1L;
+    /**
+     * True when the header length bytes of the record at {@code h} sit at the same offsets with
+     * the same values as in the last record whose headers {@link #headersEndAt} walked (the caller
+     * has checked the header count and the bytes left are the same). Then, by induction over the
+     * headers, the serial walk would read exactly those bytes and reach the same verdict, so the
+     * loads here are independent of each other instead of a chain: producers mostly send the
+     * same header keys with same-sized values on every record.
+     */
+    private boolean sameHeaderShape(ByteBuffer b, int h) {
+        int[] offsets = shapeOffsets;
+        byte[] bytes = shapeBytes;
+        int differs = 0;
+        for (int k = 0; k < 2 * shapeHeaderCount; k++) {
+            differs |= b.get(h + offsets[k]) ^ bytes[k];
+        }
+        return differs == 0;
+    }
 
     /**
-     * Decodes a zigzag varint at {@code p}, not reading at or past {@code end}; returns the value
-     * in the high 32 bits and the next position in the low 32 bits, or {@link #MALFORMED}.
+     * True when {@code count} headers from {@code p} end exactly at {@code end} with key lengths
+     * >= 0, value lengths >= -1 and every byte inside the record. A length byte with its
+     * continuation bit and zigzag sign bit ({@link #ONE_BYTE_NON_NEGATIVE}) clear is a complete
+     * length of {@code byte >>> 1}. When every length was one byte, remembers where they were
+     * for {@link #sameHeaderShape}.
      */
-    private static long varint(ByteBuffer b, int p, int end) {
+    private boolean headersEndAt(ByteBuffer b, int p, int end, int count) {
+        int h = p;
+        boolean recordShape = count <= MAX_SHAPE_HEADERS;
+        shapeHeaderCount = NO_SHAPE;
+        for (int i = 0; i < count; i++) {
+            if (p >= end) {
+                return false;
+            }
+            int keyLen = b.get(p);
+            if (recordShape) {
+                shapeOffsets[2 * i] = p - h;
+                shapeBytes[2 * i] = (byte) keyLen;
+            }
+            if ((keyLen & ONE_BYTE_NON_NEGATIVE) == 0) {
+                keyLen >>>= 1;
+                p++;
+            } else {
+                recordShape &= keyLen >= 0;
+                long r = rawVarint(b, p, end);
+                if (r == MALFORMED) {
+                    return false;
+                }
+                keyLen = zigzag(r);
+                p = (int) r;
+            }
+            if (keyLen < 0 || keyLen >= end - p) {
+                return false;
+            }
+            p += keyLen;
+            int valueLen = b.get(p);
+            if (recordShape) {
+                shapeOffsets[2 * i + 1] = p - h;
+                shapeBytes[2 * i + 1] = (byte) valueLen;
+            }
+            if ((valueLen & ONE_BYTE_NON_NEGATIVE) == 0) {
+                valueLen >>>= 1;
+                p++;
+            } else {
+                recordShape &= valueLen >= 0;
+                long r = rawVarint(b, p, end);
+                if (r == MALFORMED) {
+                    return false;
+                }
+                valueLen = zigzag(r);
+                p = (int) r;
+            }
+            if (valueLen < -1 || valueLen > end - p) {
+                return false;
+            }
+            p += Math.max(valueLen, 0);
+        }
+        if (p != end) {
+            return false;
+        }
+        if (recordShape) {
+            shapeHeaderCount = count;
+            shapeLength = end - h;
+        }
+        return true;
+    }
+
+    /** Header shapes of records with more headers are not remembered (their walk is long anyway). */
+    private static final int MAX_SHAPE_HEADERS = 16;
+    private static final int NO_SHAPE = -1;
+
+    /** Bits of a varint byte that are clear when it is complete in one byte and zigzag-decodes to >= 0. */
+    private static final int ONE_BYTE_NON_NEGATIVE = 0x81;
+
+    /** Marks a varint that is too long or runs past its bound (no valid packed result is -1). */
+    private static final long MALFORMED = -1L;
+
+    /** The raw bits of the last {@link #varlong} decoded (a long does not fit beside a position in a long). */
+    private long varlongRaw;
+
+    /**
+     * Decodes the varint at {@code p} (p &lt; end), not reading at or past {@code end}, without
+     * zigzag decoding; returns the raw 32 bits in the high half and the next position in the low
+     * half, or {@link #MALFORMED} when it runs past {@code end} or past 5 bytes. One- and two-byte
+     * varints take no loop.
+     */
+    private static long rawVarint(ByteBuffer b, int p, int end) {
+        int x = b.get(p);
+        if (x >= 0) {
+            return ((long) x << 32) | (p + 1);
+        }
+        if (p + 1 < end) {
+            int y = b.get(p + 1);
+            if (y >= 0) {
+                return ((long) ((x & 0x7f) | (y << 7)) << 32) | (p + 2);
+            }
+        }
+        return longRawVarint(b, p, end);
+    }
+
+    private static long longRawVarint(ByteBuffer b, int p, int end) {
         int raw = 0;
         int shift = 0;
         while (p < end && shift <= 28) {
             byte x = b.get(p++);
             raw |= (x & 0x7f) << shift;
             if (x >= 0) {
-                int value = (raw >>> 1) ^ -(raw & 1);
-                return ((long) value << 32) | p;
+                return ((long) raw << 32) | p;
             }
             shift += 7;
         }
         return MALFORMED;
+    }
+
+    /** The zigzag-decoded value of a {@link #rawVarint} result. */
+    private static int zigzag(long packed) {
+        int raw = (int) (packed >>> 32);
+        return (raw >>> 1) ^ -(raw & 1);
+    }
+
+    /**
+     * Decodes a varlong at {@code p}, not reading at or past {@code end}, into {@link #varlongRaw}
+     * (not zigzag-decoded); returns the next position, or -1 when it runs past {@code end} or
+     * past 10 bytes.
+     */
+    private int varlong(ByteBuffer b, int p, int end) {
+        long raw = 0;
+        int shift = 0;
+        while (p < end && shift <= 63) {
+            byte x = b.get(p++);
+            raw |= (long) (x & 0x7f) << shift;
+            if (x >= 0) {
+                varlongRaw = raw;
+                return p;
+            }
+            shift += 7;
+        }
+        return -1;
     }
 
     private void nextAcrossRefills() throws BatchFormatException {

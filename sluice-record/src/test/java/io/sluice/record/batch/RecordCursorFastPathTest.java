@@ -1,0 +1,268 @@
+package io.sluice.record.batch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import org.apache.kafka.common.utils.ByteUtils;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-window fast path of {@link RecordCursor} (and its header-shape shortcut) must read
+ * every record exactly as the careful byte-by-byte path does: same fields, same error at the
+ * same record, for valid records and for damaged ones. The careful path is forced by a stream
+ * that hands out one byte per refill, so the window never holds a whole record.
+ */
+class RecordCursorFastPathTest {
+
+    /** One fast cursor for all tries, so header shapes remembered from earlier inputs are exercised. */
+    private static final RecordCursor FAST = new RecordCursor();
+
+    @Property(tries = 3000)
+    void shouldReadRecordsExactlyAsTheCarefulPathDoes(@ForAll("seeds") long seed,
+                                                      @ForAll @IntRange(min = 0, max = 3) int damage) {
+        Random random = new Random(seed);
+        byte[] records = encode(randomRecords(random));
+        int count = Math.max(1, countRecords(records) + random.nextInt(3) - 1);
+        records = damage(records, damage, random);
+        for (boolean direct : new boolean[] {false, true}) {
+            ByteBuffer buffer = place(records, direct, random);
+            int from = buffer.position();
+            String fast = transcript(FAST.over(buffer, from, from + records.length), count);
+            String careful = transcript(new RecordCursor().streaming(ByteBuffer.allocate(64),
+                    oneByteAtATime(records), Long.MAX_VALUE), count);
+            assertEquals(careful, fast, "seed " + seed + " damage " + damage + " direct " + direct);
+        }
+    }
+
+    @Provide
+    Arbitrary<Long> seeds() {
+        return Arbitraries.longs();
+    }
+
+    @Test
+    void shouldNotTrustARememberedHeaderShapeWhenOneLengthByteDiffers() {
+        byte[][] keys = {"abc".getBytes(), "defgh".getBytes()};
+        byte[][] values = {{1, 2}, {3}};
+        byte[] twoAlike = encode(List.of(record(0, keys, values), record(1, keys, values)));
+        RecordCursor cursor = new RecordCursor();
+        assertTrue(transcript(cursor.over(ByteBuffer.wrap(twoAlike), 0, twoAlike.length), 2).endsWith("end"));
+        // Same header count and block length in the second record, but its second header key
+        // length byte now claims 60 bytes, more than the record holds.
+        byte[] forged = twoAlike.clone();
+        int keyAt = lastIndexOf(forged, "defgh".getBytes()) - 1;
+        assertEquals(10, forged[keyAt], "zigzag length of the 5-byte key");
+        forged[keyAt] = 120;
+        String careful = transcript(new RecordCursor().streaming(ByteBuffer.allocate(64), oneByteAtATime(forged),
+                Long.MAX_VALUE), 2);
+        assertTrue(careful.contains("header key length 60 exceeds"), careful);
+        assertEquals(careful, transcript(cursor.over(ByteBuffer.wrap(forged), 0, forged.length), 2));
+    }
+
+    @Test
+    void shouldNotRememberAHeaderShapeWithATwoByteLength() {
+        byte[][] keys = {new byte[64]};
+        byte[][] values = {{1}};
+        byte[] twoAlike = encode(List.of(record(0, keys, values), record(1, keys, values)));
+        RecordCursor cursor = new RecordCursor();
+        assertTrue(transcript(cursor.over(ByteBuffer.wrap(twoAlike), 0, twoAlike.length), 2).endsWith("end"));
+        // The second record's key length (zigzag 128: bytes 0x80 0x01) becomes 0x80 0x02, 128 bytes:
+        // only its second byte differs from the first record.
+        byte[] forged = twoAlike.clone();
+        int secondByte = lastIndexOf(forged, new byte[] {(byte) 0x80, 0x01}) + 1;
+        forged[secondByte] = 0x02;
+        String careful = transcript(new RecordCursor().streaming(ByteBuffer.allocate(64), oneByteAtATime(forged),
+                Long.MAX_VALUE), 2);
+        assertTrue(careful.contains("header key length 128 exceeds"), careful);
+        assertEquals(careful, transcript(cursor.over(ByteBuffer.wrap(forged), 0, forged.length), 2));
+    }
+
+    private static int lastIndexOf(byte[] bytes, byte[] part) {
+        for (int i = bytes.length - part.length; i >= 0; i--) {
+            if (ByteBuffer.wrap(bytes, i, part.length).equals(ByteBuffer.wrap(part))) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("not found");
+    }
+
+    private static String transcript(RecordCursor cursor, int count) {
+        StringBuilder out = new StringBuilder();
+        try {
+            for (int i = 0; i < count; i++) {
+                cursor.next();
+                out.append("record length=").append(cursor.bodyLength()).append(" attrs=").append(cursor.attributes())
+                        .append(" ts=").append(cursor.timestampDelta()).append(" off=").append(cursor.offsetDelta())
+                        .append(" key=").append(cursor.keyLength()).append(" value=").append(cursor.valueLength())
+                        .append(" headers=").append(cursor.headerCount()).append('\n');
+            }
+            out.append(cursor.hasRemaining() ? "trailing bytes" : "end");
+        } catch (BatchFormatException e) {
+            out.append("error ").append(e.reason()).append(": ").append(e.getMessage());
+        }
+        return out.toString();
+    }
+
+    private static ByteWindow.Refill oneByteAtATime(byte[] bytes) {
+        int[] next = {0};
+        return window -> {
+            if (next[0] == bytes.length) {
+                return false;
+            }
+            window.reserve(1);
+            window.buffer().put(window.limit(), bytes[next[0]++]);
+            window.produced(1);
+            return true;
+        };
+    }
+
+    /** The bytes at a random offset of a heap or direct buffer, with random bytes around them. */
+    private static ByteBuffer place(byte[] records, boolean direct, Random random) {
+        int before = random.nextInt(8);
+        int after = random.nextInt(3) == 0 ? 0 : random.nextInt(16);
+        ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(before + records.length + after)
+                : ByteBuffer.allocate(before + records.length + after);
+        for (int i = 0; i < buffer.capacity(); i++) {
+            buffer.put(i, (byte) random.nextInt());
+        }
+        buffer.put(before, records);
+        return buffer.position(before);
+    }
+
+    private record Rec(int attributes, long timestampDelta, int offsetDelta, byte[] key, byte[] value,
+                       byte[][] headerKeys, byte[][] headerValues) {
+    }
+
+    private static Rec record(int offsetDelta, byte[][] headerKeys, byte[][] headerValues) {
+        return new Rec(0, offsetDelta * 3L, offsetDelta, null, new byte[] {7, 7}, headerKeys, headerValues);
+    }
+
+    /** Records whose headers often repeat one shape, with lengths of 1, 2 and 3 varint bytes. */
+    private static List<Rec> randomRecords(Random random) {
+        int count = 1 + random.nextInt(random.nextBoolean() ? 4 : 40);
+        int headerCount = random.nextInt(4) == 0 ? random.nextInt(20) : random.nextInt(6);
+        byte[][] templateKeys = new byte[headerCount][];
+        byte[][] templateValues = new byte[headerCount][];
+        for (int h = 0; h < headerCount; h++) {
+            templateKeys[h] = bytes(random, size(random));
+            templateValues[h] = random.nextInt(6) == 0 ? null : bytes(random, size(random));
+        }
+        List<Rec> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            byte[][] keys = templateKeys;
+            byte[][] values = templateValues;
+            if (random.nextInt(4) == 0) {
+                int n = random.nextInt(4) == 0 ? random.nextInt(20) : random.nextInt(6);
+                keys = new byte[n][];
+                values = new byte[n][];
+                for (int h = 0; h < n; h++) {
+                    keys[h] = bytes(random, size(random));
+                    values[h] = random.nextInt(6) == 0 ? null : bytes(random, size(random));
+                }
+            }
+            long ts = switch (random.nextInt(4)) {
+                case 0 -> random.nextInt(64);
+                case 1 -> random.nextInt(20_000) - 10_000;
+                case 2 -> random.nextLong();
+                default -> (long) i * random.nextInt(1000);
+            };
+            int offset = random.nextInt(10) == 0 ? random.nextInt() : i;
+            byte[] key = random.nextBoolean() ? null : bytes(random, size(random));
+            byte[] value = random.nextInt(8) == 0 ? null : bytes(random, random.nextInt(3) == 0 ? 20_000 : size(random));
+            int attributes = random.nextInt(20) == 0 ? random.nextInt(256) - 128 : 0;
+            records.add(new Rec(attributes, ts, offset, key, value, keys, values));
+        }
+        return records;
+    }
+
+    private static int size(Random random) {
+        return switch (random.nextInt(4)) {
+            case 0 -> random.nextInt(4);
+            case 1 -> random.nextInt(64);
+            case 2 -> random.nextInt(300);
+            default -> 60 + random.nextInt(10);
+        };
+    }
+
+    private static byte[] bytes(Random random, int size) {
+        byte[] bytes = new byte[size];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static byte[] encode(List<Rec> records) {
+        try {
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(all);
+            for (Rec rec : records) {
+                ByteArrayOutputStream bodyBytes = new ByteArrayOutputStream();
+                DataOutputStream body = new DataOutputStream(bodyBytes);
+                body.writeByte(rec.attributes());
+                ByteUtils.writeVarlong(rec.timestampDelta(), body);
+                ByteUtils.writeVarint(rec.offsetDelta(), body);
+                writeBytes(rec.key(), body);
+                writeBytes(rec.value(), body);
+                ByteUtils.writeVarint(rec.headerKeys().length, body);
+                for (int h = 0; h < rec.headerKeys().length; h++) {
+                    writeBytes(rec.headerKeys()[h], body);
+                    writeBytes(rec.headerValues()[h], body);
+                }
+                ByteUtils.writeVarint(bodyBytes.size(), out);
+                bodyBytes.writeTo(out);
+            }
+            return all.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void writeBytes(byte[] bytes, DataOutputStream out) throws IOException {
+        if (bytes == null) {
+            ByteUtils.writeVarint(-1, out);
+            return;
+        }
+        ByteUtils.writeVarint(bytes.length, out);
+        out.write(bytes);
+    }
+
+    private static int countRecords(byte[] records) {
+        int count = 0;
+        int p = 0;
+        while (p < records.length) {
+            ByteBuffer view = ByteBuffer.wrap(records, p, records.length - p);
+            int length = ByteUtils.readVarint(view);
+            p = view.position() + length;
+            count++;
+        }
+        return count;
+    }
+
+    /** 0: none; 1: one byte set to a random value; 2: one byte +-1; 3: truncated. */
+    private static byte[] damage(byte[] records, int damage, Random random) {
+        if (records.length == 0 || damage == 0) {
+            return records;
+        }
+        int at = random.nextInt(records.length);
+        switch (damage) {
+            case 1 -> records[at] = (byte) random.nextInt();
+            case 2 -> records[at] += random.nextBoolean() ? 1 : -1;
+            default -> {
+                return Arrays.copyOf(records, at);
+            }
+        }
+        return records;
+    }
+}
