@@ -176,6 +176,20 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         return exited;
     }
 
+    /**
+     * {@link #stop()}, then {@link #close()} whatever happened: for cleanup code that must go on to the next broker.
+     * Never throws; an interrupt is kept as the thread's interrupt status.
+     */
+    public void stopAndClose() {
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            close();
+        }
+    }
+
     /** SIGKILL (what {@link ProcessHandle#destroyForcibly()} sends on Linux) and waits for the process to be reaped. */
     public void kill9() throws InterruptedException {
         if (process == null) {

@@ -108,6 +108,16 @@ class SluiceBrokerProcessTest {
     }
 
     @Test
+    void shouldStopAndCloseCleanlyAndAgainWithoutThrowing() throws Exception {
+        SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of());
+        broker.stopAndClose();
+        assertFalse(broker.isAlive());
+        assertTrue(Files.readString(broker.logFile()).contains("fake broker stopping"), "stopped with SIGTERM");
+        broker.stopAndClose();
+        assertFalse(broker.isAlive());
+    }
+
+    @Test
     void shouldKillAPausedBroker() throws Exception {
         try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
             broker.pause();

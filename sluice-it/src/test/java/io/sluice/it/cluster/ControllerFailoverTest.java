@@ -8,23 +8,17 @@ import io.sluice.testkit.cluster.ControllerRecord;
 import io.sluice.testkit.cluster.ProcessCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.protocol.Errors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -37,43 +31,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * partitions offline), produce and consume go on where the leader lives, and the killed broker, restarted on its data,
  * gets its partitions and their records back.
  */
-class ControllerFailoverTest {
+class ControllerFailoverTest extends ClusterTestBase {
     private static final String TOPIC = "failover";
     private static final int PARTITIONS = 12;
     private static final int RECORDS_BEFORE = 6_000;
     private static final int RECORDS_AFTER = 3_000;
-    private static final Duration SETTLE = Duration.ofSeconds(60);
-
-    @TempDir
-    Path work;
-
-    private ProcessCluster cluster;
-
-    @BeforeEach
-    void startCluster() throws Exception {
-        cluster = ProcessCluster.start(work, 3, ProcessCluster.TEST_SESSION_TIMEOUT);
-    }
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-            cluster.keepLogs(ClusterClients.KEPT_LOGS, getClass().getSimpleName());
-        }
-    }
 
     @Test
     void shouldElectNewControllerKeepStateAndServeLivePartitionsAfterKill9() throws Exception {
-        List<Integer> all = IntStream.range(0, PARTITIONS).boxed().toList();
-        try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            ClusterClients.createTopic(admin, TOPIC, PARTITIONS);
-            Poll.until("every partition of " + TOPIC + " has a leader", SETTLE, () -> ClusterClients.leaders(admin, TOPIC),
-                    l -> l.size() == PARTITIONS && !l.containsValue(ClusterClients.NO_LEADER));
-        }
-        Map<String, KeyedRecords.Expected> before;
-        try (KafkaProducer<String, String> producer = ClusterClients.idempotentProducer(cluster.bootstrap())) {
-            before = KeyedRecords.produce(producer, TOPIC, all, RECORDS_BEFORE, "before");
-        }
+        List<Integer> all = partitionNumbers(PARTITIONS);
+        createTopicWithLeaders(TOPIC, PARTITIONS);
+        Map<String, KeyedRecords.Expected> before = produce(TOPIC, all, RECORDS_BEFORE, "before");
         ClusterState stateBefore = cluster.probe().state();
         TopicState topicBefore = stateBefore.topic(TOPIC);
         ControllerRecord old = cluster.probe().controller();
@@ -115,10 +83,7 @@ class ControllerFailoverTest {
             }
         }
 
-        Map<String, KeyedRecords.Expected> after;
-        try (KafkaProducer<String, String> producer = ClusterClients.idempotentProducer(live)) {
-            after = KeyedRecords.produce(producer, TOPIC, livePartitions, RECORDS_AFTER, "after");
-        }
+        Map<String, KeyedRecords.Expected> after = produce(TOPIC, livePartitions, RECORDS_AFTER, "after");
         Map<String, KeyedRecords.Expected> onLive = new HashMap<>(after);
         before.forEach((key, e) -> {
             if (livePartitions.contains(e.partition())) {
@@ -170,7 +135,7 @@ class ControllerFailoverTest {
         for (int p = 0; p < PARTITIONS; p++) {
             PartitionState was = before.partition(p);
             PartitionState now = after.partition(p);
-            assertTrue(java.util.Arrays.equals(was.replicas(), now.replicas()), "replicas of partition " + p);
+            assertTrue(Arrays.equals(was.replicas(), now.replicas()), "replicas of partition " + p);
             if (offline.contains(p)) {
                 assertEquals(PartitionState.NO_LEADER, now.leader(), "offline partition " + p + ": " + now);
             } else {
@@ -178,14 +143,5 @@ class ControllerFailoverTest {
             }
         }
         assertNotEquals(before, after, "the victim's partitions changed");
-    }
-
-    static List<Integer> ledBy(TopicState topic, int brokerId) {
-        return IntStream.range(0, topic.partitionCount()).filter(p -> topic.partition(p).leader() == brokerId)
-                .boxed().toList();
-    }
-
-    static List<Integer> offline(TopicState topic) {
-        return ledBy(topic, PartitionState.NO_LEADER);
     }
 }

@@ -15,6 +15,7 @@ import org.apache.kafka.common.requests.RequestHeader;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -28,6 +29,8 @@ final class OneRequest {
     static final short METADATA_VERSION = 12;
     static final short CREATE_TOPICS_VERSION = 7;
     private static final int MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+    /** Above the broker's own wait for its controller (30 s), so the broker's answer arrives, whatever it is. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
     private static final String CLIENT_ID = "sluice-cluster-it-raw";
 
     private OneRequest() {
@@ -56,7 +59,7 @@ final class OneRequest {
     private static <R extends AbstractResponse> R send(String bootstrap, AbstractRequest.Builder<?> builder,
                                                        ApiKeys api, short version) throws IOException {
         RequestHeader header = new RequestHeader(api, version, CLIENT_ID, 1);
-        try (RawKafkaSocket socket = RawKafkaSocket.connect(bootstrap)) {
+        try (RawKafkaSocket socket = RawKafkaSocket.connect(bootstrap, READ_TIMEOUT)) {
             socket.sendFrame(builder.build(version).serializeWithHeader(header));
             ByteBuffer response = socket.readFrame(MAX_RESPONSE_BYTES);
             return (R) AbstractResponse.parseResponse(response, header);

@@ -1,19 +1,11 @@
 package io.sluice.it.cluster;
 
-import io.sluice.testkit.Poll;
-import io.sluice.testkit.cluster.ProcessCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.Node;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -22,7 +14,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -33,34 +24,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * clients (Admin, idempotent producer, {@code assign()} consumer) produce and read back every record, following the
  * metadata to each partition's leader.
  */
-class ThreeBrokerClusterTest {
+class ThreeBrokerClusterTest extends ClusterTestBase {
     private static final String TOPIC = "spread";
     private static final int PARTITIONS = 12;
     private static final int RECORDS = 30_000;
     private static final Set<Integer> BROKER_IDS = Set.of(1, 2, 3);
-    private static final Duration SETTLE = Duration.ofSeconds(60);
-
-    @TempDir
-    Path work;
-
-    private ProcessCluster cluster;
-
-    @BeforeEach
-    void startCluster() throws Exception {
-        cluster = ProcessCluster.start(work, BROKER_IDS.size(), ProcessCluster.TEST_SESSION_TIMEOUT);
-    }
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-            cluster.keepLogs(ClusterClients.KEPT_LOGS, getClass().getSimpleName());
-        }
-    }
 
     @Test
     void shouldProduceAndConsumeEveryRecordAcrossAllBrokers() throws Exception {
-        List<Integer> all = IntStream.range(0, PARTITIONS).boxed().toList();
+        List<Integer> all = partitionNumbers(PARTITIONS);
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             DescribeClusterResult described = admin.describeCluster();
             Collection<Node> nodes = described.nodes().get(ClusterClients.REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -68,20 +40,15 @@ class ThreeBrokerClusterTest {
             Node controller = described.controller().get(ClusterClients.REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             assertNotNull(controller, "describeCluster names a controller");
             assertTrue(BROKER_IDS.contains(controller.id()), "controller " + controller + " is one of " + BROKER_IDS);
-
-            ClusterClients.createTopic(admin, TOPIC, PARTITIONS);
-            Map<Integer, Integer> leaders = Poll.until("every partition of " + TOPIC + " has a leader", SETTLE,
-                    () -> ClusterClients.leaders(admin, TOPIC),
-                    l -> l.size() == PARTITIONS && !l.containsValue(ClusterClients.NO_LEADER));
-            assertEquals(BROKER_IDS, new TreeSet<>(leaders.values()), "leaders spread over all brokers: " + leaders);
-            assertEquals(PARTITIONS / BROKER_IDS.size(), leaders.values().stream().filter(id -> id == 1).count(),
-                    "balanced leaders: " + leaders);
+        }
+        Map<Integer, Integer> leaders = createTopicWithLeaders(TOPIC, PARTITIONS);
+        assertEquals(BROKER_IDS, new TreeSet<>(leaders.values()), "leaders spread over all brokers: " + leaders);
+        for (int id : BROKER_IDS) {
+            assertEquals(PARTITIONS / BROKERS, leaders.values().stream().filter(leader -> leader == id).count(),
+                    "partitions led by broker " + id + ": " + leaders);
         }
 
-        Map<String, KeyedRecords.Expected> sent;
-        try (KafkaProducer<String, String> producer = ClusterClients.idempotentProducer(cluster.bootstrap())) {
-            sent = KeyedRecords.produce(producer, TOPIC, all, RECORDS, "r");
-        }
+        Map<String, KeyedRecords.Expected> sent = produce(TOPIC, all, RECORDS, "r");
         try (KafkaConsumer<String, String> consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
             KeyedRecords.assertExactlyOnce(sent,
                     KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, all), SETTLE));

@@ -198,7 +198,7 @@ public final class ProcessCluster implements AutoCloseable {
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
         ExecutorService stoppers = oneThreadEach(Math.max(1, brokers.size()));
         for (SluiceBrokerProcess broker : brokers.values()) {
-            stopping.add(CompletableFuture.runAsync(() -> stopQuietly(broker), stoppers));
+            stopping.add(CompletableFuture.runAsync(broker::stopAndClose, stoppers));
         }
         stoppers.shutdown();
         for (CompletableFuture<Void> stop : stopping) {
@@ -217,16 +217,6 @@ public final class ProcessCluster implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-    }
-
-    private static void stopQuietly(SluiceBrokerProcess broker) {
-        try {
-            broker.stop();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            broker.close();
-        }
     }
 
     @Override

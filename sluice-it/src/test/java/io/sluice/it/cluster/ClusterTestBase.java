@@ -1,0 +1,81 @@
+package io.sluice.it.cluster;
+
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import io.sluice.testkit.Poll;
+import io.sluice.testkit.cluster.ProcessCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * What the cluster tests share: a fresh three-broker {@link ProcessCluster} per test (its own ZooKeeper, chroot and
+ * data, short session timeout), stopped after the test whatever happened, with the broker logs kept as
+ * {@code target/broker-logs/<TestClass>-broker-<id>.log}; and the steps every scenario starts with.
+ *
+ * <p>Not thread-safe; one instance per test, driven by the test thread.
+ */
+abstract class ClusterTestBase {
+    static final int BROKERS = 3;
+    /** Bound on every wait for the cluster or the clients to catch up; only a failure ever waits this long. */
+    static final Duration SETTLE = Duration.ofSeconds(60);
+
+    @TempDir
+    Path work;
+
+    ProcessCluster cluster;
+
+    @BeforeEach
+    void startCluster() throws Exception {
+        cluster = ProcessCluster.start(work, BROKERS, ProcessCluster.TEST_SESSION_TIMEOUT);
+    }
+
+    @AfterEach
+    void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+            cluster.keepLogs(ClusterClients.KEPT_LOGS, getClass().getSimpleName());
+        }
+    }
+
+    /** Creates {@code topic} (replication factor 1) and waits until the Admin client sees a leader for each partition. */
+    Map<Integer, Integer> createTopicWithLeaders(String topic, int partitions) throws Exception {
+        try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
+            ClusterClients.createTopic(admin, topic, partitions);
+            return Poll.until("every partition of " + topic + " has a leader", SETTLE,
+                    () -> ClusterClients.leaders(admin, topic),
+                    l -> l.size() == partitions && !l.containsValue(ClusterClients.NO_LEADER));
+        }
+    }
+
+    /** Sends {@code count} records over {@code partitions} with a fresh idempotent producer on the live brokers. */
+    Map<String, KeyedRecords.Expected> produce(String topic, List<Integer> partitions, int count, String tag)
+            throws Exception {
+        try (KafkaProducer<String, String> producer = ClusterClients.idempotentProducer(cluster.bootstrap())) {
+            return KeyedRecords.produce(producer, topic, partitions, count, tag);
+        }
+    }
+
+    static List<Integer> partitionNumbers(int count) {
+        return IntStream.range(0, count).boxed().toList();
+    }
+
+    /** Partitions of {@code topic} led by {@code brokerId}, ascending. */
+    static List<Integer> ledBy(TopicState topic, int brokerId) {
+        return IntStream.range(0, topic.partitionCount()).filter(p -> topic.partition(p).leader() == brokerId)
+                .boxed().toList();
+    }
+
+    /** Partitions of {@code topic} without a leader, ascending. */
+    static List<Integer> offline(TopicState topic) {
+        return ledBy(topic, PartitionState.NO_LEADER);
+    }
+}
