@@ -26,179 +26,144 @@ public final class SluicePrimitiveMessage implements Message {
         switch (w.state()) {
             case 0:
                 if (!w.writeInt(f.i0)) {
-                    return false;
+                    return w.stopAt(0);
                 }
-                w.incrementState();
             case 1:
                 if (!w.writeInt(f.i1)) {
-                    return false;
+                    return w.stopAt(1);
                 }
-                w.incrementState();
             case 2:
                 if (!w.writeInt(f.i2)) {
-                    return false;
+                    return w.stopAt(2);
                 }
-                w.incrementState();
             case 3:
                 if (!w.writeInt(f.i3)) {
-                    return false;
+                    return w.stopAt(3);
                 }
-                w.incrementState();
             case 4:
                 if (!w.writeInt(f.i4)) {
-                    return false;
+                    return w.stopAt(4);
                 }
-                w.incrementState();
             case 5:
                 if (!w.writeInt(f.i5)) {
-                    return false;
+                    return w.stopAt(5);
                 }
-                w.incrementState();
             case 6:
                 if (!w.writeInt(f.i6)) {
-                    return false;
+                    return w.stopAt(6);
                 }
-                w.incrementState();
             case 7:
                 if (!w.writeInt(f.i7)) {
-                    return false;
+                    return w.stopAt(7);
                 }
-                w.incrementState();
             case 8:
                 if (!w.writeInt(f.i8)) {
-                    return false;
+                    return w.stopAt(8);
                 }
-                w.incrementState();
             case 9:
                 if (!w.writeInt(f.i9)) {
-                    return false;
+                    return w.stopAt(9);
                 }
-                w.incrementState();
             case 10:
                 if (!w.writeLong(f.l0)) {
-                    return false;
+                    return w.stopAt(10);
                 }
-                w.incrementState();
             case 11:
                 if (!w.writeLong(f.l1)) {
-                    return false;
+                    return w.stopAt(11);
                 }
-                w.incrementState();
             case 12:
                 if (!w.writeLong(f.l2)) {
-                    return false;
+                    return w.stopAt(12);
                 }
-                w.incrementState();
             case 13:
                 if (!w.writeLong(f.l3)) {
-                    return false;
+                    return w.stopAt(13);
                 }
-                w.incrementState();
             case 14:
                 if (!w.writeLong(f.l4)) {
-                    return false;
+                    return w.stopAt(14);
                 }
-                w.incrementState();
             case 15:
                 if (!w.writeLong(f.l5)) {
-                    return false;
+                    return w.stopAt(15);
                 }
-                w.incrementState();
             case 16:
                 if (!w.writeLong(f.l6)) {
-                    return false;
+                    return w.stopAt(16);
                 }
-                w.incrementState();
             case 17:
                 if (!w.writeLong(f.l7)) {
-                    return false;
+                    return w.stopAt(17);
                 }
-                w.incrementState();
             case 18:
                 if (!w.writeLong(f.l8)) {
-                    return false;
+                    return w.stopAt(18);
                 }
-                w.incrementState();
             case 19:
                 if (!w.writeLong(f.l9)) {
-                    return false;
+                    return w.stopAt(19);
                 }
-                w.incrementState();
             case 20:
                 if (!w.writeBoolean(f.b0)) {
-                    return false;
+                    return w.stopAt(20);
                 }
-                w.incrementState();
             case 21:
                 if (!w.writeBoolean(f.b1)) {
-                    return false;
+                    return w.stopAt(21);
                 }
-                w.incrementState();
             case 22:
                 if (!w.writeBoolean(f.b2)) {
-                    return false;
+                    return w.stopAt(22);
                 }
-                w.incrementState();
             case 23:
                 if (!w.writeBoolean(f.b3)) {
-                    return false;
+                    return w.stopAt(23);
                 }
-                w.incrementState();
             case 24:
                 if (!w.writeBoolean(f.b4)) {
-                    return false;
+                    return w.stopAt(24);
                 }
-                w.incrementState();
             case 25:
                 if (!w.writeShort(f.s0)) {
-                    return false;
+                    return w.stopAt(25);
                 }
-                w.incrementState();
             case 26:
                 if (!w.writeShort(f.s1)) {
-                    return false;
+                    return w.stopAt(26);
                 }
-                w.incrementState();
             case 27:
                 if (!w.writeShort(f.s2)) {
-                    return false;
+                    return w.stopAt(27);
                 }
-                w.incrementState();
             case 28:
                 if (!w.writeShort(f.s3)) {
-                    return false;
+                    return w.stopAt(28);
                 }
-                w.incrementState();
             case 29:
                 if (!w.writeShort(f.s4)) {
-                    return false;
+                    return w.stopAt(29);
                 }
-                w.incrementState();
             case 30:
                 if (!w.writeDouble(f.d0)) {
-                    return false;
+                    return w.stopAt(30);
                 }
-                w.incrementState();
             case 31:
                 if (!w.writeDouble(f.d1)) {
-                    return false;
+                    return w.stopAt(31);
                 }
-                w.incrementState();
             case 32:
                 if (!w.writeDouble(f.d2)) {
-                    return false;
+                    return w.stopAt(32);
                 }
-                w.incrementState();
             case 33:
                 if (!w.writeFloat(f.f0)) {
-                    return false;
+                    return w.stopAt(33);
                 }
-                w.incrementState();
             case 34:
                 if (!w.writeFloat(f.f1)) {
-                    return false;
+                    return w.stopAt(34);
                 }
-                w.incrementState();
             default:
                 return true;
         }

@@ -84,6 +84,11 @@ public final class Endpoint implements Comparable<Endpoint> {
         return new String(host, StandardCharsets.UTF_8);
     }
 
+    /** The 64-bit hash of host bytes and port that every {@link #seededHash} is derived from (computed once). */
+    public long baseHash() {
+        return baseHash;
+    }
+
     /** A 64-bit hash of host bytes and port under {@code seed}; different seeds give independent orders. */
     public long seededHash(long seed) {
         return SeededHash.seeded(baseHash, seed);

@@ -9,34 +9,41 @@ import java.util.List;
  * seed k (ties by endpoint bytes), and in each ring a member's observer is its successor and its subject its
  * predecessor, wrapping around.
  *
- * <p>Members live in slots of primitive arrays: each member's K ring hashes are computed once on insert; each ring is
- * a treap over slot numbers (child links in int arrays, priorities from the endpoint hash), so insert and remove are
- * O(K log N) expected and allocate nothing beyond amortized array growth; lookups by endpoint go through an
- * open-addressing index keyed by the endpoint's cached hash. The configuration id is an order-independent sum of
- * per-member hashes, updated in O(1): it changes with every membership change and is equal on every node holding the
- * same members. Not thread-safe; one per membership service, driven by its single event thread.
+ * <p>Members live in slots of primitive arrays: each member's K ring hashes are computed once on insert (one mix of
+ * the endpoint's cached base hash per ring); each ring is a treap over slot numbers (both child links of a slot side by
+ * side in one int array per ring, priorities from the endpoint hash), inserted into and removed from iteratively, top
+ * down, without recursion and with one store per link changed; so insert and remove are O(K log N) expected and
+ * allocate nothing beyond amortized array growth. Lookups by endpoint go through an open-addressing index keyed by the
+ * endpoint's cached hash. The configuration id is an order-independent sum of per-member hashes, updated in O(1): it
+ * changes with every membership change and is equal on every node holding the same members. Not thread-safe; one per
+ * membership service, driven by its single event thread.
  */
 public final class MembershipView {
     /** Seed of the configuration-id hash; distinct from the ring seeds 0..K-1. */
     private static final long CONFIG_SEED = 0x5eed_c0f1_6a11_d00dL;
     /** Seed of the treap priorities. */
     private static final long PRIORITY_SEED = 0x7a3b_1c5d_9e2f_4a6bL;
-    private static final int NONE = -1;
+    private static final int NONE = 0;
+    /** Slot 0 is no member: its left link in each ring's child array holds the ring's root. */
+    private static final int ROOT_LINK = 0;
+    private static final int FIRST_SLOT = 1;
     private static final int INITIAL_SLOTS = 16;
+    private static final int LEFT = 0;
+    private static final int RIGHT = 1;
 
     private final int rings;
+    /** The mixed seed of each ring, so a ring hash is one mix of the endpoint's base hash. */
+    private final long[] ringSeeds;
     private int capacity;
     private Endpoint[] endpoints;
     /** ringHash[k][slot]: hash of the slot's endpoint under ring seed k (ring-major, so one ring's walk stays in cache). */
     private final long[][] ringHash;
     private int[] priority;
-    /** left[k][slot], right[k][slot]: treap children in ring k. */
-    private final int[][] left;
-    private final int[][] right;
-    private final int[] root;
+    /** child[k][2 * slot + LEFT], child[k][2 * slot + RIGHT]: treap children in ring k; NONE for none. */
+    private final int[][] child;
     private int[] freeSlots;
     private int freeCount;
-    private int nextSlot;
+    private int nextSlot = FIRST_SLOT;
     private int size;
     private long configSum;
 
@@ -44,23 +51,20 @@ public final class MembershipView {
     private Endpoint[] indexKeys;
     private int[] indexSlots;
 
-    /** Second result of {@link #split}. */
-    private int splitLeft;
-    private int splitRight;
-
     public MembershipView(int rings) {
         if (rings < 1) {
             throw new IllegalArgumentException("rings must be >= 1, was " + rings);
         }
         this.rings = rings;
+        this.ringSeeds = new long[rings];
+        for (int k = 0; k < rings; k++) {
+            ringSeeds[k] = SeededHash.seedMix(k);
+        }
         this.capacity = INITIAL_SLOTS;
         this.endpoints = new Endpoint[capacity];
         this.ringHash = new long[rings][capacity];
         this.priority = new int[capacity];
-        this.left = new int[rings][capacity];
-        this.right = new int[rings][capacity];
-        this.root = new int[rings];
-        Arrays.fill(root, NONE);
+        this.child = new int[rings][2 * capacity];
         this.freeSlots = new int[capacity];
         this.indexKeys = new Endpoint[capacity * 2];
         this.indexSlots = new int[capacity * 2];
@@ -85,14 +89,12 @@ public final class MembershipView {
         }
         int s = allocateSlot();
         endpoints[s] = e;
-        for (int k = 0; k < rings; k++) {
-            ringHash[k][s] = e.seededHash(k);
-        }
+        long base = e.baseHash();
         priority[s] = (int) e.seededHash(PRIORITY_SEED);
         for (int k = 0; k < rings; k++) {
-            left[k][s] = NONE;
-            right[k][s] = NONE;
-            root[k] = insert(k, root[k], s);
+            long h = SeededHash.seededByMix(base, ringSeeds[k]);
+            ringHash[k][s] = h;
+            insert(k, s, h, e);
         }
         indexPut(e, s);
         size++;
@@ -107,7 +109,7 @@ public final class MembershipView {
             return false;
         }
         for (int k = 0; k < rings; k++) {
-            root[k] = remove(k, root[k], s);
+            remove(k, s);
         }
         indexRemove(e);
         endpoints[s] = null;
@@ -127,17 +129,18 @@ public final class MembershipView {
         if (size == 0 || size == 1 && contains(e)) {
             return null;
         }
-        long h = e.seededHash(k);
+        long h = SeededHash.seededByMix(e.baseHash(), ringSeeds[k]);
+        int[] c = child[k];
         int candidate = NONE;
-        for (int t = root[k]; t != NONE; ) {
+        for (int t = c[ROOT_LINK]; t != NONE; ) {
             if (compare(h, e, k, t) < 0) {
                 candidate = t;
-                t = left[k][t];
+                t = c[2 * t + LEFT];
             } else {
-                t = right[k][t];
+                t = c[2 * t + RIGHT];
             }
         }
-        return endpoints[candidate != NONE ? candidate : extreme(k, left[k])];
+        return endpoints[candidate != NONE ? candidate : extreme(c, LEFT)];
     }
 
     /** The subject of {@code e} in ring {@code k}: its predecessor, wrapping; null if no other member exists. */
@@ -145,17 +148,18 @@ public final class MembershipView {
         if (size == 0 || size == 1 && contains(e)) {
             return null;
         }
-        long h = e.seededHash(k);
+        long h = SeededHash.seededByMix(e.baseHash(), ringSeeds[k]);
+        int[] c = child[k];
         int candidate = NONE;
-        for (int t = root[k]; t != NONE; ) {
+        for (int t = c[ROOT_LINK]; t != NONE; ) {
             if (compare(h, e, k, t) > 0) {
                 candidate = t;
-                t = right[k][t];
+                t = c[2 * t + RIGHT];
             } else {
-                t = left[k][t];
+                t = c[2 * t + LEFT];
             }
         }
-        return endpoints[candidate != NONE ? candidate : extreme(k, right[k])];
+        return endpoints[candidate != NONE ? candidate : extreme(c, RIGHT)];
     }
 
     /** The K observers of {@code e} (one per ring, may repeat in small clusters); also for a node about to join. */
@@ -185,105 +189,101 @@ public final class MembershipView {
     /** Members in ring {@code k} order. */
     public List<Endpoint> ring(int k) {
         List<Endpoint> out = new ArrayList<>(size);
+        int[] c = child[k];
         int[] stack = new int[64];
         int depth = 0;
-        int t = root[k];
+        int t = c[ROOT_LINK];
         while (t != NONE || depth > 0) {
             while (t != NONE) {
                 if (depth == stack.length) {
                     stack = Arrays.copyOf(stack, depth * 2);
                 }
                 stack[depth++] = t;
-                t = left[k][t];
+                t = c[2 * t + LEFT];
             }
             t = stack[--depth];
             out.add(endpoints[t]);
-            t = right[k][t];
+            t = c[2 * t + RIGHT];
         }
         return out;
     }
 
     // ---- treap over slots ------------------------------------------------------------------------------------
+    // A link is an index into a ring's child array: 2 * slot + LEFT or RIGHT, or ROOT_LINK for the root.
 
-    /** Order of the key (h, e) against slot t in ring k. */
+    /** Order of the key (h, e) against slot t in ring k: by hash, ties (rare) by endpoint bytes. */
     private int compare(long h, Endpoint e, int k, int t) {
         int c = Long.compare(h, ringHash[k][t]);
         return c != 0 ? c : e.compareTo(endpoints[t]);
     }
 
-    private boolean less(int k, int a, int b) {
-        return compare(ringHash[k][a], endpoints[a], k, b) < 0;
+    /** RIGHT when the key (h, e) orders after slot t in ring k, else LEFT; without a branch unless the hashes tie. */
+    private int side(long h, Endpoint e, int k, int t) {
+        return (-compare(h, e, k, t)) >>> (Integer.SIZE - 1);
     }
 
-    private int extreme(int k, int[] child) {
-        int t = root[k];
-        while (child[t] != NONE) {
-            t = child[t];
+    private int extreme(int[] c, int side) {
+        int t = c[ROOT_LINK];
+        while (c[2 * t + side] != NONE) {
+            t = c[2 * t + side];
         }
         return t;
     }
 
-    private int insert(int k, int t, int s) {
-        if (t == NONE) {
-            return s;
+    /**
+     * Inserts slot s (key h, e) into ring k top down: walks down while the nodes have higher priority, then splits the
+     * rest of that path into s's left and right subtrees, filling each side's open link as it goes.
+     */
+    private void insert(int k, int s, long h, Endpoint e) {
+        int[] c = child[k];
+        int p = priority[s];
+        int link = ROOT_LINK;
+        int t = c[link];
+        while (t != NONE && priority[t] >= p) {
+            link = 2 * t + side(h, e, k, t);
+            t = c[link];
         }
-        if (priority[s] > priority[t]) {
-            split(k, t, s);
-            left[k][s] = splitLeft;
-            right[k][s] = splitRight;
-            return s;
+        c[link] = s;
+        int leftLink = 2 * s + LEFT;
+        int rightLink = 2 * s + RIGHT;
+        while (t != NONE) {
+            if (side(h, e, k, t) == RIGHT) {
+                c[leftLink] = t;
+                leftLink = 2 * t + RIGHT;
+                t = c[leftLink];
+            } else {
+                c[rightLink] = t;
+                rightLink = 2 * t + LEFT;
+                t = c[rightLink];
+            }
         }
-        if (less(k, s, t)) {
-            left[k][t] = insert(k, left[k][t], s);
-        } else {
-            right[k][t] = insert(k, right[k][t], s);
-        }
-        return t;
+        c[leftLink] = NONE;
+        c[rightLink] = NONE;
     }
 
-    /** Splits tree {@code t} of ring k into keys below and above slot s's key: {@link #splitLeft}/{@link #splitRight}. */
-    private void split(int k, int t, int s) {
-        if (t == NONE) {
-            splitLeft = NONE;
-            splitRight = NONE;
-            return;
+    /** Removes slot s from ring k: finds its link, then merges its two subtrees into it top down. */
+    private void remove(int k, int s) {
+        int[] c = child[k];
+        long h = ringHash[k][s];
+        Endpoint e = endpoints[s];
+        int link = ROOT_LINK;
+        for (int t = c[link]; t != s; t = c[link]) {
+            link = 2 * t + side(h, e, k, t);
         }
-        if (less(k, t, s)) {
-            split(k, right[k][t], s);
-            right[k][t] = splitLeft;
-            splitLeft = t;
-        } else {
-            split(k, left[k][t], s);
-            left[k][t] = splitRight;
-            splitRight = t;
+        int a = c[2 * s + LEFT];
+        int b = c[2 * s + RIGHT];
+        while (a != NONE && b != NONE) {
+            if (priority[a] > priority[b]) {
+                c[link] = a;
+                link = 2 * a + RIGHT;
+                a = c[link];
+            } else {
+                c[link] = b;
+                link = 2 * b + LEFT;
+                b = c[link];
+            }
         }
-    }
-
-    private int remove(int k, int t, int s) {
-        if (t == s) {
-            return merge(k, left[k][t], right[k][t]);
-        }
-        if (less(k, s, t)) {
-            left[k][t] = remove(k, left[k][t], s);
-        } else {
-            right[k][t] = remove(k, right[k][t], s);
-        }
-        return t;
-    }
-
-    private int merge(int k, int a, int b) {
-        if (a == NONE) {
-            return b;
-        }
-        if (b == NONE) {
-            return a;
-        }
-        if (priority[a] > priority[b]) {
-            right[k][a] = merge(k, right[k][a], b);
-            return a;
-        }
-        left[k][b] = merge(k, a, left[k][b]);
-        return b;
+        c[link] = a != NONE ? a : b;
     }
 
     // ---- slots and the endpoint index ------------------------------------------------------------------------
@@ -304,8 +304,7 @@ public final class MembershipView {
         priority = Arrays.copyOf(priority, newCapacity);
         for (int k = 0; k < rings; k++) {
             ringHash[k] = Arrays.copyOf(ringHash[k], newCapacity);
-            left[k] = Arrays.copyOf(left[k], newCapacity);
-            right[k] = Arrays.copyOf(right[k], newCapacity);
+            child[k] = Arrays.copyOf(child[k], 2 * newCapacity);
         }
         freeSlots = Arrays.copyOf(freeSlots, newCapacity);
         capacity = newCapacity;

@@ -27,7 +27,17 @@ public final class SeededHash {
 
     /** The hash under {@code seed} of an endpoint whose base hash is {@code base}. */
     public static long seeded(long base, long seed) {
-        return mix(base ^ mix(seed * SEED_STEP + SEED_STEP));
+        return seededByMix(base, seedMix(seed));
+    }
+
+    /** The part of {@link #seeded} that depends only on the seed, for callers hashing many endpoints per seed. */
+    public static long seedMix(long seed) {
+        return mix(seed * SEED_STEP + SEED_STEP);
+    }
+
+    /** {@code seeded(base, seed)} given {@code seedMix(seed)}: one mix. */
+    public static long seededByMix(long base, long seedMix) {
+        return mix(base ^ seedMix);
     }
 
     /** Shorthand for {@code seeded(base(bytes, port), seed)}. */

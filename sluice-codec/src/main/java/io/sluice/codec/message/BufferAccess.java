@@ -7,7 +7,7 @@ import java.nio.ByteOrder;
 
 /**
  * Raw big-endian access to a {@link ByteBuffer}'s memory, heap or direct, read-only or not, addressed as
- * {@code (base, offset + index)} the way Agrona's UnsafeBuffer does: one bounds check by the caller per field instead
+ * {@code (array, address + index)} the way Agrona's UnsafeBuffer does: one bounds check by the caller per field instead
  * of one per byte, and no per-access scope checks. Falls back to absolute ByteBuffer access where
  * {@code sun.misc.Unsafe} is unavailable. Callers must check {@code index + length <= limit} before every access.
  * Stateless; safe to share.
@@ -49,13 +49,13 @@ final class BufferAccess {
     private BufferAccess() {
     }
 
-    /** The array behind a heap buffer (null for direct). */
-    static Object base(ByteBuffer buf) {
-        return RAW && !buf.isDirect() ? UNSAFE.getObject(buf, HB_FIELD) : null;
+    /** The array behind a heap buffer; null for a direct buffer (or without Unsafe). */
+    static byte[] array(ByteBuffer buf) {
+        return RAW && !buf.isDirect() ? (byte[]) UNSAFE.getObject(buf, HB_FIELD) : null;
     }
 
-    /** Raw offset of index 0 of {@code buf}. */
-    static long offset(ByteBuffer buf) {
+    /** Raw address of index 0 of {@code buf}: absolute for a direct buffer, relative to {@link #array} for heap. */
+    static long address(ByteBuffer buf) {
         if (!RAW) {
             return 0;
         }
@@ -63,90 +63,141 @@ final class BufferAccess {
                 : BYTE_ARRAY_BASE + UNSAFE.getInt(buf, OFFSET_FIELD);
     }
 
-    static void putByte(ByteBuffer buf, Object base, long off, int i, byte v) {
+    // Writes branch on array == null instead of passing a maybe-null base to Unsafe: an Unsafe access whose base may
+    // or may not be null is compiled by C2 with memory barriers that force every field of the caller to be reloaded
+    // after it, while an access known to be off-heap (absolute address) or known to hit a byte[] leaves the caller's
+    // fields in registers. The direct-buffer store is inline; heap buffers and the no-Unsafe fallback go through a
+    // second method, so a writer that only sees direct buffers inlines a few bytecodes per store.
+
+    static void putByte(ByteBuffer buf, byte[] array, long address, int i, byte v) {
+        if (array == null && RAW) {
+            UNSAFE.putByte(address + i, v);
+        } else {
+            putByteHeap(buf, array, address, i, v);
+        }
+    }
+
+    private static void putByteHeap(ByteBuffer buf, byte[] array, long address, int i, byte v) {
         if (RAW) {
-            UNSAFE.putByte(base, off + i, v);
+            UNSAFE.putByte(array, address + i, v);
         } else {
             buf.put(i, v);
         }
     }
 
-    static byte getByte(ByteBuffer buf, Object base, long off, int i) {
-        return RAW ? UNSAFE.getByte(base, off + i) : buf.get(i);
+    static void putShort(ByteBuffer buf, byte[] array, long address, int i, short v) {
+        if (array == null && RAW) {
+            UNSAFE.putShort(address + i, SWAP ? Short.reverseBytes(v) : v);
+        } else {
+            putShortHeap(buf, array, address, i, v);
+        }
     }
 
-    static void putShort(ByteBuffer buf, Object base, long off, int i, short v) {
+    private static void putShortHeap(ByteBuffer buf, byte[] array, long address, int i, short v) {
         if (RAW) {
-            UNSAFE.putShort(base, off + i, SWAP ? Short.reverseBytes(v) : v);
+            UNSAFE.putShort(array, address + i, SWAP ? Short.reverseBytes(v) : v);
         } else {
             buf.putShort(i, v);
         }
     }
 
-    static short getShort(ByteBuffer buf, Object base, long off, int i) {
-        if (RAW) {
-            short v = UNSAFE.getShort(base, off + i);
-            return SWAP ? Short.reverseBytes(v) : v;
+    static void putInt(ByteBuffer buf, byte[] array, long address, int i, int v) {
+        if (array == null && RAW) {
+            UNSAFE.putInt(address + i, SWAP ? Integer.reverseBytes(v) : v);
+        } else {
+            putIntHeap(buf, array, address, i, v);
         }
-        return buf.getShort(i);
     }
 
-    static void putInt(ByteBuffer buf, Object base, long off, int i, int v) {
+    private static void putIntHeap(ByteBuffer buf, byte[] array, long address, int i, int v) {
         if (RAW) {
-            UNSAFE.putInt(base, off + i, SWAP ? Integer.reverseBytes(v) : v);
+            UNSAFE.putInt(array, address + i, SWAP ? Integer.reverseBytes(v) : v);
         } else {
             buf.putInt(i, v);
         }
     }
 
-    static int getInt(ByteBuffer buf, Object base, long off, int i) {
-        if (RAW) {
-            int v = UNSAFE.getInt(base, off + i);
-            return SWAP ? Integer.reverseBytes(v) : v;
+    /** Big-endian 8 bytes. */
+    static void putLong(ByteBuffer buf, byte[] array, long address, int i, long v) {
+        if (array == null && RAW) {
+            UNSAFE.putLong(address + i, SWAP ? Long.reverseBytes(v) : v);
+        } else {
+            putLongHeap(buf, array, address, i, v);
         }
-        return buf.getInt(i);
     }
 
-    static void putLong(ByteBuffer buf, Object base, long off, int i, long v) {
+    /** Little-endian 8 bytes (the lowest byte of {@code v} at index {@code i}), for varints packed into a long. */
+    static void putLongLittleEndian(ByteBuffer buf, byte[] array, long address, int i, long v) {
+        if (array == null && RAW) {
+            UNSAFE.putLong(address + i, SWAP ? v : Long.reverseBytes(v));
+        } else {
+            putLongHeap(buf, array, address, i, Long.reverseBytes(v));
+        }
+    }
+
+    private static void putLongHeap(ByteBuffer buf, byte[] array, long address, int i, long v) {
         if (RAW) {
-            UNSAFE.putLong(base, off + i, SWAP ? Long.reverseBytes(v) : v);
+            UNSAFE.putLong(array, address + i, SWAP ? Long.reverseBytes(v) : v);
         } else {
             buf.putLong(i, v);
         }
     }
 
-    static long getLong(ByteBuffer buf, Object base, long off, int i) {
-        if (RAW) {
-            long v = UNSAFE.getLong(base, off + i);
-            return SWAP ? Long.reverseBytes(v) : v;
+    static byte getByte(ByteBuffer buf, byte[] array, long address, int i) {
+        if (!RAW) {
+            return buf.get(i);
         }
-        return buf.getLong(i);
+        return array == null ? UNSAFE.getByte(address + i) : UNSAFE.getByte(array, address + i);
+    }
+
+    static short getShort(ByteBuffer buf, byte[] array, long address, int i) {
+        if (!RAW) {
+            return buf.getShort(i);
+        }
+        short v = array == null ? UNSAFE.getShort(address + i) : UNSAFE.getShort(array, address + i);
+        return SWAP ? Short.reverseBytes(v) : v;
+    }
+
+    static int getInt(ByteBuffer buf, byte[] array, long address, int i) {
+        if (!RAW) {
+            return buf.getInt(i);
+        }
+        int v = array == null ? UNSAFE.getInt(address + i) : UNSAFE.getInt(array, address + i);
+        return SWAP ? Integer.reverseBytes(v) : v;
+    }
+
+    static long getLong(ByteBuffer buf, byte[] array, long address, int i) {
+        if (!RAW) {
+            return buf.getLong(i);
+        }
+        long v = array == null ? UNSAFE.getLong(address + i) : UNSAFE.getLong(array, address + i);
+        return SWAP ? Long.reverseBytes(v) : v;
     }
 
     /** Below this, a byte loop beats the fixed cost of a bulk copy. */
     private static final int LOOP_COPY_MAX = 16;
 
-    static void putBytes(ByteBuffer buf, Object base, long off, int i, byte[] src, int srcOff, int len) {
-        if (RAW && len <= LOOP_COPY_MAX) {
-            for (int k = 0; k < len; k++) {
-                UNSAFE.putByte(base, off + i + k, src[srcOff + k]);
-            }
-        } else if (RAW) {
-            UNSAFE.copyMemory(src, BYTE_ARRAY_BASE + srcOff, base, off + i, len);
-        } else {
+    static void putBytes(ByteBuffer buf, byte[] array, long address, int i, byte[] src, int srcOff, int len) {
+        if (!RAW) {
             buf.put(i, src, srcOff, len);
+        } else if (len <= LOOP_COPY_MAX) {
+            for (int k = 0; k < len; k++) {
+                putByte(buf, array, address, i + k, src[srcOff + k]);
+            }
+        } else {
+            UNSAFE.copyMemory(src, BYTE_ARRAY_BASE + srcOff, array, address + i, len);
         }
     }
 
-    static void getBytes(ByteBuffer buf, Object base, long off, int i, byte[] dst, int dstOff, int len) {
-        if (RAW && len <= LOOP_COPY_MAX) {
-            for (int k = 0; k < len; k++) {
-                dst[dstOff + k] = UNSAFE.getByte(base, off + i + k);
-            }
-        } else if (RAW) {
-            UNSAFE.copyMemory(base, off + i, dst, BYTE_ARRAY_BASE + dstOff, len);
-        } else {
+    static void getBytes(ByteBuffer buf, byte[] array, long address, int i, byte[] dst, int dstOff, int len) {
+        if (!RAW) {
             buf.get(i, dst, dstOff, len);
+        } else if (len <= LOOP_COPY_MAX) {
+            for (int k = 0; k < len; k++) {
+                dst[dstOff + k] = getByte(buf, array, address, i + k);
+            }
+        } else {
+            UNSAFE.copyMemory(array, address + i, dst, BYTE_ARRAY_BASE + dstOff, len);
         }
     }
 }

@@ -38,8 +38,8 @@ public final class MessageReader implements AutoCloseable {
     private final CodecConfig config;
     private ByteBuffer buf;
     /** Raw address of {@link #buf}; see {@code BufferAccess}. */
-    private Object base;
-    private long off;
+    private byte[] array;
+    private long address;
     private int pos;
     private int limit;
     private boolean lastRead;
@@ -98,8 +98,8 @@ public final class MessageReader implements AutoCloseable {
         }
         buffer.order(ByteOrder.BIG_ENDIAN);
         this.buf = buffer;
-        this.base = BufferAccess.base(buffer);
-        this.off = BufferAccess.offset(buffer);
+        this.array = BufferAccess.array(buffer);
+        this.address = BufferAccess.address(buffer);
         this.pos = buffer.position();
         this.limit = buffer.limit();
     }
@@ -187,7 +187,7 @@ public final class MessageReader implements AutoCloseable {
     public byte readByte() {
         if (pos < limit) {
             lastRead = true;
-            return BufferAccess.getByte(buf, base, off, pos++);
+            return BufferAccess.getByte(buf, array, address, pos++);
         }
         lastRead = false;
         return 0;
@@ -195,7 +195,7 @@ public final class MessageReader implements AutoCloseable {
 
     public short readShort() {
         if (pendingLen == 0 && limit - pos >= WireFormat.SHORT_BYTES) {
-            short v = BufferAccess.getShort(buf, base, off, pos);
+            short v = BufferAccess.getShort(buf, array, address, pos);
             pos += WireFormat.SHORT_BYTES;
             lastRead = true;
             return v;
@@ -225,7 +225,7 @@ public final class MessageReader implements AutoCloseable {
 
     public float readFloat() {
         if (pendingLen == 0 && limit - pos >= WireFormat.FLOAT_BYTES) {
-            float v = Float.intBitsToFloat(BufferAccess.getInt(buf, base, off, pos));
+            float v = Float.intBitsToFloat(BufferAccess.getInt(buf, array, address, pos));
             pos += WireFormat.FLOAT_BYTES;
             lastRead = true;
             return v;
@@ -242,7 +242,7 @@ public final class MessageReader implements AutoCloseable {
 
     public double readDouble() {
         if (pendingLen == 0 && limit - pos >= WireFormat.DOUBLE_BYTES) {
-            double v = Double.longBitsToDouble(BufferAccess.getLong(buf, base, off, pos));
+            double v = Double.longBitsToDouble(BufferAccess.getLong(buf, array, address, pos));
             pos += WireFormat.DOUBLE_BYTES;
             lastRead = true;
             return v;
@@ -255,7 +255,7 @@ public final class MessageReader implements AutoCloseable {
 
     public UUID readUuid() {
         if (pendingLen == 0 && limit - pos >= WireFormat.UUID_BYTES) {
-            UUID v = new UUID(BufferAccess.getLong(buf, base, off, pos), BufferAccess.getLong(buf, base, off, pos + 8));
+            UUID v = new UUID(BufferAccess.getLong(buf, array, address, pos), BufferAccess.getLong(buf, array, address, pos + 8));
             pos += WireFormat.UUID_BYTES;
             lastRead = true;
             return v;
@@ -269,7 +269,7 @@ public final class MessageReader implements AutoCloseable {
     /** Accumulates a fixed-size value across buffers; true (and pending reset) once {@code n} bytes are there. */
     private boolean fillPending(int n) {
         int take = Math.min(n - pendingLen, limit - pos);
-        BufferAccess.getBytes(buf, base, off, pos, pending, pendingLen, take);
+        BufferAccess.getBytes(buf, array, address, pos, pending, pendingLen, take);
         pos += take;
         pendingLen += take;
         if (pendingLen < n) {
@@ -285,8 +285,8 @@ public final class MessageReader implements AutoCloseable {
     long readVarint() {
         if (!varActive && limit - pos >= WireFormat.MAX_VARINT64_BYTES) {
             ByteBuffer b = buf;
-            Object o = base;
-            long a = off;
+            byte[] o = array;
+            long a = address;
             int p = pos;
             long v = 0;
             for (int shift = 0; shift < 64; shift += 7) {
@@ -306,7 +306,7 @@ public final class MessageReader implements AutoCloseable {
             varShift = 0;
         }
         while (pos < limit) {
-            byte x = BufferAccess.getByte(buf, base, off, pos++);
+            byte x = BufferAccess.getByte(buf, array, address, pos++);
             varAccum |= (long) (x & 0x7F) << varShift;
             if (x >= 0) {
                 varActive = false;
@@ -373,7 +373,7 @@ public final class MessageReader implements AutoCloseable {
                 text = a;
             }
         }
-        BufferAccess.getBytes(buf, base, off, pos, a, arrayPos, n);
+        BufferAccess.getBytes(buf, array, address, pos, a, arrayPos, n);
         pos += n;
         arrayPos += n;
         if (arrayPos < arrayLen) {
@@ -723,7 +723,7 @@ public final class MessageReader implements AutoCloseable {
             }
             int n = Math.min(arrayLen - arrayPos, limit - pos);
             byte[] a = compressedIn.ensureRoom(n);
-            BufferAccess.getBytes(buf, base, off, pos, a, compressedIn.size(), n);
+            BufferAccess.getBytes(buf, array, address, pos, a, compressedIn.size(), n);
             compressedIn.advance(n);
             pos += n;
             arrayPos += n;

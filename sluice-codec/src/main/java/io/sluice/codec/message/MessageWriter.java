@@ -31,11 +31,16 @@ import java.util.UUID;
 public final class MessageWriter implements AutoCloseable {
     private final CodecConfig config;
     private ByteBuffer buf;
-    /** Raw address of {@link #buf}: base object (array or null) and offset of index 0; see {@code BufferAccess}. */
-    private Object base;
-    private long off;
+    /** Raw address of {@link #buf}: its array (null when direct) and the address of index 0; see {@code BufferAccess}. */
+    private byte[] array;
+    private long address;
     private int pos;
     private int limit;
+    /**
+     * {@link #limit} while no primitive is pending, else -1: every fast path checks only {@code fastLimit - pos >= n},
+     * which fails whenever bytes are pending.
+     */
+    private int fastLimit;
 
     /** Encoded bytes of the primitive that did not fit, and how much of them is written. */
     private final byte[] pending = new byte[WireFormat.MAX_PRIMITIVE_BYTES];
@@ -90,6 +95,7 @@ public final class MessageWriter implements AutoCloseable {
         if (buffer == buf) {
             pos = buffer.position();
             limit = buffer.limit();
+            fastLimit = pendingLen == 0 ? limit : -1;
             return;
         }
         if (buffer.isReadOnly()) {
@@ -97,10 +103,11 @@ public final class MessageWriter implements AutoCloseable {
         }
         buffer.order(ByteOrder.BIG_ENDIAN);
         this.buf = buffer;
-        this.base = BufferAccess.base(buffer);
-        this.off = BufferAccess.offset(buffer);
+        this.array = BufferAccess.array(buffer);
+        this.address = BufferAccess.address(buffer);
         this.pos = buffer.position();
         this.limit = buffer.limit();
+        this.fastLimit = pendingLen == 0 ? limit : -1;
     }
 
     /**
@@ -136,7 +143,7 @@ public final class MessageWriter implements AutoCloseable {
         depth = 0;
         cur = frames[0];
         cur.reset();
-        pendingLen = 0;
+        setPending(0);
         pendingPos = 0;
         arrayPhase = 0;
         arrayPos = 0;
@@ -151,6 +158,17 @@ public final class MessageWriter implements AutoCloseable {
 
     public void incrementState() {
         cur.state++;
+    }
+
+    /**
+     * Records that field {@code field} of the message being written did not finish and returns {@code false}, for
+     * {@code writeTo} implementations that resume by field index without counting every finished field:
+     * {@code case 3: if (!w.writeInt(x)) return w.stopAt(3);}. Equivalent to {@link #incrementState} after each
+     * finished field, with one store per buffer instead of one per field.
+     */
+    public boolean stopAt(int field) {
+        cur.state = field;
+        return false;
     }
 
     /** Bytes still free in the current buffer. */
@@ -169,54 +187,39 @@ public final class MessageWriter implements AutoCloseable {
     }
 
     // ---- primitives ------------------------------------------------------------------------------------------
-    // Each write has a small fast path (no bytes pending, whole encoding fits) and an out-of-line slow path, so the
-    // fast path inlines into the message's writeTo even when buffers are small and the slow path is warm.
+    // Each write is one compare against fastLimit and the stores; everything else (bytes pending from the previous
+    // buffer, a primitive that does not fit, a varint that reaches the limit) goes to the one out-of-line writeSlow.
+    // The fast paths stay small in bytecode so that C2 inlines every field of a large message's writeTo within its
+    // inlining budget (8,000 bytecodes per compiled method); writeSlow stays out of line because it is larger than
+    // C2's limit for inlining even a hot callee (FreqInlineSize, 325 bytecodes).
 
     public boolean writeBoolean(boolean v) {
         return writeByte(v ? (byte) 1 : (byte) 0);
     }
 
     public boolean writeByte(byte v) {
-        if (pendingLen == 0 && pos < limit) {
-            BufferAccess.putByte(buf, base, off, pos++, v);
+        int p = pos;
+        if (fastLimit - p >= 1) {
+            BufferAccess.putByte(buf, array, address, p, v);
+            pos = p + 1;
             return true;
         }
-        return writeByteSlow(v);
-    }
-
-    private boolean writeByteSlow(byte v) {
-        if (pendingLen > 0) {
-            return drainPending();
-        }
-        pending[0] = v;
-        return spill(1);
+        return writeSlow(v, 1);
     }
 
     public boolean writeShort(short v) {
-        if (pendingLen == 0 && limit - pos >= WireFormat.SHORT_BYTES) {
-            BufferAccess.putShort(buf, base, off, pos, v);
-            pos += WireFormat.SHORT_BYTES;
+        int p = pos;
+        if (fastLimit - p >= WireFormat.SHORT_BYTES) {
+            BufferAccess.putShort(buf, array, address, p, v);
+            pos = p + WireFormat.SHORT_BYTES;
             return true;
         }
-        return writeShortSlow(v);
-    }
-
-    private boolean writeShortSlow(short v) {
-        if (pendingLen > 0) {
-            return drainPending();
-        }
-        pending[0] = (byte) (v >>> 8);
-        pending[1] = (byte) v;
-        return spill(WireFormat.SHORT_BYTES);
+        return writeSlow(v, WireFormat.SHORT_BYTES);
     }
 
     /** Zigzag varint. */
     public boolean writeInt(int v) {
-        if (pendingLen == 0 && limit - pos >= WireFormat.MAX_VARINT32_BYTES) {
-            putVarint32((v << 1) ^ (v >> 31));
-            return true;
-        }
-        return writeVarintSlow(((v << 1) ^ (v >> 31)) & 0xFFFFFFFFL);
+        return writeVarint(((v << 1) ^ (v >> 31)) & 0xFFFFFFFFL);
     }
 
     /** Zigzag varint. */
@@ -225,40 +228,25 @@ public final class MessageWriter implements AutoCloseable {
     }
 
     public boolean writeFloat(float v) {
-        if (pendingLen == 0 && limit - pos >= WireFormat.FLOAT_BYTES) {
-            BufferAccess.putInt(buf, base, off, pos, Float.floatToRawIntBits(v));
-            pos += WireFormat.FLOAT_BYTES;
+        int p = pos;
+        int bits = Float.floatToRawIntBits(v);
+        if (fastLimit - p >= WireFormat.FLOAT_BYTES) {
+            BufferAccess.putInt(buf, array, address, p, bits);
+            pos = p + WireFormat.FLOAT_BYTES;
             return true;
         }
-        return writeFloatSlow(v);
-    }
-
-    private boolean writeFloatSlow(float v) {
-        if (pendingLen > 0) {
-            return drainPending();
-        }
-        int bits = Float.floatToRawIntBits(v);
-        for (int i = 0; i < WireFormat.FLOAT_BYTES; i++) {
-            pending[i] = (byte) (bits >>> (24 - 8 * i));
-        }
-        return spill(WireFormat.FLOAT_BYTES);
+        return writeSlow(bits, WireFormat.FLOAT_BYTES);
     }
 
     public boolean writeDouble(double v) {
-        if (pendingLen == 0 && limit - pos >= WireFormat.DOUBLE_BYTES) {
-            BufferAccess.putLong(buf, base, off, pos, Double.doubleToRawLongBits(v));
-            pos += WireFormat.DOUBLE_BYTES;
+        int p = pos;
+        long bits = Double.doubleToRawLongBits(v);
+        if (fastLimit - p >= WireFormat.DOUBLE_BYTES) {
+            BufferAccess.putLong(buf, array, address, p, bits);
+            pos = p + WireFormat.DOUBLE_BYTES;
             return true;
         }
-        return writeDoubleSlow(v);
-    }
-
-    private boolean writeDoubleSlow(double v) {
-        if (pendingLen > 0) {
-            return drainPending();
-        }
-        WireFormat.encodeLong(Double.doubleToRawLongBits(v), pending, 0);
-        return spill(WireFormat.DOUBLE_BYTES);
+        return writeSlow(bits, WireFormat.DOUBLE_BYTES);
     }
 
     /** 16 bytes; {@code null} is not allowed (use a boolean presence field). */
@@ -267,108 +255,111 @@ public final class MessageWriter implements AutoCloseable {
     }
 
     public boolean writeUuid(long msb, long lsb) {
-        if (pendingLen == 0 && limit - pos >= WireFormat.UUID_BYTES) {
-            BufferAccess.putLong(buf, base, off, pos, msb);
-            BufferAccess.putLong(buf, base, off, pos + 8, lsb);
-            pos += WireFormat.UUID_BYTES;
+        int p = pos;
+        if (fastLimit - p >= WireFormat.UUID_BYTES) {
+            BufferAccess.putLong(buf, array, address, p, msb);
+            BufferAccess.putLong(buf, array, address, p + Long.BYTES, lsb);
+            pos = p + WireFormat.UUID_BYTES;
             return true;
         }
-        return writeUuidSlow(msb, lsb);
-    }
-
-    private boolean writeUuidSlow(long msb, long lsb) {
-        if (pendingLen > 0) {
-            return drainPending();
+        if (pendingLen == 0) {
+            WireFormat.encodeLong(msb, pending, 0);
         }
-        WireFormat.encodeLong(msb, pending, 0);
-        WireFormat.encodeLong(lsb, pending, 8);
-        return spill(WireFormat.UUID_BYTES);
-    }
-
-    /** Unsigned varint. */
-    boolean writeVarint(long v) {
-        if (pendingLen == 0 && limit - pos >= WireFormat.MAX_VARINT64_BYTES) {
-            ByteBuffer b = buf;
-            Object o = base;
-            long a = off;
-            int p = pos;
-            while ((v & ~0x7FL) != 0) {
-                BufferAccess.putByte(b, o, a, p++, (byte) ((v & 0x7F) | 0x80));
-                v >>>= 7;
-            }
-            BufferAccess.putByte(b, o, a, p++, (byte) v);
-            pos = p;
-            return true;
-        }
-        return writeVarintSlow(v);
+        return writeSlow(lsb, WireFormat.UUID_BYTES);
     }
 
     /**
-     * A varint that may not fit: written byte by byte up to the limit; what is left of the value waits in
-     * {@link #varintRest} and is continued by the next call, so nothing is staged or copied.
+     * Unsigned varint. With 8 bytes free, a value of up to 56 bits (8 varint bytes) is one 8-byte store of its encoding
+     * packed into a long; longer values and the end of the buffer take the slow path.
      */
-    private boolean writeVarintSlow(long v) {
-        if (pendingLen > 0) {
-            return drainPending();
-        }
-        if (pendingLen == VARINT_PENDING) {
-            v = varintRest;
-        }
+    boolean writeVarint(long v) {
         int p = pos;
-        int lim = limit;
-        while (p < lim) {
-            if ((v & ~0x7FL) == 0) {
-                BufferAccess.putByte(buf, base, off, p++, (byte) v);
-                pos = p;
-                pendingLen = 0;
+        if (fastLimit - p >= Long.BYTES) {
+            int len = WireFormat.varintLength(v);
+            if (len <= Long.BYTES) {
+                BufferAccess.putLongLittleEndian(buf, array, address, p, WireFormat.varintWord(v, len));
+                pos = p + len;
                 return true;
             }
-            BufferAccess.putByte(buf, base, off, p++, (byte) ((v & 0x7F) | 0x80));
-            v >>>= 7;
         }
-        pos = p;
-        varintRest = v;
-        pendingLen = VARINT_PENDING;
+        return writeSlow(v, VARINT);
+    }
+
+    /** {@link #writeSlow} width of a varint. */
+    private static final int VARINT = 0;
+    /** What 8 varint bytes carry, and the continuation bit of the 8th byte of a varint word. */
+    private static final int LOW_56_BITS_COUNT = 7 * Long.BYTES;
+    private static final long LOW_56_BITS = (1L << LOW_56_BITS_COUNT) - 1;
+    private static final long LAST_CONTINUATION_BIT = 1L << (Long.SIZE - 1);
+
+    /**
+     * Every primitive write that the fast path did not finish, in one method. Bytes still pending from the previous
+     * buffer are drained first (that is the whole call when the write is the resumed one). Otherwise a varint
+     * ({@code width == VARINT}, {@code bits} holding the part not yet written) continues byte by byte and, at the
+     * limit, waits in {@link #varintRest}; a fixed-width value ({@code width} bytes: the low bytes of {@code bits}
+     * big-endian; for a UUID the high long is already staged) is staged in {@link #pending} and written as far as it
+     * fits.
+     */
+    private boolean writeSlow(long bits, int width) {
+        int p = pos;
+        int lim = limit;
+        if (pendingLen > 0) {
+            int n = Math.min(lim - p, pendingLen - pendingPos);
+            BufferAccess.putBytes(buf, array, address, p, pending, pendingPos, n);
+            pos = p + n;
+            pendingPos += n;
+            if (pendingPos < pendingLen) {
+                return false;
+            }
+            pendingPos = 0;
+            setPending(0);
+            return true;
+        }
+        if (width == VARINT) {
+            long v = pendingLen == VARINT_PENDING ? varintRest : bits;
+            if (pendingLen == 0 && lim - p >= WireFormat.MAX_VARINT64_BYTES) {
+                // 9 or 10 bytes: the first 8 as one word, all with continuation bits, then the top 8 bits
+                long low = v & LOW_56_BITS;
+                BufferAccess.putLongLittleEndian(buf, array, address, p,
+                        WireFormat.varintWord(low, Long.BYTES) | LAST_CONTINUATION_BIT);
+                p += Long.BYTES;
+                v >>>= LOW_56_BITS_COUNT;
+            }
+            while (p < lim) {
+                long rest = v >>> 7;
+                BufferAccess.putByte(buf, array, address, p++, (byte) (rest == 0 ? v : v | 0x80));
+                if (rest == 0) {
+                    pos = p;
+                    setPending(0);
+                    return true;
+                }
+                v = rest;
+            }
+            pos = p;
+            varintRest = v;
+            setPending(VARINT_PENDING);
+            return false;
+        }
+        int from = width == WireFormat.UUID_BYTES ? Long.BYTES : 0;
+        long b = bits;
+        for (int i = width - 1; i >= from; i--) {
+            pending[i] = (byte) b;
+            b >>>= Byte.SIZE;
+        }
+        int n = Math.min(lim - p, width);
+        BufferAccess.putBytes(buf, array, address, p, pending, 0, n);
+        pos = p + n;
+        if (n == width) {
+            return true;
+        }
+        pendingPos = n;
+        setPending(width);
         return false;
     }
 
-    private void putVarint32(int v) {
-        ByteBuffer b = buf;
-        Object o = base;
-        long a = off;
-        int p = pos;
-        while ((v & ~0x7F) != 0) {
-            BufferAccess.putByte(b, o, a, p++, (byte) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        BufferAccess.putByte(b, o, a, p++, (byte) v);
-        pos = p;
-    }
-
-    /** Writes the encoding staged in {@link #pending}: directly when it fits, else as much as fits, rest later. */
-    private boolean spill(int len) {
-        if (len <= limit - pos) {
-            for (int i = 0; i < len; i++) {
-                BufferAccess.putByte(buf, base, off, pos++, pending[i]);
-            }
-            return true;
-        }
+    private void setPending(int len) {
         pendingLen = len;
-        pendingPos = 0;
-        return drainPending();
-    }
-
-    private boolean drainPending() {
-        int n = Math.min(limit - pos, pendingLen - pendingPos);
-        BufferAccess.putBytes(buf, base, off, pos, pending, pendingPos, n);
-        pos += n;
-        pendingPos += n;
-        if (pendingPos < pendingLen) {
-            return false;
-        }
-        pendingLen = 0;
-        pendingPos = 0;
-        return true;
+        fastLimit = len == 0 ? limit : -1;
     }
 
     // ---- arrays and strings ----------------------------------------------------------------------------------
@@ -386,7 +377,7 @@ public final class MessageWriter implements AutoCloseable {
             arrayPos = 0;
         }
         int n = Math.min(limit - pos, len - arrayPos);
-        BufferAccess.putBytes(buf, base, this.off, pos, v, off + arrayPos, n);
+        BufferAccess.putBytes(buf, array, address, pos, v, off + arrayPos, n);
         pos += n;
         arrayPos += n;
         if (arrayPos < len) {

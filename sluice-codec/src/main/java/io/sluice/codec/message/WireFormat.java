@@ -37,6 +37,30 @@ final class WireFormat {
         return (v >>> 1) ^ -(v & 1);
     }
 
+    /** Bytes of the unsigned varint of {@code v}, 1 to 10, without a loop or branch. */
+    static int varintLength(long v) {
+        return (VARINT_LENGTH_BASE - Long.numberOfLeadingZeros(v) * VARINT_LENGTH_STEP) >>> VARINT_LENGTH_SHIFT;
+    }
+
+    /** {@code ceil(significantBits / 7)} as {@code (640 - 9 * leadingZeros) >>> 6}, exact for 0..64 leading zeros. */
+    private static final int VARINT_LENGTH_BASE = 640;
+    private static final int VARINT_LENGTH_STEP = 9;
+    private static final int VARINT_LENGTH_SHIFT = 6;
+    /** The continuation bit of each of the first 7 bytes of a varint word; shifted right to keep the first n-1. */
+    private static final long CONTINUATION_BITS = 0x0080_8080_8080_8080L;
+
+    /**
+     * The unsigned varint of {@code v}, whose length {@code len} is at most 8, packed into a long with the first wire
+     * byte lowest and the continuation bits set. The seven-bit groups are spread into bytes in three halving steps
+     * (28-bit halves, 14-bit quarters, 7-bit eighths) instead of a loop with a branch per byte.
+     */
+    static long varintWord(long v, int len) {
+        long x = (v & 0xFFF_FFFFL) | (v & 0xFF_FFFF_F000_0000L) << 4;
+        x = (x & 0x3FFF_0000_3FFFL) | (x & 0xFFF_C000_0FFF_C000L) << 2;
+        x = (x & 0x7F_007F_007F_007FL) | (x & 0x3F80_3F80_3F80_3F80L) << 1;
+        return x | CONTINUATION_BITS >>> ((Long.BYTES - len) * Byte.SIZE);
+    }
+
     /** Encodes {@code v} as an unsigned varint into {@code dst} from 0; returns the length. */
     static int encodeVarint(long v, byte[] dst) {
         int n = 0;
