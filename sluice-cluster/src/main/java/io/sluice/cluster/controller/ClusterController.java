@@ -82,8 +82,11 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     private final AtomicBoolean membershipScheduled = new AtomicBoolean();
     private final CuratorWatcher brokerIdsWatcher = this::onBrokerIdsEvent;
     private final ConnectionStateListener connectionListener = this::onConnectionState;
-    /** Broker ids the watch named since the last reconciliation; added by ZooKeeper's event thread. */
-    private final Set<Integer> changedBrokerIds = ConcurrentHashMap.newKeySet();
+    /**
+     * Broker ids the watch named since the last reconciliation, each with whether its latest event was a deletion;
+     * added by ZooKeeper's event thread.
+     */
+    private final Map<Integer, Boolean> changedBrokerIds = new ConcurrentHashMap<>();
     /** Set when events may have been missed: the next reconciliation compares every registration. */
     private volatile boolean fullScanNeeded = true;
     private final PartitionIndex partitions = new PartitionIndex();
@@ -326,7 +329,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         String prefix = ZkPaths.BROKER_IDS + "/";
         if (path != null && path.startsWith(prefix) && path.indexOf('/', prefix.length()) < 0) {
             try {
-                changedBrokerIds.add(Integer.parseInt(path.substring(prefix.length())));
+                changedBrokerIds.put(Integer.parseInt(path.substring(prefix.length())),
+                        event.getType() == Watcher.Event.EventType.NodeDeleted);
             } catch (NumberFormatException e) {
                 LOG.warn("controller {}: ignoring {}, not a broker id", brokerId, path);
                 return;
@@ -423,12 +427,15 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     /** Reads each registration the watch named since the last call: joined, left, bounced or unchanged. */
     private void readChangedRegistrations(DeltaRecord delta, MembershipChange change) throws Exception {
-        int[] ids = drainChangedIds();
-        for (int id : ids) {
+        for (long pending : drainChangedIds()) {
+            int id = (int) (pending >> 1);
+            boolean deleted = (pending & 1) != 0;
             Stat st = new Stat();
             byte[] data;
             try {
-                data = client.getData().storingStatIn(st).forPath(ZkPaths.broker(id));
+                // After a deletion, ask without data first: a leave then costs no NoNodeException.
+                data = deleted && client.checkExists().forPath(ZkPaths.broker(id)) == null ? null
+                        : client.getData().storingStatIn(st).forPath(ZkPaths.broker(id));
             } catch (KeeperException.NoNodeException e) {
                 data = null;
             }
@@ -455,20 +462,22 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         }
     }
 
-    private int[] drainChangedIds() {
-        int[] ids = new int[changedBrokerIds.size()];
+    /** The changed ids, ascending, each as {@code id << 1 | deleted}; removed from the pending map. */
+    private long[] drainChangedIds() {
+        long[] changes = new long[changedBrokerIds.size()];
         int n = 0;
-        for (java.util.Iterator<Integer> it = changedBrokerIds.iterator(); it.hasNext(); ) {
-            int id = it.next();
+        for (java.util.Iterator<Map.Entry<Integer, Boolean>> it = changedBrokerIds.entrySet().iterator();
+             it.hasNext(); ) {
+            Map.Entry<Integer, Boolean> e = it.next();
             it.remove();
-            if (n == ids.length) {
-                ids = java.util.Arrays.copyOf(ids, n * 2 + 1);
+            if (n == changes.length) {
+                changes = java.util.Arrays.copyOf(changes, n * 2 + 1);
             }
-            ids[n++] = id;
+            changes[n++] = (long) e.getKey() << 1 | (e.getValue() ? 1 : 0);
         }
-        ids = java.util.Arrays.copyOf(ids, n);
-        java.util.Arrays.sort(ids);
-        return ids;
+        changes = java.util.Arrays.copyOf(changes, n);
+        java.util.Arrays.sort(changes);
+        return changes;
     }
 
     /**
