@@ -181,7 +181,7 @@ class RecordCursorFastPathTest {
             };
             int offset = random.nextInt(10) == 0 ? random.nextInt() : i;
             byte[] key = random.nextBoolean() ? null : bytes(random, size(random));
-            byte[] value = random.nextInt(8) == 0 ? null : bytes(random, random.nextInt(3) == 0 ? 20_000 : size(random));
+            byte[] value = random.nextInt(8) == 0 ? null : bytes(random, random.nextInt(12) == 0 ? 9_000 : size(random));
             int attributes = random.nextInt(20) == 0 ? random.nextInt(256) - 128 : 0;
             records.add(new Rec(attributes, ts, offset, key, value, keys, values));
         }
