@@ -9,8 +9,6 @@ import io.sluice.cli.consume.ConsumeCommand;
 import io.sluice.cli.produce.ProduceCommand;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,98 +47,86 @@ class CliAgainstBrokerTest {
 
     @Test
     void shouldCreateListDescribeAndDeleteTopics() {
-        assertEquals(new Result(0, "Created topic orders.\n", ""),
+        assertEquals(new CliResult(0, "Created topic orders.\n", ""),
                 run("topic", "create", "orders", "--partitions", "3", "--config", "retention.ms=60000", "-b", bootstrap));
-        assertEquals(0, run("topic", "create", "audit", "-b", bootstrap).exitCode);
+        assertEquals(0, run("topic", "create", "audit", "-b", bootstrap).exitCode());
 
-        assertEquals(new Result(0, "audit\norders\n", ""), run("topic", "list", "-b", bootstrap));
+        assertEquals(new CliResult(0, "audit\norders\n", ""), run("topic", "list", "-b", bootstrap));
 
-        Result described = run("topic", "describe", "orders", "-b", bootstrap);
-        assertEquals(0, described.exitCode, described.err);
-        List<String> lines = List.of(described.out.split("\n"));
-        assertEquals(4, lines.size(), described.out);
+        CliResult described = run("topic", "describe", "orders", "-b", bootstrap);
+        assertEquals(0, described.exitCode(), described.err());
+        List<String> lines = List.of(described.out().split("\n"));
+        assertEquals(4, lines.size(), described.out());
         assertTrue(lines.get(0).startsWith("Topic: orders\tTopicId: "), lines.get(0));
         assertTrue(lines.get(0).contains("\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: retention.ms=60000"), lines.get(0));
         assertEquals("\tTopic: orders\tPartition: 2\tLeader: 0\tReplicas: 0\tIsr: 0", lines.get(3));
 
-        assertEquals(new Result(0, "Deleted topic orders.\n", ""), run("topic", "delete", "orders", "-b", bootstrap));
-        assertEquals(new Result(0, "audit\n", ""), run("topic", "list", "-b", bootstrap));
+        assertEquals(new CliResult(0, "Deleted topic orders.\n", ""), run("topic", "delete", "orders", "-b", bootstrap));
+        assertEquals(new CliResult(0, "audit\n", ""), run("topic", "list", "-b", bootstrap));
     }
 
     @Test
     void shouldRefuseInvalidTopicConfigWithOneLine() {
-        Result result = run("topic", "create", "bad", "--config", "segment.bytes=tiny", "-b", bootstrap);
-        assertEquals(SluiceCli.EXIT_FAILURE, result.exitCode);
-        assertTrue(result.err.startsWith("sluice topic create: InvalidConfigurationException: "), result.err);
-        assertTrue(result.err.contains("segment.bytes"), result.err);
-        assertEquals(1, result.err.lines().count(), result.err);
+        CliResult result = run("topic", "create", "bad", "--config", "segment.bytes=tiny", "-b", bootstrap);
+        assertEquals(SluiceCli.EXIT_FAILURE, result.exitCode());
+        assertTrue(result.err().startsWith("sluice topic create: InvalidConfigurationException: "), result.err());
+        assertTrue(result.err().contains("segment.bytes"), result.err());
+        assertEquals(1, result.err().lines().count(), result.err());
     }
 
     @Test
     void shouldProduceLinesAndConsumeThemBackWithKeysAndHeaders() {
-        assertEquals(0, run("topic", "create", "lines", "--partitions", "1", "-b", bootstrap).exitCode);
+        assertEquals(0, run("topic", "create", "lines", "--partitions", "1", "-b", bootstrap).exitCode());
         for (String codec : List.of("none", "gzip", "snappy", "lz4", "zstd")) {
             String input = "k1:" + codec + " one\nk2:" + codec + " two:with colon\nno key " + codec + "\n";
-            Result produced = produce(input, "-t", "lines", "-K", ":", "-H", "codec=" + codec, "-z", codec, "-b", bootstrap);
-            assertEquals(new Result(0, "", ""), produced, codec);
+            CliResult produced = produce(input, "-t", "lines", "-K", ":", "-H", "codec=" + codec, "-z", codec, "-b", bootstrap);
+            assertEquals(new CliResult(0, "", ""), produced, codec);
         }
 
-        Result consumed = consume("-t", "lines", "-e", "-K", ":", "-b", bootstrap);
+        CliResult consumed = consume("-t", "lines", "-e", "-K", ":", "-b", bootstrap);
         List<String> expected = new ArrayList<>();
         for (String codec : List.of("none", "gzip", "snappy", "lz4", "zstd")) {
             expected.add("k1:" + codec + " one");
             expected.add("k2:" + codec + " two:with colon");
             expected.add(":no key " + codec);
         }
-        assertEquals(0, consumed.exitCode, consumed.err);
-        assertEquals(String.join("\n", expected) + "\n", consumed.out);
+        assertEquals(0, consumed.exitCode(), consumed.err());
+        assertEquals(String.join("\n", expected) + "\n", consumed.out());
 
-        Result formatted = consume("-t", "lines", "-o", "-1", "-e", "-f", "%p/%o %k=%s [%h]\\n", "-Z", "-b", bootstrap);
-        assertEquals(new Result(0, "0/14 NULL=no key zstd [codec=zstd]\n", ""), formatted);
+        CliResult formatted = consume("-t", "lines", "-o", "-1", "-e", "-f", "%p/%o %k=%s [%h]\\n", "-Z", "-b", bootstrap);
+        assertEquals(new CliResult(0, "0/14 NULL=no key zstd [codec=zstd]\n", ""), formatted);
 
-        Result counted = consume("-t", "lines", "-o", "3", "-c", "2", "-b", bootstrap);
-        assertEquals(new Result(0, "gzip one\ngzip two:with colon\n", ""), counted);
+        CliResult counted = consume("-t", "lines", "-o", "3", "-c", "2", "-b", bootstrap);
+        assertEquals(new CliResult(0, "gzip one\ngzip two:with colon\n", ""), counted);
 
-        Result byTimestamp = consume("-t", "lines", "-o", "s@0", "-c", "1", "-b", bootstrap);
-        assertEquals(new Result(0, "none one\n", ""), byTimestamp);
-        Result fromEnd = consume("-t", "lines", "-o", "end", "-e", "-b", bootstrap);
-        assertEquals(new Result(0, "", ""), fromEnd);
+        CliResult byTimestamp = consume("-t", "lines", "-o", "s@0", "-c", "1", "-b", bootstrap);
+        assertEquals(new CliResult(0, "none one\n", ""), byTimestamp);
+        CliResult fromEnd = consume("-t", "lines", "-o", "end", "-e", "-b", bootstrap);
+        assertEquals(new CliResult(0, "", ""), fromEnd);
     }
 
     @Test
     void shouldFailConsumeOfMissingTopicWithOneLine() {
-        Result result = consume("-t", "absent", "-e", "-b", bootstrap);
-        assertEquals(new Result(SluiceCli.EXIT_FAILURE, "", "consume: topic 'absent' does not exist\n"), result);
+        CliResult result = consume("-t", "absent", "-e", "-b", bootstrap);
+        assertEquals(new CliResult(SluiceCli.EXIT_FAILURE, "", "consume: topic 'absent' does not exist\n"), result);
     }
 
-    private static Result run(String... args) {
-        return execute(SluiceCli.commandLine(), args);
+    private static CliResult run(String... args) {
+        return CliResult.run(args);
     }
 
-    private static Result produce(String stdin, String... args) {
+    private static CliResult produce(String stdin, String... args) {
         ProduceCommand command = new ProduceCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
-        return execute(withErrorHandler(new CommandLine(command)), args);
+        return CliResult.execute(withErrorHandler(new CommandLine(command)), args);
     }
 
-    private static Result consume(String... args) {
+    private static CliResult consume(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Result result = execute(withErrorHandler(new CommandLine(new ConsumeCommand(out))), args);
-        return new Result(result.exitCode, out.toString(StandardCharsets.UTF_8), result.err);
+        CliResult result = CliResult.execute(withErrorHandler(new CommandLine(new ConsumeCommand(out))), args);
+        return new CliResult(result.exitCode(), out.toString(StandardCharsets.UTF_8), result.err());
     }
 
     private static CommandLine withErrorHandler(CommandLine commandLine) {
         return commandLine.setExecutionExceptionHandler(SluiceCli.commandLine().getExecutionExceptionHandler());
-    }
-
-    private static Result execute(CommandLine commandLine, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int exitCode = commandLine.execute(args);
-        return new Result(exitCode, out.toString(), err.toString());
-    }
-
-    private record Result(int exitCode, String out, String err) {
     }
 }

@@ -3,8 +3,6 @@ package io.sluice.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -13,34 +11,34 @@ class SluiceCliTest {
 
     @Test
     void shouldRefuseBadConfigWithOneLineNamingKeyAndExitTwo() {
-        Result result = run("server", "--override", "num.partitions=many");
-        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode);
+        CliResult result = run("server", "--override", "num.partitions=many");
+        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode());
         assertEquals("sluice server: Invalid value 'many' for configuration 'num.partitions': expected a 32-bit integer\n",
-                result.err);
-        assertEquals("", result.out);
+                result.err());
+        assertEquals("", result.out());
     }
 
     @Test
     void shouldRefuseUnsupportedListenerProtocol() {
-        Result result = run("server", "--override", "listeners=SSL://127.0.0.1:9093");
-        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode);
-        assertTrue(result.err.contains("'listeners'") && result.err.contains("only PLAINTEXT"), result.err);
+        CliResult result = run("server", "--override", "listeners=SSL://127.0.0.1:9093");
+        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode());
+        assertTrue(result.err().contains("'listeners'") && result.err().contains("only PLAINTEXT"), result.err());
     }
 
     @Test
     void shouldRefuseMalformedOverride() {
-        Result result = run("server", "--override", "justakey");
-        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode);
-        assertEquals("sluice server: --override expects KEY=VALUE, got 'justakey'\n", result.err);
+        CliResult result = run("server", "--override", "justakey");
+        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode());
+        assertEquals("sluice server: --override expects KEY=VALUE, got 'justakey'\n", result.err());
     }
 
     @Test
     void shouldExitTwoOnUsageErrors() {
-        assertEquals(SluiceCli.EXIT_USAGE, run().exitCode);
-        assertEquals(SluiceCli.EXIT_USAGE, run("nosuchcommand").exitCode);
-        assertEquals(SluiceCli.EXIT_USAGE, run("topic").exitCode);
-        assertEquals(SluiceCli.EXIT_USAGE, run("produce").exitCode);
-        assertEquals(SluiceCli.EXIT_USAGE, run("consume", "-t", "x", "-c", "notanumber").exitCode);
+        assertEquals(SluiceCli.EXIT_USAGE, run().exitCode());
+        assertEquals(SluiceCli.EXIT_USAGE, run("nosuchcommand").exitCode());
+        assertEquals(SluiceCli.EXIT_USAGE, run("topic").exitCode());
+        assertEquals(SluiceCli.EXIT_USAGE, run("produce").exitCode());
+        assertEquals(SluiceCli.EXIT_USAGE, run("consume", "-t", "x", "-c", "notanumber").exitCode());
     }
 
     @Test
@@ -62,16 +60,7 @@ class SluiceCliTest {
         assertEquals("topic 'x' does not exist", SluiceCli.oneLine(new CommandFailedException("topic 'x' does not exist")));
     }
 
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = SluiceCli.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int exitCode = commandLine.execute(args);
-        return new Result(exitCode, out.toString(), err.toString());
-    }
-
-    private record Result(int exitCode, String out, String err) {
+    private static CliResult run(String... args) {
+        return CliResult.run(args);
     }
 }

@@ -39,7 +39,8 @@ import picocli.CommandLine.Spec;
                 "Live: in the state the controller published; Registered: holds a ZooKeeper session now. Brokers "
                 + "(live, registered or holding replicas) ascend by id; offline partitions (no leader) by topic, "
                 + "then partition.",
-                "Exit codes: 0 printed; 1 ZooKeeper unreachable, no cluster there, or no state published; 2 bad usage."})
+                "Exit codes: 0 printed; 1 ZooKeeper unreachable, no cluster there, or no state published; "
+                + "2 bad usage."})
 public final class ClusterStatusCommand implements Callable<Integer> {
 
     @Option(names = "--zookeeper", paramLabel = "HOST:PORT[,...][/chroot]",

@@ -54,7 +54,8 @@ public final class ClusterStatusFormat {
                 PartitionState partition = topic.partition(p);
                 partitions++;
                 if (partition.isOffline()) {
-                    offline.add("OfflinePartition: " + topic.name() + "-" + p + "\tReplicas: " + ids(partition.replicas()));
+                    offline.add("OfflinePartition: " + topic.name() + "-" + p
+                            + "\tReplicas: " + ids(partition.replicas()));
                 } else {
                     leadsAndHosts.computeIfAbsent(partition.leader(), id -> new int[2])[0]++;
                 }

@@ -14,12 +14,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 
 /**
  * Reads a cluster's status from ZooKeeper without writing anything: the cluster id, the recorded controller, the
- * registered brokers and, by following the published state once, the live brokers, topics and partitions. Stateless; thread-safe.
+ * registered brokers and, by following the published state once, the live brokers, topics and partitions.
+ * Stateless; thread-safe.
  */
 public final class ClusterStatusReader {
     /** How often the wait for the follower looks at its progress. */
@@ -46,7 +49,14 @@ public final class ClusterStatusReader {
             throw new CommandFailedException("no Sluice cluster in ZooKeeper '" + where + "': " + ZkPaths.CLUSTER_ID
                     + " and " + ZkPaths.STATE + " do not exist (wrong address or chroot?)");
         }
-        try (ClusterStateFollower follower = new ClusterStateFollower(client, config, "cluster-status", null)) {
+        // Our own thread, not the follower's: closing the follower then lets a refresh in flight finish instead of
+        // interrupting it (which it would log as a failed refresh).
+        ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
+            Thread t = new Thread(runnable, "sluice-cluster-status");
+            t.setDaemon(true);
+            return t;
+        });
+        try (ClusterStateFollower follower = new ClusterStateFollower(client, config, "cluster-status", thread)) {
             follower.start();
             ClusterState state = awaitState(follower, Math.max(publishedSeq, 0), stateWait);
             if (state.appliedSeq() < 0) {
@@ -57,6 +67,8 @@ public final class ClusterStatusReader {
             }
             return new ClusterStatus(clusterId, controllerId, controllerEpoch, registeredBrokers(client), state,
                     publishedSeq);
+        } finally {
+            thread.shutdown();
         }
     }
 

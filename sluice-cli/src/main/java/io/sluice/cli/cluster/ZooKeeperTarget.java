@@ -49,7 +49,8 @@ public final class ZooKeeperTarget {
 
     /** Where a broker with this configuration writes the connect string of its embedded ZooKeeper. */
     public static Path embeddedConnectFile(BrokerConfig config) {
-        return config.logDirs().get(0).resolve(SluiceBroker.METADATA_DIR).resolve(ClusterMembership.EMBEDDED_CONNECT_FILE);
+        return config.logDirs().get(0).resolve(SluiceBroker.METADATA_DIR)
+                .resolve(ClusterMembership.EMBEDDED_CONNECT_FILE);
     }
 
     static String readEmbeddedConnectFile(Path file) throws IOException {

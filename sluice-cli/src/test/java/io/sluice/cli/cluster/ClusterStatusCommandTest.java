@@ -1,14 +1,14 @@
 package io.sluice.cli.cluster;
 
-import static io.sluice.cli.cluster.ClusterStatusProcessTest.run;
+import static io.sluice.cli.CliResult.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.SluiceBroker;
 import io.sluice.broker.config.BrokerConfig;
+import io.sluice.cli.CliResult;
 import io.sluice.cli.SluiceCli;
-import io.sluice.cli.cluster.ClusterStatusProcessTest.Result;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.zk.ClusterConnection;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
@@ -32,10 +32,9 @@ class ClusterStatusCommandTest {
     void shouldExitOneWithOneLineWhenZooKeeperIsUnreachable() throws Exception {
         String closed = "127.0.0.1:" + closedPort();
 
-        Result result = run("cluster", "status", "--zookeeper", closed, "--timeout-ms", "500");
+        CliResult result = run("cluster", "status", "--zookeeper", closed, "--timeout-ms", "500");
 
-        assertEquals(new Result(SluiceCli.EXIT_FAILURE, "", "sluice cluster status: ZooKeeper '" + closed
-                + "' unreachable: no server answered within 500 ms\n"), result);
+        assertEquals(failure("ZooKeeper '" + closed + "' unreachable: no server answered within 500 ms"), result);
     }
 
     @Test
@@ -43,13 +42,13 @@ class ClusterStatusCommandTest {
         try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(dir.resolve("zk"))) {
             String connect = zookeeper.connectString();
 
-            Result bare = run("cluster", "status", "--zookeeper", connect);
-            Result missingChroot = run("cluster", "status", "--zookeeper", connect + "/nosuch/cluster");
+            CliResult bare = run("cluster", "status", "--zookeeper", connect);
+            CliResult missingChroot = run("cluster", "status", "--zookeeper", connect + "/nosuch/cluster");
 
-            assertEquals(new Result(SluiceCli.EXIT_FAILURE, "", "sluice cluster status: no Sluice cluster in ZooKeeper '"
-                    + connect + "': /cluster/id and /cluster/state do not exist (wrong address or chroot?)\n"), bare);
-            assertEquals(new Result(SluiceCli.EXIT_FAILURE, "", "sluice cluster status: no Sluice cluster in ZooKeeper '"
-                    + connect + "/nosuch/cluster': chroot /nosuch/cluster does not exist\n"), missingChroot);
+            assertEquals(failure("no Sluice cluster in ZooKeeper '" + connect
+                    + "': /cluster/id and /cluster/state do not exist (wrong address or chroot?)"), bare);
+            assertEquals(failure("no Sluice cluster in ZooKeeper '" + connect
+                    + "/nosuch/cluster': chroot /nosuch/cluster does not exist"), missingChroot);
             try (ClusterConnection look = ClusterConnection.open(connect, ClusterConfig.defaults())) {
                 assertNull(look.client().checkExists().forPath("/nosuch"), "status must not write to ZooKeeper");
             }
@@ -65,10 +64,10 @@ class ClusterStatusCommandTest {
                         .forPath(ZkPaths.CLUSTER_ID, "cid".getBytes(StandardCharsets.UTF_8));
             }
 
-            Result result = run("cluster", "status", "--zookeeper", connect, "--wait-ms", "0");
+            CliResult result = run("cluster", "status", "--zookeeper", connect, "--wait-ms", "0");
 
-            assertEquals(new Result(SluiceCli.EXIT_FAILURE, "", "sluice cluster status: the cluster state in ZooKeeper '"
-                    + connect + "' stayed empty for 0 ms (no controller has published it yet)\n"), result);
+            assertEquals(failure("the cluster state in ZooKeeper '" + connect
+                    + "' stayed empty for 0 ms (no controller has published it yet)"), result);
         }
     }
 
@@ -82,24 +81,29 @@ class ClusterStatusCommandTest {
             String bootstrap = "127.0.0.1:" + broker.boundAddress().getPort();
             assertEquals(0, run("topic", "create", "events", "--partitions", "3", "-b", bootstrap).exitCode());
 
-            Result status = run("cluster", "status", "--config", config.toString());
+            CliResult status = run("cluster", "status", "--config", config.toString());
 
             assertEquals(0, status.exitCode(), status.err());
             List<String> lines = status.out().lines().toList();
             assertEquals("Topics: 1\tPartitions: 3\tOfflinePartitions: 0\tLiveBrokers: 1", lines.get(3), status.out());
-            assertEquals("Broker: 0\tEndpoint: " + bootstrap + "\tRack: -\tLive: yes\tRegistered: yes\tLeads: 3\tHosts: 3",
-                    lines.get(4), status.out());
+            assertEquals("Broker: 0\tEndpoint: " + bootstrap + "\tRack: -\tLive: yes\tRegistered: yes"
+                    + "\tLeads: 3\tHosts: 3", lines.get(4), status.out());
             assertEquals(5, lines.size(), status.out());
         }
     }
 
     @Test
     void shouldRefuseZooKeeperTogetherWithBrokerConfiguration() {
-        Result result = run("cluster", "status", "--zookeeper", "127.0.0.1:2181", "--override", "log.dirs=x");
+        CliResult result = run("cluster", "status", "--zookeeper", "127.0.0.1:2181", "--override", "log.dirs=x");
 
-        assertEquals(new Result(SluiceCli.EXIT_USAGE, "",
+        assertEquals(new CliResult(SluiceCli.EXIT_USAGE, "",
                 "sluice cluster status: --zookeeper cannot be combined with --config or --override\n"), result);
         assertEquals(SluiceCli.EXIT_USAGE, run("cluster").exitCode());
+    }
+
+    /** Exit 1, nothing on stdout, exactly one error line. */
+    private static CliResult failure(String message) {
+        return new CliResult(SluiceCli.EXIT_FAILURE, "", "sluice cluster status: " + message + "\n");
     }
 
     private static int closedPort() throws Exception {

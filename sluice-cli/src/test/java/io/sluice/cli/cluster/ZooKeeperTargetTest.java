@@ -44,7 +44,8 @@ class ZooKeeperTargetTest {
     @Test
     void shouldReadTheEmbeddedConnectFileOfABrokerWithoutZooKeeperConnect() throws Exception {
         Path data = dir.resolve("data");
-        Path connectFile = ZooKeeperTarget.embeddedConnectFile(BrokerConfig.fromMap(Map.of("log.dirs", data.toString())));
+        BrokerConfig broker = BrokerConfig.fromMap(Map.of("log.dirs", data.toString()));
+        Path connectFile = ZooKeeperTarget.embeddedConnectFile(broker);
         Files.createDirectories(connectFile.getParent());
         Files.writeString(connectFile, "127.0.0.1:41234\n");
 
