@@ -3,15 +3,20 @@ package io.sluice.it.cluster;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.testkit.Poll;
+import io.sluice.testkit.SluiceBrokerProcess;
+import io.sluice.testkit.cluster.ClusterProbe;
 import io.sluice.testkit.cluster.ProcessCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
+import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -62,6 +67,50 @@ abstract class ClusterTestBase {
         try (KafkaProducer<String, String> producer = ClusterClients.idempotentProducer(cluster.bootstrap())) {
             return KeyedRecords.produce(producer, topic, partitions, count, tag);
         }
+    }
+
+    /**
+     * Waits until every broker that runs and is not paused answers Metadata for {@code topic} with the leaders of the
+     * cluster state the test's probe follows: each broker applied the same published state.
+     */
+    void awaitEveryBrokerServesTheProbedState(String topic) throws Exception {
+        ClusterProbe probe = cluster.probe();
+        for (int id : cluster.brokerIds()) {
+            SluiceBrokerProcess broker = cluster.broker(id);
+            if (!broker.isAlive() || broker.isPaused()) {
+                continue;
+            }
+            Poll.until("broker " + id + " answers Metadata for " + topic + " with the leaders in the cluster state",
+                    SETTLE, () -> new Leaders(metadataLeaders(broker.bootstrap(), topic), stateLeaders(probe, topic)),
+                    Leaders::agree);
+        }
+    }
+
+    /** Partition leaders in index order, as one broker answers and as the cluster state says. */
+    private record Leaders(List<Integer> brokerSays, List<Integer> stateSays) {
+        boolean agree() {
+            return brokerSays.equals(stateSays);
+        }
+    }
+
+    private static List<Integer> metadataLeaders(String bootstrap, String topic) throws Exception {
+        MetadataResponseTopic answer = OneRequest.metadata(bootstrap, topic);
+        if (answer == null) {
+            return List.of();
+        }
+        Integer[] leaders = new Integer[answer.partitions().size()];
+        for (MetadataResponsePartition p : answer.partitions()) {
+            if (p.partitionIndex() >= 0 && p.partitionIndex() < leaders.length) {
+                leaders[p.partitionIndex()] = p.leaderId();
+            }
+        }
+        return Arrays.asList(leaders);
+    }
+
+    private static List<Integer> stateLeaders(ClusterProbe probe, String topic) {
+        TopicState state = probe.state().topic(topic);
+        return state == null ? List.of() : IntStream.range(0, state.partitionCount())
+                .mapToObj(p -> state.partition(p).leader()).toList();
     }
 
     static List<Integer> partitionNumbers(int count) {

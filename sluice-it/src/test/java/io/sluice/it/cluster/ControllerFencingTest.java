@@ -93,6 +93,7 @@ class ControllerFencingTest extends ClusterTestBase {
         assertNull(cluster.probe().follower().lastError(), "follower error");
         assertNull(state.topic(PROBE_TOPIC), "topic sent to the fenced controller: " + state.topic(PROBE_TOPIC));
         assertEquals(topicBefore.id(), rejoined.topic(TOPIC).id(), "topic id");
+        awaitEveryBrokerServesTheProbedState(TOPIC);
 
         try (Admin admin = ClusterClients.admin(oldController.bootstrap())) {
             int described = Poll.until("the resumed broker names the new controller", SETTLE,

@@ -58,5 +58,6 @@ class ThreeBrokerClusterTest extends ClusterTestBase {
             leadersInState.add(cluster.probe().state().topic(TOPIC).partition(p).leader());
         }
         assertEquals(BROKER_IDS, leadersInState, "the cluster state in ZooKeeper agrees with the metadata");
+        awaitEveryBrokerServesTheProbedState(TOPIC);
     }
 }
