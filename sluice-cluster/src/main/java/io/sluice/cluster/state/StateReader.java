@@ -15,6 +15,7 @@ import org.apache.zookeeper.KeeperException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
 
 /**
  * Reads the cluster state from ZooKeeper: the head manifest, a snapshot's parts, and the delta log, optionally leaving
@@ -41,19 +42,11 @@ public final class StateReader implements AutoCloseable {
 
     /** The head manifest, or null when no snapshot was ever written. */
     public SnapshotManifest readHead(CuratorWatcher watcher) throws Exception {
-        byte[] bytes;
-        for (int attempt = 1; ; attempt++) {
-            try {
-                bytes = watcher == null ? client.getData().forPath(ZkPaths.STATE_HEAD)
-                        : client.getData().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD);
-                break;
-            } catch (KeeperException.NoNodeException e) {
-                // Created between the two calls: the exists watch would only see its next change; read it now.
-                if (watcher == null || client.checkExists().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD) == null
-                        || attempt == CREATE_RACE_ATTEMPTS) {
-                    return null;
-                }
-            }
+        byte[] bytes = readOrWatchCreation(ZkPaths.STATE_HEAD, watcher, () -> watcher == null
+                ? client.getData().forPath(ZkPaths.STATE_HEAD)
+                : client.getData().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD));
+        if (bytes == null) {
+            return null;
         }
         bytesRead += bytes.length;
         try {
@@ -113,20 +106,11 @@ public final class StateReader implements AutoCloseable {
 
     /** Sequence numbers of the deltas present, ascending. */
     public long[] listDeltas(CuratorWatcher watcher) throws Exception {
-        List<String> children;
-        for (int attempt = 1; ; attempt++) {
-            try {
-                children = watcher == null ? client.getChildren().forPath(ZkPaths.STATE)
-                        : client.getChildren().usingWatcher(watcher).forPath(ZkPaths.STATE);
-                break;
-            } catch (KeeperException.NoNodeException e) {
-                // Created between the two calls: an exists watch on it would miss the deltas added under it, so
-                // list it again (and set the child watch) instead.
-                if (watcher == null || client.checkExists().usingWatcher(watcher).forPath(ZkPaths.STATE) == null
-                        || attempt == CREATE_RACE_ATTEMPTS) {
-                    return new long[0];
-                }
-            }
+        List<String> children = readOrWatchCreation(ZkPaths.STATE, watcher, () -> watcher == null
+                ? client.getChildren().forPath(ZkPaths.STATE)
+                : client.getChildren().usingWatcher(watcher).forPath(ZkPaths.STATE));
+        if (children == null) {
+            return new long[0];
         }
         long[] seqs = new long[children.size()];
         int n = 0;
@@ -139,6 +123,24 @@ public final class StateReader implements AutoCloseable {
         long[] result = Arrays.copyOf(seqs, n);
         Arrays.sort(result);
         return result;
+    }
+
+    /**
+     * Runs {@code read} on {@code path}; null when the znode is missing, after leaving an exists watch for its
+     * creation. A znode created between the read and the exists call is read again: the exists watch would only see
+     * its next change (and, on the state directory, never the deltas added under it).
+     */
+    private <T> T readOrWatchCreation(String path, CuratorWatcher watcher, Callable<T> read) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return read.call();
+            } catch (KeeperException.NoNodeException e) {
+                if (watcher == null || client.checkExists().usingWatcher(watcher).forPath(path) == null
+                        || attempt == CREATE_RACE_ATTEMPTS) {
+                    return null;
+                }
+            }
+        }
     }
 
     /** Snapshot ids present, ascending. */
