@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -195,6 +196,9 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         if (process == null) {
             return;
         }
+        if (process.isAlive()) {
+            markInLog("SIGKILL to pid " + process.pid());
+        }
         process.toHandle().destroyForcibly();
         if (!process.waitFor(KILL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new IllegalStateException("broker pid " + process.pid() + " still alive " + KILL_TIMEOUT
@@ -250,7 +254,16 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         if (!result.succeeded()) {
             throw new IOException("SIG" + name + " to broker pid " + process.pid() + " failed: " + result.describe());
         }
-        appendToLog("=== [testkit] sent SIG" + name + " to pid " + process.pid());
+        markInLog("sent SIG" + name + " to pid " + process.pid());
+    }
+
+    /** A timestamped testkit line in the broker's log, so post-mortems can line up signals with broker events. */
+    private void markInLog(String event) {
+        try {
+            appendToLog("=== [testkit] " + Instant.now() + " " + event);
+        } catch (IOException e) {
+            tail.append("[testkit] could not write to " + logFile + ": " + e);
+        }
     }
 
     private void launch() throws IOException {

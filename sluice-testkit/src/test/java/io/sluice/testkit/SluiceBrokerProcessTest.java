@@ -77,7 +77,9 @@ class SluiceBrokerProcessTest {
             broker.kill9();
             assertFalse(broker.isAlive());
             assertEquals(137, broker.exitCode(), "128 + SIGKILL(9)");
-            assertFalse(Files.readString(broker.logFile()).contains("fake broker stopping"));
+            String log = Files.readString(broker.logFile());
+            assertFalse(log.contains("fake broker stopping"));
+            assertTrue(log.contains("SIGKILL to pid"), "the log marks the kill:\n" + log);
         }
     }
 
