@@ -2,6 +2,7 @@ package io.sluice.cluster.controller;
 
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.node.ClusterFixture;
+import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.registry.BrokerRegistration;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
@@ -66,6 +67,42 @@ class MembershipWatchTest {
             ClusterFixture.awaitConverged(controllerBroker, List.of(b1));
             for (BrokerRegistration r : regs) {
                 r.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldFollowJoinsAndLeavesThroughTheWatchUnderAChroot() throws Exception {
+        try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
+            CuratorFramework raw = cluster.client();
+            raw.create().forPath("/sluice-a");
+            String chrooted = cluster.server.getConnectString() + "/sluice-a";
+            try (CuratorFramework c1 = ZkTesting.client(chrooted);
+                 CuratorFramework session = ZkTesting.client(chrooted);
+                 ClusterNode node = new ClusterNode(c1, ZkTesting.broker(1, ""), cluster.config, true)) {
+                node.start();
+                ZkTesting.await("controller", node::isController);
+                ClusterController controller = node.controller();
+                ZkTesting.await("own registration", () -> controller.state() != null
+                        && controller.state().hasBroker(1));
+                long scansAfterTakeOver = controller.stats().fullScans.get();
+                List<BrokerRegistration> regs = new ArrayList<>();
+                for (int id = 20; id < 23; id++) {
+                    BrokerRegistration r = new BrokerRegistration(session, ZkTesting.broker(id, ""),
+                            ZkTesting.SESSION);
+                    r.register();
+                    regs.add(r);
+                    int joined = id;
+                    ZkTesting.await("broker " + id, () -> controller.state().hasBroker(joined));
+                }
+                assertTrue(raw.checkExists().forPath("/sluice-a/brokers/ids/20") != null, "registered in the chroot");
+                regs.get(1).close();
+                ZkTesting.await("leave", () -> !controller.state().hasBroker(21));
+                assertEquals(scansAfterTakeOver, controller.stats().fullScans.get(), controller.stats().toString());
+                assertEquals(4, controller.stats().joins.get());
+                assertEquals(1, controller.stats().leaves.get());
+                regs.get(0).close();
+                regs.get(2).close();
             }
         }
     }
