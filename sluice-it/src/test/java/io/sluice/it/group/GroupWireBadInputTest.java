@@ -1,5 +1,8 @@
 package io.sluice.it.group;
 
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.requests.FindCoordinatorRequest;
+import org.apache.kafka.common.requests.FindCoordinatorResponse;
 import io.sluice.testkit.RawKafkaSocket;
 import io.sluice.testkit.SluiceBrokerProcess;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
@@ -86,6 +89,24 @@ class GroupWireBadInputTest {
                 new ConsumerPartitionAssignor.Subscription(List.of(TOPIC))));
     }
 
+    private static void awaitCoordinator(RawKafkaSocket socket, String group) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            FindCoordinatorResponse response = send(socket, new FindCoordinatorRequest.Builder(
+                    new FindCoordinatorRequestData().setKeyType(FindCoordinatorRequest.CoordinatorType.GROUP.id())
+                            .setCoordinatorKeys(List.of(group))), ApiKeys.FIND_COORDINATOR, (short) 4);
+            Errors error = Errors.forCode(response.data().coordinators().get(0).errorCode());
+            if (error == Errors.NONE) {
+                return;
+            }
+            assertEquals(Errors.COORDINATOR_NOT_AVAILABLE, error, "while " + "__consumer_offsets is created");
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no coordinator for group " + group);
+            }
+            Thread.sleep(50);
+        }
+    }
+
     private static JoinGroupResponseData joinResponse(RawKafkaSocket socket, JoinGroupRequestData request)
             throws IOException {
         JoinGroupResponse response = send(socket, new JoinGroupRequest.Builder(request), ApiKeys.JOIN_GROUP, JOIN_V);
@@ -107,6 +128,10 @@ class GroupWireBadInputTest {
     @Test
     void shouldAnswerBadGroupRequestsWithKafkasErrorsAndKeepServing() throws Exception {
         try (RawKafkaSocket socket = RawKafkaSocket.connect(broker.bootstrap(), Duration.ofSeconds(60))) {
+            // Like every client, look the coordinator up first: the first lookup creates __consumer_offsets.
+            for (String group : List.of("good", "big", "other", "never-seen")) {
+                awaitCoordinator(socket, group);
+            }
             // A well-behaved member makes group "good" stable.
             JoinGroupResponseData first = joinResponse(socket, join("good", "", "consumer", subscription()));
             assertEquals(Errors.MEMBER_ID_REQUIRED.code(), first.errorCode());
