@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
  * be running and reconnect. Not thread-safe; one per process.
  */
 @Command(name = "zookeeper", mixinStandardHelpOptions = true,
-        description = {"Run a standalone ZooKeeper server on 127.0.0.1 for a multi-broker cluster "
-                + "(brokers point at it with zookeeper.connect=127.0.0.1:PORT[/chroot]).",
+        description = {"Run a standalone ZooKeeper on 127.0.0.1 for a multi-broker cluster.",
+                "Brokers point at it with zookeeper.connect=127.0.0.1:PORT[/chroot].",
                 "Prints one line when ready: ZooKeeper listening on 127.0.0.1:<port>, data in <dir>",
                 "Runs until SIGTERM or Ctrl-C, then exits with 0; the data stays in DIR."})
 public final class ZooKeeperCommand implements Callable<Integer> {

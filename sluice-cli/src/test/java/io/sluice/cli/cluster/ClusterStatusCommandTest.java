@@ -72,6 +72,30 @@ class ClusterStatusCommandTest {
     }
 
     @Test
+    void shouldFailWithOneLineNamingTheZnodeWhenControllerOrStateBytesAreGarbage() throws Exception {
+        try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(dir.resolve("zk"))) {
+            String badController = zookeeper.connectString() + "/bad-controller";
+            String badHead = zookeeper.connectString() + "/bad-head";
+            try (ClusterConnection setup = ClusterConnection.open(badController, ClusterConfig.defaults())) {
+                setup.client().create().creatingParentsIfNeeded().forPath(ZkPaths.CONTROLLER_EPOCH, new byte[] {1, 2, 3});
+            }
+            try (ClusterConnection setup = ClusterConnection.open(badHead, ClusterConfig.defaults())) {
+                setup.client().create().creatingParentsIfNeeded().forPath(ZkPaths.STATE_HEAD, new byte[] {(byte) 0xff});
+            }
+
+            CliResult controller = run("cluster", "status", "--zookeeper", badController);
+            CliResult head = run("cluster", "status", "--zookeeper", badHead);
+
+            assertEquals(failure("CorruptStateException: /controller_epoch: 3 bytes, expected 11"), controller);
+            assertEquals(SluiceCli.EXIT_FAILURE, head.exitCode());
+            assertEquals("", head.out());
+            assertTrue(head.err().startsWith("sluice cluster status: CorruptStateException: /cluster/state/head: "),
+                    head.err());
+            assertEquals(1, head.err().lines().count(), head.err());
+        }
+    }
+
+    @Test
     void shouldFindTheEmbeddedZooKeeperOfABrokerThroughItsConfigFile() throws Exception {
         Path data = dir.resolve("data");
         Path config = dir.resolve("server.properties");
