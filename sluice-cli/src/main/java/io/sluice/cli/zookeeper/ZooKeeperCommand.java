@@ -1,8 +1,10 @@
 package io.sluice.cli.zookeeper;
 
+import io.sluice.cli.CommandFailedException;
 import io.sluice.cli.process.StopSignals;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
 import java.io.PrintStream;
+import java.net.BindException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -51,7 +53,13 @@ public final class ZooKeeperCommand implements Callable<Integer> {
         if (port < 0 || port > MAX_PORT) {
             throw new IllegalArgumentException("--port must be in 0.." + MAX_PORT + ", got " + port);
         }
-        EmbeddedZooKeeper server = EmbeddedZooKeeper.start(dir, port, 0);
+        EmbeddedZooKeeper server;
+        try {
+            server = EmbeddedZooKeeper.start(dir, port, 0);
+        } catch (BindException e) {
+            throw new CommandFailedException("cannot listen on 127.0.0.1:" + port + " (" + e.getMessage()
+                    + "; another ZooKeeper running?)");
+        }
         int bound = server.port();
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean closed = new AtomicBoolean();

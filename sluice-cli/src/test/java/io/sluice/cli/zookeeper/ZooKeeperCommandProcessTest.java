@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cli.CliProcess;
+import io.sluice.cli.CliResult;
 import io.sluice.cli.SluiceCli;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.zk.ClusterConnection;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code sluice zookeeper} in its own JVM: the ready line, a client session, SIGTERM, data kept across restarts. */
 class ZooKeeperCommandProcessTest {
@@ -52,14 +52,24 @@ class ZooKeeperCommandProcessTest {
 
     @Test
     void shouldRefusePortOutsideRangeWithOneLine() {
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = SluiceCli.commandLine();
-        commandLine.setErr(new PrintWriter(err, true));
+        CliResult result = CliResult.run("zookeeper", "--port", "65536", "--dir", dir.toString());
 
-        int exitCode = commandLine.execute("zookeeper", "--port", "65536", "--dir", dir.toString());
+        assertEquals(new CliResult(SluiceCli.EXIT_USAGE, "", "sluice zookeeper: --port must be in 0..65535, got 65536\n"),
+                result);
+    }
 
-        assertEquals(SluiceCli.EXIT_USAGE, exitCode);
-        assertEquals("sluice zookeeper: --port must be in 0..65535, got 65536\n", err.toString());
+    @Test
+    void shouldExitOneWithOneLineWhenThePortIsTaken() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+
+            CliResult result = CliResult.run("zookeeper", "--port", "" + port, "--dir", dir.toString());
+
+            assertEquals(SluiceCli.EXIT_FAILURE, result.exitCode());
+            assertEquals("", result.out());
+            assertTrue(result.err().startsWith("sluice zookeeper: cannot listen on 127.0.0.1:" + port + " ("), result.err());
+            assertEquals(1, result.err().lines().count(), result.err());
+        }
     }
 
     private CliProcess startZooKeeper(Path data) throws Exception {
