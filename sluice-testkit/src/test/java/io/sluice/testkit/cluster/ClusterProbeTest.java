@@ -3,10 +3,15 @@ package io.sluice.testkit.cluster;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.state.BrokerInfo;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.wire.DeltaRecord;
+import io.sluice.cluster.state.wire.StateSerializer;
 import io.sluice.cluster.zk.ClusterConnection;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
+import io.sluice.cluster.zk.ZkPaths;
 import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.testkit.Poll;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClusterProbeTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String CHROOT = "/probe-test";
+    private static final ClusterConfig CONFIG =
+            ClusterConfig.defaults().withSessionTimeout(ProcessCluster.TEST_SESSION_TIMEOUT);
 
     @TempDir
     Path dir;
@@ -56,12 +63,7 @@ class ClusterProbeTest {
 
     @Test
     void shouldSeeTheControllerItsStateAndTheZnodesItWrote() throws Exception {
-        ClusterConfig config = ClusterConfig.defaults().withSessionTimeout(ProcessCluster.TEST_SESSION_TIMEOUT);
-        brokerConnection = ClusterConnection.open(zooKeeper.connectString() + CHROOT, config);
-        broker = new ClusterNode(brokerConnection.client(), BrokerInfo.of(4, "", Endpoint.of("127.0.0.1", 9092)),
-                config, true);
-        broker.start();
-        probe = ClusterProbe.open(zooKeeper.connectString() + CHROOT, ProcessCluster.TEST_SESSION_TIMEOUT);
+        startBrokerAndProbe();
 
         ControllerRecord controller = probe.awaitController("broker 4 elected", WAIT, c -> c.brokerId() == 4);
         assertEquals(1, controller.epoch(), "first election");
@@ -79,6 +81,39 @@ class ClusterProbeTest {
                     + ", election at zxid " + controller.modifiedZxid());
         }
         assertEquals(0, probe.follower().rejected(), "nothing stale");
+    }
+
+    @Test
+    void shouldShowAStaleEpochDeltaWrittenAfterTheElection() throws Exception {
+        startBrokerAndProbe();
+        ControllerRecord controller = probe.awaitController("broker 4 elected", WAIT, c -> c.brokerId() == 4);
+        ClusterState published = probe.awaitState("broker 4 published", WAIT, s -> s.hasBroker(4));
+
+        DeltaRecord forged = new DeltaRecord();
+        forged.controllerEpoch = controller.epoch() - 1;
+        forged.prevSeq = published.appliedSeq();
+        forged.left = new int[] {4};
+        try (StateSerializer serializer = new StateSerializer(CONFIG.compression(), CONFIG.partBytes(),
+                CONFIG.maxSnapshotParts(), CONFIG.maxStateBytes())) {
+            probe.client().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                    .forPath(ZkPaths.STATE + "/" + ZkPaths.DELTA_PREFIX, serializer.encodeDelta(forged));
+        }
+
+        List<StateZnode> stale = Poll.until("the forged delta listed", WAIT, probe::stateZnodes,
+                znodes -> znodes.stream().anyMatch(z -> z.controllerEpoch() < controller.epoch()));
+        assertTrue(stale.stream().anyMatch(z -> z.controllerEpoch() == controller.epoch() - 1
+                && z.writtenAfter(controller.modifiedZxid())), "a stale delta written after the election: " + stale);
+        Poll.until("the follower refuses the stale delta", WAIT, () -> probe.follower().rejected(), n -> n > 0);
+        assertTrue(probe.state().hasBroker(4), "the stale delta did not remove broker 4: " + probe.state());
+    }
+
+    /** Broker 4, controller-eligible, on its own session; then the probe on another. */
+    private void startBrokerAndProbe() throws Exception {
+        brokerConnection = ClusterConnection.open(zooKeeper.connectString() + CHROOT, CONFIG);
+        broker = new ClusterNode(brokerConnection.client(), BrokerInfo.of(4, "", Endpoint.of("127.0.0.1", 9092)),
+                CONFIG, true);
+        broker.start();
+        probe = ClusterProbe.open(zooKeeper.connectString() + CHROOT, ProcessCluster.TEST_SESSION_TIMEOUT);
     }
 
     @Test
