@@ -6,10 +6,12 @@ import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.codec.endpoint.Endpoint;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The text of {@code sluice cluster status}: one record per line, each line starting with its kind, fields as
@@ -90,14 +92,7 @@ public final class ClusterStatusFormat {
     }
 
     private static String ids(int[] ids) {
-        StringBuilder text = new StringBuilder();
-        for (int id : ids) {
-            if (text.length() > 0) {
-                text.append(',');
-            }
-            text.append(id);
-        }
-        return text.toString();
+        return Arrays.stream(ids).mapToObj(Integer::toString).collect(Collectors.joining(","));
     }
 
     private static String yesNo(boolean value) {
