@@ -8,6 +8,8 @@ import java.net.ServerSocket;
  * prints the ready line, or exits early when given {@code --override fake.fail=true}, or never
  * prints it with {@code --override fake.silent=true}.
  *
+ * <p>Packaged alone into a jar by {@link FakeBrokerDistribution}: it must not refer to any other class of ours.
+ *
  * <p>Not thread-safe; runs as a child process's main.
  */
 public final class FakeBrokerMain {

@@ -7,15 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,18 +29,7 @@ class SluiceBrokerProcessTest {
 
     @BeforeEach
     void packageFakeBroker() throws IOException, URISyntaxException {
-        Path cliDir = work.resolve("cli");
-        Files.createDirectories(cliDir.resolve(SluiceCliDistribution.LIB_DIR));
-        String classFile = FakeBrokerMain.class.getName().replace('.', '/') + ".class";
-        Path compiled = Path.of(FakeBrokerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .resolve(classFile);
-        try (OutputStream file = Files.newOutputStream(cliDir.resolve(SluiceCliDistribution.CLI_JAR));
-             JarOutputStream jar = new JarOutputStream(file)) {
-            jar.putNextEntry(new JarEntry(classFile));
-            jar.write(Files.readAllBytes(compiled));
-            jar.closeEntry();
-        }
-        distribution = new SluiceCliDistribution(cliDir, FakeBrokerMain.class.getName());
+        distribution = FakeBrokerDistribution.packageInto(work.resolve("cli"));
     }
 
     @Test

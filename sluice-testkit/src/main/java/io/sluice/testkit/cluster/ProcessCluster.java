@@ -85,8 +85,21 @@ public final class ProcessCluster implements AutoCloseable {
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             cluster.close();
+            if (!cluster.brokers.isEmpty()) {
+                // The work directory, logs included, goes with the test's temp dir: keep what the brokers said.
+                e.addSuppressed(new IOException("output of the brokers that started:\n" + cluster.outputTails()));
+            }
             throw e;
         }
+    }
+
+    private String outputTails() {
+        StringBuilder tails = new StringBuilder();
+        for (Map.Entry<Integer, SluiceBrokerProcess> broker : brokers.entrySet()) {
+            tails.append("--- broker ").append(broker.getKey()).append(" (").append(broker.getValue().logFile())
+                    .append("):\n").append(broker.getValue().outputTail()).append('\n');
+        }
+        return tails.toString();
     }
 
     /** Starts the brokers side by side: most of a start is JVM warm-up, which overlaps well even on two cores. */
