@@ -9,8 +9,9 @@ import java.lang.management.ThreadMXBean;
  * {@code java -cp ... io.sluice.bench.codec.MembershipCpuTimeCheck}. Not thread-safe; a command-line tool.
  */
 public final class MembershipCpuTimeCheck {
-    private static final int ROUNDS = 12;
-    private static final int OPS = 100;
+    /** Many short rounds (tens of ms each), so that some run undisturbed on a machine shared by many processes. */
+    private static final int ROUNDS = 120;
+    private static final int OPS = 12;
 
     private MembershipCpuTimeCheck() {
     }

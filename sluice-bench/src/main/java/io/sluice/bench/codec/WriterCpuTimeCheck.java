@@ -6,13 +6,17 @@ import java.lang.management.ThreadMXBean;
 /**
  * A cross-check of {@link MessageWriterBenchmark} that stays meaningful on an oversubscribed machine: the three
  * writers are timed by thread CPU time (not wall time), interleaved in rounds in one JVM, and the best round of each
- * is reported. Run with the JVM flags of {@link MessageWriterBenchmark} and the buffer size as argument:
+ * is reported (many short rounds, so that undisturbed ones exist even under load). Run with the JVM flags of {@link MessageWriterBenchmark} and the buffer size as argument:
  * {@code java --add-opens=java.base/java.nio=ALL-UNNAMED ... io.sluice.bench.codec.WriterCpuTimeCheck 32}.
  * Not thread-safe; a command-line tool.
  */
 public final class WriterCpuTimeCheck {
-    private static final int ROUNDS = 14;
-    private static final int OPS = 2_000_000;
+    /**
+     * Many short rounds (about 50 ms each): on a machine shared by many processes, a long round almost surely contains
+     * context switches whose cache pollution is charged to it, while some short rounds run undisturbed.
+     */
+    private static final int ROUNDS = 150;
+    private static final int OPS = 150_000;
 
     private WriterCpuTimeCheck() {
     }
