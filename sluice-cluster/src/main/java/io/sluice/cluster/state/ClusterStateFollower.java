@@ -23,8 +23,8 @@ import java.util.function.Consumer;
 
 /**
  * A broker's copy of the cluster state. It watches the head manifest and the delta log and, on every change, reads
- * only what is new: the head snapshot when it is ahead of the local state (at start, or after falling behind a fold),
- * then each delta after the local position, in order. Changes from an older controller epoch are rejected
+ * only what is new: each delta after the local position, in order, and the head snapshot only where the deltas do not
+ * lead to it (at start, or after falling behind a fold whose deltas were pruned). Changes from an older controller epoch are rejected
  * ({@link StaleEpochException}); unreadable parts or deltas raise a typed {@link CorruptStateException} that is kept
  * in {@link #lastError()} while the last good state stays current. Listeners get every new state, in order, on the
  * follower's thread.
@@ -168,25 +168,40 @@ public final class ClusterStateFollower implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads what is new. Deltas come first: a follower that is only a few changes behind a freshly folded snapshot
+     * applies those deltas (O(change)) instead of reading the whole snapshot again. The snapshot is read when the
+     * follower has no state yet, when the deltas that lead to the head are gone (folded and pruned), or when one of
+     * them does not continue the chain (a marker whose change only the snapshot carries, a gap).
+     */
     private void refresh() throws Exception {
         SnapshotManifest head = reader.readHead(watcher);
         long[] deltas = reader.listDeltas(watcher);
         ClusterState state = current;
+        boolean snapshotRead = false;
         if (head != null && head.lastDeltaSeq() > state.appliedSeq()) {
             if (head.controllerEpoch() < state.controllerEpoch()) {
                 rejected.incrementAndGet();
                 throw new StaleEpochException("snapshot " + head.snapshotId(), head.controllerEpoch(),
                         state.controllerEpoch());
             }
-            state = reader.readSnapshot(head);
-            snapshotsLoaded.incrementAndGet();
-            current = state;
+            if (state.appliedSeq() < 0 || !deltasLeadTowards(head, deltas, state.appliedSeq())) {
+                state = readSnapshot(head);
+                snapshotRead = true;
+            }
         }
         for (long seq : deltas) {
             if (seq <= state.appliedSeq()) {
                 continue;
             }
             DeltaRecord delta = reader.readDelta(seq);
+            boolean continuesChain = delta != null && !delta.inSnapshot && delta.prevSeq == state.appliedSeq();
+            if (!continuesChain && !snapshotRead && head != null && head.lastDeltaSeq() >= seq) {
+                // The deltas stop leading to the head here; the snapshot covers this change.
+                state = readSnapshot(head);
+                snapshotRead = true;
+                continue;
+            }
             if (delta == null) {
                 // Folded into a snapshot and deleted meanwhile: the head watch brings us back.
                 schedule();
@@ -214,6 +229,23 @@ public final class ClusterStateFollower implements AutoCloseable {
             current = state;
         }
         lastError = null;
+    }
+
+    /** Whether the first delta after {@code appliedSeq} is one the head folded (so the deltas lead to it). */
+    private static boolean deltasLeadTowards(SnapshotManifest head, long[] deltas, long appliedSeq) {
+        for (long seq : deltas) {
+            if (seq > appliedSeq) {
+                return seq <= head.lastDeltaSeq();
+            }
+        }
+        return false;
+    }
+
+    private ClusterState readSnapshot(SnapshotManifest head) throws Exception {
+        ClusterState state = reader.readSnapshot(head);
+        snapshotsLoaded.incrementAndGet();
+        current = state;
+        return state;
     }
 
     @Override
