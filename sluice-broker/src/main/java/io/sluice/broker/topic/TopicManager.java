@@ -363,6 +363,10 @@ public final class TopicManager {
             if (cause instanceof io.sluice.cluster.controller.UnknownTopicException) {
                 throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Cannot " + what + ": " + cause.getMessage());
             }
+            if (cause instanceof org.apache.zookeeper.KeeperException) {
+                // ZooKeeper unreachable or the session lost mid-write: the client retries.
+                throw new TopicException(Errors.REQUEST_TIMED_OUT, "Cannot " + what + " now: " + cause.getMessage());
+            }
             throw new TopicException(Errors.UNKNOWN_SERVER_ERROR, "Cannot " + what + ": " + cause);
         } catch (TimeoutException e) {
             throw new TopicException(Errors.REQUEST_TIMED_OUT, "The controller did not " + what + " within " + CONTROLLER_WAIT_MS + " ms.");
