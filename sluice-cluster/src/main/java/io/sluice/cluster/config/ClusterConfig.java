@@ -15,8 +15,9 @@ import java.time.Duration;
  * @param maxSnapshotParts    parts of one snapshot a reader accepts (default 4096: 4 GB at the default part size,
  *                            far above any real cluster; stops forged manifests)
  * @param maxStateBytes       compressed bytes of one snapshot a reader accepts (default 256 MiB)
- * @param deltasPerSnapshot   deltas after which the controller folds them into a new snapshot (default 100: a
- *                            follower that starts late reads at most this many small znodes beside the snapshot)
+ * @param deltasPerSnapshot   fewest deltas between two snapshot folds (default 100); beyond it the controller folds
+ *                            once the deltas weigh as much as the last snapshot (SnapshotPolicy), so a fold's cost
+ *                            spread over the deltas stays at most one delta's size whatever the cluster's size
  * @param compression         compression of snapshots and deltas (default ZLIB: standard zlib stream, no native
  *                            library needed to read it back)
  * @param coalesceDelay       how long the controller waits after a membership event for more events before it
