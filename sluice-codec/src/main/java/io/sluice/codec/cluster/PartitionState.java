@@ -62,47 +62,39 @@ public final class PartitionState implements Message {
         switch (w.state()) {
             case 0:
                 if (!w.writeUuid(topicId)) {
-                    return false;
+                    return w.stopAt(0);
                 }
-                w.incrementState();
             case 1:
                 if (!w.writeInt(partition)) {
-                    return false;
+                    return w.stopAt(1);
                 }
-                w.incrementState();
             case 2:
                 if (!w.writeInt(leaderEpoch)) {
-                    return false;
+                    return w.stopAt(2);
                 }
-                w.incrementState();
             case 3:
                 if (!w.writeLong(logStartOffset)) {
-                    return false;
+                    return w.stopAt(3);
                 }
-                w.incrementState();
             case 4:
                 if (!w.writeLong(logEndOffset)) {
-                    return false;
+                    return w.stopAt(4);
                 }
-                w.incrementState();
             case 5:
                 if (!w.writeLong(highWatermark)) {
-                    return false;
+                    return w.stopAt(5);
                 }
-                w.incrementState();
             case 6:
                 if (!w.writeIntArray(isr)) {
-                    return false;
+                    return w.stopAt(6);
                 }
-                w.incrementState();
                 if (writeVersion < 1) {
                     return true;
                 }
             case 7:
                 if (!w.writeLong(lastStableOffset)) {
-                    return false;
+                    return w.stopAt(7);
                 }
-                w.incrementState();
             default:
                 return true;
         }
