@@ -21,36 +21,53 @@ public final class WriterCpuTimeCheck {
     private WriterCpuTimeCheck() {
     }
 
+    /**
+     * Arguments: buffer size, then optionally the buffer kind ({@code direct} or {@code heap}) and the writers to run
+     * ({@code all}, the default, interleaves the three in one JVM; {@code sluice}, {@code ignite} or {@code protobuf}
+     * runs one alone, so that no writer's JIT profile or compilation shares a JVM with another's).
+     */
     public static void main(String[] args) throws Exception {
         MessageWriterBenchmark b = new MessageWriterBenchmark();
         b.bufferSize = Integer.parseInt(args[0]);
         b.bufferKind = args.length > 1 ? args[1] : "direct";
+        String only = args.length > 2 ? args[2] : "all";
+        boolean all = only.equals("all");
         b.setUp();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long sink = 0;
-        double sluice = Double.MAX_VALUE;
-        double ignite = Double.MAX_VALUE;
-        double protobuf = Double.MAX_VALUE;
+        double sluice = Double.NaN;
+        double ignite = Double.NaN;
+        double protobuf = Double.NaN;
         for (int round = 0; round < ROUNDS; round++) {
-            long t0 = mx.getCurrentThreadCpuTime();
-            for (int i = 0; i < OPS; i++) {
-                sink += b.sluice();
+            if (all || only.equals("sluice")) {
+                long t0 = mx.getCurrentThreadCpuTime();
+                for (int i = 0; i < OPS; i++) {
+                    sink += b.sluice();
+                }
+                sluice = best(sluice, mx.getCurrentThreadCpuTime() - t0);
             }
-            long t1 = mx.getCurrentThreadCpuTime();
-            for (int i = 0; i < OPS; i++) {
-                sink += b.ignite();
+            if (all || only.equals("ignite")) {
+                long t0 = mx.getCurrentThreadCpuTime();
+                for (int i = 0; i < OPS; i++) {
+                    sink += b.ignite();
+                }
+                ignite = best(ignite, mx.getCurrentThreadCpuTime() - t0);
             }
-            long t2 = mx.getCurrentThreadCpuTime();
-            for (int i = 0; i < OPS; i++) {
-                sink += b.protobuf();
+            if (all || only.equals("protobuf")) {
+                long t0 = mx.getCurrentThreadCpuTime();
+                for (int i = 0; i < OPS; i++) {
+                    sink += b.protobuf();
+                }
+                protobuf = best(protobuf, mx.getCurrentThreadCpuTime() - t0);
             }
-            long t3 = mx.getCurrentThreadCpuTime();
-            sluice = Math.min(sluice, (t1 - t0) / (double) OPS);
-            ignite = Math.min(ignite, (t2 - t1) / (double) OPS);
-            protobuf = Math.min(protobuf, (t3 - t2) / (double) OPS);
         }
-        System.out.printf("buffer %d B, %d bytes/message: best-round CPU ns/op sluice %.1f, ignite %.1f, protobuf %.1f;"
-                + " ignite/sluice %.2f, protobuf/sluice %.2f (checksum %d)%n", b.bufferSize, b.bytesPerMessage(),
-                sluice, ignite, protobuf, ignite / sluice, protobuf / sluice, sink);
+        System.out.printf("buffer %d B, %d bytes/message, writers %s: best-round CPU ns/op sluice %.1f, ignite %.1f,"
+                + " protobuf %.1f; ignite/sluice %.2f, protobuf/sluice %.2f (checksum %d)%n", b.bufferSize,
+                b.bytesPerMessage(), only, sluice, ignite, protobuf, ignite / sluice, protobuf / sluice, sink);
+    }
+
+    private static double best(double bestSoFar, long roundNanos) {
+        double perOp = roundNanos / (double) OPS;
+        return Double.isNaN(bestSoFar) ? perOp : Math.min(bestSoFar, perOp);
     }
 }
