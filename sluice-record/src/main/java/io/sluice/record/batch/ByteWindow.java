@@ -136,6 +136,14 @@ public final class ByteWindow {
         } while (refill.refill(this));
     }
 
+    /**
+     * Tries to make {@code bytes} (at most a few, well below the capacity) readable without
+     * consuming any, refilling a streaming window; returns whether it could.
+     */
+    public boolean request(int bytes) throws BatchFormatException {
+        return limit - position >= bytes || fill(bytes);
+    }
+
     public boolean hasRemaining() throws BatchFormatException {
         return position < limit || fill(1);
     }

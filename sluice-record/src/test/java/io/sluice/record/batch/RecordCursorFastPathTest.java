@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The in-window fast path of {@link RecordCursor} (and its header-shape shortcut) must read
  * every record exactly as the careful byte-by-byte path does: same fields, same error at the
- * same record, for valid records and for damaged ones. The careful path is forced by a stream
- * that hands out one byte per refill, so the window never holds a whole record.
+ * same record, for valid records and for damaged ones, read in place and streamed through a
+ * window refilled a few bytes at a time.
  */
 class RecordCursorFastPathTest {
 
@@ -41,10 +41,12 @@ class RecordCursorFastPathTest {
         for (boolean direct : new boolean[] {false, true}) {
             ByteBuffer buffer = place(records, direct, random);
             int from = buffer.position();
+            String careful = carefulTranscript(new RecordCursor().over(buffer, from, from + records.length), count);
             String fast = transcript(FAST.over(buffer, from, from + records.length), count);
-            String careful = transcript(new RecordCursor().streaming(ByteBuffer.allocate(64),
-                    oneByteAtATime(records), Long.MAX_VALUE), count);
             assertEquals(careful, fast, "seed " + seed + " damage " + damage + " direct " + direct);
+            String streamed = transcript(new RecordCursor().streaming(ByteBuffer.allocate(64),
+                    fewBytesAtATime(records, 1 + random.nextInt(40)), Long.MAX_VALUE), count);
+            assertEquals(careful, streamed, "streamed, seed " + seed + " damage " + damage);
         }
     }
 
@@ -66,8 +68,7 @@ class RecordCursorFastPathTest {
         int keyAt = lastIndexOf(forged, "defgh".getBytes()) - 1;
         assertEquals(10, forged[keyAt], "zigzag length of the 5-byte key");
         forged[keyAt] = 120;
-        String careful = transcript(new RecordCursor().streaming(ByteBuffer.allocate(64), oneByteAtATime(forged),
-                Long.MAX_VALUE), 2);
+        String careful = carefulTranscript(new RecordCursor().over(ByteBuffer.wrap(forged), 0, forged.length), 2);
         assertTrue(careful.contains("header key length 60 exceeds"), careful);
         assertEquals(careful, transcript(cursor.over(ByteBuffer.wrap(forged), 0, forged.length), 2));
     }
@@ -84,8 +85,7 @@ class RecordCursorFastPathTest {
         byte[] forged = twoAlike.clone();
         int secondByte = lastIndexOf(forged, new byte[] {(byte) 0x80, 0x01}) + 1;
         forged[secondByte] = 0x02;
-        String careful = transcript(new RecordCursor().streaming(ByteBuffer.allocate(64), oneByteAtATime(forged),
-                Long.MAX_VALUE), 2);
+        String careful = carefulTranscript(new RecordCursor().over(ByteBuffer.wrap(forged), 0, forged.length), 2);
         assertTrue(careful.contains("header key length 128 exceeds"), careful);
         assertEquals(careful, transcript(cursor.over(ByteBuffer.wrap(forged), 0, forged.length), 2));
     }
@@ -100,10 +100,22 @@ class RecordCursorFastPathTest {
     }
 
     private static String transcript(RecordCursor cursor, int count) {
+        return transcript(cursor, count, false);
+    }
+
+    private static String carefulTranscript(RecordCursor cursor, int count) {
+        return transcript(cursor, count, true);
+    }
+
+    private static String transcript(RecordCursor cursor, int count, boolean carefully) {
         StringBuilder out = new StringBuilder();
         try {
             for (int i = 0; i < count; i++) {
-                cursor.next();
+                if (carefully) {
+                    cursor.nextCarefully();
+                } else {
+                    cursor.next();
+                }
                 out.append("record length=").append(cursor.bodyLength()).append(" attrs=").append(cursor.attributes())
                         .append(" ts=").append(cursor.timestampDelta()).append(" off=").append(cursor.offsetDelta())
                         .append(" key=").append(cursor.keyLength()).append(" value=").append(cursor.valueLength())
@@ -116,15 +128,18 @@ class RecordCursorFastPathTest {
         return out.toString();
     }
 
-    private static ByteWindow.Refill oneByteAtATime(byte[] bytes) {
+    /** Hands out the bytes {@code chunk} at a time, so records straddle refills. */
+    private static ByteWindow.Refill fewBytesAtATime(byte[] bytes, int chunk) {
         int[] next = {0};
         return window -> {
             if (next[0] == bytes.length) {
                 return false;
             }
-            window.reserve(1);
-            window.buffer().put(window.limit(), bytes[next[0]++]);
-            window.produced(1);
+            int count = Math.min(chunk, bytes.length - next[0]);
+            window.reserve(count);
+            window.buffer().put(window.limit(), bytes, next[0], count);
+            next[0] += count;
+            window.produced(count);
             return true;
         };
     }
