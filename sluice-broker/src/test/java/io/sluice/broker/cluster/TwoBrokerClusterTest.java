@@ -193,6 +193,26 @@ class TwoBrokerClusterTest {
         }
     }
 
+    @Test
+    void shouldRefuseASecondLiveBrokerWithTheSameIdNamingTheHolder() {
+        java.io.IOException refused = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> {
+            Map<String, String> props = new HashMap<>();
+            props.put("broker.id", "2");
+            props.put("log.dirs", dir.resolve("impostor").toString());
+            props.put("listeners", "PLAINTEXT://127.0.0.1:0");
+            props.put("zookeeper.connect", zk.connectString() + "/two");
+            props.put("zookeeper.session.timeout.ms", "6000");
+            SluiceBroker.start(BrokerConfig.fromMap(props)).close();
+        });
+        Throwable cause = refused;
+        while (cause != null && !(cause instanceof io.sluice.cluster.registry.DuplicateBrokerIdException)) {
+            cause = cause.getCause();
+        }
+        assertTrue(cause != null, "a DuplicateBrokerIdException: " + refused);
+        assertTrue(cause.getMessage().contains("127.0.0.1:" + second.boundAddress().getPort()), cause.getMessage());
+        assertEquals(2, second.cluster().liveBrokers().size(), "the live broker 2 keeps its place");
+    }
+
     private static List<String> partitionDirs(Path logDir, String prefix) throws Exception {
         try (Stream<Path> children = Files.list(logDir)) {
             return children.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).sorted().toList();
