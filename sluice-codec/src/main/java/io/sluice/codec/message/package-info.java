@@ -17,8 +17,9 @@
  * Message m = r.read();                             // null: every byte consumed, more needed
  * }</pre>
  * <h2>Defining a message</h2>
- * Implement {@link io.sluice.codec.message.Message} with a fall-through switch over {@code writer.state()} (see
- * {@code io.sluice.codec.cluster.PartitionState}) or extend {@link io.sluice.codec.message.FieldMessage} for flat
+ * Implement {@link io.sluice.codec.message.Message} with a fall-through switch over {@code writer.state()}, each
+ * field {@code case n: if (!w.writeX(v)) return w.stopAt(n);} (see {@code io.sluice.codec.cluster.PartitionState}; the
+ * older {@code incrementState()} after each field also works, at one more store per field), or extend {@link io.sluice.codec.message.FieldMessage} for flat
  * messages; register the type id, name, newest readable version and factory in a
  * {@link io.sluice.codec.message.MessageRegistry}. New fields are appended in a new schema version and read only
  * when {@code reader.version()} has them, so a newer broker reads an older broker's messages; newer versions than
