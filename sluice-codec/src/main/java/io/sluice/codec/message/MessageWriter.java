@@ -89,7 +89,9 @@ public final class MessageWriter implements AutoCloseable {
 
     /**
      * Sets the buffer to write into from its position up to its limit; sets its byte order to big-endian (once per
-     * buffer object: a buffer passed again is only re-read for position and limit).
+     * buffer object: a buffer passed again is only re-read for position and limit). The writer owns the bytes from the
+     * position to the limit: a varint is stored as one 8-byte word when 8 bytes are free, so up to 7 bytes after the
+     * position the writer leaves may hold scratch values (never beyond the limit).
      */
     public void setBuffer(ByteBuffer buffer) {
         if (buffer == buf) {
