@@ -98,7 +98,9 @@ public final class RecordCursor {
         }
         int end = p + length;
         // The record has at least MIN_RECORD_BODY bytes: attributes and up to two bytes each of
-        // timestampDelta and offsetDelta lie inside it, so those reads need no bound check.
+        // timestampDelta and offsetDelta lie inside it, so those reads need no bound check. The
+        // two decodes are written out: a shared helper returning value and size packed in one int
+        // measured 12% slower for the whole walk.
         byte attrs = b.get(p++);
         long tsDelta = b.get(p);
         if (tsDelta >= 0) {
