@@ -139,12 +139,14 @@ public final class SluiceBroker implements AutoCloseable {
                     ? InetAddress.getLocalHost().getCanonicalHostName() : advertised.host();
             int port = advertised.port() == 0 || advertised.port() == listener.port() ? bound.getPort() : advertised.port();
             String rack = config.brokerRack().isEmpty() ? null : config.brokerRack();
-            membership.join(new BrokerNode(config.brokerId(), host, port, rack));
+            membership.advertise(new BrokerNode(config.brokerId(), host, port, rack));
+            // Requests arriving while the broker joins and recovers get retriable errors, not a dropped connection.
+            clusterHolder.set(membership);
+            membership.join();
             logs.loadAll();
             topics.startup(membership.node(), recovery);
             groups.startup();
             topics.addDeletionListener(groups::onTopicDeleted);
-            clusterHolder.set(membership);
             LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}, ZooKeeper {})",
                     config.brokerId(), identity.clusterId(), bound, host, port,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));

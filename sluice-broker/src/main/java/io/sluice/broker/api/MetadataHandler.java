@@ -61,7 +61,17 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                     .setNodeId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack()));
         }
         boolean allTopics = request.topics() == null || (version == 0 && request.topics().isEmpty());
-        if (allTopics) {
+        if (!topics.isStarted()) {
+            // Still joining or recovering: no topic is known yet, and the client should ask again.
+            if (!allTopics) {
+                for (MetadataRequestData.MetadataRequestTopic requested : request.topics()) {
+                    response.topics().add(new MetadataResponseTopic().setName(requested.name())
+                            .setTopicId(requested.topicId() == null ? Uuid.ZERO_UUID : requested.topicId())
+                            .setErrorCode(Errors.LEADER_NOT_AVAILABLE.code())
+                            .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED));
+                }
+            }
+        } else if (allTopics) {
             for (TopicInfo topic : topics.topics()) {
                 response.topics().add(describe(topic, live));
             }

@@ -115,15 +115,23 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         }
     }
 
+    /** Sets the endpoint this broker registers and reports as itself; call once the listener is bound. */
+    public void advertise(BrokerNode advertised) {
+        this.self = advertised;
+    }
+
     /**
-     * Registers this broker, follows the cluster state and runs for controller; returns once the state lists this
+     * Registers this broker (the {@link #advertise advertised} endpoint), follows the cluster state and runs for controller; returns once the state lists this
      * broker as live (at most the connection plus session timeout: a registration left by this broker's previous
      * process may have to expire first).
      *
      * @throws io.sluice.cluster.registry.DuplicateBrokerIdException when another live broker has this id
      */
-    public void join(BrokerNode advertised) throws IOException {
-        this.self = advertised;
+    public void join() throws IOException {
+        BrokerNode advertised = self;
+        if (advertised == null) {
+            throw new IllegalStateException("advertise() the broker's endpoint before joining");
+        }
         BrokerInfo info = BrokerInfo.of(advertised.id(), advertised.rack() == null ? "" : advertised.rack(),
                 Endpoint.of(advertised.host(), advertised.port()));
         ClusterNode started = new ClusterNode(connection.client(), info, clusterConfig, true);

@@ -46,7 +46,9 @@ public final class OffsetsTopic {
     public int leaderOf(int partition) {
         TopicState topic = topics.assignment(NAME);
         if (topic == null) {
-            requestCreation();
+            if (topics.isStarted()) {
+                requestCreation();
+            }
             return PartitionState.NO_LEADER;
         }
         if (partition < 0 || partition >= topic.partitionCount()) {

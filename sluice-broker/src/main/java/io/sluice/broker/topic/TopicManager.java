@@ -89,8 +89,8 @@ public final class TopicManager {
                     setAside(key.topic(), key.partition(), "the cluster does not assign it to broker " + selfId);
                 }
             }
-            started = true;
             apply(state);
+            started = true;
         }
         clusterNode.addListener(this::onClusterState);
     }
@@ -240,6 +240,11 @@ public final class TopicManager {
         return view.state().topic(name);
     }
 
+    /** False until the broker has joined the cluster and opened its logs; until then nothing is served. */
+    public boolean isStarted() {
+        return started;
+    }
+
     /** Whether this broker currently holds the controller epoch. */
     public boolean isController() {
         ClusterNode n = node;
@@ -266,6 +271,9 @@ public final class TopicManager {
     public Errors unservedError(String topic, int index) {
         if (OffsetsTopic.isInternal(topic)) {
             return Errors.INVALID_TOPIC_EXCEPTION;
+        }
+        if (!started) {
+            return Errors.NOT_LEADER_OR_FOLLOWER;
         }
         return exists(topic, index) ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.UNKNOWN_TOPIC_OR_PARTITION;
     }
