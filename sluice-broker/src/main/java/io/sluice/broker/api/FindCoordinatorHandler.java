@@ -51,20 +51,12 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
         return CompletableFuture.completedFuture(response);
     }
 
-    private BrokerNode liveBroker(int id) {
-        for (BrokerNode b : cluster.liveBrokers()) {
-            if (b.id() == id) {
-                return b;
-            }
-        }
-        return null;
-    }
 
     private Coordinator lookup(String key, byte keyType) {
         Coordinator coordinator = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
         if (keyType == CoordinatorType.GROUP.id()) {
             int leader = offsetsTopic.leaderOf(partitionOfGroup.applyAsInt(key));
-            BrokerNode node = leader < 0 ? null : liveBroker(leader);
+            BrokerNode node = leader < 0 ? null : cluster.liveBroker(leader);
             if (node == null) {
                 return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
                         .setErrorMessage("the coordinator of group '" + key + "' is not available yet");

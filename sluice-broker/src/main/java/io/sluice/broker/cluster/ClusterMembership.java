@@ -236,15 +236,6 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         return List.copyOf(nodes);
     }
 
-    /** The advertised node of a live broker, null when it is not live. */
-    public BrokerNode liveBroker(int id) {
-        for (BrokerNode b : liveBrokers()) {
-            if (b.id() == id) {
-                return b;
-            }
-        }
-        return null;
-    }
 
     /** Leaves the cluster (registration deleted at once), then closes the ZooKeeper connection and server. */
     @Override

@@ -16,4 +16,14 @@ public interface ClusterView {
     int controllerId();
 
     List<BrokerNode> liveBrokers();
+
+    /** The live broker with this id, null when it is not live. */
+    default BrokerNode liveBroker(int id) {
+        for (BrokerNode b : liveBrokers()) {
+            if (b.id() == id) {
+                return b;
+            }
+        }
+        return null;
+    }
 }
