@@ -17,7 +17,6 @@ import io.sluice.log.RecoveryReport;
 import io.sluice.log.TopicPartitionKey;
 import java.io.IOException;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
