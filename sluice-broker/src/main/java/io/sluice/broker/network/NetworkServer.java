@@ -5,6 +5,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -13,6 +15,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -32,12 +35,16 @@ public final class NetworkServer implements AutoCloseable {
     private final EventLoopGroup network;
     private final EventExecutorGroup handlers;
     private final Channel serverChannel;
+    /** The open client connections, closed before any executor stops so no event is handed to a stopped one. */
+    private final ChannelGroup connections;
 
-    private NetworkServer(EventLoopGroup acceptor, EventLoopGroup network, EventExecutorGroup handlers, Channel serverChannel) {
+    private NetworkServer(EventLoopGroup acceptor, EventLoopGroup network, EventExecutorGroup handlers,
+                          Channel serverChannel, ChannelGroup connections) {
         this.acceptor = acceptor;
         this.network = network;
         this.handlers = handlers;
         this.serverChannel = serverChannel;
+        this.connections = connections;
     }
 
     public static NetworkServer start(Settings settings, ApiRegistry registry) throws InterruptedException {
@@ -45,6 +52,7 @@ public final class NetworkServer implements AutoCloseable {
         EventLoopGroup network = new NioEventLoopGroup(settings.networkThreads(), new DefaultThreadFactory("sluice-network", true));
         EventExecutorGroup handlers = new DefaultEventExecutorGroup(settings.requestHandlerThreads(),
                 new DefaultThreadFactory("sluice-request-handler", true));
+        ChannelGroup connections = new DefaultChannelGroup("sluice-connections", GlobalEventExecutor.INSTANCE);
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptor, network)
@@ -55,6 +63,7 @@ public final class NetworkServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            connections.add(ch);
                             if (settings.sendBufferBytes() > 0) {
                                 ch.config().setSendBufferSize(settings.sendBufferBytes());
                             }
@@ -74,7 +83,7 @@ public final class NetworkServer implements AutoCloseable {
                         }
                     });
             Channel channel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
-            return new NetworkServer(acceptor, network, handlers, channel);
+            return new NetworkServer(acceptor, network, handlers, channel, connections);
         } catch (InterruptedException | RuntimeException e) {
             acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             network.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -87,11 +96,16 @@ public final class NetworkServer implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
+    /**
+     * Stops accepting, closes every connection while all executors still run (their close events reach the request
+     * handlers), then stops the request handlers before the network threads their answers are written on.
+     */
     @Override
     public void close() {
         serverChannel.close().awaitUninterruptibly();
+        connections.close().awaitUninterruptibly();
         acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
-        network.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         handlers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        network.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }
 }
