@@ -2,11 +2,8 @@ package io.sluice.log.index;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 
 import static io.sluice.log.index.OffsetIndexDescriptor.*;
 
@@ -20,7 +17,7 @@ import static io.sluice.log.index.OffsetIndexDescriptor.*;
  * one immutable-by-prefix {@link Entries} through a volatile field; {@link #persist()}, {@link #mapReadOnly()} and
  * {@link #truncateToOffset(long)} synchronize on this index.
  */
-public final class OffsetIndex {
+public final class OffsetIndex extends SegmentIndexFile {
     /** The entries, in the heap or in a mapped file; readers take one reference and use only it. */
     private interface Entries {
         int relative(int i);
@@ -38,20 +35,11 @@ public final class OffsetIndex {
         public int position(int i) { return buffer.getInt(i * ENTRY_LENGTH + POSITION_OFFSET); }
     }
 
-    private final Path file;
-    private final long baseOffset;
-    private final int maxEntries;
     private volatile Entries entries;
-    private volatile int count;
-    private int persistedCount;
 
     private OffsetIndex(Path file, long baseOffset, int maxIndexSizeBytes, Entries entries, int count) {
-        this.file = file;
-        this.baseOffset = baseOffset;
-        this.maxEntries = Math.max(1, maxIndexSizeBytes / ENTRY_LENGTH);
+        super(file, baseOffset, maxIndexSizeBytes, ENTRY_LENGTH, count);
         this.entries = entries;
-        this.count = count;
-        this.persistedCount = count;
     }
 
     /** A new empty index; an existing file at {@code file} is replaced on the next {@link #persist()}. */
@@ -69,18 +57,8 @@ public final class OffsetIndex {
      */
     public static OffsetIndex load(Path file, long baseOffset, int maxIndexSizeBytes, long segmentSize)
             throws IOException {
-        if (!Files.exists(file)) {
-            throw new CorruptIndexException(file, "missing");
-        }
-        long size = Files.size(file);
-        if (size % ENTRY_LENGTH != 0) {
-            throw new CorruptIndexException(file, "size " + size + " is not a multiple of the entry length " + ENTRY_LENGTH);
-        }
-        if (size > Math.max(maxIndexSizeBytes, ENTRY_LENGTH)) {
-            throw new CorruptIndexException(file, "size " + size + " exceeds log.index.size.max.bytes " + maxIndexSizeBytes);
-        }
-        int n = (int) (size / ENTRY_LENGTH);
-        Entries mapped = n == 0 ? new Heap(new long[16]) : new Mapped(IndexFiles.mapReadOnly(file, size));
+        int n = entriesInFile(file, maxIndexSizeBytes, ENTRY_LENGTH);
+        Entries mapped = n == 0 ? new Heap(new long[16]) : new Mapped(IndexFiles.mapReadOnly(file, (long) n * ENTRY_LENGTH));
         int lastRelative = -1;
         int lastPosition = -1;
         for (int i = 0; i < n; i++) {
@@ -100,19 +78,7 @@ public final class OffsetIndex {
         return new OffsetIndex(file, baseOffset, maxIndexSizeBytes, mapped, n);
     }
 
-    public boolean isFull() {
-        return count >= maxEntries;
-    }
-
-    public int entryCount() {
-        return count;
-    }
-
-    public Path file() {
-        return file;
-    }
-
-    /** True while the entries are a read-only mapping of the file rather than a heap array. */
+    @Override
     public boolean isMapped() {
         return entries instanceof Mapped;
     }
@@ -207,61 +173,24 @@ public final class OffsetIndex {
         return found;
     }
 
-    /** Drops entries for offsets at or above {@code offset}. Under the partition's append lock. */
-    public synchronized void truncateToOffset(long offset) throws IOException {
-        long relative = offset - baseOffset;
-        int n = count;
-        Entries e = entries;
-        while (n > 0 && e.relative(n - 1) >= relative) {
-            n--;
-        }
-        if (n == count) {
-            return;
-        }
-        boolean wasMapped = e instanceof Mapped;
-        heapArray(n);
-        count = n;
-        if (wasMapped) {
-            // readers may still hold the old mapping: unlink the file instead of truncating under it
-            Files.deleteIfExists(file);
-            persistedCount = 0;
-        } else if (persistedCount > n) {
-            persistedCount = n;
-            if (Files.exists(file)) {
-                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                    channel.truncate((long) n * ENTRY_LENGTH);
-                }
-            }
-        }
+    @Override
+    protected int relativeOffset(int i) {
+        return entries.relative(i);
     }
 
-    /** Writes entries added since the last call and fsyncs the file. */
-    public synchronized void persist() throws IOException {
-        int n = count;
-        if (n == persistedCount && Files.exists(file)) {
-            return;
-        }
-        Entries e = entries;
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            int from = Math.min(persistedCount, (int) (channel.size() / ENTRY_LENGTH));
-            ByteBuffer buffer = ByteBuffer.allocate((n - from) * ENTRY_LENGTH);
-            for (int i = from; i < n; i++) {
-                buffer.putInt(e.relative(i)).putInt(e.position(i));
-            }
-            buffer.flip();
-            IndexFiles.writeFully(channel, buffer, (long) from * ENTRY_LENGTH);
-            channel.truncate((long) n * ENTRY_LENGTH);
-            channel.force(true);
-        }
-        persistedCount = n;
+    @Override
+    protected void moveToHeap(int capacity) {
+        heapArray(capacity);
     }
 
-    /** Persists, then replaces the heap array with a read-only mapping of the file (inactive segments). */
-    public synchronized void mapReadOnly() throws IOException {
-        if (entries instanceof Mapped || count == 0) {
-            return;
-        }
-        persist();
-        entries = new Mapped(IndexFiles.mapReadOnly(file, (long) count * ENTRY_LENGTH));
+    @Override
+    protected void writeEntry(ByteBuffer out, int i) {
+        Entries e = entries;
+        out.putInt(e.relative(i)).putInt(e.position(i));
+    }
+
+    @Override
+    protected void useMapping(ByteBuffer mapping) {
+        entries = new Mapped(mapping);
     }
 }

@@ -2,10 +2,8 @@ package io.sluice.log.index;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 import static io.sluice.log.index.TimeIndexDescriptor.*;
 
@@ -17,7 +15,7 @@ import static io.sluice.log.index.TimeIndexDescriptor.*;
  * one {@link Entries} through a volatile field; {@link #persist()}, {@link #mapReadOnly()} and
  * {@link #truncateToOffset(long)} synchronize on this index.
  */
-public final class TimeIndex {
+public final class TimeIndex extends SegmentIndexFile {
     /** The entries, in the heap or in a mapped file; readers take one reference and use only it. */
     private interface Entries {
         long timestamp(int i);
@@ -35,20 +33,11 @@ public final class TimeIndex {
         public int relative(int i) { return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET); }
     }
 
-    private final Path file;
-    private final long baseOffset;
-    private final int maxEntries;
     private volatile Entries entries;
-    private volatile int count;
-    private int persistedCount;
 
     private TimeIndex(Path file, long baseOffset, int maxIndexSizeBytes, Entries entries, int count) {
-        this.file = file;
-        this.baseOffset = baseOffset;
-        this.maxEntries = Math.max(1, maxIndexSizeBytes / ENTRY_LENGTH);
+        super(file, baseOffset, maxIndexSizeBytes, ENTRY_LENGTH, count);
         this.entries = entries;
-        this.count = count;
-        this.persistedCount = count;
     }
 
     public static TimeIndex empty(Path file, long baseOffset, int maxIndexSizeBytes) throws IOException {
@@ -65,18 +54,9 @@ public final class TimeIndex {
      */
     public static TimeIndex load(Path file, long baseOffset, int maxIndexSizeBytes, long nextOffset)
             throws IOException {
-        if (!Files.exists(file)) {
-            throw new CorruptIndexException(file, "missing");
-        }
-        long size = Files.size(file);
-        if (size % ENTRY_LENGTH != 0) {
-            throw new CorruptIndexException(file, "size " + size + " is not a multiple of the entry length " + ENTRY_LENGTH);
-        }
-        if (size > Math.max(maxIndexSizeBytes, ENTRY_LENGTH)) {
-            throw new CorruptIndexException(file, "size " + size + " exceeds log.index.size.max.bytes " + maxIndexSizeBytes);
-        }
-        int n = (int) (size / ENTRY_LENGTH);
-        Entries mapped = n == 0 ? new Heap(new long[16], new int[16]) : new Mapped(IndexFiles.mapReadOnly(file, size));
+        int n = entriesInFile(file, maxIndexSizeBytes, ENTRY_LENGTH);
+        Entries mapped = n == 0 ? new Heap(new long[16], new int[16])
+                : new Mapped(IndexFiles.mapReadOnly(file, (long) n * ENTRY_LENGTH));
         long lastTimestamp = Long.MIN_VALUE;
         int lastRelative = 0;
         for (int i = 0; i < n; i++) {
@@ -96,18 +76,7 @@ public final class TimeIndex {
         return new TimeIndex(file, baseOffset, maxIndexSizeBytes, mapped, n);
     }
 
-    public boolean isFull() {
-        return count >= maxEntries;
-    }
-
-    public int entryCount() {
-        return count;
-    }
-
-    public Path file() {
-        return file;
-    }
-
+    @Override
     public boolean isMapped() {
         return entries instanceof Mapped;
     }
@@ -177,61 +146,24 @@ public final class TimeIndex {
         return found < 0 ? baseOffset : baseOffset + e.relative(found);
     }
 
-    /** Drops entries whose offset is at or above {@code offset}. Under the partition's append lock. */
-    public synchronized void truncateToOffset(long offset) throws IOException {
-        long relative = offset - baseOffset;
-        int n = count;
-        Entries e = entries;
-        while (n > 0 && e.relative(n - 1) >= relative) {
-            n--;
-        }
-        if (n == count) {
-            return;
-        }
-        boolean wasMapped = e instanceof Mapped;
-        heap(n);
-        count = n;
-        if (wasMapped) {
-            // readers may still hold the old mapping: unlink the file instead of truncating under it
-            Files.deleteIfExists(file);
-            persistedCount = 0;
-        } else if (persistedCount > n) {
-            persistedCount = n;
-            if (Files.exists(file)) {
-                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                    channel.truncate((long) n * ENTRY_LENGTH);
-                }
-            }
-        }
+    @Override
+    protected int relativeOffset(int i) {
+        return entries.relative(i);
     }
 
-    /** Writes entries added since the last call and fsyncs the file. */
-    public synchronized void persist() throws IOException {
-        int n = count;
-        if (n == persistedCount && Files.exists(file)) {
-            return;
-        }
-        Entries e = entries;
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            int from = Math.min(persistedCount, (int) (channel.size() / ENTRY_LENGTH));
-            ByteBuffer buffer = ByteBuffer.allocate((n - from) * ENTRY_LENGTH);
-            for (int i = from; i < n; i++) {
-                buffer.putLong(e.timestamp(i)).putInt(e.relative(i));
-            }
-            buffer.flip();
-            IndexFiles.writeFully(channel, buffer, (long) from * ENTRY_LENGTH);
-            channel.truncate((long) n * ENTRY_LENGTH);
-            channel.force(true);
-        }
-        persistedCount = n;
+    @Override
+    protected void moveToHeap(int capacity) {
+        heap(capacity);
     }
 
-    /** Persists, then replaces the heap arrays with a read-only mapping of the file (inactive segments). */
-    public synchronized void mapReadOnly() throws IOException {
-        if (entries instanceof Mapped || count == 0) {
-            return;
-        }
-        persist();
-        entries = new Mapped(IndexFiles.mapReadOnly(file, (long) count * ENTRY_LENGTH));
+    @Override
+    protected void writeEntry(ByteBuffer out, int i) {
+        Entries e = entries;
+        out.putLong(e.timestamp(i)).putInt(e.relative(i));
+    }
+
+    @Override
+    protected void useMapping(ByteBuffer mapping) {
+        entries = new Mapped(mapping);
     }
 }
