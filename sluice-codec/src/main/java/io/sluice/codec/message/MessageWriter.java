@@ -22,7 +22,10 @@ import java.util.UUID;
  * is described in {@code WireFormat}.
  *
  * <p>The current buffer and its position live in fields of this writer, refreshed only by {@link #setBuffer}, so a
- * primitive write is a bounds check and absolute puts, with no allocation. Compressed fields go through one reused
+ * primitive write is a bounds check and absolute puts, with no allocation. A call that starts with fewer than
+ * {@link #SPILL_THRESHOLD} bytes free (a small socket buffer, or the tail of a large one) writes ahead into a reused
+ * {@link #SPILL_BYTES}-byte spill instead and hands its bytes out over this and the following calls, so small buffers
+ * cost a copy per buffer instead of a field-by-field resume per buffer; the bytes produced are the same either way. Compressed fields go through one reused
  * nested writer, one reused compressor per format and one reused heap scratch that is kept up to
  * {@link CodecConfig#scratchRetainBytes()} and trimmed above it. {@link #close()} ends the native compressors.
  *
@@ -59,6 +62,19 @@ public final class MessageWriter implements AutoCloseable {
     /** UTF-8 of the innermost string in progress. */
     private byte[] text = new byte[64];
     private int textLen;
+
+    /** Calls starting with fewer free bytes than this write ahead into the spill. */
+    static final int SPILL_THRESHOLD = 128;
+    /** Capacity of the spill; larger than {@link #SPILL_THRESHOLD}, so an unfinished spill always fills the buffer. */
+    static final int SPILL_BYTES = 512;
+    private final ByteBuffer spill = ByteBuffer.allocate(SPILL_BYTES);
+    private final byte[] spillArray = BufferAccess.array(spill);
+    private final long spillAddress = BufferAccess.address(spill);
+    /** Bytes of the spill already handed out, and the end of what was written into it. */
+    private int spillRead;
+    private int spillEnd;
+    /** The root message ended inside the spill: the call that hands out its last byte reports it finished. */
+    private boolean spillHoldsEnd;
 
     private WriterFrame[] frames = new WriterFrame[4];
     private int depth;
@@ -122,26 +138,90 @@ public final class MessageWriter implements AutoCloseable {
         if (buf == null) {
             throw new IllegalStateException("setBuffer must be called before write");
         }
+        try {
+            if (spillRead < spillEnd && !drainSpill()) {
+                return false;
+            }
+            if (spillHoldsEnd) {
+                spillHoldsEnd = false;
+                return true;
+            }
+            if (limit - pos >= SPILL_THRESHOLD) {
+                return writeRoot(message);
+            }
+            return pos < limit && writeRootThroughSpill(message);
+        } finally {
+            buf.position(pos);
+        }
+    }
+
+    private boolean writeRoot(Message message) {
         if (!rootInProgress) {
             frames[0].reset();
             rootInProgress = true;
         }
         depth = 0;
         cur = frames[0];
-        try {
-            boolean done = writeBody(message);
-            if (done) {
-                rootInProgress = false;
-            }
-            return done;
-        } finally {
-            buf.position(pos);
+        boolean done = writeBody(message);
+        if (done) {
+            rootInProgress = false;
         }
+        return done;
+    }
+
+    /**
+     * Writes the root message ahead into the spill (as far as the spill holds), then hands out as much of it as the
+     * caller's buffer takes. An unfinished write fills the whole spill, which is larger than the free space that sent
+     * the call here, so an unfinished call always leaves the caller's buffer full.
+     */
+    private boolean writeRootThroughSpill(Message message) {
+        ByteBuffer callerBuf = buf;
+        byte[] callerArray = array;
+        long callerAddress = address;
+        int callerPos = pos;
+        int callerLimit = limit;
+        target(spill, spillArray, spillAddress, 0, SPILL_BYTES);
+        boolean done;
+        try {
+            done = writeRoot(message);
+        } finally {
+            spillRead = 0;
+            spillEnd = pos;
+            target(callerBuf, callerArray, callerAddress, callerPos, callerLimit);
+        }
+        spillHoldsEnd = done;
+        if (!drainSpill()) {
+            return false;
+        }
+        spillHoldsEnd = false;
+        return done;
+    }
+
+    /** Copies spilled bytes into the current buffer; true when none are left. */
+    private boolean drainSpill() {
+        int n = Math.min(spillEnd - spillRead, limit - pos);
+        BufferAccess.putBytes(buf, array, address, pos, spill.array(), spillRead, n);
+        pos += n;
+        spillRead += n;
+        return spillRead == spillEnd;
+    }
+
+    /** Points the primitive writes at {@code b} (raw access {@code arr}/{@code addr}) from {@code p} to {@code lim}. */
+    private void target(ByteBuffer b, byte[] arr, long addr, int p, int lim) {
+        buf = b;
+        array = arr;
+        address = addr;
+        pos = p;
+        limit = lim;
+        fastLimit = pendingLen == 0 ? lim : -1;
     }
 
     /** Abandons any message in progress (after an exception, or to drop a half-written message). */
     public void reset() {
         rootInProgress = false;
+        spillRead = 0;
+        spillEnd = 0;
+        spillHoldsEnd = false;
         depth = 0;
         cur = frames[0];
         cur.reset();

@@ -71,6 +71,65 @@ class MessageWriterReaderTest {
     }
 
     @Test
+    void shouldResumeMidFieldInBuffersThatStartWithRoomForTheDirectPath() {
+        AllTypes m = sample(1, 2);
+        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
+            byte[] reference = Chunks.write(w, m, 1 << 20, false);
+            assertTrue(reference.length > 4 * MessageWriter.SPILL_BYTES, "message long enough to split many times");
+            for (int size = MessageWriter.SPILL_THRESHOLD; size <= MessageWriter.SPILL_THRESHOLD + 80; size++) {
+                byte[] bytes = Chunks.write(w, m, size, size % 2 == 0);
+                assertArrayEquals(reference, bytes, "written through " + size);
+                assertEquals(m, Chunks.read(r, bytes, size, false), "read through " + size);
+            }
+        }
+    }
+
+    @Test
+    void shouldWriteTheSameBytesWhateverRoomEachCallFinds() {
+        java.util.Random random = new java.util.Random(42);
+        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
+            for (int round = 0; round < 300; round++) {
+                AllTypes m = sample(round, round % 3);
+                byte[] reference = Chunks.write(w, m, 1 << 20, false);
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                boolean done;
+                int calls = 0;
+                do {
+                    int room = switch (random.nextInt(3)) {
+                        case 0 -> random.nextInt(MessageWriter.SPILL_THRESHOLD);
+                        case 1 -> MessageWriter.SPILL_THRESHOLD - 8 + random.nextInt(16);
+                        default -> MessageWriter.SPILL_BYTES + random.nextInt(200) - 100;
+                    };
+                    // a buffer already partly used by earlier messages: the room starts at a non-zero position
+                    ByteBuffer buf = ByteBuffer.allocate(room + 5).position(5);
+                    w.setBuffer(buf);
+                    done = w.write(m);
+                    assertTrue(done || !buf.hasRemaining(), "an unfinished call leaves the buffer full");
+                    out.write(buf.array(), 5, buf.position() - 5);
+                    assertTrue(++calls < 1_000_000, "writer does not finish");
+                } while (!done);
+                assertArrayEquals(reference, out.toByteArray(), "round " + round);
+                assertEquals(m, Chunks.read(r, out.toByteArray(), 1 << 20, false));
+            }
+        }
+    }
+
+    @Test
+    void shouldStartTheNextMessageCleanAfterAResetInTheMiddleOfASpilledOne() {
+        AllTypes big = sample(3, 2);
+        AllTypes small = sample(8, 0);
+        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
+            ByteBuffer tiny = ByteBuffer.allocate(16);
+            w.setBuffer(tiny);
+            assertFalse(w.write(big), "16 bytes cannot hold it; the rest waits in the spill");
+            w.reset();
+            byte[] bytes = Chunks.write(w, small, 16, false);
+            assertArrayEquals(Chunks.write(new MessageWriter(), small, 1 << 16, false), bytes);
+            assertEquals(small, Chunks.read(r, bytes, 16, false));
+        }
+    }
+
+    @Test
     void shouldReuseOneWriterAndReaderAcrossManyMessages() {
         try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
             for (int seed = 0; seed < 30; seed++) {
