@@ -22,7 +22,7 @@ import java.util.List;
  */
 final class RingForest {
     /** Keys per leaf block. */
-    static final int LEAF_KEYS = 32;
+    static final int LEAF_KEYS = 64;
     /** Children per inner block. */
     static final int INNER_CHILDREN = 32;
     /** A non-root block below this many keys (children) is merged with or refilled from a sibling. */
@@ -32,6 +32,8 @@ final class RingForest {
     private static final int MAX_HEIGHT = 30;
     private static final int NONE = -1;
     private static final int INITIAL_LEAVES_PER_RING = 2;
+    /** The ring hash's bits kept in a key, above the slot (see {@link #key}). */
+    private static final long PREFIX = 0xFFFF_FFFF_0000_0000L;
 
     private final int rings;
     /** The mixed seed of each ring, so a ring hash is one mix of the endpoint's base hash. */
@@ -45,8 +47,8 @@ final class RingForest {
     private final int[] root;
     private final int[] height;
 
-    private long[] leafHashes;
-    private int[] leafSlots;
+    /** Leaf block b: its keys sorted from b * LEAF_KEYS; see {@link #key}. */
+    private long[] leafKeys;
     private int[] leafCount;
     private int[] leafNext;
     private int[] leafPrev;
@@ -54,9 +56,8 @@ final class RingForest {
     private int freeLeaf = NONE;
     private int leavesInUse;
 
-    /** Inner block b: separator i (i < count - 1) at b * INNER_CHILDREN + i, child i at the same index. */
-    private long[] innerHashes;
-    private int[] innerSlots;
+    /** Inner block b: separator key i (i < count - 1) at b * INNER_CHILDREN + i, child i at the same index. */
+    private long[] innerKeys;
     private int[] innerChildren;
     private int[] innerCount;
     private int innerBlocks;
@@ -70,8 +71,7 @@ final class RingForest {
     private final long[] keyHash;
     private final int[] reached;
     /** Scratch of an inner split: the full block's content plus the new separator and child. */
-    private final long[] splitHashes = new long[INNER_CHILDREN];
-    private final int[] splitSlots = new int[INNER_CHILDREN];
+    private final long[] splitKeys = new long[INNER_CHILDREN];
     private final int[] splitChildren = new int[INNER_CHILDREN + 1];
 
     RingForest(int rings, long hashMask, Endpoint[] endpoints) {
@@ -87,14 +87,12 @@ final class RingForest {
         this.root = new int[rings];
         this.height = new int[rings];
         int leaves = INITIAL_LEAVES_PER_RING * rings;
-        leafHashes = new long[leaves * LEAF_KEYS];
-        leafSlots = new int[leaves * LEAF_KEYS];
+        leafKeys = new long[leaves * LEAF_KEYS];
         leafCount = new int[leaves];
         leafNext = new int[leaves];
         leafPrev = new int[leaves];
         int inners = rings;
-        innerHashes = new long[inners * INNER_CHILDREN];
-        innerSlots = new int[inners * INNER_CHILDREN];
+        innerKeys = new long[inners * INNER_CHILDREN];
         innerChildren = new int[inners * INNER_CHILDREN];
         innerCount = new int[inners];
         for (int k = 0; k < rings; k++) {
@@ -132,12 +130,11 @@ final class RingForest {
             reached[k] = root[k];
             levels = Math.max(levels, height[k]);
         }
-        // inner levels in lockstep (level 0 is each ring's root), so the K rings' loads overlap
+        // inner levels in lockstep (a ring of lower height joins in later), so the K rings' loads overlap
         for (int level = 0; level < levels; level++) {
             for (int k = 0; k < rings; k++) {
-                int depth = level - (levels - height[k]);
-                if (depth >= 0) {
-                    reached[k] = child(reached[k], keyHash[k], e);
+                if (level >= levels - height[k]) {
+                    reached[k] = child(k, reached[k], keyHash[k], e);
                 }
             }
         }
@@ -158,24 +155,24 @@ final class RingForest {
     Endpoint successor(int k, Endpoint e) {
         long h = ringHash(e.baseHash(), k);
         int b = leafOf(k, h, e);
-        int pos = rank(leafHashes, leafSlots, b * LEAF_KEYS, leafCount[b], h, e, true);
+        int pos = rank(leafKeys, b * LEAF_KEYS, leafCount[b], k, h, e, true);
         if (pos == leafCount[b]) {
             b = leafNext[b];
             pos = 0;
         }
-        return endpoints[leafSlots[b * LEAF_KEYS + pos]];
+        return endpoints[slot(leafKeys[b * LEAF_KEYS + pos])];
     }
 
     /** The greatest member before (h, e) in ring k, wrapping; the ring must hold a member other than e. */
     Endpoint predecessor(int k, Endpoint e) {
         long h = ringHash(e.baseHash(), k);
         int b = leafOf(k, h, e);
-        int pos = rank(leafHashes, leafSlots, b * LEAF_KEYS, leafCount[b], h, e, false);
+        int pos = rank(leafKeys, b * LEAF_KEYS, leafCount[b], k, h, e, false);
         if (pos == 0) {
             b = leafPrev[b];
             pos = leafCount[b];
         }
-        return endpoints[leafSlots[b * LEAF_KEYS + pos - 1]];
+        return endpoints[slot(leafKeys[b * LEAF_KEYS + pos - 1])];
     }
 
     /** The members of ring k in order. */
@@ -185,27 +182,43 @@ final class RingForest {
         int b = first;
         do {
             for (int i = b * LEAF_KEYS, end = i + leafCount[b]; i < end; i++) {
-                out.add(endpoints[leafSlots[i]]);
+                out.add(endpoints[slot(leafKeys[i])]);
             }
             b = leafNext[b];
         } while (b != first);
         return out;
     }
 
-    // ---- search -----------------------------------------------------------------------------------------------
+    // ---- keys and search --------------------------------------------------------------------------------------
 
     /**
-     * How many of the n keys from {@code base} order before (h, e), or not after it when {@code inclusive}. The hashes
-     * are counted without a branch; only a run of hashes equal to h (rare) is walked and ordered by bytes.
+     * A stored key: the ring hash's high 32 bits above the slot. Keys with different prefixes order as their longs do;
+     * equal prefixes (about one search in 2^32 / N) are ordered by the full ring hash, recomputed from the slot's
+     * endpoint, then by its bytes.
      */
-    private int rank(long[] hashes, int[] slots, int base, int n, long h, Endpoint e, boolean inclusive) {
+    private static long key(long h, int s) {
+        return h & PREFIX | s;
+    }
+
+    private static int slot(long key) {
+        return (int) key;
+    }
+
+    /**
+     * How many of the n keys from {@code base} order before (h, e) in ring k, or not after it when
+     * {@code inclusive}: a linear scan that stops at the first key whose prefix is not below h's (one mispredicted
+     * branch per block); a run of equal prefixes is then ordered by full hash and bytes.
+     */
+    private int rank(long[] keys, int base, int n, int k, long h, Endpoint e, boolean inclusive) {
+        long bound = h & PREFIX;
         int end = base + n;
-        int below = 0;
-        for (int i = base; i < end; i++) {
-            below += hashes[i] < h ? 1 : 0;
+        int i = base;
+        while (i < end && keys[i] < bound) {
+            i++;
         }
-        for (int i = base + below; i < end && hashes[i] == h; i++) {
-            int order = e.compareTo(endpoints[slots[i]]);
+        int below = i - base;
+        for (; i < end && (keys[i] & PREFIX) == bound; i++) {
+            int order = compare(k, h, e, slot(keys[i]));
             if (order < 0 || order == 0 && !inclusive) {
                 break;
             }
@@ -214,16 +227,23 @@ final class RingForest {
         return below;
     }
 
+    /** Order of the key (h, e) against the member in slot s in ring k: full ring hash, then bytes. */
+    private int compare(int k, long h, Endpoint e, int s) {
+        Endpoint other = endpoints[s];
+        int order = Long.compare(h, ringHash(other.baseHash(), k));
+        return order != 0 ? order : e.compareTo(other);
+    }
+
     /** The child of inner block b whose subtree holds (h, e): the one after every separator not above the key. */
-    private int child(int b, long h, Endpoint e) {
+    private int child(int k, int b, long h, Endpoint e) {
         int base = b * INNER_CHILDREN;
-        return innerChildren[base + rank(innerHashes, innerSlots, base, innerCount[b] - 1, h, e, true)];
+        return innerChildren[base + rank(innerKeys, base, innerCount[b] - 1, k, h, e, true)];
     }
 
     private int leafOf(int k, long h, Endpoint e) {
         int b = root[k];
         for (int level = height[k]; level > 0; level--) {
-            b = child(b, h, e);
+            b = child(k, b, h, e);
         }
         return b;
     }
@@ -241,7 +261,7 @@ final class RingForest {
         int b = root[k];
         for (int level = 0; level < height[k]; level++) {
             int base = b * INNER_CHILDREN;
-            int i = rank(innerHashes, innerSlots, base, innerCount[b] - 1, h, e, true);
+            int i = rank(innerKeys, base, innerCount[b] - 1, k, h, e, true);
             pathBlock[level] = b;
             pathIndex[level] = i;
             b = innerChildren[base + i];
@@ -254,19 +274,17 @@ final class RingForest {
     private void insertIntoLeaf(int k, int b, long h, int s, Endpoint e) {
         int count = leafCount[b];
         int base = b * LEAF_KEYS;
-        int pos = rank(leafHashes, leafSlots, base, count, h, e, false);
+        int pos = rank(leafKeys, base, count, k, h, e, false);
         if (count < LEAF_KEYS) {
-            putInLeaf(b, pos, h, s);
+            putInLeaf(b, pos, key(h, s));
             return;
         }
-        // full: the path was not recorded by the lockstep descent; record it now (one block split per LEAF_KEYS / 2
-        // inserts, so this second descent is rare)
+        // full: the lockstep descent recorded no path; record it now (one split per LEAF_KEYS / 2 inserts)
         descendRecording(k, h, e);
         int r = newLeaf();
         int half = LEAF_KEYS / 2;
         int moved = LEAF_KEYS - half;
-        System.arraycopy(leafHashes, base + half, leafHashes, r * LEAF_KEYS, moved);
-        System.arraycopy(leafSlots, base + half, leafSlots, r * LEAF_KEYS, moved);
+        System.arraycopy(leafKeys, base + half, leafKeys, r * LEAF_KEYS, moved);
         leafCount[b] = half;
         leafCount[r] = moved;
         int after = leafNext[b];
@@ -275,29 +293,26 @@ final class RingForest {
         leafNext[r] = after;
         leafPrev[after] = r;
         if (pos <= half) {
-            putInLeaf(b, pos, h, s);
+            putInLeaf(b, pos, key(h, s));
         } else {
-            putInLeaf(r, pos - half, h, s);
+            putInLeaf(r, pos - half, key(h, s));
         }
-        int rb = r * LEAF_KEYS;
-        insertIntoParent(k, height[k] - 1, b, leafHashes[rb], leafSlots[rb], r);
+        insertIntoParent(k, height[k] - 1, b, leafKeys[r * LEAF_KEYS], r);
     }
 
-    private void putInLeaf(int b, int pos, long h, int s) {
+    private void putInLeaf(int b, int pos, long key) {
         int at = b * LEAF_KEYS + pos;
-        int tail = leafCount[b] - pos;
-        System.arraycopy(leafHashes, at, leafHashes, at + 1, tail);
-        System.arraycopy(leafSlots, at, leafSlots, at + 1, tail);
-        leafHashes[at] = h;
-        leafSlots[at] = s;
+        System.arraycopy(leafKeys, at, leafKeys, at + 1, leafCount[b] - pos);
+        leafKeys[at] = key;
         leafCount[b]++;
     }
 
     /**
-     * Puts separator (h, s) and its right child {@code right} after {@code left} into the inner block at path level
-     * {@code level} of ring k, splitting full blocks upwards; level -1 means left was the root, so a new root is made.
+     * Puts separator {@code sep} and its right child {@code right} after {@code left} into the inner block at path
+     * level {@code level} of ring k, splitting full blocks upwards; level -1 means left was the root, so a new root is
+     * made.
      */
-    private void insertIntoParent(int k, int level, int left, long h, int s, int right) {
+    private void insertIntoParent(int k, int level, int left, long sep, int right) {
         while (level >= 0) {
             int p = pathBlock[level];
             int i = pathIndex[level];
@@ -305,23 +320,18 @@ final class RingForest {
             int base = p * INNER_CHILDREN;
             if (count < INNER_CHILDREN) {
                 int tail = count - 1 - i;
-                System.arraycopy(innerHashes, base + i, innerHashes, base + i + 1, tail);
-                System.arraycopy(innerSlots, base + i, innerSlots, base + i + 1, tail);
+                System.arraycopy(innerKeys, base + i, innerKeys, base + i + 1, tail);
                 System.arraycopy(innerChildren, base + i + 1, innerChildren, base + i + 2, tail);
-                innerHashes[base + i] = h;
-                innerSlots[base + i] = s;
+                innerKeys[base + i] = sep;
                 innerChildren[base + i + 1] = right;
                 innerCount[p] = count + 1;
                 return;
             }
             // full: lay out its INNER_CHILDREN children plus the new one in the scratch, then halve
             int seps = INNER_CHILDREN - 1;
-            System.arraycopy(innerHashes, base, splitHashes, 0, i);
-            System.arraycopy(innerSlots, base, splitSlots, 0, i);
-            splitHashes[i] = h;
-            splitSlots[i] = s;
-            System.arraycopy(innerHashes, base + i, splitHashes, i + 1, seps - i);
-            System.arraycopy(innerSlots, base + i, splitSlots, i + 1, seps - i);
+            System.arraycopy(innerKeys, base, splitKeys, 0, i);
+            splitKeys[i] = sep;
+            System.arraycopy(innerKeys, base + i, splitKeys, i + 1, seps - i);
             System.arraycopy(innerChildren, base, splitChildren, 0, i + 1);
             splitChildren[i + 1] = right;
             System.arraycopy(innerChildren, base + i + 1, splitChildren, i + 2, seps - i);
@@ -329,16 +339,13 @@ final class RingForest {
             int rightChildren = INNER_CHILDREN + 1 - leftChildren;
             int q = newInner();
             int qb = q * INNER_CHILDREN;
-            System.arraycopy(splitHashes, 0, innerHashes, base, leftChildren - 1);
-            System.arraycopy(splitSlots, 0, innerSlots, base, leftChildren - 1);
+            System.arraycopy(splitKeys, 0, innerKeys, base, leftChildren - 1);
             System.arraycopy(splitChildren, 0, innerChildren, base, leftChildren);
             innerCount[p] = leftChildren;
-            System.arraycopy(splitHashes, leftChildren, innerHashes, qb, rightChildren - 1);
-            System.arraycopy(splitSlots, leftChildren, innerSlots, qb, rightChildren - 1);
+            System.arraycopy(splitKeys, leftChildren, innerKeys, qb, rightChildren - 1);
             System.arraycopy(splitChildren, leftChildren, innerChildren, qb, rightChildren);
             innerCount[q] = rightChildren;
-            h = splitHashes[leftChildren - 1];
-            s = splitSlots[leftChildren - 1];
+            sep = splitKeys[leftChildren - 1];
             left = p;
             right = q;
             level--;
@@ -350,8 +357,7 @@ final class RingForest {
         int rb = r * INNER_CHILDREN;
         innerChildren[rb] = left;
         innerChildren[rb + 1] = right;
-        innerHashes[rb] = h;
-        innerSlots[rb] = s;
+        innerKeys[rb] = sep;
         innerCount[r] = 2;
         root[k] = r;
         height[k]++;
@@ -363,15 +369,14 @@ final class RingForest {
         int b = descendRecording(k, h, e);
         int base = b * LEAF_KEYS;
         int count = leafCount[b];
-        int pos = rank(leafHashes, leafSlots, base, count, h, e, false);
-        if (pos == count || leafSlots[base + pos] != s) {
+        int pos = rank(leafKeys, base, count, k, h, e, false);
+        if (pos == count || slot(leafKeys[base + pos]) != s) {
             throw new IllegalStateException("slot " + s + " (" + e + ") missing from ring " + k);
         }
-        System.arraycopy(leafHashes, base + pos + 1, leafHashes, base + pos, count - pos - 1);
-        System.arraycopy(leafSlots, base + pos + 1, leafSlots, base + pos, count - pos - 1);
+        System.arraycopy(leafKeys, base + pos + 1, leafKeys, base + pos, count - pos - 1);
         leafCount[b] = --count;
         if (pos == 0 && count > 0) {
-            replaceSeparator(k, leafHashes[base], leafSlots[base]);
+            replaceSeparator(k, leafKeys[base]);
         }
         if (height[k] > 0 && count < LEAF_MIN) {
             refillLeaf(k, b);
@@ -382,13 +387,11 @@ final class RingForest {
      * The removed key was the least of its leaf, so it is the separator in the nearest ancestor where the path turned
      * right (if any: the least key of a ring separates nothing); the leaf's new least key takes its place.
      */
-    private void replaceSeparator(int k, long h, int slot) {
+    private void replaceSeparator(int k, long least) {
         for (int level = height[k] - 1; level >= 0; level--) {
             int i = pathIndex[level];
             if (i > 0) {
-                int at = pathBlock[level] * INNER_CHILDREN + i - 1;
-                innerHashes[at] = h;
-                innerSlots[at] = slot;
+                innerKeys[pathBlock[level] * INNER_CHILDREN + i - 1] = least;
                 return;
             }
         }
@@ -400,43 +403,37 @@ final class RingForest {
         int p = pathBlock[level];
         int i = pathIndex[level];
         int pb = p * INNER_CHILDREN;
-        int left = i > 0 ? innerChildren[pb + i - 1] : b;
-        int right = i > 0 ? b : innerChildren[pb + 1];
-        int sep = pb + (i > 0 ? i - 1 : 0);
+        int sepIndex = i > 0 ? i - 1 : 0;
+        int left = innerChildren[pb + sepIndex];
+        int right = innerChildren[pb + sepIndex + 1];
         int lc = leafCount[left];
         int rc = leafCount[right];
+        int lb = left * LEAF_KEYS;
+        int rb = right * LEAF_KEYS;
         if (lc + rc <= LEAF_KEYS) {
-            System.arraycopy(leafHashes, right * LEAF_KEYS, leafHashes, left * LEAF_KEYS + lc, rc);
-            System.arraycopy(leafSlots, right * LEAF_KEYS, leafSlots, left * LEAF_KEYS + lc, rc);
+            System.arraycopy(leafKeys, rb, leafKeys, lb + lc, rc);
             leafCount[left] = lc + rc;
             int after = leafNext[right];
             leafNext[left] = after;
             leafPrev[after] = left;
             freeLeaf(right);
-            removeFromInner(k, level, sep - pb);
+            removeFromInner(k, level, sepIndex);
             return;
         }
-        int lb = left * LEAF_KEYS;
-        int rb = right * LEAF_KEYS;
         if (lc < rc) {
             int n = (rc - lc) / 2;
-            System.arraycopy(leafHashes, rb, leafHashes, lb + lc, n);
-            System.arraycopy(leafSlots, rb, leafSlots, lb + lc, n);
-            System.arraycopy(leafHashes, rb + n, leafHashes, rb, rc - n);
-            System.arraycopy(leafSlots, rb + n, leafSlots, rb, rc - n);
+            System.arraycopy(leafKeys, rb, leafKeys, lb + lc, n);
+            System.arraycopy(leafKeys, rb + n, leafKeys, rb, rc - n);
             leafCount[left] = lc + n;
             leafCount[right] = rc - n;
         } else {
             int n = (lc - rc) / 2;
-            System.arraycopy(leafHashes, rb, leafHashes, rb + n, rc);
-            System.arraycopy(leafSlots, rb, leafSlots, rb + n, rc);
-            System.arraycopy(leafHashes, lb + lc - n, leafHashes, rb, n);
-            System.arraycopy(leafSlots, lb + lc - n, leafSlots, rb, n);
+            System.arraycopy(leafKeys, rb, leafKeys, rb + n, rc);
+            System.arraycopy(leafKeys, lb + lc - n, leafKeys, rb, n);
             leafCount[left] = lc - n;
             leafCount[right] = rc + n;
         }
-        innerHashes[sep] = leafHashes[rb];
-        innerSlots[sep] = leafSlots[rb];
+        innerKeys[pb + sepIndex] = leafKeys[rb];
     }
 
     /**
@@ -449,8 +446,7 @@ final class RingForest {
             int pb = p * INNER_CHILDREN;
             int count = innerCount[p];
             int tail = count - 2 - sep;
-            System.arraycopy(innerHashes, pb + sep + 1, innerHashes, pb + sep, tail);
-            System.arraycopy(innerSlots, pb + sep + 1, innerSlots, pb + sep, tail);
+            System.arraycopy(innerKeys, pb + sep + 1, innerKeys, pb + sep, tail);
             System.arraycopy(innerChildren, pb + sep + 2, innerChildren, pb + sep + 1, tail);
             innerCount[p] = --count;
             if (level == 0) {
@@ -479,10 +475,8 @@ final class RingForest {
             // merge: left's children, the grandparent's separator, right's children
             int lb = left * INNER_CHILDREN;
             int rb = right * INNER_CHILDREN;
-            innerHashes[lb + lc - 1] = innerHashes[gb + gSep];
-            innerSlots[lb + lc - 1] = innerSlots[gb + gSep];
-            System.arraycopy(innerHashes, rb, innerHashes, lb + lc, rc - 1);
-            System.arraycopy(innerSlots, rb, innerSlots, lb + lc, rc - 1);
+            innerKeys[lb + lc - 1] = innerKeys[gb + gSep];
+            System.arraycopy(innerKeys, rb, innerKeys, lb + lc, rc - 1);
             System.arraycopy(innerChildren, rb, innerChildren, lb + lc, rc);
             innerCount[left] = lc + rc;
             freeInner(right);
@@ -498,25 +492,19 @@ final class RingForest {
         int lc = innerCount[left];
         int rc = innerCount[right];
         if (toLeft) {
-            innerHashes[lb + lc - 1] = innerHashes[sep];
-            innerSlots[lb + lc - 1] = innerSlots[sep];
+            innerKeys[lb + lc - 1] = innerKeys[sep];
             innerChildren[lb + lc] = innerChildren[rb];
-            innerHashes[sep] = innerHashes[rb];
-            innerSlots[sep] = innerSlots[rb];
-            System.arraycopy(innerHashes, rb + 1, innerHashes, rb, rc - 2);
-            System.arraycopy(innerSlots, rb + 1, innerSlots, rb, rc - 2);
+            innerKeys[sep] = innerKeys[rb];
+            System.arraycopy(innerKeys, rb + 1, innerKeys, rb, rc - 2);
             System.arraycopy(innerChildren, rb + 1, innerChildren, rb, rc - 1);
             innerCount[left] = lc + 1;
             innerCount[right] = rc - 1;
         } else {
-            System.arraycopy(innerHashes, rb, innerHashes, rb + 1, rc - 1);
-            System.arraycopy(innerSlots, rb, innerSlots, rb + 1, rc - 1);
+            System.arraycopy(innerKeys, rb, innerKeys, rb + 1, rc - 1);
             System.arraycopy(innerChildren, rb, innerChildren, rb + 1, rc);
-            innerHashes[rb] = innerHashes[sep];
-            innerSlots[rb] = innerSlots[sep];
+            innerKeys[rb] = innerKeys[sep];
             innerChildren[rb] = innerChildren[lb + lc - 1];
-            innerHashes[sep] = innerHashes[lb + lc - 2];
-            innerSlots[sep] = innerSlots[lb + lc - 2];
+            innerKeys[sep] = innerKeys[lb + lc - 2];
             innerCount[left] = lc - 1;
             innerCount[right] = rc + 1;
         }
@@ -533,8 +521,7 @@ final class RingForest {
         }
         if (leafBlocks == leafCount.length) {
             int blocks = leafBlocks * 2;
-            leafHashes = Arrays.copyOf(leafHashes, blocks * LEAF_KEYS);
-            leafSlots = Arrays.copyOf(leafSlots, blocks * LEAF_KEYS);
+            leafKeys = Arrays.copyOf(leafKeys, blocks * LEAF_KEYS);
             leafCount = Arrays.copyOf(leafCount, blocks);
             leafNext = Arrays.copyOf(leafNext, blocks);
             leafPrev = Arrays.copyOf(leafPrev, blocks);
@@ -558,8 +545,7 @@ final class RingForest {
         }
         if (innerBlocks == innerCount.length) {
             int blocks = innerBlocks * 2;
-            innerHashes = Arrays.copyOf(innerHashes, blocks * INNER_CHILDREN);
-            innerSlots = Arrays.copyOf(innerSlots, blocks * INNER_CHILDREN);
+            innerKeys = Arrays.copyOf(innerKeys, blocks * INNER_CHILDREN);
             innerChildren = Arrays.copyOf(innerChildren, blocks * INNER_CHILDREN);
             innerCount = Arrays.copyOf(innerCount, blocks);
         }
@@ -592,11 +578,11 @@ final class RingForest {
                 if (leafNext[b] != next || leafPrev[next] != b) {
                     throw new IllegalStateException("ring " + k + ": leaf list breaks after leaf " + b);
                 }
-                if (j + 1 < leaves.size() && compareKeys(b, leafCount[b] - 1, next, 0) >= 0) {
+                if (j + 1 < leaves.size() && compareKeys(k, b, leafCount[b] - 1, next, 0) >= 0) {
                     throw new IllegalStateException("ring " + k + ": leaf " + b + " does not order before " + next);
                 }
                 for (int i = 1; i < leafCount[b]; i++) {
-                    if (compareKeys(b, i - 1, b, i) >= 0) {
+                    if (compareKeys(k, b, i - 1, b, i) >= 0) {
                         throw new IllegalStateException("ring " + k + ": leaf " + b + " unordered at " + i);
                     }
                 }
@@ -629,9 +615,7 @@ final class RingForest {
             int first = leaves.size();
             blocks += checkBlock(k, innerChildren[b * INNER_CHILDREN + i], levels - 1, false, leaves);
             int least = leaves.get(first);
-            int sep = b * INNER_CHILDREN + i - 1;
-            if (i > 0 && (innerHashes[sep] != leafHashes[least * LEAF_KEYS]
-                    || innerSlots[sep] != leafSlots[least * LEAF_KEYS])) {
+            if (i > 0 && innerKeys[b * INNER_CHILDREN + i - 1] != leafKeys[least * LEAF_KEYS]) {
                 throw new IllegalStateException("ring " + k + ": separator " + (i - 1) + " of inner block " + b
                         + " is not the least key on its right");
             }
@@ -639,12 +623,14 @@ final class RingForest {
         return blocks;
     }
 
-    private int compareKeys(int a, int i, int b, int j) {
-        long ha = leafHashes[a * LEAF_KEYS + i];
-        long hb = leafHashes[b * LEAF_KEYS + j];
-        if (ha != hb) {
-            return Long.compare(ha, hb);
+    /** Order in ring k of key i of leaf a against key j of leaf b; also checks each key's prefix. */
+    private int compareKeys(int k, int a, int i, int b, int j) {
+        long keyA = leafKeys[a * LEAF_KEYS + i];
+        Endpoint ea = endpoints[slot(keyA)];
+        long ha = ringHash(ea.baseHash(), k);
+        if (key(ha, slot(keyA)) != keyA) {
+            throw new IllegalStateException("ring " + k + ": leaf " + a + " key " + i + " has a wrong hash prefix");
         }
-        return endpoints[leafSlots[a * LEAF_KEYS + i]].compareTo(endpoints[leafSlots[b * LEAF_KEYS + j]]);
+        return compare(k, ha, ea, slot(leafKeys[b * LEAF_KEYS + j]));
     }
 }

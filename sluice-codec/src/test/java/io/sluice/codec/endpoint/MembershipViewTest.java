@@ -136,7 +136,8 @@ class MembershipViewTest {
 
     @Test
     void shouldOrderEqualRingHashesByEndpointBytes() {
-        for (long mask : new long[] {0L, 1L, 0x7L}) {
+        // 0: one hash, bytes decide; 1 and 7: equal stored prefixes, full hashes then bytes decide; the last: both
+        for (long mask : new long[] {0L, 1L, 0x7L, 0x3_0000_0001L}) {
             MembershipView view = new MembershipView(4, mask);
             Set<Endpoint> reference = new HashSet<>();
             Random random = new Random(mask);
