@@ -10,16 +10,17 @@ import java.util.List;
  * successor and its subject its predecessor, wrapping around.
  *
  * <p>Members live in slots (the endpoint per slot in one array); each ring is a B+tree of (ring hash, slot) keys in
- * primitive arrays ({@link RingForest}): sorted blocks of up to 32 long hashes with their int slots, inner blocks of up
- * to 32 children with separators, leaves linked in a circle so that successor and predecessor, wrap-around included,
- * are one step past the key's position. A ring hash is one mix of the endpoint's cached base hash, computed when
- * needed rather than stored. Insert and remove are O(K log N) (blocks split when full, merge or borrow when under a
- * quarter full, freed blocks are reused); an insert descends the K rings in lockstep, and with 1,000 members each ring
- * is two levels deep, so a join costs K short linear scans instead of K chains of ~14 dependent loads. Nothing is
- * allocated per operation beyond amortized array growth. Lookups by endpoint go through an open-addressing index
- * keyed by the endpoint's cached hash. The configuration id is an order-independent sum of per-member hashes, updated
- * in O(1): it changes with every membership change and is equal on every node holding the same members. Not
- * thread-safe; one per membership service, driven by its single event thread.
+ * primitive arrays ({@link RingForest}): sorted leaf blocks of up to 64 keys of one long each (hash prefix and slot),
+ * inner blocks of up to 32 children with separators, leaves linked in a circle so that successor and predecessor,
+ * wrap-around included, are one step past the key's position. A ring hash is one mix of the endpoint's cached base
+ * hash, computed when needed rather than stored. Insert and remove are O(K log N) (blocks split when full, merge or
+ * borrow when under a quarter full, freed blocks are reused); an insert descends the K rings in lockstep, and with
+ * 1,000 members each ring is two levels deep, so a join costs 2K short linear scans and K small array copies instead
+ * of K treap walks of ~14 dependent loads each. Nothing is allocated per operation beyond amortized array growth.
+ * Lookups by endpoint go through an open-addressing index keyed by the endpoint's cached hash. The configuration id is
+ * an order-independent sum of per-member hashes, updated in O(1): it changes with every membership change and is equal
+ * on every node holding the same members. Not thread-safe; one per membership service, driven by its single event
+ * thread.
  */
 public final class MembershipView {
     /** Seed of the configuration-id hash; distinct from the ring seeds 0..K-1. */
