@@ -88,10 +88,10 @@ public final class RecordBatchValidationCpuTime {
         String streamingRatio = "–";
         if (ops.length > 3) {
             double streaming = median(perOp[3]);
-            streamingFloor = String.format(Locale.ROOT, "%.1f", streaming / 1000);
+            streamingFloor = String.format(Locale.ROOT, "%.2f", streaming / 1000);
             streamingRatio = String.format(Locale.ROOT, "%.0f%%", 100 * streaming / sluice);
         }
-        System.out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %s | %.2fx | %.0f%% | %s |",
+        System.out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.2f | %.2f | %.2f | %s | %.2fx | %.0f%% | %s |",
                 codec, payload, records, valueSize, sluice / 1000, kafka / 1000, floor / 1000, streamingFloor,
                 kafka / sluice, 100 * floor / sluice, streamingRatio));
     }

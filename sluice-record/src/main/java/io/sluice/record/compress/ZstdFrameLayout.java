@@ -1,6 +1,7 @@
 package io.sluice.record.compress;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The zstd frame format (RFC 8878, section 3.1) as far as bounding a payload's decompressed size
@@ -35,6 +36,7 @@ final class ZstdFrameLayout {
     static final int WINDOW_MANTISSA_MASK = 0x07;
     static final int WINDOW_MANTISSA_DIVISOR = 8;
     static final int BLOCK_HEADER_SIZE = 3;
+    static final int BLOCK_HEADER_MASK = 0xFFFFFF;
     static final int LAST_BLOCK_BIT = 0x01;
     static final int BLOCK_TYPE_SHIFT = 1;
     static final int BLOCK_TYPE_MASK = 0x03;
@@ -68,7 +70,7 @@ final class ZstdFrameLayout {
         long bound = 0;
         int p = from;
         while (p < to) {
-            if (to - p < MAGIC_SIZE + FRAME_HEADER_DESCRIPTOR_SIZE || (int) littleEndian(source, p, MAGIC_SIZE) != FRAME_MAGIC) {
+            if (to - p < MAGIC_SIZE + FRAME_HEADER_DESCRIPTOR_SIZE || int32(source, p) != FRAME_MAGIC) {
                 return NOT_BOUNDED;
             }
             int descriptor = source.get(p + MAGIC_SIZE) & 0xff;
@@ -105,7 +107,9 @@ final class ZstdFrameLayout {
                 if (to - p < BLOCK_HEADER_SIZE) {
                     return NOT_BOUNDED;
                 }
-                int header = (int) littleEndian(source, p, BLOCK_HEADER_SIZE);
+                // One 4-byte read where it fits (the block's first byte, or the checksum, follows).
+                int header = to - p > BLOCK_HEADER_SIZE ? int32(source, p) & BLOCK_HEADER_MASK
+                        : (int) littleEndian(source, p, BLOCK_HEADER_SIZE);
                 p += BLOCK_HEADER_SIZE;
                 last = (header & LAST_BLOCK_BIT) != 0;
                 int type = (header >>> BLOCK_TYPE_SHIFT) & BLOCK_TYPE_MASK;
@@ -144,6 +148,12 @@ final class ZstdFrameLayout {
             }
         }
         return bound;
+    }
+
+    /** The little-endian int at {@code at}, whatever the buffer's byte order: one read instead of four. */
+    private static int int32(ByteBuffer source, int at) {
+        int value = source.getInt(at);
+        return source.order() == ByteOrder.LITTLE_ENDIAN ? value : Integer.reverseBytes(value);
     }
 
     /** The {@code bytes}-byte (at most 8) little-endian unsigned value at {@code at}. */

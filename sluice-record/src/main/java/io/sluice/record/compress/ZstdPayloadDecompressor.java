@@ -32,6 +32,8 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
     private ByteBuffer input;
     private boolean frameComplete;
     private boolean firstRefill;
+    /** This payload's streaming decode has begun (its context reset). */
+    private boolean streaming;
     /** Payloads decoded in one call since construction (tests check which path ran). */
     private long wholePayloadDecodes;
 
@@ -54,12 +56,11 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
     public void begin(ByteBuffer source, int from, int to) {
         if (context == null) {
             context = new ZstdDecompressCtx();
-        } else {
-            context.reset();
         }
         input = sources.over(source, from, to);
         frameComplete = false;
         firstRefill = true;
+        streaming = false;
     }
 
     @Override
@@ -69,6 +70,15 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
             if (decodeWhole(window)) {
                 return true;
             }
+        }
+        if (frameComplete && !input.hasRemaining()) {
+            return false;
+        }
+        if (!streaming) {
+            // Only the streaming decoder keeps state between calls; the one-call decode starts
+            // afresh by itself, so a payload decoded whole costs no reset (one JNI call less).
+            context.reset();
+            streaming = true;
         }
         ByteBuffer out = window.buffer();
         while (true) {
@@ -124,11 +134,9 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
             produced = context.decompressDirectByteBuffer(out, start, out.capacity() - start,
                     input, input.position(), input.remaining());
         } catch (ZstdException e) {
-            context.reset();
             return false;
         }
         if (produced == 0) {
-            context.reset();
             return false;
         }
         input.position(input.limit());

@@ -247,6 +247,22 @@ class ZstdPayloadDecompressorTest {
     }
 
     @Test
+    void shouldBoundRawFramesExactlyInEitherByteOrderAndRefuseSkippableFrames() {
+        Random random = new Random(8);
+        byte[] frame = concat(rawFrame(randomBytes(random, 300_000), 17), rawFrame(randomBytes(random, 5), 10));
+        for (java.nio.ByteOrder order : new java.nio.ByteOrder[] {java.nio.ByteOrder.BIG_ENDIAN,
+                java.nio.ByteOrder.LITTLE_ENDIAN}) {
+            ByteBuffer source = ByteBuffer.allocate(frame.length + 2).order(order).put(1, frame);
+            assertEquals(300_005, ZstdFrameLayout.decompressedBound(source, 1, 1 + frame.length), order.toString());
+            assertEquals(ZstdFrameLayout.NOT_BOUNDED, ZstdFrameLayout.decompressedBound(source, 1, frame.length),
+                    order + " truncated by one byte");
+        }
+        byte[] skippable = {0x50, 0x2A, 0x4D, 0x18, 0, 0, 0, 0};
+        assertEquals(ZstdFrameLayout.NOT_BOUNDED, ZstdFrameLayout.decompressedBound(ByteBuffer.wrap(skippable), 0, 8));
+        assertSameAsStreaming(concat(skippable, frame), NO_CEILING, false, "skippable frame first");
+    }
+
+    @Test
     void shouldAgreeWithStreamingOnDamagedPayloadsAtAnyCeiling() {
         Random random = new Random(0x25D);
         byte[][] valid = {
