@@ -9,7 +9,8 @@ import java.util.Locale;
  * The cells of {@link RecordBatchValidationBenchmark} measured in thread CPU time, with Sluice,
  * Kafka and the floor interleaved round by round inside one JVM, so that a machine shared with
  * other work (which JMH's wall-clock forks, run one after another, cannot separate from the code)
- * skews all three alike. Prints a markdown table of medians and ratios.
+ * skews all three alike. Prints a markdown table of medians and ratios. zstd cells also measure
+ * {@link RecordBatchValidationBenchmark#floorStreaming} (the floor with zstd's streaming decoder).
  *
  * <p>Run: {@code java -cp 'sluice-bench/target/classes:sluice-bench/target/lib/*'
  * io.sluice.bench.record.RecordBatchValidationCpuTime [rounds [codecs [record counts]]]}, the
@@ -41,8 +42,9 @@ public final class RecordBatchValidationCpuTime {
         int[] recordCounts = args.length > 2 ? Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray()
                 : RECORDS;
         System.out.println("| codec | payload | records | value B | Sluice µs | Kafka µs | floor µs"
-                + " | Sluice/Kafka throughput | Sluice/floor throughput |");
-        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+                + " | floor (zstd streaming) µs | Sluice/Kafka throughput | Sluice/floor throughput"
+                + " | Sluice/floor (zstd streaming) throughput |");
+        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String codec : codecs) {
             for (String payload : PAYLOADS) {
                 for (int records : recordCounts) {
@@ -62,7 +64,8 @@ public final class RecordBatchValidationCpuTime {
         bench.valueSize = valueSize;
         bench.windowKiB = 128;
         bench.setUp();
-        Op[] ops = {bench::sluice, bench::kafka, bench::floor};
+        Op[] ops = codec.equals("zstd") ? new Op[] {bench::sluice, bench::kafka, bench::floor, bench::floorStreaming}
+                : new Op[] {bench::sluice, bench::kafka, bench::floor};
         int[] batchSizes = new int[ops.length];
         for (int i = 0; i < ops.length; i++) {
             batchSizes[i] = calibrate(ops[i]);
@@ -81,9 +84,16 @@ public final class RecordBatchValidationCpuTime {
         double sluice = median(perOp[0]);
         double kafka = median(perOp[1]);
         double floor = median(perOp[2]);
-        System.out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.2fx | %.0f%% |",
-                codec, payload, records, valueSize, sluice / 1000, kafka / 1000, floor / 1000, kafka / sluice,
-                100 * floor / sluice));
+        String streamingFloor = "–";
+        String streamingRatio = "–";
+        if (ops.length > 3) {
+            double streaming = median(perOp[3]);
+            streamingFloor = String.format(Locale.ROOT, "%.2f", streaming / 1000);
+            streamingRatio = String.format(Locale.ROOT, "%.0f%%", 100 * streaming / sluice);
+        }
+        System.out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.2f | %.2f | %.2f | %s | %.2fx | %.0f%% | %s |",
+                codec, payload, records, valueSize, sluice / 1000, kafka / 1000, floor / 1000, streamingFloor,
+                kafka / sluice, 100 * floor / sluice, streamingRatio));
     }
 
     /** Warms the op up and returns how many invocations take about one slice of CPU time. */

@@ -116,8 +116,27 @@ public final class ByteWindow {
             return;
         }
         int needed = limit + bytes;
-        int grown = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * buffer.capacity()));
-        ByteBuffer bigger = buffer.isDirect() ? ByteBuffer.allocateDirect(grown) : ByteBuffer.allocate(grown);
+        grow((int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * buffer.capacity())));
+    }
+
+    /**
+     * Makes room for {@code bytes} after {@link #limit()} when producing them stays within the
+     * ceiling and the buffer need not grow beyond {@code maxCapacity}; returns false, changing
+     * nothing, otherwise. For a refill that can write a whole stream at once when it fits.
+     */
+    public boolean tryReserve(long bytes, int maxCapacity) {
+        long needed = limit + bytes;
+        if (bytes < 0 || bytes > ceiling - producedTotal || needed > maxCapacity) {
+            return false;
+        }
+        if (buffer.capacity() < needed) {
+            grow((int) Math.min(maxCapacity, Math.max(needed, 2L * buffer.capacity())));
+        }
+        return true;
+    }
+
+    private void grow(int capacity) {
+        ByteBuffer bigger = buffer.isDirect() ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
         bigger.put(0, buffer, 0, limit);
         buffer = bigger;
     }

@@ -41,6 +41,12 @@ public final class Lz4PayloadDecompressor implements PayloadDecompressor {
     private final SourceWindow sources = new SourceWindow(false);
     private final LZ4SafeDecompressor decompressor = LZ4Factory.fastestInstance().safeDecompressor();
     private final XXHash32 hash = XXHashFactory.fastestInstance().hash32();
+    /**
+     * The frame header checksum covers 2-10 bytes: copied to an array and hashed in Java, not through
+     * a JNI call per batch (the Java hash of a ByteBuffer would allocate a duplicate).
+     */
+    private final XXHash32 headerHash = XXHashFactory.fastestJavaInstance().hash32();
+    private final byte[] headerBytes = new byte[CONTENT_SIZE_OFFSET + CONTENT_SIZE_LENGTH - FLG_OFFSET];
     private ByteBuffer input;
     private int position;
     private int end;
@@ -81,7 +87,9 @@ public final class Lz4PayloadDecompressor implements PayloadDecompressor {
         if (to - from <= checksumAt) {
             throw PayloadDecompressor.corrupt(CODEC, "frame header runs past the payload end");
         }
-        int expected = (hash.hash(input, from + FLG_OFFSET, checksumAt - FLG_OFFSET, 0) >> 8) & 0xff;
+        int headerLength = checksumAt - FLG_OFFSET;
+        input.get(from + FLG_OFFSET, headerBytes, 0, headerLength);
+        int expected = (headerHash.hash(headerBytes, 0, headerLength, 0) >> 8) & 0xff;
         int stored = input.get(from + checksumAt) & 0xff;
         if (expected != stored) {
             throw PayloadDecompressor.corrupt(CODEC, "frame header checksum " + stored + ", computed " + expected);

@@ -160,7 +160,7 @@ public final class BatchValidator implements AutoCloseable {
                 case COMPRESSION_GZIP -> new GzipPayloadDecompressor();
                 case COMPRESSION_SNAPPY -> new SnappyPayloadDecompressor();
                 case COMPRESSION_LZ4 -> new Lz4PayloadDecompressor();
-                case COMPRESSION_ZSTD -> new ZstdPayloadDecompressor();
+                case COMPRESSION_ZSTD -> new ZstdPayloadDecompressor(config.maxRetainedWindowBytes());
                 default -> throw new IllegalStateException("codec id " + codec + " was checked before");
             };
             decompressors[codec] = decompressor;

@@ -14,7 +14,9 @@ package io.sluice.record.validate;
  * @param maxDecompressedBytes     hard ceiling on decompressed bytes per batch, whatever the topic's
  *                                 {@code max.message.bytes}; 256 MiB bounds CPU per request
  * @param maxRetainedWindowBytes   a window grown past this (a huge snappy or lz4 block) is dropped
- *                                 after the batch; 4 MiB keeps lz4's largest block size reusable
+ *                                 after the batch; 4 MiB keeps lz4's largest block size reusable. Also
+ *                                 the largest zstd payload decoded in one call straight into the window
+ *                                 (larger ones stream), so that growth is always retained
  */
 public record ValidatorConfig(int decompressionWindowBytes, int maxDecompressionRatio, long maxDecompressedBytes,
                               int maxRetainedWindowBytes) {
