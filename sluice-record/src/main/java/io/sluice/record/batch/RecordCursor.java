@@ -29,6 +29,26 @@ public final class RecordCursor {
     private final byte[] shapeBytes = new byte[2 * MAX_SHAPE_HEADERS];
     private int shapeHeaderCount = NO_SHAPE;
     private int shapeLength;
+    /**
+     * Layout of the last record walked field by field whose headers match the header shape: see
+     * {@link #nextInSameLayout}. Positions are relative to the record body (after the length).
+     */
+    private int layoutLength = NO_SHAPE;
+    private int layoutTimestampBytes;
+    private int layoutOffsetBytes;
+    private int layoutKeyLengthAt;
+    private int layoutKeyLengthBytes;
+    private int layoutValueLengthAt;
+    private int layoutValueLengthBytes;
+    private int layoutHeaderCountAt;
+    private int layoutHeadersAt;
+    private int layoutKeyLength;
+    private int layoutValueLength;
+    private int layoutHeaderCount;
+    /** The layout's key length, value length and header count bytes as read (see {@link #lengthBytes}). */
+    private int layoutKeyLengthRaw;
+    private int layoutValueLengthRaw;
+    private int layoutHeaderCountRaw;
 
     /** Starts reading uncompressed records in place from {@code buffer[from, to)}. */
     public RecordCursor over(ByteBuffer buffer, int from, int to) {
@@ -97,6 +117,10 @@ public final class RecordCursor {
             return false;
         }
         int end = p + length;
+        if (length == layoutLength && nextInSameLayout(b, p, end)) {
+            return true;
+        }
+        int body = p;
         // The record has at least MIN_RECORD_BODY bytes: attributes and up to two bytes each of
         // timestampDelta and offsetDelta lie inside it, so those reads need no bound check. The
         // two decodes are written out: a shared helper returning value and size packed in one int
@@ -116,6 +140,7 @@ public final class RecordCursor {
             tsDelta = varlongRaw;
         }
         tsDelta = (tsDelta >>> 1) ^ -(tsDelta & 1);
+        int offsetAt = p;
         int offDelta = b.get(p);
         if (offDelta >= 0) {
             p++;
@@ -134,6 +159,7 @@ public final class RecordCursor {
         if (p >= end) {
             return false;
         }
+        int keyLengthAt = p;
         long r = rawVarint(b, p, end);
         if (r == MALFORMED) {
             return false;
@@ -145,6 +171,7 @@ public final class RecordCursor {
             return false;
         }
         p += keySkip;
+        int valueLengthAt = p;
         r = rawVarint(b, p, end);
         if (r == MALFORMED) {
             return false;
@@ -156,6 +183,7 @@ public final class RecordCursor {
             return false;
         }
         p += valueSkip;
+        int headerCountAt = p;
         r = rawVarint(b, p, end);
         if (r == MALFORMED) {
             return false;
@@ -167,6 +195,10 @@ public final class RecordCursor {
                 && !headersEndAt(b, p, end, headers)) {
             return false;
         }
+        if (headers == shapeHeaderCount) {
+            rememberLayout(b, body, length, offsetAt - body - 1, keyLengthAt - offsetAt, keyLengthAt - body,
+                    valueLengthAt - body, headerCountAt - body, p - body, keyLen, valueLen, headers);
+        }
         bodyLength = length;
         attributes = attrs;
         timestampDelta = tsDelta;
@@ -174,6 +206,90 @@ public final class RecordCursor {
         keyLength = keyLen;
         valueLength = valueLen;
         headerCount = headers;
+        window.position(end);
+        return true;
+    }
+
+    /**
+     * Remembers the layout of a record just walked whose headers match the header shape, when
+     * its timestampDelta, offsetDelta, key and value lengths take one or two bytes each and its
+     * header count one; otherwise forgets any layout.
+     */
+    private void rememberLayout(ByteBuffer b, int body, int length, int timestampBytes, int offsetBytes, int keyLengthAt, int valueLengthAt,
+                                int headerCountAt, int headersAt, int keyLen, int valueLen, int headers) {
+        int keyLengthBytes = valueLengthAt - keyLengthAt - Math.max(keyLen, 0);
+        int valueLengthBytes = headerCountAt - valueLengthAt - Math.max(valueLen, 0);
+        boolean short1or2 = timestampBytes <= 2 && offsetBytes <= 2 && keyLengthBytes <= 2 && valueLengthBytes <= 2;
+        if (!short1or2 || headersAt - headerCountAt != 1) {
+            layoutLength = NO_SHAPE;
+            return;
+        }
+        layoutLength = length;
+        layoutTimestampBytes = timestampBytes;
+        layoutOffsetBytes = offsetBytes;
+        layoutKeyLengthAt = keyLengthAt;
+        layoutKeyLengthBytes = keyLengthBytes;
+        layoutValueLengthAt = valueLengthAt;
+        layoutValueLengthBytes = valueLengthBytes;
+        layoutHeaderCountAt = headerCountAt;
+        layoutHeadersAt = headersAt;
+        layoutKeyLength = keyLen;
+        layoutValueLength = valueLen;
+        layoutHeaderCount = headers;
+        layoutKeyLengthRaw = lengthBytes(b, body + keyLengthAt, keyLengthBytes);
+        layoutValueLengthRaw = lengthBytes(b, body + valueLengthAt, valueLengthBytes);
+        layoutHeaderCountRaw = b.get(body + headerCountAt);
+    }
+
+    /** The one or two bytes of a length varint at {@code at}, first byte lowest. */
+    private static int lengthBytes(ByteBuffer b, int at, int count) {
+        int first = b.get(at) & 0xFF;
+        return count == 1 ? first : first | (b.get(at + 1) & 0xFF) << Byte.SIZE;
+    }
+
+    /**
+     * Reads a record whose body {@code [p, end)} has the length of the remembered layout, when
+     * its timestampDelta and offsetDelta take the same number of bytes and its key length, value
+     * length, header count and header length bytes are the bytes at the same places as in that
+     * layout. Then the field-by-field walk would read every length from the same place with the
+     * same value and reach the same verdict (by induction over the fields, as for the header
+     * shape), so the loads here are independent of each other instead of a chain: producers
+     * mostly send records of one layout. Returns false, consuming nothing, otherwise.
+     */
+    private boolean nextInSameLayout(ByteBuffer b, int p, int end) {
+        byte attrs = b.get(p);
+        int t = b.get(p + 1);
+        long tsDelta;
+        if (layoutTimestampBytes == 1) {
+            tsDelta = t;
+        } else {
+            int u = b.get(p + 2);
+            tsDelta = (t & 0x7f) | (u << 7);
+            t = ~t | u;
+        }
+        int o = p + 1 + layoutTimestampBytes;
+        int offDelta = b.get(o);
+        int offTop = offDelta;
+        if (layoutOffsetBytes == 2) {
+            int u = b.get(o + 1);
+            offDelta = (offDelta & 0x7f) | (u << 7);
+            offTop = ~offTop | u;
+        }
+        // t and offTop are negative when a varint does not take exactly the remembered bytes
+        int differs = (t | offTop) & Integer.MIN_VALUE;
+        differs |= lengthBytes(b, p + layoutKeyLengthAt, layoutKeyLengthBytes) ^ layoutKeyLengthRaw;
+        differs |= lengthBytes(b, p + layoutValueLengthAt, layoutValueLengthBytes) ^ layoutValueLengthRaw;
+        differs |= b.get(p + layoutHeaderCountAt) ^ layoutHeaderCountRaw;
+        if (differs != 0 || !sameHeaderShape(b, p + layoutHeadersAt)) {
+            return false;
+        }
+        bodyLength = end - p;
+        attributes = attrs;
+        timestampDelta = (tsDelta >>> 1) ^ -(tsDelta & 1);
+        offsetDelta = (offDelta >>> 1) ^ -(offDelta & 1);
+        keyLength = layoutKeyLength;
+        valueLength = layoutValueLength;
+        headerCount = layoutHeaderCount;
         window.position(end);
         return true;
     }
@@ -207,6 +323,7 @@ public final class RecordCursor {
         int h = p;
         boolean recordShape = count <= MAX_SHAPE_HEADERS;
         shapeHeaderCount = NO_SHAPE;
+        layoutLength = NO_SHAPE; // a layout includes the header shape being replaced
         for (int i = 0; i < count; i++) {
             if (p >= end) {
                 return false;

@@ -90,6 +90,42 @@ class RecordCursorFastPathTest {
         assertEquals(careful, transcript(cursor.over(ByteBuffer.wrap(forged), 0, forged.length), 2));
     }
 
+    @Test
+    void shouldNotTrustARememberedRecordLayoutWhenTheKeyLengthByteDiffers() {
+        byte[][] keys = {"abc".getBytes()};
+        byte[][] values = {{1}};
+        List<Rec> alike = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            alike.add(new Rec(0, 5, i, new byte[] {1, 2, 3, 4}, new byte[] {9, 9, 9, 9}, keys, values));
+        }
+        byte[] records = encode(alike);
+        RecordCursor cursor = new RecordCursor();
+        assertTrue(transcript(cursor.over(ByteBuffer.wrap(records), 0, records.length), 3).endsWith("end"));
+        // The third record keeps its length, but its key length byte says 6 instead of 4 bytes:
+        // the value length is then read from inside the value, and the record no longer adds up.
+        byte[] forged = records.clone();
+        int keyLengthAt = lastIndexOf(forged, new byte[] {8, 1, 2, 3, 4});
+        forged[keyLengthAt] = 12;
+        String careful = carefulTranscript(new RecordCursor().over(ByteBuffer.wrap(forged), 0, forged.length), 3);
+        assertTrue(careful.contains("error"), careful);
+        assertEquals(careful, transcript(cursor.over(ByteBuffer.wrap(forged), 0, forged.length), 3));
+    }
+
+    @Test
+    void shouldNotTrustARememberedRecordLayoutWhenATimestampDeltaGrowsByAByte() {
+        byte[][] keys = {"abc".getBytes()};
+        byte[][] values = {{1}};
+        List<Rec> records = new ArrayList<>();
+        records.add(new Rec(0, 5, 0, null, new byte[] {9, 9, 9, 9}, keys, values));
+        records.add(new Rec(0, 6, 1, null, new byte[] {9, 9, 9, 9}, keys, values));
+        // Same length: one more timestampDelta byte, one value byte fewer; every later field shifts.
+        records.add(new Rec(0, 500, 2, null, new byte[] {9, 9, 9}, keys, values));
+        byte[] bytes = encode(records);
+        String careful = carefulTranscript(new RecordCursor().over(ByteBuffer.wrap(bytes), 0, bytes.length), 3);
+        assertTrue(careful.contains("ts=500") && careful.endsWith("end"), careful);
+        assertEquals(careful, transcript(new RecordCursor().over(ByteBuffer.wrap(bytes), 0, bytes.length), 3));
+    }
+
     private static int lastIndexOf(byte[] bytes, byte[] part) {
         for (int i = bytes.length - part.length; i >= 0; i--) {
             if (ByteBuffer.wrap(bytes, i, part.length).equals(ByteBuffer.wrap(part))) {
@@ -175,10 +211,23 @@ class RecordCursorFastPathTest {
             templateKeys[h] = bytes(random, size(random));
             templateValues[h] = random.nextInt(6) == 0 ? null : bytes(random, size(random));
         }
+        // Often all records share one layout (key and value sizes, header lengths), as producers
+        // mostly send them; the record-layout shortcut is then taken for every record after the first.
+        boolean oneLayout = random.nextBoolean();
+        int layoutKeySize = random.nextInt(5) == 0 ? -1 : size(random);
+        int layoutValueSize = random.nextInt(8) == 0 ? -1 : size(random);
         List<Rec> records = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             byte[][] keys = templateKeys;
             byte[][] values = templateValues;
+            if (oneLayout && random.nextInt(10) != 0) {
+                long ts = random.nextInt(3) == 0 ? random.nextInt(64) : random.nextInt(8192);
+                int offset = random.nextInt(20) == 0 ? random.nextInt(200) : i;
+                byte[] key = layoutKeySize < 0 ? null : bytes(random, layoutKeySize);
+                byte[] value = layoutValueSize < 0 ? null : bytes(random, layoutValueSize);
+                records.add(new Rec(random.nextInt(20) == 0 ? 1 : 0, ts, offset, key, value, keys, values));
+                continue;
+            }
             if (random.nextInt(4) == 0) {
                 int n = random.nextInt(4) == 0 ? random.nextInt(20) : random.nextInt(6);
                 keys = new byte[n][];
