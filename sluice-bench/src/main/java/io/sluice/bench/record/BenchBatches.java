@@ -15,6 +15,8 @@ import org.apache.kafka.common.record.TimestampType;
 /**
  * Produce batches for the record benchmarks, built like Kafka's own record batch benchmarks:
  * null keys, 5 headers with 30-character keys, values of random bytes or compressible JSON text.
+ * The {@code incompressible} payload is random values under 5 headers whose keys and values are
+ * random bytes too, so that nothing in the batch repeats and every codec stores it verbatim.
  *
  * <p>Stateless; thread-safe.
  */
@@ -38,7 +40,8 @@ final class BenchBatches {
                 RecordBatch.NO_TIMESTAMP, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH,
                 RecordBatch.NO_SEQUENCE, false, RecordBatch.NO_PARTITION_LEADER_EPOCH);
         for (int i = 0; i < records; i++) {
-            builder.append(timestamp + i, null, value(random, valueSize, payload, i), headers);
+            byte[] value = value(random, valueSize, payload, i);
+            builder.append(timestamp + i, null, value, "incompressible".equals(payload) ? randomHeaders(random) : headers);
         }
         MemoryRecords built = builder.build();
         ByteBuffer batch = ByteBuffer.allocateDirect(built.sizeInBytes());
@@ -46,9 +49,21 @@ final class BenchBatches {
         return batch;
     }
 
+    private static Header[] randomHeaders(Random random) {
+        Header[] headers = new Header[HEADER_COUNT];
+        for (int h = 0; h < HEADER_COUNT; h++) {
+            byte[] key = new byte[HEADER_KEY_LENGTH];
+            random.nextBytes(key);
+            byte[] value = new byte[2];
+            random.nextBytes(value);
+            headers[h] = new RecordHeader(new String(key, StandardCharsets.ISO_8859_1), value);
+        }
+        return headers;
+    }
+
     private static byte[] value(Random random, int size, String payload, int index) {
         byte[] bytes = new byte[size];
-        if ("random".equals(payload)) {
+        if (!"json".equals(payload)) {
             random.nextBytes(bytes);
             return bytes;
         }

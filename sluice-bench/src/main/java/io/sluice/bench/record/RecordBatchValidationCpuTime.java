@@ -13,8 +13,9 @@ import java.util.Locale;
  * {@link RecordBatchValidationBenchmark#floorStreaming} (the floor with zstd's streaming decoder).
  *
  * <p>Run: {@code java -cp 'sluice-bench/target/classes:sluice-bench/target/lib/*'
- * io.sluice.bench.record.RecordBatchValidationCpuTime [rounds [codecs [record counts]]]}, the
- * last two comma-separated (e.g. {@code 15 lz4,zstd 200}) to measure a subset of the cells.
+ * io.sluice.bench.record.RecordBatchValidationCpuTime [rounds [codecs [record counts [payloads]]]]},
+ * the last three comma-separated (e.g. {@code 15 lz4,zstd 200 random,incompressible}) to measure a
+ * subset of the cells or the {@code incompressible} payload (see {@link BenchBatches}).
  *
  * <p>Not thread-safe; a command-line tool.
  */
@@ -45,8 +46,9 @@ public final class RecordBatchValidationCpuTime {
                 + " | floor (zstd streaming) µs | Sluice/Kafka throughput | Sluice/floor throughput"
                 + " | Sluice/floor (zstd streaming) throughput |");
         System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        String[] payloads = args.length > 3 ? args[3].split(",") : PAYLOADS;
         for (String codec : codecs) {
-            for (String payload : PAYLOADS) {
+            for (String payload : payloads) {
                 for (int records : recordCounts) {
                     for (int valueSize : VALUE_SIZES) {
                         cell(codec, payload, records, valueSize, rounds);

@@ -13,8 +13,8 @@ import java.util.Locale;
 /**
  * What walking the records of a batch costs at the least on this machine, against the budget the
  * "90% of the floor" target leaves: the same uncompressed batches as
- * {@link RecordBatchValidationBenchmark} (200 records, 5 headers each), walked four ways in thread
- * CPU time, interleaved round by round in one JVM:
+ * {@link RecordBatchValidationBenchmark} (200 records, 5 headers each, values of 100, 1000 and
+ * 10000 bytes), walked four ways in thread CPU time, interleaved round by round in one JVM:
  * <ul>
  *   <li>{@code crc}: CRC-32C of the batch, the floor for uncompressed batches;</li>
  *   <li>{@code lengthChain}: only the length prefixes, record to record (one varint per record, no
@@ -22,7 +22,8 @@ import java.util.Locale;
  *   <li>{@code bareWalk}: every field of every record decoded from a heap array (one- and two-byte
  *       varints and one-byte header lengths without a loop), no check other than the JVM's array
  *       bounds and the final record-length match;</li>
- *   <li>{@code cursor}: Sluice's {@link RecordCursor} over the direct buffer, every check made.</li>
+ *   <li>{@code cursor}: Sluice's {@link RecordCursor} over the direct buffer, every check made
+ *       (after the first records of a batch, by the layout words of {@code RecordLayout}).</li>
  * </ul>
  *
  * <p>Run: {@code java -cp 'sluice-bench/target/classes:sluice-bench/target/lib/*'
@@ -33,7 +34,7 @@ import java.util.Locale;
 public final class RecordWalkBound {
 
     private static final int RECORDS = 200;
-    private static final int[] VALUE_SIZES = {100, 1000};
+    private static final int[] VALUE_SIZES = {100, 1000, 10000};
     private static final int OPS_PER_ROUND = 2000;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 

@@ -1,7 +1,6 @@
 package io.sluice.codec.message;
 
-import java.lang.reflect.Field;
-import java.nio.Buffer;
+import io.sluice.codec.memory.RawMemory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -13,54 +12,22 @@ import java.nio.ByteOrder;
  * Stateless; safe to share.
  */
 final class BufferAccess {
-    private static final sun.misc.Unsafe UNSAFE;
-    private static final long ADDRESS_FIELD;
-    private static final long HB_FIELD;
-    private static final long OFFSET_FIELD;
-    private static final long BYTE_ARRAY_BASE;
-    static final boolean RAW;
+    private static final sun.misc.Unsafe UNSAFE = RawMemory.UNSAFE;
+    private static final long BYTE_ARRAY_BASE = RawMemory.BYTE_ARRAY_BASE;
+    static final boolean RAW = RawMemory.AVAILABLE;
     private static final boolean SWAP = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
-
-    static {
-        sun.misc.Unsafe unsafe = null;
-        long address = -1;
-        long hb = -1;
-        long offset = -1;
-        long arrayBase = -1;
-        try {
-            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            unsafe = (sun.misc.Unsafe) f.get(null);
-            address = unsafe.objectFieldOffset(Buffer.class.getDeclaredField("address"));
-            hb = unsafe.objectFieldOffset(ByteBuffer.class.getDeclaredField("hb"));
-            offset = unsafe.objectFieldOffset(ByteBuffer.class.getDeclaredField("offset"));
-            arrayBase = unsafe.arrayBaseOffset(byte[].class);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            unsafe = null;
-        }
-        UNSAFE = unsafe;
-        ADDRESS_FIELD = address;
-        HB_FIELD = hb;
-        OFFSET_FIELD = offset;
-        BYTE_ARRAY_BASE = arrayBase;
-        RAW = unsafe != null;
-    }
 
     private BufferAccess() {
     }
 
     /** The array behind a heap buffer; null for a direct buffer (or without Unsafe). */
     static byte[] array(ByteBuffer buf) {
-        return RAW && !buf.isDirect() ? (byte[]) UNSAFE.getObject(buf, HB_FIELD) : null;
+        return RawMemory.array(buf);
     }
 
     /** Raw address of index 0 of {@code buf}: absolute for a direct buffer, relative to {@link #array} for heap. */
     static long address(ByteBuffer buf) {
-        if (!RAW) {
-            return 0;
-        }
-        return buf.isDirect() ? UNSAFE.getLong(buf, ADDRESS_FIELD)
-                : BYTE_ARRAY_BASE + UNSAFE.getInt(buf, OFFSET_FIELD);
+        return RawMemory.address(buf);
     }
 
     // Writes branch on array == null instead of passing a maybe-null base to Unsafe: an Unsafe access whose base may

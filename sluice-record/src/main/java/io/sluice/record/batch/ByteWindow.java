@@ -105,13 +105,34 @@ public final class ByteWindow {
 
     /**
      * Makes room for at least {@code bytes} after {@link #limit()}, growing the buffer (same kind,
-     * heap or direct) when needed; a single block larger than the ceiling is refused.
+     * heap or direct, and same byte order) when needed; a single block larger than the ceiling is refused.
      */
     public void reserve(int bytes) throws BatchFormatException {
         if (bytes < 0 || bytes > ceiling) {
             throw new BatchFormatException(BatchFormatException.Reason.DECOMPRESSED_TOO_LARGE,
                     "a block of " + bytes + " decompressed bytes exceeds the ceiling of " + ceiling + " bytes");
         }
+        reserveRoom(bytes);
+    }
+
+    /**
+     * Makes room for a block that decodes to at most {@code bytes}, a bound the codec's format
+     * sets and that is at most {@link #MAX_FORMAT_BLOCK_BYTES} (lz4's largest block), even above
+     * the ceiling: how many bytes the block really produces is checked against the ceiling when
+     * they are {@link #produced}, so a small ceiling does not refuse a block that fits it.
+     */
+    public void reserveFormatBlock(int bytes) {
+        if (bytes < 0 || bytes > MAX_FORMAT_BLOCK_BYTES) {
+            throw new IllegalArgumentException("a format's block bound must be 0.." + MAX_FORMAT_BLOCK_BYTES
+                    + ", was " + bytes);
+        }
+        reserveRoom(bytes);
+    }
+
+    /** The largest block bound {@link #reserveFormatBlock} takes: lz4's 4 MiB block maximum. */
+    public static final int MAX_FORMAT_BLOCK_BYTES = 4 * 1024 * 1024;
+
+    private void reserveRoom(int bytes) {
         if (buffer.capacity() - limit >= bytes) {
             return;
         }
@@ -137,21 +158,22 @@ public final class ByteWindow {
 
     private void grow(int capacity) {
         ByteBuffer bigger = buffer.isDirect() ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
-        bigger.put(0, buffer, 0, limit);
+        bigger.order(buffer.order()).put(0, buffer, 0, limit);
         buffer = bigger;
     }
 
     /**
      * Reads the whole stream into the buffer without consuming it, growing the buffer as needed
-     * (bounded by the ceiling); afterwards bytes {@code [0, limit())} are the full stream. Only for
-     * streaming windows that have not been read from.
+     * (bounded by the ceiling: only the bytes produced count against it, so a chunk larger than a
+     * small ceiling is still room, not a refusal); afterwards bytes {@code [0, limit())} are the full
+     * stream. Only for streaming windows that have not been read from.
      */
     public void drainAll(int chunkBytes) throws BatchFormatException {
         if (refill == null || position != 0 || discarded != 0) {
             throw new IllegalStateException("drainAll needs a fresh streaming window");
         }
         do {
-            reserve(chunkBytes);
+            reserveRoom(chunkBytes);
         } while (refill.refill(this));
     }
 

@@ -9,6 +9,14 @@ import java.nio.ByteBuffer;
  * broker checks: key, value and header bytes are skipped, never copied. Layout in
  * {@link RecordBatchDescriptor}.
  *
+ * <p>Three paths read a record, each giving the same fields and verdict (property-tested): a
+ * record of a learned {@link RecordLayout} lying wholly in the window is checked with a few masked
+ * 8-byte words; other records in the window walk the field chain ({@link #nextInWindow}); the rest
+ * (records straddling refills, and any error, which it names) take the careful byte-by-byte path.
+ * Why the words (measured, see docs/benchmarks.md): a checked {@link ByteBuffer#get(int)} costs
+ * some 6 to 8 instructions, so a same-layout record read byte by byte (about 20 loads) took some
+ * 400 instructions; the walk is bound by instruction throughput, not by memory.
+ *
  * <p>Not thread-safe; one per validator, reused for every batch.
  */
 public final class RecordCursor {
@@ -17,6 +25,7 @@ public final class RecordCursor {
     private static final int MIN_RECORD_BODY = 6;
 
     private final ByteWindow window = new ByteWindow();
+    private final LayoutRun run = new LayoutRun();
     private int bodyLength;
     private byte attributes;
     private long timestampDelta;
@@ -29,36 +38,33 @@ public final class RecordCursor {
     private final byte[] shapeBytes = new byte[2 * MAX_SHAPE_HEADERS];
     private int shapeHeaderCount = NO_SHAPE;
     private int shapeLength;
+    /** Length of the last record the field chain walked: a second one of that length teaches a layout. */
+    private int lastWalkedLength = NO_SHAPE;
     /**
-     * Layout of the last record walked field by field whose headers match the header shape: see
-     * {@link #nextInSameLayout}. Positions are relative to the record body (after the length).
+     * The layout learned last and the one before it: batches often hold two (deltas of one byte
+     * for the first 64 records, of two after), and a batch then needs no learning.
      */
-    private int layoutLength = NO_SHAPE;
-    private int layoutTimestampBytes;
-    private int layoutOffsetBytes;
-    private int layoutKeyLengthAt;
-    private int layoutKeyLengthBytes;
-    private int layoutValueLengthAt;
-    private int layoutValueLengthBytes;
-    private int layoutHeaderCountAt;
-    private int layoutHeadersAt;
-    private int layoutKeyLength;
-    private int layoutValueLength;
-    private int layoutHeaderCount;
-    /** The layout's key length, value length and header count bytes as read (see {@link #lengthBytes}). */
-    private int layoutKeyLengthRaw;
-    private int layoutValueLengthRaw;
-    private int layoutHeaderCountRaw;
+    private RecordLayout layout = new RecordLayout();
+    private RecordLayout previousLayout = new RecordLayout();
+    /**
+     * False after the field chain read a record without learning a layout from it: records of
+     * varying sizes then skip the layout attempts, which would fail, until a layout is learned.
+     */
+    private boolean tryLayouts = true;
 
     /** Starts reading uncompressed records in place from {@code buffer[from, to)}. */
     public RecordCursor over(ByteBuffer buffer, int from, int to) {
         window.over(buffer, from, to);
+        layout.keepFor(buffer.order());
+        previousLayout.keepFor(buffer.order());
         return this;
     }
 
     /** Starts reading records from a decompressing stream through a reused buffer. */
     public RecordCursor streaming(ByteBuffer reusable, ByteWindow.Refill source, long maxDecompressedBytes) {
         window.streaming(reusable, source, maxDecompressedBytes);
+        layout.keepFor(reusable.order());
+        previousLayout.keepFor(reusable.order());
         return this;
     }
 
@@ -69,10 +75,117 @@ public final class RecordCursor {
     /** Reads the next record; its fields are then available through the accessors. */
     public void next() throws BatchFormatException {
         // A streaming window is topped up first, so that the first record of a compressed batch,
-        // and a record starting within a few bytes of the window's end, take the fast path too.
-        if (!window.request(MAX_VARINT_LENGTH + MIN_RECORD_BODY) || !nextInWindow()) {
-            nextAcrossRefills();
+        // and a record starting within a few bytes of the window's end, take the layout and field
+        // chain paths too (else compressed batches of one record would learn their layout anew
+        // every time: measured, 1-record lz4 and zstd cells).
+        if (window.request(MAX_VARINT_LENGTH + MIN_RECORD_BODY)
+                && (tryLayouts && (nextInLayout(layout) || nextInPreviousLayout()) || nextInWindow())) {
+            return;
         }
+        tryLayouts = true;
+        nextAcrossRefills();
+    }
+
+    /**
+     * Reads a record of the learned {@link RecordLayout} lying wholly inside the window: its
+     * length, varint sizes and length bytes are compared a word at a time, all loads independent
+     * of each other; returns false, consuming nothing, when the record is not of that layout.
+     */
+    private boolean nextInLayout(RecordLayout known) {
+        ByteBuffer b = window.buffer();
+        int start = window.position();
+        int total = known.total;
+        if (total > window.limit() - start) {
+            return false;
+        }
+        // Every word lies in [start, start + total), inside the window (RecordLayout.learn).
+        long first = known.first(b, start);
+        if (((first & known.firstMask) ^ known.firstExpected) != 0) {
+            return false; // mostly another length: records of varying sizes cost one load here
+        }
+        long differs = 0;
+        int[] at = known.checkAt;
+        long[] mask = known.checkMask;
+        long[] expected = known.checkExpected;
+        for (int k = 0; k < known.checkEnd; k++) {
+            differs |= (b.getLong(start + at[k]) & mask[k]) ^ expected[k];
+        }
+        if (differs != 0) {
+            return false;
+        }
+        bodyLength = known.bodyLength;
+        attributes = known.attributes(first);
+        timestampDelta = known.timestampDelta(first);
+        offsetDelta = known.offsetDelta(first);
+        keyLength = known.keyLength;
+        valueLength = known.valueLength;
+        headerCount = known.headerCount;
+        window.position(start + total);
+        return true;
+    }
+
+    /**
+     * Reads up to {@code maxRecords} (at most {@link LayoutRun#MAX_RECORDS}) consecutive records of
+     * the layout learned last that lie wholly inside the window, stopping before the first that is
+     * not of it; returns how many it read (0 when the next record is not of that layout, none is
+     * known, or unchecked loads are unavailable). Each record read is exactly the one
+     * {@link #next()} would read, field for field: {@link #runAttributes}, {@link #runTimestampDelta}
+     * and {@link #runOffsetDelta} give the fields that differ between them, the other accessors
+     * those they all share (and the last record's deltas). Why (measured, see docs/benchmarks.md):
+     * a batch of one layout then costs one bounds check per run and a tight loop of independent
+     * word loads per record, instead of a call, a window check, checked loads and seven field
+     * stores per record.
+     */
+    public int nextRun(int maxRecords) {
+        RecordLayout known = layout;
+        int start = window.position();
+        // total is Integer.MAX_VALUE when no layout is known: then no record fits
+        int fit = tryLayouts ? (window.limit() - start) / known.total : 0;
+        int read = run.read(known, window.buffer(), start, Math.min(maxRecords, fit));
+        if (read > 0) {
+            bodyLength = known.bodyLength;
+            attributes = run.attributes(read - 1);
+            timestampDelta = run.timestampDelta(read - 1);
+            offsetDelta = run.offsetDelta(read - 1);
+            keyLength = known.keyLength;
+            valueLength = known.valueLength;
+            headerCount = known.headerCount;
+            window.position(start + read * known.total);
+        }
+        return read;
+    }
+
+    /** Attributes of record {@code k} (from 0) of the last {@link #nextRun}, until the cursor reads again. */
+    public byte runAttributes(int k) {
+        return run.attributes(k);
+    }
+
+    public long runTimestampDelta(int k) {
+        return run.timestampDelta(k);
+    }
+
+    public int runOffsetDelta(int k) {
+        return run.offsetDelta(k);
+    }
+
+    /** Reads a record of the layout before the last, which then becomes the last. */
+    private boolean nextInPreviousLayout() {
+        if (!nextInLayout(previousLayout)) {
+            return false;
+        }
+        swapLayouts();
+        return true;
+    }
+
+    private void swapLayouts() {
+        RecordLayout last = layout;
+        layout = previousLayout;
+        previousLayout = last;
+    }
+
+    /** Bytes (length prefix included) of a record of the layout learned last, or -1 when none is known (tests). */
+    int learnedLayoutBytes() {
+        return layout.total == Integer.MAX_VALUE ? -1 : layout.total;
     }
 
     /** Reads the next record with the careful path only (tests compare it with {@link #next()}). */
@@ -117,10 +230,7 @@ public final class RecordCursor {
             return false;
         }
         int end = p + length;
-        if (length == layoutLength && nextInSameLayout(b, p, end)) {
-            return true;
-        }
-        int body = p;
+        int prefixBytes = p - window.position();
         // The record has at least MIN_RECORD_BODY bytes: attributes and up to two bytes each of
         // timestampDelta and offsetDelta lie inside it, so those reads need no bound check. The
         // two decodes are written out: a shared helper returning value and size packed in one int
@@ -140,7 +250,6 @@ public final class RecordCursor {
             tsDelta = varlongRaw;
         }
         tsDelta = (tsDelta >>> 1) ^ -(tsDelta & 1);
-        int offsetAt = p;
         int offDelta = b.get(p);
         if (offDelta >= 0) {
             p++;
@@ -159,7 +268,6 @@ public final class RecordCursor {
         if (p >= end) {
             return false;
         }
-        int keyLengthAt = p;
         long r = rawVarint(b, p, end);
         if (r == MALFORMED) {
             return false;
@@ -171,7 +279,6 @@ public final class RecordCursor {
             return false;
         }
         p += keySkip;
-        int valueLengthAt = p;
         r = rawVarint(b, p, end);
         if (r == MALFORMED) {
             return false;
@@ -183,7 +290,6 @@ public final class RecordCursor {
             return false;
         }
         p += valueSkip;
-        int headerCountAt = p;
         r = rawVarint(b, p, end);
         if (r == MALFORMED) {
             return false;
@@ -195,10 +301,12 @@ public final class RecordCursor {
                 && !headersEndAt(b, p, end, headers)) {
             return false;
         }
-        if (headers == shapeHeaderCount) {
-            rememberLayout(b, body, length, offsetAt - body - 1, keyLengthAt - offsetAt, keyLengthAt - body,
-                    valueLengthAt - body, headerCountAt - body, p - body, keyLen, valueLen, headers);
+        tryLayouts = length == lastWalkedLength;
+        if (tryLayouts) {
+            swapLayouts();
+            layout.learn(b, window.position(), prefixBytes + length);
         }
+        lastWalkedLength = length;
         bodyLength = length;
         attributes = attrs;
         timestampDelta = tsDelta;
@@ -206,90 +314,6 @@ public final class RecordCursor {
         keyLength = keyLen;
         valueLength = valueLen;
         headerCount = headers;
-        window.position(end);
-        return true;
-    }
-
-    /**
-     * Remembers the layout of a record just walked whose headers match the header shape, when
-     * its timestampDelta, offsetDelta, key and value lengths take one or two bytes each and its
-     * header count one; otherwise forgets any layout.
-     */
-    private void rememberLayout(ByteBuffer b, int body, int length, int timestampBytes, int offsetBytes, int keyLengthAt, int valueLengthAt,
-                                int headerCountAt, int headersAt, int keyLen, int valueLen, int headers) {
-        int keyLengthBytes = valueLengthAt - keyLengthAt - Math.max(keyLen, 0);
-        int valueLengthBytes = headerCountAt - valueLengthAt - Math.max(valueLen, 0);
-        boolean short1or2 = timestampBytes <= 2 && offsetBytes <= 2 && keyLengthBytes <= 2 && valueLengthBytes <= 2;
-        if (!short1or2 || headersAt - headerCountAt != 1) {
-            layoutLength = NO_SHAPE;
-            return;
-        }
-        layoutLength = length;
-        layoutTimestampBytes = timestampBytes;
-        layoutOffsetBytes = offsetBytes;
-        layoutKeyLengthAt = keyLengthAt;
-        layoutKeyLengthBytes = keyLengthBytes;
-        layoutValueLengthAt = valueLengthAt;
-        layoutValueLengthBytes = valueLengthBytes;
-        layoutHeaderCountAt = headerCountAt;
-        layoutHeadersAt = headersAt;
-        layoutKeyLength = keyLen;
-        layoutValueLength = valueLen;
-        layoutHeaderCount = headers;
-        layoutKeyLengthRaw = lengthBytes(b, body + keyLengthAt, keyLengthBytes);
-        layoutValueLengthRaw = lengthBytes(b, body + valueLengthAt, valueLengthBytes);
-        layoutHeaderCountRaw = b.get(body + headerCountAt);
-    }
-
-    /** The one or two bytes of a length varint at {@code at}, first byte lowest. */
-    private static int lengthBytes(ByteBuffer b, int at, int count) {
-        int first = b.get(at) & 0xFF;
-        return count == 1 ? first : first | (b.get(at + 1) & 0xFF) << Byte.SIZE;
-    }
-
-    /**
-     * Reads a record whose body {@code [p, end)} has the length of the remembered layout, when
-     * its timestampDelta and offsetDelta take the same number of bytes and its key length, value
-     * length, header count and header length bytes are the bytes at the same places as in that
-     * layout. Then the field-by-field walk would read every length from the same place with the
-     * same value and reach the same verdict (by induction over the fields, as for the header
-     * shape), so the loads here are independent of each other instead of a chain: producers
-     * mostly send records of one layout. Returns false, consuming nothing, otherwise.
-     */
-    private boolean nextInSameLayout(ByteBuffer b, int p, int end) {
-        byte attrs = b.get(p);
-        int t = b.get(p + 1);
-        long tsDelta;
-        if (layoutTimestampBytes == 1) {
-            tsDelta = t;
-        } else {
-            int u = b.get(p + 2);
-            tsDelta = (t & 0x7f) | (u << 7);
-            t = ~t | u;
-        }
-        int o = p + 1 + layoutTimestampBytes;
-        int offDelta = b.get(o);
-        int offTop = offDelta;
-        if (layoutOffsetBytes == 2) {
-            int u = b.get(o + 1);
-            offDelta = (offDelta & 0x7f) | (u << 7);
-            offTop = ~offTop | u;
-        }
-        // t and offTop are negative when a varint does not take exactly the remembered bytes
-        int differs = (t | offTop) & Integer.MIN_VALUE;
-        differs |= lengthBytes(b, p + layoutKeyLengthAt, layoutKeyLengthBytes) ^ layoutKeyLengthRaw;
-        differs |= lengthBytes(b, p + layoutValueLengthAt, layoutValueLengthBytes) ^ layoutValueLengthRaw;
-        differs |= b.get(p + layoutHeaderCountAt) ^ layoutHeaderCountRaw;
-        if (differs != 0 || !sameHeaderShape(b, p + layoutHeadersAt)) {
-            return false;
-        }
-        bodyLength = end - p;
-        attributes = attrs;
-        timestampDelta = (tsDelta >>> 1) ^ -(tsDelta & 1);
-        offsetDelta = (offDelta >>> 1) ^ -(offDelta & 1);
-        keyLength = layoutKeyLength;
-        valueLength = layoutValueLength;
-        headerCount = layoutHeaderCount;
         window.position(end);
         return true;
     }
@@ -323,7 +347,6 @@ public final class RecordCursor {
         int h = p;
         boolean recordShape = count <= MAX_SHAPE_HEADERS;
         shapeHeaderCount = NO_SHAPE;
-        layoutLength = NO_SHAPE; // a layout includes the header shape being replaced
         for (int i = 0; i < count; i++) {
             if (p >= end) {
                 return false;

@@ -13,12 +13,10 @@ import net.jpountz.xxhash.XXHashFactory;
  */
 public final class Lz4PayloadCompressor implements PayloadCompressor {
 
-    private static final int MAGIC = 0x184D2204;
     private static final byte FLG_V1_INDEPENDENT_BLOCKS = 0x60;
     private static final byte BD_64_KIB = 0x40;
     private static final int BLOCK_SIZE = 64 * 1024;
-    private static final int HEADER_LENGTH = Integer.BYTES + 3;
-    private static final int STORED_BLOCK_FLAG = 0x80000000;
+    private static final int HEADER_LENGTH = Lz4FrameLayout.HEADER_CHECKSUM_OFFSET + Lz4FrameLayout.HEADER_CHECKSUM_LENGTH;
 
     private final LZ4Compressor compressor = LZ4Factory.fastestInstance().fastCompressor();
     private final int headerChecksum;
@@ -38,10 +36,10 @@ public final class Lz4PayloadCompressor implements PayloadCompressor {
 
     @Override
     public int compress(ByteBuffer source, int from, int to, ByteBuffer target, int at) {
-        target.putInt(at, Integer.reverseBytes(MAGIC));
-        target.put(at + Integer.BYTES, FLG_V1_INDEPENDENT_BLOCKS);
-        target.put(at + Integer.BYTES + 1, BD_64_KIB);
-        target.put(at + Integer.BYTES + 2, (byte) headerChecksum);
+        target.putInt(at, Integer.reverseBytes(Lz4FrameLayout.MAGIC));
+        target.put(at + Lz4FrameLayout.FLG_OFFSET, FLG_V1_INDEPENDENT_BLOCKS);
+        target.put(at + Lz4FrameLayout.BD_OFFSET, BD_64_KIB);
+        target.put(at + Lz4FrameLayout.HEADER_CHECKSUM_OFFSET, (byte) headerChecksum);
         int out = at + HEADER_LENGTH;
         for (int block = from; block < to; block += BLOCK_SIZE) {
             int length = Math.min(to, block + BLOCK_SIZE) - block;
@@ -49,7 +47,7 @@ public final class Lz4PayloadCompressor implements PayloadCompressor {
             int written = compressor.compress(source, block, length, target, data, target.capacity() - data);
             if (written >= length) {
                 target.put(data, source, block, length);
-                target.putInt(out, Integer.reverseBytes(length | STORED_BLOCK_FLAG));
+                target.putInt(out, Integer.reverseBytes(length | Lz4FrameLayout.STORED_BLOCK_FLAG));
                 written = length;
             } else {
                 target.putInt(out, Integer.reverseBytes(written));

@@ -19,6 +19,25 @@ public interface PayloadDecompressor extends ByteWindow.Refill, AutoCloseable {
      */
     void begin(ByteBuffer source, int from, int to) throws BatchFormatException;
 
+    /** Returned by {@link #storedRanges} when the payload's bytes are not all stored verbatim. */
+    int NOT_STORED = -1;
+
+    /**
+     * When every decompressed byte of the payload given to {@link #begin} is stored verbatim in
+     * the source (incompressible data: zstd raw blocks, lz4 uncompressed blocks, snappy literals)
+     * and the payload is well formed as far as the codec's own decoder checks it, writes the
+     * source ranges that hold those bytes, in stream order, into {@code ranges} as
+     * {@code from0, to0, from1, to1, …} (absolute indexes in the source) and returns how many
+     * there are. The contract: the codec's decoder, fed this payload, would accept it and produce
+     * exactly the concatenation of the ranges. Returns {@link #NOT_STORED} otherwise, and when
+     * more than {@code ranges.length / 2} ranges would be needed or they hold more than
+     * {@code maxBytes} bytes. Reads headers only and consumes nothing: the payload can still be
+     * refilled from its start.
+     */
+    default int storedRanges(long maxBytes, int[] ranges) {
+        return NOT_STORED;
+    }
+
     /** Ends native resources deterministically; idempotent. */
     @Override
     void close();

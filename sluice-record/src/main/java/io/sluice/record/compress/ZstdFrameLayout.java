@@ -150,6 +150,88 @@ final class ZstdFrameLayout {
         return bound;
     }
 
+    /**
+     * The source ranges holding the decompressed bytes of {@code source[from, to)} when it is one
+     * or more whole zstd frames made of raw blocks only, which libzstd's streaming decoder accepts
+     * and decodes to exactly those ranges: no dictionary, no content checksum (not verified here),
+     * a window it accepts, no block above the block maximum, a declared content size equal to the
+     * blocks' total, no skippable frame and nothing after the last frame. Written into
+     * {@code ranges} as from/to pairs (empty blocks omitted); returns the number of ranges, or
+     * {@link PayloadDecompressor#NOT_STORED} for anything else, for more ranges than the array
+     * holds, or for more than {@code maxBytes} bytes in all. Reads headers only.
+     */
+    static int storedRanges(ByteBuffer source, int from, int to, long maxBytes, int[] ranges) {
+        if (from >= to) {
+            return PayloadDecompressor.NOT_STORED;
+        }
+        int count = 0;
+        long total = 0;
+        int p = from;
+        while (p < to) {
+            if (to - p < MAGIC_SIZE + FRAME_HEADER_DESCRIPTOR_SIZE || int32(source, p) != FRAME_MAGIC) {
+                return PayloadDecompressor.NOT_STORED;
+            }
+            int descriptor = source.get(p + MAGIC_SIZE) & 0xff;
+            p += MAGIC_SIZE + FRAME_HEADER_DESCRIPTOR_SIZE;
+            if ((descriptor & (RESERVED_BIT | CONTENT_CHECKSUM_BIT | DICTIONARY_ID_FLAG_MASK)) != 0) {
+                return PayloadDecompressor.NOT_STORED;
+            }
+            boolean singleSegment = (descriptor & SINGLE_SEGMENT_BIT) != 0;
+            int contentSizeFlag = descriptor >>> FRAME_CONTENT_SIZE_FLAG_SHIFT;
+            int contentSizeBytes = contentSizeFlag == 0 && singleSegment ? SINGLE_SEGMENT_CONTENT_SIZE_BYTES
+                    : FRAME_CONTENT_SIZES[contentSizeFlag];
+            int windowDescriptorBytes = singleSegment ? 0 : WINDOW_DESCRIPTOR_SIZE;
+            if (to - p < windowDescriptorBytes + contentSizeBytes) {
+                return PayloadDecompressor.NOT_STORED;
+            }
+            long contentSize = contentSizeBytes == 0 ? -1
+                    : littleEndian(source, p + windowDescriptorBytes, contentSizeBytes)
+                            + (contentSizeBytes == 2 ? TWO_BYTE_CONTENT_SIZE_OFFSET : 0);
+            long windowSize;
+            if (singleSegment) {
+                windowSize = contentSize;
+            } else {
+                int windowDescriptor = source.get(p) & 0xff;
+                long base = 1L << (WINDOW_LOG_BASE + (windowDescriptor >>> WINDOW_EXPONENT_SHIFT));
+                windowSize = base + base / WINDOW_MANTISSA_DIVISOR * (windowDescriptor & WINDOW_MANTISSA_MASK);
+            }
+            if (windowSize < 0 || windowSize > STREAMING_WINDOW_SIZE_MAX) {
+                return PayloadDecompressor.NOT_STORED;
+            }
+            p += windowDescriptorBytes + contentSizeBytes;
+            long blockMax = Math.min(windowSize, BLOCK_SIZE_MAX);
+            long frameBytes = 0;
+            boolean last = false;
+            while (!last) {
+                if (to - p < BLOCK_HEADER_SIZE) {
+                    return PayloadDecompressor.NOT_STORED;
+                }
+                int header = (int) littleEndian(source, p, BLOCK_HEADER_SIZE);
+                p += BLOCK_HEADER_SIZE;
+                last = (header & LAST_BLOCK_BIT) != 0;
+                int size = header >>> BLOCK_SIZE_SHIFT;
+                if (((header >>> BLOCK_TYPE_SHIFT) & BLOCK_TYPE_MASK) != BLOCK_TYPE_RAW || size > blockMax
+                        || to - p < size) {
+                    return PayloadDecompressor.NOT_STORED;
+                }
+                count = StoredRanges.append(ranges, count, p, p + size);
+                if (count == PayloadDecompressor.NOT_STORED) {
+                    return PayloadDecompressor.NOT_STORED;
+                }
+                frameBytes += size;
+                p += size;
+            }
+            if (contentSize >= 0 && frameBytes != contentSize) {
+                return PayloadDecompressor.NOT_STORED;
+            }
+            total += frameBytes;
+            if (total > maxBytes) {
+                return PayloadDecompressor.NOT_STORED;
+            }
+        }
+        return count;
+    }
+
     /** The little-endian int at {@code at}, whatever the buffer's byte order: one read instead of four. */
     private static int int32(ByteBuffer source, int at) {
         int value = source.getInt(at);

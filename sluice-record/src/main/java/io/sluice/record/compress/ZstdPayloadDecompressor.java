@@ -30,6 +30,12 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
     private final int maxWholePayloadBytes;
     private ZstdDecompressCtx context;
     private ByteBuffer input;
+    /** The payload's first byte in {@link #input}: error messages count bytes from it. */
+    private int payloadStart;
+    /** The payload as given to {@link #begin}: {@link #storedRanges} indexes the caller's buffer. */
+    private ByteBuffer source;
+    private int sourceFrom;
+    private int sourceTo;
     private boolean frameComplete;
     private boolean firstRefill;
     /** This payload's streaming decode has begun (its context reset). */
@@ -57,7 +63,10 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
         if (context == null) {
             context = new ZstdDecompressCtx();
         }
-        input = sources.over(source, from, to);
+        input = null; // staged at the first refill: a payload read in place is never copied
+        this.source = source;
+        this.sourceFrom = from;
+        this.sourceTo = to;
         frameComplete = false;
         firstRefill = true;
         streaming = false;
@@ -65,6 +74,10 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
 
     @Override
     public boolean refill(ByteWindow window) throws BatchFormatException {
+        if (input == null) {
+            input = sources.over(source, sourceFrom, sourceTo);
+            payloadStart = input.position();
+        }
         if (firstRefill) {
             firstRefill = false;
             if (decodeWhole(window)) {
@@ -92,7 +105,7 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
             try {
                 ended = context.decompressDirectByteBufferStream(out, input);
             } catch (ZstdException e) {
-                throw PayloadDecompressor.corrupt(CODEC, "undecodable at compressed byte " + consumedBefore, e);
+                throw PayloadDecompressor.corrupt(CODEC, "undecodable at compressed byte " + (consumedBefore - payloadStart), e);
             }
             int produced = out.position() - start;
             boolean progressed = produced > 0 || input.position() != consumedBefore;
@@ -105,13 +118,13 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
             }
             if (!input.hasRemaining()) {
                 if (!frameComplete) {
-                    throw PayloadDecompressor.corrupt(CODEC, "frame truncated after " + input.limit()
+                    throw PayloadDecompressor.corrupt(CODEC, "frame truncated after " + (input.limit() - payloadStart)
                             + " compressed bytes");
                 }
                 return false;
             }
             if (!progressed) {
-                throw PayloadDecompressor.corrupt(CODEC, "no progress at compressed byte " + consumedBefore);
+                throw PayloadDecompressor.corrupt(CODEC, "no progress at compressed byte " + (consumedBefore - payloadStart));
             }
         }
     }
@@ -146,6 +159,11 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
         return true;
     }
 
+    @Override
+    public int storedRanges(long maxBytes, int[] ranges) {
+        return ZstdFrameLayout.storedRanges(source, sourceFrom, sourceTo, maxBytes, ranges);
+    }
+
     long wholePayloadDecodes() {
         return wholePayloadDecodes;
     }
@@ -153,6 +171,7 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
     @Override
     public void close() {
         sources.release();
+        source = null;
         if (context != null) {
             context.close();
             context = null;

@@ -10,7 +10,6 @@ import static io.sluice.record.batch.RecordBatchDescriptor.LOG_OVERHEAD;
 import static io.sluice.record.batch.RecordBatchDescriptor.MAGIC_OFFSET;
 import static io.sluice.record.batch.RecordBatchDescriptor.MAGIC_V2;
 import static io.sluice.record.batch.RecordBatchDescriptor.NO_PRODUCER_ID;
-import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 import static io.sluice.record.batch.RecordBatchDescriptor.RECORDS_OFFSET;
 import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
 
@@ -22,9 +21,8 @@ import io.sluice.record.compress.SnappyPayloadDecompressor;
 import io.sluice.record.compress.ZstdPayloadDecompressor;
 import io.sluice.record.batch.RecordBatchView;
 import io.sluice.record.batch.RecordCursor;
+import io.sluice.record.batch.StoredRecords;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Validates the records of one produce request partition the way Kafka's broker does for magic 2
@@ -52,11 +50,27 @@ public final class BatchValidator implements AutoCloseable {
     private final RecordChecks checks = new RecordChecks();
     private final PayloadDecompressor[] decompressors = new PayloadDecompressor[COMPRESSION_ZSTD + 1];
     private final BatchRecompressor recompressor;
+    /** Most source ranges of a stored payload read in place (more: it is decompressed instead). */
+    private static final int MAX_STORED_RANGES = 128;
+    private final int[] storedRanges = new int[2 * MAX_STORED_RANGES];
+    private final StoredRecords stored = new StoredRecords();
+    private final boolean readStoredInPlace;
+    /** Batches whose stored payload was read in place since construction (tests check which path ran). */
+    private long storedPayloadsReadInPlace;
     private ByteBuffer window;
 
     public BatchValidator(ValidatorConfig config) {
+        this(config, true);
+    }
+
+    /**
+     * @param readStoredInPlace read the records of payloads the codec stored verbatim where they
+     *                          lie instead of decompressing them (tests compare both ways)
+     */
+    BatchValidator(ValidatorConfig config, boolean readStoredInPlace) {
         this.config = config;
         this.recompressor = new BatchRecompressor(config);
+        this.readStoredInPlace = readStoredInPlace;
     }
 
     /**
@@ -79,7 +93,7 @@ public final class BatchValidator implements AutoCloseable {
         if (codec == COMPRESSION_NONE) {
             walkRecords(cursor.over(records, start + RECORDS_OFFSET, start + size));
         } else {
-            walkCompressedRecords(records, start, size, codec, policy);
+            walkCompressedRecords(records, start, size, codec, policy, nowMs);
         }
         checks.finish();
         ByteBuffer accepted = records;
@@ -135,7 +149,7 @@ public final class BatchValidator implements AutoCloseable {
     }
 
     private void walkCompressedRecords(ByteBuffer records, int start, int size, int codec,
-                                       TopicValidationPolicy policy) throws RecordValidationException {
+                                       TopicValidationPolicy policy, long nowMs) throws RecordValidationException {
         PayloadDecompressor decompressor = decompressor(codec);
         if (window == null) {
             window = ByteBuffer.allocateDirect(config.decompressionWindowBytes());
@@ -145,12 +159,58 @@ public final class BatchValidator implements AutoCloseable {
         } catch (BatchFormatException e) {
             throw translate(e);
         }
+        if (readStoredInPlace && walkStoredRecords(records, decompressor, policy, nowMs)) {
+            return;
+        }
         try {
             walkRecords(cursor.streaming(window, decompressor, config.decompressedCeiling(policy.maxMessageBytes())));
         } finally {
             ByteBuffer used = cursor.window().buffer();
             window = used.capacity() <= config.maxRetainedWindowBytes() ? used : null;
         }
+    }
+
+    /**
+     * Walks the records of a payload the codec stored verbatim where they lie. Returns false when
+     * it is not stored, or anything about its records is wrong, with the record checks started
+     * afresh: then the payload is decompressed and walked again, so every verdict is the one the
+     * decompressing walk gives.
+     */
+    private boolean walkStoredRecords(ByteBuffer records, PayloadDecompressor decompressor,
+                                      TopicValidationPolicy policy, long nowMs) {
+        int rangeCount = decompressor.storedRanges(config.decompressedCeiling(policy.maxMessageBytes()), storedRanges);
+        if (rangeCount == PayloadDecompressor.NOT_STORED) {
+            return false;
+        }
+        stored.over(records, storedRanges, rangeCount, window);
+        int count = view.recordCount();
+        try {
+            int index = 0;
+            while (index < count) {
+                int run = stored.nextRun(count - index);
+                if (run > 0) {
+                    index = checks.run(index, stored.cursor(), run);
+                    continue;
+                }
+                RecordCursor record = stored.next();
+                if (record == null) {
+                    break;
+                }
+                checks.record(index++, record);
+            }
+            if (index == count && !stored.hasRemaining()) {
+                storedPayloadsReadInPlace++;
+                return true;
+            }
+        } catch (BatchFormatException e) {
+            // the decompressing walk names the problem
+        }
+        checks.start(view, policy, nowMs);
+        return false;
+    }
+
+    long storedPayloadsReadInPlace() {
+        return storedPayloadsReadInPlace;
     }
 
     private PayloadDecompressor decompressor(int codec) {
@@ -273,9 +333,14 @@ public final class BatchValidator implements AutoCloseable {
     private void walkRecords(RecordCursor records) throws RecordValidationException {
         int count = view.recordCount();
         try {
-            for (int index = 0; index < count; index++) {
-                records.next();
-                checks.record(index, records);
+            for (int index = 0; index < count; ) {
+                int run = records.nextRun(count - index);
+                if (run > 0) {
+                    index = checks.run(index, records, run);
+                } else {
+                    records.next();
+                    checks.record(index++, records);
+                }
             }
             if (records.hasRemaining()) {
                 throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
@@ -293,91 +358,5 @@ public final class BatchValidator implements AutoCloseable {
             case DECOMPRESSED_TOO_LARGE -> new RecordValidationException(KafkaErrorCodes.MESSAGE_TOO_LARGE,
                     e.getMessage());
         };
-    }
-
-    /**
-     * Per-record checks of one batch; collects per-record errors (allocating only on failure) and
-     * the max timestamp as Kafka computes it.
-     */
-    private static final class RecordChecks {
-        private TopicValidationPolicy policy;
-        private long nowMs;
-        private long baseTimestamp;
-        private boolean batchLogAppendTime;
-        private long batchMaxTimestamp;
-        private long maxTimestamp;
-        private int maxTimestampOffsetDelta;
-        private List<RecordError> errors;
-        private boolean timestampError;
-
-        void start(RecordBatchView batch, TopicValidationPolicy topic, long now) {
-            this.policy = topic;
-            this.nowMs = now;
-            this.baseTimestamp = batch.baseTimestamp();
-            this.batchLogAppendTime = batch.isLogAppendTime();
-            this.batchMaxTimestamp = batch.maxTimestamp();
-            this.maxTimestamp = NO_TIMESTAMP;
-            this.maxTimestampOffsetDelta = -1;
-            this.errors = null;
-            this.timestampError = false;
-        }
-
-        void record(int index, RecordCursor record) {
-            if (record.offsetDelta() != index) {
-                fail(index, "offsetDelta " + record.offsetDelta() + " of record " + index + ", expected " + index,
-                        false);
-                return;
-            }
-            if (record.attributes() != 0) {
-                fail(index, "record attributes " + record.attributes() + " must be 0 in magic 2", false);
-                return;
-            }
-            if (policy.compacted() && record.keyLength() < 0) {
-                fail(index, "key is null (keyLength " + record.keyLength() + ") but the topic is compacted", false);
-                return;
-            }
-            long timestamp = batchLogAppendTime ? batchMaxTimestamp : baseTimestamp + record.timestampDelta();
-            if (!policy.logAppendTime() && timestamp != NO_TIMESTAMP) {
-                long diff = nowMs - timestamp;
-                if (diff > policy.timestampBeforeMaxMs() || -1 * diff > policy.timestampAfterMaxMs()) {
-                    fail(index, "timestamp " + timestamp + " of record " + index + " is out of range [now - "
-                            + policy.timestampBeforeMaxMs() + ", now + " + policy.timestampAfterMaxMs()
-                            + "] with now " + nowMs, true);
-                    return;
-                }
-            } else if (batchLogAppendTime) {
-                fail(index, "batch timestamp type is LogAppendTime: producers may not set it", true);
-                return;
-            }
-            if (timestamp > maxTimestamp) {
-                maxTimestamp = timestamp;
-                maxTimestampOffsetDelta = index;
-            }
-        }
-
-        void finish() throws RecordValidationException {
-            if (errors == null) {
-                return;
-            }
-            short code = timestampError ? KafkaErrorCodes.INVALID_TIMESTAMP : KafkaErrorCodes.INVALID_RECORD;
-            throw new RecordValidationException(code, errors.size() + " record(s) rejected, first: "
-                    + errors.get(0).message(), errors);
-        }
-
-        long maxTimestamp() {
-            return maxTimestamp;
-        }
-
-        int maxTimestampOffsetDelta() {
-            return maxTimestampOffsetDelta;
-        }
-
-        private void fail(int index, String message, boolean timestamp) {
-            if (errors == null) {
-                errors = new ArrayList<>(1);
-            }
-            errors.add(new RecordError(index, message));
-            timestampError |= timestamp;
-        }
     }
 }

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,8 +29,15 @@ import org.junit.jupiter.api.Test;
  */
 class RecordCursorFastPathTest {
 
-    /** One fast cursor for all tries, so header shapes remembered from earlier inputs are exercised. */
+    /**
+     * One fast cursor for all tries, and one streaming cursor, so header shapes and record layouts
+     * learned from earlier inputs (in buffers of either byte order) are exercised.
+     */
     private static final RecordCursor FAST = new RecordCursor();
+    private static final RecordCursor STREAMING = new RecordCursor();
+    /** Cursors read with {@link RecordCursor#nextRun} where it reads any record, else {@link RecordCursor#next}. */
+    private static final RecordCursor RUNS = new RecordCursor();
+    private static final RecordCursor STREAMING_RUNS = new RecordCursor();
 
     @Property(tries = 3000)
     void shouldReadRecordsExactlyAsTheCarefulPathDoes(@ForAll("seeds") long seed,
@@ -44,9 +52,17 @@ class RecordCursorFastPathTest {
             String careful = carefulTranscript(new RecordCursor().over(buffer, from, from + records.length), count);
             String fast = transcript(FAST.over(buffer, from, from + records.length), count);
             assertEquals(careful, fast, "seed " + seed + " damage " + damage + " direct " + direct);
-            String streamed = transcript(new RecordCursor().streaming(ByteBuffer.allocate(64),
-                    fewBytesAtATime(records, 1 + random.nextInt(40)), Long.MAX_VALUE), count);
+            String runs = runTranscript(RUNS.over(buffer, from, from + records.length), count, random);
+            assertEquals(careful, runs, "runs, seed " + seed + " damage " + damage + " direct " + direct);
+            ByteBuffer reusable = ByteBuffer.allocate(64).order(randomOrder(random));
+            String streamed = transcript(STREAMING.streaming(reusable,
+                    fewBytesAtATime(records, 1 + random.nextInt(600)), Long.MAX_VALUE), count);
             assertEquals(careful, streamed, "streamed, seed " + seed + " damage " + damage);
+            ByteBuffer window = (random.nextBoolean() ? ByteBuffer.allocateDirect(64) : ByteBuffer.allocate(64))
+                    .order(randomOrder(random));
+            String streamedRuns = runTranscript(STREAMING_RUNS.streaming(window,
+                    fewBytesAtATime(records, 1 + random.nextInt(6000)), Long.MAX_VALUE), count, random);
+            assertEquals(careful, streamedRuns, "streamed runs, seed " + seed + " damage " + damage);
         }
     }
 
@@ -126,6 +142,177 @@ class RecordCursorFastPathTest {
         assertEquals(careful, transcript(new RecordCursor().over(ByteBuffer.wrap(bytes), 0, bytes.length), 3));
     }
 
+    @Test
+    void shouldLearnALayoutOnceTwoRecordsOfOneLengthFollowEachOther() throws BatchFormatException {
+        byte[][] keys = {"k1".getBytes(), "k2".getBytes()};
+        byte[][] values = {{1}, {2, 3}};
+        List<Rec> alike = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            alike.add(new Rec(0, i, i, null, new byte[9_000], keys, values));
+        }
+        byte[] records = encode(alike);
+        RecordCursor cursor = new RecordCursor().over(ByteBuffer.wrap(records), 0, records.length);
+        cursor.next();
+        assertEquals(-1, cursor.learnedLayoutBytes());
+        cursor.next();
+        int recordBytes = records.length / 3;
+        assertEquals(recordBytes, cursor.learnedLayoutBytes(), "a 3-byte value length is part of a layout");
+        cursor.next();
+        assertEquals(2, cursor.offsetDelta());
+        assertEquals(9_000, cursor.valueLength());
+        assertEquals(recordBytes * 3, cursor.window().position());
+    }
+
+    @Test
+    void shouldForgetALayoutLearnedInABufferOfTheOtherByteOrder() throws BatchFormatException {
+        // Its words hold the bytes in that order: read in the other order, they would be
+        // compared at mirrored places.
+        List<Rec> alike = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            alike.add(new Rec(0, i, i, null, new byte[20], new byte[0][], new byte[0][]));
+        }
+        byte[] records = encode(alike);
+        RecordCursor cursor = new RecordCursor().over(ByteBuffer.wrap(records), 0, records.length);
+        cursor.next();
+        cursor.next();
+        assertEquals(records.length / 2, cursor.learnedLayoutBytes());
+        cursor.over(ByteBuffer.wrap(records).order(ByteOrder.BIG_ENDIAN), 0, records.length);
+        assertEquals(records.length / 2, cursor.learnedLayoutBytes());
+        cursor.over(ByteBuffer.wrap(records).order(ByteOrder.LITTLE_ENDIAN), 0, records.length);
+        assertEquals(-1, cursor.learnedLayoutBytes());
+    }
+
+    @Test
+    void shouldNotLearnALayoutWhoseTimestampDeltaTakesFourBytes() throws BatchFormatException {
+        List<Rec> alike = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            alike.add(new Rec(0, 1L << 21, i, null, new byte[] {1, 2}, new byte[0][], new byte[0][]));
+        }
+        byte[] records = encode(alike);
+        RecordCursor cursor = new RecordCursor().over(ByteBuffer.wrap(records), 0, records.length);
+        cursor.next();
+        cursor.next();
+        assertEquals(-1, cursor.learnedLayoutBytes());
+        assertEquals(1L << 21, cursor.timestampDelta());
+    }
+
+    @Test
+    void shouldNotTrustALearnedLayoutWhenTheLastHeaderValueLengthDiffers() {
+        byte[][] keys = {"abc".getBytes(), "de".getBytes()};
+        byte[][] values = {{1, 2}, {3, 4, 5}};
+        List<Rec> alike = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            alike.add(new Rec(0, i, i, null, new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9, 9}, keys, values));
+        }
+        byte[] records = encode(alike);
+        RecordCursor cursor = new RecordCursor();
+        assertTrue(transcript(cursor.over(ByteBuffer.wrap(records), 0, records.length), 3).endsWith("end"));
+        // The third record's last header value length (zigzag 6: 3 bytes) now says 2 bytes; it is
+        // in the word that ends at the record's end.
+        byte[] forged = records.clone();
+        int valueLengthAt = records.length - 4;
+        assertEquals(6, forged[valueLengthAt]);
+        forged[valueLengthAt] = 4;
+        String careful = carefulTranscript(new RecordCursor().over(ByteBuffer.wrap(forged), 0, forged.length), 3);
+        assertTrue(careful.contains("error"), careful);
+        assertEquals(careful, transcript(cursor.over(ByteBuffer.wrap(forged), 0, forged.length), 3));
+    }
+
+    @Test
+    void shouldReadRunsOfOneLayoutAndStopBeforeAnyRecordWithOneByteChanged() throws BatchFormatException {
+        byte[][] keys = {"abc".getBytes(), "de".getBytes(), "f".getBytes()};
+        byte[][] values = {{1, 2}, {3, 4, 5}, {}};
+        List<Rec> alike = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            alike.add(new Rec(0, i, i, new byte[] {7}, new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9, 9}, keys, values));
+        }
+        byte[] records = encode(alike);
+        int recordBytes = records.length / 40;
+        for (boolean direct : new boolean[] {false, true}) {
+            ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(records.length) : ByteBuffer.allocate(records.length);
+            buffer.put(0, records);
+            RecordCursor cursor = new RecordCursor().over(buffer, 0, records.length);
+            cursor.next();
+            cursor.next();
+            assertEquals(38, cursor.nextRun(100), "one run reads the 38 records left");
+            assertEquals(recordBytes * 40, cursor.window().position());
+            assertEquals(39, cursor.runOffsetDelta(37));
+            assertEquals(39, cursor.runTimestampDelta(37));
+            // Any one byte of record 20 changed: the run stops before it unless its structure is
+            // unchanged, and every record reads as the careful path reads it.
+            for (int at = 20 * recordBytes; at < 21 * recordBytes; at++) {
+                for (int flip : new int[] {1, 0x40, 0x80, 0xFF}) {
+                    byte[] forged = records.clone();
+                    forged[at] ^= (byte) flip;
+                    ByteBuffer forgedBuffer = direct ? ByteBuffer.allocateDirect(forged.length)
+                            : ByteBuffer.allocate(forged.length);
+                    forgedBuffer.put(0, forged);
+                    String careful = carefulTranscript(new RecordCursor().over(forgedBuffer, 0, forged.length), 40);
+                    String runs = runTranscript(new RecordCursor().over(forgedBuffer, 0, forged.length), 40,
+                            new Random(at));
+                    assertEquals(careful, runs, "byte " + at + " ^ " + flip + " direct " + direct);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldReadRunsFromSlicesEndingExactlyAtTheirCapacity() throws BatchFormatException {
+        byte[][] keys = {"abc".getBytes()};
+        byte[][] values = {{1, 2}};
+        List<Rec> alike = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            alike.add(new Rec(0, i, i, null, new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9, 9}, keys, values));
+        }
+        byte[] records = encode(alike);
+        byte[] around = new byte[records.length + 40];
+        System.arraycopy(records, 0, around, 17, records.length);
+        ByteBuffer direct = ByteBuffer.allocateDirect(around.length).put(around).flip();
+        // heap and direct slices starting 17 bytes into their memory, whose capacity ends at the last record
+        ByteBuffer[] slices = {ByteBuffer.wrap(around, 17, records.length).slice(),
+            direct.slice(17, records.length), ByteBuffer.wrap(records).asReadOnlyBuffer()};
+        assertEquals(17, slices[0].arrayOffset());
+        for (ByteBuffer slice : slices) {
+            String careful = carefulTranscript(new RecordCursor().over(slice, 0, records.length), 30);
+            assertTrue(careful.endsWith("end"), careful);
+            assertEquals(careful, runTranscript(new RecordCursor().over(slice, 0, records.length), 30, new Random(1)));
+            RecordCursor cursor = new RecordCursor().over(slice, 0, records.length);
+            cursor.next();
+            cursor.next();
+            assertEquals(28, cursor.nextRun(30), slice.toString());
+            assertEquals(records.length, cursor.window().position());
+        }
+    }
+
+    @Test
+    void shouldReadNoRunWithoutALearnedLayoutOrPastTheWindow() throws BatchFormatException {
+        byte[][] keys = {"abc".getBytes()};
+        byte[][] values = {{1, 2}};
+        List<Rec> alike = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            alike.add(new Rec(0, i, i, null, new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9, 9}, keys, values));
+        }
+        byte[] records = encode(alike);
+        int recordBytes = records.length / 5;
+        RecordCursor cursor = new RecordCursor().over(ByteBuffer.wrap(records), 0, records.length);
+        assertEquals(0, cursor.nextRun(5), "no layout learned yet");
+        cursor.next();
+        cursor.next();
+        // the window ends one byte into the fourth record: only the third lies wholly inside it
+        cursor.over(ByteBuffer.wrap(records), 2 * recordBytes, 3 * recordBytes + 1);
+        assertEquals(1, cursor.nextRun(5));
+        assertEquals(0, cursor.nextRun(5));
+        assertEquals(0, cursor.nextRun(0));
+    }
+
+    @Test
+    void shouldKeepTheByteOrderWhenTheStreamingBufferGrows() throws BatchFormatException {
+        ByteWindow window = new ByteWindow().streaming(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN),
+                fewBytesAtATime(new byte[100], 100), Long.MAX_VALUE);
+        assertTrue(window.request(50));
+        assertEquals(ByteOrder.LITTLE_ENDIAN, window.buffer().order());
+    }
+
     private static int lastIndexOf(byte[] bytes, byte[] part) {
         for (int i = bytes.length - part.length; i >= 0; i--) {
             if (ByteBuffer.wrap(bytes, i, part.length).equals(ByteBuffer.wrap(part))) {
@@ -152,16 +339,53 @@ class RecordCursorFastPathTest {
                 } else {
                     cursor.next();
                 }
-                out.append("record length=").append(cursor.bodyLength()).append(" attrs=").append(cursor.attributes())
-                        .append(" ts=").append(cursor.timestampDelta()).append(" off=").append(cursor.offsetDelta())
-                        .append(" key=").append(cursor.keyLength()).append(" value=").append(cursor.valueLength())
-                        .append(" headers=").append(cursor.headerCount()).append('\n');
+                appendRecord(out, cursor.bodyLength(), cursor.attributes(), cursor.timestampDelta(),
+                        cursor.offsetDelta(), cursor);
             }
             out.append(cursor.hasRemaining() ? "trailing bytes" : "end");
         } catch (BatchFormatException e) {
             out.append("error ").append(e.reason()).append(": ").append(e.getMessage());
         }
         return out.toString();
+    }
+
+    /**
+     * The transcript of reading with runs of random lengths (each record of a run printed from the
+     * run accessors and the shared fields), falling back to {@link RecordCursor#next} when a run
+     * reads nothing; it must equal the careful one.
+     */
+    private static String runTranscript(RecordCursor cursor, int count, Random random) {
+        StringBuilder out = new StringBuilder();
+        try {
+            for (int i = 0; i < count; ) {
+                int run = cursor.nextRun(random.nextInt(4) == 0 ? 1 + random.nextInt(count - i) : count - i);
+                if (run == 0) {
+                    cursor.next();
+                    appendRecord(out, cursor.bodyLength(), cursor.attributes(), cursor.timestampDelta(),
+                            cursor.offsetDelta(), cursor);
+                    i++;
+                    continue;
+                }
+                assertTrue(run <= count - i, "a run reads no more records than asked for");
+                for (int k = 0; k < run; k++, i++) {
+                    appendRecord(out, cursor.bodyLength(), cursor.runAttributes(k), cursor.runTimestampDelta(k),
+                            cursor.runOffsetDelta(k), cursor);
+                }
+                assertEquals(cursor.runOffsetDelta(run - 1), cursor.offsetDelta(), "the last record's fields");
+            }
+            out.append(cursor.hasRemaining() ? "trailing bytes" : "end");
+        } catch (BatchFormatException e) {
+            out.append("error ").append(e.reason()).append(": ").append(e.getMessage());
+        }
+        return out.toString();
+    }
+
+    private static void appendRecord(StringBuilder out, int bodyLength, byte attributes, long timestampDelta,
+                                     int offsetDelta, RecordCursor shared) {
+        out.append("record length=").append(bodyLength).append(" attrs=").append(attributes)
+                .append(" ts=").append(timestampDelta).append(" off=").append(offsetDelta)
+                .append(" key=").append(shared.keyLength()).append(" value=").append(shared.valueLength())
+                .append(" headers=").append(shared.headerCount()).append('\n');
     }
 
     /** Hands out the bytes {@code chunk} at a time, so records straddle refills. */
@@ -184,13 +408,17 @@ class RecordCursorFastPathTest {
     private static ByteBuffer place(byte[] records, boolean direct, Random random) {
         int before = random.nextInt(8);
         int after = random.nextInt(3) == 0 ? 0 : random.nextInt(16);
-        ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(before + records.length + after)
-                : ByteBuffer.allocate(before + records.length + after);
+        ByteBuffer buffer = (direct ? ByteBuffer.allocateDirect(before + records.length + after)
+                : ByteBuffer.allocate(before + records.length + after)).order(randomOrder(random));
         for (int i = 0; i < buffer.capacity(); i++) {
             buffer.put(i, (byte) random.nextInt());
         }
         buffer.put(before, records);
         return buffer.position(before);
+    }
+
+    private static ByteOrder randomOrder(Random random) {
+        return random.nextBoolean() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
     }
 
     private record Rec(int attributes, long timestampDelta, int offsetDelta, byte[] key, byte[] value,
@@ -215,14 +443,18 @@ class RecordCursorFastPathTest {
         // mostly send them; the record-layout shortcut is then taken for every record after the first.
         boolean oneLayout = random.nextBoolean();
         int layoutKeySize = random.nextInt(5) == 0 ? -1 : size(random);
-        int layoutValueSize = random.nextInt(8) == 0 ? -1 : size(random);
+        int layoutValueSize = random.nextInt(8) == 0 ? -1 : random.nextInt(40) == 0 ? 9_000 : size(random);
+        // deltas of one to three bytes (a layout decodes them), sometimes four (it cannot)
+        int deltaBytes = 1 + random.nextInt(4);
+        long deltaBase = deltaBytes == 1 ? 0 : 1L << (7 * (deltaBytes - 1) - 1);
         List<Rec> records = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             byte[][] keys = templateKeys;
             byte[][] values = templateValues;
             if (oneLayout && random.nextInt(10) != 0) {
-                long ts = random.nextInt(3) == 0 ? random.nextInt(64) : random.nextInt(8192);
-                int offset = random.nextInt(20) == 0 ? random.nextInt(200) : i;
+                long ts = random.nextInt(3) == 0 ? random.nextInt(64) : random.nextInt(3) == 0
+                        ? deltaBase + random.nextInt(32) : random.nextInt(8192);
+                int offset = random.nextInt(20) == 0 ? random.nextInt(200) : (int) deltaBase + i;
                 byte[] key = layoutKeySize < 0 ? null : bytes(random, layoutKeySize);
                 byte[] value = layoutValueSize < 0 ? null : bytes(random, layoutValueSize);
                 records.add(new Rec(random.nextInt(20) == 0 ? 1 : 0, ts, offset, key, value, keys, values));

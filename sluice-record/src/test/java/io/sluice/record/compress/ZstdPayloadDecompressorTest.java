@@ -37,7 +37,7 @@ class ZstdPayloadDecompressorTest {
     private static final Pattern UNDECODABLE_AT = Pattern.compile("undecodable at compressed byte \\d+");
 
     /** What draining a payload gave: the bytes, or the error message; and whether one call decoded it. */
-    private record Outcome(byte[] bytes, String error, boolean whole) {
+    record Outcome(byte[] bytes, String error, boolean whole) {
         void assertSameAs(Outcome streamed, String what) {
             assertEquals(withoutPosition(streamed.error), withoutPosition(error), what);
             assertArrayEquals(streamed.bytes, bytes, what);
@@ -48,7 +48,7 @@ class ZstdPayloadDecompressorTest {
         }
     }
 
-    private static Outcome drain(ZstdPayloadDecompressor decompressor, byte[] payload, long ceiling,
+    static Outcome drain(ZstdPayloadDecompressor decompressor, byte[] payload, long ceiling,
                                  boolean directSource) {
         ByteBuffer source = directSource ? ByteBuffer.allocateDirect(payload.length + 3) : ByteBuffer.allocate(
                 payload.length + 3);
@@ -57,27 +57,21 @@ class ZstdPayloadDecompressorTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             decompressor.begin(source, 3, 3 + payload.length);
-            ByteWindow window = new ByteWindow().streaming(ByteBuffer.allocateDirect(SMALL_WINDOW), decompressor,
-                    ceiling);
-            while (window.hasRemaining()) {
-                for (int i = window.position(); i < window.limit(); i++) {
-                    out.write(window.buffer().get(i));
-                }
-                window.position(window.limit());
-            }
+            StoredPayloads.readAll(new ByteWindow().streaming(ByteBuffer.allocateDirect(SMALL_WINDOW), decompressor,
+                    ceiling), out);
             return new Outcome(out.toByteArray(), null, decompressor.wholePayloadDecodes() > wholeBefore);
         } catch (BatchFormatException e) {
             return new Outcome(null, e.reason() + ": " + e.getMessage(), decompressor.wholePayloadDecodes() > wholeBefore);
         }
     }
 
-    private static byte[] randomBytes(Random random, int size) {
+    static byte[] randomBytes(Random random, int size) {
         byte[] bytes = new byte[size];
         random.nextBytes(bytes);
         return bytes;
     }
 
-    private static byte[] text(Random random, int size) {
+    static byte[] text(Random random, int size) {
         StringBuilder json = new StringBuilder();
         while (json.length() < size) {
             json.append("{\"user\":").append(random.nextInt(1000)).append(",\"event\":\"click\",\"page\":\"/p/")
@@ -87,7 +81,7 @@ class ZstdPayloadDecompressorTest {
     }
 
     /** A frame as Kafka's producer writes it: streamed in small writes, no content size. */
-    private static byte[] streamedFrame(byte[] content) {
+    static byte[] streamedFrame(byte[] content) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (ZstdOutputStream zstd = new ZstdOutputStream(out, 3)) {
             for (int at = 0; at < content.length; at += 16 * 1024) {
@@ -100,14 +94,14 @@ class ZstdPayloadDecompressorTest {
     }
 
     /** A one-shot frame with its content size (single segment) and a content checksum. */
-    private static byte[] sizedFrame(byte[] content) {
+    static byte[] sizedFrame(byte[] content) {
         try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
             return ctx.setLevel(1).setChecksum(true).setContentSize(true).compress(content);
         }
     }
 
     /** A frame of raw blocks written by hand, declaring a window of 2^windowLog bytes. */
-    private static byte[] rawFrame(byte[] content, int windowLog) {
+    static byte[] rawFrame(byte[] content, int windowLog) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         writeLittleEndian(out, ZstdFrameLayout.FRAME_MAGIC, ZstdFrameLayout.MAGIC_SIZE);
         out.write(0);
@@ -131,7 +125,7 @@ class ZstdPayloadDecompressorTest {
         }
     }
 
-    private static byte[] concat(byte[]... parts) {
+    static byte[] concat(byte[]... parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] part : parts) {
             out.write(part, 0, part.length);
@@ -276,7 +270,7 @@ class ZstdPayloadDecompressorTest {
         try (ZstdPayloadDecompressor whole = new ZstdPayloadDecompressor();
              ZstdPayloadDecompressor streaming = new ZstdPayloadDecompressor(0)) {
             for (int i = 0; i < cases; i++) {
-                byte[] payload = mutate(valid[random.nextInt(valid.length)], valid, random, i % 5);
+                byte[] payload = StoredPayloads.mutate(valid[random.nextInt(valid.length)], valid, random, i % 5);
                 long ceiling = switch (random.nextInt(4)) {
                     case 0 -> random.nextInt(200_000);
                     case 1 -> 40_000;
@@ -290,24 +284,5 @@ class ZstdPayloadDecompressorTest {
             }
         }
         assertTrue(wholeDecodes > cases / 10, "only " + wholeDecodes + " cases took the one-call path");
-    }
-
-    /** 0: intact, 1: a flipped byte, 2: truncated, 3: extended with random bytes, 4: spliced with another payload. */
-    private static byte[] mutate(byte[] payload, byte[][] others, Random random, int kind) {
-        byte[] copy = payload.clone();
-        switch (kind) {
-            case 1 -> copy[random.nextInt(copy.length)] ^= (byte) (1 + random.nextInt(255));
-            case 2 -> copy = Arrays.copyOf(copy, random.nextInt(copy.length));
-            case 3 -> copy = concat(copy, randomBytes(random, 1 + random.nextInt(20)));
-            case 4 -> {
-                byte[] other = others[random.nextInt(others.length)];
-                int head = random.nextInt(copy.length + 1);
-                int tail = random.nextInt(other.length + 1);
-                copy = concat(Arrays.copyOf(copy, head), Arrays.copyOfRange(other, tail, other.length));
-            }
-            default -> {
-            }
-        }
-        return copy;
     }
 }

@@ -7,6 +7,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MemoryRecordsBuilder;
+import org.apache.kafka.common.record.Record;
 import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.record.TimestampType;
 
@@ -60,6 +61,20 @@ public final class KafkaBatches {
             recs[i] = new Rec(ts + i, ("key-" + i).getBytes(), value, new Header[0]);
         }
         return batch(codecId, List.of(recs));
+    }
+
+    /**
+     * Decompressed size of the records section of every batch in {@code batches} (each record with
+     * its length prefix), as Kafka's own reader decodes it; for well-formed batches only.
+     */
+    public static long recordsSectionBytes(ByteBuffer batches) {
+        long total = 0;
+        for (RecordBatch batch : MemoryRecords.readableRecords(copyOf(batches)).batches()) {
+            for (Record record : batch) {
+                total += record.sizeInBytes();
+            }
+        }
+        return total;
     }
 
     public static ByteBuffer copyOf(ByteBuffer source) {

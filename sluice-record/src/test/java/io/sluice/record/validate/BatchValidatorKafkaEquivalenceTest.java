@@ -1,6 +1,8 @@
 package io.sluice.record.validate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.record.batch.RecordBatchView;
 import io.sluice.record.testing.KafkaBatches;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.statistics.Statistics;
@@ -66,11 +69,37 @@ class BatchValidatorKafkaEquivalenceTest {
         Statistics.label("target").collect(policy.targetCompressionId());
     }
 
+    @Example
+    void shouldRejectWhatKafkaAcceptsOnlyBeyondTheDecompressionCeiling() {
+        byte[] json = new byte[70_000];
+        for (int i = 0; i < json.length; i++) {
+            json[i] = (byte) "{\"field\":\"value\",\"n\":12345}".charAt(i % 27);
+        }
+        for (int codec : new int[] {1, 3, 4}) { // snappy cannot expand past the default ratio of 128
+            ByteBuffer batch = KafkaBatches.batch(codec, List.of(new KafkaBatches.Rec(NOW, null, json, new Header[0])));
+            TopicValidationPolicy policy = TopicValidationPolicy.defaults().withMaxMessageBytes(batch.remaining());
+            assertTrue(KafkaBatches.recordsSectionBytes(batch)
+                    > ValidatorConfig.defaults().decompressedCeiling(batch.remaining()), "codec " + codec);
+            assertTrue(assertSameAsKafka(batch, policy, codec % 2 == 0).accepted(), "Kafka accepts, codec " + codec);
+        }
+    }
+
+    /**
+     * Sluice reaches Kafka's verdict, except where it must differ by design: a compressed batch
+     * whose records decompress to more than {@link ValidatorConfig#decompressedCeiling} (Kafka has
+     * no such bound) is rejected, with MESSAGE_TOO_LARGE naming the ceiling or with Kafka's own
+     * error when that error is found first.
+     */
     static KafkaVerdict assertSameAsKafka(ByteBuffer batch, TopicValidationPolicy policy, boolean direct) {
         KafkaVerdict kafka = KafkaVerdict.of(batch, policy, NOW);
         ByteBuffer ours = direct ? KafkaBatches.directCopyOf(batch) : KafkaBatches.copyOf(batch);
-        try (BatchValidator validator = new BatchValidator(ValidatorConfig.defaults())) {
+        ValidatorConfig config = ValidatorConfig.defaults();
+        long ceiling = config.decompressedCeiling(policy.maxMessageBytes());
+        boolean aboveCeiling = new RecordBatchView().wrap(batch, batch.position()).compressionId() != 0
+                && KafkaBatches.recordsSectionBytes(batch) > ceiling;
+        try (BatchValidator validator = new BatchValidator(config)) {
             ValidatedRecords result = validator.validate(ours, policy, NOW);
+            assertFalse(aboveCeiling, "Sluice accepted a batch that decompresses beyond its ceiling of " + ceiling);
             assertEquals(0, kafka.errorCode(), "Sluice accepted, Kafka rejected");
             RecordBatchView view = new RecordBatchView().wrap(result.records(), result.records().position());
             view.partitionLeaderEpoch(KafkaVerdict.LEADER_EPOCH);
@@ -81,6 +110,9 @@ class BatchValidatorKafkaEquivalenceTest {
             }
             assertEquals(kafka.maxTimestamp(), result.maxTimestamp());
         } catch (RecordValidationException e) {
+            if (aboveCeiling && e.errorCode() == KafkaErrorCodes.MESSAGE_TOO_LARGE && e.getMessage().contains("ceiling")) {
+                return kafka;
+            }
             assertEquals(kafka.errorCode(), e.errorCode(), "error code differs from Kafka's: " + e.getMessage());
             assertEquals(kafka.recordErrorIndexes(), e.recordErrors().stream().map(RecordError::batchIndex).toList());
         }

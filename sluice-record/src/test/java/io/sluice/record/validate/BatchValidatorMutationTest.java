@@ -31,7 +31,7 @@ class BatchValidatorMutationTest {
     private static final long NOW = 1_700_000_000_000L;
     private static final int CASES_PER_CODEC = 3000;
 
-    private enum Mutation { FLIP, TRUNCATE, EXTEND, SPLICE }
+    enum Mutation { FLIP, TRUNCATE, EXTEND, SPLICE }
 
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 2, 3, 4})
@@ -82,7 +82,7 @@ class BatchValidatorMutationTest {
         return KafkaBatches.batch(codec, recs);
     }
 
-    private static ByteBuffer mutate(Mutation mutation, ByteBuffer original, List<ByteBuffer> others, Random random) {
+    static ByteBuffer mutate(Mutation mutation, ByteBuffer original, List<ByteBuffer> others, Random random) {
         int size = original.remaining();
         ByteBuffer out;
         switch (mutation) {

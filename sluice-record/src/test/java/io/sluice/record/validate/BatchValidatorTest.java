@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.record.batch.RecordBatchView;
 import io.sluice.record.testing.KafkaBatches;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.MemoryRecords;
@@ -60,6 +61,34 @@ class BatchValidatorTest {
         assertEquals(0, result.recompressedBatches());
         assertEquals(original, batch);
         assertSame(result, validator.validate(KafkaBatches.simple(0, 1, 1, NOW), policy, NOW));
+    }
+
+    @Test
+    void shouldAcceptACompressedLz4BatchUnderACeilingBelowLz4sBlockSize() throws Exception {
+        // max.message.bytes 400 gives a decompression ceiling of 51,200 bytes, below the 64 KiB
+        // block maximum Kafka's lz4 frames declare: only the bytes produced count against it
+        ByteBuffer batch = KafkaBatches.simple(3, 10, 30, NOW);
+        TopicValidationPolicy small = policy.withMaxMessageBytes(400);
+        assertTrue(ValidatorConfig.defaults().decompressedCeiling(400) < 64 * 1024);
+        assertTrue(org.apache.kafka.common.record.CompressionType.LZ4 == KafkaBatches.codec(3)
+                && io.sluice.record.testing.KafkaVerdict.of(batch, small, NOW).accepted(), "Kafka accepts it");
+        assertEquals(10, validator.validate(KafkaBatches.copyOf(batch), small, NOW).recordCount());
+    }
+
+    @Test
+    void shouldRecompressUnderACeilingBelowTheDrainChunk() throws Exception {
+        // max.message.bytes 450 gives a ceiling (57,600 bytes) below the 64 KiB chunks the recompressor
+        // drains the payload in: only the bytes produced count against it
+        for (int codec = 1; codec <= 4; codec++) {
+            ByteBuffer batch = KafkaBatches.simple(codec, 10, 30, NOW);
+            TopicValidationPolicy small = policy.withMaxMessageBytes(450)
+                    .withTargetCompressionId(codec == 4 ? 1 : 4);
+            assertTrue(ValidatorConfig.defaults().decompressedCeiling(small.maxMessageBytes()) < 64 * 1024);
+            assertTrue(io.sluice.record.testing.KafkaVerdict.of(batch, small, NOW).accepted(), "Kafka accepts it");
+            ValidatedRecords result = validator.validate(KafkaBatches.copyOf(batch), small, NOW);
+            assertEquals(1, result.recompressedBatches(), "codec " + codec);
+            assertEquals(10, result.recordCount());
+        }
     }
 
     @Test
@@ -203,6 +232,33 @@ class BatchValidatorTest {
         assertEquals(KafkaErrorCodes.INVALID_RECORD, e.errorCode());
         assertEquals(0, e.recordErrors().get(0).batchIndex());
         assertTrue(e.recordErrors().get(0).message().contains("offsetDelta 1"), e.getMessage());
+    }
+
+    @Test
+    void shouldCheckEveryRecordOfARunOfOneLayout() {
+        // 60 records of one layout (1-byte length, attributes, deltas): record i starts i * size
+        // after the first, with attributes at +1, timestampDelta at +2 and offsetDelta at +3.
+        List<KafkaBatches.Rec> recs = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            recs.add(new KafkaBatches.Rec(NOW, null, new byte[20], new Header[0]));
+        }
+        ByteBuffer intact = KafkaBatches.batch(0, recs);
+        int size = (intact.remaining() - RECORDS_OFFSET) / 60;
+        Object[][] forgeries = {{10, 3, 2 * 11, "offsetDelta 11 of record 10"},
+            {30, 1, 1, "record attributes 1 must be 0"}, {45, 2, 2 * 30, "timestamp " + (NOW + 30)},
+            {59, 3, 2 * 58, "offsetDelta 58 of record 59"}};
+        for (boolean direct : new boolean[] {false, true}) {
+            for (Object[] forgery : forgeries) {
+                int index = (int) forgery[0];
+                ByteBuffer batch = KafkaBatches.copyOf(intact);
+                batch.put(RECORDS_OFFSET + index * size + (int) forgery[1], (byte) (int) forgery[2]);
+                recomputeCrc(batch);
+                RecordValidationException e = rejected(direct ? KafkaBatches.directCopyOf(batch) : batch,
+                        policy.withTimestampBounds(10, 10));
+                assertEquals(List.of(index), e.recordErrors().stream().map(RecordError::batchIndex).toList());
+                assertTrue(e.recordErrors().get(0).message().contains((String) forgery[3]), e.getMessage());
+            }
+        }
     }
 
     @Test
