@@ -103,7 +103,7 @@ class TwoBrokerClusterTest {
         try (Admin admin = admin(first)) {
             admin.createTopics(List.of(new NewTopic("routed", 6, (short) 1))).all().get();
         }
-        await(() -> second.membership().node().current().topic("routed") != null, "broker 2 to learn the topic");
+        awaitServed(second, "routed", 6);
         MetadataResponseTopic topic = metadata(second, "routed");
         Set<Integer> leaders = topic.partitions().stream().map(MetadataResponsePartition::leaderId).collect(Collectors.toSet());
         assertEquals(Set.of(1, 2), leaders, "leaders are spread over both brokers");
@@ -178,7 +178,7 @@ class TwoBrokerClusterTest {
     void shouldSetAsideTheLogsOfATopicDeletedWhileTheBrokerWasDown() throws Exception {
         try (Admin admin = admin(first)) {
             admin.createTopics(List.of(new NewTopic("doomed", 4, (short) 1))).all().get();
-            await(() -> second.membership().node().current().topic("doomed") != null, "broker 2 to learn the topic");
+            awaitServed(second, "doomed", 4);
             Path dataOfSecond = dir.resolve("broker-2");
             long hostedBefore = partitionDirs(dataOfSecond, "doomed-").stream().filter(n -> !n.endsWith("-stray")).count();
             assertTrue(hostedBefore > 0, "broker 2 hosts some partitions");
@@ -221,6 +221,19 @@ class TwoBrokerClusterTest {
 
     private SluiceBroker leaderOf(MetadataResponseTopic topic, int partition) {
         return topic.partitions().get(partition).leaderId() == 1 ? first : second;
+    }
+
+    /**
+     * Waits until {@code broker} answers Metadata for {@code topic} with every partition led: the
+     * broker applies the controller's state after its cluster node has seen it, so the node's state
+     * alone does not mean the broker serves the topic yet.
+     */
+    private static void awaitServed(SluiceBroker broker, String topic, int partitions) throws InterruptedException {
+        await(() -> {
+            MetadataResponseTopic t = metadata(broker, topic);
+            return t.errorCode() == Errors.NONE.code() && t.partitions().size() == partitions
+                    && t.partitions().stream().allMatch(p -> p.leaderId() >= 0);
+        }, "the broker on port " + broker.boundAddress().getPort() + " to serve " + topic);
     }
 
     private static MetadataResponseTopic metadata(SluiceBroker broker, String topic) {
