@@ -177,9 +177,14 @@ public final class ByteWindow {
         } while (refill.refill(this));
     }
 
+    /** True when a {@link Refill} tops the window up (compressed records), false when it reads a buffer in place. */
+    public boolean isStreaming() {
+        return refill != null;
+    }
+
     /**
-     * Tries to make {@code bytes} (at most a few, well below the capacity) readable without
-     * consuming any, refilling a streaming window; returns whether it could.
+     * Tries to make {@code bytes} (a few, or one record of at most half the capacity) readable
+     * without consuming any, refilling a streaming window; returns whether it could.
      */
     public boolean request(int bytes) throws BatchFormatException {
         return limit - position >= bytes || fill(bytes);
@@ -275,14 +280,18 @@ public final class ByteWindow {
         return true;
     }
 
-    /** Moves the few unread bytes (fewer than a varlong) to the front of the buffer. */
+    /** Moves the unread bytes (a few, or a record {@link RecordCursor} wants whole) to the front of the buffer. */
     private void compact() {
         int unread = limit - position;
         if (position == 0) {
             return;
         }
-        for (int i = 0; i < unread; i++) {
-            buffer.put(i, buffer.get(position + i));
+        if (unread <= position) {
+            buffer.put(0, buffer, position, unread); // the two ranges do not overlap
+        } else {
+            for (int i = 0; i < unread; i++) {
+                buffer.put(i, buffer.get(position + i));
+            }
         }
         discarded += position;
         position = 0;

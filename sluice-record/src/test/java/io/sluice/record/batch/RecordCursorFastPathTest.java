@@ -306,6 +306,40 @@ class RecordCursorFastPathTest {
     }
 
     @Test
+    void shouldPullRecordsThatStraddleARefillWholeIntoTheWindow() throws BatchFormatException {
+        byte[][] keys = {"k1".getBytes(), "k2".getBytes()};
+        byte[][] values = {{1, 2, 3}, {4}};
+        List<Rec> alike = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            alike.add(new Rec(0, 7, i, new byte[] {1, 2, 3, 4}, new byte[300], keys, values));
+        }
+        byte[] records = encode(alike);
+        String careful = carefulTranscript(new RecordCursor().over(ByteBuffer.wrap(records), 0, records.length), 100);
+        for (ByteBuffer reusable : new ByteBuffer[] {ByteBuffer.allocateDirect(4096), ByteBuffer.allocate(4096)}) {
+            RecordCursor cursor = new RecordCursor();
+            // chunks of 1000 bytes: about one record in three straddles a refill
+            String streamed = transcript(cursor.streaming(reusable, fewBytesAtATime(records, 1000), Long.MAX_VALUE), 100);
+            assertEquals(careful, streamed);
+            assertEquals(0, cursor.carefulReads(), "every straddling record was pulled whole into the window");
+        }
+    }
+
+    @Test
+    void shouldLeaveARecordLongerThanHalfTheWindowToTheCarefulPath() throws BatchFormatException {
+        List<Rec> large = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            large.add(new Rec(0, 7, i, null, new byte[3000], new byte[0][], new byte[0][]));
+        }
+        byte[] records = encode(large);
+        String careful = carefulTranscript(new RecordCursor().over(ByteBuffer.wrap(records), 0, records.length), 4);
+        RecordCursor cursor = new RecordCursor();
+        String streamed = transcript(cursor.streaming(ByteBuffer.allocate(4096), fewBytesAtATime(records, 1000),
+                Long.MAX_VALUE), 4);
+        assertEquals(careful, streamed);
+        assertTrue(cursor.carefulReads() > 0, "records above half the window are read across refills");
+    }
+
+    @Test
     void shouldKeepTheByteOrderWhenTheStreamingBufferGrows() throws BatchFormatException {
         ByteWindow window = new ByteWindow().streaming(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN),
                 fewBytesAtATime(new byte[100], 100), Long.MAX_VALUE);
