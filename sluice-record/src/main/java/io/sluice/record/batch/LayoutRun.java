@@ -19,6 +19,12 @@ final class LayoutRun {
 
     private final long[] firstWords = new long[MAX_RECORDS];
     private RecordLayout layout;
+    /** What the records of the last run share, gathered while reading it (see {@link RecordCursor#nextRun}). */
+    private int attributesOr;
+    private boolean offsetDeltasFollowOn;
+    private long leastTimestampDelta;
+    private long greatestTimestampDelta;
+    private int greatestTimestampAt;
 
     /**
      * Reads up to {@code maxRecords} (at most {@link #MAX_RECORDS}) records of {@code known} from
@@ -36,6 +42,29 @@ final class LayoutRun {
         byte[] array = RawMemory.array(buffer);
         long address = RawMemory.address(buffer);
         return array == null ? readDirect(known, address, start, n) : readHeap(known, array, address, start, n);
+    }
+
+    /** OR of the attributes of every record of the last run. */
+    int attributesOr() {
+        return attributesOr;
+    }
+
+    /** True when each record's offsetDelta in the last run is the one before it plus one. */
+    boolean offsetDeltasFollowOn() {
+        return offsetDeltasFollowOn;
+    }
+
+    long leastTimestampDelta() {
+        return leastTimestampDelta;
+    }
+
+    long greatestTimestampDelta() {
+        return greatestTimestampDelta;
+    }
+
+    /** Index in the last run of the first record with {@link #greatestTimestampDelta}. */
+    int greatestTimestampAt() {
+        return greatestTimestampAt;
     }
 
     byte attributes(int k) {
@@ -62,6 +91,12 @@ final class LayoutRun {
         int words = known.checkEnd;
         int total = known.total;
         long[] firsts = firstWords;
+        int attributes = 0;
+        int steps = 0;
+        int firstOffsetDelta = known.offsetDelta(RawWords.direct(address, start));
+        long least = Long.MAX_VALUE;
+        long greatest = Long.MIN_VALUE;
+        int greatestAt = 0;
         int read = 0;
         for (int p = start; read < n; read++, p += total) {
             long first = RawWords.direct(address, p);
@@ -73,7 +108,16 @@ final class LayoutRun {
                 break;
             }
             firsts[read] = first;
+            attributes |= known.attributes(first);
+            steps |= (known.offsetDelta(first) - read) ^ firstOffsetDelta;
+            long timestampDelta = known.timestampDelta(first);
+            least = Math.min(least, timestampDelta);
+            if (timestampDelta > greatest) {
+                greatest = timestampDelta;
+                greatestAt = read;
+            }
         }
+        summarize(attributes, steps, least, greatest, greatestAt);
         return read;
     }
 
@@ -86,6 +130,12 @@ final class LayoutRun {
         int words = known.checkEnd;
         int total = known.total;
         long[] firsts = firstWords;
+        int attributes = 0;
+        int steps = 0;
+        int firstOffsetDelta = known.offsetDelta(RawWords.heap(array, address, start));
+        long least = Long.MAX_VALUE;
+        long greatest = Long.MIN_VALUE;
+        int greatestAt = 0;
         int read = 0;
         for (int p = start; read < n; read++, p += total) {
             long first = RawWords.heap(array, address, p);
@@ -97,7 +147,24 @@ final class LayoutRun {
                 break;
             }
             firsts[read] = first;
+            attributes |= known.attributes(first);
+            steps |= (known.offsetDelta(first) - read) ^ firstOffsetDelta;
+            long timestampDelta = known.timestampDelta(first);
+            least = Math.min(least, timestampDelta);
+            if (timestampDelta > greatest) {
+                greatest = timestampDelta;
+                greatestAt = read;
+            }
         }
+        summarize(attributes, steps, least, greatest, greatestAt);
         return read;
+    }
+
+    private void summarize(int attributes, int steps, long least, long greatest, int greatestAt) {
+        attributesOr = attributes;
+        offsetDeltasFollowOn = steps == 0;
+        leastTimestampDelta = least;
+        greatestTimestampDelta = greatest;
+        greatestTimestampAt = greatestAt;
     }
 }

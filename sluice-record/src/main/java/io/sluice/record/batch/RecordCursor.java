@@ -194,6 +194,31 @@ public final class RecordCursor {
         return read;
     }
 
+    /** OR of the attributes of every record of the last {@link #nextRun}. */
+    public int runAttributesOr() {
+        return run.attributesOr();
+    }
+
+    /** True when each offsetDelta of the last {@link #nextRun} is the one of the record before it plus one. */
+    public boolean runOffsetDeltasFollowOn() {
+        return run.offsetDeltasFollowOn();
+    }
+
+    /** Least timestampDelta of the last {@link #nextRun}. */
+    public long runLeastTimestampDelta() {
+        return run.leastTimestampDelta();
+    }
+
+    /** Greatest timestampDelta of the last {@link #nextRun}. */
+    public long runGreatestTimestampDelta() {
+        return run.greatestTimestampDelta();
+    }
+
+    /** Index (from 0) in the last {@link #nextRun} of the first record with the greatest timestampDelta. */
+    public int runGreatestTimestampAt() {
+        return run.greatestTimestampAt();
+    }
+
     /** Attributes of record {@code k} (from 0) of the last {@link #nextRun}, until the cursor reads again. */
     public byte runAttributes(int k) {
         return run.attributes(k);

@@ -38,33 +38,29 @@ final class RecordChecks {
 
     /**
      * Checks the {@code run} records the cursor's last run read, from {@code index}; returns the
-     * next index. One pass first gathers what decides the common case (every record valid): the
-     * OR of all attributes and offsetDelta mismatches, and the least and greatest timestamps. When
-     * they show every record passes, that is the verdict record by record would give (the bounds
-     * hold for every timestamp between two that pass, see {@link #boundsHoldBetween}); otherwise
-     * the records are checked one by one, which names every failure.
+     * next index. What the cursor gathered while reading the run decides the common case (every
+     * record valid): the OR of all attributes, whether the offset deltas follow on from
+     * {@code index}, and the least and greatest timestamp deltas. When they show every record
+     * passes, that is the verdict record by record would give (the bounds hold for every
+     * timestamp between two that pass, see {@link #boundsHoldBetween}); otherwise the records are
+     * checked one by one, which names every failure.
      */
     int run(int index, RecordCursor records, int run) {
-        if (!batchLogAppendTime && !(policy.compacted() && records.keyLength() < 0)) {
-            int mismatches = 0;
-            long least = Long.MAX_VALUE;
-            long greatest = Long.MIN_VALUE;
-            int greatestAt = 0;
-            for (int k = 0; k < run; k++) {
-                mismatches |= records.runAttributes(k) | (records.runOffsetDelta(k) ^ (index + k));
-                long timestamp = baseTimestamp + records.runTimestampDelta(k);
-                least = Math.min(least, timestamp);
-                if (timestamp > greatest) {
-                    greatest = timestamp;
-                    greatestAt = k;
-                }
-            }
+        if (!batchLogAppendTime && !(policy.compacted() && records.keyLength() < 0)
+                && records.runAttributesOr() == 0 && records.runOffsetDeltasFollowOn()
+                && records.runOffsetDelta(0) == index) {
+            long leastDelta = records.runLeastTimestampDelta();
+            long greatestDelta = records.runGreatestTimestampDelta();
+            long least = baseTimestamp + leastDelta;
+            long greatest = baseTimestamp + greatestDelta;
             // A record without timestamp (-1) is not bounds-checked and never the max: when the
             // bounds hold across [least, greatest] it passes either way, and is never above both.
-            if (mismatches == 0 && (policy.logAppendTime() || boundsHoldBetween(least, greatest))) {
+            // Adding the base timestamp keeps the order of the deltas unless an end overflows.
+            if (!overflows(leastDelta, least) && !overflows(greatestDelta, greatest)
+                    && (policy.logAppendTime() || boundsHoldBetween(least, greatest))) {
                 if (greatest > maxTimestamp) {
                     maxTimestamp = greatest;
-                    maxTimestampOffsetDelta = index + greatestAt;
+                    maxTimestampOffsetDelta = index + records.runGreatestTimestampAt();
                 }
                 return index + run;
             }
@@ -75,6 +71,11 @@ final class RecordChecks {
                     keyLength);
         }
         return index + run;
+    }
+
+    /** True when {@code sum = baseTimestamp + delta} overflowed. */
+    private boolean overflows(long delta, long sum) {
+        return ((baseTimestamp ^ sum) & (delta ^ sum)) < 0;
     }
 
     /**
