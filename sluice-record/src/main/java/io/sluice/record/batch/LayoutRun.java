@@ -91,12 +91,6 @@ final class LayoutRun {
         int words = known.checkEnd;
         int total = known.total;
         long[] firsts = firstWords;
-        int attributes = 0;
-        int steps = 0;
-        int firstOffsetDelta = known.offsetDelta(RawWords.direct(address, start));
-        long least = Long.MAX_VALUE;
-        long greatest = Long.MIN_VALUE;
-        int greatestAt = 0;
         int read = 0;
         for (int p = start; read < n; read++, p += total) {
             long first = RawWords.direct(address, p);
@@ -108,16 +102,8 @@ final class LayoutRun {
                 break;
             }
             firsts[read] = first;
-            attributes |= known.attributes(first);
-            steps |= (known.offsetDelta(first) - read) ^ firstOffsetDelta;
-            long timestampDelta = known.timestampDelta(first);
-            least = Math.min(least, timestampDelta);
-            if (timestampDelta > greatest) {
-                greatest = timestampDelta;
-                greatestAt = read;
-            }
         }
-        summarize(attributes, steps, least, greatest, greatestAt);
+        summarize(known, read);
         return read;
     }
 
@@ -130,12 +116,6 @@ final class LayoutRun {
         int words = known.checkEnd;
         int total = known.total;
         long[] firsts = firstWords;
-        int attributes = 0;
-        int steps = 0;
-        int firstOffsetDelta = known.offsetDelta(RawWords.heap(array, address, start));
-        long least = Long.MAX_VALUE;
-        long greatest = Long.MIN_VALUE;
-        int greatestAt = 0;
         int read = 0;
         for (int p = start; read < n; read++, p += total) {
             long first = RawWords.heap(array, address, p);
@@ -147,20 +127,31 @@ final class LayoutRun {
                 break;
             }
             firsts[read] = first;
+        }
+        summarize(known, read);
+        return read;
+    }
+
+    /** Gathers what the {@code read} records of the run share from their first words. */
+    private void summarize(RecordLayout known, int read) {
+        long[] firsts = firstWords;
+        int attributes = 0;
+        int steps = 0;
+        int firstOffsetDelta = read == 0 ? 0 : known.offsetDelta(firsts[0]);
+        long least = Long.MAX_VALUE;
+        long greatest = Long.MIN_VALUE;
+        int greatestAt = 0;
+        for (int r = 0; r < read; r++) {
+            long first = firsts[r];
             attributes |= known.attributes(first);
-            steps |= (known.offsetDelta(first) - read) ^ firstOffsetDelta;
+            steps |= (known.offsetDelta(first) - r) ^ firstOffsetDelta;
             long timestampDelta = known.timestampDelta(first);
             least = Math.min(least, timestampDelta);
             if (timestampDelta > greatest) {
                 greatest = timestampDelta;
-                greatestAt = read;
+                greatestAt = r;
             }
         }
-        summarize(attributes, steps, least, greatest, greatestAt);
-        return read;
-    }
-
-    private void summarize(int attributes, int steps, long least, long greatest, int greatestAt) {
         attributesOr = attributes;
         offsetDeltasFollowOn = steps == 0;
         leastTimestampDelta = least;
