@@ -19,7 +19,7 @@ final class LayoutRun {
 
     private final long[] firstWords = new long[MAX_RECORDS];
     private RecordLayout layout;
-    /** What the records of the last run share, gathered while reading it (see {@link RecordCursor#nextRun}). */
+    /** What the records of the last run share, gathered once it is read (see {@link RecordCursor#nextRun}). */
     private int attributesOr;
     private boolean offsetDeltasFollowOn;
     private long leastTimestampDelta;

@@ -38,7 +38,7 @@ final class RecordChecks {
 
     /**
      * Checks the {@code run} records the cursor's last run read, from {@code index}; returns the
-     * next index. What the cursor gathered while reading the run decides the common case (every
+     * next index. What the cursor gathered from the run as it read it decides the common case (every
      * record valid): the OR of all attributes, whether the offset deltas follow on from
      * {@code index}, and the least and greatest timestamp deltas. When they show every record
      * passes, that is the verdict record by record would give (the bounds hold for every
