@@ -23,6 +23,15 @@ import java.time.Duration;
  * @param coalesceDelay       how long the controller waits after a membership event for more events before it
  *                            publishes one delta for all of them (default 20 ms: a mass join becomes a few deltas,
  *                            a single join is published at once)
+ * @param uncleanLeaderElectionEnable     Kafka's unclean.leader.election.enable, the cluster default a topic config
+ *                            of the same name overrides (default false: a partition whose in-sync replicas are all
+ *                            gone stays offline rather than lose acknowledged records to an out-of-sync replica)
+ * @param autoLeaderRebalanceEnable       Kafka's auto.leader.rebalance.enable (default true: leadership drifts away
+ *                            from preferred replicas as brokers restart; moving it back keeps load spread)
+ * @param leaderImbalanceCheckInterval    Kafka's leader.imbalance.check.interval.seconds (default 300 s: rebalancing
+ *                            moves leaders and makes clients refresh metadata, so it runs seldom; ms in tests)
+ * @param leaderImbalancePerBrokerPercentage Kafka's leader.imbalance.per.broker.percentage (default 10: a broker
+ *                            whose preferred partitions are led elsewhere above this share gets them back)
  */
 public record ClusterConfig(
         Duration sessionTimeout,
@@ -32,7 +41,11 @@ public record ClusterConfig(
         int maxStateBytes,
         int deltasPerSnapshot,
         Compression compression,
-        Duration coalesceDelay) {
+        Duration coalesceDelay,
+        boolean uncleanLeaderElectionEnable,
+        boolean autoLeaderRebalanceEnable,
+        Duration leaderImbalanceCheckInterval,
+        int leaderImbalancePerBrokerPercentage) {
 
     /** ZooKeeper's own default for jute.maxbuffer (1 MiB - 1), used when the property is not set. */
     public static final int ZOOKEEPER_DEFAULT_MAX_BUFFER = 0xfffff;
@@ -53,13 +66,30 @@ public record ClusterConfig(
         if (deltasPerSnapshot < 1) {
             throw new IllegalArgumentException("deltasPerSnapshot must be >= 1, was " + deltasPerSnapshot);
         }
+        if (leaderImbalanceCheckInterval.isNegative() || leaderImbalanceCheckInterval.isZero()) {
+            throw new IllegalArgumentException("leaderImbalanceCheckInterval must be > 0, was "
+                    + leaderImbalanceCheckInterval);
+        }
+        if (leaderImbalancePerBrokerPercentage < 0 || leaderImbalancePerBrokerPercentage > 100) {
+            throw new IllegalArgumentException("leaderImbalancePerBrokerPercentage must be in 0..100, was "
+                    + leaderImbalancePerBrokerPercentage);
+        }
+    }
+
+    /** The topic config naming whether a topic allows unclean leader election (Kafka's key). */
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+
+    /** Whether a topic with {@code topicConfigs} allows unclean leader election: its own setting, else the default. */
+    public boolean uncleanLeaderElectionEnabled(java.util.Map<String, String> topicConfigs) {
+        String v = topicConfigs.get(UNCLEAN_LEADER_ELECTION_ENABLE);
+        return v == null ? uncleanLeaderElectionEnable : Boolean.parseBoolean(v.trim());
     }
 
     /** Defaults, with the part size derived from this JVM's jute.maxbuffer (the limit the client enforces). */
     public static ClusterConfig defaults() {
         return new ClusterConfig(Duration.ofSeconds(18), Duration.ofSeconds(15),
                 juteMaxBuffer() - PART_HEADROOM_BYTES, 4096, 256 << 20, 100, Compression.ZLIB,
-                Duration.ofMillis(20));
+                Duration.ofMillis(20), false, true, Duration.ofSeconds(300), 10);
     }
 
     /** ZooKeeper's jute.maxbuffer as this JVM sees it. */
@@ -69,26 +99,55 @@ public record ClusterConfig(
 
     public ClusterConfig withSessionTimeout(Duration value) {
         return new ClusterConfig(value, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay);
+                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
+                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
     }
 
     public ClusterConfig withConnectionTimeout(Duration value) {
         return new ClusterConfig(sessionTimeout, value, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay);
+                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
+                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
     }
 
     public ClusterConfig withPartBytes(int value) {
         return new ClusterConfig(sessionTimeout, connectionTimeout, value, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay);
+                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
+                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
     }
 
     public ClusterConfig withDeltasPerSnapshot(int value) {
         return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                value, compression, coalesceDelay);
+                value, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
+                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
     }
 
     public ClusterConfig withCoalesceDelay(Duration value) {
         return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, value);
+                deltasPerSnapshot, compression, value, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
+                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+    }
+
+    public ClusterConfig withUncleanLeaderElectionEnable(boolean value) {
+        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
+                deltasPerSnapshot, compression, coalesceDelay, value, autoLeaderRebalanceEnable,
+                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+    }
+
+    public ClusterConfig withAutoLeaderRebalanceEnable(boolean value) {
+        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
+                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, value,
+                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+    }
+
+    public ClusterConfig withLeaderImbalanceCheckInterval(Duration value) {
+        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
+                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
+                value, leaderImbalancePerBrokerPercentage);
+    }
+
+    public ClusterConfig withLeaderImbalancePerBrokerPercentage(int value) {
+        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
+                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
+                leaderImbalanceCheckInterval, value);
     }
 }

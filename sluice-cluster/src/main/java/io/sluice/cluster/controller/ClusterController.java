@@ -737,6 +737,33 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         });
     }
 
+    /**
+     * Kafka's AlterPartition: the ISR changes partition leader {@code leaderId} proposes, each validated on its own
+     * (fenced by leader epoch and partition epoch). Accepted changes bump the partition epoch and are published
+     * together in one delta; refused ones change nothing. Completes with one result per change, in request order.
+     */
+    public CompletableFuture<List<AlterPartitionResult>> alterPartition(int leaderId, List<IsrChangeRequest> changes) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("alterPartition: not yet"));
+    }
+
+    /**
+     * Kafka's ControlledShutdown: marks broker {@code brokerId} as shutting down (no election picks it until it
+     * registers under a new session), moves the leadership of every partition it leads to another live in-sync
+     * replica and takes it out of the ISRs that have other members, in one delta. Completes with the partitions it
+     * still leads.
+     */
+    public CompletableFuture<ControlledShutdownResult> controlledShutdown(int brokerId) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("controlledShutdown: not yet"));
+    }
+
+    /**
+     * Kafka's ElectLeaders: a preferred or unclean election for each partition named, published in one delta.
+     * Completes with one result per partition, in request order.
+     */
+    public CompletableFuture<List<ElectionResult>> electLeaders(Collection<PartitionRef> refs, ElectionType type) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("electLeaders: not yet"));
+    }
+
     /** Writes a fresh snapshot of the current state now (operators, tests, repair). */
     public CompletableFuture<SnapshotManifest> writeSnapshotNow() {
         return call("writeSnapshot", () -> {

@@ -1,7 +1,13 @@
 package io.sluice.cluster.node;
 
 import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.controller.AlterPartitionResult;
 import io.sluice.cluster.controller.ClusterController;
+import io.sluice.cluster.controller.ControlledShutdownResult;
+import io.sluice.cluster.controller.ElectionResult;
+import io.sluice.cluster.controller.ElectionType;
+import io.sluice.cluster.controller.IsrChangeRequest;
+import io.sluice.cluster.controller.ReplicationError;
 import io.sluice.cluster.controller.ControllerElection;
 import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.registry.BrokerRegistration;
@@ -15,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -125,6 +132,38 @@ public final class ClusterNode implements AutoCloseable {
     /** Sets the in-sync replicas of partitions; the leader and its epoch stay. */
     public CompletableFuture<ClusterState> alterIsr(Map<PartitionRef, int[]> isrs) {
         return controller == null ? notController("alterIsr") : controller.alterIsr(isrs);
+    }
+
+    /**
+     * Kafka's AlterPartition, sent by the leader of each partition named: proposes new ISRs, each fenced by the
+     * leader epoch and partition epoch the leader based it on. Completes with one {@link AlterPartitionResult} per
+     * change, in request order: NONE with the partition as published (new partition epoch), or the error
+     * ({@link ReplicationError#kafkaCode()} is Kafka's code) with the partition's current state to resync from.
+     * Accepted changes are published in one delta.
+     */
+    public CompletableFuture<List<AlterPartitionResult>> alterPartition(int leaderId, List<IsrChangeRequest> changes) {
+        return controller == null ? notController("alterPartition") : controller.alterPartition(leaderId, changes);
+    }
+
+    /**
+     * Kafka's ControlledShutdown for broker {@code brokerId}: no election picks it any more (until it registers
+     * under a new session), the leadership of each partition it leads moves to another live in-sync replica, and it
+     * leaves the ISRs that have other members. Completes with the partitions it still leads; the broker retries while
+     * that list is non-empty (controlled.shutdown.max.retries).
+     */
+    public CompletableFuture<ControlledShutdownResult> controlledShutdown(int brokerId) {
+        return controller == null ? notController("controlledShutdown") : controller.controlledShutdown(brokerId);
+    }
+
+    /**
+     * Kafka's ElectLeaders: a {@link ElectionType#PREFERRED} or {@link ElectionType#UNCLEAN} election for each
+     * partition named. Completes with one {@link ElectionResult} per partition, in request order (NONE,
+     * ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE, ELIGIBLE_LEADERS_NOT_AVAILABLE,
+     * UNKNOWN_TOPIC_OR_PARTITION).
+     */
+    public CompletableFuture<List<ElectionResult>> electLeaders(Collection<PartitionRef> partitions,
+                                                              ElectionType type) {
+        return controller == null ? notController("electLeaders") : controller.electLeaders(partitions, type);
     }
 
     private <T> CompletableFuture<T> notController(String op) {

@@ -1,0 +1,44 @@
+package io.sluice.cluster.controller;
+
+/**
+ * The outcome of one partition (or one broker) in a replication operation of the controller, each mapping 1:1 to the
+ * Kafka error code a client or broker expects ({@link #kafkaCode()}); sluice-cluster does not depend on kafka-clients,
+ * so the codes are restated here. Immutable; safe to share.
+ */
+public enum ReplicationError {
+    NONE(0),
+    UNKNOWN_TOPIC_OR_PARTITION(3),
+    /** The broker that sent the change does not lead the partition. */
+    NOT_LEADER_OR_FOLLOWER(6),
+    /** Controlled shutdown of a broker that is not registered. */
+    BROKER_NOT_AVAILABLE(8),
+    /**
+     * The request carries a newer leader or partition epoch than the controller's state: the sender saw a newer
+     * controller's decision, so it should find the current controller (Kafka's answer for the same case).
+     */
+    NOT_CONTROLLER(41),
+    /** The proposed ISR is malformed: empty, without the leader, with duplicates or brokers that are not replicas. */
+    INVALID_REQUEST(42),
+    /** The sender's leader epoch is older than the partition's. */
+    FENCED_LEADER_EPOCH(74),
+    PREFERRED_LEADER_NOT_AVAILABLE(80),
+    ELIGIBLE_LEADERS_NOT_AVAILABLE(83),
+    ELECTION_NOT_NEEDED(84),
+    /** The sender's partition epoch is older than the partition's: its view of the ISR is stale. */
+    INVALID_UPDATE_VERSION(95),
+    /** No topic has the id the request names. */
+    UNKNOWN_TOPIC_ID(100),
+    /** A proposed ISR member is not live or is shutting down. */
+    INELIGIBLE_REPLICA(107);
+
+    private final short kafkaCode;
+
+    ReplicationError(int kafkaCode) {
+        this.kafkaCode = (short) kafkaCode;
+    }
+
+    /** Kafka's error code for this outcome ({@code org.apache.kafka.common.protocol.Errors#code()}). */
+    public short kafkaCode() {
+        return kafkaCode;
+    }
+}
