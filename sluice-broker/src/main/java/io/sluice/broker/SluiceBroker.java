@@ -1,6 +1,17 @@
 package io.sluice.broker;
 
+import io.sluice.broker.api.AlterPartitionHandler;
 import io.sluice.broker.api.ApiVersionsHandler;
+import io.sluice.broker.api.ControlledShutdownHandler;
+import io.sluice.broker.api.ElectLeadersHandler;
+import io.sluice.broker.api.OffsetForLeaderEpochHandler;
+import io.sluice.broker.config.ReplicaConfig;
+import io.sluice.broker.interbroker.ControllerChannel;
+import io.sluice.broker.replica.ControlledShutdown;
+import io.sluice.broker.replica.ReplicaManager;
+import io.sluice.cluster.node.ClusterNode;
+import io.sluice.cluster.state.ClusterState;
+import java.util.function.Supplier;
 import io.sluice.broker.api.CreateTopicsHandler;
 import io.sluice.broker.api.DeleteTopicsHandler;
 import io.sluice.broker.api.DescribeClusterHandler;
@@ -65,12 +76,16 @@ public final class SluiceBroker implements AutoCloseable {
     private final ClusterMembership cluster;
     private final ControllerForwarder forwarder;
     private final RecoveryReport recovery;
+    private final ReplicaManager replicas;
+    private final ControllerChannel controllerChannel;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
     private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, List<ScheduledThreadPoolExecutor> timers,
                          GroupCoordinator groups, NetworkServer server, ClusterMembership cluster, ControllerForwarder forwarder,
-                         RecoveryReport recovery) {
+                         RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel) {
+        this.replicas = replicas;
+        this.controllerChannel = controllerChannel;
         this.forwarder = forwarder;
         this.config = config;
         this.logs = logs;
@@ -95,6 +110,9 @@ public final class SluiceBroker implements AutoCloseable {
         ScheduledThreadPoolExecutor groupTimer = null;
         NetworkServer server = null;
         ControllerForwarder forwarder = null;
+        ControllerChannel controllerChannel = null;
+        ReplicaManager replicas = null;
+        ScheduledThreadPoolExecutor replicationTimer = null;
         try {
             logs.lockDirectories();
             Files.createDirectories(metadataDir);
@@ -110,6 +128,15 @@ public final class SluiceBroker implements AutoCloseable {
             Listener listener = config.listeners().get(0);
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
             forwarder = new ControllerForwarder(clusterHolder);
+            ReplicaConfig replicaConfig = ReplicaConfig.of(config);
+            ClusterMembership joined = membership;
+            Supplier<ClusterNode> node = joined::node;
+            controllerChannel = new ControllerChannel(config.brokerId(), () -> controllerAddress(joined.node()),
+                    replicaConfig.socketTimeoutMs());
+            replicationTimer = daemonScheduler("sluice-replication");
+            replicas = new ReplicaManager(config.brokerId(), replicaConfig, logs,
+                    () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,
+                    controllerChannel, replicationTimer, System::currentTimeMillis);
             ApiRegistry registry = new ApiRegistry();
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder))
@@ -118,8 +145,12 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(clusterHolder))
                     .register(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(config, topics))
                     .register(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(topics))
-                    .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis))
-                    .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, timer))
+                    .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis, timer))
+                    .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, replicas, timer))
+                    .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 0, 4, new OffsetForLeaderEpochHandler(topics))
+                    .register(ApiKeys.ALTER_PARTITION, 2, 3, new AlterPartitionHandler(node))
+                    .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, new ControlledShutdownHandler(node))
+                    .register(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(node, topics))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             groups = new GroupCoordinator(groupConfig,
@@ -144,16 +175,26 @@ public final class SluiceBroker implements AutoCloseable {
             clusterHolder.set(membership);
             membership.join();
             logs.loadAll();
-            topics.startup(membership.node(), recovery);
+            topics.startup(membership.node(), replicas, recovery);
             groups.startup();
             topics.addDeletionListener(groups::onTopicDeleted);
             LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}, ZooKeeper {})",
                     config.brokerId(), identity.clusterId(), bound, host, port,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
-            return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer), groups, server, membership, forwarder, recovery);
+            return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, replicationTimer), groups, server,
+                    membership, forwarder, recovery, replicas, controllerChannel);
         } catch (IOException | RuntimeException | InterruptedException e) {
             if (server != null) {
                 server.close();
+            }
+            if (replicas != null) {
+                replicas.close();
+            }
+            if (controllerChannel != null) {
+                controllerChannel.close();
+            }
+            if (replicationTimer != null) {
+                replicationTimer.shutdownNow();
             }
             closeQuietly(groups);
             if (timer != null) {
@@ -212,7 +253,12 @@ public final class SluiceBroker implements AutoCloseable {
         }
         LOG.info("Sluice broker {} shutting down", config.brokerId());
         try {
+            if (ReplicaConfig.of(config).controlledShutdownEnable()) {
+                new ControlledShutdown(config.brokerId(), ReplicaConfig.of(config), controllerChannel).run();
+            }
             server.close();
+            replicas.close();
+            controllerChannel.close();
             forwarder.close();
             cluster.close();
             closeQuietly(groups);
@@ -223,6 +269,15 @@ public final class SluiceBroker implements AutoCloseable {
         } finally {
             stopped.countDown();
         }
+    }
+
+    /** Where the controller is, from the node's newest state; null while none is known. */
+    private static InetSocketAddress controllerAddress(ClusterNode node) {
+        if (node == null) {
+            return null;
+        }
+        int id = node.controllerId();
+        return id < 0 ? null : ReplicaManager.addressOf(node.current(), id);
     }
 
     private static ScheduledThreadPoolExecutor daemonScheduler(String name) {

@@ -281,6 +281,11 @@ public final class LogManager implements AutoCloseable {
         return best;
     }
 
+    /** The log directories, in configuration order. */
+    public List<Path> logDirs() {
+        return logDirs;
+    }
+
     /** The log of a partition, or null. */
     public PartitionLog get(String topic, int partition) {
         return logs.get(new TopicPartitionKey(topic, partition));

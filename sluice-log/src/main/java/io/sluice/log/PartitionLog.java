@@ -787,6 +787,21 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Records that leader epoch {@code epoch} starts at the current log end, as a new leader does when it takes over
+     * (before it appends anything), so OffsetForLeaderEpoch and diverging-epoch answers see the epoch at once. An
+     * epoch not above the latest is ignored.
+     */
+    public void assignLeaderEpoch(int epoch) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            epochCache.assign(epoch, logEndOffset);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The leader epoch of the latest batch, or -1 for an empty log. */
     public int latestEpoch() {
         lock.lock();

@@ -400,6 +400,11 @@ public final class BrokerConfig {
 
     private void checkSessionTimeouts() {
         if (groupMinSessionTimeoutMs() > groupMaxSessionTimeoutMs()) {
+            // Name the key that was set: the other one is the default it contradicts.
+            if (isExplicit(GROUP_MAX_SESSION_TIMEOUT_MS) && !isExplicit(GROUP_MIN_SESSION_TIMEOUT_MS)) {
+                throw new ConfigException(GROUP_MAX_SESSION_TIMEOUT_MS, String.valueOf(groupMaxSessionTimeoutMs()),
+                        "is smaller than group.min.session.timeout.ms " + groupMinSessionTimeoutMs());
+            }
             throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS, String.valueOf(groupMinSessionTimeoutMs()),
                     "is larger than group.max.session.timeout.ms " + groupMaxSessionTimeoutMs());
         }
@@ -411,19 +416,19 @@ public final class BrokerConfig {
         }
     }
 
-    private int integer(String key) {
+    int integer(String key) {
         return (Integer) values.get(key);
     }
 
-    private long longValue(String key) {
+    long longValue(String key) {
         return (Long) values.get(key);
     }
 
-    private boolean bool(String key) {
+    boolean bool(String key) {
         return (Boolean) values.get(key);
     }
 
-    private String string(String key) {
+    String string(String key) {
         return (String) values.get(key);
     }
 

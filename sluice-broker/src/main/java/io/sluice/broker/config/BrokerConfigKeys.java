@@ -75,6 +75,23 @@ public final class BrokerConfigKeys {
     public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
     public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
+    public static final String NUM_REPLICA_FETCHERS = "num.replica.fetchers";
+    public static final String REPLICA_FETCH_MAX_BYTES = "replica.fetch.max.bytes";
+    public static final String REPLICA_FETCH_WAIT_MAX_MS = "replica.fetch.wait.max.ms";
+    public static final String REPLICA_FETCH_MIN_BYTES = "replica.fetch.min.bytes";
+    public static final String REPLICA_FETCH_RESPONSE_MAX_BYTES = "replica.fetch.response.max.bytes";
+    public static final String REPLICA_FETCH_BACKOFF_MS = "replica.fetch.backoff.ms";
+    public static final String REPLICA_LAG_TIME_MAX_MS = "replica.lag.time.max.ms";
+    public static final String REPLICA_SOCKET_TIMEOUT_MS = "replica.socket.timeout.ms";
+    public static final String REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS = "replica.high.watermark.checkpoint.interval.ms";
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+    public static final String AUTO_LEADER_REBALANCE_ENABLE = "auto.leader.rebalance.enable";
+    public static final String LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS = "leader.imbalance.check.interval.seconds";
+    public static final String LEADER_IMBALANCE_PER_BROKER_PERCENTAGE = "leader.imbalance.per.broker.percentage";
+    public static final String CONTROLLED_SHUTDOWN_ENABLE = "controlled.shutdown.enable";
+    public static final String CONTROLLED_SHUTDOWN_MAX_RETRIES = "controlled.shutdown.max.retries";
+    public static final String CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS = "controlled.shutdown.retry.backoff.ms";
+    public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
 
     /** Compression names a broker or topic accepts (Kafka's BrokerCompressionType). */
     static final String[] BROKER_COMPRESSION_TYPES = {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"};
@@ -155,6 +172,29 @@ public final class BrokerConfigKeys {
         define(OFFSETS_RETENTION_MINUTES, INT, "10080", "Committed offsets of an empty group are kept this long.", atLeast(1));
         define(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, "600000", "How often expired committed offsets are removed.", atLeast(1));
         define(PRODUCER_ID_EXPIRATION_MS, INT, "86400000", "Idempotent producer state is dropped after this long without a write.", atLeast(1));
+        define(NUM_REPLICA_FETCHERS, INT, "1", "Fetcher threads per leader broker; a follower's partitions on one leader are spread over them.", atLeast(1));
+        define(REPLICA_FETCH_MAX_BYTES, INT, "1048576",
+                "Bytes a follower asks per partition in one fetch (the first batch comes whole even when larger).", atLeast(0));
+        define(REPLICA_FETCH_WAIT_MAX_MS, INT, "500", "How long a follower's fetch waits at the leader for new data.", atLeast(0));
+        define(REPLICA_FETCH_MIN_BYTES, INT, "1", "Bytes a follower's fetch waits for before the leader answers.", atLeast(1));
+        define(REPLICA_FETCH_RESPONSE_MAX_BYTES, INT, "10485760", "Bytes a follower asks for in one fetch across its partitions.", atLeast(0));
+        define(REPLICA_FETCH_BACKOFF_MS, INT, "1000", "Pause before a follower fetches a partition again after an error.", atLeast(0));
+        define(REPLICA_LAG_TIME_MAX_MS, LONG, "30000",
+                "A follower not caught up with the leader for this long leaves the ISR; one that catches up rejoins.", atLeast(1));
+        define(REPLICA_SOCKET_TIMEOUT_MS, INT, "30000",
+                "Bound on a follower's connect, send and wait for an answer (above replica.fetch.wait.max.ms).", atLeast(1));
+        define(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LONG, "5000",
+                "How often high watermarks are written to replication-offset-checkpoint in each log directory.", atLeast(1));
+        define(UNCLEAN_LEADER_ELECTION_ENABLE, BOOLEAN, "false",
+                "Elect an out-of-sync replica when no ISR member is alive (acknowledged records may be lost); topics may override.", ANY);
+        define(AUTO_LEADER_REBALANCE_ENABLE, BOOLEAN, "true", "The controller moves leadership back to preferred replicas when imbalanced.", ANY);
+        define(LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, LONG, "300", "How often the controller checks leader imbalance.", atLeast(1));
+        define(LEADER_IMBALANCE_PER_BROKER_PERCENTAGE, INT, "10",
+                "Share of a broker's preferred partitions led elsewhere above which leadership moves back.", atLeast(0));
+        define(CONTROLLED_SHUTDOWN_ENABLE, BOOLEAN, "true", "On SIGTERM, ask the controller to move this broker's leaderships first.", ANY);
+        define(CONTROLLED_SHUTDOWN_MAX_RETRIES, INT, "3", "Attempts at a controlled shutdown before the broker stops anyway.", atLeast(0));
+        define(CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS, LONG, "5000", "Pause between controlled shutdown attempts.", atLeast(0));
+        define(INTER_BROKER_LISTENER_NAME, STRING, null, "Listener brokers use to reach each other; unset means the first listener.", nonEmpty());
     }
 
     private BrokerConfigKeys() {

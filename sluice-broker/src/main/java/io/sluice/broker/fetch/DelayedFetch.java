@@ -56,7 +56,7 @@ final class DelayedFetch implements Partition.AppendWaiter {
         if (completed.get()) {
             return;
         }
-        FetchReader.Result result = reader.read();
+        FetchReader.Result result = reader.read(false);
         if (result.bytes() >= minBytes || result.hasError()) {
             complete(result);
         }
@@ -64,7 +64,7 @@ final class DelayedFetch implements Partition.AppendWaiter {
 
     private void expire() {
         if (!completed.get()) {
-            complete(reader.read());
+            complete(reader.read(false));
         }
     }
 

@@ -2,6 +2,7 @@ package io.sluice.broker.fetch;
 
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
+import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.broker.topic.TopicInfo;
 import io.sluice.broker.topic.TopicManager;
 import java.util.ArrayList;
@@ -14,9 +15,11 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Fetch: resolves the requested partitions (by name, or by topic id from v13), reads whole
- * batches as file ranges that are later sent with sendfile, and answers at once when enough bytes
- * (min_bytes) are there, or parks the fetch until an append brings them or max_wait_ms passes.
+ * Fetch, from consumers and from followers (a replica id in the request): resolves the requested
+ * partitions (by name, or by topic id from v13), reads whole batches as file ranges that are later
+ * sent with sendfile — consumers up to the high watermark, followers up to the log end — and answers
+ * at once when enough bytes (min_bytes) are there, or parks the fetch until an append or a higher
+ * high watermark brings them or max_wait_ms passes.
  * Fetch sessions are not kept: every answer has session id 0, which makes clients send full
  * fetches, as with a Kafka broker whose session cache is full.
  *
@@ -24,12 +27,16 @@ import org.apache.kafka.common.protocol.Errors;
  */
 public final class FetchHandler implements ApiHandler<FetchRequestData> {
     private static final short FIRST_VERSION_WITH_TOPIC_IDS = 13;
+    private static final short FIRST_VERSION_WITH_DIVERGING_EPOCH = 12;
+    private static final short FIRST_VERSION_WITH_REPLICA_STATE = 15;
 
     private final TopicManager topics;
+    private final ReplicaManager replicas;
     private final ScheduledExecutorService timer;
 
-    public FetchHandler(TopicManager topics, ScheduledExecutorService timer) {
+    public FetchHandler(TopicManager topics, ReplicaManager replicas, ScheduledExecutorService timer) {
         this.topics = topics;
+        this.replicas = replicas;
         this.timer = timer;
     }
 
@@ -51,11 +58,15 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
             }
             for (FetchRequestData.FetchPartition partition : topic.partitions()) {
                 targets.add(new FetchTarget(name, id, partition.partition(), partition.fetchOffset(),
-                        partition.partitionMaxBytes(), topicError, partition.currentLeaderEpoch()));
+                        partition.partitionMaxBytes(), topicError, partition.currentLeaderEpoch(),
+                        context.apiVersion() >= FIRST_VERSION_WITH_DIVERGING_EPOCH ? partition.lastFetchedEpoch() : -1));
             }
         }
-        FetchReader reader = new FetchReader(topics, targets, request.maxBytes(), request.isolationLevel());
-        FetchReader.Result first = reader.read();
+        int replicaId = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE ? request.replicaState().replicaId()
+                : request.replicaId();
+        FetchReader reader = new FetchReader(topics, replicas, targets, request.maxBytes(), request.isolationLevel(),
+                Math.max(-1, replicaId));
+        FetchReader.Result first = reader.read(true);
         if (request.maxWaitMs() <= 0 || first.bytes() >= request.minBytes() || first.hasError() || targets.isEmpty()) {
             return CompletableFuture.completedFuture(first.response());
         }

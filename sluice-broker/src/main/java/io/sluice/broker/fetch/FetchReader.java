@@ -1,10 +1,13 @@
 package io.sluice.broker.fetch;
 
 import io.sluice.broker.network.FileSliceRecords;
+import io.sluice.broker.replica.LeaderState;
+import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.log.LogReadResult;
 import io.sluice.log.OffsetOutOfRangeException;
+import io.sluice.log.epoch.EpochEndOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Builds one fetch response from the partitions' logs: positions and sizes of whole batches (no
- * record bytes are read), within the per-partition and per-response byte limits, never beyond the
- * high watermark.
+ * record bytes are read), within the per-partition and per-response byte limits, for consumers
+ * never beyond the high watermark, for followers up to the log end (after recording how far the
+ * follower got, which may move the high watermark it is told).
  *
  * <p>Thread-safe: each {@link #read()} builds a fresh response.
  */
@@ -35,18 +39,30 @@ final class FetchReader {
     }
 
     private final TopicManager topics;
+    private final ReplicaManager replicas;
     private final List<FetchTarget> targets;
     private final int responseMaxBytes;
     private final boolean readCommitted;
+    private final int replicaId;
 
-    FetchReader(TopicManager topics, List<FetchTarget> targets, int responseMaxBytes, byte isolationLevel) {
+    /** @param replicaId the fetching follower's broker id, -1 for a consumer */
+    FetchReader(TopicManager topics, ReplicaManager replicas, List<FetchTarget> targets, int responseMaxBytes,
+                byte isolationLevel, int replicaId) {
         this.topics = topics;
+        this.replicas = replicas;
         this.targets = targets;
         this.responseMaxBytes = responseMaxBytes;
         this.readCommitted = isolationLevel == IsolationLevel.READ_COMMITTED.id();
+        this.replicaId = replicaId;
     }
 
-    Result read() {
+    /**
+     * Builds the response from the logs as they are now.
+     *
+     * @param arrival true for the read made when the request arrives: a follower's fetch offset is then recorded as
+     *                its progress (later re-reads of a parked fetch say nothing new about the follower)
+     */
+    Result read(boolean arrival) {
         Map<String, FetchableTopicResponse> byTopic = new LinkedHashMap<>();
         long bytes = 0;
         boolean hasError = false;
@@ -60,7 +76,7 @@ final class FetchReader {
                     .setAbortedTransactions(readCommitted ? new ArrayList<>() : null)
                     .setPreferredReadReplica(-1)
                     .setRecords(MemoryRecords.EMPTY);
-            Errors error = readPartition(target, data, remaining);
+            Errors error = readPartition(target, data, remaining, arrival);
             data.setErrorCode(error.code());
             if (error != Errors.NONE) {
                 hasError = true;
@@ -80,7 +96,24 @@ final class FetchReader {
         return new Result(response, bytes, hasError);
     }
 
-    private Errors readPartition(FetchTarget target, PartitionData data, long remaining) {
+    /**
+     * KIP-320: whether the fetcher's log diverges from this leader's at the epoch of its last batch (this log's
+     * latest epoch at most that one ends before the fetch offset, or is an older epoch); if so the answer carries
+     * that epoch and its end offset and no records, and the fetcher truncates there.
+     */
+    private static boolean divergesFrom(Partition partition, FetchTarget target, PartitionData data) {
+        EpochEndOffset end = partition.log().endOffsetForEpoch(target.lastFetchedEpoch());
+        if (end.endOffset() == EpochEndOffset.UNDEFINED_OFFSET) {
+            return false;
+        }
+        if (end.epoch() < target.lastFetchedEpoch() || end.endOffset() < target.fetchOffset()) {
+            data.divergingEpoch().setEpoch(end.epoch()).setEndOffset(end.endOffset());
+            return true;
+        }
+        return false;
+    }
+
+    private Errors readPartition(FetchTarget target, PartitionData data, long remaining, boolean arrival) {
         if (target.topicError() != Errors.NONE) {
             return target.topicError();
         }
@@ -94,15 +127,30 @@ final class FetchReader {
         if (target.currentLeaderEpoch() >= 0 && target.currentLeaderEpoch() < partition.leaderEpoch()) {
             return Errors.FENCED_LEADER_EPOCH;
         }
-        long highWatermark = partition.highWatermark();
-        data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark);
+        boolean follower = replicaId >= 0;
+        if (follower && (partition.leaderState() == null || !partition.leaderState().isFollower(replicaId))) {
+            return Errors.NOT_LEADER_OR_FOLLOWER;
+        }
         try {
-            int limit = (int) Math.min(target.partitionMaxBytes(), Math.max(0, remaining));
             data.setLogStartOffset(partition.log().logStartOffset());
+            if (target.lastFetchedEpoch() >= 0 && divergesFrom(partition, target, data)) {
+                // A diverging follower's fetch offset says nothing about what it holds in this leader's log.
+                long highWatermark = partition.highWatermark();
+                data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark);
+                return Errors.NONE;
+            }
+            long logEnd = partition.log().logEndOffset();
+            if (follower && arrival && target.fetchOffset() <= logEnd) {
+                replicas.onFollowerFetch(partition, replicaId, target.fetchOffset(), logEnd);
+            }
+            long highWatermark = partition.highWatermark();
+            data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark);
+            int limit = (int) Math.min(target.partitionMaxBytes(), Math.max(0, remaining));
             if (limit <= 0 && target.fetchOffset() >= partition.log().logStartOffset() && target.fetchOffset() <= partition.log().logEndOffset()) {
                 return Errors.NONE;
             }
-            LogReadResult read = partition.log().read(target.fetchOffset(), Math.max(limit, 1), highWatermark);
+            long readLimit = follower ? logEnd : highWatermark;
+            LogReadResult read = partition.log().read(target.fetchOffset(), Math.max(limit, 1), readLimit);
             data.setLogStartOffset(read.logStartOffset());
             if (!read.isEmpty()) {
                 data.setRecords(new FileSliceRecords(read.channel(), read.position(), read.sizeInBytes()));

@@ -4,10 +4,11 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * One partition of a fetch request, resolved: topic name and id, where to read from and how much.
+ * One partition of a fetch request, resolved: topic name and id, where to read from and how much, and the epoch of
+ * the last batch the fetcher holds (-1 when unknown), against which the leader checks that the logs agree.
  *
  * <p>Immutable.
  */
 record FetchTarget(String topic, Uuid topicId, int partition, long fetchOffset, int partitionMaxBytes,
-                   Errors topicError, int currentLeaderEpoch) {
+                   Errors topicError, int currentLeaderEpoch, int lastFetchedEpoch) {
 }

@@ -10,7 +10,10 @@ import io.sluice.record.validate.RecordError;
 import io.sluice.record.validate.RecordValidationException;
 import io.sluice.record.validate.ValidatedRecords;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.message.ProduceRequestData;
@@ -28,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * Produce: each partition's records are validated in place (the request's own bytes, no copy),
  * appended with offsets assigned by the log, and acknowledged per acks. A partition whose batches
  * fail validation appends nothing and gets the Kafka error the client expects; the other
- * partitions of the request are unaffected. On a single broker acks=1 and acks=-1 are equivalent:
- * the broker is the whole ISR.
+ * partitions of the request are unaffected. acks=1 is answered once the leader appended; acks=-1
+ * needs min.insync.replicas in the ISR before the append (NOT_ENOUGH_REPLICAS) and is answered once
+ * the high watermark passes the append, i.e. every ISR member holds it ({@link DelayedProduce}).
  *
  * <p>Thread-safe: uses the calling thread's validator.
  */
@@ -40,12 +44,15 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
     private final TopicManager topics;
     private final ValidatorPool validators;
     private final LongSupplier clock;
+    private final ScheduledExecutorService timer;
     private final LongAdder recompressedBatches = new LongAdder();
 
-    public ProduceHandler(TopicManager topics, ValidatorPool validators, LongSupplier clock) {
+    /** @param timer expires acks=all produces after the request's timeout */
+    public ProduceHandler(TopicManager topics, ValidatorPool validators, LongSupplier clock, ScheduledExecutorService timer) {
         this.topics = topics;
         this.validators = validators;
         this.clock = clock;
+        this.timer = timer;
     }
 
     /** Batches stored in a different codec than the producer sent, because the topic's compression.type demands it. */
@@ -57,6 +64,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
     public CompletableFuture<ApiMessage> handle(RequestContext context, ProduceRequestData request) {
         short acks = request.acks();
         ProduceResponseData response = new ProduceResponseData();
+        List<CompletableFuture<Void>> waiting = new ArrayList<>();
         for (ProduceRequestData.TopicProduceData topicData : request.topicData()) {
             TopicProduceResponse topicResponse = new TopicProduceResponse().setName(topicData.name());
             for (ProduceRequestData.PartitionProduceData partitionData : topicData.partitionData()) {
@@ -68,34 +76,45 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
                     fail(result, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
                             "transactional produce (transactional.id " + request.transactionalId() + ") is not supported by this broker");
                 } else {
-                    append(context, acks, topicData.name(), partitionData, result);
+                    CompletableFuture<Void> acked = append(context, acks, request.timeoutMs(), topicData.name(),
+                            partitionData, result);
+                    if (acked != null) {
+                        waiting.add(acked);
+                    }
                 }
                 topicResponse.partitionResponses().add(result);
             }
             response.responses().add(topicResponse);
         }
-        return CompletableFuture.completedFuture(acks == 0 ? null : response);
+        if (acks == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (waiting.isEmpty()) {
+            return CompletableFuture.completedFuture(response);
+        }
+        return CompletableFuture.allOf(waiting.toArray(new CompletableFuture<?>[0])).thenApply(done -> response);
     }
 
-    private void append(RequestContext context, short acks, String topic, ProduceRequestData.PartitionProduceData data,
-                        PartitionProduceResponse result) {
+    /** Appends one partition's batches; returns what an acks=all answer still waits for, null when complete. */
+    private CompletableFuture<Void> append(RequestContext context, short acks, int timeoutMs, String topic,
+                                           ProduceRequestData.PartitionProduceData data, PartitionProduceResponse result) {
         Partition partition = topics.partition(topic, data.index());
         if (partition == null) {
             Errors error = topics.unservedError(topic, data.index());
             fail(result, error, error == Errors.NOT_LEADER_OR_FOLLOWER
                     ? "Broker is not the leader of " + topic + "-" + data.index()
                     : "This server does not host this topic-partition: " + topic + "-" + data.index());
-            return;
+            return null;
         }
         int inSyncReplicas = partition.inSyncReplicaCount();
         if (acks == -1 && inSyncReplicas < partition.config().minInsyncReplicas()) {
             fail(result, Errors.NOT_ENOUGH_REPLICAS, "acks=all needs min.insync.replicas=" + partition.config().minInsyncReplicas()
                     + " in-sync replicas of " + partition + ", but only " + inSyncReplicas + " are in sync");
-            return;
+            return null;
         }
         if (!(data.records() instanceof MemoryRecords records) || records.sizeInBytes() == 0) {
             fail(result, Errors.CORRUPT_MESSAGE, "produce to " + partition + " carried no record batches");
-            return;
+            return null;
         }
         long now = clock.getAsLong();
         try {
@@ -103,14 +122,27 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             if (validated.recompressedBatches() > 0) {
                 recompressedBatches.add(validated.recompressedBatches());
             }
-            AppendResult appended = partition.log().appendAsLeader(validated.records(), partition.leaderEpoch(), now);
+            int leaderEpoch = partition.leaderEpoch();
+            AppendResult appended = partition.log().appendAsLeader(validated.records(), leaderEpoch, now);
             result.setErrorCode(Errors.NONE.code())
                     .setBaseOffset(appended.firstOffset())
                     .setLogAppendTimeMs(partition.validationPolicy().logAppendTime() ? now : -1)
                     .setLogStartOffset(appended.logStartOffset());
             if (!appended.duplicate()) {
+                partition.maybeAdvanceHighWatermark();
                 partition.notifyAppended();
             }
+            if (acks == -1 && appended.lastOffset() >= 0) {
+                return new DelayedProduce(partition, appended.lastOffset() + 1, leaderEpoch,
+                        partition.config().minInsyncReplicas())
+                        .start(timer, timeoutMs)
+                        .thenAccept(error -> {
+                            if (error != Errors.NONE) {
+                                fail(result, error, acksAllFailure(error, partition));
+                            }
+                        });
+            }
+            return null;
         } catch (RecordValidationException e) {
             fail(result, Errors.forCode(e.errorCode()), e.getMessage());
             if (context.apiVersion() >= FIRST_VERSION_WITH_RECORD_ERRORS) {
@@ -120,13 +152,25 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
                 }
             }
             LOG.debug("Rejected produce to {} from {}: {}", partition, context.clientHost(), e.getMessage());
+            return null;
         } catch (ProducerStateException e) {
             fail(result, Errors.forCode(e.errorCode()), e.getMessage());
             LOG.debug("Rejected produce to {} from {}: {}", partition, context.clientHost(), e.getMessage());
+            return null;
         } catch (IOException | RuntimeException e) {
             LOG.error("Append to {} failed", partition, e);
             fail(result, Errors.KAFKA_STORAGE_ERROR, "append to " + partition + " failed: " + e.getMessage());
+            return null;
         }
+    }
+
+    private static String acksAllFailure(Errors error, Partition partition) {
+        return switch (error) {
+            case NOT_ENOUGH_REPLICAS_AFTER_APPEND -> "the ISR of " + partition + " shrank below min.insync.replicas="
+                    + partition.config().minInsyncReplicas() + " before every in-sync replica had the records";
+            case REQUEST_TIMED_OUT -> "the in-sync replicas of " + partition + " did not all get the records in time";
+            default -> "this broker stopped leading " + partition + " before every in-sync replica had the records";
+        };
     }
 
     private static void fail(PartitionProduceResponse result, Errors error, String message) {

@@ -1,25 +1,41 @@
 package io.sluice.broker.topic;
 
 import io.sluice.broker.config.EffectiveTopicConfig;
+import io.sluice.broker.replica.LeaderState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.log.PartitionLog;
 import io.sluice.record.validate.TopicValidationPolicy;
+import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One partition hosted by this broker: its log, its topic's effective configuration, the
- * controller's assignment (leader, leader epoch) and the long-poll fetches waiting for it to grow.
- * Only the leader serves it. Until replication exists only the leader holds the data, so every
- * appended record is committed at once: the high watermark is the log end offset and the leader is
- * the whole ISR.
+ * One partition hosted by this broker: its log, its topic's effective configuration, the controller's assignment
+ * (replicas, leader, epochs, ISR), its high watermark, and the long-poll fetches and acks=all produces waiting for it
+ * to grow. As leader it tracks its followers ({@link LeaderState}) and the high watermark is the smallest log end
+ * offset of the ISR; as follower the high watermark is the leader's, capped at the local log end.
  *
- * <p>Thread-safe (the assignment is volatile, replaced on each cluster state).
+ * <p>Thread-safe: role changes are serialized on this object; the assignment, leader state and high watermark are
+ * volatile and read lock-free by request threads.
  */
 public final class Partition {
-    /** Something waiting for new data in this partition; called on the appending thread. */
+    /** Something waiting for new data or a higher high watermark in this partition; called on the changing thread. */
     public interface AppendWaiter {
         void onAppend();
+    }
+
+    /** What a new assignment changed for this broker's role in the partition. */
+    public enum Transition {
+        /** Nothing a fetcher or waiter cares about. */
+        NONE,
+        /** This broker leads it now, in a new leader epoch. */
+        BECAME_LEADER,
+        /** This broker follows a leader or leader epoch it did not follow before. */
+        BECAME_FOLLOWER,
+        /** No replica leads it. */
+        OFFLINE,
+        /** Still the leader in the same epoch; the committed ISR changed. */
+        ISR_CHANGED
     }
 
     private final TopicInfo topic;
@@ -30,30 +46,64 @@ public final class Partition {
     private final Set<AppendWaiter> waiters = ConcurrentHashMap.newKeySet();
     private final int selfId;
     private volatile PartitionState assignment;
+    private volatile LeaderState leader;
+    private volatile long highWatermark;
 
+    /**
+     * @param checkpointedHighWatermark the high watermark restored from the log directory's checkpoint (0 if none);
+     *                                  capped at the log end
+     */
     public Partition(TopicInfo topic, int index, PartitionLog log, EffectiveTopicConfig config,
-                     PartitionState assignment, int selfId) {
+                     PartitionState assignment, int selfId, long checkpointedHighWatermark) {
         this.topic = topic;
         this.index = index;
         this.log = log;
         this.config = config;
         this.validationPolicy = ValidationPolicies.of(config);
-        this.assignment = assignment;
         this.selfId = selfId;
+        this.assignment = new PartitionState(assignment.replicas(), PartitionState.NO_LEADER, -1, assignment.isr());
+        this.highWatermark = Math.max(log.logStartOffset(), Math.min(checkpointedHighWatermark, log.logEndOffset()));
     }
 
-    /** Takes the controller's newest assignment; true when the leader or its epoch changed. */
-    boolean assign(PartitionState next) {
+    /** Takes the controller's newest assignment and says how this broker's role changed. */
+    public synchronized Transition assign(PartitionState next, long nowMs) throws IOException {
         PartitionState previous = assignment;
         assignment = next;
-        return previous.leader() != next.leader() || previous.leaderEpoch() != next.leaderEpoch();
+        if (next.leader() == selfId) {
+            LeaderState current = leader;
+            if (current == null || current.leaderEpoch() != next.leaderEpoch()) {
+                log.assignLeaderEpoch(next.leaderEpoch());
+                leader = new LeaderState(selfId, next.replicas(), next.isr(), next.leaderEpoch(), next.partitionEpoch(),
+                        log.logEndOffset(), nowMs);
+                maybeAdvanceHighWatermark();
+                return Transition.BECAME_LEADER;
+            }
+            boolean changed = current.commit(next.isr(), next.partitionEpoch());
+            maybeAdvanceHighWatermark();
+            return changed ? Transition.ISR_CHANGED : Transition.NONE;
+        }
+        boolean wasLeader = leader != null;
+        leader = null;
+        if (next.isOffline()) {
+            return Transition.OFFLINE;
+        }
+        if (wasLeader || previous.leader() != next.leader() || previous.leaderEpoch() != next.leaderEpoch()) {
+            return Transition.BECAME_FOLLOWER;
+        }
+        return Transition.NONE;
     }
 
-    /** Whether this broker leads the partition under its current assignment. */
+    /** Whether this broker leads the partition. */
     public boolean isLeader() {
-        return assignment.leader() == selfId;
+        return leader != null;
     }
 
+    /** The leader's replication state; null when this broker does not lead the partition. */
+    public LeaderState leaderState() {
+        return leader;
+    }
+
+    public PartitionState assignment() { return assignment; }
     public TopicInfo topic() { return topic; }
     public int index() { return index; }
     public PartitionLog log() { return log; }
@@ -65,13 +115,57 @@ public final class Partition {
         return assignment.leaderEpoch();
     }
 
-    /** Replicas holding every committed record: the leader alone until replication exists. */
+    /** Replicas counted as in sync for acks=all and min.insync.replicas: the leader's maximal ISR; 0 on a follower. */
     public int inSyncReplicaCount() {
-        return 1;
+        LeaderState state = leader;
+        return state == null ? 0 : state.maximalIsrSize();
     }
 
+    /** Offsets below it are on every ISR member: what consumers may read and acks=all waits for. */
     public long highWatermark() {
-        return log.logEndOffset();
+        return highWatermark;
+    }
+
+    /**
+     * As leader: raises the high watermark to what the ISR now holds and wakes the waiters when it moved.
+     *
+     * @return whether it moved
+     */
+    public boolean maybeAdvanceHighWatermark() {
+        LeaderState state = leader;
+        if (state == null) {
+            return false;
+        }
+        boolean moved;
+        synchronized (this) {
+            long candidate = Math.min(state.highWatermarkCandidate(log.logEndOffset()), log.logEndOffset());
+            moved = candidate > highWatermark;
+            if (moved) {
+                highWatermark = candidate;
+            }
+        }
+        if (moved) {
+            notifyAppended();
+        }
+        return moved;
+    }
+
+    /** As follower: takes the leader's high watermark, capped at the local log end (which may be behind it). */
+    public void followLeaderHighWatermark(long leaderHighWatermark) {
+        long capped;
+        synchronized (this) {
+            capped = Math.max(log.logStartOffset(), Math.min(leaderHighWatermark, log.logEndOffset()));
+            if (capped == highWatermark) {
+                return;
+            }
+            highWatermark = capped;
+        }
+        notifyAppended();
+    }
+
+    /** After a truncation: the high watermark never stays above the log end. */
+    public synchronized void capHighWatermarkAtLogEnd() {
+        highWatermark = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
     }
 
     public void addWaiter(AppendWaiter waiter) {
@@ -82,7 +176,7 @@ public final class Partition {
         waiters.remove(waiter);
     }
 
-    /** Wakes every waiter; each decides whether it now has enough data. */
+    /** Wakes every waiter; each decides whether it now has what it waits for. */
     public void notifyAppended() {
         for (AppendWaiter waiter : waiters) {
             waiter.onAppend();

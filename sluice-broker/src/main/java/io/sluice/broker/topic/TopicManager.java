@@ -6,6 +6,7 @@ import io.sluice.broker.config.EffectiveTopicConfig;
 import io.sluice.broker.config.TopicConfigs;
 import io.sluice.cluster.controller.ControllerFencedException;
 import io.sluice.cluster.controller.NotControllerException;
+import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
@@ -59,6 +60,7 @@ public final class TopicManager {
     private volatile ClusterNode node;
     private volatile boolean started;
     private RecoveryReport report;
+    private ReplicaManager replicas;
 
     public TopicManager(BrokerConfig config, LogManager logs) {
         this.config = config;
@@ -76,9 +78,11 @@ public final class TopicManager {
      * Adopts the loaded logs against the node's current state (logs of partitions the cluster does not know are set
      * aside as strays, never served or deleted), then applies every later state the node publishes.
      */
-    public void startup(ClusterNode clusterNode, RecoveryReport recoveryReport) throws IOException {
+    public void startup(ClusterNode clusterNode, ReplicaManager replication, RecoveryReport recoveryReport)
+            throws IOException {
         synchronized (applyLock) {
             this.node = clusterNode;
+            this.replicas = replication;
             this.report = recoveryReport;
             ClusterState state = clusterNode.current();
             for (TopicPartitionKey key : List.copyOf(logs.logs().keySet())) {
@@ -131,10 +135,10 @@ public final class TopicManager {
                     if (log == null) {
                         continue;
                     }
-                    parts[p] = new Partition(info, p, log, effective, assignment, selfId);
-                } else if (parts[p].assign(assignment)) {
-                    parts[p].notifyAppended();
+                    parts[p] = new Partition(info, p, log, effective, assignment, selfId,
+                            replicas.restoredHighWatermark(topic.name(), p));
                 }
+                assign(parts[p], assignment);
                 any = true;
             }
             if (any) {
@@ -156,6 +160,14 @@ public final class TopicManager {
         view = after;
         synchronized (this) {
             notifyAll();
+        }
+    }
+
+    private void assign(Partition partition, PartitionState assignment) {
+        try {
+            replicas.onTransition(partition, partition.assign(assignment, System.currentTimeMillis()));
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Cannot take the new assignment {} of {}; it stays unserved here", assignment, partition, e);
         }
     }
 
@@ -208,6 +220,7 @@ public final class TopicManager {
             if (part == null) {
                 continue;
             }
+            replicas.onRemoved(part);
             try {
                 logs.delete(name, part.index());
             } catch (IOException e) {
@@ -254,6 +267,25 @@ public final class TopicManager {
     public boolean exists(String topic, int index) {
         TopicInfo info = view.byName(topic);
         return info != null && index >= 0 && index < info.partitionCount();
+    }
+
+    /** The partition when this broker hosts it, as leader or follower, else null. */
+    public Partition hostedPartition(String topic, int index) {
+        Partition[] parts = hosted.get(topic);
+        return parts == null || index < 0 || index >= parts.length ? null : parts[index];
+    }
+
+    /** Every partition this broker hosts now, as leader or follower. */
+    public List<Partition> hostedPartitions() {
+        List<Partition> all = new java.util.ArrayList<>();
+        for (Partition[] parts : hosted.values()) {
+            for (Partition p : parts) {
+                if (p != null) {
+                    all.add(p);
+                }
+            }
+        }
+        return all;
     }
 
     /** The partition when this broker leads it, else null; {@link #unservedError} tells the client why. */

@@ -1,0 +1,200 @@
+package io.sluice.broker.interbroker;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.requests.RequestUtils;
+import org.apache.kafka.common.requests.ResponseHeader;
+
+/**
+ * One blocking Kafka-protocol connection from this broker to another (followers to leaders, leaders to the
+ * controller): writes a request built from kafka-clients' generated message classes and reads its response frame
+ * into one reused direct buffer, so a fetched record batch goes socket → this buffer → segment file with no other
+ * copy. The buffer grows to the largest response seen, never beyond {@code maxResponseBytes}: a forged size prefix
+ * fails the call instead of allocating.
+ *
+ * <p>Not thread-safe; one per sending thread. A failed call closes the connection; the next call reconnects.
+ */
+public final class BrokerClient implements AutoCloseable {
+    private static final int SIZE_PREFIX_BYTES = 4;
+    private static final int INITIAL_BUFFER_BYTES = 64 * 1024;
+
+    private final String clientId;
+    private final int maxResponseBytes;
+    private final int timeoutMs;
+    private InetSocketAddress address;
+    private SocketChannel channel;
+    private Selector selector;
+    private ByteBuffer receive = ByteBuffer.allocateDirect(INITIAL_BUFFER_BYTES);
+    private final ByteBuffer sizePrefix = ByteBuffer.allocate(SIZE_PREFIX_BYTES);
+    private int correlationId;
+
+    /**
+     * @param clientId         Kafka client id sent in every request header (the receiving broker logs it)
+     * @param maxResponseBytes largest response frame accepted
+     * @param timeoutMs        bound on connecting and on each blocking read or write
+     */
+    public BrokerClient(String clientId, int maxResponseBytes, int timeoutMs) {
+        this.clientId = clientId;
+        this.maxResponseBytes = maxResponseBytes;
+        this.timeoutMs = timeoutMs;
+    }
+
+    /** Points the client at {@code target}; an open connection to another address is closed. */
+    public void target(InetSocketAddress target) {
+        if (address != null && !address.equals(target)) {
+            disconnect();
+        }
+        address = target;
+    }
+
+    public InetSocketAddress target() {
+        return address;
+    }
+
+    /**
+     * Sends {@code request} and returns its response body, positioned after the response header. The returned
+     * buffer is this client's receive buffer: it is valid until the next call.
+     *
+     * @throws IOException when the connection fails, times out, or the response is malformed or too large
+     */
+    public ByteBuffer call(ApiKeys api, short version, ApiMessage request) throws IOException {
+        if (address == null) {
+            throw new IOException("no target broker");
+        }
+        try {
+            connectIfNeeded();
+            int correlation = ++correlationId;
+            RequestHeaderData header = new RequestHeaderData().setRequestApiKey(api.id).setRequestApiVersion(version)
+                    .setClientId(clientId).setCorrelationId(correlation);
+            ByteBuffer body = RequestUtils.serialize(header, api.requestHeaderVersion(version), request, version);
+            sizePrefix.clear();
+            sizePrefix.putInt(body.remaining()).flip();
+            writeFully(sizePrefix);
+            writeFully(body);
+            ByteBuffer response = readFrame();
+            ResponseHeader responseHeader = ResponseHeader.parse(response, api.responseHeaderVersion(version));
+            if (responseHeader.correlationId() != correlation) {
+                throw new IOException("response correlation id " + responseHeader.correlationId() + " from " + address
+                        + " does not match request " + correlation);
+            }
+            return response;
+        } catch (IOException | RuntimeException e) {
+            disconnect();
+            throw e instanceof IOException io ? io : new IOException("bad response from " + address + ": " + e, e);
+        }
+    }
+
+    private void connectIfNeeded() throws IOException {
+        if (channel != null && channel.isOpen()) {
+            return;
+        }
+        SocketChannel opened = SocketChannel.open();
+        Selector waiter = Selector.open();
+        try {
+            opened.configureBlocking(false);
+            opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            opened.connect(address);
+            opened.register(waiter, SelectionKey.OP_CONNECT);
+            long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+            while (!opened.finishConnect()) {
+                long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
+                if (leftMs <= 0) {
+                    throw new SocketTimeoutException("connecting to " + address + " took over " + timeoutMs + " ms");
+                }
+                waiter.select(leftMs);
+            }
+            opened.keyFor(waiter).cancel();
+            waiter.selectNow();
+            channel = opened;
+            selector = waiter;
+        } catch (IOException | RuntimeException e) {
+            opened.close();
+            waiter.close();
+            throw e;
+        }
+    }
+
+    private void writeFully(ByteBuffer source) throws IOException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (source.hasRemaining()) {
+            if (channel.write(source) == 0) {
+                await(SelectionKey.OP_WRITE, deadline, "writing to");
+            }
+        }
+    }
+
+    private ByteBuffer readFrame() throws IOException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        sizePrefix.clear();
+        readFully(sizePrefix, deadline);
+        int size = sizePrefix.getInt(0);
+        if (size < 0 || size > maxResponseBytes) {
+            throw new IOException("response of " + size + " bytes from " + address + " outside [0, " + maxResponseBytes + "]");
+        }
+        if (receive.capacity() < size) {
+            receive = ByteBuffer.allocateDirect(Math.min(maxResponseBytes, Math.max(size, receive.capacity() * 2)));
+        }
+        receive.clear().limit(size);
+        readFully(receive, deadline);
+        receive.flip();
+        return receive;
+    }
+
+    private void readFully(ByteBuffer target, long deadline) throws IOException {
+        while (target.hasRemaining()) {
+            int n = channel.read(target);
+            if (n < 0) {
+                throw new EOFException("connection to " + address + " closed by the peer");
+            }
+            if (n == 0) {
+                await(SelectionKey.OP_READ, deadline, "reading from");
+            }
+        }
+    }
+
+    private void await(int op, long deadline, String what) throws IOException {
+        long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
+        if (leftMs <= 0) {
+            throw new SocketTimeoutException(what + " " + address + " took over " + timeoutMs + " ms");
+        }
+        SelectionKey key = channel.register(selector, op);
+        try {
+            selector.select(leftMs);
+        } finally {
+            key.interestOps(0);
+            selector.selectedKeys().clear();
+        }
+    }
+
+    /** Closes the connection; the next call opens a new one. */
+    public void disconnect() {
+        try {
+            if (channel != null) {
+                channel.close();
+            }
+            if (selector != null) {
+                selector.close();
+            }
+        } catch (IOException ignored) {
+            // closing: nothing left to do with it
+        } finally {
+            channel = null;
+            selector = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        disconnect();
+    }
+}

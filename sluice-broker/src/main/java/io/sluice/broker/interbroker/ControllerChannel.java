@@ -1,0 +1,76 @@
+package io.sluice.broker.interbroker;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Readable;
+
+/**
+ * This broker's channel to the active controller, over the Kafka protocol (AlterPartition, ControlledShutdown), as
+ * Kafka's brokers have it: requests go out one at a time on one connection, to wherever the controller currently is.
+ * A request made while no controller is known fails at once; the caller retries.
+ *
+ * <p>Thread-safe: requests are queued to the channel's own thread.
+ */
+public final class ControllerChannel implements AutoCloseable {
+    private final Supplier<InetSocketAddress> controllerAddress;
+    private final BrokerClient client;
+    private final ExecutorService thread;
+
+    /**
+     * @param controllerAddress where the controller is now; null while none is known
+     */
+    public ControllerChannel(int selfId, Supplier<InetSocketAddress> controllerAddress, int timeoutMs) {
+        this.controllerAddress = controllerAddress;
+        this.client = new BrokerClient("sluice-broker-" + selfId + "-to-controller", 16 * 1024 * 1024, timeoutMs);
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "sluice-controller-channel-" + selfId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Sends {@code request} to the controller and parses its response with {@code parser} on the channel thread. */
+    public <T> CompletableFuture<T> send(ApiKeys api, short version, ApiMessage request, Function<Readable, T> parser) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        try {
+            thread.execute(() -> {
+                try {
+                    InetSocketAddress target = controllerAddress.get();
+                    if (target == null) {
+                        throw new IOException("no controller is known");
+                    }
+                    client.target(target);
+                    ByteBuffer body = client.call(api, version, request);
+                    result.complete(parser.apply(new ByteBufferAccessor(body)));
+                } catch (IOException | RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new IOException("controller channel closed"));
+        }
+        return result;
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        client.close();
+    }
+}

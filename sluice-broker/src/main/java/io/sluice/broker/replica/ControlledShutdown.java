@@ -1,0 +1,80 @@
+package io.sluice.broker.replica;
+
+import io.sluice.broker.config.ReplicaConfig;
+import io.sluice.broker.interbroker.ControllerChannel;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.message.ControlledShutdownRequestData;
+import org.apache.kafka.common.message.ControlledShutdownResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A stopping broker's request that the controller move every leadership it holds first (Kafka's ControlledShutdown),
+ * so producers and consumers switch to the new leaders before this broker's partitions go quiet. Tried up to
+ * {@code controlled.shutdown.max.retries} more times while partitions remain or the controller cannot be reached;
+ * each attempt is bounded, so the whole is bounded even with no controller or no ZooKeeper.
+ *
+ * <p>Not thread-safe; run once by the closing thread.
+ */
+public final class ControlledShutdown {
+    private static final Logger LOG = LoggerFactory.getLogger(ControlledShutdown.class);
+    private static final short VERSION = 3;
+    /** Bound on one attempt: the controller publishes one delta, a matter of milliseconds when healthy. */
+    private static final long ATTEMPT_TIMEOUT_MS = 10_000;
+
+    private final int brokerId;
+    private final ReplicaConfig config;
+    private final ControllerChannel controller;
+
+    public ControlledShutdown(int brokerId, ReplicaConfig config, ControllerChannel controller) {
+        this.brokerId = brokerId;
+        this.config = config;
+        this.controller = controller;
+    }
+
+    /** @return whether the controller moved every leadership away */
+    public boolean run() {
+        long started = System.nanoTime();
+        for (int attempt = 0; attempt <= config.controlledShutdownMaxRetries(); attempt++) {
+            if (attempt > 0 && !pause(Math.min(config.controlledShutdownRetryBackoffMs(), ATTEMPT_TIMEOUT_MS))) {
+                return false;
+            }
+            try {
+                ControlledShutdownResponseData answer = controller.send(ApiKeys.CONTROLLED_SHUTDOWN, VERSION,
+                                new ControlledShutdownRequestData().setBrokerId(brokerId).setBrokerEpoch(-1),
+                                readable -> new ControlledShutdownResponseData(readable, VERSION))
+                        .get(ATTEMPT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                Errors error = Errors.forCode(answer.errorCode());
+                if (error == Errors.NONE && answer.remainingPartitions().isEmpty()) {
+                    LOG.info("broker {}: controlled shutdown moved every leadership in {} ms", brokerId,
+                            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                    return true;
+                }
+                LOG.info("broker {}: controlled shutdown attempt {} answered {} with {} partitions still led here",
+                        brokerId, attempt + 1, error, answer.remainingPartitions().size());
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.info("broker {}: controlled shutdown attempt {} failed: {}", brokerId, attempt + 1,
+                        e instanceof ExecutionException ? e.getCause().getMessage() : "no answer in " + ATTEMPT_TIMEOUT_MS + " ms");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        LOG.warn("broker {}: stopping without a complete controlled shutdown", brokerId);
+        return false;
+    }
+
+    private static boolean pause(long ms) {
+        try {
+            Thread.sleep(ms);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.sluice.broker.replica;
+
+import io.sluice.broker.topic.Partition;
+import io.sluice.log.PartitionLog;
+import io.sluice.log.batch.BatchFraming;
+import io.sluice.log.epoch.EpochEndOffset;
+import io.sluice.record.batch.RecordBatchView;
+import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.BaseRecords;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies one partition's part of a follower fetch answer to the local log: truncates where the leader says the
+ * logs diverge (Fetch v12+ diverging epoch, KIP-320; the truncation point is the earlier of the two logs' ends of that
+ * epoch, Kafka's rule, repeated fetch by fetch until the epochs agree), or appends the batches exactly as they came
+ * (offsets and epochs are the leader's; each batch's CRC is checked first, nothing else is decoded), then follows the
+ * leader's high watermark and log start offset.
+ *
+ * <p>Thread-safe (stateless but for a per-thread batch view); called by fetcher threads.
+ */
+final class FollowerAppender {
+    private static final Logger LOG = LoggerFactory.getLogger(FollowerAppender.class);
+    private static final ThreadLocal<RecordBatchView> VIEW = ThreadLocal.withInitial(RecordBatchView::new);
+
+    /** @return false when the partition failed and should back off before the next fetch */
+    boolean apply(Partition partition, int leaderEpoch, FetchResponseData.PartitionData data) {
+        if (partition.isLeader() || partition.assignment().leaderEpoch() != leaderEpoch) {
+            return true;
+        }
+        Errors error = Errors.forCode(data.errorCode());
+        PartitionLog log = partition.log();
+        try {
+            switch (error) {
+                case NONE -> {
+                    if (data.divergingEpoch().epoch() >= 0 || data.divergingEpoch().endOffset() >= 0) {
+                        truncateToDivergence(partition, data.divergingEpoch());
+                        return true;
+                    }
+                    append(partition, data.records());
+                    followLogStart(log, data.logStartOffset());
+                    partition.followLeaderHighWatermark(data.highWatermark());
+                    return true;
+                }
+                case OFFSET_OUT_OF_RANGE -> {
+                    resetOutOfRange(partition, data);
+                    return true;
+                }
+                default -> {
+                    LOG.info("fetching {} in leader epoch {} failed: {}", partition, leaderEpoch, error);
+                    return false;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.error("applying the fetched data of {} failed", partition, e);
+            return false;
+        }
+    }
+
+    private static void truncateToDivergence(Partition partition, FetchResponseData.EpochEndOffset diverging)
+            throws IOException {
+        PartitionLog log = partition.log();
+        long leaderEnd = diverging.endOffset();
+        long target;
+        if (diverging.epoch() < 0 || leaderEnd < 0) {
+            target = Math.min(partition.highWatermark(), log.logEndOffset());
+        } else {
+            EpochEndOffset local = log.endOffsetForEpoch(diverging.epoch());
+            target = local.endOffset() < 0 ? Math.min(partition.highWatermark(), log.logEndOffset())
+                    : Math.min(local.endOffset(), leaderEnd);
+        }
+        LOG.info("{}: leader's log diverges at epoch {} ending {}; truncating from {} to {}", partition,
+                diverging.epoch(), leaderEnd, log.logEndOffset(), target);
+        log.truncateTo(target);
+        partition.capHighWatermarkAtLogEnd();
+    }
+
+    private static void resetOutOfRange(Partition partition, FetchResponseData.PartitionData data) throws IOException {
+        PartitionLog log = partition.log();
+        long leaderStart = data.logStartOffset();
+        if (leaderStart >= 0 && log.logEndOffset() < leaderStart) {
+            LOG.warn("{}: log end {} is below the leader's log start {}; starting the log over there", partition,
+                    log.logEndOffset(), leaderStart);
+            log.truncateFullyAndStartAt(leaderStart);
+        } else if (data.highWatermark() >= 0 && data.highWatermark() < log.logEndOffset()) {
+            LOG.warn("{}: log end {} is beyond the leader's; truncating to the leader's high watermark {}", partition,
+                    log.logEndOffset(), data.highWatermark());
+            log.truncateTo(data.highWatermark());
+        }
+        partition.capHighWatermarkAtLogEnd();
+    }
+
+    private static void append(Partition partition, BaseRecords records) throws IOException {
+        if (!(records instanceof MemoryRecords memory) || memory.sizeInBytes() == 0) {
+            return;
+        }
+        ByteBuffer batches = memory.buffer();
+        int start = batches.position();
+        int end = wholeBatchesEnd(partition, batches, start, batches.limit());
+        if (end == start) {
+            return;
+        }
+        ByteBuffer whole = batches.duplicate();
+        whole.position(start).limit(end);
+        partition.log().appendAsFollower(whole);
+    }
+
+    /** End of the last whole batch from {@code start}; checks each batch's header and CRC. */
+    private static int wholeBatchesEnd(Partition partition, ByteBuffer buffer, int start, int limit) {
+        RecordBatchView view = VIEW.get();
+        int p = start;
+        while (limit - p >= RECORD_BATCH_OVERHEAD) {
+            view.wrap(buffer, p);
+            if (view.sizeInBytes() > limit - p) {
+                break;
+            }
+            String problem = BatchFraming.check(view, limit - p);
+            if (problem != null) {
+                throw new IllegalStateException("fetched batch of " + partition + " at offset " + view.baseOffset()
+                        + ": " + problem);
+            }
+            if (!view.isCrcValid()) {
+                throw new IllegalStateException("fetched batch of " + partition + " at offset " + view.baseOffset()
+                        + " fails its CRC-32C check");
+            }
+            p += view.sizeInBytes();
+        }
+        return p;
+    }
+
+    private static void followLogStart(PartitionLog log, long leaderLogStart) throws IOException {
+        if (leaderLogStart > log.logStartOffset() && leaderLogStart <= log.logEndOffset()) {
+            log.deleteRecordsBefore(leaderLogStart);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.sluice.broker.replica;
+
+import io.sluice.broker.interbroker.ControllerChannel;
+import io.sluice.broker.topic.Partition;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.AlterPartitionRequestData;
+import org.apache.kafka.common.message.AlterPartitionResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the ISR changes this broker's led partitions propose to the controller as Kafka's AlterPartition, batching
+ * whatever is proposed while a request is in flight into the next one. An accepted change is committed into the
+ * partition's {@link LeaderState} at once (the published cluster state confirms it later); a refused one is dropped
+ * and the leader proposes again from the state the controller publishes. A request that fails in transit is resent.
+ *
+ * <p>Thread-safe: proposals are queued under this object's lock; answers are applied on the controller channel's
+ * thread.
+ */
+public final class IsrChangeSender {
+    private static final Logger LOG = LoggerFactory.getLogger(IsrChangeSender.class);
+    /** AlterPartition v2: topic ids and plain broker ids in the proposed ISR. */
+    static final short ALTER_PARTITION_VERSION = 2;
+
+    private record Proposal(Partition partition, LeaderState state, int[] isr) {
+    }
+
+    private final int selfId;
+    private final ControllerChannel channel;
+    private final ScheduledExecutorService retryTimer;
+    private final long retryBackoffMs;
+    private final Map<Partition, Proposal> queued = new LinkedHashMap<>();
+    private boolean inFlight;
+
+    public IsrChangeSender(int selfId, ControllerChannel channel, ScheduledExecutorService retryTimer, long retryBackoffMs) {
+        this.selfId = selfId;
+        this.channel = channel;
+        this.retryTimer = retryTimer;
+        this.retryBackoffMs = retryBackoffMs;
+    }
+
+    /** Queues {@code isr} (already recorded as the change in flight in {@code state}) for the controller. */
+    public void propose(Partition partition, LeaderState state, int[] isr) {
+        synchronized (this) {
+            queued.put(partition, new Proposal(partition, state, isr));
+        }
+        sendQueued();
+    }
+
+    private void sendQueued() {
+        List<Proposal> batch;
+        synchronized (this) {
+            if (inFlight || queued.isEmpty()) {
+                return;
+            }
+            batch = new ArrayList<>(queued.values());
+            queued.clear();
+            inFlight = true;
+        }
+        AlterPartitionRequestData request = new AlterPartitionRequestData().setBrokerId(selfId).setBrokerEpoch(-1);
+        Map<Uuid, AlterPartitionRequestData.TopicData> topics = new LinkedHashMap<>();
+        for (Proposal p : batch) {
+            List<Integer> isr = new ArrayList<>(p.isr().length);
+            for (int id : p.isr()) {
+                isr.add(id);
+            }
+            topics.computeIfAbsent(p.partition().topic().id(), id -> {
+                AlterPartitionRequestData.TopicData t = new AlterPartitionRequestData.TopicData().setTopicId(id);
+                request.topics().add(t);
+                return t;
+            }).partitions().add(new AlterPartitionRequestData.PartitionData()
+                    .setPartitionIndex(p.partition().index())
+                    .setLeaderEpoch(p.state().leaderEpoch())
+                    .setPartitionEpoch(p.state().partitionEpoch())
+                    .setNewIsr(isr));
+        }
+        channel.send(ApiKeys.ALTER_PARTITION, ALTER_PARTITION_VERSION, request,
+                        readable -> new AlterPartitionResponseData(readable, ALTER_PARTITION_VERSION))
+                .whenComplete((response, failure) -> {
+                    if (failure != null || Errors.forCode(response.errorCode()) != Errors.NONE) {
+                        String why = failure != null ? failure.getMessage() : Errors.forCode(response.errorCode()).name();
+                        LOG.info("AlterPartition for {} partitions failed ({}); resending in {} ms", batch.size(), why,
+                                retryBackoffMs);
+                        requeue(batch);
+                    } else {
+                        applyAnswers(batch, response);
+                        finished();
+                    }
+                });
+    }
+
+    private void requeue(List<Proposal> batch) {
+        synchronized (this) {
+            for (Proposal p : batch) {
+                queued.putIfAbsent(p.partition(), p);
+            }
+            inFlight = false;
+        }
+        retryTimer.schedule(this::sendQueued, retryBackoffMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void finished() {
+        synchronized (this) {
+            inFlight = false;
+        }
+        sendQueued();
+    }
+
+    private static void applyAnswers(List<Proposal> batch, AlterPartitionResponseData response) {
+        Map<Uuid, Map<Integer, AlterPartitionResponseData.PartitionData>> answers = new LinkedHashMap<>();
+        for (AlterPartitionResponseData.TopicData topic : response.topics()) {
+            for (AlterPartitionResponseData.PartitionData data : topic.partitions()) {
+                answers.computeIfAbsent(topic.topicId(), k -> new LinkedHashMap<>()).put(data.partitionIndex(), data);
+            }
+        }
+        for (Proposal p : batch) {
+            Map<Integer, AlterPartitionResponseData.PartitionData> ofTopic = answers.get(p.partition().topic().id());
+            AlterPartitionResponseData.PartitionData answer = ofTopic == null ? null : ofTopic.get(p.partition().index());
+            if (answer == null) {
+                p.state().abandonPending();
+                continue;
+            }
+            Errors error = Errors.forCode(answer.errorCode());
+            if (error == Errors.NONE && answer.leaderEpoch() == p.state().leaderEpoch()) {
+                int[] isr = answer.isr().stream().mapToInt(Integer::intValue).toArray();
+                if (p.state().commit(isr, answer.partitionEpoch())) {
+                    LOG.info("{}: ISR is now {} (partition epoch {})", p.partition(), answer.isr(), answer.partitionEpoch());
+                } else {
+                    // The published state got there first; it already holds this change or a later one.
+                    p.state().abandonPending();
+                }
+                p.partition().maybeAdvanceHighWatermark();
+            } else {
+                LOG.info("{}: controller refused ISR {}: {}", p.partition(), java.util.Arrays.toString(p.isr()), error);
+                p.state().abandonPending();
+            }
+        }
+    }
+}

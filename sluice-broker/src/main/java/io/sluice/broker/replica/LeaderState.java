@@ -1,0 +1,184 @@
+package io.sluice.broker.replica;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A partition's replication state while this broker leads it in one leader epoch: every follower's progress, the
+ * ISR the controller committed (with its partition epoch) and at most one ISR change in flight to the controller
+ * (Kafka's AlterPartition). While a change is in flight the leader counts the larger of the two sets (Kafka's
+ * "maximal ISR"): an added follower already counts for the high watermark and acks=all, a removed one still does
+ * until the controller confirms, so neither direction can acknowledge what fewer replicas hold than promised.
+ *
+ * <p>Thread-safe: mutations and reads of the ISR are serialized on this object; follower offsets are volatile.
+ */
+public final class LeaderState {
+    private final int selfId;
+    private final int leaderEpoch;
+    private final long epochStartOffset;
+    private final Map<Integer, FollowerProgress> followers = new HashMap<>();
+    private int[] isr;
+    private int partitionEpoch;
+    private int[] pendingIsr;
+
+    /**
+     * @param replicas         every replica of the partition, this broker included
+     * @param epochStartOffset the log end offset when this leader epoch began: a follower rejoins the ISR only once
+     *                         it has reached it (it then holds every batch of earlier epochs this leader kept)
+     */
+    public LeaderState(int selfId, int[] replicas, int[] isr, int leaderEpoch, int partitionEpoch,
+                       long epochStartOffset, long nowMs) {
+        this.selfId = selfId;
+        this.leaderEpoch = leaderEpoch;
+        this.epochStartOffset = epochStartOffset;
+        this.isr = isr.clone();
+        this.partitionEpoch = partitionEpoch;
+        for (int replica : replicas) {
+            if (replica != selfId) {
+                followers.put(replica, new FollowerProgress(replica, nowMs));
+            }
+        }
+    }
+
+    public int leaderEpoch() {
+        return leaderEpoch;
+    }
+
+    public synchronized int partitionEpoch() {
+        return partitionEpoch;
+    }
+
+    /** The ISR the controller committed. */
+    public synchronized int[] isr() {
+        return isr.clone();
+    }
+
+    /** The ISR counted for the high watermark and acks=all: the committed one joined with any change in flight. */
+    public synchronized int[] maximalIsr() {
+        return pendingIsr == null ? isr.clone() : union(isr, pendingIsr);
+    }
+
+    public synchronized int maximalIsrSize() {
+        return pendingIsr == null ? isr.length : union(isr, pendingIsr).length;
+    }
+
+    public synchronized boolean hasPendingChange() {
+        return pendingIsr != null;
+    }
+
+    /** Whether {@code brokerId} is one of the partition's followers (a replica other than this leader). */
+    public boolean isFollower(int brokerId) {
+        return followers.containsKey(brokerId);
+    }
+
+    public FollowerProgress follower(int brokerId) {
+        return followers.get(brokerId);
+    }
+
+    /**
+     * Records a follower's fetch. Returns the ISR to propose when the follower is out of the ISR and has caught up
+     * to the high watermark and this epoch's start (Kafka's expansion rule), else null.
+     */
+    public synchronized int[] onFollowerFetch(int brokerId, long fetchOffset, long leaderEndOffset, long highWatermark,
+                                              long nowMs) {
+        FollowerProgress progress = followers.get(brokerId);
+        if (progress == null) {
+            return null;
+        }
+        progress.onFetch(fetchOffset, leaderEndOffset, nowMs);
+        if (pendingIsr != null || contains(isr, brokerId)) {
+            return null;
+        }
+        if (fetchOffset >= highWatermark && fetchOffset >= epochStartOffset) {
+            int[] proposed = Arrays.copyOf(isr, isr.length + 1);
+            proposed[isr.length] = brokerId;
+            pendingIsr = proposed;
+            return proposed.clone();
+        }
+        return null;
+    }
+
+    /**
+     * Returns the ISR without the followers that have not been caught up for {@code lagMs} (Kafka's
+     * replica.lag.time.max.ms), recording it as the change in flight; null when every ISR member keeps up or a change
+     * is already in flight. The leader itself never leaves.
+     */
+    public synchronized int[] proposeShrink(long nowMs, long lagMs) {
+        if (pendingIsr != null) {
+            return null;
+        }
+        int[] kept = new int[isr.length];
+        int n = 0;
+        for (int id : isr) {
+            FollowerProgress progress = followers.get(id);
+            if (id == selfId || progress == null || nowMs - progress.lastCaughtUpMs() <= lagMs) {
+                kept[n++] = id;
+            }
+        }
+        if (n == isr.length) {
+            return null;
+        }
+        pendingIsr = Arrays.copyOf(kept, n);
+        return pendingIsr.clone();
+    }
+
+    /**
+     * Takes an ISR the controller committed (from an AlterPartition answer or the published cluster state) when it is
+     * newer than the one held; the change in flight ends either way once a newer epoch is seen.
+     *
+     * @return whether the ISR was replaced
+     */
+    public synchronized boolean commit(int[] committedIsr, int committedPartitionEpoch) {
+        if (committedPartitionEpoch <= partitionEpoch) {
+            return false;
+        }
+        isr = committedIsr.clone();
+        partitionEpoch = committedPartitionEpoch;
+        pendingIsr = null;
+        return true;
+    }
+
+    /** Forgets the change in flight (the controller refused it or it failed); the next check may propose again. */
+    public synchronized void abandonPending() {
+        pendingIsr = null;
+    }
+
+    /**
+     * The high watermark the ISR supports: the smallest log end offset among the maximal ISR, this leader's being
+     * {@code leaderEndOffset}. A member that has not fetched yet holds it at {@link FollowerProgress#UNKNOWN_OFFSET}.
+     */
+    public synchronized long highWatermarkCandidate(long leaderEndOffset) {
+        long min = leaderEndOffset;
+        int[] members = pendingIsr == null ? isr : union(isr, pendingIsr);
+        for (int id : members) {
+            if (id == selfId) {
+                continue;
+            }
+            FollowerProgress progress = followers.get(id);
+            long end = progress == null ? FollowerProgress.UNKNOWN_OFFSET : progress.logEndOffset();
+            min = Math.min(min, end);
+        }
+        return min;
+    }
+
+    private static int[] union(int[] a, int[] b) {
+        int[] out = Arrays.copyOf(a, a.length + b.length);
+        int n = a.length;
+        for (int id : b) {
+            if (!contains(a, id)) {
+                out[n++] = id;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    static boolean contains(int[] ids, int id) {
+        for (int v : ids) {
+            if (v == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,201 @@
+package io.sluice.broker.replica;
+
+import io.sluice.broker.config.ReplicaConfig;
+import io.sluice.broker.interbroker.ControllerChannel;
+import io.sluice.broker.topic.Partition;
+import io.sluice.cluster.state.BrokerInfo;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.codec.endpoint.Endpoint;
+import io.sluice.log.LogManager;
+import io.sluice.log.TopicPartitionKey;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replication on this broker: reacts to each hosted partition's role change (a follower fetches from its leader, a
+ * leader stops fetching), records followers' fetches on led partitions and proposes ISR expansions, checks every
+ * half {@code replica.lag.time.max.ms} for followers that fell behind and proposes ISR shrinks, and checkpoints high
+ * watermarks per log directory.
+ *
+ * <p>Thread-safe: role changes arrive on the cluster-state thread, fetches on request threads, checks on the
+ * scheduler; each partition's state guards itself.
+ */
+public final class ReplicaManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
+
+    private final int selfId;
+    private final ReplicaConfig config;
+    private final LogManager logs;
+    private final Supplier<ClusterState> cluster;
+    private final Supplier<Iterable<Partition>> hosted;
+    private final ReplicaFetcherManager fetchers;
+    private final IsrChangeSender isrChanges;
+    private final HighWatermarkCheckpoint checkpoint;
+    private final Map<TopicPartitionKey, Long> restoredHighWatermarks;
+    private final LongSupplier clock;
+    private final ScheduledFuture<?> isrCheck;
+    private final ScheduledFuture<?> checkpointTask;
+
+    /**
+     * @param cluster   the newest applied cluster state (where each leader is)
+     * @param hosted    every partition this broker hosts now
+     * @param scheduler runs the ISR check and the checkpoint; not owned
+     */
+    public ReplicaManager(int selfId, ReplicaConfig config, LogManager logs, Supplier<ClusterState> cluster,
+                          Supplier<Iterable<Partition>> hosted, ControllerChannel controller,
+                          ScheduledExecutorService scheduler, LongSupplier clock) {
+        this.selfId = selfId;
+        this.config = config;
+        this.logs = logs;
+        this.cluster = cluster;
+        this.hosted = hosted;
+        this.clock = clock;
+        this.fetchers = new ReplicaFetcherManager(selfId, config, clock);
+        this.isrChanges = new IsrChangeSender(selfId, controller, scheduler, config.fetchBackoffMs());
+        this.checkpoint = new HighWatermarkCheckpoint(logs.logDirs());
+        this.restoredHighWatermarks = checkpoint.readAll();
+        long checkEvery = Math.max(1, config.lagTimeMaxMs() / 2);
+        this.isrCheck = scheduler.scheduleWithFixedDelay(this::shrinkLaggingIsrs, checkEvery, checkEvery,
+                TimeUnit.MILLISECONDS);
+        this.checkpointTask = scheduler.scheduleWithFixedDelay(this::checkpointQuietly,
+                config.highWatermarkCheckpointIntervalMs(), config.highWatermarkCheckpointIntervalMs(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** The high watermark restored from the checkpoint for a partition, 0 when none was written. */
+    public long restoredHighWatermark(String topic, int partition) {
+        return restoredHighWatermarks.getOrDefault(new TopicPartitionKey(topic, partition), 0L);
+    }
+
+    /** Acts on a hosted partition's role change. */
+    public void onTransition(Partition partition, Partition.Transition transition) {
+        switch (transition) {
+            case BECAME_LEADER -> {
+                fetchers.unfollow(partition);
+                LOG.info("{}: leader in epoch {} with ISR {} at log end {}", partition, partition.leaderEpoch(),
+                        java.util.Arrays.toString(partition.assignment().isr()), partition.log().logEndOffset());
+            }
+            case BECAME_FOLLOWER -> follow(partition);
+            case OFFLINE -> fetchers.unfollow(partition);
+            case ISR_CHANGED, NONE -> {
+                return;
+            }
+        }
+        partition.notifyAppended();
+    }
+
+    private void follow(Partition partition) {
+        int leader = partition.assignment().leader();
+        InetSocketAddress address = addressOf(leader);
+        if (address == null) {
+            LOG.warn("{}: leader {} has no known endpoint; not fetching until the next cluster state", partition, leader);
+            fetchers.unfollow(partition);
+            return;
+        }
+        fetchers.follow(partition, leader, address, partition.leaderEpoch());
+        LOG.info("{}: following broker {} in epoch {} from log end {}", partition, leader, partition.leaderEpoch(),
+                partition.log().logEndOffset());
+    }
+
+    /** Stops replicating a partition this broker no longer hosts. */
+    public void onRemoved(Partition partition) {
+        fetchers.unfollow(partition);
+        partition.notifyAppended();
+    }
+
+    /** The address of live broker {@code brokerId} in the newest cluster state, null when it is not live. */
+    public InetSocketAddress addressOf(int brokerId) {
+        return addressOf(cluster.get(), brokerId);
+    }
+
+    /** The address of live broker {@code brokerId} in {@code state}, null when it is not live. */
+    public static InetSocketAddress addressOf(ClusterState state, int brokerId) {
+        BrokerInfo info = state.broker(brokerId);
+        Endpoint endpoint = info == null ? null : info.primaryEndpoint();
+        return endpoint == null ? null : new InetSocketAddress(endpoint.host(), endpoint.port());
+    }
+
+    /**
+     * A follower fetched a led partition from {@code fetchOffset} when the log ended at {@code leaderEndOffset}:
+     * records its progress, proposes it for the ISR when it caught up, and advances the high watermark.
+     */
+    public void onFollowerFetch(Partition partition, int replicaId, long fetchOffset, long leaderEndOffset) {
+        LeaderState state = partition.leaderState();
+        if (state == null) {
+            return;
+        }
+        int[] proposal = state.onFollowerFetch(replicaId, fetchOffset, leaderEndOffset, partition.highWatermark(),
+                clock.getAsLong());
+        if (proposal != null) {
+            LOG.info("{}: follower {} caught up at {}; proposing ISR {}", partition, replicaId, fetchOffset,
+                    java.util.Arrays.toString(proposal));
+            isrChanges.propose(partition, state, proposal);
+        }
+        partition.maybeAdvanceHighWatermark();
+    }
+
+    private void shrinkLaggingIsrs() {
+        try {
+            long now = clock.getAsLong();
+            for (Partition partition : hosted.get()) {
+                LeaderState state = partition.leaderState();
+                if (state == null) {
+                    continue;
+                }
+                int[] proposal = state.proposeShrink(now, config.lagTimeMaxMs());
+                if (proposal != null) {
+                    LOG.info("{}: followers fell behind for over {} ms; proposing ISR {} (was {})", partition,
+                            config.lagTimeMaxMs(), java.util.Arrays.toString(proposal),
+                            java.util.Arrays.toString(state.isr()));
+                    isrChanges.propose(partition, state, proposal);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("ISR check failed", e);
+        }
+    }
+
+    private void checkpointQuietly() {
+        try {
+            checkpointHighWatermarks();
+        } catch (IOException | RuntimeException e) {
+            LOG.error("writing {} failed", HighWatermarkCheckpoint.FILE_NAME, e);
+        }
+    }
+
+    /** Writes the high watermark of every hosted partition to its log directory's checkpoint. */
+    public void checkpointHighWatermarks() throws IOException {
+        Map<Path, Map<TopicPartitionKey, Long>> byDir = new HashMap<>();
+        for (Partition partition : hosted.get()) {
+            Path dir = logs.logDirOf(partition.topic().name(), partition.index());
+            if (dir != null) {
+                byDir.computeIfAbsent(dir, d -> new HashMap<>())
+                        .put(new TopicPartitionKey(partition.topic().name(), partition.index()), partition.highWatermark());
+            }
+        }
+        checkpoint.write(byDir);
+    }
+
+    public int selfId() {
+        return selfId;
+    }
+
+    /** Stops fetching and the periodic tasks, then writes the high watermarks once more. */
+    @Override
+    public void close() {
+        isrCheck.cancel(false);
+        checkpointTask.cancel(false);
+        fetchers.close();
+        checkpointQuietly();
+    }
+}
