@@ -342,14 +342,18 @@ final class ReplicationControl {
             if (ratio <= threshold || !state.hasBroker(broker) || shuttingDown.contains(broker)) {
                 continue;
             }
+            int moved = 0;
             for (PartitionKey key : e.getValue()) {
                 PartitionState ps = pending.current(key);
                 if (ps.inIsr(broker)) {
                     pending.change(key, ps.withLeader(broker, ps.leaderEpoch() + 1, ps.isr()));
+                    moved++;
                 }
             }
-            LOG.info("leader imbalance of broker {} is {} (above {}): electing it where it is in sync", broker,
-                    ratio, threshold);
+            if (moved > 0) {
+                LOG.info("leader imbalance of broker {} is {} (above {}): it leads {} of its preferred partitions "
+                        + "again", broker, ratio, threshold, moved);
+            }
         }
     }
 
