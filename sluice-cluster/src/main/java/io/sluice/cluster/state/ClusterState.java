@@ -196,7 +196,10 @@ public final class ClusterState {
             }
             PartitionState[] slots = byTopic.computeIfAbsent(c.topicId, k -> new PartitionState[topic.partitionCount()]);
             PartitionState base = slots[c.partition] != null ? slots[c.partition] : topic.partition(c.partition);
-            slots[c.partition] = base.withLeader(c.leader, c.leaderEpoch, c.isr);
+            // A v0 record (written before partition epochs) still counts as a change: one epoch up.
+            int partitionEpoch = c.partitionEpoch == PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED
+                    ? base.partitionEpoch() + 1 : c.partitionEpoch;
+            slots[c.partition] = base.with(c.leader, c.leaderEpoch, c.isr, partitionEpoch);
         }
         for (Map.Entry<UUID, PartitionState[]> e : byTopic.entrySet()) {
             topics.put(e.getKey(), topics.get(e.getKey()).withPartitions(e.getValue()));

@@ -8,26 +8,54 @@ import java.util.UUID;
 
 /**
  * A leader or ISR change of one partition inside a delta.
- * Schema v0: topicId, partition, leader, leaderEpoch, isr. Mutable value holder; not thread-safe.
+ * Schema v0: topicId, partition, leader, leaderEpoch, isr.
+ * Schema v1 adds partitionEpoch; a v0 record reads it as {@link #PARTITION_EPOCH_NOT_CARRIED}, which applying the
+ * change turns into the partition's epoch plus one (every change bumps it).
+ * Mutable value holder; not thread-safe.
  */
 public final class PartitionChangeRecord implements Message {
-    private static final String[] FIELDS = {"topicId", "partition", "leader", "leaderEpoch", "isr"};
+    public static final int CURRENT_VERSION = 1;
+    /** The partition epoch of a v0 record, written before the field existed. */
+    public static final int PARTITION_EPOCH_NOT_CARRIED = -1;
+    private static final String[] FIELDS = {"topicId", "partition", "leader", "leaderEpoch", "isr",
+        "partitionEpoch"};
 
     public UUID topicId = new UUID(0, 0);
     public int partition;
     public int leader;
     public int leaderEpoch;
     public int[] isr = new int[0];
+    public int partitionEpoch = PARTITION_EPOCH_NOT_CARRIED;
+    /** Version written; lower only in compatibility tests (what an older controller wrote). */
+    public int writeVersion = CURRENT_VERSION;
 
     public PartitionChangeRecord() {
     }
 
+    /** A change that does not name its partition epoch: applying it bumps the partition's epoch by one. */
     public PartitionChangeRecord(UUID topicId, int partition, int leader, int leaderEpoch, int[] isr) {
+        this(topicId, partition, leader, leaderEpoch, isr, PARTITION_EPOCH_NOT_CARRIED);
+    }
+
+    public PartitionChangeRecord(UUID topicId, int partition, int leader, int leaderEpoch, int[] isr,
+                                 int partitionEpoch) {
         this.topicId = topicId;
         this.partition = partition;
         this.leader = leader;
         this.leaderEpoch = leaderEpoch;
         this.isr = isr;
+        this.partitionEpoch = partitionEpoch;
+    }
+
+    /** The change that makes partition {@code partition} of topic {@code topicId} into {@code state}. */
+    public static PartitionChangeRecord of(UUID topicId, int partition, io.sluice.cluster.state.PartitionState state) {
+        return new PartitionChangeRecord(topicId, partition, state.leader(), state.leaderEpoch(), state.isr(),
+                state.partitionEpoch());
+    }
+
+    @Override
+    public int version() {
+        return writeVersion;
     }
 
     @Override
@@ -61,6 +89,14 @@ public final class PartitionChangeRecord implements Message {
                 w.incrementState();
             case 4:
                 if (!w.writeIntArray(isr)) {
+                    return false;
+                }
+                w.incrementState();
+                if (writeVersion < 1) {
+                    return true;
+                }
+            case 5:
+                if (!w.writeInt(partitionEpoch)) {
                     return false;
                 }
                 w.incrementState();
@@ -99,6 +135,17 @@ public final class PartitionChangeRecord implements Message {
                 r.incrementState();
             case 4:
                 isr = r.readIntArray();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+                writeVersion = r.version();
+                if (r.version() < 1) {
+                    partitionEpoch = PARTITION_EPOCH_NOT_CARRIED;
+                    return true;
+                }
+            case 5:
+                partitionEpoch = r.readInt();
                 if (!r.isLastRead()) {
                     return false;
                 }

@@ -3,9 +3,9 @@ package io.sluice.cluster.state.wire;
 import io.sluice.codec.message.MessageRegistry;
 
 /**
- * Type ids and registry of the cluster-state messages kept in ZooKeeper. Ids start at 100, clear of
- * {@code io.sluice.codec.cluster.ClusterMessages}; ids are never reused, new fields are new schema versions appended
- * at the end. Stateless; {@link #REGISTRY} is immutable.
+ * Type ids and registry of the cluster-state messages kept in ZooKeeper. Ids start at 100 (0..99 were the codec's
+ * former sample cluster messages; never reuse them); ids are never reused, new fields are new schema versions
+ * appended at the end and read only when the record's version has them. Stateless; {@link #REGISTRY} is immutable.
  */
 public final class StateMessages {
     public static final int BROKER = 100;
@@ -16,8 +16,9 @@ public final class StateMessages {
 
     public static final MessageRegistry REGISTRY = MessageRegistry.builder()
             .register(BROKER, "BrokerRecord", 0, BrokerRecord::new)
-            .register(TOPIC, "TopicRecord", 0, TopicRecord::new)
-            .register(PARTITION_CHANGE, "PartitionChangeRecord", 0, PartitionChangeRecord::new)
+            .register(TOPIC, "TopicRecord", TopicRecord.CURRENT_VERSION, TopicRecord::new)
+            .register(PARTITION_CHANGE, "PartitionChangeRecord", PartitionChangeRecord.CURRENT_VERSION,
+                    PartitionChangeRecord::new)
             .register(SNAPSHOT, "SnapshotRecord", 0, SnapshotRecord::new)
             .register(DELTA, "DeltaRecord", 0, DeltaRecord::new)
             .build();

@@ -17,15 +17,17 @@ import java.util.UUID;
 
 /**
  * A topic with all its partitions, as written into snapshots and topic-created deltas. Partitions are written inline
- * (replicas, leader, leaderEpoch, isr per partition, no per-partition message header) straight from the
+ * (replicas, leader, leaderEpoch, isr and from v1 partitionEpoch per partition, no per-partition message header) straight from the
  * {@link TopicState} being written, resuming at the exact partition and field where a full chunk stopped, so a
  * 100,000-partition topic is never copied into an intermediate form.
  * Schema v0: topicId, name, configKeys, configValues, partitionCount, partitions.
+ * Schema v1 adds partitionEpoch after each partition's isr; a v0 topic reads its partitions at partition epoch 0.
  * Mutable value holder; not thread-safe; a new instance per write.
  */
 public final class TopicRecord implements Message {
     /** Partitions one topic may declare; more is treated as a forged count (Kafka itself is far below). */
     public static final int MAX_PARTITIONS = 1 << 20;
+    public static final int CURRENT_VERSION = 1;
     private static final String[] FIELDS = {"topicId", "name", "configKeys", "configValues", "partitionCount",
         "partitions"};
 
@@ -43,8 +45,23 @@ public final class TopicRecord implements Message {
     private int[] pendingReplicas;
     private int pendingLeader;
     private int pendingLeaderEpoch;
+    private int[] pendingIsr;
+    /** Version written; lower only in compatibility tests (what an older controller wrote). */
+    private int writeVersion = CURRENT_VERSION;
 
     public TopicRecord() {
+    }
+
+    /** A record that writes {@code topic} in schema {@code version} (compatibility tests write v0). */
+    public static TopicRecord of(TopicState topic, int version) {
+        TopicRecord r = of(topic);
+        r.writeVersion = version;
+        return r;
+    }
+
+    @Override
+    public int version() {
+        return writeVersion;
     }
 
     /** A record that writes {@code topic}. */
@@ -156,6 +173,16 @@ public final class TopicRecord implements Message {
                     if (!w.writeIntArray(p.isr())) {
                         return false;
                     }
+                    if (writeVersion < 1) {
+                        cursorField = 0;
+                        cursor++;
+                        break;
+                    }
+                    cursorField = 4;
+                case 4:
+                    if (!w.writeInt(p.partitionEpoch())) {
+                        return false;
+                    }
                     cursorField = 0;
                     cursor++;
                     break;
@@ -239,23 +266,38 @@ public final class TopicRecord implements Message {
                     }
                     cursorField = 3;
                 case 3:
-                    int[] isr = r.readIntArray();
+                    pendingIsr = r.readIntArray();
                     if (!r.isLastRead()) {
                         return false;
                     }
-                    if (pendingReplicas == null || isr == null) {
+                    if (pendingReplicas == null || pendingIsr == null) {
                         throw new MalformedInputException("TopicRecord " + name + " partition " + read.size()
                                 + ": null replicas or isr");
                     }
-                    read.add(new PartitionState(pendingReplicas, pendingLeader, pendingLeaderEpoch, isr));
-                    pendingReplicas = null;
-                    cursorField = 0;
+                    if (r.version() < 1) {
+                        addPartition(0);
+                        break;
+                    }
+                    cursorField = 4;
+                case 4:
+                    int partitionEpoch = r.readInt();
+                    if (!r.isLastRead()) {
+                        return false;
+                    }
+                    addPartition(partitionEpoch);
                     break;
                 default:
                     throw new IllegalStateException("partition field " + cursorField);
             }
         }
         return true;
+    }
+
+    private void addPartition(int partitionEpoch) {
+        read.add(new PartitionState(pendingReplicas, pendingLeader, pendingLeaderEpoch, pendingIsr, partitionEpoch));
+        pendingReplicas = null;
+        pendingIsr = null;
+        cursorField = 0;
     }
 
     @Override

@@ -1,0 +1,462 @@
+package io.sluice.cluster.controller;
+
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionRef;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.state.wire.DeltaRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+import static io.sluice.cluster.state.PartitionState.NO_LEADER;
+
+/**
+ * Every partition rule of the controller, Kafka's (ReplicationControlManager, ZooKeeper-mode KafkaController):
+ * leaders and ISRs on membership changes, AlterPartition, controlled shutdown, preferred and unclean elections and
+ * the leader-imbalance check. Pure logic over a {@link ClusterState}: each rule adds partition changes to the delta
+ * it is given and touches ZooKeeper not at all, so it is tested without a server. Every change bumps the partition
+ * epoch; a leader change (and a leader's new incarnation) bumps the leader epoch; an ISR-only change keeps it. It
+ * keeps the partitions index ({@link PartitionIndex}) in step with what is published and the brokers in controlled
+ * shutdown, which no election picks until they register again.
+ *
+ * <p>Not thread-safe; owned by the controller thread.
+ */
+final class ReplicationControl {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicationControl.class);
+
+    private final ClusterConfig config;
+    private final PartitionIndex partitions = new PartitionIndex();
+    private final Set<Integer> shuttingDown = new HashSet<>();
+
+    ReplicationControl(ClusterConfig config) {
+        this.config = config;
+    }
+
+    /** Forgets everything and indexes {@code state} (take-over); brokers once shutting down are forgotten too. */
+    void rebuild(ClusterState state) {
+        partitions.rebuild(state);
+        shuttingDown.clear();
+    }
+
+    /** Follows a published delta ({@code before} the state it was applied to, {@code after} the result). */
+    void applied(ClusterState before, DeltaRecord delta, ClusterState after) {
+        partitions.applied(before, delta, after);
+    }
+
+    /** Whether broker {@code id} asked for a controlled shutdown and has not registered again since. */
+    boolean isShuttingDown(int id) {
+        return shuttingDown.contains(id);
+    }
+
+    // ---- topic creation --------------------------------------------------------------------------------------
+
+    /**
+     * New partitions on {@code replicas}: every replica in sync (a new partition is empty everywhere), the preferred
+     * replica leading, leader epoch and partition epoch 0.
+     */
+    static PartitionState[] newPartitions(int[][] replicas) {
+        PartitionState[] ps = new PartitionState[replicas.length];
+        for (int p = 0; p < replicas.length; p++) {
+            ps[p] = new PartitionState(replicas[p], replicas[p][0], 0, replicas[p].clone(), 0);
+        }
+        return ps;
+    }
+
+    // ---- membership ------------------------------------------------------------------------------------------
+
+    /**
+     * The partition changes {@code change} causes. A broker that left leaves the ISRs that have other members; a
+     * partition it led gets the first live in-sync replica in replica order, else no leader with its ISR kept (so the
+     * last leader can come back clean), else, where unclean election is enabled, the first live replica with an ISR
+     * of itself. A bounced broker lost its in-memory state: it leaves ISRs with other members and its leadership moves
+     * to another live in-sync replica, or stays with it under a new leader epoch. Offline partitions get a leader
+     * when an in-sync replica is live again (or any replica, where unclean election is enabled).
+     */
+    void onMembershipChange(ClusterState state, MembershipChange change, DeltaRecord delta) {
+        shuttingDown.removeAll(change.left);
+        shuttingDown.removeAll(change.joined);
+        shuttingDown.removeAll(change.bounced);
+        Set<PartitionKey> touched = new LinkedHashSet<>();
+        for (int id : change.left) {
+            touched.addAll(partitions.replicaOf(id));
+        }
+        for (int id : change.bounced) {
+            touched.addAll(partitions.replicaOf(id));
+        }
+        touched.addAll(partitions.offline());
+        PendingChanges pending = new PendingChanges(state, delta);
+        IntPredicate eligible = id -> change.liveAfter(id) && !shuttingDown.contains(id);
+        for (PartitionKey key : touched) {
+            PartitionState ps = pending.current(key);
+            PartitionState next = afterMembership(key, ps, change, eligible, state);
+            if (next != null) {
+                pending.change(key, next);
+            }
+        }
+    }
+
+    /** The partition after {@code change}, null when unchanged. */
+    private PartitionState afterMembership(PartitionKey key, PartitionState ps, MembershipChange change,
+                                           IntPredicate eligible, ClusterState state) {
+        int[] isr = ps.isr();
+        for (int id : change.left) {
+            isr = withoutIfOthersRemain(isr, id);
+        }
+        boolean leaderGone = change.left.contains(ps.leader()) || change.bounced.contains(ps.leader());
+        int leader = ps.leader();
+        int leaderEpoch = ps.leaderEpoch();
+        if (ps.isOffline() || leaderGone) {
+            // A bounced broker holds no state in memory: any other live in-sync replica is the better leader.
+            int elected = firstIn(ps.replicas(), isr, id -> eligible.test(id) && !change.bounced.contains(id));
+            if (elected == NO_LEADER) {
+                elected = firstIn(ps.replicas(), isr, eligible);
+            }
+            if (elected == NO_LEADER && uncleanAllowed(state, key)) {
+                elected = firstIn(ps.replicas(), ps.replicas(), eligible);
+                if (elected != NO_LEADER) {
+                    logUnclean(state, key, ps, elected);
+                    isr = new int[] {elected};
+                }
+            }
+            if (elected != leader || leaderGone) {
+                leader = elected;
+                leaderEpoch++;
+            }
+        }
+        for (int id : change.bounced) {
+            if (id != leader) {
+                isr = withoutIfOthersRemain(isr, id);
+            }
+        }
+        return changed(ps, leader, leaderEpoch, isr);
+    }
+
+    // ---- AlterPartition --------------------------------------------------------------------------------------
+
+    /**
+     * Kafka's AlterPartition from broker {@code leaderId}: each change validated as Kafka's
+     * ReplicationControlManager does (in its order: unknown partition, epochs newer than the controller's, older
+     * leader epoch, sender not the leader, older partition epoch, malformed ISR, ISR without the leader, ISR members
+     * not live or shutting down); accepted changes keep leader and leader epoch and bump the partition epoch. A
+     * change to the ISR the partition already has is accepted and publishes nothing.
+     */
+    List<AlterPartitionResult> alterPartition(ClusterState state, int leaderId, List<IsrChangeRequest> changes,
+                                              DeltaRecord delta) {
+        PendingChanges pending = new PendingChanges(state, delta);
+        List<AlterPartitionResult> results = new ArrayList<>(changes.size());
+        for (IsrChangeRequest req : changes) {
+            TopicState topic = state.topic(req.topicId());
+            if (topic == null) {
+                results.add(new AlterPartitionResult(req.topicId(), req.partition(),
+                        ReplicationError.UNKNOWN_TOPIC_ID, null));
+                continue;
+            }
+            if (req.partition() < 0 || req.partition() >= topic.partitionCount()) {
+                results.add(new AlterPartitionResult(req.topicId(), req.partition(),
+                        ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, null));
+                continue;
+            }
+            PartitionKey key = new PartitionKey(req.topicId(), req.partition());
+            PartitionState ps = pending.current(key);
+            ReplicationError error = validate(state, leaderId, ps, req);
+            if (error != ReplicationError.NONE) {
+                LOG.info("AlterPartition from broker {} for {}-{} refused with {}: {} against {}", leaderId,
+                        topic.name(), req.partition(), error, req, ps);
+            } else if (!Arrays.equals(req.newIsr(), ps.isr())) {
+                ps = ps.withLeader(ps.leader(), ps.leaderEpoch(), req.newIsr().clone());
+                pending.change(key, ps);
+            }
+            results.add(new AlterPartitionResult(req.topicId(), req.partition(), error, ps));
+        }
+        return results;
+    }
+
+    private ReplicationError validate(ClusterState state, int leaderId, PartitionState ps, IsrChangeRequest req) {
+        if (req.leaderEpoch() > ps.leaderEpoch() || req.partitionEpoch() > ps.partitionEpoch()) {
+            return ReplicationError.NOT_CONTROLLER;
+        }
+        if (req.leaderEpoch() < ps.leaderEpoch()) {
+            return ReplicationError.FENCED_LEADER_EPOCH;
+        }
+        if (leaderId != ps.leader()) {
+            return ReplicationError.NOT_LEADER_OR_FOLLOWER;
+        }
+        if (req.partitionEpoch() < ps.partitionEpoch()) {
+            return ReplicationError.INVALID_UPDATE_VERSION;
+        }
+        int[] isr = req.newIsr();
+        if (!isSubsetWithoutDuplicates(isr, ps.replicas()) || !contains(isr, ps.leader())) {
+            return ReplicationError.INVALID_REQUEST;
+        }
+        for (int id : isr) {
+            if (!state.hasBroker(id) || shuttingDown.contains(id)) {
+                return ReplicationError.INELIGIBLE_REPLICA;
+            }
+        }
+        return ReplicationError.NONE;
+    }
+
+    // ---- controlled shutdown ---------------------------------------------------------------------------------
+
+    /**
+     * Kafka's ControlledShutdown of broker {@code brokerId}: marks it shutting down; each partition it leads gets
+     * the first other live in-sync replica (not shutting down) in replica order, without it in the ISR; it leaves the
+     * ISRs where it follows and others remain. The result lists the partitions it still leads, except those with a
+     * single replica (as Kafka: no retry can move them).
+     */
+    ControlledShutdownResult controlledShutdown(ClusterState state, int brokerId, DeltaRecord delta) {
+        if (!state.hasBroker(brokerId)) {
+            return new ControlledShutdownResult(ReplicationError.BROKER_NOT_AVAILABLE, List.of());
+        }
+        shuttingDown.add(brokerId);
+        IntPredicate eligible = id -> state.hasBroker(id) && !shuttingDown.contains(id);
+        PendingChanges pending = new PendingChanges(state, delta);
+        List<PartitionRef> remaining = new ArrayList<>();
+        for (PartitionKey key : partitions.replicaOf(brokerId)) {
+            PartitionState ps = pending.current(key);
+            if (ps.leader() == brokerId) {
+                int elected = firstIn(ps.replicas(), ps.isr(), eligible);
+                if (elected != NO_LEADER) {
+                    pending.change(key, ps.withLeader(elected, ps.leaderEpoch() + 1, without(ps.isr(), brokerId)));
+                } else if (ps.replicas().length > 1) {
+                    remaining.add(new PartitionRef(state.topic(key.topicId()).name(), key.partition()));
+                }
+            } else if (ps.inIsr(brokerId) && ps.isr().length > 1) {
+                pending.change(key, ps.withLeader(ps.leader(), ps.leaderEpoch(), without(ps.isr(), brokerId)));
+            }
+        }
+        LOG.info("broker {} shutting down: {} partition changes, still leads {}", brokerId,
+                delta.partitionChanges.size(), remaining);
+        return new ControlledShutdownResult(ReplicationError.NONE, remaining);
+    }
+
+    // ---- elections -------------------------------------------------------------------------------------------
+
+    /**
+     * Kafka's ElectLeaders. PREFERRED: ELECTION_NOT_NEEDED when the preferred replica leads; else it leads when live,
+     * in sync and not shutting down; else the current leader stays when it can (PREFERRED_LEADER_NOT_AVAILABLE), or
+     * the first eligible in-sync replica takes over. UNCLEAN: ELECTION_NOT_NEEDED when the partition has a leader;
+     * else the first live in-sync replica, else the first live replica with an ISR of itself (logged as possible
+     * data loss), else ELIGIBLE_LEADERS_NOT_AVAILABLE.
+     */
+    List<ElectionResult> electLeaders(ClusterState state, Collection<PartitionRef> refs, ElectionType type,
+                                      DeltaRecord delta) {
+        PendingChanges pending = new PendingChanges(state, delta);
+        IntPredicate eligible = id -> state.hasBroker(id) && !shuttingDown.contains(id);
+        List<ElectionResult> results = new ArrayList<>(refs.size());
+        for (PartitionRef ref : refs) {
+            TopicState topic = state.topic(ref.topic());
+            if (topic == null || ref.partition() < 0 || ref.partition() >= topic.partitionCount()) {
+                results.add(new ElectionResult(ref, ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
+                        "no partition " + ref, null));
+                continue;
+            }
+            PartitionKey key = new PartitionKey(topic.id(), ref.partition());
+            PartitionState ps = pending.current(key);
+            ElectionResult r = type == ElectionType.PREFERRED ? electPreferred(ref, ps, eligible)
+                    : electUnclean(state, key, ref, ps, eligible);
+            if (r.error() == ReplicationError.NONE) {
+                pending.change(key, r.state());
+            }
+            results.add(r);
+        }
+        return results;
+    }
+
+    private static ElectionResult electPreferred(PartitionRef ref, PartitionState ps, IntPredicate eligible) {
+        int preferred = ps.preferredReplica();
+        if (ps.leader() == preferred) {
+            return new ElectionResult(ref, ReplicationError.ELECTION_NOT_NEEDED, "preferred replica " + preferred
+                    + " already leads", ps);
+        }
+        int elected = NO_LEADER;
+        if (eligible.test(preferred) && ps.inIsr(preferred)) {
+            elected = preferred;
+        } else if (ps.isOffline() || !eligible.test(ps.leader())) {
+            elected = firstIn(ps.replicas(), ps.isr(), eligible);
+        }
+        if (elected == NO_LEADER || elected == ps.leader()) {
+            return new ElectionResult(ref, ReplicationError.PREFERRED_LEADER_NOT_AVAILABLE, "preferred replica "
+                    + preferred + " is not live and in sync (isr " + Arrays.toString(ps.isr()) + ")", ps);
+        }
+        return new ElectionResult(ref, ReplicationError.NONE, "",
+                ps.withLeader(elected, ps.leaderEpoch() + 1, ps.isr()));
+    }
+
+    private ElectionResult electUnclean(ClusterState state, PartitionKey key, PartitionRef ref, PartitionState ps,
+                                        IntPredicate eligible) {
+        if (!ps.isOffline()) {
+            return new ElectionResult(ref, ReplicationError.ELECTION_NOT_NEEDED, "led by " + ps.leader(), ps);
+        }
+        int elected = firstIn(ps.replicas(), ps.isr(), eligible);
+        int[] isr = ps.isr();
+        if (elected == NO_LEADER) {
+            elected = firstIn(ps.replicas(), ps.replicas(), eligible);
+            if (elected == NO_LEADER) {
+                return new ElectionResult(ref, ReplicationError.ELIGIBLE_LEADERS_NOT_AVAILABLE, "no replica of "
+                        + Arrays.toString(ps.replicas()) + " is live", ps);
+            }
+            logUnclean(state, key, ps, elected);
+            isr = new int[] {elected};
+        }
+        return new ElectionResult(ref, ReplicationError.NONE, "", ps.withLeader(elected, ps.leaderEpoch() + 1, isr));
+    }
+
+    // ---- leader imbalance ------------------------------------------------------------------------------------
+
+    /**
+     * Kafka's checkAndTriggerAutoLeaderRebalance: for each broker, the share of the partitions it is the preferred
+     * replica of that another broker (or nobody) leads; above {@link ClusterConfig#leaderImbalancePerBrokerPercentage()}
+     * it gets the leadership of those where it is live, in sync and not shutting down. O(partitions).
+     */
+    void rebalanceLeaders(ClusterState state, DeltaRecord delta) {
+        Map<Integer, int[]> preferredCount = new java.util.HashMap<>();
+        Map<Integer, List<PartitionKey>> ledElsewhere = new java.util.HashMap<>();
+        for (TopicState topic : state.topicsById().values()) {
+            for (int p = 0; p < topic.partitionCount(); p++) {
+                PartitionState ps = topic.partition(p);
+                int preferred = ps.preferredReplica();
+                preferredCount.computeIfAbsent(preferred, k -> new int[1])[0]++;
+                if (ps.leader() != preferred) {
+                    ledElsewhere.computeIfAbsent(preferred, k -> new ArrayList<>())
+                            .add(new PartitionKey(topic.id(), p));
+                }
+            }
+        }
+        PendingChanges pending = new PendingChanges(state, delta);
+        double threshold = config.leaderImbalancePerBrokerPercentage() / 100.0;
+        for (Map.Entry<Integer, List<PartitionKey>> e : ledElsewhere.entrySet()) {
+            int broker = e.getKey();
+            double ratio = (double) e.getValue().size() / preferredCount.get(broker)[0];
+            if (ratio <= threshold || !state.hasBroker(broker) || shuttingDown.contains(broker)) {
+                continue;
+            }
+            int moved = 0;
+            for (PartitionKey key : e.getValue()) {
+                PartitionState ps = pending.current(key);
+                if (ps.inIsr(broker)) {
+                    pending.change(key, ps.withLeader(broker, ps.leaderEpoch() + 1, ps.isr()));
+                    moved++;
+                }
+            }
+            if (moved > 0) {
+                LOG.info("leader imbalance of broker {} is {} (above {}): it leads {} of its preferred partitions "
+                        + "again", broker, ratio, threshold, moved);
+            }
+        }
+    }
+
+    // ---- administrative ISR ----------------------------------------------------------------------------------
+
+    /**
+     * Sets ISRs as given (an administrative change, no epoch fencing): members must be replicas and include a live
+     * leader. Leader and leader epoch stay; the partition epoch is bumped.
+     */
+    void setIsrs(ClusterState state, Map<PartitionRef, int[]> isrs, DeltaRecord delta)
+            throws UnknownTopicException, InvalidIsrException {
+        PendingChanges pending = new PendingChanges(state, delta);
+        for (Map.Entry<PartitionRef, int[]> e : isrs.entrySet()) {
+            PartitionRef ref = e.getKey();
+            TopicState topic = state.topic(ref.topic());
+            if (topic == null || ref.partition() < 0 || ref.partition() >= topic.partitionCount()) {
+                throw new UnknownTopicException("partition " + ref + " does not exist");
+            }
+            PartitionKey key = new PartitionKey(topic.id(), ref.partition());
+            PartitionState ps = pending.current(key);
+            int[] isr = e.getValue().clone();
+            if (isr.length == 0) {
+                throw new InvalidIsrException("partition " + ref + ": empty ISR");
+            }
+            for (int id : isr) {
+                if (!ps.hasReplica(id)) {
+                    throw new InvalidIsrException("partition " + ref + ": ISR member " + id
+                            + " is not one of the replicas " + Arrays.toString(ps.replicas()));
+                }
+            }
+            if (!ps.isOffline() && !contains(isr, ps.leader())) {
+                throw new InvalidIsrException("partition " + ref + ": ISR " + Arrays.toString(isr)
+                        + " leaves out the leader " + ps.leader());
+            }
+            pending.change(key, ps.withLeader(ps.leader(), ps.leaderEpoch(), isr));
+        }
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------------
+
+    private boolean uncleanAllowed(ClusterState state, PartitionKey key) {
+        return config.uncleanLeaderElectionEnabled(state.topic(key.topicId()).configs());
+    }
+
+    private static void logUnclean(ClusterState state, PartitionKey key, PartitionState ps, int elected) {
+        LOG.error("unclean leader election for {}-{}: no in-sync replica of {} is live, out-of-sync replica {} "
+                + "becomes leader; records acknowledged since it fell behind may be lost",
+                state.topic(key.topicId()).name(), key.partition(), Arrays.toString(ps.isr()), elected);
+    }
+
+    /** {@code ps} with the given leadership under the next partition epoch, null when nothing differs. */
+    private static PartitionState changed(PartitionState ps, int leader, int leaderEpoch, int[] isr) {
+        if (leader == ps.leader() && leaderEpoch == ps.leaderEpoch() && Arrays.equals(isr, ps.isr())) {
+            return null;
+        }
+        return ps.withLeader(leader, leaderEpoch, isr);
+    }
+
+    /** The first of {@code order} that is in {@code members} and passes {@code eligible}; NO_LEADER when none. */
+    private static int firstIn(int[] order, int[] members, IntPredicate eligible) {
+        for (int id : order) {
+            if (contains(members, id) && eligible.test(id)) {
+                return id;
+            }
+        }
+        return NO_LEADER;
+    }
+
+    private static int[] withoutIfOthersRemain(int[] isr, int id) {
+        return isr.length > 1 && contains(isr, id) ? without(isr, id) : isr;
+    }
+
+    private static int[] without(int[] ids, int id) {
+        int[] out = new int[ids.length];
+        int n = 0;
+        for (int v : ids) {
+            if (v != id) {
+                out[n++] = v;
+            }
+        }
+        return n == ids.length ? ids : Arrays.copyOf(out, n);
+    }
+
+    private static boolean isSubsetWithoutDuplicates(int[] ids, int[] of) {
+        for (int i = 0; i < ids.length; i++) {
+            if (!contains(of, ids[i])) {
+                return false;
+            }
+            for (int j = 0; j < i; j++) {
+                if (ids[j] == ids[i]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean contains(int[] ids, int id) {
+        for (int v : ids) {
+            if (v == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

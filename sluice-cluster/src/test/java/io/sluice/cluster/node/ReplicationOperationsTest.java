@@ -1,0 +1,216 @@
+package io.sluice.cluster.node;
+
+import io.sluice.cluster.ZkTesting;
+import io.sluice.cluster.controller.AlterPartitionResult;
+import io.sluice.cluster.controller.ClusterController;
+import io.sluice.cluster.controller.ControlledShutdownResult;
+import io.sluice.cluster.controller.ElectionResult;
+import io.sluice.cluster.controller.ElectionType;
+import io.sluice.cluster.controller.IsrChangeRequest;
+import io.sluice.cluster.controller.ReplicationError;
+import io.sluice.cluster.registry.BrokerRegistration;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionRef;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The controller's replication operations end to end on a real ZooKeeper: AlterPartition fencing, controlled
+ * shutdown, leaves and returns of in-sync replicas, and the leader-imbalance check, each seen by every broker.
+ * Brokers 2 and 3 are bare registrations on their own sessions, so they can die and return at will.
+ */
+class ReplicationOperationsTest {
+    @TempDir
+    Path dir;
+
+    static <T> T get(CompletableFuture<T> f) throws Exception {
+        return f.get(60, TimeUnit.SECONDS);
+    }
+
+    /** Controller broker 1 plus registrations of brokers 2 and 3, and topic "r" with 3 partitions on all three. */
+    private static final class Cluster {
+        final ClusterFixture.Broker controller;
+        final BrokerRegistration[] regs = new BrokerRegistration[4];
+        final CuratorFramework[] sessions = new CuratorFramework[4];
+        final ClusterFixture fixture;
+        TopicState topic;
+
+        Cluster(ClusterFixture fixture) throws Exception {
+            this.fixture = fixture;
+            controller = fixture.broker(1, "", true);
+            ClusterFixture.awaitController(List.of(controller));
+            for (int id = 2; id <= 3; id++) {
+                register(id);
+            }
+            ZkTesting.await("3 brokers", () -> state() != null && state().brokerCount() == 3);
+            topic = get(node().createTopic("r", 3, 3, Map.of()));
+        }
+
+        ClusterNode node() {
+            return controller.node();
+        }
+
+        ClusterState state() {
+            return node().controller().state();
+        }
+
+        ClusterController.ControllerStats stats() {
+            return node().controller().stats();
+        }
+
+        PartitionState partition(int p) {
+            return state().topic("r").partition(p);
+        }
+
+        void register(int id) throws Exception {
+            sessions[id] = fixture.client();
+            regs[id] = new BrokerRegistration(sessions[id], ZkTesting.broker(id, ""), ZkTesting.SESSION);
+            regs[id].register();
+        }
+
+        /** Broker {@code id} leaves: its registration is gone and nothing re-creates it. */
+        void kill(int id) throws Exception {
+            regs[id].close();
+            ZkTesting.await("broker " + id + " gone", () -> !state().hasBroker(id));
+        }
+
+        /** The partition of "r" led by {@code leader}. */
+        int ledBy(int leader) {
+            for (int p = 0; p < 3; p++) {
+                if (partition(p).leader() == leader) {
+                    return p;
+                }
+            }
+            throw new AssertionError("nothing led by " + leader + " in " + state().topic("r"));
+        }
+    }
+
+    @Test
+    void shouldApplyALeadersIsrChangeAndRefuseStaleForeignOrIneligibleOnesWithoutPublishing() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
+            Cluster c = new Cluster(fixture);
+            int p = c.ledBy(1);
+            PartitionState before = c.partition(p);
+            assertArrayEquals(before.replicas(), before.isr(), "created with every replica in sync");
+            UUID id = c.topic.id();
+            int[] shrunk = {1, before.replicas()[0] == 1 ? before.replicas()[1] : before.replicas()[0]};
+            IsrChangeRequest ok = new IsrChangeRequest(id, p, before.leaderEpoch(), before.partitionEpoch(), shrunk);
+            AlterPartitionResult accepted = get(c.node().alterPartition(1, List.of(ok))).get(0);
+            assertEquals(ReplicationError.NONE, accepted.error());
+            assertEquals(before.partitionEpoch() + 1, accepted.state().partitionEpoch());
+            assertEquals(before.leaderEpoch(), accepted.state().leaderEpoch());
+            ClusterState converged = ClusterFixture.awaitConverged(c.controller, List.of(c.controller));
+            assertEquals(accepted.state(), c.controller.node().current().topic("r").partition(p));
+            assertEquals(accepted.state(), converged.topic("r").partition(p));
+
+            PartitionState now = accepted.state();
+            long deltas = c.stats().deltas.get();
+            int le = now.leaderEpoch();
+            int pe = now.partitionEpoch();
+            assertRefused(c, ReplicationError.INVALID_UPDATE_VERSION, 1, new IsrChangeRequest(id, p, le, pe - 1,
+                    new int[] {1}));
+            assertRefused(c, ReplicationError.FENCED_LEADER_EPOCH, 1, new IsrChangeRequest(id, p, le - 1, pe,
+                    new int[] {1}));
+            assertRefused(c, ReplicationError.NOT_LEADER_OR_FOLLOWER, 2, new IsrChangeRequest(id, p, le, pe,
+                    new int[] {1, 2}));
+            assertRefused(c, ReplicationError.INVALID_REQUEST, 1, new IsrChangeRequest(id, p, le, pe,
+                    new int[] {2, 3}));
+            c.kill(3);
+            PartitionState afterKill = c.partition(p);
+            deltas = c.stats().deltas.get();
+            assertRefused(c, ReplicationError.INELIGIBLE_REPLICA, 1, new IsrChangeRequest(id, p,
+                    afterKill.leaderEpoch(), afterKill.partitionEpoch(), new int[] {1, 2, 3}));
+            assertEquals(deltas, c.stats().deltas.get(), "refusals publish nothing");
+        }
+    }
+
+    private static void assertRefused(Cluster c, ReplicationError expected, int sender, IsrChangeRequest req)
+            throws Exception {
+        long deltas = c.stats().deltas.get();
+        PartitionState current = c.partition(req.partition());
+        AlterPartitionResult r = get(c.node().alterPartition(sender, List.of(req))).get(0);
+        assertEquals(expected, r.error(), req.toString());
+        assertEquals(current, r.state(), "the current state comes back to resync from");
+        assertEquals(deltas, c.stats().deltas.get(), "nothing published for " + req);
+    }
+
+    @Test
+    void shouldMoveEveryLeadershipAwayFromABrokerInControlledShutdown() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
+            Cluster c = new Cluster(fixture);
+            int p = c.ledBy(2);
+            long deltas = c.stats().deltas.get();
+            ControlledShutdownResult r = get(c.node().controlledShutdown(2));
+            assertEquals(ReplicationError.NONE, r.error());
+            assertEquals(List.of(), r.remaining());
+            assertEquals(deltas + 1, c.stats().deltas.get(), "one delta");
+            ClusterState s = ClusterFixture.awaitConverged(c.controller, List.of(c.controller));
+            for (int q = 0; q < 3; q++) {
+                PartitionState ps = s.topic("r").partition(q);
+                assertFalse(ps.leader() == 2 || ps.inIsr(2), "partition " + q + ": " + ps);
+            }
+            assertEquals(c.topic.partition(p).leaderEpoch() + 1, s.topic("r").partition(p).leaderEpoch());
+            assertEquals(ReplicationError.BROKER_NOT_AVAILABLE, get(c.node().controlledShutdown(9)).error());
+        }
+    }
+
+    @Test
+    void shouldTakeALeavingReplicaOutOfTheIsrAndKeepItAFollowerWhenItReturns() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
+            Cluster c = new Cluster(fixture);
+            int p = c.ledBy(3);
+            PartitionState before = c.partition(p);
+            c.kill(3);
+            PartitionState gone = c.partition(p);
+            assertFalse(gone.inIsr(3));
+            assertTrue(gone.leader() == 1 || gone.leader() == 2, gone.toString());
+            assertEquals(before.leaderEpoch() + 1, gone.leaderEpoch());
+            assertTrue(gone.partitionEpoch() > before.partitionEpoch());
+
+            c.register(3);
+            ZkTesting.await("broker 3 back", () -> c.state().hasBroker(3));
+            assertEquals(gone, c.partition(p), "an out-of-sync replica returns as a follower");
+        }
+    }
+
+    @Test
+    void shouldGiveLeadershipBackToThePreferredReplicaThroughTheImbalanceCheck() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config()
+                .withLeaderImbalanceCheckInterval(Duration.ofMillis(100)))) {
+            Cluster c = new Cluster(fixture);
+            int p = c.ledBy(2);
+            get(c.node().controlledShutdown(2));
+            assertTrue(c.partition(p).leader() != 2);
+            c.kill(2);
+            c.register(2);
+            ZkTesting.await("broker 2 back", () -> c.state().hasBroker(2));
+            PartitionState moved = c.partition(p);
+            int[] isr = java.util.Arrays.copyOf(moved.isr(), moved.isr().length + 1);
+            isr[isr.length - 1] = 2;
+            AlterPartitionResult r = get(c.node().alterPartition(moved.leader(), List.of(new IsrChangeRequest(
+                    c.topic.id(), p, moved.leaderEpoch(), moved.partitionEpoch(), isr)))).get(0);
+            assertEquals(ReplicationError.NONE, r.error());
+            ZkTesting.await("broker 2 leads its preferred partition again", () -> c.partition(p).leader() == 2);
+            assertTrue(c.stats().rebalances.get() >= 1);
+            List<ElectionResult> e = get(c.node().electLeaders(List.of(new PartitionRef("r", p)),
+                    ElectionType.PREFERRED));
+            assertEquals(ReplicationError.ELECTION_NOT_NEEDED, e.get(0).error());
+        }
+    }
+}
