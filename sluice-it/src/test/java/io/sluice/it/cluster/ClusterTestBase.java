@@ -40,7 +40,13 @@ abstract class ClusterTestBase {
 
     @BeforeEach
     void startCluster() throws Exception {
-        cluster = ProcessCluster.start(work, BROKERS, ProcessCluster.TEST_SESSION_TIMEOUT);
+        cluster = ProcessCluster.start(work, BROKERS, ProcessCluster.TEST_SESSION_TIMEOUT,
+                brokerOverrides().toArray(new String[0]));
+    }
+
+    /** Settings ({@code key=value}) every broker of the test's cluster starts with. */
+    List<String> brokerOverrides() {
+        return List.of();
     }
 
     @AfterEach
