@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds one fetch response from the partitions' logs: positions and sizes of whole batches (no
  * record bytes are read), within the per-partition and per-response byte limits, never beyond the
- * high watermark.
+ * high watermark. As in Kafka (KIP-74), only the first partition that returns records may exceed
+ * those limits, by returning one whole batch larger than them, so a consumer or follower always
+ * progresses; every later partition stays within min(partition_max_bytes, what is left of max_bytes).
  *
  * <p>Thread-safe: each {@link #read()} builds a fresh response.
  */
@@ -51,6 +53,7 @@ final class FetchReader {
         long bytes = 0;
         boolean hasError = false;
         long remaining = responseMaxBytes;
+        boolean minOneBatch = true;
         for (FetchTarget target : targets) {
             PartitionData data = new PartitionData()
                     .setPartitionIndex(target.partition())
@@ -60,7 +63,7 @@ final class FetchReader {
                     .setAbortedTransactions(readCommitted ? new ArrayList<>() : null)
                     .setPreferredReadReplica(-1)
                     .setRecords(MemoryRecords.EMPTY);
-            Errors error = readPartition(target, data, remaining);
+            Errors error = readPartition(target, data, remaining, minOneBatch);
             data.setErrorCode(error.code());
             if (error != Errors.NONE) {
                 hasError = true;
@@ -68,6 +71,9 @@ final class FetchReader {
                 int size = data.records().sizeInBytes();
                 bytes += size;
                 remaining -= size;
+                if (size > 0) {
+                    minOneBatch = false;
+                }
             }
             String key = target.topic() + '/' + target.topicId();
             byTopic.computeIfAbsent(key, k -> new FetchableTopicResponse().setTopic(target.topic())
@@ -80,7 +86,7 @@ final class FetchReader {
         return new Result(response, bytes, hasError);
     }
 
-    private Errors readPartition(FetchTarget target, PartitionData data, long remaining) {
+    private Errors readPartition(FetchTarget target, PartitionData data, long remaining, boolean minOneBatch) {
         if (target.topicError() != Errors.NONE) {
             return target.topicError();
         }
@@ -97,12 +103,12 @@ final class FetchReader {
         long highWatermark = partition.highWatermark();
         data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark);
         try {
-            int limit = (int) Math.min(target.partitionMaxBytes(), Math.max(0, remaining));
+            int limit = (int) Math.max(0, Math.min(target.partitionMaxBytes(), remaining));
             data.setLogStartOffset(partition.log().logStartOffset());
-            if (limit <= 0 && target.fetchOffset() >= partition.log().logStartOffset() && target.fetchOffset() <= partition.log().logEndOffset()) {
+            if (limit == 0 && !minOneBatch && target.fetchOffset() >= partition.log().logStartOffset() && target.fetchOffset() <= partition.log().logEndOffset()) {
                 return Errors.NONE;
             }
-            LogReadResult read = partition.log().read(target.fetchOffset(), Math.max(limit, 1), highWatermark);
+            LogReadResult read = partition.log().read(target.fetchOffset(), limit, highWatermark, minOneBatch);
             data.setLogStartOffset(read.logStartOffset());
             if (!read.isEmpty()) {
                 data.setRecords(new FileSliceRecords(read.channel(), read.position(), read.sizeInBytes()));
