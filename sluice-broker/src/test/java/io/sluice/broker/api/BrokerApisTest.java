@@ -52,6 +52,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The admin-facing APIs against a real broker, through the Kafka Java client's AdminClient. */
 class BrokerApisTest {
+    /** Kafka's operations per resource type, all allowed when no authorizer is configured. */
+    private static final Set<AclOperation> TOPIC_OPERATIONS = EnumSet.of(AclOperation.READ, AclOperation.WRITE,
+            AclOperation.CREATE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE,
+            AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS);
+    private static final Set<AclOperation> CLUSTER_OPERATIONS = EnumSet.of(AclOperation.CREATE,
+            AclOperation.CLUSTER_ACTION, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS,
+            AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER, AclOperation.DESCRIBE);
+    /** Kafka's value for "not asked for" in Metadata and DescribeCluster. */
+    private static final int OPERATIONS_OMITTED = Integer.MIN_VALUE;
+
     @TempDir
     static Path dataDir;
     static InProcessBroker broker;
@@ -191,15 +201,6 @@ class BrokerApisTest {
         assertInstanceOf(UnknownTopicOrPartitionException.class, cause(e));
         assertEquals(before, admin.listTopics().names().get());
     }
-
-    private static final Set<AclOperation> TOPIC_OPERATIONS = EnumSet.of(AclOperation.READ, AclOperation.WRITE,
-            AclOperation.CREATE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE,
-            AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS);
-    private static final Set<AclOperation> CLUSTER_OPERATIONS = EnumSet.of(AclOperation.CREATE,
-            AclOperation.CLUSTER_ACTION, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS,
-            AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER, AclOperation.DESCRIBE);
-    /** Kafka's value for "not asked for" in Metadata and DescribeCluster. */
-    private static final int OPERATIONS_OMITTED = Integer.MIN_VALUE;
 
     @Test
     void shouldReportAuthorizedOperationsInEveryMetadataVersionThatCarriesThem() throws Exception {
