@@ -22,6 +22,7 @@ import io.sluice.broker.group.GroupCoordinatorConfig;
 import io.sluice.broker.group.store.FileGroupStore;
 import io.sluice.broker.api.ListOffsetsHandler;
 import io.sluice.broker.api.MetadataHandler;
+import io.sluice.broker.auth.AuthorizedOperations;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.cluster.ClusterMembership;
@@ -137,12 +138,13 @@ public final class SluiceBroker implements AutoCloseable {
             replicas = new ReplicaManager(config.brokerId(), replicaConfig, logs,
                     () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,
                     controllerChannel, replicationTimer, System::currentTimeMillis);
+            AuthorizedOperations authorized = new AuthorizedOperations();
             ApiRegistry registry = new ApiRegistry();
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
-                    .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder))
+                    .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
                     .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
                     .register(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(topics))
-                    .register(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(clusterHolder))
+                    .register(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(clusterHolder, authorized))
                     .register(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(config, topics))
                     .register(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(topics))
                     .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis, timer))

@@ -4,20 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -32,7 +37,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** AdminClient topic lifecycle and the broker's validation of topic names and partition counts. */
+/**
+ * AdminClient topic lifecycle, the broker's validation of topic names and partition counts, and the authorized
+ * operations it reports when asked.
+ */
 class AdminTopicsTest {
 
     private static final long TIMEOUT_SECONDS = 30;
@@ -93,6 +101,28 @@ class AdminTopicsTest {
                         .get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertInstanceOf(UnknownTopicOrPartitionException.class, afterDelete.getCause(), afterDelete::toString);
         assertFalse(admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).contains("admin-orders"));
+    }
+
+    @Test
+    void shouldReportEveryOperationAsAuthorizedWhenAskedWithoutAnAuthorizer() throws Exception {
+        admin.createTopics(List.of(new NewTopic("admin-authorized", 1, (short) 1))).all()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+        TopicDescription asked = admin.describeTopics(List.of("admin-authorized"),
+                new DescribeTopicsOptions().includeAuthorizedOperations(true)).allTopicNames()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get("admin-authorized");
+        assertEquals(EnumSet.of(AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE, AclOperation.DELETE,
+                AclOperation.ALTER, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS),
+                asked.authorizedOperations(), asked::toString);
+        assertEquals(EnumSet.of(AclOperation.CREATE, AclOperation.CLUSTER_ACTION, AclOperation.DESCRIBE_CONFIGS,
+                AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER, AclOperation.DESCRIBE),
+                admin.describeCluster(new DescribeClusterOptions().includeAuthorizedOperations(true))
+                        .authorizedOperations().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+
+        // not asked for: omitted, which the client reports as null
+        assertNull(admin.describeTopics(List.of("admin-authorized")).allTopicNames()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get("admin-authorized").authorizedOperations());
+        assertNull(admin.describeCluster().authorizedOperations().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
     }
 
     @Test

@@ -74,12 +74,24 @@ final class RawProtocolClient implements AutoCloseable {
         return send(builder, api, version(api));
     }
 
-    @SuppressWarnings("unchecked")
     <R extends AbstractResponse> R send(AbstractRequest.Builder<?> builder, ApiKeys api, short version)
             throws IOException {
+        return receive(sendOnly(builder, api, version));
+    }
+
+    /**
+     * Sends {@code builder}'s request without waiting for its response, so the test can act while the broker holds
+     * it (a long-poll fetch); {@link #receive} reads the response.
+     */
+    RequestHeader sendOnly(AbstractRequest.Builder<?> builder, ApiKeys api, short version) throws IOException {
         RequestHeader header = new RequestHeader(api, version, CLIENT_ID, nextCorrelationId++);
-        ByteBuffer request = builder.build(version).serializeWithHeader(header);
-        socket.sendFrame(request);
+        socket.sendFrame(builder.build(version).serializeWithHeader(header));
+        return header;
+    }
+
+    /** Reads and parses the response to the request {@link #sendOnly} sent with {@code header}. */
+    @SuppressWarnings("unchecked")
+    <R extends AbstractResponse> R receive(RequestHeader header) throws IOException {
         ByteBuffer response = socket.readFrame(MAX_RESPONSE_BYTES);
         return (R) AbstractResponse.parseResponse(response, header);
     }

@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 /**
@@ -35,7 +36,9 @@ import java.util.stream.Stream;
  * directory holding the fewest partitions), deletion (rename to {@code <dir>.<uuid>-delete}, removed after the
  * delete delay), recovery-point and log-start-offset checkpoints per directory, retention and flush schedules, and
  * one lock file per directory so two brokers never share one.
- * Thread-safe.
+ *
+ * <p>Thread-safe; each checkpoint file has one writer at a time, whichever thread writes it (scheduler, deletion,
+ * close).
  */
 public final class LogManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
@@ -53,6 +56,8 @@ public final class LogManager implements AutoCloseable {
     private final boolean ownsScheduler;
     private final Map<TopicPartitionKey, PartitionLog> logs = new ConcurrentHashMap<>();
     private final Map<TopicPartitionKey, Path> logDirOf = new ConcurrentHashMap<>();
+    private final Map<Path, OffsetCheckpointFile> recoveryPointCheckpoints;
+    private final Map<Path, OffsetCheckpointFile> logStartOffsetCheckpoints;
     private final List<FileChannel> lockChannels = new ArrayList<>();
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private final RecoveryReport report = new RecoveryReport();
@@ -74,6 +79,8 @@ public final class LogManager implements AutoCloseable {
             throw new IllegalArgumentException("log.dirs must name at least one directory");
         }
         this.logDirs = List.copyOf(logDirs);
+        this.recoveryPointCheckpoints = checkpointFiles(this.logDirs, OffsetCheckpointFile.RECOVERY_POINT_FILE);
+        this.logStartOffsetCheckpoints = checkpointFiles(this.logDirs, OffsetCheckpointFile.LOG_START_OFFSET_FILE);
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.topicConfigs = topicConfigs == null ? topic -> defaults : topicConfigs;
         this.managerConfig = Objects.requireNonNull(managerConfig, "managerConfig");
@@ -91,6 +98,14 @@ public final class LogManager implements AutoCloseable {
             this.scheduler = scheduler;
             this.ownsScheduler = false;
         }
+    }
+
+    private static Map<Path, OffsetCheckpointFile> checkpointFiles(List<Path> logDirs, String fileName) {
+        Map<Path, OffsetCheckpointFile> files = new HashMap<>();
+        for (Path dir : logDirs) {
+            files.put(dir, new OffsetCheckpointFile(dir.resolve(fileName)));
+        }
+        return Map.copyOf(files);
     }
 
     /** Defaults everywhere: one configuration for all topics, Kafka's task intervals, the system clock. */
@@ -158,8 +173,8 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void loadDir(Path logDir) throws IOException {
-        Map<TopicPartitionKey, Long> recoveryPoints = readCheckpoint(logDir.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE));
-        Map<TopicPartitionKey, Long> startOffsets = readCheckpoint(logDir.resolve(OffsetCheckpointFile.LOG_START_OFFSET_FILE));
+        Map<TopicPartitionKey, Long> recoveryPoints = readCheckpoint(recoveryPointCheckpoints.get(logDir).file());
+        Map<TopicPartitionKey, Long> startOffsets = readCheckpoint(logStartOffsetCheckpoints.get(logDir).file());
         List<Path> partitionDirs = new ArrayList<>();
         try (DirectoryStream<Path> children = Files.newDirectoryStream(logDir, Files::isDirectory)) {
             for (Path child : children) {
@@ -344,8 +359,13 @@ public final class LogManager implements AutoCloseable {
         Path renamed = logDir.resolve(key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + suffix);
         Files.move(log.dir(), renamed);
         OffsetCheckpointFile.fsyncDirectory(logDir);
-        checkpointRecoveryPoints();
-        checkpointLogStartOffsets();
+        try {
+            writeCheckpoint(recoveryPointCheckpoints.get(logDir), logDir, PartitionLog::recoveryPoint);
+            writeCheckpoint(logStartOffsetCheckpoints.get(logDir), logDir, PartitionLog::logStartOffset);
+        } catch (IOException e) {
+            // The partition is gone already; the next scheduled checkpoint leaves it out.
+            LOG.error("checkpoints of {} not rewritten after removing {}", logDir, key, e);
+        }
         return renamed;
     }
 
@@ -370,30 +390,30 @@ public final class LogManager implements AutoCloseable {
 
     /** Writes {@code recovery-point-offset-checkpoint} in every log directory. */
     public void checkpointRecoveryPoints() throws IOException {
-        writeCheckpoints(OffsetCheckpointFile.RECOVERY_POINT_FILE, false);
+        for (Path dir : logDirs) {
+            writeCheckpoint(recoveryPointCheckpoints.get(dir), dir, PartitionLog::recoveryPoint);
+        }
     }
 
     /** Writes {@code log-start-offset-checkpoint} in every log directory. */
     public void checkpointLogStartOffsets() throws IOException {
-        writeCheckpoints(OffsetCheckpointFile.LOG_START_OFFSET_FILE, true);
+        for (Path dir : logDirs) {
+            writeCheckpoint(logStartOffsetCheckpoints.get(dir), dir, PartitionLog::logStartOffset);
+        }
     }
 
-    private void writeCheckpoints(String fileName, boolean logStartOffsets) throws IOException {
-        Map<Path, Map<TopicPartitionKey, Long>> byDir = new HashMap<>();
-        for (Path dir : logDirs) {
-            byDir.put(dir, new HashMap<>());
-        }
-        for (Map.Entry<TopicPartitionKey, PartitionLog> e : logs.entrySet()) {
-            Path dir = logDirOf.get(e.getKey());
-            if (dir == null) {
-                continue;
+    /** Writes {@code checkpoint} with the offset of every log in {@code dir}, gathered in the file's writer turn. */
+    private void writeCheckpoint(OffsetCheckpointFile checkpoint, Path dir, ToLongFunction<PartitionLog> offset)
+            throws IOException {
+        checkpoint.write(() -> {
+            Map<TopicPartitionKey, Long> offsets = new HashMap<>();
+            for (Map.Entry<TopicPartitionKey, PartitionLog> e : logs.entrySet()) {
+                if (dir.equals(logDirOf.get(e.getKey()))) {
+                    offsets.put(e.getKey(), offset.applyAsLong(e.getValue()));
+                }
             }
-            PartitionLog log = e.getValue();
-            byDir.get(dir).put(e.getKey(), logStartOffsets ? log.logStartOffset() : log.recoveryPoint());
-        }
-        for (Map.Entry<Path, Map<TopicPartitionKey, Long>> e : byDir.entrySet()) {
-            OffsetCheckpointFile.write(e.getKey().resolve(fileName), e.getValue());
-        }
+            return offsets;
+        });
     }
 
     /** Runs retention on every log now. */

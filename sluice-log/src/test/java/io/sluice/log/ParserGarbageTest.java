@@ -130,7 +130,7 @@ class ParserGarbageTest {
         Path file = dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET_FILE);
         Map<TopicPartitionKey, Long> offsets = Map.of(new TopicPartitionKey(topic, partition), (long) offset,
                 new TopicPartitionKey("other", 1), 7L);
-        OffsetCheckpointFile.write(file, offsets);
+        new OffsetCheckpointFile(file).write(() -> offsets);
         assertEquals(offsets, OffsetCheckpointFile.read(file));
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.broker.api;
 
+import io.sluice.broker.auth.AuthorizedOperations;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.network.ApiHandler;
@@ -11,17 +12,20 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * DescribeCluster: the live brokers, the controller and the cluster id. Only broker endpoints are
- * served (endpoint type 1); a request for controller endpoints gets UNSUPPORTED_ENDPOINT_TYPE.
+ * DescribeCluster: the live brokers, the controller, the cluster id and, when asked, the cluster
+ * operations the client may perform. Only broker endpoints are served (endpoint type 1); a request
+ * for controller endpoints gets UNSUPPORTED_ENDPOINT_TYPE.
  *
  * <p>Thread-safe (stateless past construction).
  */
 public final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequestData> {
     private static final byte BROKER_ENDPOINTS = 1;
     private final ClusterView cluster;
+    private final AuthorizedOperations authorized;
 
-    public DescribeClusterHandler(ClusterView cluster) {
+    public DescribeClusterHandler(ClusterView cluster, AuthorizedOperations authorized) {
         this.cluster = cluster;
+        this.authorized = authorized;
     }
 
     @Override
@@ -29,7 +33,8 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
         DescribeClusterResponseData response = new DescribeClusterResponseData()
                 .setClusterId(cluster.clusterId())
                 .setControllerId(cluster.controllerId())
-                .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations() ? 0 : Integer.MIN_VALUE);
+                .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()
+                        ? authorized.onCluster(context) : AuthorizedOperations.OMITTED);
         if (context.apiVersion() >= 1 && request.endpointType() != BROKER_ENDPOINTS) {
             response.setErrorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
                     .setErrorMessage("endpoint type " + request.endpointType() + " is not served; only brokers (1)");

@@ -1,5 +1,6 @@
 package io.sluice.broker.api;
 
+import io.sluice.broker.auth.AuthorizedOperations;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.cluster.ControllerForwarder;
@@ -28,24 +29,27 @@ import org.apache.kafka.common.protocol.Errors;
  * partition's leader, leader epoch, replicas, ISR and offline replicas as the controller published
  * them (LEADER_NOT_AVAILABLE while a partition has no live leader), with topic ids from v10.
  * Unknown topics are created when auto.create.topics.enable is on and the client allows it: at
- * once on the controller, forwarded to it from any other broker.
+ * once on the controller, forwarded to it from any other broker. The operations the client may
+ * perform on the cluster (v8-10) and on each named topic (v8+) are reported when asked for.
  *
  * <p>Thread-safe (stateless past construction).
  */
 public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
-    private static final int AUTHORIZED_OPERATIONS_OMITTED = Integer.MIN_VALUE;
     private static final short FIRST_VERSION_WITH_AUTO_CREATE_FLAG = 4;
 
     private final ClusterView cluster;
     private final TopicManager topics;
     private final boolean autoCreateTopics;
     private final ControllerForwarder forwarder;
+    private final AuthorizedOperations authorized;
 
-    public MetadataHandler(ClusterView cluster, TopicManager topics, boolean autoCreateTopics, ControllerForwarder forwarder) {
+    public MetadataHandler(ClusterView cluster, TopicManager topics, boolean autoCreateTopics, ControllerForwarder forwarder,
+                           AuthorizedOperations authorized) {
         this.cluster = cluster;
         this.topics = topics;
         this.autoCreateTopics = autoCreateTopics;
         this.forwarder = forwarder;
+        this.authorized = authorized;
     }
 
     @Override
@@ -54,7 +58,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
         MetadataResponseData response = new MetadataResponseData()
                 .setClusterId(cluster.clusterId())
                 .setControllerId(cluster.controllerId())
-                .setClusterAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
+                .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()
+                        ? authorized.onCluster(context) : AuthorizedOperations.OMITTED);
         List<BrokerNode> live = cluster.liveBrokers();
         for (BrokerNode node : live) {
             response.brokers().add(new MetadataResponseData.MetadataResponseBroker()
@@ -68,7 +73,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                     response.topics().add(new MetadataResponseTopic().setName(requested.name())
                             .setTopicId(requested.topicId() == null ? Uuid.ZERO_UUID : requested.topicId())
                             .setErrorCode(Errors.LEADER_NOT_AVAILABLE.code())
-                            .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED));
+                            .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED));
                 }
             }
         } else if (allTopics) {
@@ -81,6 +86,14 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 response.topics().add(lookup(requested, mayCreate, live));
             }
         }
+        if (request.includeTopicAuthorizedOperations()) {
+            for (MetadataResponseTopic topic : response.topics()) {
+                // as Kafka: every topic asked for by name, existing or not; none for an unknown topic id
+                if (topic.name() != null) {
+                    topic.setTopicAuthorizedOperations(authorized.onTopic(context, topic.name()));
+                }
+            }
+        }
         return CompletableFuture.completedFuture(response);
     }
 
@@ -91,7 +104,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
             TopicInfo byId = id == null ? null : topics.topic(id);
             if (byId == null) {
                 return new MetadataResponseTopic().setTopicId(id == null ? Uuid.ZERO_UUID : id)
-                        .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
+                        .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
             }
             return describe(byId, live);
         }
@@ -119,7 +132,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
             }
         }
         return new MetadataResponseTopic().setName(name).setErrorCode(error.code())
-                .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
+                .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
     }
 
     private MetadataResponseTopic describe(TopicInfo topic, List<BrokerNode> live) {
@@ -149,7 +162,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 .setErrorCode(Errors.NONE.code())
                 .setIsInternal(OffsetsTopic.isInternal(topic.name()))
                 .setPartitions(partitions)
-                .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
+                .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
     }
 
     private static List<Integer> ids(int[] brokerIds) {

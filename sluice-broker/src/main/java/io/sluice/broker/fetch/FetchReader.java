@@ -26,7 +26,10 @@ import org.slf4j.LoggerFactory;
  * Builds one fetch response from the partitions' logs: positions and sizes of whole batches (no
  * record bytes are read), within the per-partition and per-response byte limits, for consumers
  * never beyond the high watermark, for followers up to the log end (after recording how far the
- * follower got, which may move the high watermark it is told).
+ * follower got, which may move the high watermark it is told). As in Kafka (KIP-74), only the first
+ * partition that returns records may exceed those limits, by returning one whole batch larger than
+ * them, so a consumer or follower always progresses; every later partition stays within
+ * min(partition_max_bytes, what is left of max_bytes).
  *
  * <p>Thread-safe: each {@link #read()} builds a fresh response.
  */
@@ -67,6 +70,7 @@ final class FetchReader {
         long bytes = 0;
         boolean hasError = false;
         long remaining = responseMaxBytes;
+        boolean minOneBatch = true;
         for (FetchTarget target : targets) {
             PartitionData data = new PartitionData()
                     .setPartitionIndex(target.partition())
@@ -76,7 +80,7 @@ final class FetchReader {
                     .setAbortedTransactions(readCommitted ? new ArrayList<>() : null)
                     .setPreferredReadReplica(-1)
                     .setRecords(MemoryRecords.EMPTY);
-            Errors error = readPartition(target, data, remaining, arrival);
+            Errors error = readPartition(target, data, remaining, minOneBatch, arrival);
             data.setErrorCode(error.code());
             if (error != Errors.NONE) {
                 hasError = true;
@@ -84,6 +88,9 @@ final class FetchReader {
                 int size = data.records().sizeInBytes();
                 bytes += size;
                 remaining -= size;
+                if (size > 0) {
+                    minOneBatch = false;
+                }
             }
             String key = target.topic() + '/' + target.topicId();
             byTopic.computeIfAbsent(key, k -> new FetchableTopicResponse().setTopic(target.topic())
@@ -113,7 +120,8 @@ final class FetchReader {
         return false;
     }
 
-    private Errors readPartition(FetchTarget target, PartitionData data, long remaining, boolean arrival) {
+    private Errors readPartition(FetchTarget target, PartitionData data, long remaining, boolean minOneBatch,
+                                 boolean arrival) {
         if (target.topicError() != Errors.NONE) {
             return target.topicError();
         }
@@ -145,12 +153,12 @@ final class FetchReader {
             }
             long highWatermark = partition.highWatermark();
             data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark);
-            int limit = (int) Math.min(target.partitionMaxBytes(), Math.max(0, remaining));
-            if (limit <= 0 && target.fetchOffset() >= partition.log().logStartOffset() && target.fetchOffset() <= partition.log().logEndOffset()) {
+            int limit = (int) Math.max(0, Math.min(target.partitionMaxBytes(), remaining));
+            if (limit == 0 && !minOneBatch && target.fetchOffset() >= partition.log().logStartOffset() && target.fetchOffset() <= partition.log().logEndOffset()) {
                 return Errors.NONE;
             }
             long readLimit = follower ? logEnd : highWatermark;
-            LogReadResult read = partition.log().read(target.fetchOffset(), Math.max(limit, 1), readLimit);
+            LogReadResult read = partition.log().read(target.fetchOffset(), limit, readLimit, minOneBatch);
             data.setLogStartOffset(read.logStartOffset());
             if (!read.isEmpty()) {
                 data.setRecords(new FileSliceRecords(read.channel(), read.position(), read.sizeInBytes()));

@@ -23,9 +23,13 @@ public final class HighWatermarkCheckpoint {
     public static final String FILE_NAME = "replication-offset-checkpoint";
 
     private final List<Path> logDirs;
+    private final Map<Path, OffsetCheckpointFile> files = new HashMap<>();
 
     public HighWatermarkCheckpoint(List<Path> logDirs) {
         this.logDirs = List.copyOf(logDirs);
+        for (Path dir : logDirs) {
+            files.put(dir, new OffsetCheckpointFile(dir.resolve(FILE_NAME)));
+        }
     }
 
     /** Every checkpointed high watermark; a missing or corrupt file counts as empty (logged). */
@@ -47,7 +51,7 @@ public final class HighWatermarkCheckpoint {
     /** Writes one file per log directory with the high watermarks of the partitions it holds. */
     public synchronized void write(Map<Path, Map<TopicPartitionKey, Long>> byDir) throws IOException {
         for (Path dir : logDirs) {
-            OffsetCheckpointFile.write(dir.resolve(FILE_NAME), byDir.getOrDefault(dir, Map.of()));
+            files.get(dir).write(() -> byDir.getOrDefault(dir, Map.of()));
         }
     }
 }

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.broker.cluster.KafkaWire;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -27,6 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
@@ -36,7 +39,12 @@ import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +52,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The admin-facing APIs against a real broker, through the Kafka Java client's AdminClient. */
 class BrokerApisTest {
+    /** Kafka's operations per resource type, all allowed when no authorizer is configured. */
+    private static final Set<AclOperation> TOPIC_OPERATIONS = EnumSet.of(AclOperation.READ, AclOperation.WRITE,
+            AclOperation.CREATE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE,
+            AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS);
+    private static final Set<AclOperation> CLUSTER_OPERATIONS = EnumSet.of(AclOperation.CREATE,
+            AclOperation.CLUSTER_ACTION, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS,
+            AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER, AclOperation.DESCRIBE);
+    /** Kafka's value for "not asked for" in Metadata and DescribeCluster. */
+    private static final int OPERATIONS_OMITTED = Integer.MIN_VALUE;
+
     @TempDir
     static Path dataDir;
     static InProcessBroker broker;
@@ -182,5 +200,49 @@ class BrokerApisTest {
                 () -> admin.describeTopics(List.of("never-created")).allTopicNames().get());
         assertInstanceOf(UnknownTopicOrPartitionException.class, cause(e));
         assertEquals(before, admin.listTopics().names().get());
+    }
+
+    @Test
+    void shouldReportAuthorizedOperationsInEveryMetadataVersionThatCarriesThem() throws Exception {
+        admin.createTopics(List.of(new NewTopic("metadata-authorized", 1, (short) 1))).all().get();
+        List<String> names = List.of("metadata-authorized", "metadata-never-created");
+        try (KafkaWire wire = new KafkaWire("127.0.0.1", broker.broker.boundAddress().getPort())) {
+            for (short version = 8; version <= 12; version++) {
+                MetadataResponseData asked = wire.<MetadataResponse>send(new MetadataRequest.Builder(
+                        metadataRequest(names).setIncludeClusterAuthorizedOperations(version <= 10)
+                                .setIncludeTopicAuthorizedOperations(true)).build(version)).data();
+                if (version <= 10) {
+                    assertEquals(CLUSTER_OPERATIONS, operations(asked.clusterAuthorizedOperations()), "v" + version);
+                }
+                for (String name : names) {
+                    // Kafka reports them for every topic asked for by name, whether it exists or not
+                    assertEquals(TOPIC_OPERATIONS, operations(asked.topics().find(name).topicAuthorizedOperations()),
+                            "v" + version + " " + name);
+                }
+
+                MetadataResponseData notAsked = wire.<MetadataResponse>send(
+                        new MetadataRequest.Builder(metadataRequest(names)).build(version)).data();
+                assertEquals(OPERATIONS_OMITTED, notAsked.clusterAuthorizedOperations(), "v" + version);
+                for (String name : names) {
+                    assertEquals(OPERATIONS_OMITTED, notAsked.topics().find(name).topicAuthorizedOperations());
+                }
+            }
+        }
+    }
+
+    private static MetadataRequestData metadataRequest(List<String> names) {
+        MetadataRequestData request = new MetadataRequestData().setAllowAutoTopicCreation(false);
+        for (String name : names) {
+            request.topics().add(new MetadataRequestData.MetadataRequestTopic().setName(name));
+        }
+        return request;
+    }
+
+    private static Set<AclOperation> operations(int bitField) {
+        Set<AclOperation> operations = EnumSet.noneOf(AclOperation.class);
+        for (byte code : Utils.from32BitField(bitField)) {
+            operations.add(AclOperation.fromCode(code));
+        }
+        return operations;
     }
 }

@@ -10,14 +10,14 @@ import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 
 /** One request and its response over a plain socket, addressed to exactly the broker given (no client routing). Not thread-safe. */
-final class KafkaWire implements AutoCloseable {
+public final class KafkaWire implements AutoCloseable {
     private static final int MAX_RESPONSE_BYTES = 16 << 20;
     private final Socket socket;
     private final DataOutputStream out;
     private final DataInputStream in;
     private int correlationId;
 
-    KafkaWire(String host, int port) throws IOException {
+    public KafkaWire(String host, int port) throws IOException {
         socket = new Socket(host, port);
         socket.setSoTimeout(30_000);
         out = new DataOutputStream(socket.getOutputStream());
@@ -25,7 +25,7 @@ final class KafkaWire implements AutoCloseable {
     }
 
     @SuppressWarnings("unchecked")
-    <R extends AbstractResponse> R send(AbstractRequest request) throws IOException {
+    public <R extends AbstractResponse> R send(AbstractRequest request) throws IOException {
         RequestHeader header = new RequestHeader(request.apiKey(), request.version(), "kafka-wire-test", ++correlationId);
         ByteBuffer frame = request.serializeWithHeader(header);
         out.writeInt(frame.remaining());

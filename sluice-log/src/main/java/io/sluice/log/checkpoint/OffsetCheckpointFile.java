@@ -13,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A per-log-directory checkpoint of one offset per partition, in Kafka's text format
@@ -23,8 +24,10 @@ import java.util.Map;
  * orders 0 1234          topic partition offset
  * orders 1 99
  * </pre>
- * Written atomically (temporary file, fsync, rename, directory fsync). Stateless; thread-safe per file path as
- * long as one writer at a time (the LogManager's scheduler).
+ * Written atomically (temporary file, fsync, rename, directory fsync), so a reader sees the old or the new file whole.
+ *
+ * <p>Thread-safe: one instance per file, whose writers take turns (the scheduled checkpoint, a topic deletion and
+ * shutdown all write the same files); {@link #read(Path)} needs no lock.
  */
 public final class OffsetCheckpointFile {
     public static final String RECOVERY_POINT_FILE = "recovery-point-offset-checkpoint";
@@ -33,23 +36,40 @@ public final class OffsetCheckpointFile {
     /** Lines longer than this are garbage (topic names are at most 249 characters). */
     private static final int MAX_LINE_CHARS = 400;
 
-    private OffsetCheckpointFile() {
+    private final Path file;
+    private final Path tmp;
+    /** Held from gathering the offsets to the rename: writers of this file take turns on its one temporary file. */
+    private final Object writerTurn = new Object();
+
+    public OffsetCheckpointFile(Path file) {
+        this.file = file;
+        this.tmp = file.resolveSibling(file.getFileName() + ".tmp");
     }
 
-    public static void write(Path file, Map<TopicPartitionKey, Long> offsets) throws IOException {
-        StringBuilder text = new StringBuilder();
-        text.append(VERSION).append('\n').append(offsets.size()).append('\n');
-        for (Map.Entry<TopicPartitionKey, Long> e : offsets.entrySet()) {
-            text.append(e.getKey().topic()).append(' ').append(e.getKey().partition()).append(' ')
-                    .append(e.getValue()).append('\n');
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * Replaces the file with the offsets {@code gather} returns. {@code gather} runs in this writer's turn, so the
+     * writer that renames last also gathered last: the file never goes back to an older state than one written.
+     */
+    public void write(Supplier<Map<TopicPartitionKey, Long>> gather) throws IOException {
+        synchronized (writerTurn) {
+            Map<TopicPartitionKey, Long> offsets = gather.get();
+            StringBuilder text = new StringBuilder();
+            text.append(VERSION).append('\n').append(offsets.size()).append('\n');
+            for (Map.Entry<TopicPartitionKey, Long> e : offsets.entrySet()) {
+                text.append(e.getKey().topic()).append(' ').append(e.getKey().partition()).append(' ')
+                        .append(e.getValue()).append('\n');
+            }
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            fsyncDirectory(file.getParent());
         }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-            channel.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        fsyncDirectory(file.getParent());
     }
 
     /** Makes a rename or file creation in {@code dir} durable. */
