@@ -69,7 +69,11 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
     public static ClusterMembership connect(BrokerConfig config, Path metadataDir) throws IOException {
         ClusterConfig clusterConfig = ClusterConfig.defaults()
                 .withSessionTimeout(config.zookeeperSessionTimeout())
-                .withConnectionTimeout(config.zookeeperConnectionTimeout());
+                .withConnectionTimeout(config.zookeeperConnectionTimeout())
+                .withUncleanLeaderElectionEnable(config.uncleanLeaderElectionEnable())
+                .withAutoLeaderRebalanceEnable(config.autoLeaderRebalanceEnable())
+                .withLeaderImbalanceCheckInterval(config.leaderImbalanceCheckInterval())
+                .withLeaderImbalancePerBrokerPercentage(config.leaderImbalancePerBrokerPercentage());
         EmbeddedZooKeeper embedded = null;
         ClusterConnection connection = null;
         try {

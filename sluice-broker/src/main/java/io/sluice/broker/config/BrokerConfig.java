@@ -343,6 +343,22 @@ public final class BrokerConfig {
         return longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS);
     }
 
+    public boolean uncleanLeaderElectionEnable() {
+        return bool(UNCLEAN_LEADER_ELECTION_ENABLE);
+    }
+
+    public boolean autoLeaderRebalanceEnable() {
+        return bool(AUTO_LEADER_REBALANCE_ENABLE);
+    }
+
+    public Duration leaderImbalanceCheckInterval() {
+        return Duration.ofSeconds(longValue(LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS));
+    }
+
+    public int leaderImbalancePerBrokerPercentage() {
+        return integer(LEADER_IMBALANCE_PER_BROKER_PERCENTAGE);
+    }
+
     public int producerIdExpirationMs() {
         return integer(PRODUCER_ID_EXPIRATION_MS);
     }

@@ -7,6 +7,7 @@ import static io.sluice.broker.config.ConfigType.LONG;
 import static io.sluice.broker.config.ConfigType.STRING;
 import static io.sluice.broker.config.ConfigValidator.ANY;
 import static io.sluice.broker.config.ConfigValidator.atLeast;
+import static io.sluice.broker.config.ConfigValidator.between;
 import static io.sluice.broker.config.ConfigValidator.nonEmpty;
 import static io.sluice.broker.config.ConfigValidator.nonEmptyListOf;
 import static io.sluice.broker.config.ConfigValidator.oneOf;
@@ -190,7 +191,7 @@ public final class BrokerConfigKeys {
         define(AUTO_LEADER_REBALANCE_ENABLE, BOOLEAN, "true", "The controller moves leadership back to preferred replicas when imbalanced.", ANY);
         define(LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, LONG, "300", "How often the controller checks leader imbalance.", atLeast(1));
         define(LEADER_IMBALANCE_PER_BROKER_PERCENTAGE, INT, "10",
-                "Share of a broker's preferred partitions led elsewhere above which leadership moves back.", atLeast(0));
+                "Share of a broker's preferred partitions led elsewhere above which leadership moves back.", between(0, 100));
         define(CONTROLLED_SHUTDOWN_ENABLE, BOOLEAN, "true", "On SIGTERM, ask the controller to move this broker's leaderships first.", ANY);
         define(CONTROLLED_SHUTDOWN_MAX_RETRIES, INT, "3", "Attempts at a controlled shutdown before the broker stops anyway.", atLeast(0));
         define(CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS, LONG, "5000", "Pause between controlled shutdown attempts.", atLeast(0));

@@ -31,6 +31,7 @@ public final class TopicConfigKeys {
     public static final String MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "message.timestamp.before.max.ms";
     public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS = "message.timestamp.after.max.ms";
     public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
     public static final String RETENTION_BYTES = "retention.bytes";
     public static final String RETENTION_MS = "retention.ms";
     public static final String SEGMENT_BYTES = "segment.bytes";
@@ -72,13 +73,15 @@ public final class TopicConfigKeys {
                 atLeast(MIN_INDEX_BYTES), BrokerConfig::logIndexSizeMaxBytes, LOG_INDEX_SIZE_MAX_BYTES);
         synonym(SEGMENT_MS, LONG, "A segment rolls when its first record is this old.",
                 atLeast(1), BrokerConfig::logRollMs, LOG_ROLL_MS, LOG_ROLL_HOURS);
+        synonym(UNCLEAN_LEADER_ELECTION_ENABLE, BOOLEAN,
+                "Elect an out-of-sync replica when no ISR member is alive (acknowledged records may be lost).",
+                ANY, BrokerConfig::uncleanLeaderElectionEnable, BrokerConfigKeys.UNCLEAN_LEADER_ELECTION_ENABLE);
 
         accepted("delete.retention.ms", LONG, "86400000", atLeast(0));
         accepted("min.compaction.lag.ms", LONG, "0", atLeast(0));
         accepted("max.compaction.lag.ms", LONG, String.valueOf(Long.MAX_VALUE), atLeast(1));
         accepted("segment.jitter.ms", LONG, "0", atLeast(0));
         accepted("preallocate", BOOLEAN, "false", ANY);
-        accepted("unclean.leader.election.enable", BOOLEAN, "false", ANY);
         accepted("message.downconversion.enable", BOOLEAN, "true", ANY);
         accepted("remote.storage.enable", BOOLEAN, "false", ANY);
     }
