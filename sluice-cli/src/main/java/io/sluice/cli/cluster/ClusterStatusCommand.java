@@ -32,13 +32,14 @@ import picocli.CommandLine.Spec;
                 "  ClusterId: <id or ->",
                 "  Controller: <id or none>\\tEpoch: <n>\\tRegistered: yes|no",
                 "  StateSeq: <applied seq>\\tPublishedSeq: <newest seq in ZooKeeper>",
-                "  Topics: <n>\\tPartitions: <n>\\tOfflinePartitions: <n>\\tLiveBrokers: <n>",
+                "  Topics: <n>\\tPartitions: <n>\\tOfflinePartitions: <n>\\tUnderReplicatedPartitions: <n>\\tLiveBrokers: <n>",
                 "  Broker: <id>\\tEndpoint: <host:port or ->\\tRack: <rack or ->\\tLive: yes|no\\tRegistered: yes|no"
                         + "\\tLeads: <n>\\tHosts: <n>",
                 "  OfflinePartition: <topic>-<partition>\\tReplicas: <id,id...>",
+                "  UnderReplicatedPartition: <topic>-<partition>\\tLeader: <id>\\tReplicas: <id,id...>\\tIsr: <id,id...>",
                 "Live: in the state the controller published; Registered: holds a ZooKeeper session now. Brokers "
                 + "(live, registered or holding replicas) ascend by id; offline partitions (no leader) by topic, "
-                + "then partition.",
+                + "then partition; under-replicated partitions (a leader, fewer in-sync replicas than replicas) likewise.",
                 "Exit codes: 0 printed; 1 ZooKeeper unreachable, no cluster there, or no state published; "
                 + "2 bad usage."})
 public final class ClusterStatusCommand implements Callable<Integer> {

@@ -33,13 +33,15 @@ class ClusterStatusFormatTest {
                 "ClusterId: cid",
                 "Controller: 2\tEpoch: 4\tRegistered: yes",
                 "StateSeq: 17\tPublishedSeq: 17",
-                "Topics: 2\tPartitions: 6\tOfflinePartitions: 2\tLiveBrokers: 2",
+                "Topics: 2\tPartitions: 6\tOfflinePartitions: 2\tUnderReplicatedPartitions: 2\tLiveBrokers: 2",
                 "Broker: 1\tEndpoint: 127.0.0.1:9092\tRack: rack-a\tLive: yes\tRegistered: no\tLeads: 2\tHosts: 4",
                 "Broker: 2\tEndpoint: [::1]:9093\tRack: -\tLive: yes\tRegistered: yes\tLeads: 2\tHosts: 3",
                 "Broker: 3\tEndpoint: -\tRack: -\tLive: no\tRegistered: no\tLeads: 0\tHosts: 2",
                 "Broker: 5\tEndpoint: -\tRack: -\tLive: no\tRegistered: yes\tLeads: 0\tHosts: 0",
                 "OfflinePartition: audit-0\tReplicas: 3,1",
-                "OfflinePartition: orders-2\tReplicas: 3"), lines);
+                "OfflinePartition: orders-2\tReplicas: 3",
+                "UnderReplicatedPartition: orders-0\tLeader: 1\tReplicas: 1,2\tIsr: 1",
+                "UnderReplicatedPartition: orders-1\tLeader: 2\tReplicas: 2,1\tIsr: 2"), lines);
     }
 
     @Test
@@ -53,7 +55,7 @@ class ClusterStatusFormatTest {
                 "ClusterId: -",
                 "Controller: none\tEpoch: -1\tRegistered: no",
                 "StateSeq: 0\tPublishedSeq: 3",
-                "Topics: 0\tPartitions: 0\tOfflinePartitions: 0\tLiveBrokers: 0"), lines);
+                "Topics: 0\tPartitions: 0\tOfflinePartitions: 0\tUnderReplicatedPartitions: 0\tLiveBrokers: 0"), lines);
     }
 
     @Test
