@@ -3,6 +3,7 @@ package io.sluice.broker;
 import io.sluice.broker.api.AlterPartitionHandler;
 import io.sluice.broker.api.ApiVersionsHandler;
 import io.sluice.broker.api.ControlledShutdownHandler;
+import io.sluice.broker.api.DescribeTopicPartitionsHandler;
 import io.sluice.broker.api.ElectLeadersHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
 import io.sluice.broker.config.ReplicaConfig;
@@ -11,6 +12,7 @@ import io.sluice.broker.replica.ControlledShutdown;
 import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.state.ClusterState;
+import java.time.Duration;
 import java.util.function.Supplier;
 import io.sluice.broker.api.CreateTopicsHandler;
 import io.sluice.broker.api.DeleteTopicsHandler;
@@ -67,6 +69,10 @@ public final class SluiceBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SluiceBroker.class);
     /** Broker-private metadata (embedded ZooKeeper, group store) lives here, inside the first log directory. */
     public static final String METADATA_DIR = ".sluice-metadata";
+    /** Bound on leaving the cluster at shutdown: a healthy ZooKeeper needs milliseconds. */
+    private static final Duration LEAVE_CLUSTER_BOUND = Duration.ofSeconds(10);
+    /** The same bound while ZooKeeper is unreachable: only local threads are left to stop. */
+    private static final Duration LEAVE_WITHOUT_ZOOKEEPER_BOUND = Duration.ofSeconds(2);
 
     private final BrokerConfig config;
     private final LogManager logs;
@@ -153,6 +159,8 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.ALTER_PARTITION, 2, 3, new AlterPartitionHandler(node))
                     .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, new ControlledShutdownHandler(node))
                     .register(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(node, topics))
+                    .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
+                            new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             groups = new GroupCoordinator(groupConfig,
@@ -256,13 +264,15 @@ public final class SluiceBroker implements AutoCloseable {
         LOG.info("Sluice broker {} shutting down", config.brokerId());
         try {
             if (ReplicaConfig.of(config).controlledShutdownEnable()) {
-                new ControlledShutdown(config.brokerId(), ReplicaConfig.of(config), controllerChannel).run();
+                new ControlledShutdown(config.brokerId(), ReplicaConfig.of(config), controllerChannel,
+                        cluster::isZooKeeperConnected).run();
             }
             server.close();
             replicas.close();
             controllerChannel.close();
             forwarder.close();
-            cluster.close();
+            // Without ZooKeeper every step of leaving would only retry: give it a moment, then go.
+            leaveClusterWithin(cluster.isZooKeeperConnected() ? LEAVE_CLUSTER_BOUND : LEAVE_WITHOUT_ZOOKEEPER_BOUND);
             closeQuietly(groups);
             timers.forEach(ScheduledThreadPoolExecutor::shutdownNow);
             validators.close();
@@ -270,6 +280,26 @@ public final class SluiceBroker implements AutoCloseable {
             LOG.info("Sluice broker {} stopped", config.brokerId());
         } finally {
             stopped.countDown();
+        }
+    }
+
+    /**
+     * Leaves the cluster (registration deleted, election left, ZooKeeper session closed), giving up after
+     * {@code bound}: with ZooKeeper unreachable each of those retries for minutes, and the session expires on its own
+     * once the process is gone.
+     */
+    private void leaveClusterWithin(Duration bound) {
+        Thread leaving = new Thread(cluster::close, "sluice-leave-cluster-" + config.brokerId());
+        leaving.setDaemon(true);
+        leaving.start();
+        try {
+            leaving.join(bound.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (leaving.isAlive()) {
+            LOG.warn("Broker {}: leaving the cluster did not finish within {} (ZooKeeper unreachable?); stopping anyway",
+                    config.brokerId(), bound);
         }
     }
 

@@ -27,6 +27,21 @@ public final class ChildProcessRunner {
     private ChildProcessRunner() {
     }
 
+    /**
+     * The command that runs {@code mainClass} in a new JVM with this JVM's class path (e.g. one of Apache Kafka's
+     * command-line tools from the test class path), with a small heap.
+     */
+    public static List<String> javaMain(String mainClass, String... args) {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx256m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(List.of(args));
+        return command;
+    }
+
     public static ProcessResult run(List<String> command, byte[] stdin, Duration timeout) throws IOException {
         Process process = new ProcessBuilder(command).start();
         LiveProcesses.remember(process);

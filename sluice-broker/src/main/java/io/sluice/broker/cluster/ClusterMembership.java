@@ -193,6 +193,11 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         return node;
     }
 
+    /** Whether this broker's ZooKeeper session is connected right now. */
+    public boolean isZooKeeperConnected() {
+        return connection.client().getZookeeperClient().isConnected();
+    }
+
     public boolean isEmbedded() {
         return embedded != null;
     }

@@ -3,6 +3,7 @@ package io.sluice.broker.replica;
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.interbroker.ControllerChannel;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.message.ControlledShutdownRequestData;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * A stopping broker's request that the controller move every leadership it holds first (Kafka's ControlledShutdown),
  * so producers and consumers switch to the new leaders before this broker's partitions go quiet. Tried up to
  * {@code controlled.shutdown.max.retries} more times while partitions remain or the controller cannot be reached;
- * each attempt is bounded, so the whole is bounded even with no controller or no ZooKeeper.
+ * each attempt and the whole are bounded, and nothing is tried while ZooKeeper is unreachable, so a broker stops in
+ * bounded time even with no controller or no ZooKeeper.
  *
  * <p>Not thread-safe; run once by the closing thread.
  */
@@ -24,30 +26,49 @@ public final class ControlledShutdown {
     private static final Logger LOG = LoggerFactory.getLogger(ControlledShutdown.class);
     private static final short VERSION = 3;
     /** Bound on one attempt: the controller publishes one delta, a matter of milliseconds when healthy. */
-    private static final long ATTEMPT_TIMEOUT_MS = 10_000;
+    private static final long ATTEMPT_TIMEOUT_MS = 5_000;
+    /** Bound on all attempts together, whatever the retry settings: a stopping broker must stop. */
+    private static final long TOTAL_TIMEOUT_MS = 15_000;
 
     private final int brokerId;
     private final ReplicaConfig config;
     private final ControllerChannel controller;
+    private final BooleanSupplier zooKeeperConnected;
 
-    public ControlledShutdown(int brokerId, ReplicaConfig config, ControllerChannel controller) {
+    /**
+     * @param zooKeeperConnected whether this broker reaches ZooKeeper now: without it no controller can publish the
+     *                           move, so no attempt is made (the controller moves leaderships once the session expires)
+     */
+    public ControlledShutdown(int brokerId, ReplicaConfig config, ControllerChannel controller,
+                              BooleanSupplier zooKeeperConnected) {
         this.brokerId = brokerId;
         this.config = config;
         this.controller = controller;
+        this.zooKeeperConnected = zooKeeperConnected;
     }
 
     /** @return whether the controller moved every leadership away */
     public boolean run() {
         long started = System.nanoTime();
+        long deadline = started + TimeUnit.MILLISECONDS.toNanos(TOTAL_TIMEOUT_MS);
         for (int attempt = 0; attempt <= config.controlledShutdownMaxRetries(); attempt++) {
-            if (attempt > 0 && !pause(Math.min(config.controlledShutdownRetryBackoffMs(), ATTEMPT_TIMEOUT_MS))) {
+            if (!zooKeeperConnected.getAsBoolean()) {
+                LOG.warn("broker {}: ZooKeeper unreachable; stopping without a controlled shutdown (the controller "
+                        + "moves this broker's leaderships once its session expires)", brokerId);
                 return false;
+            }
+            if (attempt > 0 && !pause(Math.min(config.controlledShutdownRetryBackoffMs(), leftMs(deadline)))) {
+                return false;
+            }
+            long bound = Math.min(ATTEMPT_TIMEOUT_MS, leftMs(deadline));
+            if (bound <= 0) {
+                break;
             }
             try {
                 ControlledShutdownResponseData answer = controller.send(ApiKeys.CONTROLLED_SHUTDOWN, VERSION,
                                 new ControlledShutdownRequestData().setBrokerId(brokerId).setBrokerEpoch(-1),
                                 readable -> new ControlledShutdownResponseData(readable, VERSION))
-                        .get(ATTEMPT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                        .get(bound, TimeUnit.MILLISECONDS);
                 Errors error = Errors.forCode(answer.errorCode());
                 if (error == Errors.NONE && answer.remainingPartitions().isEmpty()) {
                     LOG.info("broker {}: controlled shutdown moved every leadership in {} ms", brokerId,
@@ -58,7 +79,7 @@ public final class ControlledShutdown {
                         brokerId, attempt + 1, error, answer.remainingPartitions().size());
             } catch (ExecutionException | TimeoutException e) {
                 LOG.info("broker {}: controlled shutdown attempt {} failed: {}", brokerId, attempt + 1,
-                        e instanceof ExecutionException ? e.getCause().getMessage() : "no answer in " + ATTEMPT_TIMEOUT_MS + " ms");
+                        e instanceof ExecutionException ? e.getCause().getMessage() : "no answer in " + bound + " ms");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
@@ -66,6 +87,10 @@ public final class ControlledShutdown {
         }
         LOG.warn("broker {}: stopping without a complete controlled shutdown", brokerId);
         return false;
+    }
+
+    private static long leftMs(long deadlineNanos) {
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
     }
 
     private static boolean pause(long ms) {

@@ -1,5 +1,7 @@
 package io.sluice.it.group;
 
+import io.sluice.testkit.ChildProcessRunner;
+
 import io.sluice.testkit.SluiceBrokerProcess;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -108,13 +110,6 @@ final class GroupIt {
 
     /** {@code java -cp <this test classpath> <mainClass> <args>}: runs a tool or test main in its own JVM. */
     static List<String> javaCommand(String mainClass, String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass);
-        command.addAll(List.of(args));
-        return command;
+        return ChildProcessRunner.javaMain(mainClass, args);
     }
 }

@@ -48,6 +48,7 @@ public final class ProcessCluster implements AutoCloseable {
     private final Duration sessionTimeout;
     private final Map<Integer, SluiceBrokerProcess> brokers = new LinkedHashMap<>();
     private ClusterProbe probe;
+    private boolean zooKeeperStopped;
 
     private ProcessCluster(Path workDir, EmbeddedZooKeeper zooKeeper, String chroot, Duration sessionTimeout) {
         this.workDir = workDir;
@@ -186,6 +187,18 @@ public final class ProcessCluster implements AutoCloseable {
         return probe;
     }
 
+    /** Stops the cluster's ZooKeeper (the brokers keep running without it), for tests of a ZooKeeper outage. */
+    public void stopZooKeeper() {
+        if (probe != null) {
+            probe.close();
+            probe = null;
+        }
+        if (!zooKeeperStopped) {
+            zooKeeperStopped = true;
+            zooKeeper.close();
+        }
+    }
+
     /** Copies every broker's log to {@code dir/<prefix>-broker-<id>.log}; never throws, for use in cleanup. */
     public void keepLogs(Path dir, String prefix) {
         for (Map.Entry<Integer, SluiceBrokerProcess> broker : brokers.entrySet()) {
@@ -220,7 +233,10 @@ public final class ProcessCluster implements AutoCloseable {
         if (probe != null) {
             probe.close();
         }
-        zooKeeper.close();
+        if (!zooKeeperStopped) {
+            zooKeeperStopped = true;
+            zooKeeper.close();
+        }
     }
 
     /** The common pool has one thread on a 2-core machine: side by side needs threads of its own. */
