@@ -98,56 +98,93 @@ public record ClusterConfig(
     }
 
     public ClusterConfig withSessionTimeout(Duration value) {
-        return new ClusterConfig(value, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        Copy c = new Copy(this);
+        c.sessionTimeout = value;
+        return c.build();
     }
 
     public ClusterConfig withConnectionTimeout(Duration value) {
-        return new ClusterConfig(sessionTimeout, value, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        Copy c = new Copy(this);
+        c.connectionTimeout = value;
+        return c.build();
     }
 
     public ClusterConfig withPartBytes(int value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, value, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        Copy c = new Copy(this);
+        c.partBytes = value;
+        return c.build();
     }
 
     public ClusterConfig withDeltasPerSnapshot(int value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                value, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        Copy c = new Copy(this);
+        c.deltasPerSnapshot = value;
+        return c.build();
     }
 
     public ClusterConfig withCoalesceDelay(Duration value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, value, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        Copy c = new Copy(this);
+        c.coalesceDelay = value;
+        return c.build();
     }
 
     public ClusterConfig withUncleanLeaderElectionEnable(boolean value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, value, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        Copy c = new Copy(this);
+        c.uncleanLeaderElectionEnable = value;
+        return c.build();
     }
 
     public ClusterConfig withAutoLeaderRebalanceEnable(boolean value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, value,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        Copy c = new Copy(this);
+        c.autoLeaderRebalanceEnable = value;
+        return c.build();
     }
 
     public ClusterConfig withLeaderImbalanceCheckInterval(Duration value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                value, leaderImbalancePerBrokerPercentage);
+        Copy c = new Copy(this);
+        c.leaderImbalanceCheckInterval = value;
+        return c.build();
     }
 
     public ClusterConfig withLeaderImbalancePerBrokerPercentage(int value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, value);
+        Copy c = new Copy(this);
+        c.leaderImbalancePerBrokerPercentage = value;
+        return c.build();
+    }
+
+    /** A config's values, one changed by a {@code with*} method before it is built again. Not thread-safe. */
+    private static final class Copy {
+        Duration sessionTimeout;
+        Duration connectionTimeout;
+        int partBytes;
+        final int maxSnapshotParts;
+        final int maxStateBytes;
+        int deltasPerSnapshot;
+        final Compression compression;
+        Duration coalesceDelay;
+        boolean uncleanLeaderElectionEnable;
+        boolean autoLeaderRebalanceEnable;
+        Duration leaderImbalanceCheckInterval;
+        int leaderImbalancePerBrokerPercentage;
+
+        Copy(ClusterConfig c) {
+            sessionTimeout = c.sessionTimeout;
+            connectionTimeout = c.connectionTimeout;
+            partBytes = c.partBytes;
+            maxSnapshotParts = c.maxSnapshotParts;
+            maxStateBytes = c.maxStateBytes;
+            deltasPerSnapshot = c.deltasPerSnapshot;
+            compression = c.compression;
+            coalesceDelay = c.coalesceDelay;
+            uncleanLeaderElectionEnable = c.uncleanLeaderElectionEnable;
+            autoLeaderRebalanceEnable = c.autoLeaderRebalanceEnable;
+            leaderImbalanceCheckInterval = c.leaderImbalanceCheckInterval;
+            leaderImbalancePerBrokerPercentage = c.leaderImbalancePerBrokerPercentage;
+        }
+
+        ClusterConfig build() {
+            return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
+                    deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable,
+                    autoLeaderRebalanceEnable, leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        }
     }
 }
