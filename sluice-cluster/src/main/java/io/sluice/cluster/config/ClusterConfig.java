@@ -98,56 +98,45 @@ public record ClusterConfig(
     }
 
     public ClusterConfig withSessionTimeout(Duration value) {
-        Copy c = new Copy(this);
-        c.sessionTimeout = value;
-        return c.build();
+        return with(c -> c.sessionTimeout = value);
     }
 
     public ClusterConfig withConnectionTimeout(Duration value) {
-        Copy c = new Copy(this);
-        c.connectionTimeout = value;
-        return c.build();
+        return with(c -> c.connectionTimeout = value);
     }
 
     public ClusterConfig withPartBytes(int value) {
-        Copy c = new Copy(this);
-        c.partBytes = value;
-        return c.build();
+        return with(c -> c.partBytes = value);
     }
 
     public ClusterConfig withDeltasPerSnapshot(int value) {
-        Copy c = new Copy(this);
-        c.deltasPerSnapshot = value;
-        return c.build();
+        return with(c -> c.deltasPerSnapshot = value);
     }
 
     public ClusterConfig withCoalesceDelay(Duration value) {
-        Copy c = new Copy(this);
-        c.coalesceDelay = value;
-        return c.build();
+        return with(c -> c.coalesceDelay = value);
     }
 
     public ClusterConfig withUncleanLeaderElectionEnable(boolean value) {
-        Copy c = new Copy(this);
-        c.uncleanLeaderElectionEnable = value;
-        return c.build();
+        return with(c -> c.uncleanLeaderElectionEnable = value);
     }
 
     public ClusterConfig withAutoLeaderRebalanceEnable(boolean value) {
-        Copy c = new Copy(this);
-        c.autoLeaderRebalanceEnable = value;
-        return c.build();
+        return with(c -> c.autoLeaderRebalanceEnable = value);
     }
 
     public ClusterConfig withLeaderImbalanceCheckInterval(Duration value) {
-        Copy c = new Copy(this);
-        c.leaderImbalanceCheckInterval = value;
-        return c.build();
+        return with(c -> c.leaderImbalanceCheckInterval = value);
     }
 
     public ClusterConfig withLeaderImbalancePerBrokerPercentage(int value) {
+        return with(c -> c.leaderImbalancePerBrokerPercentage = value);
+    }
+
+    /** This config with {@code change} applied to a copy of its values. */
+    private ClusterConfig with(java.util.function.Consumer<Copy> change) {
         Copy c = new Copy(this);
-        c.leaderImbalancePerBrokerPercentage = value;
+        change.accept(c);
         return c.build();
     }
 
