@@ -16,12 +16,17 @@
  * ClusterNode node = new ClusterNode(conn.client(), self, config, true);
  * node.start();                                  // throws DuplicateBrokerIdException if the id is taken
  * node.addListener(state -> ...);                // every new ClusterState, in order, on the follower thread
- * ClusterState now = node.current();             // brokers, topics, partitions (replicas, leader, epoch, ISR)
+ * ClusterState now = node.current();             // brokers, topics, partitions (replicas, leader, leader epoch,
+ *                                                // ISR, partition epoch)
  * if (node.isController()) {
  *     node.createTopic("orders", 12, 3, Map.of()).get();
  *     node.deleteTopic("orders").get();
  *     node.electLeaders(List.of(new PartitionRef("orders", 0))).get();
  *     node.alterIsr(Map.of(new PartitionRef("orders", 0), new int[] {1, 2})).get();
+ *     // Kafka's requests, forwarded by the broker's handlers; per-partition ReplicationError = Kafka's code:
+ *     node.alterPartition(leaderId, List.of(new IsrChangeRequest(topicId, 0, leaderEpoch, partitionEpoch, isr)));
+ *     node.controlledShutdown(brokerId);         // remaining partitions it still leads
+ *     node.electLeaders(List.of(new PartitionRef("orders", 0)), ElectionType.UNCLEAN);
  * }
  * node.close(); conn.close(); if (zk != null) zk.close();
  * }</pre>
@@ -35,7 +40,8 @@
  *       the znode layout ({@link io.sluice.cluster.zk.ZkPaths});</li>
  *   <li>{@code registry}: the ephemeral {@code /brokers/ids/<id>} registration;</li>
  *   <li>{@code controller}: election (Curator LeaderLatch + a conditional bump of {@code /controller_epoch}), the
- *       fenced writer (every write is a multi() that first checks the epoch znode's version), the controller;</li>
+ *       fenced writer (every write is a multi() that first checks the epoch znode's version), the controller and its
+ *       parts (membership, replication rules in {@code ReplicationControl}, the state publisher);</li>
  *   <li>{@code state}: the immutable {@link io.sluice.cluster.state.ClusterState}, its follower, and
  *       {@code state.wire}: snapshot/delta records streamed through sluice-codec's StateCodec into parts below
  *       jute.maxbuffer;</li>

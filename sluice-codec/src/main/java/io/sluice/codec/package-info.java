@@ -5,8 +5,6 @@
  *   <li>{@link io.sluice.codec.message} — resumable {@link io.sluice.codec.message.MessageWriter} /
  *       {@link io.sluice.codec.message.MessageReader} over caller-supplied fixed-size buffers, registered versioned
  *       message types, compressed fields;</li>
- *   <li>{@link io.sluice.codec.cluster} — the cluster's messages (partition state reports, the full partition map,
- *       partition-move control) and their registry {@link io.sluice.codec.cluster.ClusterMessages#REGISTRY};</li>
  *   <li>{@link io.sluice.codec.compress} — streaming compression of large state
  *       ({@link io.sluice.codec.compress.StateCodec}) through reusable zlib/zstd stream compressors;</li>
  *   <li>{@link io.sluice.codec.part} — splitting a compressed stream into parts below ZooKeeper's jute.maxbuffer and
@@ -14,6 +12,7 @@
  *   <li>{@link io.sluice.codec.endpoint} — byte endpoints and the K-ring membership view.</li>
  * </ul>
  * Tunables live in {@link io.sluice.codec.CodecConfig}; every error on bad input is a
- * {@link io.sluice.codec.error.CodecException}. This module imports nothing else of Sluice.
+ * {@link io.sluice.codec.error.CodecException}. This module imports nothing else of Sluice and defines no message of
+ * its own: the cluster's records are sluice-cluster's ({@code io.sluice.cluster.state.wire}).
  */
 package io.sluice.codec;

@@ -1,7 +1,8 @@
 package io.sluice.bench.codec;
 
-import io.sluice.codec.cluster.PartitionState;
-import io.sluice.codec.cluster.PartitionStateList;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,6 +19,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +35,8 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class CompressedFieldBenchmark {
 
-    @Param({"30", "500"})
+    /** Partitions per map: about 1.4 KB and 24 KB uncompressed per field, below and above the seed's 10 KB scratch. */
+    @Param({"110", "2000"})
     public int entries;
 
     private final ByteBuffer socket = ByteBuffer.allocateDirect(64 * 1024);
@@ -45,8 +48,10 @@ public class CompressedFieldBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         message.exchangeId = 12;
-        message.local = new PartitionStateList(partitions(entries, 1));
-        message.remote = new PartitionStateList(partitions(entries, 2));
+        TopicState local = topic(entries, 1);
+        TopicState remote = topic(entries, 2);
+        message.local = TopicRecord.of(local);
+        message.remote = TopicRecord.of(remote);
         ByteBuffer all = ByteBuffer.allocate(1 << 20);
         writer.setBuffer(all);
         if (!writer.write(message)) {
@@ -57,23 +62,23 @@ public class CompressedFieldBenchmark {
         MessageReader reader = new MessageReader(ExchangeMessage.REGISTRY);
         reader.setBuffer(all);
         ExchangeMessage back = (ExchangeMessage) reader.read();
-        if (back == null || !back.local.equals(message.local) || !back.remote.equals(message.remote)) {
+        if (back == null || !back.local.toTopic().equals(local) || !back.remote.toTopic().equals(remote)) {
             throw new IllegalStateException("compressed exchange message does not round-trip");
         }
         System.out.println("entries=" + entries + " message on the wire: " + wire + " bytes");
         baselineDirectAtStart = NaiveCompressedField.DIRECT_BYTES.get();
     }
 
-    static List<PartitionState> partitions(int n, long seed) {
+    /** A topic of {@code n} partitions on 5 brokers, with varied leaders, epochs and ISRs. */
+    static TopicState topic(int n, long seed) {
         Random rnd = new Random(seed);
-        UUID topic = new UUID(rnd.nextLong(), rnd.nextLong());
-        List<PartitionState> out = new ArrayList<>(n);
+        PartitionState[] ps = new PartitionState[n];
         for (int p = 0; p < n; p++) {
-            long end = 1_000_000L + rnd.nextInt(1_000_000);
-            out.add(new PartitionState(topic, p, 3 + rnd.nextInt(3), end / 2, end, end - rnd.nextInt(100),
-                    new int[]{1 + p % 5, 1 + (p + 1) % 5, 1 + (p + 2) % 5}, end - rnd.nextInt(200)));
+            int[] replicas = {1 + p % 5, 1 + (p + 1) % 5, 1 + (p + 2) % 5};
+            int[] isr = rnd.nextInt(10) == 0 ? new int[] {replicas[0], replicas[1]} : replicas;
+            ps[p] = new PartitionState(replicas, replicas[0], 3 + rnd.nextInt(3), isr, rnd.nextInt(500));
         }
-        return out;
+        return new TopicState(new UUID(rnd.nextLong(), rnd.nextLong()), "exchange-" + seed, Map.of(), ps);
     }
 
     @Benchmark

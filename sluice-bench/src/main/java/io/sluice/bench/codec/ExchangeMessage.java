@@ -1,27 +1,28 @@
 package io.sluice.bench.codec;
 
-import io.sluice.codec.cluster.PartitionStateList;
+import io.sluice.cluster.state.wire.StateMessages;
+import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.compress.Compression;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageRegistry;
 import io.sluice.codec.message.MessageWriter;
-import io.sluice.codec.cluster.ClusterMessages;
 
 /**
  * An exchange-style message with two compressed partition maps (the shape of Ignite's partition-exchange messages in
- * the seed's benchmark), written either through Sluice's compressed fields or, for the baseline, through
+ * the seed's benchmark; each map is sluice-cluster's live {@link TopicRecord}: replicas, leader, epochs and ISR of
+ * every partition of a topic), written either through Sluice's compressed fields or, for the baseline, through
  * {@link NaiveCompressedField} (the seed's "master" way). Mutable; not thread-safe.
  */
 public final class ExchangeMessage implements Message {
     public static final int TYPE_ID = 901;
     public static final MessageRegistry REGISTRY = MessageRegistry.builder()
-            .registerAll(ClusterMessages.REGISTRY)
+            .registerAll(StateMessages.REGISTRY)
             .register(TYPE_ID, "ExchangeMessage", 0, ExchangeMessage::new).build();
 
     public int exchangeId;
-    public PartitionStateList local = new PartitionStateList();
-    public PartitionStateList remote = new PartitionStateList();
+    public TopicRecord local = new TopicRecord();
+    public TopicRecord remote = new TopicRecord();
     /** Baseline only: write compressed bytes produced per field by {@link NaiveCompressedField}. */
     public boolean naive;
     private byte[] naiveLocal;
@@ -87,14 +88,14 @@ public final class ExchangeMessage implements Message {
                 }
                 r.incrementState();
             case 1:
-                PartitionStateList a = r.readCompressed(PartitionStateList.class);
+                TopicRecord a = r.readCompressed(TopicRecord.class);
                 if (!r.isLastRead()) {
                     return false;
                 }
                 local = a;
                 r.incrementState();
             case 2:
-                PartitionStateList b = r.readCompressed(PartitionStateList.class);
+                TopicRecord b = r.readCompressed(TopicRecord.class);
                 if (!r.isLastRead()) {
                     return false;
                 }

@@ -1,8 +1,11 @@
 package io.sluice.bench.codec;
 
-import io.sluice.codec.cluster.ClusterMessages;
-import io.sluice.codec.cluster.PartitionAssignment;
-import io.sluice.codec.cluster.PartitionMap;
+import io.sluice.cluster.state.BrokerInfo;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.state.wire.SnapshotRecord;
+import io.sluice.cluster.state.wire.StateMessages;
 import io.sluice.codec.compress.Compression;
 import io.sluice.codec.compress.StateCodec;
 import io.sluice.codec.endpoint.Endpoint;
@@ -24,6 +27,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -31,11 +35,12 @@ import java.util.zip.DeflaterOutputStream;
 import java.util.zip.InflaterInputStream;
 
 /**
- * Benchmark 3 of issue 4: publishing the cluster state (a {@link PartitionMap}) of about 2 KB, 130 KB or 1.6 MB
- * uncompressed. {@code streaming*}: {@link StateCodec} writes the message straight through the compressor into a
+ * Benchmark 3 of issue 4: publishing the cluster state (sluice-cluster's live {@link SnapshotRecord} of a
+ * {@link ClusterState}: 12 brokers, topics of 64 partitions) of about 2 KB, 130 KB or 1.6 MB uncompressed. {@code streaming*}: {@link StateCodec} writes the message straight through the compressor into a
  * {@link PartSplitter} (parts of at most jute.maxbuffer minus 1 KB, ready for ZooKeeper). {@code baselineMaterialize}:
  * the seed's "old" way, serialize to a byte[] then compress it into another byte[] (no splitting, which favours it).
- * One op = one publication; the codec is long-lived, as on the controller thread.
+ * One op = one publication of a snapshot record made from the state, as the controller makes one per snapshot; the
+ * codec is long-lived, as on the controller thread.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,24 +52,24 @@ public class StatePublicationBenchmark {
     @Param({"2K", "130K", "1600K"})
     public String size;
 
-    private PartitionMap state;
+    private ClusterState state;
     private StateCodec codec;
     private int uncompressedBytes;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         int target = Integer.parseInt(size.substring(0, size.length() - 1)) * 1024;
-        int partitions = Math.max(1, target / 46);
-        state = partitionMap(partitions);
+        int partitions = Math.max(1, target / 12);
+        state = clusterState(partitions);
         uncompressedBytes = serialize(state).length;
-        codec = new StateCodec(ClusterMessages.REGISTRY);
+        codec = new StateCodec(StateMessages.REGISTRY);
         byte[] base = baselineMaterialize();
         byte[] inflated = new InflaterInputStream(new java.io.ByteArrayInputStream(base)).readAllBytes();
         PartSplitter parts = new PartSplitter(PART_LIMIT);
-        codec.compress(state, Compression.ZLIB, parts);
+        codec.compress(state.toSnapshot(), Compression.ZLIB, parts);
         List<byte[]> zlibParts = parts.finish(Compression.ZLIB);
-        if (!java.util.Arrays.equals(inflated, serialize(state))
-                || !codec.decompress(Compression.ZLIB, stripHeaders(zlibParts)).equals(state)) {
+        SnapshotRecord back = (SnapshotRecord) codec.decompress(Compression.ZLIB, stripHeaders(zlibParts));
+        if (!java.util.Arrays.equals(inflated, serialize(state)) || !ClusterState.fromSnapshot(back).sameContent(state)) {
             throw new IllegalStateException("baseline and streaming do not agree");
         }
         System.out.println("size=" + size + " partitions=" + partitions + " uncompressed=" + uncompressedBytes
@@ -80,39 +85,37 @@ public class StatePublicationBenchmark {
         return out;
     }
 
-    static PartitionMap partitionMap(int partitions) {
+    /** 12 brokers and {@code partitions} partitions in topics of 64, replicas, leaders, epochs and ISRs varied. */
+    static ClusterState clusterState(int partitions) {
         Random rnd = new Random(partitions);
-        List<Endpoint> brokers = new ArrayList<>();
-        int[] ids = new int[12];
-        for (int b = 0; b < ids.length; b++) {
-            brokers.add(Endpoint.of("broker-" + b + ".prod.internal", 9092));
-            ids[b] = b;
+        List<BrokerInfo> brokers = new ArrayList<>();
+        for (int b = 0; b < 12; b++) {
+            brokers.add(BrokerInfo.of(b, "rack-" + b % 3, Endpoint.of("broker-" + b + ".prod.internal", 9092)));
         }
-        List<PartitionAssignment> list = new ArrayList<>(partitions);
-        UUID topic = null;
-        String name = null;
-        for (int p = 0; p < partitions; p++) {
-            if (p % 64 == 0) {
-                topic = new UUID(rnd.nextLong(), rnd.nextLong());
-                name = "orders-" + (p / 64);
+        List<TopicState> topics = new ArrayList<>();
+        for (int first = 0; first < partitions; first += 64) {
+            PartitionState[] ps = new PartitionState[Math.min(64, partitions - first)];
+            for (int p = 0; p < ps.length; p++) {
+                int leader = rnd.nextInt(brokers.size());
+                int[] replicas = {leader, (leader + 1) % 12, (leader + 2) % 12};
+                int[] isr = rnd.nextInt(10) == 0 ? new int[] {leader, (leader + 1) % 12} : replicas;
+                ps[p] = new PartitionState(replicas, leader, rnd.nextInt(50), isr, rnd.nextInt(500));
             }
-            int leader = rnd.nextInt(ids.length);
-            int[] replicas = {leader, (leader + 1) % ids.length, (leader + 2) % ids.length};
-            list.add(new PartitionAssignment(topic, name, p % 64, replicas, leader, rnd.nextInt(50),
-                    rnd.nextInt(10) == 0 ? new int[]{leader, (leader + 1) % ids.length} : replicas, rnd.nextInt(500)));
+            topics.add(new TopicState(new UUID(rnd.nextLong(), rnd.nextLong()), "orders-" + first / 64, Map.of(), ps));
         }
-        return new PartitionMap(7, 1234, brokers, ids, list);
+        return ClusterState.of(7, 1234, brokers, topics);
     }
 
     /** The uncompressed encoding, the naive way: through an 8 KB buffer into a growing byte array. */
-    static byte[] serialize(PartitionMap state) {
+    static byte[] serialize(ClusterState state) {
+        SnapshotRecord snapshot = state.toSnapshot();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         MessageWriter w = new MessageWriter();
         ByteBuffer chunk = ByteBuffer.allocate(8192);
         w.setBuffer(chunk);
         boolean done;
         do {
-            done = w.write(state);
+            done = w.write(snapshot);
             out.write(chunk.array(), 0, chunk.position());
             chunk.clear();
             w.setBuffer(chunk);
@@ -133,14 +136,14 @@ public class StatePublicationBenchmark {
     @Benchmark
     public List<byte[]> streamingZlib() {
         PartSplitter parts = new PartSplitter(PART_LIMIT);
-        codec.compress(state, Compression.ZLIB, parts);
+        codec.compress(state.toSnapshot(), Compression.ZLIB, parts);
         return parts.finish(Compression.ZLIB);
     }
 
     @Benchmark
     public List<byte[]> streamingZstd() {
         PartSplitter parts = new PartSplitter(PART_LIMIT);
-        codec.compress(state, Compression.ZSTD, parts);
+        codec.compress(state.toSnapshot(), Compression.ZSTD, parts);
         return parts.finish(Compression.ZSTD);
     }
 

@@ -98,56 +98,82 @@ public record ClusterConfig(
     }
 
     public ClusterConfig withSessionTimeout(Duration value) {
-        return new ClusterConfig(value, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        return with(c -> c.sessionTimeout = value);
     }
 
     public ClusterConfig withConnectionTimeout(Duration value) {
-        return new ClusterConfig(sessionTimeout, value, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        return with(c -> c.connectionTimeout = value);
     }
 
     public ClusterConfig withPartBytes(int value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, value, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        return with(c -> c.partBytes = value);
     }
 
     public ClusterConfig withDeltasPerSnapshot(int value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                value, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        return with(c -> c.deltasPerSnapshot = value);
     }
 
     public ClusterConfig withCoalesceDelay(Duration value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, value, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        return with(c -> c.coalesceDelay = value);
     }
 
     public ClusterConfig withUncleanLeaderElectionEnable(boolean value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, value, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        return with(c -> c.uncleanLeaderElectionEnable = value);
     }
 
     public ClusterConfig withAutoLeaderRebalanceEnable(boolean value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, value,
-                leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        return with(c -> c.autoLeaderRebalanceEnable = value);
     }
 
     public ClusterConfig withLeaderImbalanceCheckInterval(Duration value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                value, leaderImbalancePerBrokerPercentage);
+        return with(c -> c.leaderImbalanceCheckInterval = value);
     }
 
     public ClusterConfig withLeaderImbalancePerBrokerPercentage(int value) {
-        return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable, autoLeaderRebalanceEnable,
-                leaderImbalanceCheckInterval, value);
+        return with(c -> c.leaderImbalancePerBrokerPercentage = value);
+    }
+
+    /** This config with {@code change} applied to a copy of its values. */
+    private ClusterConfig with(java.util.function.Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
+        return c.build();
+    }
+
+    /** A config's values, one changed by a {@code with*} method before it is built again. Not thread-safe. */
+    private static final class Copy {
+        Duration sessionTimeout;
+        Duration connectionTimeout;
+        int partBytes;
+        final int maxSnapshotParts;
+        final int maxStateBytes;
+        int deltasPerSnapshot;
+        final Compression compression;
+        Duration coalesceDelay;
+        boolean uncleanLeaderElectionEnable;
+        boolean autoLeaderRebalanceEnable;
+        Duration leaderImbalanceCheckInterval;
+        int leaderImbalancePerBrokerPercentage;
+
+        Copy(ClusterConfig c) {
+            sessionTimeout = c.sessionTimeout;
+            connectionTimeout = c.connectionTimeout;
+            partBytes = c.partBytes;
+            maxSnapshotParts = c.maxSnapshotParts;
+            maxStateBytes = c.maxStateBytes;
+            deltasPerSnapshot = c.deltasPerSnapshot;
+            compression = c.compression;
+            coalesceDelay = c.coalesceDelay;
+            uncleanLeaderElectionEnable = c.uncleanLeaderElectionEnable;
+            autoLeaderRebalanceEnable = c.autoLeaderRebalanceEnable;
+            leaderImbalanceCheckInterval = c.leaderImbalanceCheckInterval;
+            leaderImbalancePerBrokerPercentage = c.leaderImbalancePerBrokerPercentage;
+        }
+
+        ClusterConfig build() {
+            return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
+                    deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable,
+                    autoLeaderRebalanceEnable, leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+        }
     }
 }

@@ -124,12 +124,19 @@ public final class ClusterNode implements AutoCloseable {
         return controller == null ? notController("deleteTopic") : controller.deleteTopic(name);
     }
 
-    /** Moves each partition's leadership to its preferred live in-sync replica. */
+    /**
+     * A preferred election for each partition (see {@link #electLeaders(Collection, ElectionType)}); completes with the
+     * state as published, or fails with {@link io.sluice.cluster.controller.UnknownTopicException} when a partition
+     * does not exist.
+     */
     public CompletableFuture<ClusterState> electLeaders(Collection<PartitionRef> partitions) {
         return controller == null ? notController("electLeaders") : controller.electLeaders(partitions);
     }
 
-    /** Sets the in-sync replicas of partitions; the leader and its epoch stay. */
+    /**
+     * Sets the in-sync replicas of partitions as an administrator would, without epoch fencing (a partition leader
+     * uses {@link #alterPartition}); the leader and its epoch stay, the partition epoch is bumped.
+     */
     public CompletableFuture<ClusterState> alterIsr(Map<PartitionRef, int[]> isrs) {
         return controller == null ? notController("alterIsr") : controller.alterIsr(isrs);
     }

@@ -15,7 +15,6 @@ import static io.sluice.cluster.state.PartitionState.NO_LEADER;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The partition rules without ZooKeeper: each case drives {@link ReplicationControl} through a model state. */
@@ -276,11 +275,11 @@ class ReplicationControlTest {
     }
 
     @Test
-    void shouldKeepTheOldElectLeadersBehaviourForAnAlreadyPreferredLeader() {
+    void shouldPublishNothingWhenThePreferredReplicaAlreadyLeads() {
         ReplicationModel m = threeBrokers(Map.of());
         List<ElectionResult> r = m.elect(ElectionType.PREFERRED, new PartitionRef("t", 1));
         assertEquals(ReplicationError.ELECTION_NOT_NEEDED, r.get(0).error());
-        assertNull(m.lastDelta.partitionChanges.isEmpty() ? null : m.lastDelta);
+        assertTrue(m.lastDelta.isEmpty());
     }
 
     // ---- leader imbalance ------------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ import io.sluice.cluster.state.wire.DeltaRecord;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -132,9 +131,5 @@ final class ReplicationModel {
         ClusterState before = state;
         state = before.apply(delta, before.appliedSeq() + 1);
         control.applied(before, delta, state);
-    }
-
-    Collection<Integer> live() {
-        return state.brokers().keySet();
     }
 }

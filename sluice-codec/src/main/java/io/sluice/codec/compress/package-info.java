@@ -4,13 +4,13 @@
  * {@link io.sluice.codec.compress.ByteSink}, e.g. a {@link io.sluice.codec.part.PartSplitter}, producing a standard
  * zlib stream or zstd frame, and reads it back in bounded chunks:
  * <pre>{@code
- * try (StateCodec codec = new StateCodec(ClusterMessages.REGISTRY)) {   // or keep one per controller thread
+ * try (StateCodec codec = new StateCodec(StateMessages.REGISTRY)) {     // or keep one per controller thread
  *     PartSplitter parts = new PartSplitter(juteMaxBuffer - znodeOverhead);
- *     codec.compress(partitionMap, Compression.ZSTD, parts);
+ *     codec.compress(snapshotRecord, Compression.ZSTD, parts);
  *     List<byte[]> znodes = parts.finish(Compression.ZSTD);
  *     ...
  *     AssembledStream s = new PartAssembler(maxParts, maxBytes).assemble(znodesRead);
- *     PartitionMap back = (PartitionMap) codec.decompress(s.compression(), s.payloads());
+ *     SnapshotRecord back = (SnapshotRecord) codec.decompress(s.compression(), s.payloads());
  * }
  * }</pre>
  * Native state (Deflater, Inflater, zstd contexts) is ended by {@code close()}, never left to the Cleaner.

@@ -12,13 +12,13 @@
  * }</pre>
  * <h2>Reading</h2>
  * <pre>{@code
- * MessageReader r = new MessageReader(ClusterMessages.REGISTRY);
+ * MessageReader r = new MessageReader(registry);       // e.g. sluice-cluster's StateMessages.REGISTRY
  * r.setBuffer(received);                            // any split of the bytes
  * Message m = r.read();                             // null: every byte consumed, more needed
  * }</pre>
  * <h2>Defining a message</h2>
  * Implement {@link io.sluice.codec.message.Message} with a fall-through switch over {@code writer.state()}, each
- * field {@code case n: if (!w.writeX(v)) return w.stopAt(n);} (see {@code io.sluice.codec.cluster.PartitionState}; the
+ * field {@code case n: if (!w.writeX(v)) return w.stopAt(n);} (see the codec tests' sample {@code PartitionState}; the
  * older {@code incrementState()} after each field also works, at one more store per field), or extend {@link io.sluice.codec.message.FieldMessage} for flat
  * messages; register the type id, name, newest readable version and factory in a
  * {@link io.sluice.codec.message.MessageRegistry}. New fields are appended in a new schema version and read only

@@ -1,8 +1,8 @@
 package io.sluice.codec.message;
 
 import io.sluice.codec.CodecConfig;
-import io.sluice.codec.cluster.ClusterFixtures;
-import io.sluice.codec.cluster.ClusterMessages;
+import io.sluice.codec.sample.ClusterFixtures;
+import io.sluice.codec.sample.ClusterMessages;
 import io.sluice.codec.error.CodecException;
 import io.sluice.codec.error.LimitExceededException;
 import io.sluice.codec.error.MalformedInputException;

@@ -1,8 +1,8 @@
 package io.sluice.codec.message;
 
-import io.sluice.codec.cluster.ClusterMessages;
-import io.sluice.codec.cluster.MoveAbort;
-import io.sluice.codec.cluster.PartitionState;
+import io.sluice.codec.sample.ClusterMessages;
+import io.sluice.codec.sample.MoveAbort;
+import io.sluice.codec.sample.PartitionState;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

@@ -2,9 +2,9 @@ package io.sluice.codec.part;
 
 import com.github.luben.zstd.Zstd;
 import io.sluice.codec.CodecConfig;
-import io.sluice.codec.cluster.ClusterFixtures;
-import io.sluice.codec.cluster.ClusterMessages;
-import io.sluice.codec.cluster.PartitionMap;
+import io.sluice.codec.sample.ClusterFixtures;
+import io.sluice.codec.sample.ClusterMessages;
+import io.sluice.codec.sample.PartitionMap;
 import io.sluice.codec.compress.Compression;
 import io.sluice.codec.compress.StateCodec;
 import io.sluice.codec.error.ChecksumMismatchException;

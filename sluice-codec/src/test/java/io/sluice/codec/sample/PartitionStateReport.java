@@ -1,4 +1,4 @@
-package io.sluice.codec.cluster;
+package io.sluice.codec.sample;
 
 import io.sluice.codec.compress.Compression;
 import io.sluice.codec.message.Message;

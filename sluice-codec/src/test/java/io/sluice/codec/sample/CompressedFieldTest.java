@@ -1,4 +1,4 @@
-package io.sluice.codec.cluster;
+package io.sluice.codec.sample;
 
 import io.sluice.codec.CodecConfig;
 import io.sluice.codec.error.LimitExceededException;

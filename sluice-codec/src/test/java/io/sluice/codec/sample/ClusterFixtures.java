@@ -1,4 +1,4 @@
-package io.sluice.codec.cluster;
+package io.sluice.codec.sample;
 
 import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.codec.message.Message;
