@@ -2,6 +2,7 @@ package io.sluice.broker.interbroker;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
@@ -111,6 +112,9 @@ public final class BrokerClient implements AutoCloseable {
                 if (leftMs <= 0) {
                     throw new SocketTimeoutException("connecting to " + address + " took over " + timeoutMs + " ms");
                 }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedIOException("connecting to " + address + " interrupted");
+                }
                 waiter.select(leftMs);
             }
             opened.keyFor(waiter).cancel();
@@ -163,6 +167,9 @@ public final class BrokerClient implements AutoCloseable {
     }
 
     private void await(int op, long deadline, String what) throws IOException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedIOException(what + " " + address + " interrupted");
+        }
         long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
         if (leftMs <= 0) {
             throw new SocketTimeoutException(what + " " + address + " took over " + timeoutMs + " ms");
