@@ -23,6 +23,9 @@
 #   SESSION_TIMEOUT_MS [6000: Kafka broker.session.timeout.ms = Sluice zookeeper.session.timeout.ms]
 #   KAFKA_MODE [separate: one KRaft controller + 3 brokers | combined: 3 broker+controller nodes]
 #   BROKER_HEAP [1g] COORD_HEAP [512m] STEP_TIMEOUT [600 s per tool run] READY_TIMEOUT [180 s] KEEP_DATA [0]
+#   WARMUP_RECORDS [0: a ProducerPerformance run of that many records before the measured one, not counted]
+#   PREFLIGHT [1: one acks=ACKS record first (30 s bound); when it is not acknowledged the broker's error is reported
+#              and ProducerPerformance is not run. 0: run ProducerPerformance anyway, bounded by STEP_TIMEOUT]
 # Needs: JDK 17, Maven (reaches Maven Central once, through kafka-lib.sh), python3, coreutils timeout, and Sluice
 # built from the repository root with: mvn -B -q package -DskipTests   (no install needed)
 set -euo pipefail
@@ -31,7 +34,7 @@ ONLY=both
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --only) ONLY="${2:-}"; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -39,7 +42,7 @@ case "$ONLY" in kafka|sluice|both) ;; *) echo "--only must be kafka, sluice or b
 
 SETTINGS=(RECORDS RECORD_SIZE PARTITIONS RF MIN_INSYNC ACKS COMPRESSION LINGER_MS ROUNDS ORDER PHASES
   FAILOVER_PARTITIONS FAILOVER_ROUNDS FAILOVER_TIMEOUT POLL_MS AVOID_CONTROLLER SESSION_TIMEOUT_MS KAFKA_MODE
-  BROKER_HEAP COORD_HEAP STEP_TIMEOUT READY_TIMEOUT KEEP_DATA)
+  BROKER_HEAP COORD_HEAP STEP_TIMEOUT READY_TIMEOUT KEEP_DATA PREFLIGHT WARMUP_RECORDS)
 COMMAND=""
 for v in "${SETTINGS[@]}"; do [[ -n "${!v+x}" ]] && COMMAND+="$v=${!v} "; done
 COMMAND+="sluice-bench/peer/run-replication-comparison.sh${*:+ $*}"
@@ -68,6 +71,8 @@ COORD_HEAP="${COORD_HEAP:-512m}"
 STEP_TIMEOUT="${STEP_TIMEOUT:-600}"
 READY_TIMEOUT="${READY_TIMEOUT:-180}"
 KEEP_DATA="${KEEP_DATA:-0}"
+PREFLIGHT="${PREFLIGHT:-1}"
+WARMUP_RECORDS="${WARMUP_RECORDS:-0}"
 case "$ORDER" in kafka-first|sluice-first) ;; *) echo "ORDER must be kafka-first or sluice-first, was '$ORDER'" >&2; exit 2 ;; esac
 case "$KAFKA_MODE" in separate|combined) ;; *) echo "KAFKA_MODE must be separate or combined, was '$KAFKA_MODE'" >&2; exit 2 ;; esac
 for p in ${PHASES//,/ }; do
@@ -323,12 +328,22 @@ probe() { # outfile seconds mode args...
 field() { sed -nE "s/.*[ ]$2=([^ ]+).*/\1/p" <<<"$1"; }
 error_of() { sed -nE 's/.*[ ](last_)?error=(.*)$/\2/p' <<<"$1"; }
 
-create_topic() { # system round topic partitions seconds -> 0 when every partition is led
+create_topic() { # system round topic partitions seconds [metric-prefix] -> 0 when every partition is led
   local sys="$1" round="$2" topic="$3" partitions="$4" seconds="$5" res
   res="$(probe "$RUN_DIR/$sys-r$round-create-$topic.out" $((seconds + 60)) create "$BOOTSTRAP" "$topic" "$partitions" \
     "$RF" "$MIN_INSYNC" $((seconds * 1000)))"
   log "$sys round $round: create $topic ($partitions partitions, RF $RF, min.insync.replicas=$MIN_INSYNC): ${res#RESULT }"
   [[ "$(field "$res" create_ms)" =~ ^[0-9]+$ ]] || { record "$sys" "$round" "error_create_$topic" "${res#RESULT }"; return 1; }
+  [[ -z "${6:-}" ]] || { record "$sys" "$round" "${6}_create_ms" "$(field "$res" create_ms)"
+    record "$sys" "$round" "${6}_full_isr_at_create" "$(field "$res" full_isr)"; }
+}
+
+# The broker error codes a producer retried (its WARN lines "Error: CODE. Error Message: ..."), with counts and the
+# first message: "NOT_ENOUGH_REPLICAS (33 times, e.g. acks=all needs ...)".
+broker_errors() { # producer-output-file
+  { grep -oE 'Error: [A-Z_]+\. Error Message: .*\(org\.apache' "$1" || true; } | sed -E 's/^Error: //; s/ \(org\.apache$//' \
+    | awk '{ code = $1; sub(/\.$/, "", code); n[code]++; if (!(code in msg)) { m = $0; sub(/^[^ ]+ Error Message: /, "", m); msg[code] = m } }
+           END { sep = ""; for (c in n) { printf "%s%s (%d times, e.g. %s)", sep, c, n[c], msg[c]; sep = "; " } }'
 }
 
 produce_phase() { # system round
@@ -336,17 +351,28 @@ produce_phase() { # system round
   create_topic "$sys" "$round" "$topic" "$PARTITIONS" 120 || return 0
   # One acknowledged record first: a cluster that cannot meet acks=all with this min.insync.replicas says so in
   # seconds with the broker's error, instead of ProducerPerformance retrying for delivery.timeout.ms per batch.
-  res="$(probe "$RUN_DIR/$sys-r$round-preflight.out" 90 preflight "$BOOTSTRAP" "$topic" "$ACKS" "$COMPRESSION" 30000)"
+  if [[ "$PREFLIGHT" == 1 ]]; then
+    res="$(probe "$RUN_DIR/$sys-r$round-preflight.out" 90 preflight "$BOOTSTRAP" "$topic" "$ACKS" "$COMPRESSION" 30000)"
+  else
+    res="RESULT ok=true skipped"
+  fi
   if [[ "$(field "$res" ok)" != true ]]; then
     # The producer retries a retriable broker error (NOT_ENOUGH_REPLICAS) until the delivery timeout and then reports
     # only the timeout; its WARN lines name the broker's error codes.
     local codes
-    codes="$(grep -oE 'Error: [A-Z_]+' "$RUN_DIR/$sys-r$round-preflight.out" | sort | uniq -c | sed 's/^ *//' | tr '\n' ';' || true)"
+    codes="$(broker_errors "$RUN_DIR/$sys-r$round-preflight.out")"
     log "$sys round $round: one record with acks=$ACKS was not acknowledged: $(error_of "$res")${codes:+; broker said: $codes}"
-    record "$sys" "$round" error_produce "preflight (one record, acks=$ACKS, min.insync.replicas=$MIN_INSYNC) not acknowledged: $(error_of "$res")${codes:+; broker errors seen: $codes}; ProducerPerformance not run"
+    record "$sys" "$round" error_produce "preflight (one record, acks=$ACKS, min.insync.replicas=$MIN_INSYNC) not acknowledged: $(error_of "$res")${codes:+; broker errors the producer retried: $codes}; ProducerPerformance not run (PREFLIGHT=0 runs it anyway, bounded by STEP_TIMEOUT)"
     return 0
   fi
   for id in $(seq 1 "$BROKERS"); do pids+=("${BROKER_PIDS[$id]}"); done
+  if (( WARMUP_RECORDS > 0 )); then
+    log "$sys round $round: warm-up, ProducerPerformance $WARMUP_RECORDS records (not measured)"
+    run_step "$STEP_TIMEOUT" "$RUN_DIR/$sys-r$round-warmup.out" "$JAVA" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" \
+      -cp "$KAFKA_LIB/*" org.apache.kafka.tools.ProducerPerformance --topic "$topic" --num-records "$WARMUP_RECORDS" \
+      --record-size "$RECORD_SIZE" --throughput -1 --producer-props "bootstrap.servers=$BOOTSTRAP" "acks=$ACKS" \
+      "compression.type=$COMPRESSION" "linger.ms=$LINGER_MS" || log "$sys round $round: warm-up failed (exit $?)"
+  fi
   out="$RUN_DIR/$sys-r$round-producer.out"
   record "$sys" "$round" load1_before "$(cut -d' ' -f1 /proc/loadavg)"
   log "$sys round $round: ProducerPerformance $RECORDS x $RECORD_SIZE B, acks=$ACKS, $COMPRESSION, linger.ms=$LINGER_MS"
@@ -366,10 +392,12 @@ produce_phase() { # system round
   #              p95 ms 95th, p99 ms 99th, p999 ms 99.9th."
   summary="$(grep -E '^[0-9]+ records sent, .* 99\.9th' "$out" | tail -n 1 || true)"
   if [[ $rc -ne 0 || -z "$summary" ]]; then
-    local why="exit code $rc"; [[ $rc -eq 124 || $rc -eq 137 ]] && why="timed out after ${STEP_TIMEOUT}s"
-    log "$sys round $round: ProducerPerformance gave no result ($why); errors: ${errors:-none}; last lines:"
-    tail -n 5 "$out" >&2
-    record "$sys" "$round" error_produce "ProducerPerformance $why${errors:+; errors: $errors}"
+    local why="exit code $rc" codes
+    [[ $rc -eq 124 || $rc -eq 137 ]] && why="timed out after ${STEP_TIMEOUT}s"
+    codes="$(broker_errors "$out")"
+    log "$sys round $round: ProducerPerformance gave no result ($why); client errors: ${errors:-none}; broker errors retried: ${codes:-none}; last lines:"
+    tail -n 3 "$out" >&2
+    record "$sys" "$round" error_produce "ProducerPerformance $why${errors:+; client errors: $errors}${codes:+; broker errors the producer retried: $codes}"
     return 0
   fi
   log "$sys round $round: $summary"
@@ -396,7 +424,7 @@ produce_phase() { # system round
 failover_step() { # system round KILL|TERM
   local sys="$1" round="$2" signal="$3" res prefix
   prefix="$([[ $signal == KILL ]] && echo kill || echo shutdown)"
-  create_topic "$sys" "$round" failover "$FAILOVER_PARTITIONS" 300 || return 0
+  create_topic "$sys" "$round" failover "$FAILOVER_PARTITIONS" 300 "$prefix" || return 0
   res="$(probe "$RUN_DIR/$sys-r$round-$prefix.out" $((FAILOVER_TIMEOUT + 120)) failover "$BOOTSTRAP" failover "$signal" \
     $((FAILOVER_TIMEOUT * 1000)) "$POLL_MS" "$AVOID_CONTROLLER" "$(broker_pid_list)")"
   log "$sys round $round: SIG$signal: ${res#RESULT }"
@@ -458,7 +486,7 @@ cp "$RESULTS" "$KEEP_DIR/results.tsv"
 CPU_MODEL="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//')"
 export RESULTS STAMP WORK_DIR STARTED_AT LOAD_BEFORE LOAD_AFTER COMMAND CPU_MODEL KAFKA_VERSION KAFKA_MODE RECORDS \
   RECORD_SIZE PARTITIONS RF MIN_INSYNC ACKS COMPRESSION LINGER_MS ROUNDS ORDER FAILOVER_PARTITIONS SESSION_TIMEOUT_MS \
-  POLL_MS BROKER_HEAP COORD_HEAP AVOID_CONTROLLER KEEP_DIR PHASES
+  POLL_MS BROKER_HEAP COORD_HEAP AVOID_CONTROLLER KEEP_DIR PHASES FAILOVER_TIMEOUT WARMUP_RECORDS
 export NPROC="$(nproc)" JAVA_VERSION="$("$JAVA" -version 2>&1 | head -n 1)" KERNEL="$(uname -r)"
 python3 - <<'PY'
 import csv, json, os, statistics
@@ -501,6 +529,22 @@ def fmt(v, digits=1):
         return "{:,.0f}".format(v)
     return ("{:.%df}" % digits).format(v)
 
+def failed(system, prefixes):
+    return any(r["system"] == system and r["metric"].startswith(prefixes) for r in rows)
+
+def cell(system, metric, digits=1):
+    v = median(system, metric)
+    if v is not None:
+        return fmt(v, digits)
+    if metric.endswith("_all_led_ms") or metric.endswith("_exit_ms"):
+        left = median(system, metric.split("_")[0] + "_remaining")
+        if left is not None:
+            what = "%d partitions left" % left if metric.endswith("_all_led_ms") else "still running"
+            return "none within %s s (%s)" % (e["FAILOVER_TIMEOUT"], what)
+    if metric in produce_metrics and failed(system, ("error_produce", "error_cluster", "error_create_perf")):
+        return "failed (see Errors)"
+    return "-"
+
 def ratio(s, k):
     return "-" if s is None or k is None or k == 0 else "%.2f" % (s / k)
 
@@ -516,13 +560,14 @@ P("Command: `%s`" % e["COMMAND"])
 P("")
 P("Settings: 3 brokers each; Kafka KRaft %s; Sluice 3 brokers + one `sluice zookeeper`. Topic %s partitions, RF %s, "
   "min.insync.replicas=%s. ProducerPerformance (kafka-tools %s) %s records x %s B, acks=%s, compression.type=%s, "
-  "linger.ms=%s, --throughput -1, other producer settings default. Rounds: %s, order %s (alternating). Broker heap %s, "
+  "linger.ms=%s, --throughput -1, other producer settings default%s. Rounds: %s, order %s (alternating). Broker heap %s, "
   "coordination heap %s. Session timeout %s ms (Kafka broker.session.timeout.ms, Sluice zookeeper.session.timeout.ms). "
   "Values are medians over the rounds that gave one." % (
     "combined mode (3 broker+controller nodes, 3-voter quorum)" if combined else
     "separate mode (one controller-only node + 3 broker-only nodes)", e["PARTITIONS"], e["RF"], e["MIN_INSYNC"],
     e["KAFKA_VERSION"], "{:,}".format(int(e["RECORDS"])), e["RECORD_SIZE"], e["ACKS"], e["COMPRESSION"],
-    e["LINGER_MS"], e["ROUNDS"], e["ORDER"], e["BROKER_HEAP"], e["COORD_HEAP"], e["SESSION_TIMEOUT_MS"]))
+    e["LINGER_MS"], "; a warm-up run of %s records before each measured one" % e["WARMUP_RECORDS"]
+    if int(e["WARMUP_RECORDS"]) > 0 else "", e["ROUNDS"], e["ORDER"], e["BROKER_HEAP"], e["COORD_HEAP"], e["SESSION_TIMEOUT_MS"]))
 P("")
 P("CPU: utime+stime of the processes from /proc/<pid>/stat, before and after the producer run, in seconds per million "
   "records. 'Brokers' = the three broker JVMs%s; 'with coordination' adds Sluice's ZooKeeper%s." % (
@@ -533,17 +578,20 @@ targets = {"records_per_s": ("≥ 1.0", lambda r: r >= 1.0), "p99_ms": ("≤ 1.0
            "broker_cpu_s_per_m": ("≤ 0.6", lambda r: r <= 0.6)}
 P("| produce (acks=%s) | Apache Kafka | Sluice | Sluice / Kafka | target | met |" % e["ACKS"])
 P("|---|---|---|---|---|---|")
-for metric, label, digits in (("records_per_s", "records/s", 0), ("mb_per_s", "MB/s", 2), ("avg_ms", "avg latency ms", 1),
+produce_rows = (("records_per_s", "records/s", 0), ("mb_per_s", "MB/s", 2), ("avg_ms", "avg latency ms", 1),
                               ("p50_ms", "p50 latency ms", 0), ("p95_ms", "p95 latency ms", 0),
                               ("p99_ms", "p99 latency ms", 0), ("p999_ms", "p99.9 latency ms", 0),
                               ("max_ms", "max latency ms", 0),
                               ("broker_cpu_s_per_m", "broker CPU s / M records", 3),
-                              ("all_cpu_s_per_m", "broker + coordination CPU s / M records", 3)):
+                              ("all_cpu_s_per_m", "broker + coordination CPU s / M records", 3))
+produce_metrics = {m for m, _, _ in produce_rows}
+for metric, label, digits in produce_rows:
     k, s = median("kafka", metric), median("sluice", metric)
     r = ratio(s, k)
     target, ok = targets.get(metric, ("", None))
     met = "-" if ok is None or r == "-" else ("yes" if ok(float(r)) else "no")
-    P("| %s | %s | %s | %s | %s | %s |" % (label, fmt(k, digits), fmt(s, digits), r, target, met if target else ""))
+    P("| %s | %s | %s | %s | %s | %s |" % (label, cell("kafka", metric, digits), cell("sluice", metric, digits), r,
+                                           target, met if target else ""))
 P("")
 P("| failover (%s partitions, RF %s) | Apache Kafka | Sluice | Sluice / Kafka |" % (e["FAILOVER_PARTITIONS"], e["RF"]))
 P("|---|---|---|---|")
@@ -555,7 +603,8 @@ for metric, label in (("kill_victim_led", "SIGKILL: partitions the killed broker
                       ("shutdown_all_led_ms", "SIGTERM → every partition led by a live broker, ms"),
                       ("shutdown_remaining", "SIGTERM: partitions still without a live leader at the end")):
     k, s = median("kafka", metric), median("sluice", metric)
-    P("| %s | %s | %s | %s |" % (label, fmt(k), fmt(s), "" if "remaining" in metric or "led" == metric[-3:] else ratio(s, k)))
+    P("| %s | %s | %s | %s |" % (label, cell("kafka", metric), cell("sluice", metric),
+                                 "" if "remaining" in metric or "led" == metric[-3:] else ratio(s, k)))
 P("")
 P("A failover time of '-' means it did not happen within FAILOVER_TIMEOUT; resolution is the poll interval "
   "(%s ms) plus one Metadata round trip. The victim is the broker leading the most partitions%s." % (
