@@ -576,8 +576,10 @@ P("CPU: utime+stime of the processes from /proc/<pid>/stat, before and after the
 P("")
 targets = {"records_per_s": ("≥ 1.0", lambda r: r >= 1.0), "p99_ms": ("≤ 1.0", lambda r: r <= 1.0),
            "broker_cpu_s_per_m": ("≤ 0.6", lambda r: r <= 0.6)}
-P("| produce (acks=%s) | Apache Kafka | Sluice | Sluice / Kafka | target | met |" % e["ACKS"])
-P("|---|---|---|---|---|---|")
+phases = e["PHASES"].split(",")
+if "produce" in phases:
+    P("| produce (acks=%s) | Apache Kafka | Sluice | Sluice / Kafka | target | met |" % e["ACKS"])
+    P("|---|---|---|---|---|---|")
 produce_rows = (("records_per_s", "records/s", 0), ("mb_per_s", "MB/s", 2), ("avg_ms", "avg latency ms", 1),
                               ("p50_ms", "p50 latency ms", 0), ("p95_ms", "p95 latency ms", 0),
                               ("p99_ms", "p99 latency ms", 0), ("p999_ms", "p99.9 latency ms", 0),
@@ -585,7 +587,7 @@ produce_rows = (("records_per_s", "records/s", 0), ("mb_per_s", "MB/s", 2), ("av
                               ("broker_cpu_s_per_m", "broker CPU s / M records", 3),
                               ("all_cpu_s_per_m", "broker + coordination CPU s / M records", 3))
 produce_metrics = {m for m, _, _ in produce_rows}
-for metric, label, digits in produce_rows:
+for metric, label, digits in produce_rows if "produce" in phases else ():
     k, s = median("kafka", metric), median("sluice", metric)
     r = ratio(s, k)
     target, ok = targets.get(metric, ("", None))
@@ -593,22 +595,29 @@ for metric, label, digits in produce_rows:
     P("| %s | %s | %s | %s | %s | %s |" % (label, cell("kafka", metric, digits), cell("sluice", metric, digits), r,
                                            target, met if target else ""))
 P("")
-P("| failover (%s partitions, RF %s) | Apache Kafka | Sluice | Sluice / Kafka |" % (e["FAILOVER_PARTITIONS"], e["RF"]))
-P("|---|---|---|---|")
-for metric, label in (("kill_victim_led", "SIGKILL: partitions the killed broker led"),
+failover_rows = (("kill_victim_led", "SIGKILL: partitions the killed broker led"),
                       ("kill_all_led_ms", "SIGKILL → every partition led by a live broker, ms"),
                       ("kill_remaining", "SIGKILL: partitions still without a live leader at the end"),
                       ("shutdown_victim_led", "SIGTERM: partitions the stopped broker led"),
                       ("shutdown_exit_ms", "SIGTERM → process exited (controlled shutdown), ms"),
                       ("shutdown_all_led_ms", "SIGTERM → every partition led by a live broker, ms"),
-                      ("shutdown_remaining", "SIGTERM: partitions still without a live leader at the end")):
+                      ("shutdown_remaining", "SIGTERM: partitions still without a live leader at the end"))
+if "kill" in phases or "shutdown" in phases:
+    P("| failover (%s partitions, RF %s) | Apache Kafka | Sluice | Sluice / Kafka |" % (e["FAILOVER_PARTITIONS"], e["RF"]))
+    P("|---|---|---|---|")
+for metric, label in failover_rows:
+    if metric.split("_")[0] not in phases:
+        continue
     k, s = median("kafka", metric), median("sluice", metric)
     P("| %s | %s | %s | %s |" % (label, cell("kafka", metric), cell("sluice", metric),
                                  "" if "remaining" in metric or "led" == metric[-3:] else ratio(s, k)))
-P("")
-P("A failover time of '-' means it did not happen within FAILOVER_TIMEOUT; resolution is the poll interval "
-  "(%s ms) plus one Metadata round trip. The victim is the broker leading the most partitions%s." % (
-    e["POLL_MS"], ", not the active controller" if e["AVOID_CONTROLLER"] == "true" else ""))
+if "kill" in phases or "shutdown" in phases:
+    P("")
+    P("Failover times run from just before the signal to the first Metadata response (Admin describeTopics, polled "
+      "every %s ms from the other brokers) in which every partition's leader is a broker other than the stopped one; "
+      "'exited' is when /proc shows the process gone. The stopped broker is the one leading the most partitions "
+      "of the topic%s; the controlled shutdown runs on a freshly started cluster." % (
+        e["POLL_MS"], ", not the active controller" if e["AVOID_CONTROLLER"] == "true" else ""))
 P("")
 P("Per round:")
 P("")
