@@ -594,6 +594,12 @@ for metric, label, digits in produce_rows if "produce" in phases else ():
     met = "-" if ok is None or r == "-" else ("yes" if ok(float(r)) else "no")
     P("| %s | %s | %s | %s | %s | %s |" % (label, cell("kafka", metric, digits), cell("sluice", metric, digits), r,
                                            target, met if target else ""))
+if "produce" in phases:
+    P("")
+    P("Latency under --throughput -1 is mostly time in the producer's own queue: send() runs until buffer.memory "
+      "(32 MiB of zstd batches, several hundred thousand 100-byte records) is full, so each record waits about "
+      "(records queued) / (records/s); higher throughput alone lowers it, and in a run not much longer than that "
+      "queue the percentiles approach the run's length.")
 P("")
 failover_rows = (("kill_victim_led", "SIGKILL: partitions the killed broker led"),
                       ("kill_all_led_ms", "SIGKILL → every partition led by a live broker, ms"),
