@@ -45,7 +45,7 @@ SETTINGS=(RECORDS RECORD_SIZE PARTITIONS RF MIN_INSYNC ACKS COMPRESSION LINGER_M
   BROKER_HEAP COORD_HEAP STEP_TIMEOUT READY_TIMEOUT KEEP_DATA PREFLIGHT WARMUP_RECORDS)
 COMMAND=""
 for v in "${SETTINGS[@]}"; do [[ -n "${!v+x}" ]] && COMMAND+="$v=${!v} "; done
-COMMAND+="sluice-bench/peer/run-replication-comparison.sh${*:+ $*}"
+COMMAND+="sluice-bench/peer/run-replication-comparison.sh"
 [[ "$ONLY" == both ]] || COMMAND+=" --only $ONLY"
 
 RECORDS="${RECORDS:-2000000}"
@@ -120,8 +120,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# Sets PORT to a free loopback port never handed out before in this run (a Kafka cluster takes up to six before
+# any is bound). Not to be called in $(...): the list of ports handed out lives in this shell.
+USED_PORTS=" "
 free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+  while :; do
+    PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+    [[ "$USED_PORTS" == *" $PORT "* ]] || break
+  done
+  USED_PORTS+="$PORT "
 }
 
 record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$RESULTS"; }
@@ -203,12 +210,12 @@ start_kafka_cluster() { # dir
   local dir="$1" id cluster_id controller_ports=() broker_ports=() voters="" roles nodes=() props
   mkdir -p "$dir"
   BROKER_PIDS=(); CLUSTER_LOGS=(); COORD_PIDS=()
-  for id in $(seq 1 "$BROKERS"); do broker_ports[id]="$(free_port)"; done
+  for id in $(seq 1 "$BROKERS"); do free_port; broker_ports[id]="$PORT"; done
   if [[ "$KAFKA_MODE" == separate ]]; then
-    controller_ports[9]="$(free_port)"; voters="9@127.0.0.1:${controller_ports[9]}"; nodes=(9 1 2 3)
+    free_port; controller_ports[9]="$PORT"; voters="9@127.0.0.1:${controller_ports[9]}"; nodes=(9 1 2 3)
   else
     for id in $(seq 1 "$BROKERS"); do
-      controller_ports[id]="$(free_port)"; voters+="${voters:+,}$id@127.0.0.1:${controller_ports[id]}"
+      free_port; controller_ports[id]="$PORT"; voters+="${voters:+,}$id@127.0.0.1:${controller_ports[id]}"
     done
     nodes=(1 2 3)
   fi
@@ -268,14 +275,14 @@ start_sluice_cluster() { # dir
   mkdir -p "$dir"
   BROKER_PIDS=(); CLUSTER_LOGS=(); COORD_PIDS=()
   local cp="$SLUICE_CLI_DIR/sluice-cli.jar:$SLUICE_CLI_DIR/lib/*"
-  zk_port="$(free_port)"
+  free_port; zk_port="$PORT"
   start_jvm "$dir/zookeeper.log" "${COORD_JVM_OPTS[@]}" -cp "$cp" io.sluice.cli.SluiceCli zookeeper \
     --port "$zk_port" --dir "$dir/zookeeper"
   COORD_PIDS+=("$LAST_PID"); CLUSTER_LOGS[zookeeper]="$dir/zookeeper.log"
   wait_for_line "$dir/zookeeper.log" "ZooKeeper listening on" "$LAST_PID" "Sluice ZooKeeper" || return 1
   BOOTSTRAP=""
   for id in $(seq 1 "$BROKERS"); do
-    port="$(free_port)"
+    free_port; port="$PORT"
     start_jvm "$dir/broker-$id.log" "${BROKER_JVM_OPTS[@]}" -cp "$cp" io.sluice.cli.SluiceCli server \
       --data-dir "$dir/data-$id" --listen "127.0.0.1:$port" --override "broker.id=$id" \
       --override "zookeeper.connect=127.0.0.1:$zk_port/sluice" \
