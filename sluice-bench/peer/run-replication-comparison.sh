@@ -45,6 +45,8 @@ SETTINGS=(RECORDS RECORD_SIZE PARTITIONS RF MIN_INSYNC ACKS COMPRESSION LINGER_M
   BROKER_HEAP COORD_HEAP STEP_TIMEOUT READY_TIMEOUT KEEP_DATA PREFLIGHT WARMUP_RECORDS)
 COMMAND=""
 for v in "${SETTINGS[@]}"; do [[ -n "${!v+x}" ]] && COMMAND+="$v=${!v} "; done
+# Under "flock LOCKFILE script", the report's command says so too.
+[[ "$(ps -o comm= -p "$PPID" 2>/dev/null)" == flock ]] && COMMAND+="flock $(ps -o args= -p "$PPID" | awk '{ print $2 }') "
 COMMAND+="sluice-bench/peer/run-replication-comparison.sh"
 [[ "$ONLY" == both ]] || COMMAND+=" --only $ONLY"
 
