@@ -105,18 +105,24 @@ STEP_PID=""                             # the tool run in progress (timeout's pi
 
 log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
+# Stops whatever is still running: SIGTERM to all at once, SIGKILL to what is left after 10 s in all (the data is
+# thrown away, and Kafka brokers whose controller is gone would otherwise retry their controlled shutdown).
 cleanup() {
-  local pid
-  [[ -z "$STEP_PID" ]] || kill -TERM "$STEP_PID" 2>/dev/null || true
-  for pid in "${STARTED_PIDS[@]:-}"; do
-    [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null && kill -TERM "$pid" 2>/dev/null || true
+  local pid live=()
+  for pid in $STEP_PID "${STARTED_PIDS[@]:-}"; do
+    [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null && live+=("$pid")
   done
-  for pid in "${STARTED_PIDS[@]:-}" $STEP_PID; do
-    [[ -n "$pid" ]] || continue
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
+  if (( ${#live[@]} > 0 )); then
+    log "stopping ${#live[@]} processes this script started: ${live[*]}"
+    kill -TERM "${live[@]}" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      for pid in "${live[@]}"; do kill -0 "$pid" 2>/dev/null && break; done
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -KILL "${live[@]}" 2>/dev/null || true
+    for pid in "${live[@]}"; do wait "$pid" 2>/dev/null || true; done
+  fi
   if [[ "$KEEP_DATA" == 1 ]]; then log "kept $RUN_DIR"; else rm -rf "$RUN_DIR"; fi
 }
 trap cleanup EXIT
