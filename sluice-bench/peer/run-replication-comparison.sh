@@ -141,7 +141,7 @@ free_port() {
 
 record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$RESULTS"; }
 
-# shellcheck source=kafka-lib.sh
+# shellcheck source=sluice-bench/peer/kafka-lib.sh
 source "$SCRIPT_DIR/kafka-lib.sh"
 
 cat > "$RUN_DIR/log4j.properties" <<'L4J'
@@ -502,7 +502,8 @@ CPU_MODEL="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed
 export RESULTS STAMP WORK_DIR STARTED_AT LOAD_BEFORE LOAD_AFTER COMMAND CPU_MODEL KAFKA_VERSION KAFKA_MODE RECORDS \
   RECORD_SIZE PARTITIONS RF MIN_INSYNC ACKS COMPRESSION LINGER_MS ROUNDS ORDER FAILOVER_PARTITIONS SESSION_TIMEOUT_MS \
   POLL_MS BROKER_HEAP COORD_HEAP AVOID_CONTROLLER KEEP_DIR PHASES FAILOVER_TIMEOUT WARMUP_RECORDS
-export NPROC="$(nproc)" JAVA_VERSION="$("$JAVA" -version 2>&1 | head -n 1)" KERNEL="$(uname -r)"
+NPROC="$(nproc)"; JAVA_VERSION="$("$JAVA" -version 2>&1 | head -n 1)"; KERNEL="$(uname -r)"
+export NPROC JAVA_VERSION KERNEL
 python3 - <<'PY'
 import csv, json, os, statistics
 
