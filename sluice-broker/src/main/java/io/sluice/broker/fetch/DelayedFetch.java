@@ -27,9 +27,11 @@ final class DelayedFetch implements Partition.AppendWaiter {
     private final AtomicBoolean completed = new AtomicBoolean();
     private final CompletableFuture<ApiMessage> future = new CompletableFuture<>();
     private volatile ScheduledFuture<?> timeout;
+    private final boolean fromFollower;
 
     DelayedFetch(TopicManager topics, FetchReader reader, List<FetchTarget> targets, int minBytes, int maxWaitMs,
-                 ScheduledExecutorService timer) {
+                 ScheduledExecutorService timer, boolean fromFollower) {
+        this.fromFollower = fromFollower;
         this.reader = reader;
         this.minBytes = minBytes;
         this.maxWaitMs = maxWaitMs;
@@ -49,6 +51,18 @@ final class DelayedFetch implements Partition.AppendWaiter {
         timeout = timer.schedule(this::expire, maxWaitMs, TimeUnit.MILLISECONDS);
         onAppend();
         return future;
+    }
+
+    /** A follower reads up to the log end: new data completes it. */
+    @Override
+    public boolean wakesOnAppend() {
+        return fromFollower;
+    }
+
+    /** A consumer reads below the high watermark: only its moves bring new data. */
+    @Override
+    public boolean wakesOnHighWatermark() {
+        return !fromFollower;
     }
 
     @Override

@@ -70,6 +70,7 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
         if (request.maxWaitMs() <= 0 || first.bytes() >= request.minBytes() || first.hasError() || targets.isEmpty()) {
             return CompletableFuture.completedFuture(first.response());
         }
-        return new DelayedFetch(topics, reader, targets, request.minBytes(), request.maxWaitMs(), timer).start();
+        return new DelayedFetch(topics, reader, targets, request.minBytes(), request.maxWaitMs(), timer, replicaId >= 0)
+                .start();
     }
 }

@@ -41,6 +41,12 @@ final class DelayedProduce implements Partition.AppendWaiter {
         return future;
     }
 
+    /** Only the high watermark (or a role change) completes it. */
+    @Override
+    public boolean wakesOnAppend() {
+        return false;
+    }
+
     @Override
     public void onAppend() {
         if (completed.get()) {

@@ -91,7 +91,7 @@ public final class ReplicaManager implements AutoCloseable {
                 return;
             }
         }
-        partition.notifyAppended();
+        partition.notifyRoleChanged();
     }
 
     private void follow(Partition partition) {
@@ -110,7 +110,7 @@ public final class ReplicaManager implements AutoCloseable {
     /** Stops replicating a partition this broker no longer hosts. */
     public void onRemoved(Partition partition) {
         fetchers.unfollow(partition);
-        partition.notifyAppended();
+        partition.notifyRoleChanged();
     }
 
     /** The address of live broker {@code brokerId} in the newest cluster state, null when it is not live. */

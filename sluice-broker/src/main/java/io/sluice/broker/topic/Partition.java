@@ -19,9 +19,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * volatile and read lock-free by request threads.
  */
 public final class Partition {
-    /** Something waiting for new data or a higher high watermark in this partition; called on the changing thread. */
+    /**
+     * Something waiting for new data, a higher high watermark or a role change in this partition; called on the
+     * changing thread. A waiter says which of the first two can complete it, so that e.g. a follower's fetch is not
+     * re-read when only the high watermark moved.
+     */
     public interface AppendWaiter {
         void onAppend();
+
+        /** Whether an append (new data up to the log end) may complete it: fetches from followers. */
+        default boolean wakesOnAppend() {
+            return true;
+        }
+
+        /** Whether a higher high watermark may complete it: consumer fetches, acks=all produces. */
+        default boolean wakesOnHighWatermark() {
+            return true;
+        }
     }
 
     /** What a new assignment changed for this broker's role in the partition. */
@@ -145,7 +159,7 @@ public final class Partition {
             }
         }
         if (moved) {
-            notifyAppended();
+            notifyHighWatermarkMoved();
         }
         return moved;
     }
@@ -160,7 +174,7 @@ public final class Partition {
             }
             highWatermark = capped;
         }
-        notifyAppended();
+        notifyHighWatermarkMoved();
     }
 
     /** After a truncation: the high watermark never stays above the log end. */
@@ -176,8 +190,26 @@ public final class Partition {
         waiters.remove(waiter);
     }
 
-    /** Wakes every waiter; each decides whether it now has what it waits for. */
+    /** After an append: wakes the waiters new data may complete; each decides whether it now has enough. */
     public void notifyAppended() {
+        for (AppendWaiter waiter : waiters) {
+            if (waiter.wakesOnAppend()) {
+                waiter.onAppend();
+            }
+        }
+    }
+
+    /** After the high watermark moved: wakes the waiters it may complete. */
+    public void notifyHighWatermarkMoved() {
+        for (AppendWaiter waiter : waiters) {
+            if (waiter.wakesOnHighWatermark()) {
+                waiter.onAppend();
+            }
+        }
+    }
+
+    /** After a role change or removal: wakes every waiter (a fetch or produce may now fail or go elsewhere). */
+    public void notifyRoleChanged() {
         for (AppendWaiter waiter : waiters) {
             waiter.onAppend();
         }

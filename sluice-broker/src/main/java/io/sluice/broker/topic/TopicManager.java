@@ -226,7 +226,7 @@ public final class TopicManager {
             } catch (IOException e) {
                 LOG.error("Could not delete the log of {}-{} ({}); it is set aside at the next start", name, part.index(), why, e);
             }
-            part.notifyAppended();
+            part.notifyRoleChanged();
         }
     }
 
