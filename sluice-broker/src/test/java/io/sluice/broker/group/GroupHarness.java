@@ -64,7 +64,7 @@ final class GroupHarness implements AutoCloseable {
         GroupCoordinatorConfig d = GroupCoordinatorConfig.defaults();
         return new GroupCoordinatorConfig(initialDelayMs, d.minSessionTimeoutMs(), d.maxSessionTimeoutMs(),
                 d.maxSize(), d.offsetsRetentionMinutes(), d.offsetsRetentionCheckIntervalMs(),
-                d.offsetMetadataMaxBytes(), 5, d.memberMetadataMaxBytes());
+                d.offsetMetadataMaxBytes(), 5, d.memberMetadataMaxBytes(), d.offsetsCommitTimeoutMs());
     }
 
     void start() throws IOException {
