@@ -1,6 +1,7 @@
 package io.sluice.broker.group;
 
-import io.sluice.broker.group.store.FileGroupStore;
+import io.sluice.broker.group.store.GroupStoreMigration;
+import io.sluice.broker.group.store.LocalOffsetsPartitions;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
@@ -30,8 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A coordinator over a real file store in a temporary directory, driven by a {@link ManualScheduler}, with
- * request builders shaped like the Java consumer's. Not thread-safe; one per test.
+ * A coordinator over a real replicated group store on {@code __consumer_offsets} partition logs in a temporary
+ * directory, every partition led by this broker alone (so writes are durable at once) and loaded synchronously,
+ * driven by a {@link ManualScheduler}, with request builders shaped like the Java consumer's.
+ * Not thread-safe; one per test.
  */
 final class GroupHarness implements AutoCloseable {
     static final short JOIN_V = 9;
@@ -47,6 +50,7 @@ final class GroupHarness implements AutoCloseable {
     final Path dir;
     final GroupCoordinatorConfig config;
     final TopicPartitionLookup topics;
+    LocalOffsetsPartitions partitions;
     GroupCoordinator coordinator;
 
     GroupHarness(Path dir, GroupCoordinatorConfig config) throws IOException {
@@ -68,14 +72,21 @@ final class GroupHarness implements AutoCloseable {
     }
 
     void start() throws IOException {
-        coordinator = new GroupCoordinator(config, new FileGroupStore(dir, config.offsetsTopicNumPartitions()),
-                scheduler, scheduler::now, topics);
+        if (partitions == null) {
+            partitions = new LocalOffsetsPartitions(dir, config.offsetsTopicNumPartitions(), scheduler::now);
+        }
+        coordinator = new GroupCoordinator(config, partitions.store(scheduler, config.offsetsCommitTimeoutMs(),
+                GroupStoreMigration.none()), scheduler, Runnable::run, scheduler::now, topics);
         coordinator.startup();
+        for (int p = 0; p < partitions.count(); p++) {
+            coordinator.onBecameLeader(p, partitions.get(p).leaderEpoch());
+        }
     }
 
-    /** Closes the coordinator and starts a new one over the same directory, as a broker restart does. */
+    /** Closes the coordinator and starts a new one over the reopened logs, as a broker restart does. */
     void restart() throws IOException {
         coordinator.close();
+        partitions.reopen();
         start();
     }
 
@@ -177,5 +188,6 @@ final class GroupHarness implements AutoCloseable {
     @Override
     public void close() throws IOException {
         coordinator.close();
+        partitions.close();
     }
 }

@@ -415,8 +415,9 @@ class GroupMembershipTest {
 
     @Test
     void shouldAnswerLoadInProgressBeforeStartup() throws IOException {
-        GroupCoordinator notStarted = new GroupCoordinator(h.config,
-                new io.sluice.broker.group.store.FileGroupStore(dir.resolve("other"), 5), h.scheduler, h.scheduler::now);
+        GroupCoordinator notStarted = new GroupCoordinator(h.config, h.partitions.store(h.scheduler, 5000,
+                io.sluice.broker.group.store.GroupStoreMigration.none()), h.scheduler, Runnable::run, h.scheduler::now,
+                h.topics);
         assertEquals(Errors.COORDINATOR_LOAD_IN_PROGRESS.code(),
                 notStarted.handleJoinGroup(GroupHarness.joinRequest("g", "", null, SUB), GroupHarness.JOIN_V, "c", "h")
                         .getNow(null).errorCode());
