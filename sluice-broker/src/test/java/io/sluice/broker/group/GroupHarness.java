@@ -50,6 +50,7 @@ final class GroupHarness implements AutoCloseable {
     final Path dir;
     final GroupCoordinatorConfig config;
     final TopicPartitionLookup topics;
+    private final boolean manualLeadership;
     LocalOffsetsPartitions partitions;
     GroupCoordinator coordinator;
 
@@ -58,10 +59,41 @@ final class GroupHarness implements AutoCloseable {
     }
 
     GroupHarness(Path dir, GroupCoordinatorConfig config, TopicPartitionLookup topics) throws IOException {
+        this(dir, config, topics, false);
+    }
+
+    private GroupHarness(Path dir, GroupCoordinatorConfig config, TopicPartitionLookup topics, boolean manualLeadership)
+            throws IOException {
         this.dir = dir;
         this.config = config;
         this.topics = topics;
+        this.manualLeadership = manualLeadership;
         start();
+    }
+
+    /**
+     * A harness whose coordinator has been told of no leadership yet: a test hands partitions over with
+     * {@link #lead}, {@link #leadWithFollower} and {@link #resign}; loads run on the scheduler, so they happen when
+     * the test advances it.
+     */
+    static GroupHarness leadingNothing(Path dir, GroupCoordinatorConfig config) throws IOException {
+        return new GroupHarness(dir, config, (topic, partition) -> !topic.startsWith("unknown"), true);
+    }
+
+    /** This broker leads {@code partition} alone in a new epoch; the coordinator is told (the load is queued). */
+    void lead(int partition) throws IOException {
+        coordinator.onBecameLeader(partition, partitions.lead(partition));
+    }
+
+    /** This broker leads {@code partition} with a follower in the ISR; writes wait for {@code followerFetched}. */
+    void leadWithFollower(int partition) throws IOException {
+        coordinator.onBecameLeader(partition, partitions.leadWithFollower(partition));
+    }
+
+    /** Another broker leads {@code partition} now; the coordinator is told (the unload is queued). */
+    void resign(int partition) throws IOException {
+        partitions.follow(partition);
+        coordinator.onResigned(partition);
     }
 
     static GroupCoordinatorConfig config(int initialDelayMs) {
@@ -76,9 +108,10 @@ final class GroupHarness implements AutoCloseable {
             partitions = new LocalOffsetsPartitions(dir, config.offsetsTopicNumPartitions(), scheduler::now);
         }
         coordinator = new GroupCoordinator(config, partitions.store(scheduler, config.offsetsCommitTimeoutMs(),
-                GroupStoreMigration.none()), scheduler, Runnable::run, scheduler::now, topics);
+                GroupStoreMigration.none()), scheduler, manualLeadership ? scheduler : Runnable::run, scheduler::now,
+                topics);
         coordinator.startup();
-        for (int p = 0; p < partitions.count(); p++) {
+        for (int p = 0; !manualLeadership && p < partitions.count(); p++) {
             coordinator.onBecameLeader(p, partitions.get(p).leaderEpoch());
         }
     }
@@ -162,13 +195,20 @@ final class GroupHarness implements AutoCloseable {
 
     OffsetCommitResponseData commit(String group, String memberId, String instanceId, int generation,
                                     String topic, int partition, long offset, String metadata) {
+        return commitAsync(group, memberId, instanceId, generation, topic, partition, offset, metadata).getNow(null);
+    }
+
+    /** The commit's answer, which waits until every in-sync replica holds it. */
+    CompletableFuture<OffsetCommitResponseData> commitAsync(String group, String memberId, String instanceId,
+                                                            int generation, String topic, int partition, long offset,
+                                                            String metadata) {
         return coordinator.handleOffsetCommit(new OffsetCommitRequestData().setGroupId(group).setMemberId(memberId)
                 .setGroupInstanceId(instanceId).setGenerationIdOrMemberEpoch(generation)
                 .setTopics(List.of(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName(topic)
                         .setPartitions(List.of(new OffsetCommitRequestData.OffsetCommitRequestPartition()
                                 .setPartitionIndex(partition).setCommittedOffset(offset)
                                 .setCommittedLeaderEpoch(7).setCommittedMetadata(metadata))))),
-                COMMIT_V, "client", "/127.0.0.1").getNow(null);
+                COMMIT_V, "client", "/127.0.0.1");
     }
 
     static Errors commitError(OffsetCommitResponseData response) {
