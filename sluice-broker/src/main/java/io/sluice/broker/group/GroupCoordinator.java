@@ -1,8 +1,6 @@
 package io.sluice.broker.group;
 
-import io.sluice.broker.group.store.GroupRecord;
 import io.sluice.broker.group.store.GroupStore;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
@@ -27,18 +25,14 @@ import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.stream.Collectors;
 
 /**
  * The classic consumer-group coordinator: Kafka's group membership protocol and committed offsets, kept in a
@@ -58,10 +52,6 @@ public final class GroupCoordinator implements AutoCloseable {
     private static final short OFFSET_FETCH_BATCH_VERSION = 8;
     /** OffsetFetch v2 and later have a top-level error code. */
     private static final short OFFSET_FETCH_TOP_LEVEL_ERROR_VERSION = 2;
-    /** ListGroups v4 and later can filter by state. */
-    private static final short LIST_GROUPS_STATES_FILTER_VERSION = 4;
-    /** ListGroups v5 and later can filter by type. */
-    private static final short LIST_GROUPS_TYPES_FILTER_VERSION = 5;
     /** The group type Kafka reports for classic-protocol groups (KIP-848). */
     public static final String CLASSIC_GROUP_TYPE = "classic";
 
@@ -69,6 +59,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final MembershipProtocol membership;
     private final OffsetOperations offsets;
     private final GroupLoader loader;
+    private final GroupAdmin admin;
     private volatile Lifecycle lifecycle = Lifecycle.STARTING;
     private volatile ScheduledFuture<?> retentionTimer;
 
@@ -89,6 +80,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.membership = new MembershipProtocol(rt);
         this.offsets = new OffsetOperations(rt, membership);
         this.loader = new GroupLoader(rt, membership, loader);
+        this.admin = new GroupAdmin(rt, this.loader);
     }
 
     /** Starts serving (until then every request is answered COORDINATOR_LOAD_IN_PROGRESS) and the retention sweep. */
@@ -159,7 +151,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** NONE when this broker serves {@code groupId} now, else the error Kafka answers (NOT_COORDINATOR, ...). */
     private Errors ownership(String groupId) {
-        return groupId == null ? Errors.NONE : loader.errorFor(partitionFor(groupId));
+        return loader.errorForGroup(groupId);
     }
 
     /** {@link #guarded} for a request about one group, refused when this broker does not serve it now. */
@@ -351,42 +343,7 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<ListGroupsResponseData> handleListGroups(ListGroupsRequestData request, short apiVersion,
                                                                       String clientId, String clientHost) {
         return guarded("ListGroups", "*", error -> new ListGroupsResponseData().setErrorCode(error.code()),
-                response -> response.complete(listGroups(request, apiVersion)));
-    }
-
-    private ListGroupsResponseData listGroups(ListGroupsRequestData request, short apiVersion) {
-        Set<String> states = apiVersion >= LIST_GROUPS_STATES_FILTER_VERSION && request.statesFilter() != null
-                ? request.statesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet())
-                : Set.of();
-        Set<String> types = apiVersion >= LIST_GROUPS_TYPES_FILTER_VERSION && request.typesFilter() != null
-                ? request.typesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet())
-                : Set.of();
-        // Kafka lists what it has and says COORDINATOR_LOAD_IN_PROGRESS while a partition loads; the client retries.
-        ListGroupsResponseData response = new ListGroupsResponseData().setErrorCode(
-                (loader.anyLoading() ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE).code());
-        if (!types.isEmpty() && !types.contains(CLASSIC_GROUP_TYPE)) {
-            return response;
-        }
-        for (ClassicGroup group : rt.groups.values()) {
-            if (ownership(group.groupId) != Errors.NONE) {
-                continue;
-            }
-            group.lock.lock();
-            try {
-                if (group.is(GroupState.DEAD)
-                        || (!states.isEmpty() && !states.contains(group.state.kafkaName().toLowerCase(Locale.ROOT)))) {
-                    continue;
-                }
-                response.groups().add(new ListGroupsResponseData.ListedGroup()
-                        .setGroupId(group.groupId)
-                        .setProtocolType(group.protocolType == null ? "" : group.protocolType)
-                        .setGroupState(group.state.kafkaName())
-                        .setGroupType(CLASSIC_GROUP_TYPE));
-            } finally {
-                group.lock.unlock();
-            }
-        }
-        return response;
+                response -> response.complete(admin.listGroups(request, apiVersion)));
     }
 
     public CompletableFuture<DescribeGroupsResponseData> handleDescribeGroups(DescribeGroupsRequestData request,
@@ -402,46 +359,10 @@ public final class GroupCoordinator implements AutoCloseable {
         }, response -> {
             DescribeGroupsResponseData out = new DescribeGroupsResponseData();
             for (String groupId : request.groups()) {
-                out.groups().add(describe(groupId));
+                out.groups().add(admin.describe(groupId));
             }
             response.complete(out);
         });
-    }
-
-    private DescribeGroupsResponseData.DescribedGroup describe(String groupId) {
-        DescribeGroupsResponseData.DescribedGroup out = new DescribeGroupsResponseData.DescribedGroup()
-                .setGroupId(groupId).setErrorCode(Errors.NONE.code())
-                .setGroupState(GroupState.DEAD.kafkaName()).setProtocolType("").setProtocolData("");
-        if (groupId == null) {
-            return out.setErrorCode(Errors.INVALID_GROUP_ID.code());
-        }
-        Errors notServed = ownership(groupId);
-        if (notServed != Errors.NONE) {
-            return out.setErrorCode(notServed.code());
-        }
-        ClassicGroup group = rt.groups.get(groupId);
-        if (group == null) {
-            return out;
-        }
-        group.lock.lock();
-        try {
-            boolean stable = group.is(GroupState.STABLE);
-            out.setGroupState(group.state.kafkaName())
-                    .setProtocolType(group.protocolType == null ? "" : group.protocolType)
-                    .setProtocolData(stable && group.protocolName != null ? group.protocolName : "");
-            for (GroupMember m : group.members.values()) {
-                out.members().add(new DescribeGroupsResponseData.DescribedGroupMember()
-                        .setMemberId(m.memberId)
-                        .setGroupInstanceId(m.groupInstanceId)
-                        .setClientId(m.clientId)
-                        .setClientHost(m.clientHost)
-                        .setMemberMetadata(stable ? m.metadataFor(group.protocolName) : new byte[0])
-                        .setMemberAssignment(stable ? m.assignment : new byte[0]));
-            }
-            return out;
-        } finally {
-            group.lock.unlock();
-        }
     }
 
     public CompletableFuture<DeleteGroupsResponseData> handleDeleteGroups(DeleteGroupsRequestData request,
@@ -462,56 +383,12 @@ public final class GroupCoordinator implements AutoCloseable {
                     DeleteGroupsResponseData.DeletableGroupResult result =
                             new DeleteGroupsResponseData.DeletableGroupResult().setGroupId(groupId);
                     out.results().add(result);
-                    writes.add(deleteGroup(groupId).thenAccept(error -> result.setErrorCode(error.code())));
+                    writes.add(admin.deleteGroup(groupId).thenAccept(error -> result.setErrorCode(error.code())));
                 }
             }
             CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
                     .whenComplete((done, failure) -> response.complete(out));
         });
-    }
-
-    /** Kafka's group deletion: an empty group is dead at once, answered once its tombstones are durable. */
-    private CompletableFuture<Errors> deleteGroup(String groupId) {
-        if (groupId == null) {
-            return CompletableFuture.completedFuture(Errors.INVALID_GROUP_ID);
-        }
-        Errors notServed = ownership(groupId);
-        if (notServed != Errors.NONE) {
-            return CompletableFuture.completedFuture(notServed);
-        }
-        ClassicGroup group = rt.groups.get(groupId);
-        if (group == null) {
-            return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
-        }
-        group.lock.lock();
-        try {
-            if (group.is(GroupState.DEAD)) {
-                return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
-            }
-            if (!group.is(GroupState.EMPTY)) {
-                return CompletableFuture.completedFuture(Errors.NON_EMPTY_GROUP);
-            }
-            List<GroupRecord> tombstones = new ArrayList<>();
-            for (TopicPartition tp : group.offsets.keySet()) {
-                tombstones.add(new GroupRecord.OffsetTombstone(groupId, tp.topic(), tp.partition()));
-            }
-            tombstones.add(new GroupRecord.GroupTombstone(groupId));
-            CompletableFuture<Void> durable;
-            try {
-                durable = rt.store.append(groupId, tombstones);
-            } catch (IOException | RuntimeException e) {
-                LOG.error("Group {}: cannot store its deletion: {}", groupId, e.toString());
-                return CompletableFuture.completedFuture(CoordinatorRuntime.groupWriteError(e));
-            }
-            group.offsets.clear();
-            group.transitionTo(GroupState.DEAD, rt.now());
-            rt.groups.remove(groupId, group);
-            LOG.info("Group {}: deleted", groupId);
-            return durable.handle((ok, failure) -> failure == null ? Errors.NONE
-                    : CoordinatorRuntime.groupWriteError(failure));
-        } finally {
-            group.lock.unlock();
-        }
     }
 
     public CompletableFuture<OffsetDeleteResponseData> handleOffsetDelete(OffsetDeleteRequestData request,

@@ -102,6 +102,11 @@ final class GroupLoader {
         };
     }
 
+    /** {@link #errorFor} the partition of {@code groupId}; NONE for a null id (the request is refused as invalid). */
+    Errors errorForGroup(String groupId) {
+        return groupId == null ? Errors.NONE : errorFor(rt.partitionOf(groupId));
+    }
+
     boolean anyLoading() {
         for (int p = 0; p < statuses.length(); p++) {
             if (statuses.get(p).phase() == Phase.LOADING) {

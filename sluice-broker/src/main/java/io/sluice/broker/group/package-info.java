@@ -3,8 +3,8 @@
  * committed offsets), answered by {@link io.sluice.broker.group.GroupCoordinator}.
  *
  * <ul>
- *   <li>{@code GroupCoordinator}: the API the request dispatcher calls, lifecycle (retention sweep, close),
- *       and the admin APIs (ListGroups, DescribeGroups, DeleteGroups).</li>
+ *   <li>{@code GroupCoordinator}: the API the request dispatcher calls, lifecycle (retention sweep, close).</li>
+ *   <li>{@code GroupAdmin}: the admin APIs (ListGroups, DescribeGroups, DeleteGroups).</li>
  *   <li>{@code GroupLoader}: loads the groups of a {@code __consumer_offsets} partition when this broker starts
  *       leading it and unloads them when it stops.</li>
  *   <li>{@code MembershipProtocol}: Kafka's state machine (Empty, PreparingRebalance, CompletingRebalance,
