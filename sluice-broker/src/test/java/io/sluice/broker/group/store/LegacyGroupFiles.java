@@ -11,7 +11,7 @@ import java.util.List;
  * Writes group log files as the file store that preceded {@code __consumer_offsets} did ({@link GroupLogDescriptor}),
  * for tests of reading and importing them. Stateless; thread-safe.
  */
-final class LegacyGroupFiles {
+public final class LegacyGroupFiles {
     private LegacyGroupFiles() {
     }
 
@@ -21,7 +21,8 @@ final class LegacyGroupFiles {
     }
 
     /** Appends one frame holding {@code records} to the partition file of their group. */
-    static void append(Path rootDir, int partitionCount, List<? extends GroupRecord> records) throws IOException {
+    public static void append(Path rootDir, int partitionCount, List<? extends GroupRecord> records)
+            throws IOException {
         Path file = logOf(rootDir, GroupPartitioner.partitionFor(records.get(0).groupId(), partitionCount));
         Files.createDirectories(file.getParent());
         Files.write(file, frame(records).array(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
