@@ -182,8 +182,8 @@ class GroupLeadershipTest {
         assertEquals(Errors.NOT_COORDINATOR, commitError(commit.getNow(null)));
     }
 
-    @Test
-    void shouldAnswerSyncOnceTheAssignmentIsReplicated() throws IOException {
+    /** A single member joins a group led with a follower, and its leader's SyncGroup waits for the follower. */
+    private CompletableFuture<SyncGroupResponseData> syncWaitingForTheFollower() throws IOException {
         h.leadWithFollower(partition);
         h.scheduler.advance(0);
         CompletableFuture<JoinGroupResponseData> join = h.joinNew(GROUP, SUB);
@@ -192,6 +192,12 @@ class GroupLeadershipTest {
         CompletableFuture<SyncGroupResponseData> sync = h.sync(GROUP, joined.memberId(), joined.generationId(),
                 Map.of(joined.memberId(), assignment(List.of(T0))));
         assertFalse(sync.isDone());
+        return sync;
+    }
+
+    @Test
+    void shouldAnswerSyncOnceTheAssignmentIsReplicated() throws IOException {
+        CompletableFuture<SyncGroupResponseData> sync = syncWaitingForTheFollower();
         assertEquals("CompletingRebalance", describe().groupState());
         h.partitions.followerFetched(partition);
         h.scheduler.advance(0);
@@ -202,13 +208,7 @@ class GroupLeadershipTest {
 
     @Test
     void shouldAnswerSyncCoordinatorNotAvailableWhenTheAssignmentTimesOut() throws IOException {
-        h.leadWithFollower(partition);
-        h.scheduler.advance(0);
-        CompletableFuture<JoinGroupResponseData> join = h.joinNew(GROUP, SUB);
-        h.scheduler.advance(0);
-        JoinGroupResponseData joined = join.getNow(null);
-        CompletableFuture<SyncGroupResponseData> sync = h.sync(GROUP, joined.memberId(), joined.generationId(),
-                Map.of(joined.memberId(), assignment(List.of(T0))));
+        CompletableFuture<SyncGroupResponseData> sync = syncWaitingForTheFollower();
         h.scheduler.advance(commitTimeoutMs);
         h.scheduler.advance(0);
         assertEquals(Errors.COORDINATOR_NOT_AVAILABLE.code(), sync.getNow(null).errorCode(),

@@ -54,12 +54,13 @@ final class GroupPartitionReader {
         return reader.liveRecords();
     }
 
-    private static void readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+    /** Fills {@code buffer} from {@code channel} at {@code position}; the file ending first is an IOException. */
+    static void readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
         long at = position;
         while (buffer.hasRemaining()) {
             int read = channel.read(buffer, at);
             if (read < 0) {
-                throw new IOException("unexpected end of segment at " + at);
+                throw new IOException("unexpected end of file at " + at);
             }
             at += read;
         }

@@ -61,13 +61,13 @@ final class LegacyGroupLog {
             ByteBuffer header = ByteBuffer.allocate(FRAME_HEADER_LENGTH);
             while (size - position >= FRAME_HEADER_LENGTH) {
                 header.clear();
-                readFully(channel, header, position);
+                GroupPartitionReader.readFully(channel, header, position);
                 int length = header.getInt(LENGTH_OFFSET);
                 if (length < 0 || length > MAX_PAYLOAD_LENGTH || length > size - position - FRAME_HEADER_LENGTH) {
                     return;
                 }
                 ByteBuffer payload = ByteBuffer.allocate(length);
-                readFully(channel, payload, position + FRAME_HEADER_LENGTH);
+                GroupPartitionReader.readFully(channel, payload, position + FRAME_HEADER_LENGTH);
                 if (crcOf(payload.array(), 0, length) != header.getInt(CRC_OFFSET)) {
                     return;
                 }
@@ -86,17 +86,6 @@ final class LegacyGroupLog {
                 }
                 position += FRAME_HEADER_LENGTH + length;
             }
-        }
-    }
-
-    private static void readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
-        long at = position;
-        while (buffer.hasRemaining()) {
-            int read = channel.read(buffer, at);
-            if (read < 0) {
-                throw new IOException("unexpected end of group log at " + at);
-            }
-            at += read;
         }
     }
 

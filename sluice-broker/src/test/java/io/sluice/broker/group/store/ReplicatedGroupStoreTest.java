@@ -160,11 +160,17 @@ class ReplicatedGroupStoreTest {
         assertThrows(IllegalArgumentException.class, () -> store.append("g", List.of(offset("other", 0, 1))));
     }
 
-    @Test
-    void shouldCompleteOnlyOnceEveryInSyncReplicaHoldsTheBatch() throws Exception {
+    /** Group "g"'s partition, led with a follower in the ISR and loaded; returns the partition. */
+    private int ledWithFollower() throws IOException {
         int p = partitionOf("g");
         partitions.leadWithFollower(p);
         store.load(p);
+        return p;
+    }
+
+    @Test
+    void shouldCompleteOnlyOnceEveryInSyncReplicaHoldsTheBatch() throws Exception {
+        int p = ledWithFollower();
         CompletableFuture<Void> durable = store.append("g", List.of(offset("g", 0, 1)));
         assertFalse(durable.isDone(), "the follower has not fetched it");
         assertEquals(1, partitions.get(p).log().logEndOffset(), "the leader has it already");
@@ -174,18 +180,14 @@ class ReplicatedGroupStoreTest {
 
     @Test
     void shouldFailAsTimedOutWhenTheFollowerDoesNotCatchUp() throws Exception {
-        int p = partitionOf("g");
-        partitions.leadWithFollower(p);
         store = partitions.store(timer, 50, GroupStoreMigration.none());
-        store.load(p);
+        ledWithFollower();
         assertEquals(Errors.REQUEST_TIMED_OUT, failureOf(store.append("g", List.of(offset("g", 0, 1)))));
     }
 
     @Test
     void shouldFailAsNotLeaderWhenLeadershipMovesBeforeTheFollowerHasTheBatch() throws Exception {
-        int p = partitionOf("g");
-        partitions.leadWithFollower(p);
-        store.load(p);
+        int p = ledWithFollower();
         CompletableFuture<Void> durable = store.append("g", List.of(offset("g", 0, 1)));
         partitions.follow(p);
         assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, failureOf(durable));
@@ -216,11 +218,7 @@ class ReplicatedGroupStoreTest {
     /** Any bytes handed to the replay end in records or the typed error: never another exception, a hang or OOM. */
     @Property(tries = 300)
     void shouldReplayGarbageIntoTypedErrorOnly(@ForAll @Size(max = 400) byte[] garbage) {
-        try {
-            new GroupPartitionReader("__consumer_offsets-0", 0).apply(ByteBuffer.wrap(garbage));
-        } catch (GroupStoreCorruptException expected) {
-            // the only acceptable failure
-        }
+        replayOrTypedError(garbage);
     }
 
     @Property(tries = 100)
@@ -232,13 +230,16 @@ class ReplicatedGroupStoreTest {
             int at = Math.floorMod(cut, bytes.length);
             byte[] flipped = bytes.clone();
             flipped[at] ^= 0x20;
-            for (byte[] variant : List.of(Arrays.copyOf(bytes, at), flipped)) {
-                try {
-                    new GroupPartitionReader("__consumer_offsets-0", 0).apply(ByteBuffer.wrap(variant));
-                } catch (GroupStoreCorruptException expected) {
-                    // the only acceptable failure
-                }
-            }
+            replayOrTypedError(Arrays.copyOf(bytes, at));
+            replayOrTypedError(flipped);
+        }
+    }
+
+    private static void replayOrTypedError(byte[] bytes) {
+        try {
+            new GroupPartitionReader("__consumer_offsets-0", 0).apply(ByteBuffer.wrap(bytes));
+        } catch (GroupStoreCorruptException expected) {
+            // the only acceptable failure
         }
     }
 
