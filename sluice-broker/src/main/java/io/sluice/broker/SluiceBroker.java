@@ -21,7 +21,8 @@ import io.sluice.broker.api.DescribeConfigsHandler;
 import io.sluice.broker.api.GroupApis;
 import io.sluice.broker.group.GroupCoordinator;
 import io.sluice.broker.group.GroupCoordinatorConfig;
-import io.sluice.broker.group.store.FileGroupStore;
+import io.sluice.broker.group.store.GroupStoreMigration;
+import io.sluice.broker.group.store.ReplicatedGroupStore;
 import io.sluice.broker.api.ListOffsetsHandler;
 import io.sluice.broker.api.MetadataHandler;
 import io.sluice.broker.auth.AuthorizedOperations;
@@ -67,12 +68,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class SluiceBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SluiceBroker.class);
-    /** Broker-private metadata (embedded ZooKeeper, group store) lives here, inside the first log directory. */
+    /** Broker-private metadata (embedded ZooKeeper) lives here, inside the first log directory. */
     public static final String METADATA_DIR = ".sluice-metadata";
     /** Bound on leaving the cluster at shutdown: a healthy ZooKeeper needs milliseconds. */
     private static final Duration LEAVE_CLUSTER_BOUND = Duration.ofSeconds(10);
     /** The same bound while ZooKeeper is unreachable: only local threads are left to stop. */
     private static final Duration LEAVE_WITHOUT_ZOOKEEPER_BOUND = Duration.ofSeconds(2);
+    /** Where the group files of the store that preceded __consumer_offsets are, inside the metadata directory. */
+    public static final String LEGACY_GROUP_STORE_DIR = "consumer-offsets";
 
     private final BrokerConfig config;
     private final LogManager logs;
@@ -115,6 +118,7 @@ public final class SluiceBroker implements AutoCloseable {
         ScheduledThreadPoolExecutor timer = null;
         GroupCoordinator groups = null;
         ScheduledThreadPoolExecutor groupTimer = null;
+        ScheduledThreadPoolExecutor groupLoader = null;
         NetworkServer server = null;
         ControllerForwarder forwarder = null;
         ControllerChannel controllerChannel = null;
@@ -131,6 +135,7 @@ public final class SluiceBroker implements AutoCloseable {
             validators = new ValidatorPool(ValidatorConfig.defaults());
             timer = daemonScheduler("sluice-delayed-fetch");
             groupTimer = daemonScheduler("sluice-group-coordinator");
+            groupLoader = daemonScheduler("sluice-group-loader");
 
             Listener listener = config.listeners().get(0);
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
@@ -163,11 +168,15 @@ public final class SluiceBroker implements AutoCloseable {
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
-            groups = new GroupCoordinator(groupConfig,
-                    new FileGroupStore(metadataDir.resolve("consumer-offsets"), groupConfig.offsetsTopicNumPartitions()),
-                    groupTimer, System::currentTimeMillis, topics::exists);
-            OffsetsTopic offsetsTopic = new OffsetsTopic(topics, forwarder, groupConfig.offsetsTopicNumPartitions(), config.brokerId());
-            groups.setOwnership(offsetsTopic::owns);
+            int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
+            ReplicatedGroupStore groupStore = new ReplicatedGroupStore(
+                    p -> topics.hostedPartition(OffsetsTopic.NAME, p), offsetsPartitions, groupTimer,
+                    groupConfig.offsetsCommitTimeoutMs(), System::currentTimeMillis,
+                    GroupStoreMigration.of(metadataDir.resolve(LEGACY_GROUP_STORE_DIR), offsetsPartitions));
+            groups = new GroupCoordinator(groupConfig, groupStore, groupTimer, groupLoader, System::currentTimeMillis,
+                    topics::exists);
+            topics.addRoleListener(OffsetsTopic.roleListener(groups::onBecameLeader, groups::onResigned));
+            OffsetsTopic offsetsTopic = new OffsetsTopic(topics, forwarder, offsetsPartitions);
             GroupApis.register(registry, clusterHolder, offsetsTopic, groups);
 
             server = NetworkServer.start(new NetworkServer.Settings(
@@ -191,7 +200,7 @@ public final class SluiceBroker implements AutoCloseable {
             LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}, ZooKeeper {})",
                     config.brokerId(), identity.clusterId(), bound, host, port,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
-            return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, replicationTimer), groups, server,
+            return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, groupLoader, replicationTimer), groups, server,
                     membership, forwarder, recovery, replicas, controllerChannel);
         } catch (IOException | RuntimeException | InterruptedException e) {
             if (server != null) {
@@ -212,6 +221,9 @@ public final class SluiceBroker implements AutoCloseable {
             }
             if (groupTimer != null) {
                 groupTimer.shutdownNow();
+            }
+            if (groupLoader != null) {
+                groupLoader.shutdownNow();
             }
             if (validators != null) {
                 validators.close();
@@ -328,8 +340,8 @@ public final class SluiceBroker implements AutoCloseable {
         }
         try {
             groups.close();
-        } catch (IOException | RuntimeException e) {
-            LOG.error("Closing the group coordinator failed; its store recovers at the next start", e);
+        } catch (RuntimeException e) {
+            LOG.error("Closing the group coordinator failed", e);
         }
     }
 

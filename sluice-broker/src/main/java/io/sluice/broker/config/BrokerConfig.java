@@ -335,6 +335,11 @@ public final class BrokerConfig {
         return integer(OFFSETS_TOPIC_NUM_PARTITIONS);
     }
 
+    /** The configured replication factor of the committed-offsets topic, before the cap to the live brokers. */
+    public int offsetsTopicReplicationFactor() {
+        return integer(OFFSETS_TOPIC_REPLICATION_FACTOR);
+    }
+
     public long offsetsRetentionMs() {
         return TimeUnit.MINUTES.toMillis(integer(OFFSETS_RETENTION_MINUTES));
     }

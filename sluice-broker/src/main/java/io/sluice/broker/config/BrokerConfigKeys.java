@@ -73,6 +73,8 @@ public final class BrokerConfigKeys {
     public static final String GROUP_MAX_SESSION_TIMEOUT_MS = "group.max.session.timeout.ms";
     public static final String GROUP_MAX_SIZE = "group.max.size";
     public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
+    public static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
+    public static final String OFFSETS_COMMIT_TIMEOUT_MS = "offsets.commit.timeout.ms";
     public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
     public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
@@ -170,6 +172,10 @@ public final class BrokerConfigKeys {
         define(GROUP_MAX_SESSION_TIMEOUT_MS, INT, "1800000", "Largest session timeout a consumer may ask for.", atLeast(0));
         define(GROUP_MAX_SIZE, INT, String.valueOf(Integer.MAX_VALUE), "Most members one consumer group may have.", atLeast(1));
         define(OFFSETS_TOPIC_NUM_PARTITIONS, INT, "50", "Partitions of the committed-offsets topic (fixed once created).", atLeast(1));
+        define(OFFSETS_TOPIC_REPLICATION_FACTOR, INT, "3",
+                "Replication factor of the committed-offsets topic, capped to the live brokers when it is created.", atLeast(1));
+        define(OFFSETS_COMMIT_TIMEOUT_MS, INT, "5000",
+                "How long a commit or group change waits for every in-sync replica before it fails as timed out.", atLeast(1));
         define(OFFSETS_RETENTION_MINUTES, INT, "10080", "Committed offsets of an empty group are kept this long.", atLeast(1));
         define(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, "600000", "How often expired committed offsets are removed.", atLeast(1));
         define(PRODUCER_ID_EXPIRATION_MS, INT, "86400000", "Idempotent producer state is dropped after this long without a write.", atLeast(1));

@@ -10,9 +10,7 @@ import java.util.Set;
 final class IgnoredKafkaKeys {
     private static final Set<String> NAMES = Set.of(
             "num.recovery.threads.per.data.dir",
-            "offsets.topic.replication.factor",
             "offsets.topic.segment.bytes",
-            "offsets.commit.timeout.ms",
             "offsets.load.buffer.size",
             "zookeeper.set.acl",
             "process.roles",

@@ -1,9 +1,6 @@
 package io.sluice.broker.group;
 
-import io.sluice.broker.group.store.GroupPartitioner;
-import io.sluice.broker.group.store.GroupRecord;
 import io.sluice.broker.group.store.GroupStore;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
@@ -28,27 +25,26 @@ import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.Function;
-import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
-import java.util.stream.Collectors;
 
 /**
- * The classic consumer-group coordinator: Kafka's group membership protocol and committed offsets, stored
- * durably in a {@link GroupStore} and reloaded by {@link #startup()}. Every handler answers with a future that
- * completes when Kafka would answer (JoinGroup and SyncGroup wait for the rebalance; the others complete at once).
- * Thread-safe: per-group state is guarded by a per-group lock, timers run on the given scheduler; futures may
- * complete on a scheduler thread or a caller's thread while a group lock is held, so dependents must not block.
- * {@link #close()} stops the timers, answers waiting requests with COORDINATOR_NOT_AVAILABLE and closes the store.
+ * The classic consumer-group coordinator: Kafka's group membership protocol and committed offsets, kept in a
+ * {@link GroupStore} partitioned like {@code __consumer_offsets}. This broker coordinates the groups of the partitions
+ * it leads: {@link #onBecameLeader} loads a partition's groups, {@link #onResigned} unloads them (see
+ * {@link GroupLoader}); a request about a group of another partition is answered NOT_COORDINATOR, one arriving while
+ * its partition loads COORDINATOR_LOAD_IN_PROGRESS. Every handler answers with a future that completes when Kafka
+ * would answer (JoinGroup and SyncGroup wait for the rebalance, writes for every in-sync replica).
+ * Thread-safe: per-group state is guarded by a per-group lock, timers run on the given scheduler, loads on the loader;
+ * futures may complete on a scheduler thread, a replication thread or a caller's thread while a group lock is held,
+ * so dependents must not block. {@link #close()} stops the timers, answers waiting requests with
+ * COORDINATOR_NOT_AVAILABLE and closes the store.
  */
 public final class GroupCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
@@ -56,82 +52,54 @@ public final class GroupCoordinator implements AutoCloseable {
     private static final short OFFSET_FETCH_BATCH_VERSION = 8;
     /** OffsetFetch v2 and later have a top-level error code. */
     private static final short OFFSET_FETCH_TOP_LEVEL_ERROR_VERSION = 2;
-    /** ListGroups v4 and later can filter by state. */
-    private static final short LIST_GROUPS_STATES_FILTER_VERSION = 4;
-    /** ListGroups v5 and later can filter by type. */
-    private static final short LIST_GROUPS_TYPES_FILTER_VERSION = 5;
     /** The group type Kafka reports for classic-protocol groups (KIP-848). */
     public static final String CLASSIC_GROUP_TYPE = "classic";
 
     private final CoordinatorRuntime rt;
     private final MembershipProtocol membership;
     private final OffsetOperations offsets;
-    private volatile Lifecycle lifecycle = Lifecycle.LOADING;
+    private final GroupLoader loader;
+    private final GroupAdmin admin;
+    private volatile Lifecycle lifecycle = Lifecycle.STARTING;
     private volatile ScheduledFuture<?> retentionTimer;
-    private volatile IntPredicate ownsPartition = partition -> true;
 
-    private enum Lifecycle { LOADING, ACTIVE, CLOSED }
+    private enum Lifecycle { STARTING, ACTIVE, CLOSED }
 
-    /** A coordinator for which every topic partition exists; commits are never refused as unknown. */
+    /**
+     * @param scheduler runs the group timers and the outcomes of writes; not owned
+     * @param loader    runs partition loads and unloads, one at a time in submission order; not owned
+     * @param topics    whether a partition exists, so commits for unknown ones are refused
+     */
     public GroupCoordinator(GroupCoordinatorConfig config, GroupStore store, ScheduledExecutorService scheduler,
-                            LongSupplier clockMs) {
-        this(config, store, scheduler, clockMs, (topic, partition) -> true);
-    }
-
-    public GroupCoordinator(GroupCoordinatorConfig config, GroupStore store, ScheduledExecutorService scheduler,
-                            LongSupplier clockMs, TopicPartitionLookup topics) {
+                            Executor loader, LongSupplier clockMs, TopicPartitionLookup topics) {
+        if (store.partitionCount() != config.offsetsTopicNumPartitions()) {
+            throw new IllegalArgumentException("the group store has " + store.partitionCount()
+                    + " partitions but offsets.topic.num.partitions is " + config.offsetsTopicNumPartitions());
+        }
         this.rt = new CoordinatorRuntime(config, store, scheduler, clockMs, topics);
         this.membership = new MembershipProtocol(rt);
         this.offsets = new OffsetOperations(rt, membership);
+        this.loader = new GroupLoader(rt, membership, loader);
+        this.admin = new GroupAdmin(rt, this.loader);
     }
 
-    /** Loads groups and offsets from the store, starts members' session timers and the retention sweep. */
-    public void startup() throws IOException {
-        if (lifecycle != Lifecycle.LOADING) {
+    /** Starts serving (until then every request is answered COORDINATOR_LOAD_IN_PROGRESS) and the retention sweep. */
+    public void startup() {
+        if (lifecycle != Lifecycle.STARTING) {
             throw new IllegalStateException("group coordinator already " + lifecycle);
         }
-        List<GroupRecord> records = rt.store.load();
-        long now = rt.now();
-        int offsetCount = 0;
-        for (GroupRecord record : records) {
-            if (record instanceof GroupRecord.GroupMetadata g) {
-                ClassicGroup group = rt.groups.computeIfAbsent(g.groupId(), id -> new ClassicGroup(id, GroupState.EMPTY, now));
-                restoreMembership(group, g);
-            }
-        }
-        for (GroupRecord record : records) {
-            if (record instanceof GroupRecord.OffsetCommit c) {
-                ClassicGroup group = rt.groups.computeIfAbsent(c.groupId(), id -> new ClassicGroup(id, GroupState.EMPTY, now));
-                group.offsets.put(new TopicPartition(c.topic(), c.partition()), new CommittedOffset(c.offset(),
-                        c.leaderEpoch(), c.metadata(), c.commitTimestampMs(), c.expireTimestampMs()));
-                offsetCount++;
-            }
-        }
-        for (ClassicGroup group : rt.groups.values()) {
-            membership.onGroupLoaded(group);
-        }
-        LOG.info("Group coordinator loaded {} groups and {} committed offsets", rt.groups.size(), offsetCount);
         lifecycle = Lifecycle.ACTIVE;
         scheduleRetention();
     }
 
-    private static void restoreMembership(ClassicGroup group, GroupRecord.GroupMetadata g) {
-        group.protocolType = g.protocolType();
-        group.protocolName = g.protocolName();
-        group.generationId = g.generationId();
-        for (GroupRecord.Member m : g.members()) {
-            LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
-            if (g.protocolName() != null) {
-                protocols.put(g.protocolName(), m.subscription());
-            }
-            GroupMember member = new GroupMember(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
-                    g.protocolType(), m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), protocols);
-            member.assignment = m.assignment();
-            group.add(member);
-        }
-        group.leaderId = g.leaderId() != null && group.has(g.leaderId()) ? g.leaderId() : group.leaderId;
-        group.transitionTo(group.members.isEmpty() ? GroupState.EMPTY : GroupState.STABLE, g.stateTimestampMs());
-        group.subscribedTopics = CoordinatorRuntime.subscribedTopics(group);
+    /** This broker leads {@code partition} of {@code __consumer_offsets} in {@code leaderEpoch}: load its groups. */
+    public void onBecameLeader(int partition, int leaderEpoch) {
+        loader.onElected(partition, leaderEpoch);
+    }
+
+    /** This broker no longer leads {@code partition} of {@code __consumer_offsets}: unload its groups. */
+    public void onResigned(int partition) {
+        loader.onResigned(partition);
     }
 
     private void scheduleRetention() {
@@ -167,12 +135,12 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** The partition of the group store holding {@code groupId}: Kafka's abs(hashCode) % partition count. */
     public int partitionFor(String groupId) {
-        return GroupPartitioner.partitionFor(groupId, rt.config.offsetsTopicNumPartitions());
+        return rt.partitionOf(groupId);
     }
 
     private Errors availability() {
         switch (lifecycle) {
-            case LOADING:
+            case STARTING:
                 return Errors.COORDINATOR_LOAD_IN_PROGRESS;
             case CLOSED:
                 return Errors.COORDINATOR_NOT_AVAILABLE;
@@ -181,19 +149,17 @@ public final class GroupCoordinator implements AutoCloseable {
         }
     }
 
-    /**
-     * Which store partitions this broker coordinates (in a cluster: the partitions of the committed-offsets topic it
-     * leads); requests for other groups get NOT_COORDINATOR so the client looks the coordinator up again.
-     */
-    public void setOwnership(IntPredicate ownsPartition) {
-        this.ownsPartition = ownsPartition;
+    /** NONE when this broker serves {@code groupId} now, else the error Kafka answers (NOT_COORDINATOR, ...). */
+    private Errors ownership(String groupId) {
+        return loader.errorForGroup(groupId);
     }
 
-    /** {@link #guarded} for a request about one group, refused with NOT_COORDINATOR when another broker owns it. */
+    /** {@link #guarded} for a request about one group, refused when this broker does not serve it now. */
     private <T> CompletableFuture<T> owned(String api, String groupId, Function<Errors, T> errorResponse,
                                            java.util.function.Consumer<CompletableFuture<T>> body) {
-        if (groupId != null && !ownsPartition.test(partitionFor(groupId))) {
-            return CompletableFuture.completedFuture(errorResponse.apply(Errors.NOT_COORDINATOR));
+        Errors notServed = ownership(groupId);
+        if (notServed != Errors.NONE && availability() == Errors.NONE) {
+            return CompletableFuture.completedFuture(errorResponse.apply(notServed));
         }
         return guarded(api, groupId, errorResponse, body);
     }
@@ -214,6 +180,19 @@ public final class GroupCoordinator implements AutoCloseable {
             response.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
         }
         return response;
+    }
+
+    /** Completes {@code response} from {@code answer}, or with the error response if it failed unexpectedly. */
+    private static <T> void completeFrom(CompletableFuture<T> answer, CompletableFuture<T> response,
+                                         Function<Errors, T> errorResponse) {
+        answer.whenComplete((value, failure) -> {
+            if (failure != null) {
+                LOG.error("Group request failed", failure);
+                response.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
+            } else {
+                response.complete(value);
+            }
+        });
     }
 
     public CompletableFuture<JoinGroupResponseData> handleJoinGroup(JoinGroupRequestData request, short apiVersion,
@@ -247,8 +226,9 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<OffsetCommitResponseData> handleOffsetCommit(OffsetCommitRequestData request,
                                                                           short apiVersion, String clientId,
                                                                           String clientHost) {
-        return owned("OffsetCommit", request.groupId(), error -> commitError(request, error),
-                response -> response.complete(offsets.commit(request)));
+        Function<Errors, OffsetCommitResponseData> errorResponse = error -> commitError(request, error);
+        return owned("OffsetCommit", request.groupId(), errorResponse,
+                response -> completeFrom(offsets.commit(request), response, errorResponse));
     }
 
     private static OffsetCommitResponseData commitError(OffsetCommitRequestData request, Errors error) {
@@ -282,8 +262,11 @@ public final class GroupCoordinator implements AutoCloseable {
         for (OffsetFetchRequestData.OffsetFetchRequestGroup g : request.groups()) {
             OffsetFetchResponseData.OffsetFetchResponseGroup out =
                     new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId(g.groupId());
+            Errors notServed = ownership(g.groupId());
             if (g.groupId() == null) {
                 out.setErrorCode(Errors.INVALID_GROUP_ID.code());
+            } else if (notServed != Errors.NONE) {
+                out.setErrorCode(notServed.code());
             } else {
                 List<OffsetOperations.FetchTopic> topics = null;
                 if (g.topics() != null) {
@@ -360,37 +343,7 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<ListGroupsResponseData> handleListGroups(ListGroupsRequestData request, short apiVersion,
                                                                       String clientId, String clientHost) {
         return guarded("ListGroups", "*", error -> new ListGroupsResponseData().setErrorCode(error.code()),
-                response -> response.complete(listGroups(request, apiVersion)));
-    }
-
-    private ListGroupsResponseData listGroups(ListGroupsRequestData request, short apiVersion) {
-        Set<String> states = apiVersion >= LIST_GROUPS_STATES_FILTER_VERSION && request.statesFilter() != null
-                ? request.statesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet())
-                : Set.of();
-        Set<String> types = apiVersion >= LIST_GROUPS_TYPES_FILTER_VERSION && request.typesFilter() != null
-                ? request.typesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet())
-                : Set.of();
-        ListGroupsResponseData response = new ListGroupsResponseData().setErrorCode(Errors.NONE.code());
-        if (!types.isEmpty() && !types.contains(CLASSIC_GROUP_TYPE)) {
-            return response;
-        }
-        for (ClassicGroup group : rt.groups.values()) {
-            group.lock.lock();
-            try {
-                if (group.is(GroupState.DEAD)
-                        || (!states.isEmpty() && !states.contains(group.state.kafkaName().toLowerCase(Locale.ROOT)))) {
-                    continue;
-                }
-                response.groups().add(new ListGroupsResponseData.ListedGroup()
-                        .setGroupId(group.groupId)
-                        .setProtocolType(group.protocolType == null ? "" : group.protocolType)
-                        .setGroupState(group.state.kafkaName())
-                        .setGroupType(CLASSIC_GROUP_TYPE));
-            } finally {
-                group.lock.unlock();
-            }
-        }
-        return response;
+                response -> response.complete(admin.listGroups(request, apiVersion)));
     }
 
     public CompletableFuture<DescribeGroupsResponseData> handleDescribeGroups(DescribeGroupsRequestData request,
@@ -406,42 +359,10 @@ public final class GroupCoordinator implements AutoCloseable {
         }, response -> {
             DescribeGroupsResponseData out = new DescribeGroupsResponseData();
             for (String groupId : request.groups()) {
-                out.groups().add(describe(groupId));
+                out.groups().add(admin.describe(groupId));
             }
             response.complete(out);
         });
-    }
-
-    private DescribeGroupsResponseData.DescribedGroup describe(String groupId) {
-        DescribeGroupsResponseData.DescribedGroup out = new DescribeGroupsResponseData.DescribedGroup()
-                .setGroupId(groupId).setErrorCode(Errors.NONE.code())
-                .setGroupState(GroupState.DEAD.kafkaName()).setProtocolType("").setProtocolData("");
-        if (groupId == null) {
-            return out.setErrorCode(Errors.INVALID_GROUP_ID.code());
-        }
-        ClassicGroup group = rt.groups.get(groupId);
-        if (group == null) {
-            return out;
-        }
-        group.lock.lock();
-        try {
-            boolean stable = group.is(GroupState.STABLE);
-            out.setGroupState(group.state.kafkaName())
-                    .setProtocolType(group.protocolType == null ? "" : group.protocolType)
-                    .setProtocolData(stable && group.protocolName != null ? group.protocolName : "");
-            for (GroupMember m : group.members.values()) {
-                out.members().add(new DescribeGroupsResponseData.DescribedGroupMember()
-                        .setMemberId(m.memberId)
-                        .setGroupInstanceId(m.groupInstanceId)
-                        .setClientId(m.clientId)
-                        .setClientHost(m.clientHost)
-                        .setMemberMetadata(stable ? m.metadataFor(group.protocolName) : new byte[0])
-                        .setMemberAssignment(stable ? m.assignment : new byte[0]));
-            }
-            return out;
-        } finally {
-            group.lock.unlock();
-        }
     }
 
     public CompletableFuture<DeleteGroupsResponseData> handleDeleteGroups(DeleteGroupsRequestData request,
@@ -456,63 +377,31 @@ public final class GroupCoordinator implements AutoCloseable {
             return response;
         }, response -> {
             DeleteGroupsResponseData out = new DeleteGroupsResponseData();
+            List<CompletableFuture<?>> writes = new ArrayList<>();
             for (String groupId : request.groupsNames()) {
                 if (out.results().find(groupId) == null) {
-                    out.results().add(new DeleteGroupsResponseData.DeletableGroupResult()
-                            .setGroupId(groupId).setErrorCode(deleteGroup(groupId).code()));
+                    DeleteGroupsResponseData.DeletableGroupResult result =
+                            new DeleteGroupsResponseData.DeletableGroupResult().setGroupId(groupId);
+                    out.results().add(result);
+                    writes.add(admin.deleteGroup(groupId).thenAccept(error -> result.setErrorCode(error.code())));
                 }
             }
-            response.complete(out);
+            CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
+                    .whenComplete((done, failure) -> response.complete(out));
         });
-    }
-
-    private Errors deleteGroup(String groupId) {
-        if (groupId == null) {
-            return Errors.INVALID_GROUP_ID;
-        }
-        ClassicGroup group = rt.groups.get(groupId);
-        if (group == null) {
-            return Errors.GROUP_ID_NOT_FOUND;
-        }
-        group.lock.lock();
-        try {
-            if (group.is(GroupState.DEAD)) {
-                return Errors.GROUP_ID_NOT_FOUND;
-            }
-            if (!group.is(GroupState.EMPTY)) {
-                return Errors.NON_EMPTY_GROUP;
-            }
-            List<GroupRecord> tombstones = new ArrayList<>();
-            for (TopicPartition tp : group.offsets.keySet()) {
-                tombstones.add(new GroupRecord.OffsetTombstone(groupId, tp.topic(), tp.partition()));
-            }
-            tombstones.add(new GroupRecord.GroupTombstone(groupId));
-            try {
-                rt.store.append(groupId, tombstones);
-            } catch (IOException | RuntimeException e) {
-                LOG.error("Group {}: cannot store its deletion", groupId, e);
-                return Errors.COORDINATOR_NOT_AVAILABLE;
-            }
-            group.offsets.clear();
-            group.transitionTo(GroupState.DEAD, rt.now());
-            rt.groups.remove(groupId, group);
-            LOG.info("Group {}: deleted", groupId);
-            return Errors.NONE;
-        } finally {
-            group.lock.unlock();
-        }
     }
 
     public CompletableFuture<OffsetDeleteResponseData> handleOffsetDelete(OffsetDeleteRequestData request,
                                                                           short apiVersion, String clientId,
                                                                           String clientHost) {
-        return owned("OffsetDelete", request.groupId(),
-                error -> new OffsetDeleteResponseData().setErrorCode(error.code()),
-                response -> response.complete(offsets.delete(request)));
+        Function<Errors, OffsetDeleteResponseData> errorResponse =
+                error -> new OffsetDeleteResponseData().setErrorCode(error.code());
+        return owned("OffsetDelete", request.groupId(), errorResponse,
+                response -> completeFrom(offsets.delete(request), response, errorResponse));
     }
 
     @Override
-    public void close() throws IOException {
+    public void close() {
         if (lifecycle == Lifecycle.CLOSED) {
             return;
         }
@@ -522,7 +411,7 @@ public final class GroupCoordinator implements AutoCloseable {
             retention.cancel(false);
         }
         for (ClassicGroup group : rt.groups.values()) {
-            membership.shutdown(group);
+            membership.shutdown(group, Errors.COORDINATOR_NOT_AVAILABLE);
         }
         rt.store.close();
     }

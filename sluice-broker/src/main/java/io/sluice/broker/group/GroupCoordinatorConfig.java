@@ -20,6 +20,8 @@ import java.util.Map;
  *                                  protocol metadata and on one assignment, so one client cannot bloat the
  *                                  stored group record; Kafka's implicit cap is the offsets topic's 1 MiB
  *                                  message size
+ * @param offsetsCommitTimeoutMs    offsets.commit.timeout.ms (5000): how long a write to the committed-offsets
+ *                                  topic waits for every in-sync replica (acks=all) before it fails as timed out
  */
 public record GroupCoordinatorConfig(
         int initialRebalanceDelayMs,
@@ -30,7 +32,8 @@ public record GroupCoordinatorConfig(
         long offsetsRetentionCheckIntervalMs,
         int offsetMetadataMaxBytes,
         int offsetsTopicNumPartitions,
-        int memberMetadataMaxBytes) {
+        int memberMetadataMaxBytes,
+        int offsetsCommitTimeoutMs) {
 
     public static final String INITIAL_REBALANCE_DELAY_MS = "group.initial.rebalance.delay.ms";
     public static final String MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
@@ -41,6 +44,7 @@ public record GroupCoordinatorConfig(
     public static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
     public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
     public static final String MEMBER_METADATA_MAX_BYTES = "group.member.metadata.max.bytes";
+    public static final String OFFSETS_COMMIT_TIMEOUT_MS = "offsets.commit.timeout.ms";
 
     public GroupCoordinatorConfig {
         requireAtLeast(INITIAL_REBALANCE_DELAY_MS, initialRebalanceDelayMs, 0);
@@ -52,12 +56,13 @@ public record GroupCoordinatorConfig(
         requireAtLeast(OFFSET_METADATA_MAX_BYTES, offsetMetadataMaxBytes, 0);
         requireAtLeast(OFFSETS_TOPIC_NUM_PARTITIONS, offsetsTopicNumPartitions, 1);
         requireAtLeast(MEMBER_METADATA_MAX_BYTES, memberMetadataMaxBytes, 0);
+        requireAtLeast(OFFSETS_COMMIT_TIMEOUT_MS, offsetsCommitTimeoutMs, 1);
     }
 
     /** Kafka's defaults. */
     public static GroupCoordinatorConfig defaults() {
         return new GroupCoordinatorConfig(3000, 6000, 1_800_000, Integer.MAX_VALUE, 10080, 600_000L, 4096, 50,
-                1024 * 1024);
+                1024 * 1024, 5000);
     }
 
     /** Reads the keys above from {@code values}, using the default for every key not present. */
@@ -72,7 +77,8 @@ public record GroupCoordinatorConfig(
                 longOf(values, OFFSETS_RETENTION_CHECK_INTERVAL_MS, d.offsetsRetentionCheckIntervalMs),
                 intOf(values, OFFSET_METADATA_MAX_BYTES, d.offsetMetadataMaxBytes),
                 intOf(values, OFFSETS_TOPIC_NUM_PARTITIONS, d.offsetsTopicNumPartitions),
-                intOf(values, MEMBER_METADATA_MAX_BYTES, d.memberMetadataMaxBytes));
+                intOf(values, MEMBER_METADATA_MAX_BYTES, d.memberMetadataMaxBytes),
+                intOf(values, OFFSETS_COMMIT_TIMEOUT_MS, d.offsetsCommitTimeoutMs));
     }
 
     /** Offset retention in milliseconds. */

@@ -256,20 +256,22 @@ final class MembershipProtocol {
             case STABLE: {
                 String nextProtocol = group.selectProtocol();
                 if (nextProtocol.equals(group.protocolName)) {
+                    CompletableFuture<Void> write;
                     try {
-                        rt.persistGroup(group, null);
+                        write = rt.persistGroup(group, null);
                     } catch (IOException e) {
-                        LOG.error("Group {}: cannot store the replaced static member {}; reverting", group.groupId,
-                                p.groupInstanceId, e);
-                        group.replaceStaticMember(p.groupInstanceId, newMemberId, old);
-                        old.awaitingJoin = null;
-                        old.awaitingSync = null;
-                        scheduleHeartbeat(group, old);
-                        p.fail(newMemberId, Errors.COORDINATOR_NOT_AVAILABLE);
+                        revertStaticMember(group, p, old, replacement, e);
                         return;
                     }
-                    // The old leader id is returned so the current leader does not run a pointless assignment.
-                    p.response.complete(GroupResponses.joinResult(group, newMemberId, currentLeader, false, p.version));
+                    rt.whenDurable(group, write, failure -> {
+                        if (failure != null) {
+                            revertStaticMember(group, p, old, replacement, failure);
+                        } else {
+                            // The old leader id is returned so the current leader does not run a pointless assignment.
+                            p.response.complete(GroupResponses.joinResult(group, replacement.memberId, currentLeader,
+                                    false, p.version));
+                        }
+                    });
                 } else {
                     group.setAwaitingJoin(replacement, p.response, p.version);
                     maybePrepareRebalance(group, "static member " + p.groupInstanceId + " changed the group protocol");
@@ -287,6 +289,22 @@ final class MembershipProtocol {
                 throw new IllegalStateException("group " + group.groupId + " has static member "
                         + p.groupInstanceId + " while " + group.state.kafkaName());
         }
+    }
+
+    /** The replaced static member could not be stored: the old member comes back (if nothing replaced it since). */
+    private void revertStaticMember(ClassicGroup group, JoinParams p, GroupMember old, GroupMember replacement,
+                                    Throwable failure) {
+        Errors error = CoordinatorRuntime.groupWriteError(failure);
+        LOG.error("Group {}: cannot store the replaced static member {} ({}); reverting", group.groupId,
+                p.groupInstanceId, failure.toString());
+        if (group.get(replacement.memberId) == replacement && !group.is(GroupState.DEAD)) {
+            replacement.cancelHeartbeat();
+            group.replaceStaticMember(p.groupInstanceId, replacement.memberId, old);
+            old.awaitingJoin = null;
+            old.awaitingSync = null;
+            scheduleHeartbeat(group, old);
+        }
+        p.fail(replacement.memberId, error);
     }
 
     private void fence(GroupMember old) {
@@ -383,10 +401,16 @@ final class MembershipProtocol {
         initNextGeneration(group);
         if (group.is(GroupState.EMPTY)) {
             LOG.info("Group {}: generation {} is empty", group.groupId, group.generationId);
+            int generation = group.generationId;
             try {
-                rt.persistGroup(group, null);
+                rt.persistGroup(group, null).whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("Group {}: empty generation {} did not reach every in-sync replica: {}",
+                                group.groupId, generation, failure.toString());
+                    }
+                });
             } catch (IOException e) {
-                LOG.error("Group {}: cannot store empty generation {}", group.groupId, group.generationId, e);
+                LOG.error("Group {}: cannot store empty generation {}: {}", group.groupId, generation, e.toString());
             }
             return;
         }
@@ -541,16 +565,37 @@ final class MembershipProtocol {
         for (String memberId : group.members.keySet()) {
             assignments.putIfAbsent(memberId, new byte[0]);
         }
+        int generation = group.generationId;
+        CompletableFuture<Void> write;
         try {
-            rt.persistGroup(group, assignments);
+            write = rt.persistGroup(group, assignments);
         } catch (IOException e) {
-            LOG.error("Group {}: cannot store the assignment of generation {}", group.groupId, group.generationId, e);
-            resetAndPropagateAssignmentError(group, Errors.COORDINATOR_NOT_AVAILABLE);
-            maybePrepareRebalance(group, "the assignment could not be stored");
+            assignmentNotStored(group, e);
             return;
         }
+        rt.whenDurable(group, write, failure -> {
+            // Kafka's check: a member may have joined meanwhile and started another rebalance; then nothing to do.
+            if (!group.is(GroupState.COMPLETING_REBALANCE) || group.generationId != generation) {
+                return;
+            }
+            if (failure != null) {
+                assignmentNotStored(group, failure);
+            } else {
+                propagateAssignment(group, assignments);
+            }
+        });
+    }
+
+    private void assignmentNotStored(ClassicGroup group, Throwable failure) {
+        LOG.error("Group {}: cannot store the assignment of generation {}: {}", group.groupId, group.generationId,
+                failure.toString());
+        resetAndPropagateAssignmentError(group, CoordinatorRuntime.groupWriteError(failure));
+        maybePrepareRebalance(group, "the assignment could not be stored");
+    }
+
+    private void propagateAssignment(ClassicGroup group, Map<String, byte[]> assignments) {
         for (GroupMember member : group.members.values()) {
-            member.assignment = assignments.get(member.memberId);
+            member.assignment = assignments.getOrDefault(member.memberId, new byte[0]);
             if (member.awaitingSync != null) {
                 member.awaitingSync.complete(GroupResponses.syncResult(group, member.assignment,
                         member.awaitingSyncVersion));
@@ -795,8 +840,22 @@ final class MembershipProtocol {
         }
     }
 
-    /** Answers every waiting JoinGroup and SyncGroup and stops the group's timers. */
-    void shutdown(ClassicGroup group) {
+    /**
+     * Kafka's onGroupUnloaded: another broker coordinates the group now. Waiting members are answered NOT_COORDINATOR
+     * and look the coordinator up again; the group is dead here, so requests still holding it change nothing.
+     */
+    void unload(ClassicGroup group) {
+        group.lock.lock();
+        try {
+            shutdown(group, Errors.NOT_COORDINATOR);
+            group.transitionTo(GroupState.DEAD, rt.now());
+        } finally {
+            group.lock.unlock();
+        }
+    }
+
+    /** Answers every waiting JoinGroup and SyncGroup with {@code error} and stops the group's timers. */
+    void shutdown(ClassicGroup group, Errors error) {
         group.lock.lock();
         try {
             group.cancelJoinTimer();
@@ -809,12 +868,12 @@ final class MembershipProtocol {
             for (GroupMember member : group.members.values()) {
                 member.cancelHeartbeat();
                 if (member.isAwaitingJoin()) {
-                    member.awaitingJoin.complete(GroupResponses.joinError(member.memberId,
-                            Errors.COORDINATOR_NOT_AVAILABLE, member.awaitingJoinVersion));
+                    member.awaitingJoin.complete(GroupResponses.joinError(member.memberId, error,
+                            member.awaitingJoinVersion));
                     group.setAwaitingJoin(member, null, (short) 0);
                 }
                 if (member.awaitingSync != null) {
-                    member.awaitingSync.complete(GroupResponses.syncError(Errors.COORDINATOR_NOT_AVAILABLE));
+                    member.awaitingSync.complete(GroupResponses.syncError(error));
                     member.awaitingSync = null;
                 }
             }

@@ -17,11 +17,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Committed offsets: OffsetCommit with Kafka's generation and member checks, OffsetFetch, OffsetDelete and the
- * retention sweep that expires offsets of empty groups. Thread-safe: every group is touched only under its lock,
- * and a commit is durable in the store before it is visible or acknowledged.
+ * retention sweep that expires offsets of empty groups. A change is applied to the group when it is appended to the
+ * leader's log, under the group's lock and so in log order (the groups mirror the log this broker leads), and
+ * answered once every in-sync replica holds it. Thread-safe: every group is touched only under its lock; answers
+ * complete on the thread that saw the write through, which holds no group lock.
  */
 final class OffsetOperations {
     private static final Logger LOG = LoggerFactory.getLogger(OffsetOperations.class);
@@ -31,6 +34,7 @@ final class OffsetOperations {
     private static final long DEFAULT_TIMESTAMP = -1L;
     static final long INVALID_OFFSET = -1L;
     static final int NO_LEADER_EPOCH = -1;
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private final CoordinatorRuntime rt;
     private final MembershipProtocol membership;
@@ -42,7 +46,7 @@ final class OffsetOperations {
 
     // ---------------------------------------------------------------- OffsetCommit
 
-    OffsetCommitResponseData commit(OffsetCommitRequestData request) {
+    CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request) {
         Map<TopicPartition, Errors> results = new HashMap<>();
         Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid = new HashMap<>();
         for (OffsetCommitRequestData.OffsetCommitRequestTopic topic : request.topics()) {
@@ -55,19 +59,25 @@ final class OffsetOperations {
                 }
             }
         }
-        if (!valid.isEmpty()) {
-            commitValid(request, valid, results);
-        }
-        return commitResponse(request, results);
+        List<TopicPartition> written = new ArrayList<>();
+        CompletableFuture<Void> durable = valid.isEmpty() ? DONE : commitValid(request, valid, results, written);
+        return durable.handle((ok, failure) -> {
+            if (failure != null) {
+                LOG.warn("Group {}: {} committed offsets did not reach every in-sync replica: {}", request.groupId(),
+                        written.size(), failure.toString());
+                fill(results, written, CoordinatorRuntime.commitError(failure));
+            }
+            return commitResponse(request, results);
+        });
     }
 
-    private void commitValid(OffsetCommitRequestData request,
-                             Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
-                             Map<TopicPartition, Errors> results) {
+    private CompletableFuture<Void> commitValid(OffsetCommitRequestData request,
+                                                Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
+                                                Map<TopicPartition, Errors> results, List<TopicPartition> written) {
         String groupId = request.groupId();
         if (groupId == null) {
             fill(results, valid.keySet(), Errors.INVALID_GROUP_ID);
-            return;
+            return DONE;
         }
         int generation = request.generationIdOrMemberEpoch();
         ClassicGroup group = rt.groups.get(groupId);
@@ -75,7 +85,7 @@ final class OffsetOperations {
             if (generation >= 0) {
                 // Either the group is gone or this member belongs to a generation we never saw.
                 fill(results, valid.keySet(), Errors.ILLEGAL_GENERATION);
-                return;
+                return DONE;
             }
             group = rt.groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, GroupState.EMPTY, rt.now()));
         }
@@ -85,9 +95,9 @@ final class OffsetOperations {
             Errors error = validateCommit(group, memberId, request.groupInstanceId(), generation);
             if (error != Errors.NONE) {
                 fill(results, valid.keySet(), error);
-                return;
+                return DONE;
             }
-            store(group, request, valid, results);
+            return store(group, request, valid, results, written);
         } finally {
             group.lock.unlock();
         }
@@ -118,9 +128,9 @@ final class OffsetOperations {
         return Errors.NONE;
     }
 
-    private void store(ClassicGroup group, OffsetCommitRequestData request,
-                       Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
-                       Map<TopicPartition, Errors> results) {
+    private CompletableFuture<Void> store(ClassicGroup group, OffsetCommitRequestData request,
+                                          Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
+                                          Map<TopicPartition, Errors> results, List<TopicPartition> written) {
         long now = rt.now();
         long expireTimestamp = request.retentionTimeMs() == DEFAULT_RETENTION_TIME
                 ? -1L : now + request.retentionTimeMs();
@@ -137,23 +147,27 @@ final class OffsetOperations {
                     p.committedOffset(), p.committedLeaderEpoch(), metadata, commitTimestamp, expireTimestamp));
         }
         if (records.isEmpty()) {
-            return;
+            return DONE;
         }
+        CompletableFuture<Void> durable;
         try {
-            rt.store.append(group.groupId, records);
+            durable = rt.store.append(group.groupId, records);
         } catch (IOException | RuntimeException e) {
-            LOG.error("Group {}: cannot store {} offsets", group.groupId, records.size(), e);
+            LOG.error("Group {}: cannot store {} offsets: {}", group.groupId, records.size(), e.toString());
+            Errors error = CoordinatorRuntime.commitError(e);
             for (GroupRecord.OffsetCommit r : records) {
-                results.put(new TopicPartition(r.topic(), r.partition()), Errors.COORDINATOR_NOT_AVAILABLE);
+                results.put(new TopicPartition(r.topic(), r.partition()), error);
             }
-            return;
+            return DONE;
         }
         for (GroupRecord.OffsetCommit r : records) {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
             group.offsets.put(tp, new CommittedOffset(r.offset(), r.leaderEpoch(), r.metadata(),
                     r.commitTimestampMs(), r.expireTimestampMs()));
             results.put(tp, Errors.NONE);
+            written.add(tp);
         }
+        return durable;
     }
 
     private static void fill(Map<TopicPartition, Errors> results, Iterable<TopicPartition> partitions, Errors error) {
@@ -239,24 +253,24 @@ final class OffsetOperations {
 
     // ---------------------------------------------------------------- OffsetDelete
 
-    OffsetDeleteResponseData delete(OffsetDeleteRequestData request) {
+    CompletableFuture<OffsetDeleteResponseData> delete(OffsetDeleteRequestData request) {
         OffsetDeleteResponseData response = new OffsetDeleteResponseData();
         String groupId = request.groupId();
         if (groupId == null) {
-            return response.setErrorCode(Errors.INVALID_GROUP_ID.code());
+            return CompletableFuture.completedFuture(response.setErrorCode(Errors.INVALID_GROUP_ID.code()));
         }
         ClassicGroup group = rt.groups.get(groupId);
         if (group == null) {
-            return response.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code());
+            return CompletableFuture.completedFuture(response.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code()));
         }
         group.lock.lock();
         try {
             if (group.is(GroupState.DEAD)) {
-                return response.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code());
+                return CompletableFuture.completedFuture(response.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code()));
             }
             boolean empty = group.is(GroupState.EMPTY);
             if (!empty && !CoordinatorRuntime.CONSUMER_PROTOCOL_TYPE.equals(group.protocolType)) {
-                return response.setErrorCode(Errors.NON_EMPTY_GROUP.code());
+                return CompletableFuture.completedFuture(response.setErrorCode(Errors.NON_EMPTY_GROUP.code()));
             }
             List<GroupRecord> tombstones = new ArrayList<>();
             Map<TopicPartition, Errors> results = new HashMap<>();
@@ -275,11 +289,13 @@ final class OffsetOperations {
                     }
                 }
             }
+            CompletableFuture<Void> durable;
             try {
-                rt.store.append(groupId, tombstones);
+                durable = rt.store.append(groupId, tombstones);
             } catch (IOException | RuntimeException e) {
-                LOG.error("Group {}: cannot delete {} offsets", groupId, tombstones.size(), e);
-                return response.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code());
+                LOG.error("Group {}: cannot delete {} offsets: {}", groupId, tombstones.size(), e.toString());
+                return CompletableFuture.completedFuture(
+                        response.setErrorCode(CoordinatorRuntime.groupWriteError(e).code()));
             }
             for (GroupRecord r : tombstones) {
                 GroupRecord.OffsetTombstone t = (GroupRecord.OffsetTombstone) r;
@@ -295,7 +311,8 @@ final class OffsetOperations {
                 }
                 response.topics().add(out);
             }
-            return response.setErrorCode(Errors.NONE.code());
+            return durable.handle((ok, failure) -> response.setErrorCode(
+                    failure == null ? Errors.NONE.code() : CoordinatorRuntime.groupWriteError(failure).code()));
         } finally {
             group.lock.unlock();
         }
@@ -318,10 +335,7 @@ final class OffsetOperations {
                 if (tombstones.isEmpty() || group.is(GroupState.DEAD)) {
                     continue;
                 }
-                try {
-                    rt.store.append(group.groupId, tombstones);
-                } catch (IOException | RuntimeException e) {
-                    LOG.error("Group {}: cannot forget offsets of deleted topic {}", group.groupId, topic, e);
+                if (!appendInBackground(group, tombstones, "forget offsets of deleted topic " + topic)) {
                     continue;
                 }
                 group.offsets.keySet().removeIf(tp -> tp.topic().equals(topic));
@@ -331,6 +345,27 @@ final class OffsetOperations {
             }
         }
         return removed;
+    }
+
+    /**
+     * Appends a change nobody waits for (the caller applies it at once, in log order); a write that does not reach
+     * every in-sync replica is only logged, as Kafka does for its cleanups.
+     *
+     * @return whether it was appended
+     */
+    private boolean appendInBackground(ClassicGroup group, List<GroupRecord> records, String what) {
+        try {
+            rt.store.append(group.groupId, records).whenComplete((ok, failure) -> {
+                if (failure != null) {
+                    LOG.warn("Group {}: {} did not reach every in-sync replica: {}", group.groupId, what,
+                            failure.toString());
+                }
+            });
+            return true;
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Group {}: cannot {}: {}", group.groupId, what, e.toString());
+            return false;
+        }
     }
 
     // ---------------------------------------------------------------- retention
@@ -376,10 +411,7 @@ final class OffsetOperations {
         if (records.isEmpty()) {
             return 0;
         }
-        try {
-            rt.store.append(group.groupId, records);
-        } catch (IOException | RuntimeException e) {
-            LOG.error("Group {}: cannot expire {} offsets", group.groupId, expired.size(), e);
+        if (!appendInBackground(group, records, "expire " + expired.size() + " offsets")) {
             return 0;
         }
         for (TopicPartition tp : expired) {

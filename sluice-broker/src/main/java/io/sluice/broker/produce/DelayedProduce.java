@@ -15,9 +15,13 @@ import org.apache.kafka.common.protocol.Errors;
  * REQUEST_TIMED_OUT after the produce request's timeout. The records stay in the log whatever the answer: an
  * idempotent producer's retry is recognized as a duplicate.
  *
- * <p>Thread-safe: high-watermark moves, role changes and the timer may race; the first to complete wins.
+ * The group coordinator's writes to {@code __consumer_offsets} wait the same way.
+ *
+ * <p>Thread-safe: high-watermark moves, role changes and the timer may race; the first to complete wins. The future
+ * completes on whichever thread decided it (a request thread, the timer, the thread applying a role change, possibly
+ * holding the partition's monitor), so its dependents must not block or take locks a partition holder may wait for.
  */
-final class DelayedProduce implements Partition.AppendWaiter {
+public final class DelayedProduce implements Partition.AppendWaiter {
     private final Partition partition;
     private final long requiredOffset;
     private final int leaderEpoch;
@@ -27,14 +31,14 @@ final class DelayedProduce implements Partition.AppendWaiter {
     private volatile ScheduledFuture<?> timeout;
 
     /** @param requiredOffset the high watermark that acknowledges the append: its last offset + 1 */
-    DelayedProduce(Partition partition, long requiredOffset, int leaderEpoch, int minInsyncReplicas) {
+    public DelayedProduce(Partition partition, long requiredOffset, int leaderEpoch, int minInsyncReplicas) {
         this.partition = partition;
         this.requiredOffset = requiredOffset;
         this.leaderEpoch = leaderEpoch;
         this.minInsyncReplicas = minInsyncReplicas;
     }
 
-    CompletableFuture<Errors> start(ScheduledExecutorService timer, long timeoutMs) {
+    public CompletableFuture<Errors> start(ScheduledExecutorService timer, long timeoutMs) {
         partition.addWaiter(this);
         timeout = timer.schedule(() -> complete(Errors.REQUEST_TIMED_OUT), Math.max(0, timeoutMs), TimeUnit.MILLISECONDS);
         onAppend();

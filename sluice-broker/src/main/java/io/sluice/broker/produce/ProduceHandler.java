@@ -2,6 +2,7 @@ package io.sluice.broker.produce;
 
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
+import io.sluice.broker.topic.OffsetsTopic;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.log.AppendResult;
@@ -98,6 +99,10 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
     /** Appends one partition's batches; returns what an acks=all answer still waits for, null when complete. */
     private CompletableFuture<Void> append(RequestContext context, short acks, int timeoutMs, String topic,
                                            ProduceRequestData.PartitionProduceData data, PartitionProduceResponse result) {
+        if (OffsetsTopic.isInternal(topic)) {
+            fail(result, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + topic);
+            return null;
+        }
         Partition partition = topics.partition(topic, data.index());
         if (partition == null) {
             Errors error = topics.unservedError(topic, data.index());

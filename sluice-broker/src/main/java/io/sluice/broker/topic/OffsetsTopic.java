@@ -1,42 +1,89 @@
 package io.sluice.broker.topic;
 
 import io.sluice.broker.cluster.ControllerForwarder;
+import io.sluice.broker.config.TopicConfigKeys;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.IntConsumer;
 import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The internal {@code __consumer_offsets} topic, as Kafka has it: a group is coordinated by the
- * leader of the partition its id hashes to. Sluice keeps the groups themselves in each
- * coordinator's own store; the topic exists in the cluster state only to place coordinators, so
- * no broker opens logs for it. It is created on the first coordinator lookup, on the controller
- * (forwarded there from other brokers).
+ * The internal {@code __consumer_offsets} topic, as Kafka has it: committed offsets and group metadata are records on
+ * its partitions, replicated like any other partition's ({@code offsets.topic.replication.factor} copies, capped to
+ * the brokers alive at creation), and a group is coordinated by the leader of the partition its id hashes to, which
+ * moves with that leadership ({@link #roleListener}). It is created on the first coordinator lookup, on the controller
+ * (forwarded there from other brokers). Clients may read it but not produce to it.
  *
  * <p>Thread-safe.
  */
 public final class OffsetsTopic {
     private static final Logger LOG = LoggerFactory.getLogger(OffsetsTopic.class);
     public static final String NAME = Topic.GROUP_METADATA_TOPIC_NAME;
-    /** No replication yet: a partition's single replica is its leader. */
-    private static final int REPLICATION_FACTOR = 1;
+    /**
+     * Settings the topic always has. compact: a later record of a key replaces the earlier one, for the log cleaner
+     * to come (until then the partitions keep everything, and no retention deletes them). flush.messages=1 (not
+     * Kafka's default): each commit is fsynced on the leader before it is answered, as the per-broker group files
+     * it replaces were.
+     */
+    private static final Map<String, String> FIXED_CONFIGS = Map.of(TopicConfigKeys.CLEANUP_POLICY, "compact");
+    private static final Map<String, String> DEFAULT_CONFIGS = Map.of(TopicConfigKeys.FLUSH_MESSAGES, "1");
+
+    /** This broker leads a partition of the topic in a new leader epoch. */
+    @FunctionalInterface
+    public interface LeaderElected {
+        void accept(int partition, int leaderEpoch);
+    }
 
     private final TopicManager topics;
     private final ControllerForwarder forwarder;
     private final int partitions;
-    private final int selfId;
 
-    public OffsetsTopic(TopicManager topics, ControllerForwarder forwarder, int partitions, int selfId) {
+    public OffsetsTopic(TopicManager topics, ControllerForwarder forwarder, int partitions) {
         this.topics = topics;
         this.forwarder = forwarder;
         this.partitions = partitions;
-        this.selfId = selfId;
     }
 
     public static boolean isInternal(String topic) {
         return NAME.equals(topic);
+    }
+
+    /** The replication factor the topic is created with: the configured one, but no more than the live brokers. */
+    static int replicationFactor(int configured, int liveBrokers) {
+        return Math.max(1, Math.min(configured, liveBrokers));
+    }
+
+    /** The topic's configuration: what it was created with, under the settings it always has. */
+    static Map<String, String> configs(Map<String, String> stored) {
+        Map<String, String> configs = new HashMap<>(DEFAULT_CONFIGS);
+        configs.putAll(stored);
+        configs.putAll(FIXED_CONFIGS);
+        return configs;
+    }
+
+    /**
+     * A {@link TopicManager#addRoleListener role listener} telling a coordinator which partitions of this topic the
+     * broker starts leading (with the leader epoch) and stops leading.
+     */
+    public static BiConsumer<Partition, Partition.Transition> roleListener(LeaderElected becameLeader,
+                                                                          IntConsumer resigned) {
+        return (partition, transition) -> {
+            if (!isInternal(partition.topic().name())) {
+                return;
+            }
+            switch (transition) {
+                case BECAME_LEADER -> becameLeader.accept(partition.index(), partition.leaderEpoch());
+                case BECAME_FOLLOWER, OFFLINE -> resigned.accept(partition.index());
+                default -> {
+                }
+            }
+        };
     }
 
     /**
@@ -59,19 +106,13 @@ public final class OffsetsTopic {
         return topic.partition(partition).leader();
     }
 
-    /** Whether this broker coordinates the groups of {@code partition}. */
-    public boolean owns(int partition) {
-        TopicState topic = topics.assignment(NAME);
-        return topic != null && partition >= 0 && partition < topic.partitionCount()
-                && topic.partition(partition).leader() == selfId;
-    }
-
+    /** Partitions and replication factor -1: the controller applies offsets.topic.* (see TopicManager#create). */
     private void requestCreation() {
         if (topics.isController()) {
             try {
-                topics.create(NAME, partitions, REPLICATION_FACTOR, Map.of(), false);
+                topics.create(NAME, partitions, -1, Map.of(), false);
             } catch (TopicException e) {
-                if (e.error() != org.apache.kafka.common.protocol.Errors.TOPIC_ALREADY_EXISTS) {
+                if (e.error() != Errors.TOPIC_ALREADY_EXISTS) {
                     LOG.warn("Cannot create {}: {}", NAME, e.getMessage());
                 }
             }

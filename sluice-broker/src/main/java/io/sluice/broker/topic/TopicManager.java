@@ -27,6 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -47,6 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TopicManager {
     private static final Logger LOG = LoggerFactory.getLogger(TopicManager.class);
+    /** retention.ms and retention.bytes meaning no limit. */
+    private static final long UNLIMITED = -1;
     /** How long create and delete wait for the controller and for this broker to apply the change. */
     private static final long CONTROLLER_WAIT_MS = 30_000;
 
@@ -55,6 +58,9 @@ public final class TopicManager {
     private final int selfId;
     private final Map<String, Partition[]> hosted = new ConcurrentHashMap<>();
     private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
+    private final List<BiConsumer<Partition, Partition.Transition>> roleListeners = new CopyOnWriteArrayList<>();
+    /** Role changes of the state being applied, told to the role listeners once it is; guarded by applyLock. */
+    private final List<Runnable> pendingRoleChanges = new java.util.ArrayList<>();
     private final Object applyLock = new Object();
     private volatile TopicsView view = TopicsView.EMPTY;
     private volatile ClusterNode node;
@@ -111,9 +117,6 @@ public final class TopicManager {
         TopicsView before = view;
         TopicsView after = TopicsView.of(state, before);
         for (TopicState topic : state.topicsById().values()) {
-            if (OffsetsTopic.isInternal(topic.name())) {
-                continue;
-            }
             TopicInfo info = after.byName(topic.name());
             Partition[] parts = hosted.get(topic.name());
             if (parts != null && !firstHosted(parts).topic().id().equals(info.id())) {
@@ -161,13 +164,31 @@ public final class TopicManager {
         synchronized (this) {
             notifyAll();
         }
+        for (Runnable change : pendingRoleChanges) {
+            change.run();
+        }
+        pendingRoleChanges.clear();
     }
 
     private void assign(Partition partition, PartitionState assignment) {
         try {
-            replicas.onTransition(partition, partition.assign(assignment, System.currentTimeMillis()));
+            Partition.Transition transition = partition.assign(assignment, System.currentTimeMillis());
+            replicas.onTransition(partition, transition);
+            if (transition != Partition.Transition.NONE && transition != Partition.Transition.ISR_CHANGED) {
+                pendingRoleChanges.add(() -> tellRoleChange(partition, transition));
+            }
         } catch (IOException | RuntimeException e) {
             LOG.error("Cannot take the new assignment {} of {}; it stays unserved here", assignment, partition, e);
+        }
+    }
+
+    private void tellRoleChange(Partition partition, Partition.Transition transition) {
+        for (BiConsumer<Partition, Partition.Transition> listener : roleListeners) {
+            try {
+                listener.accept(partition, transition);
+            } catch (RuntimeException e) {
+                LOG.error("A listener failed on {} becoming {}", partition, transition, e);
+            }
         }
     }
 
@@ -228,6 +249,14 @@ public final class TopicManager {
             }
             part.notifyRoleChanged();
         }
+    }
+
+    /**
+     * Called on the cluster-state thread with each hosted partition whose role changed (BECAME_LEADER,
+     * BECAME_FOLLOWER, OFFLINE), once the state that changed it is applied; listeners must not block.
+     */
+    public void addRoleListener(BiConsumer<Partition, Partition.Transition> listener) {
+        roleListeners.add(listener);
     }
 
     /** Called with the name of each topic after it is deleted (e.g. to forget its committed offsets). */
@@ -300,9 +329,6 @@ public final class TopicManager {
 
     /** Why {@link #partition} is null: UNKNOWN_TOPIC_OR_PARTITION or NOT_LEADER_OR_FOLLOWER. */
     public Errors unservedError(String topic, int index) {
-        if (OffsetsTopic.isInternal(topic)) {
-            return Errors.INVALID_TOPIC_EXCEPTION;
-        }
         if (!started) {
             return Errors.NOT_LEADER_OR_FOLLOWER;
         }
@@ -334,15 +360,19 @@ public final class TopicManager {
                     "Topic '" + name + "' collides with existing topic '" + existing.name() + "': '.' and '_' are interchangeable in metric names");
             }
         }
-        int partitionCount = numPartitions == -1 ? config.numPartitions() : numPartitions;
+        boolean internal = OffsetsTopic.isInternal(name);
+        int live = current.state().brokers().size();
+        int partitionCount = numPartitions != -1 ? numPartitions
+                : internal ? config.offsetsTopicNumPartitions() : config.numPartitions();
         if (partitionCount <= 0) {
             throw new TopicException(Errors.INVALID_PARTITIONS, "Number of partitions must be larger than 0 (or -1 for the default), was " + numPartitions);
         }
-        int replicas = replicationFactor == -1 ? config.defaultReplicationFactor() : replicationFactor;
+        int replicas = replicationFactor != -1 ? replicationFactor
+                : internal ? OffsetsTopic.replicationFactor(config.offsetsTopicReplicationFactor(), live)
+                : config.defaultReplicationFactor();
         if (replicas <= 0) {
             throw new TopicException(Errors.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0 (or -1 for the default), was " + replicationFactor);
         }
-        int live = current.state().brokers().size();
         if (replicas > live) {
             throw new TopicException(Errors.INVALID_REPLICATION_FACTOR,
                     "Replication factor: " + replicas + " larger than available brokers: " + live + ".");
@@ -447,13 +477,18 @@ public final class TopicManager {
         }
     }
 
-    /** The log settings of a topic: its effective configuration in the log module's terms. */
+    /**
+     * The log settings of a topic: its effective configuration in the log module's terms. Retention deletes only
+     * under cleanup.policy delete, as in Kafka: a compact-only topic (such as __consumer_offsets) keeps every segment
+     * (until the log cleaner exists, nothing shrinks it).
+     */
     public static LogConfig logConfig(BrokerConfig config, EffectiveTopicConfig effective) {
+        boolean deletes = effective.deleteEnabled();
         return LogConfig.builder()
                 .segmentBytes(effective.segmentBytes())
                 .segmentMs(effective.segmentMs())
-                .retentionMs(effective.retentionMs())
-                .retentionBytes(effective.retentionBytes())
+                .retentionMs(deletes ? effective.retentionMs() : UNLIMITED)
+                .retentionBytes(deletes ? effective.retentionBytes() : UNLIMITED)
                 .indexIntervalBytes(effective.indexIntervalBytes())
                 .maxIndexSizeBytes(effective.segmentIndexBytes())
                 .flushIntervalMessages(effective.flushMessages())

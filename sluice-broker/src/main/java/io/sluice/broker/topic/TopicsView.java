@@ -35,7 +35,8 @@ final class TopicsView {
             Uuid id = TopicManager.toKafka(topic.id());
             TopicInfo info = previous.byId.get(id);
             if (info == null || info.partitionCount() != topic.partitionCount()) {
-                info = new TopicInfo(topic.name(), id, topic.partitionCount(), topic.configs());
+                info = new TopicInfo(topic.name(), id, topic.partitionCount(),
+                        OffsetsTopic.isInternal(topic.name()) ? OffsetsTopic.configs(topic.configs()) : topic.configs());
             }
             byName.put(info.name(), info);
             byId.put(id, info);

@@ -131,14 +131,14 @@ class BrokerConfigTest {
     void shouldSeparateUnknownFromIgnoredKeys() {
         BrokerConfig config = BrokerConfig.fromMap(Map.of(
                 "num.recovery.threads.per.data.dir", "1",
-                "offsets.topic.replication.factor", "1",
+                "offsets.topic.segment.bytes", "104857600",
                 "transaction.state.log.min.isr", "1",
                 "group.coordinator.rebalance.protocols", "classic",
                 "num.partitons", "3",
                 "foo.bar", "x"));
 
         assertEquals(List.of("group.coordinator.rebalance.protocols", "num.recovery.threads.per.data.dir",
-                "offsets.topic.replication.factor", "transaction.state.log.min.isr"), config.ignoredKeys());
+                "offsets.topic.segment.bytes", "transaction.state.log.min.isr"), config.ignoredKeys());
         assertEquals(List.of("foo.bar", "num.partitons"), config.unknownKeys());
         assertEquals(1, config.numPartitions());
     }

@@ -1,6 +1,7 @@
 package io.sluice.broker.group;
 
-import io.sluice.broker.group.store.FileGroupStore;
+import io.sluice.broker.group.store.GroupStoreMigration;
+import io.sluice.broker.group.store.LocalOffsetsPartitions;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
@@ -30,8 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A coordinator over a real file store in a temporary directory, driven by a {@link ManualScheduler}, with
- * request builders shaped like the Java consumer's. Not thread-safe; one per test.
+ * A coordinator over a real replicated group store on {@code __consumer_offsets} partition logs in a temporary
+ * directory, every partition led by this broker alone (so writes are durable at once) and loaded synchronously,
+ * driven by a {@link ManualScheduler}, with request builders shaped like the Java consumer's.
+ * Not thread-safe; one per test.
  */
 final class GroupHarness implements AutoCloseable {
     static final short JOIN_V = 9;
@@ -47,6 +50,8 @@ final class GroupHarness implements AutoCloseable {
     final Path dir;
     final GroupCoordinatorConfig config;
     final TopicPartitionLookup topics;
+    private final boolean manualLeadership;
+    LocalOffsetsPartitions partitions;
     GroupCoordinator coordinator;
 
     GroupHarness(Path dir, GroupCoordinatorConfig config) throws IOException {
@@ -54,28 +59,67 @@ final class GroupHarness implements AutoCloseable {
     }
 
     GroupHarness(Path dir, GroupCoordinatorConfig config, TopicPartitionLookup topics) throws IOException {
+        this(dir, config, topics, false);
+    }
+
+    private GroupHarness(Path dir, GroupCoordinatorConfig config, TopicPartitionLookup topics, boolean manualLeadership)
+            throws IOException {
         this.dir = dir;
         this.config = config;
         this.topics = topics;
+        this.manualLeadership = manualLeadership;
         start();
+    }
+
+    /**
+     * A harness whose coordinator has been told of no leadership yet: a test hands partitions over with
+     * {@link #lead}, {@link #leadWithFollower} and {@link #resign}; loads run on the scheduler, so they happen when
+     * the test advances it.
+     */
+    static GroupHarness leadingNothing(Path dir, GroupCoordinatorConfig config) throws IOException {
+        return new GroupHarness(dir, config, (topic, partition) -> !topic.startsWith("unknown"), true);
+    }
+
+    /** This broker leads {@code partition} alone in a new epoch; the coordinator is told (the load is queued). */
+    void lead(int partition) throws IOException {
+        coordinator.onBecameLeader(partition, partitions.lead(partition));
+    }
+
+    /** This broker leads {@code partition} with a follower in the ISR; writes wait for {@code followerFetched}. */
+    void leadWithFollower(int partition) throws IOException {
+        coordinator.onBecameLeader(partition, partitions.leadWithFollower(partition));
+    }
+
+    /** Another broker leads {@code partition} now; the coordinator is told (the unload is queued). */
+    void resign(int partition) throws IOException {
+        partitions.follow(partition);
+        coordinator.onResigned(partition);
     }
 
     static GroupCoordinatorConfig config(int initialDelayMs) {
         GroupCoordinatorConfig d = GroupCoordinatorConfig.defaults();
         return new GroupCoordinatorConfig(initialDelayMs, d.minSessionTimeoutMs(), d.maxSessionTimeoutMs(),
                 d.maxSize(), d.offsetsRetentionMinutes(), d.offsetsRetentionCheckIntervalMs(),
-                d.offsetMetadataMaxBytes(), 5, d.memberMetadataMaxBytes());
+                d.offsetMetadataMaxBytes(), 5, d.memberMetadataMaxBytes(), d.offsetsCommitTimeoutMs());
     }
 
     void start() throws IOException {
-        coordinator = new GroupCoordinator(config, new FileGroupStore(dir, config.offsetsTopicNumPartitions()),
-                scheduler, scheduler::now, topics);
+        if (partitions == null) {
+            partitions = new LocalOffsetsPartitions(dir, config.offsetsTopicNumPartitions(), scheduler::now);
+        }
+        coordinator = new GroupCoordinator(config, partitions.store(scheduler, config.offsetsCommitTimeoutMs(),
+                GroupStoreMigration.none()), scheduler, manualLeadership ? scheduler : Runnable::run, scheduler::now,
+                topics);
         coordinator.startup();
+        for (int p = 0; !manualLeadership && p < partitions.count(); p++) {
+            coordinator.onBecameLeader(p, partitions.get(p).leaderEpoch());
+        }
     }
 
-    /** Closes the coordinator and starts a new one over the same directory, as a broker restart does. */
+    /** Closes the coordinator and starts a new one over the reopened logs, as a broker restart does. */
     void restart() throws IOException {
         coordinator.close();
+        partitions.reopen();
         start();
     }
 
@@ -151,13 +195,20 @@ final class GroupHarness implements AutoCloseable {
 
     OffsetCommitResponseData commit(String group, String memberId, String instanceId, int generation,
                                     String topic, int partition, long offset, String metadata) {
+        return commitAsync(group, memberId, instanceId, generation, topic, partition, offset, metadata).getNow(null);
+    }
+
+    /** The commit's answer, which waits until every in-sync replica holds it. */
+    CompletableFuture<OffsetCommitResponseData> commitAsync(String group, String memberId, String instanceId,
+                                                            int generation, String topic, int partition, long offset,
+                                                            String metadata) {
         return coordinator.handleOffsetCommit(new OffsetCommitRequestData().setGroupId(group).setMemberId(memberId)
                 .setGroupInstanceId(instanceId).setGenerationIdOrMemberEpoch(generation)
                 .setTopics(List.of(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName(topic)
                         .setPartitions(List.of(new OffsetCommitRequestData.OffsetCommitRequestPartition()
                                 .setPartitionIndex(partition).setCommittedOffset(offset)
                                 .setCommittedLeaderEpoch(7).setCommittedMetadata(metadata))))),
-                COMMIT_V, "client", "/127.0.0.1").getNow(null);
+                COMMIT_V, "client", "/127.0.0.1");
     }
 
     static Errors commitError(OffsetCommitResponseData response) {
@@ -177,5 +228,6 @@ final class GroupHarness implements AutoCloseable {
     @Override
     public void close() throws IOException {
         coordinator.close();
+        partitions.close();
     }
 }

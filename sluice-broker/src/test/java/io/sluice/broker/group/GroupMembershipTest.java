@@ -140,7 +140,7 @@ class GroupMembershipTest {
         GroupCoordinatorConfig d = GroupHarness.config(INITIAL_DELAY_MS);
         h = new GroupHarness(dir, new GroupCoordinatorConfig(d.initialRebalanceDelayMs(), d.minSessionTimeoutMs(),
                 d.maxSessionTimeoutMs(), d.maxSize(), d.offsetsRetentionMinutes(), d.offsetsRetentionCheckIntervalMs(),
-                d.offsetMetadataMaxBytes(), d.offsetsTopicNumPartitions(), 100));
+                d.offsetMetadataMaxBytes(), d.offsetsTopicNumPartitions(), 100, d.offsetsCommitTimeoutMs()));
         assertEquals(Errors.INVALID_REQUEST.code(), h.join("g", "", new byte[101]).getNow(null).errorCode());
         assertEquals(Errors.MEMBER_ID_REQUIRED.code(), h.join("g", "", new byte[100]).getNow(null).errorCode());
     }
@@ -151,7 +151,8 @@ class GroupMembershipTest {
         GroupCoordinatorConfig d = GroupHarness.config(INITIAL_DELAY_MS);
         h = new GroupHarness(dir, new GroupCoordinatorConfig(d.initialRebalanceDelayMs(), d.minSessionTimeoutMs(),
                 d.maxSessionTimeoutMs(), 2, d.offsetsRetentionMinutes(), d.offsetsRetentionCheckIntervalMs(),
-                d.offsetMetadataMaxBytes(), d.offsetsTopicNumPartitions(), d.memberMetadataMaxBytes()));
+                d.offsetMetadataMaxBytes(), d.offsetsTopicNumPartitions(), d.memberMetadataMaxBytes(),
+                d.offsetsCommitTimeoutMs()));
         CompletableFuture<JoinGroupResponseData> a = h.joinNew("g", SUB);
         CompletableFuture<JoinGroupResponseData> b = h.joinNew("g", SUB);
         assertEquals(Errors.GROUP_MAX_SIZE_REACHED.code(), h.join("g", "", SUB).getNow(null).errorCode());
@@ -414,8 +415,9 @@ class GroupMembershipTest {
 
     @Test
     void shouldAnswerLoadInProgressBeforeStartup() throws IOException {
-        GroupCoordinator notStarted = new GroupCoordinator(h.config,
-                new io.sluice.broker.group.store.FileGroupStore(dir.resolve("other"), 5), h.scheduler, h.scheduler::now);
+        GroupCoordinator notStarted = new GroupCoordinator(h.config, h.partitions.store(h.scheduler, 5000,
+                io.sluice.broker.group.store.GroupStoreMigration.none()), h.scheduler, Runnable::run, h.scheduler::now,
+                h.topics);
         assertEquals(Errors.COORDINATOR_LOAD_IN_PROGRESS.code(),
                 notStarted.handleJoinGroup(GroupHarness.joinRequest("g", "", null, SUB), GroupHarness.JOIN_V, "c", "h")
                         .getNow(null).errorCode());

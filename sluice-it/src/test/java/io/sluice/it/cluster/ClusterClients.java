@@ -73,6 +73,26 @@ final class ClusterClients {
         return new KafkaConsumer<>(props);
     }
 
+    /**
+     * A member of consumer group {@code groupId} committing by hand, with a short session (the brokers must allow it
+     * with group.min.session.timeout.ms) so a member that is gone leaves quickly.
+     */
+    static KafkaConsumer<String, String> groupConsumer(String bootstrap, String groupId, int sessionTimeoutMs) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Integer.toString(sessionTimeoutMs));
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Integer.toString(sessionTimeoutMs / 6));
+        props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(REQUEST_TIMEOUT_MS));
+        props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Integer.toString(REQUEST_TIMEOUT_MS * 3));
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-cluster-it-" + groupId);
+        return new KafkaConsumer<>(props);
+    }
+
     static void createTopic(Admin admin, String topic, int partitions) throws Exception {
         admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all()
                 .get(REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);

@@ -107,10 +107,18 @@ class GroupWireBadInputTest {
         }
     }
 
+    /** The answer to a JoinGroup, retried like a client retries while the coordinator loads the group's partition. */
     private static JoinGroupResponseData joinResponse(RawKafkaSocket socket, JoinGroupRequestData request)
-            throws IOException {
-        JoinGroupResponse response = send(socket, new JoinGroupRequest.Builder(request), ApiKeys.JOIN_GROUP, JOIN_V);
-        return response.data();
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            JoinGroupResponse response = send(socket, new JoinGroupRequest.Builder(request), ApiKeys.JOIN_GROUP, JOIN_V);
+            if (response.data().errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code()
+                    || System.nanoTime() > deadline) {
+                return response.data();
+            }
+            Thread.sleep(50);
+        }
     }
 
     private static Errors commit(RawKafkaSocket socket, String group, String memberId, int generation, String topic)

@@ -1,7 +1,10 @@
 package io.sluice.broker.group.store;
 
 /**
- * Layout of the group log file: a sequence of frames, each an atomic batch of {@link GroupRecord}s.
+ * Layout of the group log files a broker kept before group state moved to {@code __consumer_offsets}: one
+ * {@code __consumer_offsets-<n>/groups.log} per partition of the group space under
+ * {@code <first log dir>/.sluice-metadata/consumer-offsets}, a sequence of frames, each an atomic batch of records.
+ * They are only read, once, by {@link GroupStoreMigration}.
  *
  * <pre>
  * frame:
@@ -18,24 +21,17 @@ package io.sluice.broker.group.store;
  *  | int8    | int32        |                                               |
  *  +---------+--------------+-----------------------------------------------+
  *
- * record: type int8, then by type
- *  OFFSET_COMMIT    group str, topic str, partition int32, offset int64, leader epoch int32,
- *                   metadata nstr, commit timestamp int64, expire timestamp int64
- *  OFFSET_TOMBSTONE group str, topic str, partition int32
- *  GROUP_METADATA   group str, protocol type nstr, generation int32, protocol name nstr, leader nstr,
- *                   state timestamp int64, member count int32, member * count
- *     member        member id str, instance id nstr, client id str, client host str,
- *                   rebalance timeout int32, session timeout int32, subscription bytes, assignment bytes
- *  GROUP_TOMBSTONE  group str
- *
- * str   = int16 length, UTF-8 bytes;  nstr = the same with length -1 for null
- * bytes = int32 length, bytes
+ * record: type int8, then the key fields and (except for tombstones) the value fields of
+ *         {@link GroupRecordDescriptor}, without key type and value version
+ *  OFFSET_COMMIT    offset key fields, offset value fields
+ *  OFFSET_TOMBSTONE offset key fields
+ *  GROUP_METADATA   group key fields, group value fields
+ *  GROUP_TOMBSTONE  group key fields
  * </pre>
  * Stateless constants; thread-safe.
  */
 public final class GroupLogDescriptor {
     public static final String LOG_FILE_NAME = "groups.log";
-    public static final String COMPACTION_FILE_NAME = "groups.log.compacting";
     public static final String PARTITION_DIR_PREFIX = "__consumer_offsets-";
 
     public static final int LENGTH_OFFSET = 0;
@@ -57,7 +53,7 @@ public final class GroupLogDescriptor {
     public static final byte TYPE_GROUP_METADATA = 3;
     public static final byte TYPE_GROUP_TOMBSTONE = 4;
 
-    /** Frames larger than this are treated as corruption on load: a forged length never causes a huge read. */
+    /** Frames larger than this are treated as corruption: a forged length never causes a huge read. */
     public static final int MAX_PAYLOAD_LENGTH = 64 * 1024 * 1024;
 
     private GroupLogDescriptor() {

@@ -1,159 +1,176 @@
 package io.sluice.broker.group.store;
 
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MemoryRecordsBuilder;
+import org.apache.kafka.common.record.TimestampType;
+
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32C;
 
-import static io.sluice.broker.group.store.GroupLogDescriptor.CRC_OFFSET;
-import static io.sluice.broker.group.store.GroupLogDescriptor.CURRENT_VERSION;
-import static io.sluice.broker.group.store.GroupLogDescriptor.FRAME_HEADER_LENGTH;
-import static io.sluice.broker.group.store.GroupLogDescriptor.LENGTH_OFFSET;
-import static io.sluice.broker.group.store.GroupLogDescriptor.MAX_PAYLOAD_LENGTH;
-import static io.sluice.broker.group.store.GroupLogDescriptor.RECORDS_OFFSET;
-import static io.sluice.broker.group.store.GroupLogDescriptor.RECORD_COUNT_OFFSET;
-import static io.sluice.broker.group.store.GroupLogDescriptor.TYPE_GROUP_METADATA;
-import static io.sluice.broker.group.store.GroupLogDescriptor.TYPE_GROUP_TOMBSTONE;
-import static io.sluice.broker.group.store.GroupLogDescriptor.TYPE_OFFSET_COMMIT;
-import static io.sluice.broker.group.store.GroupLogDescriptor.TYPE_OFFSET_TOMBSTONE;
-import static io.sluice.broker.group.store.GroupLogDescriptor.VERSION_OFFSET;
+import static io.sluice.broker.group.store.GroupRecordDescriptor.CURRENT_VALUE_VERSION;
+import static io.sluice.broker.group.store.GroupRecordDescriptor.GROUP_KEY;
+import static io.sluice.broker.group.store.GroupRecordDescriptor.OFFSET_KEY;
 
 /**
- * Encodes batches of {@link GroupRecord}s into frames and decodes frame payloads, following
- * {@link GroupLogDescriptor}. Decoding checks every length against the bytes left, so garbage ends in a
- * {@link GroupStoreCorruptException}, never a large allocation. Stateless; thread-safe.
+ * Encodes {@link GroupRecord}s as Kafka record keys and values ({@link GroupRecordDescriptor}), builds the v2 batch
+ * of one atomic append, and decodes records back, also from the legacy group log frames ({@link GroupLogDescriptor}).
+ * Decoding checks every length against the bytes left, so garbage ends in a {@link GroupStoreCorruptException},
+ * never a large allocation. Stateless; thread-safe.
  */
 public final class GroupRecordCodec {
-    /** Smallest possible encoded record; bounds the record count a payload can claim. */
-    private static final int MIN_RECORD_LENGTH = Byte.BYTES + Short.BYTES;
+    /** Room for the batch header and a little more; the builder grows its buffer as records arrive. */
+    private static final int INITIAL_BATCH_BYTES = 512;
 
     private GroupRecordCodec() {
     }
 
-    /** Returns a complete frame (header and payload), positioned at 0 and ready to write. */
-    public static ByteBuffer encodeFrame(List<? extends GroupRecord> records) {
-        List<byte[]> pieces = new ArrayList<>();
-        int payloadLength = RECORDS_OFFSET;
+    /**
+     * One uncompressed v2 batch holding {@code records} in order, all stamped {@code timestampMs}; base offset and
+     * leader epoch are left for the log to assign.
+     */
+    public static ByteBuffer batch(List<? extends GroupRecord> records, long timestampMs) {
+        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(INITIAL_BATCH_BYTES),
+                Compression.NONE, TimestampType.CREATE_TIME, 0L);
         for (GroupRecord record : records) {
-            byte[] encoded = encodeRecord(record);
-            pieces.add(encoded);
-            payloadLength += encoded.length;
+            builder.append(timestampMs, key(record), value(record));
         }
-        if (payloadLength > MAX_PAYLOAD_LENGTH) {
-            throw new IllegalArgumentException("group record batch of " + payloadLength
-                    + " bytes exceeds the maximum frame payload of " + MAX_PAYLOAD_LENGTH);
-        }
-        ByteBuffer frame = ByteBuffer.allocate(FRAME_HEADER_LENGTH + payloadLength);
-        frame.position(FRAME_HEADER_LENGTH + VERSION_OFFSET);
-        frame.put(CURRENT_VERSION);
-        frame.position(FRAME_HEADER_LENGTH + RECORD_COUNT_OFFSET);
-        frame.putInt(records.size());
-        for (byte[] piece : pieces) {
-            frame.put(piece);
-        }
-        frame.putInt(LENGTH_OFFSET, payloadLength);
-        frame.putInt(CRC_OFFSET, crcOf(frame.array(), FRAME_HEADER_LENGTH, payloadLength));
-        frame.position(0);
-        return frame;
+        return builder.build().buffer();
     }
 
-    /** CRC-32C of {@code length} bytes of {@code bytes} from {@code offset}, as stored in the frame header. */
-    public static int crcOf(byte[] bytes, int offset, int length) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes, offset, length);
-        return (int) crc.getValue();
-    }
-
-    /** Decodes a frame payload whose CRC has already been verified. */
-    public static List<GroupRecord> decodePayload(ByteBuffer payload) throws GroupStoreCorruptException {
-        ByteBuffer in = payload.slice();
-        try {
-            byte version = in.get(VERSION_OFFSET);
-            if (version != CURRENT_VERSION) {
-                throw new GroupStoreCorruptException("group log frame version " + version
-                        + " is not supported (expected " + CURRENT_VERSION + ")");
-            }
-            int count = in.getInt(RECORD_COUNT_OFFSET);
-            int maxCount = (in.limit() - RECORDS_OFFSET) / MIN_RECORD_LENGTH;
-            if (count < 0 || count > maxCount) {
-                throw new GroupStoreCorruptException("group log frame record count " + count
-                        + " is outside 0.." + maxCount + " for a payload of " + in.limit() + " bytes");
-            }
-            in.position(RECORDS_OFFSET);
-            List<GroupRecord> records = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                records.add(decodeRecord(in));
-            }
-            if (in.hasRemaining()) {
-                throw new GroupStoreCorruptException("group log frame has " + in.remaining()
-                        + " trailing bytes after " + count + " records");
-            }
-            return records;
-        } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
-            throw new GroupStoreCorruptException("group log frame payload of " + payload.remaining()
-                    + " bytes is truncated: " + e);
-        }
-    }
-
-    private static byte[] encodeRecord(GroupRecord record) {
+    /** The compaction key: equal for every record that replaces or removes the same state. */
+    public static byte[] key(GroupRecord record) {
         RecordWriter out = new RecordWriter();
         if (record instanceof GroupRecord.OffsetCommit c) {
-            out.putByte(TYPE_OFFSET_COMMIT);
-            out.putString(c.groupId());
-            out.putString(c.topic());
-            out.putInt(c.partition());
-            out.putLong(c.offset());
-            out.putInt(c.leaderEpoch());
-            out.putString(c.metadata());
-            out.putLong(c.commitTimestampMs());
-            out.putLong(c.expireTimestampMs());
+            writeOffsetKey(out, c.groupId(), c.topic(), c.partition());
         } else if (record instanceof GroupRecord.OffsetTombstone t) {
-            out.putByte(TYPE_OFFSET_TOMBSTONE);
-            out.putString(t.groupId());
-            out.putString(t.topic());
-            out.putInt(t.partition());
-        } else if (record instanceof GroupRecord.GroupMetadata g) {
-            out.putByte(TYPE_GROUP_METADATA);
-            out.putString(g.groupId());
-            out.putString(g.protocolType());
-            out.putInt(g.generationId());
-            out.putString(g.protocolName());
-            out.putString(g.leaderId());
-            out.putLong(g.stateTimestampMs());
-            out.putInt(g.members().size());
-            for (GroupRecord.Member m : g.members()) {
-                out.putString(m.memberId());
-                out.putString(m.groupInstanceId());
-                out.putString(m.clientId());
-                out.putString(m.clientHost());
-                out.putInt(m.rebalanceTimeoutMs());
-                out.putInt(m.sessionTimeoutMs());
-                out.putBytes(m.subscription());
-                out.putBytes(m.assignment());
-            }
-        } else if (record instanceof GroupRecord.GroupTombstone t) {
-            out.putByte(TYPE_GROUP_TOMBSTONE);
-            out.putString(t.groupId());
+            writeOffsetKey(out, t.groupId(), t.topic(), t.partition());
         } else {
-            throw new IllegalArgumentException("unknown group record " + record);
+            out.putByte(GROUP_KEY);
+            out.putString(record.groupId());
         }
         return out.toByteArray();
     }
 
-    private static GroupRecord decodeRecord(ByteBuffer in) throws GroupStoreCorruptException {
+    private static void writeOffsetKey(RecordWriter out, String groupId, String topic, int partition) {
+        out.putByte(OFFSET_KEY);
+        out.putString(groupId);
+        out.putString(topic);
+        out.putInt(partition);
+    }
+
+    /** The content, or null for a tombstone. */
+    public static byte[] value(GroupRecord record) {
+        if (record.isTombstone()) {
+            return null;
+        }
+        RecordWriter out = new RecordWriter();
+        out.putByte(CURRENT_VALUE_VERSION);
+        if (record instanceof GroupRecord.OffsetCommit c) {
+            writeOffsetValue(out, c);
+        } else {
+            writeGroupValue(out, (GroupRecord.GroupMetadata) record);
+        }
+        return out.toByteArray();
+    }
+
+    private static void writeOffsetValue(RecordWriter out, GroupRecord.OffsetCommit c) {
+        out.putLong(c.offset());
+        out.putInt(c.leaderEpoch());
+        out.putString(c.metadata());
+        out.putLong(c.commitTimestampMs());
+        out.putLong(c.expireTimestampMs());
+    }
+
+    private static void writeGroupValue(RecordWriter out, GroupRecord.GroupMetadata g) {
+        out.putString(g.protocolType());
+        out.putInt(g.generationId());
+        out.putString(g.protocolName());
+        out.putString(g.leaderId());
+        out.putLong(g.stateTimestampMs());
+        out.putInt(g.members().size());
+        for (GroupRecord.Member m : g.members()) {
+            out.putString(m.memberId());
+            out.putString(m.groupInstanceId());
+            out.putString(m.clientId());
+            out.putString(m.clientHost());
+            out.putInt(m.rebalanceTimeoutMs());
+            out.putInt(m.sessionTimeoutMs());
+            out.putBytes(m.subscription());
+            out.putBytes(m.assignment());
+        }
+    }
+
+    /**
+     * Decodes one Kafka record of the group store.
+     *
+     * @param key   the record key (read from its position to its limit); null is corrupt
+     * @param value the record value, null for a tombstone
+     */
+    public static GroupRecord decode(ByteBuffer key, ByteBuffer value) throws GroupStoreCorruptException {
+        if (key == null) {
+            throw new GroupStoreCorruptException("group record without a key");
+        }
+        ByteBuffer k = key.slice();
+        ByteBuffer v = value == null ? null : value.slice();
+        try {
+            byte type = k.get();
+            GroupRecord record;
+            if (type == OFFSET_KEY) {
+                String groupId = readString(k, "groupId");
+                String topic = readString(k, "topic");
+                int partition = k.getInt();
+                record = v == null ? new GroupRecord.OffsetTombstone(groupId, topic, partition)
+                        : readOffsetValue(checkVersion(v), groupId, topic, partition);
+            } else if (type == GROUP_KEY) {
+                String groupId = readString(k, "groupId");
+                record = v == null ? new GroupRecord.GroupTombstone(groupId) : readGroupValue(checkVersion(v), groupId);
+            } else {
+                throw new GroupStoreCorruptException("unknown group record key type " + type);
+            }
+            requireConsumed(k, "key");
+            if (v != null) {
+                requireConsumed(v, "value");
+            }
+            return record;
+        } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
+            throw new GroupStoreCorruptException("group record of " + key.remaining() + " key bytes and "
+                    + (value == null ? "no" : String.valueOf(value.remaining())) + " value bytes is truncated: " + e);
+        }
+    }
+
+    private static ByteBuffer checkVersion(ByteBuffer value) throws GroupStoreCorruptException {
+        byte version = value.get();
+        if (version != CURRENT_VALUE_VERSION) {
+            throw new GroupStoreCorruptException("group record value version " + version
+                    + " is not supported (expected " + CURRENT_VALUE_VERSION + ")");
+        }
+        return value;
+    }
+
+    private static void requireConsumed(ByteBuffer in, String part) throws GroupStoreCorruptException {
+        if (in.hasRemaining()) {
+            throw new GroupStoreCorruptException("group record " + part + " has " + in.remaining() + " trailing bytes");
+        }
+    }
+
+    /**
+     * Decodes one record of a legacy group log frame ({@link GroupLogDescriptor}) from {@code in}'s position, which it
+     * advances. Runs of a frame's payload are checked by the caller; a short buffer throws BufferUnderflowException.
+     */
+    static GroupRecord decodeLegacy(ByteBuffer in) throws GroupStoreCorruptException {
         byte type = in.get();
         switch (type) {
-            case TYPE_OFFSET_COMMIT:
-                return new GroupRecord.OffsetCommit(readString(in, "groupId"), readString(in, "topic"),
-                        in.getInt(), in.getLong(), in.getInt(), readNullableString(in),
-                        in.getLong(), in.getLong());
-            case TYPE_OFFSET_TOMBSTONE:
+            case GroupLogDescriptor.TYPE_OFFSET_COMMIT:
+                return readOffsetValue(in, readString(in, "groupId"), readString(in, "topic"), in.getInt());
+            case GroupLogDescriptor.TYPE_OFFSET_TOMBSTONE:
                 return new GroupRecord.OffsetTombstone(readString(in, "groupId"), readString(in, "topic"), in.getInt());
-            case TYPE_GROUP_METADATA:
-                return decodeGroupMetadata(in);
-            case TYPE_GROUP_TOMBSTONE:
+            case GroupLogDescriptor.TYPE_GROUP_METADATA:
+                return readGroupValue(in, readString(in, "groupId"));
+            case GroupLogDescriptor.TYPE_GROUP_TOMBSTONE:
                 return new GroupRecord.GroupTombstone(readString(in, "groupId"));
             default:
                 throw new GroupStoreCorruptException("unknown group record type " + type + " at payload position "
@@ -161,8 +178,13 @@ public final class GroupRecordCodec {
         }
     }
 
-    private static GroupRecord decodeGroupMetadata(ByteBuffer in) throws GroupStoreCorruptException {
-        String groupId = readString(in, "groupId");
+    private static GroupRecord readOffsetValue(ByteBuffer in, String groupId, String topic, int partition)
+            throws GroupStoreCorruptException {
+        return new GroupRecord.OffsetCommit(groupId, topic, partition, in.getLong(), in.getInt(),
+                readNullableString(in), in.getLong(), in.getLong());
+    }
+
+    private static GroupRecord readGroupValue(ByteBuffer in, String groupId) throws GroupStoreCorruptException {
         String protocolType = readNullableString(in);
         int generation = in.getInt();
         String protocolName = readNullableString(in);
@@ -198,25 +220,25 @@ public final class GroupRecordCodec {
         }
         if (length < 0 || length > in.remaining()) {
             throw new GroupStoreCorruptException("group record string length " + length + " is outside 0.."
-                    + in.remaining() + " at payload position " + (in.position() - Short.BYTES));
+                    + in.remaining() + " at position " + (in.position() - Short.BYTES));
         }
-        String value = new String(in.array(), in.arrayOffset() + in.position(), length, StandardCharsets.UTF_8);
-        in.position(in.position() + length);
-        return value;
+        byte[] utf8 = new byte[length];
+        in.get(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
     }
 
     private static byte[] readBytes(ByteBuffer in, String field) throws GroupStoreCorruptException {
         int length = in.getInt();
         if (length < 0 || length > in.remaining()) {
             throw new GroupStoreCorruptException("group record " + field + " length " + length + " is outside 0.."
-                    + in.remaining() + " at payload position " + (in.position() - Integer.BYTES));
+                    + in.remaining() + " at position " + (in.position() - Integer.BYTES));
         }
         byte[] bytes = new byte[length];
         in.get(bytes);
         return bytes;
     }
 
-    /** Growable big-endian writer for one record. Not thread-safe; one per record. */
+    /** Growable big-endian writer for one key or value. Not thread-safe; one per record part. */
     private static final class RecordWriter {
         private ByteBuffer buffer = ByteBuffer.allocate(128);
 

@@ -7,24 +7,33 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.RecordBatch;
+import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GroupRecordCodecTest {
 
     @Provide
     Arbitrary<List<GroupRecord>> batches() {
-        return records().list().ofMaxSize(6);
+        return records().list().ofMinSize(1).ofMaxSize(6);
     }
 
     @Provide
-    Arbitrary<List<GroupRecord>> nonEmptyBatches() {
-        return records().list().ofMinSize(1).ofMaxSize(4);
+    Arbitrary<GroupRecord> oneRecord() {
+        return records();
     }
 
     private Arbitrary<GroupRecord> records() {
@@ -45,19 +54,34 @@ class GroupRecordCodecTest {
         return Arbitraries.oneOf(offsets, offsetTombstones, groups, groupTombstones);
     }
 
+    /** A batch is one ordinary Kafka v2 batch: every record comes back, in order, tombstones without a value. */
     @Property
-    void shouldRoundTripEveryRecord(@ForAll("batches") List<GroupRecord> records) throws Exception {
-        ByteBuffer frame = GroupRecordCodec.encodeFrame(records);
-        int length = frame.getInt(GroupLogDescriptor.LENGTH_OFFSET);
-        assertEquals(frame.remaining() - GroupLogDescriptor.FRAME_HEADER_LENGTH, length);
-        assertEquals(frame.getInt(GroupLogDescriptor.CRC_OFFSET),
-                GroupRecordCodec.crcOf(frame.array(), GroupLogDescriptor.FRAME_HEADER_LENGTH, length));
-        List<GroupRecord> decoded = GroupRecordCodec.decodePayload(
-                ByteBuffer.wrap(frame.array(), GroupLogDescriptor.FRAME_HEADER_LENGTH, length));
-        assertEquals(records.size(), decoded.size());
-        for (int i = 0; i < records.size(); i++) {
-            assertSame(records.get(i), decoded.get(i));
+    void shouldRoundTripEveryRecordThroughOneKafkaBatch(@ForAll("batches") List<GroupRecord> records) throws Exception {
+        ByteBuffer batch = GroupRecordCodec.batch(records, 1234L);
+        List<MutableRecordBatch> batches = new ArrayList<>();
+        MemoryRecords.readableRecords(batch).batches().forEach(batches::add);
+        assertEquals(1, batches.size(), "one append is one batch");
+        MutableRecordBatch only = batches.get(0);
+        only.ensureValid();
+        assertEquals(RecordBatch.MAGIC_VALUE_V2, only.magic());
+        int i = 0;
+        for (Record record : only) {
+            GroupRecord expected = records.get(i++);
+            assertEquals(1234L, record.timestamp());
+            assertEquals(expected.isTombstone(), !record.hasValue());
+            assertSame(expected, GroupRecordCodec.decode(record.key(), record.value()));
         }
+        assertEquals(records.size(), i);
+    }
+
+    @Property
+    void shouldGiveEveryRecordOfAKeyTheSameKeyBytes(@ForAll("oneRecord") GroupRecord record) {
+        GroupRecord remover = record instanceof GroupRecord.OffsetCommit c
+                ? new GroupRecord.OffsetTombstone(c.groupId(), c.topic(), c.partition())
+                : record instanceof GroupRecord.OffsetTombstone t
+                ? new GroupRecord.OffsetCommit(t.groupId(), t.topic(), t.partition(), 1, 1, null, 1, 1)
+                : new GroupRecord.GroupTombstone(record.groupId());
+        assertArrayEquals(GroupRecordCodec.key(record), GroupRecordCodec.key(remover));
     }
 
     private static void assertSame(GroupRecord expected, GroupRecord actual) {
@@ -82,38 +106,68 @@ class GroupRecordCodecTest {
         }
     }
 
-    /** Any payload, valid CRC or not, decodes or fails with the typed error: never another exception or OOM. */
+    @Test
+    void shouldRefuseRecordsWithoutKeyOrWithUnknownTypeOrVersion() {
+        GroupRecord commit = StoreFixtures.offset("g", 0, 1);
+        ByteBuffer value = ByteBuffer.wrap(GroupRecordCodec.value(commit));
+        assertTrue(assertThrows(GroupStoreCorruptException.class, () -> GroupRecordCodec.decode(null, value))
+                .getMessage().contains("without a key"));
+        byte[] key = GroupRecordCodec.key(commit);
+        key[GroupRecordDescriptor.KEY_TYPE_OFFSET] = 9;
+        assertTrue(assertThrows(GroupStoreCorruptException.class,
+                () -> GroupRecordCodec.decode(ByteBuffer.wrap(key), value)).getMessage().contains("key type 9"));
+        byte[] newer = GroupRecordCodec.value(commit);
+        newer[GroupRecordDescriptor.VALUE_VERSION_OFFSET] = 2;
+        assertTrue(assertThrows(GroupStoreCorruptException.class, () -> GroupRecordCodec.decode(
+                ByteBuffer.wrap(GroupRecordCodec.key(commit)), ByteBuffer.wrap(newer))).getMessage().contains("version 2"));
+    }
+
+    @Test
+    void shouldEncodeTombstonesWithoutValue() {
+        assertNull(GroupRecordCodec.value(new GroupRecord.GroupTombstone("g")));
+        assertNull(GroupRecordCodec.value(new GroupRecord.OffsetTombstone("g", "t", 0)));
+    }
+
+    /** Any key and value bytes decode or fail with the typed error: never another exception or OOM. */
     @Property
-    void shouldDecodeGarbageIntoTypedErrorOnly(@ForAll @Size(max = 300) byte[] garbage) {
-        try {
-            GroupRecordCodec.decodePayload(ByteBuffer.wrap(garbage));
-        } catch (GroupStoreCorruptException expected) {
-            // the only acceptable failure
+    void shouldDecodeGarbageIntoTypedErrorOnly(@ForAll @Size(max = 300) byte[] key, @ForAll @Size(max = 300) byte[] value,
+                                               @ForAll boolean tombstone) {
+        decodeOrTypedError(key, tombstone ? null : value);
+    }
+
+    /** Every truncation and every single-byte change of a valid key or value ends in a record or the typed error. */
+    @Property(tries = 200)
+    void shouldSurviveTruncatedAndMutatedRecords(@ForAll("oneRecord") GroupRecord record, @ForAll byte flip) {
+        byte[] key = GroupRecordCodec.key(record);
+        byte[] value = GroupRecordCodec.value(record);
+        for (byte[] k : variants(key, flip)) {
+            decodeOrTypedError(k, value);
+        }
+        if (value != null) {
+            for (byte[] v : variants(value, flip)) {
+                decodeOrTypedError(key, v);
+            }
         }
     }
 
-    /** Every truncation and every single-byte change of a valid payload ends in records or the typed error. */
-    @Property(tries = 200)
-    void shouldSurviveTruncatedAndMutatedPayloads(@ForAll("nonEmptyBatches") List<GroupRecord> records,
-                                                  @ForAll byte flip) {
-        ByteBuffer frame = GroupRecordCodec.encodeFrame(records);
-        byte[] payload = new byte[frame.remaining() - GroupLogDescriptor.FRAME_HEADER_LENGTH];
-        System.arraycopy(frame.array(), GroupLogDescriptor.FRAME_HEADER_LENGTH, payload, 0, payload.length);
+    private static List<byte[]> variants(byte[] bytes, byte flip) {
         List<byte[]> variants = new ArrayList<>();
-        for (int cut = 0; cut < payload.length; cut++) {
-            variants.add(java.util.Arrays.copyOf(payload, cut));
+        for (int cut = 0; cut < bytes.length; cut++) {
+            variants.add(Arrays.copyOf(bytes, cut));
         }
-        for (int i = 0; i < payload.length; i++) {
-            byte[] mutated = payload.clone();
+        for (int i = 0; i < bytes.length; i++) {
+            byte[] mutated = bytes.clone();
             mutated[i] ^= (byte) (flip == 0 ? 1 : flip);
             variants.add(mutated);
         }
-        for (byte[] variant : variants) {
-            try {
-                GroupRecordCodec.decodePayload(ByteBuffer.wrap(variant));
-            } catch (GroupStoreCorruptException expected) {
-                // typed failure
-            }
+        return variants;
+    }
+
+    private static void decodeOrTypedError(byte[] key, byte[] value) {
+        try {
+            GroupRecordCodec.decode(ByteBuffer.wrap(key), value == null ? null : ByteBuffer.wrap(value));
+        } catch (GroupStoreCorruptException expected) {
+            // the only acceptable failure
         }
     }
 }
