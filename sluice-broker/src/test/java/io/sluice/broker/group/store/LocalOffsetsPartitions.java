@@ -89,7 +89,7 @@ public final class LocalOffsetsPartitions implements AutoCloseable {
         leaderEpoch++;
         Partition.Transition transition = partitions[partition].assign(
                 new PartitionState(replicas, leader, leaderEpoch, isr, leaderEpoch), clock.getAsLong());
-        partitions[partition].notifyAppended();
+        partitions[partition].notifyRoleChanged();
         if (transition == Partition.Transition.NONE) {
             throw new IllegalStateException("no role change for " + partitions[partition]);
         }
