@@ -44,6 +44,7 @@ public final class BrokerConfig {
         this.advertisedListeners = advertised == null || advertised.isEmpty()
                 ? listeners : Listener.parseAll(ADVERTISED_LISTENERS, advertised, protocolMap);
         checkAdvertisedNamesAreListeners();
+        checkInterBrokerListener();
         this.logDirs = resolveLogDirs();
         checkSessionTimeouts();
     }
@@ -396,6 +397,15 @@ public final class BrokerConfig {
                 throw new ConfigException(ADVERTISED_LISTENERS, advertised.toString(),
                         "listener name " + advertised.name() + " is not in listeners " + listeners);
             }
+        }
+    }
+
+    /** Brokers reach each other on the listener they advertise first; inter.broker.listener.name must name it. */
+    private void checkInterBrokerListener() {
+        String name = string(INTER_BROKER_LISTENER_NAME);
+        if (name != null && !advertisedListeners.get(0).name().equals(name)) {
+            throw new ConfigException(INTER_BROKER_LISTENER_NAME, name, "brokers reach each other on the first "
+                    + "advertised listener, " + advertisedListeners.get(0).name() + "; name it or leave the key unset");
         }
     }
 

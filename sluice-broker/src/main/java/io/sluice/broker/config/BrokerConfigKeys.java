@@ -201,7 +201,8 @@ public final class BrokerConfigKeys {
         define(CONTROLLED_SHUTDOWN_ENABLE, BOOLEAN, "true", "On SIGTERM, ask the controller to move this broker's leaderships first.", ANY);
         define(CONTROLLED_SHUTDOWN_MAX_RETRIES, INT, "3", "Attempts at a controlled shutdown before the broker stops anyway.", atLeast(0));
         define(CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS, LONG, "5000", "Pause between controlled shutdown attempts.", atLeast(0));
-        define(INTER_BROKER_LISTENER_NAME, STRING, null, "Listener brokers use to reach each other; unset means the first listener.", nonEmpty());
+        define(INTER_BROKER_LISTENER_NAME, STRING, null,
+                "Listener brokers use to reach each other; it must be the first advertised listener (unset means that one).", nonEmpty());
     }
 
     private BrokerConfigKeys() {

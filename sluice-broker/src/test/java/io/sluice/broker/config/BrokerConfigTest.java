@@ -204,4 +204,13 @@ class BrokerConfigTest {
         assertTrue(error.getMessage().contains(value.trim()), error.getMessage());
         assertTrue(error.getMessage().contains(reasonFragment), error.getMessage());
     }
+
+    @Test
+    void shouldAcceptOnlyTheFirstAdvertisedListenerAsInterBrokerListener() {
+        assertEquals("PLAINTEXT", BrokerConfig.fromMap(Map.of("inter.broker.listener.name", "PLAINTEXT"))
+                .valueText("inter.broker.listener.name"));
+        ConfigException error = assertThrows(ConfigException.class,
+                () -> BrokerConfig.fromMap(Map.of("inter.broker.listener.name", "REPLICATION")));
+        assertEquals("inter.broker.listener.name", error.key());
+    }
 }
