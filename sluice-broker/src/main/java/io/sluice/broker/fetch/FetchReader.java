@@ -161,7 +161,8 @@ final class FetchReader {
                 }
             }
             long logEnd = partition.log().logEndOffset();
-            if (follower && arrival && target.fetchOffset() <= logEnd) {
+            if (follower && arrival && target.fetchOffset() >= partition.log().logStartOffset()
+                    && target.fetchOffset() <= logEnd) {
                 replicas.onFollowerFetch(partition, replicaId, target.fetchOffset(), logEnd);
             }
             long highWatermark = partition.highWatermark();
