@@ -52,8 +52,14 @@ final class ReplicatedPartition {
      */
     static ReplicatedPartition create(ProcessCluster cluster, String topic, Map<String, String> configs)
             throws Exception {
+        return create(cluster, topic, cluster.brokerIds().size(), configs);
+    }
+
+    /** Like {@link #create(ProcessCluster, String, Map)}, on {@code replicationFactor} of the brokers. */
+    static ReplicatedPartition create(ProcessCluster cluster, String topic, int replicationFactor,
+                                      Map<String, String> configs) throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) cluster.brokerIds().size()).configs(configs)))
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) replicationFactor).configs(configs)))
                     .all().get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
         }
         ReplicatedPartition partition = new ReplicatedPartition(cluster, topic);
@@ -104,6 +110,16 @@ final class ReplicatedPartition {
     PartitionState awaitFullIsr() throws Exception {
         return awaitState("a live leader and every replica in sync", SETTLE.multipliedBy(2),
                 (s, p) -> !p.isOffline() && s.hasBroker(p.leader()) && p.isr().length == p.replicas().length);
+    }
+
+    /**
+     * Waits until the ISR is full again after a change to it: a live leader, every replica in sync, and a partition
+     * epoch past {@code previous}'s (so a replica that left has come back, not merely not been dropped yet).
+     */
+    PartitionState awaitFullIsrAfter(PartitionState previous) throws Exception {
+        return awaitState("every replica in sync again after partition epoch " + previous.partitionEpoch(),
+                SETTLE.multipliedBy(2), (s, p) -> !p.isOffline() && s.hasBroker(p.leader())
+                        && p.isr().length == p.replicas().length && p.partitionEpoch() > previous.partitionEpoch());
     }
 
     /** Waits until a broker other than {@code previous} leads in a newer leader epoch; returns that state. */
