@@ -53,7 +53,7 @@ class DivergentEpochTest extends ClusterTestBase {
         PartitionState second = partition.awaitNewLeader(first);
         acked.putAll(produceIn(second));
         cluster.broker(preferred).restart();
-        partition.awaitFullIsr();
+        partition.awaitFullIsrAfter(second);
         long endOfSecondEpoch = acked.size();
 
         PartitionState middle = electPreferred(partition, preferred, second);
@@ -66,7 +66,7 @@ class DivergentEpochTest extends ClusterTestBase {
             acksOne = frozen.thaw();
             acksAll = frozen.acksAllAnswer();
         }
-        partition.awaitFullIsr();
+        partition.awaitFullIsrAfter(last);
 
         assertEquals(Errors.NONE, Errors.forCode(acksOne.errorCode()), "precondition: the resumed broker " + preferred
                 + " still took the acks=1 batch as leader of epoch " + middle.leaderEpoch());

@@ -83,6 +83,9 @@ class MinInsyncReplicasTest extends ClusterTestBase {
 
             partition.awaitState("the ISR shrunk to the leader " + leader,
                     p -> p.leader() == leader && p.isr().length == 1 && p.isr()[0] == leader);
+            Poll.until("the leader " + leader + " itself answers Metadata with the shrunk ISR", SETTLE,
+                    () -> OneRequest.metadata(leaderAddress, TOPIC).partitions().get(0).isrNodes(),
+                    isr -> isr.equals(List.of(leader)));
             ProduceResponseData.PartitionProduceResponse refused = rawProduce(leaderAddress, ACKS_ALL, "refused-raw");
             refusedKeys.addAll(expected("refused-raw").keySet());
             assertEquals(Errors.NOT_ENOUGH_REPLICAS, Errors.forCode(refused.errorCode()), "raw acks=all");

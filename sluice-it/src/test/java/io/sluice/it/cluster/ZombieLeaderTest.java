@@ -45,12 +45,13 @@ class ZombieLeaderTest extends ClusterTestBase {
         Map<Long, String> readFromZombie;
         List<String> zombieKeys;
         PartitionState before;
+        PartitionState after;
         try {
             Poll.until("the first acknowledgements", SETTLE, producer::ackedCount, n -> n >= BATCH_OF_ACKS);
             before = partition.state();
             try (FrozenLeader frozen = FrozenLeader.freeze(cluster.broker(before.leader()), TOPIC, "zombie")) {
                 zombieKeys = frozen.keys();
-                PartitionState after = partition.awaitNewLeader(before);
+                after = partition.awaitNewLeader(before);
                 int ackedAtFailover = producer.ackedCount();
                 Poll.until("acknowledgements from the new leader " + after.leader(), SETTLE, producer::ackedCount,
                         n -> n >= ackedAtFailover + BATCH_OF_ACKS);
@@ -58,7 +59,7 @@ class ZombieLeaderTest extends ClusterTestBase {
                 readFromZombie = consumerFetch(partition, before.leader(), Math.max(0, acksOne.baseOffset()));
                 acksAll = frozen.acksAllAnswer();
             }
-            partition.awaitFullIsr();
+            partition.awaitFullIsrAfter(after);
         } finally {
             producer.stop(SETTLE);
         }
