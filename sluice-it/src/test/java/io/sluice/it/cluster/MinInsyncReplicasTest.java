@@ -52,8 +52,7 @@ class MinInsyncReplicasTest extends ClusterTestBase {
 
     @Override
     List<String> brokerOverrides() {
-        return List.of("replica.lag.time.max.ms=" + LAG_TIME_MS, "replica.fetch.wait.max.ms=200",
-                "auto.leader.rebalance.enable=false");
+        return replicationSettings(LAG_TIME_MS);
     }
 
     @Test

@@ -41,6 +41,8 @@ class ReplicationBadInputTest {
     private static final int RECORDS_PER_EPOCH = 50;
     private static final int UNKNOWN_BROKER = 99;
     private static final int FAR = 1_000;
+    /** Long enough that no test here sees a follower dropped from the ISR while the real one keeps fetching. */
+    private static final int LAG_TIME_MS = 10_000;
 
     @TempDir
     static Path work;
@@ -58,8 +60,7 @@ class ReplicationBadInputTest {
     @BeforeAll
     static void startClusterWithTwoEpochs() throws Exception {
         cluster = ProcessCluster.start(work, ClusterTestBase.BROKERS, ProcessCluster.TEST_SESSION_TIMEOUT,
-                "replica.fetch.wait.max.ms=200", "controlled.shutdown.retry.backoff.ms=500",
-                "auto.leader.rebalance.enable=false");
+                ClusterTestBase.replicationSettings(LAG_TIME_MS).toArray(new String[0]));
         partition = ReplicatedPartition.create(cluster, TOPIC, 2, Map.of());
         produce("epoch0");
         PartitionState first = partition.state();

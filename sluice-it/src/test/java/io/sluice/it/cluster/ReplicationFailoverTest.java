@@ -20,8 +20,7 @@ class ReplicationFailoverTest extends ClusterTestBase {
 
     @Override
     List<String> brokerOverrides() {
-        return List.of("replica.lag.time.max.ms=6000", "replica.fetch.wait.max.ms=200",
-                "replica.high.watermark.checkpoint.interval.ms=500", "controlled.shutdown.retry.backoff.ms=500");
+        return replicationSettings(6000);
     }
 
     @Test

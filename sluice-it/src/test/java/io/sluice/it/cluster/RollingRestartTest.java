@@ -23,8 +23,7 @@ class RollingRestartTest extends ClusterTestBase {
 
     @Override
     List<String> brokerOverrides() {
-        return List.of("replica.lag.time.max.ms=6000", "replica.fetch.wait.max.ms=200",
-                "controlled.shutdown.retry.backoff.ms=500", "auto.leader.rebalance.enable=false");
+        return replicationSettings(6000);
     }
 
     @Test

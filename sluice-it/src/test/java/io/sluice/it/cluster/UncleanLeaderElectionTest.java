@@ -37,8 +37,7 @@ class UncleanLeaderElectionTest extends ClusterTestBase {
 
     @Override
     List<String> brokerOverrides() {
-        return List.of("replica.lag.time.max.ms=6000", "replica.fetch.wait.max.ms=200",
-                "auto.leader.rebalance.enable=false");
+        return replicationSettings(6000);
     }
 
     @Test

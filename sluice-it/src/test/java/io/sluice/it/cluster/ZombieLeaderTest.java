@@ -32,8 +32,7 @@ class ZombieLeaderTest extends ClusterTestBase {
 
     @Override
     List<String> brokerOverrides() {
-        return List.of("replica.lag.time.max.ms=6000", "replica.fetch.wait.max.ms=200",
-                "replica.high.watermark.checkpoint.interval.ms=500", "auto.leader.rebalance.enable=false");
+        return replicationSettings(6000);
     }
 
     @Test
