@@ -104,20 +104,23 @@ final class FetchReader {
     }
 
     /**
-     * KIP-320: whether the fetcher's log diverges from this leader's at the epoch of its last batch (this log's
-     * latest epoch at most that one ends before the fetch offset, or is an older epoch); if so the answer carries
-     * that epoch and its end offset and no records, and the fetcher truncates there.
+     * KIP-320, as Kafka's Partition.readRecords: the fetcher's log diverges from this leader's at the epoch of its last
+     * batch when this log's latest epoch at most that one ends before the fetch offset, or is an older epoch; the
+     * answer then carries that epoch and its end offset and no records, and the fetcher truncates there. An epoch this
+     * log cannot place (newer than its latest) or a fetch offset below the log start is OFFSET_OUT_OF_RANGE.
+     *
+     * @return NONE with {@code data} unchanged when the logs agree, NONE with the diverging epoch set, or the error
      */
-    private static boolean divergesFrom(Partition partition, FetchTarget target, PartitionData data) {
+    private static Errors checkDivergence(Partition partition, FetchTarget target, PartitionData data) {
         EpochEndOffset end = partition.log().endOffsetForEpoch(target.lastFetchedEpoch());
-        if (end.endOffset() == EpochEndOffset.UNDEFINED_OFFSET) {
-            return false;
+        if (end.endOffset() == EpochEndOffset.UNDEFINED_OFFSET || end.epoch() == EpochEndOffset.UNDEFINED_EPOCH
+                || target.fetchOffset() < partition.log().logStartOffset()) {
+            return Errors.OFFSET_OUT_OF_RANGE;
         }
         if (end.epoch() < target.lastFetchedEpoch() || end.endOffset() < target.fetchOffset()) {
             data.divergingEpoch().setEpoch(end.epoch()).setEndOffset(end.endOffset());
-            return true;
         }
-        return false;
+        return Errors.NONE;
     }
 
     private Errors readPartition(FetchTarget target, PartitionData data, long remaining, boolean minOneBatch,
@@ -136,19 +139,30 @@ final class FetchReader {
             return Errors.FENCED_LEADER_EPOCH;
         }
         boolean follower = replicaId >= 0;
-        if (follower && (partition.leaderState() == null || !partition.leaderState().isFollower(replicaId))) {
+        if (follower && partition.leaderState() == null) {
             return Errors.NOT_LEADER_OR_FOLLOWER;
+        }
+        if (follower && !partition.leaderState().isFollower(replicaId)) {
+            // Kafka: with a current leader epoch that matches, (replica id, epoch) is not recognized yet.
+            return target.currentLeaderEpoch() >= 0 ? Errors.UNKNOWN_LEADER_EPOCH : Errors.NOT_LEADER_OR_FOLLOWER;
         }
         try {
             data.setLogStartOffset(partition.log().logStartOffset());
-            if (target.lastFetchedEpoch() >= 0 && divergesFrom(partition, target, data)) {
-                // A diverging follower's fetch offset says nothing about what it holds in this leader's log.
-                long highWatermark = partition.highWatermark();
-                data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark);
-                return Errors.NONE;
+            if (target.lastFetchedEpoch() >= 0) {
+                Errors divergence = checkDivergence(partition, target, data);
+                if (divergence != Errors.NONE) {
+                    return divergence;
+                }
+                if (data.divergingEpoch().endOffset() >= 0) {
+                    // A diverging follower's fetch offset says nothing about what it holds in this leader's log.
+                    long highWatermark = partition.highWatermark();
+                    data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark);
+                    return Errors.NONE;
+                }
             }
             long logEnd = partition.log().logEndOffset();
-            if (follower && arrival && target.fetchOffset() <= logEnd) {
+            if (follower && arrival && target.fetchOffset() >= partition.log().logStartOffset()
+                    && target.fetchOffset() <= logEnd) {
                 replicas.onFollowerFetch(partition, replicaId, target.fetchOffset(), logEnd);
             }
             long highWatermark = partition.highWatermark();

@@ -190,7 +190,7 @@ final class ReplicationControl {
             return ReplicationError.FENCED_LEADER_EPOCH;
         }
         if (leaderId != ps.leader()) {
-            return ReplicationError.NOT_LEADER_OR_FOLLOWER;
+            return ReplicationError.INVALID_REQUEST;
         }
         if (req.partitionEpoch() < ps.partitionEpoch()) {
             return ReplicationError.INVALID_UPDATE_VERSION;

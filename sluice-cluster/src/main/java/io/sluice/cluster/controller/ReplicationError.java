@@ -8,8 +8,6 @@ package io.sluice.cluster.controller;
 public enum ReplicationError {
     NONE(0),
     UNKNOWN_TOPIC_OR_PARTITION(3),
-    /** The broker that sent the change does not lead the partition. */
-    NOT_LEADER_OR_FOLLOWER(6),
     /** Controlled shutdown of a broker that is not registered. */
     BROKER_NOT_AVAILABLE(8),
     /**
@@ -17,7 +15,10 @@ public enum ReplicationError {
      * controller's decision, so it should find the current controller (Kafka's answer for the same case).
      */
     NOT_CONTROLLER(41),
-    /** The proposed ISR is malformed: empty, without the leader, with duplicates or brokers that are not replicas. */
+    /**
+     * An AlterPartition from a broker that does not lead the partition (Kafka 3.9's controller answers so), or a
+     * proposed ISR that is malformed: empty, without the leader, with duplicates or brokers that are not replicas.
+     */
     INVALID_REQUEST(42),
     /** The sender's leader epoch is older than the partition's. */
     FENCED_LEADER_EPOCH(74),

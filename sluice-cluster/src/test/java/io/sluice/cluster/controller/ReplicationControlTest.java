@@ -164,7 +164,7 @@ class ReplicationControlTest {
         assertCode(m, ReplicationError.NOT_CONTROLLER, 1, new IsrChangeRequest(t, 0, le + 1, pe, ids(1, 2)));
         assertCode(m, ReplicationError.NOT_CONTROLLER, 1, new IsrChangeRequest(t, 0, le, pe + 1, ids(1, 2)));
         assertCode(m, ReplicationError.INVALID_UPDATE_VERSION, 1, new IsrChangeRequest(t, 0, le, pe - 1, ids(1)));
-        assertCode(m, ReplicationError.NOT_LEADER_OR_FOLLOWER, 2, new IsrChangeRequest(t, 0, le, pe, ids(1, 2)));
+        assertCode(m, ReplicationError.INVALID_REQUEST, 2, new IsrChangeRequest(t, 0, le, pe, ids(1, 2)));
         assertCode(m, ReplicationError.INVALID_REQUEST, 1, new IsrChangeRequest(t, 0, le, pe, ids(2)));
         assertCode(m, ReplicationError.INVALID_REQUEST, 1, new IsrChangeRequest(t, 0, le, pe, ids()));
         assertCode(m, ReplicationError.INVALID_REQUEST, 1, new IsrChangeRequest(t, 0, le, pe, ids(1, 1)));

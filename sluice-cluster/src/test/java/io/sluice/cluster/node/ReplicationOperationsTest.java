@@ -127,7 +127,7 @@ class ReplicationOperationsTest {
                     new int[] {1}));
             assertRefused(c, ReplicationError.FENCED_LEADER_EPOCH, 1, new IsrChangeRequest(id, p, le - 1, pe,
                     new int[] {1}));
-            assertRefused(c, ReplicationError.NOT_LEADER_OR_FOLLOWER, 2, new IsrChangeRequest(id, p, le, pe,
+            assertRefused(c, ReplicationError.INVALID_REQUEST, 2, new IsrChangeRequest(id, p, le, pe,
                     new int[] {1, 2}));
             assertRefused(c, ReplicationError.INVALID_REQUEST, 1, new IsrChangeRequest(id, p, le, pe,
                     new int[] {2, 3}));

@@ -1,13 +1,19 @@
 package io.sluice.it.cluster;
 
 import java.time.Duration;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -122,6 +128,28 @@ final class AckedProducer implements AutoCloseable {
             out.add(e.getKey() + ": " + e.getValue());
         }
         return out;
+    }
+
+    /**
+     * {@code read} (a partition read back after {@link #stop}) holds every key this producer had acknowledged, no key
+     * twice, and no key it never sent, each with its value.
+     */
+    void assertEveryAckedKeyReadOnce(List<ConsumerRecord<String, String>> read) {
+        Map<String, Long> offsets = new HashMap<>();
+        Set<String> sentKeys = sent();
+        for (ConsumerRecord<String, String> r : read) {
+            Long earlier = offsets.put(r.key(), r.offset());
+            if (earlier != null) {
+                fail("key " + r.key() + " read twice, at offsets " + earlier + " and " + r.offset());
+            }
+            assertTrue(sentKeys.contains(r.key()), "read a key never sent: " + r.key());
+            assertEquals("value-of-" + r.key(), r.value());
+        }
+        Set<String> ackedKeys = acked();
+        for (String key : ackedKeys) {
+            assertTrue(offsets.containsKey(key), () -> "acknowledged key " + key + " was lost; read " + read.size()
+                    + " records, " + ackedKeys.size() + " acknowledged");
+        }
     }
 
     @Override

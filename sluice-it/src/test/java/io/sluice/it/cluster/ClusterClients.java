@@ -45,18 +45,35 @@ final class ClusterClients {
 
     /** Idempotent, acks=all: every record lands exactly once even when the client retries. */
     static KafkaProducer<String, String> idempotentProducer(String bootstrap) {
+        Properties props = producerProps(bootstrap, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-cluster-it-producer");
+        return new KafkaProducer<>(props);
+    }
+
+    /**
+     * Not idempotent and without retries, with the given acks: the first error the broker answers for a batch is what
+     * the send's future fails with, as its typed exception.
+     */
+    static KafkaProducer<String, String> unretriedProducer(String bootstrap, String acks) {
+        Properties props = producerProps(bootstrap, acks);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        props.put(ProducerConfig.RETRIES_CONFIG, "0");
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-cluster-it-producer-acks-" + acks);
+        return new KafkaProducer<>(props);
+    }
+
+    private static Properties producerProps(String bootstrap, String acks) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ACKS_CONFIG, acks);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(REQUEST_TIMEOUT_MS));
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(REQUEST_TIMEOUT_MS * 6));
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Integer.toString(REQUEST_TIMEOUT_MS * 3));
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-cluster-it-producer");
-        return new KafkaProducer<>(props);
+        return props;
     }
 
     /** For {@code assign()}: no group, no commits, reads from the earliest offset. */

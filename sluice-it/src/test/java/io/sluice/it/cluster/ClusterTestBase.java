@@ -44,6 +44,17 @@ abstract class ClusterTestBase {
                 brokerOverrides().toArray(new String[0]));
     }
 
+    /**
+     * Broker settings for replication tests on this small machine: followers long-poll briefly, a follower that stops
+     * fetching leaves the ISR after {@code lagTimeMs}, high watermarks are checkpointed often, a controlled shutdown
+     * retries soon, and leadership moves only when a test moves it.
+     */
+    static List<String> replicationSettings(int lagTimeMs) {
+        return List.of("replica.lag.time.max.ms=" + lagTimeMs, "replica.fetch.wait.max.ms=200",
+                "replica.high.watermark.checkpoint.interval.ms=500", "controlled.shutdown.retry.backoff.ms=500",
+                "auto.leader.rebalance.enable=false");
+    }
+
     /** Settings ({@code key=value}) every broker of the test's cluster starts with. */
     List<String> brokerOverrides() {
         return List.of();

@@ -1,6 +1,5 @@
 package io.sluice.it.cluster;
 
-import io.sluice.testkit.RawKafkaSocket;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.MetadataResponseData;
@@ -11,10 +10,8 @@ import org.apache.kafka.common.requests.CreateTopicsRequest;
 import org.apache.kafka.common.requests.CreateTopicsResponse;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
-import org.apache.kafka.common.requests.RequestHeader;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 
@@ -28,10 +25,8 @@ final class OneRequest {
     /** Highest versions the broker registers for these APIs; both are flexible versions kafka-clients 3.9 writes. */
     static final short METADATA_VERSION = 12;
     static final short CREATE_TOPICS_VERSION = 7;
-    private static final int MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
     /** Above the broker's own wait for its controller (30 s), so the broker's answer arrives, whatever it is. */
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
-    private static final String CLIENT_ID = "sluice-cluster-it-raw";
 
     private OneRequest() {
     }
@@ -55,14 +50,8 @@ final class OneRequest {
         return response.data().topics().find(topic);
     }
 
-    @SuppressWarnings("unchecked")
     private static <R extends AbstractResponse> R send(String bootstrap, AbstractRequest.Builder<?> builder,
                                                        ApiKeys api, short version) throws IOException {
-        RequestHeader header = new RequestHeader(api, version, CLIENT_ID, 1);
-        try (RawKafkaSocket socket = RawKafkaSocket.connect(bootstrap, READ_TIMEOUT)) {
-            socket.sendFrame(builder.build(version).serializeWithHeader(header));
-            ByteBuffer response = socket.readFrame(MAX_RESPONSE_BYTES);
-            return (R) AbstractResponse.parseResponse(response, header);
-        }
+        return RawConnection.once(bootstrap, READ_TIMEOUT, builder, api, version);
     }
 }
