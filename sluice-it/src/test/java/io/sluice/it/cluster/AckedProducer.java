@@ -48,6 +48,9 @@ final class AckedProducer implements AutoCloseable {
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "180000");
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "60000");
         props.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "200");
+        // A test broker restarts on a new ephemeral port (a real one keeps its port): refresh the cluster's addresses
+        // often, or after every broker restarted in turn the producer knows only dead addresses and stalls.
+        props.put(ProducerConfig.METADATA_MAX_AGE_CONFIG, "500");
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-replication-it-" + tag);
