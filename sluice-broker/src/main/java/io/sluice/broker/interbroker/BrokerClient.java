@@ -58,10 +58,6 @@ public final class BrokerClient implements AutoCloseable {
         address = target;
     }
 
-    public InetSocketAddress target() {
-        return address;
-    }
-
     /**
      * Sends {@code request} and returns its response body, positioned after the response header. The returned
      * buffer is this client's receive buffer: it is valid until the next call.

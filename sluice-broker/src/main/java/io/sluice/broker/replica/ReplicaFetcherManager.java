@@ -68,11 +68,6 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         }
     }
 
-    /** Partitions currently fetched. */
-    public synchronized int followedCount() {
-        return assigned.size();
-    }
-
     @Override
     public synchronized void close() {
         closed = true;

@@ -33,7 +33,6 @@ import org.slf4j.LoggerFactory;
 public final class ReplicaManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
 
-    private final int selfId;
     private final ReplicaConfig config;
     private final LogManager logs;
     private final Supplier<ClusterState> cluster;
@@ -54,7 +53,6 @@ public final class ReplicaManager implements AutoCloseable {
     public ReplicaManager(int selfId, ReplicaConfig config, LogManager logs, Supplier<ClusterState> cluster,
                           Supplier<Iterable<Partition>> hosted, ControllerChannel controller,
                           ScheduledExecutorService scheduler, LongSupplier clock) {
-        this.selfId = selfId;
         this.config = config;
         this.logs = logs;
         this.cluster = cluster;
@@ -184,10 +182,6 @@ public final class ReplicaManager implements AutoCloseable {
             }
         }
         checkpoint.write(byDir);
-    }
-
-    public int selfId() {
-        return selfId;
     }
 
     /** Stops fetching and the periodic tasks, then writes the high watermarks once more. */
