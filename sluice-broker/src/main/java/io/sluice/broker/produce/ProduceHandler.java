@@ -133,8 +133,9 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
                     .setBaseOffset(appended.firstOffset())
                     .setLogAppendTimeMs(partition.validationPolicy().logAppendTime() ? now : -1)
                     .setLogStartOffset(appended.logStartOffset());
+            // Also for a retried duplicate: its acks=all wait must see the high watermark as the ISR allows it now.
+            partition.maybeAdvanceHighWatermark();
             if (!appended.duplicate()) {
-                partition.maybeAdvanceHighWatermark();
                 partition.notifyAppended();
             }
             if (acks == -1 && appended.lastOffset() >= 0) {

@@ -126,6 +126,8 @@ public final class IsrChangeSender {
             AlterPartitionResponseData.PartitionData answer = ofTopic == null ? null : ofTopic.get(p.partition().index());
             if (answer == null) {
                 p.state().abandonPending();
+                // The maximal ISR shrank back: the high watermark may move now, not at the next append.
+                p.partition().maybeAdvanceHighWatermark();
                 continue;
             }
             Errors error = Errors.forCode(answer.errorCode());
@@ -141,6 +143,8 @@ public final class IsrChangeSender {
             } else {
                 LOG.info("{}: controller refused ISR {}: {}", p.partition(), java.util.Arrays.toString(p.isr()), error);
                 p.state().abandonPending();
+                // The maximal ISR shrank back to the committed one: the high watermark may move now.
+                p.partition().maybeAdvanceHighWatermark();
             }
         }
     }
