@@ -4,7 +4,9 @@ import io.sluice.broker.api.AlterPartitionHandler;
 import io.sluice.broker.api.ApiVersionsHandler;
 import io.sluice.broker.api.ControlledShutdownHandler;
 import io.sluice.broker.api.DescribeTopicPartitionsHandler;
+import io.sluice.broker.api.AlterPartitionReassignmentsHandler;
 import io.sluice.broker.api.ElectLeadersHandler;
+import io.sluice.broker.api.ListPartitionReassignmentsHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.interbroker.ControllerChannel;
@@ -164,6 +166,8 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.ALTER_PARTITION, 2, 3, new AlterPartitionHandler(node))
                     .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, new ControlledShutdownHandler(node))
                     .register(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(node, topics))
+                    .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, new AlterPartitionReassignmentsHandler(node))
+                    .register(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, new ListPartitionReassignmentsHandler(node))
                     .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));

@@ -131,6 +131,11 @@ public final class TopicManager {
             for (int p = 0; p < parts.length; p++) {
                 PartitionState assignment = topic.partition(p);
                 if (!assignment.hasReplica(selfId)) {
+                    if (parts[p] != null) {
+                        removeReplica(parts[p], "no longer a replica (replicas " + java.util.Arrays.toString(
+                                assignment.replicas()) + ")");
+                        parts[p] = null;
+                    }
                     continue;
                 }
                 if (parts[p] == null) {
@@ -146,6 +151,8 @@ public final class TopicManager {
             }
             if (any) {
                 hosted.put(topic.name(), parts);
+            } else if (hosted.get(topic.name()) == parts) {
+                hosted.remove(topic.name());
             }
         }
         for (TopicInfo gone : before.topics()) {
@@ -230,6 +237,18 @@ public final class TopicManager {
         } catch (IOException e) {
             LOG.error("Cannot set aside the log of {}-{}", topic, partition, e);
         }
+    }
+
+    /** Kafka's StopReplica with deletion: a reassignment took this broker out of the partition's replicas. */
+    private void removeReplica(Partition part, String why) {
+        LOG.info("{}: {}; deleting the local replica", part, why);
+        replicas.onRemoved(part);
+        try {
+            logs.delete(part.topic().name(), part.index());
+        } catch (IOException e) {
+            LOG.error("Could not delete the log of {} ({}); it is set aside at the next start", part, why, e);
+        }
+        part.notifyRoleChanged();
     }
 
     private void removeLocal(String name, String why) {

@@ -335,6 +335,20 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     }
 
     /**
+     * Kafka's AlterPartitionReassignments (KIP-455): for each partition a target replica set, or null to cancel its
+     * reassignment ({@link ReassignmentControl}); everything accepted is published in one delta. Completes with one
+     * result per partition, in the map's order.
+     */
+    public CompletableFuture<List<ReassignmentResult>> alterPartitionReassignments(Map<PartitionRef, int[]> targets) {
+        return call("alterPartitionReassignments", state -> {
+            DeltaRecord delta = new DeltaRecord();
+            List<ReassignmentResult> results = replication.alterReassignments(state, targets, delta);
+            publishIfAny(delta);
+            return results;
+        });
+    }
+
+    /**
      * Sets the in-sync replicas of partitions as an administrator would (no epoch fencing; the broker's path is
      * {@link #alterPartition}). The leader and its epoch stay; the partition epoch is bumped. Completes with the state
      * as published.

@@ -52,14 +52,48 @@ final class PartitionIndex {
                 add(topic);
             }
         }
+        Map<PartitionKey, int[]> replicasSoFar = new HashMap<>();
         for (PartitionChangeRecord c : delta.partitionChanges) {
             PartitionKey key = new PartitionKey(c.topicId, c.partition);
+            if (c.replicas != null) {
+                int[] from = replicasSoFar.get(key);
+                TopicState was = before.topic(c.topicId);
+                if (from == null) {
+                    from = was == null ? new int[0] : was.partition(c.partition).replicas();
+                }
+                replicasChanged(key, from, c.replicas);
+                replicasSoFar.put(key, c.replicas);
+            }
             if (c.leader == PartitionState.NO_LEADER) {
                 offline.add(key);
             } else {
                 offline.remove(key);
             }
         }
+    }
+
+    /** A reassignment step moved {@code key} from replicas {@code from} to {@code to}. */
+    private void replicasChanged(PartitionKey key, int[] from, int[] to) {
+        for (int r : from) {
+            if (!contains(to, r)) {
+                Set<PartitionKey> s = byReplica.get(r);
+                if (s != null && s.remove(key) && s.isEmpty()) {
+                    byReplica.remove(r);
+                }
+            }
+        }
+        for (int r : to) {
+            byReplica.computeIfAbsent(r, k -> new LinkedHashSet<>()).add(key);
+        }
+    }
+
+    private static boolean contains(int[] ids, int id) {
+        for (int v : ids) {
+            if (v == id) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Partitions broker {@code brokerId} is a replica of; read-only. */

@@ -175,6 +175,11 @@ final class ReplicationControl {
                         topic.name(), req.partition(), error, req, ps);
             } else if (!Arrays.equals(req.newIsr(), ps.isr())) {
                 ps = ps.withLeader(ps.leader(), ps.leaderEpoch(), req.newIsr().clone());
+                PartitionState completed = ReassignmentControl.completedIfInSync(ps, eligible(state));
+                if (completed != null) {
+                    LOG.info("reassignment of {}-{} complete: {}", topic.name(), req.partition(), completed);
+                    ps = completed;
+                }
                 pending.change(key, ps);
             }
             results.add(new AlterPartitionResult(req.topicId(), req.partition(), error, ps));
@@ -205,6 +210,19 @@ final class ReplicationControl {
             }
         }
         return ReplicationError.NONE;
+    }
+
+    // ---- reassignment ----------------------------------------------------------------------------------------
+
+    /** Kafka's AlterPartitionReassignments ({@link ReassignmentControl}); a null target cancels. */
+    List<ReassignmentResult> alterReassignments(ClusterState state, Map<PartitionRef, int[]> targets,
+                                                DeltaRecord delta) {
+        return ReassignmentControl.alter(state, targets, eligible(state), new PendingChanges(state, delta));
+    }
+
+    /** Whether broker {@code id} may be elected: live in {@code state} and not shutting down. */
+    private IntPredicate eligible(ClusterState state) {
+        return id -> state.hasBroker(id) && !shuttingDown.contains(id);
     }
 
     // ---- controlled shutdown ---------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ public enum ReplicationError {
     UNKNOWN_TOPIC_OR_PARTITION(3),
     /** Controlled shutdown of a broker that is not registered. */
     BROKER_NOT_AVAILABLE(8),
+    /** A reassignment target that is empty, names a broker twice or names an unregistered broker. */
+    INVALID_REPLICA_ASSIGNMENT(39),
     /**
      * The request carries a newer leader or partition epoch than the controller's state: the sender saw a newer
      * controller's decision, so it should find the current controller (Kafka's answer for the same case).
@@ -25,6 +27,8 @@ public enum ReplicationError {
     PREFERRED_LEADER_NOT_AVAILABLE(80),
     ELIGIBLE_LEADERS_NOT_AVAILABLE(83),
     ELECTION_NOT_NEEDED(84),
+    /** Cancelling the reassignment of a partition that is not being reassigned. */
+    NO_REASSIGNMENT_IN_PROGRESS(85),
     /** The sender's partition epoch is older than the partition's: its view of the ISR is stale. */
     INVALID_UPDATE_VERSION(95),
     /** No topic has the id the request names. */

@@ -7,6 +7,7 @@ import io.sluice.cluster.controller.ControlledShutdownResult;
 import io.sluice.cluster.controller.ElectionResult;
 import io.sluice.cluster.controller.ElectionType;
 import io.sluice.cluster.controller.IsrChangeRequest;
+import io.sluice.cluster.controller.ReassignmentResult;
 import io.sluice.cluster.controller.ReplicationError;
 import io.sluice.cluster.controller.ControllerElection;
 import io.sluice.cluster.controller.NotControllerException;
@@ -171,6 +172,21 @@ public final class ClusterNode implements AutoCloseable {
     public CompletableFuture<List<ElectionResult>> electLeaders(Collection<PartitionRef> partitions,
                                                               ElectionType type) {
         return controller == null ? notController("electLeaders") : controller.electLeaders(partitions, type);
+    }
+
+    /**
+     * Kafka's AlterPartitionReassignments: a target replica set per partition, null to cancel; completes with one
+     * result per partition in the map's order.
+     */
+    public CompletableFuture<List<ReassignmentResult>> alterPartitionReassignments(
+            Map<PartitionRef, int[]> targets) {
+        return controller == null ? notController("alterPartitionReassignments")
+                : controller.alterPartitionReassignments(targets);
+    }
+
+    /** The state the active controller last published, null when this node is not the active controller. */
+    public ClusterState controllerState() {
+        return controller == null ? null : controller.state();
     }
 
     private <T> CompletableFuture<T> notController(String op) {

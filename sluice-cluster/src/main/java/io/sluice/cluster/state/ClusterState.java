@@ -199,10 +199,25 @@ public final class ClusterState {
             // A v0 record (written before partition epochs) still counts as a change: one epoch up.
             int partitionEpoch = c.partitionEpoch == PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED
                     ? base.partitionEpoch() + 1 : c.partitionEpoch;
-            slots[c.partition] = base.with(c.leader, c.leaderEpoch, c.isr, partitionEpoch);
+            if (c.replicas == null) {
+                slots[c.partition] = base.with(c.leader, c.leaderEpoch, c.isr, partitionEpoch);
+            } else {
+                requireReplicaSet(seq, topic, c);
+                slots[c.partition] = new PartitionState(c.replicas, c.leader, c.leaderEpoch, c.isr, partitionEpoch,
+                        c.addingReplicas, c.removingReplicas);
+            }
         }
         for (Map.Entry<UUID, PartitionState[]> e : byTopic.entrySet()) {
             topics.put(e.getKey(), topics.get(e.getKey()).withPartitions(e.getValue()));
+        }
+    }
+
+    private static void requireReplicaSet(long seq, TopicState topic, PartitionChangeRecord c) {
+        if (c.replicas.length == 0 || c.addingReplicas == null || c.removingReplicas == null) {
+            throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " partition "
+                    + c.partition + " changes its replicas to " + java.util.Arrays.toString(c.replicas)
+                    + " with adding " + java.util.Arrays.toString(c.addingReplicas) + " and removing "
+                    + java.util.Arrays.toString(c.removingReplicas));
         }
     }
 

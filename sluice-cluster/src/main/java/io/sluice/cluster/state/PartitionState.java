@@ -13,13 +13,43 @@ import java.util.Arrays;
  * @param isr            in-sync replica broker ids
  * @param partitionEpoch Kafka's partition epoch: bumped by every change of this partition (leader, leader epoch, ISR,
  *                       replicas), so an AlterPartition built on an older state is refused
+ * @param addingReplicas   replicas a reassignment (KIP-455) adds: already in {@code replicas}, not yet in the ISR;
+ *                         empty when no reassignment is in progress
+ * @param removingReplicas replicas a reassignment removes once every adding replica is in sync: still in
+ *                         {@code replicas}; empty when no reassignment is in progress
  */
-public record PartitionState(int[] replicas, int leader, int leaderEpoch, int[] isr, int partitionEpoch) {
+public record PartitionState(int[] replicas, int leader, int leaderEpoch, int[] isr, int partitionEpoch,
+                             int[] addingReplicas, int[] removingReplicas) {
     public static final int NO_LEADER = -1;
+    private static final int[] NONE = new int[0];
+
+    /** A partition with no reassignment in progress. */
+    public PartitionState(int[] replicas, int leader, int leaderEpoch, int[] isr, int partitionEpoch) {
+        this(replicas, leader, leaderEpoch, isr, partitionEpoch, NONE, NONE);
+    }
 
     /** A partition at partition epoch 0 (a new partition, or one read from a state that did not carry the epoch). */
     public PartitionState(int[] replicas, int leader, int leaderEpoch, int[] isr) {
         this(replicas, leader, leaderEpoch, isr, 0);
+    }
+
+    /** Whether a reassignment is in progress (some replica being added or removed). */
+    public boolean isReassigning() {
+        return addingReplicas.length > 0 || removingReplicas.length > 0;
+    }
+
+    /** The replica set a reassignment in progress ends with: the replicas without the removing ones. */
+    public int[] targetReplicas() {
+        return removingReplicas.length == 0 ? replicas : without(replicas, removingReplicas);
+    }
+
+    /** The replica set a cancelled reassignment returns to: the replicas without the adding ones. */
+    public int[] originalReplicas() {
+        return addingReplicas.length == 0 ? replicas : without(replicas, addingReplicas);
+    }
+
+    public boolean isAdding(int brokerId) {
+        return contains(addingReplicas, brokerId);
     }
 
     public boolean isOffline() {
@@ -41,12 +71,32 @@ public record PartitionState(int[] replicas, int leader, int leaderEpoch, int[] 
 
     /** A change of this partition: the given leader, leader epoch and ISR, under the next partition epoch. */
     public PartitionState withLeader(int newLeader, int newLeaderEpoch, int[] newIsr) {
-        return new PartitionState(replicas, newLeader, newLeaderEpoch, newIsr, partitionEpoch + 1);
+        return new PartitionState(replicas, newLeader, newLeaderEpoch, newIsr, partitionEpoch + 1, addingReplicas,
+                removingReplicas);
     }
 
     /** This partition with every leadership field as given (what a published change record says). */
     public PartitionState with(int newLeader, int newLeaderEpoch, int[] newIsr, int newPartitionEpoch) {
-        return new PartitionState(replicas, newLeader, newLeaderEpoch, newIsr, newPartitionEpoch);
+        return new PartitionState(replicas, newLeader, newLeaderEpoch, newIsr, newPartitionEpoch, addingReplicas,
+                removingReplicas);
+    }
+
+    /** A change of this partition's replica set (a reassignment step) and leadership, under the next partition epoch. */
+    public PartitionState withReplicas(int[] newReplicas, int[] newAdding, int[] newRemoving, int newLeader,
+                                       int newLeaderEpoch, int[] newIsr) {
+        return new PartitionState(newReplicas, newLeader, newLeaderEpoch, newIsr, partitionEpoch + 1, newAdding,
+                newRemoving);
+    }
+
+    private static int[] without(int[] ids, int[] drop) {
+        int[] out = new int[ids.length];
+        int n = 0;
+        for (int v : ids) {
+            if (!contains(drop, v)) {
+                out[n++] = v;
+            }
+        }
+        return Arrays.copyOf(out, n);
     }
 
     static boolean contains(int[] ids, int id) {
@@ -62,7 +112,8 @@ public record PartitionState(int[] replicas, int leader, int leaderEpoch, int[] 
     public boolean equals(Object o) {
         return o instanceof PartitionState p && leader == p.leader && leaderEpoch == p.leaderEpoch
                 && partitionEpoch == p.partitionEpoch && Arrays.equals(replicas, p.replicas)
-                && Arrays.equals(isr, p.isr);
+                && Arrays.equals(isr, p.isr) && Arrays.equals(addingReplicas, p.addingReplicas)
+                && Arrays.equals(removingReplicas, p.removingReplicas);
     }
 
     @Override
@@ -73,6 +124,8 @@ public record PartitionState(int[] replicas, int leader, int leaderEpoch, int[] 
     @Override
     public String toString() {
         return "PartitionState{replicas=" + Arrays.toString(replicas) + ", leader=" + leader + ", leaderEpoch="
-                + leaderEpoch + ", isr=" + Arrays.toString(isr) + ", partitionEpoch=" + partitionEpoch + "}";
+                + leaderEpoch + ", isr=" + Arrays.toString(isr) + ", partitionEpoch=" + partitionEpoch
+                + (isReassigning() ? ", adding=" + Arrays.toString(addingReplicas) + ", removing="
+                + Arrays.toString(removingReplicas) : "") + "}";
     }
 }

@@ -114,6 +114,16 @@ final class ReplicationModel {
         return r;
     }
 
+    /** AlterPartitionReassignments of one partition; {@code target} null cancels. */
+    ReassignmentResult reassign(String topic, int p, int[] target) {
+        DeltaRecord delta = new DeltaRecord();
+        Map<PartitionRef, int[]> targets = new java.util.LinkedHashMap<>();
+        targets.put(new PartitionRef(topic, p), target);
+        List<ReassignmentResult> r = control.alterReassignments(state, targets, delta);
+        apply(delta);
+        return r.get(0);
+    }
+
     void rebalance() {
         DeltaRecord delta = new DeltaRecord();
         control.rebalanceLeaders(state, delta);

@@ -14,11 +14,11 @@ import java.util.UUID;
  * Mutable value holder; not thread-safe.
  */
 public final class PartitionChangeRecord implements Message {
-    public static final int CURRENT_VERSION = 1;
+    public static final int CURRENT_VERSION = 2;
     /** The partition epoch of a v0 record, written before the field existed. */
     public static final int PARTITION_EPOCH_NOT_CARRIED = -1;
     private static final String[] FIELDS = {"topicId", "partition", "leader", "leaderEpoch", "isr",
-        "partitionEpoch"};
+        "partitionEpoch", "replicas", "addingReplicas", "removingReplicas"};
 
     public UUID topicId = new UUID(0, 0);
     public int partition;
@@ -26,6 +26,10 @@ public final class PartitionChangeRecord implements Message {
     public int leaderEpoch;
     public int[] isr = new int[0];
     public int partitionEpoch = PARTITION_EPOCH_NOT_CARRIED;
+    /** The replica set after the change; null when unchanged (and in records older than v2). */
+    public int[] replicas;
+    public int[] addingReplicas;
+    public int[] removingReplicas;
     /** Version written; lower only in compatibility tests (what an older controller wrote). */
     public int writeVersion = CURRENT_VERSION;
 
@@ -49,8 +53,12 @@ public final class PartitionChangeRecord implements Message {
 
     /** The change that makes partition {@code partition} of topic {@code topicId} into {@code state}. */
     public static PartitionChangeRecord of(UUID topicId, int partition, io.sluice.cluster.state.PartitionState state) {
-        return new PartitionChangeRecord(topicId, partition, state.leader(), state.leaderEpoch(), state.isr(),
-                state.partitionEpoch());
+        PartitionChangeRecord r = new PartitionChangeRecord(topicId, partition, state.leader(), state.leaderEpoch(),
+                state.isr(), state.partitionEpoch());
+        r.replicas = state.replicas();
+        r.addingReplicas = state.addingReplicas();
+        r.removingReplicas = state.removingReplicas();
+        return r;
     }
 
     @Override
@@ -100,6 +108,24 @@ public final class PartitionChangeRecord implements Message {
                     return false;
                 }
                 w.incrementState();
+                if (writeVersion < 2) {
+                    return true;
+                }
+            case 6:
+                if (!w.writeIntArray(replicas)) {
+                    return false;
+                }
+                w.incrementState();
+            case 7:
+                if (!w.writeIntArray(addingReplicas)) {
+                    return false;
+                }
+                w.incrementState();
+            case 8:
+                if (!w.writeIntArray(removingReplicas)) {
+                    return false;
+                }
+                w.incrementState();
             default:
                 return true;
         }
@@ -146,6 +172,30 @@ public final class PartitionChangeRecord implements Message {
                 }
             case 5:
                 partitionEpoch = r.readInt();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+                if (r.version() < 2) {
+                    replicas = null;
+                    addingReplicas = null;
+                    removingReplicas = null;
+                    return true;
+                }
+            case 6:
+                replicas = r.readIntArray();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 7:
+                addingReplicas = r.readIntArray();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 8:
+                removingReplicas = r.readIntArray();
                 if (!r.isLastRead()) {
                     return false;
                 }

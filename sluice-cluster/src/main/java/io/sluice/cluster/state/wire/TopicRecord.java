@@ -22,12 +22,14 @@ import java.util.UUID;
  * 100,000-partition topic is never copied into an intermediate form.
  * Schema v0: topicId, name, configKeys, configValues, partitionCount, partitions.
  * Schema v1 adds partitionEpoch after each partition's isr; a v0 topic reads its partitions at partition epoch 0.
+ * Schema v2 adds addingReplicas and removingReplicas after each partition's partitionEpoch (a reassignment in
+ * progress); an older topic reads them as empty.
  * Mutable value holder; not thread-safe; a new instance per write.
  */
 public final class TopicRecord implements Message {
     /** Partitions one topic may declare; more is treated as a forged count (Kafka itself is far below). */
     public static final int MAX_PARTITIONS = 1 << 20;
-    public static final int CURRENT_VERSION = 1;
+    public static final int CURRENT_VERSION = 2;
     private static final String[] FIELDS = {"topicId", "name", "configKeys", "configValues", "partitionCount",
         "partitions"};
 
@@ -46,6 +48,8 @@ public final class TopicRecord implements Message {
     private int pendingLeader;
     private int pendingLeaderEpoch;
     private int[] pendingIsr;
+    private int pendingPartitionEpoch;
+    private int[] pendingAdding;
     /** Version written; lower only in compatibility tests (what an older controller wrote). */
     private int writeVersion = CURRENT_VERSION;
 
@@ -183,6 +187,21 @@ public final class TopicRecord implements Message {
                     if (!w.writeInt(p.partitionEpoch())) {
                         return false;
                     }
+                    if (writeVersion < 2) {
+                        cursorField = 0;
+                        cursor++;
+                        break;
+                    }
+                    cursorField = 5;
+                case 5:
+                    if (!w.writeIntArray(p.addingReplicas())) {
+                        return false;
+                    }
+                    cursorField = 6;
+                case 6:
+                    if (!w.writeIntArray(p.removingReplicas())) {
+                        return false;
+                    }
                     cursorField = 0;
                     cursor++;
                     break;
@@ -280,11 +299,36 @@ public final class TopicRecord implements Message {
                     }
                     cursorField = 4;
                 case 4:
-                    int partitionEpoch = r.readInt();
+                    pendingPartitionEpoch = r.readInt();
                     if (!r.isLastRead()) {
                         return false;
                     }
-                    addPartition(partitionEpoch);
+                    if (r.version() < 2) {
+                        addPartition(pendingPartitionEpoch);
+                        break;
+                    }
+                    cursorField = 5;
+                case 5:
+                    pendingAdding = r.readIntArray();
+                    if (!r.isLastRead()) {
+                        return false;
+                    }
+                    cursorField = 6;
+                case 6:
+                    int[] removing = r.readIntArray();
+                    if (!r.isLastRead()) {
+                        return false;
+                    }
+                    if (pendingAdding == null || removing == null) {
+                        throw new MalformedInputException("TopicRecord " + name + " partition " + read.size()
+                                + ": null adding or removing replicas");
+                    }
+                    read.add(new PartitionState(pendingReplicas, pendingLeader, pendingLeaderEpoch, pendingIsr,
+                            pendingPartitionEpoch, pendingAdding, removing));
+                    pendingReplicas = null;
+                    pendingIsr = null;
+                    pendingAdding = null;
+                    cursorField = 0;
                     break;
                 default:
                     throw new IllegalStateException("partition field " + cursorField);

@@ -86,7 +86,9 @@ class PartitionEpochWireTest {
         PartitionChangeRecord v0 = new PartitionChangeRecord(TOPIC, 0, 1, 5, new int[] {1});
         v0.writeVersion = 0;
         byte[] v0Bytes = encode(v0, 64);
-        byte[] v1Bytes = encode(new PartitionChangeRecord(TOPIC, 0, 1, 5, new int[] {1}, 3), 64);
+        PartitionChangeRecord v1 = new PartitionChangeRecord(TOPIC, 0, 1, 5, new int[] {1}, 3);
+        v1.writeVersion = 1;
+        byte[] v1Bytes = encode(v1, 64);
         assertEquals(v1Bytes.length - 1, v0Bytes.length, "v0 has no partitionEpoch field");
         PartitionChangeRecord read = (PartitionChangeRecord) decode(v0Bytes, 1);
         assertEquals(PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED, read.partitionEpoch);
@@ -106,10 +108,62 @@ class PartitionEpochWireTest {
         assertEquals(1, s.apply(d, 1).topic(TOPIC).partition(0).partitionEpoch());
     }
 
+    static TopicState moving() {
+        return new TopicState(TOPIC, "moving", Map.of(), new PartitionState[] {
+            new PartitionState(new int[] {4, 2, 3, 1}, 1, 6, new int[] {1, 2, 3}, 12, new int[] {4}, new int[] {1}),
+            new PartitionState(new int[] {3, 1}, 3, 2, new int[] {3, 1}, 5)});
+    }
+
+    @Test
+    void shouldRoundTripReassignmentsThroughAnySplit() {
+        PartitionChangeRecord c = PartitionChangeRecord.of(TOPIC, 0, moving().partition(0));
+        TopicRecord t = TopicRecord.of(moving());
+        for (int chunk : new int[] {1, 2, 3, 7, 64, 4096}) {
+            PartitionChangeRecord back = (PartitionChangeRecord) decode(encode(c, chunk), chunk);
+            assertArrayEquals(new int[] {4, 2, 3, 1}, back.replicas);
+            assertArrayEquals(new int[] {4}, back.addingReplicas);
+            assertArrayEquals(new int[] {1}, back.removingReplicas);
+            assertEquals(moving(), ((TopicRecord) decode(encode(t, chunk), chunk)).toTopic(), "chunk " + chunk);
+        }
+        // Applied to a state, the change moves the replica set; a v1 change keeps it.
+        TopicState before = new TopicState(TOPIC, "moving", Map.of(), new PartitionState[] {
+            new PartitionState(new int[] {1, 2, 3}, 1, 5, new int[] {1, 2, 3}, 11),
+            moving().partition(1)});
+        ClusterState s = ClusterState.of(1, 0, List.of(ZkTesting.broker(1, "")), List.of(before));
+        DeltaRecord d = new DeltaRecord();
+        d.controllerEpoch = 1;
+        d.partitionChanges.add((PartitionChangeRecord) decode(encode(c, 64), 64));
+        assertEquals(moving().partition(0), s.apply(d, 1).topic(TOPIC).partition(0));
+
+        PartitionChangeRecord v1 = PartitionChangeRecord.of(TOPIC, 0, moving().partition(0));
+        v1.writeVersion = 1;
+        PartitionChangeRecord v1Read = (PartitionChangeRecord) decode(encode(v1, 64), 64);
+        assertNull(v1Read.replicas, "a v1 change does not carry the replica set");
+        DeltaRecord d1 = new DeltaRecord();
+        d1.controllerEpoch = 1;
+        d1.partitionChanges.add(v1Read);
+        assertArrayEquals(new int[] {1, 2, 3}, s.apply(d1, 1).topic(TOPIC).partition(0).replicas());
+
+        TopicRecord v1Topic = (TopicRecord) decode(encode(TopicRecord.of(moving(), 1), 5), 3);
+        assertEquals(0, v1Topic.toTopic().partition(0).addingReplicas().length, "v1 topics read as not moving");
+    }
+
+    @Test
+    void shouldRefuseAChangeToAnEmptyReplicaSet() {
+        PartitionChangeRecord c = PartitionChangeRecord.of(TOPIC, 0, moving().partition(0));
+        c.replicas = new int[0];
+        ClusterState s = ClusterState.of(1, 0, List.of(ZkTesting.broker(1, "")), List.of(moving()));
+        DeltaRecord d = new DeltaRecord();
+        d.controllerEpoch = 1;
+        d.partitionChanges.add((PartitionChangeRecord) decode(encode(c, 64), 64));
+        org.junit.jupiter.api.Assertions.assertThrows(CodecException.class, () -> s.apply(d, 1));
+    }
+
     @Test
     void shouldAskForMoreBytesAtEveryTruncation() {
         for (Message m : List.of(new PartitionChangeRecord(TOPIC, 1, 3, 10, new int[] {3, 1}, 41),
-                TopicRecord.of(topic()))) {
+                TopicRecord.of(topic()), TopicRecord.of(moving()),
+                PartitionChangeRecord.of(TOPIC, 0, moving().partition(0)))) {
             byte[] bytes = encode(m, 64);
             for (int len = 0; len < bytes.length; len++) {
                 byte[] cut = Arrays.copyOf(bytes, len);
@@ -126,8 +180,8 @@ class PartitionEpochWireTest {
     void garbageInThePartitionEpochRecordsEndsInATypedError(@ForAll byte[] garbage,
                                                             @ForAll @IntRange(min = 0, max = 60) int at,
                                                             @ForAll boolean topicRecord) {
-        Message m = topicRecord ? TopicRecord.of(topic())
-                : new PartitionChangeRecord(TOPIC, 1, 3, 10, new int[] {3, 1}, 41);
+        Message m = topicRecord ? TopicRecord.of(moving())
+                : PartitionChangeRecord.of(TOPIC, 0, moving().partition(0));
         byte[] spliced = encode(m, 64);
         for (int i = 0; i < garbage.length && at + i < spliced.length; i++) {
             spliced[at + i] = garbage[i];

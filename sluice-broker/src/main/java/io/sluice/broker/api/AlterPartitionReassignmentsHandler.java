@@ -1,0 +1,78 @@
+package io.sluice.broker.api;
+
+import io.sluice.broker.network.ApiHandler;
+import io.sluice.broker.network.RequestContext;
+import io.sluice.cluster.controller.ReassignmentResult;
+import io.sluice.cluster.node.ClusterNode;
+import io.sluice.cluster.state.PartitionRef;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData.ReassignableTopic;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData.ReassignablePartition;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData.ReassignablePartitionResponse;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData.ReassignableTopicResponse;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * AlterPartitionReassignments (KIP-455; {@code kafka-reassign-partitions.sh --execute} and {@code --cancel}): a target
+ * replica set per partition, or null to cancel, decided by the controller in one delta. Kafka's clients send it to
+ * the controller; on another broker the whole request answers NOT_CONTROLLER. A partition named twice is refused
+ * with INVALID_REQUEST, as Kafka does.
+ *
+ * <p>Thread-safe (stateless past construction).
+ */
+public final class AlterPartitionReassignmentsHandler implements ApiHandler<AlterPartitionReassignmentsRequestData> {
+    private final Supplier<ClusterNode> node;
+
+    public AlterPartitionReassignmentsHandler(Supplier<ClusterNode> node) {
+        this.node = node;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext context, AlterPartitionReassignmentsRequestData request) {
+        ClusterNode n = node.get();
+        if (n == null || !n.isController()) {
+            return CompletableFuture.completedFuture(failed(Errors.NOT_CONTROLLER, null));
+        }
+        Map<PartitionRef, int[]> targets = new LinkedHashMap<>();
+        for (ReassignableTopic topic : request.topics()) {
+            for (ReassignablePartition p : topic.partitions()) {
+                PartitionRef ref = new PartitionRef(topic.name(), p.partitionIndex());
+                int[] target = p.replicas() == null ? null
+                        : p.replicas().stream().mapToInt(Integer::intValue).toArray();
+                if (targets.containsKey(ref)) {
+                    return CompletableFuture.completedFuture(failed(Errors.INVALID_REQUEST,
+                            "partition " + ref + " is named more than once"));
+                }
+                targets.put(ref, target);
+            }
+        }
+        return n.alterPartitionReassignments(targets).handle((results, failure) -> failure != null
+                ? failed(Errors.NOT_CONTROLLER, null) : respond(results));
+    }
+
+    private static ApiMessage respond(List<ReassignmentResult> results) {
+        Map<String, ReassignableTopicResponse> byTopic = new LinkedHashMap<>();
+        for (ReassignmentResult r : results) {
+            byTopic.computeIfAbsent(r.partition().topic(), t -> new ReassignableTopicResponse().setName(t))
+                    .partitions().add(new ReassignablePartitionResponse()
+                            .setPartitionIndex(r.partition().partition())
+                            .setErrorCode(r.error().kafkaCode())
+                            .setErrorMessage(r.message()));
+        }
+        return new AlterPartitionReassignmentsResponseData().setErrorCode(Errors.NONE.code())
+                .setResponses(new ArrayList<>(byTopic.values()));
+    }
+
+    private static AlterPartitionReassignmentsResponseData failed(Errors error, String message) {
+        return new AlterPartitionReassignmentsResponseData().setErrorCode(error.code())
+                .setErrorMessage(message != null ? message : error.message());
+    }
+}

@@ -1,0 +1,212 @@
+package io.sluice.cluster.controller;
+
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionRef;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntPredicate;
+
+import static io.sluice.cluster.state.PartitionState.NO_LEADER;
+
+/**
+ * Kafka's partition reassignment (KIP-455) as the KRaft controller runs it. A target replica set puts the partition
+ * under reassignment: its replicas become the target followed by the original replicas the target leaves out (the
+ * removing replicas); the target's new brokers are the adding replicas, outside the ISR until they catch up. A new
+ * target for a partition already moving is measured against the original replicas, not the interim set. Once every
+ * target replica is in the ISR the reassignment completes in the same delta: replicas become the target, the ISR
+ * keeps only target replicas, and a leader outside the target hands over to the first eligible in-sync target
+ * replica. A null target cancels: the replicas return to the original set. Every replica-set change bumps the leader
+ * epoch, so each replica re-reads its role and the leader re-counts its followers.
+ *
+ * <p>Pure logic over a {@link ClusterState} and the changes of one delta; stateless, safe to share.
+ */
+final class ReassignmentControl {
+    private static final Logger LOG = LoggerFactory.getLogger(ReassignmentControl.class);
+    private static final int[] NONE = new int[0];
+
+    private ReassignmentControl() {
+    }
+
+    /**
+     * Applies each request ({@code target} null cancels) and returns one result per request, in request order.
+     *
+     * @param eligible whether a broker may lead (live and not shutting down)
+     */
+    static List<ReassignmentResult> alter(ClusterState state, Map<PartitionRef, int[]> targets, IntPredicate eligible,
+                                          PendingChanges pending) {
+        List<ReassignmentResult> results = new ArrayList<>(targets.size());
+        for (Map.Entry<PartitionRef, int[]> e : targets.entrySet()) {
+            results.add(alterOne(state, e.getKey(), e.getValue(), eligible, pending));
+        }
+        return results;
+    }
+
+    private static ReassignmentResult alterOne(ClusterState state, PartitionRef ref, int[] target,
+                                               IntPredicate eligible, PendingChanges pending) {
+        TopicState topic = state.topic(ref.topic());
+        if (topic == null || ref.partition() < 0 || ref.partition() >= topic.partitionCount()) {
+            return new ReassignmentResult(ref, ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
+                    "Unable to find partition " + ref);
+        }
+        PartitionKey key = new PartitionKey(topic.id(), ref.partition());
+        PartitionState ps = pending.current(key);
+        if (target == null) {
+            if (!ps.isReassigning()) {
+                return new ReassignmentResult(ref, ReplicationError.NO_REASSIGNMENT_IN_PROGRESS,
+                        "No ongoing reassignment for partition " + ref);
+            }
+            pending.change(key, cancelled(state, ref, ps, eligible));
+            LOG.info("reassignment of {} cancelled: replicas back to {}", ref, Arrays.toString(ps.originalReplicas()));
+            return new ReassignmentResult(ref, ReplicationError.NONE, null);
+        }
+        String invalid = invalidTarget(state, target);
+        if (invalid != null) {
+            return new ReassignmentResult(ref, ReplicationError.INVALID_REPLICA_ASSIGNMENT, invalid);
+        }
+        PartitionState next = started(ps, target);
+        if (next != null) {
+            PartitionState completed = completedIfInSync(next, eligible);
+            next = completed != null ? completed : next;
+            LOG.info("reassignment of {} to {}: {}", ref, Arrays.toString(target), next);
+            pending.change(key, next);
+        }
+        return new ReassignmentResult(ref, ReplicationError.NONE, null);
+    }
+
+    /** Kafka's checks of a manual assignment: not empty, no broker twice, every broker registered. */
+    private static String invalidTarget(ClusterState state, int[] target) {
+        if (target.length == 0) {
+            return "The manual partition assignment includes an empty replica list.";
+        }
+        for (int i = 0; i < target.length; i++) {
+            for (int j = 0; j < i; j++) {
+                if (target[j] == target[i]) {
+                    return "The manual partition assignment includes the broker " + target[i] + " more than once.";
+                }
+            }
+            if (!state.hasBroker(target[i])) {
+                return "The manual partition assignment includes broker " + target[i]
+                        + ", but no such broker is registered.";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The partition under reassignment to {@code target}; null when it already has exactly that replica set and
+     * nothing moves. A reorder of the same brokers takes effect at once.
+     */
+    static PartitionState started(PartitionState ps, int[] target) {
+        int[] original = ps.originalReplicas();
+        int[] adding = minus(target, original);
+        int[] removing = minus(original, target);
+        if (adding.length == 0 && removing.length == 0) {
+            if (Arrays.equals(ps.replicas(), target) && !ps.isReassigning()) {
+                return null;
+            }
+            return ps.withReplicas(target.clone(), NONE, NONE, ps.leader(), ps.leaderEpoch() + 1,
+                    intersect(ps.isr(), target));
+        }
+        int[] replicas = Arrays.copyOf(target, target.length + removing.length);
+        System.arraycopy(removing, 0, replicas, target.length, removing.length);
+        return ps.withReplicas(replicas, adding, removing, ps.leader(), ps.leaderEpoch() + 1, ps.isr());
+    }
+
+    /**
+     * The completed reassignment when every target replica is in the ISR, else null: replicas become the target, the
+     * ISR keeps only target replicas, and the leader stays when it is one of them, else the first eligible in-sync
+     * target replica leads.
+     */
+    static PartitionState completedIfInSync(PartitionState ps, IntPredicate eligible) {
+        if (!ps.isReassigning()) {
+            return null;
+        }
+        int[] target = ps.targetReplicas();
+        for (int id : target) {
+            if (!ps.inIsr(id)) {
+                return null;
+            }
+        }
+        int[] isr = intersect(ps.isr(), target);
+        int leader = ps.leader();
+        if (!contains(target, leader)) {
+            leader = firstIn(target, isr, eligible);
+            if (leader == NO_LEADER) {
+                return null;
+            }
+        }
+        return ps.withReplicas(target.clone(), NONE, NONE, leader, ps.leaderEpoch() + 1, isr);
+    }
+
+    /**
+     * The partition back on its original replicas: the ISR keeps only original replicas (or, if none of them is in
+     * sync, the first live one, as an unclean choice that is logged), the leader stays when it is one of them, else
+     * the first eligible in-sync original replica leads.
+     */
+    private static PartitionState cancelled(ClusterState state, PartitionRef ref, PartitionState ps,
+                                            IntPredicate eligible) {
+        int[] original = ps.originalReplicas();
+        int[] isr = intersect(ps.isr(), original);
+        if (isr.length == 0) {
+            int first = firstIn(original, original, eligible);
+            LOG.error("cancelling the reassignment of {}: no original replica of {} is in sync (isr {}); {} becomes "
+                    + "leader, records only the adding replicas hold may be lost", ref, Arrays.toString(original),
+                    Arrays.toString(ps.isr()), first);
+            isr = first == NO_LEADER ? new int[] {original[0]} : new int[] {first};
+        }
+        int leader = ps.leader();
+        if (!contains(original, leader) || !contains(isr, leader)) {
+            leader = firstIn(original, isr, eligible);
+        }
+        return ps.withReplicas(original, NONE, NONE, leader, ps.leaderEpoch() + 1, isr);
+    }
+
+    private static int firstIn(int[] order, int[] members, IntPredicate eligible) {
+        for (int id : order) {
+            if (contains(members, id) && eligible.test(id)) {
+                return id;
+            }
+        }
+        return NO_LEADER;
+    }
+
+    /** The members of {@code ids} not in {@code drop}, in order. */
+    private static int[] minus(int[] ids, int[] drop) {
+        int[] out = new int[ids.length];
+        int n = 0;
+        for (int v : ids) {
+            if (!contains(drop, v)) {
+                out[n++] = v;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** The members of {@code ids} also in {@code keep}, in the order of {@code ids}. */
+    private static int[] intersect(int[] ids, int[] keep) {
+        int[] out = new int[ids.length];
+        int n = 0;
+        for (int v : ids) {
+            if (contains(keep, v)) {
+                out[n++] = v;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    private static boolean contains(int[] ids, int id) {
+        for (int v : ids) {
+            if (v == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

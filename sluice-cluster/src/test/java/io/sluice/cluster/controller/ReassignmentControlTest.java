@@ -1,0 +1,156 @@
+package io.sluice.cluster.controller;
+
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.wire.PartitionChangeRecord;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.sluice.cluster.controller.ReplicationModel.ids;
+import static io.sluice.cluster.controller.ReplicationModel.topic;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** KIP-455 reassignment in the controller, without ZooKeeper: each case drives a {@link ReplicationModel}. */
+class ReassignmentControlTest {
+
+    /** Brokers 1..4; topic t with one partition on [1, 2, 3], 1 leading, all in sync. */
+    private static ReplicationModel model() {
+        return new ReplicationModel(ClusterConfig.defaults(), List.of(1, 2, 3, 4), topic("t", Map.of(), ids(1, 2, 3)));
+    }
+
+    @Test
+    void shouldAddTheNewBrokerOutsideTheIsrAndKeepTheRemovedOneUntilTheNewOneIsInSync() {
+        ReplicationModel m = model();
+        PartitionState before = m.partition("t", 0);
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, ids(4, 2, 3)).error());
+        PartitionState moving = m.partition("t", 0);
+        assertArrayEquals(ids(4, 2, 3, 1), moving.replicas(), "target first, then the removing replicas");
+        assertArrayEquals(ids(4), moving.addingReplicas());
+        assertArrayEquals(ids(1), moving.removingReplicas());
+        assertArrayEquals(ids(1, 2, 3), moving.isr(), "the adding replica is not in sync yet");
+        assertEquals(1, moving.leader(), "the leader stays while the move runs");
+        assertEquals(before.leaderEpoch() + 1, moving.leaderEpoch(), "a replica-set change bumps the leader epoch");
+        assertTrue(moving.partitionEpoch() > before.partitionEpoch());
+        assertEquals(1, m.lastDelta.partitionChanges.size());
+
+        // The leader reports 4 caught up: the reassignment completes in the same delta.
+        List<AlterPartitionResult> r = m.alterPartition(1, m.isrChange("t", 0, 1, 2, 3, 4));
+        assertEquals(ReplicationError.NONE, r.get(0).error());
+        PartitionState done = m.partition("t", 0);
+        assertArrayEquals(ids(4, 2, 3), done.replicas());
+        assertFalse(done.isReassigning());
+        assertArrayEquals(ids(2, 3, 4), done.isr(), "the removed replica leaves the ISR");
+        assertEquals(4, done.leader(), "a leader outside the target hands over to the first in-sync target replica");
+        assertEquals(moving.leaderEpoch() + 1, done.leaderEpoch());
+    }
+
+    @Test
+    void shouldCompleteAtOnceWhenTheTargetIsAlreadyInSync() {
+        ReplicationModel m = model();
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, ids(2, 3)).error());
+        PartitionState done = m.partition("t", 0);
+        assertArrayEquals(ids(2, 3), done.replicas());
+        assertArrayEquals(ids(2, 3), done.isr());
+        assertEquals(2, done.leader());
+        assertFalse(done.isReassigning());
+        assertEquals(1, m.lastDelta.partitionChanges.size(), "started and completed in one change");
+    }
+
+    @Test
+    void shouldApplyAReorderAtOnceAndPublishNothingForTheSameReplicas() {
+        ReplicationModel m = model();
+        m.reassign("t", 0, ids(3, 2, 1));
+        PartitionState reordered = m.partition("t", 0);
+        assertArrayEquals(ids(3, 2, 1), reordered.replicas());
+        assertEquals(1, reordered.leader(), "a reorder moves the preferred replica, not the leader");
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, ids(3, 2, 1)).error());
+        assertTrue(m.lastDelta.isEmpty(), "the same replica set again changes nothing");
+    }
+
+    @Test
+    void shouldCancelBackToTheOriginalReplicas() {
+        ReplicationModel m = model();
+        m.reassign("t", 0, ids(4, 2, 3));
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, null).error());
+        PartitionState back = m.partition("t", 0);
+        assertArrayEquals(ids(2, 3, 1), back.replicas(),
+                "the interim replicas without the adding ones, in their order (as Kafka's controller reverts)");
+        assertArrayEquals(ids(1, 2, 3), back.isr());
+        assertEquals(1, back.leader());
+        assertFalse(back.isReassigning());
+
+        ReassignmentResult again = m.reassign("t", 0, null);
+        assertEquals(ReplicationError.NO_REASSIGNMENT_IN_PROGRESS, again.error());
+        assertNotNull(again.message());
+    }
+
+    @Test
+    void shouldMeasureANewTargetAgainstTheOriginalReplicas() {
+        ReplicationModel m = model();
+        m.reassign("t", 0, ids(4, 2, 3));
+        m.reassign("t", 0, ids(1, 2, 4));
+        PartitionState moving = m.partition("t", 0);
+        assertArrayEquals(ids(1, 2, 4, 3), moving.replicas());
+        assertArrayEquals(ids(4), moving.addingReplicas());
+        assertArrayEquals(ids(3), moving.removingReplicas());
+        m.reassign("t", 0, ids(1, 2, 3));
+        PartitionState back = m.partition("t", 0);
+        assertArrayEquals(ids(1, 2, 3), back.replicas(), "the original set as target ends the reassignment");
+        assertFalse(back.isReassigning());
+    }
+
+    @Test
+    void shouldRefuseInvalidTargetsWithKafkasErrors() {
+        ReplicationModel m = model();
+        PartitionState before = m.partition("t", 0);
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.reassign("t", 0, ids()).error());
+        ReassignmentResult twice = m.reassign("t", 0, ids(1, 1, 2));
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, twice.error());
+        assertTrue(twice.message().contains("broker 1 more than once"), twice.message());
+        ReassignmentResult unknown = m.reassign("t", 0, ids(1, 2, 9));
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, unknown.error());
+        assertTrue(unknown.message().contains("broker 9"), unknown.message());
+        assertEquals(ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, m.reassign("t", 5, ids(1)).error());
+        assertEquals(ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, m.reassign("nope", 0, ids(1)).error());
+        assertEquals(before, m.partition("t", 0), "nothing changed");
+    }
+
+    @Test
+    void shouldIndexTheNewReplicaSoItsLeavingIsSeen() {
+        ReplicationModel m = model();
+        m.reassign("t", 0, ids(4, 2, 3));
+        m.alterPartition(1, m.isrChange("t", 0, 1, 2, 3, 4));
+        m.leave(4);
+        PartitionState p = m.partition("t", 0);
+        assertArrayEquals(ids(2, 3), p.isr(), "broker 4 leads after the move; its leaving is followed");
+        assertEquals(2, p.leader());
+        m.leave(1);
+        assertEquals(p, m.partition("t", 0), "broker 1 no longer hosts the partition");
+    }
+
+    @Test
+    void shouldCarryTheReplicaSetInTheChangeRecord() {
+        ReplicationModel m = model();
+        m.reassign("t", 0, ids(4, 2, 3));
+        PartitionChangeRecord c = m.lastDelta.partitionChanges.get(0);
+        assertArrayEquals(ids(4, 2, 3, 1), c.replicas);
+        assertArrayEquals(ids(4), c.addingReplicas);
+        assertArrayEquals(ids(1), c.removingReplicas);
+    }
+
+    @Test
+    void shouldLeaveTheReplicaSetOutOfAnIsrOnlyChange() {
+        ReplicationModel m = model();
+        m.alterPartition(1, m.isrChange("t", 0, 1, 2));
+        PartitionChangeRecord c = m.lastDelta.partitionChanges.get(0);
+        assertArrayEquals(ids(1, 2, 3), c.replicas, "records always carry the full replica set from v2 on");
+        assertNull(m.partition("t", 0).isReassigning() ? "moving" : null);
+    }
+}
