@@ -5,6 +5,7 @@ import io.sluice.broker.api.ApiVersionsHandler;
 import io.sluice.broker.api.ControlledShutdownHandler;
 import io.sluice.broker.api.DescribeTopicPartitionsHandler;
 import io.sluice.broker.api.AlterPartitionReassignmentsHandler;
+import io.sluice.broker.api.DescribeLogDirsHandler;
 import io.sluice.broker.api.ElectLeadersHandler;
 import io.sluice.broker.api.ListPartitionReassignmentsHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
@@ -33,6 +34,7 @@ import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.cluster.ClusterMembership;
 import io.sluice.broker.cluster.ControllerForwarder;
 import io.sluice.broker.config.BrokerConfig;
+import io.sluice.broker.reassign.ReassignmentRoomCheck;
 import io.sluice.broker.config.Listener;
 import io.sluice.broker.fetch.FetchHandler;
 import io.sluice.broker.network.ApiRegistry;
@@ -90,13 +92,16 @@ public final class SluiceBroker implements AutoCloseable {
     private final RecoveryReport recovery;
     private final ReplicaManager replicas;
     private final ControllerChannel controllerChannel;
+    private final ReassignmentRoomCheck roomCheck;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
     private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, List<ScheduledThreadPoolExecutor> timers,
                          GroupCoordinator groups, NetworkServer server, ClusterMembership cluster, ControllerForwarder forwarder,
-                         RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel) {
+                         RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel,
+                         ReassignmentRoomCheck roomCheck) {
         this.replicas = replicas;
+        this.roomCheck = roomCheck;
         this.controllerChannel = controllerChannel;
         this.forwarder = forwarder;
         this.config = config;
@@ -124,6 +129,7 @@ public final class SluiceBroker implements AutoCloseable {
         NetworkServer server = null;
         ControllerForwarder forwarder = null;
         ControllerChannel controllerChannel = null;
+        ReassignmentRoomCheck roomCheck = null;
         ReplicaManager replicas = null;
         ScheduledThreadPoolExecutor replicationTimer = null;
         try {
@@ -152,6 +158,7 @@ public final class SluiceBroker implements AutoCloseable {
                     () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,
                     controllerChannel, replicationTimer, System::currentTimeMillis);
             AuthorizedOperations authorized = new AuthorizedOperations();
+            roomCheck = new ReassignmentRoomCheck(config.brokerId(), config.moveFreeSpaceMarginBytes());
             ApiRegistry registry = new ApiRegistry();
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
@@ -166,8 +173,10 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.ALTER_PARTITION, 2, 3, new AlterPartitionHandler(node))
                     .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, new ControlledShutdownHandler(node))
                     .register(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(node, topics))
-                    .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, new AlterPartitionReassignmentsHandler(node))
+                    .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, new AlterPartitionReassignmentsHandler(node,
+                            roomCheck))
                     .register(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, new ListPartitionReassignmentsHandler(node))
+                    .register(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(logs, topics))
                     .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
@@ -205,7 +214,7 @@ public final class SluiceBroker implements AutoCloseable {
                     config.brokerId(), identity.clusterId(), bound, host, port,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
             return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, groupLoader, replicationTimer), groups, server,
-                    membership, forwarder, recovery, replicas, controllerChannel);
+                    membership, forwarder, recovery, replicas, controllerChannel, roomCheck);
         } catch (IOException | RuntimeException | InterruptedException e) {
             if (server != null) {
                 server.close();
@@ -215,6 +224,9 @@ public final class SluiceBroker implements AutoCloseable {
             }
             if (controllerChannel != null) {
                 controllerChannel.close();
+            }
+            if (roomCheck != null) {
+                roomCheck.close();
             }
             if (replicationTimer != null) {
                 replicationTimer.shutdownNow();
@@ -286,6 +298,7 @@ public final class SluiceBroker implements AutoCloseable {
             server.close();
             replicas.close();
             controllerChannel.close();
+            roomCheck.close();
             forwarder.close();
             // Without ZooKeeper every step of leaving would only retry: give it a moment, then go.
             leaveClusterWithin(cluster.isZooKeeperConnected() ? LEAVE_CLUSTER_BOUND : LEAVE_WITHOUT_ZOOKEEPER_BOUND);

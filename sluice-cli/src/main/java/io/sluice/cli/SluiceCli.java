@@ -3,6 +3,7 @@ package io.sluice.cli;
 import io.sluice.broker.config.ConfigException;
 import io.sluice.cli.cluster.ClusterCommand;
 import io.sluice.cli.consume.ConsumeCommand;
+import io.sluice.cli.partition.PartitionCommand;
 import io.sluice.cli.produce.ProduceCommand;
 import io.sluice.cli.server.ServerCommand;
 import io.sluice.cli.topic.TopicCommand;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "Sluice 0.1.0-SNAPSHOT",
         description = "A broker that speaks the Apache Kafka protocol, and console tools for it.",
         subcommands = {ServerCommand.class, ZooKeeperCommand.class, TopicCommand.class, ProduceCommand.class,
-                ConsumeCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
+                ConsumeCommand.class, ClusterCommand.class, PartitionCommand.class, CommandLine.HelpCommand.class})
 public final class SluiceCli implements Runnable {
     /** Exit code of a command that failed at run time (broker unreachable, request refused). */
     public static final int EXIT_FAILURE = 1;

@@ -60,8 +60,8 @@ public final class SluiceCliDistribution {
         }
     }
 
-    /** {@code java -Xmx512m -cp <jar>:<lib>/* io.sluice.cli.SluiceCli server --data-dir DIR --listen ... --override k=v ...}. */
-    public List<String> serverCommand(Path dataDir, String listen, List<String> overrides) {
+    /** {@code java -Xmx512m -cp <jar>:<lib>/* io.sluice.cli.SluiceCli ARGS...}: any {@code sluice} command. */
+    public List<String> command(String... args) {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = cliDir.resolve(CLI_JAR) + File.pathSeparator + cliDir.resolve(LIB_DIR) + File.separator + "*";
         List<String> command = new ArrayList<>();
@@ -70,7 +70,13 @@ public final class SluiceCliDistribution {
         command.add("-cp");
         command.add(classPath);
         command.add(mainClass);
-        command.add("server");
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** {@code java -Xmx512m -cp <jar>:<lib>/* io.sluice.cli.SluiceCli server --data-dir DIR --listen ... --override k=v ...}. */
+    public List<String> serverCommand(Path dataDir, String listen, List<String> overrides) {
+        List<String> command = command("server");
         command.add("--data-dir");
         command.add(dataDir.toAbsolutePath().toString());
         command.add("--listen");

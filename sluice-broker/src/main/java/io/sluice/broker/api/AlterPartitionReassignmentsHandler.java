@@ -2,7 +2,10 @@ package io.sluice.broker.api;
 
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
+import io.sluice.broker.reassign.ReassignmentRoomCheck;
 import io.sluice.cluster.controller.ReassignmentResult;
+import io.sluice.cluster.controller.ReplicationError;
+import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.state.PartitionRef;
 import java.util.ArrayList;
@@ -24,15 +27,18 @@ import org.apache.kafka.common.protocol.Errors;
  * AlterPartitionReassignments (KIP-455; {@code kafka-reassign-partitions.sh --execute} and {@code --cancel}): a target
  * replica set per partition, or null to cancel, decided by the controller in one delta. Kafka's clients send it to
  * the controller; on another broker the whole request answers NOT_CONTROLLER. A partition named twice is refused
- * with INVALID_REQUEST, as Kafka does.
+ * with INVALID_REQUEST, as Kafka does. Before the controller sees it, the {@link ReassignmentRoomCheck} refuses
+ * (INVALID_REPLICA_ASSIGNMENT, with the reason) each move whose new broker lacks the room; the others go ahead.
  *
  * <p>Thread-safe (stateless past construction).
  */
 public final class AlterPartitionReassignmentsHandler implements ApiHandler<AlterPartitionReassignmentsRequestData> {
     private final Supplier<ClusterNode> node;
+    private final ReassignmentRoomCheck roomCheck;
 
-    public AlterPartitionReassignmentsHandler(Supplier<ClusterNode> node) {
+    public AlterPartitionReassignmentsHandler(Supplier<ClusterNode> node, ReassignmentRoomCheck roomCheck) {
         this.node = node;
+        this.roomCheck = roomCheck;
     }
 
     @Override
@@ -54,8 +60,32 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
                 targets.put(ref, target);
             }
         }
-        return n.alterPartitionReassignments(targets).handle((results, failure) -> failure != null
-                ? failed(Errors.NOT_CONTROLLER, null) : respond(results));
+        ClusterState state = n.controllerState();
+        if (state == null) {
+            return CompletableFuture.completedFuture(failed(Errors.NOT_CONTROLLER, null));
+        }
+        return roomCheck.refusals(state, targets).thenCompose(refused -> {
+            Map<PartitionRef, int[]> accepted = new LinkedHashMap<>(targets);
+            accepted.keySet().removeAll(refused.keySet());
+            return n.alterPartitionReassignments(accepted).thenApply(results -> merge(targets, refused, results));
+        }).handle((results, failure) -> failure != null ? failed(Errors.NOT_CONTROLLER, null) : respond(results));
+    }
+
+    /** The controller's results and the refusals, in request order. */
+    private static List<ReassignmentResult> merge(Map<PartitionRef, int[]> targets, Map<PartitionRef, String> refused,
+                                                  List<ReassignmentResult> decided) {
+        Map<PartitionRef, ReassignmentResult> byPartition = new LinkedHashMap<>();
+        for (ReassignmentResult r : decided) {
+            byPartition.put(r.partition(), r);
+        }
+        List<ReassignmentResult> ordered = new ArrayList<>(targets.size());
+        for (PartitionRef ref : targets.keySet()) {
+            String reason = refused.get(ref);
+            ordered.add(reason != null
+                    ? new ReassignmentResult(ref, ReplicationError.INVALID_REPLICA_ASSIGNMENT, reason)
+                    : byPartition.get(ref));
+        }
+        return ordered;
     }
 
     private static ApiMessage respond(List<ReassignmentResult> results) {

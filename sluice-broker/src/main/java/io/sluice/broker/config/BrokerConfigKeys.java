@@ -86,6 +86,8 @@ public final class BrokerConfigKeys {
     public static final String REPLICA_FETCH_BACKOFF_MS = "replica.fetch.backoff.ms";
     public static final String REPLICA_LAG_TIME_MAX_MS = "replica.lag.time.max.ms";
     public static final String REPLICA_SOCKET_TIMEOUT_MS = "replica.socket.timeout.ms";
+    /** Sluice's own: free space a partition move must leave on its target's log directory. */
+    public static final String MOVE_FREE_SPACE_MARGIN_BYTES = "sluice.move.free.space.margin.bytes";
     public static final String REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS = "replica.high.watermark.checkpoint.interval.ms";
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
     public static final String AUTO_LEADER_REBALANCE_ENABLE = "auto.leader.rebalance.enable";
@@ -188,6 +190,9 @@ public final class BrokerConfigKeys {
         define(REPLICA_FETCH_BACKOFF_MS, INT, "1000", "Pause before a follower fetches a partition again after an error.", atLeast(0));
         define(REPLICA_LAG_TIME_MAX_MS, LONG, "30000",
                 "A follower not caught up with the leader for this long leaves the ISR; one that catches up rejoins.", atLeast(1));
+        define(MOVE_FREE_SPACE_MARGIN_BYTES, LONG, "268435456",
+                "A reassignment is refused up front when a new replica's broker would have less than this many bytes "
+                + "free after taking the partition (so a move cannot fill a disk).", atLeast(0));
         define(REPLICA_SOCKET_TIMEOUT_MS, INT, "30000",
                 "Bound on a follower's connect, send and wait for an answer (above replica.fetch.wait.max.ms).", atLeast(1));
         define(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LONG, "5000",

@@ -164,6 +164,11 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             LOG.debug("Rejected produce to {} from {}: {}", partition, context.clientHost(), e.getMessage());
             return null;
         } catch (IOException | RuntimeException e) {
+            if (partition.log().isClosed()) {
+                // The replica was removed (a reassignment took it off this broker) between lookup and append.
+                fail(result, Errors.NOT_LEADER_OR_FOLLOWER, "this broker no longer hosts " + partition);
+                return null;
+            }
             LOG.error("Append to {} failed", partition, e);
             fail(result, Errors.KAFKA_STORAGE_ERROR, "append to " + partition + " failed: " + e.getMessage());
             return null;

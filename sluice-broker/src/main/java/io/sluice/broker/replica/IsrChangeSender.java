@@ -140,6 +140,16 @@ public final class IsrChangeSender {
                     p.state().abandonPending();
                 }
                 p.partition().maybeAdvanceHighWatermark();
+            } else if (error == Errors.NONE || error == Errors.FENCED_LEADER_EPOCH
+                    || error == Errors.INVALID_UPDATE_VERSION) {
+                // The partition moved on (a new leader epoch: a reassignment completed with this change, another
+                // leader was elected) or this leader's view is stale: as Kafka's leader, keep counting the proposed
+                // ISR for the high watermark until the published state replaces this leader's state. Dropping it
+                // here would let the high watermark pass what a replica about to lead holds, and acknowledged
+                // records would be lost when it takes over.
+                LOG.info("{}: ISR {} answered {} in leader epoch {} (this leader's is {}); waiting for the published "
+                        + "state", p.partition(), java.util.Arrays.toString(p.isr()), error, answer.leaderEpoch(),
+                        p.state().leaderEpoch());
             } else {
                 LOG.info("{}: controller refused ISR {}: {}", p.partition(), java.util.Arrays.toString(p.isr()), error);
                 p.state().abandonPending();

@@ -1,13 +1,15 @@
 package io.sluice.cli.cluster;
 
+import io.sluice.cli.rebalance.RebalanceCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code sluice cluster status}. Not thread-safe; one per invocation.
+ * {@code sluice cluster status|rebalance}. Not thread-safe; one per invocation.
  */
-@Command(name = "cluster", mixinStandardHelpOptions = true, description = "Inspect a cluster through its ZooKeeper.",
-        subcommands = {ClusterStatusCommand.class})
+@Command(name = "cluster", mixinStandardHelpOptions = true,
+        description = "Inspect a cluster through its ZooKeeper, or rebalance it.",
+        subcommands = {ClusterStatusCommand.class, RebalanceCommand.class})
 public final class ClusterCommand implements Runnable {
 
     @CommandLine.Spec
@@ -15,6 +17,6 @@ public final class ClusterCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: status");
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: status or rebalance");
     }
 }

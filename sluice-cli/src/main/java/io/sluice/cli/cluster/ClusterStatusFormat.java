@@ -22,16 +22,19 @@ import java.util.stream.Collectors;
  * ClusterId: ID|-
  * Controller: ID|none \t Epoch: N \t Registered: yes|no
  * StateSeq: N \t PublishedSeq: N
- * Topics: N \t Partitions: N \t OfflinePartitions: N \t UnderReplicatedPartitions: N \t LiveBrokers: N
+ * Topics: N \t Partitions: N \t OfflinePartitions: N \t UnderReplicatedPartitions: N \t LiveBrokers: N \t ReassigningPartitions: N
  * Broker: ID \t Endpoint: HOST:PORT|- \t Rack: RACK|- \t Live: yes|no \t Registered: yes|no \t Leads: N \t Hosts: N
  * OfflinePartition: TOPIC-PARTITION \t Replicas: ID,ID...
  * UnderReplicatedPartition: TOPIC-PARTITION \t Leader: ID \t Replicas: ID,ID... \t Isr: ID,ID...
+ * ReassigningPartition: TOPIC-PARTITION \t Leader: ID \t Replicas: ID,ID... \t Adding: ID,... \t Removing: ID,... \t Isr: ID,ID...
  * </pre>
  *
  * {@code Live} is the controller's published view, {@code Registered} whether the broker holds a ZooKeeper session
  * now; they differ while the controller catches up, or when no controller runs. A broker is listed when it is live,
  * registered or holds a replica. A partition is under-replicated when it has a leader and fewer in-sync replicas than
- * replicas (Kafka's definition, as {@code kafka-topics --under-replicated-partitions} lists them). Stateless;
+ * replicas not being added by a reassignment (Kafka's definition, as {@code kafka-topics --under-replicated-partitions}
+ * lists them); a partition under reassignment (KIP-455) is listed with its adding and removing replicas (the bytes
+ * each move shipped are in {@code sluice partition moves}). Stateless;
  * thread-safe.
  */
 public final class ClusterStatusFormat {
@@ -54,6 +57,7 @@ public final class ClusterStatusFormat {
         }
         List<String> offline = new ArrayList<>();
         List<String> underReplicated = new ArrayList<>();
+        List<String> reassigning = new ArrayList<>();
         int partitions = 0;
         for (TopicState topic : topics) {
             for (int p = 0; p < topic.partitionCount(); p++) {
@@ -64,11 +68,17 @@ public final class ClusterStatusFormat {
                             + "\tReplicas: " + ids(partition.replicas()));
                 } else {
                     leadsAndHosts.computeIfAbsent(partition.leader(), id -> new int[2])[0]++;
-                    if (partition.isr().length < partition.replicas().length) {
+                    if (partition.isr().length < partition.replicas().length - partition.addingReplicas().length) {
                         underReplicated.add("UnderReplicatedPartition: " + topic.name() + "-" + p
                                 + "\tLeader: " + partition.leader() + "\tReplicas: " + ids(partition.replicas())
                                 + "\tIsr: " + ids(partition.isr()));
                     }
+                }
+                if (partition.isReassigning()) {
+                    reassigning.add("ReassigningPartition: " + topic.name() + "-" + p + "\tLeader: "
+                            + partition.leader() + "\tReplicas: " + ids(partition.replicas()) + "\tAdding: "
+                            + ids(partition.addingReplicas()) + "\tRemoving: " + ids(partition.removingReplicas())
+                            + "\tIsr: " + ids(partition.isr()));
                 }
                 for (int replica : partition.replicas()) {
                     leadsAndHosts.computeIfAbsent(replica, id -> new int[2])[1]++;
@@ -83,13 +93,15 @@ public final class ClusterStatusFormat {
                 : "Controller: none\tEpoch: " + status.controllerEpoch() + "\tRegistered: no");
         lines.add("StateSeq: " + state.appliedSeq() + "\tPublishedSeq: " + status.publishedSeq());
         lines.add("Topics: " + topics.size() + "\tPartitions: " + partitions + "\tOfflinePartitions: " + offline.size()
-                + "\tUnderReplicatedPartitions: " + underReplicated.size() + "\tLiveBrokers: " + state.brokers().size());
+                + "\tUnderReplicatedPartitions: " + underReplicated.size() + "\tLiveBrokers: " + state.brokers().size()
+                + "\tReassigningPartitions: " + reassigning.size());
         for (Map.Entry<Integer, int[]> entry : leadsAndHosts.entrySet()) {
             int id = entry.getKey();
             lines.add(brokerLine(id, state.brokers().get(id), status.registered().contains(id), entry.getValue()));
         }
         lines.addAll(offline);
         lines.addAll(underReplicated);
+        lines.addAll(reassigning);
         return lines;
     }
 

@@ -109,7 +109,7 @@ class ClusterStatusCommandTest {
 
             assertEquals(0, status.exitCode(), status.err());
             List<String> lines = status.out().lines().toList();
-            assertEquals("Topics: 1\tPartitions: 3\tOfflinePartitions: 0\tUnderReplicatedPartitions: 0\tLiveBrokers: 1", lines.get(3), status.out());
+            assertEquals("Topics: 1\tPartitions: 3\tOfflinePartitions: 0\tUnderReplicatedPartitions: 0\tLiveBrokers: 1\tReassigningPartitions: 0", lines.get(3), status.out());
             assertEquals("Broker: 0\tEndpoint: " + bootstrap + "\tRack: -\tLive: yes\tRegistered: yes"
                     + "\tLeads: 3\tHosts: 3", lines.get(4), status.out());
             assertEquals(5, lines.size(), status.out());

@@ -53,7 +53,7 @@ class ClusterStatusProcessTest {
                 Matcher controller = CONTROLLER.matcher(lines.get(1));
                 assertTrue(controller.matches(), lines.get(1));
                 assertTrue(lines.get(2).matches("StateSeq: (\\d+)\tPublishedSeq: \\1"), lines.get(2));
-                assertEquals("Topics: 1\tPartitions: " + PARTITIONS + "\tOfflinePartitions: 0\tUnderReplicatedPartitions: 0\tLiveBrokers: 2",
+                assertEquals("Topics: 1\tPartitions: " + PARTITIONS + "\tOfflinePartitions: 0\tUnderReplicatedPartitions: 0\tLiveBrokers: 2\tReassigningPartitions: 0",
                         lines.get(3));
                 assertEquals("Broker: 7\tEndpoint: " + sevenAddress + "\tRack: rack-a\tLive: yes\tRegistered: yes"
                         + "\tLeads: 3\tHosts: 3", lines.get(4));
@@ -65,7 +65,7 @@ class ClusterStatusProcessTest {
                 int stoppedId = stopSeven ? 7 : 8;
                 assertEquals(0, stopped.terminate(), stopped.stderr());
                 List<String> after = awaitStatusLine(connect, "Topics: 1\tPartitions: " + PARTITIONS
-                        + "\tOfflinePartitions: 3\tUnderReplicatedPartitions: 0\tLiveBrokers: 1");
+                        + "\tOfflinePartitions: 3\tUnderReplicatedPartitions: 0\tLiveBrokers: 1\tReassigningPartitions: 0");
 
                 assertTrue(after.contains("Broker: " + stoppedId + "\tEndpoint: -\tRack: -\tLive: no\tRegistered: no"
                         + "\tLeads: 0\tHosts: 3"), String.join("\n", after));

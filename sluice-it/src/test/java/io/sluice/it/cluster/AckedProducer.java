@@ -39,6 +39,11 @@ final class AckedProducer implements AutoCloseable {
     private volatile boolean running = true;
 
     AckedProducer(String bootstrap, String topic, String tag, String acks) {
+        this(bootstrap, topic, tag, acks, Map.of());
+    }
+
+    /** With {@code extra} producer settings on top (compression, batch size). */
+    AckedProducer(String bootstrap, String topic, String tag, String acks, Map<String, String> extra) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -54,6 +59,7 @@ final class AckedProducer implements AutoCloseable {
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-replication-it-" + tag);
+        props.putAll(extra);
         this.producer = new KafkaProducer<>(props);
         this.topic = topic;
         this.tag = tag;

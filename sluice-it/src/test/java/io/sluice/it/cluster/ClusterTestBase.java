@@ -12,6 +12,7 @@ import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePart
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ import java.util.stream.IntStream;
 /**
  * What the cluster tests share: a fresh three-broker {@link ProcessCluster} per test (its own ZooKeeper, chroot and
  * data, short session timeout), stopped after the test whatever happened, with the broker logs kept as
- * {@code target/broker-logs/<TestClass>-broker-<id>.log}; and the steps every scenario starts with.
+ * {@code target/broker-logs/<TestClass>-<testMethod>-broker-<id>.log}; and the steps every scenario starts with.
  *
  * <p>Not thread-safe; one instance per test, driven by the test thread.
  */
@@ -61,10 +62,11 @@ abstract class ClusterTestBase {
     }
 
     @AfterEach
-    void stopCluster() {
+    void stopCluster(TestInfo test) {
         if (cluster != null) {
             cluster.close();
-            cluster.keepLogs(ClusterClients.KEPT_LOGS, getClass().getSimpleName());
+            cluster.keepLogs(ClusterClients.KEPT_LOGS, getClass().getSimpleName()
+                    + test.getTestMethod().map(m -> "-" + m.getName()).orElse(""));
         }
     }
 

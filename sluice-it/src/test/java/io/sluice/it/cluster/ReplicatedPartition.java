@@ -134,6 +134,11 @@ final class ReplicatedPartition {
         return Arrays.stream(state.replicas()).filter(id -> id != state.leader()).boxed().toList();
     }
 
+    /** Whether broker {@code brokerId} holds a directory for the partition (a deleted one is renamed away). */
+    boolean hasCopyOn(int brokerId) {
+        return Files.isDirectory(new PartitionDirectory(cluster.brokerDir(brokerId), topic, 0).dir());
+    }
+
     /** Every record from the beginning to the end offset the live brokers report, read with a fresh consumer. */
     List<ConsumerRecord<String, String>> readAll() {
         try (KafkaConsumer<String, String> consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
@@ -143,8 +148,13 @@ final class ReplicatedPartition {
 
     /** Every broker's copy of the partition on disk: its segment files' bytes, concatenated in offset order. */
     Copies replicaCopies() throws Exception {
+        return replicaCopies(cluster.brokerIds());
+    }
+
+    /** The copies of brokers {@code brokerIds}. */
+    Copies replicaCopies(List<Integer> brokerIds) throws Exception {
         Map<Integer, byte[]> copies = new TreeMap<>();
-        for (int id : cluster.brokerIds()) {
+        for (int id : brokerIds) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             for (Path segment : new PartitionDirectory(cluster.brokerDir(id), topic, 0).segments()) {
                 bytes.write(Files.readAllBytes(segment));
@@ -179,8 +189,13 @@ final class ReplicatedPartition {
      * with the same leader epochs), and asserts that it is not empty.
      */
     void awaitIdenticalReplicas() throws Exception {
-        Copies copies = Poll.until("the replicas of " + topic + "-0 to be byte-identical on disk", SETTLE,
-                this::replicaCopies, Copies::identical);
+        awaitIdenticalReplicas(cluster.brokerIds());
+    }
+
+    /** Like {@link #awaitIdenticalReplicas()}, for the copies of brokers {@code brokerIds} only. */
+    void awaitIdenticalReplicas(List<Integer> brokerIds) throws Exception {
+        Copies copies = Poll.until("the replicas of " + topic + "-0 on brokers " + brokerIds
+                + " to be byte-identical on disk", SETTLE, () -> replicaCopies(brokerIds), Copies::identical);
         assertTrue(copies.bytes().values().iterator().next().length > 0, "the partition holds records");
     }
 }

@@ -1,0 +1,98 @@
+package io.sluice.cli.partition;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.PartitionReassignment;
+import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+
+/**
+ * Reads the moves in progress through Kafka's Admin API: ListPartitionReassignments for the moves, Metadata for
+ * leaders and ISRs, DescribeLogDirs for the size of each copy. An adding replica still below 99% of the leader's
+ * copy is copying; one at or above it but outside the ISR is catching up; once every adding replica is in sync the
+ * controller is switching the replica set. Not thread-safe; one per command.
+ */
+final class MoveProgressReader {
+    private static final double CAUGHT_UP_SHARE = 0.99;
+
+    private final Admin admin;
+
+    MoveProgressReader(Admin admin) {
+        this.admin = admin;
+    }
+
+    List<MoveProgress> read() throws ExecutionException, InterruptedException {
+        Map<TopicPartition, PartitionReassignment> moves = admin.listPartitionReassignments().reassignments().get();
+        if (moves.isEmpty()) {
+            return List.of();
+        }
+        Set<String> topics = new HashSet<>();
+        Set<Integer> brokers = new HashSet<>();
+        for (Map.Entry<TopicPartition, PartitionReassignment> e : moves.entrySet()) {
+            topics.add(e.getKey().topic());
+            brokers.addAll(e.getValue().replicas());
+        }
+        Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get();
+        Map<Integer, Map<TopicPartition, Long>> sizes = sizes(brokers);
+        List<MoveProgress> out = new ArrayList<>();
+        for (Map.Entry<TopicPartition, PartitionReassignment> e : moves.entrySet()) {
+            TopicPartition tp = e.getKey();
+            PartitionReassignment move = e.getValue();
+            TopicPartitionInfo info = described.get(tp.topic()).partitions().get(tp.partition());
+            long total = info.leader() == null ? 0
+                    : sizes.getOrDefault(info.leader().id(), Map.of()).getOrDefault(tp, 0L);
+            Set<Integer> isr = new HashSet<>();
+            for (Node n : info.isr()) {
+                isr.add(n.id());
+            }
+            long shipped = 0;
+            boolean copying = false;
+            boolean allInSync = true;
+            for (int id : move.addingReplicas()) {
+                long held = Math.min(total, sizes.getOrDefault(id, Map.of()).getOrDefault(tp, 0L));
+                shipped += held;
+                copying |= held < total * CAUGHT_UP_SHARE;
+                allInSync &= isr.contains(id);
+            }
+            MoveProgress.Phase phase = allInSync ? MoveProgress.Phase.SWITCHING
+                    : copying ? MoveProgress.Phase.COPYING : MoveProgress.Phase.CATCH_UP;
+            out.add(new MoveProgress(tp.topic(), tp.partition(), move.replicas(), move.addingReplicas(),
+                    move.removingReplicas(), total, shipped, total * move.addingReplicas().size(), phase));
+        }
+        out.sort((a, b) -> a.name().compareTo(b.name()));
+        return out;
+    }
+
+    /** Broker → partition → size of its copy; brokers that do not answer are left out. */
+    private Map<Integer, Map<TopicPartition, Long>> sizes(Set<Integer> brokers) throws InterruptedException {
+        Map<Integer, Map<TopicPartition, Long>> sizes = new HashMap<>();
+        admin.describeLogDirs(brokers).descriptions().forEach((broker, future) -> {
+            try {
+                for (LogDirDescription dir : future.get().values()) {
+                    for (Map.Entry<TopicPartition, ReplicaInfo> r : dir.replicaInfos().entrySet()) {
+                        sizes.computeIfAbsent(broker, b -> new HashMap<>()).merge(r.getKey(), r.getValue().size(),
+                                Long::sum);
+                    }
+                }
+            } catch (ExecutionException e) {
+                // A broker that is down reports nothing; its copies count as empty.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedException();
+        }
+        return sizes;
+    }
+}
