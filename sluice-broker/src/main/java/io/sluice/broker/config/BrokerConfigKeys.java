@@ -95,6 +95,12 @@ public final class BrokerConfigKeys {
     public static final String CONTROLLED_SHUTDOWN_MAX_RETRIES = "controlled.shutdown.max.retries";
     public static final String CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS = "controlled.shutdown.retry.backoff.ms";
     public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
+    public static final String MOVE_CHUNK_BYTES = "sluice.move.chunk.bytes";
+    public static final String MOVE_MAX_CONCURRENT_PER_BROKER = "sluice.move.max.concurrent.per.broker";
+    public static final String MOVE_PIN_TIMEOUT_MS = "sluice.move.pin.timeout.ms";
+    public static final String MOVE_RETRY_BACKOFF_MS = "sluice.move.retry.backoff.ms";
+    public static final String MOVE_MAX_IDLE_ROUNDS = "sluice.move.max.idle.rounds";
+    public static final String MOVE_FREE_SPACE_MARGIN_BYTES = "sluice.move.free.space.margin.bytes";
 
     /** Compression names a broker or topic accepts (Kafka's BrokerCompressionType). */
     static final String[] BROKER_COMPRESSION_TYPES = {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"};
@@ -203,6 +209,17 @@ public final class BrokerConfigKeys {
         define(CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS, LONG, "5000", "Pause between controlled shutdown attempts.", atLeast(0));
         define(INTER_BROKER_LISTENER_NAME, STRING, null,
                 "Listener brokers use to reach each other; it must be the first advertised listener (unset means that one).", nonEmpty());
+        define(MOVE_CHUNK_BYTES, INT, "1048576",
+                "Bytes per checksummed chunk of a partition move: the most a broken transfer or a bad checksum sends again.", atLeast(4096));
+        define(MOVE_MAX_CONCURRENT_PER_BROKER, INT, "2",
+                "Partition moves a broker serves as source, and runs as target, at once; each streams at disk speed.", atLeast(1));
+        define(MOVE_PIN_TIMEOUT_MS, LONG, "60000",
+                "How long a source keeps a move's segments pinned after its connection is gone, so the target can resume.", atLeast(0));
+        define(MOVE_RETRY_BACKOFF_MS, LONG, "1000", "Pause after every source of a move failed before they are tried again.", atLeast(0));
+        define(MOVE_MAX_IDLE_ROUNDS, INT, "5",
+                "Rounds over all sources without a verified byte after which a move fails and its staging is removed.", atLeast(1));
+        define(MOVE_FREE_SPACE_MARGIN_BYTES, LONG, "1073741824",
+                "Free space a log directory must keep beyond a partition moved into it (the tail still grows).", atLeast(0));
     }
 
     private BrokerConfigKeys() {
