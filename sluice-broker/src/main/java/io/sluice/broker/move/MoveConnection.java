@@ -1,0 +1,232 @@
+package io.sluice.broker.move;
+
+import io.sluice.codec.message.Message;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+
+import static io.sluice.broker.move.MoveFrameDescriptor.API_KEY;
+import static io.sluice.broker.move.MoveFrameDescriptor.CORRELATION_ID_LENGTH;
+import static io.sluice.broker.move.MoveFrameDescriptor.HEADER_LENGTH_LENGTH;
+import static io.sluice.broker.move.MoveFrameDescriptor.HEADER_LENGTH_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.MAX_RESPONSE_HEADER_BYTES;
+import static io.sluice.broker.move.MoveFrameDescriptor.REQUEST_MESSAGE_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_CORRELATION_ID_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_HEADER_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.SIZE_LENGTH;
+import static io.sluice.broker.move.MoveFrameDescriptor.VERSION;
+
+/**
+ * The target's dedicated connection to one source for one transfer, in {@code BrokerClient}'s style: non-blocking
+ * NIO driven by a private selector so every connect, write and read is bounded by a timeout. Request and response
+ * headers go through small heap buffers; chunk payloads go socket → staging file with
+ * {@link FileChannel#transferFrom}, never through a heap array.
+ *
+ * <p>Not thread-safe; one per transfer thread, except {@link #close()}, which any thread may call to break a
+ * blocked call (cancel).
+ */
+final class MoveConnection implements AutoCloseable {
+    private static final int INITIAL_HEADER_BYTES = 1024;
+
+    private final InetSocketAddress address;
+    private final int timeoutMs;
+    private final ByteBuffer responsePrefix = ByteBuffer.allocate(RESPONSE_HEADER_OFFSET);
+    private final ByteBuffer probe = ByteBuffer.allocateDirect(1);
+    private ByteBuffer header = ByteBuffer.allocate(INITIAL_HEADER_BYTES);
+    private volatile SocketChannel channel;
+    private Selector selector;
+    private int correlationId;
+    private int pendingPayload;
+
+    MoveConnection(InetSocketAddress address, int timeoutMs) {
+        this.address = address;
+        this.timeoutMs = timeoutMs;
+    }
+
+    InetSocketAddress address() {
+        return address;
+    }
+
+    void connect() throws IOException {
+        SocketChannel opened = SocketChannel.open();
+        Selector waiter = Selector.open();
+        channel = opened;
+        selector = waiter;
+        opened.configureBlocking(false);
+        opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        opened.connect(address);
+        opened.register(waiter, SelectionKey.OP_CONNECT);
+        long deadline = deadline();
+        while (!opened.finishConnect()) {
+            waitFor(SelectionKey.OP_CONNECT, deadline, "connecting to");
+        }
+    }
+
+    /** Sends {@code request} and returns its answer, which carries no payload. */
+    <T extends Message> T call(MoveCodec codec, Message request, Class<T> type) throws IOException {
+        send(codec, request);
+        T answer = codec.decode(readHeader(), type, type.getSimpleName() + " from " + address);
+        if (pendingPayload != 0) {
+            throw new MoveProtocolException(type.getSimpleName() + " frame", "carries " + pendingPayload + " payload bytes");
+        }
+        return answer;
+    }
+
+    /**
+     * Sends a chunk request and returns the header of the answer; when it carries no error its {@code length} payload
+     * bytes must then be taken with {@link #receivePayload}.
+     */
+    MoveChunkHeader requestChunk(MoveCodec codec, MoveChunkRequest request) throws IOException {
+        send(codec, request);
+        MoveChunkHeader answer = codec.decode(readHeader(), MoveChunkHeader.class, "MoveChunkHeader from " + address);
+        int expected = answer.errorCode == 0 ? answer.length : 0;
+        if (pendingPayload != expected) {
+            throw new MoveProtocolException("MoveChunkHeader.length", answer.length + " (error " + answer.errorCode
+                    + ") but the frame carries " + pendingPayload + " payload bytes");
+        }
+        return answer;
+    }
+
+    /** Lands the pending payload in {@code file} at {@code position}, reporting each landed run to {@code landed}. */
+    void receivePayload(FileChannel file, long position, Landed landed) throws IOException {
+        int length = pendingPayload;
+        long done = 0;
+        long deadline = deadline();
+        while (done < length) {
+            long n = file.transferFrom(channel, position + done, length - done);
+            if (n == 0) {
+                // transferFrom cannot tell "nothing yet" from end of stream: wait, then probe one byte
+                waitFor(SelectionKey.OP_READ, deadline, "reading from");
+                probe.clear();
+                int read = channel.read(probe);
+                if (read < 0) {
+                    pendingPayload = length - (int) done;
+                    throw new EOFException("connection to " + address + " closed after " + done + " of " + length
+                            + " payload bytes");
+                }
+                if (read > 0) {
+                    probe.flip();
+                    n = file.write(probe, position + done);
+                }
+            } else {
+                deadline = deadline();
+            }
+            if (n > 0) {
+                landed.landed(position + done, n);
+                done += n;
+            }
+        }
+        pendingPayload = 0;
+    }
+
+    /** Receives payload runs as they land. */
+    @FunctionalInterface
+    interface Landed {
+        void landed(long position, long bytes);
+    }
+
+    private void send(MoveCodec codec, Message request) throws IOException {
+        if (pendingPayload != 0) {
+            throw new IllegalStateException(pendingPayload + " payload bytes of the last answer were not received");
+        }
+        ByteBuffer message = codec.encode(request);
+        ByteBuffer frame = ByteBuffer.allocate(REQUEST_MESSAGE_OFFSET + message.remaining());
+        frame.putInt(REQUEST_MESSAGE_OFFSET - SIZE_LENGTH + message.remaining()).putShort(API_KEY).putShort(VERSION)
+                .putInt(++correlationId).put(message).flip();
+        long deadline = deadline();
+        while (frame.hasRemaining()) {
+            if (channel.write(frame) == 0) {
+                waitFor(SelectionKey.OP_WRITE, deadline, "writing to");
+            }
+        }
+    }
+
+    private ByteBuffer readHeader() throws IOException {
+        long deadline = deadline();
+        responsePrefix.clear();
+        readFully(responsePrefix, deadline);
+        int size = responsePrefix.getInt(0);
+        int correlation = responsePrefix.getInt(RESPONSE_CORRELATION_ID_OFFSET);
+        int headerLength = responsePrefix.getInt(HEADER_LENGTH_OFFSET);
+        if (correlation != correlationId) {
+            throw new MoveProtocolException("move response correlationId", correlation + " does not match " + correlationId);
+        }
+        checkResponseLengths(size, headerLength);
+        if (header.capacity() < headerLength) {
+            header = ByteBuffer.allocate(Math.min(MAX_RESPONSE_HEADER_BYTES, Math.max(headerLength, header.capacity() * 2)));
+        }
+        header.clear().limit(headerLength);
+        readFully(header, deadline);
+        pendingPayload = size - CORRELATION_ID_LENGTH - HEADER_LENGTH_LENGTH - headerLength;
+        return header.flip();
+    }
+
+    /** Checks a response's size and header length fields before anything is allocated for them. */
+    static void checkResponseLengths(int size, int headerLength) {
+        if (headerLength < 0 || headerLength > MAX_RESPONSE_HEADER_BYTES) {
+            throw new MoveProtocolException("move response headerLength", headerLength + " outside [0, "
+                    + MAX_RESPONSE_HEADER_BYTES + "]");
+        }
+        if (size < CORRELATION_ID_LENGTH + HEADER_LENGTH_LENGTH + headerLength) {
+            throw new MoveProtocolException("move response size", size + " is below its header of " + headerLength
+                    + " bytes");
+        }
+    }
+
+    private void readFully(ByteBuffer target, long deadline) throws IOException {
+        while (target.hasRemaining()) {
+            int n = channel.read(target);
+            if (n < 0) {
+                throw new EOFException("connection to " + address + " closed by the peer");
+            }
+            if (n == 0) {
+                waitFor(SelectionKey.OP_READ, deadline, "reading from");
+            }
+        }
+    }
+
+    private long deadline() {
+        return System.nanoTime() + timeoutMs * 1_000_000L;
+    }
+
+    private void waitFor(int op, long deadline, String what) throws IOException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedIOException(what + " " + address + " interrupted");
+        }
+        long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
+        if (leftMs <= 0) {
+            throw new SocketTimeoutException(what + " " + address + " took over " + timeoutMs + " ms");
+        }
+        SelectionKey key = channel.register(selector, op);
+        try {
+            selector.select(leftMs);
+        } finally {
+            key.interestOps(0);
+            selector.selectedKeys().clear();
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            SocketChannel open = channel;
+            if (open != null) {
+                open.close();
+            }
+            if (selector != null) {
+                selector.close();
+            }
+        } catch (IOException ignored) {
+            // closing: nothing left to do with it
+        }
+    }
+}

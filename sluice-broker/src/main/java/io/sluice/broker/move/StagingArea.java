@@ -1,0 +1,231 @@
+package io.sluice.broker.move;
+
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.segment.BatchScanner;
+import io.sluice.log.segment.SegmentFileNames;
+import io.sluice.log.ship.StagedLog;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+import static io.sluice.broker.move.StagingManifestDescriptor.CRC_OFFSET;
+import static io.sluice.broker.move.StagingManifestDescriptor.LENGTH_OFFSET;
+import static io.sluice.broker.move.StagingManifestDescriptor.MAX_MESSAGE_BYTES;
+import static io.sluice.broker.move.StagingManifestDescriptor.MESSAGE_OFFSET;
+
+/**
+ * The staging directory of one incoming move, {@code <partition dir>/move-staging}: the received files under their
+ * segment names and a {@code manifest} holding the source's segment list and the transfer id. The files themselves
+ * are the persisted progress: a restarted target keeps each file's prefix of whole, CRC-valid batches. The log
+ * loader ignores the directory (it is not a segment file name); deleting the partition deletes it.
+ *
+ * <p>Not thread-safe; used by the transfer thread only.
+ */
+final class StagingArea implements AutoCloseable {
+    static final String DIR_NAME = "move-staging";
+    static final String MANIFEST_FILE = "manifest";
+
+    private final Path dir;
+    private final MoveCodec codec;
+    private final BatchScanner scanner = new BatchScanner();
+    private final List<StagedFile> files = new ArrayList<>();
+    private MoveSegmentList manifest;
+    private long transferId;
+
+    private StagingArea(Path dir, MoveCodec codec) {
+        this.dir = dir;
+        this.codec = codec;
+    }
+
+    static Path dirOf(Path partitionDir) {
+        return partitionDir.resolve(DIR_NAME);
+    }
+
+    /** Opens (creating) the staging area of {@code partitionDir}; an unreadable manifest discards what is there. */
+    static StagingArea open(Path partitionDir, MoveCodec codec) throws IOException {
+        StagingArea area = new StagingArea(dirOf(partitionDir), codec);
+        Files.createDirectories(area.dir);
+        Path manifestFile = area.dir.resolve(MANIFEST_FILE);
+        if (Files.exists(manifestFile)) {
+            try {
+                area.manifest = readManifest(manifestFile, codec);
+                area.transferId = area.manifest.transferId;
+            } catch (MoveProtocolException e) {
+                deleteContents(area.dir);
+            }
+        }
+        if (area.manifest == null) {
+            area.transferId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+        }
+        return area;
+    }
+
+    long transferId() {
+        return transferId;
+    }
+
+    List<StagedFile> files() {
+        return files;
+    }
+
+    /**
+     * Takes {@code listing} as what this transfer ships: staged files it still lists (same base offset, at most its
+     * size) keep their verified prefix, which is a prefix of the source's file too, since replicas hold the same
+     * batches; everything else is dropped. Writes the manifest.
+     *
+     * @return the bytes already verified
+     */
+    long adopt(MoveSegmentList listing) throws IOException {
+        closeFiles();
+        List<Path> keep = new ArrayList<>();
+        for (int i = 0; i < listing.segmentCount(); i++) {
+            long base = listing.segmentBaseOffsets[i];
+            Path path = SegmentFileNames.logFile(dir, base);
+            if (Files.exists(path) && Files.size(path) > listing.segmentSizes[i]) {
+                Files.delete(path);
+            }
+            files.add(StagedFile.segment(path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], scanner));
+            keep.add(path);
+        }
+        if (listing.producerSnapshotOffset >= 0) {
+            Path path = SegmentFileNames.snapshotFile(dir, listing.producerSnapshotOffset);
+            files.add(StagedFile.producerSnapshot(path, listing.producerSnapshotOffset, listing.producerSnapshotSize));
+            keep.add(path);
+        }
+        keep.add(dir.resolve(MANIFEST_FILE));
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path entry : entries) {
+                if (!keep.contains(entry)) {
+                    Files.deleteIfExists(entry);
+                }
+            }
+        }
+        listing.transferId = transferId;
+        writeManifest(dir.resolve(MANIFEST_FILE), listing, codec);
+        manifest = listing;
+        long verified = 0;
+        for (StagedFile file : files) {
+            verified += file.verified();
+        }
+        return verified;
+    }
+
+    /** The verified files as a log to install; every file must be complete and is fsynced first. */
+    StagedLog staged() throws IOException {
+        for (StagedFile file : files) {
+            if (!file.isComplete()) {
+                throw new IllegalStateException("staged file " + file.path() + " holds " + file.verified() + " of "
+                        + file.expectedSize() + " bytes");
+            }
+            file.force();
+        }
+        closeFiles();
+        OffsetCheckpointFile.fsyncDirectory(dir);
+        return new StagedLog(dir, manifest.segmentBaseOffsets, manifest.segmentLastOffsets, manifest.logStartOffset,
+                manifest.boundaryOffset, manifest.epochEntries(), manifest.producerSnapshotOffset);
+    }
+
+    private void closeFiles() throws IOException {
+        for (StagedFile file : files) {
+            file.close();
+        }
+        files.clear();
+    }
+
+    @Override
+    public void close() throws IOException {
+        closeFiles();
+    }
+
+    /** Deletes the staging directory of {@code partitionDir} with everything in it, if it exists. */
+    static void delete(Path partitionDir) throws IOException {
+        Path dir = dirOf(partitionDir);
+        if (Files.exists(dir)) {
+            deleteContents(dir);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private static void deleteContents(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                if (!path.equals(dir)) {
+                    Files.deleteIfExists(path);
+                }
+            }
+        }
+    }
+
+    static void writeManifest(Path file, MoveSegmentList listing, MoveCodec codec) throws IOException {
+        ByteBuffer message = codec.encode(listing);
+        int length = message.remaining();
+        CRC32C crc = new CRC32C();
+        crc.update(message.duplicate());
+        ByteBuffer bytes = ByteBuffer.allocate(MESSAGE_OFFSET + length);
+        bytes.putInt(LENGTH_OFFSET, length).putInt(CRC_OFFSET, (int) crc.getValue()).position(MESSAGE_OFFSET);
+        bytes.put(message).flip();
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+            channel.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Reads a manifest, checking its length against the file and the cap before allocating, then its CRC.
+     *
+     * @throws MoveProtocolException naming the field that is wrong
+     */
+    static MoveSegmentList readManifest(Path file, MoveCodec codec) throws IOException {
+        long fileSize = Files.size(file);
+        if (fileSize < MESSAGE_OFFSET) {
+            throw new MoveProtocolException("manifest", "of " + fileSize + " bytes is shorter than its header");
+        }
+        ByteBuffer head = ByteBuffer.allocate(MESSAGE_OFFSET);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            readFully(channel, head, 0);
+            int length = head.getInt(LENGTH_OFFSET);
+            if (length < 0 || length > MAX_MESSAGE_BYTES || length != fileSize - MESSAGE_OFFSET) {
+                throw new MoveProtocolException("manifest.length", length + " does not fit a file of " + fileSize
+                        + " bytes (cap " + MAX_MESSAGE_BYTES + ")");
+            }
+            ByteBuffer message = ByteBuffer.allocate(length);
+            readFully(channel, message, MESSAGE_OFFSET);
+            message.flip();
+            CRC32C crc = new CRC32C();
+            crc.update(message.duplicate());
+            int stored = head.getInt(CRC_OFFSET);
+            if ((int) crc.getValue() != stored) {
+                throw new MoveProtocolException("manifest.crc32c", Integer.toHexString(stored) + " does not match "
+                        + Integer.toHexString((int) crc.getValue()));
+            }
+            MoveSegmentList listing = codec.decode(message, MoveSegmentList.class, "manifest.message");
+            listing.validate();
+            return listing;
+        }
+    }
+
+    private static void readFully(FileChannel channel, ByteBuffer target, long position) throws IOException {
+        while (target.hasRemaining()) {
+            if (channel.read(target, position + target.position()) < 0) {
+                throw new MoveProtocolException("manifest", "ends after " + (position + target.position()) + " bytes");
+            }
+        }
+    }
+}
