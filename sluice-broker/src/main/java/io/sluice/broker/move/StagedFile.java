@@ -87,6 +87,7 @@ final class StagedFile implements AutoCloseable {
     boolean isSegment() { return segment; }
     long fileOffset() { return fileOffset; }
     long expectedSize() { return expectedSize; }
+    long lastOffset() { return lastOffset; }
     long verified() { return verified; }
     long batchesVerified() { return batchesVerified; }
     FileChannel channel() { return channel; }

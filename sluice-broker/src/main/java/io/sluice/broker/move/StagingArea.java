@@ -88,21 +88,31 @@ final class StagingArea implements AutoCloseable {
      * @return the bytes already verified
      */
     long adopt(MoveSegmentList listing) throws IOException {
-        closeFiles();
+        List<StagedFile> previous = new ArrayList<>(files);
+        files.clear();
         List<Path> keep = new ArrayList<>();
         for (int i = 0; i < listing.segmentCount(); i++) {
             long base = listing.segmentBaseOffsets[i];
             Path path = SegmentFileNames.logFile(dir, base);
-            if (Files.exists(path) && Files.size(path) > listing.segmentSizes[i]) {
-                Files.delete(path);
+            StagedFile open = take(previous, path, listing.segmentSizes[i], listing.segmentLastOffsets[i]);
+            if (open == null) {
+                if (Files.exists(path) && Files.size(path) > listing.segmentSizes[i]) {
+                    Files.delete(path);
+                }
+                open = StagedFile.segment(path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], scanner);
             }
-            files.add(StagedFile.segment(path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], scanner));
+            files.add(open);
             keep.add(path);
         }
         if (listing.producerSnapshotOffset >= 0) {
             Path path = SegmentFileNames.snapshotFile(dir, listing.producerSnapshotOffset);
-            files.add(StagedFile.producerSnapshot(path, listing.producerSnapshotOffset, listing.producerSnapshotSize));
+            StagedFile open = take(previous, path, listing.producerSnapshotSize, -1);
+            files.add(open != null ? open
+                    : StagedFile.producerSnapshot(path, listing.producerSnapshotOffset, listing.producerSnapshotSize));
             keep.add(path);
+        }
+        for (StagedFile unused : previous) {
+            unused.close();
         }
         keep.add(dir.resolve(MANIFEST_FILE));
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
@@ -120,6 +130,26 @@ final class StagingArea implements AutoCloseable {
             verified += file.verified();
         }
         return verified;
+    }
+
+    /**
+     * The file of this process's earlier attempt at {@code path} when the new listing describes it the same way
+     * (kept as it is: its verified bytes and what was received are known exactly), else null.
+     */
+    private static StagedFile take(List<StagedFile> previous, Path path, long size, long lastOffset) throws IOException {
+        for (int i = 0; i < previous.size(); i++) {
+            StagedFile file = previous.get(i);
+            if (file.path().equals(path)) {
+                previous.remove(i);
+                if (file.expectedSize() == size && file.lastOffset() == lastOffset) {
+                    file.rollBack();
+                    return file;
+                }
+                file.close();
+                return null;
+            }
+        }
+        return null;
     }
 
     /** The verified files as a log to install; every file must be complete and is fsynced first. */

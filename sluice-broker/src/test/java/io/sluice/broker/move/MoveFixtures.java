@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -49,18 +50,18 @@ final class MoveFixtures {
     }
 
     /**
-     * A log of ~20 segments over three leader epochs: uncompressed, gzip, lz4 and zstd batches and two idempotent
+     * A log of ~25 segments (~200 KB) over three leader epochs: uncompressed, gzip, lz4 and zstd batches and two idempotent
      * producers; the active segment holds plain batches only. The same calls give byte-identical logs.
      */
     static PartitionLog sourceLog(Path dir) throws Exception {
         PartitionLog log = openLog(dir);
         long ts = START_MS;
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < 60; i++) {
             log.appendAsLeader(batch(Compression.NONE, ts + i, 5, 100), 0, ts);
         }
         log.assignLeaderEpoch(1);
         Compression[] codecs = {Compression.gzip().build(), Compression.lz4().build(), Compression.zstd().build()};
-        for (int i = 0; i < 30; i++) {
+        for (int i = 0; i < 60; i++) {
             log.appendAsLeader(batch(codecs[i % 3], ts + 100 + i, 20, 80), 1, ts);
             log.appendAsLeader(idempotent(PRODUCER_A, i * 3, 3, ts + 100 + i), 1, ts);
         }
@@ -81,9 +82,13 @@ final class MoveFixtures {
     static ByteBuffer batch(Compression compression, long timestamp, int records, int valueBytes) {
         MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(records * (valueBytes + 64) + 256),
                 RecordBatch.CURRENT_MAGIC_VALUE, compression, TimestampType.CREATE_TIME, 0L);
+        SplittableRandom random = new SplittableRandom(timestamp * 31 + records);
         for (int r = 0; r < records; r++) {
-            String value = (timestamp + "-" + r + "-" + "v".repeat(valueBytes)).substring(0, valueBytes);
-            builder.append(timestamp, null, value.getBytes(StandardCharsets.UTF_8));
+            byte[] value = new byte[valueBytes];
+            for (int b = 0; b < valueBytes; b++) {
+                value[b] = (byte) ('a' + random.nextInt(26));
+            }
+            builder.append(timestamp, null, value);
         }
         return builder.build().buffer();
     }
