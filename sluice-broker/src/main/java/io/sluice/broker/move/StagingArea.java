@@ -6,24 +6,15 @@ import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.ship.StagedLog;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 
-import static io.sluice.broker.move.StagingManifestDescriptor.CRC_OFFSET;
-import static io.sluice.broker.move.StagingManifestDescriptor.LENGTH_OFFSET;
-import static io.sluice.broker.move.StagingManifestDescriptor.MAX_MESSAGE_BYTES;
-import static io.sluice.broker.move.StagingManifestDescriptor.MESSAGE_OFFSET;
 
 /**
  * The staging directory of one incoming move, {@code <partition dir>/move-staging}: the received files under their
@@ -60,7 +51,7 @@ final class StagingArea implements AutoCloseable {
         Path manifestFile = area.dir.resolve(MANIFEST_FILE);
         if (Files.exists(manifestFile)) {
             try {
-                area.manifest = readManifest(manifestFile, codec);
+                area.manifest = StagingManifest.read(manifestFile, codec);
                 area.transferId = area.manifest.transferId;
             } catch (MoveProtocolException e) {
                 deleteContents(area.dir);
@@ -123,7 +114,7 @@ final class StagingArea implements AutoCloseable {
             }
         }
         listing.transferId = transferId;
-        writeManifest(dir.resolve(MANIFEST_FILE), listing, codec);
+        StagingManifest.write(dir.resolve(MANIFEST_FILE), listing, codec);
         manifest = listing;
         long verified = 0;
         for (StagedFile file : files) {
@@ -194,67 +185,6 @@ final class StagingArea implements AutoCloseable {
                 if (!path.equals(dir)) {
                     Files.deleteIfExists(path);
                 }
-            }
-        }
-    }
-
-    static void writeManifest(Path file, MoveSegmentList listing, MoveCodec codec) throws IOException {
-        ByteBuffer message = codec.encode(listing);
-        int length = message.remaining();
-        CRC32C crc = new CRC32C();
-        crc.update(message.duplicate());
-        ByteBuffer bytes = ByteBuffer.allocate(MESSAGE_OFFSET + length);
-        bytes.putInt(LENGTH_OFFSET, length).putInt(CRC_OFFSET, (int) crc.getValue()).position(MESSAGE_OFFSET);
-        bytes.put(message).flip();
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (bytes.hasRemaining()) {
-                channel.write(bytes);
-            }
-            channel.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    /**
-     * Reads a manifest, checking its length against the file and the cap before allocating, then its CRC.
-     *
-     * @throws MoveProtocolException naming the field that is wrong
-     */
-    static MoveSegmentList readManifest(Path file, MoveCodec codec) throws IOException {
-        long fileSize = Files.size(file);
-        if (fileSize < MESSAGE_OFFSET) {
-            throw new MoveProtocolException("manifest", "of " + fileSize + " bytes is shorter than its header");
-        }
-        ByteBuffer head = ByteBuffer.allocate(MESSAGE_OFFSET);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            readFully(channel, head, 0);
-            int length = head.getInt(LENGTH_OFFSET);
-            if (length < 0 || length > MAX_MESSAGE_BYTES || length != fileSize - MESSAGE_OFFSET) {
-                throw new MoveProtocolException("manifest.length", length + " does not fit a file of " + fileSize
-                        + " bytes (cap " + MAX_MESSAGE_BYTES + ")");
-            }
-            ByteBuffer message = ByteBuffer.allocate(length);
-            readFully(channel, message, MESSAGE_OFFSET);
-            message.flip();
-            CRC32C crc = new CRC32C();
-            crc.update(message.duplicate());
-            int stored = head.getInt(CRC_OFFSET);
-            if ((int) crc.getValue() != stored) {
-                throw new MoveProtocolException("manifest.crc32c", Integer.toHexString(stored) + " does not match "
-                        + Integer.toHexString((int) crc.getValue()));
-            }
-            MoveSegmentList listing = codec.decode(message, MoveSegmentList.class, "manifest.message");
-            listing.validate();
-            return listing;
-        }
-    }
-
-    private static void readFully(FileChannel channel, ByteBuffer target, long position) throws IOException {
-        while (target.hasRemaining()) {
-            if (channel.read(target, position + target.position()) < 0) {
-                throw new MoveProtocolException("manifest", "ends after " + (position + target.position()) + " bytes");
             }
         }
     }
