@@ -6,7 +6,12 @@ import io.sluice.broker.api.ControlledShutdownHandler;
 import io.sluice.broker.api.DescribeTopicPartitionsHandler;
 import io.sluice.broker.api.ElectLeadersHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
+import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
+import io.sluice.broker.move.ByteRateLimiter;
+import io.sluice.broker.move.MoveFrameDescriptor;
+import io.sluice.broker.move.MoveSourceHandler;
+import io.sluice.broker.move.MoveSourceLogs;
 import io.sluice.broker.interbroker.ControllerChannel;
 import io.sluice.broker.replica.ControlledShutdown;
 import io.sluice.broker.replica.ReplicaManager;
@@ -40,6 +45,7 @@ import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
 import io.sluice.broker.produce.ValidatorPool;
 import io.sluice.broker.topic.OffsetsTopic;
+import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.cluster.identity.BrokerIdentity;
 import io.sluice.log.LogManager;
@@ -54,6 +60,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -88,12 +95,15 @@ public final class SluiceBroker implements AutoCloseable {
     private final RecoveryReport recovery;
     private final ReplicaManager replicas;
     private final ControllerChannel controllerChannel;
+    private final MoveSourceHandler moveSource;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
     private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, List<ScheduledThreadPoolExecutor> timers,
                          GroupCoordinator groups, NetworkServer server, ClusterMembership cluster, ControllerForwarder forwarder,
-                         RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel) {
+                         RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel,
+                         MoveSourceHandler moveSource) {
+        this.moveSource = moveSource;
         this.replicas = replicas;
         this.controllerChannel = controllerChannel;
         this.forwarder = forwarder;
@@ -124,6 +134,7 @@ public final class SluiceBroker implements AutoCloseable {
         ControllerChannel controllerChannel = null;
         ReplicaManager replicas = null;
         ScheduledThreadPoolExecutor replicationTimer = null;
+        MoveSourceHandler moveSource = null;
         try {
             logs.lockDirectories();
             Files.createDirectories(metadataDir);
@@ -167,6 +178,12 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
+            moveSource = new MoveSourceHandler((topic, index) -> {
+                Partition hosted = topics.hostedPartition(topic, index);
+                return hosted == null ? null : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
+            }, MoveConfig.of(config), ByteRateLimiter.UNLIMITED, System::currentTimeMillis);
+            registry.registerPrivate(MoveFrameDescriptor.API_KEY, moveSource);
+            replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(
@@ -201,8 +218,11 @@ public final class SluiceBroker implements AutoCloseable {
                     config.brokerId(), identity.clusterId(), bound, host, port,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
             return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, groupLoader, replicationTimer), groups, server,
-                    membership, forwarder, recovery, replicas, controllerChannel);
+                    membership, forwarder, recovery, replicas, controllerChannel, moveSource);
         } catch (IOException | RuntimeException | InterruptedException e) {
+            if (moveSource != null) {
+                moveSource.close();
+            }
             if (server != null) {
                 server.close();
             }
@@ -280,6 +300,7 @@ public final class SluiceBroker implements AutoCloseable {
                         cluster::isZooKeeperConnected).run();
             }
             server.close();
+            moveSource.close();
             replicas.close();
             controllerChannel.close();
             forwarder.close();
