@@ -15,6 +15,7 @@ import io.sluice.log.ship.ShippableLog;
 import io.sluice.log.ship.StagedLog;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
+import io.sluice.log.segment.SegmentChainSearch;
 import io.sluice.log.segment.SegmentFileNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -374,27 +375,10 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * ListOffsets by timestamp, as Kafka answers it: the first record at or after the log start whose timestamp is
-     * at least {@code timestampMs} (records of the batch are walked, decompressing when needed), with its
-     * timestamp and its batch's leader epoch; null when no record is that recent.
+     * at least {@code timestampMs}, with its timestamp and its batch's leader epoch; null when none is that recent.
      */
     public OffsetAndTimestamp offsetForTimestamp(long timestampMs) {
-        LogSegment[] chain = segments;
-        long start = logStartOffset;
-        BatchScanner scanner = READ_SCANNER.get();
-        try {
-            for (LogSegment segment : chain) {
-                if (segment.nextOffset() <= start) {
-                    continue;
-                }
-                OffsetAndTimestamp found = segment.findByTimestamp(timestampMs, start, scanner);
-                if (found != null) {
-                    return found;
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("searching " + name + " for timestamp " + timestampMs, e);
-        }
-        return null;
+        return SegmentChainSearch.offsetForTimestamp(name, segments, logStartOffset, timestampMs, READ_SCANNER.get());
     }
 
     /**
@@ -402,20 +386,7 @@ public final class PartitionLog implements AutoCloseable {
      * log, with its batch's leader epoch; null when the log holds no timestamped batch.
      */
     public OffsetAndTimestamp offsetOfMaxTimestamp() {
-        long max = NO_TIMESTAMP;
-        long offset = -1;
-        long start = logStartOffset;
-        for (LogSegment segment : segments) {
-            if (segment.maxTimestamp() > max && segment.nextOffset() > start) {
-                max = segment.maxTimestamp();
-                offset = segment.offsetOfMaxTimestamp();
-            }
-        }
-        if (max == NO_TIMESTAMP) {
-            return null;
-        }
-        OffsetAndTimestamp exact = offsetForTimestamp(max);
-        return exact != null ? exact : new OffsetAndTimestamp(Math.max(offset, start), max);
+        return SegmentChainSearch.offsetOfMaxTimestamp(name, segments, logStartOffset, READ_SCANNER.get());
     }
 
     // ------------------------------------------------------------------ flush
