@@ -1,17 +1,14 @@
 package io.sluice.broker.move;
 
+import io.sluice.broker.interbroker.TimedChannel;
 import io.sluice.codec.message.Message;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 
 import static io.sluice.broker.move.MoveFrameDescriptor.API_KEY;
@@ -26,8 +23,8 @@ import static io.sluice.broker.move.MoveFrameDescriptor.SIZE_LENGTH;
 import static io.sluice.broker.move.MoveFrameDescriptor.VERSION;
 
 /**
- * The target's dedicated connection to one source for one transfer, in {@code BrokerClient}'s style: non-blocking
- * NIO driven by a private selector so every connect, write and read is bounded by a timeout. Request and response
+ * The target's dedicated connection to one source for one transfer, over a {@link TimedChannel} (every connect,
+ * write and read bounded by a timeout, as {@code BrokerClient}'s). Request and response
  * headers go through small heap buffers; chunk payloads go socket → staging file with
  * {@link FileChannel#transferFrom}, never through a heap array.
  *
@@ -42,8 +39,7 @@ final class MoveConnection implements AutoCloseable {
     private final ByteBuffer responsePrefix = ByteBuffer.allocate(RESPONSE_HEADER_OFFSET);
     private final ByteBuffer probe = ByteBuffer.allocateDirect(1);
     private ByteBuffer header = ByteBuffer.allocate(INITIAL_HEADER_BYTES);
-    private volatile SocketChannel channel;
-    private Selector selector;
+    private volatile TimedChannel connection;
     private int correlationId;
     private int pendingPayload;
 
@@ -57,18 +53,7 @@ final class MoveConnection implements AutoCloseable {
     }
 
     void connect() throws IOException {
-        SocketChannel opened = SocketChannel.open();
-        Selector waiter = Selector.open();
-        channel = opened;
-        selector = waiter;
-        opened.configureBlocking(false);
-        opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        opened.connect(address);
-        opened.register(waiter, SelectionKey.OP_CONNECT);
-        long deadline = deadline();
-        while (!opened.finishConnect()) {
-            waitFor(SelectionKey.OP_CONNECT, deadline, "connecting to");
-        }
+        connection = TimedChannel.connect(address, timeoutMs);
     }
 
     /** Sends {@code request} and returns its answer, which carries no payload. */
@@ -100,12 +85,14 @@ final class MoveConnection implements AutoCloseable {
     void receivePayload(FileChannel file, long position, Landed landed) throws IOException {
         int length = pendingPayload;
         long done = 0;
-        long deadline = deadline();
+        TimedChannel timed = connection;
+        SocketChannel channel = timed.channel();
+        long deadline = timed.deadline();
         while (done < length) {
             long n = file.transferFrom(channel, position + done, length - done);
             if (n == 0) {
                 // transferFrom cannot tell "nothing yet" from end of stream: wait, then probe one byte
-                waitFor(SelectionKey.OP_READ, deadline, "reading from");
+                timed.await(SelectionKey.OP_READ, deadline, "reading from");
                 probe.clear();
                 int read = channel.read(probe);
                 if (read < 0) {
@@ -118,7 +105,7 @@ final class MoveConnection implements AutoCloseable {
                     n = file.write(probe, position + done);
                 }
             } else {
-                deadline = deadline();
+                deadline = timed.deadline();
             }
             if (n > 0) {
                 landed.landed(position + done, n);
@@ -142,18 +129,14 @@ final class MoveConnection implements AutoCloseable {
         ByteBuffer frame = ByteBuffer.allocate(REQUEST_MESSAGE_OFFSET + message.remaining());
         frame.putInt(REQUEST_MESSAGE_OFFSET - SIZE_LENGTH + message.remaining()).putShort(API_KEY).putShort(VERSION)
                 .putInt(++correlationId).put(message).flip();
-        long deadline = deadline();
-        while (frame.hasRemaining()) {
-            if (channel.write(frame) == 0) {
-                waitFor(SelectionKey.OP_WRITE, deadline, "writing to");
-            }
-        }
+        connection.writeFully(frame);
     }
 
     private ByteBuffer readHeader() throws IOException {
-        long deadline = deadline();
+        TimedChannel timed = connection;
+        long deadline = timed.deadline();
         responsePrefix.clear();
-        readFully(responsePrefix, deadline);
+        timed.readFully(responsePrefix, deadline);
         int size = responsePrefix.getInt(0);
         int correlation = responsePrefix.getInt(RESPONSE_CORRELATION_ID_OFFSET);
         int headerLength = responsePrefix.getInt(HEADER_LENGTH_OFFSET);
@@ -165,7 +148,7 @@ final class MoveConnection implements AutoCloseable {
             header = ByteBuffer.allocate(Math.min(MAX_RESPONSE_HEADER_BYTES, Math.max(headerLength, header.capacity() * 2)));
         }
         header.clear().limit(headerLength);
-        readFully(header, deadline);
+        timed.readFully(header, deadline);
         pendingPayload = size - CORRELATION_ID_LENGTH - HEADER_LENGTH_LENGTH - headerLength;
         return header.flip();
     }
@@ -182,51 +165,11 @@ final class MoveConnection implements AutoCloseable {
         }
     }
 
-    private void readFully(ByteBuffer target, long deadline) throws IOException {
-        while (target.hasRemaining()) {
-            int n = channel.read(target);
-            if (n < 0) {
-                throw new EOFException("connection to " + address + " closed by the peer");
-            }
-            if (n == 0) {
-                waitFor(SelectionKey.OP_READ, deadline, "reading from");
-            }
-        }
-    }
-
-    private long deadline() {
-        return System.nanoTime() + timeoutMs * 1_000_000L;
-    }
-
-    private void waitFor(int op, long deadline, String what) throws IOException {
-        if (Thread.currentThread().isInterrupted()) {
-            throw new InterruptedIOException(what + " " + address + " interrupted");
-        }
-        long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
-        if (leftMs <= 0) {
-            throw new SocketTimeoutException(what + " " + address + " took over " + timeoutMs + " ms");
-        }
-        SelectionKey key = channel.register(selector, op);
-        try {
-            selector.select(leftMs);
-        } finally {
-            key.interestOps(0);
-            selector.selectedKeys().clear();
-        }
-    }
-
     @Override
     public void close() {
-        try {
-            SocketChannel open = channel;
-            if (open != null) {
-                open.close();
-            }
-            if (selector != null) {
-                selector.close();
-            }
-        } catch (IOException ignored) {
-            // closing: nothing left to do with it
+        TimedChannel open = connection;
+        if (open != null) {
+            open.close();
         }
     }
 }

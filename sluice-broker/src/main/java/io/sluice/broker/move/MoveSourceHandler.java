@@ -23,7 +23,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.zip.CRC32C;
 
 import static io.sluice.broker.move.MoveFrameDescriptor.API_VERSION_OFFSET;
 import static io.sluice.broker.move.MoveFrameDescriptor.CORRELATION_ID_LENGTH;
@@ -46,8 +45,6 @@ import static io.sluice.broker.move.MoveFrameDescriptor.inRequestBody;
  */
 public final class MoveSourceHandler implements PrivateRequestHandler, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MoveSourceHandler.class);
-    /** Reads for the chunk checksum go through one direct buffer of this size per request thread. */
-    private static final int CRC_READ_BYTES = 64 * 1024;
 
     private final MoveSourceLogs logs;
     private final MoveConfig config;
@@ -55,8 +52,7 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
     private final LongSupplier clockMs;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     private final ThreadLocal<MoveCodec> codecs = ThreadLocal.withInitial(MoveCodec::new);
-    private final ThreadLocal<ByteBuffer> crcBuffers = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(CRC_READ_BYTES));
-    private final ThreadLocal<CRC32C> crcs = ThreadLocal.withInitial(CRC32C::new);
+    private final ThreadLocal<ChunkChecksum> checksums = ThreadLocal.withInitial(ChunkChecksum::new);
 
     /** One transfer being served: its pinned view and the connections it came on. Thread-safe. */
     private static final class Session {
@@ -234,7 +230,7 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
         }
         int length = (int) Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position);
         try {
-            header.crc32c = crcOf(file, request.position, length);
+            header.crc32c = checksums.get().of(file, request.position, length);
         } catch (IOException e) {
             answerError(ctx, correlationId, codec, header, Errors.KAFKA_STORAGE_ERROR, "cannot read file "
                     + request.fileOffset + ": " + e);
@@ -249,25 +245,6 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
         header.errorCode = error.code();
         header.errorMessage = message;
         answer(ctx, correlationId, codec.encode(header), null, 0, 0);
-    }
-
-    private int crcOf(FileChannel file, long position, int length) throws IOException {
-        ByteBuffer buffer = crcBuffers.get();
-        CRC32C crc = crcs.get();
-        crc.reset();
-        long at = position;
-        long end = position + length;
-        while (at < end) {
-            buffer.clear().limit((int) Math.min(buffer.capacity(), end - at));
-            int read = file.read(buffer, at);
-            if (read <= 0) {
-                throw new IOException("file ends at " + at + ", before " + end + " (truncated under the transfer)");
-            }
-            buffer.flip();
-            crc.update(buffer);
-            at += read;
-        }
-        return (int) crc.getValue();
     }
 
     /** Writes the response frame: size, correlation id, header length, header, then the file range by sendfile. */

@@ -10,12 +10,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
-import java.util.zip.CRC32C;
 
 /**
  * The target side of a partition move: fills an empty local log from an in-sync replica's closed segments, leader
@@ -27,7 +25,6 @@ import java.util.zip.CRC32C;
  */
 public final class MoveTransferClient {
     private static final Logger LOG = LoggerFactory.getLogger(MoveTransferClient.class);
-    private static final int CRC_READ_BYTES = 64 * 1024;
     /** Bound on telling a source that an abandoned transfer's pins can go; they expire anyway. */
     private static final int RELEASE_TIMEOUT_MS = 2_000;
 
@@ -35,8 +32,7 @@ public final class MoveTransferClient {
     private final ByteRateLimiter limiter;
     private final MoveCodec codec = new MoveCodec();
     private final MoveChunkRequest chunkRequest = new MoveChunkRequest();
-    private final CRC32C crc = new CRC32C();
-    private final ByteBuffer crcBuffer = ByteBuffer.allocateDirect(CRC_READ_BYTES);
+    private final ChunkChecksum checksum = new ChunkChecksum();
     private ChunkFaultHook faults = ChunkFaultHook.NONE;
     private long chunksReceived;
     private volatile boolean cancelled;
@@ -274,7 +270,7 @@ public final class MoveTransferClient {
                 chunksReceived++;
             }
             faults.afterChunkLanded(channel, position, header.length, chunksReceived - 1);
-            if (crcOf(channel, position, header.length) != header.crc32c) {
+            if (checksum.of(channel, position, header.length) != header.crc32c) {
                 progress.rejected();
                 file.rollBack();
                 if (++rejectedInRow >= MoveConfig.MAX_REJECTED_CHUNKS_PER_SOURCE) {
@@ -293,23 +289,6 @@ public final class MoveTransferClient {
                 throw e;
             }
         }
-    }
-
-    private int crcOf(FileChannel channel, long position, int length) throws IOException {
-        crc.reset();
-        long at = position;
-        long end = position + length;
-        while (at < end) {
-            crcBuffer.clear().limit((int) Math.min(crcBuffer.capacity(), end - at));
-            int read = channel.read(crcBuffer, at);
-            if (read <= 0) {
-                throw new IOException("staged file ends at " + at + ", inside the chunk that just landed");
-            }
-            crcBuffer.flip();
-            crc.update(crcBuffer);
-            at += read;
-        }
-        return (int) crc.getValue();
     }
 
     private void closeAtSource(InetSocketAddress source, long transferId, boolean completed) {

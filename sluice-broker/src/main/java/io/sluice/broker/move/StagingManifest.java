@@ -1,11 +1,12 @@
 package io.sluice.broker.move;
 
+import io.sluice.log.checkpoint.AtomicFile;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
@@ -27,15 +28,7 @@ final class StagingManifest {
         ByteBuffer bytes = ByteBuffer.allocate(MESSAGE_OFFSET + length);
         bytes.putInt(LENGTH_OFFSET, length).putInt(CRC_OFFSET, (int) crc.getValue()).position(MESSAGE_OFFSET);
         bytes.put(message).flip();
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (bytes.hasRemaining()) {
-                channel.write(bytes);
-            }
-            channel.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.write(file, bytes);
     }
 
     /**

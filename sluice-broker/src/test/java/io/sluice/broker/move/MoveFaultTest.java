@@ -6,16 +6,12 @@ import io.sluice.log.PartitionLog;
 import io.sluice.testkit.Poll;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.protocol.Errors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,38 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Broken connections, restarts, a lost source, corruption, cancel and retention during a transfer. */
-class MoveFaultTest {
+class MoveFaultTest extends MoveTestBase {
     private static final long FAR_FUTURE_MS = START_MS + 365L * 24 * 3600 * 1000;
-
-    @TempDir
-    Path root;
-
-    private final List<AutoCloseable> closeLast = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = closeLast.size() - 1; i >= 0; i--) {
-            closeLast.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T closing(T resource) {
-        closeLast.add(resource);
-        return resource;
-    }
-
-    private PartitionLog source(String name) throws Exception {
-        return closing(MoveFixtures.sourceLog(root.resolve(name).resolve(TOPIC + "-" + PARTITION)));
-    }
-
-    private Path targetDir() {
-        return root.resolve("target").resolve(TOPIC + "-" + PARTITION);
-    }
-
-    private static long boundaryOf(PartitionLog log) {
-        long[] bases = log.segmentBaseOffsets();
-        return bases[bases.length - 1];
-    }
 
     private static MoveTransferClient client(ChunkFaultHook hook) {
         MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
@@ -83,10 +49,10 @@ class MoveFaultTest {
     @Test
     void shouldResumeFromLastVerifiedChunkAfterBrokenConnection() throws Exception {
         PartitionLog source = source("source");
-        Source server = closing(Source.start(source));
+        Source server = server(source);
         CuttingProxy proxy = closing(new CuttingProxy(server.address()));
         proxy.cutAfter(10L * CHUNK_BYTES + 1_000);
-        PartitionLog target = closing(MoveFixtures.openLog(targetDir()));
+        PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
 
         client(ChunkFaultHook.NONE).bootstrap(target, TOPIC, PARTITION, List.of(proxy.address()), LEADER_EPOCH, progress);
@@ -117,8 +83,8 @@ class MoveFaultTest {
         assertTrue(Files.exists(targetDir().resolve(StagingArea.DIR_NAME).resolve(StagingArea.MANIFEST_FILE)));
         assertTrue(before.bytesVerified() >= 11L * CHUNK_BYTES, before.toString());
 
-        Source restarted = closing(Source.start(source));
-        PartitionLog reopened = closing(MoveFixtures.openLog(targetDir()));
+        Source restarted = server(source);
+        PartitionLog reopened = emptyTarget();
         assertEquals(0, reopened.logEndOffset(), "staging is not part of the log");
         TransferProgress after = new TransferProgress();
         client(ChunkFaultHook.NONE).bootstrap(reopened, TOPIC, PARTITION, List.of(restarted.address()), LEADER_EPOCH,
@@ -135,8 +101,8 @@ class MoveFaultTest {
         PartitionLog firstLog = source("first");
         PartitionLog secondLog = source("second");
         Source first = Source.start(firstLog);
-        Source second = closing(Source.start(secondLog));
-        PartitionLog target = closing(MoveFixtures.openLog(targetDir()));
+        Source second = server(secondLog);
+        PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
         ChunkFaultHook killFirstAtChunk8 = (file, position, length, chunk) -> {
             if (chunk == 8) {
@@ -157,8 +123,8 @@ class MoveFaultTest {
     @Test
     void shouldRejectAndResendCorruptedChunkAndNeverInstallIt() throws Exception {
         PartitionLog source = source("source");
-        Source server = closing(Source.start(source));
-        PartitionLog target = closing(MoveFixtures.openLog(targetDir()));
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
         AtomicInteger rejectedLength = new AtomicInteger();
         ChunkFaultHook corruptChunk5 = (file, position, length, chunk) -> {
@@ -178,8 +144,8 @@ class MoveFaultTest {
     @Test
     void shouldFailWithoutInstallingWhenEveryCopyOfAChunkIsCorrupt() throws Exception {
         PartitionLog source = source("source");
-        Source server = closing(Source.start(source));
-        PartitionLog target = closing(MoveFixtures.openLog(targetDir()));
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
         ChunkFaultHook corruptFromChunk5 = (file, position, length, chunk) -> {
             if (chunk >= 5) {
@@ -208,9 +174,9 @@ class MoveFaultTest {
                 java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
             flipByte(segment, 200);
         }
-        Source bad = closing(Source.start(badLog));
-        Source good = closing(Source.start(goodLog));
-        PartitionLog target = closing(MoveFixtures.openLog(targetDir()));
+        Source bad = server(badLog);
+        Source good = server(goodLog);
+        PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
 
         client(ChunkFaultHook.NONE).bootstrap(target, TOPIC, PARTITION, List.of(bad.address(), good.address()),
@@ -223,8 +189,8 @@ class MoveFaultTest {
     @Test
     void shouldCancelLeavingNoStagingAndAnEmptyUsableLog() throws Exception {
         PartitionLog source = source("source");
-        Source server = closing(Source.start(source));
-        PartitionLog target = closing(MoveFixtures.openLog(targetDir()));
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
         MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
         client.faults((file, position, length, chunk) -> {
@@ -256,8 +222,8 @@ class MoveFaultTest {
             }
         }
         source.updateConfig(source.config().toBuilder().retentionMs(1).build());
-        Source server = closing(Source.start(source));
-        PartitionLog target = closing(MoveFixtures.openLog(targetDir()));
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
         AtomicLong lowestKept = new AtomicLong(-1);
         ChunkFaultHook retentionAtChunk15 = (file, position, length, chunk) -> {
             if (chunk == 15) {
@@ -287,8 +253,8 @@ class MoveFaultTest {
     void shouldReleasePinsWhenTheTransferConnectionIsGoneForTheTimeout() throws Exception {
         PartitionLog source = source("source");
         source.updateConfig(source.config().toBuilder().retentionMs(1).build());
-        Source server = closing(Source.start(source));
-        PartitionLog target = closing(MoveFixtures.openLog(targetDir()));
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
         ChunkFaultHook crashAtChunk3 = (file, position, length, chunk) -> {
             if (chunk == 3) {
                 throw new SimulatedCrash();

@@ -1,27 +1,18 @@
 package io.sluice.broker.move;
 
-import io.sluice.broker.move.MoveFixtures.SimulatedCrash;
 import io.sluice.broker.move.MoveFixtures.Source;
 import io.sluice.log.AppendResult;
 import io.sluice.log.LogReadResult;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.ProducerStateException;
 import io.sluice.log.epoch.EpochEntry;
-import io.sluice.testkit.Poll;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.protocol.Errors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
-import static io.sluice.broker.move.MoveFixtures.CHUNK_BYTES;
 import static io.sluice.broker.move.MoveFixtures.LEADER_EPOCH;
 import static io.sluice.broker.move.MoveFixtures.PARTITION;
 import static io.sluice.broker.move.MoveFixtures.PRODUCER_B;
@@ -32,37 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class MoveTransferTest {
-    @TempDir
-    Path root;
-
-    private final List<AutoCloseable> closeLast = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = closeLast.size() - 1; i >= 0; i--) {
-            closeLast.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T closing(T resource) {
-        closeLast.add(resource);
-        return resource;
-    }
-
-    private PartitionLog source(String name) throws Exception {
-        return closing(MoveFixtures.sourceLog(root.resolve(name).resolve(TOPIC + "-" + PARTITION)));
-    }
-
-    private PartitionLog emptyTarget() throws Exception {
-        return closing(MoveFixtures.openLog(root.resolve("target").resolve(TOPIC + "-" + PARTITION)));
-    }
-
-    private static long boundaryOf(PartitionLog source) {
-        long[] bases = source.segmentBaseOffsets();
-        return bases[bases.length - 1];
-    }
-
+class MoveTransferTest extends MoveTestBase {
     private static MoveTransferClient client() {
         return new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
     }
@@ -70,7 +31,7 @@ class MoveTransferTest {
     @Test
     void shouldShipClosedSegmentsByteIdenticalWithEpochsAndProducerState() throws Exception {
         PartitionLog source = source("source");
-        Source server = closing(Source.start(source));
+        Source server = server(source);
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
 
@@ -113,7 +74,7 @@ class MoveTransferTest {
     @Test
     void shouldSurviveReopenAfterInstall() throws Exception {
         PartitionLog source = source("source");
-        Source server = closing(Source.start(source));
+        Source server = server(source);
         Path dir = root.resolve("target").resolve(TOPIC + "-" + PARTITION);
         PartitionLog target = MoveFixtures.openLog(dir);
         client().bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());
