@@ -6,8 +6,8 @@ import java.nio.channels.FileChannel;
 import java.util.zip.CRC32C;
 
 /**
- * CRC-32C of a file range, read through one reused direct buffer (off-heap; the bytes are in the page cache, about
- * to be sent or just received). Not thread-safe; one per thread.
+ * CRC-32C of a file range on the source, read through one reused direct buffer (off-heap; the bytes are in the page
+ * cache, about to be sent by sendfile). Not thread-safe; one per thread.
  */
 final class ChunkChecksum {
     private static final int READ_BYTES = 64 * 1024;

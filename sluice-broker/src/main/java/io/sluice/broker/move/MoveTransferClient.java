@@ -10,10 +10,12 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32C;
 
 /**
  * The target side of a partition move: fills an empty local log from an in-sync replica's closed segments, leader
@@ -32,7 +34,7 @@ public final class MoveTransferClient {
     private final ByteRateLimiter limiter;
     private final MoveCodec codec = new MoveCodec();
     private final MoveChunkRequest chunkRequest = new MoveChunkRequest();
-    private final ChunkChecksum checksum = new ChunkChecksum();
+    private final CRC32C crc = new CRC32C();
     private ChunkFaultHook faults = ChunkFaultHook.NONE;
     private long chunksReceived;
     private volatile boolean cancelled;
@@ -264,13 +266,22 @@ public final class MoveTransferClient {
             header.validateAgainst(chunkRequest);
             pauseNanos(limiter.reserveNanos(header.length));
             FileChannel channel = file.channel();
-            try {
-                conn.receivePayload(channel, position, (at, bytes) -> progress.shipped(bytes, file.landed(at, bytes)));
-            } finally {
-                chunksReceived++;
-            }
-            faults.afterChunkLanded(channel, position, header.length, chunksReceived - 1);
-            if (checksum.of(channel, position, header.length) != header.crc32c) {
+            crc.reset();
+            long chunkNumber = chunksReceived++;
+            conn.receivePayload(channel, position, new MoveConnection.PayloadSink() {
+                @Override
+                public void arrived(ByteBuffer bytes, long at) {
+                    faults.inFlight(bytes.duplicate(), at, chunkNumber);
+                    crc.update(bytes);
+                }
+
+                @Override
+                public void landed(long at, long bytes) {
+                    progress.shipped(bytes, file.landed(at, bytes));
+                }
+            });
+            faults.afterChunkLanded(channel, position, header.length, chunkNumber);
+            if ((int) crc.getValue() != header.crc32c) {
                 progress.rejected();
                 file.rollBack();
                 if (++rejectedInRow >= MoveConfig.MAX_REJECTED_CHUNKS_PER_SOURCE) {

@@ -143,14 +143,19 @@ final class StagingArea implements AutoCloseable {
         return null;
     }
 
-    /** The verified files as a log to install; every file must be complete and is fsynced first. */
+    /**
+     * The verified files as a log to install; every file must be complete. The producer snapshot is fsynced here;
+     * segments are fsynced by the install, which rebuilds their indexes.
+     */
     StagedLog staged() throws IOException {
         for (StagedFile file : files) {
             if (!file.isComplete()) {
                 throw new IllegalStateException("staged file " + file.path() + " holds " + file.verified() + " of "
                         + file.expectedSize() + " bytes");
             }
-            file.force();
+            if (!file.isSegment()) {
+                file.force();
+            }
         }
         closeFiles();
         OffsetCheckpointFile.fsyncDirectory(dir);

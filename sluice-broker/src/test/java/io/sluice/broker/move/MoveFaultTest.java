@@ -39,6 +39,12 @@ class MoveFaultTest extends MoveTestBase {
         return client;
     }
 
+    /** Corrupts the first byte of a run in flight. */
+    private static void flipByte(ByteBuffer inFlight) {
+        int at = inFlight.position();
+        inFlight.put(at, (byte) ~inFlight.get(at));
+    }
+
     private static void flipByte(FileChannel file, long position) throws java.io.IOException {
         ByteBuffer one = ByteBuffer.allocate(1);
         file.read(one, position);
@@ -71,11 +77,11 @@ class MoveFaultTest extends MoveTestBase {
         Source first = Source.start(source);
         PartitionLog target = MoveFixtures.openLog(targetDir());
         TransferProgress before = new TransferProgress();
-        ChunkFaultHook crashAtChunk12 = (file, position, length, chunk) -> {
+        ChunkFaultHook crashAtChunk12 = ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
             if (chunk == 12) {
                 throw new SimulatedCrash();
             }
-        };
+        });
         assertThrows(SimulatedCrash.class, () -> client(crashAtChunk12).bootstrap(target, TOPIC, PARTITION,
                 List.of(first.address()), LEADER_EPOCH, before));
         first.close();
@@ -104,11 +110,11 @@ class MoveFaultTest extends MoveTestBase {
         Source second = server(secondLog);
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
-        ChunkFaultHook killFirstAtChunk8 = (file, position, length, chunk) -> {
+        ChunkFaultHook killFirstAtChunk8 = ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
             if (chunk == 8) {
                 first.close();
             }
-        };
+        });
 
         client(killFirstAtChunk8).bootstrap(target, TOPIC, PARTITION, List.of(first.address(), second.address()),
                 LEADER_EPOCH, progress);
@@ -127,10 +133,19 @@ class MoveFaultTest extends MoveTestBase {
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
         AtomicInteger rejectedLength = new AtomicInteger();
-        ChunkFaultHook corruptChunk5 = (file, position, length, chunk) -> {
-            if (chunk == 5) {
-                flipByte(file, position + length / 2);
-                rejectedLength.set(length);
+        ChunkFaultHook corruptChunk5 = new ChunkFaultHook() {
+            @Override
+            public void inFlight(ByteBuffer bytes, long position, long chunk) {
+                if (chunk == 5 && rejectedLength.get() == 0) {
+                    flipByte(bytes);
+                }
+            }
+
+            @Override
+            public void afterChunkLanded(FileChannel file, long position, int length, long chunk) {
+                if (chunk == 5) {
+                    rejectedLength.set(length);
+                }
             }
         };
 
@@ -147,9 +162,12 @@ class MoveFaultTest extends MoveTestBase {
         Source server = server(source);
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
-        ChunkFaultHook corruptFromChunk5 = (file, position, length, chunk) -> {
-            if (chunk >= 5) {
-                flipByte(file, position);
+        ChunkFaultHook corruptFromChunk5 = new ChunkFaultHook() {
+            @Override
+            public void inFlight(ByteBuffer bytes, long position, long chunk) {
+                if (chunk >= 5) {
+                    flipByte(bytes);
+                }
             }
         };
 
@@ -193,11 +211,11 @@ class MoveFaultTest extends MoveTestBase {
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
         MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
-        client.faults((file, position, length, chunk) -> {
+        client.faults(ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
             if (chunk == 6) {
                 client.cancel();
             }
-        });
+        }));
 
         MoveException cancelled = assertThrows(MoveException.class, () -> client.bootstrap(target, TOPIC, PARTITION,
                 List.of(server.address()), LEADER_EPOCH, progress));
@@ -225,13 +243,13 @@ class MoveFaultTest extends MoveTestBase {
         Source server = server(source);
         PartitionLog target = emptyTarget();
         AtomicLong lowestKept = new AtomicLong(-1);
-        ChunkFaultHook retentionAtChunk15 = (file, position, length, chunk) -> {
+        ChunkFaultHook retentionAtChunk15 = ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
             if (chunk == 15) {
                 source.enforceRetention(FAR_FUTURE_MS);
                 source.deleteRecordsBefore(boundary);
                 lowestKept.set(source.segmentBaseOffsets()[0]);
             }
-        };
+        });
 
         client(retentionAtChunk15).bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH,
                 new TransferProgress());
@@ -255,11 +273,11 @@ class MoveFaultTest extends MoveTestBase {
         source.updateConfig(source.config().toBuilder().retentionMs(1).build());
         Source server = server(source);
         PartitionLog target = emptyTarget();
-        ChunkFaultHook crashAtChunk3 = (file, position, length, chunk) -> {
+        ChunkFaultHook crashAtChunk3 = ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
             if (chunk == 3) {
                 throw new SimulatedCrash();
             }
-        };
+        });
         assertThrows(SimulatedCrash.class, () -> client(crashAtChunk3).bootstrap(target, TOPIC, PARTITION,
                 List.of(server.address()), LEADER_EPOCH, new TransferProgress()));
         assertEquals(1, server.handler.activeTransfers());
