@@ -1,6 +1,5 @@
 package io.sluice.broker.move;
 
-import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 
@@ -9,9 +8,7 @@ import io.sluice.codec.message.MessageWriter;
  * codec), with their CRC-32C. On an error {@code length} is 0. Schema v0: errorCode, errorMessage, transferId,
  * fileKind, fileOffset, position, length, crc32c. Mutable holder; not thread-safe.
  */
-public final class MoveChunkHeader extends FieldMessage {
-    private static final String[] FIELDS = {"errorCode", "errorMessage", "transferId", "fileKind", "fileOffset",
-        "position", "length", "crc32c"};
+public final class MoveChunkHeader extends MoveMessage {
 
     public short errorCode;
     public String errorMessage;
@@ -21,6 +18,11 @@ public final class MoveChunkHeader extends FieldMessage {
     public long position;
     public int length;
     public int crc32c;
+
+    public MoveChunkHeader() {
+        super(MoveMessages.CHUNK_HEADER, "errorCode", "errorMessage", "transferId", "fileKind", "fileOffset",
+                "position", "length", "crc32c");
+    }
 
     /** Checks that a successful header answers {@code request} with 1..maxLength bytes. */
     void validateAgainst(MoveChunkRequest request) {
@@ -33,10 +35,6 @@ public final class MoveChunkHeader extends FieldMessage {
             throw new MoveProtocolException("MoveChunkHeader.length", length + " outside [1, " + request.maxLength + "]");
         }
     }
-
-    @Override public int typeId() { return MoveMessages.CHUNK_HEADER; }
-    @Override protected int fieldCount(int version) { return FIELDS.length; }
-    @Override public String fieldName(int index) { return index < FIELDS.length ? FIELDS[index] : "end"; }
 
     @Override
     protected boolean writeField(MessageWriter w, int index) {

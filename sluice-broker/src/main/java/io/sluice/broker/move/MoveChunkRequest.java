@@ -1,6 +1,5 @@
 package io.sluice.broker.move;
 
-import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 
@@ -9,14 +8,17 @@ import io.sluice.codec.message.MessageWriter;
  * byte, so a resumed transfer asks exactly for what it lacks). Schema v0: transferId, fileKind, fileOffset (segment
  * base offset or snapshot offset), position, maxLength. Mutable holder; not thread-safe.
  */
-public final class MoveChunkRequest extends FieldMessage {
-    private static final String[] FIELDS = {"transferId", "fileKind", "fileOffset", "position", "maxLength"};
+public final class MoveChunkRequest extends MoveMessage {
 
     public long transferId;
     public byte fileKind;
     public long fileOffset;
     public long position;
     public int maxLength;
+
+    public MoveChunkRequest() {
+        super(MoveMessages.CHUNK_REQUEST, "transferId", "fileKind", "fileOffset", "position", "maxLength");
+    }
 
     public MoveChunkRequest set(long transferId, byte fileKind, long fileOffset, long position, int maxLength) {
         this.transferId = transferId;
@@ -35,10 +37,6 @@ public final class MoveChunkRequest extends FieldMessage {
             throw new MoveProtocolException("MoveChunkRequest.position/maxLength", position + "/" + maxLength);
         }
     }
-
-    @Override public int typeId() { return MoveMessages.CHUNK_REQUEST; }
-    @Override protected int fieldCount(int version) { return FIELDS.length; }
-    @Override public String fieldName(int index) { return index < FIELDS.length ? FIELDS[index] : "end"; }
 
     @Override
     protected boolean writeField(MessageWriter w, int index) {

@@ -1,16 +1,15 @@
 package io.sluice.broker.move;
 
-import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 
 /** Source to target: the answer to {@link MoveCloseRequest}. Schema v0: errorCode. Mutable holder; not thread-safe. */
-public final class MoveCloseResponse extends FieldMessage {
+public final class MoveCloseResponse extends MoveMessage {
     public short errorCode;
 
-    @Override public int typeId() { return MoveMessages.CLOSE_RESPONSE; }
-    @Override protected int fieldCount(int version) { return 1; }
-    @Override public String fieldName(int index) { return index == 0 ? "errorCode" : "end"; }
+    public MoveCloseResponse() {
+        super(MoveMessages.CLOSE_RESPONSE, "errorCode");
+    }
 
     @Override
     protected boolean writeField(MessageWriter w, int index) {

@@ -1,6 +1,5 @@
 package io.sluice.broker.move;
 
-import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 
@@ -8,8 +7,7 @@ import io.sluice.codec.message.MessageWriter;
  * Target to source: start (or, with a known {@code transferId}, rejoin) the transfer of a partition's closed
  * segments. Schema v0: transferId, topic, partition, leaderEpoch (-1: not checked). Mutable holder; not thread-safe.
  */
-public final class MoveOpenRequest extends FieldMessage {
-    private static final String[] FIELDS = {"transferId", "topic", "partition", "leaderEpoch"};
+public final class MoveOpenRequest extends MoveMessage {
 
     public long transferId;
     public String topic;
@@ -17,9 +15,11 @@ public final class MoveOpenRequest extends FieldMessage {
     public int leaderEpoch;
 
     public MoveOpenRequest() {
+        super(MoveMessages.OPEN_REQUEST, "transferId", "topic", "partition", "leaderEpoch");
     }
 
     public MoveOpenRequest(long transferId, String topic, int partition, int leaderEpoch) {
+        this();
         this.transferId = transferId;
         this.topic = topic;
         this.partition = partition;
@@ -35,10 +35,6 @@ public final class MoveOpenRequest extends FieldMessage {
             throw new MoveProtocolException("MoveOpenRequest.partition", "is " + partition);
         }
     }
-
-    @Override public int typeId() { return MoveMessages.OPEN_REQUEST; }
-    @Override protected int fieldCount(int version) { return FIELDS.length; }
-    @Override public String fieldName(int index) { return index < FIELDS.length ? FIELDS[index] : "end"; }
 
     @Override
     protected boolean writeField(MessageWriter w, int index) {

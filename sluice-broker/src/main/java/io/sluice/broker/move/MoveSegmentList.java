@@ -1,6 +1,5 @@
 package io.sluice.broker.move;
 
-import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import io.sluice.log.epoch.EpochEntry;
@@ -15,10 +14,7 @@ import java.util.List;
  * boundaryOffset, segmentBaseOffsets, segmentLastOffsets, segmentSizes, epochs, epochStartOffsets,
  * producerSnapshotOffset (-1: none), producerSnapshotSize. Mutable holder; not thread-safe.
  */
-public final class MoveSegmentList extends FieldMessage {
-    private static final String[] FIELDS = {"errorCode", "errorMessage", "transferId", "logStartOffset",
-        "boundaryOffset", "segmentBaseOffsets", "segmentLastOffsets", "segmentSizes", "epochs", "epochStartOffsets",
-        "producerSnapshotOffset", "producerSnapshotSize"};
+public final class MoveSegmentList extends MoveMessage {
     private static final long[] NO_LONGS = new long[0];
     private static final int[] NO_INTS = new int[0];
 
@@ -35,18 +31,14 @@ public final class MoveSegmentList extends FieldMessage {
     public long producerSnapshotOffset = -1;
     public long producerSnapshotSize;
 
-    public int segmentCount() {
-        return segmentBaseOffsets.length;
+    public MoveSegmentList() {
+        super(MoveMessages.SEGMENT_LIST, "errorCode", "errorMessage", "transferId", "logStartOffset",
+                "boundaryOffset", "segmentBaseOffsets", "segmentLastOffsets", "segmentSizes", "epochs", "epochStartOffsets",
+                "producerSnapshotOffset", "producerSnapshotSize");
     }
 
-    /** Index of the segment with base offset {@code base}, or -1. */
-    public int indexOf(long base) {
-        for (int i = 0; i < segmentBaseOffsets.length; i++) {
-            if (segmentBaseOffsets[i] == base) {
-                return i;
-            }
-        }
-        return -1;
+    public int segmentCount() {
+        return segmentBaseOffsets.length;
     }
 
     public List<EpochEntry> epochEntries() {
@@ -109,10 +101,6 @@ public final class MoveSegmentList extends FieldMessage {
                     + ", size " + producerSnapshotSize);
         }
     }
-
-    @Override public int typeId() { return MoveMessages.SEGMENT_LIST; }
-    @Override protected int fieldCount(int version) { return FIELDS.length; }
-    @Override public String fieldName(int index) { return index < FIELDS.length ? FIELDS[index] : "end"; }
 
     @Override
     protected boolean writeField(MessageWriter w, int index) {
