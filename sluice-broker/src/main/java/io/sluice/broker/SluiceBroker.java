@@ -9,7 +9,13 @@ import io.sluice.broker.api.DescribeLogDirsHandler;
 import io.sluice.broker.api.ElectLeadersHandler;
 import io.sluice.broker.api.ListPartitionReassignmentsHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
+import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
+import io.sluice.broker.move.ByteRateLimiter;
+import io.sluice.broker.move.MoveFrameDescriptor;
+import io.sluice.broker.move.MoveSourceHandler;
+import io.sluice.broker.move.MoveTargets;
+import io.sluice.broker.move.MoveSourceLogs;
 import io.sluice.broker.interbroker.ControllerChannel;
 import io.sluice.broker.replica.ControlledShutdown;
 import io.sluice.broker.replica.ReplicaManager;
@@ -44,6 +50,7 @@ import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
 import io.sluice.broker.produce.ValidatorPool;
 import io.sluice.broker.topic.OffsetsTopic;
+import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.cluster.identity.BrokerIdentity;
 import io.sluice.log.LogManager;
@@ -58,6 +65,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -93,13 +101,15 @@ public final class SluiceBroker implements AutoCloseable {
     private final ReplicaManager replicas;
     private final ControllerChannel controllerChannel;
     private final ReassignmentRoomCheck roomCheck;
+    private final MoveSourceHandler moveSource;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
     private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, List<ScheduledThreadPoolExecutor> timers,
                          GroupCoordinator groups, NetworkServer server, ClusterMembership cluster, ControllerForwarder forwarder,
                          RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel,
-                         ReassignmentRoomCheck roomCheck) {
+                         ReassignmentRoomCheck roomCheck, MoveSourceHandler moveSource) {
+        this.moveSource = moveSource;
         this.replicas = replicas;
         this.roomCheck = roomCheck;
         this.controllerChannel = controllerChannel;
@@ -132,6 +142,7 @@ public final class SluiceBroker implements AutoCloseable {
         ReassignmentRoomCheck roomCheck = null;
         ReplicaManager replicas = null;
         ScheduledThreadPoolExecutor replicationTimer = null;
+        MoveSourceHandler moveSource = null;
         try {
             logs.lockDirectories();
             Files.createDirectories(metadataDir);
@@ -154,11 +165,13 @@ public final class SluiceBroker implements AutoCloseable {
             controllerChannel = new ControllerChannel(config.brokerId(), () -> controllerAddress(joined.node()),
                     replicaConfig.socketTimeoutMs());
             replicationTimer = daemonScheduler("sluice-replication");
+            MoveTargets moveTargets = new MoveTargets(config.brokerId(), MoveConfig.of(config),
+                    () -> ByteRateLimiter.UNLIMITED);
             replicas = new ReplicaManager(config.brokerId(), replicaConfig, logs,
                     () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,
-                    controllerChannel, replicationTimer, System::currentTimeMillis);
+                    controllerChannel, replicationTimer, System::currentTimeMillis, moveTargets);
             AuthorizedOperations authorized = new AuthorizedOperations();
-            roomCheck = new ReassignmentRoomCheck(config.brokerId(), config.moveFreeSpaceMarginBytes());
+            roomCheck = new ReassignmentRoomCheck(config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
             ApiRegistry registry = new ApiRegistry();
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
@@ -176,10 +189,16 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, new AlterPartitionReassignmentsHandler(node,
                             roomCheck))
                     .register(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, new ListPartitionReassignmentsHandler(node))
-                    .register(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(logs, topics))
+                    .register(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(logs, topics, moveTargets))
                     .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
+            moveSource = new MoveSourceHandler((topic, index) -> {
+                Partition hosted = topics.hostedPartition(topic, index);
+                return hosted == null ? null : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
+            }, MoveConfig.of(config), ByteRateLimiter.UNLIMITED, System::currentTimeMillis);
+            registry.registerPrivate(MoveFrameDescriptor.API_KEY, moveSource);
+            replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(
@@ -214,8 +233,11 @@ public final class SluiceBroker implements AutoCloseable {
                     config.brokerId(), identity.clusterId(), bound, host, port,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
             return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, groupLoader, replicationTimer), groups, server,
-                    membership, forwarder, recovery, replicas, controllerChannel, roomCheck);
+                    membership, forwarder, recovery, replicas, controllerChannel, roomCheck, moveSource);
         } catch (IOException | RuntimeException | InterruptedException e) {
+            if (moveSource != null) {
+                moveSource.close();
+            }
             if (server != null) {
                 server.close();
             }
@@ -296,6 +318,7 @@ public final class SluiceBroker implements AutoCloseable {
                         cluster::isZooKeeperConnected).run();
             }
             server.close();
+            moveSource.close();
             replicas.close();
             controllerChannel.close();
             roomCheck.close();

@@ -8,9 +8,14 @@ import io.sluice.log.epoch.EpochEndOffset;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.BatchMetadata;
+import io.sluice.log.producer.ProducerSnapshotFiles;
 import io.sluice.log.producer.ProducerStateManager;
+import io.sluice.log.ship.SegmentPins;
+import io.sluice.log.ship.ShippableLog;
+import io.sluice.log.ship.StagedLog;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
+import io.sluice.log.segment.SegmentChainSearch;
 import io.sluice.log.segment.SegmentFileNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,14 +23,12 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -56,6 +59,7 @@ public final class PartitionLog implements AutoCloseable {
     private final BatchScanner writerScanner = new BatchScanner();
     private final AtomicLong recoveryPoint;
     private final List<PendingDeletion> pendingDeletions = new ArrayList<>();
+    private final SegmentPins pins = new SegmentPins();
     private volatile LogConfig config;
     private volatile LogSegment[] segments;
     private volatile long logStartOffset;
@@ -301,24 +305,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void writeProducerSnapshot(long offset) throws IOException {
-        producerState.writeSnapshot(SegmentFileNames.snapshotFile(dir, offset));
-        TreeSet<Long> offsets = snapshotOffsets();
-        while (offsets.size() > SNAPSHOTS_RETAINED) {
-            Files.deleteIfExists(SegmentFileNames.snapshotFile(dir, offsets.pollFirst()));
-        }
-    }
-
-    private TreeSet<Long> snapshotOffsets() throws IOException {
-        TreeSet<Long> offsets = new TreeSet<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SegmentFileNames.SNAPSHOT_SUFFIX)) {
-            for (Path file : files) {
-                long offset = SegmentFileNames.parseOffset(file.getFileName().toString(), SegmentFileNames.SNAPSHOT_SUFFIX);
-                if (offset >= 0) {
-                    offsets.add(offset);
-                }
-            }
-        }
-        return offsets;
+        ProducerSnapshotFiles.writeRotating(producerState, dir, offset, SNAPSHOTS_RETAINED);
     }
 
     // ------------------------------------------------------------------ read
@@ -388,27 +375,10 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * ListOffsets by timestamp, as Kafka answers it: the first record at or after the log start whose timestamp is
-     * at least {@code timestampMs} (records of the batch are walked, decompressing when needed), with its
-     * timestamp and its batch's leader epoch; null when no record is that recent.
+     * at least {@code timestampMs}, with its timestamp and its batch's leader epoch; null when none is that recent.
      */
     public OffsetAndTimestamp offsetForTimestamp(long timestampMs) {
-        LogSegment[] chain = segments;
-        long start = logStartOffset;
-        BatchScanner scanner = READ_SCANNER.get();
-        try {
-            for (LogSegment segment : chain) {
-                if (segment.nextOffset() <= start) {
-                    continue;
-                }
-                OffsetAndTimestamp found = segment.findByTimestamp(timestampMs, start, scanner);
-                if (found != null) {
-                    return found;
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("searching " + name + " for timestamp " + timestampMs, e);
-        }
-        return null;
+        return SegmentChainSearch.offsetForTimestamp(name, segments, logStartOffset, timestampMs, READ_SCANNER.get());
     }
 
     /**
@@ -416,20 +386,7 @@ public final class PartitionLog implements AutoCloseable {
      * log, with its batch's leader epoch; null when the log holds no timestamped batch.
      */
     public OffsetAndTimestamp offsetOfMaxTimestamp() {
-        long max = NO_TIMESTAMP;
-        long offset = -1;
-        long start = logStartOffset;
-        for (LogSegment segment : segments) {
-            if (segment.maxTimestamp() > max && segment.nextOffset() > start) {
-                max = segment.maxTimestamp();
-                offset = segment.offsetOfMaxTimestamp();
-            }
-        }
-        if (max == NO_TIMESTAMP) {
-            return null;
-        }
-        OffsetAndTimestamp exact = offsetForTimestamp(max);
-        return exact != null ? exact : new OffsetAndTimestamp(Math.max(offset, start), max);
+        return SegmentChainSearch.offsetOfMaxTimestamp(name, segments, logStartOffset, READ_SCANNER.get());
     }
 
     // ------------------------------------------------------------------ flush
@@ -516,6 +473,9 @@ public final class PartitionLog implements AutoCloseable {
             int deletable = 0;
             while (deletable < chain.length - 1) {
                 LogSegment segment = chain[deletable];
+                if (pins.holds(segment.nextOffset())) {
+                    break;
+                }
                 boolean belowStart = chain[deletable + 1].baseOffset() <= logStartOffset;
                 boolean expired = c.retentionMs() >= 0 && nowMs - segment.largestTimestamp() > c.retentionMs();
                 boolean oversized = c.retentionBytes() >= 0 && total - segment.size() >= c.retentionBytes();
@@ -593,7 +553,8 @@ public final class PartitionLog implements AutoCloseable {
             advanceLogStartOffset(offset);
             LogSegment[] chain = segments;
             int count = 0;
-            while (count < chain.length - 1 && chain[count + 1].baseOffset() <= logStartOffset) {
+            while (count < chain.length - 1 && chain[count + 1].baseOffset() <= logStartOffset
+                    && !pins.holds(chain[count].nextOffset())) {
                 count++;
             }
             if (count > 0) {
@@ -637,9 +598,7 @@ public final class PartitionLog implements AutoCloseable {
             }
             recoveryPoint.accumulateAndGet(logEndOffset, Math::min);
             epochCache.truncateFromEnd(logEndOffset);
-            for (Long snapshot : snapshotOffsets().tailSet(logEndOffset, false)) {
-                Files.deleteIfExists(SegmentFileNames.snapshotFile(dir, snapshot));
-            }
+            ProducerSnapshotFiles.deleteAbove(dir, logEndOffset);
             RecoveryReport ignored = new RecoveryReport();
             new LogLoader(dir, config, ignored).loadProducerState(producerState, List.of(segments), logStartOffset,
                     logEndOffset);
@@ -666,9 +625,63 @@ public final class PartitionLog implements AutoCloseable {
             recoveryPoint.set(offset);
             producerState.clear();
             epochCache.clear();
-            for (Long snapshot : snapshotOffsets()) {
-                Files.deleteIfExists(SegmentFileNames.snapshotFile(dir, snapshot));
+            ProducerSnapshotFiles.deleteAll(dir);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ partition moves (io.sluice.log.ship)
+
+    /**
+     * Lists the closed segments below {@code maxBoundaryOffset} with the leader epochs and producer snapshot that go
+     * with them, and pins those segments against retention and DeleteRecords until the returned view is closed.
+     */
+    public ShippableLog pinForShipping(long maxBoundaryOffset) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            return ShippableLog.pin(dir, segments, logStartOffset, maxBoundaryOffset, epochCache.entries(),
+                    ProducerSnapshotFiles.offsets(dir), pins);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Makes this empty log the verified files of {@code staged} (a new replica of a moved partition): they are renamed
+     * in, the shipped leader epochs and producer state are loaded, and the log ends at the staged boundary with an
+     * empty active segment there, where follower fetch continues. On failure the log is empty again.
+     *
+     * @throws IllegalStateException when the log is not empty
+     */
+    public void installStaged(StagedLog staged) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (logEndOffset != logStartOffset || segments.length != 1 || segments[0].size() != 0) {
+                throw new IllegalStateException("cannot install shipped segments into " + this + ": it is not empty");
             }
+            long nowMs = clock.getAsLong();
+            StagedLogInstaller installer = new StagedLogInstaller(dir, config);
+            StagedLogInstaller.Installed installed;
+            try {
+                installed = installer.install(staged, segments[0], nowMs, producerState, epochCache);
+            } catch (IOException | RuntimeException e) {
+                if (installer.removedEmptyActive()) {
+                    segments = new LogSegment[] {LogSegment.create(dir, logStartOffset, config.indexIntervalBytes(),
+                            config.maxIndexSizeBytes(), nowMs)};
+                    producerState.clear();
+                    epochCache.clear();
+                }
+                throw e;
+            }
+            segments = installed.segments();
+            logStartOffset = installed.logStartOffset();
+            logEndOffset = installed.logEndOffset();
+            recoveryPoint.set(logEndOffset);
+            LOG.info("installed {} shipped segments into {}: log start offset {}, log end offset {}",
+                    staged.baseOffsets().length, name, logStartOffset, logEndOffset);
         } finally {
             lock.unlock();
         }

@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import io.sluice.broker.move.MoveTargets;
+import io.sluice.broker.move.TransferProgress;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.Partition;
@@ -29,7 +31,9 @@ import org.apache.kafka.common.protocol.Errors;
  * DescribeLogDirs ({@code kafka-log-dirs.sh}, and the room check before a partition move): for each of this broker's
  * log directories its total and usable bytes (v4) and the partitions it holds with their size and offset lag
  * (Kafka's: the high watermark minus the log end, never below 0). Every hosted partition when the topic list is null,
- * else the partitions named; Sluice has no future replicas (no moves between directories), so none is flagged. A
+ * else the partitions named; a replica being filled by a partition move counts the segment bytes verified in its
+ * staging so far, so the move's progress shows. Sluice has no future replicas (no moves between directories), so none
+ * is flagged. A
  * directory whose file store cannot be read answers KAFKA_STORAGE_ERROR for that directory only.
  *
  * <p>Thread-safe (stateless past construction).
@@ -40,10 +44,12 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
 
     private final LogManager logs;
     private final TopicManager topics;
+    private final MoveTargets moves;
 
-    public DescribeLogDirsHandler(LogManager logs, TopicManager topics) {
+    public DescribeLogDirsHandler(LogManager logs, TopicManager topics, MoveTargets moves) {
         this.logs = logs;
         this.topics = topics;
+        this.moves = moves;
     }
 
     @Override
@@ -63,9 +69,11 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
                 continue;
             }
             long lag = Math.max(0, p.highWatermark() - p.log().logEndOffset());
+            TransferProgress move = moves.progress(topic, p.index());
+            long size = p.log().sizeInBytes() + (move == null ? 0 : move.bytesVerified());
             dirTopics.computeIfAbsent(topic, t -> new DescribeLogDirsTopic().setName(t)).partitions()
                     .add(new DescribeLogDirsPartition().setPartitionIndex(p.index())
-                            .setPartitionSize(p.log().sizeInBytes()).setOffsetLag(lag).setIsFutureKey(false));
+                            .setPartitionSize(size).setOffsetLag(lag).setIsFutureKey(false));
         }
         DescribeLogDirsResponseData response = new DescribeLogDirsResponseData().setErrorCode(Errors.NONE.code());
         for (Map.Entry<Path, Map<String, DescribeLogDirsTopic>> e : byDir.entrySet()) {

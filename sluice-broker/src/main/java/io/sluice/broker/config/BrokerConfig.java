@@ -156,11 +156,6 @@ public final class BrokerConfig {
         return bool(AUTO_CREATE_TOPICS_ENABLE);
     }
 
-    /** Free space a partition move must leave on each new replica's broker ({@code sluice.move.free.space.margin.bytes}). */
-    public long moveFreeSpaceMarginBytes() {
-        return longValue(BrokerConfigKeys.MOVE_FREE_SPACE_MARGIN_BYTES);
-    }
-
     public boolean deleteTopicEnable() {
         return bool(DELETE_TOPIC_ENABLE);
     }

@@ -86,8 +86,6 @@ public final class BrokerConfigKeys {
     public static final String REPLICA_FETCH_BACKOFF_MS = "replica.fetch.backoff.ms";
     public static final String REPLICA_LAG_TIME_MAX_MS = "replica.lag.time.max.ms";
     public static final String REPLICA_SOCKET_TIMEOUT_MS = "replica.socket.timeout.ms";
-    /** Sluice's own: free space a partition move must leave on its target's log directory. */
-    public static final String MOVE_FREE_SPACE_MARGIN_BYTES = "sluice.move.free.space.margin.bytes";
     public static final String REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS = "replica.high.watermark.checkpoint.interval.ms";
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
     public static final String AUTO_LEADER_REBALANCE_ENABLE = "auto.leader.rebalance.enable";
@@ -97,6 +95,13 @@ public final class BrokerConfigKeys {
     public static final String CONTROLLED_SHUTDOWN_MAX_RETRIES = "controlled.shutdown.max.retries";
     public static final String CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS = "controlled.shutdown.retry.backoff.ms";
     public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
+    public static final String MOVE_FILE_TRANSFER_ENABLE = "sluice.move.file.transfer.enable";
+    public static final String MOVE_CHUNK_BYTES = "sluice.move.chunk.bytes";
+    public static final String MOVE_MAX_CONCURRENT_PER_BROKER = "sluice.move.max.concurrent.per.broker";
+    public static final String MOVE_PIN_TIMEOUT_MS = "sluice.move.pin.timeout.ms";
+    public static final String MOVE_RETRY_BACKOFF_MS = "sluice.move.retry.backoff.ms";
+    public static final String MOVE_MAX_IDLE_ROUNDS = "sluice.move.max.idle.rounds";
+    public static final String MOVE_FREE_SPACE_MARGIN_BYTES = "sluice.move.free.space.margin.bytes";
 
     /** Compression names a broker or topic accepts (Kafka's BrokerCompressionType). */
     static final String[] BROKER_COMPRESSION_TYPES = {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"};
@@ -190,9 +195,6 @@ public final class BrokerConfigKeys {
         define(REPLICA_FETCH_BACKOFF_MS, INT, "1000", "Pause before a follower fetches a partition again after an error.", atLeast(0));
         define(REPLICA_LAG_TIME_MAX_MS, LONG, "30000",
                 "A follower not caught up with the leader for this long leaves the ISR; one that catches up rejoins.", atLeast(1));
-        define(MOVE_FREE_SPACE_MARGIN_BYTES, LONG, "268435456",
-                "A reassignment is refused up front when a new replica's broker would have less than this many bytes "
-                + "free after taking the partition (so a move cannot fill a disk).", atLeast(0));
         define(REPLICA_SOCKET_TIMEOUT_MS, INT, "30000",
                 "Bound on a follower's connect, send and wait for an answer (above replica.fetch.wait.max.ms).", atLeast(1));
         define(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LONG, "5000",
@@ -208,6 +210,19 @@ public final class BrokerConfigKeys {
         define(CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS, LONG, "5000", "Pause between controlled shutdown attempts.", atLeast(0));
         define(INTER_BROKER_LISTENER_NAME, STRING, null,
                 "Listener brokers use to reach each other; it must be the first advertised listener (unset means that one).", nonEmpty());
+        define(MOVE_FILE_TRANSFER_ENABLE, BOOLEAN, "true",
+                "A new replica of a moved partition starts from an in-sync replica's segment files, then fetches the tail; false: it fetches every record (Kafka's way).", ANY);
+        define(MOVE_CHUNK_BYTES, INT, "1048576",
+                "Bytes per checksummed chunk of a partition move: the most a broken transfer or a bad checksum sends again.", atLeast(4096));
+        define(MOVE_MAX_CONCURRENT_PER_BROKER, INT, "2",
+                "Partition moves a broker serves as source, and runs as target, at once; each streams at disk speed.", atLeast(1));
+        define(MOVE_PIN_TIMEOUT_MS, LONG, "60000",
+                "How long a source keeps a move's segments pinned after its connection is gone, so the target can resume.", atLeast(0));
+        define(MOVE_RETRY_BACKOFF_MS, LONG, "1000", "Pause after every source of a move failed before they are tried again.", atLeast(0));
+        define(MOVE_MAX_IDLE_ROUNDS, INT, "5",
+                "Rounds over all sources without a verified byte after which a move fails and its staging is removed.", atLeast(1));
+        define(MOVE_FREE_SPACE_MARGIN_BYTES, LONG, "268435456",
+                "A reassignment is refused up front when a new replica's broker would keep less than this many bytes free after taking the partition (its tail still grows).", atLeast(0));
     }
 
     private BrokerConfigKeys() {

@@ -1,15 +1,8 @@
 package io.sluice.broker.interbroker;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -33,8 +26,7 @@ public final class BrokerClient implements AutoCloseable {
     private final int maxResponseBytes;
     private final int timeoutMs;
     private InetSocketAddress address;
-    private SocketChannel channel;
-    private Selector selector;
+    private TimedChannel connection;
     private ByteBuffer receive = ByteBuffer.allocateDirect(INITIAL_BUFFER_BYTES);
     private final ByteBuffer sizePrefix = ByteBuffer.allocate(SIZE_PREFIX_BYTES);
     private int correlationId;
@@ -92,51 +84,19 @@ public final class BrokerClient implements AutoCloseable {
     }
 
     private void connectIfNeeded() throws IOException {
-        if (channel != null && channel.isOpen()) {
-            return;
-        }
-        SocketChannel opened = SocketChannel.open();
-        Selector waiter = Selector.open();
-        try {
-            opened.configureBlocking(false);
-            opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            opened.connect(address);
-            opened.register(waiter, SelectionKey.OP_CONNECT);
-            long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-            while (!opened.finishConnect()) {
-                long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
-                if (leftMs <= 0) {
-                    throw new SocketTimeoutException("connecting to " + address + " took over " + timeoutMs + " ms");
-                }
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new InterruptedIOException("connecting to " + address + " interrupted");
-                }
-                waiter.select(leftMs);
-            }
-            opened.keyFor(waiter).cancel();
-            waiter.selectNow();
-            channel = opened;
-            selector = waiter;
-        } catch (IOException | RuntimeException e) {
-            opened.close();
-            waiter.close();
-            throw e;
+        if (connection == null || !connection.isOpen()) {
+            connection = TimedChannel.connect(address, timeoutMs);
         }
     }
 
     private void writeFully(ByteBuffer source) throws IOException {
-        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-        while (source.hasRemaining()) {
-            if (channel.write(source) == 0) {
-                await(SelectionKey.OP_WRITE, deadline, "writing to");
-            }
-        }
+        connection.writeFully(source);
     }
 
     private ByteBuffer readFrame() throws IOException {
-        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        long deadline = connection.deadline();
         sizePrefix.clear();
-        readFully(sizePrefix, deadline);
+        connection.readFully(sizePrefix, deadline);
         int size = sizePrefix.getInt(0);
         if (size < 0 || size > maxResponseBytes) {
             throw new IOException("response of " + size + " bytes from " + address + " outside [0, " + maxResponseBytes + "]");
@@ -145,54 +105,16 @@ public final class BrokerClient implements AutoCloseable {
             receive = ByteBuffer.allocateDirect(Math.min(maxResponseBytes, Math.max(size, receive.capacity() * 2)));
         }
         receive.clear().limit(size);
-        readFully(receive, deadline);
+        connection.readFully(receive, deadline);
         receive.flip();
         return receive;
     }
 
-    private void readFully(ByteBuffer target, long deadline) throws IOException {
-        while (target.hasRemaining()) {
-            int n = channel.read(target);
-            if (n < 0) {
-                throw new EOFException("connection to " + address + " closed by the peer");
-            }
-            if (n == 0) {
-                await(SelectionKey.OP_READ, deadline, "reading from");
-            }
-        }
-    }
-
-    private void await(int op, long deadline, String what) throws IOException {
-        if (Thread.currentThread().isInterrupted()) {
-            throw new InterruptedIOException(what + " " + address + " interrupted");
-        }
-        long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
-        if (leftMs <= 0) {
-            throw new SocketTimeoutException(what + " " + address + " took over " + timeoutMs + " ms");
-        }
-        SelectionKey key = channel.register(selector, op);
-        try {
-            selector.select(leftMs);
-        } finally {
-            key.interestOps(0);
-            selector.selectedKeys().clear();
-        }
-    }
-
     /** Closes the connection; the next call opens a new one. */
     public void disconnect() {
-        try {
-            if (channel != null) {
-                channel.close();
-            }
-            if (selector != null) {
-                selector.close();
-            }
-        } catch (IOException ignored) {
-            // closing: nothing left to do with it
-        } finally {
-            channel = null;
-            selector = null;
+        if (connection != null) {
+            connection.close();
+            connection = null;
         }
     }
 

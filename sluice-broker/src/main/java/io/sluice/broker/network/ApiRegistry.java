@@ -1,6 +1,7 @@
 package io.sluice.broker.network;
 
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
@@ -22,6 +23,7 @@ public final class ApiRegistry {
     }
 
     private final Map<ApiKeys, Registration> registrations = new EnumMap<>(ApiKeys.class);
+    private final Map<Short, PrivateRequestHandler> privateHandlers = new HashMap<>();
 
     public <R extends ApiMessage> ApiRegistry register(ApiKeys key, int minVersion, int maxVersion, ApiHandler<R> handler) {
         if (minVersion < key.oldestVersion() || maxVersion > key.latestVersion(true) || minVersion > maxVersion) {
@@ -30,6 +32,20 @@ public final class ApiRegistry {
         }
         registrations.put(key, new Registration(key, (short) minVersion, (short) maxVersion, handler));
         return this;
+    }
+
+    /** Registers a Sluice-private API (see {@link PrivateRequestHandler}); its key must not be one of Kafka's. */
+    public ApiRegistry registerPrivate(short apiKeyId, PrivateRequestHandler handler) {
+        if (ApiKeys.hasId(apiKeyId)) {
+            throw new IllegalArgumentException("private API key " + apiKeyId + " is Kafka's " + ApiKeys.forId(apiKeyId));
+        }
+        privateHandlers.put(apiKeyId, handler);
+        return this;
+    }
+
+    /** The private handler of {@code apiKeyId}, or null. */
+    public PrivateRequestHandler findPrivate(short apiKeyId) {
+        return privateHandlers.isEmpty() ? null : privateHandlers.get(apiKeyId);
     }
 
     public Registration find(ApiKeys key) {

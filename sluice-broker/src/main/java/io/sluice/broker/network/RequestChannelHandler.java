@@ -103,6 +103,11 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
         short apiKeyId = bytes.getShort(0);
         short apiVersion = bytes.getShort(Short.BYTES);
+        PrivateRequestHandler privateHandler = registry.findPrivate(apiKeyId);
+        if (privateHandler != null) {
+            handlePrivate(ctx, privateHandler, apiKeyId, bytes);
+            return;
+        }
         if (!ApiKeys.hasId(apiKeyId)) {
             closeConnection(ctx, "unknown API key " + apiKeyId);
             return;
@@ -149,6 +154,14 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 complete(ctx, context, body, error);
                 drain(ctx);
             }));
+        }
+    }
+
+    private void handlePrivate(ChannelHandlerContext ctx, PrivateRequestHandler handler, short apiKeyId, ByteBuffer bytes) {
+        try {
+            handler.handle(ctx, bytes);
+        } catch (RuntimeException e) {
+            closeConnection(ctx, "private API " + apiKeyId + " request failed: " + e.getMessage());
         }
     }
 

@@ -2,16 +2,20 @@ package io.sluice.broker.replica;
 
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.interbroker.ControllerChannel;
+import io.sluice.broker.move.MoveTargets;
 import io.sluice.broker.topic.Partition;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionState;
 import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.log.LogManager;
 import io.sluice.log.TopicPartitionKey;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -38,10 +42,12 @@ public final class ReplicaManager implements AutoCloseable {
     private final Supplier<ClusterState> cluster;
     private final Supplier<Iterable<Partition>> hosted;
     private final ReplicaFetcherManager fetchers;
+    private final MoveTargets moves;
     private final IsrChangeSender isrChanges;
     private final HighWatermarkCheckpoint checkpoint;
     private final Map<TopicPartitionKey, Long> restoredHighWatermarks;
     private final LongSupplier clock;
+    private final int selfId;
     private final ScheduledFuture<?> isrCheck;
     private final ScheduledFuture<?> checkpointTask;
 
@@ -52,12 +58,14 @@ public final class ReplicaManager implements AutoCloseable {
      */
     public ReplicaManager(int selfId, ReplicaConfig config, LogManager logs, Supplier<ClusterState> cluster,
                           Supplier<Iterable<Partition>> hosted, ControllerChannel controller,
-                          ScheduledExecutorService scheduler, LongSupplier clock) {
+                          ScheduledExecutorService scheduler, LongSupplier clock, MoveTargets moves) {
         this.config = config;
         this.logs = logs;
         this.cluster = cluster;
         this.hosted = hosted;
         this.clock = clock;
+        this.selfId = selfId;
+        this.moves = moves;
         this.fetchers = new ReplicaFetcherManager(selfId, config, clock);
         this.isrChanges = new IsrChangeSender(selfId, controller, scheduler, config.fetchBackoffMs());
         this.checkpoint = new HighWatermarkCheckpoint(logs.logDirs());
@@ -79,6 +87,7 @@ public final class ReplicaManager implements AutoCloseable {
     public void onTransition(Partition partition, Partition.Transition transition) {
         switch (transition) {
             case BECAME_LEADER -> {
+                moves.cancel(partition);
                 fetchers.unfollow(partition);
                 LOG.info("{}: leader in epoch {} with ISR {} at log end {}", partition, partition.leaderEpoch(),
                         java.util.Arrays.toString(partition.assignment().isr()), partition.log().logEndOffset());
@@ -92,7 +101,66 @@ public final class ReplicaManager implements AutoCloseable {
         partition.notifyRoleChanged();
     }
 
+    /**
+     * Follows the partition's leader; a replica a reassignment just added with an empty log first copies the segment
+     * files of an in-sync replica ({@link MoveTargets}) and follows once they are in.
+     */
     private void follow(Partition partition) {
+        if (moves.isRunning(partition)) {
+            return;
+        }
+        if (moves.wants(partition)) {
+            List<InetSocketAddress> sources = moveSources(partition);
+            if (!sources.isEmpty()) {
+                fetchers.unfollow(partition);
+                moves.start(partition, sources, () -> followAfterMove(partition));
+                return;
+            }
+        }
+        followLeader(partition);
+    }
+
+    /** After the files of a move: follows the leader the newest assignment names, if this broker still follows. */
+    private void followAfterMove(Partition partition) {
+        PartitionState now = partition.assignment();
+        if (now.hasReplica(selfId) && !now.isOffline() && now.leader() != selfId) {
+            followLeader(partition);
+            partition.notifyRoleChanged();
+        }
+    }
+
+    /**
+     * Where a move copies from: the in-sync replicas other than this broker, followers before the leader (to keep
+     * the load off the leader), then the other replicas; only live brokers with a known address.
+     */
+    private List<InetSocketAddress> moveSources(Partition partition) {
+        PartitionState assignment = partition.assignment();
+        List<Integer> order = new ArrayList<>();
+        for (int id : assignment.isr()) {
+            if (id != selfId && id != assignment.leader()) {
+                order.add(id);
+            }
+        }
+        if (assignment.inIsr(assignment.leader()) && assignment.leader() != selfId) {
+            order.add(assignment.leader());
+        }
+        for (int id : assignment.replicas()) {
+            if (id != selfId && !order.contains(id)) {
+                order.add(id);
+            }
+        }
+        ClusterState state = cluster.get();
+        List<InetSocketAddress> sources = new ArrayList<>();
+        for (int id : order) {
+            InetSocketAddress address = addressOf(state, id);
+            if (address != null) {
+                sources.add(address);
+            }
+        }
+        return sources;
+    }
+
+    private void followLeader(Partition partition) {
         int leader = partition.assignment().leader();
         InetSocketAddress address = addressOf(leader);
         if (address == null) {
@@ -107,6 +175,7 @@ public final class ReplicaManager implements AutoCloseable {
 
     /** Stops replicating a partition this broker no longer hosts. */
     public void onRemoved(Partition partition) {
+        moves.cancel(partition);
         fetchers.unfollow(partition);
         partition.notifyRoleChanged();
     }
@@ -189,6 +258,7 @@ public final class ReplicaManager implements AutoCloseable {
     public void close() {
         isrCheck.cancel(false);
         checkpointTask.cancel(false);
+        moves.close();
         fetchers.close();
         checkpointQuietly();
     }

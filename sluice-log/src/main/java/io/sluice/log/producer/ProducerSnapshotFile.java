@@ -1,11 +1,12 @@
 package io.sluice.log.producer;
 
+import io.sluice.log.checkpoint.AtomicFile;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.List;
@@ -40,16 +41,7 @@ public final class ProducerSnapshotFile {
         CRC32C crc = new CRC32C();
         crc.update(buffer.array(), PRODUCER_COUNT_OFFSET, size - PRODUCER_COUNT_OFFSET);
         buffer.putInt(CRC_OFFSET, (int) crc.getValue());
-        buffer.flip();
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
-            }
-            channel.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.write(file, buffer.flip());
     }
 
     /**

@@ -13,7 +13,8 @@ import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD
 
 /**
  * Walks batch headers of a segment file with positional reads into one small reused buffer; record bytes are
- * only read when a CRC is checked, in bounded chunks, so a forged length never causes a large allocation.
+ * only read when a CRC is checked, in bounded chunks into one reused direct buffer (a file read into a heap buffer
+ * would go through a JDK temporary direct buffer first), so a forged length never causes a large allocation.
  * Not thread-safe; one per reading or recovering thread.
  */
 public final class BatchScanner {
@@ -62,7 +63,7 @@ public final class BatchScanner {
     public boolean isCrcValid(FileChannel channel, long position) throws IOException {
         if (crc == null) {
             crc = new CRC32C();
-            crcChunk = ByteBuffer.allocate(CRC_CHUNK_BYTES);
+            crcChunk = ByteBuffer.allocateDirect(CRC_CHUNK_BYTES);
         }
         crc.reset();
         long at = position + ATTRIBUTES_OFFSET;

@@ -1,0 +1,54 @@
+package io.sluice.broker.config;
+
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNK_BYTES;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FILE_TRANSFER_ENABLE;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FREE_SPACE_MARGIN_BYTES;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_CONCURRENT_PER_BROKER;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_IDLE_ROUNDS;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_PIN_TIMEOUT_MS;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_RETRY_BACKOFF_MS;
+import static io.sluice.broker.config.BrokerConfigKeys.REPLICA_SOCKET_TIMEOUT_MS;
+
+/**
+ * The partition-move settings of a broker (see {@link BrokerConfigKeys} for each key's reason; the socket timeout is
+ * replication's {@code replica.socket.timeout.ms}). Immutable.
+ */
+public record MoveConfig(int chunkBytes, int maxConcurrentMoves, long pinTimeoutMs, long retryBackoffMs,
+                         int maxIdleRounds, long freeSpaceMarginBytes, int socketTimeoutMs,
+                         boolean fileTransferEnable) {
+
+    /** Consecutive bad chunks from one source before the next source is tried (a flaky link, or a bad disk). */
+    public static final int MAX_REJECTED_CHUNKS_PER_SOURCE = 3;
+
+    public static MoveConfig of(BrokerConfig config) {
+        return new MoveConfig(
+                config.integer(MOVE_CHUNK_BYTES),
+                config.integer(MOVE_MAX_CONCURRENT_PER_BROKER),
+                config.longValue(MOVE_PIN_TIMEOUT_MS),
+                config.longValue(MOVE_RETRY_BACKOFF_MS),
+                config.integer(MOVE_MAX_IDLE_ROUNDS),
+                config.longValue(MOVE_FREE_SPACE_MARGIN_BYTES),
+                config.integer(REPLICA_SOCKET_TIMEOUT_MS),
+                config.bool(MOVE_FILE_TRANSFER_ENABLE));
+    }
+
+    /** The defaults of every key; for tests and tools without a broker configuration. */
+    public static MoveConfig defaults() {
+        return new MoveConfig(1 << 20, 2, 60_000L, 1_000L, 5, 256L << 20, 30_000, true);
+    }
+
+    public MoveConfig withChunkBytes(int value) {
+        return new MoveConfig(value, maxConcurrentMoves, pinTimeoutMs, retryBackoffMs, maxIdleRounds,
+                freeSpaceMarginBytes, socketTimeoutMs, fileTransferEnable);
+    }
+
+    public MoveConfig withRetryBackoffMs(long value) {
+        return new MoveConfig(chunkBytes, maxConcurrentMoves, pinTimeoutMs, value, maxIdleRounds, freeSpaceMarginBytes,
+                socketTimeoutMs, fileTransferEnable);
+    }
+
+    public MoveConfig withMaxConcurrentMoves(int value) {
+        return new MoveConfig(chunkBytes, value, pinTimeoutMs, retryBackoffMs, maxIdleRounds, freeSpaceMarginBytes,
+                socketTimeoutMs, fileTransferEnable);
+    }
+}

@@ -1,0 +1,43 @@
+package io.sluice.broker.move;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * Test-only fault injection on the target. {@link #inFlight} sees payload bytes between socket and staging file
+ * (flip one to corrupt a chunk in flight); {@link #afterChunkLanded} runs once a chunk is in the staging file and
+ * before it is accepted (stop a source, crash, cancel at a known point). The production default does nothing.
+ * Called on the transfer thread.
+ */
+interface ChunkFaultHook {
+    ChunkFaultHook NONE = new ChunkFaultHook() { };
+
+    /** A chunk has landed; what a test does at that point. */
+    @FunctionalInterface
+    interface Landed {
+        void afterChunkLanded(FileChannel file, long position, int length, long chunkNumber) throws IOException;
+    }
+
+    /** A hook acting once chunks have landed. */
+    static ChunkFaultHook afterLanding(Landed action) {
+        return new ChunkFaultHook() {
+            @Override
+            public void afterChunkLanded(FileChannel file, long position, int length, long chunkNumber) throws IOException {
+                action.afterChunkLanded(file, position, length, chunkNumber);
+            }
+        };
+    }
+
+    /**
+     * @param bytes       the run about to be written (may be changed in place)
+     * @param position    its file position
+     * @param chunkNumber 0-based count of chunks this client received before this one (including rejected ones)
+     */
+    default void inFlight(ByteBuffer bytes, long position, long chunkNumber) {
+    }
+
+    /** @param chunkNumber as for {@link #inFlight} */
+    default void afterChunkLanded(FileChannel file, long position, int length, long chunkNumber) throws IOException {
+    }
+}

@@ -1,0 +1,315 @@
+package io.sluice.broker.move;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.sluice.broker.config.MoveConfig;
+import io.sluice.broker.network.PrivateRequestHandler;
+import io.sluice.broker.network.SegmentFileRegion;
+import io.sluice.codec.message.Message;
+import io.sluice.log.epoch.EpochEntry;
+import io.sluice.log.ship.ClosedSegment;
+import io.sluice.log.ship.ShippableLog;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import static io.sluice.broker.move.MoveFrameDescriptor.API_VERSION_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.CORRELATION_ID_LENGTH;
+import static io.sluice.broker.move.MoveFrameDescriptor.HEADER_LENGTH_LENGTH;
+import static io.sluice.broker.move.MoveFrameDescriptor.REQUEST_CORRELATION_ID_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.REQUEST_MESSAGE_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_HEADER_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.inRequestBody;
+
+/**
+ * The source side of partition moves, registered on the Kafka listener as private API
+ * {@link MoveFrameDescriptor#API_KEY}: lists and pins a hosted partition's closed segments per transfer, answers
+ * chunk requests with a codec-framed {@link MoveChunkHeader} (CRC-32C of the chunk) followed by the file bytes by
+ * sendfile ({@link SegmentFileRegion}), and releases a transfer's pins when the target closes it, or when no
+ * connection of it has been open for {@code sluice.move.pin.timeout.ms} ({@link #expireAbandoned()}, run by the
+ * broker's timer).
+ *
+ * <p>Thread-safe: sessions live in a concurrent map; each connection's requests arrive one at a time on its
+ * request thread; per-thread codec and CRC scratch.
+ */
+public final class MoveSourceHandler implements PrivateRequestHandler, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MoveSourceHandler.class);
+
+    private final MoveSourceLogs logs;
+    private final MoveConfig config;
+    private final ByteRateLimiter limiter;
+    private final LongSupplier clockMs;
+    private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+    private final ThreadLocal<MoveCodec> codecs = ThreadLocal.withInitial(MoveCodec::new);
+    private final ThreadLocal<ChunkChecksum> checksums = ThreadLocal.withInitial(ChunkChecksum::new);
+
+    /** One transfer being served: its pinned view and the connections it came on. Thread-safe. */
+    private static final class Session {
+        final long transferId;
+        final String topic;
+        final int partition;
+        final ShippableLog view;
+        final MoveSegmentList listing;
+        final Set<Channel> connections = ConcurrentHashMap.newKeySet();
+        volatile long detachedAtMs;
+
+        Session(long transferId, String topic, int partition, ShippableLog view, MoveSegmentList listing) {
+            this.transferId = transferId;
+            this.topic = topic;
+            this.partition = partition;
+            this.view = view;
+            this.listing = listing;
+        }
+
+        void attach(Channel channel, LongSupplier clockMs) {
+            if (connections.add(channel)) {
+                channel.closeFuture().addListener(f -> {
+                    detachedAtMs = clockMs.getAsLong();
+                    connections.remove(channel);
+                });
+            }
+        }
+    }
+
+    public MoveSourceHandler(MoveSourceLogs logs, MoveConfig config, ByteRateLimiter limiter, LongSupplier clockMs) {
+        this.logs = logs;
+        this.config = config;
+        this.limiter = limiter;
+        this.clockMs = clockMs;
+    }
+
+    @Override
+    public void handle(ChannelHandlerContext ctx, ByteBuffer frame) {
+        int start = frame.position();
+        if (frame.remaining() < inRequestBody(REQUEST_MESSAGE_OFFSET)) {
+            throw new MoveProtocolException("move request", "of " + frame.remaining() + " bytes is shorter than its header");
+        }
+        short version = frame.getShort(start + inRequestBody(API_VERSION_OFFSET));
+        if (version != MoveFrameDescriptor.VERSION) {
+            throw new MoveProtocolException("move request apiVersion", version + " is not " + MoveFrameDescriptor.VERSION);
+        }
+        int correlationId = frame.getInt(start + inRequestBody(REQUEST_CORRELATION_ID_OFFSET));
+        ByteBuffer body = frame.duplicate().position(start + inRequestBody(REQUEST_MESSAGE_OFFSET));
+        MoveCodec codec = codecs.get();
+        Message request = codec.decode(body, Message.class, "move request");
+        if (request instanceof MoveOpenRequest open) {
+            open.validate();
+            answer(ctx, correlationId, codec.encode(open(ctx.channel(), open)), null, 0, 0);
+        } else if (request instanceof MoveChunkRequest chunk) {
+            chunk.validate();
+            chunk(ctx, correlationId, chunk, codec);
+        } else if (request instanceof MoveCloseRequest close) {
+            Session session = sessions.remove(close.transferId);
+            if (session != null) {
+                release(session, close.completed ? "completed" : "cancelled");
+            }
+            answer(ctx, correlationId, codec.encode(new MoveCloseResponse()), null, 0, 0);
+        } else {
+            throw new MoveProtocolException("move request", "is a " + MoveMessages.REGISTRY.name(request.typeId())
+                    + ", which the source does not answer");
+        }
+    }
+
+    private MoveSegmentList open(Channel channel, MoveOpenRequest request) {
+        Session session = sessions.get(request.transferId);
+        if (session != null) {
+            if (!session.topic.equals(request.topic) || session.partition != request.partition) {
+                return error(Errors.INVALID_REQUEST, "transfer " + request.transferId + " is of " + session.topic + "-"
+                        + session.partition);
+            }
+            session.attach(channel, clockMs);
+            return session.listing;
+        }
+        if (sessions.size() >= config.maxConcurrentMoves()) {
+            return error(Errors.THROTTLING_QUOTA_EXCEEDED, "already serving " + sessions.size()
+                    + " moves (sluice.move.max.concurrent.per.broker)");
+        }
+        MoveSourceLogs.Hosted hosted = logs.find(request.topic, request.partition);
+        if (hosted == null) {
+            return error(Errors.NOT_LEADER_OR_FOLLOWER, "this broker does not host " + request.topic + "-" + request.partition);
+        }
+        if (request.leaderEpoch >= 0 && request.leaderEpoch < hosted.leaderEpoch()) {
+            return error(Errors.FENCED_LEADER_EPOCH, "leader epoch " + request.leaderEpoch + " is below "
+                    + hosted.leaderEpoch());
+        }
+        if (request.leaderEpoch > hosted.leaderEpoch()) {
+            return error(Errors.UNKNOWN_LEADER_EPOCH, "leader epoch " + request.leaderEpoch + " is above "
+                    + hosted.leaderEpoch());
+        }
+        ShippableLog view;
+        try {
+            view = hosted.log().pinForShipping(hosted.highWatermark());
+        } catch (IOException | IllegalStateException e) {
+            return error(Errors.KAFKA_STORAGE_ERROR, "cannot list the segments: " + e.getMessage());
+        }
+        session = new Session(request.transferId, request.topic, request.partition, view, listingOf(request.transferId, view));
+        session.attach(channel, clockMs);
+        sessions.put(request.transferId, session);
+        LOG.info("serving move {} of {}-{} to {}: {} segments, {} bytes, boundary {}", request.transferId,
+                request.topic, request.partition, channel.remoteAddress(), view.segments().size(), view.totalBytes(),
+                view.boundaryOffset());
+        return session.listing;
+    }
+
+    private static MoveSegmentList listingOf(long transferId, ShippableLog view) {
+        MoveSegmentList list = new MoveSegmentList();
+        list.transferId = transferId;
+        list.logStartOffset = view.logStartOffset();
+        list.boundaryOffset = view.boundaryOffset();
+        List<ClosedSegment> segments = view.segments();
+        int n = segments.size();
+        list.segmentBaseOffsets = new long[n];
+        list.segmentLastOffsets = new long[n];
+        list.segmentSizes = new int[n];
+        for (int i = 0; i < n; i++) {
+            list.segmentBaseOffsets[i] = segments.get(i).baseOffset();
+            list.segmentLastOffsets[i] = segments.get(i).lastOffset();
+            list.segmentSizes[i] = segments.get(i).sizeInBytes();
+        }
+        List<EpochEntry> epochs = view.epochs();
+        list.epochs = new int[epochs.size()];
+        list.epochStartOffsets = new long[epochs.size()];
+        for (int i = 0; i < epochs.size(); i++) {
+            list.epochs[i] = epochs.get(i).epoch();
+            list.epochStartOffsets[i] = epochs.get(i).startOffset();
+        }
+        list.producerSnapshotOffset = view.producerSnapshotOffset();
+        list.producerSnapshotSize = view.producerSnapshotSize();
+        return list;
+    }
+
+    private static MoveSegmentList error(Errors error, String message) {
+        MoveSegmentList list = new MoveSegmentList();
+        list.errorCode = error.code();
+        list.errorMessage = message;
+        return list;
+    }
+
+    private void chunk(ChannelHandlerContext ctx, int correlationId, MoveChunkRequest request, MoveCodec codec) {
+        MoveChunkHeader header = new MoveChunkHeader();
+        header.transferId = request.transferId;
+        header.fileKind = request.fileKind;
+        header.fileOffset = request.fileOffset;
+        header.position = request.position;
+        Session session = sessions.get(request.transferId);
+        if (session == null) {
+            answerError(ctx, correlationId, codec, header, Errors.FETCH_SESSION_ID_NOT_FOUND,
+                    "no transfer " + request.transferId + " here (source restarted, or its pins expired)");
+            return;
+        }
+        session.attach(ctx.channel(), clockMs);
+        FileChannel file = null;
+        long size = 0;
+        if (request.fileKind == MoveMessages.FILE_SEGMENT) {
+            for (ClosedSegment segment : session.view.segments()) {
+                if (segment.baseOffset() == request.fileOffset) {
+                    file = segment.channel();
+                    size = segment.sizeInBytes();
+                    session.view.releaseBelow(segment.baseOffset());
+                }
+            }
+        } else if (session.view.producerSnapshotOffset() == request.fileOffset) {
+            file = session.view.producerSnapshot();
+            size = session.view.producerSnapshotSize();
+        }
+        if (file == null || request.position >= size) {
+            answerError(ctx, correlationId, codec, header, Errors.OFFSET_OUT_OF_RANGE, "file " + request.fileKind + "/"
+                    + request.fileOffset + " position " + request.position + " is not in transfer " + request.transferId);
+            return;
+        }
+        int length = (int) Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position);
+        try {
+            header.crc32c = checksums.get().of(file, request.position, length);
+        } catch (IOException e) {
+            answerError(ctx, correlationId, codec, header, Errors.KAFKA_STORAGE_ERROR, "cannot read file "
+                    + request.fileOffset + ": " + e);
+            return;
+        }
+        header.length = length;
+        answer(ctx, correlationId, codec.encode(header), file, request.position, length);
+    }
+
+    private void answerError(ChannelHandlerContext ctx, int correlationId, MoveCodec codec, MoveChunkHeader header,
+                             Errors error, String message) {
+        header.errorCode = error.code();
+        header.errorMessage = message;
+        answer(ctx, correlationId, codec.encode(header), null, 0, 0);
+    }
+
+    /** Writes the response frame: size, correlation id, header length, header, then the file range by sendfile. */
+    private void answer(ChannelHandlerContext ctx, int correlationId, ByteBuffer header, FileChannel file, long position,
+                        int length) {
+        int headerLength = header.remaining();
+        ByteBuf head = ctx.alloc().directBuffer(RESPONSE_HEADER_OFFSET + headerLength);
+        head.writeInt(CORRELATION_ID_LENGTH + HEADER_LENGTH_LENGTH + headerLength + length);
+        head.writeInt(correlationId);
+        head.writeInt(headerLength);
+        head.writeBytes(header);
+        Runnable write = () -> {
+            ctx.write(head);
+            if (length > 0) {
+                ctx.write(new SegmentFileRegion(file, position, length));
+            }
+            ctx.flush();
+        };
+        long waitNanos = length > 0 ? limiter.reserveNanos(length) : 0;
+        if (waitNanos > 0) {
+            ctx.executor().schedule(write, waitNanos, TimeUnit.NANOSECONDS);
+        } else {
+            write.run();
+        }
+    }
+
+    /**
+     * Releases the pins of transfers with no open connection for {@code sluice.move.pin.timeout.ms}.
+     *
+     * @return how many were released
+     */
+    public int expireAbandoned() {
+        long now = clockMs.getAsLong();
+        int released = 0;
+        for (Session session : sessions.values()) {
+            if (session.connections.isEmpty() && now - session.detachedAtMs >= config.pinTimeoutMs()
+                    && sessions.remove(session.transferId, session)) {
+                release(session, "abandoned (no connection for " + config.pinTimeoutMs() + " ms)");
+                released++;
+            }
+        }
+        return released;
+    }
+
+    /** Transfers currently served (pins held). */
+    public int activeTransfers() {
+        return sessions.size();
+    }
+
+    private static void release(Session session, String why) {
+        try {
+            session.view.close();
+        } catch (IOException e) {
+            LOG.warn("closing the producer snapshot of move {} failed", session.transferId, e);
+        }
+        LOG.info("move {} of {}-{} {}; pins released", session.transferId, session.topic, session.partition, why);
+    }
+
+    /** Releases every transfer's pins. */
+    @Override
+    public void close() {
+        for (Session session : sessions.values()) {
+            if (sessions.remove(session.transferId, session)) {
+                release(session, "stopped (broker closing)");
+            }
+        }
+    }
+}

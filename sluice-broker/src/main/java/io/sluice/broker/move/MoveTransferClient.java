@@ -1,0 +1,356 @@
+package io.sluice.broker.move;
+
+import io.sluice.broker.config.MoveConfig;
+import io.sluice.log.PartitionLog;
+import io.sluice.log.ship.LogDirSpace;
+import io.sluice.log.ship.StagedLog;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32C;
+
+/**
+ * The target side of a partition move: fills an empty local log from an in-sync replica's closed segments, leader
+ * epochs and producer snapshot, so that follower fetch only has to carry the tail. See the package documentation for
+ * the protocol and how to wire it.
+ *
+ * <p>Not thread-safe: {@link #bootstrap} runs on one caller thread, once per instance; {@link #cancel()} may be
+ * called from any thread.
+ */
+public final class MoveTransferClient {
+    private static final Logger LOG = LoggerFactory.getLogger(MoveTransferClient.class);
+    /** Bound on telling a source that an abandoned transfer's pins can go; they expire anyway. */
+    private static final int RELEASE_TIMEOUT_MS = 2_000;
+
+    private final MoveConfig config;
+    private final ByteRateLimiter limiter;
+    private final MoveCodec codec = new MoveCodec();
+    private final MoveChunkRequest chunkRequest = new MoveChunkRequest();
+    private final CRC32C crc = new CRC32C();
+    private ChunkFaultHook faults = ChunkFaultHook.NONE;
+    private long chunksReceived;
+    private volatile boolean cancelled;
+    private volatile Thread runner;
+    private volatile MoveConnection connection;
+    private long transferId;
+
+    /**
+     * @param limiter bounds the receive rate ({@code follower.replication.throttled.rate} plugs in here)
+     */
+    public MoveTransferClient(MoveConfig config, ByteRateLimiter limiter) {
+        this.config = config;
+        this.limiter = limiter;
+    }
+
+    /** Installs a test fault hook. */
+    void faults(ChunkFaultHook hook) {
+        this.faults = hook;
+    }
+
+    /**
+     * Fills {@code emptyLocalLog} from the first source that answers, switching source or reconnecting on failures
+     * and resuming from the last verified chunk (also across a restart of this broker: call again with the reopened
+     * log). Returns once the files are installed: the log then ends at the boundary with the epoch cache and
+     * producer state of that offset, and follower fetch continues from its log end offset. A log that is not empty
+     * is left alone (a previous install finished, or the replica already fetched): its staging is removed and its
+     * log end offset returned.
+     *
+     * @param sourcesInSyncFirst brokers' Kafka listener addresses, in-sync replicas first (the leader too)
+     * @param leaderEpoch        the partition's leader epoch as this broker knows it; sources with another epoch refuse
+     *                           (-1: not checked)
+     * @return the log end offset where follower fetch continues
+     * @throws MoveException        when every source failed for {@code sluice.move.max.idle.rounds} rounds without a
+     *                              verified byte, a source answered with a non-retriable error, or {@link #cancel()}
+     *                              was called (then {@link MoveException#error()} is
+     *                              {@link Errors#REASSIGNMENT_IN_PROGRESS}); staging is removed in all these cases
+     * @throws InterruptedException when the calling thread is interrupted (broker shutdown); staging is kept so the
+     *                              next start resumes
+     */
+    public long bootstrap(PartitionLog emptyLocalLog, String topic, int partition, List<InetSocketAddress> sourcesInSyncFirst,
+                          int leaderEpoch, TransferProgress progress) throws MoveException, IOException, InterruptedException {
+        if (sourcesInSyncFirst.isEmpty()) {
+            throw new IllegalArgumentException("no source for " + topic + "-" + partition);
+        }
+        runner = Thread.currentThread();
+        progress.started();
+        Path partitionDir = emptyLocalLog.dir();
+        try {
+            if (emptyLocalLog.logEndOffset() != emptyLocalLog.logStartOffset() || emptyLocalLog.sizeInBytes() != 0) {
+                StagingArea.delete(partitionDir);
+                progress.phase(TransferPhase.DONE);
+                return emptyLocalLog.logEndOffset();
+            }
+            try (StagingArea staging = StagingArea.open(partitionDir, codec)) {
+                transferId = staging.transferId();
+                InetSocketAddress used = transfer(staging, topic, partition, sourcesInSyncFirst, leaderEpoch, progress);
+                checkCancelled();
+                progress.phase(TransferPhase.INSTALLING);
+                StagedLog staged = staging.staged();
+                emptyLocalLog.installStaged(staged);
+                closeAtSource(used, staging.transferId(), true);
+            }
+            StagingArea.delete(partitionDir);
+            progress.phase(TransferPhase.DONE);
+            LOG.info("moved {}-{} in: log end offset {}, {}", topic, partition, emptyLocalLog.logEndOffset(), progress);
+            return emptyLocalLog.logEndOffset();
+        } catch (InterruptedException e) {
+            if (!cancelled) {
+                throw e;
+            }
+            throw failed(partitionDir, progress, null, e);
+        } catch (MoveException | IOException | RuntimeException e) {
+            if (!cancelled && Thread.currentThread().isInterrupted()) {
+                InterruptedException interrupted = new InterruptedException("move of " + topic + "-" + partition
+                        + " interrupted; staging kept for the next start");
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+            throw failed(partitionDir, progress, progress.source(), e);
+        } finally {
+            closeConnection();
+            progress.ended();
+            runner = null;
+        }
+    }
+
+    private MoveException failed(Path partitionDir, TransferProgress progress, InetSocketAddress source, Exception cause)
+            throws IOException {
+        closeConnection();
+        StagingArea.delete(partitionDir);
+        if (source != null && transferId != 0) {
+            releaseAtSource(source, transferId);
+        }
+        if (cancelled) {
+            progress.phase(TransferPhase.CANCELLED);
+            progress.failure("cancelled");
+            return new MoveException(Errors.REASSIGNMENT_IN_PROGRESS, false, "move of " + partitionDir.getFileName()
+                    + " was cancelled", cause);
+        }
+        progress.phase(TransferPhase.FAILED);
+        progress.failure(String.valueOf(cause.getMessage()));
+        LOG.warn("move of {} failed (last source {}); staging removed", partitionDir.getFileName(), source, cause);
+        return cause instanceof MoveException move ? move
+                : new MoveException(Errors.KAFKA_STORAGE_ERROR, false, "move of " + partitionDir.getFileName()
+                + " failed: " + cause.getMessage(), cause);
+    }
+
+    /**
+     * Stops a running {@link #bootstrap} (from any thread): it closes its connection, tells the source to release its
+     * pins (best effort; they expire otherwise), removes staging and throws; the log stays empty and usable.
+     */
+    public void cancel() {
+        cancelled = true;
+        closeConnection();
+        Thread thread = runner;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * Removes the staging left by a move this broker no longer needs (found at start-up for a partition not assigned
+     * to it any more, or after the reassignment was cancelled while the broker was down).
+     */
+    public static void discardStaging(Path partitionDir) throws IOException {
+        StagingArea.delete(partitionDir);
+    }
+
+    /** Whether the log directory {@code logDir} can take a partition of {@code partitionBytes} plus the margin. */
+    public static boolean hasRoom(Path logDir, long partitionBytes, MoveConfig config) throws IOException {
+        return LogDirSpace.hasRoom(logDir, partitionBytes, config.freeSpaceMarginBytes());
+    }
+
+    /** Runs attempts until every file is staged and verified; returns the source that finished it. */
+    private InetSocketAddress transfer(StagingArea staging, String topic, int partition, List<InetSocketAddress> sources,
+                                       int leaderEpoch, TransferProgress progress)
+            throws MoveException, InterruptedException {
+        int sourceIndex = 0;
+        int fruitlessAttempts = 0;
+        int idleRounds = 0;
+        Exception lastFailure = null;
+        while (true) {
+            checkCancelled();
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException("move of " + topic + "-" + partition + " interrupted");
+            }
+            InetSocketAddress source = sources.get(sourceIndex);
+            long verifiedBefore = progress.bytesVerified();
+            long chunksBefore = progress.chunksVerified();
+            try {
+                attempt(staging, source, topic, partition, leaderEpoch, progress);
+                return source;
+            } catch (MoveException e) {
+                if (!e.isRetriable() || cancelled) {
+                    throw e;
+                }
+                lastFailure = e;
+            } catch (IOException | MoveProtocolException e) {
+                if (cancelled) {
+                    throw new MoveException(Errors.REASSIGNMENT_IN_PROGRESS, false, "cancelled", e);
+                }
+                lastFailure = e;
+            }
+            closeConnection();
+            LOG.info("move of {}-{} from {} stopped ({}); {}", topic, partition, source, lastFailure.getMessage(), progress);
+            progress.switchedSource();
+            if (progress.chunksVerified() > chunksBefore && progress.bytesVerified() > verifiedBefore) {
+                fruitlessAttempts = 0;
+                idleRounds = 0;
+                continue; // the source was delivering: a broken connection, resume from it
+            }
+            sourceIndex = (sourceIndex + 1) % sources.size();
+            if (++fruitlessAttempts >= sources.size()) {
+                fruitlessAttempts = 0;
+                if (++idleRounds >= config.maxIdleRounds()) {
+                    throw new MoveException(lastFailure instanceof MoveException m ? m.error() : Errors.NETWORK_EXCEPTION,
+                            false, "no source of " + topic + "-" + partition + " delivered in " + idleRounds
+                            + " rounds over " + sources + ": " + lastFailure.getMessage(), lastFailure);
+                }
+                pause(config.retryBackoffMs());
+            }
+        }
+    }
+
+    private void attempt(StagingArea staging, InetSocketAddress source, String topic, int partition, int leaderEpoch,
+                         TransferProgress progress) throws MoveException, IOException {
+        progress.phase(TransferPhase.LISTING);
+        progress.source(source);
+        MoveConnection conn = new MoveConnection(source, config.socketTimeoutMs());
+        connection = conn;
+        checkCancelled();
+        conn.connect();
+        MoveSegmentList listing = conn.call(codec, new MoveOpenRequest(staging.transferId(), topic, partition, leaderEpoch),
+                MoveSegmentList.class);
+        if (listing.errorCode != Errors.NONE.code()) {
+            Errors error = Errors.forCode(listing.errorCode);
+            throw new MoveException(error, isRetriable(error), "source " + source + " refused: " + error + ": "
+                    + listing.errorMessage);
+        }
+        listing.validate();
+        long alreadyVerified = staging.adopt(listing);
+        progress.totalBytes(listing.totalBytes());
+        progress.alreadyVerified(alreadyVerified - progress.bytesVerified());
+        for (StagedFile file : staging.files()) {
+            progress.phase(file.isSegment() ? TransferPhase.COPYING_SEGMENTS : TransferPhase.COPYING_PRODUCER_STATE);
+            copy(conn, staging.transferId(), file, progress);
+        }
+    }
+
+    private static boolean isRetriable(Errors error) {
+        return error != Errors.FENCED_LEADER_EPOCH && error != Errors.INVALID_REQUEST;
+    }
+
+    private void copy(MoveConnection conn, long transferId, StagedFile file, TransferProgress progress)
+            throws MoveException, IOException {
+        int rejectedInRow = 0;
+        byte kind = file.isSegment() ? MoveMessages.FILE_SEGMENT : MoveMessages.FILE_PRODUCER_SNAPSHOT;
+        while (!file.isComplete()) {
+            checkCancelled();
+            long position = file.verified();
+            int want = (int) Math.min(config.chunkBytes(), file.expectedSize() - position);
+            chunkRequest.set(transferId, kind, file.fileOffset(), position, want);
+            MoveChunkHeader header = conn.requestChunk(codec, chunkRequest);
+            if (header.errorCode != Errors.NONE.code()) {
+                Errors error = Errors.forCode(header.errorCode);
+                throw new MoveException(error, isRetriable(error), "source " + conn.address() + " refused chunk "
+                        + chunkRequest + ": " + error + ": " + header.errorMessage);
+            }
+            header.validateAgainst(chunkRequest);
+            pauseNanos(limiter.reserveNanos(header.length));
+            FileChannel channel = file.channel();
+            crc.reset();
+            long chunkNumber = chunksReceived++;
+            conn.receivePayload(channel, position, new MoveConnection.PayloadSink() {
+                @Override
+                public void arrived(ByteBuffer bytes, long at) {
+                    faults.inFlight(bytes.duplicate(), at, chunkNumber);
+                    crc.update(bytes);
+                }
+
+                @Override
+                public void landed(long at, long bytes) {
+                    progress.shipped(bytes, file.landed(at, bytes));
+                }
+            });
+            faults.afterChunkLanded(channel, position, header.length, chunkNumber);
+            if ((int) crc.getValue() != header.crc32c) {
+                progress.rejected();
+                file.rollBack();
+                if (++rejectedInRow >= MoveConfig.MAX_REJECTED_CHUNKS_PER_SOURCE) {
+                    throw new MoveException(Errors.CORRUPT_MESSAGE, true, rejectedInRow + " chunks in a row from "
+                            + conn.address() + " failed their checksum");
+                }
+                continue;
+            }
+            rejectedInRow = 0;
+            long before = file.verified();
+            try {
+                file.accept(header.length);
+                progress.verified(header.length);
+            } catch (MoveException e) {
+                progress.unverified(before - file.verified());
+                throw e;
+            }
+        }
+    }
+
+    private void closeAtSource(InetSocketAddress source, long transferId, boolean completed) {
+        try {
+            MoveConnection conn = connection;
+            if (conn == null || !conn.address().equals(source)) {
+                return;
+            }
+            conn.call(codec, new MoveCloseRequest(transferId, completed), MoveCloseResponse.class);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("could not tell {} that transfer {} ended; its pins expire", source, transferId, e);
+        }
+    }
+
+    /** Tells {@code source} on a fresh connection that the transfer is over, so it releases its pins now. */
+    private void releaseAtSource(InetSocketAddress source, long id) {
+        try (MoveConnection conn = new MoveConnection(source, Math.min(config.socketTimeoutMs(), RELEASE_TIMEOUT_MS))) {
+            conn.connect();
+            conn.call(codec, new MoveCloseRequest(id, false), MoveCloseResponse.class);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("could not tell {} that transfer {} was abandoned; its pins expire", source, id, e);
+        }
+    }
+
+    private void checkCancelled() throws MoveException {
+        if (cancelled) {
+            throw new MoveException(Errors.REASSIGNMENT_IN_PROGRESS, false, "cancelled");
+        }
+    }
+
+    private void pause(long ms) throws InterruptedException, MoveException {
+        pauseNanos(ms * 1_000_000L);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("move interrupted");
+        }
+    }
+
+    private void pauseNanos(long nanos) throws MoveException {
+        long deadline = System.nanoTime() + nanos;
+        long left = nanos;
+        while (left > 0 && !cancelled && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(left);
+            left = deadline - System.nanoTime();
+        }
+        checkCancelled();
+    }
+
+    private void closeConnection() {
+        MoveConnection conn = connection;
+        if (conn != null) {
+            conn.close();
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package io.sluice.broker.move;
+
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.segment.BatchScanner;
+import io.sluice.log.segment.SegmentFileNames;
+import io.sluice.log.ship.StagedLog;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+
+/**
+ * The staging directory of one incoming move, {@code <partition dir>/move-staging}: the received files under their
+ * segment names and a {@code manifest} holding the source's segment list and the transfer id. The files themselves
+ * are the persisted progress: a restarted target keeps each file's prefix of whole, CRC-valid batches. The log
+ * loader ignores the directory (it is not a segment file name); deleting the partition deletes it.
+ *
+ * <p>Not thread-safe; used by the transfer thread only.
+ */
+final class StagingArea implements AutoCloseable {
+    static final String DIR_NAME = "move-staging";
+    static final String MANIFEST_FILE = "manifest";
+
+    private final Path dir;
+    private final MoveCodec codec;
+    private final BatchScanner scanner = new BatchScanner();
+    private final List<StagedFile> files = new ArrayList<>();
+    private MoveSegmentList manifest;
+    private long transferId;
+
+    private StagingArea(Path dir, MoveCodec codec) {
+        this.dir = dir;
+        this.codec = codec;
+    }
+
+    static Path dirOf(Path partitionDir) {
+        return partitionDir.resolve(DIR_NAME);
+    }
+
+    /** Opens (creating) the staging area of {@code partitionDir}; an unreadable manifest discards what is there. */
+    static StagingArea open(Path partitionDir, MoveCodec codec) throws IOException {
+        StagingArea area = new StagingArea(dirOf(partitionDir), codec);
+        Files.createDirectories(area.dir);
+        Path manifestFile = area.dir.resolve(MANIFEST_FILE);
+        if (Files.exists(manifestFile)) {
+            try {
+                area.manifest = StagingManifest.read(manifestFile, codec);
+                area.transferId = area.manifest.transferId;
+            } catch (MoveProtocolException e) {
+                deleteContents(area.dir);
+            }
+        }
+        if (area.manifest == null) {
+            area.transferId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+        }
+        return area;
+    }
+
+    long transferId() {
+        return transferId;
+    }
+
+    List<StagedFile> files() {
+        return files;
+    }
+
+    /**
+     * Takes {@code listing} as what this transfer ships: staged files it still lists (same base offset, at most its
+     * size) keep their verified prefix, which is a prefix of the source's file too, since replicas hold the same
+     * batches; everything else is dropped. Writes the manifest.
+     *
+     * @return the bytes already verified
+     */
+    long adopt(MoveSegmentList listing) throws IOException {
+        List<StagedFile> previous = new ArrayList<>(files);
+        files.clear();
+        List<Path> keep = new ArrayList<>();
+        for (int i = 0; i < listing.segmentCount(); i++) {
+            long base = listing.segmentBaseOffsets[i];
+            Path path = SegmentFileNames.logFile(dir, base);
+            StagedFile open = take(previous, path, listing.segmentSizes[i], listing.segmentLastOffsets[i]);
+            if (open == null) {
+                if (Files.exists(path) && Files.size(path) > listing.segmentSizes[i]) {
+                    Files.delete(path);
+                }
+                open = StagedFile.segment(path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], scanner);
+            }
+            files.add(open);
+            keep.add(path);
+        }
+        if (listing.producerSnapshotOffset >= 0) {
+            Path path = SegmentFileNames.snapshotFile(dir, listing.producerSnapshotOffset);
+            StagedFile open = take(previous, path, listing.producerSnapshotSize, -1);
+            files.add(open != null ? open
+                    : StagedFile.producerSnapshot(path, listing.producerSnapshotOffset, listing.producerSnapshotSize));
+            keep.add(path);
+        }
+        for (StagedFile unused : previous) {
+            unused.close();
+        }
+        keep.add(dir.resolve(MANIFEST_FILE));
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path entry : entries) {
+                if (!keep.contains(entry)) {
+                    Files.deleteIfExists(entry);
+                }
+            }
+        }
+        listing.transferId = transferId;
+        StagingManifest.write(dir.resolve(MANIFEST_FILE), listing, codec);
+        manifest = listing;
+        long verified = 0;
+        for (StagedFile file : files) {
+            verified += file.verified();
+        }
+        return verified;
+    }
+
+    /**
+     * The file of this process's earlier attempt at {@code path} when the new listing describes it the same way
+     * (kept as it is: its verified bytes and what was received are known exactly), else null.
+     */
+    private static StagedFile take(List<StagedFile> previous, Path path, long size, long lastOffset) throws IOException {
+        for (int i = 0; i < previous.size(); i++) {
+            StagedFile file = previous.get(i);
+            if (file.path().equals(path)) {
+                previous.remove(i);
+                if (file.expectedSize() == size && file.lastOffset() == lastOffset) {
+                    file.rollBack();
+                    return file;
+                }
+                file.close();
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The verified files as a log to install; every file must be complete. The producer snapshot is fsynced here;
+     * segments are fsynced by the install, which rebuilds their indexes.
+     */
+    StagedLog staged() throws IOException {
+        for (StagedFile file : files) {
+            if (!file.isComplete()) {
+                throw new IllegalStateException("staged file " + file.path() + " holds " + file.verified() + " of "
+                        + file.expectedSize() + " bytes");
+            }
+            if (!file.isSegment()) {
+                file.force();
+            }
+        }
+        closeFiles();
+        OffsetCheckpointFile.fsyncDirectory(dir);
+        return new StagedLog(dir, manifest.segmentBaseOffsets, manifest.segmentLastOffsets, manifest.logStartOffset,
+                manifest.boundaryOffset, manifest.epochEntries(), manifest.producerSnapshotOffset);
+    }
+
+    private void closeFiles() throws IOException {
+        for (StagedFile file : files) {
+            file.close();
+        }
+        files.clear();
+    }
+
+    @Override
+    public void close() throws IOException {
+        closeFiles();
+    }
+
+    /** Deletes the staging directory of {@code partitionDir} with everything in it, if it exists. */
+    static void delete(Path partitionDir) throws IOException {
+        Path dir = dirOf(partitionDir);
+        if (Files.exists(dir)) {
+            deleteContents(dir);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private static void deleteContents(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                if (!path.equals(dir)) {
+                    Files.deleteIfExists(path);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/**
+ * Partition moves, the file-transfer part: a new (adding) replica whose local log is empty starts from an in-sync
+ * replica's closed segment files, leader epochs and producer snapshot instead of fetching every record; follower
+ * fetch then carries the tail from the boundary.
+ *
+ * <h2>Protocol</h2>
+ * A Sluice-private request on the broker's existing Kafka listener ({@link io.sluice.broker.move.MoveFrameDescriptor}:
+ * API key {@value io.sluice.broker.move.MoveFrameDescriptor#API_KEY}, outside Kafka's ids, never advertised in
+ * ApiVersions, taken by {@code RequestChannelHandler} before Kafka header parsing). The target opens its own
+ * connection per transfer and sends one request at a time:
+ * <ol>
+ * <li>{@link io.sluice.broker.move.MoveOpenRequest} (transfer id, topic, partition, leader epoch) →
+ *     {@link io.sluice.broker.move.MoveSegmentList}: closed segments below the boundary (the base of the newest segment
+ *     at or below the source's high watermark), leader epochs below it, the producer snapshot at or below it. The
+ *     source pins those segments against retention and DeleteRecords
+ *     ({@link io.sluice.log.ship.SegmentPins}) until the transfer is closed, or no connection of it has been open for
+ *     {@code sluice.move.pin.timeout.ms}. Reopening with the same transfer id rejoins the same pinned view.</li>
+ * <li>{@link io.sluice.broker.move.MoveChunkRequest} (file, position, max length) →
+ *     {@link io.sluice.broker.move.MoveChunkHeader} with the CRC-32C of the chunk, then the raw bytes by sendfile
+ *     ({@code SegmentFileRegion}, the fetch path's zero-copy region). At most {@code sluice.move.chunk.bytes}.</li>
+ * <li>{@link io.sluice.broker.move.MoveCloseRequest} → pins released.</li>
+ * </ol>
+ * Why the Kafka listener and not a separate port: no new port to configure, advertise, firewall or secure later
+ * (TLS/SASL arrive once for both), and a transfer is just another connection; the request path hands the frame over
+ * before any Kafka parsing, so the cost for Kafka requests is one map lookup that is empty-checked first.
+ *
+ * <h2>Target side</h2>
+ * {@link io.sluice.broker.move.MoveTransferClient#bootstrap} writes chunks into {@code <partition dir>/move-staging}
+ * with {@code FileChannel.transferFrom} from the socket (no heap copy), checks each chunk's CRC-32C and every record
+ * batch's CRC-32C and offsets as chunks complete them, and installs only when every file is complete:
+ * {@code PartitionLog.installStaged} rebuilds the indexes, renames the files in, loads the shipped epochs and the
+ * producer state at the boundary. A bad chunk is discarded and asked for again; a broken connection resumes from the
+ * last verified byte of the same source; a source that stops delivering is replaced by the next; a target restart
+ * resumes from the staged files (each keeps its prefix of whole CRC-valid batches). Counters:
+ * {@link io.sluice.broker.move.TransferProgress}. Throttles: {@link io.sluice.broker.move.ByteRateLimiter} on both
+ * sides (Kafka's {@code leader/follower.replication.throttled.rate} plug in there; default unlimited).
+ *
+ * <h2>Wiring (for the reassignment controller side)</h2>
+ * <ul>
+ * <li>Source: done in {@code SluiceBroker.start}: a {@link io.sluice.broker.move.MoveSourceHandler} over the hosted
+ *     partitions is registered with {@code ApiRegistry.registerPrivate(MoveFrameDescriptor.API_KEY, handler)}, its
+ *     {@code expireAbandoned()} runs every second on the replication timer, and it is closed with the broker.</li>
+ * <li>Target: when this broker becomes an adding replica of a partition whose local log is empty, and before its
+ *     {@code ReplicaFetcher} is started for it, run on a move thread (at most
+ *     {@code MoveConfig.maxConcurrentMoves()} of them per broker; the source refuses more with
+ *     THROTTLING_QUOTA_EXCEEDED):
+ * <pre>{@code
+ * if (!MoveTransferClient.hasRoom(logDir, leaderPartitionBytes, moveConfig)) refuse the move up front;
+ * MoveTransferClient client = new MoveTransferClient(MoveConfig.of(brokerConfig), ByteRateLimiter.UNLIMITED);
+ * long fetchFrom = client.bootstrap(partition.log(), topic, index, isrAddressesFirstThenOtherReplicas,
+ *                                   partition.leaderEpoch(), progress);   // blocks; client.cancel() from any thread
+ * // then start follower fetch as usual: the log ends at fetchFrom with the right epochs and producer state
+ * }</pre></li>
+ * <li>Cancelled reassignment: {@code client.cancel()}; at start-up, for a partition directory that is no longer
+ *     assigned but has staging: {@link io.sluice.broker.move.MoveTransferClient#discardStaging}. On an
+ *     interrupt (broker shutdown) bootstrap keeps staging and the next call resumes it.</li>
+ * </ul>
+ * Threading: {@code MoveTransferClient} runs on its caller's thread ({@code cancel()} from any);
+ * {@code MoveSourceHandler} is thread-safe, called on the request threads.
+ */
+package io.sluice.broker.move;

@@ -1,0 +1,296 @@
+package io.sluice.broker.move;
+
+import io.sluice.broker.move.MoveFixtures.SimulatedCrash;
+import io.sluice.broker.move.MoveFixtures.Source;
+import io.sluice.log.PartitionLog;
+import io.sluice.testkit.Poll;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.sluice.broker.move.MoveFixtures.CHUNK_BYTES;
+import static io.sluice.broker.move.MoveFixtures.LEADER_EPOCH;
+import static io.sluice.broker.move.MoveFixtures.PARTITION;
+import static io.sluice.broker.move.MoveFixtures.START_MS;
+import static io.sluice.broker.move.MoveFixtures.TOPIC;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Broken connections, restarts, a lost source, corruption, cancel and retention during a transfer. */
+class MoveFaultTest extends MoveTestBase {
+    private static final long FAR_FUTURE_MS = START_MS + 365L * 24 * 3600 * 1000;
+
+    private static MoveTransferClient client(ChunkFaultHook hook) {
+        MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
+        client.faults(hook);
+        return client;
+    }
+
+    /** Corrupts the first byte of a run in flight. */
+    private static void flipByte(ByteBuffer inFlight) {
+        int at = inFlight.position();
+        inFlight.put(at, (byte) ~inFlight.get(at));
+    }
+
+    private static void flipByte(FileChannel file, long position) throws java.io.IOException {
+        ByteBuffer one = ByteBuffer.allocate(1);
+        file.read(one, position);
+        one.put(0, (byte) ~one.get(0)).position(0);
+        file.write(one, position);
+    }
+
+    @Test
+    void shouldResumeFromLastVerifiedChunkAfterBrokenConnection() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        CuttingProxy proxy = closing(new CuttingProxy(server.address()));
+        proxy.cutAfter(10L * CHUNK_BYTES + 1_000);
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+
+        client(ChunkFaultHook.NONE).bootstrap(target, TOPIC, PARTITION, List.of(proxy.address()), LEADER_EPOCH, progress);
+
+        assertEquals(boundaryOf(source), target.logEndOffset());
+        MoveFixtures.assertSegmentsIdentical(source, target, boundaryOf(source));
+        assertEquals(1, progress.sourceSwitches(), "one reconnect: " + progress);
+        assertTrue(progress.bytesResent() <= CHUNK_BYTES, "re-sent at most one chunk: " + progress);
+        assertTrue(progress.bytesShipped() <= progress.totalBytes() + CHUNK_BYTES, progress.toString());
+        assertEquals(0, server.handler.activeTransfers());
+    }
+
+    @Test
+    void shouldResumeFromStagingAfterTargetAndSourceRestart() throws Exception {
+        PartitionLog source = source("source");
+        Source first = Source.start(source);
+        PartitionLog target = MoveFixtures.openLog(targetDir());
+        TransferProgress before = new TransferProgress();
+        ChunkFaultHook crashAtChunk12 = ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
+            if (chunk == 12) {
+                throw new SimulatedCrash();
+            }
+        });
+        assertThrows(SimulatedCrash.class, () -> client(crashAtChunk12).bootstrap(target, TOPIC, PARTITION,
+                List.of(first.address()), LEADER_EPOCH, before));
+        first.close();
+        target.close();
+        assertTrue(Files.exists(targetDir().resolve(StagingArea.DIR_NAME).resolve(StagingArea.MANIFEST_FILE)));
+        assertTrue(before.bytesVerified() >= 11L * CHUNK_BYTES, before.toString());
+
+        Source restarted = server(source);
+        PartitionLog reopened = emptyTarget();
+        assertEquals(0, reopened.logEndOffset(), "staging is not part of the log");
+        TransferProgress after = new TransferProgress();
+        client(ChunkFaultHook.NONE).bootstrap(reopened, TOPIC, PARTITION, List.of(restarted.address()), LEADER_EPOCH,
+                after);
+
+        assertEquals(boundaryOf(source), reopened.logEndOffset());
+        MoveFixtures.assertSegmentsIdentical(source, reopened, boundaryOf(source));
+        assertTrue(after.bytesShipped() <= after.totalBytes() - 10L * CHUNK_BYTES,
+                "resumed, not from zero: " + after + " after " + before);
+    }
+
+    @Test
+    void shouldContinueFromSecondSourceWhenFirstIsGone() throws Exception {
+        PartitionLog firstLog = source("first");
+        PartitionLog secondLog = source("second");
+        Source first = Source.start(firstLog);
+        Source second = server(secondLog);
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        ChunkFaultHook killFirstAtChunk8 = ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
+            if (chunk == 8) {
+                first.close();
+            }
+        });
+
+        client(killFirstAtChunk8).bootstrap(target, TOPIC, PARTITION, List.of(first.address(), second.address()),
+                LEADER_EPOCH, progress);
+
+        assertEquals(second.address(), progress.source());
+        assertEquals(boundaryOf(secondLog), target.logEndOffset());
+        MoveFixtures.assertSegmentsIdentical(secondLog, target, boundaryOf(secondLog));
+        assertEquals(0, progress.bytesResent(), "the chunk in hand was verified before the source went: " + progress);
+        assertEquals(progress.totalBytes(), progress.bytesShipped());
+    }
+
+    @Test
+    void shouldRejectAndResendCorruptedChunkAndNeverInstallIt() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        AtomicInteger rejectedLength = new AtomicInteger();
+        ChunkFaultHook corruptChunk5 = new ChunkFaultHook() {
+            @Override
+            public void inFlight(ByteBuffer bytes, long position, long chunk) {
+                if (chunk == 5 && rejectedLength.get() == 0) {
+                    flipByte(bytes);
+                }
+            }
+
+            @Override
+            public void afterChunkLanded(FileChannel file, long position, int length, long chunk) {
+                if (chunk == 5) {
+                    rejectedLength.set(length);
+                }
+            }
+        };
+
+        client(corruptChunk5).bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress);
+
+        assertEquals(1, progress.chunksRejected());
+        assertEquals(rejectedLength.get(), progress.bytesResent(), "exactly the bad chunk again: " + progress);
+        MoveFixtures.assertSegmentsIdentical(source, target, boundaryOf(source));
+    }
+
+    @Test
+    void shouldFailWithoutInstallingWhenEveryCopyOfAChunkIsCorrupt() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        ChunkFaultHook corruptFromChunk5 = new ChunkFaultHook() {
+            @Override
+            public void inFlight(ByteBuffer bytes, long position, long chunk) {
+                if (chunk >= 5) {
+                    flipByte(bytes);
+                }
+            }
+        };
+
+        MoveException failure = assertThrows(MoveException.class, () -> client(corruptFromChunk5).bootstrap(target, TOPIC,
+                PARTITION, List.of(server.address()), LEADER_EPOCH, progress));
+
+        assertEquals(Errors.CORRUPT_MESSAGE, failure.error());
+        assertEquals(TransferPhase.FAILED, progress.phase());
+        assertEquals(0, target.logEndOffset());
+        assertEquals(1, target.segmentCount());
+        assertEquals(0, target.sizeInBytes());
+        assertFalse(Files.exists(targetDir().resolve(StagingArea.DIR_NAME)));
+        assertEquals(0, server.handler.activeTransfers(), "the source was told to release its pins");
+    }
+
+    @Test
+    void shouldFailOverWhenSourceFileIsCorruptOnDisk() throws Exception {
+        PartitionLog badLog = source("bad");
+        PartitionLog goodLog = source("good");
+        long[] bases = badLog.segmentBaseOffsets();
+        try (FileChannel segment = FileChannel.open(badLog.dir().resolve(String.format("%020d.log", bases[3])),
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            flipByte(segment, 200);
+        }
+        Source bad = server(badLog);
+        Source good = server(goodLog);
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+
+        client(ChunkFaultHook.NONE).bootstrap(target, TOPIC, PARTITION, List.of(bad.address(), good.address()),
+                LEADER_EPOCH, progress);
+
+        assertEquals(good.address(), progress.source());
+        MoveFixtures.assertSegmentsIdentical(goodLog, target, boundaryOf(goodLog));
+    }
+
+    @Test
+    void shouldCancelLeavingNoStagingAndAnEmptyUsableLog() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
+        client.faults(ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
+            if (chunk == 6) {
+                client.cancel();
+            }
+        }));
+
+        MoveException cancelled = assertThrows(MoveException.class, () -> client.bootstrap(target, TOPIC, PARTITION,
+                List.of(server.address()), LEADER_EPOCH, progress));
+
+        assertEquals(Errors.REASSIGNMENT_IN_PROGRESS, cancelled.error());
+        assertEquals(TransferPhase.CANCELLED, progress.phase());
+        assertFalse(Files.exists(targetDir().resolve(StagingArea.DIR_NAME)));
+        assertEquals(0, target.logEndOffset());
+        assertEquals(0, server.handler.activeTransfers(), "pins released at once");
+        target.appendAsLeader(MoveFixtures.batch(Compression.NONE, START_MS, 3, 10), 0, START_MS);
+        assertEquals(3, target.logEndOffset());
+    }
+
+    @Test
+    void shouldKeepPinnedSegmentsThroughRetentionAndReleaseThemAfter() throws Exception {
+        PartitionLog source = source("source");
+        long boundary = boundaryOf(source);
+        Map<Long, byte[]> shipped = new HashMap<>();
+        for (long base : source.segmentBaseOffsets()) {
+            if (base < boundary) {
+                shipped.put(base, Files.readAllBytes(source.dir().resolve(String.format("%020d.log", base))));
+            }
+        }
+        source.updateConfig(source.config().toBuilder().retentionMs(1).build());
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
+        AtomicLong lowestKept = new AtomicLong(-1);
+        ChunkFaultHook retentionAtChunk15 = ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
+            if (chunk == 15) {
+                source.enforceRetention(FAR_FUTURE_MS);
+                source.deleteRecordsBefore(boundary);
+                lowestKept.set(source.segmentBaseOffsets()[0]);
+            }
+        });
+
+        client(retentionAtChunk15).bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH,
+                new TransferProgress());
+
+        assertTrue(lowestKept.get() > 0, "segments already shipped could go");
+        assertTrue(lowestKept.get() < boundary, "the pinned ones stayed: lowest kept " + lowestKept.get());
+        assertEquals(shipped.size() + 1, target.segmentCount());
+        for (Map.Entry<Long, byte[]> segment : shipped.entrySet()) {
+            assertArrayEquals(segment.getValue(),
+                    Files.readAllBytes(target.dir().resolve(String.format("%020d.log", segment.getKey()))));
+        }
+        assertEquals(0, server.handler.activeTransfers());
+        source.enforceRetention(FAR_FUTURE_MS);
+        assertEquals(1, source.segmentCount(), "released pins let retention and DeleteRecords finish");
+        assertEquals(boundary, source.logStartOffset());
+    }
+
+    @Test
+    void shouldReleasePinsWhenTheTransferConnectionIsGoneForTheTimeout() throws Exception {
+        PartitionLog source = source("source");
+        source.updateConfig(source.config().toBuilder().retentionMs(1).build());
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
+        ChunkFaultHook crashAtChunk3 = ChunkFaultHook.afterLanding((file, position, length, chunk) -> {
+            if (chunk == 3) {
+                throw new SimulatedCrash();
+            }
+        });
+        assertThrows(SimulatedCrash.class, () -> client(crashAtChunk3).bootstrap(target, TOPIC, PARTITION,
+                List.of(server.address()), LEADER_EPOCH, new TransferProgress()));
+        assertEquals(1, server.handler.activeTransfers());
+        int segments = source.segmentCount();
+        source.enforceRetention(FAR_FUTURE_MS);
+        assertTrue(source.segmentCount() > 1, "pinned while the transfer may come back");
+
+        server.clock.addAndGet(MoveFixtures.moveConfig().pinTimeoutMs());
+        Poll.until("pins of the abandoned transfer expire", Duration.ofSeconds(30), () -> {
+            server.handler.expireAbandoned();
+            return server.handler.activeTransfers();
+        }, active -> active == 0);
+        source.enforceRetention(FAR_FUTURE_MS);
+        assertEquals(1, source.segmentCount(), "of " + segments + " only the active segment is left");
+    }
+}

@@ -1,0 +1,89 @@
+package io.sluice.broker.move;
+
+import io.sluice.broker.move.MoveFixtures.Source;
+import io.sluice.log.AppendResult;
+import io.sluice.log.LogReadResult;
+import io.sluice.log.PartitionLog;
+import io.sluice.log.ProducerStateException;
+import io.sluice.log.epoch.EpochEntry;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static io.sluice.broker.move.MoveFixtures.LEADER_EPOCH;
+import static io.sluice.broker.move.MoveFixtures.PARTITION;
+import static io.sluice.broker.move.MoveFixtures.PRODUCER_B;
+import static io.sluice.broker.move.MoveFixtures.START_MS;
+import static io.sluice.broker.move.MoveFixtures.TOPIC;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MoveTransferTest extends MoveTestBase {
+    private static MoveTransferClient client() {
+        return new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
+    }
+
+    @Test
+    void shouldShipClosedSegmentsByteIdenticalWithEpochsAndProducerState() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+
+        long end = client().bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress);
+
+        long boundary = boundaryOf(source);
+        assertEquals(boundary, end);
+        assertEquals(boundary, target.logEndOffset());
+        assertEquals(TransferPhase.DONE, progress.phase());
+        assertTrue(source.segmentCount() > 10, "several segments: " + source.segmentCount());
+        assertTrue(progress.chunksVerified() > 20, "many chunks: " + progress);
+        assertEquals(progress.totalBytes(), progress.bytesVerified());
+        assertEquals(progress.totalBytes(), progress.bytesShipped());
+        assertEquals(0, progress.bytesResent());
+        assertEquals(0, progress.chunksRejected());
+        MoveFixtures.assertSegmentsIdentical(source, target, boundary);
+        assertEquals(source.leaderEpochs(), target.leaderEpochs());
+        assertEquals(source.producerCount(), target.producerCount());
+        assertFalse(Files.exists(target.dir().resolve(StagingArea.DIR_NAME)), "staging removed");
+        assertEquals(0, server.handler.activeTransfers(), "pins released on completion");
+
+        // producer state is right at the boundary: a retried batch is a duplicate, a gap is refused
+        AppendResult retried = target.appendAsLeader(MoveFixtures.idempotent(PRODUCER_B, 18, 2, START_MS + 209),
+                LEADER_EPOCH, START_MS);
+        assertTrue(retried.duplicate());
+        assertThrows(ProducerStateException.class, () -> target.appendAsLeader(
+                MoveFixtures.idempotent(PRODUCER_B, 30, 2, START_MS), LEADER_EPOCH, START_MS));
+
+        // the log continues as a follower from the boundary: the source's active segment appended as fetched
+        PartitionLog follower = closing(MoveFixtures.openLog(root.resolve("follower").resolve(TOPIC + "-" + PARTITION)));
+        client().bootstrap(follower, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());
+        LogReadResult tail = source.read(boundary, Integer.MAX_VALUE, Long.MAX_VALUE);
+        ByteBuffer bytes = ByteBuffer.allocate(tail.sizeInBytes());
+        tail.channel().read(bytes, tail.position());
+        follower.appendAsFollower(bytes.flip());
+        assertEquals(source.logEndOffset(), follower.logEndOffset());
+        assertEquals(source.leaderEpochs(), follower.leaderEpochs());
+    }
+
+    @Test
+    void shouldSurviveReopenAfterInstall() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        Path dir = root.resolve("target").resolve(TOPIC + "-" + PARTITION);
+        PartitionLog target = MoveFixtures.openLog(dir);
+        client().bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());
+        List<EpochEntry> epochs = target.leaderEpochs();
+        target.close();
+
+        PartitionLog reopened = closing(MoveFixtures.openLog(dir));
+        assertEquals(boundaryOf(source), reopened.logEndOffset());
+        assertEquals(epochs, reopened.leaderEpochs());
+        assertEquals(source.producerCount(), reopened.producerCount());
+    }
+}

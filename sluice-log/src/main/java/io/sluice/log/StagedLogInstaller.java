@@ -1,0 +1,131 @@
+package io.sluice.log;
+
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.epoch.EpochEntry;
+import io.sluice.log.epoch.LeaderEpochCache;
+import io.sluice.log.producer.ProducerSnapshotFile;
+import io.sluice.log.producer.ProducerStateManager;
+import io.sluice.log.segment.BatchScanner;
+import io.sluice.log.segment.LogSegment;
+import io.sluice.log.segment.SegmentFileNames;
+import io.sluice.log.ship.StagedLog;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns verified staged files into the segments of an empty partition log: rebuilds each staged segment's indexes in
+ * the staging directory (checking it ends where the source said), renames index files then the {@code .log} into
+ * the partition directory, opens them, and loads the shipped leader epochs and producer state at the boundary.
+ * Everything that can find a problem runs before the empty log is touched; a failure after that removes what was
+ * renamed in (see {@link #removedEmptyActive()}).
+ * Not thread-safe; one per install, run under the partition's lock.
+ */
+final class StagedLogInstaller {
+    record Installed(LogSegment[] segments, long logStartOffset, long logEndOffset) {
+    }
+
+    private static final String[] INDEX_SUFFIXES = {SegmentFileNames.INDEX_SUFFIX, SegmentFileNames.TIME_INDEX_SUFFIX};
+
+    private final Path dir;
+    private final LogConfig config;
+    private final BatchScanner scanner = new BatchScanner();
+    private boolean removedEmptyActive;
+
+    StagedLogInstaller(Path dir, LogConfig config) {
+        this.dir = dir;
+        this.config = config;
+    }
+
+    /** Whether the install got as far as deleting the empty log's active segment (the caller then recreates it). */
+    boolean removedEmptyActive() {
+        return removedEmptyActive;
+    }
+
+    Installed install(StagedLog staged, LogSegment emptyActive, long nowMs, ProducerStateManager producerState,
+                      LeaderEpochCache epochCache) throws IOException {
+        long[] bases = staged.baseOffsets();
+        long[] lasts = staged.lastOffsets();
+        Path stage = staged.stagingDir();
+        for (int i = 0; i < bases.length; i++) {
+            rebuildIndexes(stage, bases[i], lasts[i]);
+        }
+        long snapshotOffset = staged.producerSnapshotOffset();
+        if (snapshotOffset >= 0) {
+            ProducerSnapshotFile.read(SegmentFileNames.snapshotFile(stage, snapshotOffset));
+        }
+        removedEmptyActive = true;
+        emptyActive.closeAndDelete();
+        List<Path> moved = new ArrayList<>();
+        List<LogSegment> opened = new ArrayList<>();
+        try {
+            for (long base : bases) {
+                for (String suffix : INDEX_SUFFIXES) {
+                    moveIn(stage, SegmentFileNames.filenamePrefix(base) + suffix, moved);
+                }
+                moveIn(stage, SegmentFileNames.filenamePrefix(base) + SegmentFileNames.LOG_SUFFIX, moved);
+            }
+            if (snapshotOffset >= 0) {
+                moveIn(stage, SegmentFileNames.filenamePrefix(snapshotOffset) + SegmentFileNames.SNAPSHOT_SUFFIX, moved);
+            }
+            for (long base : bases) {
+                LogSegment segment = LogSegment.openExisting(dir, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
+                opened.add(segment);
+                if (segment.loadTrusted(scanner) != null) {
+                    segment.recover(scanner, true);
+                }
+                segment.onBecomeInactive();
+                segment.mapIndexesReadOnly();
+            }
+            long boundary = staged.boundaryOffset();
+            opened.add(LogSegment.create(dir, boundary, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
+            OffsetCheckpointFile.fsyncDirectory(dir);
+            long logStart = bases.length == 0 ? boundary : Math.max(staged.logStartOffset(), bases[0]);
+            epochCache.clear();
+            for (EpochEntry entry : staged.epochs()) {
+                epochCache.assignInMemory(entry.epoch(), entry.startOffset());
+            }
+            epochCache.truncateFromStart(logStart);
+            epochCache.write();
+            new LogLoader(dir, config, new RecoveryReport()).loadProducerState(producerState, opened, logStart, boundary);
+            return new Installed(opened.toArray(new LogSegment[0]), logStart, boundary);
+        } catch (IOException | RuntimeException e) {
+            for (LogSegment segment : opened) {
+                segment.close();
+            }
+            for (Path path : moved) {
+                Files.deleteIfExists(path);
+            }
+            throw e;
+        }
+    }
+
+    private void rebuildIndexes(Path stage, long base, long last) throws IOException {
+        LogSegment segment = LogSegment.openExisting(stage, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
+        try {
+            // every batch CRC was checked as its chunk landed; this pass checks framing and offsets and indexes
+            LogSegment.ScanOutcome outcome = segment.recover(scanner, false);
+            if (outcome.problem() != null || outcome.truncatedBytes() > 0) {
+                throw new IOException("staged segment " + SegmentFileNames.filenamePrefix(base) + " is not whole at "
+                        + outcome.validBytes() + " of " + outcome.fileBytes() + " bytes: " + outcome.problem());
+            }
+            if (segment.nextOffset() != last + 1) {
+                throw new IOException("staged segment " + SegmentFileNames.filenamePrefix(base) + " ends at offset "
+                        + (segment.nextOffset() - 1) + ", the source listed " + last);
+            }
+            segment.flush();
+        } finally {
+            segment.close();
+        }
+    }
+
+    private void moveIn(Path stage, String fileName, List<Path> moved) throws IOException {
+        Path target = dir.resolve(fileName);
+        Files.move(stage.resolve(fileName), target, StandardCopyOption.ATOMIC_MOVE);
+        moved.add(target);
+    }
+}

@@ -1,0 +1,63 @@
+package io.sluice.log.ship;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The pins of one partition log: while a pin from offset F is held, retention and DeleteRecords leave every
+ * segment holding an offset at or above F in place (they advance the log start offset but defer the file
+ * deletion), so a transfer to a new replica never loses the files it is shipping. Truncation and topic deletion
+ * ignore pins: the shipper sees a shrunk or closed file and the receiver fails over.
+ * Thread-safe: every method synchronizes on this object; the log asks it under its own lock.
+ */
+public final class SegmentPins {
+    private final List<Pin> pins = new ArrayList<>();
+
+    /** One holder's pin; {@link #close()} releases it (idempotent). Thread-safe. */
+    public final class Pin implements AutoCloseable {
+        private long fromOffset;
+
+        private Pin(long fromOffset) {
+            this.fromOffset = fromOffset;
+        }
+
+        /** Lets segments entirely below {@code offset} go (the shipper has sent them). */
+        public void releaseBelow(long offset) {
+            synchronized (SegmentPins.this) {
+                fromOffset = Math.max(fromOffset, offset);
+            }
+        }
+
+        @Override
+        public void close() {
+            synchronized (SegmentPins.this) {
+                pins.remove(this);
+            }
+        }
+    }
+
+    /** Pins every segment holding an offset at or above {@code fromOffset}. */
+    public synchronized Pin pin(long fromOffset) {
+        Pin pin = new Pin(fromOffset);
+        pins.add(pin);
+        return pin;
+    }
+
+    /** The lowest pinned offset, or {@link Long#MAX_VALUE} when nothing is pinned. */
+    public synchronized long lowestPinnedOffset() {
+        long lowest = Long.MAX_VALUE;
+        for (int i = 0; i < pins.size(); i++) {
+            lowest = Math.min(lowest, pins.get(i).fromOffset);
+        }
+        return lowest;
+    }
+
+    /** Whether a segment ending just below {@code segmentNextOffset} must stay in place. */
+    public boolean holds(long segmentNextOffset) {
+        return segmentNextOffset > lowestPinnedOffset();
+    }
+
+    public synchronized int pinCount() {
+        return pins.size();
+    }
+}

@@ -1,0 +1,134 @@
+package io.sluice.log.ship;
+
+import io.sluice.log.LogConfig;
+import io.sluice.log.PartitionLog;
+import io.sluice.log.RecoveryReport;
+import io.sluice.log.epoch.EpochEntry;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Pins against retention, and installing staged files into an empty log, at the log's own level. */
+class ShipAndInstallTest {
+    private static final long NOW = 1_700_000_000_000L;
+    private static final long FAR_FUTURE = NOW + 365L * 24 * 3600 * 1000;
+
+    @TempDir
+    Path root;
+
+    private static LogConfig config() {
+        return LogConfig.builder().segmentBytes(1024).fileDeleteDelayMs(0).retentionMs(1).build();
+    }
+
+    private PartitionLog log(String name) throws Exception {
+        return PartitionLog.open(root.resolve(name), config(), new RecoveryReport(), 0, 0, () -> NOW);
+    }
+
+    private static ByteBuffer batch(int i) {
+        return MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(NOW, ("value-" + i + "-" + "x".repeat(200))
+                .getBytes())).buffer();
+    }
+
+    private static PartitionLog fill(PartitionLog log) throws Exception {
+        for (int i = 0; i < 40; i++) {
+            log.appendAsLeader(batch(i), i < 20 ? 0 : 1, NOW);
+        }
+        return log;
+    }
+
+    @Test
+    void shouldHoldPinnedSegmentsAgainstRetentionUntilReleased() throws Exception {
+        try (PartitionLog log = fill(log("source"))) {
+            int segments = log.segmentCount();
+            ShippableLog view = log.pinForShipping(Long.MAX_VALUE);
+            assertEquals(segments - 1, view.segments().size());
+            assertEquals(log.segmentBaseOffsets()[segments - 1], view.boundaryOffset());
+            assertEquals(log.leaderEpochs(), view.epochs());
+
+            assertEquals(0, log.enforceRetention(FAR_FUTURE));
+            view.releaseBelow(view.segments().get(2).baseOffset());
+            assertEquals(2, log.enforceRetention(FAR_FUTURE), "segments below the released offset may go");
+            view.close();
+            assertEquals(segments - 3, log.enforceRetention(FAR_FUTURE));
+            assertEquals(1, log.segmentCount());
+        }
+    }
+
+    @Test
+    void shouldBoundTheBoundaryByTheGivenOffset() throws Exception {
+        try (PartitionLog log = fill(log("source"))) {
+            long[] bases = log.segmentBaseOffsets();
+            try (ShippableLog view = log.pinForShipping(bases[3] + 1)) {
+                assertEquals(bases[3], view.boundaryOffset());
+                assertEquals(3, view.segments().size());
+                assertTrue(view.epochs().stream().allMatch(e -> e.startOffset() < bases[3]));
+            }
+        }
+    }
+
+    @Test
+    void shouldInstallStagedCopiesAsTheLogAndRefuseANonEmptyLog() throws Exception {
+        try (PartitionLog source = fill(log("source")); PartitionLog target = log("target");
+             ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
+            Path staging = Files.createDirectories(root.resolve("target").resolve("staging"));
+            long[] bases = new long[view.segments().size()];
+            long[] lasts = new long[bases.length];
+            for (int i = 0; i < bases.length; i++) {
+                bases[i] = view.segments().get(i).baseOffset();
+                lasts[i] = view.segments().get(i).lastOffset();
+                String name = String.format("%020d.log", bases[i]);
+                Files.copy(source.dir().resolve(name), staging.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            }
+            List<EpochEntry> epochs = view.epochs();
+            target.installStaged(new StagedLog(staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(),
+                    epochs, -1));
+
+            assertEquals(view.boundaryOffset(), target.logEndOffset());
+            assertEquals(epochs, target.leaderEpochs());
+            assertEquals(bases.length + 1, target.segmentCount());
+            target.appendAsFollower(readAll(source, view.boundaryOffset()));
+            assertEquals(source.logEndOffset(), target.logEndOffset());
+            assertThrows(IllegalStateException.class, () -> target.installStaged(new StagedLog(staging, new long[0],
+                    new long[0], 0, 0, List.of(), -1)));
+        }
+    }
+
+    @Test
+    void shouldLeaveTheLogEmptyWhenAStagedSegmentIsNotWhole() throws Exception {
+        try (PartitionLog source = fill(log("source")); PartitionLog target = log("target");
+             ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
+            Path staging = Files.createDirectories(root.resolve("target").resolve("staging"));
+            ClosedSegment first = view.segments().get(0);
+            String name = String.format("%020d.log", first.baseOffset());
+            byte[] bytes = Files.readAllBytes(source.dir().resolve(name));
+            Files.write(staging.resolve(name), java.util.Arrays.copyOf(bytes, bytes.length - 7));
+
+            assertThrows(java.io.IOException.class, () -> target.installStaged(new StagedLog(staging,
+                    new long[] {first.baseOffset()}, new long[] {first.lastOffset()}, 0, first.lastOffset() + 1,
+                    List.of(), -1)));
+            assertEquals(0, target.logEndOffset());
+            assertEquals(1, target.segmentCount());
+            target.appendAsLeader(batch(0), 0, NOW);
+            assertEquals(1, target.logEndOffset());
+        }
+    }
+
+    private static ByteBuffer readAll(PartitionLog log, long from) throws Exception {
+        var read = log.read(from, Integer.MAX_VALUE, Long.MAX_VALUE);
+        ByteBuffer bytes = ByteBuffer.allocate(read.sizeInBytes());
+        read.channel().read(bytes, read.position());
+        return bytes.flip();
+    }
+}
