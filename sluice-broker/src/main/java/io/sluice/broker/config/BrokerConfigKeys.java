@@ -95,6 +95,9 @@ public final class BrokerConfigKeys {
     public static final String CONTROLLED_SHUTDOWN_MAX_RETRIES = "controlled.shutdown.max.retries";
     public static final String CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS = "controlled.shutdown.retry.backoff.ms";
     public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
+    public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
+    public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
+    public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
 
     /** Compression names a broker or topic accepts (Kafka's BrokerCompressionType). */
     static final String[] BROKER_COMPRESSION_TYPES = {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"};
@@ -203,6 +206,14 @@ public final class BrokerConfigKeys {
         define(CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS, LONG, "5000", "Pause between controlled shutdown attempts.", atLeast(0));
         define(INTER_BROKER_LISTENER_NAME, STRING, null,
                 "Listener brokers use to reach each other; it must be the first advertised listener (unset means that one).", nonEmpty());
+        define(LEADER_REPLICATION_THROTTLED_RATE, LONG, String.valueOf(Long.MAX_VALUE),
+                "Bytes/s this broker sends as leader for the partitions in leader.replication.throttled.replicas (KIP-73).",
+                atLeast(1));
+        define(FOLLOWER_REPLICATION_THROTTLED_RATE, LONG, String.valueOf(Long.MAX_VALUE),
+                "Bytes/s this broker fetches as follower for the partitions in follower.replication.throttled.replicas.",
+                atLeast(1));
+        define(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, LONG, String.valueOf(Long.MAX_VALUE),
+                "Bytes/s of moves between log directories of one broker (Kafka's key; kept for the mover).", atLeast(1));
     }
 
     private BrokerConfigKeys() {
