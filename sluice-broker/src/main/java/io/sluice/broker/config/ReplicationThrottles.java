@@ -1,6 +1,8 @@
 package io.sluice.broker.config;
 
+import io.sluice.cluster.state.TopicState;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +70,19 @@ public final class ReplicationThrottles {
         }
         snapshot = new Snapshot(broker.leaderReplicationThrottledRate(), broker.followerReplicationThrottledRate(),
                 broker.replicaAlterLogDirsIoMaxBytesPerSecond(), leader, follower);
+    }
+
+    /** Takes the rates of {@code broker} and the throttled replica lists of {@code topics}. */
+    public void update(BrokerConfig broker, Collection<TopicState> topics) {
+        Map<String, Map<String, String>> throttled = new HashMap<>();
+        for (TopicState topic : topics) {
+            Map<String, String> configs = topic.configs();
+            if (configs.containsKey(TopicConfigKeys.LEADER_REPLICATION_THROTTLED_REPLICAS)
+                    || configs.containsKey(TopicConfigKeys.FOLLOWER_REPLICATION_THROTTLED_REPLICAS)) {
+                throttled.put(topic.name(), configs);
+            }
+        }
+        update(broker, throttled);
     }
 
     private static void put(Map<String, long[]> into, String topic, String list) {

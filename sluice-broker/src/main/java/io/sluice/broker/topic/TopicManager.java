@@ -204,8 +204,7 @@ public final class TopicManager {
             }
         }
         if (brokerChanged || anyTopicChanged) {
-            updateThrottles(state);
-            LOG.debug("Topic or broker configuration applied at state {}", state.appliedSeq());
+            throttles.update(config(), state.topicsById().values());
         }
         view = after;
         synchronized (this) {
@@ -215,18 +214,6 @@ public final class TopicManager {
             change.run();
         }
         pendingRoleChanges.clear();
-    }
-
-    private void updateThrottles(ClusterState state) {
-        Map<String, Map<String, String>> topicConfigs = new java.util.HashMap<>();
-        for (TopicState topic : state.topicsById().values()) {
-            if (topic.configs().containsKey(io.sluice.broker.config.TopicConfigKeys.LEADER_REPLICATION_THROTTLED_REPLICAS)
-                    || topic.configs().containsKey(
-                            io.sluice.broker.config.TopicConfigKeys.FOLLOWER_REPLICATION_THROTTLED_REPLICAS)) {
-                topicConfigs.put(topic.name(), topic.configs());
-            }
-        }
-        throttles.update(config(), topicConfigs);
     }
 
     private void assign(Partition partition, PartitionState assignment) {

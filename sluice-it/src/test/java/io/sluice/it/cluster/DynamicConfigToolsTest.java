@@ -148,7 +148,8 @@ class DynamicConfigToolsTest extends ClusterTestBase {
                 "--describe");
         assertTrue(defaultDescribed.contains("Default configs for brokers in the cluster are:"), defaultDescribed);
         assertTrue(defaultDescribed.contains("log.retention.ms=604800000 sensitive=false "
-                + "synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:log.retention.ms=604800000}"), defaultDescribed);
+                + "synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:log.retention.ms=604800000, "
+                + "DEFAULT_CONFIG:log.retention.hours=168}"), defaultDescribed);
         ProcessResult refused = configs(cluster.bootstrap(), "--entity-type", "brokers", "--entity-name", self,
                 "--alter", "--add-config", "num.io.threads=4");
         assertFalse(refused.succeeded(), refused::describe);
