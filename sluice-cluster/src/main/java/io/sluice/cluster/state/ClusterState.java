@@ -180,11 +180,15 @@ public final class ClusterState {
             throw new StateGapException("delta " + seq + " follows " + delta.prevSeq + " but the state is at "
                     + appliedSeq);
         }
+        if (delta.joined == null || delta.left == null || delta.createdTopics == null || delta.deletedTopics == null
+                || delta.partitionChanges == null || delta.configChanges == null) {
+            throw new MalformedInputException("delta " + seq + ": a null list");
+        }
         BrokerTable b = brokerTable;
         if (!delta.joined.isEmpty() || delta.left.length > 0) {
             List<BrokerInfo> joined = new ArrayList<>(delta.joined.size());
-            for (BrokerRecord r : delta.joined) {
-                joined.add(r.toInfo());
+            for (Object r : delta.joined) {
+                joined.add(element(BrokerRecord.class, r, "delta " + seq + " joined").toInfo());
             }
             b = brokerTable.with(joined, delta.left);
         }
@@ -214,8 +218,8 @@ public final class ClusterState {
         LinkedHashMap<UUID, TopicState> topics = topicsOwned;
         if (topicsChanged) {
             topics = new LinkedHashMap<>(topicsOwned);
-            for (TopicRecord r : delta.createdTopics) {
-                TopicState topic = r.toTopic();
+            for (Object r : delta.createdTopics) {
+                TopicState topic = element(TopicRecord.class, r, "delta " + seq + " createdTopics").toTopic();
                 topics.put(topic.id(), topic);
             }
             for (UUID id : delta.deletedTopics) {
@@ -230,11 +234,16 @@ public final class ClusterState {
     }
 
     private static ConfigRecord asConfigRecord(Object change, long seq) {
-        if (!(change instanceof ConfigRecord c)) {
-            throw new MalformedInputException("delta " + seq + ": a config change that is not a ConfigRecord: "
-                    + (change == null ? "null" : change.getClass().getSimpleName()));
+        return element(ConfigRecord.class, change, "delta " + seq + " configChanges");
+    }
+
+    /** A decoded list element of the expected record type; a null or another message (garbage) is malformed. */
+    private static <T> T element(Class<T> type, Object decoded, String where) {
+        if (!type.isInstance(decoded)) {
+            throw new MalformedInputException(where + ": expected a " + type.getSimpleName() + " but read "
+                    + (decoded == null ? "null" : decoded.getClass().getSimpleName()));
         }
-        return c;
+        return type.cast(decoded);
     }
 
     private static void applyTopicConfigs(Map<UUID, TopicState> topics, List<ConfigRecord> changes, long seq) {
@@ -257,7 +266,8 @@ public final class ClusterState {
             return;
         }
         Map<UUID, PartitionState[]> byTopic = new LinkedHashMap<>();
-        for (PartitionChangeRecord c : changes) {
+        for (Object decoded : changes) {
+            PartitionChangeRecord c = element(PartitionChangeRecord.class, decoded, "delta " + seq + " partitionChanges");
             TopicState topic = topics.get(c.topicId);
             if (topic == null) {
                 throw new MalformedInputException("delta " + seq + ": partition change for unknown topic id "
@@ -319,13 +329,16 @@ public final class ClusterState {
 
     /** The state a decoded snapshot describes. */
     public static ClusterState fromSnapshot(SnapshotRecord s) {
+        if (s.brokers == null || s.topics == null || s.brokerConfigs == null) {
+            throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a null list");
+        }
         List<BrokerInfo> b = new ArrayList<>(s.brokers.size());
-        for (BrokerRecord r : s.brokers) {
-            b.add(r.toInfo());
+        for (Object r : s.brokers) {
+            b.add(element(BrokerRecord.class, r, "snapshot brokers").toInfo());
         }
         List<TopicState> t = new ArrayList<>(s.topics.size());
-        for (TopicRecord r : s.topics) {
-            t.add(r.toTopic());
+        for (Object r : s.topics) {
+            t.add(element(TopicRecord.class, r, "snapshot topics").toTopic());
         }
         Map<Integer, Map<String, String>> configs = new TreeMap<>();
         for (Object o : s.brokerConfigs) {
