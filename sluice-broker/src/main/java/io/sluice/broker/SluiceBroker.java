@@ -26,7 +26,12 @@ import java.util.function.Supplier;
 import io.sluice.broker.api.CreateTopicsHandler;
 import io.sluice.broker.api.DeleteTopicsHandler;
 import io.sluice.broker.api.DescribeClusterHandler;
+import io.sluice.broker.api.AlterConfigsHandler;
 import io.sluice.broker.api.DescribeConfigsHandler;
+import io.sluice.broker.api.IncrementalAlterConfigsHandler;
+import io.sluice.broker.config.DynamicBrokerConfig;
+import io.sluice.broker.config.DynamicConfigSchema;
+import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.api.GroupApis;
 import io.sluice.broker.group.GroupCoordinator;
 import io.sluice.broker.group.GroupCoordinatorConfig;
@@ -149,7 +154,8 @@ public final class SluiceBroker implements AutoCloseable {
             membership = ClusterMembership.connect(config, metadataDir);
             ProducerIdManager producerIds = new ProducerIdManager(membership.producerIdBlocks()::reserve);
             BrokerIdentity identity = BrokerIdentity.loadOrCreate(logDirs, config.brokerId(), membership.clusterId());
-            TopicManager topics = new TopicManager(config, logs);
+            DynamicBrokerConfig dynamicConfig = new DynamicBrokerConfig(config);
+            TopicManager topics = new TopicManager(dynamicConfig, new ReplicationThrottles(), logs);
             topicsRef.set(topics);
             validators = new ValidatorPool(ValidatorConfig.defaults());
             timer = daemonScheduler("sluice-delayed-fetch");
@@ -178,7 +184,11 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
                     .register(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(topics))
                     .register(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(clusterHolder, authorized))
-                    .register(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(config, topics))
+                    .register(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(dynamicConfig, topics))
+                    .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsHandler.of(node,
+                            new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
+                    .register(ApiKeys.ALTER_CONFIGS, 0, 2, AlterConfigsHandler.of(node,
+                            new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
                     .register(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(topics))
                     .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis, timer))
                     .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, replicas, timer))

@@ -1,7 +1,7 @@
 package io.sluice.broker.api;
 
-import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.ConfigEntry;
+import io.sluice.broker.config.DynamicBrokerConfig;
 import io.sluice.broker.config.TopicConfigs;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
@@ -19,17 +19,18 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * DescribeConfigs for topics and for this broker: every key with its effective value and where it
- * came from, optionally filtered by key, with documentation on request (v3+).
+ * DescribeConfigs for topics, this broker and the cluster default (the empty broker name): every key with its
+ * effective value and where it came from (a topic override, this broker's or the cluster's dynamic value,
+ * server.properties, the default), optionally filtered by key, with synonyms (v1+) and documentation (v3+) on request.
  *
  * <p>Thread-safe (stateless past construction).
  */
 public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequestData> {
     private static final short FIRST_VERSION_WITH_TYPES = 3;
-    private final BrokerConfig config;
+    private final DynamicBrokerConfig config;
     private final TopicManager topics;
 
-    public DescribeConfigsHandler(BrokerConfig config, TopicManager topics) {
+    public DescribeConfigsHandler(DynamicBrokerConfig config, TopicManager topics) {
         this.config = config;
         this.topics = topics;
     }
@@ -38,12 +39,14 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
     public CompletableFuture<ApiMessage> handle(RequestContext context, DescribeConfigsRequestData request) {
         DescribeConfigsResponseData response = new DescribeConfigsResponseData();
         for (DescribeConfigsResource resource : request.resources()) {
-            response.results().add(describe(resource, request.includeDocumentation(), context.apiVersion()));
+            response.results().add(describe(resource, request.includeSynonyms(), request.includeDocumentation(),
+                    context.apiVersion()));
         }
         return CompletableFuture.completedFuture(response);
     }
 
-    private DescribeConfigsResult describe(DescribeConfigsResource resource, boolean documentation, short version) {
+    private DescribeConfigsResult describe(DescribeConfigsResource resource, boolean synonyms, boolean documentation,
+                                           short version) {
         DescribeConfigsResult result = new DescribeConfigsResult()
                 .setResourceType(resource.resourceType()).setResourceName(resource.resourceName());
         ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
@@ -61,7 +64,7 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
                 return result.setErrorCode(Errors.INVALID_REQUEST.code())
                         .setErrorMessage("Unexpected broker id, expected " + config.brokerId() + " or empty string, but received " + name);
             }
-            entries = TopicConfigs.describeBroker(config);
+            entries = TopicConfigs.describeBroker(config.live(), !name.isEmpty());
         } else {
             return result.setErrorCode(Errors.INVALID_REQUEST.code())
                     .setErrorMessage("Unsupported resource type " + resource.resourceType() + "; only topics (2) and brokers (4) are described");
@@ -80,6 +83,13 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
                 row.setIsDefault(entry.isDefault());
             } else {
                 row.setConfigSource(entry.source().describeConfigsId());
+            }
+            if (version >= 1 && synonyms) {
+                for (ConfigEntry.Synonym synonym : entry.synonyms()) {
+                    row.synonyms().add(new DescribeConfigsResponseData.DescribeConfigsSynonym().setName(synonym.name())
+                            .setValue(entry.sensitive() ? null : synonym.value())
+                            .setSource(synonym.source().describeConfigsId()));
+                }
             }
             if (version >= FIRST_VERSION_WITH_TYPES) {
                 row.setConfigType(entry.type().describeConfigsId()).setDocumentation(documentation ? entry.documentation() : null);

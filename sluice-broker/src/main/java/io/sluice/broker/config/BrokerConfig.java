@@ -365,6 +365,36 @@ public final class BrokerConfig {
         return integer(LEADER_IMBALANCE_PER_BROKER_PERCENTAGE);
     }
 
+    /** Bytes/s a leader sends to throttled followers; Long.MAX_VALUE means unthrottled. */
+    public long leaderReplicationThrottledRate() {
+        return longValue(LEADER_REPLICATION_THROTTLED_RATE);
+    }
+
+    /** Bytes/s a follower fetches for throttled partitions; Long.MAX_VALUE means unthrottled. */
+    public long followerReplicationThrottledRate() {
+        return longValue(FOLLOWER_REPLICATION_THROTTLED_RATE);
+    }
+
+    /** Bytes/s of moves between log directories; Long.MAX_VALUE means unthrottled. */
+    public long replicaAlterLogDirsIoMaxBytesPerSecond() {
+        return longValue(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND);
+    }
+
+    /**
+     * This configuration with {@code dynamic} values laid over the explicitly given ones (the dynamic broker
+     * configuration from the cluster state), parsed and checked as a whole.
+     *
+     * @throws ConfigException naming the first key whose value is refused
+     */
+    public BrokerConfig withOverrides(Map<String, String> dynamic) {
+        if (dynamic.isEmpty()) {
+            return this;
+        }
+        Map<String, String> merged = new TreeMap<>(explicit);
+        merged.putAll(dynamic);
+        return fromMap(merged);
+    }
+
     public int producerIdExpirationMs() {
         return integer(PRODUCER_ID_EXPIRATION_MS);
     }

@@ -102,6 +102,9 @@ public final class BrokerConfigKeys {
     public static final String MOVE_RETRY_BACKOFF_MS = "sluice.move.retry.backoff.ms";
     public static final String MOVE_MAX_IDLE_ROUNDS = "sluice.move.max.idle.rounds";
     public static final String MOVE_FREE_SPACE_MARGIN_BYTES = "sluice.move.free.space.margin.bytes";
+    public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
+    public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
+    public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
 
     /** Compression names a broker or topic accepts (Kafka's BrokerCompressionType). */
     static final String[] BROKER_COMPRESSION_TYPES = {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"};
@@ -223,6 +226,14 @@ public final class BrokerConfigKeys {
                 "Rounds over all sources without a verified byte after which a move fails and its staging is removed.", atLeast(1));
         define(MOVE_FREE_SPACE_MARGIN_BYTES, LONG, "268435456",
                 "A reassignment is refused up front when a new replica's broker would keep less than this many bytes free after taking the partition (its tail still grows).", atLeast(0));
+        define(LEADER_REPLICATION_THROTTLED_RATE, LONG, String.valueOf(Long.MAX_VALUE),
+                "Bytes/s this broker sends as leader for the partitions in leader.replication.throttled.replicas (KIP-73).",
+                atLeast(1));
+        define(FOLLOWER_REPLICATION_THROTTLED_RATE, LONG, String.valueOf(Long.MAX_VALUE),
+                "Bytes/s this broker fetches as follower for the partitions in follower.replication.throttled.replicas.",
+                atLeast(1));
+        define(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, LONG, String.valueOf(Long.MAX_VALUE),
+                "Bytes/s of moves between log directories of one broker (Kafka's key; kept for the mover).", atLeast(1));
     }
 
     private BrokerConfigKeys() {

@@ -1,5 +1,7 @@
 package io.sluice.broker.config;
 
+import java.util.List;
+
 /**
  * One row of a DescribeConfigs answer. Immutable; thread-safe.
  *
@@ -11,7 +13,17 @@ package io.sluice.broker.config;
  * @param sensitive     true when the value must not be shown (none in Sluice so far)
  * @param type          the value's type
  * @param documentation the key's one-line doc
+ * @param synonyms      where the value could come from, in precedence order (DescribeConfigs v1+ with synonyms)
  */
 public record ConfigEntry(String name, String value, ConfigSource source, boolean isDefault,
-                          boolean readOnly, boolean sensitive, ConfigType type, String documentation) {
+                          boolean readOnly, boolean sensitive, ConfigType type, String documentation,
+                          List<Synonym> synonyms) {
+
+    public ConfigEntry {
+        synonyms = List.copyOf(synonyms);
+    }
+
+    /** One place a value is set: a key (the entry's own or a broker synonym), its value there and the source. */
+    public record Synonym(String name, String value, ConfigSource source) {
+    }
 }

@@ -7,6 +7,10 @@ package io.sluice.broker.config;
 public enum ConfigSource {
     /** A per-topic override given at creation or by AlterConfigs. */
     DYNAMIC_TOPIC_CONFIG((byte) 1),
+    /** Set for this broker by IncrementalAlterConfigs or AlterConfigs, kept in the cluster state. */
+    DYNAMIC_BROKER_CONFIG((byte) 2),
+    /** Set for every broker (the empty broker resource name), kept in the cluster state. */
+    DYNAMIC_DEFAULT_BROKER_CONFIG((byte) 3),
     /** A key given in the broker's server.properties (or a --override). */
     STATIC_BROKER_CONFIG((byte) 4),
     /** The built-in default. */

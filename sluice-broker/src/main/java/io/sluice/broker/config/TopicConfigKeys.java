@@ -37,6 +37,8 @@ public final class TopicConfigKeys {
     public static final String SEGMENT_BYTES = "segment.bytes";
     public static final String SEGMENT_INDEX_BYTES = "segment.index.bytes";
     public static final String SEGMENT_MS = "segment.ms";
+    public static final String LEADER_REPLICATION_THROTTLED_REPLICAS = "leader.replication.throttled.replicas";
+    public static final String FOLLOWER_REPLICATION_THROTTLED_REPLICAS = "follower.replication.throttled.replicas";
 
     private static final Map<String, TopicConfigKey> KEYS = new LinkedHashMap<>();
 
@@ -76,6 +78,10 @@ public final class TopicConfigKeys {
         synonym(UNCLEAN_LEADER_ELECTION_ENABLE, BOOLEAN,
                 "Elect an out-of-sync replica when no ISR member is alive (acknowledged records may be lost).",
                 ANY, BrokerConfig::uncleanLeaderElectionEnable, BrokerConfigKeys.UNCLEAN_LEADER_ELECTION_ENABLE);
+        throttledReplicas(LEADER_REPLICATION_THROTTLED_REPLICAS,
+                "Replicas (partition:broker, or *) whose leader throttles what it sends to followers out of sync (KIP-73).");
+        throttledReplicas(FOLLOWER_REPLICATION_THROTTLED_REPLICAS,
+                "Replicas (partition:broker, or *) that throttle their fetching as followers (KIP-73).");
 
         accepted("delete.retention.ms", LONG, "86400000", atLeast(0));
         accepted("min.compaction.lag.ms", LONG, "0", atLeast(0));
@@ -103,6 +109,26 @@ public final class TopicConfigKeys {
                                 Function<BrokerConfig, Object> brokerDefault, String... brokerSynonyms) {
         put(new TopicConfigKey(new ConfigKey(name, type, null, doc, validator),
                 List.of(brokerSynonyms), brokerDefault, true));
+    }
+
+    private static void throttledReplicas(String name, String doc) {
+        ConfigKey key = new ConfigKey(name, LIST, "", doc, TopicConfigKeys::ensureThrottledReplicaList);
+        key.parse("");
+        put(new TopicConfigKey(key, List.of(), null, true));
+    }
+
+    /** Kafka's ThrottledReplicaListValidator: the literal * alone, or partition:broker items. */
+    private static void ensureThrottledReplicaList(String name, Object value) {
+        List<?> items = (List<?>) value;
+        if (items.size() == 1 && "*".equals(items.get(0))) {
+            return;
+        }
+        for (Object item : items) {
+            if (!item.toString().matches("[0-9]+:[0-9]+")) {
+                throw new ConfigException(name, ConfigType.format(value), "must be the literal '*' or a list of "
+                        + "replicas in the following format: [partitionId]:[brokerId],[partitionId]:[brokerId],...");
+            }
+        }
     }
 
     private static void accepted(String name, ConfigType type, String defaultValue, ConfigValidator validator) {

@@ -45,12 +45,27 @@ public final class TopicConfigs {
      * @throws ConfigException when an override is invalid (validate first to avoid this)
      */
     public static EffectiveTopicConfig resolve(BrokerConfig broker, Map<String, String> overrides) {
+        return resolve(LiveBrokerConfig.ofStatic(broker), overrides);
+    }
+
+    /**
+     * The topic's effective configuration over the broker's layered configuration: each override, else the first
+     * broker synonym set in some layer (its highest layer names the source), else the default; with synonyms.
+     *
+     * @throws ConfigException when an override is invalid (validate first to avoid this)
+     */
+    public static EffectiveTopicConfig resolve(LiveBrokerConfig live, Map<String, String> overrides) {
         Map<String, String> valid = validate(overrides);
+        BrokerConfig broker = live.effective();
         Map<String, Object> values = new LinkedHashMap<>();
         Map<String, ConfigEntry> entries = new LinkedHashMap<>();
         for (TopicConfigKey topicKey : TopicConfigKeys.all()) {
             ConfigKey key = topicKey.key();
             String override = valid.get(key.name());
+            List<ConfigEntry.Synonym> synonyms = new ArrayList<>();
+            if (override != null) {
+                synonyms.add(new ConfigEntry.Synonym(key.name(), override, ConfigSource.DYNAMIC_TOPIC_CONFIG));
+            }
             Object value;
             ConfigSource source;
             if (override != null) {
@@ -58,41 +73,53 @@ public final class TopicConfigs {
                 source = ConfigSource.DYNAMIC_TOPIC_CONFIG;
             } else if (topicKey.brokerDefault() != null) {
                 value = topicKey.brokerDefault().apply(broker);
-                source = anyExplicit(broker, topicKey.brokerSynonyms())
-                        ? ConfigSource.STATIC_BROKER_CONFIG : ConfigSource.DEFAULT_CONFIG;
+                source = brokerSource(live, topicKey.brokerSynonyms());
             } else {
                 value = key.parse(null);
                 source = ConfigSource.DEFAULT_CONFIG;
             }
+            if (topicKey.brokerSynonyms().isEmpty()) {
+                synonyms.add(new ConfigEntry.Synonym(key.name(), key.defaultValue(), ConfigSource.DEFAULT_CONFIG));
+            } else {
+                synonyms.addAll(live.synonyms(topicKey.brokerSynonyms(), true));
+            }
             values.put(key.name(), value);
             entries.put(key.name(), new ConfigEntry(key.name(), ConfigType.format(value), source,
-                    source == ConfigSource.DEFAULT_CONFIG, false, false, key.type(), key.doc()));
+                    source == ConfigSource.DEFAULT_CONFIG, false, false, key.type(), key.doc(), synonyms));
         }
         return new EffectiveTopicConfig(values, List.copyOf(entries.values()), broker.producerIdExpirationMs());
     }
 
     /**
-     * Entries for a broker DescribeConfigs: every broker key, read-only (Sluice has no dynamic
-     * broker configuration), with STATIC_BROKER_CONFIG for keys given and DEFAULT_CONFIG else.
+     * Entries for a broker DescribeConfigs: every broker key with the source of its value; the dynamic keys
+     * ({@link DynamicBrokerKeys}) are not read-only. {@code perBroker} false describes the cluster default resource
+     * (this broker's own dynamic values left out).
      */
-    public static List<ConfigEntry> describeBroker(BrokerConfig broker) {
+    public static List<ConfigEntry> describeBroker(LiveBrokerConfig live, boolean perBroker) {
+        BrokerConfig broker = perBroker ? live.effective() : live.effectiveDefault();
         List<ConfigKey> keys = BrokerConfig.brokerKeys();
         List<ConfigEntry> entries = new ArrayList<>(keys.size());
         for (ConfigKey key : keys) {
-            boolean explicit = broker.isExplicit(key.name());
-            ConfigSource source = explicit ? ConfigSource.STATIC_BROKER_CONFIG : ConfigSource.DEFAULT_CONFIG;
-            entries.add(new ConfigEntry(key.name(), broker.valueText(key.name()), source, !explicit,
-                    true, false, key.type(), key.doc()));
+            ConfigSource source = live.source(key.name(), perBroker);
+            entries.add(new ConfigEntry(key.name(), broker.valueText(key.name()), source,
+                    source == ConfigSource.DEFAULT_CONFIG, !DynamicBrokerKeys.isDynamic(key.name()), false, key.type(),
+                    key.doc(), live.synonyms(DynamicBrokerKeys.chainOf(key.name()), perBroker)));
         }
         return List.copyOf(entries);
     }
 
-    private static boolean anyExplicit(BrokerConfig broker, List<String> brokerKeys) {
+    /** Entries for a broker DescribeConfigs of a broker without dynamic configuration. */
+    public static List<ConfigEntry> describeBroker(BrokerConfig broker) {
+        return describeBroker(LiveBrokerConfig.ofStatic(broker), true);
+    }
+
+    /** The source of a topic key's broker default: the highest layer of the first synonym set anywhere. */
+    private static ConfigSource brokerSource(LiveBrokerConfig live, List<String> brokerKeys) {
         for (String brokerKey : brokerKeys) {
-            if (broker.isExplicit(brokerKey)) {
-                return true;
+            if (live.isSet(brokerKey, true)) {
+                return live.source(brokerKey, true);
             }
         }
-        return false;
+        return ConfigSource.DEFAULT_CONFIG;
     }
 }

@@ -55,8 +55,8 @@ public final class Partition {
     private final TopicInfo topic;
     private final int index;
     private final PartitionLog log;
-    private final EffectiveTopicConfig config;
-    private final TopicValidationPolicy validationPolicy;
+    private volatile EffectiveTopicConfig config;
+    private volatile TopicValidationPolicy validationPolicy;
     private final Set<AppendWaiter> waiters = ConcurrentHashMap.newKeySet();
     private final int selfId;
     private volatile PartitionState assignment;
@@ -105,6 +105,17 @@ public final class Partition {
             return Transition.BECAME_FOLLOWER;
         }
         return Transition.NONE;
+    }
+
+    /**
+     * Takes the topic's changed configuration (a topic or broker config change): later produce validation,
+     * min.insync.replicas checks, and the log's rolls, retention and flushes use it.
+     */
+    public void updateConfig(EffectiveTopicConfig newConfig, io.sluice.log.LogConfig newLogConfig) {
+        TopicValidationPolicy policy = ValidationPolicies.of(newConfig);
+        log.updateConfig(newLogConfig);
+        this.validationPolicy = policy;
+        this.config = newConfig;
     }
 
     /** Whether this broker leads the partition. */

@@ -1,6 +1,8 @@
 package io.sluice.broker.topic;
 
 import io.sluice.broker.config.BrokerConfig;
+import io.sluice.broker.config.DynamicBrokerConfig;
+import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.config.ConfigException;
 import io.sluice.broker.config.EffectiveTopicConfig;
 import io.sluice.broker.config.TopicConfigs;
@@ -41,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * The cluster state published by the controller is the source of truth: each new state opens or
  * creates the logs of partitions assigned here, updates leaders and leader epochs, and deletes the
  * logs of deleted topics. Create and delete go to the controller; on a broker that is not the
- * controller they fail with NOT_CONTROLLER, as Kafka's do.
+ * controller they fail with NOT_CONTROLLER, as Kafka's do. Dynamic configuration applies live: each state's dynamic
+ * broker configuration (this broker's and the cluster default) updates {@link DynamicBrokerConfig}, and a topic whose
+ * configuration or broker defaults changed hands its new effective configuration to each hosted partition and its
+ * log; the replication throttles are refreshed from the same state.
  *
  * <p>Thread-safe: lookups are lock-free reads of the newest applied view; states are applied one at
  * a time on the cluster follower's thread.
@@ -53,7 +58,8 @@ public final class TopicManager {
     /** How long create and delete wait for the controller and for this broker to apply the change. */
     private static final long CONTROLLER_WAIT_MS = 30_000;
 
-    private final BrokerConfig config;
+    private final DynamicBrokerConfig dynamicConfig;
+    private final ReplicationThrottles throttles;
     private final LogManager logs;
     private final int selfId;
     private final Map<String, Partition[]> hosted = new ConcurrentHashMap<>();
@@ -69,15 +75,38 @@ public final class TopicManager {
     private ReplicaManager replicas;
 
     public TopicManager(BrokerConfig config, LogManager logs) {
-        this.config = config;
+        this(new DynamicBrokerConfig(config), new ReplicationThrottles(), logs);
+    }
+
+    /** @param dynamicConfig updated here with each applied state; @param throttles likewise */
+    public TopicManager(DynamicBrokerConfig dynamicConfig, ReplicationThrottles throttles, LogManager logs) {
+        this.dynamicConfig = dynamicConfig;
+        this.throttles = throttles;
         this.logs = logs;
-        this.selfId = config.brokerId();
+        this.selfId = dynamicConfig.brokerId();
+        throttles.update(dynamicConfig.current(), Map.of());
+    }
+
+    /** The broker's configuration as it is now (server.properties under the dynamic configuration). */
+    private BrokerConfig config() {
+        return dynamicConfig.current();
+    }
+
+    /** The broker's layered configuration, updated with each applied state. */
+    public DynamicBrokerConfig dynamicConfig() {
+        return dynamicConfig;
+    }
+
+    /** The replication throttles, updated with each applied state. */
+    public ReplicationThrottles replicationThrottles() {
+        return throttles;
     }
 
     /** The log settings of a topic by name, from the newest applied state (broker defaults for unknown topics). */
     public LogConfig logConfigOf(String topic) {
         TopicInfo info = view.byName(topic);
-        return logConfig(config, TopicConfigs.resolve(config, info == null ? Map.of() : info.configOverrides()));
+        return logConfig(config(), TopicConfigs.resolve(dynamicConfig.live(),
+                info == null ? Map.of() : info.configOverrides()));
     }
 
     /**
@@ -116,8 +145,13 @@ public final class TopicManager {
     private void apply(ClusterState state) {
         TopicsView before = view;
         TopicsView after = TopicsView.of(state, before);
+        boolean brokerChanged = dynamicConfig.update(state.brokerConfigs(ClusterState.CLUSTER_DEFAULT_BROKER),
+                state.brokerConfigs(selfId));
+        boolean anyTopicChanged = before.topics().size() != after.topics().size();
         for (TopicState topic : state.topicsById().values()) {
             TopicInfo info = after.byName(topic.name());
+            boolean configChanged = brokerChanged || before.byId(info.id()) != info;
+            anyTopicChanged |= before.byId(info.id()) != info;
             Partition[] parts = hosted.get(topic.name());
             if (parts != null && !firstHosted(parts).topic().id().equals(info.id())) {
                 removeLocal(topic.name(), "topic recreated with id " + info.id());
@@ -126,7 +160,7 @@ public final class TopicManager {
             if (parts == null) {
                 parts = new Partition[topic.partitionCount()];
             }
-            EffectiveTopicConfig effective = TopicConfigs.resolve(config, info.configOverrides());
+            EffectiveTopicConfig effective = TopicConfigs.resolve(dynamicConfig.live(), info.configOverrides());
             boolean any = false;
             for (int p = 0; p < parts.length; p++) {
                 PartitionState assignment = topic.partition(p);
@@ -145,6 +179,8 @@ public final class TopicManager {
                     }
                     parts[p] = new Partition(info, p, log, effective, assignment, selfId,
                             replicas.restoredHighWatermark(topic.name(), p));
+                } else if (configChanged) {
+                    parts[p].updateConfig(effective, logConfig(config(), effective));
                 }
                 assign(parts[p], assignment);
                 any = true;
@@ -166,6 +202,9 @@ public final class TopicManager {
                     listener.accept(gone.name());
                 }
             }
+        }
+        if (brokerChanged || anyTopicChanged) {
+            throttles.update(config(), state.topicsById().values());
         }
         view = after;
         synchronized (this) {
@@ -216,7 +255,10 @@ public final class TopicManager {
                 log = null;
             }
             if (log == null) {
-                log = logs.create(topic.name(), index, logConfig(config, effective));
+                log = logs.create(topic.name(), index, logConfig(config(), effective));
+            } else {
+                // Loaded before the cluster state (and its dynamic configuration) was known.
+                log.updateConfig(logConfig(config(), effective));
             }
             PartitionMetadataFile.write(log.dir(), topic.id());
             return log;
@@ -356,7 +398,7 @@ public final class TopicManager {
 
     /** The topic's effective configuration, also for a topic only validated and never created. */
     public EffectiveTopicConfig effectiveConfigPreview(TopicInfo topic) {
-        return TopicConfigs.resolve(config, topic.configOverrides());
+        return TopicConfigs.resolve(dynamicConfig.live(), topic.configOverrides());
     }
 
     /**
@@ -381,6 +423,7 @@ public final class TopicManager {
         }
         boolean internal = OffsetsTopic.isInternal(name);
         int live = current.state().brokers().size();
+        BrokerConfig config = config();
         int partitionCount = numPartitions != -1 ? numPartitions
                 : internal ? config.offsetsTopicNumPartitions() : config.numPartitions();
         if (partitionCount <= 0) {
@@ -399,7 +442,7 @@ public final class TopicManager {
         Map<String, String> validOverrides;
         try {
             validOverrides = TopicConfigs.validate(overrides);
-            TopicConfigs.resolve(config, validOverrides);
+            TopicConfigs.resolve(dynamicConfig.live(), validOverrides);
         } catch (ConfigException e) {
             throw new TopicException(Errors.INVALID_CONFIG, e.getMessage());
         }
@@ -415,7 +458,7 @@ public final class TopicManager {
 
     /** Deletes a topic through the controller and waits until this broker has removed its logs. */
     public void delete(String name) throws TopicException {
-        if (!config.deleteTopicEnable()) {
+        if (!config().deleteTopicEnable()) {
             throw new TopicException(Errors.TOPIC_DELETION_DISABLED, "Topic deletion is disabled (delete.topic.enable=false).");
         }
         TopicInfo topic = view.byName(name);

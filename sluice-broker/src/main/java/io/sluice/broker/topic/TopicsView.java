@@ -34,9 +34,11 @@ final class TopicsView {
         for (TopicState topic : state.topicsById().values()) {
             Uuid id = TopicManager.toKafka(topic.id());
             TopicInfo info = previous.byId.get(id);
-            if (info == null || info.partitionCount() != topic.partitionCount()) {
-                info = new TopicInfo(topic.name(), id, topic.partitionCount(),
-                        OffsetsTopic.isInternal(topic.name()) ? OffsetsTopic.configs(topic.configs()) : topic.configs());
+            Map<String, String> configs = OffsetsTopic.isInternal(topic.name())
+                    ? OffsetsTopic.configs(topic.configs()) : topic.configs();
+            if (info == null || info.partitionCount() != topic.partitionCount()
+                    || !info.configOverrides().equals(configs)) {
+                info = new TopicInfo(topic.name(), id, topic.partitionCount(), configs);
             }
             byName.put(info.name(), info);
             byId.put(id, info);

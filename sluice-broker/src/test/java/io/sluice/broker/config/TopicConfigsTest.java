@@ -94,13 +94,13 @@ class TopicConfigsTest {
     }
 
     @Test
-    void shouldDescribeBrokerKeysReadOnlyWithSource() {
+    void shouldDescribeBrokerKeysWithSourceReadOnlyUnlessDynamic() {
         BrokerConfig broker = BrokerConfig.fromMap(Map.of("num.partitions", "4"));
         List<ConfigEntry> entries = TopicConfigs.describeBroker(broker);
 
         assertEquals(BrokerConfig.brokerKeys().size(), entries.size());
         for (ConfigEntry entry : entries) {
-            assertTrue(entry.readOnly(), entry.name());
+            assertEquals(!DynamicBrokerKeys.isDynamic(entry.name()), entry.readOnly(), entry.name());
             if (entry.name().equals("num.partitions")) {
                 assertEntry(entry, "4", ConfigSource.STATIC_BROKER_CONFIG, false);
             } else {

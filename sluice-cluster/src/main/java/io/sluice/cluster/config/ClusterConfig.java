@@ -85,6 +85,19 @@ public record ClusterConfig(
         return v == null ? uncleanLeaderElectionEnable : Boolean.parseBoolean(v.trim());
     }
 
+    /**
+     * Whether a topic allows unclean leader election: its own setting, else the cluster-wide dynamic default
+     * ({@code clusterDefaults}, set by IncrementalAlterConfigs on the empty broker resource), else the static default.
+     */
+    public boolean uncleanLeaderElectionEnabled(java.util.Map<String, String> topicConfigs,
+                                                java.util.Map<String, String> clusterDefaults) {
+        String v = topicConfigs.get(UNCLEAN_LEADER_ELECTION_ENABLE);
+        if (v == null) {
+            v = clusterDefaults.get(UNCLEAN_LEADER_ELECTION_ENABLE);
+        }
+        return v == null ? uncleanLeaderElectionEnable : Boolean.parseBoolean(v.trim());
+    }
+
     /** Defaults, with the part size derived from this JVM's jute.maxbuffer (the limit the client enforces). */
     public static ClusterConfig defaults() {
         return new ClusterConfig(Duration.ofSeconds(18), Duration.ofSeconds(15),

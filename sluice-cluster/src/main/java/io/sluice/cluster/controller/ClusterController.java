@@ -390,6 +390,22 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         });
     }
 
+    /**
+     * Kafka's IncrementalAlterConfigs and AlterConfigs ({@link ConfigControl}): each resource's new dynamic
+     * configuration, checked by {@code schema}, published together in one delta unless {@code validateOnly}.
+     * Completes with one result per change, in request order.
+     */
+    public CompletableFuture<List<ConfigChangeResult>> alterConfigs(List<ConfigChange> changes, ConfigSchema schema,
+                                                                    boolean validateOnly) {
+        return call("alterConfigs", state -> {
+            DeltaRecord delta = new DeltaRecord();
+            List<ConfigChangeResult> results = ConfigControl.alter(state, changes, schema, validateOnly,
+                    delta.configChanges);
+            publishIfAny(delta);
+            return results;
+        });
+    }
+
     /** Writes a fresh snapshot of the current state now (operators, tests, repair). */
     public CompletableFuture<SnapshotManifest> writeSnapshotNow() {
         return call("writeSnapshot", state -> {

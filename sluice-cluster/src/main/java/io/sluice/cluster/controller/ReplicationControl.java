@@ -413,7 +413,8 @@ final class ReplicationControl {
     // ---- helpers ---------------------------------------------------------------------------------------------
 
     private boolean uncleanAllowed(ClusterState state, PartitionKey key) {
-        return config.uncleanLeaderElectionEnabled(state.topic(key.topicId()).configs());
+        return config.uncleanLeaderElectionEnabled(state.topic(key.topicId()).configs(),
+                state.brokerConfigs(ClusterState.CLUSTER_DEFAULT_BROKER));
     }
 
     private static void logUnclean(ClusterState state, PartitionKey key, PartitionState ps, int elected) {

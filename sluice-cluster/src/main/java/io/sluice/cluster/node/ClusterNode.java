@@ -3,6 +3,9 @@ package io.sluice.cluster.node;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.controller.AlterPartitionResult;
 import io.sluice.cluster.controller.ClusterController;
+import io.sluice.cluster.controller.ConfigChange;
+import io.sluice.cluster.controller.ConfigChangeResult;
+import io.sluice.cluster.controller.ConfigSchema;
 import io.sluice.cluster.controller.ControlledShutdownResult;
 import io.sluice.cluster.controller.ElectionResult;
 import io.sluice.cluster.controller.ElectionType;
@@ -182,6 +185,17 @@ public final class ClusterNode implements AutoCloseable {
             Map<PartitionRef, int[]> targets) {
         return controller == null ? notController("alterPartitionReassignments")
                 : controller.alterPartitionReassignments(targets);
+    }
+
+    /**
+     * Kafka's IncrementalAlterConfigs (and, with {@link ConfigChange#replaceAll()}, AlterConfigs) for topics, brokers
+     * and the cluster default: each resource checked by {@code schema} on the controller; completes with one result
+     * per change in request order, everything accepted published in one delta (nothing with {@code validateOnly}).
+     */
+    public CompletableFuture<List<ConfigChangeResult>> alterConfigs(List<ConfigChange> changes, ConfigSchema schema,
+                                                                    boolean validateOnly) {
+        return controller == null ? notController("alterConfigs")
+                : controller.alterConfigs(changes, schema, validateOnly);
     }
 
     /** The state the active controller last published, null when this node is not the active controller. */

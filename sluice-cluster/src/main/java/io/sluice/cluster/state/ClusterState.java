@@ -1,6 +1,7 @@
 package io.sluice.cluster.state;
 
 import io.sluice.cluster.state.wire.BrokerRecord;
+import io.sluice.cluster.state.wire.ConfigRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.PartitionChangeRecord;
 import io.sluice.cluster.state.wire.SnapshotRecord;
@@ -14,10 +15,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * The cluster as the controller published it: live brokers, topics with their partitions, the controller epoch that
+ * The cluster as the controller published it: live brokers, topics with their partitions (and their configs), the
+ * dynamic broker configurations (per broker id and the cluster default), the controller epoch that
  * wrote the newest change and the sequence number of the last delta applied. Applying a delta makes a new instance
  * that shares every unchanged topic and partition and every broker chunk the delta does not touch (see
  * {@link BrokerTable}), so a join or a leave costs O(size of the change), not O(brokers) or O(partitions).
@@ -25,7 +28,10 @@ import java.util.UUID;
  */
 public final class ClusterState {
     /** Before anything was published: ZooKeeper numbers the first delta 0, so the empty state sits at -1. */
-    public static final ClusterState EMPTY = new ClusterState(0, -1, BrokerTable.EMPTY, new LinkedHashMap<>());
+    public static final ClusterState EMPTY = new ClusterState(0, -1, BrokerTable.EMPTY, new LinkedHashMap<>(),
+            Map.of(), null);
+    /** The broker id under which the cluster-wide default broker configuration is kept (Kafka's empty name). */
+    public static final int CLUSTER_DEFAULT_BROKER = ConfigRecord.CLUSTER_DEFAULT;
 
     private final int controllerEpoch;
     private final long appliedSeq;
@@ -36,19 +42,18 @@ public final class ClusterState {
     private final BrokerMapView brokers;
     private final Map<UUID, TopicState> topicsById;
     private final Map<String, TopicState> topicsByName;
-
-    private ClusterState(int controllerEpoch, long appliedSeq, BrokerTable brokers,
-                         LinkedHashMap<UUID, TopicState> topicsById) {
-        this(controllerEpoch, appliedSeq, brokers, topicsById, null);
-    }
+    /** Dynamic broker configurations by broker id ({@link #CLUSTER_DEFAULT_BROKER} for the default); unmodifiable. */
+    private final Map<Integer, Map<String, String>> brokerConfigs;
 
     /**
      * {@code sameTopicsAs} non-null: the topics are that state's, so its name index is shared too (and its broker
      * view, when the brokers are the same table).
      */
     private ClusterState(int controllerEpoch, long appliedSeq, BrokerTable brokers,
-                         LinkedHashMap<UUID, TopicState> topicsById, ClusterState sameTopicsAs) {
+                         LinkedHashMap<UUID, TopicState> topicsById, Map<Integer, Map<String, String>> brokerConfigs,
+                         ClusterState sameTopicsAs) {
         this.controllerEpoch = controllerEpoch;
+        this.brokerConfigs = brokerConfigs;
         this.appliedSeq = appliedSeq;
         this.brokerTable = brokers;
         this.topicsOwned = topicsById;
@@ -110,6 +115,20 @@ public final class ClusterState {
         return topicsById.get(id);
     }
 
+    /**
+     * The dynamic configuration of broker {@code brokerId} ({@link #CLUSTER_DEFAULT_BROKER} for the cluster-wide
+     * default), empty when it has none; unmodifiable.
+     */
+    public Map<String, String> brokerConfigs(int brokerId) {
+        Map<String, String> c = brokerConfigs.get(brokerId);
+        return c == null ? Map.of() : c;
+    }
+
+    /** Every dynamic broker configuration by broker id, ascending; unmodifiable. */
+    public Map<Integer, Map<String, String>> allBrokerConfigs() {
+        return brokerConfigs;
+    }
+
     public int partitionCount() {
         int n = 0;
         for (TopicState t : topicsById.values()) {
@@ -121,17 +140,29 @@ public final class ClusterState {
     /** Builds a state from parts, for the controller and tests. */
     public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
                                   Iterable<TopicState> topics) {
+        return of(controllerEpoch, appliedSeq, brokers, topics, Map.of());
+    }
+
+    /** Builds a state from parts with dynamic broker configurations by broker id. */
+    public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
+                                  Iterable<TopicState> topics, Map<Integer, Map<String, String>> brokerConfigs) {
         BrokerTable b = BrokerTable.of(brokers);
         LinkedHashMap<UUID, TopicState> t = new LinkedHashMap<>();
         for (TopicState topic : topics) {
             t.put(topic.id(), topic);
         }
-        return new ClusterState(controllerEpoch, appliedSeq, b, t);
+        TreeMap<Integer, Map<String, String>> configs = new TreeMap<>();
+        for (Map.Entry<Integer, Map<String, String>> e : brokerConfigs.entrySet()) {
+            if (!e.getValue().isEmpty()) {
+                configs.put(e.getKey(), Collections.unmodifiableMap(new TreeMap<>(e.getValue())));
+            }
+        }
+        return new ClusterState(controllerEpoch, appliedSeq, b, t, Collections.unmodifiableMap(configs), null);
     }
 
     /** This state re-stamped with a controller epoch and position (a snapshot written by a newer controller). */
     public ClusterState at(int epoch, long seq) {
-        return new ClusterState(epoch, seq, brokerTable, topicsOwned, this);
+        return new ClusterState(epoch, seq, brokerTable, topicsOwned, brokerConfigs, this);
     }
 
     /**
@@ -149,29 +180,84 @@ public final class ClusterState {
             throw new StateGapException("delta " + seq + " follows " + delta.prevSeq + " but the state is at "
                     + appliedSeq);
         }
+        if (delta.joined == null || delta.left == null || delta.createdTopics == null || delta.deletedTopics == null
+                || delta.partitionChanges == null || delta.configChanges == null) {
+            throw new MalformedInputException("delta " + seq + ": a null list");
+        }
         BrokerTable b = brokerTable;
         if (!delta.joined.isEmpty() || delta.left.length > 0) {
             List<BrokerInfo> joined = new ArrayList<>(delta.joined.size());
-            for (BrokerRecord r : delta.joined) {
-                joined.add(r.toInfo());
+            for (Object r : delta.joined) {
+                joined.add(element(BrokerRecord.class, r, "delta " + seq + " joined").toInfo());
             }
             b = brokerTable.with(joined, delta.left);
         }
+        boolean topicConfigsChanged = false;
+        Map<Integer, Map<String, String>> configs = brokerConfigs;
+        for (Object change : delta.configChanges) {
+            ConfigRecord c = asConfigRecord(change, seq);
+            if (c.entityType == ConfigRecord.TOPIC) {
+                topicConfigsChanged = true;
+            } else {
+                if (configs == brokerConfigs) {
+                    configs = new TreeMap<>(brokerConfigs);
+                }
+                Map<String, String> values = c.configs();
+                if (values.isEmpty()) {
+                    configs.remove(c.brokerId);
+                } else {
+                    configs.put(c.brokerId, values);
+                }
+            }
+        }
+        if (configs != brokerConfigs) {
+            configs = Collections.unmodifiableMap(configs);
+        }
         boolean topicsChanged = !delta.createdTopics.isEmpty() || !delta.deletedTopics.isEmpty()
-                || !delta.partitionChanges.isEmpty();
+                || !delta.partitionChanges.isEmpty() || topicConfigsChanged;
         LinkedHashMap<UUID, TopicState> topics = topicsOwned;
         if (topicsChanged) {
             topics = new LinkedHashMap<>(topicsOwned);
-            for (TopicRecord r : delta.createdTopics) {
-                TopicState topic = r.toTopic();
+            for (Object r : delta.createdTopics) {
+                TopicState topic = element(TopicRecord.class, r, "delta " + seq + " createdTopics").toTopic();
                 topics.put(topic.id(), topic);
             }
             for (UUID id : delta.deletedTopics) {
                 topics.remove(id);
             }
             applyPartitionChanges(topics, delta.partitionChanges, seq);
+            if (topicConfigsChanged) {
+                applyTopicConfigs(topics, delta.configChanges, seq);
+            }
         }
-        return new ClusterState(delta.controllerEpoch, seq, b, topics, topicsChanged ? null : this);
+        return new ClusterState(delta.controllerEpoch, seq, b, topics, configs, topicsChanged ? null : this);
+    }
+
+    private static ConfigRecord asConfigRecord(Object change, long seq) {
+        return element(ConfigRecord.class, change, "delta " + seq + " configChanges");
+    }
+
+    /** A decoded list element of the expected record type; a null or another message (garbage) is malformed. */
+    private static <T> T element(Class<T> type, Object decoded, String where) {
+        if (!type.isInstance(decoded)) {
+            throw new MalformedInputException(where + ": expected a " + type.getSimpleName() + " but read "
+                    + (decoded == null ? "null" : decoded.getClass().getSimpleName()));
+        }
+        return type.cast(decoded);
+    }
+
+    private static void applyTopicConfigs(Map<UUID, TopicState> topics, List<ConfigRecord> changes, long seq) {
+        for (ConfigRecord c : changes) {
+            if (c.entityType != ConfigRecord.TOPIC) {
+                continue;
+            }
+            Map<String, String> values = c.configs();
+            TopicState topic = topics.get(c.topicId);
+            if (topic == null) {
+                throw new MalformedInputException("delta " + seq + ": config change for unknown topic id " + c.topicId);
+            }
+            topics.put(c.topicId, topic.withConfigs(values));
+        }
     }
 
     private static void applyPartitionChanges(Map<UUID, TopicState> topics, List<PartitionChangeRecord> changes,
@@ -180,7 +266,8 @@ public final class ClusterState {
             return;
         }
         Map<UUID, PartitionState[]> byTopic = new LinkedHashMap<>();
-        for (PartitionChangeRecord c : changes) {
+        for (Object decoded : changes) {
+            PartitionChangeRecord c = element(PartitionChangeRecord.class, decoded, "delta " + seq + " partitionChanges");
             TopicState topic = topics.get(c.topicId);
             if (topic == null) {
                 throw new MalformedInputException("delta " + seq + ": partition change for unknown topic id "
@@ -234,25 +321,44 @@ public final class ClusterState {
         for (TopicState topic : topicsById.values()) {
             s.topics.add(TopicRecord.of(topic));
         }
+        for (Map.Entry<Integer, Map<String, String>> e : brokerConfigs.entrySet()) {
+            s.brokerConfigs.add(ConfigRecord.broker(e.getKey(), e.getValue()));
+        }
         return s;
     }
 
     /** The state a decoded snapshot describes. */
     public static ClusterState fromSnapshot(SnapshotRecord s) {
+        if (s.brokers == null || s.topics == null || s.brokerConfigs == null) {
+            throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a null list");
+        }
         List<BrokerInfo> b = new ArrayList<>(s.brokers.size());
-        for (BrokerRecord r : s.brokers) {
-            b.add(r.toInfo());
+        for (Object r : s.brokers) {
+            b.add(element(BrokerRecord.class, r, "snapshot brokers").toInfo());
         }
         List<TopicState> t = new ArrayList<>(s.topics.size());
-        for (TopicRecord r : s.topics) {
-            t.add(r.toTopic());
+        for (Object r : s.topics) {
+            t.add(element(TopicRecord.class, r, "snapshot topics").toTopic());
         }
-        return of(s.controllerEpoch, s.lastDeltaSeq, b, t);
+        Map<Integer, Map<String, String>> configs = new TreeMap<>();
+        for (Object o : s.brokerConfigs) {
+            ConfigRecord c = asConfigRecord(o, s.lastDeltaSeq);
+            if (c.entityType != ConfigRecord.BROKER) {
+                throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a topic config among the "
+                        + "broker configs");
+            }
+            if (configs.put(c.brokerId, c.configs()) != null) {
+                throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": broker " + c.brokerId
+                        + " has two configs");
+            }
+        }
+        return of(s.controllerEpoch, s.lastDeltaSeq, b, t, configs);
     }
 
     /** Same brokers and topics (epoch and position aside). */
     public boolean sameContent(ClusterState o) {
-        return brokerTable.sameEntries(o.brokerTable) && topicsById.equals(o.topicsById);
+        return brokerTable.sameEntries(o.brokerTable) && topicsById.equals(o.topicsById)
+                && brokerConfigs.equals(o.brokerConfigs);
     }
 
     @Override

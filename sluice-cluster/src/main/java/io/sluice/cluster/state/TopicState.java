@@ -49,6 +49,11 @@ public final class TopicState {
         return new TopicState(id, name, configs, copy, true);
     }
 
+    /** A copy with its configuration replaced by {@code newConfigs} (a topic config change); partitions shared. */
+    public TopicState withConfigs(Map<String, String> newConfigs) {
+        return new TopicState(id, name, Map.copyOf(newConfigs), partitions, true);
+    }
+
     /** A copy with several partitions replaced ({@code changes[i]} null means unchanged). */
     public TopicState withPartitions(PartitionState[] changes) {
         PartitionState[] copy = partitions.clone();

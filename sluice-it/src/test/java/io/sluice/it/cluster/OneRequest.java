@@ -50,6 +50,26 @@ final class OneRequest {
         return response.data().topics().find(topic);
     }
 
+    /** The broker's DescribeConfigs (v4) answer for one key of {@code topic}, or of broker {@code brokerId} when topic is null. */
+    static org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult describeConfig(
+            String bootstrap, String topic, String brokerId, String key) throws IOException {
+        org.apache.kafka.common.message.DescribeConfigsRequestData data =
+                new org.apache.kafka.common.message.DescribeConfigsRequestData().setResources(List.of(
+                        new org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource()
+                                .setResourceType(topic != null ? (byte) 2 : (byte) 4)
+                                .setResourceName(topic != null ? topic : brokerId)
+                                .setConfigurationKeys(List.of(key))));
+        org.apache.kafka.common.requests.DescribeConfigsResponse response = send(bootstrap,
+                new org.apache.kafka.common.requests.DescribeConfigsRequest.Builder(data), ApiKeys.DESCRIBE_CONFIGS,
+                (short) 4);
+        var result = response.data().results().get(0);
+        if (result.errorCode() != 0) {
+            throw new IOException("DescribeConfigs of " + key + " failed: " + result.errorCode() + " "
+                    + result.errorMessage());
+        }
+        return result.configs().isEmpty() ? null : result.configs().get(0);
+    }
+
     private static <R extends AbstractResponse> R send(String bootstrap, AbstractRequest.Builder<?> builder,
                                                        ApiKeys api, short version) throws IOException {
         return RawConnection.once(bootstrap, READ_TIMEOUT, builder, api, version);

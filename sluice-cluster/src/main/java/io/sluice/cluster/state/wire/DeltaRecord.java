@@ -17,11 +17,15 @@ import java.util.UUID;
  * A change too large for one znode is published as a marker with {@code inSnapshot} set and no content: its sequence
  * number orders it, and the snapshot that follows (lastDeltaSeq at or after the marker) carries it.
  * Schema v0: controllerEpoch, prevSeq, joined, left, createdTopics, deletedTopics, partitionChanges, inSnapshot.
+ * Schema v1 adds configChanges (each the complete dynamic configuration of a topic or broker after the change,
+ * applied last); a v0 delta reads it as empty. A delta is written as v1 only when it carries config changes, so
+ * brokers that read only v0 keep reading every other delta.
  * Mutable value holder; not thread-safe.
  */
 public final class DeltaRecord implements Message {
     private static final String[] FIELDS = {"controllerEpoch", "prevSeq", "joined", "left", "createdTopics",
-        "deletedTopics", "partitionChanges", "inSnapshot"};
+        "deletedTopics", "partitionChanges", "inSnapshot", "configChanges"};
+    public static final int CURRENT_VERSION = 1;
 
     public int controllerEpoch;
     public long prevSeq;
@@ -31,6 +35,8 @@ public final class DeltaRecord implements Message {
     public List<UUID> deletedTopics = new ArrayList<>();
     public List<PartitionChangeRecord> partitionChanges = new ArrayList<>();
     public boolean inSnapshot;
+    /** Topic and broker configurations after the change (schema v1). */
+    public List<ConfigRecord> configChanges = new ArrayList<>();
 
     @Override
     public int typeId() {
@@ -39,7 +45,12 @@ public final class DeltaRecord implements Message {
 
     public boolean isEmpty() {
         return joined.isEmpty() && left.length == 0 && createdTopics.isEmpty() && deletedTopics.isEmpty()
-                && partitionChanges.isEmpty();
+                && partitionChanges.isEmpty() && configChanges.isEmpty();
+    }
+
+    @Override
+    public int version() {
+        return configChanges.isEmpty() ? 0 : CURRENT_VERSION;
     }
 
     @Override
@@ -83,6 +94,14 @@ public final class DeltaRecord implements Message {
                 w.incrementState();
             case 7:
                 if (!w.writeBoolean(inSnapshot)) {
+                    return false;
+                }
+                w.incrementState();
+                if (version() < 1) {
+                    return true;
+                }
+            case 8:
+                if (!w.writeList(configChanges, ElementType.MESSAGE)) {
                     return false;
                 }
                 w.incrementState();
@@ -139,6 +158,16 @@ public final class DeltaRecord implements Message {
                 r.incrementState();
             case 7:
                 inSnapshot = r.readBoolean();
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+                if (r.version() < 1) {
+                    configChanges = new ArrayList<>();
+                    return true;
+                }
+            case 8:
+                configChanges = r.readList(ElementType.MESSAGE);
                 if (!r.isLastRead()) {
                     return false;
                 }

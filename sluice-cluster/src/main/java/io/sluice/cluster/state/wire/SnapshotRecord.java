@@ -10,16 +10,27 @@ import java.util.List;
 
 /**
  * The whole cluster state at one point of the delta log: streamed through the compressor and cut into parts.
- * Schema v0: controllerEpoch, lastDeltaSeq, brokers, topics. Mutable value holder; not thread-safe.
+ * Schema v0: controllerEpoch, lastDeltaSeq, brokers, topics.
+ * Schema v1 adds brokerConfigs (the dynamic broker configurations, per broker id and the cluster default, as
+ * {@link ConfigRecord}s); a v0 snapshot reads it as empty. Written as v1 only when there is a dynamic broker
+ * configuration. Mutable value holder; not thread-safe.
  */
 public final class SnapshotRecord implements Message {
-    private static final String[] FIELDS = {"controllerEpoch", "lastDeltaSeq", "brokers", "topics"};
+    private static final String[] FIELDS = {"controllerEpoch", "lastDeltaSeq", "brokers", "topics", "brokerConfigs"};
+    public static final int CURRENT_VERSION = 1;
 
     public int controllerEpoch;
     /** Sequence number of the last delta folded in; deltas after it apply on top. */
     public long lastDeltaSeq;
     public List<BrokerRecord> brokers = new ArrayList<>();
     public List<TopicRecord> topics = new ArrayList<>();
+    /** Dynamic broker configurations (schema v1). */
+    public List<ConfigRecord> brokerConfigs = new ArrayList<>();
+
+    @Override
+    public int version() {
+        return brokerConfigs.isEmpty() ? 0 : CURRENT_VERSION;
+    }
 
     @Override
     public int typeId() {
@@ -47,6 +58,14 @@ public final class SnapshotRecord implements Message {
                 w.incrementState();
             case 3:
                 if (!w.writeList(topics, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
+                if (version() < 1) {
+                    return true;
+                }
+            case 4:
+                if (!w.writeList(brokerConfigs, ElementType.MESSAGE)) {
                     return false;
                 }
                 w.incrementState();
@@ -79,6 +98,16 @@ public final class SnapshotRecord implements Message {
                 r.incrementState();
             case 3:
                 topics = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+                if (r.version() < 1) {
+                    brokerConfigs = new ArrayList<>();
+                    return true;
+                }
+            case 4:
+                brokerConfigs = r.readList(ElementType.MESSAGE);
                 if (!r.isLastRead()) {
                     return false;
                 }

@@ -13,14 +13,16 @@ public final class StateMessages {
     public static final int PARTITION_CHANGE = 102;
     public static final int SNAPSHOT = 103;
     public static final int DELTA = 104;
+    public static final int CONFIG = 105;
 
     public static final MessageRegistry REGISTRY = MessageRegistry.builder()
             .register(BROKER, "BrokerRecord", 0, BrokerRecord::new)
             .register(TOPIC, "TopicRecord", TopicRecord.CURRENT_VERSION, TopicRecord::new)
             .register(PARTITION_CHANGE, "PartitionChangeRecord", PartitionChangeRecord.CURRENT_VERSION,
                     PartitionChangeRecord::new)
-            .register(SNAPSHOT, "SnapshotRecord", 0, SnapshotRecord::new)
-            .register(DELTA, "DeltaRecord", 0, DeltaRecord::new)
+            .register(SNAPSHOT, "SnapshotRecord", SnapshotRecord.CURRENT_VERSION, SnapshotRecord::new)
+            .register(DELTA, "DeltaRecord", DeltaRecord.CURRENT_VERSION, DeltaRecord::new)
+            .register(CONFIG, "ConfigRecord", 0, ConfigRecord::new)
             .build();
 
     private StateMessages() {
