@@ -52,7 +52,10 @@ SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS ORDER POLL_MS MOVE_
   PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS SLUICE_FILE_PATH_OVERRIDES SESSION_TIMEOUT_MS
   BROKER_HEAP COORD_HEAP READY_TIMEOUT KEEP_DATA)
 COMMAND=""
-for v in "${SETTINGS[@]}"; do [[ -n "${!v+x}" ]] && COMMAND+="$v=$(printf '%q' "${!v}") "; done
+for v in "${SETTINGS[@]}"; do
+  [[ -n "${!v+x}" ]] || continue
+  if [[ "${!v}" =~ [[:space:]] ]]; then COMMAND+="$v='${!v}' "; else COMMAND+="$v=${!v} "; fi
+done
 [[ "$(ps -o comm= -p "$PPID" 2>/dev/null)" == flock ]] && COMMAND+="flock $(ps -o args= -p "$PPID" | awk '{ print $2 }') "
 COMMAND+="sluice-bench/peer/run-move-comparison.sh"
 [[ "$ONLY" == kafka,sluice,sluice-file ]] || COMMAND+=" --only $ONLY"
