@@ -52,7 +52,8 @@ import java.util.concurrent.TimeUnit;
  * missing time and, for failover, how many partitions were still without a live leader.
  *
  * Run as a single-file program: java -cp "<kafka-clients jars>" ReplicationProbe.java MODE ARGS...
- * Not thread-safe apart from the exit watcher it starts itself; one step per process.
+ * Not thread-safe apart from the exit watcher it starts itself; one step per process. MoveProbe (compiled with it)
+ * uses its Admin, describe, RESULT and clock helpers, which are package-private for that.
  */
 public class ReplicationProbe {
 
@@ -102,7 +103,7 @@ public class ReplicationProbe {
         return pids;
     }
 
-    private static Admin admin(String bootstrap, int requestTimeoutMs) {
+    static Admin admin(String bootstrap, int requestTimeoutMs) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeoutMs);
@@ -160,7 +161,7 @@ public class ReplicationProbe {
         }
     }
 
-    private static TopicDescription describe(Admin admin, String topic, long timeoutMs) throws Exception {
+    static TopicDescription describe(Admin admin, String topic, long timeoutMs) throws Exception {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(timeoutMs, TimeUnit.MILLISECONDS).get(topic);
     }
 
@@ -356,17 +357,17 @@ public class ReplicationProbe {
         }
     }
 
-    private static long millisSince(long startNanos) {
+    static long millisSince(long startNanos) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     }
 
     /** One token for the RESULT line: the exception's class, then its message quoted with spaces kept. */
-    private static String describe(Throwable t) {
+    static String describe(Throwable t) {
         String message = t.getMessage() == null ? "" : t.getMessage().replace('"', '\'').replace('\n', ' ');
         return t.getClass().getSimpleName() + " message=\"" + message + "\"";
     }
 
-    private static void result(String fields) {
+    static void result(String fields) {
         System.out.println("RESULT " + fields);
         System.out.flush();
     }

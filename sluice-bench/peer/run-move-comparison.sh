@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# Partition move side by side (issue 13): one partition of SIZE_MB (zstd, each record size of RECORD_SIZES) moved
+# from one broker to the other, on this machine, in the same run, alternating:
+#   kafka        Apache Kafka 3.9.1 (KRaft: one controller + 2 brokers, Maven Central jars), its reassignment;
+#   sluice       Sluice (one `sluice zookeeper` + 2 `sluice server`), the new replica bootstrapped by follower fetch;
+#   sluice-file  Sluice with the file path on (segment files shipped with sendfile), only when
+#                SLUICE_FILE_PATH_OVERRIDES is set: its key=value words are passed to both brokers as --override;
+#   floor        the same segment files of the source broker sent with FileChannel.transferTo over one loopback socket
+#                and written by a bare receiver with FileChannel.transferFrom + fsync (MoveFloor.java), once per
+#                system run, between the fill and the move, with the brokers idle.
+# Per system run: start the cluster (log.segment.bytes = SEGMENT_MB on both), create topic `move` (1 partition, RF 1)
+# and read which broker got it, fill it with kafka-tools' ProducerPerformance (acks=1, zstd, linger.ms=5) until its
+# segment files hold SIZE_MB, syncfs, run the floor on its files, then move it to the other broker with
+# ReassignPartitionsCommand.executeAssignment (what kafka-reassign-partitions.sh --execute runs, no throttle) and poll
+# ListPartitionReassignments + Metadata every POLL_MS until it is done (replicas = [target], target leads); then
+# kafka-reassign-partitions.sh --verify --preserve-throttles once, untimed. Measured: seconds, MB/s (the partition's
+# segment bytes / seconds; MB = 2^20 B), utime+stime of the source and target broker JVMs (/proc/<pid>/stat) over
+# the move, CPU seconds per GB (2^30 B) on each side.
+# PRODUCE_DURING=1 adds, on the same cluster: topic `steady` (2 partitions, RF 1) and a fixed-rate producer
+# (STEADY_RATE records/s of STEADY_RECORD_SIZE B, acks=1, linger.ms=0; MoveProbe steady) for STEADY_SECONDS without a
+# move, then again while the partition moves back to its first broker: p50/p99/p99.9/max of the steady records
+# without and during the move (the move-back seconds are reported apart; they include the steady load).
+# Prints markdown tables with Sluice/Kafka and Sluice/floor ratios and the issue's targets, and writes
+# sluice-bench/peer/target/move-<UTC time>.{md,csv,json} (and move-latest.*); logs: target/move-last-run/.
+#
+# Usage: flock /tmp/heavy.lock sluice-bench/peer/run-move-comparison.sh [--only kafka,sluice,sluice-file]
+#   SIZE_MB=10240 ... : the large variant (10 GB per partition: about 3x SIZE_MB of free disk per system run, and
+#                       hours on 2 shared cores); not part of any test suite.
+# Environment (defaults in brackets):
+#   SIZE_MB [1024] RECORD_SIZES [100,1000] COMPRESSION [zstd] SEGMENT_MB [128] ROUNDS [2]
+#   ORDER [kafka-first|sluice-first] POLL_MS [100] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]
+#   FLOOR [1] PRODUCE_DURING [0] STEADY_RATE [1000] STEADY_RECORD_SIZE [100] STEADY_SECONDS [30]
+#   SLUICE_FILE_PATH_OVERRIDES [unset: no sluice-file row] SESSION_TIMEOUT_MS [10000] BROKER_HEAP [1g]
+#   COORD_HEAP [512m] READY_TIMEOUT [180 s] KEEP_DATA [0]
+# Needs: JDK 17, Maven (reaches Maven Central once, through kafka-lib.sh), python3, coreutils (timeout, sync -f), and
+# Sluice built from the repository root with: mvn -B -q package -DskipTests   (no install needed)
+set -euo pipefail
+
+ONLY=kafka,sluice,sluice-file
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --only) ONLY="${2:-}"; shift 2 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { print }' "$0"; exit 0 ;;
+    *) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
+  esac
+done
+for s in ${ONLY//,/ }; do
+  case "$s" in kafka|sluice|sluice-file) ;; *) echo "--only lists kafka, sluice, sluice-file; got '$s'" >&2; exit 2 ;; esac
+done
+
+SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS ORDER POLL_MS MOVE_TIMEOUT FILL_TIMEOUT FLOOR
+  PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS SLUICE_FILE_PATH_OVERRIDES SESSION_TIMEOUT_MS
+  BROKER_HEAP COORD_HEAP READY_TIMEOUT KEEP_DATA)
+COMMAND=""
+for v in "${SETTINGS[@]}"; do
+  [[ -n "${!v+x}" ]] || continue
+  if [[ "${!v}" =~ [[:space:]] ]]; then COMMAND+="$v='${!v}' "; else COMMAND+="$v=${!v} "; fi
+done
+[[ "$(ps -o comm= -p "$PPID" 2>/dev/null)" == flock ]] && COMMAND+="flock $(ps -o args= -p "$PPID" | awk '{ print $2 }') "
+COMMAND+="sluice-bench/peer/run-move-comparison.sh"
+[[ "$ONLY" == kafka,sluice,sluice-file ]] || COMMAND+=" --only $ONLY"
+
+SIZE_MB="${SIZE_MB:-1024}"
+RECORD_SIZES="${RECORD_SIZES:-100,1000}"
+COMPRESSION="${COMPRESSION:-zstd}"
+SEGMENT_MB="${SEGMENT_MB:-128}"
+ROUNDS="${ROUNDS:-2}"
+ORDER="${ORDER:-kafka-first}"
+POLL_MS="${POLL_MS:-100}"
+MOVE_TIMEOUT="${MOVE_TIMEOUT:-1800}"
+FILL_TIMEOUT="${FILL_TIMEOUT:-1800}"
+FLOOR="${FLOOR:-1}"
+PRODUCE_DURING="${PRODUCE_DURING:-0}"
+STEADY_RATE="${STEADY_RATE:-1000}"
+STEADY_RECORD_SIZE="${STEADY_RECORD_SIZE:-100}"
+STEADY_SECONDS="${STEADY_SECONDS:-30}"
+SLUICE_FILE_PATH_OVERRIDES="${SLUICE_FILE_PATH_OVERRIDES:-}"
+SESSION_TIMEOUT_MS="${SESSION_TIMEOUT_MS:-10000}"
+BROKER_HEAP="${BROKER_HEAP:-1g}"
+COORD_HEAP="${COORD_HEAP:-512m}"
+READY_TIMEOUT="${READY_TIMEOUT:-180}"
+KEEP_DATA="${KEEP_DATA:-0}"
+case "$ORDER" in kafka-first|sluice-first) ;; *) echo "ORDER must be kafka-first or sluice-first, was '$ORDER'" >&2; exit 2 ;; esac
+
+KAFKA_VERSION=3.9.1
+KAFKA_MODE=separate
+BROKERS=2
+RUN_NAME=move                           # RESULTS lines: system <TAB> record size <TAB> round <TAB> metric <TAB> value
+BROKER_PROPS=("log.segment.bytes=$((SEGMENT_MB * 1048576))")
+read -r -a FILE_PATH_OVERRIDES <<<"$SLUICE_FILE_PATH_OVERRIDES"
+
+# The systems of one round, in ORDER; sluice-file only when its overrides are given.
+SYSTEMS=()
+for s in kafka sluice sluice-file; do
+  [[ ",$ONLY," == *",$s,"* ]] || continue
+  [[ $s != sluice-file || -n "$SLUICE_FILE_PATH_OVERRIDES" ]] || continue
+  SYSTEMS+=("$s")
+done
+[[ "$ORDER" == kafka-first ]] || SYSTEMS=($(printf '%s\n' "${SYSTEMS[@]}" | sort -r))
+(( ${#SYSTEMS[@]} > 0 )) || { echo "nothing to run: --only $ONLY (sluice-file needs SLUICE_FILE_PATH_OVERRIDES)" >&2; exit 2; }
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=sluice-bench/peer/cluster-lib.sh
+source "$SCRIPT_DIR/cluster-lib.sh"
+
+# Results carry the record size as well: record_at system round metric value (RS is the record size being run).
+record_at() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$RS" "$2" "$3" "$4" >>"$RESULTS"; }
+
+# ---- the steps ----------------------------------------------------------------------------------------------------
+probe() { run_probe MoveProbe "$@"; } # outfile seconds mode args... -> its RESULT line
+
+# The live directory of a partition on one broker (a Kafka or Sluice log dir: <log dir>/<topic>-<partition>).
+partition_dir() { # cluster-dir broker-id topic-partition
+  find "$1/data-$2" -maxdepth 2 -type d -name "$3" 2>/dev/null | head -n 1
+}
+log_bytes() { # partition-dir : bytes of its segment files
+  [[ -n "$1" && -d "$1" ]] || { echo 0; return; }
+  find "$1" -maxdepth 1 -name '*.log' -printf '%s\n' | awk '{ s += $1 } END { printf "%d\n", s }'
+}
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+
+# Creates a topic of RF 1 (ReplicationProbe create) and sets LEADERS to its "broker:partitions,..." list: with one
+# replica per partition, where each partition landed.
+create_rf1() { # system round topic partitions
+  local res
+  res="$(run_probe ReplicationProbe "$RUN_DIR/$1-$RS-r$2-create-$3.out" 180 create "$BOOTSTRAP" "$3" "$4" 1 1 120000)"
+  log "$1 ${RS} B round $2: create $3 ($4 partitions, RF 1): ${res#RESULT }"
+  LEADERS="$(field "$res" leaders)"
+  [[ "$(field "$res" create_ms)" =~ ^[0-9]+$ && -n "$LEADERS" ]] || { record_at "$1" "$2" "error_create_$3" "${res#RESULT }"; return 1; }
+}
+
+# Fills move-0 on broker SOURCE until its segment files hold SIZE_MB: ProducerPerformance runs sized from the bytes
+# per record seen so far (the first from a guess of 0.65 x record size for zstd of its random letters).
+fill() { # system round dir source
+  local sys="$1" round="$2" dir="$3" source="$4" target_bytes=$((SIZE_MB * 1048576)) bytes=0 sent=0 n i out rc
+  local t0 t1 pdir summary per_record
+  t0="$(date +%s%N)"
+  for i in 1 2 3 4 5; do
+    pdir="$(partition_dir "$dir" "$source" move-0)"
+    bytes="$(log_bytes "$pdir")"
+    (( bytes < target_bytes * 99 / 100 )) || break
+    if (( sent == 0 )); then per_record=$(( RS * 65 / 100 + 1 )); else per_record=$(( (bytes + sent - 1) / sent )); fi
+    n=$(( (target_bytes - bytes) / per_record + 1 ))
+    (( sent > 0 )) || n=$(( n * 95 / 100 + 1 ))
+    out="$RUN_DIR/$sys-$RS-r$round-fill-$i.out"
+    log "$sys ${RS} B round $round: fill $i: $(mb "$bytes") MB on disk, ProducerPerformance $n x $RS B"
+    rc=0
+    run_step "$FILL_TIMEOUT" "$out" "$JAVA" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*" \
+      org.apache.kafka.tools.ProducerPerformance --topic move --num-records "$n" --record-size "$RS" --throughput -1 \
+      --producer-props "bootstrap.servers=$BOOTSTRAP" acks=1 "compression.type=$COMPRESSION" linger.ms=5 || rc=$?
+    summary="$(grep -E '^[0-9]+ records sent, .* 99\.9th' "$out" | tail -n 1 || true)"
+    if [[ $rc -ne 0 || -z "$summary" ]]; then
+      log "$sys ${RS} B round $round: ProducerPerformance failed (exit $rc); last lines:"; tail -n 3 "$out" >&2
+      record_at "$sys" "$round" error_fill "ProducerPerformance exit $rc: $(tail -n 1 "$out" | cut -c1-200)"
+      return 1
+    fi
+    sent=$(( sent + ${summary%% *} ))
+  done
+  t1="$(date +%s%N)"
+  pdir="$(partition_dir "$dir" "$source" move-0)"
+  bytes="$(log_bytes "$pdir")"
+  record_at "$sys" "$round" fill_records "$sent"
+  record_at "$sys" "$round" fill_s "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')"
+  record_at "$sys" "$round" partition_mb "$(mb "$bytes")"
+  record_at "$sys" "$round" segments "$(find "$pdir" -maxdepth 1 -name '*.log' | wc -l)"
+  log "$sys ${RS} B round $round: filled $(mb "$bytes") MB ($sent records, $(find "$pdir" -maxdepth 1 -name '*.log' | wc -l) segments) in $pdir"
+  (( bytes >= target_bytes * 99 / 100 )) || { record_at "$sys" "$round" error_fill "only $(mb "$bytes") MB after 5 producer runs"; return 1; }
+}
+
+# The floor on the source broker's segment files: MoveFloor receive + send, sender's wall time.
+floor_step() { # system round source-partition-dir
+  local sys="$1" round="$2" pdir="$3" recv_dir="$RUN_DIR/floor-$1-$RS-r$2" recv_out send_out port recv_pid res recv_res files
+  recv_out="$RUN_DIR/floor-$sys-$RS-r$round-receive.out"; send_out="$RUN_DIR/floor-$sys-$RS-r$round-send.out"
+  mapfile -t files < <(find "$pdir" -maxdepth 1 -name '*.log' | sort)
+  start_jvm "$recv_out" -Xmx256m -cp "$PROBE_CLASSES" MoveFloor receive "$recv_dir"
+  recv_pid="$LAST_PID"
+  wait_for_line "$recv_out" "LISTENING port=" "$recv_pid" "floor receiver" || { record_at "floor-$sys" "$round" error_floor "receiver did not start"; return 0; }
+  port="$(sed -nE 's/^LISTENING port=([0-9]+).*/\1/p' "$recv_out")"
+  run_step "$MOVE_TIMEOUT" "$send_out" "$JAVA" -Xmx256m -cp "$PROBE_CLASSES" MoveFloor send "$port" "${files[@]}" || true
+  for _ in $(seq 1 100); do kill -0 "$recv_pid" 2>/dev/null || break; sleep 0.1; done
+  wait "$recv_pid" 2>/dev/null || true
+  res="$(grep '^RESULT' "$send_out" | tail -n 1 || true)"; recv_res="$(grep '^RESULT' "$recv_out" | tail -n 1 || true)"
+  rm -rf "$recv_dir"
+  if [[ -z "$res" || -z "$recv_res" ]]; then
+    log "floor on $sys files: no result; sender: $(tail -n 3 "$send_out" | tr '\n' ' ') receiver: $(tail -n 3 "$recv_out" | tr '\n' ' ')"
+    record_at "floor-$sys" "$round" error_floor "no result on $sys files (see $KEEP_DIR/floor-$sys-$RS-r$round-*.out)"
+    return 0
+  fi
+  local ms bytes
+  ms="$(field "$res" ms)"; bytes="$(field "$res" bytes)"
+  log "floor on $sys files: ${res#RESULT }; receiver: ${recv_res#RESULT }"
+  record_at "floor-$sys" "$round" segments "$(field "$res" files)"
+  record_at "floor-$sys" "$round" partition_mb "$(mb "$bytes")"
+  record_at "floor-$sys" "$round" move_s "$(awk -v m="$ms" 'BEGIN { printf "%.2f", m / 1000 }')"
+  record_at "floor-$sys" "$round" move_source_cpu_s "$(awk -v m="$(field "$res" cpu_ms)" 'BEGIN { printf "%.2f", m / 1000 }')"
+  record_at "floor-$sys" "$round" move_target_cpu_s "$(awk -v m="$(field "$recv_res" cpu_ms)" 'BEGIN { printf "%.2f", m / 1000 }')"
+}
+
+# Moves move-0 from FROM to TO; records move_s, isr_s, leader_s and the CPU of both brokers under PREFIX.
+move_step() { # system round from to prefix [window-file]
+  local sys="$1" round="$2" from="$3" to="$4" prefix="$5" window="${6:-$RUN_DIR/window-unused}" res out
+  out="$RUN_DIR/$sys-$RS-r$round-$prefix.out"
+  record_at "$sys" "$round" "${prefix}_load1_before" "$(cut -d' ' -f1 /proc/loadavg)"
+  res="$(probe "$out" $((MOVE_TIMEOUT + 120)) move "$BOOTSTRAP" move 0 "$to" $((MOVE_TIMEOUT * 1000)) "$POLL_MS" \
+    "$CLK_TCK" "${BROKER_PIDS[$from]}" "${BROKER_PIDS[$to]}" "$window")"
+  log "$sys ${RS} B round $round: $prefix broker $from -> $to: ${res#RESULT }"
+  local ms key
+  ms="$(field "$res" move_ms)"
+  if [[ ! "$ms" =~ ^[0-9]+$ ]]; then
+    record_at "$sys" "$round" "error_$prefix" "${res#RESULT }"
+    return 1
+  fi
+  record_at "$sys" "$round" "${prefix}_s" "$(awk -v m="$ms" 'BEGIN { printf "%.2f", m / 1000 }')"
+  for key in isr_ms leader_ms; do
+    record_at "$sys" "$round" "${prefix}_${key%_ms}_s" "$(awk -v m="$(field "$res" "$key")" 'BEGIN { printf "%.2f", m / 1000 }')"
+  done
+  record_at "$sys" "$round" "${prefix}_source_cpu_s" "$(field "$res" source_cpu_s)"
+  record_at "$sys" "$round" "${prefix}_target_cpu_s" "$(field "$res" target_cpu_s)"
+  record_at "$sys" "$round" "${prefix}_load1_after" "$(cut -d' ' -f1 /proc/loadavg)"
+}
+
+# kafka-reassign-partitions.sh --verify --preserve-throttles, untimed: Kafka's own tool agrees that the move is done.
+verify_step() { # system round to
+  local json="$RUN_DIR/reassign-$3.json" out="$RUN_DIR/$1-$RS-r$2-verify.out" line
+  printf '{"version":1,"partitions":[{"topic":"move","partition":0,"replicas":[%s],"log_dirs":["any"]}]}\n' "$3" >"$json"
+  run_step 120 "$out" "$JAVA" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*" \
+    org.apache.kafka.tools.reassign.ReassignPartitionsCommand --bootstrap-server "$BOOTSTRAP" --verify \
+    --preserve-throttles --reassignment-json-file "$json" || true
+  line="$(grep -m1 'Reassignment of partition' "$out" || tail -n 1 "$out")"
+  log "$1 ${RS} B round $2: --verify --preserve-throttles: $line"
+  [[ "$line" == *"is completed"* ]] || record_at "$1" "$2" error_verify "$line"
+}
+
+# The steady producer: RESULT of MoveProbe steady (in the background when a stop file is used).
+steady_fields() { # system round label result
+  local key
+  for key in count p50_ms p99_ms p999_ms max_ms errors; do
+    record_at "$1" "$2" "steady_${3}_$key" "$(field "$4" "$key")"
+  done
+}
+
+steady_phase() { # system round dir from to
+  local sys="$1" round="$2" from="$4" to="$5" res stop="$RUN_DIR/steady-stop" window="$RUN_DIR/steady-window" out pid
+  create_rf1 "$sys" "$round" steady 2 || return 0
+  record_at "$sys" "$round" steady_leaders "$LEADERS"
+  rm -f "$stop" "$window"
+  log "$sys ${RS} B round $round: steady producer ${STEADY_RATE}/s x $STEADY_RECORD_SIZE B for ${STEADY_SECONDS}s, no move"
+  res="$(probe "$RUN_DIR/$sys-$RS-r$round-steady-base.out" $((STEADY_SECONDS + 120)) steady "$BOOTSTRAP" steady \
+    "$STEADY_RATE" "$STEADY_RECORD_SIZE" $((STEADY_SECONDS * 1000)) 3000 "$stop" "$window")"
+  log "$sys ${RS} B round $round: steady without move: ${res#RESULT }"
+  steady_fields "$sys" "$round" base "$res"
+  out="$RUN_DIR/$sys-$RS-r$round-steady-move.out"
+  start_jvm "$out" -Xmx512m "$LOG4J_OPT" -cp "$PROBE_CLASSES:$KAFKA_LIB/*" MoveProbe steady "$BOOTSTRAP" steady \
+    "$STEADY_RATE" "$STEADY_RECORD_SIZE" $(((MOVE_TIMEOUT + 60) * 1000)) 3000 "$stop" "$window"
+  pid="$LAST_PID"
+  sleep 5
+  move_step "$sys" "$round" "$from" "$to" moveback "$window" || true
+  touch "$stop"
+  for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  res="$(grep '^RESULT' "$out" | tail -n 1 || echo "RESULT failed")"
+  log "$sys ${RS} B round $round: steady during the move back: ${res#RESULT }"
+  [[ -f "$window" ]] && steady_fields "$sys" "$round" move "$res"
+  rm -f "$stop" "$window"
+}
+
+run_system() { # system round
+  local sys="$1" round="$2" dir="$RUN_DIR/$1-$RS-r$2" source target pdir
+  log "== $sys, ${RS} B records, round $round"
+  SLUICE_OVERRIDES=()
+  [[ $sys != sluice-file ]] || SLUICE_OVERRIDES=("${FILE_PATH_OVERRIDES[@]}")
+  local kind=sluice
+  [[ $sys != kafka ]] || kind=kafka
+  if start_cluster "$kind" "$dir"; then
+    if create_rf1 "$sys" "$round" move 1; then
+      source="${LEADERS%%:*}"; target=$(( source == 1 ? 2 : 1 ))
+      record_at "$sys" "$round" source_broker "$source"
+      if fill "$sys" "$round" "$dir" "$source"; then
+        pdir="$(partition_dir "$dir" "$source" move-0)"
+        sync -f "$pdir" && sleep 2
+        [[ "$FLOOR" != 1 ]] || floor_step "$sys" "$round" "$pdir"
+        if move_step "$sys" "$round" "$source" "$target" move; then
+          record_at "$sys" "$round" target_partition_mb "$(mb "$(log_bytes "$(partition_dir "$dir" "$target" move-0)")")"
+          verify_step "$sys" "$round" "$target"
+          [[ "$PRODUCE_DURING" != 1 ]] || steady_phase "$sys" "$round" "$dir" "$target" "$source"
+        fi
+      fi
+    fi
+  else
+    record_at "$sys" "$round" error_cluster "cluster did not start (logs: $KEEP_DIR/$sys-$RS-r$round-*)"
+  fi
+  stop_cluster "$sys-$RS-r$round"
+  [[ "$KEEP_DATA" == 1 ]] || rm -rf "$dir"
+}
+
+# ---- the run ------------------------------------------------------------------------------------------------------
+STARTED_AT="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+need_mb=$(( SIZE_MB * 3 + 2048 ))
+free_mb="$(df -Pm "$WORK_DIR" | awk 'NR == 2 { print $4 }')"
+if (( free_mb < need_mb )); then
+  log "only $free_mb MB free under $WORK_DIR; one system run needs about $need_mb MB (source, target, floor copy)"
+  exit 1
+fi
+GIT_HEAD="$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+fetch_kafka
+compile_probes ReplicationProbe.java MoveProbe.java MoveFloor.java
+rm -rf "$KEEP_DIR"; mkdir -p "$KEEP_DIR"
+: >"$RESULTS"
+for RS in ${RECORD_SIZES//,/ }; do
+  for round in $(seq 1 "$ROUNDS"); do
+    # Alternate: the second round runs the systems in the opposite order.
+    order=("${SYSTEMS[@]}")
+    (( round % 2 == 1 )) || order=($(printf '%s\n' "${SYSTEMS[@]}" | tac))
+    for sys in "${order[@]}"; do run_system "$sys" "$round"; done
+  done
+done
+LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
+cp "$RUN_DIR"/*.out "$KEEP_DIR"/ 2>/dev/null || true
+cp "$RESULTS" "$KEEP_DIR/results.tsv"
+
+# ---- the report ---------------------------------------------------------------------------------------------------
+CPU_MODEL="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//')"
+NPROC="$(nproc)"; JAVA_VERSION="$("$JAVA" -version 2>&1 | head -n 1)"; KERNEL="$(uname -r)"
+SYSTEMS_RUN="${SYSTEMS[*]}"
+export RESULTS STAMP WORK_DIR STARTED_AT LOAD_BEFORE LOAD_AFTER COMMAND CPU_MODEL KAFKA_VERSION SIZE_MB RECORD_SIZES \
+  COMPRESSION SEGMENT_MB ROUNDS ORDER POLL_MS FLOOR PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
+  SLUICE_FILE_PATH_OVERRIDES BROKER_HEAP COORD_HEAP KEEP_DIR NPROC JAVA_VERSION KERNEL SYSTEMS_RUN GIT_HEAD
+python3 "$SCRIPT_DIR/move-report.py"
