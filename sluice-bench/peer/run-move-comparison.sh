@@ -268,7 +268,8 @@ steady_phase() { # system round dir from to
 run_system() { # system round
   local sys="$1" round="$2" dir="$RUN_DIR/$1-$RS-r$2" source target pdir
   log "== $sys, ${RS} B records, round $round"
-  SLUICE_OVERRIDES=()
+  # The follower-fetch row turns the file path off (it is on by default); the file row takes the given overrides.
+  SLUICE_OVERRIDES=(sluice.move.file.transfer.enable=false)
   [[ $sys != sluice-file ]] || SLUICE_OVERRIDES=("${FILE_PATH_OVERRIDES[@]}")
   local kind=sluice
   [[ $sys != kafka ]] || kind=kafka

@@ -11,10 +11,10 @@ import io.sluice.broker.api.ListPartitionReassignmentsHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
-import io.sluice.broker.move.ByteRateLimiter;
 import io.sluice.broker.move.MoveFrameDescriptor;
 import io.sluice.broker.move.MoveSourceHandler;
 import io.sluice.broker.move.MoveTargets;
+import io.sluice.broker.replica.ReplicationThrottling;
 import io.sluice.broker.move.MoveSourceLogs;
 import io.sluice.broker.interbroker.ControllerChannel;
 import io.sluice.broker.replica.ControlledShutdown;
@@ -171,11 +171,13 @@ public final class SluiceBroker implements AutoCloseable {
             controllerChannel = new ControllerChannel(config.brokerId(), () -> controllerAddress(joined.node()),
                     replicaConfig.socketTimeoutMs());
             replicationTimer = daemonScheduler("sluice-replication");
+            ReplicationThrottling throttling = new ReplicationThrottling(config.brokerId(),
+                    topics.replicationThrottles());
             MoveTargets moveTargets = new MoveTargets(config.brokerId(), MoveConfig.of(config),
-                    () -> ByteRateLimiter.UNLIMITED);
+                    throttling::moveReceiveLimiter);
             replicas = new ReplicaManager(config.brokerId(), replicaConfig, logs,
                     () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,
-                    controllerChannel, replicationTimer, System::currentTimeMillis, moveTargets);
+                    controllerChannel, replicationTimer, System::currentTimeMillis, moveTargets, throttling);
             AuthorizedOperations authorized = new AuthorizedOperations();
             roomCheck = new ReassignmentRoomCheck(config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
             ApiRegistry registry = new ApiRegistry();
@@ -206,7 +208,7 @@ public final class SluiceBroker implements AutoCloseable {
             moveSource = new MoveSourceHandler((topic, index) -> {
                 Partition hosted = topics.hostedPartition(topic, index);
                 return hosted == null ? null : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
-            }, MoveConfig.of(config), ByteRateLimiter.UNLIMITED, System::currentTimeMillis);
+            }, MoveConfig.of(config), throttling::moveSendLimiter, System::currentTimeMillis);
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, moveSource);
             replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());

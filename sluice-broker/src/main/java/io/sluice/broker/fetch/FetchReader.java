@@ -171,8 +171,14 @@ final class FetchReader {
             if (limit == 0 && !minOneBatch && target.fetchOffset() >= partition.log().logStartOffset() && target.fetchOffset() <= partition.log().logEndOffset()) {
                 return Errors.NONE;
             }
+            if (follower && replicas.throttling().holdsLeaderAnswer(partition, replicaId)) {
+                return Errors.NONE;
+            }
             long readLimit = follower ? logEnd : highWatermark;
             LogReadResult read = partition.log().read(target.fetchOffset(), limit, readLimit, minOneBatch);
+            if (follower) {
+                replicas.throttling().leaderSent(partition, replicaId, read.sizeInBytes());
+            }
             data.setLogStartOffset(read.logStartOffset());
             if (!read.isEmpty()) {
                 data.setRecords(new FileSliceRecords(read.channel(), read.position(), read.sizeInBytes()));

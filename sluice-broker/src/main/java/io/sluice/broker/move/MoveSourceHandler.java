@@ -48,7 +48,7 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
 
     private final MoveSourceLogs logs;
     private final MoveConfig config;
-    private final ByteRateLimiter limiter;
+    private final PartitionLimiters limiters;
     private final LongSupplier clockMs;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     private final ThreadLocal<MoveCodec> codecs = ThreadLocal.withInitial(MoveCodec::new);
@@ -83,9 +83,23 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
     }
 
     public MoveSourceHandler(MoveSourceLogs logs, MoveConfig config, ByteRateLimiter limiter, LongSupplier clockMs) {
+        this(logs, config, (topic, partition) -> limiter, clockMs);
+    }
+
+    /** The bound on what a partition's move sends, per partition (Kafka's leader throttle applies to some only). */
+    @FunctionalInterface
+    public interface PartitionLimiters {
+        ByteRateLimiter of(String topic, int partition);
+    }
+
+    /**
+     * @param limiters the send-rate bound of each partition's chunks ({@code leader.replication.throttled.rate} for
+     *                 the partitions in {@code leader.replication.throttled.replicas})
+     */
+    public MoveSourceHandler(MoveSourceLogs logs, MoveConfig config, PartitionLimiters limiters, LongSupplier clockMs) {
         this.logs = logs;
         this.config = config;
-        this.limiter = limiter;
+        this.limiters = limiters;
         this.clockMs = clockMs;
     }
 
@@ -237,7 +251,8 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
             return;
         }
         header.length = length;
-        answer(ctx, correlationId, codec.encode(header), file, request.position, length);
+        answer(ctx, correlationId, codec.encode(header), file, request.position, length,
+                limiters.of(session.topic, session.partition));
     }
 
     private void answerError(ChannelHandlerContext ctx, int correlationId, MoveCodec codec, MoveChunkHeader header,
@@ -250,6 +265,11 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
     /** Writes the response frame: size, correlation id, header length, header, then the file range by sendfile. */
     private void answer(ChannelHandlerContext ctx, int correlationId, ByteBuffer header, FileChannel file, long position,
                         int length) {
+        answer(ctx, correlationId, header, file, position, length, ByteRateLimiter.UNLIMITED);
+    }
+
+    private void answer(ChannelHandlerContext ctx, int correlationId, ByteBuffer header, FileChannel file, long position,
+                        int length, ByteRateLimiter limiter) {
         int headerLength = header.remaining();
         ByteBuf head = ctx.alloc().directBuffer(RESPONSE_HEADER_OFFSET + headerLength);
         head.writeInt(CORRELATION_ID_LENGTH + HEADER_LENGTH_LENGTH + headerLength + length);

@@ -12,7 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +32,7 @@ public final class MoveTargets implements AutoCloseable {
 
     private final int selfId;
     private final MoveConfig config;
-    private final Supplier<ByteRateLimiter> limiter;
+    private final Function<Partition, ByteRateLimiter> limiter;
     private final ExecutorService pool;
     private final Map<TopicPartitionKey, Running> running = new ConcurrentHashMap<>();
 
@@ -44,7 +44,7 @@ public final class MoveTargets implements AutoCloseable {
      * @param limiter the receive-rate bound of each new transfer ({@code follower.replication.throttled.rate} when
      *                the partition is throttled)
      */
-    public MoveTargets(int selfId, MoveConfig config, Supplier<ByteRateLimiter> limiter) {
+    public MoveTargets(int selfId, MoveConfig config, Function<Partition, ByteRateLimiter> limiter) {
         this.selfId = selfId;
         this.config = config;
         this.limiter = limiter;
@@ -73,7 +73,7 @@ public final class MoveTargets implements AutoCloseable {
      */
     public void start(Partition partition, List<InetSocketAddress> sources, Runnable then) {
         TopicPartitionKey key = key(partition);
-        Running move = new Running(new MoveTransferClient(config, limiter.get()), new TransferProgress());
+        Running move = new Running(new MoveTransferClient(config, limiter.apply(partition)), new TransferProgress());
         if (running.putIfAbsent(key, move) != null) {
             return;
         }

@@ -173,7 +173,8 @@ public final class LeaderState {
         return Arrays.copyOf(out, n);
     }
 
-    static boolean contains(int[] ids, int id) {
+    /** Whether {@code ids} holds {@code id}. */
+    public static boolean contains(int[] ids, int id) {
         for (int v : ids) {
             if (v == id) {
                 return true;

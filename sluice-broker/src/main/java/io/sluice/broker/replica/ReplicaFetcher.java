@@ -54,6 +54,7 @@ final class ReplicaFetcher implements Runnable {
     private final BrokerClient client;
     private final FollowerAppender appender;
     private final LongSupplier clock;
+    private final ReplicationThrottling throttling;
     private final Map<Partition, Followed> partitions = new ConcurrentHashMap<>();
     private final ReentrantLock applying = new ReentrantLock();
     private final Condition changed = applying.newCondition();
@@ -62,8 +63,9 @@ final class ReplicaFetcher implements Runnable {
     private Thread thread;
 
     ReplicaFetcher(String name, int selfId, InetSocketAddress leaderAddress, ReplicaConfig config,
-                   FollowerAppender appender, LongSupplier clock) {
+                   FollowerAppender appender, LongSupplier clock, ReplicationThrottling throttling) {
         this.name = name;
+        this.throttling = throttling;
         this.selfId = selfId;
         this.leaderAddress = leaderAddress;
         this.config = config;
@@ -145,7 +147,7 @@ final class ReplicaFetcher implements Runnable {
         for (Map.Entry<Partition, Followed> e : partitions.entrySet()) {
             Partition p = e.getKey();
             Followed followed = e.getValue();
-            if (followed.retryAtMs > now) {
+            if (followed.retryAtMs > now || throttling.holdsFollowerFetch(p)) {
                 continue;
             }
             Uuid topicId = p.topic().id();
@@ -189,6 +191,7 @@ final class ReplicaFetcher implements Runnable {
                     if (!appender.apply(p, followed.leaderEpoch, data)) {
                         failed.add(p);
                     }
+                    throttling.followerFetched(p, data.records() == null ? 0 : data.records().sizeInBytes());
                 }
             }
             long retryAt = clock.getAsLong() + config.fetchBackoffMs();

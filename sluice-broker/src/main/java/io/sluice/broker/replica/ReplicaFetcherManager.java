@@ -23,12 +23,14 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     private final ReplicaConfig config;
     private final FollowerAppender appender = new FollowerAppender();
     private final LongSupplier clock;
+    private final ReplicationThrottling throttling;
     private final Map<FetcherKey, ReplicaFetcher> fetchers = new HashMap<>();
     private final Map<Partition, FetcherKey> assigned = new HashMap<>();
     private boolean closed;
 
-    public ReplicaFetcherManager(int selfId, ReplicaConfig config, LongSupplier clock) {
+    public ReplicaFetcherManager(int selfId, ReplicaConfig config, LongSupplier clock, ReplicationThrottling throttling) {
         this.selfId = selfId;
+        this.throttling = throttling;
         this.config = config;
         this.clock = clock;
     }
@@ -44,7 +46,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         ReplicaFetcher fetcher = fetchers.get(key);
         if (fetcher == null) {
             fetcher = new ReplicaFetcher("sluice-replica-fetcher-" + selfId + "-from-" + leaderId + "-" + key.index(),
-                    selfId, leaderAddress, config, appender, clock);
+                    selfId, leaderAddress, config, appender, clock, throttling);
             fetchers.put(key, fetcher);
             fetcher.start();
         } else {

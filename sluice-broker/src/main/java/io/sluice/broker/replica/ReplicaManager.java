@@ -43,6 +43,7 @@ public final class ReplicaManager implements AutoCloseable {
     private final Supplier<Iterable<Partition>> hosted;
     private final ReplicaFetcherManager fetchers;
     private final MoveTargets moves;
+    private final ReplicationThrottling throttling;
     private final IsrChangeSender isrChanges;
     private final HighWatermarkCheckpoint checkpoint;
     private final Map<TopicPartitionKey, Long> restoredHighWatermarks;
@@ -58,7 +59,8 @@ public final class ReplicaManager implements AutoCloseable {
      */
     public ReplicaManager(int selfId, ReplicaConfig config, LogManager logs, Supplier<ClusterState> cluster,
                           Supplier<Iterable<Partition>> hosted, ControllerChannel controller,
-                          ScheduledExecutorService scheduler, LongSupplier clock, MoveTargets moves) {
+                          ScheduledExecutorService scheduler, LongSupplier clock, MoveTargets moves,
+                          ReplicationThrottling throttling) {
         this.config = config;
         this.logs = logs;
         this.cluster = cluster;
@@ -66,7 +68,8 @@ public final class ReplicaManager implements AutoCloseable {
         this.clock = clock;
         this.selfId = selfId;
         this.moves = moves;
-        this.fetchers = new ReplicaFetcherManager(selfId, config, clock);
+        this.throttling = throttling;
+        this.fetchers = new ReplicaFetcherManager(selfId, config, clock, throttling);
         this.isrChanges = new IsrChangeSender(selfId, controller, scheduler, config.fetchBackoffMs());
         this.checkpoint = new HighWatermarkCheckpoint(logs.logDirs());
         this.restoredHighWatermarks = checkpoint.readAll();
@@ -76,6 +79,11 @@ public final class ReplicaManager implements AutoCloseable {
         this.checkpointTask = scheduler.scheduleWithFixedDelay(this::checkpointQuietly,
                 config.highWatermarkCheckpointIntervalMs(), config.highWatermarkCheckpointIntervalMs(),
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** Kafka's replication throttles as this broker enforces them (the leader's answers to followers read it). */
+    public ReplicationThrottling throttling() {
+        return throttling;
     }
 
     /** The high watermark restored from the checkpoint for a partition, 0 when none was written. */

@@ -26,12 +26,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * <p>Not thread-safe; one instance per test.
  */
 abstract class ReassignmentScenarios extends ClusterTestBase {
-    private static final String TOPIC = "moving";
+    static final String TOPIC = "moving";
     private static final int BACKLOG = 3_000;
     /** Small segments, so the moved partition spans many of them. */
-    private static final Map<String, String> TOPIC_CONFIGS = Map.of("min.insync.replicas", "1",
+    static final Map<String, String> TOPIC_CONFIGS = Map.of("min.insync.replicas", "1",
             "segment.bytes", "65536");
-    private static final Map<String, String> ZSTD = Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd",
+    static final Map<String, String> ZSTD = Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd",
             ProducerConfig.BATCH_SIZE_CONFIG, "4096");
 
     /** Whether a new replica starts from segment files ({@code sluice.move.file.transfer.enable}). */
@@ -51,7 +51,7 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
     }
 
     /** The partition on two brokers, and the move that takes it off its leader onto the third one. */
-    private record Move(PartitionState before, int source, int kept, int target) {
+    record Move(PartitionState before, int source, int kept, int target) {
         List<Integer> targetReplicas() {
             return List.of(target, kept);
         }
@@ -62,7 +62,7 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
      * the new topic can see its first batches refused there and a later batch accepted (Kafka's rule lets a new
      * producer start at any sequence), which leaves the client retrying the earlier ones forever.
      */
-    private Move plan(ReplicatedPartition partition) throws Exception {
+    Move plan(ReplicatedPartition partition) throws Exception {
         PartitionState before = partition.awaitFullIsr();
         awaitEveryBrokerServesTheProbedState(TOPIC);
         int source = before.leader();
@@ -76,7 +76,7 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
      * client would wait on a paused controller past its timeouts): a controller target stops cleanly first (the
      * controller role moves at once) and starts again.
      */
-    private void pauseTarget(Move move) throws Exception {
+    void pauseTarget(Move move) throws Exception {
         if (cluster.probe().controller().brokerId() == move.target()) {
             cluster.broker(move.target()).stop();
             cluster.probe().awaitController("a controller other than broker " + move.target(), SETTLE,
@@ -89,24 +89,24 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
     }
 
     /** Waits until ZooKeeper dropped the session of a killed broker, so it can register again. */
-    private void awaitGone(int brokerId) throws Exception {
+    void awaitGone(int brokerId) throws Exception {
         Poll.until("broker " + brokerId + "'s registration gone", cluster.sessionTimeout().plus(SETTLE),
                 () -> cluster.probe().isRegistered(brokerId), registered -> !registered);
     }
 
-    private ReassignTool tool(Move move) throws Exception {
+    ReassignTool tool(Move move) throws Exception {
         return new ReassignTool(cluster::bootstrap, work, TOPIC, Map.of(0, move.targetReplicas()));
     }
 
     /** Waits until the published partition has exactly the target replicas, all in sync, and no move in progress. */
-    private PartitionState awaitMoved(ReplicatedPartition partition, Move move) throws Exception {
+    PartitionState awaitMoved(ReplicatedPartition partition, Move move) throws Exception {
         int[] target = move.targetReplicas().stream().mapToInt(Integer::intValue).toArray();
         return partition.awaitState("replicas " + move.targetReplicas() + " all in sync, move complete",
                 SETTLE.multipliedBy(2), (s, p) -> Arrays.equals(p.replicas(), target) && !p.isReassigning()
                         && p.isr().length == target.length && s.hasBroker(p.leader()));
     }
 
-    private void assertEverythingThere(ReplicatedPartition partition, Move move, AckedProducer producer)
+    void assertEverythingThere(ReplicatedPartition partition, Move move, AckedProducer producer)
             throws Exception {
         assertEquals(List.of(), producer.firstNonRetriable(5), "non-retriable errors at the producer");
         List<ConsumerRecord<String, String>> read = partition.readAll();

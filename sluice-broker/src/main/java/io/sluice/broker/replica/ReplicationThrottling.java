@@ -1,0 +1,79 @@
+package io.sluice.broker.replica;
+
+import io.sluice.broker.config.ReplicationThrottles;
+import io.sluice.broker.move.ByteRateLimiter;
+import io.sluice.broker.topic.Partition;
+
+/**
+ * Kafka's replication throttles (KIP-73) enforced on this broker, for the partitions the topic keys
+ * {@code leader/follower.replication.throttled.replicas} name: as follower, the fetcher leaves a throttled partition
+ * out of its next fetch while the follower quota ({@code follower.replication.throttled.rate}) is used up; as
+ * leader, a follower fetch of a throttled partition from a follower outside the ISR gets no records while the leader
+ * quota ({@code leader.replication.throttled.rate}) is used up (followers in sync are never held back, as in Kafka);
+ * a partition move is paced by the same two quotas, the source by the leader's and the target by the follower's.
+ *
+ * <p>Thread-safe: the throttle view is replaced as a whole on each cluster state, the quotas are synchronized.
+ */
+public final class ReplicationThrottling {
+    private final int selfId;
+    private final ReplicationThrottles throttles;
+    private final ReplicationQuota leaderQuota;
+    private final ReplicationQuota followerQuota;
+
+    public ReplicationThrottling(int selfId, ReplicationThrottles throttles) {
+        this.selfId = selfId;
+        this.throttles = throttles;
+        this.leaderQuota = new ReplicationQuota(throttles::leaderRate);
+        this.followerQuota = new ReplicationQuota(throttles::followerRate);
+    }
+
+    private boolean followerThrottled(String topic, int partition) {
+        return throttles.isFollowerThrottled(topic, partition, selfId);
+    }
+
+    private boolean leaderThrottled(String topic, int partition) {
+        return throttles.isLeaderThrottled(topic, partition, selfId);
+    }
+
+    /** Whether the fetcher leaves {@code partition} out of its next fetch. */
+    public boolean holdsFollowerFetch(Partition partition) {
+        return followerThrottled(partition.topic().name(), partition.index()) && followerQuota.isExceeded();
+    }
+
+    /** Counts {@code bytes} fetched for {@code partition}. */
+    public void followerFetched(Partition partition, long bytes) {
+        if (bytes > 0 && followerThrottled(partition.topic().name(), partition.index())) {
+            followerQuota.record(bytes);
+        }
+    }
+
+    /** Whether the leader answers follower {@code replicaId}'s fetch of {@code partition} without records. */
+    public boolean holdsLeaderAnswer(Partition partition, int replicaId) {
+        return throttledFollower(partition, replicaId) && leaderQuota.isExceeded();
+    }
+
+    /** Counts {@code bytes} the leader sent follower {@code replicaId} for {@code partition}. */
+    public void leaderSent(Partition partition, int replicaId, long bytes) {
+        if (bytes > 0 && throttledFollower(partition, replicaId)) {
+            leaderQuota.record(bytes);
+        }
+    }
+
+    private boolean throttledFollower(Partition partition, int replicaId) {
+        LeaderState leader = partition.leaderState();
+        return leader != null && !LeaderState.contains(leader.isr(), replicaId)
+                && leaderThrottled(partition.topic().name(), partition.index());
+    }
+
+    /** The pace of a move's chunks received for {@code partition}: throttled or not as the keys say at each chunk. */
+    public ByteRateLimiter moveReceiveLimiter(Partition partition) {
+        String topic = partition.topic().name();
+        int index = partition.index();
+        return bytes -> followerThrottled(topic, index) ? followerQuota.reserveNanos(bytes) : 0L;
+    }
+
+    /** The pace of a move's chunks sent for {@code topic}-{@code partition}: throttled as the keys say at each chunk. */
+    public ByteRateLimiter moveSendLimiter(String topic, int partition) {
+        return bytes -> leaderThrottled(topic, partition) ? leaderQuota.reserveNanos(bytes) : 0L;
+    }
+}
