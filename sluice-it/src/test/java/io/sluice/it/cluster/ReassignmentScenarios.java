@@ -135,8 +135,8 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             PartitionState moved = awaitMoved(partition, move);
             assertTrue(moved.leader() != move.source(), "the source no longer leads: " + moved);
             String verified = Poll.until("kafka-reassign-partitions --verify reports the move completed", SETTLE,
-                    () -> tool.verify("--preserve-throttles"),
-                    out -> out.contains("Reassignment of partition " + TOPIC + "-0 is completed"));
+                    tool::verify, out -> out.contains("Reassignment of partition " + TOPIC + "-0 is completed"));
+            assertTrue(verified.contains("Clearing broker-level throttles"), "--verify clears throttles: " + verified);
             assertFalse(verified.contains("still in progress"), verified);
             assertTrue(tool.list().contains("No partition reassignments found"));
             int ackedAfterMove = producer.ackedCount();
@@ -169,6 +169,7 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             String listed = tool.list();
             assertTrue(listed.contains(TOPIC + "-0: replicas: " + move.target() + "," + move.kept() + ","
                     + move.source() + ". adding: " + move.target() + ". removing: " + move.source() + "."), listed);
+            // The paused target cannot take a broker config change: its throttle stays until it is back.
             String verified = tool.verify("--preserve-throttles");
             assertTrue(verified.contains("Reassignment of partition " + TOPIC + "-0 is still in progress."),
                     verified);
