@@ -35,6 +35,8 @@ import io.sluice.broker.config.Listener;
 import io.sluice.broker.fetch.FetchHandler;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.NetworkServer;
+import io.sluice.broker.security.ListenerSecurity;
+import io.sluice.broker.security.SaslApis;
 import io.sluice.broker.produce.InitProducerIdHandler;
 import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
@@ -167,6 +169,7 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
+            SaslApis.register(registry);
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(
@@ -182,7 +185,7 @@ public final class SluiceBroker implements AutoCloseable {
             server = NetworkServer.start(new NetworkServer.Settings(
                     listener.host(), listener.port(), config.numNetworkThreads(), config.numIoThreads(),
                     config.socketRequestMaxBytes(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
-                    config.connectionsMaxIdleMs()), registry);
+                    config.connectionsMaxIdleMs(), ListenerSecurity.of(config, listener)), registry);
             InetSocketAddress bound = server.boundAddress();
             Listener advertised = config.advertisedListeners().isEmpty() ? listener : config.advertisedListeners().get(0);
             String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())

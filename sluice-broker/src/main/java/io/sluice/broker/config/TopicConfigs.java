@@ -82,7 +82,7 @@ public final class TopicConfigs {
             boolean explicit = broker.isExplicit(key.name());
             ConfigSource source = explicit ? ConfigSource.STATIC_BROKER_CONFIG : ConfigSource.DEFAULT_CONFIG;
             entries.add(new ConfigEntry(key.name(), broker.valueText(key.name()), source, !explicit,
-                    true, false, key.type(), key.doc()));
+                    true, key.type() == ConfigType.PASSWORD, key.type(), key.doc()));
         }
         return List.copyOf(entries);
     }
