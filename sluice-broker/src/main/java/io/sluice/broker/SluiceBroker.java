@@ -35,6 +35,7 @@ import io.sluice.broker.config.Listener;
 import io.sluice.broker.fetch.FetchHandler;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.NetworkServer;
+import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.security.ListenerSecurity;
 import io.sluice.broker.security.SaslApis;
 import io.sluice.broker.produce.InitProducerIdHandler;
@@ -146,7 +147,7 @@ public final class SluiceBroker implements AutoCloseable {
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
             controllerChannel = new ControllerChannel(config.brokerId(), () -> controllerAddress(joined.node()),
-                    replicaConfig.socketTimeoutMs());
+                    replicaConfig.socketTimeoutMs(), ClientSecurity.interBroker(config));
             replicationTimer = daemonScheduler("sluice-replication");
             replicas = new ReplicaManager(config.brokerId(), replicaConfig, logs,
                     () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,

@@ -1,6 +1,7 @@
 package io.sluice.broker.interbroker;
 
-import java.io.EOFException;
+import io.sluice.broker.security.BlockingTransport;
+import io.sluice.broker.security.ClientSecurity;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
@@ -21,7 +22,8 @@ import org.apache.kafka.common.requests.ResponseHeader;
  * controller): writes a request built from kafka-clients' generated message classes and reads its response frame
  * into one reused direct buffer, so a fetched record batch goes socket → this buffer → segment file with no other
  * copy. The buffer grows to the largest response seen, never beyond {@code maxResponseBytes}: a forged size prefix
- * fails the call instead of allocating.
+ * fails the call instead of allocating. On a secured inter-broker listener the connection is opened through
+ * {@link ClientSecurity} (TLS and/or SASL login) before the first request.
  *
  * <p>Not thread-safe; one per sending thread. A failed call closes the connection; the next call reconnects.
  */
@@ -32,9 +34,9 @@ public final class BrokerClient implements AutoCloseable {
     private final String clientId;
     private final int maxResponseBytes;
     private final int timeoutMs;
+    private final ClientSecurity security;
     private InetSocketAddress address;
-    private SocketChannel channel;
-    private Selector selector;
+    private BlockingTransport transport;
     private ByteBuffer receive = ByteBuffer.allocateDirect(INITIAL_BUFFER_BYTES);
     private final ByteBuffer sizePrefix = ByteBuffer.allocate(SIZE_PREFIX_BYTES);
     private int correlationId;
@@ -45,9 +47,15 @@ public final class BrokerClient implements AutoCloseable {
      * @param timeoutMs        bound on connecting and on each blocking read or write
      */
     public BrokerClient(String clientId, int maxResponseBytes, int timeoutMs) {
+        this(clientId, maxResponseBytes, timeoutMs, ClientSecurity.plaintext());
+    }
+
+    /** @param security how connections are secured (the inter-broker listener's TLS and SASL) */
+    public BrokerClient(String clientId, int maxResponseBytes, int timeoutMs, ClientSecurity security) {
         this.clientId = clientId;
         this.maxResponseBytes = maxResponseBytes;
         this.timeoutMs = timeoutMs;
+        this.security = security;
     }
 
     /** Points the client at {@code target}; an open connection to another address is closed. */
@@ -76,8 +84,9 @@ public final class BrokerClient implements AutoCloseable {
             ByteBuffer body = RequestUtils.serialize(header, api.requestHeaderVersion(version), request, version);
             sizePrefix.clear();
             sizePrefix.putInt(body.remaining()).flip();
-            writeFully(sizePrefix);
-            writeFully(body);
+            long deadline = deadline();
+            transport.writeFully(sizePrefix, deadline);
+            transport.writeFully(body, deadline);
             ByteBuffer response = readFrame();
             ResponseHeader responseHeader = ResponseHeader.parse(response, api.responseHeaderVersion(version));
             if (responseHeader.correlationId() != correlation) {
@@ -92,7 +101,7 @@ public final class BrokerClient implements AutoCloseable {
     }
 
     private void connectIfNeeded() throws IOException {
-        if (channel != null && channel.isOpen()) {
+        if (transport != null) {
             return;
         }
         SocketChannel opened = SocketChannel.open();
@@ -115,8 +124,7 @@ public final class BrokerClient implements AutoCloseable {
             }
             opened.keyFor(waiter).cancel();
             waiter.selectNow();
-            channel = opened;
-            selector = waiter;
+            transport = security.open(opened, waiter, address, clientId, deadline);
         } catch (IOException | RuntimeException e) {
             opened.close();
             waiter.close();
@@ -124,19 +132,10 @@ public final class BrokerClient implements AutoCloseable {
         }
     }
 
-    private void writeFully(ByteBuffer source) throws IOException {
-        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-        while (source.hasRemaining()) {
-            if (channel.write(source) == 0) {
-                await(SelectionKey.OP_WRITE, deadline, "writing to");
-            }
-        }
-    }
-
     private ByteBuffer readFrame() throws IOException {
-        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        long deadline = deadline();
         sizePrefix.clear();
-        readFully(sizePrefix, deadline);
+        transport.readFully(sizePrefix, deadline);
         int size = sizePrefix.getInt(0);
         if (size < 0 || size > maxResponseBytes) {
             throw new IOException("response of " + size + " bytes from " + address + " outside [0, " + maxResponseBytes + "]");
@@ -145,54 +144,20 @@ public final class BrokerClient implements AutoCloseable {
             receive = ByteBuffer.allocateDirect(Math.min(maxResponseBytes, Math.max(size, receive.capacity() * 2)));
         }
         receive.clear().limit(size);
-        readFully(receive, deadline);
+        transport.readFully(receive, deadline);
         receive.flip();
         return receive;
     }
 
-    private void readFully(ByteBuffer target, long deadline) throws IOException {
-        while (target.hasRemaining()) {
-            int n = channel.read(target);
-            if (n < 0) {
-                throw new EOFException("connection to " + address + " closed by the peer");
-            }
-            if (n == 0) {
-                await(SelectionKey.OP_READ, deadline, "reading from");
-            }
-        }
-    }
-
-    private void await(int op, long deadline, String what) throws IOException {
-        if (Thread.currentThread().isInterrupted()) {
-            throw new InterruptedIOException(what + " " + address + " interrupted");
-        }
-        long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
-        if (leftMs <= 0) {
-            throw new SocketTimeoutException(what + " " + address + " took over " + timeoutMs + " ms");
-        }
-        SelectionKey key = channel.register(selector, op);
-        try {
-            selector.select(leftMs);
-        } finally {
-            key.interestOps(0);
-            selector.selectedKeys().clear();
-        }
+    private long deadline() {
+        return System.nanoTime() + timeoutMs * 1_000_000L;
     }
 
     /** Closes the connection; the next call opens a new one. */
     public void disconnect() {
-        try {
-            if (channel != null) {
-                channel.close();
-            }
-            if (selector != null) {
-                selector.close();
-            }
-        } catch (IOException ignored) {
-            // closing: nothing left to do with it
-        } finally {
-            channel = null;
-            selector = null;
+        if (transport != null) {
+            transport.close();
+            transport = null;
         }
     }
 

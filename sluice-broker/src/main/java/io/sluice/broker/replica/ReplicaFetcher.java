@@ -1,6 +1,7 @@
 package io.sluice.broker.replica;
 
 import io.sluice.broker.config.ReplicaConfig;
+import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.interbroker.BrokerClient;
 import io.sluice.broker.topic.Partition;
 import java.io.IOException;
@@ -62,7 +63,7 @@ final class ReplicaFetcher implements Runnable {
     private Thread thread;
 
     ReplicaFetcher(String name, int selfId, InetSocketAddress leaderAddress, ReplicaConfig config,
-                   FollowerAppender appender, LongSupplier clock) {
+                   FollowerAppender appender, LongSupplier clock, ClientSecurity security) {
         this.name = name;
         this.selfId = selfId;
         this.leaderAddress = leaderAddress;
@@ -70,7 +71,7 @@ final class ReplicaFetcher implements Runnable {
         this.appender = appender;
         this.clock = clock;
         this.client = new BrokerClient(name, config.fetchResponseMaxBytes() + config.fetchMaxBytes() + 64 * 1024,
-                config.socketTimeoutMs());
+                config.socketTimeoutMs(), security);
     }
 
     void start() {

@@ -58,7 +58,7 @@ public final class ReplicaManager implements AutoCloseable {
         this.cluster = cluster;
         this.hosted = hosted;
         this.clock = clock;
-        this.fetchers = new ReplicaFetcherManager(selfId, config, clock);
+        this.fetchers = new ReplicaFetcherManager(selfId, config, clock, controller.security());
         this.isrChanges = new IsrChangeSender(selfId, controller, scheduler, config.fetchBackoffMs());
         this.checkpoint = new HighWatermarkCheckpoint(logs.logDirs());
         this.restoredHighWatermarks = checkpoint.readAll();
