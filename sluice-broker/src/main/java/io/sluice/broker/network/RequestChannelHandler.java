@@ -219,7 +219,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ConnectionSession.Step step = apiKey == ApiKeys.SASL_HANDSHAKE
-                ? session.handshake((SaslHandshakeRequestData) request, clientHost)
+                ? session.handshake((SaslHandshakeRequestData) request, apiVersion, clientHost)
                 : session.authenticate((SaslAuthenticateRequestData) request, clientHost);
         if (session.isAuthenticated()) {
             FrameDecoder frames = ctx.pipeline().get(FrameDecoder.class);

@@ -92,9 +92,14 @@ public final class ConnectionSession {
     }
 
     /** Answers a SaslHandshake request received before authentication. */
-    public Step handshake(SaslHandshakeRequestData request, String clientHost) {
+    public Step handshake(SaslHandshakeRequestData request, short version, String clientHost) {
         SaslHandshakeResponseData response = new SaslHandshakeResponseData()
                 .setMechanisms(listener.mechanisms());
+        if (version == 0) {
+            LOG.info("Refusing a v0 SaslHandshake (unframed tokens) from {} on listener {}", clientHost,
+                    listener.listenerName());
+            return new Step(response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code()), true, 0);
+        }
         if (state != State.HANDSHAKE) {
             return new Step(response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code()), true, 0);
         }

@@ -12,8 +12,9 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * SaslHandshake (v1: tokens travel in SaslAuthenticate) and SaslAuthenticate (v0-2) in the API table, so ApiVersions
- * advertises them. A login in progress never reaches these handlers (the connection's {@link ConnectionSession}
+ * SaslHandshake and SaslAuthenticate (v0-2) in the API table, so ApiVersions advertises them. SaslHandshake is
+ * advertised from v0 because librdkafka requires v0 in the range before it logs in at all; a v0 handshake itself
+ * (raw tokens without SaslAuthenticate framing, pre-1.0 clients) is refused with ILLEGAL_SASL_STATE. A login in progress never reaches these handlers (the connection's {@link ConnectionSession}
  * answers it); they answer only the requests Kafka refuses with ILLEGAL_SASL_STATE: on a listener without SASL, or
  * after the login (Sluice does not re-authenticate, KIP-368).
  *
@@ -24,7 +25,7 @@ public final class SaslApis {
     }
 
     public static void register(ApiRegistry registry) {
-        registry.register(ApiKeys.SASL_HANDSHAKE, 1, 1, (RequestContext context, SaslHandshakeRequestData request) ->
+        registry.register(ApiKeys.SASL_HANDSHAKE, 0, 1, (RequestContext context, SaslHandshakeRequestData request) ->
                         CompletableFuture.completedFuture(new SaslHandshakeResponseData()
                                 .setErrorCode(Errors.ILLEGAL_SASL_STATE.code()).setMechanisms(List.of())))
                 .register(ApiKeys.SASL_AUTHENTICATE, 0, 2, (RequestContext context, SaslAuthenticateRequestData request) ->
