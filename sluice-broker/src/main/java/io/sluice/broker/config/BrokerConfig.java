@@ -77,7 +77,12 @@ public final class BrokerConfig {
                 if (text == null) {
                     throw new ConfigException(name, null, "a value is required");
                 }
-                overridden.parse(text);
+                try {
+                    overridden.parse(text);
+                } catch (ConfigException e) {
+                    String reason = e.getMessage().substring(e.getMessage().indexOf("': ") + 3);
+                    throw new ConfigException(name, overridden.type() == ConfigType.PASSWORD ? "[hidden]" : text, reason);
+                }
                 listenerOverrides.put(name, text.trim());
             } else if (key != null) {
                 if (text == null) {

@@ -230,13 +230,13 @@ public final class BrokerConfigKeys {
     /** TLS and SASL keys; each may be given per listener as listener.name.<name>.<key>. */
     private static void defineSecurityKeys() {
         define(SSL_KEYSTORE_TYPE, STRING, "JKS", "Format of the key store: JKS or PKCS12 (Kafka's default).", oneOf("JKS", "PKCS12"));
-        define(SSL_KEYSTORE_LOCATION, STRING, null, "Key store holding this broker's TLS key and certificate; required on SSL and SASL_SSL listeners.", ANY);
-        define(SSL_KEYSTORE_PASSWORD, PASSWORD, null, "Password of the key store.", ANY);
+        define(SSL_KEYSTORE_LOCATION, STRING, null, "Key store holding this broker's TLS key and certificate; required on SSL and SASL_SSL listeners (unset means none).", ANY);
+        define(SSL_KEYSTORE_PASSWORD, PASSWORD, null, "Password of the key store; unset means the store is read without one.", ANY);
         define(SSL_KEY_PASSWORD, PASSWORD, null, "Password of the private key in the key store; unset means the key store password.", ANY);
         define(SSL_TRUSTSTORE_TYPE, STRING, "JKS", "Format of the trust store: JKS or PKCS12.", oneOf("JKS", "PKCS12"));
         define(SSL_TRUSTSTORE_LOCATION, STRING, null,
                 "Trust store for client certificates and for the brokers this one connects to; unset means the JDK's CAs.", ANY);
-        define(SSL_TRUSTSTORE_PASSWORD, PASSWORD, null, "Password of the trust store.", ANY);
+        define(SSL_TRUSTSTORE_PASSWORD, PASSWORD, null, "Password of the trust store; unset means the store is read without one.", ANY);
         define(SSL_CLIENT_AUTH, STRING, "none",
                 "required: clients must present a trusted certificate (mTLS); requested: they may; none: they are not asked.",
                 oneOf("required", "requested", "none"));
@@ -255,7 +255,7 @@ public final class BrokerConfigKeys {
                 oneOf("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"));
         define(SASL_JAAS_CONFIG, PASSWORD, null,
                 "JAAS entry: user_<name>=\"<password>\" options are the accounts, username/password the broker's own login; "
-                        + "listener.name.<l>.<mechanism>.sasl.jaas.config wins.", ANY);
+                        + "listener.name.<l>.<mechanism>.sasl.jaas.config wins; unset means no accounts.", ANY);
         define(SASL_SERVER_MAX_RECEIVE_SIZE, INT, "524288",
                 "Largest request frame before SASL authentication completes, so an unauthenticated peer cannot make the broker allocate.",
                 atLeast(1));
