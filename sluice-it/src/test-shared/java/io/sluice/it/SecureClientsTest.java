@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testkit.SluiceBrokerProcess;
 import io.sluice.testkit.security.TestSecurity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -38,27 +36,18 @@ class SecureClientsTest {
 
     @TempDir
     static Path tempDir;
+    static SecureBrokers brokers;
     static TestSecurity security;
-    private static final Map<String, SluiceBrokerProcess> BROKERS = new HashMap<>();
 
     @BeforeAll
     static void makeCertificates() throws Exception {
-        security = TestSecurity.create(tempDir.resolve("tls"));
+        brokers = new SecureBrokers(tempDir, SecureClientsTest.class);
+        security = brokers.security();
     }
 
     @AfterAll
     static void stopBrokers() {
-        BROKERS.values().forEach(broker -> TestBroker.stopAndKeepLog(broker, SecureClientsTest.class));
-    }
-
-    static SluiceBrokerProcess broker(String protocol) throws Exception {
-        SluiceBrokerProcess broker = BROKERS.get(protocol);
-        if (broker == null) {
-            broker = TestBroker.start(tempDir.resolve(protocol.toLowerCase()),
-                    security.brokerSettings(protocol, "PLAIN").toArray(new String[0]));
-            BROKERS.put(protocol, broker);
-        }
-        return broker;
+        brokers.close();
     }
 
     @ParameterizedTest(name = "{0} {1} client certificate {2}")
@@ -67,7 +56,7 @@ class SecureClientsTest {
             "SASL_SSL,SCRAM-SHA-512,true"})
     void shouldProduceConsumeAndAdministerOverASecuredListener(String protocol, String mechanism, boolean certificate)
             throws Exception {
-        String bootstrap = broker(protocol).bootstrap();
+        String bootstrap = brokers.broker(protocol).bootstrap();
         Map<String, String> secured = security.clientProperties(protocol, mechanism, TestSecurity.PASSWORD, certificate);
         String topic = "secure-" + protocol.toLowerCase() + "-" + (mechanism == null ? "tls" : mechanism.toLowerCase())
                 + "-" + certificate;

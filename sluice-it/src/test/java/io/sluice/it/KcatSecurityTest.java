@@ -5,14 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.Kcat;
 import io.sluice.testkit.ProcessResult;
-import io.sluice.testkit.SluiceBrokerProcess;
 import io.sluice.testkit.security.TestSecurity;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,28 +23,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 class KcatSecurityTest {
     @TempDir
     static Path tempDir;
+    static SecureBrokers brokers;
     static TestSecurity security;
-    private static final Map<String, SluiceBrokerProcess> BROKERS = new HashMap<>();
 
     @BeforeAll
     static void makeCertificates() throws Exception {
         assertTrue(Kcat.isInstalled(), Kcat.NOT_INSTALLED);
-        security = TestSecurity.create(tempDir.resolve("tls"));
+        brokers = new SecureBrokers(tempDir, KcatSecurityTest.class);
+        security = brokers.security();
     }
 
     @AfterAll
     static void stopBrokers() {
-        BROKERS.values().forEach(broker -> TestBroker.stopAndKeepLog(broker, KcatSecurityTest.class));
-    }
-
-    private static SluiceBrokerProcess broker(String protocol) throws Exception {
-        SluiceBrokerProcess broker = BROKERS.get(protocol);
-        if (broker == null) {
-            broker = TestBroker.start(tempDir.resolve(protocol.toLowerCase()),
-                    security.brokerSettings(protocol, "PLAIN").toArray(new String[0]));
-            BROKERS.put(protocol, broker);
-        }
-        return broker;
+        brokers.close();
     }
 
     @ParameterizedTest(name = "{0} {1} client certificate {2}")
@@ -61,7 +49,7 @@ class KcatSecurityTest {
             options.add("-X");
             options.add(option);
         }
-        Kcat kcat = new Kcat(broker(protocol).bootstrap());
+        Kcat kcat = new Kcat(brokers.broker(protocol).bootstrap());
 
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 20; i++) {

@@ -128,13 +128,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ApiKeys apiKey = ApiKeys.forId(apiKeyId);
-        if (session.expectsSasl() && apiKey != ApiKeys.API_VERSIONS) {
-            if (apiKey != ApiKeys.SASL_HANDSHAKE && apiKey != ApiKeys.SASL_AUTHENTICATE) {
-                closeConnection(ctx, apiKey + " before SASL authentication (only ApiVersions, SaslHandshake and "
-                        + "SaslAuthenticate are allowed)");
-                return;
-            }
-            login(ctx, bytes, apiKey, apiVersion);
+        boolean loggingIn = session.expectsSasl() && apiKey != ApiKeys.API_VERSIONS;
+        if (loggingIn && apiKey != ApiKeys.SASL_HANDSHAKE && apiKey != ApiKeys.SASL_AUTHENTICATE) {
+            closeConnection(ctx, apiKey + " before SASL authentication (only ApiVersions, SaslHandshake and "
+                    + "SaslAuthenticate are allowed)");
             return;
         }
         ApiRegistry.Registration registration = registry.find(apiKey);
@@ -155,6 +152,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             request.read(new ByteBufferAccessor(bytes), apiVersion);
         } catch (RuntimeException e) {
             closeConnection(ctx, "malformed " + apiKey + " v" + apiVersion + " request: " + e.getMessage());
+            return;
+        }
+        if (loggingIn) {
+            login(ctx, header, request, apiKey, apiVersion);
             return;
         }
         RequestContext context = new RequestContext(header, clientHost, connectionId, session.principal(),
@@ -202,22 +203,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** One SaslHandshake or SaslAuthenticate of a connection that has not logged in yet. */
-    private void login(ChannelHandlerContext ctx, ByteBuffer bytes, ApiKeys apiKey, short apiVersion) {
-        ApiRegistry.Registration registration = registry.find(apiKey);
-        if (registration == null || !registration.supports(apiVersion)) {
-            closeConnection(ctx, apiKey + " version " + apiVersion + " is not supported");
-            return;
-        }
-        RequestHeader header;
-        ApiMessage request;
-        try {
-            header = RequestHeader.parse(bytes);
-            request = apiKey.messageType.newRequest();
-            request.read(new ByteBufferAccessor(bytes), apiVersion);
-        } catch (RuntimeException e) {
-            closeConnection(ctx, "malformed " + apiKey + " v" + apiVersion + " request before authentication");
-            return;
-        }
+    private void login(ChannelHandlerContext ctx, RequestHeader header, ApiMessage request, ApiKeys apiKey,
+                       short apiVersion) {
         ConnectionSession.Step step = apiKey == ApiKeys.SASL_HANDSHAKE
                 ? session.handshake((SaslHandshakeRequestData) request, apiVersion, clientHost)
                 : session.authenticate((SaslAuthenticateRequestData) request, clientHost);

@@ -9,7 +9,7 @@ import javax.security.sasl.SaslException;
  *
  * <p>Not thread-safe; one per connection attempt.
  */
-final class PlainClient implements SaslClient {
+final class PlainClient extends NoSecurityLayer implements SaslClient {
     private final String userName;
     private final String password;
     private boolean complete;
@@ -41,24 +41,5 @@ final class PlainClient implements SaslClient {
     @Override
     public boolean isComplete() {
         return complete;
-    }
-
-    @Override
-    public byte[] unwrap(byte[] incoming, int offset, int len) throws SaslException {
-        throw new SaslException("PLAIN has no security layer");
-    }
-
-    @Override
-    public byte[] wrap(byte[] outgoing, int offset, int len) throws SaslException {
-        throw new SaslException("PLAIN has no security layer");
-    }
-
-    @Override
-    public Object getNegotiatedProperty(String propName) {
-        return null;
-    }
-
-    @Override
-    public void dispose() {
     }
 }

@@ -13,7 +13,7 @@ import javax.security.sasl.SaslServer;
  *
  * <p>Not thread-safe; one per authenticating connection.
  */
-final class PlainServer implements SaslServer {
+final class PlainServer extends NoSecurityLayer implements SaslServer {
     static final String MECHANISM = "PLAIN";
 
     private final Function<String, String> passwords;
@@ -73,24 +73,5 @@ final class PlainServer implements SaslServer {
             throw new IllegalStateException("PLAIN exchange not complete");
         }
         return authorizationId;
-    }
-
-    @Override
-    public byte[] unwrap(byte[] incoming, int offset, int len) throws SaslException {
-        throw new SaslException("PLAIN has no security layer");
-    }
-
-    @Override
-    public byte[] wrap(byte[] outgoing, int offset, int len) throws SaslException {
-        throw new SaslException("PLAIN has no security layer");
-    }
-
-    @Override
-    public Object getNegotiatedProperty(String propName) {
-        return null;
-    }
-
-    @Override
-    public void dispose() {
     }
 }

@@ -13,7 +13,7 @@ import javax.security.sasl.SaslException;
  *
  * <p>Not thread-safe; one per connection attempt.
  */
-final class ScramClient implements SaslClient {
+final class ScramClient extends NoSecurityLayer implements SaslClient {
     private static final String GS2_HEADER = "n,,";
     private static final int MAX_ITERATIONS = 1 << 20;
 
@@ -107,24 +107,5 @@ final class ScramClient implements SaslClient {
     @Override
     public boolean isComplete() {
         return complete;
-    }
-
-    @Override
-    public byte[] unwrap(byte[] incoming, int offset, int len) throws SaslException {
-        throw new SaslException("SCRAM has no security layer");
-    }
-
-    @Override
-    public byte[] wrap(byte[] outgoing, int offset, int len) throws SaslException {
-        throw new SaslException("SCRAM has no security layer");
-    }
-
-    @Override
-    public Object getNegotiatedProperty(String propName) {
-        return null;
-    }
-
-    @Override
-    public void dispose() {
     }
 }

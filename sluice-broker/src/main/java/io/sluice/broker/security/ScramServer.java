@@ -16,7 +16,7 @@ import javax.security.sasl.SaslServer;
  *
  * <p>Not thread-safe; one per authenticating connection.
  */
-final class ScramServer implements SaslServer {
+final class ScramServer extends NoSecurityLayer implements SaslServer {
     private enum State { CLIENT_FIRST, CLIENT_FINAL, COMPLETE, FAILED }
 
     private final ScramMechanism mechanism;
@@ -125,21 +125,6 @@ final class ScramServer implements SaslServer {
             throw new IllegalStateException("SCRAM exchange not complete");
         }
         return userName;
-    }
-
-    @Override
-    public byte[] unwrap(byte[] incoming, int offset, int len) throws SaslException {
-        throw new SaslException("SCRAM has no security layer");
-    }
-
-    @Override
-    public byte[] wrap(byte[] outgoing, int offset, int len) throws SaslException {
-        throw new SaslException("SCRAM has no security layer");
-    }
-
-    @Override
-    public Object getNegotiatedProperty(String propName) {
-        return null;
     }
 
     @Override
