@@ -114,6 +114,7 @@ public final class BrokerConfigKeys {
     public static final String SASL_JAAS_CONFIG = "sasl.jaas.config";
     public static final String SASL_SERVER_MAX_RECEIVE_SIZE = "sasl.server.max.receive.size";
     public static final String CONNECTION_FAILED_AUTHENTICATION_DELAY_MS = "connection.failed.authentication.delay.ms";
+    public static final String CONNECTIONS_MAX_REAUTH_MS = "connections.max.reauth.ms";
     /** Per-listener overrides are {@code listener.name.<lower-case listener name>.<key>}, as in Kafka. */
     public static final String LISTENER_PREFIX = "listener.name.";
 
@@ -261,6 +262,9 @@ public final class BrokerConfigKeys {
                 atLeast(1));
         define(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, INT, "100",
                 "A failed login is answered and closed after this delay, slowing password guessing.", atLeast(0));
+        define(CONNECTIONS_MAX_REAUTH_MS, LONG, "0",
+                "A SASL login lasts this long, then the client must log in again on its connection or be closed (KIP-368); 0 is forever.",
+                atLeast(0));
     }
 
     private BrokerConfigKeys() {

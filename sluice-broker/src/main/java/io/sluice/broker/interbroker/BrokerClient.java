@@ -101,6 +101,10 @@ public final class BrokerClient implements AutoCloseable {
     }
 
     private void connectIfNeeded() throws IOException {
+        if (transport != null && transport.sessionEnding()) {
+            // The broker closes a connection whose SASL session ended (KIP-368): log in anew before it does.
+            disconnect();
+        }
         if (transport != null) {
             return;
         }

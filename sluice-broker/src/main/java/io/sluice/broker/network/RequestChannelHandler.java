@@ -128,10 +128,15 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ApiKeys apiKey = ApiKeys.forId(apiKeyId);
-        boolean loggingIn = session.expectsSasl() && apiKey != ApiKeys.API_VERSIONS;
-        if (loggingIn && apiKey != ApiKeys.SASL_HANDSHAKE && apiKey != ApiKeys.SASL_AUTHENTICATE) {
+        boolean saslRequest = apiKey == ApiKeys.SASL_HANDSHAKE || apiKey == ApiKeys.SASL_AUTHENTICATE;
+        boolean loggingIn = saslRequest && session.handlesSasl();
+        if (session.expectsSasl() && !saslRequest && apiKey != ApiKeys.API_VERSIONS) {
             closeConnection(ctx, apiKey + " before SASL authentication (only ApiVersions, SaslHandshake and "
                     + "SaslAuthenticate are allowed)");
+            return;
+        }
+        if (!saslRequest && apiKey != ApiKeys.API_VERSIONS && session.isExpired()) {
+            closeConnection(ctx, apiKey + " after the SASL session expired (connections.max.reauth.ms) without a new login");
             return;
         }
         ApiRegistry.Registration registration = registry.find(apiKey);
@@ -202,12 +207,12 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** One SaslHandshake or SaslAuthenticate of a connection that has not logged in yet. */
+    /** One SaslHandshake or SaslAuthenticate of a connection logging in, or in again (KIP-368). */
     private void login(ChannelHandlerContext ctx, RequestHeader header, ApiMessage request, ApiKeys apiKey,
                        short apiVersion) {
         ConnectionSession.Step step = apiKey == ApiKeys.SASL_HANDSHAKE
                 ? session.handshake((SaslHandshakeRequestData) request, apiVersion, clientHost)
-                : session.authenticate((SaslAuthenticateRequestData) request, clientHost);
+                : session.authenticate((SaslAuthenticateRequestData) request, apiVersion, clientHost);
         if (session.isAuthenticated()) {
             FrameDecoder frames = ctx.pipeline().get(FrameDecoder.class);
             if (frames != null) {

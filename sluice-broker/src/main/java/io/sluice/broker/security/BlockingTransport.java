@@ -32,6 +32,8 @@ public final class BlockingTransport implements AutoCloseable {
     private ByteBuffer netIn;
     private ByteBuffer netOut;
     private ByteBuffer appIn;
+    /** When the SASL session of this connection should be renewed (a new connection); Long.MAX_VALUE for never. */
+    private long renewAtNanos = Long.MAX_VALUE;
 
     BlockingTransport(SocketChannel channel, Selector selector, InetSocketAddress address, SSLEngine engine) {
         this.channel = channel;
@@ -48,6 +50,20 @@ public final class BlockingTransport implements AutoCloseable {
 
     public InetSocketAddress address() {
         return address;
+    }
+
+    /**
+     * Whether the broker's SASL session on this connection is near its end (85% of the session lifetime it gave,
+     * KIP-368): the owner then opens a new connection before the broker would close this one.
+     */
+    public boolean sessionEnding() {
+        return System.nanoTime() - renewAtNanos >= 0 && renewAtNanos != Long.MAX_VALUE;
+    }
+
+    void sessionLifetime(long lifetimeMs) {
+        if (lifetimeMs > 0) {
+            renewAtNanos = System.nanoTime() + lifetimeMs * 850_000L;
+        }
     }
 
     /** Runs the TLS handshake (nothing to do in plain text). */

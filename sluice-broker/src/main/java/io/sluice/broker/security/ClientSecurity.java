@@ -130,6 +130,7 @@ public final class ClientSecurity {
                         + " failed", new SaslAuthenticationException(response.errorMessage()));
             }
             if (client.isComplete()) {
+                transport.sessionLifetime(response.sessionLifetimeMs());
                 return;
             }
             try {
@@ -139,6 +140,7 @@ public final class ClientSecurity {
                         + e.getMessage(), e);
             }
             if (client.isComplete() && token == null) {
+                transport.sessionLifetime(response.sessionLifetimeMs());
                 return;
             }
         }

@@ -1,6 +1,7 @@
 package io.sluice.broker.security;
 
 import java.io.IOException;
+import java.util.function.LongSupplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.security.sasl.AuthenticationException;
@@ -21,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * (UNSUPPORTED_SASL_MECHANISM and close for one not offered), SaslAuthenticate carries its tokens (a failed login gets
  * SASL_AUTHENTICATION_FAILED, after connection.failed.authentication.delay.ms, and the connection is closed). The
  * principal is {@code User:<name>}: the SASL authorization id, else the client certificate's subject mapped by
- * ssl.principal.mapping.rules, else {@code User:ANONYMOUS}. Failures are logged with the user name and mechanism,
- * never a token or password.
+ * ssl.principal.mapping.rules, else {@code User:ANONYMOUS}. With connections.max.reauth.ms set, a SASL login lasts
+ * that long (told to the client as session_lifetime_ms): the client logs in again on the same connection with the same
+ * mechanism and principal, or its next request after expiry closes the connection (KIP-368). Failures are logged with
+ * the user name and mechanism, never a token or password.
  *
  * <p>Not thread-safe; one per connection, confined to the connection's request executor.
  */
@@ -39,28 +42,47 @@ public final class ConnectionSession {
     public record Step(ApiMessage response, boolean close, long delayMs) {
     }
 
-    private enum State { HANDSHAKE, AUTHENTICATE, AUTHENTICATED }
+    /** HANDSHAKE and AUTHENTICATE: the first login; REAUTHENTICATE: a KIP-368 login on an authenticated connection. */
+    private enum State { HANDSHAKE, AUTHENTICATE, AUTHENTICATED, REAUTHENTICATE }
 
     private final ListenerSecurity listener;
     private final SSLEngine engine;
+    private final LongSupplier clock;
     private State state;
     private SaslServer saslServer;
+    private String mechanism;
     private KafkaPrincipal principal;
+    /** When the SASL session ends (connections.max.reauth.ms after the last login); Long.MAX_VALUE when never. */
+    private long expiresAtMs = Long.MAX_VALUE;
 
-    ConnectionSession(ListenerSecurity listener, SSLEngine engine) {
+    ConnectionSession(ListenerSecurity listener, SSLEngine engine, LongSupplier clock) {
         this.listener = listener;
         this.engine = engine;
+        this.clock = clock;
         this.state = listener.usesSasl() ? State.HANDSHAKE : State.AUTHENTICATED;
     }
 
-    /** Whether requests other than ApiVersions, SaslHandshake and SaslAuthenticate may be served. */
+    /** Whether the first login is done (always on listeners without SASL). */
     public boolean isAuthenticated() {
-        return state == State.AUTHENTICATED;
+        return state == State.AUTHENTICATED || state == State.REAUTHENTICATE;
     }
 
-    /** Whether SaslHandshake and SaslAuthenticate belong to this connection's login (a SASL listener, not yet done). */
+    /** Whether SaslHandshake and SaslAuthenticate belong to this connection's first login (a SASL listener, not yet done). */
     public boolean expectsSasl() {
-        return state != State.AUTHENTICATED;
+        return !isAuthenticated();
+    }
+
+    /**
+     * Whether this connection's SaslHandshake and SaslAuthenticate requests are answered here: during the first login,
+     * and, with connections.max.reauth.ms set, to re-authenticate (KIP-368).
+     */
+    public boolean handlesSasl() {
+        return expectsSasl() || (mechanism != null && listener.reauthenticationMs() > 0);
+    }
+
+    /** Whether the SASL session has ended without a new login: the connection must then close (KIP-368). */
+    public boolean isExpired() {
+        return expiresAtMs != Long.MAX_VALUE && clock.getAsLong() >= expiresAtMs;
     }
 
     public String listenerName() {
@@ -95,6 +117,16 @@ public final class ConnectionSession {
     public Step handshake(SaslHandshakeRequestData request, short version, String clientHost) {
         SaslHandshakeResponseData response = new SaslHandshakeResponseData()
                 .setMechanisms(listener.mechanisms());
+        if (state == State.AUTHENTICATED && handlesSasl()) {
+            if (!request.mechanism().equals(mechanism)) {
+                LOG.info("Refusing re-authentication of {} from {} with {} instead of {}", principal, clientHost,
+                        request.mechanism(), mechanism);
+                return new Step(response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()), true, 0);
+            }
+            saslServer = listener.newSaslServer(mechanism);
+            state = State.REAUTHENTICATE;
+            return new Step(response.setErrorCode(Errors.NONE.code()), false, 0);
+        }
         if (version == 0) {
             LOG.info("Refusing a v0 SaslHandshake (unframed tokens) from {} on listener {}", clientHost,
                     listener.listenerName());
@@ -109,14 +141,15 @@ public final class ConnectionSession {
                     listener.listenerName(), listener.mechanisms());
             return new Step(response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()), true, 0);
         }
+        mechanism = request.mechanism();
         state = State.AUTHENTICATE;
         return new Step(response.setErrorCode(Errors.NONE.code()), false, 0);
     }
 
     /** Answers a SaslAuthenticate request received before authentication. */
-    public Step authenticate(SaslAuthenticateRequestData request, String clientHost) {
+    public Step authenticate(SaslAuthenticateRequestData request, short version, String clientHost) {
         SaslAuthenticateResponseData response = new SaslAuthenticateResponseData().setAuthBytes(new byte[0]);
-        if (state != State.AUTHENTICATE) {
+        if (state != State.AUTHENTICATE && state != State.REAUTHENTICATE) {
             return new Step(response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
                     .setErrorMessage("SaslAuthenticate before SaslHandshake"), true, 0);
         }
@@ -124,20 +157,32 @@ public final class ConnectionSession {
             byte[] challenge = saslServer.evaluateResponse(request.authBytes());
             response.setAuthBytes(challenge == null ? new byte[0] : challenge).setErrorCode(Errors.NONE.code());
             if (saslServer.isComplete()) {
-                principal = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, saslServer.getAuthorizationID());
+                KafkaPrincipal authenticated = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, saslServer.getAuthorizationID());
+                if (state == State.REAUTHENTICATE && !authenticated.equals(principal)) {
+                    throw new AuthenticationException("Cannot change principals during re-authentication from "
+                            + principal + " to " + authenticated);
+                }
+                principal = authenticated;
                 state = State.AUTHENTICATED;
+                long lifetimeMs = listener.reauthenticationMs();
+                if (lifetimeMs > 0) {
+                    expiresAtMs = clock.getAsLong() + lifetimeMs;
+                    if (version >= 1) {
+                        response.setSessionLifetimeMs(lifetimeMs);
+                    }
+                }
                 dispose();
                 LOG.debug("{} authenticated from {} on listener {}", principal, clientHost,
                         listener.listenerName());
             }
             return new Step(response, false, 0);
         } catch (SaslException e) {
-            String mechanism = saslServer.getMechanismName();
+            String mechanismName = saslServer.getMechanismName();
             dispose();
             state = State.HANDSHAKE;
             String message = e instanceof AuthenticationException ? e.getMessage()
                     : "Authentication failed: " + e.getMessage();
-            LOG.info("Failed {} authentication from {} on listener {}: {}", mechanism, clientHost,
+            LOG.info("Failed {} authentication from {} on listener {}: {}", mechanismName, clientHost,
                     listener.listenerName(), message);
             return new Step(response.setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(message),
                     true, listener.failedAuthenticationDelayMs());

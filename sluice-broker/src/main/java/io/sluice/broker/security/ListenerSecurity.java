@@ -1,5 +1,6 @@
 package io.sluice.broker.security;
 
+import static io.sluice.broker.config.BrokerConfigKeys.CONNECTIONS_MAX_REAUTH_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.SASL_ENABLED_MECHANISMS;
 import static io.sluice.broker.config.BrokerConfigKeys.SASL_SERVER_MAX_RECEIVE_SIZE;
@@ -37,11 +38,12 @@ public final class ListenerSecurity {
     private final Map<ScramMechanism, Map<String, ScramCredential>> scramCredentials;
     private final int maxUnauthenticatedFrameBytes;
     private final long failedAuthenticationDelayMs;
+    private final long reauthenticationMs;
 
     private ListenerSecurity(String listenerName, SecurityProtocol protocol, TlsSettings tls, SslPrincipalMapper mapper,
                              List<String> mechanisms, Map<String, String> plainPasswords,
                              Map<ScramMechanism, Map<String, ScramCredential>> scramCredentials,
-                             int maxUnauthenticatedFrameBytes, long failedAuthenticationDelayMs) {
+                             int maxUnauthenticatedFrameBytes, long failedAuthenticationDelayMs, long reauthenticationMs) {
         this.listenerName = listenerName;
         this.protocol = protocol;
         this.tls = tls;
@@ -51,12 +53,13 @@ public final class ListenerSecurity {
         this.scramCredentials = scramCredentials;
         this.maxUnauthenticatedFrameBytes = maxUnauthenticatedFrameBytes;
         this.failedAuthenticationDelayMs = failedAuthenticationDelayMs;
+        this.reauthenticationMs = reauthenticationMs;
     }
 
     /** A PLAINTEXT listener: no TLS, no SASL, every connection is User:ANONYMOUS. */
     public static ListenerSecurity plaintext(String listenerName) {
         return new ListenerSecurity(listenerName, SecurityProtocol.PLAINTEXT, null, null, List.of(), Map.of(), Map.of(),
-                Integer.MAX_VALUE, 0);
+                Integer.MAX_VALUE, 0, 0);
     }
 
     /**
@@ -110,8 +113,9 @@ public final class ListenerSecurity {
         }
         int cap = Integer.parseInt(config.listenerValue(name, SASL_SERVER_MAX_RECEIVE_SIZE));
         long delay = Long.parseLong(config.listenerValue(name, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS));
+        long reauth = Long.parseLong(config.listenerValue(name, CONNECTIONS_MAX_REAUTH_MS));
         return new ListenerSecurity(name, protocol, tls, mapper, List.copyOf(mechanisms), Map.copyOf(plain),
-                scram, usesSasl ? cap : Integer.MAX_VALUE, delay);
+                scram, usesSasl ? cap : Integer.MAX_VALUE, delay, usesSasl ? reauth : 0);
     }
 
     private static Map<String, String> accounts(BrokerConfig config, String listenerName, String mechanism) {
@@ -157,6 +161,11 @@ public final class ListenerSecurity {
         return failedAuthenticationDelayMs;
     }
 
+    /** How long a SASL login lasts before the client must log in again (connections.max.reauth.ms); 0 is forever. */
+    public long reauthenticationMs() {
+        return reauthenticationMs;
+    }
+
     /** A server engine for a new connection; only on TLS listeners. */
     public SSLEngine newServerEngine() {
         return tls.serverEngine();
@@ -181,6 +190,6 @@ public final class ListenerSecurity {
 
     /** A new connection's authentication state. */
     public ConnectionSession newSession(SSLEngine engine) {
-        return new ConnectionSession(this, engine);
+        return new ConnectionSession(this, engine, System::currentTimeMillis);
     }
 }

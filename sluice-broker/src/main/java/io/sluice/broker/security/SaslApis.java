@@ -15,8 +15,8 @@ import org.apache.kafka.common.protocol.Errors;
  * SaslHandshake and SaslAuthenticate (v0-2) in the API table, so ApiVersions advertises them. SaslHandshake is
  * advertised from v0 because librdkafka requires v0 in the range before it logs in at all; a v0 handshake itself
  * (raw tokens without SaslAuthenticate framing, pre-1.0 clients) is refused with ILLEGAL_SASL_STATE. A login in progress never reaches these handlers (the connection's {@link ConnectionSession}
- * answers it); they answer only the requests Kafka refuses with ILLEGAL_SASL_STATE: on a listener without SASL, or
- * after the login (Sluice does not re-authenticate, KIP-368).
+ * answers it, also a re-authentication when connections.max.reauth.ms is set); they answer only the requests Kafka
+ * refuses with ILLEGAL_SASL_STATE: on a listener without SASL, or after the login when re-authentication is off.
  *
  * <p>Stateless; thread-safe.
  */

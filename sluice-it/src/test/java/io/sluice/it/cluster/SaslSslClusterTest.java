@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * Three brokers whose only listener is SASL_SSL, inter-broker traffic included: followers fetch from leaders and
  * leaders reach the controller over TLS with a SCRAM-SHA-512 login of their own. An acks=all stream with
  * min.insync.replicas=2 is acknowledged only when followers have it, so it completes only if replication works over
- * the secured listener; afterwards every replica is in the ISR and the records read back exactly once.
+ * the secured listener; afterwards every replica is in the ISR and the records read back exactly once. SASL sessions
+ * last 4 s (connections.max.reauth.ms), so brokers and clients log in again during the test.
  */
 class SaslSslClusterTest extends ClusterTestBase {
     private static final String TOPIC = "secured";
@@ -41,6 +42,8 @@ class SaslSslClusterTest extends ClusterTestBase {
         }
         List<String> settings = new ArrayList<>(security.brokerSettings("SASL_SSL", "SCRAM-SHA-512"));
         settings.addAll(replicationSettings(10_000));
+        // Sessions end every 4 s: the brokers' own connections (fetchers, controller channel) must log in anew.
+        settings.add("connections.max.reauth.ms=4000");
         return settings;
     }
 
