@@ -50,6 +50,9 @@ import io.sluice.broker.config.Listener;
 import io.sluice.broker.fetch.FetchHandler;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.NetworkServer;
+import io.sluice.broker.security.ClientSecurity;
+import io.sluice.broker.security.ListenerSecurity;
+import io.sluice.broker.security.SaslApis;
 import io.sluice.broker.produce.InitProducerIdHandler;
 import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
@@ -169,7 +172,7 @@ public final class SluiceBroker implements AutoCloseable {
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
             controllerChannel = new ControllerChannel(config.brokerId(), () -> controllerAddress(joined.node()),
-                    replicaConfig.socketTimeoutMs());
+                    replicaConfig.socketTimeoutMs(), ClientSecurity.interBroker(config));
             replicationTimer = daemonScheduler("sluice-replication");
             ReplicationThrottling throttling = new ReplicationThrottling(config.brokerId(),
                     topics.replicationThrottles());
@@ -211,6 +214,7 @@ public final class SluiceBroker implements AutoCloseable {
             }, MoveConfig.of(config), throttling::moveSendLimiter, System::currentTimeMillis);
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, moveSource);
             replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
+            SaslApis.register(registry);
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(
@@ -226,7 +230,7 @@ public final class SluiceBroker implements AutoCloseable {
             server = NetworkServer.start(new NetworkServer.Settings(
                     listener.host(), listener.port(), config.numNetworkThreads(), config.numIoThreads(),
                     config.socketRequestMaxBytes(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
-                    config.connectionsMaxIdleMs()), registry);
+                    config.connectionsMaxIdleMs(), ListenerSecurity.of(config, listener)), registry);
             InetSocketAddress bound = server.boundAddress();
             Listener advertised = config.advertisedListeners().isEmpty() ? listener : config.advertisedListeners().get(0);
             String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())

@@ -20,9 +20,17 @@ class SluiceCliTest {
 
     @Test
     void shouldRefuseUnsupportedListenerProtocol() {
+        CliResult result = run("server", "--override", "listeners=X://127.0.0.1:9093",
+                "--override", "listener.security.protocol.map=X:KERBEROS");
+        assertEquals(SluiceCli.EXIT_USAGE, result.exitCode());
+        assertTrue(result.err().contains("'listeners'") && result.err().contains("KERBEROS"), result.err());
+    }
+
+    @Test
+    void shouldRefuseATlsListenerWithoutKeyStore() {
         CliResult result = run("server", "--override", "listeners=SSL://127.0.0.1:9093");
         assertEquals(SluiceCli.EXIT_USAGE, result.exitCode());
-        assertTrue(result.err().contains("'listeners'") && result.err().contains("only PLAINTEXT"), result.err());
+        assertTrue(result.err().contains("'listener.name.ssl.ssl.keystore.location'"), result.err());
     }
 
     @Test

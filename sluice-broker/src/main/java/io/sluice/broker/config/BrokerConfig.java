@@ -9,12 +9,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /**
  * The broker's configuration, parsed and validated from Kafka-style properties.
@@ -29,17 +31,22 @@ public final class BrokerConfig {
     private final List<Listener> listeners;
     private final List<Listener> advertisedListeners;
     private final List<Path> logDirs;
+    private final Map<String, String> protocolMap;
+    /** listener.name.&lt;name&gt;.&lt;key&gt; entries as given, validated against their base key. */
+    private final Map<String, String> listenerOverrides;
 
     private BrokerConfig(Map<String, Object> values, Map<String, String> explicit,
-                         List<String> unknownKeys, List<String> ignoredKeys) {
+                         List<String> unknownKeys, List<String> ignoredKeys, Map<String, String> listenerOverrides) {
         this.values = values;
         this.explicit = explicit;
         this.unknownKeys = unknownKeys;
         this.ignoredKeys = ignoredKeys;
+        this.listenerOverrides = listenerOverrides;
         this.brokerId = resolveBrokerId(values, explicit);
-        Map<String, String> protocolMap = Listener.parseProtocolMap(LISTENER_SECURITY_PROTOCOL_MAP,
+        this.protocolMap = Listener.parseProtocolMap(LISTENER_SECURITY_PROTOCOL_MAP,
                 string(LISTENER_SECURITY_PROTOCOL_MAP));
         this.listeners = Listener.parseAll(LISTENERS, list(LISTENERS), protocolMap);
+        checkListenerSecurity();
         List<String> advertised = list(ADVERTISED_LISTENERS);
         this.advertisedListeners = advertised == null || advertised.isEmpty()
                 ? listeners : Listener.parseAll(ADVERTISED_LISTENERS, advertised, protocolMap);
@@ -60,11 +67,24 @@ public final class BrokerConfig {
         Map<String, String> explicit = new TreeMap<>();
         Set<String> unknown = new TreeSet<>();
         Set<String> ignored = new TreeSet<>();
+        Map<String, String> listenerOverrides = new TreeMap<>();
         for (Map.Entry<String, String> entry : new TreeMap<>(props).entrySet()) {
             String name = entry.getKey().trim();
             String text = entry.getValue();
             ConfigKey key = BrokerConfigKeys.byName(name);
-            if (key != null) {
+            ConfigKey overridden = ListenerOverrides.baseKeyOf(name);
+            if (overridden != null) {
+                if (text == null) {
+                    throw new ConfigException(name, null, "a value is required");
+                }
+                try {
+                    overridden.parse(text);
+                } catch (ConfigException e) {
+                    String reason = e.getMessage().substring(e.getMessage().indexOf("': ") + 3);
+                    throw new ConfigException(name, overridden.type() == ConfigType.PASSWORD ? "[hidden]" : text, reason);
+                }
+                listenerOverrides.put(name, text.trim());
+            } else if (key != null) {
                 if (text == null) {
                     throw new ConfigException(name, null, "a value is required");
                 }
@@ -87,7 +107,7 @@ public final class BrokerConfig {
             values.putIfAbsent(key.name(), key.parse(null));
         }
         return new BrokerConfig(Collections.unmodifiableMap(values), Collections.unmodifiableMap(explicit),
-                List.copyOf(unknown), List.copyOf(ignored));
+                List.copyOf(unknown), List.copyOf(ignored), Collections.unmodifiableMap(listenerOverrides));
     }
 
     /** Every key {@link #fromMap} understands, in documentation order. */
@@ -399,9 +419,46 @@ public final class BrokerConfig {
         return integer(PRODUCER_ID_EXPIRATION_MS);
     }
 
+    /** The security protocol {@code listener} maps to (listener.security.protocol.map). */
+    public SecurityProtocol securityProtocol(Listener listener) {
+        return SecurityProtocol.forName(protocolMap.get(listener.name()));
+    }
+
+    /** The listener brokers reach each other on: the first advertised one. */
+    public Listener interBrokerListener() {
+        return advertisedListeners.get(0);
+    }
+
+    /**
+     * The text of a security key for {@code listenerName}: listener.name.&lt;name&gt;.&lt;key&gt; when given, else the
+     * key itself, else its default; null when none of them is set.
+     */
+    public String listenerValue(String listenerName, String key) {
+        String override = listenerOverrides.get(ListenerOverrides.prefixed(listenerName, key));
+        if (override != null) {
+            return override;
+        }
+        requireKnown(key);
+        return ConfigType.format(values.get(key));
+    }
+
+    /**
+     * The JAAS entry of {@code mechanism} on {@code listenerName}: listener.name.&lt;l&gt;.&lt;mechanism&gt;.sasl.jaas.config,
+     * else listener.name.&lt;l&gt;.sasl.jaas.config, else sasl.jaas.config; null when none is set.
+     */
+    public String saslJaasConfig(String listenerName, String mechanism) {
+        String perMechanism = listenerOverrides.get(ListenerOverrides.prefixed(listenerName,
+                mechanism.toLowerCase(Locale.ROOT) + "." + SASL_JAAS_CONFIG));
+        return perMechanism != null ? perMechanism : listenerValue(listenerName, SASL_JAAS_CONFIG);
+    }
+
+    /** The explicit keys with every secret (PASSWORD keys, JAAS entries) shown as [hidden]. */
     @Override
     public String toString() {
-        return "BrokerConfig" + explicit;
+        Map<String, String> shown = new TreeMap<>(explicit);
+        shown.putAll(listenerOverrides);
+        shown.replaceAll((key, value) -> ListenerOverrides.isSecret(key) ? "[hidden]" : value);
+        return "BrokerConfig" + shown;
     }
 
     private static int resolveBrokerId(Map<String, Object> values, Map<String, String> explicit) {
@@ -436,6 +493,19 @@ public final class BrokerConfig {
         if (name != null && !advertisedListeners.get(0).name().equals(name)) {
             throw new ConfigException(INTER_BROKER_LISTENER_NAME, name, "brokers reach each other on the first "
                     + "advertised listener, " + advertisedListeners.get(0).name() + "; name it or leave the key unset");
+        }
+    }
+
+    /** A TLS listener needs a key store; a SASL listener's JAAS entries are checked when the listener starts. */
+    private void checkListenerSecurity() {
+        for (Listener listener : listeners) {
+            SecurityProtocol protocol = securityProtocol(listener);
+            if ((protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL)
+                    && listenerValue(listener.name(), SSL_KEYSTORE_LOCATION) == null) {
+                throw new ConfigException(ListenerOverrides.prefixed(listener.name(), SSL_KEYSTORE_LOCATION), null,
+                        "listener " + listener.name() + " is " + protocol + " and needs a key store (or set "
+                                + SSL_KEYSTORE_LOCATION + ")");
+            }
         }
     }
 

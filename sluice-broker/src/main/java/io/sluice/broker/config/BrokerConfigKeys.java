@@ -4,6 +4,7 @@ import static io.sluice.broker.config.ConfigType.BOOLEAN;
 import static io.sluice.broker.config.ConfigType.INT;
 import static io.sluice.broker.config.ConfigType.LIST;
 import static io.sluice.broker.config.ConfigType.LONG;
+import static io.sluice.broker.config.ConfigType.PASSWORD;
 import static io.sluice.broker.config.ConfigType.STRING;
 import static io.sluice.broker.config.ConfigValidator.ANY;
 import static io.sluice.broker.config.ConfigValidator.atLeast;
@@ -105,6 +106,27 @@ public final class BrokerConfigKeys {
     public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
     public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
     public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
+    public static final String SSL_KEYSTORE_TYPE = "ssl.keystore.type";
+    public static final String SSL_KEYSTORE_LOCATION = "ssl.keystore.location";
+    public static final String SSL_KEYSTORE_PASSWORD = "ssl.keystore.password";
+    public static final String SSL_KEY_PASSWORD = "ssl.key.password";
+    public static final String SSL_TRUSTSTORE_TYPE = "ssl.truststore.type";
+    public static final String SSL_TRUSTSTORE_LOCATION = "ssl.truststore.location";
+    public static final String SSL_TRUSTSTORE_PASSWORD = "ssl.truststore.password";
+    public static final String SSL_CLIENT_AUTH = "ssl.client.auth";
+    public static final String SSL_PROTOCOL = "ssl.protocol";
+    public static final String SSL_ENABLED_PROTOCOLS = "ssl.enabled.protocols";
+    public static final String SSL_CIPHER_SUITES = "ssl.cipher.suites";
+    public static final String SSL_ENDPOINT_IDENTIFICATION_ALGORITHM = "ssl.endpoint.identification.algorithm";
+    public static final String SSL_PRINCIPAL_MAPPING_RULES = "ssl.principal.mapping.rules";
+    public static final String SASL_ENABLED_MECHANISMS = "sasl.enabled.mechanisms";
+    public static final String SASL_MECHANISM_INTER_BROKER_PROTOCOL = "sasl.mechanism.inter.broker.protocol";
+    public static final String SASL_JAAS_CONFIG = "sasl.jaas.config";
+    public static final String SASL_SERVER_MAX_RECEIVE_SIZE = "sasl.server.max.receive.size";
+    public static final String CONNECTION_FAILED_AUTHENTICATION_DELAY_MS = "connection.failed.authentication.delay.ms";
+    public static final String CONNECTIONS_MAX_REAUTH_MS = "connections.max.reauth.ms";
+    /** Per-listener overrides are {@code listener.name.<lower-case listener name>.<key>}, as in Kafka. */
+    public static final String LISTENER_PREFIX = "listener.name.";
 
     /** Compression names a broker or topic accepts (Kafka's BrokerCompressionType). */
     static final String[] BROKER_COMPRESSION_TYPES = {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"};
@@ -120,12 +142,12 @@ public final class BrokerConfigKeys {
     static {
         define(BROKER_ID, INT, "0", "Id of this broker in the cluster; node.id is read when broker.id is absent.", atLeast(0));
         define(LISTENERS, LIST, "PLAINTEXT://127.0.0.1:9092",
-                "Comma list of NAME://HOST:PORT to bind; port 0 picks a free port; only PLAINTEXT is supported.", nonEmpty());
+                "Comma list of NAME://HOST:PORT to bind (the first one is served); port 0 picks a free port.", nonEmpty());
         define(ADVERTISED_LISTENERS, LIST, null,
                 "Comma list of NAME://HOST:PORT given to clients in metadata; unset means the listeners.", ANY);
         define(LISTENER_SECURITY_PROTOCOL_MAP, STRING,
                 "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
-                "Maps listener names to security protocols; every listener must map to PLAINTEXT.", ANY);
+                "Maps listener names to PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.", ANY);
         define(LOG_DIRS, LIST, null, "Comma list of directories holding partition logs; unset means log.dir.", ANY);
         define(LOG_DIR, STRING, "./data", "Directory holding partition logs when log.dirs is unset (relative to the working directory).", nonEmpty());
         define(NUM_PARTITIONS, INT, "1", "Partitions of an auto-created topic or of CreateTopics with -1 partitions.", atLeast(1));
@@ -234,6 +256,46 @@ public final class BrokerConfigKeys {
                 atLeast(1));
         define(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, LONG, String.valueOf(Long.MAX_VALUE),
                 "Bytes/s of moves between log directories of one broker (Kafka's key; kept for the mover).", atLeast(1));
+        defineSecurityKeys();
+    }
+
+    /** TLS and SASL keys; each may be given per listener as listener.name.<name>.<key>. */
+    private static void defineSecurityKeys() {
+        define(SSL_KEYSTORE_TYPE, STRING, "JKS", "Format of the key store: JKS or PKCS12 (Kafka's default).", oneOf("JKS", "PKCS12"));
+        define(SSL_KEYSTORE_LOCATION, STRING, null, "Key store holding this broker's TLS key and certificate; required on SSL and SASL_SSL listeners (unset means none).", ANY);
+        define(SSL_KEYSTORE_PASSWORD, PASSWORD, null, "Password of the key store; unset means the store is read without one.", ANY);
+        define(SSL_KEY_PASSWORD, PASSWORD, null, "Password of the private key in the key store; unset means the key store password.", ANY);
+        define(SSL_TRUSTSTORE_TYPE, STRING, "JKS", "Format of the trust store: JKS or PKCS12.", oneOf("JKS", "PKCS12"));
+        define(SSL_TRUSTSTORE_LOCATION, STRING, null,
+                "Trust store for client certificates and for the brokers this one connects to; unset means the JDK's CAs.", ANY);
+        define(SSL_TRUSTSTORE_PASSWORD, PASSWORD, null, "Password of the trust store; unset means the store is read without one.", ANY);
+        define(SSL_CLIENT_AUTH, STRING, "none",
+                "required: clients must present a trusted certificate (mTLS); requested: they may; none: they are not asked.",
+                oneOf("required", "requested", "none"));
+        define(SSL_PROTOCOL, STRING, "TLSv1.3", "Protocol of the SSLContext (TLSv1.3 also negotiates TLSv1.2 when enabled).", nonEmpty());
+        define(SSL_ENABLED_PROTOCOLS, LIST, "TLSv1.2,TLSv1.3", "TLS versions accepted; older ones are refused, as in Kafka.", nonEmpty());
+        define(SSL_CIPHER_SUITES, LIST, "", "Cipher suites accepted; empty means the JDK's defaults for the enabled protocols.", ANY);
+        define(SSL_ENDPOINT_IDENTIFICATION_ALGORITHM, STRING, "https",
+                "How this broker checks the certificate of a broker it connects to: https checks the host name; empty does not.", ANY);
+        define(SSL_PRINCIPAL_MAPPING_RULES, STRING, "DEFAULT",
+                "Kafka's rules (RULE:pattern/replacement/[LU]) turning a client certificate's subject into the principal name.", nonEmpty());
+        define(SASL_ENABLED_MECHANISMS, LIST, "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
+                "SASL mechanisms offered on SASL listeners (Kafka defaults to GSSAPI, which Sluice does not implement).",
+                nonEmptyListOf(new String[] {"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}));
+        define(SASL_MECHANISM_INTER_BROKER_PROTOCOL, STRING, "PLAIN",
+                "Mechanism this broker logs in with on a SASL inter-broker listener (Kafka's default GSSAPI is not implemented).",
+                oneOf("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"));
+        define(SASL_JAAS_CONFIG, PASSWORD, null,
+                "JAAS entry: user_<name>=\"<password>\" options are the accounts, username/password the broker's own login; "
+                        + "listener.name.<l>.<mechanism>.sasl.jaas.config wins; unset means no accounts.", ANY);
+        define(SASL_SERVER_MAX_RECEIVE_SIZE, INT, "524288",
+                "Largest request frame before SASL authentication completes, so an unauthenticated peer cannot make the broker allocate.",
+                atLeast(1));
+        define(CONNECTION_FAILED_AUTHENTICATION_DELAY_MS, INT, "100",
+                "A failed login is answered and closed after this delay, slowing password guessing.", atLeast(0));
+        define(CONNECTIONS_MAX_REAUTH_MS, LONG, "0",
+                "A SASL login lasts this long, then the client must log in again on its connection or be closed (KIP-368); 0 is forever.",
+                atLeast(0));
     }
 
     private BrokerConfigKeys() {

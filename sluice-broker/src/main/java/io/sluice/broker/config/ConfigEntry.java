@@ -10,7 +10,7 @@ import java.util.List;
  * @param source        where the value came from
  * @param isDefault     true when {@code source} is {@link ConfigSource#DEFAULT_CONFIG}
  * @param readOnly      true when it cannot be altered at runtime
- * @param sensitive     true when the value must not be shown (none in Sluice so far)
+ * @param sensitive     true when the value must not be shown (PASSWORD keys)
  * @param type          the value's type
  * @param documentation the key's one-line doc
  * @param synonyms      where the value could come from, in precedence order (DescribeConfigs v1+ with synonyms)

@@ -13,7 +13,9 @@ public enum ConfigType {
     STRING((byte) 2),
     INT((byte) 3),
     LONG((byte) 5),
-    LIST((byte) 7);
+    LIST((byte) 7),
+    /** A secret (key store and JAAS passwords): parsed like STRING, never shown by DescribeConfigs or in logs. */
+    PASSWORD((byte) 9);
 
     private final byte describeConfigsId;
 
@@ -43,6 +45,7 @@ public enum ConfigType {
                 }
                 throw new ConfigException(key, text, "expected true or false");
             case STRING:
+            case PASSWORD:
                 return trimmed;
             case INT:
                 try {

@@ -20,6 +20,7 @@ public record Listener(String name, String host, int port) {
 
     private static final String SEPARATOR = "://";
     private static final int MAX_PORT = 65535;
+    private static final List<String> SUPPORTED_PROTOCOLS = List.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
 
     /** The address to bind; an empty host binds every interface. */
     public InetSocketAddress socketAddress() {
@@ -39,10 +40,10 @@ public record Listener(String name, String host, int port) {
     }
 
     /**
-     * Parses a listeners list; each must map to PLAINTEXT through {@code protocolByName}.
+     * Parses a listeners list; each must map to a supported security protocol through {@code protocolByName}.
      *
      * @throws ConfigException naming {@code key} on a malformed entry, a duplicate name or a
-     *                         security protocol other than PLAINTEXT
+     *                         security protocol Sluice does not implement
      */
     static List<Listener> parseAll(String key, List<String> entries, Map<String, String> protocolByName) {
         List<Listener> listeners = new ArrayList<>(entries.size());
@@ -54,9 +55,9 @@ public record Listener(String name, String host, int port) {
                 throw new ConfigException(key, entry, "listener name " + listener.name()
                         + " is not in listener.security.protocol.map " + protocolByName.keySet());
             }
-            if (!protocol.equals("PLAINTEXT")) {
+            if (!SUPPORTED_PROTOCOLS.contains(protocol)) {
                 throw new ConfigException(key, entry, "security protocol " + protocol
-                        + " is not supported; only PLAINTEXT is");
+                        + " is not supported; use one of " + SUPPORTED_PROTOCOLS);
             }
             if (!names.add(listener.name())) {
                 throw new ConfigException(key, String.join(",", entries), "listener name "

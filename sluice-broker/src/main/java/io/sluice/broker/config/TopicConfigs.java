@@ -102,8 +102,9 @@ public final class TopicConfigs {
         for (ConfigKey key : keys) {
             ConfigSource source = live.source(key.name(), perBroker);
             entries.add(new ConfigEntry(key.name(), broker.valueText(key.name()), source,
-                    source == ConfigSource.DEFAULT_CONFIG, !DynamicBrokerKeys.isDynamic(key.name()), false, key.type(),
-                    key.doc(), live.synonyms(DynamicBrokerKeys.chainOf(key.name()), perBroker)));
+                    source == ConfigSource.DEFAULT_CONFIG, !DynamicBrokerKeys.isDynamic(key.name()),
+                    key.type() == ConfigType.PASSWORD, key.type(), key.doc(),
+                    live.synonyms(DynamicBrokerKeys.chainOf(key.name()), perBroker)));
         }
         return List.copyOf(entries);
     }

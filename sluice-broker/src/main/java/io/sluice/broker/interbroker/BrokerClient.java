@@ -1,8 +1,16 @@
 package io.sluice.broker.interbroker;
 
+import io.sluice.broker.security.BlockingTransport;
+import io.sluice.broker.security.ClientSecurity;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -14,7 +22,8 @@ import org.apache.kafka.common.requests.ResponseHeader;
  * controller): writes a request built from kafka-clients' generated message classes and reads its response frame
  * into one reused direct buffer, so a fetched record batch goes socket → this buffer → segment file with no other
  * copy. The buffer grows to the largest response seen, never beyond {@code maxResponseBytes}: a forged size prefix
- * fails the call instead of allocating.
+ * fails the call instead of allocating. On a secured inter-broker listener the connection is opened through
+ * {@link ClientSecurity} (TLS and/or SASL login) before the first request.
  *
  * <p>Not thread-safe; one per sending thread. A failed call closes the connection; the next call reconnects.
  */
@@ -25,8 +34,9 @@ public final class BrokerClient implements AutoCloseable {
     private final String clientId;
     private final int maxResponseBytes;
     private final int timeoutMs;
+    private final ClientSecurity security;
     private InetSocketAddress address;
-    private TimedChannel connection;
+    private BlockingTransport transport;
     private ByteBuffer receive = ByteBuffer.allocateDirect(INITIAL_BUFFER_BYTES);
     private final ByteBuffer sizePrefix = ByteBuffer.allocate(SIZE_PREFIX_BYTES);
     private int correlationId;
@@ -37,9 +47,15 @@ public final class BrokerClient implements AutoCloseable {
      * @param timeoutMs        bound on connecting and on each blocking read or write
      */
     public BrokerClient(String clientId, int maxResponseBytes, int timeoutMs) {
+        this(clientId, maxResponseBytes, timeoutMs, ClientSecurity.plaintext());
+    }
+
+    /** @param security how connections are secured (the inter-broker listener's TLS and SASL) */
+    public BrokerClient(String clientId, int maxResponseBytes, int timeoutMs, ClientSecurity security) {
         this.clientId = clientId;
         this.maxResponseBytes = maxResponseBytes;
         this.timeoutMs = timeoutMs;
+        this.security = security;
     }
 
     /** Points the client at {@code target}; an open connection to another address is closed. */
@@ -68,8 +84,9 @@ public final class BrokerClient implements AutoCloseable {
             ByteBuffer body = RequestUtils.serialize(header, api.requestHeaderVersion(version), request, version);
             sizePrefix.clear();
             sizePrefix.putInt(body.remaining()).flip();
-            writeFully(sizePrefix);
-            writeFully(body);
+            long deadline = deadline();
+            transport.writeFully(sizePrefix, deadline);
+            transport.writeFully(body, deadline);
             ByteBuffer response = readFrame();
             ResponseHeader responseHeader = ResponseHeader.parse(response, api.responseHeaderVersion(version));
             if (responseHeader.correlationId() != correlation) {
@@ -84,19 +101,45 @@ public final class BrokerClient implements AutoCloseable {
     }
 
     private void connectIfNeeded() throws IOException {
-        if (connection == null || !connection.isOpen()) {
-            connection = TimedChannel.connect(address, timeoutMs);
+        if (transport != null && transport.sessionEnding()) {
+            // The broker closes a connection whose SASL session ended (KIP-368): log in anew before it does.
+            disconnect();
+        }
+        if (transport != null) {
+            return;
+        }
+        SocketChannel opened = SocketChannel.open();
+        Selector waiter = Selector.open();
+        try {
+            opened.configureBlocking(false);
+            opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            opened.connect(address);
+            opened.register(waiter, SelectionKey.OP_CONNECT);
+            long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+            while (!opened.finishConnect()) {
+                long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
+                if (leftMs <= 0) {
+                    throw new SocketTimeoutException("connecting to " + address + " took over " + timeoutMs + " ms");
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedIOException("connecting to " + address + " interrupted");
+                }
+                waiter.select(leftMs);
+            }
+            opened.keyFor(waiter).cancel();
+            waiter.selectNow();
+            transport = security.open(opened, waiter, address, clientId, deadline);
+        } catch (IOException | RuntimeException e) {
+            opened.close();
+            waiter.close();
+            throw e;
         }
     }
 
-    private void writeFully(ByteBuffer source) throws IOException {
-        connection.writeFully(source);
-    }
-
     private ByteBuffer readFrame() throws IOException {
-        long deadline = connection.deadline();
+        long deadline = deadline();
         sizePrefix.clear();
-        connection.readFully(sizePrefix, deadline);
+        transport.readFully(sizePrefix, deadline);
         int size = sizePrefix.getInt(0);
         if (size < 0 || size > maxResponseBytes) {
             throw new IOException("response of " + size + " bytes from " + address + " outside [0, " + maxResponseBytes + "]");
@@ -105,16 +148,20 @@ public final class BrokerClient implements AutoCloseable {
             receive = ByteBuffer.allocateDirect(Math.min(maxResponseBytes, Math.max(size, receive.capacity() * 2)));
         }
         receive.clear().limit(size);
-        connection.readFully(receive, deadline);
+        transport.readFully(receive, deadline);
         receive.flip();
         return receive;
     }
 
+    private long deadline() {
+        return System.nanoTime() + timeoutMs * 1_000_000L;
+    }
+
     /** Closes the connection; the next call opens a new one. */
     public void disconnect() {
-        if (connection != null) {
-            connection.close();
-            connection = null;
+        if (transport != null) {
+            transport.close();
+            transport = null;
         }
     }
 

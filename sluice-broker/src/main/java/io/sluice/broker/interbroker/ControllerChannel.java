@@ -1,5 +1,6 @@
 package io.sluice.broker.interbroker;
 
+import io.sluice.broker.security.ClientSecurity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -26,18 +27,32 @@ public final class ControllerChannel implements AutoCloseable {
     private final Supplier<InetSocketAddress> controllerAddress;
     private final BrokerClient client;
     private final ExecutorService thread;
+    private final ClientSecurity security;
 
     /**
      * @param controllerAddress where the controller is now; null while none is known
      */
     public ControllerChannel(int selfId, Supplier<InetSocketAddress> controllerAddress, int timeoutMs) {
+        this(selfId, controllerAddress, timeoutMs, ClientSecurity.plaintext());
+    }
+
+    /** @param security how this broker connects to the inter-broker listener (also used by the replica fetchers) */
+    public ControllerChannel(int selfId, Supplier<InetSocketAddress> controllerAddress, int timeoutMs,
+                             ClientSecurity security) {
         this.controllerAddress = controllerAddress;
-        this.client = new BrokerClient("sluice-broker-" + selfId + "-to-controller", 16 * 1024 * 1024, timeoutMs);
+        this.security = security;
+        this.client = new BrokerClient("sluice-broker-" + selfId + "-to-controller", 16 * 1024 * 1024, timeoutMs,
+                security);
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sluice-controller-channel-" + selfId);
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /** How this broker connects to other brokers' inter-broker listener. */
+    public ClientSecurity security() {
+        return security;
     }
 
     /** Sends {@code request} to the controller and parses its response with {@code parser} on the channel thread. */

@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Splits the byte stream of one connection into Kafka request frames (a 4-byte big-endian size,
  * then that many bytes). A negative size or one above {@code socket.request.max.bytes} closes the
- * connection before anything is allocated for the frame, as Kafka's broker does.
+ * connection before anything is allocated for the frame, as Kafka's broker does; before a SASL login completes the
+ * limit is {@code sasl.server.max.receive.size} (CVE-2022-34917).
  *
  * <p>Not thread-safe; one per connection (runs on the connection's event loop).
  */
@@ -18,9 +19,23 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(FrameDecoder.class);
     static final int SIZE_PREFIX_LENGTH = Integer.BYTES;
 
-    private final int maxFrameBytes;
+    /** Raised once when a SASL login completes; read by the event loop, written by the request executor. */
+    private volatile int maxFrameBytes;
+    private volatile String limitName;
 
     public FrameDecoder(int maxFrameBytes) {
+        this(maxFrameBytes, "socket.request.max.bytes");
+    }
+
+    /** @param limitName the key the limit comes from, named when a frame exceeds it */
+    public FrameDecoder(int maxFrameBytes, String limitName) {
+        this.maxFrameBytes = maxFrameBytes;
+        this.limitName = limitName;
+    }
+
+    /** Sets a new frame limit (after authentication: socket.request.max.bytes instead of sasl.server.max.receive.size). */
+    void limit(int maxFrameBytes, String limitName) {
+        this.limitName = limitName;
         this.maxFrameBytes = maxFrameBytes;
     }
 
@@ -28,9 +43,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         while (in.readableBytes() >= SIZE_PREFIX_LENGTH) {
             int frameSize = in.getInt(in.readerIndex());
-            if (frameSize < 0 || frameSize > maxFrameBytes) {
-                LOG.warn("Closing connection from {}: request frame size {} is outside [0, {}] (socket.request.max.bytes)",
-                        ctx.channel().remoteAddress(), frameSize, maxFrameBytes);
+            int max = maxFrameBytes;
+            if (frameSize < 0 || frameSize > max) {
+                LOG.warn("Closing connection from {}: request frame size {} is outside [0, {}] ({})",
+                        ctx.channel().remoteAddress(), frameSize, max, limitName);
                 in.skipBytes(in.readableBytes());
                 ctx.close();
                 return;

@@ -10,25 +10,38 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.broker.security.ListenerSecurity;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
 
 /**
  * The Kafka listener: accepts connections, frames requests on the network threads and runs them
- * on the request-handler threads (each connection pinned to one, which keeps its order).
+ * on the request-handler threads (each connection pinned to one, which keeps its order). A TLS listener puts Netty's
+ * SslHandler (JDK engine) first in each pipeline; a SASL listener caps frames at sasl.server.max.receive.size until
+ * the connection's login completes.
  *
  * <p>Thread-safe; {@link #close()} may be called from any thread, more than once.
  */
 public final class NetworkServer implements AutoCloseable {
     /** How the listener is sized and bounded; values come from the broker configuration. */
     public record Settings(String host, int port, int networkThreads, int requestHandlerThreads,
-                           int maxRequestBytes, int sendBufferBytes, int receiveBufferBytes, long connectionsMaxIdleMs) {
+                           int maxRequestBytes, int sendBufferBytes, int receiveBufferBytes, long connectionsMaxIdleMs,
+                           ListenerSecurity security) {
+        /** A PLAINTEXT listener. */
+        public Settings(String host, int port, int networkThreads, int requestHandlerThreads, int maxRequestBytes,
+                        int sendBufferBytes, int receiveBufferBytes, long connectionsMaxIdleMs) {
+            this(host, port, networkThreads, requestHandlerThreads, maxRequestBytes, sendBufferBytes, receiveBufferBytes,
+                    connectionsMaxIdleMs, ListenerSecurity.plaintext("PLAINTEXT"));
+        }
     }
 
     private final EventLoopGroup acceptor;
@@ -78,8 +91,19 @@ public final class NetworkServer implements AutoCloseable {
                                     }
                                 });
                             }
-                            ch.pipeline().addLast("frames", new FrameDecoder(settings.maxRequestBytes()));
-                            ch.pipeline().addLast(handlers, "requests", new RequestChannelHandler(registry));
+                            ListenerSecurity security = settings.security();
+                            SSLEngine engine = null;
+                            if (security.usesTls()) {
+                                engine = security.newServerEngine();
+                                ch.pipeline().addFirst("tls", new SslHandler(engine));
+                                ch.pipeline().addAfter("tls", "chunks", new ChunkedWriteHandler());
+                            }
+                            ch.pipeline().addLast("frames", security.usesSasl()
+                                    ? new FrameDecoder(Math.min(settings.maxRequestBytes(), security.maxUnauthenticatedFrameBytes()),
+                                            "sasl.server.max.receive.size")
+                                    : new FrameDecoder(settings.maxRequestBytes()));
+                            ch.pipeline().addLast(handlers, "requests", new RequestChannelHandler(registry,
+                                    security.newSession(engine), settings.maxRequestBytes()));
                         }
                     });
             Channel channel = bootstrap.bind(settings.host(), settings.port()).sync().channel();

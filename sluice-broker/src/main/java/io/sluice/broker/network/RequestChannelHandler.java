@@ -6,7 +6,12 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import io.sluice.broker.security.ConnectionSession;
+import io.sluice.broker.security.ListenerSecurity;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -21,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * Kafka clients require. A request whose answer is delayed (a long-poll fetch, a group join)
  * holds back the following ones until it is answered. Requests that cannot be parsed, name an
  * unknown API or use a version outside {@link ApiRegistry} close the connection, as Kafka's broker
- * does; an unsupported ApiVersions version gets UNSUPPORTED_VERSION and our ranges (KIP-511).
+ * does; an unsupported ApiVersions version gets UNSUPPORTED_VERSION and our ranges (KIP-511). On a SASL listener a
+ * connection that has not logged in may send only ApiVersions, SaslHandshake and SaslAuthenticate; anything else
+ * closes it.
  *
  * <p>Not thread-safe; one per connection, confined to the connection's request executor.
  */
@@ -32,14 +39,27 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final int PAUSE_READING_AT_QUEUED = 16;
 
     private final ApiRegistry registry;
+    private final ConnectionSession session;
+    private final int maxFrameBytesAfterLogin;
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private boolean awaitingResponse;
     private boolean closed;
     private String clientHost = "";
     private String connectionId = "";
 
+    /** A handler for a PLAINTEXT connection. */
     public RequestChannelHandler(ApiRegistry registry) {
+        this(registry, ListenerSecurity.plaintext("PLAINTEXT").newSession(null), Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param session                 the connection's authentication state
+     * @param maxFrameBytesAfterLogin the frame limit once a SASL login completes (socket.request.max.bytes)
+     */
+    public RequestChannelHandler(ApiRegistry registry, ConnectionSession session, int maxFrameBytesAfterLogin) {
         this.registry = registry;
+        this.session = session;
+        this.maxFrameBytesAfterLogin = maxFrameBytesAfterLogin;
     }
 
     @Override
@@ -113,6 +133,17 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ApiKeys apiKey = ApiKeys.forId(apiKeyId);
+        boolean saslRequest = apiKey == ApiKeys.SASL_HANDSHAKE || apiKey == ApiKeys.SASL_AUTHENTICATE;
+        boolean loggingIn = saslRequest && session.handlesSasl();
+        if (session.expectsSasl() && !saslRequest && apiKey != ApiKeys.API_VERSIONS) {
+            closeConnection(ctx, apiKey + " before SASL authentication (only ApiVersions, SaslHandshake and "
+                    + "SaslAuthenticate are allowed)");
+            return;
+        }
+        if (!saslRequest && apiKey != ApiKeys.API_VERSIONS && session.isExpired()) {
+            closeConnection(ctx, apiKey + " after the SASL session expired (connections.max.reauth.ms) without a new login");
+            return;
+        }
         ApiRegistry.Registration registration = registry.find(apiKey);
         if (apiKey == ApiKeys.API_VERSIONS && (registration == null || !registration.supports(apiVersion))) {
             answerUnsupportedApiVersions(ctx, bytes.getInt(CORRELATION_ID_POSITION), apiVersion);
@@ -133,7 +164,12 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             closeConnection(ctx, "malformed " + apiKey + " v" + apiVersion + " request: " + e.getMessage());
             return;
         }
-        RequestContext context = new RequestContext(header, clientHost, connectionId);
+        if (loggingIn) {
+            login(ctx, header, request, apiKey, apiVersion);
+            return;
+        }
+        RequestContext context = new RequestContext(header, clientHost, connectionId, session.principal(),
+                session.listenerName());
         CompletableFuture<ApiMessage> response;
         try {
             @SuppressWarnings("unchecked")
@@ -181,6 +217,39 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 LOG.error("Could not serialize the {} v{} response for {}; closing the connection", context.apiKey(), context.apiVersion(), clientHost, e);
                 closeConnection(ctx, "response serialization failed");
             }
+        }
+    }
+
+    /** One SaslHandshake or SaslAuthenticate of a connection logging in, or in again (KIP-368). */
+    private void login(ChannelHandlerContext ctx, RequestHeader header, ApiMessage request, ApiKeys apiKey,
+                       short apiVersion) {
+        ConnectionSession.Step step = apiKey == ApiKeys.SASL_HANDSHAKE
+                ? session.handshake((SaslHandshakeRequestData) request, apiVersion, clientHost)
+                : session.authenticate((SaslAuthenticateRequestData) request, apiVersion, clientHost);
+        if (session.isAuthenticated()) {
+            FrameDecoder frames = ctx.pipeline().get(FrameDecoder.class);
+            if (frames != null) {
+                frames.limit(maxFrameBytesAfterLogin, "socket.request.max.bytes");
+            }
+        }
+        int correlationId = header.correlationId();
+        if (!step.close()) {
+            ResponseSender.send(ctx, apiKey, correlationId, apiVersion, step.response());
+            return;
+        }
+        // Nothing more is read from this connection; the answer goes out (after the failed-login delay), then it closes.
+        closed = true;
+        ctx.channel().config().setAutoRead(false);
+        Runnable answerAndClose = () -> {
+            if (ctx.channel().isActive()) {
+                ResponseSender.send(ctx, apiKey, correlationId, apiVersion, step.response());
+            }
+            ctx.close();
+        };
+        if (step.delayMs() > 0) {
+            ctx.executor().schedule(answerAndClose, step.delayMs(), TimeUnit.MILLISECONDS);
+        } else {
+            answerAndClose.run();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.broker.network;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.ssl.SslHandler;
 import java.util.List;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -10,7 +11,7 @@ import org.apache.kafka.common.protocol.ObjectSerializationCache;
 
 /**
  * Frames a response (size prefix, response header, body) and writes it to the connection as
- * buffers plus zero-copy file regions.
+ * buffers plus zero-copy file regions (chunked file reads under TLS, where sendfile cannot be used).
  *
  * <p>Stateless; safe to share between threads.
  */
@@ -29,7 +30,9 @@ final class ResponseSender {
         MessageSizeAccumulator size = new MessageSizeAccumulator();
         header.addSize(size, cache, headerVersion);
         body.addSize(size, cache, apiVersion);
-        ResponseWritable out = new ResponseWritable(ctx.alloc(), size.sizeExcludingZeroCopy() + FrameDecoder.SIZE_PREFIX_LENGTH);
+        boolean zeroCopy = ctx.pipeline().get(SslHandler.class) == null;
+        ResponseWritable out = new ResponseWritable(ctx.alloc(), size.sizeExcludingZeroCopy() + FrameDecoder.SIZE_PREFIX_LENGTH,
+                zeroCopy);
         List<Object> parts;
         try {
             out.writeInt(size.totalSize());

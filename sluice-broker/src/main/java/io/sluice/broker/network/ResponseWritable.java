@@ -11,8 +11,9 @@ import org.apache.kafka.common.record.MemoryRecords;
 
 /**
  * Serializes one response into an ordered list of parts: pooled buffers for the protocol fields,
- * and a {@link SegmentFileRegion} wherever a records field is a {@link FileSliceRecords}. The
- * parts are written to the channel in order, so the record bytes of a fetch never enter the heap.
+ * and a {@link SegmentFileRegion} wherever a records field is a {@link FileSliceRecords} (a
+ * {@link SegmentChunkedInput} on TLS connections). The parts are written to the channel in order, so the record
+ * bytes of a fetch never enter the heap.
  *
  * <p>Not thread-safe; one per response being written.
  */
@@ -20,10 +21,20 @@ public final class ResponseWritable implements Writable {
     private final ByteBufAllocator allocator;
     private final int fieldBufferCapacity;
     private final List<Object> parts = new ArrayList<>();
+    private final boolean zeroCopy;
     private ByteBuf current;
 
     public ResponseWritable(ByteBufAllocator allocator, int fieldBytesHint) {
+        this(allocator, fieldBytesHint, true);
+    }
+
+    /**
+     * @param zeroCopy false on a TLS connection, where the bytes must pass through the SSLEngine: a records field then
+     *                 becomes a {@link SegmentChunkedInput} (file to one pooled direct buffer per chunk, no other copy)
+     */
+    public ResponseWritable(ByteBufAllocator allocator, int fieldBytesHint, boolean zeroCopy) {
         this.allocator = allocator;
+        this.zeroCopy = zeroCopy;
         this.fieldBufferCapacity = Math.max(64, fieldBytesHint);
         this.current = allocator.directBuffer(fieldBufferCapacity);
     }
@@ -90,7 +101,8 @@ public final class ResponseWritable implements Writable {
                 return;
             }
             parts.add(current);
-            parts.add(new SegmentFileRegion(slice.channel(), slice.position(), slice.sizeInBytes()));
+            parts.add(zeroCopy ? new SegmentFileRegion(slice.channel(), slice.position(), slice.sizeInBytes())
+                    : new SegmentChunkedInput(slice.channel(), slice.position(), slice.sizeInBytes()));
             current = allocator.directBuffer(fieldBufferCapacity);
         } else if (records instanceof MemoryRecords memory) {
             current.writeBytes(memory.buffer().duplicate());

@@ -1,6 +1,7 @@
 package io.sluice.broker.replica;
 
 import io.sluice.broker.config.ReplicaConfig;
+import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.interbroker.BrokerClient;
 import io.sluice.broker.topic.Partition;
 import java.io.IOException;
@@ -63,7 +64,8 @@ final class ReplicaFetcher implements Runnable {
     private Thread thread;
 
     ReplicaFetcher(String name, int selfId, InetSocketAddress leaderAddress, ReplicaConfig config,
-                   FollowerAppender appender, LongSupplier clock, ReplicationThrottling throttling) {
+                   FollowerAppender appender, LongSupplier clock, ReplicationThrottling throttling,
+                   ClientSecurity security) {
         this.name = name;
         this.throttling = throttling;
         this.selfId = selfId;
@@ -72,7 +74,7 @@ final class ReplicaFetcher implements Runnable {
         this.appender = appender;
         this.clock = clock;
         this.client = new BrokerClient(name, config.fetchResponseMaxBytes() + config.fetchMaxBytes() + 64 * 1024,
-                config.socketTimeoutMs());
+                config.socketTimeoutMs(), security);
     }
 
     void start() {

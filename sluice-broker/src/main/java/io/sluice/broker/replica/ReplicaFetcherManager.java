@@ -1,6 +1,7 @@
 package io.sluice.broker.replica;
 
 import io.sluice.broker.config.ReplicaConfig;
+import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.topic.Partition;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
@@ -24,13 +25,16 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     private final FollowerAppender appender = new FollowerAppender();
     private final LongSupplier clock;
     private final ReplicationThrottling throttling;
+    private final ClientSecurity security;
     private final Map<FetcherKey, ReplicaFetcher> fetchers = new HashMap<>();
     private final Map<Partition, FetcherKey> assigned = new HashMap<>();
     private boolean closed;
 
-    public ReplicaFetcherManager(int selfId, ReplicaConfig config, LongSupplier clock, ReplicationThrottling throttling) {
+    public ReplicaFetcherManager(int selfId, ReplicaConfig config, LongSupplier clock, ReplicationThrottling throttling,
+                                 ClientSecurity security) {
         this.selfId = selfId;
         this.throttling = throttling;
+        this.security = security;
         this.config = config;
         this.clock = clock;
     }
@@ -46,7 +50,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         ReplicaFetcher fetcher = fetchers.get(key);
         if (fetcher == null) {
             fetcher = new ReplicaFetcher("sluice-replica-fetcher-" + selfId + "-from-" + leaderId + "-" + key.index(),
-                    selfId, leaderAddress, config, appender, clock, throttling);
+                    selfId, leaderAddress, config, appender, clock, throttling, security);
             fetchers.put(key, fetcher);
             fetcher.start();
         } else {

@@ -69,7 +69,7 @@ public final class ReplicaManager implements AutoCloseable {
         this.selfId = selfId;
         this.moves = moves;
         this.throttling = throttling;
-        this.fetchers = new ReplicaFetcherManager(selfId, config, clock, throttling);
+        this.fetchers = new ReplicaFetcherManager(selfId, config, clock, throttling, controller.security());
         this.isrChanges = new IsrChangeSender(selfId, controller, scheduler, config.fetchBackoffMs());
         this.checkpoint = new HighWatermarkCheckpoint(logs.logDirs());
         this.restoredHighWatermarks = checkpoint.readAll();

@@ -42,12 +42,22 @@ class ListenerTest {
     }
 
     @Test
-    void shouldRefuseSecurityProtocolsOtherThanPlaintext() {
+    void shouldRefuseSecurityProtocolsSluiceDoesNotImplement() {
+        ConfigException error = assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of(
+                "listeners", "X://127.0.0.1:9093", "listener.security.protocol.map", "X:KERBEROS")));
+        assertEquals("listeners", error.key());
+        assertTrue(error.getMessage().contains("KERBEROS"), error.getMessage());
+    }
+
+    @Test
+    void shouldRequireAKeyStoreOnTlsListeners() {
         ConfigException error = assertThrows(ConfigException.class,
                 () -> BrokerConfig.fromMap(Map.of("listeners", "SSL://127.0.0.1:9093")));
-        assertEquals("listeners", error.key());
-        assertTrue(error.getMessage().contains("SSL"), error.getMessage());
-        assertTrue(error.getMessage().contains("only PLAINTEXT"), error.getMessage());
+        assertEquals("listener.name.ssl.ssl.keystore.location", error.key());
+        BrokerConfig config = BrokerConfig.fromMap(Map.of("listeners", "SASL_SSL://127.0.0.1:9093",
+                "listener.name.sasl_ssl.ssl.keystore.location", "/k.p12"));
+        assertEquals(org.apache.kafka.common.security.auth.SecurityProtocol.SASL_SSL,
+                config.securityProtocol(config.listeners().get(0)));
     }
 
     @Test
