@@ -49,6 +49,11 @@ public final class LeaderState {
         return partitionEpoch;
     }
 
+    /** Whether {@code brokerId} is in the committed ISR; allocates nothing (the fetch path asks per partition). */
+    public synchronized boolean inIsr(int brokerId) {
+        return contains(isr, brokerId);
+    }
+
     /** The ISR the controller committed. */
     public synchronized int[] isr() {
         return isr.clone();
@@ -173,8 +178,7 @@ public final class LeaderState {
         return Arrays.copyOf(out, n);
     }
 
-    /** Whether {@code ids} holds {@code id}. */
-    public static boolean contains(int[] ids, int id) {
+    static boolean contains(int[] ids, int id) {
         for (int v : ids) {
             if (v == id) {
                 return true;

@@ -60,9 +60,11 @@ public final class ReplicationThrottling {
     }
 
     private boolean throttledFollower(Partition partition, int replicaId) {
+        if (!leaderThrottled(partition.topic().name(), partition.index())) {
+            return false;
+        }
         LeaderState leader = partition.leaderState();
-        return leader != null && !LeaderState.contains(leader.isr(), replicaId)
-                && leaderThrottled(partition.topic().name(), partition.index());
+        return leader != null && !leader.inIsr(replicaId);
     }
 
     /** The pace of a move's chunks received for {@code partition}: throttled or not as the keys say at each chunk. */
