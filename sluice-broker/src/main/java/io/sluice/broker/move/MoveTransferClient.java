@@ -272,6 +272,7 @@ public final class MoveTransferClient {
                 @Override
                 public void arrived(ByteBuffer bytes, long at) {
                     faults.inFlight(bytes.duplicate(), at, chunkNumber);
+                    file.arrived(bytes, at);
                     crc.update(bytes);
                 }
 

@@ -1,22 +1,23 @@
 package io.sluice.broker.move;
 
 import io.sluice.log.producer.ProducerSnapshotFile;
-import io.sluice.log.segment.BatchScanner;
-import io.sluice.record.batch.RecordBatchView;
+import io.sluice.log.segment.BatchStreamCheck;
 import org.apache.kafka.common.protocol.Errors;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-
-import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
 
 /**
  * One file being received into staging: a segment's {@code .log} or the producer snapshot. Bytes below
  * {@link #verified()} passed their chunk's CRC-32C; for a segment, the whole batches below {@link #batchesVerified()}
  * also passed their own CRC-32C and offset checks (a batch cut by a chunk boundary is checked once its rest lands).
- * What lies beyond {@link #verified()} in the file is never trusted and is overwritten or truncated.
+ * A segment's batches are checked on the bytes as they arrive ({@link #arrived}, a {@link BatchStreamCheck}), never
+ * read back, and the result is taken only once the chunk's checksum matched ({@link #accept}); a rejected chunk
+ * rewinds the check to the last verified batch. What lies beyond {@link #verified()} in the file is never trusted
+ * and is overwritten or truncated.
  *
  * <p>Not thread-safe; used by the transfer thread only.
  */
@@ -26,38 +27,41 @@ final class StagedFile implements AutoCloseable {
     private final long fileOffset;
     private final long expectedSize;
     private final long lastOffset;
-    private final BatchScanner scanner;
+    /** The batch check of a segment (null for the producer snapshot); it may run ahead of {@link #verified}. */
+    private final BatchStreamCheck check;
+    /** Reads verified bytes back into {@link #check} after a rejected chunk or a restart; shared by a transfer's files. */
+    private final ByteBuffer rereadBuffer;
     private FileChannel channel;
     private long verified;
     private long batchesVerified;
     private long nextOffsetAtLeast;
     private long highWater;
 
-    private StagedFile(Path path, boolean segment, long fileOffset, long expectedSize, long lastOffset, BatchScanner scanner) {
+    private StagedFile(Path path, boolean segment, long fileOffset, long expectedSize, long lastOffset,
+                       ByteBuffer rereadBuffer) {
         this.path = path;
         this.segment = segment;
         this.fileOffset = fileOffset;
         this.expectedSize = expectedSize;
         this.lastOffset = lastOffset;
-        this.scanner = scanner;
+        this.rereadBuffer = rereadBuffer;
         this.nextOffsetAtLeast = fileOffset;
+        this.check = segment ? new BatchStreamCheck(expectedSize, lastOffset).restart(0, fileOffset) : null;
     }
 
     /**
      * Opens (creating) a staged segment file and keeps only its prefix of whole batches that pass their CRC and
      * offset checks, as a restarted target must: nothing in the file was fsynced before the crash.
+     *
+     * @param rereadBuffer a direct buffer the transfer's files share for reading their own bytes back
      */
-    static StagedFile segment(Path path, long baseOffset, long lastOffset, long expectedSize, BatchScanner scanner)
+    static StagedFile segment(Path path, long baseOffset, long lastOffset, long expectedSize, ByteBuffer rereadBuffer)
             throws IOException {
-        StagedFile file = new StagedFile(path, true, baseOffset, expectedSize, lastOffset, scanner);
+        StagedFile file = new StagedFile(path, true, baseOffset, expectedSize, lastOffset, rereadBuffer);
         file.open();
-        file.verified = Math.min(file.channel.size(), expectedSize);
-        try {
-            file.verifyBatches();
-        } catch (MoveException e) {
-            // a torn or stale tail: keep the verified prefix
-        }
-        file.verified = file.batchesVerified;
+        file.rereadIntoCheck(Math.min(file.channel.size(), expectedSize));
+        file.verified = file.check.checkedUpTo();
+        file.commitCheck();
         file.rollBack();
         return file;
     }
@@ -103,16 +107,33 @@ final class StagedFile implements AutoCloseable {
         return resent;
     }
 
+    /**
+     * Bytes that arrived for {@code position}, the next position of the chunk being received (a view: reading it
+     * does not consume it); a segment's batches are checked on them now, the outcome taken by {@link #accept}.
+     */
+    void arrived(ByteBuffer bytes, long position) {
+        if (check != null) {
+            if (position != check.position()) {
+                throw new IllegalStateException(path + ": bytes for " + position + " arrived, expected "
+                        + check.position());
+            }
+            check.accept(bytes);
+        }
+    }
+
     /** Forgets everything after the last verified byte (a rejected chunk, a broken payload). */
     void rollBack() throws IOException {
         if (channel.size() > verified) {
             channel.truncate(verified);
         }
+        if (check != null && check.position() != verified) {
+            rereadIntoCheck(verified);
+        }
     }
 
     /**
-     * Accepts the chunk of {@code length} bytes at {@link #verified()} whose CRC matched, and checks every batch it
-     * completes.
+     * Accepts the chunk of {@code length} bytes at {@link #verified()} whose CRC matched, and takes the checks of
+     * every batch it completes.
      *
      * @throws MoveException CORRUPT_MESSAGE when a batch fails (the source's file is bad: its chunk checksum matched);
      *                       the file is rolled back to its last good batch
@@ -120,7 +141,11 @@ final class StagedFile implements AutoCloseable {
     void accept(int length) throws MoveException, IOException {
         verified += length;
         if (segment) {
-            verifyBatches();
+            if (check.position() != verified) {
+                throw new IllegalStateException(path + ": chunk accepted up to " + verified + " but the batch check "
+                        + "saw bytes up to " + check.position());
+            }
+            takeBatchChecks();
         } else if (verified == expectedSize) {
             try {
                 ProducerSnapshotFile.read(path);
@@ -133,36 +158,45 @@ final class StagedFile implements AutoCloseable {
         }
     }
 
-    private void verifyBatches() throws MoveException, IOException {
-        while (verified - batchesVerified >= RECORD_BATCH_OVERHEAD) {
-            RecordBatchView batch = scanner.readHeader(channel, batchesVerified, expectedSize);
-            String problem = batch == null ? scanner.problem() : null;
-            if (batch != null && batchesVerified + batch.sizeInBytes() > verified) {
-                return;
-            }
-            if (problem == null && (batch.baseOffset() < nextOffsetAtLeast || batch.lastOffset() > lastOffset)) {
-                problem = "offsets " + batch.baseOffset() + ".." + batch.lastOffset() + " outside [" + nextOffsetAtLeast
-                        + ", " + lastOffset + "]";
-            }
-            if (problem == null && !scanner.isCrcValid(channel, batchesVerified)) {
-                problem = "CRC-32C mismatch in batch at baseOffset " + batch.baseOffset();
-            }
-            if (problem != null) {
-                verified = batchesVerified;
-                rollBack();
-                throw new MoveException(Errors.CORRUPT_MESSAGE, true, "segment " + fileOffset + " batch at position "
-                        + batchesVerified + ": " + problem);
-            }
-            nextOffsetAtLeast = batch.lastOffset() + 1;
-            batchesVerified += batch.sizeInBytes();
-        }
-        if (verified == expectedSize && (batchesVerified != expectedSize || nextOffsetAtLeast != lastOffset + 1)) {
-            long goodUpTo = batchesVerified;
+    private void takeBatchChecks() throws MoveException, IOException {
+        if (check.problem() != null) {
+            long badBatch = check.problemAt();
+            String problem = check.problem();
+            commitCheck();
             verified = batchesVerified;
             rollBack();
-            throw new MoveException(Errors.CORRUPT_MESSAGE, true, "segment " + fileOffset + " ends with "
-                    + (expectedSize - goodUpTo) + " bytes that are not a whole batch, or before its last offset "
-                    + lastOffset + " (next offset " + nextOffsetAtLeast + ")");
+            throw new MoveException(Errors.CORRUPT_MESSAGE, true, "segment " + fileOffset + " batch at position "
+                    + badBatch + ": " + problem);
+        }
+        if (verified == expectedSize && !check.completeAndWhole()) {
+            String problem = check.endProblem();
+            commitCheck();
+            verified = batchesVerified;
+            rollBack();
+            throw new MoveException(Errors.CORRUPT_MESSAGE, true, "segment " + fileOffset + " ends with " + problem);
+        }
+        commitCheck();
+    }
+
+    /** Takes the check's last good batch boundary as this file's. */
+    private void commitCheck() {
+        batchesVerified = check.checkedUpTo();
+        nextOffsetAtLeast = check.nextOffsetAtLeast();
+    }
+
+    /** Rewinds the batch check to the last verified batch and feeds it the file's bytes from there to {@code end}. */
+    private void rereadIntoCheck(long end) throws IOException {
+        check.restart(batchesVerified, nextOffsetAtLeast);
+        long at = batchesVerified;
+        while (at < end) {
+            rereadBuffer.clear().limit((int) Math.min(rereadBuffer.capacity(), end - at));
+            int read = channel.read(rereadBuffer, at);
+            if (read <= 0) {
+                break;
+            }
+            rereadBuffer.flip();
+            check.accept(rereadBuffer);
+            at += read;
         }
     }
 

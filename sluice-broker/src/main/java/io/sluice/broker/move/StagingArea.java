@@ -1,11 +1,11 @@
 package io.sluice.broker.move;
 
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
-import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.ship.StagedLog;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,10 +27,12 @@ import java.util.stream.Stream;
 final class StagingArea implements AutoCloseable {
     static final String DIR_NAME = "move-staging";
     static final String MANIFEST_FILE = "manifest";
+    private static final int REREAD_BUFFER_BYTES = 64 * 1024;
 
     private final Path dir;
     private final MoveCodec codec;
-    private final BatchScanner scanner = new BatchScanner();
+    /** Staged files read their own verified bytes back through it (after a rejected chunk or a restart). */
+    private final ByteBuffer rereadBuffer = ByteBuffer.allocateDirect(REREAD_BUFFER_BYTES);
     private final List<StagedFile> files = new ArrayList<>();
     private MoveSegmentList manifest;
     private long transferId;
@@ -90,7 +92,7 @@ final class StagingArea implements AutoCloseable {
                 if (Files.exists(path) && Files.size(path) > listing.segmentSizes[i]) {
                     Files.delete(path);
                 }
-                open = StagedFile.segment(path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], scanner);
+                open = StagedFile.segment(path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], rereadBuffer);
             }
             files.add(open);
             keep.add(path);

@@ -1,0 +1,178 @@
+package io.sluice.log.segment;
+
+import io.sluice.log.batch.BatchFraming;
+import io.sluice.record.batch.RecordBatchView;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+import static io.sluice.record.batch.RecordBatchDescriptor.CRC_COVERED_OFFSET;
+import static io.sluice.record.batch.RecordBatchDescriptor.LOG_OVERHEAD;
+import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
+
+/**
+ * Checks the record batches of a segment file as its bytes stream past, in order, in runs of any size and alignment:
+ * each batch's framing ({@link BatchFraming}), that its offsets rise and stay within {@code [nextOffsetAtLeast,
+ * lastOffset]}, and its CRC-32C, computed on the bytes as they are handed in, so a file being received is checked
+ * without being read back. Holds one batch header (61 bytes) and a running CRC; a forged length costs nothing.
+ * After the first problem it ignores further bytes until {@link #restart}.
+ *
+ * <p>Not thread-safe; one per file being received.
+ */
+public final class BatchStreamCheck {
+    private final ByteBuffer header = ByteBuffer.allocate(RECORD_BATCH_OVERHEAD);
+    private final RecordBatchView batch = new RecordBatchView().wrap(header, 0);
+    private final CRC32C crc = new CRC32C();
+    private final long fileSize;
+    private final long lastOffset;
+    /** File position of the first byte not seen yet. */
+    private long position;
+    /** File position just after the last batch that passed every check. */
+    private long checkedUpTo;
+    private long nextOffsetAtLeast;
+    /** Bytes of the current batch still to come once its header is complete; -1 while the header is incomplete. */
+    private long bodyLeft = -1;
+    private int storedCrc;
+    private String problem;
+    private long problemAt = -1;
+    private long batches;
+
+    /**
+     * @param fileSize   the file's full size: no batch may run past it
+     * @param lastOffset the last offset the file may hold
+     */
+    public BatchStreamCheck(long fileSize, long lastOffset) {
+        this.fileSize = fileSize;
+        this.lastOffset = lastOffset;
+    }
+
+    /**
+     * Starts over at {@code batchBoundary}, a position just after a checked batch (or 0), whose next batch must start
+     * at offset {@code nextOffsetAtLeast} or later; the bytes from there on must be handed in again.
+     */
+    public BatchStreamCheck restart(long batchBoundary, long nextOffsetAtLeast) {
+        this.position = batchBoundary;
+        this.checkedUpTo = batchBoundary;
+        this.nextOffsetAtLeast = nextOffsetAtLeast;
+        header.clear();
+        bodyLeft = -1;
+        problem = null;
+        problemAt = -1;
+        return this;
+    }
+
+    /** Checks the bytes of {@code run} (from its position to its limit, left unconsumed) as the next ones of the file. */
+    public void accept(ByteBuffer run) {
+        if (problem != null) {
+            position += run.remaining();
+            return;
+        }
+        int at = run.position();
+        int end = run.limit();
+        while (at < end && problem == null) {
+            if (bodyLeft < 0) {
+                int take = Math.min(header.remaining(), end - at);
+                header.put(header.position(), run, at, take);
+                header.position(header.position() + take);
+                at += take;
+                position += take;
+                if (!header.hasRemaining()) {
+                    startBody();
+                }
+            } else {
+                int take = (int) Math.min(bodyLeft, end - at);
+                crc.update(run.slice(at, take));
+                at += take;
+                position += take;
+                bodyLeft -= take;
+            }
+            if (bodyLeft == 0 && problem == null) {
+                endBatch();
+            }
+        }
+        position += end - at;
+    }
+
+    private void startBody() {
+        long batchStart = position - RECORD_BATCH_OVERHEAD;
+        String framing = BatchFraming.check(batch, fileSize - batchStart);
+        if (framing != null) {
+            fail(batchStart, framing);
+            return;
+        }
+        if (batch.baseOffset() < nextOffsetAtLeast || batch.lastOffset() > lastOffset) {
+            fail(batchStart, "offsets " + batch.baseOffset() + ".." + batch.lastOffset() + " outside ["
+                    + nextOffsetAtLeast + ", " + lastOffset + "]");
+            return;
+        }
+        storedCrc = batch.storedCrc();
+        crc.reset();
+        crc.update(header.array(), CRC_COVERED_OFFSET, RECORD_BATCH_OVERHEAD - CRC_COVERED_OFFSET);
+        bodyLeft = (long) batch.batchLength() + LOG_OVERHEAD - RECORD_BATCH_OVERHEAD;
+    }
+
+    private void endBatch() {
+        long batchStart = checkedUpTo;
+        if ((int) crc.getValue() != storedCrc) {
+            fail(batchStart, "CRC-32C mismatch in batch at baseOffset " + batch.baseOffset());
+            return;
+        }
+        nextOffsetAtLeast = batch.lastOffset() + 1;
+        checkedUpTo = position;
+        batches++;
+        header.clear();
+        bodyLeft = -1;
+    }
+
+    private void fail(long batchStart, String why) {
+        problem = why;
+        problemAt = batchStart;
+    }
+
+    /** File position just after the last batch that passed every check. */
+    public long checkedUpTo() {
+        return checkedUpTo;
+    }
+
+    /** The lowest offset the next batch may start at: one past the last checked batch's last offset. */
+    public long nextOffsetAtLeast() {
+        return nextOffsetAtLeast;
+    }
+
+    /** File position of the next byte expected. */
+    public long position() {
+        return position;
+    }
+
+    /** What was wrong with the batch at {@link #problemAt()}, null while nothing was. */
+    public String problem() {
+        return problem;
+    }
+
+    /** Start of the batch that failed, -1 while none did. */
+    public long problemAt() {
+        return problemAt;
+    }
+
+    /** Batches that passed, since construction. */
+    public long batches() {
+        return batches;
+    }
+
+    /**
+     * Whether the whole file has been seen and is nothing but checked batches ending exactly at its last offset;
+     * otherwise {@link #endProblem()} says what is missing.
+     */
+    public boolean completeAndWhole() {
+        return problem == null && checkedUpTo == fileSize && nextOffsetAtLeast == lastOffset + 1;
+    }
+
+    /** Why a file seen to its end is not {@link #completeAndWhole()}. */
+    public String endProblem() {
+        if (problem != null) {
+            return "batch at position " + problemAt + ": " + problem;
+        }
+        return (fileSize - checkedUpTo) + " bytes that are not a whole batch, or before its last offset " + lastOffset
+                + " (next offset " + nextOffsetAtLeast + ")";
+    }
+}
