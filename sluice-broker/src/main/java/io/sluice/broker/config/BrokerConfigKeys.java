@@ -98,6 +98,7 @@ public final class BrokerConfigKeys {
     public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
     public static final String MOVE_FILE_TRANSFER_ENABLE = "sluice.move.file.transfer.enable";
     public static final String MOVE_CHUNK_BYTES = "sluice.move.chunk.bytes";
+    public static final String MOVE_CHUNKS_IN_FLIGHT = "sluice.move.chunks.in.flight";
     public static final String MOVE_MAX_CONCURRENT_PER_BROKER = "sluice.move.max.concurrent.per.broker";
     public static final String MOVE_PIN_TIMEOUT_MS = "sluice.move.pin.timeout.ms";
     public static final String MOVE_RETRY_BACKOFF_MS = "sluice.move.retry.backoff.ms";
@@ -239,6 +240,8 @@ public final class BrokerConfigKeys {
                 "A new replica of a moved partition starts from an in-sync replica's segment files, then fetches the tail; false: it fetches every record (Kafka's way).", ANY);
         define(MOVE_CHUNK_BYTES, INT, "1048576",
                 "Bytes per checksummed chunk of a partition move: the most a broken transfer or a bad checksum sends again.", atLeast(4096));
+        define(MOVE_CHUNKS_IN_FLIGHT, INT, "4",
+                "Chunk requests a move's target keeps outstanding on its transfer connection, so the source's disk, its checksum and the wire overlap instead of taking turns.", between(1, 64));
         define(MOVE_MAX_CONCURRENT_PER_BROKER, INT, "2",
                 "Partition moves a broker serves as source, and runs as target, at once; each streams at disk speed.", atLeast(1));
         define(MOVE_PIN_TIMEOUT_MS, LONG, "60000",

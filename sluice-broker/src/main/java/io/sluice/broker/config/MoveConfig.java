@@ -1,5 +1,6 @@
 package io.sluice.broker.config;
 
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNKS_IN_FLIGHT;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNK_BYTES;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FILE_TRANSFER_ENABLE;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FREE_SPACE_MARGIN_BYTES;
@@ -13,7 +14,7 @@ import static io.sluice.broker.config.BrokerConfigKeys.REPLICA_SOCKET_TIMEOUT_MS
  * The partition-move settings of a broker (see {@link BrokerConfigKeys} for each key's reason; the socket timeout is
  * replication's {@code replica.socket.timeout.ms}). Immutable.
  */
-public record MoveConfig(int chunkBytes, int maxConcurrentMoves, long pinTimeoutMs, long retryBackoffMs,
+public record MoveConfig(int chunkBytes, int chunksInFlight, int maxConcurrentMoves, long pinTimeoutMs, long retryBackoffMs,
                          int maxIdleRounds, long freeSpaceMarginBytes, int socketTimeoutMs,
                          boolean fileTransferEnable) {
 
@@ -23,6 +24,7 @@ public record MoveConfig(int chunkBytes, int maxConcurrentMoves, long pinTimeout
     public static MoveConfig of(BrokerConfig config) {
         return new MoveConfig(
                 config.integer(MOVE_CHUNK_BYTES),
+                config.integer(MOVE_CHUNKS_IN_FLIGHT),
                 config.integer(MOVE_MAX_CONCURRENT_PER_BROKER),
                 config.longValue(MOVE_PIN_TIMEOUT_MS),
                 config.longValue(MOVE_RETRY_BACKOFF_MS),
@@ -34,21 +36,26 @@ public record MoveConfig(int chunkBytes, int maxConcurrentMoves, long pinTimeout
 
     /** The defaults of every key; for tests and tools without a broker configuration. */
     public static MoveConfig defaults() {
-        return new MoveConfig(1 << 20, 2, 60_000L, 1_000L, 5, 256L << 20, 30_000, true);
+        return new MoveConfig(1 << 20, 4, 2, 60_000L, 1_000L, 5, 256L << 20, 30_000, true);
     }
 
     public MoveConfig withChunkBytes(int value) {
-        return new MoveConfig(value, maxConcurrentMoves, pinTimeoutMs, retryBackoffMs, maxIdleRounds,
+        return new MoveConfig(value, chunksInFlight, maxConcurrentMoves, pinTimeoutMs, retryBackoffMs, maxIdleRounds,
+                freeSpaceMarginBytes, socketTimeoutMs, fileTransferEnable);
+    }
+
+    public MoveConfig withChunksInFlight(int value) {
+        return new MoveConfig(chunkBytes, value, maxConcurrentMoves, pinTimeoutMs, retryBackoffMs, maxIdleRounds,
                 freeSpaceMarginBytes, socketTimeoutMs, fileTransferEnable);
     }
 
     public MoveConfig withRetryBackoffMs(long value) {
-        return new MoveConfig(chunkBytes, maxConcurrentMoves, pinTimeoutMs, value, maxIdleRounds, freeSpaceMarginBytes,
+        return new MoveConfig(chunkBytes, chunksInFlight, maxConcurrentMoves, pinTimeoutMs, value, maxIdleRounds, freeSpaceMarginBytes,
                 socketTimeoutMs, fileTransferEnable);
     }
 
     public MoveConfig withMaxConcurrentMoves(int value) {
-        return new MoveConfig(chunkBytes, value, pinTimeoutMs, retryBackoffMs, maxIdleRounds, freeSpaceMarginBytes,
+        return new MoveConfig(chunkBytes, chunksInFlight, value, pinTimeoutMs, retryBackoffMs, maxIdleRounds, freeSpaceMarginBytes,
                 socketTimeoutMs, fileTransferEnable);
     }
 }

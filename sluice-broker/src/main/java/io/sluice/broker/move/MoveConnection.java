@@ -24,7 +24,8 @@ import static io.sluice.broker.move.MoveFrameDescriptor.VERSION;
 
 /**
  * The target's dedicated connection to one source for one transfer, over a {@link TimedChannel} (every connect,
- * write and read bounded by a timeout, as {@code BrokerClient}'s). Request and response
+ * write and read bounded by a timeout, as {@code BrokerClient}'s). Chunk requests may be pipelined (answers come in
+ * request order); other requests are sent alone. Request and response
  * headers go through small heap buffers; chunk payloads go socket → one reused direct buffer → staging file, never
  * through a heap array (FileChannel.transferFrom from a socket would do the same through 8 KiB JDK buffers).
  *
@@ -43,7 +44,9 @@ final class MoveConnection implements AutoCloseable {
     private final ByteBuffer payload = ByteBuffer.allocateDirect(PAYLOAD_BUFFER_BYTES);
     private ByteBuffer header = ByteBuffer.allocate(INITIAL_HEADER_BYTES);
     private volatile TimedChannel connection;
+    /** The correlation id of the last request sent, and of the last one whose answer was read. */
     private int correlationId;
+    private int answeredCorrelationId;
     private int pendingPayload;
 
     MoveConnection(InetSocketAddress address, int timeoutMs) {
@@ -61,8 +64,8 @@ final class MoveConnection implements AutoCloseable {
 
     /** Sends {@code request} and returns its answer, which carries no payload. */
     <T extends Message> T call(MoveCodec codec, Message request, Class<T> type) throws IOException {
-        send(codec, request);
-        T answer = codec.decode(readHeader(), type, type.getSimpleName() + " from " + address);
+        send(codec, request, true);
+        T answer = codec.decode(readHeader(++answeredCorrelationId), type, type.getSimpleName() + " from " + address);
         if (pendingPayload != 0) {
             throw new MoveProtocolException(type.getSimpleName() + " frame", "carries " + pendingPayload + " payload bytes");
         }
@@ -70,18 +73,34 @@ final class MoveConnection implements AutoCloseable {
     }
 
     /**
-     * Sends a chunk request and returns the header of the answer; when it carries no error its {@code length} payload
-     * bytes must then be taken with {@link #receivePayload}.
+     * Sends a chunk request without waiting for its answer: answers come back in request order, each taken with
+     * {@link #readChunkHeader} and, when it carries no error, its payload with {@link #receivePayload} or
+     * {@link #discardPayload}.
      */
-    MoveChunkHeader requestChunk(MoveCodec codec, MoveChunkRequest request) throws IOException {
-        send(codec, request);
-        MoveChunkHeader answer = codec.decode(readHeader(), MoveChunkHeader.class, "MoveChunkHeader from " + address);
+    void sendChunkRequest(MoveCodec codec, MoveChunkRequest request) throws IOException {
+        send(codec, request, false);
+    }
+
+    /** The header of the oldest unanswered chunk request's answer. */
+    MoveChunkHeader readChunkHeader(MoveCodec codec) throws IOException {
+        MoveChunkHeader answer = codec.decode(readHeader(++answeredCorrelationId), MoveChunkHeader.class,
+                "MoveChunkHeader from " + address);
         int expected = answer.errorCode == 0 ? answer.length : 0;
         if (pendingPayload != expected) {
             throw new MoveProtocolException("MoveChunkHeader.length", answer.length + " (error " + answer.errorCode
                     + ") but the frame carries " + pendingPayload + " payload bytes");
         }
         return answer;
+    }
+
+    /** Reads the pending payload and drops it (the answer to a request overtaken by a rejected chunk). */
+    void discardPayload() throws IOException {
+        TimedChannel timed = connection;
+        while (pendingPayload > 0) {
+            payload.clear().limit(Math.min(payload.capacity(), pendingPayload));
+            timed.readFully(payload, timed.deadline());
+            pendingPayload -= payload.position();
+        }
     }
 
     /**
@@ -128,9 +147,12 @@ final class MoveConnection implements AutoCloseable {
         void landed(long position, long bytes);
     }
 
-    private void send(MoveCodec codec, Message request) throws IOException {
+    private void send(MoveCodec codec, Message request, boolean alone) throws IOException {
         if (pendingPayload != 0) {
             throw new IllegalStateException(pendingPayload + " payload bytes of the last answer were not received");
+        }
+        if (alone && answeredCorrelationId != correlationId) {
+            throw new IllegalStateException((correlationId - answeredCorrelationId) + " chunk answers are outstanding");
         }
         ByteBuffer message = codec.encode(request);
         ByteBuffer frame = ByteBuffer.allocate(REQUEST_MESSAGE_OFFSET + message.remaining());
@@ -139,7 +161,8 @@ final class MoveConnection implements AutoCloseable {
         connection.writeFully(frame);
     }
 
-    private ByteBuffer readHeader() throws IOException {
+    /** Reads the size, correlation id and header of the answer that must carry {@code expectedCorrelationId}. */
+    private ByteBuffer readHeader(int expectedCorrelationId) throws IOException {
         TimedChannel timed = connection;
         long deadline = timed.deadline();
         responsePrefix.clear();
@@ -147,8 +170,9 @@ final class MoveConnection implements AutoCloseable {
         int size = responsePrefix.getInt(0);
         int correlation = responsePrefix.getInt(RESPONSE_CORRELATION_ID_OFFSET);
         int headerLength = responsePrefix.getInt(HEADER_LENGTH_OFFSET);
-        if (correlation != correlationId) {
-            throw new MoveProtocolException("move response correlationId", correlation + " does not match " + correlationId);
+        if (correlation != expectedCorrelationId) {
+            throw new MoveProtocolException("move response correlationId", correlation + " does not match "
+                    + expectedCorrelationId);
         }
         checkResponseLengths(size, headerLength);
         if (header.capacity() < headerLength) {

@@ -3,6 +3,8 @@ package io.sluice.broker.move;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.network.PrivateRequestHandler;
 import io.sluice.broker.network.SegmentFileRegion;
@@ -52,6 +54,8 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
     private final LongSupplier clockMs;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     private final ThreadLocal<MoveCodec> codecs = ThreadLocal.withInitial(MoveCodec::new);
+    /** A transfer connection's answers held back by a throttle, so later answers queue behind them. */
+    private static final AttributeKey<HeldAnswers> HELD_ANSWERS = AttributeKey.valueOf("sluice.move.heldAnswers");
     private final ThreadLocal<ChunkChecksum> checksums = ThreadLocal.withInitial(ChunkChecksum::new);
 
     /** One transfer being served: its pinned view and the connections it came on. Thread-safe. */
@@ -284,11 +288,34 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
             ctx.flush();
         };
         long waitNanos = length > 0 ? limiter.reserveNanos(length) : 0;
-        if (waitNanos > 0) {
-            ctx.executor().schedule(write, waitNanos, TimeUnit.NANOSECONDS);
+        // Answers leave in request order: one never overtakes an earlier answer still held back by the throttle.
+        Attribute<HeldAnswers> heldAttribute = ctx.channel().attr(HELD_ANSWERS);
+        HeldAnswers held = heldAttribute.get();
+        if (held == null) {
+            held = new HeldAnswers();
+            heldAttribute.set(held);
+        }
+        long now = System.nanoTime();
+        if (held.pending > 0) {
+            waitNanos = Math.max(waitNanos, Math.max(0, held.lastDueNanos - now));
+        }
+        if (waitNanos > 0 || held.pending > 0) {
+            HeldAnswers queue = held;
+            queue.pending++;
+            queue.lastDueNanos = now + waitNanos;
+            ctx.executor().schedule(() -> {
+                queue.pending--;
+                write.run();
+            }, waitNanos, TimeUnit.NANOSECONDS);
         } else {
             write.run();
         }
+    }
+
+    /** The answers of one transfer connection scheduled for later by a throttle. Event-loop thread only. */
+    private static final class HeldAnswers {
+        int pending;
+        long lastDueNanos;
     }
 
     /**

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32C;
@@ -33,13 +34,17 @@ public final class MoveTransferClient {
     private final MoveConfig config;
     private final ByteRateLimiter limiter;
     private final MoveCodec codec = new MoveCodec();
-    private final MoveChunkRequest chunkRequest = new MoveChunkRequest();
+    /** Chunk requests sent on the current connection and not answered yet, oldest first. */
+    private final ArrayDeque<MoveChunkRequest> inFlight = new ArrayDeque<>();
     private final CRC32C crc = new CRC32C();
     private ChunkFaultHook faults = ChunkFaultHook.NONE;
     private long chunksReceived;
+    /** The most a chunk request asks for: {@code sluice.move.chunk.bytes}, or less once a source cut a chunk short. */
+    private int chunkLimit;
     private volatile boolean cancelled;
     private volatile Thread runner;
     private volatile MoveConnection connection;
+    private StagedFileFlusher flusher;
     private long transferId;
 
     /**
@@ -48,6 +53,7 @@ public final class MoveTransferClient {
     public MoveTransferClient(MoveConfig config, ByteRateLimiter limiter) {
         this.config = config;
         this.limiter = limiter;
+        this.chunkLimit = config.chunkBytes();
     }
 
     /** Installs a test fault hook. */
@@ -88,11 +94,14 @@ public final class MoveTransferClient {
                 progress.phase(TransferPhase.DONE);
                 return emptyLocalLog.logEndOffset();
             }
-            try (StagingArea staging = StagingArea.open(partitionDir, codec)) {
+            try (StagingArea staging = StagingArea.open(partitionDir, codec);
+                 StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
+                this.flusher = flusher;
                 transferId = staging.transferId();
                 InetSocketAddress used = transfer(staging, topic, partition, sourcesInSyncFirst, leaderEpoch, progress);
                 checkCancelled();
                 progress.phase(TransferPhase.INSTALLING);
+                flusher.awaitAll();
                 StagedLog staged = staging.staged();
                 emptyLocalLog.installStaged(staged);
                 closeAtSource(used, staging.transferId(), true);
@@ -225,6 +234,7 @@ public final class MoveTransferClient {
         progress.source(source);
         MoveConnection conn = new MoveConnection(source, config.socketTimeoutMs());
         connection = conn;
+        inFlight.clear();
         checkCancelled();
         conn.connect();
         MoveSegmentList listing = conn.call(codec, new MoveOpenRequest(staging.transferId(), topic, partition, leaderEpoch),
@@ -248,43 +258,39 @@ public final class MoveTransferClient {
         return error != Errors.FENCED_LEADER_EPOCH && error != Errors.INVALID_REQUEST;
     }
 
+    /**
+     * Receives {@code file} from its last verified byte to its end, keeping up to {@code sluice.move.chunks.in.flight}
+     * chunk requests outstanding. A chunk that fails its checksum is rolled back and asked for again once the answers
+     * already on their way are drained; so is everything after a chunk the source cut shorter than asked (its
+     * {@code sluice.move.chunk.bytes} is smaller: later requests then ask for that much).
+     */
     private void copy(MoveConnection conn, long transferId, StagedFile file, TransferProgress progress)
             throws MoveException, IOException {
         int rejectedInRow = 0;
         byte kind = file.isSegment() ? MoveMessages.FILE_SEGMENT : MoveMessages.FILE_PRODUCER_SNAPSHOT;
+        long requestedUpTo = file.verified();
         while (!file.isComplete()) {
             checkCancelled();
-            long position = file.verified();
-            int want = (int) Math.min(config.chunkBytes(), file.expectedSize() - position);
-            chunkRequest.set(transferId, kind, file.fileOffset(), position, want);
-            MoveChunkHeader header = conn.requestChunk(codec, chunkRequest);
+            while (inFlight.size() < config.chunksInFlight() && requestedUpTo < file.expectedSize()) {
+                int want = (int) Math.min(chunkLimit, file.expectedSize() - requestedUpTo);
+                MoveChunkRequest request = new MoveChunkRequest().set(transferId, kind, file.fileOffset(), requestedUpTo,
+                        want);
+                conn.sendChunkRequest(codec, request);
+                inFlight.add(request);
+                requestedUpTo += want;
+            }
+            MoveChunkRequest request = inFlight.remove();
+            MoveChunkHeader header = conn.readChunkHeader(codec);
             if (header.errorCode != Errors.NONE.code()) {
                 Errors error = Errors.forCode(header.errorCode);
                 throw new MoveException(error, isRetriable(error), "source " + conn.address() + " refused chunk "
-                        + chunkRequest + ": " + error + ": " + header.errorMessage);
+                        + request + ": " + error + ": " + header.errorMessage);
             }
-            header.validateAgainst(chunkRequest);
-            pauseNanos(limiter.reserveNanos(header.length));
-            FileChannel channel = file.channel();
-            crc.reset();
-            long chunkNumber = chunksReceived++;
-            conn.receivePayload(channel, position, new MoveConnection.PayloadSink() {
-                @Override
-                public void arrived(ByteBuffer bytes, long at) {
-                    faults.inFlight(bytes.duplicate(), at, chunkNumber);
-                    file.arrived(bytes, at);
-                    crc.update(bytes);
-                }
-
-                @Override
-                public void landed(long at, long bytes) {
-                    progress.shipped(bytes, file.landed(at, bytes));
-                }
-            });
-            faults.afterChunkLanded(channel, position, header.length, chunkNumber);
-            if ((int) crc.getValue() != header.crc32c) {
+            header.validateAgainst(request);
+            if (!receiveChunk(conn, file, header, progress)) {
                 progress.rejected();
                 file.rollBack();
+                requestedUpTo = drainInFlight(conn, file);
                 if (++rejectedInRow >= MoveConfig.MAX_REJECTED_CHUNKS_PER_SOURCE) {
                     throw new MoveException(Errors.CORRUPT_MESSAGE, true, rejectedInRow + " chunks in a row from "
                             + conn.address() + " failed their checksum");
@@ -300,7 +306,54 @@ public final class MoveTransferClient {
                 progress.unverified(before - file.verified());
                 throw e;
             }
+            if (file.isComplete() && file.isSegment()) {
+                flusher.force(file);
+            }
+            if (header.length < request.maxLength) {
+                chunkLimit = header.length;
+                requestedUpTo = drainInFlight(conn, file);
+            }
         }
+    }
+
+    /** Lands one chunk's payload in {@code file}, checking it in flight; false when it failed its checksum. */
+    private boolean receiveChunk(MoveConnection conn, StagedFile file, MoveChunkHeader header, TransferProgress progress)
+            throws MoveException, IOException {
+        pauseNanos(limiter.reserveNanos(header.length));
+        long position = file.verified();
+        FileChannel channel = file.channel();
+        crc.reset();
+        long chunkNumber = chunksReceived++;
+        conn.receivePayload(channel, position, new MoveConnection.PayloadSink() {
+            @Override
+            public void arrived(ByteBuffer bytes, long at) {
+                faults.inFlight(bytes.duplicate(), at, chunkNumber);
+                file.arrived(bytes, at);
+                crc.update(bytes);
+            }
+
+            @Override
+            public void landed(long at, long bytes) {
+                progress.shipped(bytes, file.landed(at, bytes));
+            }
+        });
+        faults.afterChunkLanded(channel, position, header.length, chunkNumber);
+        return (int) crc.getValue() == header.crc32c;
+    }
+
+    /**
+     * Takes and drops the answers to every outstanding chunk request (they continue past a chunk that was not
+     * accepted as asked); returns the position the next request starts from.
+     */
+    private long drainInFlight(MoveConnection conn, StagedFile file) throws IOException {
+        while (!inFlight.isEmpty()) {
+            inFlight.remove();
+            MoveChunkHeader header = conn.readChunkHeader(codec);
+            if (header.errorCode == Errors.NONE.code()) {
+                conn.discardPayload();
+            }
+        }
+        return file.verified();
     }
 
     private void closeAtSource(InetSocketAddress source, long transferId, boolean completed) {

@@ -1,5 +1,6 @@
 package io.sluice.broker.move;
 
+import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.move.MoveFixtures.Source;
 import io.sluice.log.AppendResult;
 import io.sluice.log.LogReadResult;
@@ -12,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sluice.broker.move.MoveFixtures.LEADER_EPOCH;
 import static io.sluice.broker.move.MoveFixtures.PARTITION;
@@ -69,6 +71,43 @@ class MoveTransferTest extends MoveTestBase {
         follower.appendAsFollower(bytes.flip());
         assertEquals(source.logEndOffset(), follower.logEndOffset());
         assertEquals(source.leaderEpochs(), follower.leaderEpochs());
+    }
+
+    @Test
+    void shouldShipIdenticallyWhenTheSourceCutsChunksShorterThanThePipelinedRequests() throws Exception {
+        PartitionLog source = source("source");
+        MoveConfig sourceConfig = MoveFixtures.moveConfig().withChunkBytes(MoveFixtures.CHUNK_BYTES / 3);
+        Source server = closing(new Source(source, sourceConfig, new AtomicLong(START_MS)));
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        MoveTransferClient pipelined = new MoveTransferClient(MoveFixtures.moveConfig().withChunksInFlight(8),
+                ByteRateLimiter.UNLIMITED);
+
+        long end = pipelined.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress);
+
+        long boundary = boundaryOf(source);
+        assertEquals(boundary, end);
+        assertEquals(0, progress.chunksRejected());
+        assertEquals(progress.totalBytes(), progress.bytesVerified());
+        assertTrue(progress.chunksVerified() * (MoveFixtures.CHUNK_BYTES / 3) >= progress.totalBytes(),
+                "chunks of the source's size: " + progress);
+        MoveFixtures.assertSegmentsIdentical(source, target, boundary);
+    }
+
+    @Test
+    void shouldShipIdenticallyOneChunkAtATime() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        MoveTransferClient stopAndWait = new MoveTransferClient(MoveFixtures.moveConfig().withChunksInFlight(1),
+                ByteRateLimiter.UNLIMITED);
+
+        long end = stopAndWait.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress);
+
+        assertEquals(boundaryOf(source), end);
+        assertEquals(progress.totalBytes(), progress.bytesShipped());
+        MoveFixtures.assertSegmentsIdentical(source, target, end);
     }
 
     @Test
