@@ -177,7 +177,7 @@ public final class SluiceBroker implements AutoCloseable {
             ReplicationThrottling throttling = new ReplicationThrottling(config.brokerId(),
                     topics.replicationThrottles());
             MoveTargets moveTargets = new MoveTargets(config.brokerId(), MoveConfig.of(config),
-                    throttling::moveReceiveLimiter);
+                    throttling::moveReceiveLimiter, ClientSecurity.interBroker(config));
             replicas = new ReplicaManager(config.brokerId(), replicaConfig, logs,
                     () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,
                     controllerChannel, replicationTimer, System::currentTimeMillis, moveTargets, throttling);

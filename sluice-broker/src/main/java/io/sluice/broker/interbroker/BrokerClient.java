@@ -3,14 +3,8 @@ package io.sluice.broker.interbroker;
 import io.sluice.broker.security.BlockingTransport;
 import io.sluice.broker.security.ClientSecurity;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -108,32 +102,7 @@ public final class BrokerClient implements AutoCloseable {
         if (transport != null) {
             return;
         }
-        SocketChannel opened = SocketChannel.open();
-        Selector waiter = Selector.open();
-        try {
-            opened.configureBlocking(false);
-            opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            opened.connect(address);
-            opened.register(waiter, SelectionKey.OP_CONNECT);
-            long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-            while (!opened.finishConnect()) {
-                long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
-                if (leftMs <= 0) {
-                    throw new SocketTimeoutException("connecting to " + address + " took over " + timeoutMs + " ms");
-                }
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new InterruptedIOException("connecting to " + address + " interrupted");
-                }
-                waiter.select(leftMs);
-            }
-            opened.keyFor(waiter).cancel();
-            waiter.selectNow();
-            transport = security.open(opened, waiter, address, clientId, deadline);
-        } catch (IOException | RuntimeException e) {
-            opened.close();
-            waiter.close();
-            throw e;
-        }
+        transport = security.connect(address, timeoutMs, clientId);
     }
 
     private ByteBuffer readFrame() throws IOException {

@@ -1,15 +1,13 @@
 package io.sluice.broker.move;
 
-import io.sluice.broker.interbroker.TimedChannel;
+import io.sluice.broker.security.BlockingTransport;
+import io.sluice.broker.security.ClientSecurity;
 import io.sluice.codec.message.Message;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.SocketChannel;
 
 import static io.sluice.broker.move.MoveFrameDescriptor.API_KEY;
 import static io.sluice.broker.move.MoveFrameDescriptor.CORRELATION_ID_LENGTH;
@@ -23,35 +21,40 @@ import static io.sluice.broker.move.MoveFrameDescriptor.SIZE_LENGTH;
 import static io.sluice.broker.move.MoveFrameDescriptor.VERSION;
 
 /**
- * The target's dedicated connection to one source for one transfer, over a {@link TimedChannel} (every connect,
- * write and read bounded by a timeout, as {@code BrokerClient}'s). Chunk requests may be pipelined (answers come in
+ * The target's dedicated connection to one source for one transfer, opened like {@code BrokerClient}'s through the
+ * inter-broker listener's {@link ClientSecurity} (TLS, SASL login), every connect, write and read bounded by a timeout. Chunk requests may be pipelined (answers come in
  * request order); other requests are sent alone. Request and response
  * headers go through small heap buffers; chunk payloads go socket → one reused direct buffer → staging file, never
- * through a heap array (FileChannel.transferFrom from a socket would do the same through 8 KiB JDK buffers).
+ * through a heap array (FileChannel.transferFrom from a socket would do the same through 8 KiB JDK buffers); under
+ * TLS the transport decrypts straight into that buffer.
  *
  * <p>Not thread-safe; one per transfer thread, except {@link #close()}, which any thread may call to break a
  * blocked call (cancel).
  */
 final class MoveConnection implements AutoCloseable {
     private static final int INITIAL_HEADER_BYTES = 1024;
+    /** The client id of the SASL login requests. */
+    private static final String CLIENT_ID = "sluice-move";
     /** Socket reads per chunk: 1 MiB chunks arrive in 4 runs, small enough to stay in L2 for the checksum. */
     private static final int PAYLOAD_BUFFER_BYTES = 256 * 1024;
 
     private final InetSocketAddress address;
     private final int timeoutMs;
+    private final ClientSecurity security;
     private final ByteBuffer responsePrefix = ByteBuffer.allocate(RESPONSE_HEADER_OFFSET);
     /** Payload bytes pass through it from socket to file; direct, so neither the read nor the write copies. */
     private final ByteBuffer payload = ByteBuffer.allocateDirect(PAYLOAD_BUFFER_BYTES);
     private ByteBuffer header = ByteBuffer.allocate(INITIAL_HEADER_BYTES);
-    private volatile TimedChannel connection;
+    private volatile BlockingTransport connection;
     /** The correlation id of the last request sent, and of the last one whose answer was read. */
     private int correlationId;
     private int answeredCorrelationId;
     private int pendingPayload;
 
-    MoveConnection(InetSocketAddress address, int timeoutMs) {
+    MoveConnection(InetSocketAddress address, int timeoutMs, ClientSecurity security) {
         this.address = address;
         this.timeoutMs = timeoutMs;
+        this.security = security;
     }
 
     InetSocketAddress address() {
@@ -59,7 +62,12 @@ final class MoveConnection implements AutoCloseable {
     }
 
     void connect() throws IOException {
-        connection = TimedChannel.connect(address, timeoutMs);
+        connection = security.connect(address, timeoutMs, CLIENT_ID);
+    }
+
+    /** The bound of a wait starting now. */
+    private long deadline() {
+        return System.nanoTime() + timeoutMs * 1_000_000L;
     }
 
     /** Sends {@code request} and returns its answer, which carries no payload. */
@@ -95,10 +103,10 @@ final class MoveConnection implements AutoCloseable {
 
     /** Reads the pending payload and drops it (the answer to a request overtaken by a rejected chunk). */
     void discardPayload() throws IOException {
-        TimedChannel timed = connection;
+        BlockingTransport transport = connection;
         while (pendingPayload > 0) {
             payload.clear().limit(Math.min(payload.capacity(), pendingPayload));
-            timed.readFully(payload, timed.deadline());
+            transport.readFully(payload, deadline());
             pendingPayload -= payload.position();
         }
     }
@@ -110,31 +118,26 @@ final class MoveConnection implements AutoCloseable {
      */
     void receivePayload(FileChannel file, long position, PayloadSink sink) throws IOException {
         int length = pendingPayload;
+        BlockingTransport transport = connection;
         long done = 0;
-        TimedChannel timed = connection;
-        SocketChannel channel = timed.channel();
-        long deadline = timed.deadline();
-        while (done < length) {
-            payload.clear().limit((int) Math.min(payload.capacity(), length - done));
-            int n = channel.read(payload);
-            if (n < 0) {
-                pendingPayload = length - (int) done;
-                throw new EOFException("connection to " + address + " closed after " + done + " of " + length
-                        + " payload bytes");
+        try {
+            while (done < length) {
+                int n = (int) Math.min(payload.capacity(), length - done);
+                payload.clear().limit(n);
+                transport.readFully(payload, deadline());
+                payload.flip();
+                sink.arrived(payload.duplicate(), position + done);
+                long at = position + done;
+                while (payload.hasRemaining()) {
+                    at += file.write(payload, at);
+                }
+                sink.landed(position + done, n);
+                done += n;
             }
-            if (n == 0) {
-                timed.await(SelectionKey.OP_READ, deadline, "reading from");
-                continue;
-            }
-            deadline = timed.deadline();
-            payload.flip();
-            sink.arrived(payload.duplicate(), position + done);
-            long at = position + done;
-            while (payload.hasRemaining()) {
-                at += file.write(payload, at);
-            }
-            sink.landed(position + done, n);
-            done += n;
+        } catch (IOException e) {
+            pendingPayload = length - (int) done;
+            throw new IOException("connection to " + address + " broke after " + done + " of " + length
+                    + " payload bytes: " + e.getMessage(), e);
         }
         pendingPayload = 0;
     }
@@ -158,15 +161,15 @@ final class MoveConnection implements AutoCloseable {
         ByteBuffer frame = ByteBuffer.allocate(REQUEST_MESSAGE_OFFSET + message.remaining());
         frame.putInt(REQUEST_MESSAGE_OFFSET - SIZE_LENGTH + message.remaining()).putShort(API_KEY).putShort(VERSION)
                 .putInt(++correlationId).put(message).flip();
-        connection.writeFully(frame);
+        connection.writeFully(frame, deadline());
     }
 
     /** Reads the size, correlation id and header of the answer that must carry {@code expectedCorrelationId}. */
     private ByteBuffer readHeader(int expectedCorrelationId) throws IOException {
-        TimedChannel timed = connection;
-        long deadline = timed.deadline();
+        BlockingTransport transport = connection;
+        long deadline = deadline();
         responsePrefix.clear();
-        timed.readFully(responsePrefix, deadline);
+        transport.readFully(responsePrefix, deadline);
         int size = responsePrefix.getInt(0);
         int correlation = responsePrefix.getInt(RESPONSE_CORRELATION_ID_OFFSET);
         int headerLength = responsePrefix.getInt(HEADER_LENGTH_OFFSET);
@@ -179,7 +182,7 @@ final class MoveConnection implements AutoCloseable {
             header = ByteBuffer.allocate(Math.min(MAX_RESPONSE_HEADER_BYTES, Math.max(headerLength, header.capacity() * 2)));
         }
         header.clear().limit(headerLength);
-        timed.readFully(header, deadline);
+        transport.readFully(header, deadline);
         pendingPayload = size - CORRELATION_ID_LENGTH - HEADER_LENGTH_LENGTH - headerLength;
         return header.flip();
     }
@@ -198,7 +201,7 @@ final class MoveConnection implements AutoCloseable {
 
     @Override
     public void close() {
-        TimedChannel open = connection;
+        BlockingTransport open = connection;
         if (open != null) {
             open.close();
         }

@@ -3,10 +3,12 @@ package io.sluice.broker.move;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.network.PrivateRequestHandler;
+import io.sluice.broker.network.SegmentChunkedInput;
 import io.sluice.broker.network.SegmentFileRegion;
 import io.sluice.codec.message.Message;
 import io.sluice.log.epoch.EpochEntry;
@@ -283,7 +285,9 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
         Runnable write = () -> {
             ctx.write(head);
             if (length > 0) {
-                ctx.write(new SegmentFileRegion(file, position, length));
+                // sendfile cannot pass through TLS: there the bytes are read in chunks and encrypted
+                ctx.write(ctx.pipeline().get(SslHandler.class) == null ? new SegmentFileRegion(file, position, length)
+                        : new SegmentChunkedInput(file, position, length));
             }
             ctx.flush();
         };

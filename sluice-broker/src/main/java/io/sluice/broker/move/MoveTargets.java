@@ -1,6 +1,7 @@
 package io.sluice.broker.move;
 
 import io.sluice.broker.config.MoveConfig;
+import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.topic.Partition;
 import io.sluice.log.TopicPartitionKey;
 import java.net.InetSocketAddress;
@@ -33,6 +34,7 @@ public final class MoveTargets implements AutoCloseable {
     private final int selfId;
     private final MoveConfig config;
     private final Function<Partition, ByteRateLimiter> limiter;
+    private final ClientSecurity security;
     private final ExecutorService pool;
     private final Map<TopicPartitionKey, Running> running = new ConcurrentHashMap<>();
 
@@ -41,13 +43,16 @@ public final class MoveTargets implements AutoCloseable {
     }
 
     /**
-     * @param limiter the receive-rate bound of each new transfer ({@code follower.replication.throttled.rate} when
-     *                the partition is throttled)
+     * @param limiter  the receive-rate bound of each new transfer ({@code follower.replication.throttled.rate} when
+     *                 the partition is throttled)
+     * @param security how transfer connections are secured (the inter-broker listener's TLS and SASL)
      */
-    public MoveTargets(int selfId, MoveConfig config, Function<Partition, ByteRateLimiter> limiter) {
+    public MoveTargets(int selfId, MoveConfig config, Function<Partition, ByteRateLimiter> limiter,
+                       ClientSecurity security) {
         this.selfId = selfId;
         this.config = config;
         this.limiter = limiter;
+        this.security = security;
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newFixedThreadPool(config.maxConcurrentMoves(), r -> {
             Thread t = new Thread(r, "sluice-move-target-" + selfId + "-" + n.incrementAndGet());
@@ -73,7 +78,7 @@ public final class MoveTargets implements AutoCloseable {
      */
     public void start(Partition partition, List<InetSocketAddress> sources, Runnable then) {
         TopicPartitionKey key = key(partition);
-        Running move = new Running(new MoveTransferClient(config, limiter.apply(partition)), new TransferProgress());
+        Running move = new Running(new MoveTransferClient(config, limiter.apply(partition), security), new TransferProgress());
         if (running.putIfAbsent(key, move) != null) {
             return;
         }

@@ -1,6 +1,7 @@
 package io.sluice.broker.move;
 
 import io.sluice.broker.config.MoveConfig;
+import io.sluice.broker.security.ClientSecurity;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.ship.LogDirSpace;
 import io.sluice.log.ship.StagedLog;
@@ -33,6 +34,7 @@ public final class MoveTransferClient {
 
     private final MoveConfig config;
     private final ByteRateLimiter limiter;
+    private final ClientSecurity security;
     private final MoveCodec codec = new MoveCodec();
     /** Chunk requests sent on the current connection and not answered yet, oldest first. */
     private final ArrayDeque<MoveChunkRequest> inFlight = new ArrayDeque<>();
@@ -51,8 +53,17 @@ public final class MoveTransferClient {
      * @param limiter bounds the receive rate ({@code follower.replication.throttled.rate} plugs in here)
      */
     public MoveTransferClient(MoveConfig config, ByteRateLimiter limiter) {
+        this(config, limiter, ClientSecurity.plaintext());
+    }
+
+    /**
+     * @param limiter  bounds the receive rate ({@code follower.replication.throttled.rate} plugs in here)
+     * @param security how transfer connections are secured (the inter-broker listener's TLS and SASL)
+     */
+    public MoveTransferClient(MoveConfig config, ByteRateLimiter limiter, ClientSecurity security) {
         this.config = config;
         this.limiter = limiter;
+        this.security = security;
         this.chunkLimit = config.chunkBytes();
     }
 
@@ -232,7 +243,7 @@ public final class MoveTransferClient {
                          TransferProgress progress) throws MoveException, IOException {
         progress.phase(TransferPhase.LISTING);
         progress.source(source);
-        MoveConnection conn = new MoveConnection(source, config.socketTimeoutMs());
+        MoveConnection conn = new MoveConnection(source, config.socketTimeoutMs(), security);
         connection = conn;
         inFlight.clear();
         checkCancelled();
@@ -370,7 +381,7 @@ public final class MoveTransferClient {
 
     /** Tells {@code source} on a fresh connection that the transfer is over, so it releases its pins now. */
     private void releaseAtSource(InetSocketAddress source, long id) {
-        try (MoveConnection conn = new MoveConnection(source, Math.min(config.socketTimeoutMs(), RELEASE_TIMEOUT_MS))) {
+        try (MoveConnection conn = new MoveConnection(source, Math.min(config.socketTimeoutMs(), RELEASE_TIMEOUT_MS), security)) {
             conn.connect();
             conn.call(codec, new MoveCloseRequest(id, false), MoveCloseResponse.class);
         } catch (IOException | RuntimeException e) {

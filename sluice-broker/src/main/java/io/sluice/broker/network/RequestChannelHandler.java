@@ -125,6 +125,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         short apiVersion = bytes.getShort(Short.BYTES);
         PrivateRequestHandler privateHandler = registry.findPrivate(apiKeyId);
         if (privateHandler != null) {
+            if (session.expectsSasl() || session.isExpired()) {
+                closeConnection(ctx, "private API " + apiKeyId + " request before SASL authentication");
+                return;
+            }
             handlePrivate(ctx, privateHandler, apiKeyId, bytes);
             return;
         }

@@ -6,8 +6,12 @@ import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.ConfigException;
 import io.sluice.broker.config.Listener;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
@@ -32,7 +36,7 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
  * moves): in plain text or TLS (an {@link javax.net.ssl.SSLEngine} over the blocking channel, with the listener's
  * trust store, and its key store for mutual TLS), then, on a SASL listener, a SaslHandshake and SaslAuthenticate login
  * with sasl.mechanism.inter.broker.protocol and the {@code username}/{@code password} of the listener's JAAS entry for
- * that mechanism. {@link #open} hands back a {@link BlockingTransport} ready for Kafka requests.
+ * that mechanism. {@link #connect} and {@link #open} hand back a {@link BlockingTransport} ready for Kafka requests.
  *
  * <p>Immutable; thread-safe (each {@link #open} works on its own connection).
  */
@@ -87,6 +91,41 @@ public final class ClientSecurity {
 
     public SecurityProtocol protocol() {
         return protocol;
+    }
+
+    /**
+     * Connects to {@code address} (non-blocking, TCP_NODELAY, waiting at most {@code timeoutMs}, ended by a thread
+     * interrupt) and secures the connection ({@link #open}) within the same bound.
+     *
+     * @param clientId the client id of the login requests
+     */
+    public BlockingTransport connect(InetSocketAddress address, int timeoutMs, String clientId) throws IOException {
+        SocketChannel opened = SocketChannel.open();
+        Selector waiter = Selector.open();
+        try {
+            opened.configureBlocking(false);
+            opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            opened.connect(address);
+            opened.register(waiter, SelectionKey.OP_CONNECT);
+            long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+            while (!opened.finishConnect()) {
+                long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
+                if (leftMs <= 0) {
+                    throw new SocketTimeoutException("connecting to " + address + " took over " + timeoutMs + " ms");
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedIOException("connecting to " + address + " interrupted");
+                }
+                waiter.select(leftMs);
+            }
+            opened.keyFor(waiter).cancel();
+            waiter.selectNow();
+            return open(opened, waiter, address, clientId, deadline);
+        } catch (IOException | RuntimeException e) {
+            opened.close();
+            waiter.close();
+            throw e;
+        }
     }
 
     /**

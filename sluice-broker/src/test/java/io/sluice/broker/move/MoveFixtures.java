@@ -3,6 +3,8 @@ package io.sluice.broker.move;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.NetworkServer;
+import io.sluice.broker.security.ListenerSecurity;
+import io.sluice.broker.security.SaslApis;
 import io.sluice.log.LogConfig;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
@@ -126,13 +128,21 @@ final class MoveFixtures {
         final AtomicLong clock;
 
         Source(PartitionLog log, MoveConfig config, AtomicLong clock) throws InterruptedException {
+            this(log, config, clock, ListenerSecurity.plaintext("PLAINTEXT"));
+        }
+
+        /** A source behind a listener secured by {@code security} (TLS and/or SASL). */
+        Source(PartitionLog log, MoveConfig config, AtomicLong clock, ListenerSecurity security)
+                throws InterruptedException {
             this.clock = clock;
             LongSupplier now = clock::get;
             this.handler = new MoveSourceHandler((topic, partition) -> TOPIC.equals(topic) && partition == PARTITION
                     ? new MoveSourceLogs.Hosted(log, LEADER_EPOCH, log.logEndOffset()) : null, config,
                     ByteRateLimiter.UNLIMITED, now);
             ApiRegistry registry = new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY, handler);
-            this.server = NetworkServer.start(new NetworkServer.Settings("127.0.0.1", 0, 1, 1, 1 << 20, 0, 0, 0), registry);
+            SaslApis.register(registry);
+            this.server = NetworkServer.start(new NetworkServer.Settings("127.0.0.1", 0, 1, 1, 1 << 20, 0, 0, 0,
+                    security), registry);
         }
 
         static Source start(PartitionLog log) throws InterruptedException {
