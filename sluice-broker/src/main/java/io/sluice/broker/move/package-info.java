@@ -6,8 +6,10 @@
  * <h2>Protocol</h2>
  * A Sluice-private request on the broker's existing Kafka listener ({@link io.sluice.broker.move.MoveFrameDescriptor}:
  * API key {@value io.sluice.broker.move.MoveFrameDescriptor#API_KEY}, outside Kafka's ids, never advertised in
- * ApiVersions, taken by {@code RequestChannelHandler} before Kafka header parsing). The target opens its own
- * connection per transfer and sends one request at a time:
+ * ApiVersions, taken by {@code RequestChannelHandler} before Kafka header parsing, and only once a SASL listener's
+ * login is done). The target opens its own connection per transfer through the inter-broker listener's
+ * {@code ClientSecurity} (TLS, SASL login, as replication does); it keeps up to {@code sluice.move.chunks.in.flight}
+ * chunk requests outstanding (answers come back in request order), every other request goes alone:
  * <ol>
  * <li>{@link io.sluice.broker.move.MoveOpenRequest} (transfer id, topic, partition, leader epoch) →
  *     {@link io.sluice.broker.move.MoveSegmentList}: closed segments below the boundary (the base of the newest segment
@@ -17,7 +19,8 @@
  *     {@code sluice.move.pin.timeout.ms}. Reopening with the same transfer id rejoins the same pinned view.</li>
  * <li>{@link io.sluice.broker.move.MoveChunkRequest} (file, position, max length) →
  *     {@link io.sluice.broker.move.MoveChunkHeader} with the CRC-32C of the chunk, then the raw bytes by sendfile
- *     ({@code SegmentFileRegion}, the fetch path's zero-copy region). At most {@code sluice.move.chunk.bytes}.</li>
+ *     ({@code SegmentFileRegion}, the fetch path's zero-copy region; under TLS chunked reads that the SslHandler
+ *     encrypts). At most {@code sluice.move.chunk.bytes}.</li>
  * <li>{@link io.sluice.broker.move.MoveCloseRequest} → pins released.</li>
  * </ol>
  * Why the Kafka listener and not a separate port: no new port to configure, advertise, firewall or secure later
@@ -26,8 +29,9 @@
  *
  * <h2>Target side</h2>
  * {@link io.sluice.broker.move.MoveTransferClient#bootstrap} writes chunks into {@code <partition dir>/move-staging}
- * with {@code FileChannel.transferFrom} from the socket (no heap copy), checks each chunk's CRC-32C and every record
- * batch's CRC-32C and offsets as chunks complete them, and installs only when every file is complete:
+ * through one direct buffer (no heap copy), checks each chunk's CRC-32C and every record batch's CRC-32C and offsets
+ * on the bytes as they arrive ({@code BatchStreamCheck}, taken only once the chunk's checksum matched), forces each
+ * completed segment on a flush thread while the next arrives, and installs only when every file is complete:
  * {@code PartitionLog.installStaged} rebuilds the indexes, renames the files in, loads the shipped epochs and the
  * producer state at the boundary. A bad chunk is discarded and asked for again; a broken connection resumes from the
  * last verified byte of the same source; a source that stops delivering is replaced by the next; a target restart
