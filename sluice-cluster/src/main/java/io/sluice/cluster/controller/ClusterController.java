@@ -273,21 +273,64 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     public CompletableFuture<TopicState> createTopic(String name, int partitions, int replicationFactor,
                                                      Map<String, String> configs) {
         return call("createTopic " + name, state -> {
-            TopicState existing = state.topic(name);
-            if (existing != null) {
-                throw new TopicExistsException(name, existing.id());
-            }
+            requireAbsent(state, name);
             List<PartitionAssigner.Candidate> candidates = new ArrayList<>();
             for (BrokerInfo b : state.brokers().values()) {
                 candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack()));
             }
             int[][] replicas = PartitionAssigner.assign(candidates, partitions, replicationFactor, name.hashCode());
-            TopicState topic = new TopicState(UUID.randomUUID(), name, configs,
-                    ReplicationControl.newPartitions(replicas));
+            return publishTopic(name, replicas, configs);
+        });
+    }
+
+    /**
+     * Creates a topic on the replicas given per partition (CreateTopics' manual assignment, checked as Kafka's
+     * controller does; refusals fail with {@link InvalidAssignmentRequestException}). With {@code validateOnly}
+     * nothing is published and the future completes with the topic as it would be.
+     */
+    public CompletableFuture<TopicState> createTopic(String name, int[][] replicas, Map<String, String> configs,
+                                                     boolean validateOnly) {
+        return call("createTopic " + name, state -> {
+            requireAbsent(state, name);
+            if (replicas.length == 0) {
+                throw new InvalidAssignmentRequestException(ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                        "The manual partition assignment has no partitions.");
+            }
+            PartitionGrowth.checkManual(state, replicas, -1, 0);
+            if (validateOnly) {
+                return new TopicState(new UUID(0, 0), name, configs, ReplicationControl.newPartitions(replicas));
+            }
+            return publishTopic(name, replicas, configs);
+        });
+    }
+
+    private static void requireAbsent(ClusterState state, String name) throws TopicExistsException {
+        TopicState existing = state.topic(name);
+        if (existing != null) {
+            throw new TopicExistsException(name, existing.id());
+        }
+    }
+
+    private TopicState publishTopic(String name, int[][] replicas, Map<String, String> configs) throws Exception {
+        TopicState topic = new TopicState(UUID.randomUUID(), name, configs, ReplicationControl.newPartitions(replicas));
+        DeltaRecord delta = new DeltaRecord();
+        delta.createdTopics.add(TopicRecord.of(topic));
+        publisher.publish(delta);
+        return publisher.state().topic(name);
+    }
+
+    /**
+     * Kafka's CreatePartitions ({@link PartitionGrowth}): each topic grows to the count asked for, on the replicas
+     * given or placed rack-aware; everything accepted is published in one delta, nothing with {@code validateOnly}.
+     * Completes with one result per topic, in request order.
+     */
+    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(List<PartitionIncrease> increases,
+                                                                            boolean validateOnly) {
+        return call("createPartitions", state -> {
             DeltaRecord delta = new DeltaRecord();
-            delta.createdTopics.add(TopicRecord.of(topic));
-            publisher.publish(delta);
-            return publisher.state().topic(name);
+            List<CreatePartitionsResult> results = PartitionGrowth.grow(state, increases, validateOnly, delta);
+            publishIfAny(delta);
+            return results;
         });
     }
 

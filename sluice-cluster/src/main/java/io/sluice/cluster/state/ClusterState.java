@@ -181,7 +181,7 @@ public final class ClusterState {
                     + appliedSeq);
         }
         if (delta.joined == null || delta.left == null || delta.createdTopics == null || delta.deletedTopics == null
-                || delta.partitionChanges == null || delta.configChanges == null) {
+                || delta.partitionChanges == null || delta.configChanges == null || delta.addedPartitions == null) {
             throw new MalformedInputException("delta " + seq + ": a null list");
         }
         BrokerTable b = brokerTable;
@@ -214,7 +214,7 @@ public final class ClusterState {
             configs = Collections.unmodifiableMap(configs);
         }
         boolean topicsChanged = !delta.createdTopics.isEmpty() || !delta.deletedTopics.isEmpty()
-                || !delta.partitionChanges.isEmpty() || topicConfigsChanged;
+                || !delta.partitionChanges.isEmpty() || !delta.addedPartitions.isEmpty() || topicConfigsChanged;
         LinkedHashMap<UUID, TopicState> topics = topicsOwned;
         if (topicsChanged) {
             topics = new LinkedHashMap<>(topicsOwned);
@@ -225,6 +225,7 @@ public final class ClusterState {
             for (UUID id : delta.deletedTopics) {
                 topics.remove(id);
             }
+            applyAddedPartitions(topics, delta.addedPartitions, seq);
             applyPartitionChanges(topics, delta.partitionChanges, seq);
             if (topicConfigsChanged) {
                 applyTopicConfigs(topics, delta.configChanges, seq);
@@ -257,6 +258,41 @@ public final class ClusterState {
                 throw new MalformedInputException("delta " + seq + ": config change for unknown topic id " + c.topicId);
             }
             topics.put(c.topicId, topic.withConfigs(values));
+        }
+    }
+
+    /** CreatePartitions: each record the next partition of its topic, with its complete state. */
+    private static void applyAddedPartitions(Map<UUID, TopicState> topics, List<PartitionChangeRecord> added,
+                                             long seq) {
+        if (added.isEmpty()) {
+            return;
+        }
+        Map<UUID, List<PartitionState>> byTopic = new LinkedHashMap<>();
+        for (Object decoded : added) {
+            PartitionChangeRecord c = element(PartitionChangeRecord.class, decoded, "delta " + seq + " addedPartitions");
+            TopicState topic = topics.get(c.topicId);
+            if (topic == null) {
+                throw new MalformedInputException("delta " + seq + ": partitions added to unknown topic id "
+                        + c.topicId);
+            }
+            List<PartitionState> list = byTopic.computeIfAbsent(c.topicId, k -> new ArrayList<>());
+            int expected = topic.partitionCount() + list.size();
+            if (c.partition != expected || expected >= TopicRecord.MAX_PARTITIONS) {
+                throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " adds partition "
+                        + c.partition + " where the next is " + expected);
+            }
+            if (c.replicas == null || c.isr == null) {
+                throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " adds partition "
+                        + c.partition + " without replicas or isr");
+            }
+            requireReplicaSet(seq, topic, c);
+            int partitionEpoch = c.partitionEpoch == PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED ? 0
+                    : c.partitionEpoch;
+            list.add(new PartitionState(c.replicas, c.leader, c.leaderEpoch, c.isr, partitionEpoch,
+                    c.addingReplicas, c.removingReplicas));
+        }
+        for (Map.Entry<UUID, List<PartitionState>> e : byTopic.entrySet()) {
+            topics.put(e.getKey(), topics.get(e.getKey()).withAddedPartitions(e.getValue()));
         }
     }
 
