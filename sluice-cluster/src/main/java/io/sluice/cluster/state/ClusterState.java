@@ -261,6 +261,15 @@ public final class ClusterState {
         }
     }
 
+    /** The topic {@code c} names; an unknown one is malformed ({@code what} says which list it came from). */
+    private static TopicState topicOf(Map<UUID, TopicState> topics, PartitionChangeRecord c, long seq, String what) {
+        TopicState topic = topics.get(c.topicId);
+        if (topic == null) {
+            throw new MalformedInputException("delta " + seq + ": " + what + " unknown topic id " + c.topicId);
+        }
+        return topic;
+    }
+
     /** CreatePartitions: each record the next partition of its topic, with its complete state. */
     private static void applyAddedPartitions(Map<UUID, TopicState> topics, List<PartitionChangeRecord> added,
                                              long seq) {
@@ -270,11 +279,7 @@ public final class ClusterState {
         Map<UUID, List<PartitionState>> byTopic = new LinkedHashMap<>();
         for (Object decoded : added) {
             PartitionChangeRecord c = element(PartitionChangeRecord.class, decoded, "delta " + seq + " addedPartitions");
-            TopicState topic = topics.get(c.topicId);
-            if (topic == null) {
-                throw new MalformedInputException("delta " + seq + ": partitions added to unknown topic id "
-                        + c.topicId);
-            }
+            TopicState topic = topicOf(topics, c, seq, "partitions added to");
             List<PartitionState> list = byTopic.computeIfAbsent(c.topicId, k -> new ArrayList<>());
             int expected = topic.partitionCount() + list.size();
             if (c.partition != expected || expected >= TopicRecord.MAX_PARTITIONS) {
@@ -304,11 +309,7 @@ public final class ClusterState {
         Map<UUID, PartitionState[]> byTopic = new LinkedHashMap<>();
         for (Object decoded : changes) {
             PartitionChangeRecord c = element(PartitionChangeRecord.class, decoded, "delta " + seq + " partitionChanges");
-            TopicState topic = topics.get(c.topicId);
-            if (topic == null) {
-                throw new MalformedInputException("delta " + seq + ": partition change for unknown topic id "
-                        + c.topicId);
-            }
+            TopicState topic = topicOf(topics, c, seq, "partition change for");
             if (c.partition < 0 || c.partition >= topic.partitionCount()) {
                 throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " partition "
                         + c.partition + " outside 0.." + (topic.partitionCount() - 1));
