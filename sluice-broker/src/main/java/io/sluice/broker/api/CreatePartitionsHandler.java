@@ -2,12 +2,11 @@ package io.sluice.broker.api;
 
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
+import io.sluice.broker.topic.ControllerAnswer;
 import io.sluice.broker.topic.OffsetsTopic;
 import io.sluice.broker.topic.TopicException;
 import io.sluice.broker.topic.TopicManager;
-import io.sluice.cluster.controller.ControllerFencedException;
 import io.sluice.cluster.controller.CreatePartitionsResult;
-import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.controller.PartitionIncrease;
 import io.sluice.cluster.controller.ReplicationError;
 import io.sluice.cluster.node.ClusterNode;
@@ -18,9 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsAssignment;
@@ -92,20 +88,12 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
         long waitMs = request.timeoutMs() > 0 ? Math.min(request.timeoutMs(), MAX_WAIT_MS) : MAX_WAIT_MS;
         List<CreatePartitionsResult> decided;
         try {
-            decided = n.createPartitions(increases, request.validateOnly()).get(waitMs, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            boolean moved = e.getCause() instanceof NotControllerException
-                    || e.getCause() instanceof ControllerFencedException;
-            failAll(increases, results, moved ? Errors.NOT_CONTROLLER : Errors.REQUEST_TIMED_OUT,
-                    "Cannot create partitions now: " + e.getCause());
-            return;
-        } catch (TimeoutException e) {
-            failAll(increases, results, Errors.REQUEST_TIMED_OUT, "The controller did not answer within " + waitMs
-                    + " ms.");
-            return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failAll(increases, results, Errors.REQUEST_TIMED_OUT, "Interrupted.");
+            decided = ControllerAnswer.await(n.createPartitions(increases, request.validateOnly()),
+                    "create partitions", waitMs);
+        } catch (TopicException e) {
+            for (PartitionIncrease increase : increases) {
+                fail(results.get(increase.topic()), e.error(), e.getMessage());
+            }
             return;
         }
         for (int i = 0; i < decided.size(); i++) {
@@ -149,13 +137,6 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
             }
         }
         return duplicated;
-    }
-
-    private static void failAll(List<PartitionIncrease> increases, Map<String, CreatePartitionsTopicResult> results,
-                                Errors error, String message) {
-        for (PartitionIncrease increase : increases) {
-            fail(results.get(increase.topic()), error, message);
-        }
     }
 
     private static void fail(CreatePartitionsTopicResult result, Errors error, String message) {

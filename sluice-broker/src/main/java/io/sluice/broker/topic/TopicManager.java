@@ -6,8 +6,6 @@ import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.config.ConfigException;
 import io.sluice.broker.config.EffectiveTopicConfig;
 import io.sluice.broker.config.TopicConfigs;
-import io.sluice.cluster.controller.ControllerFencedException;
-import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.state.ClusterState;
@@ -26,9 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.common.Uuid;
@@ -510,33 +506,7 @@ public final class TopicManager {
     }
 
     private static <T> T await(CompletableFuture<T> future, String what) throws TopicException {
-        try {
-            return future.get(CONTROLLER_WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof NotControllerException || cause instanceof ControllerFencedException) {
-                throw new TopicException(Errors.NOT_CONTROLLER, "Cannot " + what + ": " + cause.getMessage());
-            }
-            if (cause instanceof io.sluice.cluster.controller.TopicExistsException) {
-                throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, "Cannot " + what + ": " + cause.getMessage());
-            }
-            if (cause instanceof io.sluice.cluster.controller.UnknownTopicException) {
-                throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Cannot " + what + ": " + cause.getMessage());
-            }
-            if (cause instanceof io.sluice.cluster.controller.InvalidAssignmentRequestException refused) {
-                throw new TopicException(Errors.forCode(refused.error().kafkaCode()), refused.getMessage());
-            }
-            if (cause instanceof org.apache.zookeeper.KeeperException) {
-                // ZooKeeper unreachable or the session lost mid-write: the client retries.
-                throw new TopicException(Errors.REQUEST_TIMED_OUT, "Cannot " + what + " now: " + cause.getMessage());
-            }
-            throw new TopicException(Errors.UNKNOWN_SERVER_ERROR, "Cannot " + what + ": " + cause);
-        } catch (TimeoutException e) {
-            throw new TopicException(Errors.REQUEST_TIMED_OUT, "The controller did not " + what + " within " + CONTROLLER_WAIT_MS + " ms.");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TopicException(Errors.REQUEST_TIMED_OUT, "Interrupted while waiting to " + what + ".");
-        }
+        return ControllerAnswer.await(future, what, CONTROLLER_WAIT_MS);
     }
 
     private <T> T awaitApplied(java.util.function.Supplier<T> probe, String what) throws TopicException {

@@ -2,7 +2,6 @@ package io.sluice.cluster.controller;
 
 import io.sluice.cluster.assign.PartitionAssigner;
 import io.sluice.cluster.config.ClusterConfig;
-import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.StateReader;
@@ -16,11 +15,9 @@ import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -268,19 +265,13 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     /**
      * Creates a topic with replicas placed by {@link PartitionAssigner} over the live brokers: the preferred replicas
-     * lead and every replica is in sync (a new partition is empty everywhere). Completes with the topic as published.
+     * lead and every replica is in sync (a new partition is empty everywhere). Completes with the topic as published;
+     * more replicas than live brokers fail with {@link InvalidAssignmentRequestException}.
      */
     public CompletableFuture<TopicState> createTopic(String name, int partitions, int replicationFactor,
                                                      Map<String, String> configs) {
-        return call("createTopic " + name, state -> {
-            requireAbsent(state, name);
-            List<PartitionAssigner.Candidate> candidates = new ArrayList<>();
-            for (BrokerInfo b : state.brokers().values()) {
-                candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack()));
-            }
-            int[][] replicas = PartitionAssigner.assign(candidates, partitions, replicationFactor, name.hashCode());
-            return publishTopic(name, replicas, configs);
-        });
+        return call("createTopic " + name, state -> publishTopic(PartitionGrowth.newTopic(state, name,
+                PartitionGrowth.place(state, name, partitions, replicationFactor), configs)));
     }
 
     /**
@@ -291,32 +282,16 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     public CompletableFuture<TopicState> createTopic(String name, int[][] replicas, Map<String, String> configs,
                                                      boolean validateOnly) {
         return call("createTopic " + name, state -> {
-            requireAbsent(state, name);
-            if (replicas.length == 0) {
-                throw new InvalidAssignmentRequestException(ReplicationError.INVALID_REPLICA_ASSIGNMENT,
-                        "The manual partition assignment has no partitions.");
-            }
-            PartitionGrowth.checkManual(state, replicas, -1, 0);
-            if (validateOnly) {
-                return new TopicState(new UUID(0, 0), name, configs, ReplicationControl.newPartitions(replicas));
-            }
-            return publishTopic(name, replicas, configs);
+            TopicState topic = PartitionGrowth.manualTopic(state, name, replicas, configs);
+            return validateOnly ? topic : publishTopic(topic);
         });
     }
 
-    private static void requireAbsent(ClusterState state, String name) throws TopicExistsException {
-        TopicState existing = state.topic(name);
-        if (existing != null) {
-            throw new TopicExistsException(name, existing.id());
-        }
-    }
-
-    private TopicState publishTopic(String name, int[][] replicas, Map<String, String> configs) throws Exception {
-        TopicState topic = new TopicState(UUID.randomUUID(), name, configs, ReplicationControl.newPartitions(replicas));
+    private TopicState publishTopic(TopicState topic) throws Exception {
         DeltaRecord delta = new DeltaRecord();
         delta.createdTopics.add(TopicRecord.of(topic));
         publisher.publish(delta);
-        return publisher.state().topic(name);
+        return publisher.state().topic(topic.name());
     }
 
     /**

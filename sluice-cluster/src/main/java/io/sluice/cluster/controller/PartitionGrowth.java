@@ -13,6 +13,8 @@ import io.sluice.cluster.state.wire.TopicRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 
 /**
  * Kafka's CreatePartitions and the manual replica assignments of CreateTopics, as the controller decides them: a
@@ -94,6 +96,28 @@ final class PartitionGrowth {
         }
         checkManual(state, request.assignments(), replicationFactor, current);
         return request.assignments();
+    }
+
+    /** A new topic on {@code replicas} with a fresh id; {@link TopicExistsException} when the name is taken. */
+    static TopicState newTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
+            throws TopicExistsException {
+        TopicState existing = state.topic(name);
+        if (existing != null) {
+            throw new TopicExistsException(name, existing.id());
+        }
+        return new TopicState(UUID.randomUUID(), name, configs, ReplicationControl.newPartitions(replicas));
+    }
+
+    /** {@link #newTopic} on a manual assignment, checked first ({@link #checkManual}). */
+    static TopicState manualTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
+            throws TopicExistsException, InvalidAssignmentRequestException {
+        if (state.topic(name) == null) {
+            if (replicas.length == 0) {
+                throw invalid("The manual partition assignment has no partitions.");
+            }
+            checkManual(state, replicas, -1, 0);
+        }
+        return newTopic(state, name, replicas, configs);
     }
 
     /**
