@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
  * with every broker up, then on partitions 0 and 1 after a follower was SIGKILLed, and the leader of partition 0 is
  * SIGKILLed after that. In the end every replica of each partition has the same log start offset (the leader's,
  * checkpointed) and byte-identical batches from it on, no record below a log start is readable, and every acknowledged record
- * not deleted is read exactly once.
+ * not deleted is read exactly once. Kafka's tool also creates and grows a topic on manual replica assignments.
  */
 class PartitionsAndRecordsToolsTest extends ClusterTestBase {
     private static final String TOPIC = "grown";
@@ -156,6 +156,47 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
         copies.forEach((id, bytes) -> out.append("broker ").append(id).append(": ").append(bytes.length)
                 .append(" bytes; "));
         return out.toString();
+    }
+
+    /** Replica ids of each partition of {@code topic} as the cluster state has them. */
+    private List<List<Integer>> replicas(String topic) throws Exception {
+        TopicState state = cluster.probe().state().topic(topic);
+        List<List<Integer>> out = new ArrayList<>();
+        for (int p = 0; state != null && p < state.partitionCount(); p++) {
+            out.add(Arrays.stream(state.partition(p).replicas()).boxed().toList());
+        }
+        return out;
+    }
+
+    @Test
+    void shouldCreateAndGrowOnManualAssignmentsWithKafkaTopicsTool() throws Exception {
+        ProcessResult created = tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", cluster.bootstrap(),
+                "--create", "--topic", "placed", "--replica-assignment", "1:2,2:3");
+        assertTrue(created.succeeded(), created::describe);
+        assertEquals(List.of(List.of(1, 2), List.of(2, 3)), Poll.until("the placed topic published", SETTLE,
+                () -> replicas("placed"), r -> r.size() == 2));
+        ProcessResult grown = tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", cluster.bootstrap(),
+                "--alter", "--topic", "placed", "--partitions", "3", "--replica-assignment", "1:2,2:3,3:1");
+        assertTrue(grown.succeeded(), grown::describe);
+        assertEquals(List.of(List.of(1, 2), List.of(2, 3), List.of(3, 1)), Poll.until("the third partition published",
+                SETTLE, () -> replicas("placed"), r -> r.size() == 3));
+        ProcessResult unknownBroker = tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server",
+                cluster.bootstrap(), "--alter", "--topic", "placed", "--partitions", "4", "--replica-assignment",
+                "1:2,2:3,3:1,1:9");
+        assertFalse(unknownBroker.succeeded(), unknownBroker::describe);
+        assertTrue((unknownBroker.stdoutText() + unknownBroker.stderr()).contains("broker 9"), unknownBroker::describe);
+        assertEquals(3, replicas("placed").size());
+        try (KafkaConsumer<String, String> consumer = ClusterClients.assignConsumer(cluster.bootstrap());
+             org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
+                     ClusterClients.idempotentProducer(cluster.bootstrap())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("placed", 2, "k", "on 3 and 1")).get();
+            TopicPartition tp = new TopicPartition("placed", 2);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            ConsumerRecord<String, String> record = Poll.until("the record on the new partition", SETTLE,
+                    () -> consumer.poll(Duration.ofMillis(100)), r -> !r.isEmpty()).iterator().next();
+            assertEquals("on 3 and 1", record.value());
+        }
     }
 
     @Test
