@@ -42,7 +42,8 @@ import org.junit.jupiter.api.Test;
  * with every broker up, then on partitions 0 and 1 after a follower was SIGKILLed, and the leader of partition 0 is
  * SIGKILLed after that. In the end every replica of each partition has the same log start offset (the leader's,
  * checkpointed) and byte-identical batches from it on, no record below a log start is readable, and every acknowledged record
- * not deleted is read exactly once. Kafka's tool also creates and grows a topic on manual replica assignments.
+ * not deleted is read exactly once. Kafka's tool also creates and grows a topic on manual replica assignments, and
+ * {@code kafka-transactions.sh describe-producers} lists the idempotent producer that wrote to it.
  */
 class PartitionsAndRecordsToolsTest extends ClusterTestBase {
     private static final String TOPIC = "grown";
@@ -197,6 +198,16 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
                     () -> consumer.poll(Duration.ofMillis(100)), r -> !r.isEmpty()).iterator().next();
             assertEquals("on 3 and 1", record.value());
         }
+        // kafka-transactions.sh describe-producers: the idempotent producer that wrote, from the leader's state.
+        ProcessResult producers = tool("org.apache.kafka.tools.TransactionsCommand", "--bootstrap-server",
+                cluster.bootstrap(), "describe-producers", "--topic", "placed", "--partition", "2");
+        assertTrue(producers.succeeded(), producers::describe);
+        List<String> lines = producers.stdoutLines().stream().filter(l -> !l.isBlank()).toList();
+        assertTrue(lines.size() == 2 && lines.get(0).contains("ProducerId") && lines.get(0).contains("LastSequence"),
+                producers::describe);
+        List<String> row = Arrays.asList(lines.get(1).trim().split("\\s+"));
+        assertEquals(List.of("0", "-1", "0"), row.subList(1, 4), "epoch, coordinator epoch, last sequence: " + row);
+        assertEquals("None", row.get(5), "no transaction: " + row);
     }
 
     @Test
