@@ -3,6 +3,9 @@ package io.sluice.broker;
 import io.sluice.broker.api.AlterPartitionHandler;
 import io.sluice.broker.api.ApiVersionsHandler;
 import io.sluice.broker.api.ControlledShutdownHandler;
+import io.sluice.broker.api.CreatePartitionsHandler;
+import io.sluice.broker.api.DeleteRecordsHandler;
+import io.sluice.broker.api.DescribeProducersHandler;
 import io.sluice.broker.api.DescribeTopicPartitionsHandler;
 import io.sluice.broker.api.AlterPartitionReassignmentsHandler;
 import io.sluice.broker.api.DescribeLogDirsHandler;
@@ -188,6 +191,9 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
                     .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
                     .register(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(topics))
+                    .register(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(node, topics))
+                    .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(topics, logs, node, timer))
+                    .register(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, new DescribeProducersHandler(topics))
                     .register(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(clusterHolder, authorized))
                     .register(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(dynamicConfig, topics))
                     .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsHandler.of(node,

@@ -835,6 +835,16 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /** The idempotent producers currently tracked (DescribeProducers), copied under the lock. */
+    public List<io.sluice.log.producer.ActiveProducer> activeProducers() {
+        lock.lock();
+        try {
+            return producerState.activeProducers();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Number of idempotent producers currently tracked. */
     public int producerCount() {
         lock.lock();

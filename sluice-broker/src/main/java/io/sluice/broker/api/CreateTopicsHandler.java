@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableReplicaAssignment;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopicConfig;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
@@ -23,7 +24,8 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * CreateTopics: validates names, partition counts, replication factors and configuration
- * overrides, then has the controller create (or, with validateOnly, only checks) each topic. A
+ * overrides, then has the controller create (or, with validateOnly, only checks) each topic, on the replicas the
+ * controller places or on those given in {@code assignments} ({@code kafka-topics.sh --replica-assignment}). A
  * broker that is not the controller answers NOT_CONTROLLER and the client retries on the controller. From v5
  * the result carries the effective configuration; from v7 the topic id.
  *
@@ -89,11 +91,29 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         }
         int numPartitions = topic.numPartitions();
         int replicationFactor = topic.replicationFactor();
+        int[][] assignments = null;
         if (!topic.assignments().isEmpty()) {
-            throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
-                    "Manual replica assignments are not supported; give numPartitions and replicationFactor and the controller places the replicas.");
+            if (numPartitions != -1 || replicationFactor != -1) {
+                throw new TopicException(Errors.INVALID_REQUEST, "Both numPartitions or replicationFactor and "
+                        + "replicasAssignments were set. Both cannot be used at the same time.");
+            }
+            assignments = manualAssignments(topic);
         }
-        return topics.create(topic.name(), numPartitions, replicationFactor, overrides, validateOnly);
+        return topics.create(topic.name(), numPartitions, replicationFactor, assignments, overrides, validateOnly);
+    }
+
+    /** The replicas of each partition in partition order; the partition indexes must be 0, 1, 2, ... as in Kafka. */
+    private static int[][] manualAssignments(CreatableTopic topic) throws TopicException {
+        int[][] replicas = new int[topic.assignments().size()][];
+        for (CreatableReplicaAssignment a : topic.assignments()) {
+            int p = a.partitionIndex();
+            if (p < 0 || p >= replicas.length || replicas[p] != null) {
+                throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                        "Partitions should be a consecutive 0-based integer sequence");
+            }
+            replicas[p] = a.brokerIds().stream().mapToInt(Integer::intValue).toArray();
+        }
+        return replicas;
     }
 
     private int replicationFactorOf(TopicInfo created, CreatableTopic requested) {

@@ -59,7 +59,8 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
             for (FetchRequestData.FetchPartition partition : topic.partitions()) {
                 targets.add(new FetchTarget(name, id, partition.partition(), partition.fetchOffset(),
                         partition.partitionMaxBytes(), topicError, partition.currentLeaderEpoch(),
-                        context.apiVersion() >= FIRST_VERSION_WITH_DIVERGING_EPOCH ? partition.lastFetchedEpoch() : -1));
+                        context.apiVersion() >= FIRST_VERSION_WITH_DIVERGING_EPOCH ? partition.lastFetchedEpoch() : -1,
+                        partition.logStartOffset()));
             }
         }
         int replicaId = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE ? request.replicaState().replicaId()

@@ -163,7 +163,7 @@ final class FetchReader {
             long logEnd = partition.log().logEndOffset();
             if (follower && arrival && target.fetchOffset() >= partition.log().logStartOffset()
                     && target.fetchOffset() <= logEnd) {
-                replicas.onFollowerFetch(partition, replicaId, target.fetchOffset(), logEnd);
+                replicas.onFollowerFetch(partition, replicaId, target.fetchOffset(), target.logStartOffset(), logEnd);
             }
             long highWatermark = partition.highWatermark();
             data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark);

@@ -108,7 +108,26 @@ final class FollowerAppender {
         }
         ByteBuffer whole = batches.duplicate();
         whole.position(start).limit(end);
+        startOverAtStraddlingBatch(partition, batches, start);
         partition.log().appendAsFollower(whole);
+    }
+
+    /**
+     * Kafka's Partition.appendRecordsToFollowerOrFutureReplica: DeleteRecords may put the leader's log start inside a
+     * batch, so a follower that started its log over at that start is sent a batch beginning below it. While the log
+     * is empty it starts over at the batch's base offset instead; the leader's log start, applied after the append,
+     * raises it again.
+     */
+    private static void startOverAtStraddlingBatch(Partition partition, ByteBuffer batches, int start)
+            throws IOException {
+        PartitionLog log = partition.log();
+        long logEnd = log.logEndOffset();
+        RecordBatchView first = VIEW.get().wrap(batches, start);
+        if (logEnd == log.logStartOffset() && first.baseOffset() < logEnd && first.lastOffset() >= logEnd) {
+            LOG.info("{}: the first batch fetched starts at {}, below the empty log's start {}; starting the log "
+                    + "there", partition, first.baseOffset(), logEnd);
+            log.truncateFullyAndStartAt(first.baseOffset());
+        }
     }
 
     /** End of the last whole batch from {@code start}; checks each batch's header and CRC. */

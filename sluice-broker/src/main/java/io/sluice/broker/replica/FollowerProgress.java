@@ -2,7 +2,7 @@ package io.sluice.broker.replica;
 
 /**
  * What the leader knows of one follower of a partition, learned from its fetches: its log end offset (the offset it
- * fetches from) and when it was last caught up with the leader, Kafka's rule for ISR membership
+ * fetches from), its log start offset and when it was last caught up with the leader, Kafka's rule for ISR membership
  * ({@code replica.lag.time.max.ms}).
  *
  * <p>Thread-safe: fetch handler threads update it under the owning {@link LeaderState}'s lock; readers see volatile
@@ -14,6 +14,7 @@ public final class FollowerProgress {
 
     private final int brokerId;
     private volatile long logEndOffset = UNKNOWN_OFFSET;
+    private volatile long logStartOffset = UNKNOWN_OFFSET;
     private volatile long lastCaughtUpMs;
     private long lastFetchMs;
     private long leaderEndOffsetAtLastFetch = UNKNOWN_OFFSET;
@@ -29,6 +30,15 @@ public final class FollowerProgress {
 
     public long logEndOffset() {
         return logEndOffset;
+    }
+
+    /** The log start offset the follower reported in its last fetch (DeleteRecords' low watermark), or unknown. */
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    void onLogStart(long followerLogStart) {
+        logStartOffset = followerLogStart;
     }
 
     public long lastCaughtUpMs() {

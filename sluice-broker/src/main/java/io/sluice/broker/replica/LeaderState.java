@@ -82,6 +82,20 @@ public final class LeaderState {
     }
 
     /**
+     * Kafka's low watermark (Partition.lowWatermarkIfLeader): the lowest log start offset among this leader's and its
+     * live followers' ({@link FollowerProgress#UNKNOWN_OFFSET} while a live follower has not fetched in this epoch).
+     */
+    public long lowWatermark(long leaderLogStart, java.util.function.IntPredicate live) {
+        long low = leaderLogStart;
+        for (FollowerProgress f : followers.values()) {
+            if (live.test(f.brokerId())) {
+                low = Math.min(low, f.logStartOffset());
+            }
+        }
+        return low;
+    }
+
+    /**
      * Records a follower's fetch. Returns the ISR to propose when the follower is out of the ISR and has caught up
      * to the high watermark and this epoch's start (Kafka's expansion rule), else null.
      */

@@ -204,10 +204,15 @@ public final class ReplicaManager implements AutoCloseable {
      * A follower fetched a led partition from {@code fetchOffset} when the log ended at {@code leaderEndOffset}:
      * records its progress, proposes it for the ISR when it caught up, and advances the high watermark.
      */
-    public void onFollowerFetch(Partition partition, int replicaId, long fetchOffset, long leaderEndOffset) {
+    public void onFollowerFetch(Partition partition, int replicaId, long fetchOffset, long followerLogStart,
+                                long leaderEndOffset) {
         LeaderState state = partition.leaderState();
         if (state == null) {
             return;
+        }
+        FollowerProgress follower = state.follower(replicaId);
+        if (follower != null) {
+            follower.onLogStart(followerLogStart);
         }
         int[] proposal = state.onFollowerFetch(replicaId, fetchOffset, leaderEndOffset, partition.highWatermark(),
                 clock.getAsLong());

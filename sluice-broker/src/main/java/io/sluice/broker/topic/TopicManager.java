@@ -6,8 +6,6 @@ import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.config.ConfigException;
 import io.sluice.broker.config.EffectiveTopicConfig;
 import io.sluice.broker.config.TopicConfigs;
-import io.sluice.cluster.controller.ControllerFencedException;
-import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.state.ClusterState;
@@ -26,9 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.kafka.common.Uuid;
@@ -157,8 +153,11 @@ public final class TopicManager {
                 removeLocal(topic.name(), "topic recreated with id " + info.id());
                 parts = null;
             }
-            if (parts == null) {
-                parts = new Partition[topic.partitionCount()];
+            Partition[] previous = parts;
+            if (parts == null || parts.length < topic.partitionCount()) {
+                // New topic, or CreatePartitions grew it: the new slots fill below.
+                parts = parts == null ? new Partition[topic.partitionCount()]
+                        : java.util.Arrays.copyOf(parts, topic.partitionCount());
             }
             EffectiveTopicConfig effective = TopicConfigs.resolve(dynamicConfig.live(), info.configOverrides());
             boolean any = false;
@@ -187,7 +186,7 @@ public final class TopicManager {
             }
             if (any) {
                 hosted.put(topic.name(), parts);
-            } else if (hosted.get(topic.name()) == parts) {
+            } else if (previous != null && hosted.get(topic.name()) == previous) {
                 hosted.remove(topic.name());
             }
         }
@@ -410,6 +409,15 @@ public final class TopicManager {
      */
     public TopicInfo create(String name, int numPartitions, int replicationFactor,
                             Map<String, String> overrides, boolean validateOnly) throws TopicException {
+        return create(name, numPartitions, replicationFactor, null, overrides, validateOnly);
+    }
+
+    /**
+     * {@link #create(String, int, int, Map, boolean)} with the replicas of each partition given ({@code assignments}
+     * non-null, partition order; numPartitions and replicationFactor are then -1), checked by the controller.
+     */
+    public TopicInfo create(String name, int numPartitions, int replicationFactor, int[][] assignments,
+                            Map<String, String> overrides, boolean validateOnly) throws TopicException {
         validateName(name);
         TopicsView current = view;
         if (current.byName(name) != null) {
@@ -424,18 +432,18 @@ public final class TopicManager {
         boolean internal = OffsetsTopic.isInternal(name);
         int live = current.state().brokers().size();
         BrokerConfig config = config();
-        int partitionCount = numPartitions != -1 ? numPartitions
+        int partitionCount = assignments != null ? assignments.length : numPartitions != -1 ? numPartitions
                 : internal ? config.offsetsTopicNumPartitions() : config.numPartitions();
         if (partitionCount <= 0) {
             throw new TopicException(Errors.INVALID_PARTITIONS, "Number of partitions must be larger than 0 (or -1 for the default), was " + numPartitions);
         }
-        int replicas = replicationFactor != -1 ? replicationFactor
+        int replicas = assignments != null ? assignments[0].length : replicationFactor != -1 ? replicationFactor
                 : internal ? OffsetsTopic.replicationFactor(config.offsetsTopicReplicationFactor(), live)
                 : config.defaultReplicationFactor();
-        if (replicas <= 0) {
+        if (assignments == null && replicas <= 0) {
             throw new TopicException(Errors.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0 (or -1 for the default), was " + replicationFactor);
         }
-        if (replicas > live) {
+        if (assignments == null && replicas > live) {
             throw new TopicException(Errors.INVALID_REPLICATION_FACTOR,
                     "Replication factor: " + replicas + " larger than available brokers: " + live + ".");
         }
@@ -446,10 +454,19 @@ public final class TopicManager {
         } catch (ConfigException e) {
             throw new TopicException(Errors.INVALID_CONFIG, e.getMessage());
         }
-        if (validateOnly) {
+        TopicState created;
+        if (assignments != null) {
+            created = await(requireNode().createTopic(name, assignments, validOverrides, validateOnly),
+                    "create topic '" + name + "'");
+            if (validateOnly) {
+                return new TopicInfo(name, Uuid.ZERO_UUID, created.partitionCount(), validOverrides);
+            }
+        } else if (validateOnly) {
             return new TopicInfo(name, Uuid.ZERO_UUID, partitionCount, validOverrides);
+        } else {
+            created = await(requireNode().createTopic(name, partitionCount, replicas, validOverrides),
+                    "create topic '" + name + "'");
         }
-        TopicState created = await(requireNode().createTopic(name, partitionCount, replicas, validOverrides), "create topic '" + name + "'");
         Uuid id = toKafka(created.id());
         TopicInfo applied = awaitApplied(() -> view.byId(id), "topic '" + name + "' to be applied");
         LOG.info("Created topic {} (id {}) with {} partitions, replication factor {} and overrides {}", name, id, partitionCount, replicas, validOverrides);
@@ -472,6 +489,14 @@ public final class TopicManager {
         awaitApplied(() -> view.byId(topic.id()) == null ? Boolean.TRUE : null, "deletion of topic '" + name + "' to be applied");
     }
 
+    /** Waits until this broker has applied a state in which topic {@code name} has {@code count} partitions or more. */
+    public void awaitPartitions(String name, int count) throws TopicException {
+        awaitApplied(() -> {
+            TopicInfo info = view.byName(name);
+            return info != null && info.partitionCount() >= count ? info : null;
+        }, count + " partitions of topic '" + name + "' to be applied");
+    }
+
     private ClusterNode requireNode() throws TopicException {
         ClusterNode n = node;
         if (n == null) {
@@ -481,30 +506,7 @@ public final class TopicManager {
     }
 
     private static <T> T await(CompletableFuture<T> future, String what) throws TopicException {
-        try {
-            return future.get(CONTROLLER_WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof NotControllerException || cause instanceof ControllerFencedException) {
-                throw new TopicException(Errors.NOT_CONTROLLER, "Cannot " + what + ": " + cause.getMessage());
-            }
-            if (cause instanceof io.sluice.cluster.controller.TopicExistsException) {
-                throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, "Cannot " + what + ": " + cause.getMessage());
-            }
-            if (cause instanceof io.sluice.cluster.controller.UnknownTopicException) {
-                throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Cannot " + what + ": " + cause.getMessage());
-            }
-            if (cause instanceof org.apache.zookeeper.KeeperException) {
-                // ZooKeeper unreachable or the session lost mid-write: the client retries.
-                throw new TopicException(Errors.REQUEST_TIMED_OUT, "Cannot " + what + " now: " + cause.getMessage());
-            }
-            throw new TopicException(Errors.UNKNOWN_SERVER_ERROR, "Cannot " + what + ": " + cause);
-        } catch (TimeoutException e) {
-            throw new TopicException(Errors.REQUEST_TIMED_OUT, "The controller did not " + what + " within " + CONTROLLER_WAIT_MS + " ms.");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TopicException(Errors.REQUEST_TIMED_OUT, "Interrupted while waiting to " + what + ".");
-        }
+        return ControllerAnswer.await(future, what, CONTROLLER_WAIT_MS);
     }
 
     private <T> T awaitApplied(java.util.function.Supplier<T> probe, String what) throws TopicException {

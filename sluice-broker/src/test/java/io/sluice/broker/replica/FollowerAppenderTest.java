@@ -149,6 +149,29 @@ class FollowerAppenderTest {
     }
 
     @Test
+    void shouldStartAtTheBaseOfABatchStraddlingTheLeadersLogStartThenFollowTheStart() throws Exception {
+        // DeleteRecords put the leader's log start at 41, inside the batch 40..42; this follower started over at 41.
+        log.truncateFullyAndStartAt(41);
+        FetchResponseData.PartitionData straddling = answer(batch(40, 3, "a", "b", "c"), 43).setLogStartOffset(41);
+
+        assertTrue(appender.apply(partition, 3, straddling));
+
+        assertEquals(43, log.logEndOffset(), "the whole batch appended");
+        assertEquals(41, log.logStartOffset(), "the leader's log start applied after the append");
+    }
+
+    @Test
+    void shouldAdvanceTheLogStartWithTheLeaders() throws Exception {
+        log.appendAsFollower(concat(batch(0, 3, "a", "b"), batch(2, 3, "c")));
+        FetchResponseData.PartitionData moved = answer(ByteBuffer.allocate(0), 3).setLogStartOffset(2);
+
+        assertTrue(appender.apply(partition, 3, moved));
+        assertEquals(2, log.logStartOffset());
+        assertTrue(appender.apply(partition, 3, answer(ByteBuffer.allocate(0), 3).setLogStartOffset(9)));
+        assertEquals(2, log.logStartOffset(), "a leader start beyond this log's end waits for the records");
+    }
+
+    @Test
     void shouldIgnoreAnswersFromAnEarlierLeaderEpoch() {
         assertTrue(appender.apply(partition, 2, answer(batch(0, 2, "stale"), 1)));
 

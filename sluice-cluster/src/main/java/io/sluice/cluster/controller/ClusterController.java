@@ -2,7 +2,6 @@ package io.sluice.cluster.controller;
 
 import io.sluice.cluster.assign.PartitionAssigner;
 import io.sluice.cluster.config.ClusterConfig;
-import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.StateReader;
@@ -16,11 +15,9 @@ import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -268,26 +265,47 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     /**
      * Creates a topic with replicas placed by {@link PartitionAssigner} over the live brokers: the preferred replicas
-     * lead and every replica is in sync (a new partition is empty everywhere). Completes with the topic as published.
+     * lead and every replica is in sync (a new partition is empty everywhere). Completes with the topic as published;
+     * more replicas than live brokers fail with {@link InvalidAssignmentRequestException}.
      */
     public CompletableFuture<TopicState> createTopic(String name, int partitions, int replicationFactor,
                                                      Map<String, String> configs) {
+        return call("createTopic " + name, state -> publishTopic(PartitionGrowth.newTopic(state, name,
+                PartitionGrowth.place(state, name, partitions, replicationFactor), configs)));
+    }
+
+    /**
+     * Creates a topic on the replicas given per partition (CreateTopics' manual assignment, checked as Kafka's
+     * controller does; refusals fail with {@link InvalidAssignmentRequestException}). With {@code validateOnly}
+     * nothing is published and the future completes with the topic as it would be.
+     */
+    public CompletableFuture<TopicState> createTopic(String name, int[][] replicas, Map<String, String> configs,
+                                                     boolean validateOnly) {
         return call("createTopic " + name, state -> {
-            TopicState existing = state.topic(name);
-            if (existing != null) {
-                throw new TopicExistsException(name, existing.id());
-            }
-            List<PartitionAssigner.Candidate> candidates = new ArrayList<>();
-            for (BrokerInfo b : state.brokers().values()) {
-                candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack()));
-            }
-            int[][] replicas = PartitionAssigner.assign(candidates, partitions, replicationFactor, name.hashCode());
-            TopicState topic = new TopicState(UUID.randomUUID(), name, configs,
-                    ReplicationControl.newPartitions(replicas));
+            TopicState topic = PartitionGrowth.manualTopic(state, name, replicas, configs);
+            return validateOnly ? topic : publishTopic(topic);
+        });
+    }
+
+    private TopicState publishTopic(TopicState topic) throws Exception {
+        DeltaRecord delta = new DeltaRecord();
+        delta.createdTopics.add(TopicRecord.of(topic));
+        publisher.publish(delta);
+        return publisher.state().topic(topic.name());
+    }
+
+    /**
+     * Kafka's CreatePartitions ({@link PartitionGrowth}): each topic grows to the count asked for, on the replicas
+     * given or placed rack-aware; everything accepted is published in one delta, nothing with {@code validateOnly}.
+     * Completes with one result per topic, in request order.
+     */
+    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(List<PartitionIncrease> increases,
+                                                                            boolean validateOnly) {
+        return call("createPartitions", state -> {
             DeltaRecord delta = new DeltaRecord();
-            delta.createdTopics.add(TopicRecord.of(topic));
-            publisher.publish(delta);
-            return publisher.state().topic(name);
+            List<CreatePartitionsResult> results = PartitionGrowth.grow(state, increases, validateOnly, delta);
+            publishIfAny(delta);
+            return results;
         });
     }
 

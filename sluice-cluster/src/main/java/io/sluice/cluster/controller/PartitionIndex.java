@@ -52,6 +52,13 @@ final class PartitionIndex {
                 add(topic);
             }
         }
+        for (PartitionChangeRecord a : delta.addedPartitions) {
+            PartitionKey key = new PartitionKey(a.topicId, a.partition);
+            replicasChanged(key, new int[0], a.replicas);
+            if (a.leader == PartitionState.NO_LEADER) {
+                offline.add(key);
+            }
+        }
         Map<PartitionKey, int[]> replicasSoFar = new HashMap<>();
         for (PartitionChangeRecord c : delta.partitionChanges) {
             PartitionKey key = new PartitionKey(c.topicId, c.partition);

@@ -10,7 +10,14 @@ public enum ReplicationError {
     UNKNOWN_TOPIC_OR_PARTITION(3),
     /** Controlled shutdown of a broker that is not registered. */
     BROKER_NOT_AVAILABLE(8),
-    /** A reassignment target that is empty, names a broker twice or names an unregistered broker. */
+    /** CreatePartitions with a count that is not an increase, or beyond what a topic may hold. */
+    INVALID_PARTITIONS(37),
+    /** More replicas per partition than live brokers. */
+    INVALID_REPLICATION_FACTOR(38),
+    /**
+     * A reassignment target, or a manual assignment of CreateTopics or CreatePartitions, that is empty, names a broker
+     * twice, names an unregistered broker or (manual assignments) differs in replica count between partitions.
+     */
     INVALID_REPLICA_ASSIGNMENT(39),
     /**
      * The request carries a newer leader or partition epoch than the controller's state: the sender saw a newer
@@ -22,6 +29,8 @@ public enum ReplicationError {
      * proposed ISR that is malformed: empty, without the leader, with duplicates or brokers that are not replicas.
      */
     INVALID_REQUEST(42),
+    /** CreatePartitions on a topic some partition of which is being reassigned. */
+    REASSIGNMENT_IN_PROGRESS(60),
     /** The sender's leader epoch is older than the partition's. */
     FENCED_LEADER_EPOCH(74),
     PREFERRED_LEADER_NOT_AVAILABLE(80),

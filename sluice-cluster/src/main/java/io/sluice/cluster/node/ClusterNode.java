@@ -7,9 +7,11 @@ import io.sluice.cluster.controller.ConfigChange;
 import io.sluice.cluster.controller.ConfigChangeResult;
 import io.sluice.cluster.controller.ConfigSchema;
 import io.sluice.cluster.controller.ControlledShutdownResult;
+import io.sluice.cluster.controller.CreatePartitionsResult;
 import io.sluice.cluster.controller.ElectionResult;
 import io.sluice.cluster.controller.ElectionType;
 import io.sluice.cluster.controller.IsrChangeRequest;
+import io.sluice.cluster.controller.PartitionIncrease;
 import io.sluice.cluster.controller.ReassignmentResult;
 import io.sluice.cluster.controller.ReplicationError;
 import io.sluice.cluster.controller.ControllerElection;
@@ -122,6 +124,27 @@ public final class ClusterNode implements AutoCloseable {
                                                      Map<String, String> configs) {
         return controller == null ? notController("createTopic")
                 : controller.createTopic(name, partitions, replicationFactor, configs);
+    }
+
+    /**
+     * Creates a topic on the replicas given per partition (CreateTopics' manual assignment); refusals fail with
+     * {@link io.sluice.cluster.controller.InvalidAssignmentRequestException}. With {@code validateOnly} nothing is
+     * published.
+     */
+    public CompletableFuture<TopicState> createTopic(String name, int[][] replicas, Map<String, String> configs,
+                                                     boolean validateOnly) {
+        return controller == null ? notController("createTopic")
+                : controller.createTopic(name, replicas, configs, validateOnly);
+    }
+
+    /**
+     * Kafka's CreatePartitions: each topic grows to the count asked for; completes with one result per topic in
+     * request order, everything accepted published in one delta (nothing with {@code validateOnly}).
+     */
+    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(List<PartitionIncrease> increases,
+                                                                            boolean validateOnly) {
+        return controller == null ? notController("createPartitions")
+                : controller.createPartitions(increases, validateOnly);
     }
 
     public CompletableFuture<Void> deleteTopic(String name) {

@@ -181,7 +181,7 @@ public final class ClusterState {
                     + appliedSeq);
         }
         if (delta.joined == null || delta.left == null || delta.createdTopics == null || delta.deletedTopics == null
-                || delta.partitionChanges == null || delta.configChanges == null) {
+                || delta.partitionChanges == null || delta.configChanges == null || delta.addedPartitions == null) {
             throw new MalformedInputException("delta " + seq + ": a null list");
         }
         BrokerTable b = brokerTable;
@@ -214,7 +214,7 @@ public final class ClusterState {
             configs = Collections.unmodifiableMap(configs);
         }
         boolean topicsChanged = !delta.createdTopics.isEmpty() || !delta.deletedTopics.isEmpty()
-                || !delta.partitionChanges.isEmpty() || topicConfigsChanged;
+                || !delta.partitionChanges.isEmpty() || !delta.addedPartitions.isEmpty() || topicConfigsChanged;
         LinkedHashMap<UUID, TopicState> topics = topicsOwned;
         if (topicsChanged) {
             topics = new LinkedHashMap<>(topicsOwned);
@@ -225,6 +225,7 @@ public final class ClusterState {
             for (UUID id : delta.deletedTopics) {
                 topics.remove(id);
             }
+            applyAddedPartitions(topics, delta.addedPartitions, seq);
             applyPartitionChanges(topics, delta.partitionChanges, seq);
             if (topicConfigsChanged) {
                 applyTopicConfigs(topics, delta.configChanges, seq);
@@ -260,6 +261,46 @@ public final class ClusterState {
         }
     }
 
+    /** The topic {@code c} names; an unknown one is malformed ({@code what} says which list it came from). */
+    private static TopicState topicOf(Map<UUID, TopicState> topics, PartitionChangeRecord c, long seq, String what) {
+        TopicState topic = topics.get(c.topicId);
+        if (topic == null) {
+            throw new MalformedInputException("delta " + seq + ": " + what + " unknown topic id " + c.topicId);
+        }
+        return topic;
+    }
+
+    /** CreatePartitions: each record the next partition of its topic, with its complete state. */
+    private static void applyAddedPartitions(Map<UUID, TopicState> topics, List<PartitionChangeRecord> added,
+                                             long seq) {
+        if (added.isEmpty()) {
+            return;
+        }
+        Map<UUID, List<PartitionState>> byTopic = new LinkedHashMap<>();
+        for (Object decoded : added) {
+            PartitionChangeRecord c = element(PartitionChangeRecord.class, decoded, "delta " + seq + " addedPartitions");
+            TopicState topic = topicOf(topics, c, seq, "partitions added to");
+            List<PartitionState> list = byTopic.computeIfAbsent(c.topicId, k -> new ArrayList<>());
+            int expected = topic.partitionCount() + list.size();
+            if (c.partition != expected || expected >= TopicRecord.MAX_PARTITIONS) {
+                throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " adds partition "
+                        + c.partition + " where the next is " + expected);
+            }
+            if (c.replicas == null || c.isr == null) {
+                throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " adds partition "
+                        + c.partition + " without replicas or isr");
+            }
+            requireReplicaSet(seq, topic, c);
+            int partitionEpoch = c.partitionEpoch == PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED ? 0
+                    : c.partitionEpoch;
+            list.add(new PartitionState(c.replicas, c.leader, c.leaderEpoch, c.isr, partitionEpoch,
+                    c.addingReplicas, c.removingReplicas));
+        }
+        for (Map.Entry<UUID, List<PartitionState>> e : byTopic.entrySet()) {
+            topics.put(e.getKey(), topics.get(e.getKey()).withAddedPartitions(e.getValue()));
+        }
+    }
+
     private static void applyPartitionChanges(Map<UUID, TopicState> topics, List<PartitionChangeRecord> changes,
                                               long seq) {
         if (changes.isEmpty()) {
@@ -268,11 +309,7 @@ public final class ClusterState {
         Map<UUID, PartitionState[]> byTopic = new LinkedHashMap<>();
         for (Object decoded : changes) {
             PartitionChangeRecord c = element(PartitionChangeRecord.class, decoded, "delta " + seq + " partitionChanges");
-            TopicState topic = topics.get(c.topicId);
-            if (topic == null) {
-                throw new MalformedInputException("delta " + seq + ": partition change for unknown topic id "
-                        + c.topicId);
-            }
+            TopicState topic = topicOf(topics, c, seq, "partition change for");
             if (c.partition < 0 || c.partition >= topic.partitionCount()) {
                 throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " partition "
                         + c.partition + " outside 0.." + (topic.partitionCount() - 1));

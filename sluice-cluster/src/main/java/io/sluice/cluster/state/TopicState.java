@@ -65,6 +65,15 @@ public final class TopicState {
         return new TopicState(id, name, configs, copy, true);
     }
 
+    /** A copy with {@code added} appended as partitions {@code partitionCount()}, {@code partitionCount() + 1}, ... */
+    public TopicState withAddedPartitions(java.util.List<PartitionState> added) {
+        PartitionState[] copy = Arrays.copyOf(partitions, partitions.length + added.size());
+        for (int i = 0; i < added.size(); i++) {
+            copy[partitions.length + i] = added.get(i);
+        }
+        return new TopicState(id, name, configs, copy, true);
+    }
+
     private TopicState(UUID id, String name, Map<String, String> configs, PartitionState[] owned, boolean adopt) {
         this.id = id;
         this.name = name;

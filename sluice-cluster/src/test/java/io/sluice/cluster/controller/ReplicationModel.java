@@ -124,6 +124,14 @@ final class ReplicationModel {
         return r.get(0);
     }
 
+    /** CreatePartitions ({@link PartitionGrowth}) through the same delta path. */
+    List<CreatePartitionsResult> grow(boolean validateOnly, PartitionIncrease... increases) {
+        DeltaRecord delta = new DeltaRecord();
+        List<CreatePartitionsResult> r = PartitionGrowth.grow(state, List.of(increases), validateOnly, delta);
+        apply(delta);
+        return r;
+    }
+
     void rebalance() {
         DeltaRecord delta = new DeltaRecord();
         control.rebalanceLeaders(state, delta);

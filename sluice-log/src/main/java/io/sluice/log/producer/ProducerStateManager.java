@@ -44,6 +44,15 @@ public final class ProducerStateManager {
         return producers.values();
     }
 
+    /** A copy of every tracked producer (DescribeProducers), in no particular order. */
+    public java.util.List<ActiveProducer> activeProducers() {
+        java.util.List<ActiveProducer> out = new java.util.ArrayList<>(producers.size());
+        for (ProducerEntry entry : producers.values()) {
+            out.add(ActiveProducer.of(entry));
+        }
+        return out;
+    }
+
     public int producerCount() {
         return producers.size();
     }

@@ -20,12 +20,15 @@ import java.util.UUID;
  * Schema v1 adds configChanges (each the complete dynamic configuration of a topic or broker after the change,
  * applied last); a v0 delta reads it as empty. A delta is written as v1 only when it carries config changes, so
  * brokers that read only v0 keep reading every other delta.
+ * Schema v2 adds addedPartitions (CreatePartitions: each the complete state of a new partition, replica set included,
+ * numbered on from the topic's current count; applied after topics created and deleted, before partition changes); a
+ * v0 or v1 delta reads it as empty. A delta is written as v2 only when it adds partitions.
  * Mutable value holder; not thread-safe.
  */
 public final class DeltaRecord implements Message {
     private static final String[] FIELDS = {"controllerEpoch", "prevSeq", "joined", "left", "createdTopics",
-        "deletedTopics", "partitionChanges", "inSnapshot", "configChanges"};
-    public static final int CURRENT_VERSION = 1;
+        "deletedTopics", "partitionChanges", "inSnapshot", "configChanges", "addedPartitions"};
+    public static final int CURRENT_VERSION = 2;
 
     public int controllerEpoch;
     public long prevSeq;
@@ -37,6 +40,8 @@ public final class DeltaRecord implements Message {
     public boolean inSnapshot;
     /** Topic and broker configurations after the change (schema v1). */
     public List<ConfigRecord> configChanges = new ArrayList<>();
+    /** New partitions of existing topics, each with its replica set (schema v2). */
+    public List<PartitionChangeRecord> addedPartitions = new ArrayList<>();
 
     @Override
     public int typeId() {
@@ -45,12 +50,15 @@ public final class DeltaRecord implements Message {
 
     public boolean isEmpty() {
         return joined.isEmpty() && left.length == 0 && createdTopics.isEmpty() && deletedTopics.isEmpty()
-                && partitionChanges.isEmpty() && configChanges.isEmpty();
+                && partitionChanges.isEmpty() && configChanges.isEmpty() && addedPartitions.isEmpty();
     }
 
     @Override
     public int version() {
-        return configChanges.isEmpty() ? 0 : CURRENT_VERSION;
+        if (!addedPartitions.isEmpty()) {
+            return 2;
+        }
+        return configChanges.isEmpty() ? 0 : 1;
     }
 
     @Override
@@ -102,6 +110,14 @@ public final class DeltaRecord implements Message {
                 }
             case 8:
                 if (!w.writeList(configChanges, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
+                if (version() < 2) {
+                    return true;
+                }
+            case 9:
+                if (!w.writeList(addedPartitions, ElementType.MESSAGE)) {
                     return false;
                 }
                 w.incrementState();
@@ -164,10 +180,21 @@ public final class DeltaRecord implements Message {
                 r.incrementState();
                 if (r.version() < 1) {
                     configChanges = new ArrayList<>();
+                    addedPartitions = new ArrayList<>();
                     return true;
                 }
             case 8:
                 configChanges = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+                if (r.version() < 2) {
+                    addedPartitions = new ArrayList<>();
+                    return true;
+                }
+            case 9:
+                addedPartitions = r.readList(ElementType.MESSAGE);
                 if (!r.isLastRead()) {
                     return false;
                 }

@@ -169,6 +169,7 @@ public final class StateSerializer implements AutoCloseable {
         requireElements(d.joined, BrokerRecord.class, what + " joined");
         requireElements(d.createdTopics, TopicRecord.class, what + " createdTopics");
         requireElements(d.partitionChanges, PartitionChangeRecord.class, what + " partitionChanges");
+        requireElements(d.addedPartitions, PartitionChangeRecord.class, what + " addedPartitions");
         if (d.left == null || d.deletedTopics == null || d.deletedTopics.stream().anyMatch(java.util.Objects::isNull)) {
             throw new CorruptStateException(what + ": null left or deletedTopics");
         }

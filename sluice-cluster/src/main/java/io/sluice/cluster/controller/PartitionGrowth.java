@@ -1,0 +1,185 @@
+package io.sluice.cluster.controller;
+
+import io.sluice.cluster.assign.InvalidAssignmentException;
+import io.sluice.cluster.assign.PartitionAssigner;
+import io.sluice.cluster.state.BrokerInfo;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.state.wire.DeltaRecord;
+import io.sluice.cluster.state.wire.PartitionChangeRecord;
+import io.sluice.cluster.state.wire.TopicRecord;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Kafka's CreatePartitions and the manual replica assignments of CreateTopics, as the controller decides them: a
+ * topic grows to the count asked for, each new partition on the replicas given (checked as Kafka's controller checks
+ * a manual assignment: non-empty, no broker twice, every broker registered, one replica count for all partitions) or
+ * placed rack-aware by {@link PartitionAssigner} continuing the topic's own rotation. A new partition is empty
+ * everywhere, so every replica is in sync and the preferred replica leads. Refusals carry Kafka's error and message.
+ *
+ * <p>Pure logic over a {@link ClusterState}; stateless, safe to share.
+ */
+final class PartitionGrowth {
+    private PartitionGrowth() {
+    }
+
+    /**
+     * Adds the partitions of each request to {@code delta} (nothing when {@code validateOnly}); one result per request,
+     * in request order. A topic named twice is the caller's to refuse.
+     */
+    static List<CreatePartitionsResult> grow(ClusterState state, List<PartitionIncrease> requests,
+                                             boolean validateOnly, DeltaRecord delta) {
+        List<CreatePartitionsResult> results = new ArrayList<>(requests.size());
+        for (PartitionIncrease request : requests) {
+            try {
+                TopicState topic = state.topic(request.topic());
+                int[][] replicas = newReplicas(state, topic, request);
+                if (!validateOnly) {
+                    PartitionState[] added = ReplicationControl.newPartitions(replicas);
+                    for (int i = 0; i < added.length; i++) {
+                        delta.addedPartitions.add(PartitionChangeRecord.of(topic.id(), topic.partitionCount() + i,
+                                added[i]));
+                    }
+                }
+                results.add(CreatePartitionsResult.ok(request.topic()));
+            } catch (InvalidAssignmentRequestException e) {
+                results.add(new CreatePartitionsResult(request.topic(), e.error(), e.getMessage()));
+            }
+        }
+        return results;
+    }
+
+    private static int[][] newReplicas(ClusterState state, TopicState topic, PartitionIncrease request)
+            throws InvalidAssignmentRequestException {
+        if (topic == null) {
+            throw new InvalidAssignmentRequestException(ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
+                    "The topic '" + request.topic() + "' does not exist.");
+        }
+        int current = topic.partitionCount();
+        if (request.count() < current) {
+            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_PARTITIONS,
+                    "Topic currently has " + current + " partitions, " + request.count()
+                            + " would not be an increase.");
+        }
+        if (request.count() == current) {
+            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_PARTITIONS,
+                    "Topic already has " + current + " partitions.");
+        }
+        if (request.count() > TopicRecord.MAX_PARTITIONS) {
+            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_PARTITIONS,
+                    "Topic may have at most " + TopicRecord.MAX_PARTITIONS + " partitions, " + request.count()
+                            + " were asked for.");
+        }
+        for (int p = 0; p < current; p++) {
+            if (topic.partition(p).isReassigning()) {
+                throw new InvalidAssignmentRequestException(ReplicationError.REASSIGNMENT_IN_PROGRESS,
+                        "A partition reassignment is in progress for topic '" + topic.name() + "' (partition " + p
+                                + ").");
+            }
+        }
+        int increment = request.count() - current;
+        int replicationFactor = topic.partition(0).replicas().length;
+        if (request.assignments() == null) {
+            int[][] all = place(state, topic.name(), request.count(), replicationFactor);
+            return Arrays.copyOfRange(all, current, all.length);
+        }
+        if (request.assignments().length != increment) {
+            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                    "Increasing the number of partitions by " + increment + " but " + request.assignments().length
+                            + " assignments provided.");
+        }
+        checkManual(state, request.assignments(), replicationFactor, current);
+        return request.assignments();
+    }
+
+    /** A new topic on {@code replicas} with a fresh id; {@link TopicExistsException} when the name is taken. */
+    static TopicState newTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
+            throws TopicExistsException {
+        TopicState existing = state.topic(name);
+        if (existing != null) {
+            throw new TopicExistsException(name, existing.id());
+        }
+        return new TopicState(UUID.randomUUID(), name, configs, ReplicationControl.newPartitions(replicas));
+    }
+
+    /** {@link #newTopic} on a manual assignment, checked first ({@link #checkManual}). */
+    static TopicState manualTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
+            throws TopicExistsException, InvalidAssignmentRequestException {
+        if (state.topic(name) == null) {
+            if (replicas.length == 0) {
+                throw invalid("The manual partition assignment has no partitions.");
+            }
+            checkManual(state, replicas, -1, 0);
+        }
+        return newTopic(state, name, replicas, configs);
+    }
+
+    /**
+     * Replicas for {@code partitions} partitions placed rack-aware over the live brokers; the rotation starts from the
+     * topic name, so a topic that grows places its new partitions as if it had been created with them.
+     */
+    static int[][] place(ClusterState state, String topic, int partitions, int replicationFactor)
+            throws InvalidAssignmentRequestException {
+        if (replicationFactor > state.brokerCount()) {
+            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_REPLICATION_FACTOR,
+                    "Replication factor: " + replicationFactor + " larger than available brokers: "
+                            + state.brokerCount() + ".");
+        }
+        List<PartitionAssigner.Candidate> candidates = new ArrayList<>(state.brokerCount());
+        for (BrokerInfo b : state.brokers().values()) {
+            candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack()));
+        }
+        try {
+            return PartitionAssigner.assign(candidates, partitions, replicationFactor, topic.hashCode());
+        } catch (InvalidAssignmentException e) {
+            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_REPLICATION_FACTOR, e.getMessage());
+        }
+    }
+
+    /**
+     * Checks a manual assignment as Kafka's controller does.
+     *
+     * @param replicationFactor the replica count every partition must have, -1 to take the first partition's
+     * @param firstPartition    the number of the first partition assigned (for messages)
+     */
+    static void checkManual(ClusterState state, int[][] assignments, int replicationFactor, int firstPartition)
+            throws InvalidAssignmentRequestException {
+        int expected = replicationFactor;
+        for (int i = 0; i < assignments.length; i++) {
+            int[] replicas = assignments[i];
+            int partition = firstPartition + i;
+            if (replicas == null || replicas.length == 0) {
+                throw invalid("The manual partition assignment includes an empty replica list.");
+            }
+            for (int r = 0; r < replicas.length; r++) {
+                for (int before = 0; before < r; before++) {
+                    if (replicas[before] == replicas[r]) {
+                        throw invalid("The manual partition assignment specifies the same node id more than once: "
+                                + Arrays.toString(replicas) + " for partition " + partition + ".");
+                    }
+                }
+                if (!state.hasBroker(replicas[r])) {
+                    throw invalid("The manual partition assignment includes broker " + replicas[r]
+                            + ", but no such broker is registered.");
+                }
+            }
+            if (expected == -1) {
+                expected = replicas.length;
+            } else if (replicas.length != expected) {
+                throw invalid("The manual partition assignment includes the partition " + partition + " with "
+                        + replicas.length + " replica(s), but this is not consistent with previous partitions, which "
+                        + "have " + expected + " replica(s).");
+            }
+        }
+    }
+
+    private static InvalidAssignmentRequestException invalid(String message) {
+        return new InvalidAssignmentRequestException(ReplicationError.INVALID_REPLICA_ASSIGNMENT, message);
+    }
+}

@@ -1,0 +1,152 @@
+package io.sluice.cluster.controller;
+
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.sluice.cluster.controller.ReplicationModel.ids;
+import static io.sluice.cluster.controller.ReplicationModel.topic;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** CreatePartitions and manual assignments in the controller, without ZooKeeper: each case drives a {@link ReplicationModel}. */
+class PartitionGrowthTest {
+
+    /** Brokers 1..4; topic t with two partitions of three replicas. */
+    private static ReplicationModel model() {
+        return new ReplicationModel(ClusterConfig.defaults(), List.of(1, 2, 3, 4),
+                topic("t", Map.of("retention.ms", "5"), ids(1, 2, 3), ids(2, 3, 4)));
+    }
+
+    private static PartitionIncrease to(int count, int[]... assignments) {
+        return new PartitionIncrease("t", count, assignments.length == 0 ? null : assignments);
+    }
+
+    @Test
+    void shouldPlaceNewPartitionsLikeTheTopicsOwnRotationWithEveryReplicaInSync() throws Exception {
+        ReplicationModel m = model();
+        TopicState before = m.state.topic("t");
+        List<CreatePartitionsResult> r = m.grow(false, to(6));
+        assertEquals(ReplicationError.NONE, r.get(0).error());
+        assertNull(r.get(0).message());
+        TopicState after = m.state.topic("t");
+        assertEquals(6, after.partitionCount());
+        assertEquals(before.partition(0), after.partition(0), "existing partitions untouched");
+        assertEquals(before.partition(1), after.partition(1));
+        assertEquals(Map.of("retention.ms", "5"), after.configs());
+        int[][] placed = PartitionGrowth.place(m.state, "t", 6, 3);
+        Set<Integer> leaders = new HashSet<>();
+        for (int p = 2; p < 6; p++) {
+            PartitionState ps = after.partition(p);
+            assertArrayEquals(placed[p], ps.replicas(), "the tail of the topic's own placement");
+            assertEquals(3, ps.replicas().length, "the topic's replication factor");
+            assertArrayEquals(ps.replicas(), ps.isr(), "a new partition is in sync everywhere");
+            assertEquals(ps.replicas()[0], ps.leader());
+            assertEquals(0, ps.leaderEpoch());
+            leaders.add(ps.leader());
+        }
+        assertEquals(4, leaders.size(), "four new partitions on four brokers: one leader each");
+        assertEquals(4, m.lastDelta.addedPartitions.size());
+        assertTrue(m.lastDelta.partitionChanges.isEmpty());
+    }
+
+    @Test
+    void shouldTakeManualAssignmentsAndIndexTheNewPartitions() {
+        ReplicationModel m = model();
+        assertEquals(ReplicationError.NONE, m.grow(false, to(4, ids(4, 1, 2), ids(3, 4, 1))).get(0).error());
+        assertArrayEquals(ids(4, 1, 2), m.partition("t", 2).replicas());
+        assertEquals(3, m.partition("t", 3).leader());
+        // The controller's index knows the new partitions: broker 3 leaving moves the leadership of partition 3.
+        m.leave(3);
+        assertEquals(4, m.partition("t", 3).leader());
+        assertArrayEquals(ids(4, 1), m.partition("t", 3).isr());
+    }
+
+    @Test
+    void shouldPublishNothingWhenValidatingOnly() {
+        ReplicationModel m = model();
+        assertEquals(ReplicationError.NONE, m.grow(true, to(5)).get(0).error());
+        assertTrue(m.lastDelta.isEmpty());
+        assertEquals(2, m.state.topic("t").partitionCount());
+    }
+
+    @Test
+    void shouldRefuseWithKafkasErrorsAndChangeNothing() {
+        ReplicationModel m = model();
+        CreatePartitionsResult same = m.grow(false, to(2)).get(0);
+        assertEquals(ReplicationError.INVALID_PARTITIONS, same.error());
+        assertEquals("Topic already has 2 partitions.", same.message());
+        CreatePartitionsResult fewer = m.grow(false, to(1)).get(0);
+        assertEquals(ReplicationError.INVALID_PARTITIONS, fewer.error());
+        assertEquals("Topic currently has 2 partitions, 1 would not be an increase.", fewer.message());
+        assertEquals(ReplicationError.INVALID_PARTITIONS, m.grow(false, to(-3)).get(0).error());
+        assertEquals(ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
+                m.grow(false, new PartitionIncrease("nope", 3, null)).get(0).error());
+
+        CreatePartitionsResult count = m.grow(false, to(5, ids(1, 2, 3))).get(0);
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, count.error());
+        assertEquals("Increasing the number of partitions by 3 but 1 assignments provided.", count.message());
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.grow(false, to(3, ids(1, 2, 9))).get(0).error());
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.grow(false, to(3, ids(1, 1, 2))).get(0).error());
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.grow(false, to(3, ids(1, 2))).get(0).error(),
+                "the topic's replication factor is 3");
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.grow(false, to(3, ids())).get(0).error());
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                m.grow(false, new PartitionIncrease("t", 3, new int[][] {null})).get(0).error());
+        assertEquals(2, m.state.topic("t").partitionCount());
+        assertTrue(m.lastDelta.isEmpty());
+    }
+
+    @Test
+    void shouldAcceptSomeTopicsAndRefuseOthersInOneRequest() {
+        ReplicationModel m = new ReplicationModel(ClusterConfig.defaults(), List.of(1, 2),
+                topic("a", Map.of(), ids(1, 2)), topic("b", Map.of(), ids(2)));
+        List<CreatePartitionsResult> r = m.grow(false, new PartitionIncrease("a", 3, null),
+                new PartitionIncrease("b", 1, null), new PartitionIncrease("b2", 4, null));
+        assertEquals(List.of(ReplicationError.NONE, ReplicationError.INVALID_PARTITIONS,
+                ReplicationError.UNKNOWN_TOPIC_OR_PARTITION), r.stream().map(CreatePartitionsResult::error).toList());
+        assertEquals(3, m.state.topic("a").partitionCount());
+        assertEquals(1, m.state.topic("b").partitionCount());
+    }
+
+    @Test
+    void shouldRefuseAReplicationFactorAboveTheLiveBrokers() {
+        ReplicationModel m = model();
+        m.leave(3, 4);
+        CreatePartitionsResult r = m.grow(false, to(3)).get(0);
+        assertEquals(ReplicationError.INVALID_REPLICATION_FACTOR, r.error());
+        assertEquals("Replication factor: 3 larger than available brokers: 2.", r.message());
+    }
+
+    @Test
+    void shouldRefuseWhileAPartitionOfTheTopicIsReassigned() {
+        ReplicationModel m = model();
+        m.reassign("t", 0, ids(4, 2, 3));
+        assertEquals(ReplicationError.REASSIGNMENT_IN_PROGRESS, m.grow(false, to(3)).get(0).error());
+    }
+
+    @Test
+    void shouldCheckManualTopicAssignmentsAsKafkasController() throws Exception {
+        ReplicationModel m = model();
+        PartitionGrowth.checkManual(m.state, new int[][] {ids(1, 2), ids(3, 4)}, -1, 0);
+        InvalidAssignmentRequestException mixed = assertThrows(InvalidAssignmentRequestException.class,
+                () -> PartitionGrowth.checkManual(m.state, new int[][] {ids(1, 2), ids(3)}, -1, 0));
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, mixed.error());
+        assertTrue(mixed.getMessage().contains("partition 1 with 1 replica(s)"), mixed.getMessage());
+        InvalidAssignmentRequestException unknown = assertThrows(InvalidAssignmentRequestException.class,
+                () -> PartitionGrowth.checkManual(m.state, new int[][] {ids(7)}, -1, 0));
+        assertEquals("The manual partition assignment includes broker 7, but no such broker is registered.",
+                unknown.getMessage());
+        assertTrue(Arrays.stream(PartitionGrowth.place(m.state, "x", 8, 2)).allMatch(r -> r.length == 2));
+    }
+}
