@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *          and Metadata every POLL_MS until no reassignment is listed and the partition's replicas are [TARGET_ID]
  *          with TARGET_ID leading; CPU is utime+stime of both broker processes (/proc/PID/stat) over that span;
  *          writes "START_EPOCH_MS END_EPOCH_MS" to WINDOW_FILE;
- *          RESULT move_ms=.. isr_ms=.. leader_ms=.. source_cpu_s=.. target_cpu_s=.. polls=..
+ *          RESULT move_ms=.. isr_ms=.. leader_ms=.. source_cpu_s=.. target_cpu_s=.. source_jit_s=.. target_jit_s=.. polls=..
  *   steady BOOTSTRAP TOPIC RATE RECORD_SIZE MAX_MS SKIP_MS STOP_FILE WINDOW_FILE
  *          sends RATE records/s (acks=1, linger.ms=0, no compression) round-robin over the topic's partitions
  *          until STOP_FILE exists or MAX_MS have passed; latency runs from the record's scheduled send time to its
@@ -97,6 +97,8 @@ public class MoveProbe {
                     + tp + " to broker " + target);
             long source0 = cpuTicks(sourcePid);
             long target0 = cpuTicks(targetPid);
+            long sourceJit0 = jitTicks(sourcePid);
+            long targetJit0 = jitTicks(targetPid);
             long startEpochMs = System.currentTimeMillis();
             long start = System.nanoTime();
             // What kafka-reassign-partitions.sh --execute --reassignment-json-file runs (no throttle: -1, -1).
@@ -130,10 +132,13 @@ public class MoveProbe {
                         long endEpochMs = System.currentTimeMillis();
                         double sourceCpu = (cpuTicks(sourcePid) - source0) / (double) clkTck;
                         double targetCpu = (cpuTicks(targetPid) - target0) / (double) clkTck;
+                        double sourceJit = (jitTicks(sourcePid) - sourceJit0) / (double) clkTck;
+                        double targetJit = (jitTicks(targetPid) - targetJit0) / (double) clkTck;
                         Files.writeString(windowFile, startEpochMs + " " + endEpochMs + "\n");
                         System.err.println("done after " + moveMs + " ms: " + last);
                         ReplicationProbe.result(String.format("move_ms=%d isr_ms=%d leader_ms=%d source_cpu_s=%.2f"
-                                + " target_cpu_s=%.2f polls=%d", moveMs, isrMs, leaderMs, sourceCpu, targetCpu, polls));
+                                + " target_cpu_s=%.2f source_jit_s=%.2f target_jit_s=%.2f polls=%d", moveMs, isrMs,
+                                leaderMs, sourceCpu, targetCpu, sourceJit, targetJit, polls));
                         return;
                     }
                 } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -150,6 +155,31 @@ public class MoveProbe {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /**
+     * utime + stime of the process's JIT compiler threads (HotSpot names them "C1 CompilerThreadN" and
+     * "C2 CompilerThreadN"; /proc shows the first 15 characters), in clock ticks: the warm-up share of a move's CPU
+     * in a JVM that never ran that code before.
+     */
+    private static long jitTicks(long pid) throws IOException {
+        long total = 0;
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException gone) {
+                    continue;
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    total += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                }
+            }
+        }
+        return total;
     }
 
     // ---- steady ----------------------------------------------------------------------------------------------

@@ -15,7 +15,8 @@
 # ListPartitionReassignments + Metadata every POLL_MS until it is done (replicas = [target], target leads); then
 # kafka-reassign-partitions.sh --verify --preserve-throttles once, untimed. Measured: seconds, MB/s (the partition's
 # segment bytes / seconds; MB = 2^20 B), utime+stime of the source and target broker JVMs (/proc/<pid>/stat) over
-# the move, CPU seconds per GB (2^30 B) on each side.
+# the move, CPU seconds per GB (2^30 B) on each side, and the same without the JVM's JIT compiler threads (C1/C2
+# CompilerThread: each system compiles its move path on its first move; the rest is what a warm broker spends).
 # PRODUCE_DURING=1 adds, on the same cluster: topic `steady` (2 partitions, RF 1) and a fixed-rate producer
 # (STEADY_RATE records/s of STEADY_RECORD_SIZE B, acks=1, linger.ms=0; MoveProbe steady) for STEADY_SECONDS without a
 # move, then again while the partition moves back to its first broker: p50/p99/p99.9/max of the steady records
@@ -216,6 +217,8 @@ move_step() { # system round from to prefix [window-file]
   done
   record_at "$sys" "$round" "${prefix}_source_cpu_s" "$(field "$res" source_cpu_s)"
   record_at "$sys" "$round" "${prefix}_target_cpu_s" "$(field "$res" target_cpu_s)"
+  record_at "$sys" "$round" "${prefix}_source_jit_s" "$(field "$res" source_jit_s)"
+  record_at "$sys" "$round" "${prefix}_target_jit_s" "$(field "$res" target_jit_s)"
   record_at "$sys" "$round" "${prefix}_load1_after" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
