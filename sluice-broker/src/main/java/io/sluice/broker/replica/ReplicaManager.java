@@ -82,6 +82,17 @@ public final class ReplicaManager implements AutoCloseable {
     }
 
     /** Kafka's replication throttles as this broker enforces them (the leader's answers to followers read it). */
+    /** Partitions this broker leads whose reassignment is in progress (Kafka's {@code ReassigningPartitions}). */
+    public int reassigningPartitionsLed() {
+        int led = 0;
+        for (Partition partition : hosted.get()) {
+            if (partition.leaderState() != null && partition.assignment().isReassigning()) {
+                led++;
+            }
+        }
+        return led;
+    }
+
     public ReplicationThrottling throttling() {
         return throttling;
     }

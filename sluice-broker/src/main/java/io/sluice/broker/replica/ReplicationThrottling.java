@@ -11,6 +11,8 @@ import io.sluice.broker.topic.Partition;
  * leader, a follower fetch of a throttled partition from a follower outside the ISR gets no records while the leader
  * quota ({@code leader.replication.throttled.rate}) is used up (followers in sync are never held back, as in Kafka);
  * a partition move is paced by the same two quotas, the source by the leader's and the target by the follower's.
+ * Every byte of reassignment traffic that passes here (to or from an adding replica) is counted in
+ * {@link ReassignmentTraffic}.
  *
  * <p>Thread-safe: the throttle view is replaced as a whole on each cluster state, the quotas are synchronized.
  */
@@ -19,6 +21,7 @@ public final class ReplicationThrottling {
     private final ReplicationThrottles throttles;
     private final ReplicationQuota leaderQuota;
     private final ReplicationQuota followerQuota;
+    private final ReassignmentTraffic reassignmentTraffic = new ReassignmentTraffic();
 
     public ReplicationThrottling(int selfId, ReplicationThrottles throttles) {
         this.selfId = selfId;
@@ -40,10 +43,21 @@ public final class ReplicationThrottling {
         return followerThrottled(partition.topic().name(), partition.index()) && followerQuota.isExceeded();
     }
 
+    /** The bytes moved for reassignments through this broker. */
+    public ReassignmentTraffic reassignmentTraffic() {
+        return reassignmentTraffic;
+    }
+
     /** Counts {@code bytes} fetched for {@code partition}. */
     public void followerFetched(Partition partition, long bytes) {
-        if (bytes > 0 && followerThrottled(partition.topic().name(), partition.index())) {
+        if (bytes <= 0) {
+            return;
+        }
+        if (followerThrottled(partition.topic().name(), partition.index())) {
             followerQuota.record(bytes);
+        }
+        if (partition.assignment().isAdding(selfId)) {
+            reassignmentTraffic.received(bytes);
         }
     }
 
@@ -54,8 +68,14 @@ public final class ReplicationThrottling {
 
     /** Counts {@code bytes} the leader sent follower {@code replicaId} for {@code partition}. */
     public void leaderSent(Partition partition, int replicaId, long bytes) {
-        if (bytes > 0 && throttledFollower(partition, replicaId)) {
+        if (bytes <= 0) {
+            return;
+        }
+        if (throttledFollower(partition, replicaId)) {
             leaderQuota.record(bytes);
+        }
+        if (partition.assignment().isAdding(replicaId)) {
+            reassignmentTraffic.sent(bytes);
         }
     }
 
@@ -71,11 +91,17 @@ public final class ReplicationThrottling {
     public ByteRateLimiter moveReceiveLimiter(Partition partition) {
         String topic = partition.topic().name();
         int index = partition.index();
-        return bytes -> followerThrottled(topic, index) ? followerQuota.reserveNanos(bytes) : 0L;
+        return bytes -> {
+            reassignmentTraffic.received(bytes);
+            return followerThrottled(topic, index) ? followerQuota.reserveNanos(bytes) : 0L;
+        };
     }
 
     /** The pace of a move's chunks sent for {@code topic}-{@code partition}: throttled as the keys say at each chunk. */
     public ByteRateLimiter moveSendLimiter(String topic, int partition) {
-        return bytes -> leaderThrottled(topic, partition) ? leaderQuota.reserveNanos(bytes) : 0L;
+        return bytes -> {
+            reassignmentTraffic.sent(bytes);
+            return leaderThrottled(topic, partition) ? leaderQuota.reserveNanos(bytes) : 0L;
+        };
     }
 }
