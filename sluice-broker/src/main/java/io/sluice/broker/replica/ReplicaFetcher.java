@@ -59,6 +59,8 @@ final class ReplicaFetcher implements Runnable {
     private final Map<Partition, Followed> partitions = new ConcurrentHashMap<>();
     private final ReentrantLock applying = new ReentrantLock();
     private final Condition changed = applying.newCondition();
+    /** Partitions added since start (guarded by {@code applying}): wakes a fetcher that found nothing to fetch. */
+    private long additions;
     private volatile InetSocketAddress leaderAddress;
     private volatile boolean running = true;
     private Thread thread;
@@ -92,6 +94,7 @@ final class ReplicaFetcher implements Runnable {
         applying.lock();
         try {
             partitions.put(partition, new Followed(leaderEpoch));
+            additions++;
             changed.signalAll();
         } finally {
             applying.unlock();
@@ -116,8 +119,9 @@ final class ReplicaFetcher implements Runnable {
     public void run() {
         while (running) {
             try {
+                long additionsBefore = additions();
                 if (!fetchOnce()) {
-                    awaitWork();
+                    awaitWork(additionsBefore);
                 }
             } catch (IOException e) {
                 if (running) {
@@ -209,9 +213,25 @@ final class ReplicaFetcher implements Runnable {
         return true;
     }
 
-    private void awaitWork() {
+    private long additions() {
         applying.lock();
         try {
+            return additions;
+        } finally {
+            applying.unlock();
+        }
+    }
+
+    /**
+     * Waits up to {@code replica.fetch.backoff.ms} for a partition to be added, unless one was added since
+     * {@code additionsBefore} (a round that found nothing to fetch must not sleep through the addition it missed).
+     */
+    private void awaitWork(long additionsBefore) {
+        applying.lock();
+        try {
+            if (additions != additionsBefore) {
+                return;
+            }
             changed.awaitNanos(config.fetchBackoffMs() * 1_000_000L);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

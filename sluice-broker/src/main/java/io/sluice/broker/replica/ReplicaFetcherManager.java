@@ -52,11 +52,12 @@ public final class ReplicaFetcherManager implements AutoCloseable {
             fetcher = new ReplicaFetcher("sluice-replica-fetcher-" + selfId + "-from-" + leaderId + "-" + key.index(),
                     selfId, leaderAddress, config, appender, clock, throttling, security);
             fetchers.put(key, fetcher);
+            fetcher.add(partition, leaderEpoch);
             fetcher.start();
         } else {
             fetcher.retarget(leaderAddress);
+            fetcher.add(partition, leaderEpoch);
         }
-        fetcher.add(partition, leaderEpoch);
         assigned.put(partition, key);
     }
 
