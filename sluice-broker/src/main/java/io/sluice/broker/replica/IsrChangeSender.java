@@ -39,12 +39,18 @@ public final class IsrChangeSender {
     private final long retryBackoffMs;
     private final Map<Partition, Proposal> queued = new LinkedHashMap<>();
     private boolean inFlight;
+    private volatile IsrChangeListener listener = IsrChangeListener.NONE;
 
     public IsrChangeSender(int selfId, ControllerChannel channel, ScheduledExecutorService retryTimer, long retryBackoffMs) {
         this.selfId = selfId;
         this.channel = channel;
         this.retryTimer = retryTimer;
         this.retryBackoffMs = retryBackoffMs;
+    }
+
+    /** Who is told about accepted ISR changes (the broker's IsrShrinksPerSec and IsrExpandsPerSec). */
+    public void listenWith(IsrChangeListener isrChangeListener) {
+        this.listener = isrChangeListener;
     }
 
     /** Queues {@code isr} (already recorded as the change in flight in {@code state}) for the controller. */
@@ -114,7 +120,7 @@ public final class IsrChangeSender {
         sendQueued();
     }
 
-    private static void applyAnswers(List<Proposal> batch, AlterPartitionResponseData response) {
+    private void applyAnswers(List<Proposal> batch, AlterPartitionResponseData response) {
         Map<Uuid, Map<Integer, AlterPartitionResponseData.PartitionData>> answers = new LinkedHashMap<>();
         for (AlterPartitionResponseData.TopicData topic : response.topics()) {
             for (AlterPartitionResponseData.PartitionData data : topic.partitions()) {
@@ -133,7 +139,9 @@ public final class IsrChangeSender {
             Errors error = Errors.forCode(answer.errorCode());
             if (error == Errors.NONE && answer.leaderEpoch() == p.state().leaderEpoch()) {
                 int[] isr = answer.isr().stream().mapToInt(Integer::intValue).toArray();
+                int before = p.state().isr().length;
                 if (p.state().commit(isr, answer.partitionEpoch())) {
+                    listener.onIsrChanged(before, isr.length);
                     LOG.info("{}: ISR is now {} (partition epoch {})", p.partition(), answer.isr(), answer.partitionEpoch());
                 } else {
                     // The published state got there first; it already holds this change or a later one.
