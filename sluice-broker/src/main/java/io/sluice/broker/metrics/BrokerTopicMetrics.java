@@ -51,7 +51,7 @@ public final class BrokerTopicMetrics {
                 return family;
             }
         }
-        MeterFamily family = new MeterFamily(metrics, name, eventType);
+        MeterFamily family = new MeterFamily(metrics, name, eventType, this::addTopic);
         families.add(family);
         return family;
     }
@@ -62,7 +62,7 @@ public final class BrokerTopicMetrics {
         bytesIn.mark(topic, bytes);
     }
 
-    /** One partition of a produce request, before it is handled. */
+    /** One partition of a produce request to an existing topic, before it is appended. */
     public void onProduceRequest(String topic) {
         totalProduceRequests.mark(topic, 1);
     }
@@ -85,6 +85,13 @@ public final class BrokerTopicMetrics {
     /** A consumer fetch answered {@code bytes} record bytes of {@code topic}. */
     public void onBytesOut(String topic, long bytes) {
         bytesOut.mark(topic, bytes);
+    }
+
+    /** Creates every per-topic meter of a topic at once, as Kafka's per-topic BrokerTopicMetrics does. */
+    private void addTopic(String topic) {
+        for (MeterFamily family : families) {
+            family.addTopic(topic);
+        }
     }
 
     /** Drops the per-topic meters of a deleted topic. */

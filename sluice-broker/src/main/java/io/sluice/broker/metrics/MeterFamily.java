@@ -3,6 +3,7 @@ package io.sluice.broker.metrics;
 import com.codahale.metrics.Meter;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * One {@code kafka.server:type=BrokerTopicMetrics} meter in Kafka's two forms: for all topics (no topic tag) and
@@ -17,9 +18,12 @@ public final class MeterFamily {
     private final String eventType;
     private final Meter allTopics;
     private final Map<String, Meter> byTopic = new ConcurrentHashMap<>();
+    /** Called for a topic this family sees first, so its group creates all of the topic's meters together. */
+    private final Consumer<String> onNewTopic;
 
-    MeterFamily(KafkaMetrics metrics, String name, String eventType) {
+    MeterFamily(KafkaMetrics metrics, String name, String eventType, Consumer<String> onNewTopic) {
         this.metrics = metrics;
+        this.onNewTopic = onNewTopic;
         this.name = name;
         this.eventType = eventType;
         this.allTopics = metrics.meter(BrokerTopicMetrics.name(name, null), eventType);
@@ -41,8 +45,15 @@ public final class MeterFamily {
 
     public Meter forTopic(String topic) {
         Meter meter = byTopic.get(topic);
-        return meter != null ? meter
-                : byTopic.computeIfAbsent(topic, t -> metrics.meter(BrokerTopicMetrics.name(name, t), eventType));
+        if (meter != null) {
+            return meter;
+        }
+        onNewTopic.accept(topic);
+        return addTopic(topic);
+    }
+
+    Meter addTopic(String topic) {
+        return byTopic.computeIfAbsent(topic, t -> metrics.meter(BrokerTopicMetrics.name(name, t), eventType));
     }
 
     void removeTopic(String topic) {

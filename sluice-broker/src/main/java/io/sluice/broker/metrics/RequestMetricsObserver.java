@@ -28,6 +28,9 @@ public final class RequestMetricsObserver implements RequestObserver {
     private static final Logger LOG = LoggerFactory.getLogger(RequestMetricsObserver.class);
     private static final MethodType ERROR_CODE_GETTER = MethodType.methodType(short.class);
     private static final short NONE = Errors.NONE.code();
+    /** Fetches of topics that do not exist create no per-topic meters (a client naming random topics would). */
+    private static final short UNKNOWN_TOPIC = Errors.UNKNOWN_TOPIC_OR_PARTITION.code();
+    private static final short UNKNOWN_TOPIC_ID = Errors.UNKNOWN_TOPIC_ID.code();
 
     private final RequestMetrics requests;
     private final BrokerTopicMetrics topics;
@@ -87,7 +90,7 @@ public final class RequestMetricsObserver implements RequestObserver {
                 short error = partition.errorCode();
                 type.markError(error, 1);
                 fetchType.markError(error, 1);
-                if (name == null || name.isEmpty()) {
+                if (name == null || name.isEmpty() || error == UNKNOWN_TOPIC || error == UNKNOWN_TOPIC_ID) {
                     continue;
                 }
                 topics.onFetchRequest(name);

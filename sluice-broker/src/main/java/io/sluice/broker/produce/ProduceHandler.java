@@ -110,15 +110,18 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             fail(result, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + topic);
             return null;
         }
-        topicMetrics.onProduceRequest(topic);
         Partition partition = topics.partition(topic, data.index());
         if (partition == null) {
             Errors error = topics.unservedError(topic, data.index());
+            if (error == Errors.NOT_LEADER_OR_FOLLOWER) {
+                topicMetrics.onProduceRequest(topic);
+            }
             fail(result, error, error == Errors.NOT_LEADER_OR_FOLLOWER
                     ? "Broker is not the leader of " + topic + "-" + data.index()
                     : "This server does not host this topic-partition: " + topic + "-" + data.index());
             return null;
         }
+        topicMetrics.onProduceRequest(topic);
         int inSyncReplicas = partition.inSyncReplicaCount();
         if (acks == -1 && inSyncReplicas < partition.config().minInsyncReplicas()) {
             topicMetrics.onProduceFailed(topic);
