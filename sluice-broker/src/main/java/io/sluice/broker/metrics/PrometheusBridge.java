@@ -107,13 +107,22 @@ public final class PrometheusBridge implements MultiCollector {
                 summaries.add(SummarySnapshot.SummaryDataPointSnapshot.builder()
                         .labels(labels).quantiles(quantiles.build()).count(histogram.histogram().getCount()).build());
             } else {
-                Number value = ((KafkaMetrics.GaugeEntry) entry).value().get();
                 gauges.add(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                        .labels(labels).value(value == null ? Double.NaN : value.doubleValue()).build());
+                        .labels(labels).value(read((KafkaMetrics.GaugeEntry) entry)).build());
             }
         }
 
-        MetricSnapshot build(String familyName) {
+        /** A gauge that cannot be read (its partition just went away) is NaN; it never fails the whole scrape. */
+        private static double read(KafkaMetrics.GaugeEntry gauge) {
+            try {
+                Number value = gauge.value().get();
+                return value == null ? Double.NaN : value.doubleValue();
+            } catch (RuntimeException e) {
+                return Double.NaN;
+            }
+        }
+
+                MetricSnapshot build(String familyName) {
             if (kind == KafkaMetrics.MeterEntry.class) {
                 CounterSnapshot.Builder builder = CounterSnapshot.builder().name(familyName).help(help);
                 counters.forEach(builder::dataPoint);

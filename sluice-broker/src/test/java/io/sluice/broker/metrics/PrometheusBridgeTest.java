@@ -67,4 +67,17 @@ class PrometheusBridgeTest {
         assertTrue(text.toString(StandardCharsets.UTF_8)
                 .contains("kafka_server_replicafetchermanager_maxlag{clientid=\"Replica\"} 7.0"), text.toString());
     }
+
+    @Test
+    void shouldShowAGaugeThatCannotBeReadAsNaNAndKeepTheRest() {
+        metrics.gauge(BrokerGauges.log("Size", "gone", 0), () -> {
+            throw new IllegalStateException("log closed");
+        });
+        metrics.gauge(BrokerGauges.log("Size", "kept", 0), () -> 12);
+        GaugeSnapshot size = (GaugeSnapshot) family("kafka_log_log_size");
+        for (GaugeSnapshot.GaugeDataPointSnapshot point : size.getDataPoints()) {
+            assertEquals("gone".equals(point.getLabels().get("topic")) ? Double.NaN : 12.0, point.getValue());
+        }
+        assertEquals(2, size.getDataPoints().size());
+    }
 }
