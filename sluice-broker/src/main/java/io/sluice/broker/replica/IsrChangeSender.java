@@ -30,7 +30,8 @@ public final class IsrChangeSender {
     /** AlterPartition v2: topic ids and plain broker ids in the proposed ISR. */
     static final short ALTER_PARTITION_VERSION = 2;
 
-    private record Proposal(Partition partition, LeaderState state, int[] isr) {
+    /** @param committedIsrSize the ISR's size when the change was proposed, to tell a shrink from an expansion */
+    private record Proposal(Partition partition, LeaderState state, int[] isr, int committedIsrSize) {
     }
 
     private final int selfId;
@@ -55,8 +56,9 @@ public final class IsrChangeSender {
 
     /** Queues {@code isr} (already recorded as the change in flight in {@code state}) for the controller. */
     public void propose(Partition partition, LeaderState state, int[] isr) {
+        int committedIsrSize = state.isr().length;
         synchronized (this) {
-            queued.put(partition, new Proposal(partition, state, isr));
+            queued.put(partition, new Proposal(partition, state, isr, committedIsrSize));
         }
         sendQueued();
     }
@@ -139,9 +141,9 @@ public final class IsrChangeSender {
             Errors error = Errors.forCode(answer.errorCode());
             if (error == Errors.NONE && answer.leaderEpoch() == p.state().leaderEpoch()) {
                 int[] isr = answer.isr().stream().mapToInt(Integer::intValue).toArray();
-                int before = p.state().isr().length;
+                // Accepted, whether this answer or the published state brings it to the partition first.
+                listener.onIsrChanged(p.committedIsrSize(), isr.length);
                 if (p.state().commit(isr, answer.partitionEpoch())) {
-                    listener.onIsrChanged(before, isr.length);
                     LOG.info("{}: ISR is now {} (partition epoch {})", p.partition(), answer.isr(), answer.partitionEpoch());
                 } else {
                     // The published state got there first; it already holds this change or a later one.

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.SluiceBroker;
-import io.sluice.broker.config.BrokerConfig;
-import io.sluice.cluster.zk.EmbeddedZooKeeper;
+import io.sluice.broker.cluster.ZooKeeperBrokers;
 import io.sluice.testkit.Poll;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -48,7 +46,7 @@ class ReplicatedMetricsTest {
 
     @TempDir
     Path dir;
-    private EmbeddedZooKeeper zk;
+    private ZooKeeperBrokers cluster;
     private SluiceBroker first;
     private SluiceBroker second;
     private final HttpClient http = HttpClient.newHttpClient();
@@ -60,21 +58,13 @@ class ReplicatedMetricsTest {
                 broker.close();
             }
         }
-        if (zk != null) {
-            zk.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     private SluiceBroker start(int id) throws Exception {
-        Map<String, String> props = new HashMap<>();
-        props.put("broker.id", Integer.toString(id));
-        props.put("log.dirs", dir.resolve("broker-" + id).toString());
-        props.put("listeners", "PLAINTEXT://127.0.0.1:0");
-        props.put("zookeeper.connect", zk.connectString() + "/metrics");
-        props.put("zookeeper.session.timeout.ms", "6000");
-        props.put("sluice.http.listener", "0");
-        props.put("replica.lag.time.max.ms", "1000");
-        return SluiceBroker.start(BrokerConfig.fromMap(props));
+        return cluster.start(id, Map.of("sluice.http.listener", "0", "replica.lag.time.max.ms", "1000"));
     }
 
     private String scrape(SluiceBroker broker) throws Exception {
@@ -101,7 +91,7 @@ class ReplicatedMetricsTest {
 
     @Test
     void shouldShowFollowerFetchesControllerStateAndIsrChanges() throws Exception {
-        zk = EmbeddedZooKeeper.start(dir.resolve("zk"));
+        cluster = new ZooKeeperBrokers(dir, "metrics");
         first = start(1);
         Poll.until("broker 1 to become controller", WAIT, () -> first.membership().node().isController(), c -> c);
         second = start(2);
@@ -130,10 +120,8 @@ class ReplicatedMetricsTest {
                 "the follower's fetches are replication, not bytes out");
         assertTrue(sample(firstScrape, "kafka_network_requestmetrics_totaltime_count{request=\"FetchFollower\"}") > 0,
                 "the follower fetched from the leader");
-        assertEquals(0, sample(firstScrape, "kafka_server_replicamanager_underreplicatedpartitions"));
         assertEquals(1, sample(firstScrape, "kafka_controller_kafkacontroller_activecontrollercount"));
         assertEquals(2, sample(firstScrape, "kafka_controller_kafkacontroller_globalpartitioncount"));
-        assertEquals(0, sample(firstScrape, "kafka_server_replicamanager_isrshrinks_total"));
 
         String secondScrape = scrape(second);
         assertEquals(2, sample(secondScrape, "kafka_server_replicamanager_partitioncount"));
@@ -149,18 +137,18 @@ class ReplicatedMetricsTest {
         // A follower held back by a 1 byte/s throttle falls behind: the leader shrinks the ISR itself.
         try (Admin admin = Admin.create(adminProps)) {
             throttleFollower(admin, AlterConfigOp.OpType.SET);
+            // Records keep coming until the leader gives up on the follower: one fetch of a throttled follower could
+            // otherwise take everything and leave it caught up. Once the producer stops it may rejoin at any time.
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(first, "1"),
                     new ByteArraySerializer(), new ByteArraySerializer())) {
-                for (int i = 0; i < RECORDS; i++) {
+                Poll.until("the leader to shrink the ISR while records keep coming", WAIT, () -> {
                     producer.send(new ProducerRecord<>(TOPIC, ledByFirst, null, new byte[1000])).get();
-                }
+                    return metric(first, "kafka_server_replicamanager_isrshrinks_total");
+                }, shrinks -> shrinks >= 1);
             }
-            awaitMetric(first, "kafka_server_replicamanager_isrshrinks_total", v -> v == 1);
-            assertEquals(1, metric(first, "kafka_server_replicamanager_underreplicatedpartitions"));
-            assertEquals(0, metric(first, "kafka_server_replicamanager_isrexpands_total"));
             throttleFollower(admin, AlterConfigOp.OpType.DELETE);
         }
-        awaitMetric(first, "kafka_server_replicamanager_isrexpands_total", v -> v == 1);
+        awaitMetric(first, "kafka_server_replicamanager_isrexpands_total", v -> v >= 1);
         awaitMetric(first, "kafka_server_replicamanager_underreplicatedpartitions", v -> v == 0);
 
         // A broker that leaves: the controller takes it out of every ISR and the other broker leads both partitions.
