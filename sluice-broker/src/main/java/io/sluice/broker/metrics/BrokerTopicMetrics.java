@@ -1,5 +1,6 @@
 package io.sluice.broker.metrics;
 
+import com.codahale.metrics.Meter;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -41,9 +42,16 @@ public final class BrokerTopicMetrics {
     }
 
     /**
-     * A further meter of this group, for all topics and per topic, removed with a deleted topic like the built-in
-     * ones; asking twice for a name gives the same family. This is where KIP-352's ReassignmentBytesInPerSec and
-     * ReassignmentBytesOutPerSec (event type "bytes") belong.
+     * A further meter of this group for all topics only (no per-topic meters), as Kafka keeps KIP-352's
+     * ReassignmentBytesInPerSec and ReassignmentBytesOutPerSec (event type "bytes"); the same name gives the same meter.
+     */
+    public Meter allTopicsMeter(String name, String eventType) {
+        return metrics.meter(name(name, null), eventType);
+    }
+
+    /**
+     * A further meter of this group, for all topics and per topic (created with a topic's other meters, removed with
+     * a deleted topic like the built-in ones); asking twice for a name gives the same family.
      */
     public synchronized MeterFamily meterFamily(String name, String eventType) {
         for (MeterFamily family : families) {

@@ -16,7 +16,8 @@
  *
  * <p><b>Entry points.</b> {@link KafkaMetrics} owns every metric of one broker (JMX registration and removal);
  * {@link BrokerTopicMetrics}, {@link RequestMetrics} and {@link BrokerGauges} are the Kafka groups on top of it.
- * Later groups (KIP-352 reassignment meters, Sluice's own) register through {@link KafkaMetrics#meter},
- * {@link KafkaMetrics#gauge} and {@link BrokerTopicMetrics#meterFamily}.
+ * Later groups register through {@link KafkaMetrics#meter}, {@link KafkaMetrics#gauge},
+ * {@link BrokerTopicMetrics#allTopicsMeter} (KIP-352's reassignment bytes) and {@link BrokerTopicMetrics#meterFamily};
+ * docs/metrics.md shows the KIP-352 wiring.
  */
 package io.sluice.broker.metrics;

@@ -108,13 +108,27 @@ class RequestAndTopicMetricsTest {
 
     @Test
     void shouldRegisterFurtherMeterFamiliesOnceAndRemoveThemWithTheTopic() throws Exception {
-        MeterFamily reassignmentIn = topics.meterFamily("ReassignmentBytesInPerSec", "bytes");
-        assertSame(reassignmentIn, topics.meterFamily("ReassignmentBytesInPerSec", "bytes"));
-        reassignmentIn.mark("t", 512);
-        assertEquals(512, count("kafka.server:type=BrokerTopicMetrics,name=ReassignmentBytesInPerSec,topic=t"));
-        assertEquals(512, count("kafka.server:type=BrokerTopicMetrics,name=ReassignmentBytesInPerSec"));
+        MeterFamily replicationIn = topics.meterFamily("ReplicationBytesInPerSec", "bytes");
+        assertSame(replicationIn, topics.meterFamily("ReplicationBytesInPerSec", "bytes"));
+        replicationIn.mark("t", 512);
+        assertEquals(512, count("kafka.server:type=BrokerTopicMetrics,name=ReplicationBytesInPerSec,topic=t"));
+        assertEquals(512, count("kafka.server:type=BrokerTopicMetrics,name=ReplicationBytesInPerSec"));
+        topics.onAppended("u", 1, 1);
+        assertTrue(server.isRegistered(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=ReplicationBytesInPerSec,topic=u")),
+                "created with the topic's other meters");
         topics.removeTopic("t");
-        assertFalse(server.isRegistered(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=ReassignmentBytesInPerSec,topic=t")));
+        assertFalse(server.isRegistered(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=ReplicationBytesInPerSec,topic=t")));
+    }
+
+    @Test
+    void shouldRegisterAllTopicsOnlyMetersForReassignmentTraffic() throws Exception {
+        topics.allTopicsMeter("ReassignmentBytesInPerSec", "bytes").mark(512);
+        assertSame(topics.allTopicsMeter("ReassignmentBytesInPerSec", "bytes"),
+                topics.allTopicsMeter("ReassignmentBytesInPerSec", "bytes"));
+        topics.onAppended("t", 1, 1);
+        assertEquals(512, count("kafka.server:type=BrokerTopicMetrics,name=ReassignmentBytesInPerSec"));
+        assertFalse(server.isRegistered(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=ReassignmentBytesInPerSec,topic=t")),
+                "Kafka keeps reassignment traffic for all topics only");
     }
 
     @Test
