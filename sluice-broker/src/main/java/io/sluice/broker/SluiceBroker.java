@@ -51,6 +51,9 @@ import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.reassign.ReassignmentRoomCheck;
 import io.sluice.broker.config.Listener;
 import io.sluice.broker.fetch.FetchHandler;
+import io.sluice.broker.http.MetricsHttpServer;
+import io.sluice.broker.metrics.BrokerGauges;
+import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.NetworkServer;
 import io.sluice.broker.security.ClientSecurity;
@@ -68,6 +71,7 @@ import io.sluice.log.LogManager;
 import io.sluice.log.RecoveryReport;
 import io.sluice.record.validate.ValidatorConfig;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -99,6 +103,8 @@ public final class SluiceBroker implements AutoCloseable {
     private static final Duration LEAVE_WITHOUT_ZOOKEEPER_BOUND = Duration.ofSeconds(2);
     /** Where the group files of the store that preceded __consumer_offsets are, inside the metadata directory. */
     public static final String LEGACY_GROUP_STORE_DIR = "consumer-offsets";
+    /** How soon a new or removed partition's kafka.log:type=Log gauges appear or go; reading them costs nothing. */
+    private static final Duration LOG_GAUGE_SYNC_INTERVAL = Duration.ofSeconds(5);
 
     private final BrokerConfig config;
     private final LogManager logs;
@@ -113,14 +119,19 @@ public final class SluiceBroker implements AutoCloseable {
     private final ControllerChannel controllerChannel;
     private final ReassignmentRoomCheck roomCheck;
     private final MoveSourceHandler moveSource;
+    private final BrokerMetrics metrics;
+    private final MetricsHttpServer http;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
     private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, List<ScheduledThreadPoolExecutor> timers,
                          GroupCoordinator groups, NetworkServer server, ClusterMembership cluster, ControllerForwarder forwarder,
                          RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel,
-                         ReassignmentRoomCheck roomCheck, MoveSourceHandler moveSource) {
+                         ReassignmentRoomCheck roomCheck, MoveSourceHandler moveSource, BrokerMetrics metrics,
+                         MetricsHttpServer http) {
         this.moveSource = moveSource;
+        this.metrics = metrics;
+        this.http = http;
         this.replicas = replicas;
         this.roomCheck = roomCheck;
         this.controllerChannel = controllerChannel;
@@ -154,6 +165,8 @@ public final class SluiceBroker implements AutoCloseable {
         ReplicaManager replicas = null;
         ScheduledThreadPoolExecutor replicationTimer = null;
         MoveSourceHandler moveSource = null;
+        BrokerMetrics metrics = new BrokerMetrics(ManagementFactory.getPlatformMBeanServer());
+        MetricsHttpServer http = null;
         try {
             logs.lockDirectories();
             Files.createDirectories(metadataDir);
@@ -186,7 +199,7 @@ public final class SluiceBroker implements AutoCloseable {
                     controllerChannel, replicationTimer, System::currentTimeMillis, moveTargets, throttling);
             AuthorizedOperations authorized = new AuthorizedOperations();
             roomCheck = new ReassignmentRoomCheck(config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
-            ApiRegistry registry = new ApiRegistry();
+            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requests());
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
                     .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
@@ -201,7 +214,8 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.ALTER_CONFIGS, 0, 2, AlterConfigsHandler.of(node,
                             new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
                     .register(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(topics))
-                    .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis, timer))
+                    .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis, timer,
+                            metrics.topics()))
                     .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, replicas, timer))
                     .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 0, 4, new OffsetForLeaderEpochHandler(topics))
                     .register(ApiKeys.ALTER_PARTITION, 2, 3, new AlterPartitionHandler(node))
@@ -251,12 +265,26 @@ public final class SluiceBroker implements AutoCloseable {
             topics.startup(membership.node(), replicas, recovery);
             groups.startup();
             topics.addDeletionListener(groups::onTopicDeleted);
+            topics.addDeletionListener(metrics.topics()::removeTopic);
+            BrokerGauges gauges = metrics.startGauges(topics::hostedPartitions, joined::node);
+            replicas.listenForIsrChanges(gauges);
+            replicationTimer.scheduleWithFixedDelay(gauges::syncLogGauges, LOG_GAUGE_SYNC_INTERVAL.toMillis(),
+                    LOG_GAUGE_SYNC_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            if (config.httpListener().isPresent()) {
+                http = MetricsHttpServer.start(config.httpListener().get(), MetricsHttpServer.registryFor(metrics.registry()));
+                LOG.info("Broker {} serves Prometheus metrics on http://{}:{}/metrics", config.brokerId(),
+                        http.boundAddress().getHostString(), http.boundAddress().getPort());
+            }
             LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}, ZooKeeper {})",
                     config.brokerId(), identity.clusterId(), bound, host, port,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
             return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, groupLoader, replicationTimer), groups, server,
-                    membership, forwarder, recovery, replicas, controllerChannel, roomCheck, moveSource);
+                    membership, forwarder, recovery, replicas, controllerChannel, roomCheck, moveSource, metrics, http);
         } catch (IOException | RuntimeException | InterruptedException e) {
+            if (http != null) {
+                http.close();
+            }
+            metrics.close();
             if (moveSource != null) {
                 moveSource.close();
             }
@@ -307,6 +335,16 @@ public final class SluiceBroker implements AutoCloseable {
         return server.boundAddress();
     }
 
+    /** Where the HTTP (Prometheus) listener is bound; null when sluice.http.listener is unset. */
+    public InetSocketAddress httpAddress() {
+        return http == null ? null : http.boundAddress();
+    }
+
+    /** This broker's metrics: where further metric groups register (they show in JMX and on /metrics). */
+    public BrokerMetrics metrics() {
+        return metrics;
+    }
+
     public ClusterView cluster() {
         return cluster;
     }
@@ -339,6 +377,9 @@ public final class SluiceBroker implements AutoCloseable {
                 new ControlledShutdown(config.brokerId(), ReplicaConfig.of(config), controllerChannel,
                         cluster::isZooKeeperConnected).run();
             }
+            if (http != null) {
+                http.close();
+            }
             server.close();
             moveSource.close();
             replicas.close();
@@ -351,6 +392,7 @@ public final class SluiceBroker implements AutoCloseable {
             timers.forEach(ScheduledThreadPoolExecutor::shutdownNow);
             validators.close();
             closeQuietly(logs);
+            metrics.close();
             LOG.info("Sluice broker {} stopped", config.brokerId());
         } finally {
             stopped.countDown();

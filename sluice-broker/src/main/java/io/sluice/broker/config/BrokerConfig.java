@@ -336,6 +336,11 @@ public final class BrokerConfig {
         return Optional.ofNullable((String) values.get(CLUSTER_ID));
     }
 
+    /** Where the HTTP listener (Prometheus metrics) binds; empty when there is none. */
+    public Optional<HttpListenerAddress> httpListener() {
+        return Optional.ofNullable((String) values.get(BrokerConfigKeys.HTTP_LISTENER)).map(HttpListenerAddress::parse);
+    }
+
     public int groupInitialRebalanceDelayMs() {
         return integer(GROUP_INITIAL_REBALANCE_DELAY_MS);
     }

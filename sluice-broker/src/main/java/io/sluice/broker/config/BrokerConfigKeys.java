@@ -104,6 +104,7 @@ public final class BrokerConfigKeys {
     public static final String MOVE_RETRY_BACKOFF_MS = "sluice.move.retry.backoff.ms";
     public static final String MOVE_MAX_IDLE_ROUNDS = "sluice.move.max.idle.rounds";
     public static final String MOVE_FREE_SPACE_MARGIN_BYTES = "sluice.move.free.space.margin.bytes";
+    public static final String HTTP_LISTENER = "sluice.http.listener";
     public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
     public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
     public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
@@ -251,6 +252,9 @@ public final class BrokerConfigKeys {
                 "Rounds over all sources without a verified byte after which a move fails and its staging is removed.", atLeast(1));
         define(MOVE_FREE_SPACE_MARGIN_BYTES, LONG, "268435456",
                 "A reassignment is refused up front when a new replica's broker would keep less than this many bytes free after taking the partition (its tail still grows).", atLeast(0));
+        define(HTTP_LISTENER, STRING, null,
+                "host:port (a bare port binds 127.0.0.1) of the HTTP listener serving Prometheus metrics at /metrics; unset: no HTTP listener.",
+                (key, value) -> HttpListenerAddress.parse((String) value));
         define(LEADER_REPLICATION_THROTTLED_RATE, LONG, String.valueOf(Long.MAX_VALUE),
                 "Bytes/s this broker sends as leader for the partitions in leader.replication.throttled.replicas (KIP-73).",
                 atLeast(1));

@@ -24,6 +24,7 @@ public final class ApiRegistry {
 
     private final Map<ApiKeys, Registration> registrations = new EnumMap<>(ApiKeys.class);
     private final Map<Short, PrivateRequestHandler> privateHandlers = new HashMap<>();
+    private RequestObserver observer = RequestObserver.NONE;
 
     public <R extends ApiMessage> ApiRegistry register(ApiKeys key, int minVersion, int maxVersion, ApiHandler<R> handler) {
         if (minVersion < key.oldestVersion() || maxVersion > key.latestVersion(true) || minVersion > maxVersion) {
@@ -41,6 +42,16 @@ public final class ApiRegistry {
         }
         privateHandlers.put(apiKeyId, handler);
         return this;
+    }
+
+    /** Who is told about every answered request (the broker's request metrics); none by default. */
+    public ApiRegistry observeWith(RequestObserver requestObserver) {
+        this.observer = requestObserver;
+        return this;
+    }
+
+    public RequestObserver observer() {
+        return observer;
     }
 
     /** The private handler of {@code apiKeyId}, or null. */

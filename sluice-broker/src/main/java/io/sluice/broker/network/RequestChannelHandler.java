@@ -1,6 +1,7 @@
 package io.sluice.broker.network;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetSocketAddress;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -37,11 +39,15 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final int API_KEY_AND_VERSION_LENGTH = Short.BYTES * 2;
     private static final int CORRELATION_ID_POSITION = API_KEY_AND_VERSION_LENGTH;
     private static final int PAUSE_READING_AT_QUEUED = 16;
+    private static final short FIRST_FETCH_VERSION_WITH_REPLICA_STATE = 15;
 
     private final ApiRegistry registry;
     private final ConnectionSession session;
     private final int maxFrameBytesAfterLogin;
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
+    private final RequestObserver observer;
+    /** When each frame in {@link #queued} arrived, in the same order; kept only while the observer is enabled. */
+    private final ArrivalTimes arrivals = new ArrivalTimes(PAUSE_READING_AT_QUEUED * 2);
     private boolean awaitingResponse;
     private boolean closed;
     private String clientHost = "";
@@ -60,6 +66,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         this.registry = registry;
         this.session = session;
         this.maxFrameBytesAfterLogin = maxFrameBytesAfterLogin;
+        this.observer = registry.observer();
     }
 
     @Override
@@ -79,6 +86,9 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         queued.add(frame);
+        if (observer.enabled()) {
+            arrivals.add(System.nanoTime());
+        }
         if (queued.size() >= PAUSE_READING_AT_QUEUED) {
             ctx.channel().config().setAutoRead(false);
         }
@@ -92,6 +102,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         while ((frame = queued.poll()) != null) {
             frame.release();
         }
+        arrivals.clear();
         super.channelInactive(ctx);
     }
 
@@ -104,8 +115,9 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private void drain(ChannelHandlerContext ctx) {
         ByteBuf frame;
         while (!awaitingResponse && !closed && (frame = queued.poll()) != null) {
+            long arrivedNanos = observer.enabled() ? arrivals.poll() : 0;
             try {
-                process(ctx, frame);
+                process(ctx, frame, arrivedNanos);
             } finally {
                 frame.release();
             }
@@ -115,7 +127,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void process(ChannelHandlerContext ctx, ByteBuf frame) {
+    private void process(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos) {
+        long startNanos = observer.enabled() ? System.nanoTime() : 0;
         ByteBuffer bytes = frame.nioBuffer();
         if (bytes.remaining() < API_KEY_AND_VERSION_LENGTH + Integer.BYTES) {
             closeConnection(ctx, "request of " + bytes.remaining() + " bytes is shorter than a request header");
@@ -174,6 +187,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
         RequestContext context = new RequestContext(header, clientHost, connectionId, session.principal(),
                 session.listenerName());
+        boolean fromFollower = apiKey == ApiKeys.FETCH && isFromFollower((FetchRequestData) request, apiVersion);
         CompletableFuture<ApiMessage> response;
         try {
             @SuppressWarnings("unchecked")
@@ -185,16 +199,27 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             closed = true;
             return;
         }
+        long handledNanos = observer.enabled() ? System.nanoTime() : 0;
+        long queueNanos = startNanos - arrivedNanos;
+        long localNanos = handledNanos - startNanos;
         if (response.isDone()) {
-            complete(ctx, context, response.getNow(null), null);
+            complete(ctx, context, response.getNow(null), null, fromFollower, queueNanos, localNanos, 0);
         } else {
             awaitingResponse = true;
             response.whenComplete((body, error) -> ctx.executor().execute(() -> {
                 awaitingResponse = false;
-                complete(ctx, context, body, error);
+                long remoteNanos = observer.enabled() ? System.nanoTime() - handledNanos : 0;
+                complete(ctx, context, body, error, fromFollower, queueNanos, localNanos, remoteNanos);
                 drain(ctx);
             }));
         }
+    }
+
+    /** Kafka's FetchFollower: a fetch naming a replica (the field moved into ReplicaState at v15). */
+    private static boolean isFromFollower(FetchRequestData fetch, short version) {
+        int replicaId = version >= FIRST_FETCH_VERSION_WITH_REPLICA_STATE ? fetch.replicaState().replicaId()
+                : fetch.replicaId();
+        return replicaId >= 0;
     }
 
     private void handlePrivate(ChannelHandlerContext ctx, PrivateRequestHandler handler, short apiKeyId, ByteBuffer bytes) {
@@ -205,7 +230,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void complete(ChannelHandlerContext ctx, RequestContext context, ApiMessage body, Throwable error) {
+    private void complete(ChannelHandlerContext ctx, RequestContext context, ApiMessage body, Throwable error,
+                          boolean fromFollower, long queueNanos, long localNanos, long remoteNanos) {
         if (closed) {
             return;
         }
@@ -215,12 +241,22 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (body != null) {
+            long sendStartNanos = observer.enabled() ? System.nanoTime() : 0;
+            ChannelFuture written;
             try {
-                ResponseSender.send(ctx, context.apiKey(), context.header().correlationId(), context.apiVersion(), body);
+                written = ResponseSender.send(ctx, context.apiKey(), context.header().correlationId(), context.apiVersion(), body);
             } catch (RuntimeException e) {
                 LOG.error("Could not serialize the {} v{} response for {}; closing the connection", context.apiKey(), context.apiVersion(), clientHost, e);
                 closeConnection(ctx, "response serialization failed");
+                return;
             }
+            if (observer.enabled()) {
+                written.addListener(done -> observer.onAnswered(context.apiKey(), context.apiVersion(), fromFollower, body,
+                        queueNanos, localNanos, remoteNanos, System.nanoTime() - sendStartNanos));
+            }
+        } else if (observer.enabled()) {
+            observer.onAnswered(context.apiKey(), context.apiVersion(), fromFollower, null, queueNanos, localNanos,
+                    remoteNanos, 0);
         }
     }
 
@@ -269,5 +305,45 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         LOG.warn("Closing connection {} from {}: {}", connectionId, clientHost, reason);
         closed = true;
         ctx.close();
+    }
+
+    /** A growable ring of arrival times, one per queued frame; no allocation once it fits the connection's pipeline. */
+    private static final class ArrivalTimes {
+        private long[] times;
+        private int head;
+        private int size;
+
+        ArrivalTimes(int capacity) {
+            times = new long[capacity];
+        }
+
+        void add(long nanos) {
+            if (size == times.length) {
+                long[] grown = new long[times.length * 2];
+                for (int i = 0; i < size; i++) {
+                    grown[i] = times[(head + i) % times.length];
+                }
+                times = grown;
+                head = 0;
+            }
+            times[(head + size) % times.length] = nanos;
+            size++;
+        }
+
+        /** The oldest arrival time; the current time when none is held (a frame queued before timing was on). */
+        long poll() {
+            if (size == 0) {
+                return System.nanoTime();
+            }
+            long nanos = times[head];
+            head = (head + 1) % times.length;
+            size--;
+            return nanos;
+        }
+
+        void clear() {
+            head = 0;
+            size = 0;
+        }
     }
 }

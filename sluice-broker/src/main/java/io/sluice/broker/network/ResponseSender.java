@@ -1,5 +1,6 @@
 package io.sluice.broker.network;
 
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.ssl.SslHandler;
 import java.util.List;
@@ -19,12 +20,13 @@ final class ResponseSender {
     private ResponseSender() {
     }
 
-    static void send(ChannelHandlerContext ctx, ApiKeys apiKey, int correlationId, short apiVersion, ApiMessage body) {
+    /** Writes the response; the returned future completes once the connection took all of it. */
+    static ChannelFuture send(ChannelHandlerContext ctx, ApiKeys apiKey, int correlationId, short apiVersion, ApiMessage body) {
         short headerVersion = apiKey.responseHeaderVersion(apiVersion);
-        send(ctx, correlationId, headerVersion, apiVersion, body);
+        return send(ctx, correlationId, headerVersion, apiVersion, body);
     }
 
-    static void send(ChannelHandlerContext ctx, int correlationId, short headerVersion, short apiVersion, ApiMessage body) {
+    static ChannelFuture send(ChannelHandlerContext ctx, int correlationId, short headerVersion, short apiVersion, ApiMessage body) {
         ObjectSerializationCache cache = new ObjectSerializationCache();
         ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
         MessageSizeAccumulator size = new MessageSizeAccumulator();
@@ -43,9 +45,11 @@ final class ResponseSender {
             out.discard();
             throw e;
         }
+        ChannelFuture lastWrite = null;
         for (Object part : parts) {
-            ctx.write(part);
+            lastWrite = ctx.write(part);
         }
         ctx.flush();
+        return lastWrite;
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.broker.produce;
 
+import io.sluice.broker.metrics.BrokerTopicMetrics;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.OffsetsTopic;
@@ -47,9 +48,15 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
     private final LongSupplier clock;
     private final ScheduledExecutorService timer;
     private final LongAdder recompressedBatches = new LongAdder();
+    private final BrokerTopicMetrics topicMetrics;
 
-    /** @param timer expires acks=all produces after the request's timeout */
-    public ProduceHandler(TopicManager topics, ValidatorPool validators, LongSupplier clock, ScheduledExecutorService timer) {
+    /**
+     * @param timer        expires acks=all produces after the request's timeout
+     * @param topicMetrics counts appended records and bytes, produce requests and failures per topic
+     */
+    public ProduceHandler(TopicManager topics, ValidatorPool validators, LongSupplier clock, ScheduledExecutorService timer,
+                          BrokerTopicMetrics topicMetrics) {
+        this.topicMetrics = topicMetrics;
         this.topics = topics;
         this.validators = validators;
         this.clock = clock;
@@ -106,13 +113,18 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
         Partition partition = topics.partition(topic, data.index());
         if (partition == null) {
             Errors error = topics.unservedError(topic, data.index());
+            if (error == Errors.NOT_LEADER_OR_FOLLOWER) {
+                topicMetrics.onProduceRequest(topic);
+            }
             fail(result, error, error == Errors.NOT_LEADER_OR_FOLLOWER
                     ? "Broker is not the leader of " + topic + "-" + data.index()
                     : "This server does not host this topic-partition: " + topic + "-" + data.index());
             return null;
         }
+        topicMetrics.onProduceRequest(topic);
         int inSyncReplicas = partition.inSyncReplicaCount();
         if (acks == -1 && inSyncReplicas < partition.config().minInsyncReplicas()) {
+            topicMetrics.onProduceFailed(topic);
             fail(result, Errors.NOT_ENOUGH_REPLICAS, "acks=all needs min.insync.replicas=" + partition.config().minInsyncReplicas()
                     + " in-sync replicas of " + partition + ", but only " + inSyncReplicas + " are in sync");
             return null;
@@ -137,6 +149,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             partition.maybeAdvanceHighWatermark();
             if (!appended.duplicate()) {
                 partition.notifyAppended();
+                topicMetrics.onAppended(topic, appended.lastOffset() - appended.firstOffset() + 1, records.sizeInBytes());
             }
             if (acks == -1 && appended.lastOffset() >= 0) {
                 return new DelayedProduce(partition, appended.lastOffset() + 1, leaderEpoch,
@@ -150,6 +163,9 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             }
             return null;
         } catch (RecordValidationException e) {
+            if (countsAsFailedProduce(e.errorCode())) {
+                topicMetrics.onProduceFailed(topic);
+            }
             fail(result, Errors.forCode(e.errorCode()), e.getMessage());
             if (context.apiVersion() >= FIRST_VERSION_WITH_RECORD_ERRORS) {
                 for (RecordError recordError : e.recordErrors()) {
@@ -160,6 +176,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             LOG.debug("Rejected produce to {} from {}: {}", partition, context.clientHost(), e.getMessage());
             return null;
         } catch (ProducerStateException e) {
+            topicMetrics.onProduceFailed(topic);
             fail(result, Errors.forCode(e.errorCode()), e.getMessage());
             LOG.debug("Rejected produce to {} from {}: {}", partition, context.clientHost(), e.getMessage());
             return null;
@@ -173,6 +190,15 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             fail(result, Errors.KAFKA_STORAGE_ERROR, "append to " + partition + " failed: " + e.getMessage());
             return null;
         }
+    }
+
+    /**
+     * Kafka's appendToLocalLog does not count corrupt or too large batches as failed produce requests (the client
+     * sent something unusable), but counts every other validation failure (timestamps, record fields).
+     */
+    private static boolean countsAsFailedProduce(short errorCode) {
+        return errorCode != Errors.CORRUPT_MESSAGE.code() && errorCode != Errors.MESSAGE_TOO_LARGE.code()
+                && errorCode != Errors.RECORD_LIST_TOO_LARGE.code();
     }
 
     private static String acksAllFailure(Errors error, Partition partition) {

@@ -30,7 +30,8 @@ public final class IsrChangeSender {
     /** AlterPartition v2: topic ids and plain broker ids in the proposed ISR. */
     static final short ALTER_PARTITION_VERSION = 2;
 
-    private record Proposal(Partition partition, LeaderState state, int[] isr) {
+    /** @param committedIsrSize the ISR's size when the change was proposed, to tell a shrink from an expansion */
+    private record Proposal(Partition partition, LeaderState state, int[] isr, int committedIsrSize) {
     }
 
     private final int selfId;
@@ -39,6 +40,7 @@ public final class IsrChangeSender {
     private final long retryBackoffMs;
     private final Map<Partition, Proposal> queued = new LinkedHashMap<>();
     private boolean inFlight;
+    private volatile IsrChangeListener listener = IsrChangeListener.NONE;
 
     public IsrChangeSender(int selfId, ControllerChannel channel, ScheduledExecutorService retryTimer, long retryBackoffMs) {
         this.selfId = selfId;
@@ -47,10 +49,16 @@ public final class IsrChangeSender {
         this.retryBackoffMs = retryBackoffMs;
     }
 
+    /** Who is told about accepted ISR changes (the broker's IsrShrinksPerSec and IsrExpandsPerSec). */
+    public void listenWith(IsrChangeListener isrChangeListener) {
+        this.listener = isrChangeListener;
+    }
+
     /** Queues {@code isr} (already recorded as the change in flight in {@code state}) for the controller. */
     public void propose(Partition partition, LeaderState state, int[] isr) {
+        int committedIsrSize = state.isr().length;
         synchronized (this) {
-            queued.put(partition, new Proposal(partition, state, isr));
+            queued.put(partition, new Proposal(partition, state, isr, committedIsrSize));
         }
         sendQueued();
     }
@@ -114,7 +122,7 @@ public final class IsrChangeSender {
         sendQueued();
     }
 
-    private static void applyAnswers(List<Proposal> batch, AlterPartitionResponseData response) {
+    private void applyAnswers(List<Proposal> batch, AlterPartitionResponseData response) {
         Map<Uuid, Map<Integer, AlterPartitionResponseData.PartitionData>> answers = new LinkedHashMap<>();
         for (AlterPartitionResponseData.TopicData topic : response.topics()) {
             for (AlterPartitionResponseData.PartitionData data : topic.partitions()) {
@@ -133,6 +141,8 @@ public final class IsrChangeSender {
             Errors error = Errors.forCode(answer.errorCode());
             if (error == Errors.NONE && answer.leaderEpoch() == p.state().leaderEpoch()) {
                 int[] isr = answer.isr().stream().mapToInt(Integer::intValue).toArray();
+                // Accepted, whether this answer or the published state brings it to the partition first.
+                listener.onIsrChanged(p.committedIsrSize(), isr.length);
                 if (p.state().commit(isr, answer.partitionEpoch())) {
                     LOG.info("{}: ISR is now {} (partition epoch {})", p.partition(), answer.isr(), answer.partitionEpoch());
                 } else {

@@ -81,7 +81,6 @@ public final class ReplicaManager implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
     }
 
-    /** Kafka's replication throttles as this broker enforces them (the leader's answers to followers read it). */
     /** Partitions this broker leads whose reassignment is in progress (Kafka's {@code ReassigningPartitions}). */
     public int reassigningPartitionsLed() {
         int led = 0;
@@ -93,6 +92,12 @@ public final class ReplicaManager implements AutoCloseable {
         return led;
     }
 
+    /** Who is told about ISR changes the controller accepted from this leader (the broker's ISR meters). */
+    public void listenForIsrChanges(IsrChangeListener listener) {
+        isrChanges.listenWith(listener);
+    }
+
+    /** Kafka's replication throttles as this broker enforces them (the leader's answers to followers read it). */
     public ReplicationThrottling throttling() {
         return throttling;
     }

@@ -62,6 +62,8 @@ public final class Partition {
     private volatile PartitionState assignment;
     private volatile LeaderState leader;
     private volatile long highWatermark;
+    /** As follower: the leader's high watermark from its last fetch answer; -1 before one. */
+    private volatile long leaderHighWatermark = -1;
 
     /**
      * @param checkpointedHighWatermark the high watermark restored from the log directory's checkpoint (0 if none);
@@ -177,6 +179,7 @@ public final class Partition {
 
     /** As follower: takes the leader's high watermark, capped at the local log end (which may be behind it). */
     public void followLeaderHighWatermark(long leaderHighWatermark) {
+        this.leaderHighWatermark = leaderHighWatermark;
         long capped;
         synchronized (this) {
             capped = Math.max(log.logStartOffset(), Math.min(leaderHighWatermark, log.logEndOffset()));
@@ -186,6 +189,15 @@ public final class Partition {
             highWatermark = capped;
         }
         notifyHighWatermarkMoved();
+    }
+
+    /**
+     * As follower: how many offsets the local log is behind the leader's high watermark as last told (Kafka's replica
+     * fetcher lag); 0 before the first answer and as leader.
+     */
+    public long followerLag() {
+        long leaderMark = leaderHighWatermark;
+        return leaderMark < 0 || isLeader() ? 0 : Math.max(0, leaderMark - log.logEndOffset());
     }
 
     /** After a truncation: the high watermark never stays above the log end. */

@@ -10,10 +10,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /** A broker in the test's JVM on an ephemeral port with its data in a temp directory. Not thread-safe. */
-final class InProcessBroker implements AutoCloseable {
-    final SluiceBroker broker;
+public final class InProcessBroker implements AutoCloseable {
+    public final SluiceBroker broker;
 
-    InProcessBroker(Path dataDir, Map<String, String> overrides) throws Exception {
+    public InProcessBroker(Path dataDir, Map<String, String> overrides) throws Exception {
         Map<String, String> props = new HashMap<>();
         props.put("log.dirs", dataDir.toString());
         props.put("listeners", "PLAINTEXT://127.0.0.1:0");
@@ -22,11 +22,11 @@ final class InProcessBroker implements AutoCloseable {
         broker = SluiceBroker.start(BrokerConfig.fromMap(props));
     }
 
-    String bootstrap() {
+    public String bootstrap() {
         return "127.0.0.1:" + broker.boundAddress().getPort();
     }
 
-    Admin admin() {
+    public Admin admin() {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);

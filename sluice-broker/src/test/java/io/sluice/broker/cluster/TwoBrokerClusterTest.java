@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.SluiceBroker;
 import io.sluice.broker.config.BrokerConfig;
-import io.sluice.cluster.zk.EmbeddedZooKeeper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -61,13 +59,13 @@ class TwoBrokerClusterTest {
 
     @TempDir
     Path dir;
-    private EmbeddedZooKeeper zk;
+    private ZooKeeperBrokers cluster;
     private SluiceBroker first;
     private SluiceBroker second;
 
     @BeforeEach
     void startCluster() throws Exception {
-        zk = EmbeddedZooKeeper.start(dir.resolve("zk"));
+        cluster = new ZooKeeperBrokers(dir, "two");
         first = start(1);
         await(() -> first.membership().node().isController(), "broker 1 to become controller");
         second = start(2);
@@ -82,20 +80,13 @@ class TwoBrokerClusterTest {
                 b.close();
             }
         }
-        if (zk != null) {
-            zk.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     private SluiceBroker start(int id) throws Exception {
-        Map<String, String> props = new HashMap<>();
-        props.put("broker.id", Integer.toString(id));
-        props.put("log.dirs", dir.resolve("broker-" + id).toString());
-        props.put("listeners", "PLAINTEXT://127.0.0.1:0");
-        props.put("zookeeper.connect", zk.connectString() + "/two");
-        props.put("zookeeper.session.timeout.ms", "6000");
-        props.put("log.segment.delete.delay.ms", "0");
-        return SluiceBroker.start(BrokerConfig.fromMap(props));
+        return cluster.start(id, Map.of("log.segment.delete.delay.ms", "0"));
     }
 
     @Test
@@ -179,7 +170,7 @@ class TwoBrokerClusterTest {
         try (Admin admin = admin(first)) {
             admin.createTopics(List.of(new NewTopic("doomed", 4, (short) 1))).all().get();
             awaitServed(second, "doomed", 4);
-            Path dataOfSecond = dir.resolve("broker-2");
+            Path dataOfSecond = cluster.dataDir(2);
             long hostedBefore = partitionDirs(dataOfSecond, "doomed-").stream().filter(n -> !n.endsWith("-stray")).count();
             assertTrue(hostedBefore > 0, "broker 2 hosts some partitions");
             second.close();
@@ -196,13 +187,7 @@ class TwoBrokerClusterTest {
     @Test
     void shouldRefuseASecondLiveBrokerWithTheSameIdNamingTheHolder() {
         java.io.IOException refused = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> {
-            Map<String, String> props = new HashMap<>();
-            props.put("broker.id", "2");
-            props.put("log.dirs", dir.resolve("impostor").toString());
-            props.put("listeners", "PLAINTEXT://127.0.0.1:0");
-            props.put("zookeeper.connect", zk.connectString() + "/two");
-            props.put("zookeeper.session.timeout.ms", "6000");
-            SluiceBroker.start(BrokerConfig.fromMap(props)).close();
+            SluiceBroker.start(BrokerConfig.fromMap(cluster.config(2, dir.resolve("impostor")))).close();
         });
         Throwable cause = refused;
         while (cause != null && !(cause instanceof io.sluice.cluster.registry.DuplicateBrokerIdException)) {

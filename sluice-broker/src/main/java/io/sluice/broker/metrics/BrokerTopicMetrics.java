@@ -1,0 +1,111 @@
+package io.sluice.broker.metrics;
+
+import com.codahale.metrics.Meter;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Kafka's {@code kafka.server:type=BrokerTopicMetrics}: records and bytes in (appended as leader), bytes out (to
+ * consumers; followers' fetches are replication), produce and fetch requests per partition, and the failed ones,
+ * each for all topics and per topic. A deleted topic's meters go with it, as in Kafka.
+ *
+ * <p>Thread-safe; marking takes no lock and allocates nothing once a topic's meters exist.
+ */
+public final class BrokerTopicMetrics {
+    public static final String DOMAIN = "kafka.server";
+    public static final String TYPE = "BrokerTopicMetrics";
+
+    private final KafkaMetrics metrics;
+    private final List<MeterFamily> families = new CopyOnWriteArrayList<>();
+    private final MeterFamily messagesIn;
+    private final MeterFamily bytesIn;
+    private final MeterFamily bytesOut;
+    private final MeterFamily totalProduceRequests;
+    private final MeterFamily failedProduceRequests;
+    private final MeterFamily totalFetchRequests;
+    private final MeterFamily failedFetchRequests;
+
+    public BrokerTopicMetrics(KafkaMetrics metrics) {
+        this.metrics = metrics;
+        this.messagesIn = meterFamily("MessagesInPerSec", "messages");
+        this.bytesIn = meterFamily("BytesInPerSec", "bytes");
+        this.bytesOut = meterFamily("BytesOutPerSec", "bytes");
+        this.totalProduceRequests = meterFamily("TotalProduceRequestsPerSec", "requests");
+        this.failedProduceRequests = meterFamily("FailedProduceRequestsPerSec", "requests");
+        this.totalFetchRequests = meterFamily("TotalFetchRequestsPerSec", "requests");
+        this.failedFetchRequests = meterFamily("FailedFetchRequestsPerSec", "requests");
+    }
+
+    /** The name of meter {@code name} of {@code topic}, or of all topics when {@code topic} is null. */
+    public static MetricName name(String name, String topic) {
+        return topic == null ? MetricName.of(DOMAIN, TYPE, name) : MetricName.of(DOMAIN, TYPE, name, "topic", topic);
+    }
+
+    /**
+     * A further meter of this group for all topics only (no per-topic meters), as Kafka keeps KIP-352's
+     * ReassignmentBytesInPerSec and ReassignmentBytesOutPerSec (event type "bytes"); the same name gives the same meter.
+     */
+    public Meter allTopicsMeter(String name, String eventType) {
+        return metrics.meter(name(name, null), eventType);
+    }
+
+    /**
+     * A further meter of this group, for all topics and per topic (created with a topic's other meters, removed with
+     * a deleted topic like the built-in ones); asking twice for a name gives the same family.
+     */
+    public synchronized MeterFamily meterFamily(String name, String eventType) {
+        for (MeterFamily family : families) {
+            if (family.name().equals(name)) {
+                return family;
+            }
+        }
+        MeterFamily family = new MeterFamily(metrics, name, eventType, this::addTopic);
+        families.add(family);
+        return family;
+    }
+
+    /** A leader appended {@code records} records of {@code bytes} bytes (as sent) to a partition of {@code topic}. */
+    public void onAppended(String topic, long records, long bytes) {
+        messagesIn.mark(topic, records);
+        bytesIn.mark(topic, bytes);
+    }
+
+    /** One partition of a produce request to an existing topic, before it is appended. */
+    public void onProduceRequest(String topic) {
+        totalProduceRequests.mark(topic, 1);
+    }
+
+    /** One partition of a produce request failed for a reason Kafka counts as failure (not a routing error). */
+    public void onProduceFailed(String topic) {
+        failedProduceRequests.mark(topic, 1);
+    }
+
+    /** One partition of a consumer's or follower's fetch, before it is read. */
+    public void onFetchRequest(String topic) {
+        totalFetchRequests.mark(topic, 1);
+    }
+
+    /** One partition of a fetch failed unexpectedly (a read error, not a routing or offset error). */
+    public void onFetchFailed(String topic) {
+        failedFetchRequests.mark(topic, 1);
+    }
+
+    /** A consumer fetch answered {@code bytes} record bytes of {@code topic}. */
+    public void onBytesOut(String topic, long bytes) {
+        bytesOut.mark(topic, bytes);
+    }
+
+    /** Creates every per-topic meter of a topic at once, as Kafka's per-topic BrokerTopicMetrics does. */
+    private void addTopic(String topic) {
+        for (MeterFamily family : families) {
+            family.addTopic(topic);
+        }
+    }
+
+    /** Drops the per-topic meters of a deleted topic. */
+    public void removeTopic(String topic) {
+        for (MeterFamily family : families) {
+            family.removeTopic(topic);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.sluice.broker.metrics;
+
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * Kafka's {@code kafka.network:type=RequestMetrics} for one broker: per request type (Kafka's names: Produce, Fetch,
+ * and Fetch again as FetchConsumer or FetchFollower) the RequestsPerSec meter per version, the time histograms in
+ * milliseconds (RequestQueueTimeMs, LocalTimeMs, RemoteTimeMs, ResponseSendTimeMs and their sum TotalTimeMs) and
+ * ErrorsPerSec per error code the responses carried (NONE included, as in Kafka).
+ *
+ * <p>Thread-safe; after a type's first request, recording looks up array slots only: no lock, no allocation.
+ */
+public final class RequestMetrics {
+    public static final String DOMAIN = "kafka.network";
+    public static final String TYPE = "RequestMetrics";
+    public static final String FETCH_CONSUMER = ApiKeys.FETCH.name + "Consumer";
+    public static final String FETCH_FOLLOWER = ApiKeys.FETCH.name + "Follower";
+    /** Versions above this get no meter of their own; every Kafka API is far below it. */
+    private static final int VERSION_SLOTS = 64;
+    private static final int ERROR_SLOTS = maxErrorCode() + 2;
+
+    private final KafkaMetrics metrics;
+    private final AtomicReferenceArray<Type> byApiKey;
+    private final Type fetchConsumer;
+    private final Type fetchFollower;
+
+    public RequestMetrics(KafkaMetrics metrics) {
+        this.metrics = metrics;
+        int maxId = 0;
+        for (ApiKeys key : ApiKeys.values()) {
+            maxId = Math.max(maxId, key.id);
+        }
+        this.byApiKey = new AtomicReferenceArray<>(maxId + 1);
+        this.fetchConsumer = new Type(FETCH_CONSUMER);
+        this.fetchFollower = new Type(FETCH_FOLLOWER);
+    }
+
+    /** The metrics of requests of {@code apiKey}. */
+    public Type of(ApiKeys apiKey) {
+        Type type = byApiKey.get(apiKey.id);
+        if (type == null) {
+            byApiKey.compareAndSet(apiKey.id, null, new Type(apiKey.name));
+            type = byApiKey.get(apiKey.id);
+        }
+        return type;
+    }
+
+    /** The metrics Kafka keeps apart for fetches from consumers or from followers (besides those of Fetch). */
+    public Type fetchBy(boolean follower) {
+        return follower ? fetchFollower : fetchConsumer;
+    }
+
+    public static MetricName name(String name, String request, String... moreTags) {
+        String[] tags = new String[2 + moreTags.length];
+        tags[0] = "request";
+        tags[1] = request;
+        System.arraycopy(moreTags, 0, tags, 2, moreTags.length);
+        return MetricName.of(DOMAIN, TYPE, name, tags);
+    }
+
+    private static long roundedMillis(long nanos) {
+        return Math.round(Math.max(nanos, 0) / (double) TimeUnit.MILLISECONDS.toNanos(1));
+    }
+
+    private static int maxErrorCode() {
+        int max = 0;
+        for (Errors error : Errors.values()) {
+            max = Math.max(max, error.code());
+        }
+        return max;
+    }
+
+    /** The metrics of one request type. Thread-safe. */
+    public final class Type {
+        private final String request;
+        private final Histogram requestQueueTime;
+        private final Histogram localTime;
+        private final Histogram remoteTime;
+        private final Histogram responseSendTime;
+        private final Histogram totalTime;
+        private final AtomicReferenceArray<Meter> requestsByVersion = new AtomicReferenceArray<>(VERSION_SLOTS);
+        /** Indexed by error code + 1 (UNKNOWN_SERVER_ERROR is -1). */
+        private final AtomicReferenceArray<Meter> errors = new AtomicReferenceArray<>(ERROR_SLOTS);
+
+        private Type(String request) {
+            this.request = request;
+            this.requestQueueTime = metrics.histogram(name("RequestQueueTimeMs", request));
+            this.localTime = metrics.histogram(name("LocalTimeMs", request));
+            this.remoteTime = metrics.histogram(name("RemoteTimeMs", request));
+            this.responseSendTime = metrics.histogram(name("ResponseSendTimeMs", request));
+            this.totalTime = metrics.histogram(name("TotalTimeMs", request));
+        }
+
+        /**
+         * One request answered: {@code queueNanos} waiting for its handler, {@code localNanos} handled on it,
+         * {@code remoteNanos} waiting for others (replicas, a long poll), {@code sendNanos} until written out.
+         */
+        public void record(short version, long queueNanos, long localNanos, long remoteNanos, long sendNanos) {
+            requests(version).mark();
+            requestQueueTime.update(roundedMillis(queueNanos));
+            localTime.update(roundedMillis(localNanos));
+            remoteTime.update(roundedMillis(remoteNanos));
+            responseSendTime.update(roundedMillis(sendNanos));
+            totalTime.update(roundedMillis(queueNanos + localNanos + remoteNanos + sendNanos));
+        }
+
+        /** {@code count} results of a response carried {@code errorCode}. */
+        public void markError(short errorCode, int count) {
+            int slot = errorCode + 1;
+            if (slot < 0 || slot >= ERROR_SLOTS) {
+                slot = Errors.UNKNOWN_SERVER_ERROR.code() + 1;
+            }
+            Meter meter = errors.get(slot);
+            if (meter == null) {
+                errors.compareAndSet(slot, null,
+                        metrics.meter(name("ErrorsPerSec", request, "error", Errors.forCode((short) (slot - 1)).name()),
+                                "requests"));
+                meter = errors.get(slot);
+            }
+            meter.mark(count);
+        }
+
+        private Meter requests(short version) {
+            int slot = Math.min(Math.max(version, 0), VERSION_SLOTS - 1);
+            Meter meter = requestsByVersion.get(slot);
+            if (meter == null) {
+                requestsByVersion.compareAndSet(slot, null,
+                        metrics.meter(name("RequestsPerSec", request, "version", Integer.toString(slot)), "requests"));
+                meter = requestsByVersion.get(slot);
+            }
+            return meter;
+        }
+    }
+}

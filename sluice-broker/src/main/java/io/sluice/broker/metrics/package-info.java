@@ -1,0 +1,23 @@
+/**
+ * The broker's metrics under Apache Kafka's names, so the JMX dashboards and jmx_exporter rules written for Kafka
+ * work unchanged, and the same values for the Prometheus endpoint ({@code io.sluice.broker.http}).
+ *
+ * <p><b>Why Dropwizard Metrics.</b> Kafka's broker metrics are Yammer Metrics 2 meters, histograms and gauges; their
+ * JMX attributes (Count, MeanRate, One/Five/FifteenMinuteRate, RateUnit, EventType; Min, Max, Mean, StdDev,
+ * 50thPercentile..999thPercentile; Value) are what every Kafka dashboard reads. Dropwizard Metrics
+ * ({@code io.dropwizard.metrics:metrics-core}, 4.2) is Yammer's maintained successor: the same exponentially
+ * weighted moving averages and the same exponentially decaying reservoir (here its lock-free variant), so the
+ * numbers mean what Kafka's mean. Micrometer maps to JMX through hierarchical names and timers in its own units, and
+ * the Prometheus client has no EWMA rates or decaying percentiles; both would need the Kafka shape rebuilt on top.
+ * The JMX side is three small standard-MBean views ({@link MetricBeans}) over the Dropwizard metrics, which gives
+ * Kafka's attribute set exactly (metrics-jmx lacks EventType and adds attributes Kafka has not); the Prometheus side
+ * ({@link PrometheusBridge}) turns the same metrics into the Prometheus Java client's data model, named as the
+ * jmx_exporter Kafka rules name them, and the client's own writer prints them.
+ *
+ * <p><b>Entry points.</b> {@link KafkaMetrics} owns every metric of one broker (JMX registration and removal);
+ * {@link BrokerTopicMetrics}, {@link RequestMetrics} and {@link BrokerGauges} are the Kafka groups on top of it.
+ * Later groups register through {@link KafkaMetrics#meter}, {@link KafkaMetrics#gauge},
+ * {@link BrokerTopicMetrics#allTopicsMeter} (KIP-352's reassignment bytes) and {@link BrokerTopicMetrics#meterFamily};
+ * docs/metrics.md shows the KIP-352 wiring.
+ */
+package io.sluice.broker.metrics;

@@ -1,0 +1,14 @@
+package io.sluice.broker.replica;
+
+/**
+ * Told when the controller accepted an ISR change this broker proposed as leader (Kafka marks IsrShrinksPerSec and
+ * IsrExpandsPerSec at that point). Implementations are thread-safe and quick: they run on the controller channel's
+ * answer thread.
+ */
+@FunctionalInterface
+public interface IsrChangeListener {
+    IsrChangeListener NONE = (before, after) -> { };
+
+    /** The committed ISR went from {@code before} to {@code after} members. */
+    void onIsrChanged(int before, int after);
+}
