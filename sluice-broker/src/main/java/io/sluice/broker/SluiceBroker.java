@@ -268,6 +268,12 @@ public final class SluiceBroker implements AutoCloseable {
             topics.addDeletionListener(metrics.topics()::removeTopic);
             BrokerGauges gauges = metrics.startGauges(topics::hostedPartitions, joined::node);
             replicas.listenForIsrChanges(gauges);
+            // KIP-352: reassignment traffic (all topics only, as Kafka keeps it) and the reassigning partitions led here
+            throttling.reassignmentTraffic().listen(
+                    metrics.topics().allTopicsMeter("ReassignmentBytesInPerSec", "bytes")::mark,
+                    metrics.topics().allTopicsMeter("ReassignmentBytesOutPerSec", "bytes")::mark);
+            metrics.registry().gauge(BrokerGauges.replicaManager("ReassigningPartitions"),
+                    replicas::reassigningPartitionsLed);
             replicationTimer.scheduleWithFixedDelay(gauges::syncLogGauges, LOG_GAUGE_SYNC_INTERVAL.toMillis(),
                     LOG_GAUGE_SYNC_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
             if (config.httpListener().isPresent()) {

@@ -90,6 +90,43 @@ class ReplicatedMetricsTest {
     }
 
     @Test
+    void shouldCountAReassignmentsBytesOnBothSidesAsKip352Says() throws Exception {
+        cluster = new ZooKeeperBrokers(dir, "metrics");
+        first = start(1);
+        Poll.until("broker 1 to become controller", WAIT, () -> first.membership().node().isController(), c -> c);
+        second = start(2);
+        Properties adminProps = new Properties();
+        adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + first.boundAddress().getPort());
+        String moving = "moving";
+        try (Admin admin = Admin.create(adminProps)) {
+            admin.createTopics(List.of(new NewTopic(moving, Map.of(0, List.of(1))))).all().get();
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(first, "all"),
+                    new ByteArraySerializer(), new ByteArraySerializer())) {
+                for (int i = 0; i < RECORDS; i++) {
+                    producer.send(new ProducerRecord<>(moving, 0, null, new byte[1000])).get();
+                }
+            }
+            long logSize = awaitMetric(first, "kafka_log_log_size{partition=\"0\",topic=\"" + moving + "\"}",
+                    v -> v > RECORDS * 1000L);
+            assertEquals(0, metric(second, "kafka_server_brokertopicmetrics_reassignmentbytesin_total"));
+            assertEquals(0, metric(first, "kafka_server_brokertopicmetrics_reassignmentbytesout_total"));
+            admin.alterPartitionReassignments(Map.of(new org.apache.kafka.common.TopicPartition(moving, 0),
+                    java.util.Optional.of(new org.apache.kafka.clients.admin.NewPartitionReassignment(List.of(2)))))
+                    .all().get();
+            Poll.until("the reassignment to finish", WAIT, () -> admin.listPartitionReassignments().reassignments()
+                    .get().isEmpty() && admin.describeTopics(List.of(moving)).allTopicNames().get().get(moving)
+                    .partitions().get(0).replicas().stream().map(n -> n.id()).toList().equals(List.of(2)), done -> done);
+            // the new replica received the whole log, the old leader sent it; nothing is reassigning any more
+            awaitMetric(second, "kafka_server_brokertopicmetrics_reassignmentbytesin_total", v -> v >= logSize);
+            awaitMetric(first, "kafka_server_brokertopicmetrics_reassignmentbytesout_total", v -> v >= logSize);
+            assertEquals(0, metric(first, "kafka_server_replicamanager_reassigningpartitions"));
+            assertEquals(0, metric(second, "kafka_server_replicamanager_reassigningpartitions"));
+            assertEquals(0, metric(first, "kafka_server_brokertopicmetrics_reassignmentbytesin_total"),
+                    "the source received nothing for the move");
+        }
+    }
+
+    @Test
     void shouldShowFollowerFetchesControllerStateAndIsrChanges() throws Exception {
         cluster = new ZooKeeperBrokers(dir, "metrics");
         first = start(1);
