@@ -48,6 +48,15 @@ class ConfigWireTest {
         return d;
     }
 
+    /** A delta that changes only a broker configuration (no topic needed), following {@code prevSeq}. */
+    static DeltaRecord configDeltaWithoutTopic(long prevSeq) {
+        DeltaRecord d = new DeltaRecord();
+        d.controllerEpoch = 2;
+        d.prevSeq = prevSeq;
+        d.configChanges.add(ConfigRecord.broker(1, Map.of("log.retention.ms", "9")));
+        return d;
+    }
+
     static ClusterState base() {
         return ClusterState.of(2, 0, List.of(ZkTesting.broker(1, ""), ZkTesting.broker(2, "")),
                 List.of(topic(Map.of("retention.ms", "5"))));
