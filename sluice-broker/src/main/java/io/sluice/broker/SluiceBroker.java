@@ -43,6 +43,8 @@ import io.sluice.broker.group.store.ReplicatedGroupStore;
 import io.sluice.broker.api.ListOffsetsHandler;
 import io.sluice.broker.api.MetadataHandler;
 import io.sluice.broker.auth.AuthorizedOperations;
+import io.sluice.broker.security.acl.AclApis;
+import io.sluice.broker.security.acl.AclAuthorizer;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.cluster.ClusterMembership;
@@ -184,9 +186,11 @@ public final class SluiceBroker implements AutoCloseable {
             replicas = new ReplicaManager(config.brokerId(), replicaConfig, logs,
                     () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,
                     controllerChannel, replicationTimer, System::currentTimeMillis, moveTargets, throttling);
+            AclAuthorizer authorizer = AclAuthorizer.of(config,
+                    () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current());
             AuthorizedOperations authorized = new AuthorizedOperations();
             roomCheck = new ReassignmentRoomCheck(config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
-            ApiRegistry registry = new ApiRegistry();
+            ApiRegistry registry = new ApiRegistry().authorizeWith(authorizer);
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
                     .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
@@ -221,6 +225,7 @@ public final class SluiceBroker implements AutoCloseable {
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, moveSource);
             replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
             SaslApis.register(registry);
+            AclApis.register(registry, authorizer, node, controllerChannel);
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(

@@ -25,6 +25,8 @@ import org.apache.kafka.common.resource.ResourceType;
 public final class AclAuthorizer {
     public static final String WILDCARD_PRINCIPAL = "User:*";
     public static final String WILDCARD_HOST = "*";
+    /** The one name of the cluster resource. */
+    public static final String CLUSTER_NAME = "kafka-cluster";
 
     private final boolean enabled;
     private final Set<String> superUsers;
@@ -57,6 +59,11 @@ public final class AclAuthorizer {
     /** Whether ACLs are checked (an authorizer is configured); CreateAcls and friends answer SECURITY_DISABLED if not. */
     public boolean enabled() {
         return enabled;
+    }
+
+    /** Every access control entry of the applied cluster state, sorted (DescribeAcls). */
+    public NavigableSet<AclEntry> acls() {
+        return state.get().acls();
     }
 
     /** Whether the request's principal, from its host, may perform {@code operation} on the named resource. */
