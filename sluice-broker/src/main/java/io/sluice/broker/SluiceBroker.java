@@ -45,6 +45,8 @@ import io.sluice.broker.api.MetadataHandler;
 import io.sluice.broker.auth.AuthorizedOperations;
 import io.sluice.broker.security.acl.AclApis;
 import io.sluice.broker.security.acl.AclAuthorizer;
+import io.sluice.broker.security.acl.ClusterGate;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.cluster.ClusterMembership;
@@ -208,13 +210,14 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis, timer))
                     .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, replicas, timer))
                     .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 0, 4, new OffsetForLeaderEpochHandler(topics))
-                    .register(ApiKeys.ALTER_PARTITION, 2, 3, new AlterPartitionHandler(node))
-                    .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, new ControlledShutdownHandler(node))
-                    .register(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(node, topics))
-                    .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, new AlterPartitionReassignmentsHandler(node,
-                            roomCheck))
-                    .register(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, new ListPartitionReassignmentsHandler(node))
-                    .register(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(logs, topics, moveTargets))
+                    .register(ApiKeys.ALTER_PARTITION, 2, 3, ClusterGate.require(AclOperation.CLUSTER_ACTION, new AlterPartitionHandler(node)))
+                    .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, ClusterGate.require(AclOperation.CLUSTER_ACTION, new ControlledShutdownHandler(node)))
+                    .register(ApiKeys.ELECT_LEADERS, 0, 2, ClusterGate.require(AclOperation.ALTER, new ElectLeadersHandler(node, topics)))
+                    .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, ClusterGate.require(AclOperation.ALTER,
+                            new AlterPartitionReassignmentsHandler(node, roomCheck)))
+                    .register(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, ClusterGate.require(AclOperation.DESCRIBE, new ListPartitionReassignmentsHandler(node)))
+                    .register(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, ClusterGate.require(AclOperation.DESCRIBE,
+                            new DescribeLogDirsHandler(logs, topics, moveTargets)))
                     .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));

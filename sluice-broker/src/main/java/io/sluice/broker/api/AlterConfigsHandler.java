@@ -1,5 +1,6 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.interbroker.ControllerChannel;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
@@ -53,6 +54,13 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                 response.responses().add(row(resource.resourceType(), resource.resourceName(),
                         Errors.INVALID_REQUEST.code(), "Unsupported resource type " + resource.resourceType()
                                 + "; only topics (2) and brokers (4) have dynamic configurations"));
+                continue;
+            }
+            Errors denied = ConfigAlterations.accessError(context, resource.resourceType() == TOPIC,
+                    resource.resourceName(), AclOperation.ALTER_CONFIGS);
+            if (denied != null) {
+                response.responses().add(row(resource.resourceType(), resource.resourceName(), denied.code(),
+                        denied.message()));
                 continue;
             }
             List<ConfigOperation> ops = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.interbroker.ControllerChannel;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
@@ -54,6 +55,13 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
             if (refusal != null) {
                 response.responses().add(row(resource.resourceType(), resource.resourceName(),
                         Errors.INVALID_REQUEST.code(), refusal));
+                continue;
+            }
+            Errors denied = ConfigAlterations.accessError(context, resource.resourceType() == TOPIC,
+                    resource.resourceName(), AclOperation.ALTER_CONFIGS);
+            if (denied != null) {
+                response.responses().add(row(resource.resourceType(), resource.resourceName(), denied.code(),
+                        denied.message()));
                 continue;
             }
             List<ConfigOperation> ops = new ArrayList<>();
