@@ -1,6 +1,5 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.interbroker.ControllerChannel;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
@@ -56,11 +55,9 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                                 + "; only topics (2) and brokers (4) have dynamic configurations"));
                 continue;
             }
-            Errors denied = ConfigAlterations.accessError(context, resource.resourceType() == TOPIC,
-                    resource.resourceName(), AclOperation.ALTER_CONFIGS);
+            Errors denied = ConfigAlterations.alterError(context, resource.resourceType(), resource.resourceName());
             if (denied != null) {
-                response.responses().add(row(resource.resourceType(), resource.resourceName(), denied.code(),
-                        denied.message()));
+                response.responses().add(row(resource.resourceType(), resource.resourceName(), denied.code(), null));
                 continue;
             }
             List<ConfigOperation> ops = new ArrayList<>();

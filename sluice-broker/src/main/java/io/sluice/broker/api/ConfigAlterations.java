@@ -175,6 +175,12 @@ final class ConfigAlterations {
         return context.authorizeCluster(operation) ? null : Errors.CLUSTER_AUTHORIZATION_FAILED;
     }
 
+    /** {@link #accessError} for AlterConfigs and IncrementalAlterConfigs on a resource of Kafka's type id. */
+    static Errors alterError(RequestContext context, byte resourceType, String name) {
+        return accessError(context, resourceType == org.apache.kafka.common.config.ConfigResource.Type.TOPIC.id(), name,
+                AclOperation.ALTER_CONFIGS);
+    }
+
     /** Whether the request came from another broker's controller channel (its checks are already done). */
     static boolean isForwarded(RequestContext context) {
         String clientId = context.clientId();

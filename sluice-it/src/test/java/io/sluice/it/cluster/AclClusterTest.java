@@ -50,11 +50,7 @@ class AclClusterTest extends ClusterTestBase {
 
     @Override
     List<String> brokerOverrides() {
-        try {
-            security = TestSecurity.create(work.resolve("tls"));
-        } catch (Exception e) {
-            throw new IllegalStateException("could not make test certificates", e);
-        }
+        security = makeSecurity();
         List<String> settings = new ArrayList<>(security.brokerSettings("SASL_PLAINTEXT", "PLAIN"));
         settings.add("sasl.enabled.mechanisms=PLAIN");
         settings.add("authorizer.class.name=kafka.security.authorizer.AclAuthorizer");

@@ -10,6 +10,7 @@ import java.util.NavigableSet;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
@@ -59,6 +60,23 @@ public final class AclAuthorizer {
     /** Whether ACLs are checked (an authorizer is configured); CreateAcls and friends answer SECURITY_DISABLED if not. */
     public boolean enabled() {
         return enabled;
+    }
+
+    /**
+     * What CreateAcls, DescribeAcls and DeleteAcls answer before looking at their content: SECURITY_DISABLED without an
+     * authorizer, CLUSTER_AUTHORIZATION_FAILED without {@code operation} on the cluster; null when the request may go on.
+     */
+    public Errors aclApiRefusal(RequestContext request, AclOperation operation) {
+        if (!enabled) {
+            return Errors.SECURITY_DISABLED;
+        }
+        return authorize(request, operation, ResourceType.CLUSTER, CLUSTER_NAME) ? null
+                : Errors.CLUSTER_AUTHORIZATION_FAILED;
+    }
+
+    /** The message sent with {@link #aclApiRefusal}'s error, as Kafka words it. */
+    public static String refusalMessage(Errors error) {
+        return error == Errors.SECURITY_DISABLED ? "No Authorizer is configured." : error.message();
     }
 
     /** Every access control entry of the applied cluster state, sorted (DescribeAcls). */

@@ -41,13 +41,9 @@ public final class CreateAclsHandler implements ApiHandler<CreateAclsRequestData
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, CreateAclsRequestData request) {
-        if (!authorizer.enabled()) {
-            return CompletableFuture.completedFuture(failAll(request, Errors.SECURITY_DISABLED,
-                    "No Authorizer is configured."));
-        }
-        if (!authorizer.authorize(context, AclOperation.ALTER, ResourceType.CLUSTER, AclBindings.CLUSTER_NAME)) {
-            return CompletableFuture.completedFuture(failAll(request, Errors.CLUSTER_AUTHORIZATION_FAILED,
-                    Errors.CLUSTER_AUTHORIZATION_FAILED.message()));
+        Errors refused = authorizer.aclApiRefusal(context, AclOperation.ALTER);
+        if (refused != null) {
+            return CompletableFuture.completedFuture(failAll(request, refused, AclAuthorizer.refusalMessage(refused)));
         }
         short version = context.apiVersion();
         return writes.<CreateAclsResponseData>write((current, add, remove) -> {

@@ -44,13 +44,9 @@ public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequestData
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, DeleteAclsRequestData request) {
-        if (!authorizer.enabled()) {
-            return CompletableFuture.completedFuture(failAll(request, Errors.SECURITY_DISABLED,
-                    "No Authorizer is configured."));
-        }
-        if (!authorizer.authorize(context, AclOperation.ALTER, ResourceType.CLUSTER, AclBindings.CLUSTER_NAME)) {
-            return CompletableFuture.completedFuture(failAll(request, Errors.CLUSTER_AUTHORIZATION_FAILED,
-                    Errors.CLUSTER_AUTHORIZATION_FAILED.message()));
+        Errors refused = authorizer.aclApiRefusal(context, AclOperation.ALTER);
+        if (refused != null) {
+            return CompletableFuture.completedFuture(failAll(request, refused, AclAuthorizer.refusalMessage(refused)));
         }
         short version = context.apiVersion();
         return writes.<DeleteAclsResponseData>write((current, add, remove) -> {

@@ -41,11 +41,9 @@ public final class DescribeAclsHandler implements ApiHandler<DescribeAclsRequest
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, DescribeAclsRequestData request) {
         DescribeAclsResponseData response = new DescribeAclsResponseData();
-        if (!authorizer.enabled()) {
-            return done(response, Errors.SECURITY_DISABLED, "No Authorizer is configured.");
-        }
-        if (!authorizer.authorize(context, AclOperation.DESCRIBE, ResourceType.CLUSTER, AclBindings.CLUSTER_NAME)) {
-            return done(response, Errors.CLUSTER_AUTHORIZATION_FAILED, Errors.CLUSTER_AUTHORIZATION_FAILED.message());
+        Errors refused = authorizer.aclApiRefusal(context, AclOperation.DESCRIBE);
+        if (refused != null) {
+            return done(response, refused, AclAuthorizer.refusalMessage(refused));
         }
         AclBindingFilter filter = new AclBindingFilter(
                 new ResourcePatternFilter(ResourceType.fromCode(request.resourceTypeFilter()),

@@ -10,9 +10,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +17,6 @@ import java.util.Set;
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.decode;
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.encode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,37 +119,15 @@ class AclWireTest {
     @Test
     void shouldNotAllocateForAForgedLength() {
         for (Message m : List.of(AclRecord.of(DENY_PAY), aclDelta(0, List.of(DENY_PAY), List.of(READ_ORDERS)))) {
-            byte[] bytes = encode(m, 64);
-            for (int at = 0; at + 4 <= bytes.length; at++) {
-                byte[] forged = bytes.clone();
-                ByteBuffer.wrap(forged, at, 4).order(ByteOrder.BIG_ENDIAN).putInt(0x7fff_fff0);
-                try {
-                    Message read = decode(forged, 64);
-                    if (read instanceof AclRecord a) {
-                        a.toEntry();
-                    } else if (read instanceof DeltaRecord d && d.controllerEpoch == 2 && d.prevSeq == 0) {
-                        base().apply(d, 1);
-                    }
-                } catch (CodecException typed) {
-                    // typed
-                }
-            }
+            WireChecks.forgeEveryLength(m, AclWireTest::use);
         }
     }
 
     @Test
     void shouldAskForMoreBytesAtEveryTruncation() {
-        for (Message m : List.of(AclRecord.of(READ_ORDERS), aclDelta(0, List.of(READ_ORDERS), List.of(DENY_PAY)),
-                base().apply(aclDelta(0, List.of(CLUSTER_ALL), List.of()), 1).toSnapshot())) {
-            byte[] bytes = encode(m, 64);
-            for (int len = 0; len < bytes.length; len++) {
-                try {
-                    assertNull(decode(Arrays.copyOf(bytes, len), 3), "truncated at " + len);
-                } catch (CodecException typed) {
-                    // a cut inside a length can also read as malformed; typed either way
-                }
-            }
-        }
+        WireChecks.assertEveryTruncationAsksForMore(List.of(AclRecord.of(READ_ORDERS),
+                aclDelta(0, List.of(READ_ORDERS), List.of(DENY_PAY)),
+                base().apply(aclDelta(0, List.of(CLUSTER_ALL), List.of()), 1).toSnapshot()));
     }
 
     @Property(tries = 500)
@@ -161,21 +135,17 @@ class AclWireTest {
                                              @ForAll boolean delta) {
         Message m = delta ? aclDelta(0, List.of(READ_ORDERS, DENY_PAY), List.of(CLUSTER_ALL))
                 : base().apply(aclDelta(0, List.of(READ_ORDERS), List.of()), 1).toSnapshot();
-        byte[] spliced = encode(m, 64);
-        for (int i = 0; i < garbage.length && at + i < spliced.length; i++) {
-            spliced[at + i] = garbage[i];
-        }
-        for (byte[] bytes : List.of(spliced, garbage)) {
-            try {
-                Message read = decode(bytes, 5);
-                if (read instanceof DeltaRecord d && d.controllerEpoch == 2 && d.prevSeq == 0) {
-                    base().apply(d, 1);
-                } else if (read instanceof SnapshotRecord s) {
-                    ClusterState.fromSnapshot(s);
-                }
-            } catch (CodecException typed) {
-                // typed
-            }
+        WireChecks.decodeSplicedGarbage(m, garbage, at, AclWireTest::use);
+    }
+
+    /** Uses a decoded message as a broker would: entries checked, deltas applied, snapshots loaded. */
+    private static void use(Message read) {
+        if (read instanceof AclRecord a) {
+            a.toEntry();
+        } else if (read instanceof DeltaRecord d && d.controllerEpoch == 2 && d.prevSeq == 0) {
+            base().apply(d, 1);
+        } else if (read instanceof SnapshotRecord s) {
+            ClusterState.fromSnapshot(s);
         }
     }
 }
