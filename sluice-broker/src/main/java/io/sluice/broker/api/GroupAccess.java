@@ -18,15 +18,22 @@ import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitReque
 import org.apache.kafka.common.message.OffsetCommitResponseData;
 import org.apache.kafka.common.message.OffsetCommitResponseData.OffsetCommitResponsePartition;
 import org.apache.kafka.common.message.OffsetCommitResponseData.OffsetCommitResponseTopic;
+import org.apache.kafka.common.message.OffsetDeleteRequestData;
+import org.apache.kafka.common.message.OffsetDeleteRequestData.OffsetDeleteRequestPartition;
+import org.apache.kafka.common.message.OffsetDeleteRequestData.OffsetDeleteRequestTopic;
+import org.apache.kafka.common.message.OffsetDeleteResponseData;
+import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponsePartition;
+import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponseTopic;
+import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponseTopicCollection;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Kafka's ACL checks on the consumer-group APIs, around the group coordinator (which knows nothing of principals):
- * the group's operation (Read to join, sync, heartbeat, leave, commit and delete offsets; Describe to describe; Delete
- * to delete) or GROUP_AUTHORIZATION_FAILED; Read on each committed topic or TOPIC_AUTHORIZATION_FAILED for its
- * partitions; ListGroups shows only the groups the principal may describe (all with Describe on the cluster).
+ * the group's operation (Read to join, sync, heartbeat, leave and commit offsets; Describe to describe; Delete to
+ * delete the group or its offsets) or GROUP_AUTHORIZATION_FAILED; Read on each topic whose offsets are committed or
+ * deleted, or TOPIC_AUTHORIZATION_FAILED for its partitions; ListGroups shows only the groups the principal may describe (all with Describe on the cluster).
  * OffsetFetch is checked by {@link OffsetFetchAccess}.
  *
  * <p>Stateless; thread-safe.
@@ -73,6 +80,33 @@ final class GroupAccess {
             }
             return handler.handle(ctx, allowed).thenApply(answer -> {
                 ((OffsetCommitResponseData) answer).topics().addAll(refused.topics());
+                return answer;
+            });
+        });
+    }
+
+    /** OffsetDelete: Delete on the group, then Read on each topic; refused topics answer without reaching the group. */
+    static ApiHandler<OffsetDeleteRequestData> offsetDelete(ApiHandler<OffsetDeleteRequestData> handler) {
+        return requireGroup(AclOperation.DELETE, OffsetDeleteRequestData::groupId, (ctx, req) -> {
+            OffsetDeleteRequestData allowed = req.duplicate();
+            allowed.topics().removeIf(t -> !ctx.authorize(AclOperation.READ, ResourceType.TOPIC, t.name()));
+            OffsetDeleteResponseTopicCollection refused = new OffsetDeleteResponseTopicCollection();
+            for (OffsetDeleteRequestTopic t : req.topics()) {
+                if (!ctx.authorize(AclOperation.READ, ResourceType.TOPIC, t.name())) {
+                    OffsetDeleteResponseTopic topic = new OffsetDeleteResponseTopic().setName(t.name());
+                    for (OffsetDeleteRequestPartition p : t.partitions()) {
+                        topic.partitions().add(new OffsetDeleteResponsePartition().setPartitionIndex(p.partitionIndex())
+                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                    }
+                    refused.add(topic);
+                }
+            }
+            CompletableFuture<ApiMessage> decided = allowed.topics().isEmpty() && !req.topics().isEmpty()
+                    ? CompletableFuture.completedFuture(new OffsetDeleteResponseData()) : handler.handle(ctx, allowed);
+            return decided.thenApply(answer -> {
+                for (OffsetDeleteResponseTopic t : refused) {
+                    ((OffsetDeleteResponseData) answer).topics().add(t.duplicate());
+                }
                 return answer;
             });
         });

@@ -52,8 +52,7 @@ public final class GroupApis {
                         groups.handleDescribeGroups(req, ctx.apiVersion(), ctx.clientId(), ctx.clientHost()).thenApply(ApiMessage.class::cast)))
                 .<DeleteGroupsRequestData>register(ApiKeys.DELETE_GROUPS, 0, 2, GroupAccess.deleteGroups((ctx, req) ->
                         groups.handleDeleteGroups(req, ctx.apiVersion(), ctx.clientId(), ctx.clientHost()).thenApply(ApiMessage.class::cast)))
-                .<OffsetDeleteRequestData>register(ApiKeys.OFFSET_DELETE, 0, 0, GroupAccess.requireGroup(AclOperation.DELETE,
-                        OffsetDeleteRequestData::groupId, (ctx, req) ->
+                .<OffsetDeleteRequestData>register(ApiKeys.OFFSET_DELETE, 0, 0, GroupAccess.offsetDelete((ctx, req) ->
                         groups.handleOffsetDelete(req, ctx.apiVersion(), ctx.clientId(), ctx.clientHost()).thenApply(ApiMessage.class::cast)));
     }
 }

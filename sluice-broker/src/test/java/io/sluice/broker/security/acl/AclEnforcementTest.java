@@ -241,6 +241,16 @@ class AclEnforcementTest {
         }
         assertEquals(Set.of("readers"), Set.copyOf(alice.listConsumerGroups().all().get().stream()
                 .map(g -> g.groupId()).toList()), "ListGroups shows only the groups alice may describe");
+        assertEquals("readers", alice.describeConsumerGroups(List.of("readers")).all().get().get("readers").groupId(),
+                "Read on the group implies Describe");
+        TopicPartition events = new TopicPartition("events", 0);
+        assertInstanceOf(GroupAuthorizationException.class,
+                cause(() -> alice.deleteConsumerGroupOffsets("readers", Set.of(events)).all().get()));
+        assertInstanceOf(GroupAuthorizationException.class,
+                cause(() -> alice.deleteConsumerGroups(List.of("readers")).all().get()));
+        grant(allow(ResourceType.GROUP, "readers", AclOperation.DELETE));
+        alice.deleteConsumerGroupOffsets("readers", Set.of(events)).all().get();
+        alice.deleteConsumerGroups(List.of("readers")).all().get();
     }
 
     @Test
