@@ -1,5 +1,6 @@
 package io.sluice.broker.security.acl;
 
+import io.sluice.broker.network.ApiRegistry;
 import io.sluice.cluster.state.AclEntry;
 import io.sluice.cluster.state.ClusterState;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -110,6 +112,17 @@ class AclAuthorizerTest {
         assertTrue(a.authorize("User:admin", HOST, AclOperation.ALTER, ResourceType.TOPIC, "x"));
         assertFalse(a.authorize(ALICE, HOST, AclOperation.DESCRIBE, ResourceType.CLUSTER, "kafka-cluster"));
         assertTrue(AclAuthorizer.disabled().authorize(ALICE, HOST, AclOperation.ALTER, ResourceType.CLUSTER, "c"));
+    }
+
+    @Test
+    void shouldLetOnlyClusterActionUseThePrivateApis() {
+        AclAuthorizer a = authorizer("User:broker", false, acl(ResourceType.CLUSTER, "kafka-cluster", AclEntry.LITERAL,
+                "User:mover", "*", AclOperation.CLUSTER_ACTION, AclEntry.ALLOW));
+        ApiRegistry registry = new ApiRegistry().authorizeWith(a);
+        assertTrue(registry.mayUsePrivate(new KafkaPrincipal("User", "broker"), HOST), "a super user");
+        assertTrue(registry.mayUsePrivate(new KafkaPrincipal("User", "mover"), HOST), "ClusterAction on the cluster");
+        assertFalse(registry.mayUsePrivate(new KafkaPrincipal("User", "alice"), HOST));
+        assertTrue(new ApiRegistry().mayUsePrivate(KafkaPrincipal.ANONYMOUS, HOST), "no authorizer: as before");
     }
 
     @Property(tries = 400)

@@ -10,6 +10,22 @@ import io.sluice.broker.SluiceBroker;
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.ConfigException;
 import io.sluice.testkit.Poll;
+import io.sluice.broker.move.MoveFrameDescriptor;
+import io.sluice.testkit.RawKafkaSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.requests.SaslAuthenticateRequest;
+import org.apache.kafka.common.requests.SaslAuthenticateResponse;
+import org.apache.kafka.common.requests.SaslHandshakeRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +75,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * ACLs on one SASL_PLAINTEXT broker with kafka-clients: each API answers its Kafka authorization error without an
  * ACL and works with one; prefixed and deny ACLs; a super user; CreateAcls, DescribeAcls and DeleteAcls with Kafka's
- * filters; SECURITY_DISABLED without an authorizer and a start refused for an unknown authorizer class.
+ * filters; ClusterAction for follower fetches and the private move API; SECURITY_DISABLED without an authorizer and
+ * a start refused for an unknown authorizer class.
  */
 class AclEnforcementTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -293,6 +310,51 @@ class AclEnforcementTest {
         admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, "admin-only"))).all().get();
         admin.listPartitionReassignments().reassignments().get();
         admin.deleteTopics(List.of("admin-only")).all().get();
+    }
+
+    /** One request on a raw connection, its answer parsed by kafka-clients. */
+    static AbstractResponse call(RawKafkaSocket socket, AbstractRequest request, int correlationId) throws Exception {
+        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), "raw", correlationId);
+        socket.sendFrame(request.serializeWithHeader(header));
+        return AbstractResponse.parseResponse(socket.readFrame(1 << 20), header);
+    }
+
+    /** A raw connection logged in with PLAIN as {@code user}. */
+    static RawKafkaSocket login(String user) throws Exception {
+        RawKafkaSocket socket = RawKafkaSocket.connect("127.0.0.1:" + broker.boundAddress().getPort());
+        call(socket, new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN"))
+                .build((short) 1), 1);
+        SaslAuthenticateResponse login = (SaslAuthenticateResponse) call(socket, new SaslAuthenticateRequest.Builder(
+                new SaslAuthenticateRequestData().setAuthBytes(("\u0000" + user + "\u0000" + user + "-pw")
+                        .getBytes(StandardCharsets.UTF_8))).build((short) 2), 2);
+        assertEquals(Errors.NONE, login.error());
+        return socket;
+    }
+
+    static short followerFetchError(RawKafkaSocket socket) throws Exception {
+        FetchRequestData fetch = new FetchRequestData().setReplicaId(1).setMaxWaitMs(0).setMinBytes(0)
+                .setMaxBytes(1 << 20).setTopics(List.of(new FetchRequestData.FetchTopic().setTopic("replicated")
+                        .setPartitions(List.of(new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(0)
+                                .setPartitionMaxBytes(1 << 20)))));
+        FetchResponse response = (FetchResponse) call(socket, new FetchRequest(fetch, (short) 12), 3);
+        return response.data().responses().get(0).partitions().get(0).errorCode();
+    }
+
+    @Test
+    void shouldNeedClusterActionForFollowerFetchesAndThePrivateMoveApi() throws Exception {
+        createTopic("replicated");
+        grant(allow(ResourceType.TOPIC, "replicated", AclOperation.READ));
+        try (RawKafkaSocket socket = login("alice")) {
+            assertEquals(Errors.TOPIC_AUTHORIZATION_FAILED.code(), followerFetchError(socket),
+                    "Read on the topic is a consumer's right, not a follower's");
+            ByteBuffer privateFrame = ByteBuffer.allocate(16).putShort(MoveFrameDescriptor.API_KEY).putShort((short) 0)
+                    .putInt(7).putLong(0).flip();
+            socket.sendFrame(privateFrame);
+            assertTrue(socket.awaitClosedByPeer(WAIT), "the move API refused without ClusterAction");
+        }
+        try (RawKafkaSocket socket = login("admin")) {
+            assertFalse(followerFetchError(socket) == Errors.TOPIC_AUTHORIZATION_FAILED.code(), "a super user");
+        }
     }
 
     @Test
