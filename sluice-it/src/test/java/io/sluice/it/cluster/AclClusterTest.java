@@ -1,5 +1,6 @@
 package io.sluice.it.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.ChildProcessRunner;
@@ -8,6 +9,7 @@ import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.security.TestSecurity;
 import java.io.IOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,12 +27,30 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.message.CreateAclsRequestData;
+import org.apache.kafka.common.message.DeleteAclsRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.CreateAclsRequest;
+import org.apache.kafka.common.requests.CreateAclsResponse;
+import org.apache.kafka.common.requests.DeleteAclsRequest;
+import org.apache.kafka.common.requests.DeleteAclsResponse;
+import org.apache.kafka.common.requests.DescribeAclsRequest;
+import org.apache.kafka.common.requests.DescribeAclsResponse;
+import org.apache.kafka.common.requests.SaslAuthenticateRequest;
+import org.apache.kafka.common.requests.SaslAuthenticateResponse;
+import org.apache.kafka.common.requests.SaslHandshakeRequest;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourcePatternFilter;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -40,7 +60,8 @@ import org.junit.jupiter.api.Test;
  * brokers' own login a super user: Apache Kafka 3.9's {@code kafka-acls.sh} (AclCommand in its own JVM) adds, lists
  * and removes an ACL, each time through a different broker; the controller stores it in the cluster state and every
  * broker enforces it: a producer writes to a partition led by each broker once the ACL is there, and is refused by
- * each leader once it is gone.
+ * each leader once it is gone. CreateAcls and DeleteAcls sent to a broker that is not the controller are forwarded to
+ * it, and every broker then answers DescribeAcls with the change.
  */
 class AclClusterTest extends ClusterTestBase {
     private static final String TOPIC = "acl-spread";
@@ -96,6 +117,55 @@ class AclClusterTest extends ClusterTestBase {
             return null;
         } catch (ExecutionException e) {
             return e.getCause();
+        }
+    }
+
+    /** A raw connection to broker {@code id}, logged in with PLAIN as the brokers' own (super) user. */
+    private RawConnection superUserOn(int id) throws IOException {
+        RawConnection c = RawConnection.open(cluster.broker(id).bootstrap(), SETTLE);
+        c.call(new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")),
+                ApiKeys.SASL_HANDSHAKE, (short) 1);
+        SaslAuthenticateResponse login = c.call(new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData()
+                .setAuthBytes(("\u0000" + TestSecurity.BROKER_USER + "\u0000" + TestSecurity.BROKER_PASSWORD)
+                        .getBytes(StandardCharsets.UTF_8))), ApiKeys.SASL_AUTHENTICATE, (short) 2);
+        assertEquals(Errors.NONE, login.error());
+        return c;
+    }
+
+    /** The ACLs broker {@code id} itself answers DescribeAcls with (from the state it applied). */
+    private List<AclBinding> describedBy(int id) throws IOException {
+        try (RawConnection c = superUserOn(id)) {
+            DescribeAclsResponse r = c.call(new DescribeAclsRequest.Builder(AclBindingFilter.ANY),
+                    ApiKeys.DESCRIBE_ACLS, (short) 3);
+            assertEquals(Errors.NONE, r.error().error());
+            return List.copyOf(DescribeAclsResponse.aclBindings(r.acls()));
+        }
+    }
+
+    @Test
+    void shouldForwardAclWritesFromABrokerThatIsNotTheControllerAndServeThemFromEveryBroker() throws Exception {
+        int controller = cluster.probe().controller().brokerId();
+        int other = cluster.brokerIds().stream().filter(id -> id != controller).findFirst().orElseThrow();
+        AclBinding forwarded = new AclBinding(new ResourcePattern(ResourceType.GROUP, "fw-", PatternType.PREFIXED),
+                new AccessControlEntry("User:" + TestSecurity.USER, "*", AclOperation.READ, AclPermissionType.ALLOW));
+        try (RawConnection c = superUserOn(other)) {
+            CreateAclsResponse created = c.call(new CreateAclsRequest.Builder(new CreateAclsRequestData().setCreations(
+                    List.of(CreateAclsRequest.aclCreation(forwarded)))), ApiKeys.CREATE_ACLS, (short) 3);
+            assertEquals(Errors.NONE.code(), created.results().get(0).errorCode(), created.toString());
+        }
+        for (int id : cluster.brokerIds()) {
+            Poll.until("broker " + id + " describes the forwarded ACL", SETTLE, () -> describedBy(id),
+                    acls -> acls.equals(List.of(forwarded)));
+        }
+        try (RawConnection c = superUserOn(other)) {
+            DeleteAclsResponse deleted = c.call(new DeleteAclsRequest.Builder(new DeleteAclsRequestData().setFilters(
+                    List.of(DeleteAclsRequest.deleteAclsFilter(new AclBindingFilter(new ResourcePatternFilter(
+                            ResourceType.GROUP, null, PatternType.ANY), AccessControlEntryFilter.ANY))))),
+                    ApiKeys.DELETE_ACLS, (short) 3);
+            assertEquals(1, deleted.filterResults().get(0).matchingAcls().size(), deleted.toString());
+        }
+        for (int id : cluster.brokerIds()) {
+            Poll.until("broker " + id + " forgot the deleted ACL", SETTLE, () -> describedBy(id), List::isEmpty);
         }
     }
 
