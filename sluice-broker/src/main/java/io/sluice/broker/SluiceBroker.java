@@ -43,6 +43,10 @@ import io.sluice.broker.group.store.ReplicatedGroupStore;
 import io.sluice.broker.api.ListOffsetsHandler;
 import io.sluice.broker.api.MetadataHandler;
 import io.sluice.broker.auth.AuthorizedOperations;
+import io.sluice.broker.security.acl.AclApis;
+import io.sluice.broker.security.acl.AclAuthorizer;
+import io.sluice.broker.security.acl.ClusterGate;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.cluster.ClusterMembership;
@@ -197,9 +201,11 @@ public final class SluiceBroker implements AutoCloseable {
             replicas = new ReplicaManager(config.brokerId(), replicaConfig, logs,
                     () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,
                     controllerChannel, replicationTimer, System::currentTimeMillis, moveTargets, throttling);
+            AclAuthorizer authorizer = AclAuthorizer.of(config,
+                    () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current());
             AuthorizedOperations authorized = new AuthorizedOperations();
             roomCheck = new ReassignmentRoomCheck(config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
-            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requests());
+            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requests()).authorizeWith(authorizer);
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
                     .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
@@ -218,13 +224,14 @@ public final class SluiceBroker implements AutoCloseable {
                             metrics.topics()))
                     .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, replicas, timer))
                     .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 0, 4, new OffsetForLeaderEpochHandler(topics))
-                    .register(ApiKeys.ALTER_PARTITION, 2, 3, new AlterPartitionHandler(node))
-                    .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, new ControlledShutdownHandler(node))
-                    .register(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(node, topics))
-                    .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, new AlterPartitionReassignmentsHandler(node,
-                            roomCheck))
-                    .register(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, new ListPartitionReassignmentsHandler(node))
-                    .register(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(logs, topics, moveTargets))
+                    .register(ApiKeys.ALTER_PARTITION, 2, 3, ClusterGate.require(AclOperation.CLUSTER_ACTION, new AlterPartitionHandler(node)))
+                    .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, ClusterGate.require(AclOperation.CLUSTER_ACTION, new ControlledShutdownHandler(node)))
+                    .register(ApiKeys.ELECT_LEADERS, 0, 2, ClusterGate.require(AclOperation.ALTER, new ElectLeadersHandler(node, topics)))
+                    .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, ClusterGate.require(AclOperation.ALTER,
+                            new AlterPartitionReassignmentsHandler(node, roomCheck)))
+                    .register(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, ClusterGate.require(AclOperation.DESCRIBE, new ListPartitionReassignmentsHandler(node)))
+                    .register(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, ClusterGate.require(AclOperation.DESCRIBE,
+                            new DescribeLogDirsHandler(logs, topics, moveTargets)))
                     .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
@@ -235,6 +242,7 @@ public final class SluiceBroker implements AutoCloseable {
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, moveSource);
             replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
             SaslApis.register(registry);
+            AclApis.register(registry, authorizer, node, controllerChannel);
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(

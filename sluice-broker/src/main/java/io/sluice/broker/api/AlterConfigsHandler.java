@@ -55,6 +55,11 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
                                 + "; only topics (2) and brokers (4) have dynamic configurations"));
                 continue;
             }
+            Errors denied = ConfigAlterations.alterError(context, resource.resourceType(), resource.resourceName());
+            if (denied != null) {
+                response.responses().add(row(resource.resourceType(), resource.resourceName(), denied.code(), null));
+                continue;
+            }
             List<ConfigOperation> ops = new ArrayList<>();
             for (AlterableConfig c : resource.configs()) {
                 ops.add(new ConfigOperation(ConfigOperation.Type.SET, c.name(), c.value()));

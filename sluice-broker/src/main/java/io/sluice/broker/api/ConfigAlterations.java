@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.cluster.controller.ConfigChange;
 import io.sluice.cluster.controller.ConfigChangeResult;
@@ -160,6 +162,23 @@ final class ConfigAlterations {
                     + cause.getMessage()));
         }
         return out;
+    }
+
+    /**
+     * Kafka's check on a configuration resource: {@code operation} (DescribeConfigs or AlterConfigs) on the topic, or
+     * on the cluster for a broker or the cluster default. Null when allowed, else the error the client expects.
+     */
+    static Errors accessError(RequestContext context, boolean topic, String name, AclOperation operation) {
+        if (topic) {
+            return context.authorize(operation, ResourceType.TOPIC, name) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+        }
+        return context.authorizeCluster(operation) ? null : Errors.CLUSTER_AUTHORIZATION_FAILED;
+    }
+
+    /** {@link #accessError} for AlterConfigs and IncrementalAlterConfigs on a resource of Kafka's type id. */
+    static Errors alterError(RequestContext context, byte resourceType, String name) {
+        return accessError(context, resourceType == org.apache.kafka.common.config.ConfigResource.Type.TOPIC.id(), name,
+                AclOperation.ALTER_CONFIGS);
     }
 
     /** Whether the request came from another broker's controller channel (its checks are already done). */

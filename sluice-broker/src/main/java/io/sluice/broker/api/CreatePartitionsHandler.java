@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.ControllerAnswer;
@@ -64,6 +66,8 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
             response.results().add(result);
             if (duplicated.contains(topic.name())) {
                 fail(result, Errors.INVALID_REQUEST, "Duplicate topic in request.");
+            } else if (!context.authorize(AclOperation.ALTER, ResourceType.TOPIC, topic.name())) {
+                fail(result, Errors.TOPIC_AUTHORIZATION_FAILED, "Authorization failed.");
             } else if (n == null || !n.isController()) {
                 fail(result, Errors.NOT_CONTROLLER, "This is not the correct controller for this cluster.");
             } else if (OffsetsTopic.isInternal(topic.name())) {

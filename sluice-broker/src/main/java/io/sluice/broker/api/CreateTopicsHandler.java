@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.broker.config.ConfigEntry;
 import io.sluice.broker.network.ApiHandler;
@@ -58,6 +60,12 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 if (response.topics().find(topic.name()) == null) {
                     response.topics().add(result);
                 }
+                continue;
+            }
+            if (!context.authorizeCluster(AclOperation.CREATE)
+                    && !context.authorize(AclOperation.CREATE, ResourceType.TOPIC, topic.name())) {
+                fail(result, Errors.TOPIC_AUTHORIZATION_FAILED, "Authorization failed.");
+                response.topics().add(result);
                 continue;
             }
             try {

@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.replica.LeaderState;
@@ -83,6 +85,10 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
                 DeleteRecordsPartitionResult result = new DeleteRecordsPartitionResult()
                         .setPartitionIndex(p.partitionIndex()).setLowWatermark(NO_LOW_WATERMARK);
                 topicResult.partitions().add(result);
+                if (!context.authorize(AclOperation.DELETE, ResourceType.TOPIC, topic.name())) {
+                    fail(result, Errors.TOPIC_AUTHORIZATION_FAILED);
+                    continue;
+                }
                 long requested = deleteOnLeader(topic.name(), p, result);
                 if (requested >= 0) {
                     advanced = true;

@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.TopicException;
@@ -32,17 +34,17 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
         DeleteTopicsResponseData response = new DeleteTopicsResponseData();
         if (context.apiVersion() >= FIRST_VERSION_WITH_TOPIC_IDS) {
             for (DeleteTopicState state : request.topics()) {
-                response.responses().add(deleteOne(state.name(), state.topicId()));
+                response.responses().add(deleteOne(context, state.name(), state.topicId()));
             }
         } else {
             for (String name : request.topicNames()) {
-                response.responses().add(deleteOne(name, Uuid.ZERO_UUID));
+                response.responses().add(deleteOne(context, name, Uuid.ZERO_UUID));
             }
         }
         return CompletableFuture.completedFuture(response);
     }
 
-    private DeletableTopicResult deleteOne(String name, Uuid id) {
+    private DeletableTopicResult deleteOne(RequestContext context, String name, Uuid id) {
         DeletableTopicResult result = new DeletableTopicResult().setName(name).setTopicId(id == null ? Uuid.ZERO_UUID : id);
         String target = name;
         if (target == null) {
@@ -57,6 +59,11 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
             if (topic != null) {
                 result.setTopicId(topic.id());
             }
+        }
+        if (!context.authorize(AclOperation.DELETE, ResourceType.TOPIC, target)) {
+            // as Kafka: a topic id the principal may not delete does not reveal its name
+            return (name == null ? result.setName(null) : result).setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                    .setErrorMessage("Authorization failed.");
         }
         try {
             topics.delete(target);

@@ -1,5 +1,6 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.config.ConfigEntry;
 import io.sluice.broker.config.DynamicBrokerConfig;
 import io.sluice.broker.config.TopicConfigs;
@@ -39,8 +40,12 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
     public CompletableFuture<ApiMessage> handle(RequestContext context, DescribeConfigsRequestData request) {
         DescribeConfigsResponseData response = new DescribeConfigsResponseData();
         for (DescribeConfigsResource resource : request.resources()) {
-            response.results().add(describe(resource, request.includeSynonyms(), request.includeDocumentation(),
-                    context.apiVersion()));
+            Errors denied = ConfigAlterations.accessError(context,
+                    resource.resourceType() == ConfigResource.Type.TOPIC.id(), resource.resourceName(),
+                    AclOperation.DESCRIBE_CONFIGS);
+            response.results().add(denied != null ? new DescribeConfigsResult().setResourceType(resource.resourceType())
+                    .setResourceName(resource.resourceName()).setErrorCode(denied.code()).setErrorMessage(denied.message())
+                    : describe(resource, request.includeSynonyms(), request.includeDocumentation(), context.apiVersion()));
         }
         return CompletableFuture.completedFuture(response);
     }

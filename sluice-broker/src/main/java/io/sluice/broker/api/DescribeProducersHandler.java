@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.Partition;
@@ -41,7 +43,10 @@ public final class DescribeProducersHandler implements ApiHandler<DescribeProduc
             TopicResponse topicResponse = new TopicResponse().setName(topic.name());
             response.topics().add(topicResponse);
             for (int index : topic.partitionIndexes()) {
-                topicResponse.partitions().add(describe(topic.name(), index));
+                topicResponse.partitions().add(context.authorize(AclOperation.READ, ResourceType.TOPIC, topic.name())
+                        ? describe(topic.name(), index) : new PartitionResponse().setPartitionIndex(index)
+                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                                .setErrorMessage(Errors.TOPIC_AUTHORIZATION_FAILED.message()));
             }
         }
         return CompletableFuture.completedFuture(response);

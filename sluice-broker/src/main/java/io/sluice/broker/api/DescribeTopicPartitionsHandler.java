@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.auth.AuthorizedOperations;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
@@ -52,14 +54,19 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler<Describe
     public CompletableFuture<ApiMessage> handle(RequestContext context, DescribeTopicPartitionsRequestData request) {
         TreeMap<String, TopicInfo> wanted = new TreeMap<>();
         List<String> unknown = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
         if (request.topics().isEmpty()) {
             for (TopicInfo t : topics.topics()) {
-                wanted.put(t.name(), t);
+                if (context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, t.name())) {
+                    wanted.put(t.name(), t);
+                }
             }
         } else {
             for (DescribeTopicPartitionsRequestData.TopicRequest t : request.topics()) {
                 TopicInfo info = topics.topic(t.name());
-                if (info == null) {
+                if (!context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, t.name())) {
+                    refused.add(t.name());
+                } else if (info == null) {
                     unknown.add(t.name());
                 } else {
                     wanted.put(info.name(), info);
@@ -70,6 +77,11 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler<Describe
         for (String name : unknown) {
             response.topics().add(new DescribeTopicPartitionsResponseTopic().setName(name).setTopicId(Uuid.ZERO_UUID)
                     .setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                    .setTopicAuthorizedOperations(authorized.onTopic(context, name)));
+        }
+        for (String name : refused) {
+            response.topics().add(new DescribeTopicPartitionsResponseTopic().setName(name).setTopicId(Uuid.ZERO_UUID)
+                    .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
                     .setTopicAuthorizedOperations(authorized.onTopic(context, name)));
         }
         Set<Integer> live = new HashSet<>();

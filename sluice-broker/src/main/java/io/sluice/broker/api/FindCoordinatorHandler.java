@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.topic.OffsetsTopic;
@@ -40,20 +42,29 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
     public CompletableFuture<ApiMessage> handle(RequestContext context, FindCoordinatorRequestData request) {
         FindCoordinatorResponseData response = new FindCoordinatorResponseData();
         if (context.apiVersion() < FIRST_BATCHED_VERSION) {
-            Coordinator single = lookup(request.key(), request.keyType());
+            Coordinator single = lookup(context, request.key(), request.keyType());
             response.setErrorCode(single.errorCode()).setErrorMessage(single.errorMessage())
                     .setNodeId(single.nodeId()).setHost(single.host()).setPort(single.port());
         } else {
             for (String key : request.coordinatorKeys()) {
-                response.coordinators().add(lookup(key, request.keyType()));
+                response.coordinators().add(lookup(context, key, request.keyType()));
             }
         }
         return CompletableFuture.completedFuture(response);
     }
 
 
-    private Coordinator lookup(String key, byte keyType) {
+    private Coordinator lookup(RequestContext context, String key, byte keyType) {
         Coordinator coordinator = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
+        if (keyType == CoordinatorType.GROUP.id() && !context.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, key)) {
+            return coordinator.setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code())
+                    .setErrorMessage(Errors.GROUP_AUTHORIZATION_FAILED.message());
+        }
+        if (keyType == CoordinatorType.TRANSACTION.id()
+                && !context.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) {
+            return coordinator.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code())
+                    .setErrorMessage(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.message());
+        }
         if (keyType == CoordinatorType.GROUP.id()) {
             int leader = offsetsTopic.leaderOf(partitionOfGroup.applyAsInt(key));
             BrokerNode node = leader < 0 ? null : cluster.liveBroker(leader);

@@ -56,6 +56,11 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
                         Errors.INVALID_REQUEST.code(), refusal));
                 continue;
             }
+            Errors denied = ConfigAlterations.alterError(context, resource.resourceType(), resource.resourceName());
+            if (denied != null) {
+                response.responses().add(row(resource.resourceType(), resource.resourceName(), denied.code(), null));
+                continue;
+            }
             List<ConfigOperation> ops = new ArrayList<>();
             for (AlterableConfig c : resource.configs()) {
                 ops.add(new ConfigOperation(ConfigOperation.typeOf(c.configOperation()), c.name(), c.value()));

@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.Partition;
@@ -37,7 +39,11 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
         for (ListOffsetsTopic topic : request.topics()) {
             ListOffsetsTopicResponse topicResponse = new ListOffsetsTopicResponse().setName(topic.name());
             for (ListOffsetsPartition requested : topic.partitions()) {
-                topicResponse.partitions().add(lookup(topic.name(), requested, context.apiVersion()));
+                topicResponse.partitions().add(context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name())
+                        ? lookup(topic.name(), requested, context.apiVersion())
+                        : new ListOffsetsPartitionResponse().setPartitionIndex(requested.partitionIndex())
+                                .setOffset(UNKNOWN).setTimestamp(UNKNOWN)
+                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
             }
             response.topics().add(topicResponse);
         }

@@ -22,7 +22,9 @@ import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Metadata: live brokers, controller, cluster id and, for the requested topics (or all), each
@@ -78,12 +80,15 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
             }
         } else if (allTopics) {
             for (TopicInfo topic : topics.topics()) {
-                response.topics().add(describe(topic, live));
+                // as Kafka: all topics means all the principal may describe
+                if (context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name())) {
+                    response.topics().add(describe(topic, live));
+                }
             }
         } else {
             boolean mayCreate = autoCreateTopics && (version < FIRST_VERSION_WITH_AUTO_CREATE_FLAG || request.allowAutoTopicCreation());
             for (MetadataRequestData.MetadataRequestTopic requested : request.topics()) {
-                response.topics().add(lookup(requested, mayCreate, live));
+                response.topics().add(lookup(context, requested, mayCreate, live));
             }
         }
         if (request.includeTopicAuthorizedOperations()) {
@@ -97,20 +102,29 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
         return CompletableFuture.completedFuture(response);
     }
 
-    private MetadataResponseTopic lookup(MetadataRequestData.MetadataRequestTopic requested, boolean mayCreate, List<BrokerNode> live) {
+    private MetadataResponseTopic lookup(RequestContext context, MetadataRequestData.MetadataRequestTopic requested,
+                                         boolean mayCreate, List<BrokerNode> live) {
         String name = requested.name();
         if (name == null) {
             Uuid id = requested.topicId();
             TopicInfo byId = id == null ? null : topics.topic(id);
-            if (byId == null) {
+            // as Kafka: a topic id the principal may not describe reads as unknown, so ids do not leak names
+            if (byId == null || !context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, byId.name())) {
                 return new MetadataResponseTopic().setTopicId(id == null ? Uuid.ZERO_UUID : id)
                         .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
             }
             return describe(byId, live);
         }
+        if (!context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name)) {
+            return refused(name);
+        }
         TopicInfo topic = topics.topic(name);
         if (topic != null) {
             return describe(topic, live);
+        }
+        if (mayCreate && !context.authorizeCluster(AclOperation.CREATE)
+                && !context.authorize(AclOperation.CREATE, ResourceType.TOPIC, name)) {
+            return refused(name);
         }
         Errors error = Errors.UNKNOWN_TOPIC_OR_PARTITION;
         try {
@@ -132,6 +146,12 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
             }
         }
         return new MetadataResponseTopic().setName(name).setErrorCode(error.code())
+                .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
+    }
+
+    private static MetadataResponseTopic refused(String name) {
+        return new MetadataResponseTopic().setName(name).setTopicId(Uuid.ZERO_UUID)
+                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).setIsInternal(OffsetsTopic.isInternal(name))
                 .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
     }
 

@@ -1,5 +1,7 @@
 package io.sluice.broker.api;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.Partition;
@@ -29,11 +31,17 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler<OffsetForLe
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, OffsetForLeaderEpochRequestData request) {
         OffsetForLeaderEpochResponseData response = new OffsetForLeaderEpochResponseData();
+        // as Kafka (KIP-320): brokers with ClusterAction, consumers with Describe on the topic
+        boolean replica = context.authorizeCluster(AclOperation.CLUSTER_ACTION);
         for (OffsetForLeaderEpochRequestData.OffsetForLeaderTopic topic : request.topics()) {
             OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult result =
                     new OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult().setTopic(topic.topic());
             for (OffsetForLeaderEpochRequestData.OffsetForLeaderPartition asked : topic.partitions()) {
-                result.partitions().add(answer(topic.topic(), asked));
+                result.partitions().add(replica || context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC,
+                        topic.topic()) ? answer(topic.topic(), asked)
+                        : new OffsetForLeaderEpochResponseData.EpochEndOffset().setPartition(asked.partition())
+                                .setLeaderEpoch(EpochEndOffset.UNDEFINED_EPOCH).setEndOffset(EpochEndOffset.UNDEFINED_OFFSET)
+                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
             }
             response.topics().add(result);
         }

@@ -1,18 +1,19 @@
 package io.sluice.broker.auth;
 
 import io.sluice.broker.network.RequestContext;
+import io.sluice.broker.security.acl.AclAuthorizer;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.utils.Utils;
 
 /**
  * What the principal of a request may do on the cluster or on a topic, as the bit field Kafka reports when a request
  * asks for it (KIP-430: Metadata, DescribeCluster, DescribeTopicPartitions): bit {@code n} is set when the operation
- * whose {@link AclOperation#code()} is {@code n} is allowed. The sets are Kafka's operations per resource type. With no
- * authorizer every one of them is allowed, as in Kafka; the ACL authorizer plugs in here, and only here, when security
- * lands, which is why the methods take the request.
+ * whose {@link AclOperation#code()} is {@code n} is allowed. The sets are Kafka's operations per resource type, each
+ * asked of the request's authorizer; with no authorizer every one of them is allowed, as in Kafka.
  *
  * <p>Immutable; thread-safe.
  */
@@ -30,7 +31,7 @@ public final class AuthorizedOperations {
     private final int topicOperations = bitField(TOPIC_OPERATIONS);
     private final int clusterOperations = bitField(CLUSTER_OPERATIONS);
 
-    /** No authorizer: every operation is allowed to everyone. */
+    /** The operations each request's authorizer allows (all of them when there is none). */
     public AuthorizedOperations() {
     }
 
@@ -38,12 +39,29 @@ public final class AuthorizedOperations {
      * The cluster operations the request's principal may perform; as in Kafka, 0 when it may not describe the cluster.
      */
     public int onCluster(RequestContext request) {
-        return clusterOperations;
+        if (!request.authorizer().enabled()) {
+            return clusterOperations;
+        }
+        if (!request.authorizeCluster(AclOperation.DESCRIBE)) {
+            return 0;
+        }
+        return allowed(request, CLUSTER_OPERATIONS, ResourceType.CLUSTER, AclAuthorizer.CLUSTER_NAME);
     }
 
     /** The operations the request's principal may perform on {@code topic}. */
     public int onTopic(RequestContext request, String topic) {
-        return topicOperations;
+        return request.authorizer().enabled() ? allowed(request, TOPIC_OPERATIONS, ResourceType.TOPIC, topic)
+                : topicOperations;
+    }
+
+    private int allowed(RequestContext request, Set<AclOperation> operations, ResourceType type, String name) {
+        Set<Byte> codes = new HashSet<>();
+        for (AclOperation operation : operations) {
+            if (request.authorize(operation, type, name)) {
+                codes.add(operation.code());
+            }
+        }
+        return Utils.to32BitField(codes);
     }
 
     private static int bitField(Set<AclOperation> operations) {

@@ -141,6 +141,20 @@ public final class BrokerConfig {
         return ConfigType.format(values.get(key));
     }
 
+    /** {@code authorizer.class.name}: empty when ACLs are not checked. */
+    public String authorizerClassName() {
+        return string(AUTHORIZER_CLASS_NAME);
+    }
+
+    /** {@code super.users} as given: principals separated by semicolons. */
+    public String superUsers() {
+        return string(SUPER_USERS);
+    }
+
+    public boolean allowEveryoneIfNoAclFound() {
+        return bool(ALLOW_EVERYONE_IF_NO_ACL_FOUND);
+    }
+
     public int brokerId() {
         return brokerId;
     }

@@ -127,6 +127,12 @@ public final class BrokerConfigKeys {
     public static final String SASL_SERVER_MAX_RECEIVE_SIZE = "sasl.server.max.receive.size";
     public static final String CONNECTION_FAILED_AUTHENTICATION_DELAY_MS = "connection.failed.authentication.delay.ms";
     public static final String CONNECTIONS_MAX_REAUTH_MS = "connections.max.reauth.ms";
+    public static final String AUTHORIZER_CLASS_NAME = "authorizer.class.name";
+    public static final String SUPER_USERS = "super.users";
+    public static final String ALLOW_EVERYONE_IF_NO_ACL_FOUND = "allow.everyone.if.no.acl.found";
+    /** Kafka's ZooKeeper-mode and KRaft ACL authorizers; either name turns Sluice's ACL checks on. */
+    public static final String ZK_ACL_AUTHORIZER = "kafka.security.authorizer.AclAuthorizer";
+    public static final String KRAFT_ACL_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
     /** Per-listener overrides are {@code listener.name.<lower-case listener name>.<key>}, as in Kafka. */
     public static final String LISTENER_PREFIX = "listener.name.";
 
@@ -303,6 +309,13 @@ public final class BrokerConfigKeys {
         define(CONNECTIONS_MAX_REAUTH_MS, LONG, "0",
                 "A SASL login lasts this long, then the client must log in again on its connection or be closed (KIP-368); 0 is forever.",
                 atLeast(0));
+        define(AUTHORIZER_CLASS_NAME, STRING, "",
+                "Kafka's AclAuthorizer or StandardAuthorizer turns ACL checks on (either name, same semantics); empty: everyone may do anything.",
+                oneOf("", ZK_ACL_AUTHORIZER, KRAFT_ACL_AUTHORIZER));
+        define(SUPER_USERS, STRING, "",
+                "Principals (User:name), separated by semicolons, that pass every ACL check; brokers log in as one on the inter-broker listener.", ANY);
+        define(ALLOW_EVERYONE_IF_NO_ACL_FOUND, BOOLEAN, "false",
+                "With an authorizer, a resource that no ACL names is open to everyone when true (Kafka's default false: closed).", ANY);
     }
 
     private BrokerConfigKeys() {

@@ -12,7 +12,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Fetch, from consumers and from followers (a replica id in the request): resolves the requested
@@ -43,6 +45,10 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, FetchRequestData request) {
         boolean byId = context.apiVersion() >= FIRST_VERSION_WITH_TOPIC_IDS;
+        int replicaId = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE ? request.replicaState().replicaId()
+                : request.replicaId();
+        // As Kafka: a follower needs ClusterAction on the cluster, a consumer Read on each topic.
+        boolean followerRefused = replicaId >= 0 && !context.authorizeCluster(AclOperation.CLUSTER_ACTION);
         List<FetchTarget> targets = new ArrayList<>();
         for (FetchRequestData.FetchTopic topic : request.topics()) {
             String name = topic.topic();
@@ -56,6 +62,10 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
                 TopicInfo info = topics.topic(name);
                 id = info == null ? Uuid.ZERO_UUID : info.id();
             }
+            if (followerRefused || (replicaId < 0 && topicError == Errors.NONE
+                    && !context.authorize(AclOperation.READ, ResourceType.TOPIC, name))) {
+                topicError = Errors.TOPIC_AUTHORIZATION_FAILED;
+            }
             for (FetchRequestData.FetchPartition partition : topic.partitions()) {
                 targets.add(new FetchTarget(name, id, partition.partition(), partition.fetchOffset(),
                         partition.partitionMaxBytes(), topicError, partition.currentLeaderEpoch(),
@@ -63,8 +73,6 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
                         partition.logStartOffset()));
             }
         }
-        int replicaId = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE ? request.replicaState().replicaId()
-                : request.replicaId();
         FetchReader reader = new FetchReader(topics, replicas, targets, request.maxBytes(), request.isolationLevel(),
                 Math.max(-1, replicaId));
         FetchReader.Result first = reader.read(true);

@@ -1,12 +1,16 @@
 package io.sluice.broker.network;
 
+import io.sluice.broker.security.acl.AclAuthorizer;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
  * The APIs this broker implements, with the exact version range of each: ApiVersions advertises
@@ -25,6 +29,23 @@ public final class ApiRegistry {
     private final Map<ApiKeys, Registration> registrations = new EnumMap<>(ApiKeys.class);
     private final Map<Short, PrivateRequestHandler> privateHandlers = new HashMap<>();
     private RequestObserver observer = RequestObserver.NONE;
+    private AclAuthorizer authorizer = AclAuthorizer.disabled();
+
+    /** The authorizer every request's context carries (none, allowing everything, unless set). */
+    public ApiRegistry authorizeWith(AclAuthorizer authorizer) {
+        this.authorizer = authorizer;
+        return this;
+    }
+
+    public AclAuthorizer authorizer() {
+        return authorizer;
+    }
+
+    /** Whether {@code principal} may use the private (broker-to-broker) APIs: ClusterAction on the cluster, as Kafka. */
+    public boolean mayUsePrivate(KafkaPrincipal principal, String host) {
+        return authorizer.authorize(principal.toString(), host, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER,
+                AclAuthorizer.CLUSTER_NAME);
+    }
 
     public <R extends ApiMessage> ApiRegistry register(ApiKeys key, int minVersion, int maxVersion, ApiHandler<R> handler) {
         if (minVersion < key.oldestVersion() || maxVersion > key.latestVersion(true) || minVersion > maxVersion) {

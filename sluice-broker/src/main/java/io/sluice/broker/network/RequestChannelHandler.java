@@ -142,6 +142,11 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 closeConnection(ctx, "private API " + apiKeyId + " request before SASL authentication");
                 return;
             }
+            if (!registry.mayUsePrivate(session.principal(), clientHost)) {
+                closeConnection(ctx, "private API " + apiKeyId + " needs ClusterAction on the cluster, which "
+                        + session.principal() + " lacks");
+                return;
+            }
             handlePrivate(ctx, privateHandler, apiKeyId, bytes);
             return;
         }
@@ -186,7 +191,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         RequestContext context = new RequestContext(header, clientHost, connectionId, session.principal(),
-                session.listenerName());
+                session.listenerName(), registry.authorizer());
         boolean fromFollower = apiKey == ApiKeys.FETCH && isFromFollower((FetchRequestData) request, apiVersion);
         CompletableFuture<ApiMessage> response;
         try {

@@ -1,5 +1,7 @@
 package io.sluice.broker.produce;
 
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import java.io.IOException;
@@ -34,6 +36,11 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
                 .setProducerId(RecordBatch.NO_PRODUCER_ID).setProducerEpoch(RecordBatch.NO_PRODUCER_EPOCH);
         if (request.transactionalId() != null) {
             return CompletableFuture.completedFuture(response.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code()));
+        }
+        // as Kafka 3.x: an idempotent producer needs IdempotentWrite on the cluster or Write on some topic
+        if (!context.authorizeCluster(AclOperation.IDEMPOTENT_WRITE)
+                && !context.authorizer().authorizeAny(context, AclOperation.WRITE, ResourceType.TOPIC)) {
+            return CompletableFuture.completedFuture(response.setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()));
         }
         try {
             long producerId = request.producerId();

@@ -24,7 +24,9 @@ import org.apache.kafka.common.message.ProduceResponseData.BatchIndexAndErrorMes
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,6 +85,9 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
                 } else if (request.transactionalId() != null) {
                     fail(result, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
                             "transactional produce (transactional.id " + request.transactionalId() + ") is not supported by this broker");
+                } else if (!context.authorize(AclOperation.WRITE, ResourceType.TOPIC, topicData.name())) {
+                    fail(result, Errors.TOPIC_AUTHORIZATION_FAILED, "Not authorized to write to topic "
+                            + topicData.name());
                 } else {
                     CompletableFuture<Void> acked = append(context, acks, request.timeoutMs(), topicData.name(),
                             partitionData, result);

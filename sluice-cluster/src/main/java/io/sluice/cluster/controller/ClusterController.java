@@ -2,10 +2,12 @@ package io.sluice.cluster.controller;
 
 import io.sluice.cluster.assign.PartitionAssigner;
 import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.AclEntry;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.StateReader;
 import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.state.wire.AclRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.SnapshotManifest;
 import io.sluice.cluster.state.wire.TopicRecord;
@@ -15,6 +17,7 @@ import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -421,6 +424,31 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                     delta.configChanges);
             publishIfAny(delta);
             return results;
+        });
+    }
+
+    /**
+     * Kafka's CreateAcls and DeleteAcls ({@link AclChange}): what {@code change} adds and removes is published in one
+     * delta (nothing when the entries stay as they are). Completes with the change's answer after the write.
+     */
+    public <T> CompletableFuture<T> alterAcls(AclChange<T> change) {
+        return call("alterAcls", state -> {
+            List<AclEntry> add = new ArrayList<>();
+            List<AclEntry> remove = new ArrayList<>();
+            T answer = change.decide(state.acls(), add, remove);
+            DeltaRecord delta = new DeltaRecord();
+            for (AclEntry e : remove) {
+                if (state.acls().contains(e)) {
+                    delta.removedAcls.add(AclRecord.of(e));
+                }
+            }
+            for (AclEntry e : add) {
+                if (!state.acls().contains(e)) {
+                    delta.addedAcls.add(AclRecord.of(e));
+                }
+            }
+            publishIfAny(delta);
+            return answer;
         });
     }
 

@@ -221,6 +221,11 @@ public final class ClusterNode implements AutoCloseable {
                 : controller.alterConfigs(changes, schema, validateOnly);
     }
 
+    /** Kafka's CreateAcls and DeleteAcls on the active controller (see {@link ClusterController#alterAcls}). */
+    public <T> CompletableFuture<T> alterAcls(io.sluice.cluster.controller.AclChange<T> change) {
+        return controller == null ? notController("alterAcls") : controller.alterAcls(change);
+    }
+
     /** The state the active controller last published, null when this node is not the active controller. */
     public ClusterState controllerState() {
         return controller == null ? null : controller.state();

@@ -1,5 +1,6 @@
 package io.sluice.cluster.state;
 
+import io.sluice.cluster.state.wire.AclRecord;
 import io.sluice.cluster.state.wire.BrokerRecord;
 import io.sluice.cluster.state.wire.ConfigRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
@@ -9,27 +10,32 @@ import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.error.MalformedInputException;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
  * The cluster as the controller published it: live brokers, topics with their partitions (and their configs), the
- * dynamic broker configurations (per broker id and the cluster default), the controller epoch that
+ * dynamic broker configurations (per broker id and the cluster default), the access control entries, the controller
+ * epoch that
  * wrote the newest change and the sequence number of the last delta applied. Applying a delta makes a new instance
  * that shares every unchanged topic and partition and every broker chunk the delta does not touch (see
  * {@link BrokerTable}), so a join or a leave costs O(size of the change), not O(brokers) or O(partitions).
  * Immutable; safe to share between threads.
  */
 public final class ClusterState {
+    private static final NavigableSet<AclEntry> NO_ACLS = Collections.unmodifiableNavigableSet(new TreeSet<>());
     /** Before anything was published: ZooKeeper numbers the first delta 0, so the empty state sits at -1. */
     public static final ClusterState EMPTY = new ClusterState(0, -1, BrokerTable.EMPTY, new LinkedHashMap<>(),
-            Map.of(), null);
+            Map.of(), NO_ACLS, null);
     /** The broker id under which the cluster-wide default broker configuration is kept (Kafka's empty name). */
     public static final int CLUSTER_DEFAULT_BROKER = ConfigRecord.CLUSTER_DEFAULT;
 
@@ -44,6 +50,8 @@ public final class ClusterState {
     private final Map<String, TopicState> topicsByName;
     /** Dynamic broker configurations by broker id ({@link #CLUSTER_DEFAULT_BROKER} for the default); unmodifiable. */
     private final Map<Integer, Map<String, String>> brokerConfigs;
+    /** Every access control entry, sorted; unmodifiable, shared by the next state when a delta leaves it unchanged. */
+    private final NavigableSet<AclEntry> acls;
 
     /**
      * {@code sameTopicsAs} non-null: the topics are that state's, so its name index is shared too (and its broker
@@ -51,8 +59,9 @@ public final class ClusterState {
      */
     private ClusterState(int controllerEpoch, long appliedSeq, BrokerTable brokers,
                          LinkedHashMap<UUID, TopicState> topicsById, Map<Integer, Map<String, String>> brokerConfigs,
-                         ClusterState sameTopicsAs) {
+                         NavigableSet<AclEntry> acls, ClusterState sameTopicsAs) {
         this.controllerEpoch = controllerEpoch;
+        this.acls = acls;
         this.brokerConfigs = brokerConfigs;
         this.appliedSeq = appliedSeq;
         this.brokerTable = brokers;
@@ -129,6 +138,11 @@ public final class ClusterState {
         return brokerConfigs;
     }
 
+    /** Every access control entry, sorted; unmodifiable. */
+    public NavigableSet<AclEntry> acls() {
+        return acls;
+    }
+
     public int partitionCount() {
         int n = 0;
         for (TopicState t : topicsById.values()) {
@@ -146,6 +160,13 @@ public final class ClusterState {
     /** Builds a state from parts with dynamic broker configurations by broker id. */
     public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
                                   Iterable<TopicState> topics, Map<Integer, Map<String, String>> brokerConfigs) {
+        return of(controllerEpoch, appliedSeq, brokers, topics, brokerConfigs, List.of());
+    }
+
+    /** Builds a state from parts with dynamic broker configurations and access control entries. */
+    public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
+                                  Iterable<TopicState> topics, Map<Integer, Map<String, String>> brokerConfigs,
+                                  Collection<AclEntry> acls) {
         BrokerTable b = BrokerTable.of(brokers);
         LinkedHashMap<UUID, TopicState> t = new LinkedHashMap<>();
         for (TopicState topic : topics) {
@@ -157,12 +178,13 @@ public final class ClusterState {
                 configs.put(e.getKey(), Collections.unmodifiableMap(new TreeMap<>(e.getValue())));
             }
         }
-        return new ClusterState(controllerEpoch, appliedSeq, b, t, Collections.unmodifiableMap(configs), null);
+        return new ClusterState(controllerEpoch, appliedSeq, b, t, Collections.unmodifiableMap(configs),
+                acls.isEmpty() ? NO_ACLS : Collections.unmodifiableNavigableSet(new TreeSet<>(acls)), null);
     }
 
     /** This state re-stamped with a controller epoch and position (a snapshot written by a newer controller). */
     public ClusterState at(int epoch, long seq) {
-        return new ClusterState(epoch, seq, brokerTable, topicsOwned, brokerConfigs, this);
+        return new ClusterState(epoch, seq, brokerTable, topicsOwned, brokerConfigs, acls, this);
     }
 
     /**
@@ -181,7 +203,8 @@ public final class ClusterState {
                     + appliedSeq);
         }
         if (delta.joined == null || delta.left == null || delta.createdTopics == null || delta.deletedTopics == null
-                || delta.partitionChanges == null || delta.configChanges == null || delta.addedPartitions == null) {
+                || delta.partitionChanges == null || delta.configChanges == null || delta.addedPartitions == null
+                || delta.addedAcls == null || delta.removedAcls == null) {
             throw new MalformedInputException("delta " + seq + ": a null list");
         }
         BrokerTable b = brokerTable;
@@ -231,7 +254,23 @@ public final class ClusterState {
                 applyTopicConfigs(topics, delta.configChanges, seq);
             }
         }
-        return new ClusterState(delta.controllerEpoch, seq, b, topics, configs, topicsChanged ? null : this);
+        return new ClusterState(delta.controllerEpoch, seq, b, topics, configs, applyAcls(delta, seq),
+                topicsChanged ? null : this);
+    }
+
+    /** CreateAcls and DeleteAcls: removals first, then additions; an unchanged set is shared. */
+    private NavigableSet<AclEntry> applyAcls(DeltaRecord delta, long seq) {
+        if (delta.addedAcls.isEmpty() && delta.removedAcls.isEmpty()) {
+            return acls;
+        }
+        TreeSet<AclEntry> next = new TreeSet<>(acls);
+        for (Object r : delta.removedAcls) {
+            next.remove(element(AclRecord.class, r, "delta " + seq + " removedAcls").toEntry());
+        }
+        for (Object r : delta.addedAcls) {
+            next.add(element(AclRecord.class, r, "delta " + seq + " addedAcls").toEntry());
+        }
+        return Collections.unmodifiableNavigableSet(next);
     }
 
     private static ConfigRecord asConfigRecord(Object change, long seq) {
@@ -361,12 +400,15 @@ public final class ClusterState {
         for (Map.Entry<Integer, Map<String, String>> e : brokerConfigs.entrySet()) {
             s.brokerConfigs.add(ConfigRecord.broker(e.getKey(), e.getValue()));
         }
+        for (AclEntry acl : acls) {
+            s.acls.add(AclRecord.of(acl));
+        }
         return s;
     }
 
     /** The state a decoded snapshot describes. */
     public static ClusterState fromSnapshot(SnapshotRecord s) {
-        if (s.brokers == null || s.topics == null || s.brokerConfigs == null) {
+        if (s.brokers == null || s.topics == null || s.brokerConfigs == null || s.acls == null) {
             throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a null list");
         }
         List<BrokerInfo> b = new ArrayList<>(s.brokers.size());
@@ -389,13 +431,17 @@ public final class ClusterState {
                         + " has two configs");
             }
         }
-        return of(s.controllerEpoch, s.lastDeltaSeq, b, t, configs);
+        List<AclEntry> acls = new ArrayList<>(s.acls.size());
+        for (Object r : s.acls) {
+            acls.add(element(AclRecord.class, r, "snapshot acls").toEntry());
+        }
+        return of(s.controllerEpoch, s.lastDeltaSeq, b, t, configs, acls);
     }
 
     /** Same brokers and topics (epoch and position aside). */
     public boolean sameContent(ClusterState o) {
         return brokerTable.sameEntries(o.brokerTable) && topicsById.equals(o.topicsById)
-                && brokerConfigs.equals(o.brokerConfigs);
+                && brokerConfigs.equals(o.brokerConfigs) && acls.equals(o.acls);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.it.cluster;
 
+import io.sluice.testkit.security.TestSecurity;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.testkit.Poll;
@@ -54,6 +55,15 @@ abstract class ClusterTestBase {
         return List.of("replica.lag.time.max.ms=" + lagTimeMs, "replica.fetch.wait.max.ms=200",
                 "replica.high.watermark.checkpoint.interval.ms=500", "controlled.shutdown.retry.backoff.ms=500",
                 "auto.leader.rebalance.enable=false");
+    }
+
+    /** Certificates and accounts made under the test's work directory, for the overrides of a secured cluster. */
+    TestSecurity makeSecurity() {
+        try {
+            return TestSecurity.create(work.resolve("tls"));
+        } catch (Exception e) {
+            throw new IllegalStateException("could not make test certificates", e);
+        }
     }
 
     /** Settings ({@code key=value}) every broker of the test's cluster starts with. */

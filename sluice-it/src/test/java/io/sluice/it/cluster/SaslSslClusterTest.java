@@ -35,11 +35,7 @@ class SaslSslClusterTest extends ClusterTestBase {
 
     @Override
     List<String> brokerOverrides() {
-        try {
-            security = TestSecurity.create(work.resolve("tls"));
-        } catch (Exception e) {
-            throw new IllegalStateException("could not make test certificates", e);
-        }
+        security = makeSecurity();
         List<String> settings = new ArrayList<>(security.brokerSettings("SASL_SSL", "SCRAM-SHA-512"));
         settings.addAll(replicationSettings(10_000));
         // Sessions end every 4 s: the brokers' own connections (fetchers, controller channel) must log in anew.

@@ -23,12 +23,14 @@ import java.util.UUID;
  * Schema v2 adds addedPartitions (CreatePartitions: each the complete state of a new partition, replica set included,
  * numbered on from the topic's current count; applied after topics created and deleted, before partition changes); a
  * v0 or v1 delta reads it as empty. A delta is written as v2 only when it adds partitions.
+ * Schema v3 adds addedAcls and removedAcls (CreateAcls and DeleteAcls: {@link AclRecord}s, removals applied before
+ * additions); an older delta reads them as empty. A delta is written as v3 only when it changes ACLs.
  * Mutable value holder; not thread-safe.
  */
 public final class DeltaRecord implements Message {
     private static final String[] FIELDS = {"controllerEpoch", "prevSeq", "joined", "left", "createdTopics",
-        "deletedTopics", "partitionChanges", "inSnapshot", "configChanges", "addedPartitions"};
-    public static final int CURRENT_VERSION = 2;
+        "deletedTopics", "partitionChanges", "inSnapshot", "configChanges", "addedPartitions", "addedAcls", "removedAcls"};
+    public static final int CURRENT_VERSION = 3;
 
     public int controllerEpoch;
     public long prevSeq;
@@ -42,6 +44,10 @@ public final class DeltaRecord implements Message {
     public List<ConfigRecord> configChanges = new ArrayList<>();
     /** New partitions of existing topics, each with its replica set (schema v2). */
     public List<PartitionChangeRecord> addedPartitions = new ArrayList<>();
+    /** Access control entries added (schema v3). */
+    public List<AclRecord> addedAcls = new ArrayList<>();
+    /** Access control entries removed (schema v3). */
+    public List<AclRecord> removedAcls = new ArrayList<>();
 
     @Override
     public int typeId() {
@@ -50,11 +56,15 @@ public final class DeltaRecord implements Message {
 
     public boolean isEmpty() {
         return joined.isEmpty() && left.length == 0 && createdTopics.isEmpty() && deletedTopics.isEmpty()
-                && partitionChanges.isEmpty() && configChanges.isEmpty() && addedPartitions.isEmpty();
+                && partitionChanges.isEmpty() && configChanges.isEmpty() && addedPartitions.isEmpty()
+                && addedAcls.isEmpty() && removedAcls.isEmpty();
     }
 
     @Override
     public int version() {
+        if (!addedAcls.isEmpty() || !removedAcls.isEmpty()) {
+            return 3;
+        }
         if (!addedPartitions.isEmpty()) {
             return 2;
         }
@@ -121,6 +131,19 @@ public final class DeltaRecord implements Message {
                     return false;
                 }
                 w.incrementState();
+                if (version() < 3) {
+                    return true;
+                }
+            case 10:
+                if (!w.writeList(addedAcls, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
+            case 11:
+                if (!w.writeList(removedAcls, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
             default:
                 return true;
         }
@@ -181,6 +204,8 @@ public final class DeltaRecord implements Message {
                 if (r.version() < 1) {
                     configChanges = new ArrayList<>();
                     addedPartitions = new ArrayList<>();
+                    addedAcls = new ArrayList<>();
+                    removedAcls = new ArrayList<>();
                     return true;
                 }
             case 8:
@@ -191,10 +216,29 @@ public final class DeltaRecord implements Message {
                 r.incrementState();
                 if (r.version() < 2) {
                     addedPartitions = new ArrayList<>();
+                    addedAcls = new ArrayList<>();
+                    removedAcls = new ArrayList<>();
                     return true;
                 }
             case 9:
                 addedPartitions = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+                if (r.version() < 3) {
+                    addedAcls = new ArrayList<>();
+                    removedAcls = new ArrayList<>();
+                    return true;
+                }
+            case 10:
+                addedAcls = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 11:
+                removedAcls = r.readList(ElementType.MESSAGE);
                 if (!r.isLastRead()) {
                     return false;
                 }

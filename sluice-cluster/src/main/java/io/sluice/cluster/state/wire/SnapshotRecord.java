@@ -13,11 +13,13 @@ import java.util.List;
  * Schema v0: controllerEpoch, lastDeltaSeq, brokers, topics.
  * Schema v1 adds brokerConfigs (the dynamic broker configurations, per broker id and the cluster default, as
  * {@link ConfigRecord}s); a v0 snapshot reads it as empty. Written as v1 only when there is a dynamic broker
- * configuration. Mutable value holder; not thread-safe.
+ * configuration.
+ * Schema v2 adds acls (every access control entry, as {@link AclRecord}s); an older snapshot reads it as empty.
+ * Written as v2 only when there is an ACL. Mutable value holder; not thread-safe.
  */
 public final class SnapshotRecord implements Message {
-    private static final String[] FIELDS = {"controllerEpoch", "lastDeltaSeq", "brokers", "topics", "brokerConfigs"};
-    public static final int CURRENT_VERSION = 1;
+    private static final String[] FIELDS = {"controllerEpoch", "lastDeltaSeq", "brokers", "topics", "brokerConfigs", "acls"};
+    public static final int CURRENT_VERSION = 2;
 
     public int controllerEpoch;
     /** Sequence number of the last delta folded in; deltas after it apply on top. */
@@ -26,10 +28,15 @@ public final class SnapshotRecord implements Message {
     public List<TopicRecord> topics = new ArrayList<>();
     /** Dynamic broker configurations (schema v1). */
     public List<ConfigRecord> brokerConfigs = new ArrayList<>();
+    /** Access control entries (schema v2). */
+    public List<AclRecord> acls = new ArrayList<>();
 
     @Override
     public int version() {
-        return brokerConfigs.isEmpty() ? 0 : CURRENT_VERSION;
+        if (!acls.isEmpty()) {
+            return 2;
+        }
+        return brokerConfigs.isEmpty() ? 0 : 1;
     }
 
     @Override
@@ -69,6 +76,14 @@ public final class SnapshotRecord implements Message {
                     return false;
                 }
                 w.incrementState();
+                if (version() < 2) {
+                    return true;
+                }
+            case 5:
+                if (!w.writeList(acls, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
             default:
                 return true;
         }
@@ -104,10 +119,21 @@ public final class SnapshotRecord implements Message {
                 r.incrementState();
                 if (r.version() < 1) {
                     brokerConfigs = new ArrayList<>();
+                    acls = new ArrayList<>();
                     return true;
                 }
             case 4:
                 brokerConfigs = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+                if (r.version() < 2) {
+                    acls = new ArrayList<>();
+                    return true;
+                }
+            case 5:
+                acls = r.readList(ElementType.MESSAGE);
                 if (!r.isLastRead()) {
                     return false;
                 }

@@ -14,6 +14,7 @@ public final class StateMessages {
     public static final int SNAPSHOT = 103;
     public static final int DELTA = 104;
     public static final int CONFIG = 105;
+    public static final int ACL = 106;
 
     public static final MessageRegistry REGISTRY = MessageRegistry.builder()
             .register(BROKER, "BrokerRecord", 0, BrokerRecord::new)
@@ -23,6 +24,7 @@ public final class StateMessages {
             .register(SNAPSHOT, "SnapshotRecord", SnapshotRecord.CURRENT_VERSION, SnapshotRecord::new)
             .register(DELTA, "DeltaRecord", DeltaRecord.CURRENT_VERSION, DeltaRecord::new)
             .register(CONFIG, "ConfigRecord", 0, ConfigRecord::new)
+            .register(ACL, "AclRecord", 0, AclRecord::new)
             .build();
 
     private StateMessages() {

@@ -1,0 +1,72 @@
+package io.sluice.broker.security.acl;
+
+import io.sluice.broker.interbroker.ControllerChannel;
+import io.sluice.cluster.controller.AclChange;
+import io.sluice.cluster.controller.ControllerFencedException;
+import io.sluice.cluster.controller.NotControllerException;
+import io.sluice.cluster.node.ClusterNode;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Readable;
+
+/**
+ * Where CreateAcls and DeleteAcls are decided: on this broker's controller when it is the active one, else forwarded
+ * unchanged (same API, same version) to the active controller over the {@link ControllerChannel}, which logs in as
+ * this broker (a super user when ACLs are on). A forward that finds no controller, or one that lost its term, is
+ * retried until {@link #FORWARD_WAIT_MS}, then answered with the request's error response.
+ *
+ * <p>Thread-safe (stateless past construction).
+ */
+final class AclWrites {
+    /** How long a write waits for a controller to take it (a failover in progress), like Kafka's forwarding timeout. */
+    static final long FORWARD_WAIT_MS = 20_000;
+    private static final long RETRY_BACKOFF_MS = 250;
+
+    private final Supplier<ClusterNode> node;
+    private final ControllerChannel controller;
+
+    AclWrites(Supplier<ClusterNode> node, ControllerChannel controller) {
+        this.node = node;
+        this.controller = controller;
+    }
+
+    /**
+     * Runs {@code change} on the controller, or forwards {@code request} to it; a failure that outlives the wait
+     * completes with {@code failed} applied to it.
+     */
+    <T extends ApiMessage> CompletableFuture<T> write(AclChange<T> change, ApiKeys api, short version,
+                                                      ApiMessage request, Function<Readable, T> parser,
+                                                      Function<Throwable, T> failed) {
+        return attempt(change, api, version, request, parser, failed,
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FORWARD_WAIT_MS));
+    }
+
+    private <T extends ApiMessage> CompletableFuture<T> attempt(AclChange<T> change, ApiKeys api, short version,
+                                                                ApiMessage request, Function<Readable, T> parser,
+                                                                Function<Throwable, T> failed, long deadlineNanos) {
+        ClusterNode n = node.get();
+        CompletableFuture<T> tried = n != null && n.isController() ? n.alterAcls(change)
+                : controller.send(api, version, request, parser);
+        return tried.handle((answer, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(answer);
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            boolean retriable = cause instanceof NotControllerException || cause instanceof ControllerFencedException
+                    || cause instanceof IOException;
+            if (!retriable || System.nanoTime() - deadlineNanos >= 0) {
+                return CompletableFuture.completedFuture(failed.apply(cause));
+            }
+            return CompletableFuture.supplyAsync(() -> null,
+                            CompletableFuture.delayedExecutor(RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS))
+                    .thenCompose(ignored -> attempt(change, api, version, request, parser, failed, deadlineNanos));
+        }).thenCompose(Function.identity());
+    }
+}
