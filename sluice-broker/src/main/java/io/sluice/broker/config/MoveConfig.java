@@ -1,5 +1,7 @@
 package io.sluice.broker.config;
 
+import java.util.Map;
+
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNKS_IN_FLIGHT;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNK_BYTES;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FILE_TRANSFER_ENABLE;
@@ -34,9 +36,9 @@ public record MoveConfig(int chunkBytes, int chunksInFlight, int maxConcurrentMo
                 config.bool(MOVE_FILE_TRANSFER_ENABLE));
     }
 
-    /** The defaults of every key; for tests and tools without a broker configuration. */
+    /** The defaults of every key, as BrokerConfigKeys defines them; for tests and tools without a broker configuration. */
     public static MoveConfig defaults() {
-        return new MoveConfig(1 << 20, 4, 2, 60_000L, 1_000L, 5, 256L << 20, 30_000, true);
+        return of(BrokerConfig.fromMap(Map.of()));
     }
 
     public MoveConfig withChunkBytes(int value) {
