@@ -530,6 +530,15 @@ public final class LogSegment {
         return Files.exists(logFile) ? Files.getLastModifiedTime(logFile).toMillis() : createdMs;
     }
 
+    /** Modification time of the .log file (the cleaner carries it over to a cleaned segment, as Kafka does). */
+    public long lastModifiedMs() throws IOException {
+        return Files.getLastModifiedTime(logFile).toMillis();
+    }
+
+    public void lastModifiedMs(long ms) throws IOException {
+        Files.setLastModifiedTime(logFile, java.nio.file.attribute.FileTime.fromMillis(ms));
+    }
+
     public boolean isIndexFull() {
         return offsetIndex.isFull() || timeIndex.isFull();
     }
