@@ -156,6 +156,12 @@ public final class SluiceBroker implements AutoCloseable {
         RecoveryReport recovery = new RecoveryReport();
         AtomicReference<TopicManager> topicsRef = new AtomicReference<>();
         LogManager logs = LogManagerFactory.create(config, topic -> topicsRef.get().logConfigOf(topic));
+        // Kafka cleans below the last stable offset: the high watermark, leader or follower; nothing of a log not hosted
+        logs.cleanerStableOffsets(key -> {
+            TopicManager hosting = topicsRef.get();
+            var partition = hosting == null ? null : hosting.hostedPartition(key.topic(), key.partition());
+            return partition == null ? 0L : partition.highWatermark();
+        });
         ClusterMembership membership = null;
         ValidatorPool validators = null;
         ScheduledThreadPoolExecutor timer = null;

@@ -137,8 +137,11 @@ final class LogLoader {
             }
             if (!segments.isEmpty()) {
                 LogSegment previous = segments.get(segments.size() - 1);
-                // offsets missing between segments are normal: the cleaner drops superseded records
-                if (previous.nextOffset() > base) {
+                if (previous.nextOffset() < base && previous.size() > 0 && !config.compact()) {
+                    // in a compacted log such gaps are normal: the cleaner drops superseded records
+                    report.add("offsets " + previous.nextOffset() + ".." + (base - 1) + " are missing between "
+                            + previous + " and " + segment + " (segment file deleted?)");
+                } else if (previous.nextOffset() > base) {
                     report.add("segment " + segment + " starts at " + base + " inside " + previous + " which ends at "
                             + (previous.nextOffset() - 1) + "; deleting it and later segments");
                     segment.closeAndDelete();
