@@ -64,14 +64,15 @@ final class Cleaner implements AutoCloseable {
      * Cleans {@code target}.
      *
      * @param abort polled between batches; true stops the clean before its next swap
-     * @return the new first dirty offset (the end of the mapped section)
+     * @return the new first dirty offset (the end of the mapped section), or -1 when nothing below the first
+     *         uncleanable offset could be mapped (nothing was cleaned)
      * @throws CleanAbortedException when aborted or when the log changed under the clean
      */
     long clean(LogToClean target, long nowMs, BooleanSupplier abort) throws IOException {
         PartitionLog log = target.log();
         long end = buildOffsetMap(target, abort);
         if (end <= target.firstDirtyOffset()) {
-            return target.firstDirtyOffset();
+            return -1;
         }
         Map<Long, Long> lastBatches = log.lastBatchOffsetsOfProducers();
         LogSegment[] chain = target.chain();

@@ -125,6 +125,9 @@ public final class LogCleaner implements AutoCloseable {
                 checkpoints.update(dir, target.key(), target.firstDirtyOffset());
             }
             long end = cleaner.clean(target, clock.getAsLong(), () -> stopping || isAborted(log));
+            if (end < 0) {
+                return false;
+            }
             if (dir != null) {
                 checkpoints.update(dir, target.key(), end);
                 faults.reached(CleanStep.CHECKPOINT_WRITTEN);
@@ -138,7 +141,8 @@ public final class LogCleaner implements AutoCloseable {
             LOG.info("{}", e.getMessage());
             return false;
         } catch (IOException | RuntimeException e) {
-            if (stopping || isAborted(log) || log.isClosed()) {
+            if (stopping || isAborted(log) || log.isClosed() || log.segmentChain() != target.chain()) {
+                // the log was closed, rolled, truncated or shrunk by retention under the clean: try again later
                 LOG.info("cleaning of {} stopped: {}", log.name(), e.toString());
                 return false;
             }
