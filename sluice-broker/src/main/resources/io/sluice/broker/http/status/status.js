@@ -14,7 +14,7 @@ const ENDPOINTS = {
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === undefined || value === null || value === false) continue;
+    if (value === undefined || value === null) continue;
     if (key === "class") node.className = value;
     else if (key.startsWith("data-")) node.setAttribute(key, String(value));
     else if (key === "title") node.title = value;
@@ -172,7 +172,9 @@ function renderTopics(topics) {
     replace("topics", el("div", { class: "empty" }, "No topics yet."));
     return;
   }
-  replace("topics", topics.topics.map((t) => {
+  // Topics people made first; internal ones (__consumer_offsets) last and folded, their problems still counted.
+  const ordered = [...topics.topics].sort((a, b) => (a.internal - b.internal) || a.name.localeCompare(b.name));
+  replace("topics", ordered.map((t) => {
     const under = t.partitions.filter((p) => p.underReplicated).length;
     const offline = t.partitions.filter((p) => p.offline).length;
     const rows = t.partitions.map((p) => el("tr", {
@@ -190,10 +192,10 @@ function renderTopics(topics) {
       el("thead", {}, el("tr", {}, el("th", { class: "num" }, "Partition"), el("th", { class: "num" }, "Leader"),
         el("th", {}, "Replicas"), el("th", {}, "ISR"), el("th", { class: "num" }, "Leader epoch"), el("th", {}, "State"))),
       el("tbody", {}, rows));
-    const open = !t.internal || under > 0 || offline > 0;
+    const open = !t.internal;
     return el("details", { class: "panel topic", "data-topic": t.name, open: open ? "" : null },
       el("summary", {}, el("h3", {}, t.name), t.internal ? el("span", { class: "badge" }, "internal") : null,
-        el("span", { class: "muted" }, t.partitions.length + " partitions"),
+        el("span", { class: "muted" }, t.partitions.length + (t.partitions.length === 1 ? " partition" : " partitions")),
         el("span", { class: "spacer" }),
         offline ? el("span", { class: "badge bad" }, offline + " offline") : null,
         under ? el("span", { class: "badge warn" }, under + " under-replicated") : null,
