@@ -23,8 +23,10 @@ import java.util.regex.Pattern;
  * where process death matters (SIGTERM, SIGKILL, restart on the same data directory).
  *
  * <p>The broker's stdout and stderr go to {@link #logFile()} (next to the data directory, appended across restarts)
- * and to a bounded in-memory tail ({@link #outputTail()}) for failure messages. Every start binds an ephemeral
- * loopback port, so the port changes on restart: recreate clients from {@link #bootstrap()}.
+ * and to a bounded in-memory tail ({@link #outputTail()}) for failure messages. The first start binds an ephemeral
+ * loopback port; {@link #restart()} binds the same port again, as a real broker keeps its address across restarts
+ * (clients that cached the old address would otherwise chase a dead one). Only when that port stays taken by
+ * another socket does a restart fall back to a new ephemeral port: {@link #bootstrap()} always names the current one.
  *
  * <p>Not thread-safe; one per broker, driven by one test thread.
  */
@@ -43,6 +45,11 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     static final String LOOPBACK_EPHEMERAL = "127.0.0.1:0";
     static final String LOOPBACK_HOST = "127.0.0.1";
     private static final int TAIL_LINES = 300;
+    /** How often a restart tries its old port again while another socket holds it, and how long it waits between. */
+    static final int SAME_PORT_ATTEMPTS = 5;
+    static final Duration SAME_PORT_RETRY = Duration.ofSeconds(1);
+    /** What the broker prints when its listener cannot bind (a java.net.BindException). */
+    static final String PORT_TAKEN = "Address already in use";
 
     private final SluiceCliDistribution distribution;
     private final Path dataDir;
@@ -54,8 +61,12 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     private Thread outputPump;
     private String brokerId;
     private int port;
+    /** The port of the last run that got ready; a restart binds it again. */
+    private int lastPort;
     private int starts;
     private boolean paused;
+    /** Set by the output pump when the current run printed that its port is taken. */
+    private volatile boolean portTaken;
 
     private SluiceBrokerProcess(SluiceCliDistribution distribution, Path dataDir, List<String> overrides,
                                 Duration readyTimeout) {
@@ -88,7 +99,7 @@ public final class SluiceBrokerProcess implements AutoCloseable {
                                             Duration readyTimeout) throws IOException {
         distribution.requireBuilt();
         SluiceBrokerProcess broker = new SluiceBrokerProcess(distribution, dataDir, overrides, readyTimeout);
-        broker.launch();
+        broker.launch(LOOPBACK_EPHEMERAL);
         return broker;
     }
 
@@ -208,10 +219,31 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         joinOutputPump();
     }
 
-    /** Stops the broker if it runs (SIGTERM) and starts it again on the same data directory and overrides. */
+    /**
+     * Stops the broker if it runs (SIGTERM) and starts it again on the same data directory, overrides and port (a new
+     * ephemeral port only if the old one stays taken for {@link #SAME_PORT_ATTEMPTS} tries).
+     */
     public void restart() throws IOException, InterruptedException {
         stop();
-        launch();
+        if (lastPort == 0) {
+            launch(LOOPBACK_EPHEMERAL);
+            return;
+        }
+        String samePort = LOOPBACK_HOST + ":" + lastPort;
+        for (int attempt = 1; attempt <= SAME_PORT_ATTEMPTS; attempt++) {
+            try {
+                launch(samePort);
+                return;
+            } catch (IOException e) {
+                if (!portTaken) {
+                    throw e;
+                }
+                markInLog("port " + lastPort + " is taken (attempt " + attempt + " of " + SAME_PORT_ATTEMPTS + ")");
+                Thread.sleep(SAME_PORT_RETRY.toMillis());
+            }
+        }
+        markInLog("port " + lastPort + " stayed taken: restarting on a new ephemeral port");
+        launch(LOOPBACK_EPHEMERAL);
     }
 
     /** The exit code of the last run, or -1 while it runs or before it started. */
@@ -266,14 +298,15 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         }
     }
 
-    private void launch() throws IOException {
+    private void launch(String listen) throws IOException {
         Files.createDirectories(dataDir);
-        List<String> command = distribution.serverCommand(dataDir, LOOPBACK_EPHEMERAL, overrides);
+        List<String> command = distribution.serverCommand(dataDir, listen, overrides);
         starts++;
         appendToLog("=== [testkit] start #" + starts + ": " + String.join(" ", command));
         port = 0;
         brokerId = null;
         paused = false;
+        portTaken = false;
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.redirectInput(ProcessBuilder.Redirect.PIPE);
         LiveProcesses.forget(process);
@@ -306,6 +339,7 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         }
         brokerId = line.group(1);
         port = Integer.parseInt(line.group(3));
+        lastPort = port;
     }
 
     private void pumpOutput(Process child, CompletableFuture<Matcher> ready) {
@@ -316,6 +350,9 @@ public final class SluiceBrokerProcess implements AutoCloseable {
             String line;
             while ((line = reader.readLine()) != null) {
                 tail.append(line);
+                if (line.contains(PORT_TAKEN)) {
+                    portTaken = true;
+                }
                 log.write(line);
                 log.write('\n');
                 log.flush();

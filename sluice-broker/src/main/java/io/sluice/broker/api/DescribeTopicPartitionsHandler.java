@@ -120,10 +120,11 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler<Describe
                 offline.add(replica);
             }
         }
+        int leader = AdvertisedLeader.of(state, live::contains);
         return new DescribeTopicPartitionsResponsePartition()
                 .setPartitionIndex(index)
-                .setErrorCode(state.isOffline() ? Errors.LEADER_NOT_AVAILABLE.code() : Errors.NONE.code())
-                .setLeaderId(state.leader())
+                .setErrorCode(AdvertisedLeader.error(leader))
+                .setLeaderId(leader)
                 .setLeaderEpoch(state.leaderEpoch())
                 .setReplicaNodes(ids(state.replicas()))
                 .setIsrNodes(ids(state.isr()))

@@ -167,10 +167,11 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                     offline.add(replica);
                 }
             }
+            int leader = AdvertisedLeader.of(state, id -> isLive(id, live));
             partitions.add(new MetadataResponsePartition()
                     .setPartitionIndex(p)
-                    .setErrorCode(state.isOffline() ? Errors.LEADER_NOT_AVAILABLE.code() : Errors.NONE.code())
-                    .setLeaderId(state.leader())
+                    .setErrorCode(AdvertisedLeader.error(leader))
+                    .setLeaderId(leader)
                     .setLeaderEpoch(state.leaderEpoch())
                     .setReplicaNodes(replicas)
                     .setIsrNodes(ids(state.isr()))

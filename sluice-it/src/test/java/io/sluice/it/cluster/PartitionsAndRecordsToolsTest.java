@@ -32,7 +32,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.FileRecords;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -211,12 +210,9 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
         assertEquals("None", row.get(5), "no transaction: " + row);
     }
 
-    // Quarantined to -Pslow: failed once of four runs (2026-11-27 clean-clone CI at 7c061b9: after the leader's
-    // SIGKILL, Admin.listOffsets found no leader within 60 s). A race to find, not noise; see the session note.
-    @Tag("slow")
     @Test
     void shouldGrowAndPurgeAReplicatedTopicThroughKillsWithKafkasTools() throws Exception {
-        ReplicatedPartition.create(cluster, TOPIC, Map.of("min.insync.replicas", "2", "segment.bytes", "8192"));
+        ReplicatedPartition.create(cluster, TOPIC, Map.of("min.insync.replicas", "2", "segment.bytes", "65536"));
         Map<Integer, Set<String>> deletedKeys = new HashMap<>();
         Map<Integer, Long> deletedBelow = new HashMap<>();
         AckedProducer producer = new AckedProducer(cluster.bootstrap(), TOPIC, "k", "all").start();
