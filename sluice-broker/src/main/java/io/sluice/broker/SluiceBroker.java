@@ -63,6 +63,10 @@ import io.sluice.broker.network.NetworkServer;
 import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.security.ListenerSecurity;
 import io.sluice.broker.security.SaslApis;
+import io.sluice.broker.security.AlterUserScramCredentialsHandler;
+import io.sluice.broker.security.DescribeUserScramCredentialsHandler;
+import io.sluice.broker.security.ScramCredentialStore;
+import io.sluice.broker.api.DescribeClientQuotasHandler;
 import io.sluice.broker.produce.InitProducerIdHandler;
 import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
@@ -243,6 +247,12 @@ public final class SluiceBroker implements AutoCloseable {
             replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
             SaslApis.register(registry);
             AclApis.register(registry, authorizer, node, controllerChannel);
+            Supplier<ClusterState> appliedState = () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current();
+            registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,
+                            new AlterUserScramCredentialsHandler(node, controllerChannel))
+                    .register(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
+                            new DescribeUserScramCredentialsHandler(appliedState))
+                    .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(
@@ -258,7 +268,8 @@ public final class SluiceBroker implements AutoCloseable {
             server = NetworkServer.start(new NetworkServer.Settings(
                     listener.host(), listener.port(), config.numNetworkThreads(), config.numIoThreads(),
                     config.socketRequestMaxBytes(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
-                    config.connectionsMaxIdleMs(), ListenerSecurity.of(config, listener)), registry);
+                    config.connectionsMaxIdleMs(), ListenerSecurity.of(config, listener,
+                    ScramCredentialStore.ofCluster(appliedState))), registry);
             InetSocketAddress bound = server.boundAddress();
             Listener advertised = config.advertisedListeners().isEmpty() ? listener : config.advertisedListeners().get(0);
             String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
