@@ -85,7 +85,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -189,7 +191,6 @@ public final class SluiceBroker implements AutoCloseable {
             groupTimer = daemonScheduler("sluice-group-coordinator");
             groupLoader = daemonScheduler("sluice-group-loader");
 
-            Listener listener = config.listeners().get(0);
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
             forwarder = new ControllerForwarder(clusterHolder);
             ReplicaConfig replicaConfig = ReplicaConfig.of(config);
@@ -265,18 +266,19 @@ public final class SluiceBroker implements AutoCloseable {
             OffsetsTopic offsetsTopic = new OffsetsTopic(topics, forwarder, offsetsPartitions);
             GroupApis.register(registry, clusterHolder, offsetsTopic, groups);
 
-            server = NetworkServer.start(new NetworkServer.Settings(
-                    listener.host(), listener.port(), config.numNetworkThreads(), config.numIoThreads(),
-                    config.socketRequestMaxBytes(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
-                    config.connectionsMaxIdleMs(), ListenerSecurity.of(config, listener,
-                    ScramCredentialStore.ofCluster(appliedState))), registry);
+            List<NetworkServer.Settings> listeners = new ArrayList<>();
+            for (Listener l : config.listeners()) {
+                listeners.add(new NetworkServer.Settings(l.host(), l.port(), config.numNetworkThreads(),
+                        config.numIoThreads(), config.socketRequestMaxBytes(), config.socketSendBufferBytes(),
+                        config.socketReceiveBufferBytes(), config.connectionsMaxIdleMs(),
+                        ListenerSecurity.of(config, l, ScramCredentialStore.ofCluster(appliedState))));
+            }
+            server = NetworkServer.start(listeners, registry);
             InetSocketAddress bound = server.boundAddress();
-            Listener advertised = config.advertisedListeners().isEmpty() ? listener : config.advertisedListeners().get(0);
-            String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
-                    ? InetAddress.getLocalHost().getCanonicalHostName() : advertised.host();
-            int port = advertised.port() == 0 || advertised.port() == listener.port() ? bound.getPort() : advertised.port();
-            String rack = config.brokerRack().isEmpty() ? null : config.brokerRack();
-            membership.advertise(new BrokerNode(config.brokerId(), host, port, rack));
+            Map<String, BrokerNode> advertised = advertisedEndpoints(config, server);
+            String host = advertised.values().iterator().next().host();
+            int port = advertised.values().iterator().next().port();
+            membership.advertise(advertised);
             // Requests arriving while the broker joins and recovers get retriable errors, not a dropped connection.
             clusterHolder.set(membership);
             membership.join();
@@ -356,8 +358,14 @@ public final class SluiceBroker implements AutoCloseable {
         }
     }
 
+    /** Where the first listener is bound. */
     public InetSocketAddress boundAddress() {
         return server.boundAddress();
+    }
+
+    /** Where the listener named {@code listenerName} is bound, null when there is none. */
+    public InetSocketAddress boundAddress(String listenerName) {
+        return server.boundAddress(listenerName);
     }
 
     /** Where the HTTP (Prometheus) listener is bound; null when sluice.http.listener is unset. */
@@ -442,6 +450,32 @@ public final class SluiceBroker implements AutoCloseable {
             LOG.warn("Broker {}: leaving the cluster did not finish within {} (ZooKeeper unreachable?); stopping anyway",
                     config.brokerId(), bound);
         }
+    }
+
+    /**
+     * This broker's endpoint per advertised listener, the inter-broker listener first (other brokers reach each broker
+     * at its first endpoint): a wildcard or empty host becomes this machine's name, port 0 or the bound port the one
+     * the listener of that name is bound to.
+     */
+    private static Map<String, BrokerNode> advertisedEndpoints(BrokerConfig config, NetworkServer server)
+            throws IOException {
+        List<Listener> order = new ArrayList<>(config.advertisedListeners());
+        Listener interBroker = config.interBrokerListener();
+        order.remove(interBroker);
+        order.add(0, interBroker);
+        String rack = config.brokerRack().isEmpty() ? null : config.brokerRack();
+        Map<String, BrokerNode> byName = new LinkedHashMap<>();
+        for (Listener advertised : order) {
+            InetSocketAddress bound = server.boundAddress(advertised.name());
+            Listener configured = config.listeners().stream().filter(l -> l.name().equals(advertised.name()))
+                    .findFirst().orElseThrow();
+            String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
+                    ? InetAddress.getLocalHost().getCanonicalHostName() : advertised.host();
+            int port = advertised.port() == 0 || advertised.port() == configured.port() ? bound.getPort()
+                    : advertised.port();
+            byName.put(advertised.name(), new BrokerNode(config.brokerId(), host, port, rack));
+        }
+        return byName;
     }
 
     /** Where the controller is, from the node's newest state; null while none is known. */
