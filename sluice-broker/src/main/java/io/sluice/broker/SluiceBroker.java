@@ -192,7 +192,7 @@ public final class SluiceBroker implements AutoCloseable {
             groupLoader = daemonScheduler("sluice-group-loader");
 
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
-            forwarder = new ControllerForwarder(clusterHolder);
+            forwarder = new ControllerForwarder(clusterHolder, ClientSecurity.kafkaClientProperties(config));
             ReplicaConfig replicaConfig = ReplicaConfig.of(config);
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
