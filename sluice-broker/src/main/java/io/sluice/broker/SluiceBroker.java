@@ -302,8 +302,8 @@ public final class SluiceBroker implements AutoCloseable {
                 LOG.info("Broker {} serves Prometheus metrics on http://{}:{}/metrics", config.brokerId(),
                         http.boundAddress().getHostString(), http.boundAddress().getPort());
             }
-            LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}, ZooKeeper {})",
-                    config.brokerId(), identity.clusterId(), bound, host, port,
+            LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}; every listener {}; ZooKeeper {})",
+                    config.brokerId(), identity.clusterId(), bound, host, port, advertised,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
             return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, groupLoader, replicationTimer), groups, server,
                     membership, forwarder, recovery, replicas, controllerChannel, roomCheck, moveSource, metrics, http);
