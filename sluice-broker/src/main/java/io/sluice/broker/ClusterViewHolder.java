@@ -21,4 +21,5 @@ final class ClusterViewHolder implements ClusterView {
     @Override public BrokerNode self() { return delegate.self(); }
     @Override public int controllerId() { return delegate.controllerId(); }
     @Override public List<BrokerNode> liveBrokers() { return delegate.liveBrokers(); }
+    @Override public List<BrokerNode> liveBrokers(String listenerName) { return delegate.liveBrokers(listenerName); }
 }

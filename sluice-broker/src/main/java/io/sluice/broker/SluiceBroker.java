@@ -63,6 +63,10 @@ import io.sluice.broker.network.NetworkServer;
 import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.security.ListenerSecurity;
 import io.sluice.broker.security.SaslApis;
+import io.sluice.broker.security.AlterUserScramCredentialsHandler;
+import io.sluice.broker.security.DescribeUserScramCredentialsHandler;
+import io.sluice.broker.security.ScramCredentialStore;
+import io.sluice.broker.api.DescribeClientQuotasHandler;
 import io.sluice.broker.produce.InitProducerIdHandler;
 import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
@@ -81,7 +85,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -191,9 +197,8 @@ public final class SluiceBroker implements AutoCloseable {
             groupTimer = daemonScheduler("sluice-group-coordinator");
             groupLoader = daemonScheduler("sluice-group-loader");
 
-            Listener listener = config.listeners().get(0);
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
-            forwarder = new ControllerForwarder(clusterHolder);
+            forwarder = new ControllerForwarder(clusterHolder, ClientSecurity.kafkaClientProperties(config));
             ReplicaConfig replicaConfig = ReplicaConfig.of(config);
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
@@ -249,6 +254,12 @@ public final class SluiceBroker implements AutoCloseable {
             replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
             SaslApis.register(registry);
             AclApis.register(registry, authorizer, node, controllerChannel);
+            Supplier<ClusterState> appliedState = () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current();
+            registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,
+                            new AlterUserScramCredentialsHandler(node, controllerChannel))
+                    .register(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
+                            new DescribeUserScramCredentialsHandler(appliedState))
+                    .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(
@@ -261,18 +272,20 @@ public final class SluiceBroker implements AutoCloseable {
             OffsetsTopic offsetsTopic = new OffsetsTopic(topics, forwarder, offsetsPartitions);
             GroupApis.register(registry, clusterHolder, offsetsTopic, groups);
 
-            server = NetworkServer.start(new NetworkServer.Settings(
-                    listener.host(), listener.port(), config.numNetworkThreads(), config.numIoThreads(),
-                    config.socketRequestMaxBytes(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
-                    config.connectionsMaxIdleMs(), ListenerSecurity.of(config, listener)), registry);
+            List<NetworkServer.Settings> listeners = new ArrayList<>();
+            for (Listener l : config.listeners()) {
+                listeners.add(new NetworkServer.Settings(l.host(), l.port(), config.numNetworkThreads(),
+                        config.numIoThreads(), config.socketRequestMaxBytes(), config.socketSendBufferBytes(),
+                        config.socketReceiveBufferBytes(), config.connectionsMaxIdleMs(),
+                        ListenerSecurity.of(config, l, ScramCredentialStore.ofCluster(appliedState))));
+            }
+            server = NetworkServer.start(listeners, registry);
             InetSocketAddress bound = server.boundAddress();
-            Listener advertised = config.advertisedListeners().isEmpty() ? listener : config.advertisedListeners().get(0);
-            String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
-                    ? InetAddress.getLocalHost().getCanonicalHostName() : advertised.host();
-            int port = advertised.port() == 0 || advertised.port() == listener.port() ? bound.getPort() : advertised.port();
-            String rack = config.brokerRack().isEmpty() ? null : config.brokerRack();
+            Map<String, BrokerNode> advertised = advertisedEndpoints(config, server);
+            String host = advertised.values().iterator().next().host();
+            int port = advertised.values().iterator().next().port();
             status = BrokerStatus.start(config, metrics, membership, groups, topics, moveTargets, replicationTimer, host);
-            membership.advertise(new BrokerNode(config.brokerId(), host, port, rack));
+            membership.advertise(advertised);
             // Requests arriving while the broker joins and recovers get retriable errors, not a dropped connection.
             clusterHolder.set(membership);
             membership.join();
@@ -291,8 +304,8 @@ public final class SluiceBroker implements AutoCloseable {
                     replicas::reassigningPartitionsLed);
             replicationTimer.scheduleWithFixedDelay(gauges::syncLogGauges, LOG_GAUGE_SYNC_INTERVAL.toMillis(),
                     LOG_GAUGE_SYNC_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-            LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}, ZooKeeper {})",
-                    config.brokerId(), identity.clusterId(), bound, host, port,
+            LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}; every listener {}; ZooKeeper {})",
+                    config.brokerId(), identity.clusterId(), bound, host, port, advertised,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
             return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, groupLoader, replicationTimer), groups, server,
                     membership, forwarder, recovery, replicas, controllerChannel, roomCheck, moveSource, metrics, status);
@@ -347,8 +360,14 @@ public final class SluiceBroker implements AutoCloseable {
         }
     }
 
+    /** Where the first listener is bound. */
     public InetSocketAddress boundAddress() {
         return server.boundAddress();
+    }
+
+    /** Where the listener named {@code listenerName} is bound, null when there is none. */
+    public InetSocketAddress boundAddress(String listenerName) {
+        return server.boundAddress(listenerName);
     }
 
     /** Where the HTTP (Prometheus, status page) listener is bound; null when sluice.http.listener is unset. */
@@ -436,6 +455,32 @@ public final class SluiceBroker implements AutoCloseable {
             LOG.warn("Broker {}: leaving the cluster did not finish within {} (ZooKeeper unreachable?); stopping anyway",
                     config.brokerId(), bound);
         }
+    }
+
+    /**
+     * This broker's endpoint per advertised listener, the inter-broker listener first (other brokers reach each broker
+     * at its first endpoint): a wildcard or empty host becomes this machine's name, port 0 or the bound port the one
+     * the listener of that name is bound to.
+     */
+    private static Map<String, BrokerNode> advertisedEndpoints(BrokerConfig config, NetworkServer server)
+            throws IOException {
+        List<Listener> order = new ArrayList<>(config.advertisedListeners());
+        Listener interBroker = config.interBrokerListener();
+        order.remove(interBroker);
+        order.add(0, interBroker);
+        String rack = config.brokerRack().isEmpty() ? null : config.brokerRack();
+        Map<String, BrokerNode> byName = new LinkedHashMap<>();
+        for (Listener advertised : order) {
+            InetSocketAddress bound = server.boundAddress(advertised.name());
+            Listener configured = config.listeners().stream().filter(l -> l.name().equals(advertised.name()))
+                    .findFirst().orElseThrow();
+            String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
+                    ? InetAddress.getLocalHost().getCanonicalHostName() : advertised.host();
+            int port = advertised.port() == 0 || advertised.port() == configured.port() ? bound.getPort()
+                    : advertised.port();
+            byName.put(advertised.name(), new BrokerNode(config.brokerId(), host, port, rack));
+        }
+        return byName;
     }
 
     /** Where the controller is, from the node's newest state; null while none is known. */

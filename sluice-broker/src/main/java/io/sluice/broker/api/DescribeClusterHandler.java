@@ -41,7 +41,7 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
             return CompletableFuture.completedFuture(response);
         }
         response.setEndpointType(BROKER_ENDPOINTS);
-        for (BrokerNode node : cluster.liveBrokers()) {
+        for (BrokerNode node : cluster.liveBrokers(context.listenerName())) {
             response.brokers().add(new DescribeClusterResponseData.DescribeClusterBroker()
                     .setBrokerId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack()));
         }

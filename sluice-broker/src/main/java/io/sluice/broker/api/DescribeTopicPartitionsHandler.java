@@ -85,7 +85,7 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler<Describe
                     .setTopicAuthorizedOperations(authorized.onTopic(context, name)));
         }
         Set<Integer> live = new HashSet<>();
-        for (BrokerNode b : cluster.liveBrokers()) {
+        for (BrokerNode b : cluster.liveBrokers(context.listenerName())) {
             live.add(b.id());
         }
         int budget = Math.max(1, Math.min(request.responsePartitionLimit(), MAX_PARTITIONS));

@@ -67,7 +67,7 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
         }
         if (keyType == CoordinatorType.GROUP.id()) {
             int leader = offsetsTopic.leaderOf(partitionOfGroup.applyAsInt(key));
-            BrokerNode node = leader < 0 ? null : cluster.liveBroker(leader);
+            BrokerNode node = leader < 0 ? null : cluster.liveBroker(leader, context.listenerName());
             if (node == null) {
                 return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
                         .setErrorMessage("the coordinator of group '" + key + "' is not available yet");

@@ -62,7 +62,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 .setControllerId(cluster.controllerId())
                 .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()
                         ? authorized.onCluster(context) : AuthorizedOperations.OMITTED);
-        List<BrokerNode> live = cluster.liveBrokers();
+        List<BrokerNode> live = cluster.liveBrokers(context.listenerName());
         for (BrokerNode node : live) {
             response.brokers().add(new MetadataResponseData.MetadataResponseBroker()
                     .setNodeId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack()));
@@ -134,7 +134,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 forwarder.createTopicAsync(name);
                 error = Errors.LEADER_NOT_AVAILABLE;
             } else if (mayCreate) {
-                return describe(topics.create(name, -1, -1, Map.of(), false), cluster.liveBrokers());
+                return describe(topics.create(name, -1, -1, Map.of(), false), cluster.liveBrokers(context.listenerName()));
             }
         } catch (TopicException e) {
             error = e.error() == Errors.TOPIC_ALREADY_EXISTS ? Errors.NONE : e.error();

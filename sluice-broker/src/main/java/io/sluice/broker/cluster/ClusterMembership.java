@@ -18,6 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,11 +54,16 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
     private final String clusterId;
     private volatile ClusterNode node;
     private volatile BrokerNode self;
+    /** This broker's advertised endpoint per listener name, the inter-broker listener first. */
+    private volatile Map<String, BrokerNode> selfByListener = Map.of();
     private volatile Endpoint httpEndpoint;
-    private volatile BrokersOfState brokers = new BrokersOfState(ClusterState.EMPTY, List.of());
+    private volatile BrokersOfState brokers = new BrokersOfState(ClusterState.EMPTY, new ConcurrentHashMap<>());
 
-    private record BrokersOfState(ClusterState state, List<BrokerNode> nodes) {
+    /** The live brokers of one state, per listener name (null: each broker's first endpoint), made on first use. */
+    private record BrokersOfState(ClusterState state, ConcurrentHashMap<String, List<BrokerNode>> nodesByListener) {
     }
+
+    private static final String FIRST_ENDPOINT = "";
 
     private ClusterMembership(EmbeddedZooKeeper embedded, ClusterConnection connection, ClusterConfig clusterConfig,
                               String clusterId) {
@@ -125,9 +133,19 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         }
     }
 
-    /** Sets the endpoint this broker registers and reports as itself; call once the listener is bound. */
+    /** Sets the one (PLAINTEXT) endpoint this broker registers and reports as itself; call once it is bound. */
     public void advertise(BrokerNode advertised) {
-        this.self = advertised;
+        advertise(Map.of("PLAINTEXT", advertised));
+    }
+
+    /**
+     * Sets the endpoints this broker registers, one per advertised listener name, in order; the first is the
+     * inter-broker listener (other brokers reach this one at each broker's first endpoint) and reports this broker as
+     * itself. Call once the listeners are bound.
+     */
+    public void advertise(Map<String, BrokerNode> byListener) {
+        this.selfByListener = Collections.unmodifiableMap(new LinkedHashMap<>(byListener));
+        this.self = byListener.values().iterator().next();
     }
 
     /** Registers {@code endpoint} as this broker's HTTP listener ({@link #HTTP_LISTENER_NAME}) at {@link #join}. */
@@ -147,11 +165,20 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         if (advertised == null) {
             throw new IllegalStateException("advertise() the broker's endpoint before joining");
         }
-        String rack = advertised.rack() == null ? "" : advertised.rack();
-        Endpoint kafka = Endpoint.of(advertised.host(), advertised.port());
+        List<String> names = new ArrayList<>();
+        List<Endpoint> endpoints = new ArrayList<>();
+        selfByListener.forEach((name, node) -> {
+            names.add(name);
+            endpoints.add(Endpoint.of(node.host(), node.port()));
+        });
         Endpoint http = httpEndpoint;
-        BrokerInfo info = http == null ? BrokerInfo.of(advertised.id(), rack, kafka)
-                : new BrokerInfo(advertised.id(), rack, List.of("PLAINTEXT", HTTP_LISTENER_NAME), List.of(kafka, http));
+        if (http != null) {
+            // after the Kafka listeners: peers reach this broker at its first endpoint, the inter-broker one
+            names.add(HTTP_LISTENER_NAME);
+            endpoints.add(http);
+        }
+        BrokerInfo info = new BrokerInfo(advertised.id(), advertised.rack() == null ? "" : advertised.rack(), names,
+                endpoints);
         ClusterNode started = new ClusterNode(connection.client(), info, clusterConfig, true);
         try {
             started.start();
@@ -234,24 +261,32 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
 
     @Override
     public List<BrokerNode> liveBrokers() {
+        return liveBrokers(null);
+    }
+
+    @Override
+    public List<BrokerNode> liveBrokers(String listenerName) {
         ClusterNode n = node;
         if (n == null) {
-            return self == null ? List.of() : List.of(self);
+            BrokerNode mine = listenerName == null ? self : selfByListener.get(listenerName);
+            return mine == null ? List.of() : List.of(mine);
         }
         ClusterState state = n.current();
         BrokersOfState cached = brokers;
         if (cached.state() != state) {
-            cached = new BrokersOfState(state, toNodes(state));
+            cached = new BrokersOfState(state, new ConcurrentHashMap<>());
             brokers = cached;
         }
-        return cached.nodes();
+        return cached.nodesByListener().computeIfAbsent(listenerName == null ? FIRST_ENDPOINT : listenerName,
+                name -> toNodes(state, name));
     }
 
-    private static List<BrokerNode> toNodes(ClusterState state) {
+    /** Each live broker at its endpoint of {@code listenerName} ({@link #FIRST_ENDPOINT}: its first); without it, left out. */
+    private static List<BrokerNode> toNodes(ClusterState state, String listenerName) {
         List<BrokerNode> nodes = new ArrayList<>(state.brokers().size());
         for (Map.Entry<Integer, BrokerInfo> e : state.brokers().entrySet()) {
             BrokerInfo info = e.getValue();
-            Endpoint endpoint = info.primaryEndpoint();
+            Endpoint endpoint = listenerName.equals(FIRST_ENDPOINT) ? info.primaryEndpoint() : info.endpoint(listenerName);
             if (endpoint != null) {
                 nodes.add(new BrokerNode(info.id(), endpoint.host(), endpoint.port(), info.hasRack() ? info.rack() : null));
             }

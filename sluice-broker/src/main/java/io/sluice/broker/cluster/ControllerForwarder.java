@@ -1,5 +1,6 @@
 package io.sluice.broker.cluster;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Forwards topic auto-creation from a broker that is not the controller to the controller, the way
  * Kafka's brokers do: through the Kafka protocol, with kafka-clients' admin client, which finds the
- * controller in the cluster's own Metadata answers. The client is created on first use.
+ * controller in the cluster's own Metadata answers. It connects to the inter-broker listener (each broker's first
+ * endpoint) with that listener's security and this broker's own login. The client is created on first use.
  *
  * <p>Thread-safe.
  */
@@ -23,11 +25,19 @@ public final class ControllerForwarder implements AutoCloseable {
     private static final int REQUEST_TIMEOUT_MS = 15_000;
 
     private final ClusterView cluster;
+    private final Map<String, Object> clientSecurity;
     private Admin admin;
     private boolean closed;
 
+    /** A forwarder over plain text. */
     public ControllerForwarder(ClusterView cluster) {
+        this(cluster, Map.of());
+    }
+
+    /** @param clientSecurity kafka-clients security properties of the inter-broker listener */
+    public ControllerForwarder(ClusterView cluster, Map<String, Object> clientSecurity) {
         this.cluster = cluster;
+        this.clientSecurity = Map.copyOf(clientSecurity);
     }
 
     /** Asks the controller to create {@code topic} with the broker defaults; the outcome is only logged. */
@@ -65,11 +75,12 @@ public final class ControllerForwarder implements AutoCloseable {
             for (BrokerNode b : cluster.liveBrokers()) {
                 bootstrap.add(b.host() + ":" + b.port());
             }
-            admin = Admin.create(Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.toString(),
-                    AdminClientConfig.CLIENT_ID_CONFIG, "sluice-broker-" + cluster.self().id() + "-forwarder",
-                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS,
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2 * REQUEST_TIMEOUT_MS));
+            Map<String, Object> props = new HashMap<>(clientSecurity);
+            props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.toString());
+            props.put(AdminClientConfig.CLIENT_ID_CONFIG, "sluice-broker-" + cluster.self().id() + "-forwarder");
+            props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
+            props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2 * REQUEST_TIMEOUT_MS);
+            admin = Admin.create(props);
         }
         return admin;
     }

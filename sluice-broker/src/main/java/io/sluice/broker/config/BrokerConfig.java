@@ -467,9 +467,25 @@ public final class BrokerConfig {
         return SecurityProtocol.forName(protocolMap.get(listener.name()));
     }
 
-    /** The listener brokers reach each other on: the first advertised one. */
+    /**
+     * The listener brokers reach each other on (replication, the controller channel, partition moves): the advertised
+     * listener inter.broker.listener.name names, else the one named like security.inter.broker.protocol, else the first
+     * advertised one.
+     */
     public Listener interBrokerListener() {
-        return advertisedListeners.get(0);
+        String name = string(INTER_BROKER_LISTENER_NAME);
+        if (name == null) {
+            name = string(SECURITY_INTER_BROKER_PROTOCOL);
+        }
+        if (name == null) {
+            return advertisedListeners.get(0);
+        }
+        for (Listener advertised : advertisedListeners) {
+            if (advertised.name().equals(name.toUpperCase(java.util.Locale.ROOT))) {
+                return advertised;
+            }
+        }
+        throw new IllegalStateException("checked at construction: no advertised listener " + name);
     }
 
     /**
@@ -530,13 +546,29 @@ public final class BrokerConfig {
         }
     }
 
-    /** Brokers reach each other on the listener they advertise first; inter.broker.listener.name must name it. */
+    /**
+     * inter.broker.listener.name, or security.inter.broker.protocol (the listener named like the protocol), must name an
+     * advertised listener; at most one of them is set (Kafka's rules).
+     */
     private void checkInterBrokerListener() {
         String name = string(INTER_BROKER_LISTENER_NAME);
-        if (name != null && !advertisedListeners.get(0).name().equals(name)) {
-            throw new ConfigException(INTER_BROKER_LISTENER_NAME, name, "brokers reach each other on the first "
-                    + "advertised listener, " + advertisedListeners.get(0).name() + "; name it or leave the key unset");
+        String protocol = string(SECURITY_INTER_BROKER_PROTOCOL);
+        if (name != null && protocol != null) {
+            throw new ConfigException(INTER_BROKER_LISTENER_NAME, name, "Only one of " + INTER_BROKER_LISTENER_NAME
+                    + " and " + SECURITY_INTER_BROKER_PROTOCOL + " should be set.");
         }
+        String key = name != null ? INTER_BROKER_LISTENER_NAME : SECURITY_INTER_BROKER_PROTOCOL;
+        String wanted = name != null ? name : protocol;
+        if (wanted == null) {
+            return;
+        }
+        for (Listener advertised : advertisedListeners) {
+            if (advertised.name().equals(wanted.toUpperCase(java.util.Locale.ROOT))) {
+                return;
+            }
+        }
+        throw new ConfigException(key, wanted, "the inter-broker listener must be an advertised listener; "
+                + "advertised are " + advertisedListeners);
     }
 
     /** A TLS listener needs a key store; a SASL listener's JAAS entries are checked when the listener starts. */

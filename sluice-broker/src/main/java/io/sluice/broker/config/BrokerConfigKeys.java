@@ -109,6 +109,7 @@ public final class BrokerConfigKeys {
     public static final String CONTROLLED_SHUTDOWN_MAX_RETRIES = "controlled.shutdown.max.retries";
     public static final String CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS = "controlled.shutdown.retry.backoff.ms";
     public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
+    public static final String SECURITY_INTER_BROKER_PROTOCOL = "security.inter.broker.protocol";
     public static final String MOVE_FILE_TRANSFER_ENABLE = "sluice.move.file.transfer.enable";
     public static final String MOVE_CHUNK_BYTES = "sluice.move.chunk.bytes";
     public static final String MOVE_CHUNKS_IN_FLIGHT = "sluice.move.chunks.in.flight";
@@ -163,9 +164,9 @@ public final class BrokerConfigKeys {
     static {
         define(BROKER_ID, INT, "0", "Id of this broker in the cluster; node.id is read when broker.id is absent.", atLeast(0));
         define(LISTENERS, LIST, "PLAINTEXT://127.0.0.1:9092",
-                "Comma list of NAME://HOST:PORT to bind (the first one is served); port 0 picks a free port.", nonEmpty());
+                "Comma list of NAME://HOST:PORT to bind, each served with the security protocol its name maps to; port 0 picks a free port.", nonEmpty());
         define(ADVERTISED_LISTENERS, LIST, null,
-                "Comma list of NAME://HOST:PORT given to clients in metadata; unset means the listeners.", ANY);
+                "Comma list of NAME://HOST:PORT registered for each listener name; a request is answered with the brokers' endpoints of the listener it arrived on; unset means the listeners.", ANY);
         define(LISTENER_SECURITY_PROTOCOL_MAP, STRING,
                 "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
                 "Maps listener names to PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.", ANY);
@@ -275,7 +276,9 @@ public final class BrokerConfigKeys {
         define(CONTROLLED_SHUTDOWN_MAX_RETRIES, INT, "3", "Attempts at a controlled shutdown before the broker stops anyway.", atLeast(0));
         define(CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS, LONG, "5000", "Pause between controlled shutdown attempts.", atLeast(0));
         define(INTER_BROKER_LISTENER_NAME, STRING, null,
-                "Listener brokers use to reach each other; it must be the first advertised listener (unset means that one).", nonEmpty());
+                "Advertised listener brokers use to reach each other (replication, controller channel, moves); unset: the one security.inter.broker.protocol names, else the first advertised listener.", nonEmpty());
+        define(SECURITY_INTER_BROKER_PROTOCOL, STRING, null,
+                "Security protocol of the inter-broker listener: the listener of that name is used; set at most one of it and inter.broker.listener.name (unset, unlike Kafka's PLAINTEXT default: see inter.broker.listener.name).", nonEmpty());
         define(MOVE_FILE_TRANSFER_ENABLE, BOOLEAN, "true",
                 "A new replica of a moved partition starts from an in-sync replica's segment files, then fetches the tail; false: it fetches every record (Kafka's way).", ANY);
         define(MOVE_CHUNK_BYTES, INT, "1048576",

@@ -34,7 +34,6 @@ final class IgnoredKafkaKeys {
             "max.incremental.fetch.session.cache.slots",
             "fetch.max.bytes",
             "request.timeout.ms",
-            "security.inter.broker.protocol",
             "reserved.broker.max.id",
             "broker.id.generation.enable");
 

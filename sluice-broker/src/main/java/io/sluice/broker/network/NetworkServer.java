@@ -20,12 +20,16 @@ import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.broker.security.ListenerSecurity;
 import java.net.InetSocketAddress;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLEngine;
 
 /**
- * The Kafka listener: accepts connections, frames requests on the network threads and runs them
- * on the request-handler threads (each connection pinned to one, which keeps its order). A TLS listener puts Netty's
+ * The Kafka listeners: each accepts connections with its own address and security; all frame requests on the same
+ * network threads and run them on the same request-handler threads (each connection pinned to one, which keeps its order). A TLS listener puts Netty's
  * SslHandler (JDK engine) first in each pipeline; a SASL listener caps frames at sasl.server.max.receive.size until
  * the connection's login completes.
  *
@@ -47,68 +51,52 @@ public final class NetworkServer implements AutoCloseable {
     private final EventLoopGroup acceptor;
     private final EventLoopGroup network;
     private final EventExecutorGroup handlers;
-    private final Channel serverChannel;
+    /** One bound server channel per listener, in the order the listeners were given. */
+    private final Map<String, Channel> serverChannels;
     /** The open client connections, closed before any executor stops so no event is handed to a stopped one. */
     private final ChannelGroup connections;
 
     private NetworkServer(EventLoopGroup acceptor, EventLoopGroup network, EventExecutorGroup handlers,
-                          Channel serverChannel, ChannelGroup connections) {
+                          Map<String, Channel> serverChannels, ChannelGroup connections) {
         this.acceptor = acceptor;
         this.network = network;
         this.handlers = handlers;
-        this.serverChannel = serverChannel;
+        this.serverChannels = serverChannels;
         this.connections = connections;
     }
 
+    /** Serves one listener. */
     public static NetworkServer start(Settings settings, ApiRegistry registry) throws InterruptedException {
+        return start(List.of(settings), registry);
+    }
+
+    /**
+     * Serves every listener of {@code listeners} (each with its own address and security, named by its
+     * {@link ListenerSecurity#listenerName()}) on threads shared by all of them; the first one's thread counts apply.
+     */
+    public static NetworkServer start(List<Settings> listeners, ApiRegistry registry) throws InterruptedException {
+        Settings first = listeners.get(0);
         EventLoopGroup acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-acceptor", true));
-        EventLoopGroup network = new NioEventLoopGroup(settings.networkThreads(), new DefaultThreadFactory("sluice-network", true));
-        EventExecutorGroup handlers = new DefaultEventExecutorGroup(settings.requestHandlerThreads(),
+        EventLoopGroup network = new NioEventLoopGroup(first.networkThreads(), new DefaultThreadFactory("sluice-network", true));
+        EventExecutorGroup handlers = new DefaultEventExecutorGroup(first.requestHandlerThreads(),
                 new DefaultThreadFactory("sluice-request-handler", true));
         ChannelGroup connections = new DefaultChannelGroup("sluice-connections", GlobalEventExecutor.INSTANCE);
+        Map<String, Channel> bound = new LinkedHashMap<>();
         try {
-            ServerBootstrap bootstrap = new ServerBootstrap()
-                    .group(acceptor, network)
-                    .channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            connections.add(ch);
-                            if (settings.sendBufferBytes() > 0) {
-                                ch.config().setSendBufferSize(settings.sendBufferBytes());
-                            }
-                            if (settings.receiveBufferBytes() > 0) {
-                                ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
-                            }
-                            if (settings.connectionsMaxIdleMs() > 0) {
-                                ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS) {
-                                    @Override
-                                    protected void channelIdle(io.netty.channel.ChannelHandlerContext ctx, IdleStateEvent evt) {
-                                        ctx.close();
-                                    }
-                                });
-                            }
-                            ListenerSecurity security = settings.security();
-                            SSLEngine engine = null;
-                            if (security.usesTls()) {
-                                engine = security.newServerEngine();
-                                ch.pipeline().addFirst("tls", new SslHandler(engine));
-                                ch.pipeline().addAfter("tls", "chunks", new ChunkedWriteHandler());
-                            }
-                            ch.pipeline().addLast("frames", security.usesSasl()
-                                    ? new FrameDecoder(Math.min(settings.maxRequestBytes(), security.maxUnauthenticatedFrameBytes()),
-                                            "sasl.server.max.receive.size")
-                                    : new FrameDecoder(settings.maxRequestBytes()));
-                            ch.pipeline().addLast(handlers, "requests", new RequestChannelHandler(registry,
-                                    security.newSession(engine), settings.maxRequestBytes()));
-                        }
-                    });
-            Channel channel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
-            return new NetworkServer(acceptor, network, handlers, channel, connections);
+            for (Settings settings : listeners) {
+                ServerBootstrap bootstrap = new ServerBootstrap()
+                        .group(acceptor, network)
+                        .channel(NioServerSocketChannel.class)
+                        .option(ChannelOption.SO_BACKLOG, 1024)
+                        .option(ChannelOption.SO_REUSEADDR, true)
+                        .childOption(ChannelOption.TCP_NODELAY, true)
+                        .childHandler(connectionSetup(settings, registry, handlers, connections));
+                bound.put(settings.security().listenerName(),
+                        bootstrap.bind(settings.host(), settings.port()).sync().channel());
+            }
+            return new NetworkServer(acceptor, network, handlers, Collections.unmodifiableMap(bound), connections);
         } catch (InterruptedException | RuntimeException e) {
+            bound.values().forEach(c -> c.close().awaitUninterruptibly());
             acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             network.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             handlers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -116,8 +104,54 @@ public final class NetworkServer implements AutoCloseable {
         }
     }
 
+    /** The pipeline of each new connection of one listener. */
+    private static ChannelInitializer<SocketChannel> connectionSetup(Settings settings, ApiRegistry registry,
+                                                                     EventExecutorGroup handlers,
+                                                                     ChannelGroup connections) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                connections.add(ch);
+                if (settings.sendBufferBytes() > 0) {
+                    ch.config().setSendBufferSize(settings.sendBufferBytes());
+                }
+                if (settings.receiveBufferBytes() > 0) {
+                    ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
+                }
+                if (settings.connectionsMaxIdleMs() > 0) {
+                    ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS) {
+                        @Override
+                        protected void channelIdle(io.netty.channel.ChannelHandlerContext ctx, IdleStateEvent evt) {
+                            ctx.close();
+                        }
+                    });
+                }
+                ListenerSecurity security = settings.security();
+                SSLEngine engine = null;
+                if (security.usesTls()) {
+                    engine = security.newServerEngine();
+                    ch.pipeline().addFirst("tls", new SslHandler(engine));
+                    ch.pipeline().addAfter("tls", "chunks", new ChunkedWriteHandler());
+                }
+                ch.pipeline().addLast("frames", security.usesSasl()
+                        ? new FrameDecoder(Math.min(settings.maxRequestBytes(), security.maxUnauthenticatedFrameBytes()),
+                                "sasl.server.max.receive.size")
+                        : new FrameDecoder(settings.maxRequestBytes()));
+                ch.pipeline().addLast(handlers, "requests", new RequestChannelHandler(registry,
+                        security.newSession(engine), settings.maxRequestBytes()));
+            }
+        };
+    }
+
+    /** Where the first listener is bound. */
     public InetSocketAddress boundAddress() {
-        return (InetSocketAddress) serverChannel.localAddress();
+        return (InetSocketAddress) serverChannels.values().iterator().next().localAddress();
+    }
+
+    /** Where the listener named {@code listenerName} is bound, null when there is no such listener. */
+    public InetSocketAddress boundAddress(String listenerName) {
+        Channel c = serverChannels.get(listenerName);
+        return c == null ? null : (InetSocketAddress) c.localAddress();
     }
 
     /**
@@ -126,7 +160,7 @@ public final class NetworkServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        serverChannel.close().awaitUninterruptibly();
+        serverChannels.values().forEach(c -> c.close().awaitUninterruptibly());
         connections.close().awaitUninterruptibly();
         acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         handlers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

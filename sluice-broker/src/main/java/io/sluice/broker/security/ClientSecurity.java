@@ -1,6 +1,17 @@
 package io.sluice.broker.security;
 
 import static io.sluice.broker.config.BrokerConfigKeys.SASL_MECHANISM_INTER_BROKER_PROTOCOL;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_CIPHER_SUITES;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_ENABLED_PROTOCOLS;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_ENDPOINT_IDENTIFICATION_ALGORITHM;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_KEYSTORE_LOCATION;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_KEYSTORE_PASSWORD;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_KEYSTORE_TYPE;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_KEY_PASSWORD;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_PROTOCOL;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_TRUSTSTORE_LOCATION;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_TRUSTSTORE_PASSWORD;
+import static io.sluice.broker.config.BrokerConfigKeys.SSL_TRUSTSTORE_TYPE;
 
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.ConfigException;
@@ -14,6 +25,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import javax.security.sasl.SaslClient;
 import javax.security.sasl.SaslException;
@@ -91,6 +104,45 @@ public final class ClientSecurity {
 
     public SecurityProtocol protocol() {
         return protocol;
+    }
+
+    /**
+     * kafka-clients properties that connect to the inter-broker listener of {@code config} as this broker does:
+     * security.protocol, the listener's ssl.* stores and settings, and for SASL the inter-broker mechanism with this
+     * broker's own login (for the admin client that forwards requests to the controller).
+     *
+     * @throws ConfigException as {@link #interBroker} does
+     */
+    public static Map<String, Object> kafkaClientProperties(BrokerConfig config) {
+        ClientSecurity login = interBroker(config);
+        String listener = config.interBrokerListener().name();
+        Map<String, Object> props = new HashMap<>();
+        props.put("security.protocol", login.protocol.name);
+        if (login.tls != null) {
+            for (String key : List.of(SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_TYPE, SSL_KEYSTORE_PASSWORD, SSL_KEY_PASSWORD,
+                    SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_TYPE, SSL_TRUSTSTORE_PASSWORD, SSL_PROTOCOL,
+                    SSL_ENABLED_PROTOCOLS, SSL_CIPHER_SUITES)) {
+                String value = config.listenerValue(listener, key);
+                if (value != null && !value.isBlank()) {
+                    props.put(key, value);
+                }
+            }
+            String identification = config.listenerValue(listener, SSL_ENDPOINT_IDENTIFICATION_ALGORITHM);
+            props.put(SSL_ENDPOINT_IDENTIFICATION_ALGORITHM, identification == null ? "" : identification);
+        }
+        if (login.mechanism != null) {
+            String module = ScramMechanism.forName(login.mechanism) == null
+                    ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+                    : "org.apache.kafka.common.security.scram.ScramLoginModule";
+            props.put("sasl.mechanism", login.mechanism);
+            props.put("sasl.jaas.config", module + " required username=\"" + jaasQuoted(login.userName)
+                    + "\" password=\"" + jaasQuoted(login.password) + "\";");
+        }
+        return props;
+    }
+
+    private static String jaasQuoted(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
     /**

@@ -22,9 +22,11 @@ import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
 /**
  * How one listener secures its connections, built once at start from the configuration: its security protocol, the
  * TLS engine settings (SSL, SASL_SSL), and for SASL listeners the enabled mechanisms with their accounts
- * (PLAIN: the {@code user_<name>} passwords of the listener's PLAIN JAAS entry; SCRAM: the same entries of the
- * mechanism's own JAAS entry, turned into salted credentials at start, so the broker keeps no SCRAM password), the
- * pre-authentication frame cap and the failed-login delay.
+ * (PLAIN: the {@code user_<name>} passwords of the listener's PLAIN JAAS entry; SCRAM: the credentials stored in the
+ * cluster by AlterUserScramCredentials first, then the {@code user_<name>} entries of the mechanism's own JAAS entry,
+ * turned into salted credentials at start, so the broker keeps no SCRAM password), the pre-authentication frame cap
+ * and the failed-login delay. A SCRAM mechanism is offered when it is enabled and the cluster store is given, even
+ * without JAAS accounts (users are then added with kafka-configs.sh).
  *
  * <p>Immutable after construction; thread-safe (shared by every connection of the listener).
  */
@@ -36,6 +38,7 @@ public final class ListenerSecurity {
     private final List<String> mechanisms;
     private final Map<String, String> plainPasswords;
     private final Map<ScramMechanism, Map<String, ScramCredential>> scramCredentials;
+    private final ScramCredentialStore storedCredentials;
     private final int maxUnauthenticatedFrameBytes;
     private final long failedAuthenticationDelayMs;
     private final long reauthenticationMs;
@@ -43,7 +46,8 @@ public final class ListenerSecurity {
     private ListenerSecurity(String listenerName, SecurityProtocol protocol, TlsSettings tls, SslPrincipalMapper mapper,
                              List<String> mechanisms, Map<String, String> plainPasswords,
                              Map<ScramMechanism, Map<String, ScramCredential>> scramCredentials,
-                             int maxUnauthenticatedFrameBytes, long failedAuthenticationDelayMs, long reauthenticationMs) {
+                             ScramCredentialStore storedCredentials, int maxUnauthenticatedFrameBytes,
+                             long failedAuthenticationDelayMs, long reauthenticationMs) {
         this.listenerName = listenerName;
         this.protocol = protocol;
         this.tls = tls;
@@ -51,6 +55,7 @@ public final class ListenerSecurity {
         this.mechanisms = mechanisms;
         this.plainPasswords = plainPasswords;
         this.scramCredentials = scramCredentials;
+        this.storedCredentials = storedCredentials;
         this.maxUnauthenticatedFrameBytes = maxUnauthenticatedFrameBytes;
         this.failedAuthenticationDelayMs = failedAuthenticationDelayMs;
         this.reauthenticationMs = reauthenticationMs;
@@ -59,16 +64,25 @@ public final class ListenerSecurity {
     /** A PLAINTEXT listener: no TLS, no SASL, every connection is User:ANONYMOUS. */
     public static ListenerSecurity plaintext(String listenerName) {
         return new ListenerSecurity(listenerName, SecurityProtocol.PLAINTEXT, null, null, List.of(), Map.of(), Map.of(),
-                Integer.MAX_VALUE, 0, 0);
+                ScramCredentialStore.NONE, Integer.MAX_VALUE, 0, 0);
     }
 
     /**
-     * Builds the security of {@code listener}.
+     * Builds the security of {@code listener} with JAAS accounts only.
      *
-     * @throws ConfigException when a store cannot be loaded, or a SASL listener has an enabled mechanism without
+     * @throws ConfigException when a store cannot be loaded, or a SASL listener has no enabled mechanism with
      *                         accounts in its JAAS entry
      */
     public static ListenerSecurity of(BrokerConfig config, Listener listener) {
+        return of(config, listener, ScramCredentialStore.NONE);
+    }
+
+    /**
+     * Builds the security of {@code listener}; SCRAM logins look in {@code stored} before the JAAS accounts.
+     *
+     * @throws ConfigException when a store cannot be loaded, or a SASL listener offers no mechanism
+     */
+    public static ListenerSecurity of(BrokerConfig config, Listener listener, ScramCredentialStore stored) {
         String name = listener.name();
         SecurityProtocol protocol = config.securityProtocol(listener);
         boolean usesTls = protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL;
@@ -90,11 +104,11 @@ public final class ListenerSecurity {
             for (String mechanism : config.listenerValue(name, SASL_ENABLED_MECHANISMS).split(",")) {
                 mechanism = mechanism.trim();
                 Map<String, String> users = accounts(config, name, mechanism);
-                if (users.isEmpty()) {
+                ScramMechanism scramMechanism = ScramMechanism.forName(mechanism);
+                if (users.isEmpty() && (scramMechanism == null || stored == ScramCredentialStore.NONE)) {
                     continue;
                 }
                 mechanisms.add(mechanism);
-                ScramMechanism scramMechanism = ScramMechanism.forName(mechanism);
                 if (scramMechanism == null) {
                     plain.putAll(users);
                 } else {
@@ -115,7 +129,7 @@ public final class ListenerSecurity {
         long delay = Long.parseLong(config.listenerValue(name, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS));
         long reauth = Long.parseLong(config.listenerValue(name, CONNECTIONS_MAX_REAUTH_MS));
         return new ListenerSecurity(name, protocol, tls, mapper, List.copyOf(mechanisms), Map.copyOf(plain),
-                scram, usesSasl ? cap : Integer.MAX_VALUE, delay, usesSasl ? reauth : 0);
+                scram, stored, usesSasl ? cap : Integer.MAX_VALUE, delay, usesSasl ? reauth : 0);
     }
 
     private static Map<String, String> accounts(BrokerConfig config, String listenerName, String mechanism) {
@@ -184,8 +198,11 @@ public final class ListenerSecurity {
         if (scram == null) {
             return new PlainServer(plainPasswords::get);
         }
-        Map<String, ScramCredential> credentials = scramCredentials.get(scram);
-        return new ScramServer(scram, credentials::get);
+        Map<String, ScramCredential> jaas = scramCredentials.getOrDefault(scram, Map.of());
+        return new ScramServer(scram, user -> {
+            ScramCredential stored = storedCredentials.find(scram, user);
+            return stored != null ? stored : jaas.get(user);
+        });
     }
 
     /** A new connection's authentication state. */

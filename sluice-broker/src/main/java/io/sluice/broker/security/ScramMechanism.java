@@ -18,22 +18,26 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Immutable; thread-safe (every call makes its own JCA objects).
  */
 public enum ScramMechanism {
-    SCRAM_SHA_256("SCRAM-SHA-256", "SHA-256", "HmacSHA256", "PBKDF2WithHmacSHA256"),
-    SCRAM_SHA_512("SCRAM-SHA-512", "SHA-512", "HmacSHA512", "PBKDF2WithHmacSHA512");
+    SCRAM_SHA_256("SCRAM-SHA-256", (byte) 1, "SHA-256", "HmacSHA256", "PBKDF2WithHmacSHA256"),
+    SCRAM_SHA_512("SCRAM-SHA-512", (byte) 2, "SHA-512", "HmacSHA512", "PBKDF2WithHmacSHA512");
 
     /** Kafka's floor (and default) for SCRAM iterations. */
     public static final int MIN_ITERATIONS = 4096;
+    /** Kafka's ceiling for SCRAM iterations a credential may be stored with (AlterUserScramCredentials). */
+    public static final int MAX_ITERATIONS = 16384;
     private static final int SALT_BYTES = 32;
     private static final byte[] CLIENT_KEY = "Client Key".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SERVER_KEY = "Server Key".getBytes(StandardCharsets.US_ASCII);
 
     private final String mechanismName;
+    private final byte kafkaType;
     private final String digest;
     private final String mac;
     private final String pbkdf2;
 
-    ScramMechanism(String mechanismName, String digest, String mac, String pbkdf2) {
+    ScramMechanism(String mechanismName, byte kafkaType, String digest, String mac, String pbkdf2) {
         this.mechanismName = mechanismName;
+        this.kafkaType = kafkaType;
         this.digest = digest;
         this.mac = mac;
         this.pbkdf2 = pbkdf2;
@@ -41,6 +45,21 @@ public enum ScramMechanism {
 
     public String mechanismName() {
         return mechanismName;
+    }
+
+    /** Kafka's code of this mechanism ({@code org.apache.kafka.clients.admin.ScramMechanism#type()}). */
+    public byte kafkaType() {
+        return kafkaType;
+    }
+
+    /** The mechanism with Kafka's code {@code type}, or null (0 is Kafka's UNKNOWN). */
+    public static ScramMechanism forKafkaType(byte type) {
+        for (ScramMechanism mechanism : values()) {
+            if (mechanism.kafkaType == type) {
+                return mechanism;
+            }
+        }
+        return null;
     }
 
     /** The mechanism named {@code name} (e.g. SCRAM-SHA-256), or null. */
@@ -59,6 +78,14 @@ public enum ScramMechanism {
         new SecureRandom().nextBytes(salt);
         byte[] salted = saltedPassword(password, salt, iterations);
         return new ScramCredential(salt, hash(hmac(salted, CLIENT_KEY)), hmac(salted, SERVER_KEY), iterations);
+    }
+
+    /**
+     * The stored credential of a salted password (Hi(password, salt, i), as AlterUserScramCredentials carries it): the
+     * salted password itself is not kept.
+     */
+    public ScramCredential credentialOfSaltedPassword(byte[] salt, byte[] saltedPassword, int iterations) {
+        return new ScramCredential(salt.clone(), hash(clientKey(saltedPassword)), serverKey(saltedPassword), iterations);
     }
 
     /** Hi(password, salt, i) of RFC 5802: PBKDF2 with this mechanism's HMAC, one hash long. */

@@ -29,6 +29,14 @@ import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsTop
 import org.apache.kafka.common.message.DeleteRecordsResponseData;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeProducersResponseData;
+import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
+import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData.ScramCredentialDeletion;
+import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData.ScramCredentialUpsertion;
+import org.apache.kafka.common.message.AlterUserScramCredentialsResponseData;
+import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
+import org.apache.kafka.common.message.DescribeClientQuotasResponseData;
+import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData;
+import org.apache.kafka.common.message.DescribeUserScramCredentialsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -44,8 +52,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * CreatePartitions, DeleteRecords and DescribeProducers on the wire, every version the broker advertises: unknown
- * topics and partitions, negative counts and offsets answer Kafka's error codes; a body cut at every byte, spliced with
+ * CreatePartitions, DeleteRecords, DescribeProducers, AlterUserScramCredentials, DescribeUserScramCredentials and
+ * DescribeClientQuotas on the wire, every version the broker advertises: unknown topics and partitions, negative counts
+ * and offsets, unacceptable or duplicated credentials, unknown users and bad quota filters answer Kafka's error codes; a body cut at every byte, spliced with
  * garbage or claiming a huge collection ends in a response or a closed connection, never a hang or a big allocation;
  * afterwards the broker still serves and the target topic is unchanged.
  */
@@ -148,13 +157,71 @@ class AdminRequestsWireTest {
         CreatePartitionsRequestData assigned = createPartitions(TOPIC + "-absent", 3);
         assigned.topics().iterator().next().setAssignments(List.of(new CreatePartitionsAssignment()
                 .setBrokerIds(List.of(1, 2)), new CreatePartitionsAssignment().setBrokerIds(List.of(3))));
-        return List.of(assigned, deleteRecords(TOPIC, 0, 1_000_000), describeProducers(TOPIC, 0));
+        return List.of(assigned, deleteRecords(TOPIC, 0, 1_000_000), describeProducers(TOPIC, 0),
+                alterScram(upsertion("wire-user", (byte) 1, 100)).setDeletions(List.of(new ScramCredentialDeletion()
+                        .setName("wire-other").setMechanism((byte) 2))),
+                describeScram("wire-user", "absent"), new DescribeClientQuotasRequestData().setComponents(List.of(
+                        new DescribeClientQuotasRequestData.ComponentData().setEntityType("user")
+                                .setMatchType((byte) 0).setMatch("wire-user"))));
+    }
+
+    private static ScramCredentialUpsertion upsertion(String user, byte mechanism, int iterations) {
+        return new ScramCredentialUpsertion().setName(user).setMechanism(mechanism).setIterations(iterations)
+                .setSalt(new byte[] {1, 2, 3}).setSaltedPassword(new byte[32]);
+    }
+
+    private static AlterUserScramCredentialsRequestData alterScram(ScramCredentialUpsertion... upsertions) {
+        return new AlterUserScramCredentialsRequestData().setUpsertions(List.of(upsertions));
+    }
+
+    private static DescribeUserScramCredentialsRequestData describeScram(String... users) {
+        return new DescribeUserScramCredentialsRequestData().setUsers(Arrays.stream(users)
+                .map(u -> new DescribeUserScramCredentialsRequestData.UserName().setName(u)).toList());
+    }
+
+    private static short alterScramError(AlterUserScramCredentialsRequestData request) throws IOException {
+        AlterUserScramCredentialsResponseData r = new AlterUserScramCredentialsResponseData(new ByteBufferAccessor(
+                exchange(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, (short) 0, request)), (short) 0);
+        assertEquals(1, r.results().size(), "one result per user");
+        return r.results().get(0).errorCode();
+    }
+
+    @Test
+    void shouldAnswerBadCredentialsAndQuotaFiltersWithKafkasErrorCodes() throws IOException {
+        assertEquals(Errors.UNACCEPTABLE_CREDENTIAL.code(), alterScramError(alterScram(upsertion("u", (byte) 1, 4095))));
+        assertEquals(Errors.UNACCEPTABLE_CREDENTIAL.code(), alterScramError(alterScram(upsertion("u", (byte) 1, 16385))));
+        assertEquals(Errors.UNACCEPTABLE_CREDENTIAL.code(), alterScramError(alterScram(upsertion("", (byte) 1, 4096))));
+        assertEquals(Errors.UNACCEPTABLE_CREDENTIAL.code(), alterScramError(alterScram(upsertion("u", (byte) 1, 4096)
+                .setSalt(new byte[0]))));
+        assertEquals(Errors.UNSUPPORTED_SASL_MECHANISM.code(), alterScramError(alterScram(upsertion("u", (byte) 0, 4096))));
+        assertEquals(Errors.UNSUPPORTED_SASL_MECHANISM.code(), alterScramError(alterScram(upsertion("u", (byte) 9, 4096))));
+        assertEquals(Errors.DUPLICATE_RESOURCE.code(), alterScramError(alterScram(upsertion("u", (byte) 1, 4096),
+                upsertion("u", (byte) 1, 8192))));
+        assertEquals(Errors.RESOURCE_NOT_FOUND.code(), alterScramError(new AlterUserScramCredentialsRequestData()
+                .setDeletions(List.of(new ScramCredentialDeletion().setName("nobody").setMechanism((byte) 2)))));
+        DescribeUserScramCredentialsResponseData described = new DescribeUserScramCredentialsResponseData(
+                new ByteBufferAccessor(exchange(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, (short) 0,
+                        describeScram("nobody", "twice", "twice", ""))), (short) 0);
+        assertEquals(List.of("nobody", "twice", ""), described.results().stream().map(r -> r.user()).toList());
+        assertEquals(List.of(Errors.RESOURCE_NOT_FOUND.code(), Errors.DUPLICATE_RESOURCE.code(),
+                Errors.RESOURCE_NOT_FOUND.code()), described.results().stream().map(r -> r.errorCode()).toList());
+        for (short v : new short[] {0, 1}) {
+            for (var bad : List.of(new DescribeClientQuotasRequestData.ComponentData().setEntityType("user")
+                            .setMatchType((byte) 7), new DescribeClientQuotasRequestData.ComponentData()
+                            .setEntityType("").setMatchType((byte) 2))) {
+                DescribeClientQuotasResponseData quotas = new DescribeClientQuotasResponseData(new ByteBufferAccessor(
+                        exchange(ApiKeys.DESCRIBE_CLIENT_QUOTAS, v, new DescribeClientQuotasRequestData()
+                                .setComponents(List.of(bad)))), v);
+                assertEquals(Errors.INVALID_REQUEST.code(), quotas.errorCode());
+            }
+        }
     }
 
     private static short[] versions(ApiKeys api) {
         return switch (api) {
             case CREATE_PARTITIONS -> new short[] {0, 1, 2, 3};
             case DELETE_RECORDS -> new short[] {0, 1, 2};
+            case DESCRIBE_CLIENT_QUOTAS -> new short[] {0, 1};
             default -> new short[] {0};
         };
     }

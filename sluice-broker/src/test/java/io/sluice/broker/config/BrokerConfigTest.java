@@ -206,7 +206,29 @@ class BrokerConfigTest {
     }
 
     @Test
-    void shouldAcceptOnlyTheFirstAdvertisedListenerAsInterBrokerListener() {
+    void shouldChooseTheInterBrokerListenerByNameOrProtocolAmongTheAdvertisedOnes() {
+        Map<String, String> two = Map.of("listeners", "EXTERNAL://127.0.0.1:0,INTERNAL://127.0.0.1:0",
+                "listener.security.protocol.map", "EXTERNAL:PLAINTEXT,INTERNAL:PLAINTEXT,SSL:SSL");
+        assertEquals("EXTERNAL", BrokerConfig.fromMap(two).interBrokerListener().name(), "unset: the first advertised");
+        Map<String, String> named = new java.util.HashMap<>(two);
+        named.put("inter.broker.listener.name", "internal");
+        assertEquals("INTERNAL", BrokerConfig.fromMap(named).interBrokerListener().name());
+        Map<String, String> byProtocol = Map.of("listeners", "SSL://127.0.0.1:0,PLAINTEXT://127.0.0.1:0",
+                "ssl.keystore.location", "/absent.p12", "security.inter.broker.protocol", "PLAINTEXT");
+        assertEquals("PLAINTEXT", BrokerConfig.fromMap(byProtocol).interBrokerListener().name(),
+                "security.inter.broker.protocol names the listener of that name");
+        Map<String, String> both = new java.util.HashMap<>(named);
+        both.put("security.inter.broker.protocol", "PLAINTEXT");
+        ConfigException twice = assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(both));
+        assertTrue(twice.getMessage().contains("Only one of"), twice.getMessage());
+        Map<String, String> notAdvertised = new java.util.HashMap<>(named);
+        notAdvertised.put("advertised.listeners", "EXTERNAL://broker-1:9092");
+        assertEquals("inter.broker.listener.name",
+                assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(notAdvertised)).key());
+    }
+
+    @Test
+    void shouldRefuseAnInterBrokerListenerThatIsNotAdvertised() {
         assertEquals("PLAINTEXT", BrokerConfig.fromMap(Map.of("inter.broker.listener.name", "PLAINTEXT"))
                 .valueText("inter.broker.listener.name"));
         ConfigException error = assertThrows(ConfigException.class,

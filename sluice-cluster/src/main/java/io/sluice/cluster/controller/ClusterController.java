@@ -5,10 +5,12 @@ import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.AclEntry;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
+import io.sluice.cluster.state.ScramCredentialEntry;
 import io.sluice.cluster.state.StateReader;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.AclRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
+import io.sluice.cluster.state.wire.ScramRecord;
 import io.sluice.cluster.state.wire.SnapshotManifest;
 import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.cluster.zk.ZkPaths;
@@ -445,6 +447,31 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             for (AclEntry e : add) {
                 if (!state.acls().contains(e)) {
                     delta.addedAcls.add(AclRecord.of(e));
+                }
+            }
+            publishIfAny(delta);
+            return answer;
+        });
+    }
+
+    /**
+     * Kafka's AlterUserScramCredentials ({@link ScramChange}): the credentials {@code change} deletes and sets are
+     * published in one delta (nothing when they stay as they are). Completes with the change's answer after the write.
+     */
+    public <T> CompletableFuture<T> alterScramCredentials(ScramChange<T> change) {
+        return call("alterScramCredentials", state -> {
+            List<ScramCredentialEntry> set = new ArrayList<>();
+            List<ScramCredentialEntry.Key> delete = new ArrayList<>();
+            T answer = change.decide(state.scramCredentials(), set, delete);
+            DeltaRecord delta = new DeltaRecord();
+            for (ScramCredentialEntry.Key k : delete) {
+                if (state.scramCredentials().get(k.user(), k.mechanism()) != null) {
+                    delta.deletedScram.add(ScramRecord.deletion(k));
+                }
+            }
+            for (ScramCredentialEntry e : set) {
+                if (!e.equals(state.scramCredentials().get(e.user(), e.mechanism()))) {
+                    delta.setScram.add(ScramRecord.of(e));
                 }
             }
             publishIfAny(delta);

@@ -226,6 +226,11 @@ public final class ClusterNode implements AutoCloseable {
         return controller == null ? notController("alterAcls") : controller.alterAcls(change);
     }
 
+    /** Kafka's AlterUserScramCredentials on the active controller (see {@link ClusterController#alterScramCredentials}). */
+    public <T> CompletableFuture<T> alterScramCredentials(io.sluice.cluster.controller.ScramChange<T> change) {
+        return controller == null ? notController("alterScramCredentials") : controller.alterScramCredentials(change);
+    }
+
     /** The state the active controller last published, null when this node is not the active controller. */
     public ClusterState controllerState() {
         return controller == null ? null : controller.state();

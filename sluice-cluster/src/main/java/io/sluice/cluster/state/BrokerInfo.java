@@ -39,8 +39,17 @@ public record BrokerInfo(int id, String rack, List<String> listenerNames, List<E
         return !rack.isEmpty();
     }
 
-    /** The first endpoint, or null when the broker has no listener. */
+    /**
+     * The first endpoint, or null when the broker has no listener: brokers register their inter-broker listener first,
+     * so this is where other brokers reach this one (replication, controller channel, partition moves).
+     */
     public Endpoint primaryEndpoint() {
         return endpoints.isEmpty() ? null : endpoints.get(0);
+    }
+
+    /** The endpoint of listener {@code listenerName}, or null when the broker has no such listener. */
+    public Endpoint endpoint(String listenerName) {
+        int i = listenerNames.indexOf(listenerName);
+        return i < 0 ? null : endpoints.get(i);
     }
 }

@@ -5,6 +5,7 @@ import io.sluice.cluster.state.wire.BrokerRecord;
 import io.sluice.cluster.state.wire.ConfigRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.PartitionChangeRecord;
+import io.sluice.cluster.state.wire.ScramRecord;
 import io.sluice.cluster.state.wire.SnapshotRecord;
 import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.error.MalformedInputException;
@@ -24,9 +25,8 @@ import java.util.UUID;
 
 /**
  * The cluster as the controller published it: live brokers, topics with their partitions (and their configs), the
- * dynamic broker configurations (per broker id and the cluster default), the access control entries, the controller
- * epoch that
- * wrote the newest change and the sequence number of the last delta applied. Applying a delta makes a new instance
+ * dynamic broker configurations (per broker id and the cluster default), the access control entries, the SCRAM
+ * credentials, the controller epoch that wrote the newest change and the sequence number of the last delta applied. Applying a delta makes a new instance
  * that shares every unchanged topic and partition and every broker chunk the delta does not touch (see
  * {@link BrokerTable}), so a join or a leave costs O(size of the change), not O(brokers) or O(partitions).
  * Immutable; safe to share between threads.
@@ -35,7 +35,7 @@ public final class ClusterState {
     private static final NavigableSet<AclEntry> NO_ACLS = Collections.unmodifiableNavigableSet(new TreeSet<>());
     /** Before anything was published: ZooKeeper numbers the first delta 0, so the empty state sits at -1. */
     public static final ClusterState EMPTY = new ClusterState(0, -1, BrokerTable.EMPTY, new LinkedHashMap<>(),
-            Map.of(), NO_ACLS, null);
+            Map.of(), NO_ACLS, ScramCredentials.EMPTY, null);
     /** The broker id under which the cluster-wide default broker configuration is kept (Kafka's empty name). */
     public static final int CLUSTER_DEFAULT_BROKER = ConfigRecord.CLUSTER_DEFAULT;
 
@@ -52,6 +52,8 @@ public final class ClusterState {
     private final Map<Integer, Map<String, String>> brokerConfigs;
     /** Every access control entry, sorted; unmodifiable, shared by the next state when a delta leaves it unchanged. */
     private final NavigableSet<AclEntry> acls;
+    /** Every SCRAM credential; shared by the next state when a delta leaves them unchanged. */
+    private final ScramCredentials scramCredentials;
 
     /**
      * {@code sameTopicsAs} non-null: the topics are that state's, so its name index is shared too (and its broker
@@ -59,9 +61,10 @@ public final class ClusterState {
      */
     private ClusterState(int controllerEpoch, long appliedSeq, BrokerTable brokers,
                          LinkedHashMap<UUID, TopicState> topicsById, Map<Integer, Map<String, String>> brokerConfigs,
-                         NavigableSet<AclEntry> acls, ClusterState sameTopicsAs) {
+                         NavigableSet<AclEntry> acls, ScramCredentials scramCredentials, ClusterState sameTopicsAs) {
         this.controllerEpoch = controllerEpoch;
         this.acls = acls;
+        this.scramCredentials = scramCredentials;
         this.brokerConfigs = brokerConfigs;
         this.appliedSeq = appliedSeq;
         this.brokerTable = brokers;
@@ -143,6 +146,11 @@ public final class ClusterState {
         return acls;
     }
 
+    /** Every SCRAM credential (AlterUserScramCredentials). */
+    public ScramCredentials scramCredentials() {
+        return scramCredentials;
+    }
+
     public int partitionCount() {
         int n = 0;
         for (TopicState t : topicsById.values()) {
@@ -167,6 +175,13 @@ public final class ClusterState {
     public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
                                   Iterable<TopicState> topics, Map<Integer, Map<String, String>> brokerConfigs,
                                   Collection<AclEntry> acls) {
+        return of(controllerEpoch, appliedSeq, brokers, topics, brokerConfigs, acls, List.of());
+    }
+
+    /** Builds a state from parts with dynamic broker configurations, access control entries and SCRAM credentials. */
+    public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
+                                  Iterable<TopicState> topics, Map<Integer, Map<String, String>> brokerConfigs,
+                                  Collection<AclEntry> acls, Collection<ScramCredentialEntry> scram) {
         BrokerTable b = BrokerTable.of(brokers);
         LinkedHashMap<UUID, TopicState> t = new LinkedHashMap<>();
         for (TopicState topic : topics) {
@@ -179,12 +194,13 @@ public final class ClusterState {
             }
         }
         return new ClusterState(controllerEpoch, appliedSeq, b, t, Collections.unmodifiableMap(configs),
-                acls.isEmpty() ? NO_ACLS : Collections.unmodifiableNavigableSet(new TreeSet<>(acls)), null);
+                acls.isEmpty() ? NO_ACLS : Collections.unmodifiableNavigableSet(new TreeSet<>(acls)),
+                ScramCredentials.of(scram), null);
     }
 
     /** This state re-stamped with a controller epoch and position (a snapshot written by a newer controller). */
     public ClusterState at(int epoch, long seq) {
-        return new ClusterState(epoch, seq, brokerTable, topicsOwned, brokerConfigs, acls, this);
+        return new ClusterState(epoch, seq, brokerTable, topicsOwned, brokerConfigs, acls, scramCredentials, this);
     }
 
     /**
@@ -204,7 +220,8 @@ public final class ClusterState {
         }
         if (delta.joined == null || delta.left == null || delta.createdTopics == null || delta.deletedTopics == null
                 || delta.partitionChanges == null || delta.configChanges == null || delta.addedPartitions == null
-                || delta.addedAcls == null || delta.removedAcls == null) {
+                || delta.addedAcls == null || delta.removedAcls == null || delta.setScram == null
+                || delta.deletedScram == null) {
             throw new MalformedInputException("delta " + seq + ": a null list");
         }
         BrokerTable b = brokerTable;
@@ -255,7 +272,7 @@ public final class ClusterState {
             }
         }
         return new ClusterState(delta.controllerEpoch, seq, b, topics, configs, applyAcls(delta, seq),
-                topicsChanged ? null : this);
+                scramCredentials.apply(delta.deletedScram, delta.setScram, "delta " + seq), topicsChanged ? null : this);
     }
 
     /** CreateAcls and DeleteAcls: removals first, then additions; an unchanged set is shared. */
@@ -403,12 +420,16 @@ public final class ClusterState {
         for (AclEntry acl : acls) {
             s.acls.add(AclRecord.of(acl));
         }
+        for (ScramCredentialEntry e : scramCredentials.all()) {
+            s.scramCredentials.add(ScramRecord.of(e));
+        }
         return s;
     }
 
     /** The state a decoded snapshot describes. */
     public static ClusterState fromSnapshot(SnapshotRecord s) {
-        if (s.brokers == null || s.topics == null || s.brokerConfigs == null || s.acls == null) {
+        if (s.brokers == null || s.topics == null || s.brokerConfigs == null || s.acls == null
+                || s.scramCredentials == null) {
             throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a null list");
         }
         List<BrokerInfo> b = new ArrayList<>(s.brokers.size());
@@ -435,13 +456,18 @@ public final class ClusterState {
         for (Object r : s.acls) {
             acls.add(element(AclRecord.class, r, "snapshot acls").toEntry());
         }
-        return of(s.controllerEpoch, s.lastDeltaSeq, b, t, configs, acls);
+        List<ScramCredentialEntry> scram = new ArrayList<>(s.scramCredentials.size());
+        for (Object r : s.scramCredentials) {
+            scram.add(ScramCredentials.record(r, "snapshot scramCredentials").toEntry());
+        }
+        return of(s.controllerEpoch, s.lastDeltaSeq, b, t, configs, acls, scram);
     }
 
     /** Same brokers and topics (epoch and position aside). */
     public boolean sameContent(ClusterState o) {
         return brokerTable.sameEntries(o.brokerTable) && topicsById.equals(o.topicsById)
-                && brokerConfigs.equals(o.brokerConfigs) && acls.equals(o.acls);
+                && brokerConfigs.equals(o.brokerConfigs) && acls.equals(o.acls)
+                && scramCredentials.equals(o.scramCredentials);
     }
 
     @Override

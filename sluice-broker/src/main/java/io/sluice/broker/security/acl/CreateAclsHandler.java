@@ -1,6 +1,7 @@
 package io.sluice.broker.security.acl;
 
 import io.sluice.broker.interbroker.ControllerChannel;
+import io.sluice.broker.interbroker.ControllerWrites;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.cluster.node.ClusterNode;
@@ -26,17 +27,17 @@ import org.apache.kafka.common.resource.ResourceType;
  * CreateAcls ({@code kafka-acls.sh --add}, {@code Admin.createAcls}): needs Alter on the cluster
  * (CLUSTER_AUTHORIZATION_FAILED otherwise) and an authorizer (SECURITY_DISABLED otherwise); each creation is checked
  * as Kafka checks it (INVALID_REQUEST naming the bad field) and the valid ones are stored by the controller in one
- * delta ({@link AclWrites}). One result per creation, in request order.
+ * delta ({@link ControllerWrites}). One result per creation, in request order.
  *
  * <p>Thread-safe (stateless past construction).
  */
 public final class CreateAclsHandler implements ApiHandler<CreateAclsRequestData> {
     private final AclAuthorizer authorizer;
-    private final AclWrites writes;
+    private final ControllerWrites writes;
 
     public CreateAclsHandler(AclAuthorizer authorizer, Supplier<ClusterNode> node, ControllerChannel controller) {
         this.authorizer = authorizer;
-        this.writes = new AclWrites(node, controller);
+        this.writes = new ControllerWrites(node, controller);
     }
 
     @Override
@@ -46,7 +47,7 @@ public final class CreateAclsHandler implements ApiHandler<CreateAclsRequestData
             return CompletableFuture.completedFuture(failAll(request, refused, AclAuthorizer.refusalMessage(refused)));
         }
         short version = context.apiVersion();
-        return writes.<CreateAclsResponseData>write((current, add, remove) -> {
+        return writes.<CreateAclsResponseData>write(n -> n.<CreateAclsResponseData>alterAcls((current, add, remove) -> {
             CreateAclsResponseData response = new CreateAclsResponseData();
             for (AclCreation c : request.creations()) {
                 AclCreationResult result = new AclCreationResult();
@@ -58,7 +59,7 @@ public final class CreateAclsHandler implements ApiHandler<CreateAclsRequestData
                 response.results().add(result);
             }
             return response;
-        }, ApiKeys.CREATE_ACLS, version, request, readable -> new CreateAclsResponseData(readable, version),
+        }), ApiKeys.CREATE_ACLS, version, request, readable -> new CreateAclsResponseData(readable, version),
                 failure -> failAll(request, Errors.forException(failure), failure.getMessage()))
                 .thenApply(response -> response);
     }

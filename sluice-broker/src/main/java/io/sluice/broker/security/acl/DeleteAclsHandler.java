@@ -1,6 +1,7 @@
 package io.sluice.broker.security.acl;
 
 import io.sluice.broker.interbroker.ControllerChannel;
+import io.sluice.broker.interbroker.ControllerWrites;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.cluster.node.ClusterNode;
@@ -27,7 +28,7 @@ import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DeleteAcls ({@code kafka-acls.sh --remove}, {@code Admin.deleteAcls}): each filter removes the entries it matches
- * by Kafka's rules, decided on the controller against the published entries ({@link AclWrites}) and removed in one
+ * by Kafka's rules, decided on the controller against the published entries ({@link ControllerWrites}) and removed in one
  * delta; each filter's result lists what it removed. Needs Alter on the cluster (CLUSTER_AUTHORIZATION_FAILED) and an
  * authorizer (SECURITY_DISABLED); a filter with unknown elements is INVALID_REQUEST.
  *
@@ -35,11 +36,11 @@ import org.apache.kafka.common.resource.ResourceType;
  */
 public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequestData> {
     private final AclAuthorizer authorizer;
-    private final AclWrites writes;
+    private final ControllerWrites writes;
 
     public DeleteAclsHandler(AclAuthorizer authorizer, Supplier<ClusterNode> node, ControllerChannel controller) {
         this.authorizer = authorizer;
-        this.writes = new AclWrites(node, controller);
+        this.writes = new ControllerWrites(node, controller);
     }
 
     @Override
@@ -49,7 +50,7 @@ public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequestData
             return CompletableFuture.completedFuture(failAll(request, refused, AclAuthorizer.refusalMessage(refused)));
         }
         short version = context.apiVersion();
-        return writes.<DeleteAclsResponseData>write((current, add, remove) -> {
+        return writes.<DeleteAclsResponseData>write(n -> n.<DeleteAclsResponseData>alterAcls((current, add, remove) -> {
             DeleteAclsResponseData response = new DeleteAclsResponseData();
             Set<AclEntry> removed = new HashSet<>();
             for (DeleteAclsFilter f : request.filters()) {
@@ -71,7 +72,7 @@ public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequestData
                 }
             }
             return response;
-        }, ApiKeys.DELETE_ACLS, version, request, readable -> new DeleteAclsResponseData(readable, version),
+        }), ApiKeys.DELETE_ACLS, version, request, readable -> new DeleteAclsResponseData(readable, version),
                 failure -> failAll(request, Errors.forException(failure), failure.getMessage()))
                 .thenApply(response -> response);
     }

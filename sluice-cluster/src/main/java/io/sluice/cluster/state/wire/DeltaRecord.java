@@ -25,12 +25,15 @@ import java.util.UUID;
  * v0 or v1 delta reads it as empty. A delta is written as v2 only when it adds partitions.
  * Schema v3 adds addedAcls and removedAcls (CreateAcls and DeleteAcls: {@link AclRecord}s, removals applied before
  * additions); an older delta reads them as empty. A delta is written as v3 only when it changes ACLs.
+ * Schema v4 adds setScram and deletedScram (AlterUserScramCredentials: {@link ScramRecord}s, deletions applied before
+ * credentials set); an older delta reads them as empty. A delta is written as v4 only when it changes SCRAM credentials.
  * Mutable value holder; not thread-safe.
  */
 public final class DeltaRecord implements Message {
     private static final String[] FIELDS = {"controllerEpoch", "prevSeq", "joined", "left", "createdTopics",
-        "deletedTopics", "partitionChanges", "inSnapshot", "configChanges", "addedPartitions", "addedAcls", "removedAcls"};
-    public static final int CURRENT_VERSION = 3;
+        "deletedTopics", "partitionChanges", "inSnapshot", "configChanges", "addedPartitions", "addedAcls", "removedAcls",
+        "setScram", "deletedScram"};
+    public static final int CURRENT_VERSION = 4;
 
     public int controllerEpoch;
     public long prevSeq;
@@ -48,6 +51,10 @@ public final class DeltaRecord implements Message {
     public List<AclRecord> addedAcls = new ArrayList<>();
     /** Access control entries removed (schema v3). */
     public List<AclRecord> removedAcls = new ArrayList<>();
+    /** SCRAM credentials set, each replacing the user's credential of that mechanism (schema v4). */
+    public List<ScramRecord> setScram = new ArrayList<>();
+    /** SCRAM credentials deleted: user and mechanism only (schema v4). */
+    public List<ScramRecord> deletedScram = new ArrayList<>();
 
     @Override
     public int typeId() {
@@ -57,11 +64,14 @@ public final class DeltaRecord implements Message {
     public boolean isEmpty() {
         return joined.isEmpty() && left.length == 0 && createdTopics.isEmpty() && deletedTopics.isEmpty()
                 && partitionChanges.isEmpty() && configChanges.isEmpty() && addedPartitions.isEmpty()
-                && addedAcls.isEmpty() && removedAcls.isEmpty();
+                && addedAcls.isEmpty() && removedAcls.isEmpty() && setScram.isEmpty() && deletedScram.isEmpty();
     }
 
     @Override
     public int version() {
+        if (!setScram.isEmpty() || !deletedScram.isEmpty()) {
+            return 4;
+        }
         if (!addedAcls.isEmpty() || !removedAcls.isEmpty()) {
             return 3;
         }
@@ -144,6 +154,19 @@ public final class DeltaRecord implements Message {
                     return false;
                 }
                 w.incrementState();
+                if (version() < 4) {
+                    return true;
+                }
+            case 12:
+                if (!w.writeList(setScram, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
+            case 13:
+                if (!w.writeList(deletedScram, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
             default:
                 return true;
         }
@@ -202,10 +225,7 @@ public final class DeltaRecord implements Message {
                 }
                 r.incrementState();
                 if (r.version() < 1) {
-                    configChanges = new ArrayList<>();
-                    addedPartitions = new ArrayList<>();
-                    addedAcls = new ArrayList<>();
-                    removedAcls = new ArrayList<>();
+                    emptyFieldsAfter(0);
                     return true;
                 }
             case 8:
@@ -215,9 +235,7 @@ public final class DeltaRecord implements Message {
                 }
                 r.incrementState();
                 if (r.version() < 2) {
-                    addedPartitions = new ArrayList<>();
-                    addedAcls = new ArrayList<>();
-                    removedAcls = new ArrayList<>();
+                    emptyFieldsAfter(1);
                     return true;
                 }
             case 9:
@@ -227,8 +245,7 @@ public final class DeltaRecord implements Message {
                 }
                 r.incrementState();
                 if (r.version() < 3) {
-                    addedAcls = new ArrayList<>();
-                    removedAcls = new ArrayList<>();
+                    emptyFieldsAfter(2);
                     return true;
                 }
             case 10:
@@ -243,9 +260,41 @@ public final class DeltaRecord implements Message {
                     return false;
                 }
                 r.incrementState();
+                if (r.version() < 4) {
+                    emptyFieldsAfter(3);
+                    return true;
+                }
+            case 12:
+                setScram = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+            case 13:
+                deletedScram = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
             default:
                 return true;
         }
+    }
+
+    /** The fields a delta of schema {@code version} does not carry read as empty (not as the reused holder's values). */
+    private void emptyFieldsAfter(int version) {
+        if (version < 1) {
+            configChanges = new ArrayList<>();
+        }
+        if (version < 2) {
+            addedPartitions = new ArrayList<>();
+        }
+        if (version < 3) {
+            addedAcls = new ArrayList<>();
+            removedAcls = new ArrayList<>();
+        }
+        setScram = new ArrayList<>();
+        deletedScram = new ArrayList<>();
     }
 
     @Override

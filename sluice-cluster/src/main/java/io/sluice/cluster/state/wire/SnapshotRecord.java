@@ -15,11 +15,14 @@ import java.util.List;
  * {@link ConfigRecord}s); a v0 snapshot reads it as empty. Written as v1 only when there is a dynamic broker
  * configuration.
  * Schema v2 adds acls (every access control entry, as {@link AclRecord}s); an older snapshot reads it as empty.
- * Written as v2 only when there is an ACL. Mutable value holder; not thread-safe.
+ * Written as v2 only when there is an ACL.
+ * Schema v3 adds scramCredentials (every stored SCRAM credential, as {@link ScramRecord}s); an older snapshot reads it
+ * as empty. Written as v3 only when there is a SCRAM credential. Mutable value holder; not thread-safe.
  */
 public final class SnapshotRecord implements Message {
-    private static final String[] FIELDS = {"controllerEpoch", "lastDeltaSeq", "brokers", "topics", "brokerConfigs", "acls"};
-    public static final int CURRENT_VERSION = 2;
+    private static final String[] FIELDS = {"controllerEpoch", "lastDeltaSeq", "brokers", "topics", "brokerConfigs", "acls",
+        "scramCredentials"};
+    public static final int CURRENT_VERSION = 3;
 
     public int controllerEpoch;
     /** Sequence number of the last delta folded in; deltas after it apply on top. */
@@ -30,9 +33,14 @@ public final class SnapshotRecord implements Message {
     public List<ConfigRecord> brokerConfigs = new ArrayList<>();
     /** Access control entries (schema v2). */
     public List<AclRecord> acls = new ArrayList<>();
+    /** SCRAM credentials (schema v3). */
+    public List<ScramRecord> scramCredentials = new ArrayList<>();
 
     @Override
     public int version() {
+        if (!scramCredentials.isEmpty()) {
+            return 3;
+        }
         if (!acls.isEmpty()) {
             return 2;
         }
@@ -84,6 +92,14 @@ public final class SnapshotRecord implements Message {
                     return false;
                 }
                 w.incrementState();
+                if (version() < 3) {
+                    return true;
+                }
+            case 6:
+                if (!w.writeList(scramCredentials, ElementType.MESSAGE)) {
+                    return false;
+                }
+                w.incrementState();
             default:
                 return true;
         }
@@ -120,6 +136,7 @@ public final class SnapshotRecord implements Message {
                 if (r.version() < 1) {
                     brokerConfigs = new ArrayList<>();
                     acls = new ArrayList<>();
+                    scramCredentials = new ArrayList<>();
                     return true;
                 }
             case 4:
@@ -130,10 +147,21 @@ public final class SnapshotRecord implements Message {
                 r.incrementState();
                 if (r.version() < 2) {
                     acls = new ArrayList<>();
+                    scramCredentials = new ArrayList<>();
                     return true;
                 }
             case 5:
                 acls = r.readList(ElementType.MESSAGE);
+                if (!r.isLastRead()) {
+                    return false;
+                }
+                r.incrementState();
+                if (r.version() < 3) {
+                    scramCredentials = new ArrayList<>();
+                    return true;
+                }
+            case 6:
+                scramCredentials = r.readList(ElementType.MESSAGE);
                 if (!r.isLastRead()) {
                     return false;
                 }

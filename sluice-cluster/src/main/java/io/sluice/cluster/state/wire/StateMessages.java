@@ -15,6 +15,7 @@ public final class StateMessages {
     public static final int DELTA = 104;
     public static final int CONFIG = 105;
     public static final int ACL = 106;
+    public static final int SCRAM = 107;
 
     public static final MessageRegistry REGISTRY = MessageRegistry.builder()
             .register(BROKER, "BrokerRecord", 0, BrokerRecord::new)
@@ -25,6 +26,7 @@ public final class StateMessages {
             .register(DELTA, "DeltaRecord", DeltaRecord.CURRENT_VERSION, DeltaRecord::new)
             .register(CONFIG, "ConfigRecord", 0, ConfigRecord::new)
             .register(ACL, "AclRecord", 0, AclRecord::new)
+            .register(SCRAM, "ScramRecord", 0, ScramRecord::new)
             .build();
 
     private StateMessages() {

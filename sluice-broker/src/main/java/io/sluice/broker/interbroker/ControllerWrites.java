@@ -1,7 +1,5 @@
-package io.sluice.broker.security.acl;
+package io.sluice.broker.interbroker;
 
-import io.sluice.broker.interbroker.ControllerChannel;
-import io.sluice.cluster.controller.AclChange;
 import io.sluice.cluster.controller.ControllerFencedException;
 import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.node.ClusterNode;
@@ -16,14 +14,15 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Readable;
 
 /**
- * Where CreateAcls and DeleteAcls are decided: on this broker's controller when it is the active one, else forwarded
+ * Where the security writes (CreateAcls, DeleteAcls, AlterUserScramCredentials) are decided: on this broker's controller
+ * when it is the active one, else forwarded
  * unchanged (same API, same version) to the active controller over the {@link ControllerChannel}, which logs in as
  * this broker (a super user when ACLs are on). A forward that finds no controller, or one that lost its term, is
  * retried until {@link #FORWARD_WAIT_MS}, then answered with the request's error response.
  *
  * <p>Thread-safe (stateless past construction).
  */
-final class AclWrites {
+public final class ControllerWrites {
     /** How long a write waits for a controller to take it (a failover in progress), like Kafka's forwarding timeout. */
     static final long FORWARD_WAIT_MS = 20_000;
     private static final long RETRY_BACKOFF_MS = 250;
@@ -31,27 +30,27 @@ final class AclWrites {
     private final Supplier<ClusterNode> node;
     private final ControllerChannel controller;
 
-    AclWrites(Supplier<ClusterNode> node, ControllerChannel controller) {
+    public ControllerWrites(Supplier<ClusterNode> node, ControllerChannel controller) {
         this.node = node;
         this.controller = controller;
     }
 
     /**
-     * Runs {@code change} on the controller, or forwards {@code request} to it; a failure that outlives the wait
-     * completes with {@code failed} applied to it.
+     * Runs {@code change} on this broker's active controller, or forwards {@code request} to the active controller; a
+     * failure that outlives the wait completes with {@code failed} applied to it.
      */
-    <T extends ApiMessage> CompletableFuture<T> write(AclChange<T> change, ApiKeys api, short version,
+    public <T extends ApiMessage> CompletableFuture<T> write(Function<ClusterNode, CompletableFuture<T>> change, ApiKeys api, short version,
                                                       ApiMessage request, Function<Readable, T> parser,
                                                       Function<Throwable, T> failed) {
         return attempt(change, api, version, request, parser, failed,
                 System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FORWARD_WAIT_MS));
     }
 
-    private <T extends ApiMessage> CompletableFuture<T> attempt(AclChange<T> change, ApiKeys api, short version,
+    private <T extends ApiMessage> CompletableFuture<T> attempt(Function<ClusterNode, CompletableFuture<T>> change, ApiKeys api, short version,
                                                                 ApiMessage request, Function<Readable, T> parser,
                                                                 Function<Throwable, T> failed, long deadlineNanos) {
         ClusterNode n = node.get();
-        CompletableFuture<T> tried = n != null && n.isController() ? n.alterAcls(change)
+        CompletableFuture<T> tried = n != null && n.isController() ? change.apply(n)
                 : controller.send(api, version, request, parser);
         return tried.handle((answer, failure) -> {
             if (failure == null) {
