@@ -229,7 +229,8 @@ class BadInputTest {
     void shouldEndEveryGarbageBodyInAResponseOrACloseNeverAHang() throws IOException {
         Random random = new Random(20_261_121L);
         ApiKeys[] apis = {ApiKeys.PRODUCE, ApiKeys.FETCH, ApiKeys.METADATA, ApiKeys.LIST_OFFSETS,
-            ApiKeys.CREATE_TOPICS, ApiKeys.INIT_PRODUCER_ID, ApiKeys.API_VERSIONS};
+            ApiKeys.CREATE_TOPICS, ApiKeys.INIT_PRODUCER_ID, ApiKeys.API_VERSIONS, ApiKeys.ALTER_CLIENT_QUOTAS,
+            ApiKeys.DESCRIBE_CLIENT_QUOTAS};
         Map<ApiKeys, Short> versions = new EnumMap<>(ApiKeys.class);
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
             for (ApiKeys api : apis) {
