@@ -86,6 +86,20 @@ class ClientQuotasTest {
     }
 
     @Test
+    void shouldApplyUserQuotasToTheAuthenticatedPrincipal() {
+        configs.set(Map.of("users/alice", Map.of("producer_byte_rate", "1000"),
+                "clients/<default>", Map.of("producer_byte_rate", "1000000")));
+        RequestContext alice = new RequestContext(new RequestHeader(ApiKeys.PRODUCE, (short) 9, "app", 1), "127.0.0.1",
+                "c1", new org.apache.kafka.common.security.auth.KafkaPrincipal("User", "alice"), "SASL_PLAINTEXT",
+                io.sluice.broker.security.acl.AclAuthorizer.disabled());
+        assertEquals(0, quotas.account(alice, false, 10_000, 0, new ProduceResponseData()).throttleMs());
+        assertEquals(10_000, quotas.account(alice, false, 10_000, 0, new ProduceResponseData()).throttleMs(),
+                "alice's user quota, not the client-id default");
+        assertEquals(0, quotas.account(request(ApiKeys.PRODUCE, "app"), false, 20_000, 0, new ProduceResponseData())
+                .throttleMs(), "ANONYMOUS falls to the client-id default");
+    }
+
+    @Test
     void shouldBoundRequestTimeThrottlesByOneWindow() {
         configs.set(Map.of("users/ANONYMOUS", Map.of("request_percentage", "10")));
         MetadataResponseData metadata = new MetadataResponseData();
