@@ -44,6 +44,9 @@ import io.sluice.broker.api.ListOffsetsHandler;
 import io.sluice.broker.api.MetadataHandler;
 import io.sluice.broker.auth.AuthorizedOperations;
 import io.sluice.broker.security.acl.AclApis;
+import io.sluice.broker.api.AlterClientQuotasHandler;
+import io.sluice.broker.api.DescribeClientQuotasHandler;
+import io.sluice.broker.quota.ClientQuotas;
 import io.sluice.broker.security.acl.AclAuthorizer;
 import io.sluice.broker.security.acl.ClusterGate;
 import org.apache.kafka.common.acl.AclOperation;
@@ -66,7 +69,6 @@ import io.sluice.broker.security.SaslApis;
 import io.sluice.broker.security.AlterUserScramCredentialsHandler;
 import io.sluice.broker.security.DescribeUserScramCredentialsHandler;
 import io.sluice.broker.security.ScramCredentialStore;
-import io.sluice.broker.api.DescribeClientQuotasHandler;
 import io.sluice.broker.produce.InitProducerIdHandler;
 import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
@@ -216,7 +218,12 @@ public final class SluiceBroker implements AutoCloseable {
                     () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current());
             AuthorizedOperations authorized = new AuthorizedOperations();
             roomCheck = new ReassignmentRoomCheck(config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
-            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requests()).authorizeWith(authorizer);
+            Supplier<Map<String, Map<String, String>>> quotaConfigs = () -> (joined.node() == null ? ClusterState.EMPTY
+                    : joined.node().current()).clientQuotaConfigs();
+            ClientQuotas quotas = new ClientQuotas(quotaConfigs, config.quotaWindowNum(),
+                    TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), System::currentTimeMillis);
+            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requests()).authorizeWith(authorizer)
+                    .throttleWith(quotas);
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
                     .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
@@ -233,7 +240,10 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(topics))
                     .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis, timer,
                             metrics.topics()))
-                    .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, replicas, timer))
+                    .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, replicas, timer, quotas::fetchMaxBytes))
+                    .register(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, AlterClientQuotasHandler.of(node,
+                            new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
+                    .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(quotaConfigs))
                     .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 0, 4, new OffsetForLeaderEpochHandler(topics))
                     .register(ApiKeys.ALTER_PARTITION, 2, 3, ClusterGate.require(AclOperation.CLUSTER_ACTION, new AlterPartitionHandler(node)))
                     .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, ClusterGate.require(AclOperation.CLUSTER_ACTION, new ControlledShutdownHandler(node)))
@@ -252,14 +262,14 @@ public final class SluiceBroker implements AutoCloseable {
             }, MoveConfig.of(config), throttling::moveSendLimiter, System::currentTimeMillis);
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, moveSource);
             replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
+            replicationTimer.scheduleWithFixedDelay(quotas::expireIdle, 1, 1, TimeUnit.MINUTES);
             SaslApis.register(registry);
             AclApis.register(registry, authorizer, node, controllerChannel);
             Supplier<ClusterState> appliedState = () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current();
             registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,
                             new AlterUserScramCredentialsHandler(node, controllerChannel))
                     .register(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
-                            new DescribeUserScramCredentialsHandler(appliedState))
-                    .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
+                            new DescribeUserScramCredentialsHandler(appliedState));
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(

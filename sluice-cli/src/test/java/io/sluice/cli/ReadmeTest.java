@@ -57,6 +57,20 @@ class ReadmeTest {
     }
 
     @Test
+    void shouldListEveryClientQuotaKey() throws IOException {
+        String readme = Files.readString(README);
+        List<String> missing = new ArrayList<>();
+        for (io.sluice.broker.config.ClientQuotaKeys.QuotaKey key
+                : io.sluice.broker.config.ClientQuotaKeys.USER_AND_CLIENT_KEYS.values()) {
+            String row = "| `" + key.name() + "` | " + (key.whole() ? "whole number" : "number") + " | " + key.doc() + " |";
+            if (!readme.contains(row)) {
+                missing.add(key.name());
+            }
+        }
+        assertEquals(List.of(), missing, "client quota keys missing from README.md");
+    }
+
+    @Test
     void shouldShowExactlyTwoCommandsOnTheFirstScreen() throws IOException {
         String readme = Files.readString(README);
         int end = readme.indexOf(FIRST_SCREEN_END);

@@ -230,7 +230,7 @@ class BadInputTest {
         Random random = new Random(20_261_121L);
         ApiKeys[] apis = {ApiKeys.PRODUCE, ApiKeys.FETCH, ApiKeys.METADATA, ApiKeys.LIST_OFFSETS,
             ApiKeys.CREATE_TOPICS, ApiKeys.INIT_PRODUCER_ID, ApiKeys.API_VERSIONS, ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
-            ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, ApiKeys.DESCRIBE_CLIENT_QUOTAS};
+            ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, ApiKeys.ALTER_CLIENT_QUOTAS, ApiKeys.DESCRIBE_CLIENT_QUOTAS};
         Map<ApiKeys, Short> versions = new EnumMap<>(ApiKeys.class);
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
             for (ApiKeys api : apis) {

@@ -212,6 +212,16 @@ public final class BrokerConfig {
         return integer(SOCKET_RECEIVE_BUFFER_BYTES);
     }
 
+    /** quota.window.num: samples a client quota's rate is measured over. */
+    public int quotaWindowNum() {
+        return integer(QUOTA_WINDOW_NUM);
+    }
+
+    /** quota.window.size.seconds: length of each sample of a client quota's rate. */
+    public int quotaWindowSizeSeconds() {
+        return integer(QUOTA_WINDOW_SIZE_SECONDS);
+    }
+
     public long connectionsMaxIdleMs() {
         return longValue(CONNECTIONS_MAX_IDLE_MS);
     }

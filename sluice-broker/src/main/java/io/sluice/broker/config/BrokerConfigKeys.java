@@ -98,6 +98,8 @@ public final class BrokerConfigKeys {
     public static final String REPLICA_FETCH_MIN_BYTES = "replica.fetch.min.bytes";
     public static final String REPLICA_FETCH_RESPONSE_MAX_BYTES = "replica.fetch.response.max.bytes";
     public static final String REPLICA_FETCH_BACKOFF_MS = "replica.fetch.backoff.ms";
+    public static final String QUOTA_WINDOW_NUM = "quota.window.num";
+    public static final String QUOTA_WINDOW_SIZE_SECONDS = "quota.window.size.seconds";
     public static final String REPLICA_LAG_TIME_MAX_MS = "replica.lag.time.max.ms";
     public static final String REPLICA_SOCKET_TIMEOUT_MS = "replica.socket.timeout.ms";
     public static final String REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS = "replica.high.watermark.checkpoint.interval.ms";
@@ -260,6 +262,9 @@ public final class BrokerConfigKeys {
         define(REPLICA_FETCH_MIN_BYTES, INT, "1", "Bytes a follower's fetch waits for before the leader answers.", atLeast(1));
         define(REPLICA_FETCH_RESPONSE_MAX_BYTES, INT, "10485760", "Bytes a follower asks for in one fetch across its partitions.", atLeast(0));
         define(REPLICA_FETCH_BACKOFF_MS, INT, "1000", "Pause before a follower fetches a partition again after an error.", atLeast(0));
+        define(QUOTA_WINDOW_NUM, INT, "11",
+                "Samples a client quota's rate is measured over (Kafka's default: ten whole windows and the current one).", atLeast(1));
+        define(QUOTA_WINDOW_SIZE_SECONDS, INT, "1", "Length of each sample of a client quota's rate, in seconds.", atLeast(1));
         define(REPLICA_LAG_TIME_MAX_MS, LONG, "30000",
                 "A follower not caught up with the leader for this long leaves the ISR; one that catches up rejoins.", atLeast(1));
         define(REPLICA_SOCKET_TIMEOUT_MS, INT, "30000",

@@ -15,7 +15,8 @@ import java.util.TreeSet;
  * terms: a topic key must be a topic key ("Unknown topic config name") with a valid value (INVALID_CONFIG naming the
  * key), and a topic key Sluice accepts for compatibility without acting on it cannot change; a broker key must be a
  * broker key, and one Sluice cannot apply while running is refused with INVALID_REQUEST, "Cannot update these configs
- * dynamically: Set(...)". Only keys whose value changes are checked, so a set that kept an old key stays alterable.
+ * dynamically: Set(...)". A client quota entity's keys and values follow {@link ClientQuotaKeys}. Only keys whose value
+ * changes are checked, so a set that kept an old key stays alterable.
  *
  * <p>Thread-safe (reads the broker's current configuration).
  */
@@ -34,6 +35,9 @@ public final class DynamicConfigSchema implements ConfigSchema {
 
     @Override
     public String baseValue(ConfigResource resource, String key) {
+        if (resource.type().isClientQuota()) {
+            return null;
+        }
         if (resource.type() == ConfigResource.Type.TOPIC) {
             return TopicConfigKeys.byName(key) == null ? null
                     : TopicConfigs.resolve(broker.live(), Map.of()).valueText(key);
@@ -55,7 +59,13 @@ public final class DynamicConfigSchema implements ConfigSchema {
                 changed.add(key);
             }
         }
-        if (resource.type() == ConfigResource.Type.TOPIC) {
+        if (resource.type().isClientQuota()) {
+            for (String key : changed) {
+                if (next.containsKey(key)) {
+                    ClientQuotaKeys.checkStored(resource.type(), key, next.get(key));
+                }
+            }
+        } else if (resource.type() == ConfigResource.Type.TOPIC) {
             validateTopic(changed, next);
         } else {
             validateBroker(changed, next);
@@ -119,6 +129,9 @@ public final class DynamicConfigSchema implements ConfigSchema {
     }
 
     private static ConfigKey definition(ConfigResource.Type type, String key) {
+        if (type.isClientQuota()) {
+            return null;
+        }
         if (type == ConfigResource.Type.TOPIC) {
             TopicConfigKey topicKey = TopicConfigKeys.byName(key);
             return topicKey == null ? null : topicKey.key();

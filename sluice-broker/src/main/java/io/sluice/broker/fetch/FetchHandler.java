@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.ToIntFunction;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -23,7 +24,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * at once when enough bytes (min_bytes) are there, or parks the fetch until an append or a higher
  * high watermark brings them or max_wait_ms passes.
  * Fetch sessions are not kept: every answer has session id 0, which makes clients send full
- * fetches, as with a Kafka broker whose session cache is full.
+ * fetches, as with a Kafka broker whose session cache is full. A consumer's max_bytes is capped by its fetch quota
+ * (Kafka's {@code getMaxValueInQuotaWindow}) so one answer never outgrows the quota.
  *
  * <p>Thread-safe (stateless past construction).
  */
@@ -35,11 +37,19 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
     private final TopicManager topics;
     private final ReplicaManager replicas;
     private final ScheduledExecutorService timer;
+    private final ToIntFunction<RequestContext> quotaMaxBytes;
 
     public FetchHandler(TopicManager topics, ReplicaManager replicas, ScheduledExecutorService timer) {
+        this(topics, replicas, timer, context -> Integer.MAX_VALUE);
+    }
+
+    /** @param quotaMaxBytes the most a consumer's fetch may return under its fetch quota ({@code Integer.MAX_VALUE}: no quota) */
+    public FetchHandler(TopicManager topics, ReplicaManager replicas, ScheduledExecutorService timer,
+                        ToIntFunction<RequestContext> quotaMaxBytes) {
         this.topics = topics;
         this.replicas = replicas;
         this.timer = timer;
+        this.quotaMaxBytes = quotaMaxBytes;
     }
 
     @Override
@@ -73,13 +83,15 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
                         partition.logStartOffset()));
             }
         }
-        FetchReader reader = new FetchReader(topics, replicas, targets, request.maxBytes(), request.isolationLevel(),
+        int maxBytes = replicaId >= 0 ? request.maxBytes() : Math.min(request.maxBytes(), quotaMaxBytes.applyAsInt(context));
+        int minBytes = Math.min(request.minBytes(), maxBytes);
+        FetchReader reader = new FetchReader(topics, replicas, targets, maxBytes, request.isolationLevel(),
                 Math.max(-1, replicaId));
         FetchReader.Result first = reader.read(true);
-        if (request.maxWaitMs() <= 0 || first.bytes() >= request.minBytes() || first.hasError() || targets.isEmpty()) {
+        if (request.maxWaitMs() <= 0 || first.bytes() >= minBytes || first.hasError() || targets.isEmpty()) {
             return CompletableFuture.completedFuture(first.response());
         }
-        return new DelayedFetch(topics, reader, targets, request.minBytes(), request.maxWaitMs(), timer, replicaId >= 0)
+        return new DelayedFetch(topics, reader, targets, minBytes, request.maxWaitMs(), timer, replicaId >= 0)
                 .start();
     }
 }

@@ -29,6 +29,7 @@ public final class ApiRegistry {
     private final Map<ApiKeys, Registration> registrations = new EnumMap<>(ApiKeys.class);
     private final Map<Short, PrivateRequestHandler> privateHandlers = new HashMap<>();
     private RequestObserver observer = RequestObserver.NONE;
+    private RequestThrottler throttler = RequestThrottler.NONE;
     private AclAuthorizer authorizer = AclAuthorizer.disabled();
 
     /** The authorizer every request's context carries (none, allowing everything, unless set). */
@@ -73,6 +74,16 @@ public final class ApiRegistry {
 
     public RequestObserver observer() {
         return observer;
+    }
+
+    /** Who accounts requests against client quotas and throttles connections; nobody by default. */
+    public ApiRegistry throttleWith(RequestThrottler requestThrottler) {
+        this.throttler = requestThrottler;
+        return this;
+    }
+
+    public RequestThrottler throttler() {
+        return throttler;
     }
 
     /** The private handler of {@code apiKeyId}, or null. */

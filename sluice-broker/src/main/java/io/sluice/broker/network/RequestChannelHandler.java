@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * unknown API or use a version outside {@link ApiRegistry} close the connection, as Kafka's broker
  * does; an unsupported ApiVersions version gets UNSUPPORTED_VERSION and our ranges (KIP-511). On a SASL listener a
  * connection that has not logged in may send only ApiVersions, SaslHandshake and SaslAuthenticate; anything else
- * closes it.
+ * closes it. A response with a client-quota throttle time ({@link RequestThrottler}) is sent at once, then nothing more
+ * is read or run from the connection until that time has passed (KIP-219's muted channel).
  *
  * <p>Not thread-safe; one per connection, confined to the connection's request executor.
  */
@@ -46,9 +47,12 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private final int maxFrameBytesAfterLogin;
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private final RequestObserver observer;
+    private final RequestThrottler throttler;
     /** When each frame in {@link #queued} arrived, in the same order; kept only while the observer is enabled. */
     private final ArrivalTimes arrivals = new ArrivalTimes(PAUSE_READING_AT_QUEUED * 2);
     private boolean awaitingResponse;
+    /** Muted for a client quota: no reads and no queued request runs until the throttle time has passed. */
+    private boolean throttled;
     private boolean closed;
     private String clientHost = "";
     private String connectionId = "";
@@ -67,6 +71,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         this.session = session;
         this.maxFrameBytesAfterLogin = maxFrameBytesAfterLogin;
         this.observer = registry.observer();
+        this.throttler = registry.throttler();
     }
 
     @Override
@@ -114,7 +119,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
 
     private void drain(ChannelHandlerContext ctx) {
         ByteBuf frame;
-        while (!awaitingResponse && !closed && (frame = queued.poll()) != null) {
+        while (!awaitingResponse && !throttled && !closed && (frame = queued.poll()) != null) {
             long arrivedNanos = observer.enabled() ? arrivals.poll() : 0;
             try {
                 process(ctx, frame, arrivedNanos);
@@ -122,13 +127,14 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 frame.release();
             }
         }
-        if (!closed && queued.size() < PAUSE_READING_AT_QUEUED && !ctx.channel().config().isAutoRead()) {
+        if (!closed && !throttled && queued.size() < PAUSE_READING_AT_QUEUED && !ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
     }
 
     private void process(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos) {
-        long startNanos = observer.enabled() ? System.nanoTime() : 0;
+        boolean timed = observer.enabled() || throttler.active();
+        long startNanos = timed ? System.nanoTime() : 0;
         ByteBuffer bytes = frame.nioBuffer();
         if (bytes.remaining() < API_KEY_AND_VERSION_LENGTH + Integer.BYTES) {
             closeConnection(ctx, "request of " + bytes.remaining() + " bytes is shorter than a request header");
@@ -204,17 +210,18 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             closed = true;
             return;
         }
-        long handledNanos = observer.enabled() ? System.nanoTime() : 0;
+        long handledNanos = timed ? System.nanoTime() : 0;
         long queueNanos = startNanos - arrivedNanos;
         long localNanos = handledNanos - startNanos;
+        int requestBytes = frame.readableBytes();
         if (response.isDone()) {
-            complete(ctx, context, response.getNow(null), null, fromFollower, queueNanos, localNanos, 0);
+            complete(ctx, context, response.getNow(null), null, fromFollower, requestBytes, queueNanos, localNanos, 0);
         } else {
             awaitingResponse = true;
             response.whenComplete((body, error) -> ctx.executor().execute(() -> {
                 awaitingResponse = false;
                 long remoteNanos = observer.enabled() ? System.nanoTime() - handledNanos : 0;
-                complete(ctx, context, body, error, fromFollower, queueNanos, localNanos, remoteNanos);
+                complete(ctx, context, body, error, fromFollower, requestBytes, queueNanos, localNanos, remoteNanos);
                 drain(ctx);
             }));
         }
@@ -235,8 +242,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void complete(ChannelHandlerContext ctx, RequestContext context, ApiMessage body, Throwable error,
-                          boolean fromFollower, long queueNanos, long localNanos, long remoteNanos) {
+    private void complete(ChannelHandlerContext ctx, RequestContext context, ApiMessage answer, Throwable error,
+                          boolean fromFollower, int requestBytes, long queueNanos, long localNanos, long remoteNanos) {
         if (closed) {
             return;
         }
@@ -244,6 +251,12 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             LOG.error("Handler for {} v{} from {} failed; closing the connection", context.apiKey(), context.apiVersion(), clientHost, error);
             closeConnection(ctx, "internal error");
             return;
+        }
+        RequestThrottler.Throttled quota = throttler.active()
+                ? throttler.account(context, fromFollower, requestBytes, localNanos, answer) : null;
+        ApiMessage body = quota == null ? answer : quota.response();
+        if (quota != null && quota.throttleMs() > 0) {
+            mute(ctx, quota.throttleMs());
         }
         if (body != null) {
             long sendStartNanos = observer.enabled() ? System.nanoTime() : 0;
@@ -263,6 +276,16 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             observer.onAnswered(context.apiKey(), context.apiVersion(), fromFollower, null, queueNanos, localNanos,
                     remoteNanos, 0);
         }
+    }
+
+    /** KIP-219: nothing is read or run from this connection for {@code throttleMs}; the response still goes out now. */
+    private void mute(ChannelHandlerContext ctx, int throttleMs) {
+        throttled = true;
+        ctx.channel().config().setAutoRead(false);
+        ctx.executor().schedule(() -> {
+            throttled = false;
+            drain(ctx);
+        }, throttleMs, TimeUnit.MILLISECONDS);
     }
 
     /** One SaslHandshake or SaslAuthenticate of a connection logging in, or in again (KIP-368). */

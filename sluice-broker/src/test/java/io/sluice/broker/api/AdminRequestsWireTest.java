@@ -33,10 +33,17 @@ import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData.ScramCredentialDeletion;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData.ScramCredentialUpsertion;
 import org.apache.kafka.common.message.AlterUserScramCredentialsResponseData;
-import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
-import org.apache.kafka.common.message.DescribeClientQuotasResponseData;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsResponseData;
+import io.sluice.testkit.Poll;
+import java.time.Duration;
+import org.apache.kafka.common.message.AlterClientQuotasRequestData;
+import org.apache.kafka.common.message.AlterClientQuotasResponseData;
+import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
+import org.apache.kafka.common.message.DescribeClientQuotasResponseData;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -52,17 +59,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * CreatePartitions, DeleteRecords, DescribeProducers, AlterUserScramCredentials, DescribeUserScramCredentials and
- * DescribeClientQuotas on the wire, every version the broker advertises: unknown topics and partitions, negative counts
- * and offsets, unacceptable or duplicated credentials, unknown users and bad quota filters answer Kafka's error codes; a body cut at every byte, spliced with
+ * CreatePartitions, DeleteRecords, DescribeProducers, AlterUserScramCredentials, DescribeUserScramCredentials,
+ * AlterClientQuotas and DescribeClientQuotas on the wire, every version the broker advertises: unknown topics and
+ * partitions, negative counts and offsets, unacceptable or duplicated credentials, unknown users, unknown quota entity
+ * types and keys, bad quota values and filters answer Kafka's error codes; a body cut at every byte, spliced with
  * garbage or claiming a huge collection ends in a response or a closed connection, never a hang or a big allocation;
- * afterwards the broker still serves and the target topic is unchanged.
+ * afterwards the broker still serves, the target topic is unchanged and the client quota set up is untouched.
  */
 class AdminRequestsWireTest {
     private static final String TOPIC = "wire-target";
     private static final int PARTITIONS = 2;
     private static final int MAX_RESPONSE_BYTES = 1 << 20;
     private static final int GARBAGE_ROUNDS = 60;
+    private static final ClientQuotaEntity QUOTA_ENTITY = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "wired"));
+    private static final Map<ClientQuotaEntity, Map<String, Double>> QUOTAS = Map.of(QUOTA_ENTITY,
+            Map.of("producer_byte_rate", 1e9));
 
     @TempDir
     static Path dataDir;
@@ -75,6 +86,14 @@ class AdminRequestsWireTest {
         broker = new InProcessBroker(dataDir, Map.of("auto.create.topics.enable", "false"));
         admin = broker.admin();
         admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get();
+        admin.alterClientQuotas(List.of(new ClientQuotaAlteration(QUOTA_ENTITY,
+                List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 1e9))))).all().get();
+        Poll.until("the broker applied the quota", Duration.ofSeconds(30), AdminRequestsWireTest::quotas,
+                QUOTAS::equals);
+    }
+
+    private static Map<ClientQuotaEntity, Map<String, Double>> quotas() throws Exception {
+        return admin.describeClientQuotas(ClientQuotaFilter.all()).entities().get();
     }
 
     @AfterAll
@@ -89,6 +108,7 @@ class AdminRequestsWireTest {
                 .partitions().size());
         TopicPartition tp = new TopicPartition(TOPIC, 0);
         assertEquals(0, admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp).get().offset());
+        assertEquals(QUOTAS.get(QUOTA_ENTITY), quotas().get(QUOTA_ENTITY), "the quota set up is untouched");
     }
 
     private static ByteBuffer frame(ApiKeys api, short version, Message body, int correlationId) {
@@ -160,9 +180,9 @@ class AdminRequestsWireTest {
         return List.of(assigned, deleteRecords(TOPIC, 0, 1_000_000), describeProducers(TOPIC, 0),
                 alterScram(upsertion("wire-user", (byte) 1, 100)).setDeletions(List.of(new ScramCredentialDeletion()
                         .setName("wire-other").setMechanism((byte) 2))),
-                describeScram("wire-user", "absent"), new DescribeClientQuotasRequestData().setComponents(List.of(
-                        new DescribeClientQuotasRequestData.ComponentData().setEntityType("user")
-                                .setMatchType((byte) 0).setMatch("wire-user"))));
+                describeScram("wire-user", "absent"),
+                alterQuota("client-id", "other", "producer_byte_rate", -1).setValidateOnly(true),
+                describeQuotas("client-id", (byte) 0, "wired"));
     }
 
     private static ScramCredentialUpsertion upsertion(String user, byte mechanism, int iterations) {
@@ -187,7 +207,7 @@ class AdminRequestsWireTest {
     }
 
     @Test
-    void shouldAnswerBadCredentialsAndQuotaFiltersWithKafkasErrorCodes() throws IOException {
+    void shouldAnswerBadCredentialsWithKafkasErrorCodes() throws IOException {
         assertEquals(Errors.UNACCEPTABLE_CREDENTIAL.code(), alterScramError(alterScram(upsertion("u", (byte) 1, 4095))));
         assertEquals(Errors.UNACCEPTABLE_CREDENTIAL.code(), alterScramError(alterScram(upsertion("u", (byte) 1, 16385))));
         assertEquals(Errors.UNACCEPTABLE_CREDENTIAL.code(), alterScramError(alterScram(upsertion("", (byte) 1, 4096))));
@@ -205,23 +225,26 @@ class AdminRequestsWireTest {
         assertEquals(List.of("nobody", "twice", ""), described.results().stream().map(r -> r.user()).toList());
         assertEquals(List.of(Errors.RESOURCE_NOT_FOUND.code(), Errors.DUPLICATE_RESOURCE.code(),
                 Errors.RESOURCE_NOT_FOUND.code()), described.results().stream().map(r -> r.errorCode()).toList());
-        for (short v : new short[] {0, 1}) {
-            for (var bad : List.of(new DescribeClientQuotasRequestData.ComponentData().setEntityType("user")
-                            .setMatchType((byte) 7), new DescribeClientQuotasRequestData.ComponentData()
-                            .setEntityType("").setMatchType((byte) 2))) {
-                DescribeClientQuotasResponseData quotas = new DescribeClientQuotasResponseData(new ByteBufferAccessor(
-                        exchange(ApiKeys.DESCRIBE_CLIENT_QUOTAS, v, new DescribeClientQuotasRequestData()
-                                .setComponents(List.of(bad)))), v);
-                assertEquals(Errors.INVALID_REQUEST.code(), quotas.errorCode());
-            }
-        }
+    }
+
+    private static AlterClientQuotasRequestData alterQuota(String type, String name, String key, double value) {
+        AlterClientQuotasRequestData data = new AlterClientQuotasRequestData();
+        data.entries().add(new AlterClientQuotasRequestData.EntryData()
+                .setEntity(List.of(new AlterClientQuotasRequestData.EntityData().setEntityType(type).setEntityName(name)))
+                .setOps(List.of(new AlterClientQuotasRequestData.OpData().setKey(key).setValue(value))));
+        return data;
+    }
+
+    private static DescribeClientQuotasRequestData describeQuotas(String type, byte matchType, String match) {
+        return new DescribeClientQuotasRequestData().setComponents(List.of(new DescribeClientQuotasRequestData
+                .ComponentData().setEntityType(type).setMatchType(matchType).setMatch(match)));
     }
 
     private static short[] versions(ApiKeys api) {
         return switch (api) {
             case CREATE_PARTITIONS -> new short[] {0, 1, 2, 3};
             case DELETE_RECORDS -> new short[] {0, 1, 2};
-            case DESCRIBE_CLIENT_QUOTAS -> new short[] {0, 1};
+            case ALTER_CLIENT_QUOTAS, DESCRIBE_CLIENT_QUOTAS -> new short[] {0, 1};
             default -> new short[] {0};
         };
     }
@@ -262,6 +285,35 @@ class AdminRequestsWireTest {
             DescribeProducersResponseData r = new DescribeProducersResponseData(new ByteBufferAccessor(
                     exchange(ApiKeys.DESCRIBE_PRODUCERS, (short) 0, unknown)), (short) 0);
             assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), r.topics().get(0).partitions().get(0).errorCode());
+        }
+    }
+
+    @Test
+    void shouldAnswerBadQuotaInputWithKafkasErrorCodes() throws IOException {
+        for (short v : versions(ApiKeys.ALTER_CLIENT_QUOTAS)) {
+            for (AlterClientQuotasRequestData bad : List.of(alterQuota("group", "g", "producer_byte_rate", 1),
+                    alterQuota("client-id", "wired", "producer_rate", 1), alterQuota("client-id", "wired",
+                            "producer_byte_rate", -1), alterQuota("client-id", "wired", "producer_byte_rate", 0.5),
+                    alterQuota("client-id", "", "producer_byte_rate", 1), alterQuota("ip", "wired.invalid.",
+                            "connection_creation_rate", 1))) {
+                AlterClientQuotasResponseData r = new AlterClientQuotasResponseData(new ByteBufferAccessor(
+                        exchange(ApiKeys.ALTER_CLIENT_QUOTAS, v, bad)), v);
+                assertEquals(Errors.INVALID_REQUEST.code(), r.entries().get(0).errorCode(), bad + " v" + v);
+            }
+        }
+        for (short v : versions(ApiKeys.DESCRIBE_CLIENT_QUOTAS)) {
+            for (Map.Entry<DescribeClientQuotasRequestData, Errors> bad : Map.of(
+                    describeQuotas("group", (byte) 2, null), Errors.UNSUPPORTED_VERSION,
+                    describeQuotas("", (byte) 2, null), Errors.INVALID_REQUEST,
+                    describeQuotas("client-id", (byte) 7, null), Errors.UNKNOWN_SERVER_ERROR).entrySet()) {
+                DescribeClientQuotasResponseData r = new DescribeClientQuotasResponseData(new ByteBufferAccessor(
+                        exchange(ApiKeys.DESCRIBE_CLIENT_QUOTAS, v, bad.getKey())), v);
+                assertEquals(bad.getValue().code(), r.errorCode(), bad.getKey() + " v" + v);
+            }
+            DescribeClientQuotasResponseData exact = new DescribeClientQuotasResponseData(new ByteBufferAccessor(
+                    exchange(ApiKeys.DESCRIBE_CLIENT_QUOTAS, v, describeQuotas("client-id", (byte) 0, "wired"))), v);
+            assertEquals(1, exact.entries().size());
+            assertEquals(1e9, exact.entries().get(0).values().get(0).value());
         }
     }
 

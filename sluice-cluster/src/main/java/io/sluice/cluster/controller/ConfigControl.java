@@ -16,7 +16,9 @@ import java.util.TreeMap;
  * refused resource does not stop the others), its new dynamic configuration computed from the published one (SET,
  * DELETE, APPEND and SUBTRACT; or, for AlterConfigs, the given keys replacing the whole set), checked by the
  * broker module's {@link ConfigSchema}, and, unless validate-only, added to the delta as the entity's complete
- * configuration ({@link ConfigRecord}). A change that leaves the configuration as it is publishes nothing.
+ * configuration ({@link ConfigRecord}). A change that leaves the configuration as it is publishes nothing. Client
+ * quota entities (Kafka's AlterClientQuotas, as SET and DELETE operations) change the cluster's quota table, which is
+ * published once per call, whole, after every change of the call ({@link ConfigRecord#clientQuotas}).
  *
  * <p>Pure logic over a {@link ClusterState} and one delta; stateless, safe to share.
  */
@@ -29,8 +31,17 @@ final class ConfigControl {
     static List<ConfigChangeResult> alter(ClusterState state, List<ConfigChange> changes, ConfigSchema schema,
                                           boolean validateOnly, List<ConfigRecord> out) {
         List<ConfigChangeResult> results = new ArrayList<>(changes.size());
+        Map<String, Map<String, String>> quotas = state.clientQuotaConfigs();
+        boolean quotasChanged = false;
         for (ConfigChange change : changes) {
             try {
+                if (change.resource().type().isClientQuota()) {
+                    Map<String, Map<String, String>> next = alterQuotas(state, quotas, change, schema);
+                    quotasChanged |= next != quotas;
+                    quotas = next;
+                    results.add(new ConfigChangeResult(change.resource(), ConfigError.NONE, null));
+                    continue;
+                }
                 ConfigRecord record = alterOne(state, change, schema);
                 if (record != null && !validateOnly) {
                     out.add(record);
@@ -40,7 +51,31 @@ final class ConfigControl {
                 results.add(new ConfigChangeResult(change.resource(), e.error(), e.getMessage()));
             }
         }
+        if (quotasChanged && !validateOnly) {
+            out.add(ConfigRecord.clientQuotas(quotas));
+        }
         return results;
+    }
+
+    /** The quota table after {@code change}, the same instance when the entity's quotas stay as they are. */
+    private static Map<String, Map<String, String>> alterQuotas(ClusterState state, Map<String, Map<String, String>> quotas,
+                                                                ConfigChange change, ConfigSchema schema)
+            throws ConfigRefusedException {
+        ConfigResource resource = change.resource();
+        String path = resource.quotaPath();
+        Map<String, String> current = quotas.getOrDefault(path, Map.of());
+        Map<String, String> next = apply(resource, current, change, schema);
+        schema.validate(resource, current, next, state);
+        if (next.equals(current)) {
+            return quotas;
+        }
+        Map<String, Map<String, String>> table = new TreeMap<>(quotas);
+        if (next.isEmpty()) {
+            table.remove(path);
+        } else {
+            table.put(path, next);
+        }
+        return table;
     }
 
     /** The record of the resource's new configuration, null when nothing changes. */

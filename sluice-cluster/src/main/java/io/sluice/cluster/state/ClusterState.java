@@ -25,8 +25,10 @@ import java.util.UUID;
 
 /**
  * The cluster as the controller published it: live brokers, topics with their partitions (and their configs), the
- * dynamic broker configurations (per broker id and the cluster default), the access control entries, the SCRAM
- * credentials, the controller epoch that wrote the newest change and the sequence number of the last delta applied. Applying a delta makes a new instance
+ * dynamic broker configurations (per broker id and the cluster default), the client quota configurations (per quota
+ * entity path, as Kafka's ZooKeeper mode keeps them below {@code /config}), the access control entries, the SCRAM
+ * credentials, the controller epoch that wrote the newest change and the sequence number of the last delta applied.
+ * Applying a delta makes a new instance
  * that shares every unchanged topic and partition and every broker chunk the delta does not touch (see
  * {@link BrokerTable}), so a join or a leave costs O(size of the change), not O(brokers) or O(partitions).
  * Immutable; safe to share between threads.
@@ -35,7 +37,7 @@ public final class ClusterState {
     private static final NavigableSet<AclEntry> NO_ACLS = Collections.unmodifiableNavigableSet(new TreeSet<>());
     /** Before anything was published: ZooKeeper numbers the first delta 0, so the empty state sits at -1. */
     public static final ClusterState EMPTY = new ClusterState(0, -1, BrokerTable.EMPTY, new LinkedHashMap<>(),
-            Map.of(), NO_ACLS, ScramCredentials.EMPTY, null);
+            Map.of(), Map.of(), NO_ACLS, ScramCredentials.EMPTY, null);
     /** The broker id under which the cluster-wide default broker configuration is kept (Kafka's empty name). */
     public static final int CLUSTER_DEFAULT_BROKER = ConfigRecord.CLUSTER_DEFAULT;
 
@@ -52,6 +54,8 @@ public final class ClusterState {
     private final Map<Integer, Map<String, String>> brokerConfigs;
     /** Every access control entry, sorted; unmodifiable, shared by the next state when a delta leaves it unchanged. */
     private final NavigableSet<AclEntry> acls;
+    /** Client quota configurations by entity path ({@code clients/app-1}), sorted; unmodifiable, shared when unchanged. */
+    private final Map<String, Map<String, String>> clientQuotaConfigs;
     /** Every SCRAM credential; shared by the next state when a delta leaves them unchanged. */
     private final ScramCredentials scramCredentials;
 
@@ -61,8 +65,10 @@ public final class ClusterState {
      */
     private ClusterState(int controllerEpoch, long appliedSeq, BrokerTable brokers,
                          LinkedHashMap<UUID, TopicState> topicsById, Map<Integer, Map<String, String>> brokerConfigs,
-                         NavigableSet<AclEntry> acls, ScramCredentials scramCredentials, ClusterState sameTopicsAs) {
+                         Map<String, Map<String, String>> clientQuotaConfigs, NavigableSet<AclEntry> acls,
+                         ScramCredentials scramCredentials, ClusterState sameTopicsAs) {
         this.controllerEpoch = controllerEpoch;
+        this.clientQuotaConfigs = clientQuotaConfigs;
         this.acls = acls;
         this.scramCredentials = scramCredentials;
         this.brokerConfigs = brokerConfigs;
@@ -141,6 +147,31 @@ public final class ClusterState {
         return brokerConfigs;
     }
 
+    /**
+     * The client quota configurations by quota entity path as Kafka's ZooKeeper mode names them below {@code /config}
+     * ({@code clients/app-1}, {@code users/alice}, {@code users/<default>/clients/app-1}, {@code ips/10.0.0.1}), each
+     * entity's quota keys and values; sorted, unmodifiable, and the same instance in every state until a quota changes.
+     */
+    public Map<String, Map<String, String>> clientQuotaConfigs() {
+        return clientQuotaConfigs;
+    }
+
+    /** This state with {@code quotas} as its client quota configurations (for the controller's tests and tools). */
+    public ClusterState withClientQuotaConfigs(Map<String, Map<String, String>> quotas) {
+        return new ClusterState(controllerEpoch, appliedSeq, brokerTable, topicsOwned, brokerConfigs,
+                sortedQuotas(quotas), acls, scramCredentials, this);
+    }
+
+    private static Map<String, Map<String, String>> sortedQuotas(Map<String, Map<String, String>> quotas) {
+        TreeMap<String, Map<String, String>> sorted = new TreeMap<>();
+        for (Map.Entry<String, Map<String, String>> e : quotas.entrySet()) {
+            if (!e.getValue().isEmpty()) {
+                sorted.put(e.getKey(), Collections.unmodifiableMap(new TreeMap<>(e.getValue())));
+            }
+        }
+        return sorted.isEmpty() ? Map.of() : Collections.unmodifiableMap(sorted);
+    }
+
     /** Every access control entry, sorted; unmodifiable. */
     public NavigableSet<AclEntry> acls() {
         return acls;
@@ -193,14 +224,15 @@ public final class ClusterState {
                 configs.put(e.getKey(), Collections.unmodifiableMap(new TreeMap<>(e.getValue())));
             }
         }
-        return new ClusterState(controllerEpoch, appliedSeq, b, t, Collections.unmodifiableMap(configs),
+        return new ClusterState(controllerEpoch, appliedSeq, b, t, Collections.unmodifiableMap(configs), Map.of(),
                 acls.isEmpty() ? NO_ACLS : Collections.unmodifiableNavigableSet(new TreeSet<>(acls)),
                 ScramCredentials.of(scram), null);
     }
 
     /** This state re-stamped with a controller epoch and position (a snapshot written by a newer controller). */
     public ClusterState at(int epoch, long seq) {
-        return new ClusterState(epoch, seq, brokerTable, topicsOwned, brokerConfigs, acls, scramCredentials, this);
+        return new ClusterState(epoch, seq, brokerTable, topicsOwned, brokerConfigs, clientQuotaConfigs, acls,
+                scramCredentials, this);
     }
 
     /**
@@ -234,10 +266,13 @@ public final class ClusterState {
         }
         boolean topicConfigsChanged = false;
         Map<Integer, Map<String, String>> configs = brokerConfigs;
+        Map<String, Map<String, String>> quotas = clientQuotaConfigs;
         for (Object change : delta.configChanges) {
             ConfigRecord c = asConfigRecord(change, seq);
             if (c.entityType == ConfigRecord.TOPIC) {
                 topicConfigsChanged = true;
+            } else if (c.entityType == ConfigRecord.CLIENT_QUOTAS) {
+                quotas = sortedQuotas(c.clientQuotaConfigs());
             } else {
                 if (configs == brokerConfigs) {
                     configs = new TreeMap<>(brokerConfigs);
@@ -271,7 +306,7 @@ public final class ClusterState {
                 applyTopicConfigs(topics, delta.configChanges, seq);
             }
         }
-        return new ClusterState(delta.controllerEpoch, seq, b, topics, configs, applyAcls(delta, seq),
+        return new ClusterState(delta.controllerEpoch, seq, b, topics, configs, quotas, applyAcls(delta, seq),
                 scramCredentials.apply(delta.deletedScram, delta.setScram, "delta " + seq), topicsChanged ? null : this);
     }
 
@@ -417,6 +452,9 @@ public final class ClusterState {
         for (Map.Entry<Integer, Map<String, String>> e : brokerConfigs.entrySet()) {
             s.brokerConfigs.add(ConfigRecord.broker(e.getKey(), e.getValue()));
         }
+        if (!clientQuotaConfigs.isEmpty()) {
+            s.brokerConfigs.add(ConfigRecord.clientQuotas(clientQuotaConfigs));
+        }
         for (AclEntry acl : acls) {
             s.acls.add(AclRecord.of(acl));
         }
@@ -441,8 +479,16 @@ public final class ClusterState {
             t.add(element(TopicRecord.class, r, "snapshot topics").toTopic());
         }
         Map<Integer, Map<String, String>> configs = new TreeMap<>();
+        Map<String, Map<String, String>> quotas = null;
         for (Object o : s.brokerConfigs) {
             ConfigRecord c = asConfigRecord(o, s.lastDeltaSeq);
+            if (c.entityType == ConfigRecord.CLIENT_QUOTAS) {
+                if (quotas != null) {
+                    throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": two client quota tables");
+                }
+                quotas = c.clientQuotaConfigs();
+                continue;
+            }
             if (c.entityType != ConfigRecord.BROKER) {
                 throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a topic config among the "
                         + "broker configs");
@@ -460,14 +506,15 @@ public final class ClusterState {
         for (Object r : s.scramCredentials) {
             scram.add(ScramCredentials.record(r, "snapshot scramCredentials").toEntry());
         }
-        return of(s.controllerEpoch, s.lastDeltaSeq, b, t, configs, acls, scram);
+        ClusterState state = of(s.controllerEpoch, s.lastDeltaSeq, b, t, configs, acls, scram);
+        return quotas == null ? state : state.withClientQuotaConfigs(quotas);
     }
 
     /** Same brokers and topics (epoch and position aside). */
     public boolean sameContent(ClusterState o) {
         return brokerTable.sameEntries(o.brokerTable) && topicsById.equals(o.topicsById)
                 && brokerConfigs.equals(o.brokerConfigs) && acls.equals(o.acls)
-                && scramCredentials.equals(o.scramCredentials);
+                && clientQuotaConfigs.equals(o.clientQuotaConfigs) && scramCredentials.equals(o.scramCredentials);
     }
 
     @Override
