@@ -142,7 +142,12 @@ public final class OffsetCheckpointFile {
             }
             line.append((char) c);
         }
-        return line.length() == 0 ? null : line.toString();
+        if (line.length() > 0) {
+            // every line is written with its line end, and the file replaced whole: a line without one was cut off
+            // (a cut number would otherwise read as a smaller, valid offset)
+            throw new CorruptCheckpointException(file, lineNumber, "line cut off before its line end: '" + line + "'");
+        }
+        return null;
     }
 
     private static long parseNonNegative(String text, Path file, int lineNumber, String field)
