@@ -174,7 +174,7 @@ public final class PartitionLog implements AutoCloseable {
             if (next == logEndOffset) {
                 return new AppendResult(-1, -1, NO_TIMESTAMP, -1, -1, logStartOffset, false);
             }
-            LogSegment active = maybeRoll(end - start, next - 1, nowMs);
+            LogSegment active = maybeRoll(end - start, next - 1, maxTimestamp, nowMs);
             long offset = logEndOffset;
             for (int p = start; p < end; p += view.sizeInBytes()) {
                 view.wrap(batches, p);
@@ -242,7 +242,7 @@ public final class PartitionLog implements AutoCloseable {
             if (first < 0) {
                 return new AppendResult(-1, -1, NO_TIMESTAMP, -1, -1, logStartOffset, false);
             }
-            LogSegment active = maybeRoll(end - start, expectedAtLeast - 1, clock.getAsLong());
+            LogSegment active = maybeRoll(end - start, expectedAtLeast - 1, maxTimestamp, clock.getAsLong());
             if (active.size() == 0 && active.baseOffset() < first && active.baseOffset() == logEndOffset) {
                 // an empty active segment must start at its first batch so relative offsets stay valid
                 active = replaceEmptyActive(first);
@@ -268,13 +268,15 @@ public final class PartitionLog implements AutoCloseable {
         return result;
     }
 
-    private LogSegment maybeRoll(int appendBytes, long lastOffset, long nowMs) throws IOException {
+    /** @param appendMaxTimestamp the largest batch timestamp of the append, which ages the segment as in Kafka */
+    private LogSegment maybeRoll(int appendBytes, long lastOffset, long appendMaxTimestamp, long nowMs)
+            throws IOException {
         LogSegment active = segments[segments.length - 1];
         if (active.size() == 0) {
             return active;
         }
         boolean full = (long) active.size() + appendBytes > config.segmentBytes();
-        boolean old = active.isOlderThan(config.maxSegmentMs(), nowMs);
+        boolean old = active.isOlderThan(config.maxSegmentMs(), appendMaxTimestamp, nowMs);
         boolean offsetOverflow = lastOffset - active.baseOffset() > Integer.MAX_VALUE;
         if (full || old || offsetOverflow || active.isIndexFull()) {
             return rollAt(logEndOffset, nowMs);

@@ -212,6 +212,20 @@ class PartitionLogTest {
     }
 
     @Test
+    void shouldAgeASegmentByTheRecordsTimestampsNotTheWallClock() throws Exception {
+        // Records written a day ago (mirrored or replayed) arrive now: as in Kafka, the segment ages by the
+        // records' own timestamps, so they share segments instead of rolling one per append.
+        PartitionLog log = open(LogConfig.builder().segmentMs(1_000).build());
+        long now = 86_400_000L;
+        for (int i = 0; i < 5; i++) {
+            log.appendAsLeader(TestBatches.batch(10_000 + i * 100, "old-" + i), 0, now + i);
+        }
+        assertEquals(1, log.segmentCount());
+        log.appendAsLeader(TestBatches.batch(11_500, "older-than-a-segment-ms-after-the-first"), 0, now + 10);
+        assertEquals(2, log.segmentCount());
+    }
+
+    @Test
     void shouldTruncateToAnOffsetAndAcceptNewAppends() throws Exception {
         PartitionLog log = open(small());
         for (int i = 0; i < 30; i++) {

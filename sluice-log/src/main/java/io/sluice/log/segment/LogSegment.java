@@ -516,10 +516,16 @@ public final class LogSegment {
         channel.close();
     }
 
-    /** When this segment must roll by age: timestamp of its first batch, else its creation time. */
-    public boolean isOlderThan(long ageMs, long nowMs) {
-        long reference = firstBatchTimestamp != NO_TIMESTAMP ? firstBatchTimestamp : createdMs;
-        return size > 0 && nowMs - reference > ageMs;
+    /**
+     * Whether an append whose largest batch timestamp is {@code appendMaxTimestamp} must roll this segment by age, as
+     * Kafka decides it: the time between the segment's first batch timestamp and the append's, or, when the segment's
+     * first batch has no timestamp, between the segment's creation and now. Records written with old timestamps
+     * (mirrored, replayed) therefore age a segment by their own clock, not the wall clock: otherwise every append of
+     * records older than {@code ageMs} would roll a new segment.
+     */
+    public boolean isOlderThan(long ageMs, long appendMaxTimestamp, long nowMs) {
+        long waited = firstBatchTimestamp >= 0 ? appendMaxTimestamp - firstBatchTimestamp : nowMs - createdMs;
+        return size > 0 && waited > ageMs;
     }
 
     /** For time retention: the largest batch timestamp, else the file's modification time. */
