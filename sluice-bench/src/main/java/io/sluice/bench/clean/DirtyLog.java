@@ -14,9 +14,11 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.CompressionType;
+import org.apache.kafka.common.record.DefaultRecordBatch;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.Records;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
@@ -56,7 +58,8 @@ final class DirtyLog {
 
     /**
      * @param codec        none, gzip, snappy, lz4 or zstd (one codec per batch, as a producer writes)
-     * @param dirtyBytes   at least this many bytes of closed segments
+     * @param dirtyBytes   closed segments of segmentBytes (nearly full: a batch that would overflow one starts the next)
+     *                     until they add up to this many bytes
      * @param segmentBytes segment.bytes of both logs
      */
     static DirtyLog build(String codec, long dirtyBytes, int valueBytes, int keys, int segmentBytes, long seed) {
@@ -87,7 +90,7 @@ final class DirtyLog {
             int size = batch.remaining();
             // Kafka's and Sluice's size rule: roll when the active segment is not empty and the append would overflow it
             if (segmentSize > 0 && segmentSize + size > segmentBytes) {
-                ended = out.position() >= dirtyBytes;
+                ended = (long) bases.size() * segmentBytes >= dirtyBytes;
                 segmentSize = 0;
             }
             if (segmentSize == 0) {
@@ -187,6 +190,50 @@ final class DirtyLog {
         }
         if (checksum.getValue() != crc) {
             throw new IllegalStateException("the segment files of " + dir + " are not the generated batches");
+        }
+    }
+
+    /**
+     * Records of the closed segments of {@code dir} (base offset below {@link #activeBase()}), checking every batch's
+     * CRC-32C; reads through one reused buffer, so the check allocates next to nothing.
+     */
+    long recordsBelowActive(Path dir) throws IOException {
+        long records = 0;
+        ByteBuffer batch = ByteBuffer.allocateDirect(1 << 20);
+        CRC32C crc = new CRC32C();
+        for (Path file : segmentFiles(dir)) {
+            if (baseOffsetOf(file) >= activeBase()) {
+                continue;
+            }
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                for (long position = 0; position < channel.size(); position += batch.limit()) {
+                    readFully(channel, batch.clear().limit(DefaultRecordBatch.RECORD_BATCH_OVERHEAD), position);
+                    int size = batch.getInt(Records.SIZE_OFFSET) + Records.LOG_OVERHEAD;
+                    if (size > batch.capacity()) {
+                        batch = ByteBuffer.allocateDirect(size);
+                    }
+                    readFully(channel, batch.clear().limit(size), position);
+                    crc.reset();
+                    crc.update(batch.flip().position(CRC_COVERS_FROM));
+                    if ((int) crc.getValue() != batch.getInt(DefaultRecordBatch.CRC_OFFSET)) {
+                        throw new IllegalStateException(file + ": bad CRC in the batch at byte " + position);
+                    }
+                    records += batch.getInt(DefaultRecordBatch.RECORDS_COUNT_OFFSET);
+                    batch.position(0);
+                }
+            }
+        }
+        return records;
+    }
+
+    /** The CRC covers the batch from the attributes, which follow it, to its end. */
+    private static final int CRC_COVERS_FROM = DefaultRecordBatch.CRC_OFFSET + Integer.BYTES;
+
+    private static void readFully(FileChannel channel, ByteBuffer into, long position) throws IOException {
+        while (into.hasRemaining()) {
+            if (channel.read(into, position + into.position()) < 0) {
+                throw new IOException("segment ends inside a batch at byte " + position);
+            }
         }
     }
 

@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.kafka.common.record.FileRecords;
-import org.apache.kafka.common.record.FileLogInputStream.FileChannelRecordBatch;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -32,7 +30,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * The invocation then cleans everything below the active segment once (offset map, rewrite of every dirty segment,
  * swap). After it (not measured) the records left below the active segment are counted and must be one per key, and
  * one line is printed: MiB/s of dirty log cleaned, bytes allocated by the benchmark and cleaner threads during the
- * clean (JMH's {@code -prof gc} also counts the setup, which runs inside the iteration), and the offset map held.
+ * clean and during the setup (JMH's {@code -prof gc} counts both: the setup runs inside the iteration), and the
+ * offset map held.
  *
  * <p>Run in single-shot mode (one clean per iteration); each clean needs its own fresh log. Both cleaners live for the
  * whole trial, as a broker's cleaner threads do, and get the same dedupe buffer ({@link #dedupeMB}). Everything is in
@@ -48,8 +47,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
-@Warmup(iterations = 2)
-@Measurement(iterations = 3)
+@Warmup(iterations = 4)
+@Measurement(iterations = 4)
 public class LogCleanerBenchmark {
     static final String TOPIC = "bench";
     private static final long SEED = 14L;
@@ -142,7 +141,7 @@ public class LogCleanerBenchmark {
 
     @TearDown(Level.Invocation)
     public void checkAndDeleteLog() throws IOException {
-        long kept = recordsBelowActive(root.resolve(TOPIC + "-" + (invocation - 1)));
+        long kept = input.recordsBelowActive(root.resolve(TOPIC + "-" + (invocation - 1)));
         long expected = input.distinctKeysBelowActive();
         System.out.printf("%n[cleaner-bench] %s %s %d B x %d keys: %.1f MiB dirty in %.3f s = %.1f MiB/s; "
                         + "allocated %.1f MiB by the clean, %.1f MiB by the setup; kept %d records; %s%n", system, codec,
@@ -163,23 +162,6 @@ public class LogCleanerBenchmark {
                 Files.deleteIfExists(path);
             }
         }
-    }
-
-    /** Records of the closed segments, each batch's CRC checked (kafka-clients reads both systems' files). */
-    private long recordsBelowActive(Path dir) throws IOException {
-        long records = 0;
-        for (Path file : DirtyLog.segmentFiles(dir)) {
-            if (DirtyLog.baseOffsetOf(file) >= input.activeBase()) {
-                continue;
-            }
-            try (FileRecords segment = FileRecords.open(file.toFile(), false)) {
-                for (FileChannelRecordBatch batch : segment.batches()) {
-                    batch.ensureValid();
-                    records += batch.countOrNull();
-                }
-            }
-        }
-        return records;
     }
 
     private long allocatedBytes() {
