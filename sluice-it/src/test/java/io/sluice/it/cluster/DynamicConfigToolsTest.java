@@ -190,7 +190,7 @@ class DynamicConfigToolsTest extends ClusterTestBase {
                     InvalidConfigurationException.class, "retention.ms");
             assertRefused(admin, topic, set("leader.replication.throttled.replicas", "0-1"),
                     InvalidConfigurationException.class, "leader.replication.throttled.replicas");
-            assertRefused(admin, topic, set("delete.retention.ms", "5"), InvalidConfigurationException.class,
+            assertRefused(admin, topic, set("delete.retention.ms", "-5"), InvalidConfigurationException.class,
                     "delete.retention.ms");
             assertRefused(admin, new ConfigResource(ConfigResource.Type.TOPIC, "missing"), set("retention.ms", "1"),
                     UnknownTopicOrPartitionException.class, "missing");
