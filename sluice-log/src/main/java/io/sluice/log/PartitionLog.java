@@ -16,7 +16,6 @@ import io.sluice.log.ship.StagedLog;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentChainSearch;
-import io.sluice.log.segment.SegmentFileNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
