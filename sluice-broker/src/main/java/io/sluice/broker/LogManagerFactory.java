@@ -26,6 +26,7 @@ final class LogManagerFactory {
                 config.logFlushOffsetCheckpointIntervalMs(),
                 config.logRetentionCheckIntervalMs(),
                 Math.min(config.logFlushSchedulerIntervalMs(), LogManagerConfig.DEFAULT_FLUSH_CHECK_INTERVAL_MS));
-        return new LogManager(config.logDirs(), defaults, topicConfigs, intervals, System::currentTimeMillis, null);
+        return new LogManager(config.logDirs(), defaults, topicConfigs, intervals, System::currentTimeMillis, null,
+                config.cleanerConfig());
     }
 }

@@ -55,7 +55,7 @@ import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.reassign.ReassignmentRoomCheck;
 import io.sluice.broker.config.Listener;
 import io.sluice.broker.fetch.FetchHandler;
-import io.sluice.broker.http.MetricsHttpServer;
+import io.sluice.broker.http.BrokerStatus;
 import io.sluice.broker.metrics.BrokerGauges;
 import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.network.ApiRegistry;
@@ -125,7 +125,7 @@ public final class SluiceBroker implements AutoCloseable {
     private final ReassignmentRoomCheck roomCheck;
     private final MoveSource moveSource;
     private final BrokerMetrics metrics;
-    private final MetricsHttpServer http;
+    private final BrokerStatus status;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
@@ -133,10 +133,10 @@ public final class SluiceBroker implements AutoCloseable {
                          GroupCoordinator groups, NetworkServer server, ClusterMembership cluster, ControllerForwarder forwarder,
                          RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel,
                          ReassignmentRoomCheck roomCheck, MoveSource moveSource, BrokerMetrics metrics,
-                         MetricsHttpServer http) {
+                         BrokerStatus status) {
         this.moveSource = moveSource;
         this.metrics = metrics;
-        this.http = http;
+        this.status = status;
         this.replicas = replicas;
         this.roomCheck = roomCheck;
         this.controllerChannel = controllerChannel;
@@ -157,6 +157,12 @@ public final class SluiceBroker implements AutoCloseable {
         RecoveryReport recovery = new RecoveryReport();
         AtomicReference<TopicManager> topicsRef = new AtomicReference<>();
         LogManager logs = LogManagerFactory.create(config, topic -> topicsRef.get().logConfigOf(topic));
+        // Kafka cleans below the last stable offset: the high watermark, leader or follower; nothing of a log not hosted
+        logs.cleanerStableOffsets(key -> {
+            TopicManager hosting = topicsRef.get();
+            var partition = hosting == null ? null : hosting.hostedPartition(key.topic(), key.partition());
+            return partition == null ? 0L : partition.highWatermark();
+        });
         ClusterMembership membership = null;
         ValidatorPool validators = null;
         ScheduledThreadPoolExecutor timer = null;
@@ -171,7 +177,7 @@ public final class SluiceBroker implements AutoCloseable {
         ScheduledThreadPoolExecutor replicationTimer = null;
         MoveSource moveSource = null;
         BrokerMetrics metrics = new BrokerMetrics(ManagementFactory.getPlatformMBeanServer());
-        MetricsHttpServer http = null;
+        BrokerStatus status = null;
         try {
             logs.lockDirectories();
             Files.createDirectories(metadataDir);
@@ -266,6 +272,7 @@ public final class SluiceBroker implements AutoCloseable {
                     ? InetAddress.getLocalHost().getCanonicalHostName() : advertised.host();
             int port = advertised.port() == 0 || advertised.port() == listener.port() ? bound.getPort() : advertised.port();
             String rack = config.brokerRack().isEmpty() ? null : config.brokerRack();
+            status = BrokerStatus.start(config, metrics, membership, groups, topics, moveTargets, replicationTimer, host);
             membership.advertise(new BrokerNode(config.brokerId(), host, port, rack));
             // Requests arriving while the broker joins and recovers get retriable errors, not a dropped connection.
             clusterHolder.set(membership);
@@ -285,19 +292,14 @@ public final class SluiceBroker implements AutoCloseable {
                     replicas::reassigningPartitionsLed);
             replicationTimer.scheduleWithFixedDelay(gauges::syncLogGauges, LOG_GAUGE_SYNC_INTERVAL.toMillis(),
                     LOG_GAUGE_SYNC_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-            if (config.httpListener().isPresent()) {
-                http = MetricsHttpServer.start(config.httpListener().get(), MetricsHttpServer.registryFor(metrics.registry()));
-                LOG.info("Broker {} serves Prometheus metrics on http://{}:{}/metrics", config.brokerId(),
-                        http.boundAddress().getHostString(), http.boundAddress().getPort());
-            }
             LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}, ZooKeeper {})",
                     config.brokerId(), identity.clusterId(), bound, host, port,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
             return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, groupLoader, replicationTimer), groups, server,
-                    membership, forwarder, recovery, replicas, controllerChannel, roomCheck, moveSource, metrics, http);
+                    membership, forwarder, recovery, replicas, controllerChannel, roomCheck, moveSource, metrics, status);
         } catch (IOException | RuntimeException | InterruptedException e) {
-            if (http != null) {
-                http.close();
+            if (status != null) {
+                status.close();
             }
             metrics.close();
             if (moveSource != null) {
@@ -350,9 +352,14 @@ public final class SluiceBroker implements AutoCloseable {
         return server.boundAddress();
     }
 
-    /** Where the HTTP (Prometheus) listener is bound; null when sluice.http.listener is unset. */
+    /** Where the HTTP (Prometheus, status page) listener is bound; null when sluice.http.listener is unset. */
     public InetSocketAddress httpAddress() {
-        return http == null ? null : http.boundAddress();
+        return status.httpAddress();
+    }
+
+    /** Consumer lag, the HTTP listener: what this broker shows about itself. */
+    public BrokerStatus status() {
+        return status;
     }
 
     /** This broker's metrics: where further metric groups register (they show in JMX and on /metrics). */
@@ -392,9 +399,7 @@ public final class SluiceBroker implements AutoCloseable {
                 new ControlledShutdown(config.brokerId(), ReplicaConfig.of(config), controllerChannel,
                         cluster::isZooKeeperConnected).run();
             }
-            if (http != null) {
-                http.close();
-            }
+            status.close();
             server.close();
             moveSource.close();
             replicas.close();

@@ -36,6 +36,12 @@ package io.sluice.log;
  * @param flushIntervalMs       log.flush.interval.ms (Long.MAX_VALUE = OS-managed): see "Flush policy".
  * @param fileDeleteDelayMs     log.segment.delete.delay.ms (60 s): deleted segments stay open this long so in-flight sendfile reads finish.
  * @param producerIdExpirationMs producer.id.expiration.ms (1 day): forget idempotent producers silent this long, bounding producer state.
+ * @param compact               cleanup.policy contains compact: the log cleaner keeps the latest record of each key.
+ * @param minCleanableDirtyRatio min.cleanable.dirty.ratio (0.5): clean a log once this share of its cleanable bytes is dirty.
+ * @param minCompactionLagMs    min.compaction.lag.ms (0): a record stays uncompacted at least this long after it is written.
+ * @param maxCompactionLagMs    max.compaction.lag.ms (Long.MAX_VALUE): a record becomes cleanable at most this long after it
+ *                              is written, whatever the dirty ratio; the active segment then also rolls at this age.
+ * @param deleteRetentionMs     delete.retention.ms (1 day): a tombstone stays readable this long after the cleaner first sees it.
  */
 public record LogConfig(
         int segmentBytes,
@@ -47,7 +53,12 @@ public record LogConfig(
         long flushIntervalMessages,
         long flushIntervalMs,
         long fileDeleteDelayMs,
-        long producerIdExpirationMs) {
+        long producerIdExpirationMs,
+        boolean compact,
+        double minCleanableDirtyRatio,
+        long minCompactionLagMs,
+        long maxCompactionLagMs,
+        long deleteRetentionMs) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024;
     public static final long DEFAULT_SEGMENT_MS = 7L * 24 * 60 * 60 * 1000;
@@ -59,6 +70,10 @@ public record LogConfig(
     public static final long DEFAULT_FLUSH_INTERVAL_MS = Long.MAX_VALUE;
     public static final long DEFAULT_FILE_DELETE_DELAY_MS = 60_000L;
     public static final long DEFAULT_PRODUCER_ID_EXPIRATION_MS = 24L * 60 * 60 * 1000;
+    public static final double DEFAULT_MIN_CLEANABLE_DIRTY_RATIO = 0.5;
+    public static final long DEFAULT_MIN_COMPACTION_LAG_MS = 0L;
+    public static final long DEFAULT_MAX_COMPACTION_LAG_MS = Long.MAX_VALUE;
+    public static final long DEFAULT_DELETE_RETENTION_MS = 24L * 60 * 60 * 1000;
 
     /** Smallest segment size accepted: one batch header plus a record must fit (Kafka's minimum is 14 bytes; we want a batch). */
     public static final int MIN_SEGMENT_BYTES = 64;
@@ -78,6 +93,20 @@ public record LogConfig(
         requireAtLeast("log.flush.interval.ms", flushIntervalMs, 0);
         requireAtLeast("log.segment.delete.delay.ms", fileDeleteDelayMs, 0);
         requireAtLeast("producer.id.expiration.ms", producerIdExpirationMs, 1);
+        if (!(minCleanableDirtyRatio >= 0 && minCleanableDirtyRatio <= 1)) {
+            throw new IllegalArgumentException("min.cleanable.dirty.ratio must be in [0, 1], was " + minCleanableDirtyRatio);
+        }
+        requireAtLeast("min.compaction.lag.ms", minCompactionLagMs, 0);
+        requireAtLeast("max.compaction.lag.ms", maxCompactionLagMs, 1);
+        requireAtLeast("delete.retention.ms", deleteRetentionMs, 0);
+    }
+
+    /**
+     * The age at which the active segment rolls: segment.ms, or max.compaction.lag.ms when compacted and smaller, so a
+     * record becomes cleanable in time (Kafka's LogConfig.maxSegmentMs).
+     */
+    public long maxSegmentMs() {
+        return compact ? Math.min(segmentMs, maxCompactionLagMs) : segmentMs;
     }
 
     private static void requireAtLeast(String key, long value, long min) {
@@ -102,7 +131,10 @@ public record LogConfig(
                 .retentionMs(retentionMs).retentionBytes(retentionBytes)
                 .indexIntervalBytes(indexIntervalBytes).maxIndexSizeBytes(maxIndexSizeBytes)
                 .flushIntervalMessages(flushIntervalMessages).flushIntervalMs(flushIntervalMs)
-                .fileDeleteDelayMs(fileDeleteDelayMs).producerIdExpirationMs(producerIdExpirationMs);
+                .fileDeleteDelayMs(fileDeleteDelayMs).producerIdExpirationMs(producerIdExpirationMs)
+                .compact(compact).minCleanableDirtyRatio(minCleanableDirtyRatio)
+                .minCompactionLagMs(minCompactionLagMs).maxCompactionLagMs(maxCompactionLagMs)
+                .deleteRetentionMs(deleteRetentionMs);
     }
 
     /** True when appends fsync before returning. */
@@ -122,6 +154,11 @@ public record LogConfig(
         private long flushIntervalMs = DEFAULT_FLUSH_INTERVAL_MS;
         private long fileDeleteDelayMs = DEFAULT_FILE_DELETE_DELAY_MS;
         private long producerIdExpirationMs = DEFAULT_PRODUCER_ID_EXPIRATION_MS;
+        private boolean compact;
+        private double minCleanableDirtyRatio = DEFAULT_MIN_CLEANABLE_DIRTY_RATIO;
+        private long minCompactionLagMs = DEFAULT_MIN_COMPACTION_LAG_MS;
+        private long maxCompactionLagMs = DEFAULT_MAX_COMPACTION_LAG_MS;
+        private long deleteRetentionMs = DEFAULT_DELETE_RETENTION_MS;
 
         public Builder segmentBytes(int v) { segmentBytes = v; return this; }
         public Builder segmentMs(long v) { segmentMs = v; return this; }
@@ -134,10 +171,16 @@ public record LogConfig(
         public Builder flushIntervalMs(Long v) { flushIntervalMs = v == null ? Long.MAX_VALUE : v; return this; }
         public Builder fileDeleteDelayMs(long v) { fileDeleteDelayMs = v; return this; }
         public Builder producerIdExpirationMs(long v) { producerIdExpirationMs = v; return this; }
+        public Builder compact(boolean v) { compact = v; return this; }
+        public Builder minCleanableDirtyRatio(double v) { minCleanableDirtyRatio = v; return this; }
+        public Builder minCompactionLagMs(long v) { minCompactionLagMs = v; return this; }
+        public Builder maxCompactionLagMs(long v) { maxCompactionLagMs = v; return this; }
+        public Builder deleteRetentionMs(long v) { deleteRetentionMs = v; return this; }
 
         public LogConfig build() {
             return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, indexIntervalBytes,
-                    maxIndexSizeBytes, flushIntervalMessages, flushIntervalMs, fileDeleteDelayMs, producerIdExpirationMs);
+                    maxIndexSizeBytes, flushIntervalMessages, flushIntervalMs, fileDeleteDelayMs, producerIdExpirationMs,
+                    compact, minCleanableDirtyRatio, minCompactionLagMs, maxCompactionLagMs, deleteRetentionMs);
         }
     }
 }

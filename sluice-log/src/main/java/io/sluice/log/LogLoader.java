@@ -9,6 +9,7 @@ import io.sluice.log.producer.ProducerStateManager;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentFileNames;
+import io.sluice.log.segment.SwapRecovery;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -59,6 +60,7 @@ final class LogLoader {
         } catch (CorruptCheckpointException e) {
             report.add("ignored unreadable clean-shutdown marker of " + name + ": " + e.getMessage());
         }
+        SwapRecovery.run(dir, report::add);
         TreeSet<Long> logOffsets = new TreeSet<>();
         List<Path> indexFiles = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
@@ -135,7 +137,8 @@ final class LogLoader {
             }
             if (!segments.isEmpty()) {
                 LogSegment previous = segments.get(segments.size() - 1);
-                if (previous.nextOffset() < base && previous.size() > 0) {
+                if (previous.nextOffset() < base && previous.size() > 0 && !config.compact()) {
+                    // in a compacted log such gaps are normal: the cleaner drops superseded records
                     report.add("offsets " + previous.nextOffset() + ".." + (base - 1) + " are missing between "
                             + previous + " and " + segment + " (segment file deleted?)");
                 } else if (previous.nextOffset() > base) {

@@ -1,6 +1,10 @@
 package io.sluice.log;
 
 import io.sluice.log.checkpoint.CorruptCheckpointException;
+import io.sluice.log.clean.CleanerCheckpoints;
+import io.sluice.log.clean.CleanerConfig;
+import io.sluice.log.clean.LogCleaner;
+import io.sluice.log.segment.CleanFaults;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +66,9 @@ public final class LogManager implements AutoCloseable {
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private final RecoveryReport report = new RecoveryReport();
     private final Object lifecycle = new Object();
+    private final CleanerConfig cleanerConfig;
+    private volatile ToLongFunction<TopicPartitionKey> stableOffsets = key -> Long.MAX_VALUE;
+    private volatile LogCleaner cleaner;
     private boolean loaded;
     private boolean closed;
 
@@ -75,6 +82,16 @@ public final class LogManager implements AutoCloseable {
      */
     public LogManager(List<Path> logDirs, LogConfig defaults, Function<String, LogConfig> topicConfigs,
                       LogManagerConfig managerConfig, LongSupplier clock, ScheduledExecutorService scheduler) {
+        this(logDirs, defaults, topicConfigs, managerConfig, clock, scheduler, CleanerConfig.defaults());
+    }
+
+    /**
+     * @param cleanerConfig the log cleaner's settings; it runs from {@link #loadAll()} when enabled
+     */
+    public LogManager(List<Path> logDirs, LogConfig defaults, Function<String, LogConfig> topicConfigs,
+                      LogManagerConfig managerConfig, LongSupplier clock, ScheduledExecutorService scheduler,
+                      CleanerConfig cleanerConfig) {
+        this.cleanerConfig = Objects.requireNonNull(cleanerConfig, "cleanerConfig");
         if (logDirs.isEmpty()) {
             throw new IllegalArgumentException("log.dirs must name at least one directory");
         }
@@ -130,6 +147,13 @@ public final class LogManager implements AutoCloseable {
             }
             loaded = true;
             startTasks();
+            if (cleanerConfig.enable()) {
+                LogCleaner created = new LogCleaner(cleanerConfig, this::logs, logDirOf::get,
+                        new CleanerCheckpoints(logDirs, report), clock, CleanFaults.NONE);
+                created.stableOffsets(key -> stableOffsets.applyAsLong(key));
+                created.start();
+                cleaner = created;
+            }
             if (!report.isEmpty()) {
                 LOG.warn("log recovery repaired:\n{}", report);
             }
@@ -316,6 +340,19 @@ public final class LogManager implements AutoCloseable {
         return logDirOf.get(new TopicPartitionKey(topic, partition));
     }
 
+    /** The running log cleaner, or null before {@link #loadAll()} or when log.cleaner.enable is false. */
+    public LogCleaner cleaner() {
+        return cleaner;
+    }
+
+    /**
+     * Where the cleaner must stop in each partition: its high watermark (Kafka cleans below the last stable offset).
+     * Unset, logs are cleaned up to their active segment.
+     */
+    public void cleanerStableOffsets(ToLongFunction<TopicPartitionKey> offsets) {
+        this.stableOffsets = Objects.requireNonNull(offsets, "offsets");
+    }
+
     /** What recovery repaired, across all directories, since this manager started. */
     public RecoveryReport recoveryReport() {
         return report;
@@ -355,6 +392,10 @@ public final class LogManager implements AutoCloseable {
         if (log == null) {
             return null;
         }
+        LogCleaner running = cleaner;
+        if (running != null) {
+            running.abortAndWait(log);
+        }
         log.close();
         Path renamed = logDir.resolve(key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + suffix);
         Files.move(log.dir(), renamed);
@@ -362,6 +403,9 @@ public final class LogManager implements AutoCloseable {
         try {
             writeCheckpoint(recoveryPointCheckpoints.get(logDir), logDir, PartitionLog::recoveryPoint);
             writeCheckpoint(logStartOffsetCheckpoints.get(logDir), logDir, PartitionLog::logStartOffset);
+            if (running != null) {
+                running.forget(logDir, key);
+            }
         } catch (IOException e) {
             // The partition is gone already; the next scheduled checkpoint leaves it out.
             LOG.error("checkpoints of {} not rewritten after removing {}", logDir, key, e);
@@ -456,6 +500,9 @@ public final class LogManager implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (cleaner != null) {
+                cleaner.close();
+            }
             for (ScheduledFuture<?> task : tasks) {
                 task.cancel(false);
             }

@@ -14,8 +14,11 @@ import io.sluice.log.ship.SegmentPins;
 import io.sluice.log.ship.ShippableLog;
 import io.sluice.log.ship.StagedLog;
 import io.sluice.log.segment.BatchScanner;
+import io.sluice.log.segment.CleanFaults;
+import io.sluice.log.segment.CleanStep;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentChainSearch;
+import io.sluice.log.segment.SegmentFileNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -243,7 +246,8 @@ public final class PartitionLog implements AutoCloseable {
             if (active.size() == 0 && active.baseOffset() < first && active.baseOffset() == logEndOffset) {
                 // an empty active segment must start at its first batch so relative offsets stay valid
                 active = replaceEmptyActive(first);
-            } else if (first > logEndOffset) {
+            } else if (first - active.baseOffset() > Integer.MAX_VALUE) {
+                // a gap (the leader's cleaner removed records) stays in the segment unless relative offsets overflow
                 active = rollAt(first, clock.getAsLong());
             }
             active.append(batches, view);
@@ -270,7 +274,7 @@ public final class PartitionLog implements AutoCloseable {
             return active;
         }
         boolean full = (long) active.size() + appendBytes > config.segmentBytes();
-        boolean old = active.isOlderThan(config.segmentMs(), nowMs);
+        boolean old = active.isOlderThan(config.maxSegmentMs(), nowMs);
         boolean offsetOverflow = lastOffset - active.baseOffset() > Integer.MAX_VALUE;
         if (full || old || offsetOverflow || active.isIndexFull()) {
             return rollAt(logEndOffset, nowMs);
@@ -625,6 +629,78 @@ public final class PartitionLog implements AutoCloseable {
             producerState.clear();
             epochCache.clear();
             ProducerSnapshotFiles.deleteAll(dir);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ log cleaner (io.sluice.log.clean)
+
+    /** The current segment chain, oldest first, for the cleaner to read; never modify it. */
+    public LogSegment[] segmentChain() {
+        return segments;
+    }
+
+    /** For each idempotent producer, the last offset of its last batch: the cleaner keeps that batch. */
+    public java.util.Map<Long, Long> lastBatchOffsetsOfProducers() {
+        lock.lock();
+        try {
+            return producerState.lastBatchOffsets();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Swaps {@code cleaned} (a fsynced segment with {@code .cleaned} file names) in for the consecutive segments
+     * {@code replaced}, Kafka's way: {@code .cleaned} to {@code .swap}, the replaced segments to {@code .deleted}
+     * (their files stay open for in-flight reads until the delete delay), {@code .swap} to the final names.
+     *
+     * @param sizes the sizes of {@code replaced} when the clean read them
+     * @return false, changing nothing, when the log changed meanwhile (closed, truncated, retention, a pinned move)
+     */
+    public boolean replaceSegments(LogSegment[] replaced, int[] sizes, LogSegment cleaned, CleanFaults faults)
+            throws IOException {
+        lock.lock();
+        try {
+            LogSegment[] chain = segments;
+            int first = -1;
+            for (int i = 0; i < chain.length - 1 && first < 0; i++) {
+                if (chain[i] == replaced[0]) {
+                    first = i;
+                }
+            }
+            if (closed || first < 0 || first + replaced.length > chain.length - 1) {
+                return false;
+            }
+            for (int i = 0; i < replaced.length; i++) {
+                LogSegment old = chain[first + i];
+                if (old != replaced[i] || old.size() != sizes[i] || pins.holds(old.nextOffset())) {
+                    return false;
+                }
+            }
+            cleaned.changeFileSuffixes(SegmentFileNames.CLEANED_SUFFIX, SegmentFileNames.SWAP_SUFFIX);
+            OffsetCheckpointFile.fsyncDirectory(dir);
+            faults.reached(CleanStep.SWAP_RENAMED);
+            // an I/O error from here on leaves the old segments in the chain, readable through their open channels,
+            // and the swap for the next start's recovery to complete
+            for (LogSegment old : replaced) {
+                old.renameForDeletion();
+                faults.reached(CleanStep.OLD_SEGMENT_DELETED);
+            }
+            cleaned.changeFileSuffixes(SegmentFileNames.SWAP_SUFFIX, "");
+            OffsetCheckpointFile.fsyncDirectory(dir);
+            faults.reached(CleanStep.SWAP_COMPLETED);
+            LogSegment[] next = new LogSegment[chain.length - replaced.length + 1];
+            System.arraycopy(chain, 0, next, 0, first);
+            next[first] = cleaned;
+            System.arraycopy(chain, first + replaced.length, next, first + 1, chain.length - first - replaced.length);
+            segments = next;
+            long deleteAtMs = clock.getAsLong() + config.fileDeleteDelayMs();
+            for (LogSegment old : replaced) {
+                pendingDeletions.add(new PendingDeletion(old, deleteAtMs));
+            }
+            return true;
         } finally {
             lock.unlock();
         }

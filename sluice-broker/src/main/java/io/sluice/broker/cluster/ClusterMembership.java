@@ -38,6 +38,11 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
     public static final String EMBEDDED_ZOOKEEPER_DIR = "zookeeper";
     /** The connect string of a running embedded ZooKeeper, for {@code sluice cluster status}. */
     public static final String EMBEDDED_CONNECT_FILE = "zookeeper.connect";
+    /**
+     * The listener name under which a broker registers its HTTP listener (status page, JSON, metrics) next to its
+     * Kafka listener, so peers find each other's status endpoints in the cluster state.
+     */
+    public static final String HTTP_LISTENER_NAME = "SLUICE_HTTP";
     private static final Duration SESSION_CLOSE_WAIT = Duration.ofSeconds(5);
 
     private final EmbeddedZooKeeper embedded;
@@ -46,6 +51,7 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
     private final String clusterId;
     private volatile ClusterNode node;
     private volatile BrokerNode self;
+    private volatile Endpoint httpEndpoint;
     private volatile BrokersOfState brokers = new BrokersOfState(ClusterState.EMPTY, List.of());
 
     private record BrokersOfState(ClusterState state, List<BrokerNode> nodes) {
@@ -124,6 +130,11 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         this.self = advertised;
     }
 
+    /** Registers {@code endpoint} as this broker's HTTP listener ({@link #HTTP_LISTENER_NAME}) at {@link #join}. */
+    public void advertiseHttp(Endpoint endpoint) {
+        this.httpEndpoint = endpoint;
+    }
+
     /**
      * Registers this broker (the {@link #advertise advertised} endpoint), follows the cluster state and runs for controller; returns once the state lists this
      * broker as live (at most the connection plus session timeout: a registration left by this broker's previous
@@ -136,8 +147,11 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         if (advertised == null) {
             throw new IllegalStateException("advertise() the broker's endpoint before joining");
         }
-        BrokerInfo info = BrokerInfo.of(advertised.id(), advertised.rack() == null ? "" : advertised.rack(),
-                Endpoint.of(advertised.host(), advertised.port()));
+        String rack = advertised.rack() == null ? "" : advertised.rack();
+        Endpoint kafka = Endpoint.of(advertised.host(), advertised.port());
+        Endpoint http = httpEndpoint;
+        BrokerInfo info = http == null ? BrokerInfo.of(advertised.id(), rack, kafka)
+                : new BrokerInfo(advertised.id(), rack, List.of("PLAINTEXT", HTTP_LISTENER_NAME), List.of(kafka, http));
         ClusterNode started = new ClusterNode(connection.client(), info, clusterConfig, true);
         try {
             started.start();

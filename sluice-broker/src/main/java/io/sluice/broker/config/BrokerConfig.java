@@ -317,6 +317,30 @@ public final class BrokerConfig {
         return string(COMPRESSION_TYPE);
     }
 
+    /** The log cleaner's settings. */
+    public io.sluice.log.clean.CleanerConfig cleanerConfig() {
+        return new io.sluice.log.clean.CleanerConfig(bool(LOG_CLEANER_ENABLE), integer(LOG_CLEANER_THREADS),
+                longValue(LOG_CLEANER_DEDUPE_BUFFER_SIZE), doubleValue(LOG_CLEANER_IO_BUFFER_LOAD_FACTOR),
+                integer(LOG_CLEANER_IO_BUFFER_SIZE), doubleValue(LOG_CLEANER_IO_MAX_BYTES_PER_SECOND),
+                longValue(LOG_CLEANER_BACKOFF_MS));
+    }
+
+    public double logCleanerMinCleanableRatio() {
+        return doubleValue(LOG_CLEANER_MIN_CLEANABLE_RATIO);
+    }
+
+    public long logCleanerDeleteRetentionMs() {
+        return longValue(LOG_CLEANER_DELETE_RETENTION_MS);
+    }
+
+    public long logCleanerMinCompactionLagMs() {
+        return longValue(LOG_CLEANER_MIN_COMPACTION_LAG_MS);
+    }
+
+    public long logCleanerMaxCompactionLagMs() {
+        return longValue(LOG_CLEANER_MAX_COMPACTION_LAG_MS);
+    }
+
     /** delete and/or compact. */
     public List<String> logCleanupPolicy() {
         return list(LOG_CLEANUP_POLICY);
@@ -572,6 +596,10 @@ public final class BrokerConfig {
 
     long longValue(String key) {
         return (Long) values.get(key);
+    }
+
+    double doubleValue(String key) {
+        return (Double) values.get(key);
     }
 
     boolean bool(String key) {

@@ -1,6 +1,7 @@
 package io.sluice.broker.config;
 
 import static io.sluice.broker.config.ConfigType.BOOLEAN;
+import static io.sluice.broker.config.ConfigType.DOUBLE;
 import static io.sluice.broker.config.ConfigType.INT;
 import static io.sluice.broker.config.ConfigType.LIST;
 import static io.sluice.broker.config.ConfigType.LONG;
@@ -9,6 +10,7 @@ import static io.sluice.broker.config.ConfigType.STRING;
 import static io.sluice.broker.config.ConfigValidator.ANY;
 import static io.sluice.broker.config.ConfigValidator.atLeast;
 import static io.sluice.broker.config.ConfigValidator.between;
+import static io.sluice.broker.config.ConfigValidator.inRange;
 import static io.sluice.broker.config.ConfigValidator.nonEmpty;
 import static io.sluice.broker.config.ConfigValidator.nonEmptyListOf;
 import static io.sluice.broker.config.ConfigValidator.oneOf;
@@ -63,6 +65,17 @@ public final class BrokerConfigKeys {
     public static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";
     public static final String COMPRESSION_TYPE = "compression.type";
     public static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
+    public static final String LOG_CLEANER_ENABLE = "log.cleaner.enable";
+    public static final String LOG_CLEANER_THREADS = "log.cleaner.threads";
+    public static final String LOG_CLEANER_DEDUPE_BUFFER_SIZE = "log.cleaner.dedupe.buffer.size";
+    public static final String LOG_CLEANER_IO_BUFFER_LOAD_FACTOR = "log.cleaner.io.buffer.load.factor";
+    public static final String LOG_CLEANER_IO_BUFFER_SIZE = "log.cleaner.io.buffer.size";
+    public static final String LOG_CLEANER_IO_MAX_BYTES_PER_SECOND = "log.cleaner.io.max.bytes.per.second";
+    public static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
+    public static final String LOG_CLEANER_MIN_CLEANABLE_RATIO = "log.cleaner.min.cleanable.ratio";
+    public static final String LOG_CLEANER_DELETE_RETENTION_MS = "log.cleaner.delete.retention.ms";
+    public static final String LOG_CLEANER_MIN_COMPACTION_LAG_MS = "log.cleaner.min.compaction.lag.ms";
+    public static final String LOG_CLEANER_MAX_COMPACTION_LAG_MS = "log.cleaner.max.compaction.lag.ms";
     public static final String ZOOKEEPER_CONNECT = "zookeeper.connect";
     public static final String ZOOKEEPER_SESSION_TIMEOUT_MS = "zookeeper.session.timeout.ms";
     public static final String ZOOKEEPER_CONNECTION_TIMEOUT_MS = "zookeeper.connection.timeout.ms";
@@ -199,6 +212,26 @@ public final class BrokerConfigKeys {
                 "Stored compression: producer keeps the producer's codec; uncompressed, gzip, snappy, lz4 or zstd recompress.",
                 oneOf(BROKER_COMPRESSION_TYPES));
         define(LOG_CLEANUP_POLICY, LIST, "delete", "Default cleanup policy of topics: delete and/or compact.", nonEmptyListOf(CLEANUP_POLICIES));
+        define(LOG_CLEANER_ENABLE, BOOLEAN, "true", "Run the log cleaner, which compacts topics with cleanup.policy compact.", ANY);
+        define(LOG_CLEANER_THREADS, INT, "1", "Log cleaner threads: compacted logs cleaned at once.", atLeast(1));
+        define(LOG_CLEANER_DEDUPE_BUFFER_SIZE, LONG, "134217728",
+                "Memory of the cleaners' key-to-offset maps (24 bytes a key), split over the threads; bounds the dirty log one clean covers.",
+                atLeast(24 * 1024));
+        define(LOG_CLEANER_IO_BUFFER_LOAD_FACTOR, DOUBLE, "0.9", "How full a cleaner's key map may get before its clean stops mapping.",
+                inRange(0.01, 1.0));
+        define(LOG_CLEANER_IO_BUFFER_SIZE, INT, "524288", "Read and write buffer of each cleaner thread (grown for a larger batch).",
+                atLeast(4096));
+        define(LOG_CLEANER_IO_MAX_BYTES_PER_SECOND, DOUBLE, String.valueOf(Double.MAX_VALUE),
+                "Bytes per second the cleaner threads read and write together; the default is unlimited.", inRange(1, Double.MAX_VALUE));
+        define(LOG_CLEANER_BACKOFF_MS, LONG, "15000", "Pause of a cleaner thread that found no log to clean.", atLeast(0));
+        define(LOG_CLEANER_MIN_CLEANABLE_RATIO, DOUBLE, "0.5",
+                "Default min.cleanable.dirty.ratio: a log is cleaned once this share of its cleanable bytes is dirty.", inRange(0, 1));
+        define(LOG_CLEANER_DELETE_RETENTION_MS, LONG, "86400000",
+                "Default delete.retention.ms: how long a tombstone stays readable after the cleaner first keeps it.", atLeast(0));
+        define(LOG_CLEANER_MIN_COMPACTION_LAG_MS, LONG, "0",
+                "Default min.compaction.lag.ms: a record stays uncompacted at least this long.", atLeast(0));
+        define(LOG_CLEANER_MAX_COMPACTION_LAG_MS, LONG, String.valueOf(Long.MAX_VALUE),
+                "Default max.compaction.lag.ms: a record becomes cleanable at most this long after it is written.", atLeast(1));
         define(ZOOKEEPER_CONNECT, STRING, null, "ZooKeeper connect string of the cluster; unset starts an embedded ZooKeeper.", nonEmpty());
         define(ZOOKEEPER_SESSION_TIMEOUT_MS, INT, "18000",
                 "A broker silent this long is removed from the cluster and its partitions go offline; a paused controller is fenced.", atLeast(4000));

@@ -13,6 +13,7 @@ public enum ConfigType {
     STRING((byte) 2),
     INT((byte) 3),
     LONG((byte) 5),
+    DOUBLE((byte) 6),
     LIST((byte) 7),
     /** A secret (key store and JAAS passwords): parsed like STRING, never shown by DescribeConfigs or in logs. */
     PASSWORD((byte) 9);
@@ -29,7 +30,7 @@ public enum ConfigType {
     }
 
     /**
-     * Parses trimmed text into Boolean, String, Integer, Long or List&lt;String&gt;.
+     * Parses trimmed text into Boolean, String, Integer, Long, Double or List&lt;String&gt;.
      *
      * @throws ConfigException naming the key and the text when it does not parse
      */
@@ -58,6 +59,16 @@ public enum ConfigType {
                     return Long.valueOf(trimmed);
                 } catch (NumberFormatException e) {
                     throw new ConfigException(key, text, "expected a 64-bit integer");
+                }
+            case DOUBLE:
+                try {
+                    double value = Double.parseDouble(trimmed);
+                    if (Double.isNaN(value)) {
+                        throw new NumberFormatException("NaN");
+                    }
+                    return value;
+                } catch (NumberFormatException e) {
+                    throw new ConfigException(key, text, "expected a number");
                 }
             case LIST:
                 return splitList(trimmed);

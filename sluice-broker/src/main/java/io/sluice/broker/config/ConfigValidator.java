@@ -36,6 +36,16 @@ public interface ConfigValidator {
         };
     }
 
+    /** Numbers (Double) in [min, max]. */
+    static ConfigValidator inRange(double min, double max) {
+        return (key, value) -> {
+            double number = ((Number) value).doubleValue();
+            if (!(number >= min && number <= max)) {
+                throw new ConfigException(key, String.valueOf(value), "must be between " + min + " and " + max);
+            }
+        };
+    }
+
     /** A string (case-sensitive, as Kafka) from {@code allowed}. */
     static ConfigValidator oneOf(String... allowed) {
         Set<String> set = Set.of(allowed);

@@ -32,6 +32,11 @@ public final class EffectiveTopicConfig {
                 .flushIntervalMs(flushMs())
                 .fileDeleteDelayMs(fileDeleteDelayMs())
                 .producerIdExpirationMs(producerIdExpirationMs)
+                .compact(compactEnabled())
+                .minCleanableDirtyRatio(minCleanableDirtyRatio())
+                .minCompactionLagMs(minCompactionLagMs())
+                .maxCompactionLagMs(maxCompactionLagMs())
+                .deleteRetentionMs(deleteRetentionMs())
                 .build();
     }
 
@@ -48,6 +53,26 @@ public final class EffectiveTopicConfig {
 
     public boolean deleteEnabled() {
         return cleanupPolicy().contains("delete");
+    }
+
+    public boolean compactEnabled() {
+        return cleanupPolicy().contains("compact");
+    }
+
+    public long deleteRetentionMs() {
+        return (Long) values.get(TopicConfigKeys.DELETE_RETENTION_MS);
+    }
+
+    public double minCleanableDirtyRatio() {
+        return (Double) values.get(TopicConfigKeys.MIN_CLEANABLE_DIRTY_RATIO);
+    }
+
+    public long minCompactionLagMs() {
+        return (Long) values.get(TopicConfigKeys.MIN_COMPACTION_LAG_MS);
+    }
+
+    public long maxCompactionLagMs() {
+        return (Long) values.get(TopicConfigKeys.MAX_COMPACTION_LAG_MS);
     }
 
     /** One of producer, uncompressed, gzip, snappy, lz4, zstd. */

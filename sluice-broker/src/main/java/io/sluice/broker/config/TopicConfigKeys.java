@@ -2,6 +2,7 @@ package io.sluice.broker.config;
 
 import static io.sluice.broker.config.BrokerConfigKeys.*;
 import static io.sluice.broker.config.ConfigType.BOOLEAN;
+import static io.sluice.broker.config.ConfigType.DOUBLE;
 import static io.sluice.broker.config.ConfigType.INT;
 import static io.sluice.broker.config.ConfigType.LIST;
 import static io.sluice.broker.config.ConfigType.LONG;
@@ -21,6 +22,10 @@ import java.util.function.Function;
  */
 public final class TopicConfigKeys {
     public static final String CLEANUP_POLICY = "cleanup.policy";
+    public static final String DELETE_RETENTION_MS = "delete.retention.ms";
+    public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
+    public static final String MIN_COMPACTION_LAG_MS = "min.compaction.lag.ms";
+    public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
     public static final String COMPRESSION_TYPE = "compression.type";
     public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
     public static final String FLUSH_MESSAGES = "flush.messages";
@@ -83,9 +88,14 @@ public final class TopicConfigKeys {
         throttledReplicas(FOLLOWER_REPLICATION_THROTTLED_REPLICAS,
                 "Replicas (partition:broker, or *) that throttle their fetching as followers (KIP-73).");
 
-        accepted("delete.retention.ms", LONG, "86400000", atLeast(0));
-        accepted("min.compaction.lag.ms", LONG, "0", atLeast(0));
-        accepted("max.compaction.lag.ms", LONG, String.valueOf(Long.MAX_VALUE), atLeast(1));
+        synonym(DELETE_RETENTION_MS, LONG, "How long a tombstone stays readable after the cleaner first keeps it (compacted topics).",
+                atLeast(0), BrokerConfig::logCleanerDeleteRetentionMs, LOG_CLEANER_DELETE_RETENTION_MS);
+        synonym(MIN_CLEANABLE_DIRTY_RATIO, DOUBLE, "The cleaner compacts the log once this share of its cleanable bytes is dirty.",
+                ConfigValidator.inRange(0, 1), BrokerConfig::logCleanerMinCleanableRatio, LOG_CLEANER_MIN_CLEANABLE_RATIO);
+        synonym(MIN_COMPACTION_LAG_MS, LONG, "A record stays uncompacted at least this long after it is written.",
+                atLeast(0), BrokerConfig::logCleanerMinCompactionLagMs, LOG_CLEANER_MIN_COMPACTION_LAG_MS);
+        synonym(MAX_COMPACTION_LAG_MS, LONG, "A record becomes cleanable at most this long after it is written, whatever the dirty ratio.",
+                atLeast(1), BrokerConfig::logCleanerMaxCompactionLagMs, LOG_CLEANER_MAX_COMPACTION_LAG_MS);
         accepted("segment.jitter.ms", LONG, "0", atLeast(0));
         accepted("preallocate", BOOLEAN, "false", ANY);
         accepted("message.downconversion.enable", BOOLEAN, "true", ANY);

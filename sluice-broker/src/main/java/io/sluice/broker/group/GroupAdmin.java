@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -70,6 +71,32 @@ final class GroupAdmin {
             }
         }
         return response;
+    }
+
+    /** Every served group's committed offsets (Dead groups left out), groups and partitions in name order. */
+    List<GroupOffsets> servedGroupOffsets() {
+        List<GroupOffsets> out = new ArrayList<>();
+        for (ClassicGroup group : rt.groups.values()) {
+            if (loader.errorForGroup(group.groupId) != Errors.NONE) {
+                continue;
+            }
+            group.lock.lock();
+            try {
+                if (group.is(GroupState.DEAD)) {
+                    continue;
+                }
+                List<GroupOffsets.Committed> committed = new ArrayList<>(group.offsets.size());
+                group.offsets.forEach((tp, offset) ->
+                        committed.add(new GroupOffsets.Committed(tp.topic(), tp.partition(), offset.offset())));
+                committed.sort(Comparator.comparing(GroupOffsets.Committed::topic)
+                        .thenComparingInt(GroupOffsets.Committed::partition));
+                out.add(new GroupOffsets(group.groupId, group.state.kafkaName(), group.members.size(), committed));
+            } finally {
+                group.lock.unlock();
+            }
+        }
+        out.sort(Comparator.comparing(GroupOffsets::groupId));
+        return out;
     }
 
     DescribeGroupsResponseData.DescribedGroup describe(String groupId) {

@@ -133,6 +133,11 @@ public final class GroupCoordinator implements AutoCloseable {
         return rt.groups.get(groupId);
     }
 
+    /** The committed offsets of every group this broker serves now (for consumer lag); empty until started. */
+    public List<GroupOffsets> servedGroupOffsets() {
+        return lifecycle == Lifecycle.ACTIVE ? admin.servedGroupOffsets() : List.of();
+    }
+
     /** The partition of the group store holding {@code groupId}: Kafka's abs(hashCode) % partition count. */
     public int partitionFor(String groupId) {
         return rt.partitionOf(groupId);

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The broker's HTTP listener (off unless {@code sluice.http.listener} is set): read-only, GET only, serving
- * {@code /metrics} in Prometheus' text format. Requests are bounded before any handling: a request line over
+ * {@code /metrics} in Prometheus' text format, the status page at {@code /} and its JSON under {@code /api/}
+ * (docs/status-page.md). Requests are bounded before any handling: a request line over
  * {@value #MAX_INITIAL_LINE_BYTES} bytes gets 414, headers over {@value #MAX_HEADER_BYTES} bytes 431, any body 413,
  * anything unparsable 400; an idle connection is closed after {@value #IDLE_TIMEOUT_SECONDS} s. It runs on its own two
  * threads, apart from the Kafka listener's, so a scrape or a bad client never delays a produce or fetch.
@@ -37,15 +38,21 @@ public final class MetricsHttpServer implements AutoCloseable {
     static final int MAX_BODY_BYTES = 0;
     /** A connection with nothing to read for this long is closed (slow or stuck clients hold no socket for ever). */
     static final int IDLE_TIMEOUT_SECONDS = 30;
+    /** How often the throughput history samples the byte counters: fine enough for a chart of minutes. */
+    static final long THROUGHPUT_SAMPLE_MS = 5_000;
+    /** Samples kept per broker: ten minutes at one per {@link #THROUGHPUT_SAMPLE_MS}, four longs each. */
+    static final int THROUGHPUT_SAMPLES = 121;
 
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
     private final Channel serverChannel;
+    private final PeerFanOut peers;
 
-    private MetricsHttpServer(EventLoopGroup acceptor, EventLoopGroup workers, Channel serverChannel) {
+    private MetricsHttpServer(EventLoopGroup acceptor, EventLoopGroup workers, Channel serverChannel, PeerFanOut peers) {
         this.acceptor = acceptor;
         this.workers = workers;
         this.serverChannel = serverChannel;
+        this.peers = peers;
     }
 
     /** What a scrape shows: the broker's Kafka-named metrics and the JVM's (memory, GC, threads, classes, CPU). */
@@ -56,13 +63,24 @@ public final class MetricsHttpServer implements AutoCloseable {
         return registry;
     }
 
-    /** Binds the listener and serves {@code registry}; fails when the address cannot be bound. */
-    public static MetricsHttpServer start(HttpListenerAddress address, PrometheusRegistry registry)
-            throws InterruptedException {
+    /** Binds the listener and serves {@code registry} and the status of {@code sources}; fails when it cannot bind. */
+    public static MetricsHttpServer start(HttpListenerAddress address, PrometheusRegistry registry,
+                                          StatusSources sources) throws InterruptedException {
         EventLoopGroup acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-http-acceptor", true));
         EventLoopGroup workers = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-http", true));
-        HttpRoutes routes = new HttpRoutes(registry);
+        ThroughputHistory throughput = new ThroughputHistory(
+                sources.topicMetrics().allTopicsMeter("BytesInPerSec", "bytes")::getCount,
+                sources.topicMetrics().allTopicsMeter("BytesOutPerSec", "bytes")::getCount,
+                sources.topicMetrics().allTopicsMeter("MessagesInPerSec", "messages")::getCount,
+                System::currentTimeMillis, THROUGHPUT_SAMPLE_MS, THROUGHPUT_SAMPLES);
+        ClusterJson cluster = new ClusterJson(sources.membership(), sources.transfers());
+        PeerFanOut peers = new PeerFanOut(sources.brokerId(), () -> ClusterJson.httpBases(cluster.state()));
+        HttpRoutes routes = new HttpRoutes(registry, new StatusApi(cluster, sources.consumerLag(), throughput, peers),
+                new StaticResources());
         try {
+            throughput.sample();
+            workers.scheduleAtFixedRate(throughput::sample, THROUGHPUT_SAMPLE_MS, THROUGHPUT_SAMPLE_MS,
+                    TimeUnit.MILLISECONDS);
             Channel channel = new ServerBootstrap()
                     .group(acceptor, workers)
                     .channel(NioServerSocketChannel.class)
@@ -78,8 +96,9 @@ public final class MetricsHttpServer implements AutoCloseable {
                         }
                     })
                     .bind(address.host(), address.port()).sync().channel();
-            return new MetricsHttpServer(acceptor, workers, channel);
+            return new MetricsHttpServer(acceptor, workers, channel, peers);
         } catch (InterruptedException | RuntimeException e) {
+            peers.close();
             acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -95,5 +114,6 @@ public final class MetricsHttpServer implements AutoCloseable {
         serverChannel.close().awaitUninterruptibly();
         acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        peers.close();
     }
 }

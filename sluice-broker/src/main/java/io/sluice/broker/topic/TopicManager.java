@@ -543,8 +543,8 @@ public final class TopicManager {
 
     /**
      * The log settings of a topic: its effective configuration in the log module's terms. Retention deletes only
-     * under cleanup.policy delete, as in Kafka: a compact-only topic (such as __consumer_offsets) keeps every segment
-     * (until the log cleaner exists, nothing shrinks it).
+     * under cleanup.policy delete, as in Kafka: a compact-only topic (such as __consumer_offsets) keeps every segment,
+     * and only the log cleaner shrinks it.
      */
     public static LogConfig logConfig(BrokerConfig config, EffectiveTopicConfig effective) {
         boolean deletes = effective.deleteEnabled();
@@ -559,6 +559,11 @@ public final class TopicManager {
                 .flushIntervalMs(effective.flushMs())
                 .fileDeleteDelayMs(effective.fileDeleteDelayMs())
                 .producerIdExpirationMs(config.producerIdExpirationMs())
+                .compact(effective.compactEnabled())
+                .minCleanableDirtyRatio(effective.minCleanableDirtyRatio())
+                .minCompactionLagMs(effective.minCompactionLagMs())
+                .maxCompactionLagMs(effective.maxCompactionLagMs())
+                .deleteRetentionMs(effective.deleteRetentionMs())
                 .build();
     }
 }

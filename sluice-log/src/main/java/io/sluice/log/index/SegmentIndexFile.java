@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
@@ -14,8 +15,8 @@ import java.nio.file.StandardOpenOption;
  * lookups. Thread-safety: one appending thread and lock-free readers (subclasses publish their entries through a
  * volatile field, then {@link #count}); persist, map and truncate synchronize on the index.
  */
-abstract class SegmentIndexFile {
-    private final Path file;
+public abstract class SegmentIndexFile {
+    private volatile Path file;
     private final int entryLength;
     protected final long baseOffset;
     protected final int maxEntries;
@@ -57,6 +58,11 @@ abstract class SegmentIndexFile {
 
     public final int entryCount() {
         return count;
+    }
+
+    /** Bytes the entries take in the file. */
+    public final long sizeInBytes() {
+        return (long) count * entryLength;
     }
 
     public final Path file() {
@@ -103,6 +109,17 @@ abstract class SegmentIndexFile {
                 }
             }
         }
+    }
+
+    /**
+     * Writes the entries, then renames the file to {@code target} (the cleaner's {@code .cleaned}/{@code .swap} suffixes,
+     * a deletion's {@code .deleted}); a mapping of it stays valid. Later persists write the new name.
+     */
+    public final synchronized void renameTo(Path target) throws IOException {
+        if (Files.exists(file)) {
+            Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+        file = target;
     }
 
     /** Writes entries added since the last call and fsyncs the file. */

@@ -45,6 +45,17 @@ public final class ProducerStateManager {
     }
 
     /** A copy of every tracked producer (DescribeProducers), in no particular order. */
+    /** Producer id to the last offset of its last retained batch, for every producer with a batch. */
+    public java.util.Map<Long, Long> lastBatchOffsets() {
+        java.util.Map<Long, Long> offsets = new java.util.HashMap<>();
+        for (ProducerEntry entry : producers.values()) {
+            if (entry.lastDataOffset() >= 0) {
+                offsets.put(entry.producerId(), entry.lastDataOffset());
+            }
+        }
+        return offsets;
+    }
+
     public java.util.List<ActiveProducer> activeProducers() {
         java.util.List<ActiveProducer> out = new java.util.ArrayList<>(producers.size());
         for (ProducerEntry entry : producers.values()) {

@@ -43,13 +43,13 @@ public final class LogSegment {
     private volatile boolean inactive;
 
     private LogSegment(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, FileChannel channel,
-                       long createdMs) {
+                       long createdMs, Path logFile) {
         this.dir = dir;
         this.baseOffset = baseOffset;
         this.indexIntervalBytes = indexIntervalBytes;
         this.maxIndexSizeBytes = maxIndexSizeBytes;
         this.channel = channel;
-        this.logFile = SegmentFileNames.logFile(dir, baseOffset);
+        this.logFile = logFile;
         this.nextOffset = baseOffset;
         this.createdMs = createdMs;
     }
@@ -59,9 +59,28 @@ public final class LogSegment {
                                     long nowMs) throws IOException {
         FileChannel channel = FileChannel.open(SegmentFileNames.logFile(dir, baseOffset), StandardOpenOption.CREATE,
                 StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        LogSegment segment = new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, channel, nowMs);
+        LogSegment segment = new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, channel, nowMs,
+                SegmentFileNames.logFile(dir, baseOffset));
         segment.offsetIndex = OffsetIndex.empty(SegmentFileNames.indexFile(dir, baseOffset), baseOffset, maxIndexSizeBytes);
         segment.timeIndex = TimeIndex.empty(SegmentFileNames.timeIndexFile(dir, baseOffset), baseOffset, maxIndexSizeBytes);
+        return segment;
+    }
+
+    /**
+     * Creates the empty segment a clean writes into: every file name carries {@link SegmentFileNames#CLEANED_SUFFIX}
+     * (a leftover of an interrupted clean is replaced), until {@link #changeFileSuffixes} swaps it in.
+     */
+    public static LogSegment createCleaned(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes,
+                                           long nowMs) throws IOException {
+        String suffix = SegmentFileNames.CLEANED_SUFFIX;
+        Path log = SegmentFileNames.withSuffix(SegmentFileNames.logFile(dir, baseOffset), suffix);
+        FileChannel channel = FileChannel.open(log, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        LogSegment segment = new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, channel, nowMs, log);
+        segment.offsetIndex = OffsetIndex.empty(SegmentFileNames.withSuffix(SegmentFileNames.indexFile(dir, baseOffset),
+                suffix), baseOffset, maxIndexSizeBytes);
+        segment.timeIndex = TimeIndex.empty(SegmentFileNames.withSuffix(SegmentFileNames.timeIndexFile(dir, baseOffset),
+                suffix), baseOffset, maxIndexSizeBytes);
         return segment;
     }
 
@@ -74,7 +93,7 @@ public final class LogSegment {
         Path file = SegmentFileNames.logFile(dir, baseOffset);
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         long created = Files.getLastModifiedTime(file).toMillis();
-        return new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, channel, created);
+        return new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, channel, created, file);
     }
 
     /** Result of scanning a segment file: how much was valid and why the scan stopped early, if it did. */
@@ -458,24 +477,37 @@ public final class LogSegment {
     /** Renames the files to {@code *.deleted}; the channel stays open so in-flight reads finish. */
     public synchronized void renameForDeletion() throws IOException {
         renamedForDeletion = true;
-        Path deletedLog = logFile.resolveSibling(logFile.getFileName() + SegmentFileNames.DELETED_SUFFIX);
+        Path deletedLog = SegmentFileNames.withSuffix(logFile, SegmentFileNames.DELETED_SUFFIX);
         Files.move(logFile, deletedLog, StandardCopyOption.REPLACE_EXISTING);
         logFile = deletedLog;
-        for (Path index : new Path[] {offsetIndex.file(), timeIndex.file()}) {
-            if (Files.exists(index)) {
-                Files.move(index, index.resolveSibling(index.getFileName() + SegmentFileNames.DELETED_SUFFIX),
-                        StandardCopyOption.REPLACE_EXISTING);
-            }
+        for (io.sluice.log.index.SegmentIndexFile index : new io.sluice.log.index.SegmentIndexFile[] {offsetIndex, timeIndex}) {
+            index.renameTo(SegmentFileNames.withSuffix(index.file(), SegmentFileNames.DELETED_SUFFIX));
         }
+    }
+
+    /**
+     * Renames every file of this segment from suffix {@code from} to suffix {@code to} (either may be empty), the
+     * {@code .log} last: the cleaner's {@code .cleaned} to {@code .swap} to none. Indexes are written first; the
+     * channel and index mappings stay valid.
+     */
+    public synchronized void changeFileSuffixes(String from, String to) throws IOException {
+        for (io.sluice.log.index.SegmentIndexFile index : new io.sluice.log.index.SegmentIndexFile[] {offsetIndex, timeIndex}) {
+            index.persist();
+            index.renameTo(SegmentFileNames.replaceSuffix(index.file(), from, to));
+        }
+        Path target = SegmentFileNames.replaceSuffix(logFile, from, to);
+        Files.move(logFile, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        logFile = target;
     }
 
     /** Closes the channel and deletes the files under their current names. */
     public void closeAndDelete() throws IOException {
         channel.close();
         Files.deleteIfExists(logFile);
-        for (Path index : new Path[] {SegmentFileNames.indexFile(dir, baseOffset), SegmentFileNames.timeIndexFile(dir, baseOffset)}) {
-            Files.deleteIfExists(index);
-            Files.deleteIfExists(index.resolveSibling(index.getFileName() + SegmentFileNames.DELETED_SUFFIX));
+        Path index = offsetIndex == null ? SegmentFileNames.indexFile(dir, baseOffset) : offsetIndex.file();
+        Path timeIndexPath = timeIndex == null ? SegmentFileNames.timeIndexFile(dir, baseOffset) : timeIndex.file();
+        for (Path file : new Path[] {index, timeIndexPath}) {
+            Files.deleteIfExists(file);
         }
     }
 
@@ -497,6 +529,15 @@ public final class LogSegment {
         return Files.exists(logFile) ? Files.getLastModifiedTime(logFile).toMillis() : createdMs;
     }
 
+    /** Modification time of the .log file (the cleaner carries it over to a cleaned segment, as Kafka does). */
+    public long lastModifiedMs() throws IOException {
+        return Files.getLastModifiedTime(logFile).toMillis();
+    }
+
+    public void lastModifiedMs(long ms) throws IOException {
+        Files.setLastModifiedTime(logFile, java.nio.file.attribute.FileTime.fromMillis(ms));
+    }
+
     public boolean isIndexFull() {
         return offsetIndex.isFull() || timeIndex.isFull();
     }
@@ -505,6 +546,10 @@ public final class LogSegment {
     public int size() { return size; }
     public long nextOffset() { return nextOffset; }
     public long maxTimestamp() { return maxTimestamp; }
+    /** Max timestamp of the first batch, or -1 for an empty segment (max.compaction.lag.ms measures from it). */
+    public long firstBatchTimestamp() { return firstBatchTimestamp; }
+    /** The larger of the two index files' sizes, for grouping segments under the index size cap. */
+    public long indexBytes() { return Math.max(offsetIndex.sizeInBytes(), timeIndex.sizeInBytes()); }
     public long offsetOfMaxTimestamp() { return offsetOfMaxTimestamp; }
     public FileChannel channel() { return channel; }
     public Path logFile() { return logFile; }

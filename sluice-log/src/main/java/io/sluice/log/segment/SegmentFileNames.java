@@ -16,7 +16,25 @@ public final class SegmentFileNames {
     public static final String SNAPSHOT_SUFFIX = ".snapshot";
     /** Appended to a segment's file names when retention or truncation removes it; deleted after the delay. */
     public static final String DELETED_SUFFIX = ".deleted";
+    /** Appended to every file of a segment a clean is writing; such files are deleted at recovery. */
+    public static final String CLEANED_SUFFIX = ".cleaned";
+    /** Appended to every file of a cleaned segment being swapped in; recovery completes the swap. */
+    public static final String SWAP_SUFFIX = ".swap";
     public static final int OFFSET_DIGITS = 20;
+
+    /** {@code file} with {@code suffix} appended to its name. */
+    public static Path withSuffix(Path file, String suffix) {
+        return file.resolveSibling(file.getFileName() + suffix);
+    }
+
+    /** {@code file} with its name's ending {@code from} (possibly empty) replaced by {@code to}. */
+    public static Path replaceSuffix(Path file, String from, String to) {
+        String name = file.getFileName().toString();
+        if (!name.endsWith(from)) {
+            throw new IllegalArgumentException(file + " does not end with '" + from + "'");
+        }
+        return file.resolveSibling(name.substring(0, name.length() - from.length()) + to);
+    }
 
     public static String filenamePrefix(long offset) {
         String digits = Long.toString(offset);

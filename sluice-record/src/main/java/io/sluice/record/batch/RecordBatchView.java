@@ -139,6 +139,11 @@ public final class RecordBatchView {
         return (attributes() & CONTROL_FLAG_MASK) != 0;
     }
 
+    /** True when the cleaner stored a delete horizon in the base timestamp (KIP-534). */
+    public boolean hasDeleteHorizon() {
+        return (attributes() & DELETE_HORIZON_FLAG_MASK) != 0;
+    }
+
     public boolean isLogAppendTime() {
         return (attributes() & TIMESTAMP_TYPE_MASK) != 0;
     }

@@ -28,8 +28,9 @@ import java.util.function.LongSupplier;
  * Appends are admitted only in the leader epoch the partition was last loaded in, so a write prepared under an
  * earlier leadership never lands in a later one, and none lands while a load reads.
  *
- * <p>Nothing compacts {@code __consumer_offsets} yet: the topic is {@code cleanup.policy=compact} for the log
- * cleaner to come, and until then it grows with every commit and a load replays all of it.
+ * <p>{@code __consumer_offsets} is {@code cleanup.policy=compact}: the log cleaner keeps the latest record of each key
+ * in its closed segments (and removes tombstones after delete.retention.ms), so a load replays roughly one record per
+ * live key plus the active segment.
  *
  * <p>Thread-safe: appends to one partition are serialized by its log; loads run on the coordinator's loader thread.
  */
