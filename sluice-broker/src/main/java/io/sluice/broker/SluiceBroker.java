@@ -15,7 +15,7 @@ import io.sluice.broker.api.OffsetForLeaderEpochHandler;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.move.MoveFrameDescriptor;
-import io.sluice.broker.move.MoveSourceHandler;
+import io.sluice.broker.move.MoveSource;
 import io.sluice.broker.move.MoveTargets;
 import io.sluice.broker.replica.ReplicationThrottling;
 import io.sluice.broker.move.MoveSourceLogs;
@@ -62,6 +62,7 @@ import io.sluice.broker.http.BrokerStatus;
 import io.sluice.broker.metrics.BrokerGauges;
 import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.network.ApiRegistry;
+import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.broker.network.NetworkServer;
 import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.security.ListenerSecurity;
@@ -130,7 +131,7 @@ public final class SluiceBroker implements AutoCloseable {
     private final ReplicaManager replicas;
     private final ControllerChannel controllerChannel;
     private final ReassignmentRoomCheck roomCheck;
-    private final MoveSourceHandler moveSource;
+    private final MoveSource moveSource;
     private final BrokerMetrics metrics;
     private final BrokerStatus status;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -139,7 +140,7 @@ public final class SluiceBroker implements AutoCloseable {
     private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, List<ScheduledThreadPoolExecutor> timers,
                          GroupCoordinator groups, NetworkServer server, ClusterMembership cluster, ControllerForwarder forwarder,
                          RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel,
-                         ReassignmentRoomCheck roomCheck, MoveSourceHandler moveSource, BrokerMetrics metrics,
+                         ReassignmentRoomCheck roomCheck, MoveSource moveSource, BrokerMetrics metrics,
                          BrokerStatus status) {
         this.moveSource = moveSource;
         this.metrics = metrics;
@@ -182,7 +183,7 @@ public final class SluiceBroker implements AutoCloseable {
         ReassignmentRoomCheck roomCheck = null;
         ReplicaManager replicas = null;
         ScheduledThreadPoolExecutor replicationTimer = null;
-        MoveSourceHandler moveSource = null;
+        MoveSource moveSource = null;
         BrokerMetrics metrics = new BrokerMetrics(ManagementFactory.getPlatformMBeanServer());
         BrokerStatus status = null;
         try {
@@ -256,11 +257,11 @@ public final class SluiceBroker implements AutoCloseable {
                     .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
-            moveSource = new MoveSourceHandler((topic, index) -> {
+            moveSource = new MoveSource((topic, index) -> {
                 Partition hosted = topics.hostedPartition(topic, index);
                 return hosted == null ? null : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
             }, MoveConfig.of(config), throttling::moveSendLimiter, System::currentTimeMillis);
-            registry.registerPrivate(MoveFrameDescriptor.API_KEY, moveSource);
+            registry.registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(moveSource));
             replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
             replicationTimer.scheduleWithFixedDelay(quotas::expireIdle, 1, 1, TimeUnit.MINUTES);
             SaslApis.register(registry);

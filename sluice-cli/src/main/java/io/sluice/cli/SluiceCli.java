@@ -8,6 +8,7 @@ import io.sluice.cli.produce.ProduceCommand;
 import io.sluice.cli.server.ServerCommand;
 import io.sluice.cli.topic.TopicCommand;
 import io.sluice.cli.zookeeper.ZooKeeperCommand;
+import io.sluice.codec.SuppressForbidden;
 import java.io.PrintWriter;
 import java.util.concurrent.ExecutionException;
 import picocli.CommandLine;
@@ -33,6 +34,7 @@ public final class SluiceCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @SuppressForbidden(reason = "the process's exit code is the command's result; the one caller of System.exit")
     public static void main(String[] args) {
         System.exit(execute(args));
     }

@@ -47,7 +47,8 @@
  *       jute.maxbuffer;</li>
  *   <li>{@code assign}: rack-aware replica placement with balanced leaders (a pure function);</li>
  *   <li>{@code node}: {@link io.sluice.cluster.node.ClusterNode}, the one object a broker wires;</li>
- *   <li>{@code identity}: the {@code meta.properties} identity of a broker's log directories.</li>
+ *   <li>{@code identity}: the {@code meta.properties} identity of a broker's log directories;</li>
+ *   <li>{@code status}: a cluster's status read without writing, for {@code sluice cluster status}.</li>
  * </ul>
  */
 package io.sluice.cluster;

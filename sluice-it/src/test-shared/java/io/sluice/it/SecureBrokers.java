@@ -4,6 +4,7 @@ import io.sluice.testkit.SluiceBrokerProcess;
 import io.sluice.testkit.security.TestSecurity;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -32,7 +33,7 @@ final class SecureBrokers implements AutoCloseable {
     SluiceBrokerProcess broker(String protocol) throws Exception {
         SluiceBrokerProcess broker = brokers.get(protocol);
         if (broker == null) {
-            broker = TestBroker.start(dir.resolve(protocol.toLowerCase()),
+            broker = TestBroker.start(dir.resolve(protocol.toLowerCase(Locale.ROOT)),
                     security.brokerSettings(protocol, "PLAIN").toArray(new String[0]));
             brokers.put(protocol, broker);
         }

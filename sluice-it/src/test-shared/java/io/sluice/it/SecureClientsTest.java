@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.security.TestSecurity;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -58,7 +60,7 @@ class SecureClientsTest {
             throws Exception {
         String bootstrap = brokers.broker(protocol).bootstrap();
         Map<String, String> secured = security.clientProperties(protocol, mechanism, TestSecurity.PASSWORD, certificate);
-        String topic = "secure-" + protocol.toLowerCase() + "-" + (mechanism == null ? "tls" : mechanism.toLowerCase())
+        String topic = "secure-" + protocol.toLowerCase(Locale.ROOT) + "-" + (mechanism == null ? "tls" : mechanism.toLowerCase(Locale.ROOT))
                 + "-" + certificate;
 
         Properties adminProps = new Properties();
@@ -77,7 +79,7 @@ class SecureClientsTest {
                 byte[] value = new byte[i % 4 == 0 ? 200_000 : 100 + i];
                 java.util.Arrays.fill(value, (byte) ('a' + i % 26));
                 values.add(value);
-                producer.send(new ProducerRecord<>(topic, ("k" + i).getBytes(), value)).get(30, TimeUnit.SECONDS);
+                producer.send(new ProducerRecord<>(topic, ("k" + i).getBytes(StandardCharsets.UTF_8), value)).get(30, TimeUnit.SECONDS);
             }
         }
 

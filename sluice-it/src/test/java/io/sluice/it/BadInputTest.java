@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -265,7 +266,7 @@ class BadInputTest {
     @Test
     void shouldRejectBatchWithCrcMismatchAndAppendNothing() throws Exception {
         MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(TestRecords.timestamp(1), "k".getBytes(), "corrupt-me".getBytes()));
+                new SimpleRecord(TestRecords.timestamp(1), "k".getBytes(StandardCharsets.UTF_8), "corrupt-me".getBytes(StandardCharsets.UTF_8)));
         ByteBuffer batch = records.buffer();
         int last = batch.limit() - 1;
         batch.put(last, (byte) (batch.get(last) ^ 0x5A));
@@ -278,7 +279,7 @@ class BadInputTest {
     @Test
     void shouldRejectBatchAboveMessageMaxBytes() throws Exception {
         MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(TestRecords.timestamp(1), "k".getBytes(), new byte[MESSAGE_MAX_BYTES * 2]));
+                new SimpleRecord(TestRecords.timestamp(1), "k".getBytes(StandardCharsets.UTF_8), new byte[MESSAGE_MAX_BYTES * 2]));
         long endBefore = endOffset(TARGET);
 
         assertEquals(Errors.MESSAGE_TOO_LARGE, produce(TARGET, records));
@@ -288,7 +289,7 @@ class BadInputTest {
     @Test
     void shouldRejectProduceToUnknownTopicWhenAutoCreationIsOff() throws Exception {
         MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(TestRecords.timestamp(1), "k".getBytes(), "v".getBytes()));
+                new SimpleRecord(TestRecords.timestamp(1), "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)));
 
         assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION, produce("bad-input-no-such-topic", records));
         try (Admin admin = TestClients.admin(broker.bootstrap())) {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +43,7 @@ class KcatSecurityTest {
     @CsvSource({"SSL,,false", "SSL,,true", "SASL_PLAINTEXT,PLAIN,false", "SASL_PLAINTEXT,SCRAM-SHA-256,false",
             "SASL_SSL,PLAIN,false", "SASL_SSL,SCRAM-SHA-256,false", "SASL_SSL,SCRAM-SHA-512,true"})
     void shouldProduceAndConsumeWithKcat(String protocol, String mechanism, boolean certificate) throws Exception {
-        String topic = "kcat-" + protocol.toLowerCase() + "-" + (mechanism == null ? "tls" : mechanism.toLowerCase())
+        String topic = "kcat-" + protocol.toLowerCase(Locale.ROOT) + "-" + (mechanism == null ? "tls" : mechanism.toLowerCase(Locale.ROOT))
                 + "-" + certificate;
         List<String> options = new ArrayList<>();
         for (String option : security.kcatOptions(protocol, mechanism, certificate)) {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,7 +28,7 @@ class DeleteRecordsPinTest {
 
     private static ByteBuffer batch(int i) {
         return MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(NOW, ("value-" + i + "-" + "x".repeat(200))
-                .getBytes())).buffer();
+                .getBytes(StandardCharsets.UTF_8))).buffer();
     }
 
     @Test

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -220,7 +221,7 @@ class LogManagerTest {
             copyTree(live, tmp.resolve("crashed"));
         }
         Path partition = tmp.resolve("crashed").resolve("orders-0");
-        Path active = partition.resolve(String.format("%020d.log", activeBase));
+        Path active = partition.resolve(String.format(Locale.ROOT, "%020d.log", activeBase));
         byte[] bytes = Files.readAllBytes(active);
         bytes[bytes.length - 5] ^= 0x40;
         Files.write(active, bytes);

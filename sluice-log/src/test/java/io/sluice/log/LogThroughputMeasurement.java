@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -75,7 +76,7 @@ class LogThroughputMeasurement {
 
     private static void report(String what, long operations, long bytes, long nanos) {
         double seconds = nanos / 1e9;
-        System.out.printf("MEASURE %-40s %,10d ops in %6.2f s = %,12.0f ops/s, %8.1f MB/s%n", what, operations, seconds,
+        System.out.printf(Locale.ROOT, "MEASURE %-40s %,10d ops in %6.2f s = %,12.0f ops/s, %8.1f MB/s%n", what, operations, seconds,
                 operations / seconds, bytes / seconds / 1e6);
     }
 }

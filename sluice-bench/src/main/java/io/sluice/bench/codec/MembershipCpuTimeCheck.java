@@ -2,6 +2,7 @@ package io.sluice.bench.codec;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Locale;
 
 /**
  * A cross-check of {@link MembershipJoinBenchmark} that stays meaningful on an oversubscribed machine: the variants are
@@ -42,7 +43,7 @@ public final class MembershipCpuTimeCheck {
             cached = Math.min(cached, (t2 - t1) / 1e3 / OPS);
             perCompare = Math.min(perCompare, (t3 - t2) / 1e3 / (OPS / 4));
         }
-        System.out.printf("1,000 joins, best-round CPU us/op: bytes %.0f, strings cached hash %.0f, strings hash per"
+        System.out.printf(Locale.ROOT, "1,000 joins, best-round CPU us/op: bytes %.0f, strings cached hash %.0f, strings hash per"
                 + " compare %.0f; bytes/cached %.2f, bytes/perCompare %.2f (checksum %d)%n", bytes, cached, perCompare,
                 bytes / cached, bytes / perCompare, sink);
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * A load-robust cross-check of {@link StatePublicationBenchmark}'s "time no worse" claim: for each state size the
@@ -52,7 +53,7 @@ public final class StatePublicationCpuTimeCheck {
             Arrays.sort(streaming);
             double baselineMedian = baseline[rounds / 2];
             double streamingMedian = streaming[rounds / 2];
-            System.out.printf("%-6s CPU us/op median: baseline %.1f, streaming zlib %.1f, ratio %.2f; best: %.1f, %.1f,"
+            System.out.printf(Locale.ROOT, "%-6s CPU us/op median: baseline %.1f, streaming zlib %.1f, ratio %.2f; best: %.1f, %.1f,"
                     + " ratio %.2f (%d rounds x %d ops)%n", size, baselineMedian, streamingMedian,
                     streamingMedian / baselineMedian, baseline[0], streaming[0], streaming[0] / baseline[0], rounds,
                     ops);

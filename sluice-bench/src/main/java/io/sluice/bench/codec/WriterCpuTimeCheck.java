@@ -2,6 +2,7 @@ package io.sluice.bench.codec;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Locale;
 
 /**
  * A cross-check of {@link MessageWriterBenchmark} that stays meaningful on an oversubscribed machine: the three
@@ -61,7 +62,7 @@ public final class WriterCpuTimeCheck {
                 protobuf = best(protobuf, mx.getCurrentThreadCpuTime() - t0);
             }
         }
-        System.out.printf("buffer %d B, %d bytes/message, writers %s: best-round CPU ns/op sluice %.1f, ignite %.1f,"
+        System.out.printf(Locale.ROOT, "buffer %d B, %d bytes/message, writers %s: best-round CPU ns/op sluice %.1f, ignite %.1f,"
                 + " protobuf %.1f; ignite/sluice %.2f, protobuf/sluice %.2f (checksum %d)%n", b.bufferSize,
                 b.bytesPerMessage(), only, sluice, ignite, protobuf, ignite / sluice, protobuf / sluice, sink);
     }

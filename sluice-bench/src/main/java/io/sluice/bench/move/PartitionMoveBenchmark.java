@@ -3,11 +3,12 @@ package io.sluice.bench.move;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.move.ByteRateLimiter;
 import io.sluice.broker.move.MoveFrameDescriptor;
-import io.sluice.broker.move.MoveSourceHandler;
+import io.sluice.broker.move.MoveSource;
 import io.sluice.broker.move.MoveSourceLogs;
 import io.sluice.broker.move.MoveTransferClient;
 import io.sluice.broker.move.TransferProgress;
 import io.sluice.broker.network.ApiRegistry;
+import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.broker.network.NetworkServer;
 import io.sluice.log.LogConfig;
 import io.sluice.log.PartitionLog;
@@ -42,6 +43,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -69,7 +71,7 @@ public class PartitionMoveBenchmark {
     private Path root;
     private PartitionLog source;
     private NetworkServer server;
-    private MoveSourceHandler handler;
+    private MoveSource moveSource;
     private ServerSocket naiveServer;
     private Thread naiveThread;
     private PartitionLog target;
@@ -96,10 +98,10 @@ public class PartitionMoveBenchmark {
         source.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
                 new org.apache.kafka.common.record.SimpleRecord(ts, new byte[10])).buffer(), 0, ts);
         source.flush();
-        handler = new MoveSourceHandler((topic, partition) -> new MoveSourceLogs.Hosted(source, 0, source.logEndOffset()),
+        moveSource = new MoveSource((topic, partition) -> new MoveSourceLogs.Hosted(source, 0, source.logEndOffset()),
                 MoveConfig.defaults().withMaxConcurrentMoves(4), ByteRateLimiter.UNLIMITED, System::currentTimeMillis);
         server = NetworkServer.start(new NetworkServer.Settings("127.0.0.1", 0, 1, 1, 1 << 20, 0, 0, 0),
-                new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY, handler));
+                new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(moveSource)));
         naiveServer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         naiveThread = new Thread(this::serveNaive, "naive-move-source");
         naiveThread.setDaemon(true);
@@ -172,14 +174,14 @@ public class PartitionMoveBenchmark {
     }
 
     private static Path segment(Path dir, long base) {
-        return dir.resolve(String.format("%020d.log", base));
+        return dir.resolve(String.format(Locale.ROOT, "%020d.log", base));
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         naiveServer.close();
         server.close();
-        handler.close();
+        moveSource.close();
         source.close();
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
@@ -205,7 +207,7 @@ public class PartitionMoveBenchmark {
                 bench.naiveHeapCopy();
                 long naive = System.nanoTime() - start;
                 bench.dropTarget();
-                System.out.printf("%d MB: sluice %d ms, naive %d ms%n", bench.sizeMb, sluice / 1_000_000, naive / 1_000_000);
+                System.out.printf(Locale.ROOT, "%d MB: sluice %d ms, naive %d ms%n", bench.sizeMb, sluice / 1_000_000, naive / 1_000_000);
             }
         } finally {
             bench.tearDown();

@@ -1,7 +1,6 @@
 package io.sluice.broker.fetch;
 
 import io.sluice.broker.network.FileSliceRecords;
-import io.sluice.broker.replica.LeaderState;
 import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;

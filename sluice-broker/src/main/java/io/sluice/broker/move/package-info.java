@@ -41,8 +41,9 @@
  *
  * <h2>Wiring (for the reassignment controller side)</h2>
  * <ul>
- * <li>Source: done in {@code SluiceBroker.start}: a {@link io.sluice.broker.move.MoveSourceHandler} over the hosted
- *     partitions is registered with {@code ApiRegistry.registerPrivate(MoveFrameDescriptor.API_KEY, handler)}, its
+ * <li>Source: done in {@code SluiceBroker.start}: a {@link io.sluice.broker.move.MoveSource} over the hosted
+ *     partitions, put on the listener by the network layer's {@code MoveSourceHandler} (which writes its answers) with
+ *     {@code ApiRegistry.registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(source))}; its
  *     {@code expireAbandoned()} runs every second on the replication timer, and it is closed with the broker.</li>
  * <li>Target: when this broker becomes an adding replica of a partition whose local log is empty, and before its
  *     {@code ReplicaFetcher} is started for it, run on a move thread (at most
@@ -60,6 +61,6 @@
  *     interrupt (broker shutdown) bootstrap keeps staging and the next call resumes it.</li>
  * </ul>
  * Threading: {@code MoveTransferClient} runs on its caller's thread ({@code cancel()} from any);
- * {@code MoveSourceHandler} is thread-safe, called on the request threads.
+ * {@code MoveSource} is thread-safe, called on the request threads.
  */
 package io.sluice.broker.move;

@@ -3,6 +3,7 @@ package io.sluice.broker.security;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import javax.security.sasl.AuthenticationException;
@@ -46,7 +47,7 @@ final class ScramServer extends NoSecurityLayer implements SaslServer {
             return switch (state) {
                 case CLIENT_FIRST -> clientFirst(ScramMessages.text(response));
                 case CLIENT_FINAL -> clientFinal(ScramMessages.text(response));
-                default -> throw new SaslException("SCRAM exchange already " + state.name().toLowerCase());
+                default -> throw new SaslException("SCRAM exchange already " + state.name().toLowerCase(Locale.ROOT));
             };
         } catch (SaslException e) {
             state = State.FAILED;

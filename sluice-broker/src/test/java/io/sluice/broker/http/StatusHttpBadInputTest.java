@@ -15,6 +15,7 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
@@ -105,10 +106,10 @@ class StatusHttpBadInputTest {
     void shouldServeThePageItsFilesAndJsonWithSafeHeaders() throws IOException {
         String page = get("/");
         assertEquals("HTTP/1.1 200 OK", statusLine(page));
-        assertTrue(page.toLowerCase().contains("content-type: text/html; charset=utf-8"), page);
+        assertTrue(page.toLowerCase(Locale.ROOT).contains("content-type: text/html; charset=utf-8"), page);
         assertTrue(page.contains("Content-Security-Policy: default-src 'none'; script-src 'self'"), page);
-        assertTrue(page.toLowerCase().contains("x-content-type-options: nosniff"), page);
-        assertTrue(get("/static/status.js").toLowerCase().contains("content-type: text/javascript"));
+        assertTrue(page.toLowerCase(Locale.ROOT).contains("x-content-type-options: nosniff"), page);
+        assertTrue(get("/static/status.js").toLowerCase(Locale.ROOT).contains("content-type: text/javascript"));
         for (String path : PAGE_PATHS) {
             assertEquals("HTTP/1.1 200 OK", statusLine(get(path)), path);
         }
@@ -116,7 +117,7 @@ class StatusHttpBadInputTest {
                 "/api/groups?scope=cluster", "/api/moves?scope=cluster", "/api/throughput?scope=cluster",
                 "/api/topics?scope=cluster")) {
             String answer = get(path);
-            assertTrue(answer.toLowerCase().contains("content-type: application/json; charset=utf-8"), path);
+            assertTrue(answer.toLowerCase(Locale.ROOT).contains("content-type: application/json; charset=utf-8"), path);
             new ObjectMapper().readTree(body(answer));
         }
     }
@@ -153,7 +154,7 @@ class StatusHttpBadInputTest {
     void shouldAnswerHeadWithTheLengthAndNoBody() throws IOException {
         String answer = exchange("HEAD /api/cluster HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
         assertEquals("HTTP/1.1 200 OK", statusLine(answer));
-        assertTrue(answer.toLowerCase().contains("content-length: "), answer);
+        assertTrue(answer.toLowerCase(Locale.ROOT).contains("content-length: "), answer);
         assertEquals("", body(answer));
     }
 

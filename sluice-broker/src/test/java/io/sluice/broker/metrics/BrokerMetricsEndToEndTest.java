@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -75,6 +76,7 @@ class BrokerMetricsEndToEndTest {
     static MBeanServerConnection beans;
 
     @BeforeAll
+    @SuppressWarnings("BanJNDI") // a JMX client of this test's own connector on 127.0.0.1, as a monitoring tool reads
     static void startBrokerAndRunWorkload() throws Exception {
         broker = new InProcessBroker(dataDir, Map.of("sluice.http.listener", "0", "auto.create.topics.enable", "false"));
         jmxServer = JMXConnectorServerFactory.newJMXConnectorServer(new JMXServiceURL("service:jmx:rmi://127.0.0.1"),
@@ -161,18 +163,18 @@ class BrokerMetricsEndToEndTest {
         long size = Poll.until("the Log gauges of " + TOPIC + "-0", WAIT, BrokerMetricsEndToEndTest::logSize,
                 bytes -> bytes > (long) RECORDS * VALUE_BYTES);
         String topicMeters = "kafka.server:type=BrokerTopicMetrics,name=%s,topic=" + TOPIC;
-        assertEquals(RECORDS, count(topicMeters.formatted("MessagesInPerSec")));
-        assertEquals(size, count(topicMeters.formatted("BytesInPerSec")), "bytes in = the bytes the log holds");
+        assertEquals(RECORDS, count(String.format(Locale.ROOT, topicMeters, "MessagesInPerSec")));
+        assertEquals(size, count(String.format(Locale.ROOT, topicMeters, "BytesInPerSec")), "bytes in = the bytes the log holds");
         assertEquals(size, Poll.until("bytes out to the consumer", WAIT,
-                () -> count(topicMeters.formatted("BytesOutPerSec")), out -> out >= size));
-        assertEquals(0, count(topicMeters.formatted("FailedProduceRequestsPerSec")));
-        assertEquals(RECORDS, count(topicMeters.formatted("TotalProduceRequestsPerSec")));
+                () -> count(String.format(Locale.ROOT, topicMeters, "BytesOutPerSec")), out -> out >= size));
+        assertEquals(0, count(String.format(Locale.ROOT, topicMeters, "FailedProduceRequestsPerSec")));
+        assertEquals(RECORDS, count(String.format(Locale.ROOT, topicMeters, "TotalProduceRequestsPerSec")));
         assertEquals(1, count("kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec,topic=" + MIN_ISR_TOPIC));
         assertEquals(1, count("kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec"), "all topics");
         assertEquals(RECORDS, count("kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec"), "all topics");
         assertEquals(0, count("kafka.server:type=BrokerTopicMetrics,name=FailedFetchRequestsPerSec"));
 
-        ObjectName bytesIn = name(topicMeters.formatted("BytesInPerSec"));
+        ObjectName bytesIn = name(String.format(Locale.ROOT, topicMeters, "BytesInPerSec"));
         assertEquals(Set.of("Count", "EventType", "RateUnit", "MeanRate", "OneMinuteRate", "FiveMinuteRate",
                 "FifteenMinuteRate"), attributeNames(bytesIn));
         assertEquals("bytes", beans.getAttribute(bytesIn, "EventType"));

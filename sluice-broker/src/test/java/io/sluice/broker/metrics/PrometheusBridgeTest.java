@@ -65,7 +65,7 @@ class PrometheusBridgeTest {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         PrometheusTextFormatWriter.create().write(text, new MetricSnapshots(maxLag));
         assertTrue(text.toString(StandardCharsets.UTF_8)
-                .contains("kafka_server_replicafetchermanager_maxlag{clientid=\"Replica\"} 7.0"), text.toString());
+                .contains("kafka_server_replicafetchermanager_maxlag{clientid=\"Replica\"} 7.0"), text.toString(StandardCharsets.UTF_8));
     }
 
     @Test

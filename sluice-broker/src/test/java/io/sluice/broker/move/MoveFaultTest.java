@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,7 +69,7 @@ class MoveFaultTest extends MoveTestBase {
         assertEquals(1, progress.sourceSwitches(), "one reconnect: " + progress);
         assertTrue(progress.bytesResent() <= CHUNK_BYTES, "re-sent at most one chunk: " + progress);
         assertTrue(progress.bytesShipped() <= progress.totalBytes() + CHUNK_BYTES, progress.toString());
-        assertEquals(0, server.handler.activeTransfers());
+        assertEquals(0, server.source.activeTransfers());
     }
 
     @Test
@@ -180,7 +181,7 @@ class MoveFaultTest extends MoveTestBase {
         assertEquals(1, target.segmentCount());
         assertEquals(0, target.sizeInBytes());
         assertFalse(Files.exists(targetDir().resolve(StagingArea.DIR_NAME)));
-        assertEquals(0, server.handler.activeTransfers(), "the source was told to release its pins");
+        assertEquals(0, server.source.activeTransfers(), "the source was told to release its pins");
     }
 
     @Test
@@ -188,7 +189,7 @@ class MoveFaultTest extends MoveTestBase {
         PartitionLog badLog = source("bad");
         PartitionLog goodLog = source("good");
         long[] bases = badLog.segmentBaseOffsets();
-        try (FileChannel segment = FileChannel.open(badLog.dir().resolve(String.format("%020d.log", bases[3])),
+        try (FileChannel segment = FileChannel.open(badLog.dir().resolve(String.format(Locale.ROOT, "%020d.log", bases[3])),
                 java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
             flipByte(segment, 200);
         }
@@ -224,7 +225,7 @@ class MoveFaultTest extends MoveTestBase {
         assertEquals(TransferPhase.CANCELLED, progress.phase());
         assertFalse(Files.exists(targetDir().resolve(StagingArea.DIR_NAME)));
         assertEquals(0, target.logEndOffset());
-        assertEquals(0, server.handler.activeTransfers(), "pins released at once");
+        assertEquals(0, server.source.activeTransfers(), "pins released at once");
         target.appendAsLeader(MoveFixtures.batch(Compression.NONE, START_MS, 3, 10), 0, START_MS);
         assertEquals(3, target.logEndOffset());
     }
@@ -236,7 +237,7 @@ class MoveFaultTest extends MoveTestBase {
         Map<Long, byte[]> shipped = new HashMap<>();
         for (long base : source.segmentBaseOffsets()) {
             if (base < boundary) {
-                shipped.put(base, Files.readAllBytes(source.dir().resolve(String.format("%020d.log", base))));
+                shipped.put(base, Files.readAllBytes(source.dir().resolve(String.format(Locale.ROOT, "%020d.log", base))));
             }
         }
         source.updateConfig(source.config().toBuilder().retentionMs(1).build());
@@ -259,9 +260,9 @@ class MoveFaultTest extends MoveTestBase {
         assertEquals(shipped.size() + 1, target.segmentCount());
         for (Map.Entry<Long, byte[]> segment : shipped.entrySet()) {
             assertArrayEquals(segment.getValue(),
-                    Files.readAllBytes(target.dir().resolve(String.format("%020d.log", segment.getKey()))));
+                    Files.readAllBytes(target.dir().resolve(String.format(Locale.ROOT, "%020d.log", segment.getKey()))));
         }
-        assertEquals(0, server.handler.activeTransfers());
+        assertEquals(0, server.source.activeTransfers());
         source.enforceRetention(FAR_FUTURE_MS);
         assertEquals(1, source.segmentCount(), "released pins let retention and DeleteRecords finish");
         assertEquals(boundary, source.logStartOffset());
@@ -280,15 +281,15 @@ class MoveFaultTest extends MoveTestBase {
         });
         assertThrows(SimulatedCrash.class, () -> client(crashAtChunk3).bootstrap(target, TOPIC, PARTITION,
                 List.of(server.address()), LEADER_EPOCH, new TransferProgress()));
-        assertEquals(1, server.handler.activeTransfers());
+        assertEquals(1, server.source.activeTransfers());
         int segments = source.segmentCount();
         source.enforceRetention(FAR_FUTURE_MS);
         assertTrue(source.segmentCount() > 1, "pinned while the transfer may come back");
 
         server.clock.addAndGet(MoveFixtures.moveConfig().pinTimeoutMs());
         Poll.until("pins of the abandoned transfer expire", Duration.ofSeconds(30), () -> {
-            server.handler.expireAbandoned();
-            return server.handler.activeTransfers();
+            server.source.expireAbandoned();
+            return server.source.activeTransfers();
         }, active -> active == 0);
         source.enforceRetention(FAR_FUTURE_MS);
         assertEquals(1, source.segmentCount(), "of " + segments + " only the active segment is left");

@@ -2,6 +2,7 @@ package io.sluice.broker.move;
 
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.network.ApiRegistry;
+import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.broker.network.NetworkServer;
 import io.sluice.broker.security.ListenerSecurity;
 import io.sluice.broker.security.SaslApis;
@@ -20,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -113,7 +115,7 @@ final class MoveFixtures {
             if (base >= boundary) {
                 continue;
             }
-            Path name = Path.of(String.format("%020d.log", base));
+            Path name = Path.of(String.format(Locale.ROOT, "%020d.log", base));
             assertEquals(-1L, Files.mismatch(source.dir().resolve(name), target.dir().resolve(name)),
                     "segment " + name + " differs");
             compared++;
@@ -123,7 +125,7 @@ final class MoveFixtures {
 
     /** A source broker: the move handler behind a real Kafka listener on 127.0.0.1. */
     static final class Source implements AutoCloseable {
-        final MoveSourceHandler handler;
+        final MoveSource source;
         final NetworkServer server;
         final AtomicLong clock;
 
@@ -136,10 +138,11 @@ final class MoveFixtures {
                 throws InterruptedException {
             this.clock = clock;
             LongSupplier now = clock::get;
-            this.handler = new MoveSourceHandler((topic, partition) -> TOPIC.equals(topic) && partition == PARTITION
+            this.source = new MoveSource((topic, partition) -> TOPIC.equals(topic) && partition == PARTITION
                     ? new MoveSourceLogs.Hosted(log, LEADER_EPOCH, log.logEndOffset()) : null, config,
                     ByteRateLimiter.UNLIMITED, now);
-            ApiRegistry registry = new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY, handler);
+            ApiRegistry registry = new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY,
+                    new MoveSourceHandler(source));
             SaslApis.register(registry);
             this.server = NetworkServer.start(new NetworkServer.Settings("127.0.0.1", 0, 1, 1, 1 << 20, 0, 0, 0,
                     security), registry);
@@ -156,7 +159,7 @@ final class MoveFixtures {
         @Override
         public void close() {
             server.close();
-            handler.close();
+            source.close();
         }
     }
 

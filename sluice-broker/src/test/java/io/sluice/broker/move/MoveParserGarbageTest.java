@@ -2,6 +2,7 @@ package io.sluice.broker.move;
 
 import io.sluice.broker.move.MoveFixtures.Source;
 import io.sluice.broker.network.ApiRegistry;
+import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.codec.message.Message;
 import io.sluice.log.PartitionLog;
 import org.junit.jupiter.api.Test;
@@ -228,7 +229,8 @@ class MoveParserGarbageTest {
                     assertThrows(EOFException.class, in::readInt, "the connection is closed, nothing answered");
                 }
             }
-            assertFalse(new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY, server.handler)
+            assertFalse(new ApiRegistry()
+                    .registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(server.source))
                     .advertisedVersions().stream().anyMatch(v -> v.apiKey() == MoveFrameDescriptor.API_KEY));
             new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED).bootstrap(target, TOPIC,
                     PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());

@@ -53,7 +53,7 @@ class MoveTransferTest extends MoveTestBase {
         assertEquals(source.leaderEpochs(), target.leaderEpochs());
         assertEquals(source.producerCount(), target.producerCount());
         assertFalse(Files.exists(target.dir().resolve(StagingArea.DIR_NAME)), "staging removed");
-        assertEquals(0, server.handler.activeTransfers(), "pins released on completion");
+        assertEquals(0, server.source.activeTransfers(), "pins released on completion");
 
         // producer state is right at the boundary: a retried batch is a duplicate, a gap is refused
         AppendResult retried = target.appendAsLeader(MoveFixtures.idempotent(PRODUCER_B, 18, 2, START_MS + 209),

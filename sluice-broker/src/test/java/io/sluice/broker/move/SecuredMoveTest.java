@@ -70,7 +70,7 @@ class SecuredMoveTest extends MoveTestBase {
         assertTrue(progress.chunksVerified() > 20, "many chunks: " + progress);
         MoveFixtures.assertSegmentsIdentical(source, target, end);
         assertEquals(source.leaderEpochs(), target.leaderEpochs());
-        assertEquals(0, server.handler.activeTransfers(), "pins released on completion");
+        assertEquals(0, server.source.activeTransfers(), "pins released on completion");
     }
 
     @Test
@@ -102,7 +102,7 @@ class SecuredMoveTest extends MoveTestBase {
                 List.of(server.address()), LEADER_EPOCH, progress));
 
         assertTrue(refused.getMessage().contains("no source"), refused.getMessage());
-        assertEquals(0, server.handler.activeTransfers(), "the open request was never served");
+        assertEquals(0, server.source.activeTransfers(), "the open request was never served");
         assertEquals(0, progress.bytesShipped());
         assertEquals(0, target.logEndOffset());
     }

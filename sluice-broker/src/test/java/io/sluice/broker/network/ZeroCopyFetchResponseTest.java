@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -41,7 +42,7 @@ class ZeroCopyFetchResponseTest {
     @Test
     void shouldWriteRecordBytesAsAFileRegionAndOnlyProtocolFieldsAsBuffers() throws Exception {
         MemoryRecords records = MemoryRecords.withRecords(org.apache.kafka.common.compress.Compression.NONE,
-                new SimpleRecord("k1".getBytes(), "v1".getBytes()), new SimpleRecord("k2".getBytes(), "value-2".getBytes()));
+                new SimpleRecord("k1".getBytes(StandardCharsets.UTF_8), "v1".getBytes(StandardCharsets.UTF_8)), new SimpleRecord("k2".getBytes(StandardCharsets.UTF_8), "value-2".getBytes(StandardCharsets.UTF_8)));
         Path segment = tmp.resolve("00000000000000000000.log");
         int leadingGarbage = 17;
         try (FileChannel out = FileChannel.open(segment, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {

@@ -77,11 +77,11 @@ class ScramTest {
 
     @Test
     void shouldRefuseGarbageWithASaslExceptionNotARuntimeException() {
-        byte[][] garbage = {new byte[0], "n,,".getBytes(), "x,,n=a,r=b".getBytes(), "n,,n=a".getBytes(),
-                "n,,n=a=ZZ,r=b".getBytes(), new byte[5000], "n,,n=a,r=b,r=c".getBytes()};
+        byte[][] garbage = {new byte[0], "n,,".getBytes(StandardCharsets.UTF_8), "x,,n=a,r=b".getBytes(StandardCharsets.UTF_8), "n,,n=a".getBytes(StandardCharsets.UTF_8),
+                "n,,n=a=ZZ,r=b".getBytes(StandardCharsets.UTF_8), new byte[5000], "n,,n=a,r=b,r=c".getBytes(StandardCharsets.UTF_8)};
         for (byte[] message : garbage) {
             ScramServer server = new ScramServer(ScramMechanism.SCRAM_SHA_512, user -> null);
-            assertThrows(SaslException.class, () -> server.evaluateResponse(message), new String(message));
+            assertThrows(SaslException.class, () -> server.evaluateResponse(message), new String(message, StandardCharsets.UTF_8));
         }
     }
 

@@ -3,16 +3,15 @@ package io.sluice.cli.cluster;
 import io.sluice.cli.CommandFailedException;
 import io.sluice.cli.client.KeyValue;
 import io.sluice.cluster.config.ClusterConfig;
-import io.sluice.cluster.zk.ClusterConnection;
-import io.sluice.cluster.zk.ConnectString;
-import java.io.IOException;
+import io.sluice.cluster.status.ClusterStatus;
+import io.sluice.cluster.status.ClusterStatusException;
+import io.sluice.cluster.status.ClusterStatusReader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.curator.framework.CuratorFramework;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -78,9 +77,10 @@ public final class ClusterStatusCommand implements Callable<Integer> {
         String connect = ZooKeeperTarget.resolve(zookeeper, configFile, KeyValue.parseAll("--override", overrides));
         ClusterConfig config = ClusterConfig.defaults().withConnectionTimeout(Duration.ofMillis(timeoutMs));
         ClusterStatus status;
-        try (ClusterConnection connection = connect(connect, config)) {
-            status = ClusterStatusReader.read(inChroot(connection.client(), connect), config, connect,
-                    Duration.ofMillis(waitMs));
+        try {
+            status = ClusterStatusReader.read(connect, config, Duration.ofMillis(waitMs));
+        } catch (ClusterStatusException e) {
+            throw new CommandFailedException(e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
         for (String line : ClusterStatusFormat.lines(status)) {
@@ -94,27 +94,5 @@ public final class ClusterStatusCommand implements Callable<Integer> {
             err.flush();
         }
         return 0;
-    }
-
-    /** Connects to the hosts only: the chroot is checked, never created (ClusterConnection creates it). */
-    private static ClusterConnection connect(String connect, ClusterConfig config) {
-        try {
-            return ClusterConnection.open(ConnectString.parse(connect).hosts(), config);
-        } catch (IOException e) {
-            throw new CommandFailedException("ZooKeeper '" + connect + "' unreachable: no server answered within "
-                    + config.connectionTimeout().toMillis() + " ms");
-        }
-    }
-
-    private static CuratorFramework inChroot(CuratorFramework client, String connect) throws Exception {
-        ConnectString parsed = ConnectString.parse(connect);
-        if (!parsed.hasChroot()) {
-            return client;
-        }
-        if (client.checkExists().forPath("/" + parsed.chroot()) == null) {
-            throw new CommandFailedException("no Sluice cluster in ZooKeeper '" + connect + "': chroot /"
-                    + parsed.chroot() + " does not exist");
-        }
-        return client.usingNamespace(parsed.chroot());
     }
 }

@@ -4,6 +4,7 @@ import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.status.ClusterStatus;
 import io.sluice.codec.endpoint.Endpoint;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package io.sluice.cli.process;
 
+import io.sluice.codec.SuppressForbidden;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,6 +12,7 @@ import sun.misc.Signal;
  * where the JVM keeps the signals (-Xrs) or the process exits another way. The stop action must be idempotent.
  * Stateless; thread-safe.
  */
+@SuppressForbidden(reason = "sun.misc.Signal is the only way to run a stop action on SIGTERM/SIGINT and exit with 0")
 public final class StopSignals {
     private static final Logger LOG = LoggerFactory.getLogger(StopSignals.class);
     private static final List<String> STOP_SIGNALS = List.of("TERM", "INT");

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -96,9 +97,9 @@ public final class RebalanceCommand implements Callable<Integer> {
 
     private static void printPlan(PrintWriter out, List<Move> plan) {
         long bytes = plan.stream().mapToLong(Move::bytesMoved).sum();
-        out.printf("Rebalance plan: %d partition move(s), %.1f MB to copy%n", plan.size(), bytes / MEGABYTE);
+        out.printf(Locale.ROOT, "Rebalance plan: %d partition move(s), %.1f MB to copy%n", plan.size(), bytes / MEGABYTE);
         for (Move m : plan) {
-            out.printf("  %s-%d: %s -> %s (%.1f MB)%n", m.topic(), m.partition(), Arrays.toString(m.from()),
+            out.printf(Locale.ROOT, "  %s-%d: %s -> %s (%.1f MB)%n", m.topic(), m.partition(), Arrays.toString(m.from()),
                     Arrays.toString(m.to()), m.bytesMoved() / MEGABYTE);
         }
         out.flush();
@@ -111,7 +112,7 @@ public final class RebalanceCommand implements Callable<Integer> {
             targets.put(new TopicPartition(m.topic(), m.partition()), Optional.of(new NewPartitionReassignment(to)));
         }
         admin.alterPartitionReassignments(targets).all().get();
-        out.printf("Started %d move(s): %s%n", wave.size(), targets.keySet());
+        out.printf(Locale.ROOT, "Started %d move(s): %s%n", wave.size(), targets.keySet());
         out.flush();
         Set<TopicPartition> pending = new LinkedHashSet<>(targets.keySet());
         while (true) {
@@ -125,7 +126,7 @@ public final class RebalanceCommand implements Callable<Integer> {
             }
             Thread.sleep(WAVE_POLL.toMillis());
         }
-        out.printf("Finished %d move(s)%n", wave.size());
+        out.printf(Locale.ROOT, "Finished %d move(s)%n", wave.size());
         out.flush();
     }
 
@@ -142,6 +143,6 @@ public final class RebalanceCommand implements Callable<Integer> {
             return;
         }
         long elected = results.values().stream().filter(Optional::isEmpty).count();
-        out.printf("Elected the preferred leader of %d partition(s)%n", elected);
+        out.printf(Locale.ROOT, "Elected the preferred leader of %d partition(s)%n", elected);
     }
 }

@@ -7,7 +7,9 @@ import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.status.ClusterStatus;
 import io.sluice.codec.endpoint.Endpoint;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -88,7 +90,7 @@ class ClusterStatusFormatTest {
     }
 
     private static TopicState topic(String name, PartitionState... partitions) {
-        return new TopicState(UUID.nameUUIDFromBytes(name.getBytes()), name, Map.of(), partitions);
+        return new TopicState(UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)), name, Map.of(), partitions);
     }
 
     /** A partition led by {@code leader} (or offline) with these replicas, all in sync. */

@@ -1,5 +1,6 @@
 package io.sluice.cluster.zk;
 
+import java.util.Locale;
 /**
  * The znodes Sluice uses, relative to the chroot. Stateless.
  *
@@ -73,6 +74,6 @@ public final class ZkPaths {
     }
 
     public static String deltaName(long seq) {
-        return String.format("%s%010d", DELTA_PREFIX, seq);
+        return String.format(Locale.ROOT, "%s%010d", DELTA_PREFIX, seq);
     }
 }

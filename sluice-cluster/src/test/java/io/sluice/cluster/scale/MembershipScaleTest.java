@@ -20,6 +20,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,7 +58,7 @@ class MembershipScaleTest {
         StringBuilder report = new StringBuilder();
         StringBuilder probes = new StringBuilder();
         StringBuilder folds = new StringBuilder();
-        report.append(String.format("%-8s %-6s %-12s %-10s %-14s %-16s %-12s %-12s %-10s%n", "total", "joins",
+        report.append(String.format(Locale.ROOT, "%-8s %-6s %-12s %-10s %-14s %-16s %-12s %-12s %-10s%n", "total", "joins",
                 "converge_ms", "deltas", "zk_txn/join", "zk_bytes/join", "cpu_us/join", "alloc_B/join",
                 "snapshots"));
         EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"));
@@ -134,7 +135,7 @@ class MembershipScaleTest {
                 long alloc = mx.getThreadAllocatedBytes(ct.getId()) - alloc0;
                 long txn = controller.stats().transactions.get() - txn0;
                 long bytes = controller.stats().bytesWritten.get() - bytes0;
-                report.append(String.format("%-8d %-6d %-12d %-10d %-14.3f %-16.1f %-12.1f %-12.0f %-10d%n", target,
+                report.append(String.format(Locale.ROOT, "%-8d %-6d %-12d %-10d %-14.3f %-16.1f %-12.1f %-12.0f %-10d%n", target,
                         joinsThisWave, convergeMs, controller.stats().membershipDeltas.get() - deltas0,
                         (double) txn / joinsThisWave, (double) bytes / joinsThisWave,
                         cpu / 1000.0 / joinsThisWave, (double) alloc / joinsThisWave,
@@ -145,12 +146,12 @@ class MembershipScaleTest {
                 folds.append(probeFold(controller, target));
             }
             assertEquals(WAVES[WAVES.length - 1] + 1 + (nextProbeId - 50_000), controller.state().brokerCount());
-            report.append(String.format("%nsingle joins, one at a time (no coalescing), after each wave:%n"));
-            report.append(String.format("%-8s %-6s %-14s %-16s %-12s %-12s%n", "size", "joins", "zk_txn/join",
+            report.append(String.format(Locale.ROOT, "%nsingle joins, one at a time (no coalescing), after each wave:%n"));
+            report.append(String.format(Locale.ROOT, "%-8s %-6s %-14s %-16s %-12s %-12s%n", "size", "joins", "zk_txn/join",
                     "zk_bytes/join", "cpu_us/join", "alloc_B/join"));
             report.append(probes);
-            report.append(String.format("%nsnapshot fold (paid once per fold interval), after each wave:%n"));
-            report.append(String.format("%-8s %-14s %-12s %-12s %-12s %-16s %-14s %-14s%n", "size", "snap_bytes",
+            report.append(String.format(Locale.ROOT, "%nsnapshot fold (paid once per fold interval), after each wave:%n"));
+            report.append(String.format(Locale.ROOT, "%-8s %-14s %-12s %-12s %-12s %-16s %-14s %-14s%n", "size", "snap_bytes",
                     "cpu_us", "alloc_B", "deltas/fold", "amort_bytes/join", "amort_cpu_us", "amort_alloc_B"));
             report.append(folds);
             report.append("controller totals: ").append(controller.stats()).append('\n');
@@ -207,7 +208,7 @@ class MembershipScaleTest {
             return true;
         });
         lastDeltaBytesPerJoin = (double) bytes / PROBE_JOINS;
-        return String.format("%-8d %-6d %-14.3f %-16.1f %-12.1f %-12.0f%n", size, PROBE_JOINS,
+        return String.format(Locale.ROOT, "%-8d %-6d %-14.3f %-16.1f %-12.1f %-12.0f%n", size, PROBE_JOINS,
                 (double) txn / PROBE_JOINS, (double) bytes / PROBE_JOINS, cpu / 1000.0 / PROBE_JOINS,
                 (double) alloc / PROBE_JOINS);
     }
@@ -228,7 +229,7 @@ class MembershipScaleTest {
         long bytes = controller.stats().bytesWritten.get() - bytes0;
         long snapshotBytes = controller.stats().lastSnapshotBytes.get();
         int interval = controller.snapshotPolicy().deltasPerFold(snapshotBytes, Math.round(lastDeltaBytesPerJoin));
-        return String.format("%-8d %-14d %-12.1f %-12d %-12d %-16.1f %-14.1f %-14.0f%n", size, snapshotBytes,
+        return String.format(Locale.ROOT, "%-8d %-14d %-12.1f %-12d %-12d %-16.1f %-14.1f %-14.0f%n", size, snapshotBytes,
                 cpu / 1000.0, alloc, interval, (double) bytes / interval, cpu / 1000.0 / interval,
                 (double) alloc / interval);
     }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Random;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +75,7 @@ class LargeStateTest {
                 assertEquals(huge, seen, "broker " + b.info().id() + " holds every partition intact");
             }
             assertEquals(PARTITIONS, published.partitionCount());
-            System.out.printf("100k-partition snapshot: %d bytes compressed in %d parts (jute.maxbuffer %d)%n",
+            System.out.printf(Locale.ROOT, "100k-partition snapshot: %d bytes compressed in %d parts (jute.maxbuffer %d)%n",
                     stats.lastSnapshotBytes.get(), stats.lastSnapshotParts.get(), maxBuffer);
 
             // A change to one partition afterwards is a small delta, not a new snapshot.

@@ -1,5 +1,6 @@
 package io.sluice.codec.memory;
 
+import io.sluice.codec.SuppressForbidden;
 import java.lang.reflect.Field;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
@@ -13,6 +14,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Stateless; thread-safe.
  */
+@SuppressForbidden(reason = "Unsafe addresses buffers with one bounds check per run; checked access where absent")
 public final class RawMemory {
 
     /** The JDK's Unsafe, or null where it cannot be had (then {@link #AVAILABLE} is false). */

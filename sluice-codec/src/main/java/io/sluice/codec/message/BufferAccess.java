@@ -1,5 +1,6 @@
 package io.sluice.codec.message;
 
+import io.sluice.codec.SuppressForbidden;
 import io.sluice.codec.memory.RawMemory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -11,6 +12,7 @@ import java.nio.ByteOrder;
  * {@code sun.misc.Unsafe} is unavailable. Callers must check {@code index + length <= limit} before every access.
  * Stateless; safe to share.
  */
+@SuppressForbidden(reason = "Unsafe access after the caller's one bounds check; checked access where absent")
 final class BufferAccess {
     private static final sun.misc.Unsafe UNSAFE = RawMemory.UNSAFE;
     private static final long BYTE_ARRAY_BASE = RawMemory.BYTE_ARRAY_BASE;

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
@@ -87,7 +88,7 @@ class GroupCoordinatorFailoverTest extends ClusterTestBase {
                                 + "coordinator after broker " + coordinator + " was killed",
                         cluster.sessionTimeout().plus(ProcessCluster.ELECTION_SLACK), () -> committed(admin),
                         beforeKill::equals);
-                System.out.printf("group %s served again %d ms after its coordinator was killed%n", GROUP,
+                System.out.printf(Locale.ROOT, "group %s served again %d ms after its coordinator was killed%n", GROUP,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt));
                 assertEquals(beforeKill, served, "every committed offset intact");
                 assertNotEquals(coordinator, coordinatorOf(admin));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.testkit.Poll;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,7 +69,7 @@ class ThrottledMoveTest extends ReassignmentScenarios {
             for (int i = 0; i < RECORDS; i++) {
                 byte[] value = new byte[1_000];
                 random.nextBytes(value);
-                producer.send(new ProducerRecord<>(TOPIC, 0, ("f-" + i).getBytes(), value));
+                producer.send(new ProducerRecord<>(TOPIC, 0, ("f-" + i).getBytes(StandardCharsets.UTF_8), value));
             }
             producer.flush();
         }

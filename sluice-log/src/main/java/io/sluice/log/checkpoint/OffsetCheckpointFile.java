@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -78,7 +79,7 @@ public final class OffsetCheckpointFile {
             channel.force(true);
         } catch (IOException e) {
             // some platforms cannot open directories; the rename is then only as durable as the OS makes it
-            if (!System.getProperty("os.name", "").toLowerCase().contains("win")) {
+            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win")) {
                 throw e;
             }
         }

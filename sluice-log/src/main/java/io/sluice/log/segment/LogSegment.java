@@ -1,7 +1,6 @@
 package io.sluice.log.segment;
 
 import io.sluice.record.batch.RecordBatchView;
-import io.sluice.log.batch.BatchFraming;
 import io.sluice.log.OffsetAndTimestamp;
 import io.sluice.log.index.CorruptIndexException;
 import io.sluice.log.index.OffsetIndex;

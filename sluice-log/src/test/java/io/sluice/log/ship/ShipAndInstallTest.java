@@ -11,10 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,7 +40,7 @@ class ShipAndInstallTest {
 
     private static ByteBuffer batch(int i) {
         return MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(NOW, ("value-" + i + "-" + "x".repeat(200))
-                .getBytes())).buffer();
+                .getBytes(StandardCharsets.UTF_8))).buffer();
     }
 
     private static PartitionLog fill(PartitionLog log) throws Exception {
@@ -88,7 +90,7 @@ class ShipAndInstallTest {
             for (int i = 0; i < bases.length; i++) {
                 bases[i] = view.segments().get(i).baseOffset();
                 lasts[i] = view.segments().get(i).lastOffset();
-                String name = String.format("%020d.log", bases[i]);
+                String name = String.format(Locale.ROOT, "%020d.log", bases[i]);
                 Files.copy(source.dir().resolve(name), staging.resolve(name), StandardCopyOption.REPLACE_EXISTING);
             }
             List<EpochEntry> epochs = view.epochs();
@@ -111,7 +113,7 @@ class ShipAndInstallTest {
              ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
             Path staging = Files.createDirectories(root.resolve("target").resolve("staging"));
             ClosedSegment first = view.segments().get(0);
-            String name = String.format("%020d.log", first.baseOffset());
+            String name = String.format(Locale.ROOT, "%020d.log", first.baseOffset());
             byte[] bytes = Files.readAllBytes(source.dir().resolve(name));
             Files.write(staging.resolve(name), java.util.Arrays.copyOf(bytes, bytes.length - 7));
 

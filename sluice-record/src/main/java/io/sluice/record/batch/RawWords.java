@@ -1,5 +1,6 @@
 package io.sluice.record.batch;
 
+import io.sluice.codec.SuppressForbidden;
 import io.sluice.codec.memory.RawMemory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,6 +13,7 @@ import java.nio.ByteOrder;
  *
  * <p>Stateless; thread-safe.
  */
+@SuppressForbidden(reason = "Unsafe loads for a run proven in bounds by one check; checked paths where absent")
 final class RawWords {
 
     static final boolean AVAILABLE = RawMemory.AVAILABLE && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;

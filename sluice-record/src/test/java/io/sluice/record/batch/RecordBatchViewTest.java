@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.record.testing.KafkaBatches;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.MemoryRecords;
@@ -23,9 +24,9 @@ class RecordBatchViewTest {
 
     private static ByteBuffer idempotentBatch(int codec, int baseSequence) {
         List<KafkaBatches.Rec> recs = List.of(
-                new KafkaBatches.Rec(1_000L, "k1".getBytes(), "v1".getBytes(), new Header[0]),
-                new KafkaBatches.Rec(3_000L, null, "v2".getBytes(), new Header[0]),
-                new KafkaBatches.Rec(2_000L, "k3".getBytes(), null, new Header[0]));
+                new KafkaBatches.Rec(1_000L, "k1".getBytes(StandardCharsets.UTF_8), "v1".getBytes(StandardCharsets.UTF_8), new Header[0]),
+                new KafkaBatches.Rec(3_000L, null, "v2".getBytes(StandardCharsets.UTF_8), new Header[0]),
+                new KafkaBatches.Rec(2_000L, "k3".getBytes(StandardCharsets.UTF_8), null, new Header[0]));
         return KafkaBatches.batch(codec, recs, 77L, (short) 3, baseSequence, true);
     }
 

@@ -8,6 +8,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -73,7 +74,7 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldNotTrustARememberedHeaderShapeWhenOneLengthByteDiffers() {
-        byte[][] keys = {"abc".getBytes(), "defgh".getBytes()};
+        byte[][] keys = {"abc".getBytes(StandardCharsets.UTF_8), "defgh".getBytes(StandardCharsets.UTF_8)};
         byte[][] values = {{1, 2}, {3}};
         byte[] twoAlike = encode(List.of(record(0, keys, values), record(1, keys, values)));
         RecordCursor cursor = new RecordCursor();
@@ -81,7 +82,7 @@ class RecordCursorFastPathTest {
         // Same header count and block length in the second record, but its second header key
         // length byte now claims 60 bytes, more than the record holds.
         byte[] forged = twoAlike.clone();
-        int keyAt = lastIndexOf(forged, "defgh".getBytes()) - 1;
+        int keyAt = lastIndexOf(forged, "defgh".getBytes(StandardCharsets.UTF_8)) - 1;
         assertEquals(10, forged[keyAt], "zigzag length of the 5-byte key");
         forged[keyAt] = 120;
         String careful = carefulTranscript(new RecordCursor().over(ByteBuffer.wrap(forged), 0, forged.length), 2);
@@ -108,7 +109,7 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldNotTrustARememberedRecordLayoutWhenTheKeyLengthByteDiffers() {
-        byte[][] keys = {"abc".getBytes()};
+        byte[][] keys = {"abc".getBytes(StandardCharsets.UTF_8)};
         byte[][] values = {{1}};
         List<Rec> alike = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -129,7 +130,7 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldNotTrustARememberedRecordLayoutWhenATimestampDeltaGrowsByAByte() {
-        byte[][] keys = {"abc".getBytes()};
+        byte[][] keys = {"abc".getBytes(StandardCharsets.UTF_8)};
         byte[][] values = {{1}};
         List<Rec> records = new ArrayList<>();
         records.add(new Rec(0, 5, 0, null, new byte[] {9, 9, 9, 9}, keys, values));
@@ -144,7 +145,7 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldLearnALayoutOnceTwoRecordsOfOneLengthFollowEachOther() throws BatchFormatException {
-        byte[][] keys = {"k1".getBytes(), "k2".getBytes()};
+        byte[][] keys = {"k1".getBytes(StandardCharsets.UTF_8), "k2".getBytes(StandardCharsets.UTF_8)};
         byte[][] values = {{1}, {2, 3}};
         List<Rec> alike = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -198,7 +199,7 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldNotTrustALearnedLayoutWhenTheLastHeaderValueLengthDiffers() {
-        byte[][] keys = {"abc".getBytes(), "de".getBytes()};
+        byte[][] keys = {"abc".getBytes(StandardCharsets.UTF_8), "de".getBytes(StandardCharsets.UTF_8)};
         byte[][] values = {{1, 2}, {3, 4, 5}};
         List<Rec> alike = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -220,7 +221,7 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldReadRunsOfOneLayoutAndStopBeforeAnyRecordWithOneByteChanged() throws BatchFormatException {
-        byte[][] keys = {"abc".getBytes(), "de".getBytes(), "f".getBytes()};
+        byte[][] keys = {"abc".getBytes(StandardCharsets.UTF_8), "de".getBytes(StandardCharsets.UTF_8), "f".getBytes(StandardCharsets.UTF_8)};
         byte[][] values = {{1, 2}, {3, 4, 5}, {}};
         List<Rec> alike = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
@@ -258,7 +259,7 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldReadRunsFromSlicesEndingExactlyAtTheirCapacity() throws BatchFormatException {
-        byte[][] keys = {"abc".getBytes()};
+        byte[][] keys = {"abc".getBytes(StandardCharsets.UTF_8)};
         byte[][] values = {{1, 2}};
         List<Rec> alike = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
@@ -286,7 +287,7 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldReadNoRunWithoutALearnedLayoutOrPastTheWindow() throws BatchFormatException {
-        byte[][] keys = {"abc".getBytes()};
+        byte[][] keys = {"abc".getBytes(StandardCharsets.UTF_8)};
         byte[][] values = {{1, 2}};
         List<Rec> alike = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -307,7 +308,7 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldPullRecordsThatStraddleARefillWholeIntoTheWindow() throws BatchFormatException {
-        byte[][] keys = {"k1".getBytes(), "k2".getBytes()};
+        byte[][] keys = {"k1".getBytes(StandardCharsets.UTF_8), "k2".getBytes(StandardCharsets.UTF_8)};
         byte[][] values = {{1, 2, 3}, {4}};
         List<Rec> alike = new ArrayList<>();
         for (int i = 0; i < 100; i++) {

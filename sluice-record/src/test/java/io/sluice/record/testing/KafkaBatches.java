@@ -1,6 +1,7 @@
 package io.sluice.record.testing;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.header.Header;
@@ -58,7 +59,7 @@ public final class KafkaBatches {
             for (int j = 0; j < valueSize; j++) {
                 value[j] = (byte) ('a' + (i + j) % 26);
             }
-            recs[i] = new Rec(ts + i, ("key-" + i).getBytes(), value, new Header[0]);
+            recs[i] = new Rec(ts + i, ("key-" + i).getBytes(StandardCharsets.UTF_8), value, new Header[0]);
         }
         return batch(codecId, List.of(recs));
     }

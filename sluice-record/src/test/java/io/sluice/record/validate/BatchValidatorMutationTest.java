@@ -11,6 +11,7 @@ import io.sluice.record.batch.RecordBatchView;
 import io.sluice.record.testing.KafkaBatches;
 import io.sluice.record.testing.KafkaVerdict;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -76,7 +77,7 @@ class BatchValidatorMutationTest {
             for (int h = 0; h < headers.length; h++) {
                 headers[h] = new RecordHeader("h" + h, BatchValidatorKafkaEquivalenceTest.payload(random, 5));
             }
-            recs.add(new KafkaBatches.Rec(NOW - random.nextInt(1000), random.nextBoolean() ? null : ("k" + i).getBytes(),
+            recs.add(new KafkaBatches.Rec(NOW - random.nextInt(1000), random.nextBoolean() ? null : ("k" + i).getBytes(StandardCharsets.UTF_8),
                     BatchValidatorKafkaEquivalenceTest.payload(random, random.nextInt(300)), headers));
         }
         return KafkaBatches.batch(codec, recs);

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.record.batch.RecordBatchView;
 import io.sluice.record.testing.KafkaBatches;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
@@ -264,8 +265,8 @@ class BatchValidatorTest {
     @Test
     void shouldRejectRecordsWithoutKeyOnACompactedTopic() {
         ByteBuffer batch = KafkaBatches.batch(0, List.of(
-                new KafkaBatches.Rec(NOW, "k".getBytes(), null, new Header[0]),
-                new KafkaBatches.Rec(NOW, null, "v".getBytes(), new Header[0])));
+                new KafkaBatches.Rec(NOW, "k".getBytes(StandardCharsets.UTF_8), null, new Header[0]),
+                new KafkaBatches.Rec(NOW, null, "v".getBytes(StandardCharsets.UTF_8), new Header[0])));
         RecordValidationException e = rejected(batch, policy.withCompacted(true));
         assertEquals(KafkaErrorCodes.INVALID_RECORD, e.errorCode());
         assertEquals(List.of(1), e.recordErrors().stream().map(RecordError::batchIndex).toList());

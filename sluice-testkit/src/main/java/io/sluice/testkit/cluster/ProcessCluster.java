@@ -21,6 +21,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A cluster of Sluice brokers, each in its own JVM ({@link SluiceBrokerProcess}), coordinated by one ZooKeeper server
@@ -31,6 +33,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Not thread-safe; one per test, driven by the test thread.
  */
 public final class ProcessCluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessCluster.class);
 
     /** Session timeout for tests: ZooKeeper's floor is two ticks (4 s); 6 s leaves room on a loaded machine. */
     public static final Duration TEST_SESSION_TIMEOUT = Duration.ofSeconds(6);
@@ -210,7 +213,7 @@ public final class ProcessCluster implements AutoCloseable {
                             StandardCopyOption.REPLACE_EXISTING);
                 }
             } catch (IOException e) {
-                System.err.println("could not keep broker log " + log + ": " + e);
+                LOG.warn("could not keep broker log {}: {}", log, e.toString());
             }
         }
     }

@@ -1,11 +1,13 @@
 package io.sluice.testkit.security;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -73,7 +75,7 @@ public final class TestSecurity {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         byte[] output = process.getInputStream().readAllBytes();
         if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IOException("keytool " + String.join(" ", args) + " failed: " + new String(output));
+            throw new IOException("keytool " + String.join(" ", args) + " failed: " + new String(output, StandardCharsets.UTF_8));
         }
     }
 
@@ -90,7 +92,7 @@ public final class TestSecurity {
      * the broker's own inter-broker login.
      */
     public List<String> brokerSettings(String protocol, String interBrokerMechanism) {
-        String listener = protocol.toLowerCase();
+        String listener = protocol.toLowerCase(Locale.ROOT);
         List<String> settings = new ArrayList<>();
         settings.add("listeners=" + protocol + "://127.0.0.1:0");
         settings.add("ssl.keystore.location=" + brokerKeyStore);
@@ -138,7 +140,7 @@ public final class TestSecurity {
     /** The same for kcat/librdkafka ({@code -X key=value} pairs). */
     public List<String> kcatOptions(String protocol, String mechanism, boolean clientCertificate) {
         List<String> options = new ArrayList<>();
-        options.add("security.protocol=" + protocol.toLowerCase());
+        options.add("security.protocol=" + protocol.toLowerCase(Locale.ROOT));
         if (protocol.contains("SSL")) {
             options.add("ssl.ca.location=" + brokerCertificatePem);
             if (clientCertificate) {

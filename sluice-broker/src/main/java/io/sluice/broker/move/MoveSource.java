@@ -1,15 +1,6 @@
 package io.sluice.broker.move;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.util.Attribute;
-import io.netty.util.AttributeKey;
 import io.sluice.broker.config.MoveConfig;
-import io.sluice.broker.network.PrivateRequestHandler;
-import io.sluice.broker.network.SegmentChunkedInput;
-import io.sluice.broker.network.SegmentFileRegion;
 import io.sluice.codec.message.Message;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.ship.ClosedSegment;
@@ -25,30 +16,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import static io.sluice.broker.move.MoveFrameDescriptor.API_VERSION_OFFSET;
-import static io.sluice.broker.move.MoveFrameDescriptor.CORRELATION_ID_LENGTH;
-import static io.sluice.broker.move.MoveFrameDescriptor.HEADER_LENGTH_LENGTH;
 import static io.sluice.broker.move.MoveFrameDescriptor.REQUEST_CORRELATION_ID_OFFSET;
 import static io.sluice.broker.move.MoveFrameDescriptor.REQUEST_MESSAGE_OFFSET;
-import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_HEADER_OFFSET;
 import static io.sluice.broker.move.MoveFrameDescriptor.inRequestBody;
 
 /**
- * The source side of partition moves, registered on the Kafka listener as private API
- * {@link MoveFrameDescriptor#API_KEY}: lists and pins a hosted partition's closed segments per transfer, answers
- * chunk requests with a codec-framed {@link MoveChunkHeader} (CRC-32C of the chunk) followed by the file bytes by
- * sendfile ({@link SegmentFileRegion}), and releases a transfer's pins when the target closes it, or when no
- * connection of it has been open for {@code sluice.move.pin.timeout.ms} ({@link #expireAbandoned()}, run by the
- * broker's timer).
+ * The source side of partition moves, the private API {@link MoveFrameDescriptor#API_KEY} on the Kafka listener:
+ * lists and pins a hosted partition's closed segments per transfer, answers chunk requests with a codec-framed
+ * {@link MoveChunkHeader} (CRC-32C of the chunk) followed by the file range, and releases a transfer's pins when the
+ * target closes it, or when no connection of it has been open for {@code sluice.move.pin.timeout.ms}
+ * ({@link #expireAbandoned()}, run by the broker's timer). The network layer
+ * ({@code io.sluice.broker.network.MoveSourceHandler}) hands it each request frame and writes its {@link MoveAnswer}.
  *
  * <p>Thread-safe: sessions live in a concurrent map; each connection's requests arrive one at a time on its
  * request thread; per-thread codec and CRC scratch.
  */
-public final class MoveSourceHandler implements PrivateRequestHandler, AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(MoveSourceHandler.class);
+public final class MoveSource implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MoveSource.class);
 
     private final MoveSourceLogs logs;
     private final MoveConfig config;
@@ -56,8 +43,6 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
     private final LongSupplier clockMs;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     private final ThreadLocal<MoveCodec> codecs = ThreadLocal.withInitial(MoveCodec::new);
-    /** A transfer connection's answers held back by a throttle, so later answers queue behind them. */
-    private static final AttributeKey<HeldAnswers> HELD_ANSWERS = AttributeKey.valueOf("sluice.move.heldAnswers");
     private final ThreadLocal<ChunkChecksum> checksums = ThreadLocal.withInitial(ChunkChecksum::new);
 
     /** One transfer being served: its pinned view and the connections it came on. Thread-safe. */
@@ -67,7 +52,7 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
         final int partition;
         final ShippableLog view;
         final MoveSegmentList listing;
-        final Set<Channel> connections = ConcurrentHashMap.newKeySet();
+        final Set<InboundMoveConnection> connections = ConcurrentHashMap.newKeySet();
         volatile long detachedAtMs;
 
         Session(long transferId, String topic, int partition, ShippableLog view, MoveSegmentList listing) {
@@ -78,17 +63,17 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
             this.listing = listing;
         }
 
-        void attach(Channel channel, LongSupplier clockMs) {
-            if (connections.add(channel)) {
-                channel.closeFuture().addListener(f -> {
+        void attach(InboundMoveConnection connection, LongSupplier clockMs) {
+            if (connections.add(connection)) {
+                connection.whenClosed(() -> {
                     detachedAtMs = clockMs.getAsLong();
-                    connections.remove(channel);
+                    connections.remove(connection);
                 });
             }
         }
     }
 
-    public MoveSourceHandler(MoveSourceLogs logs, MoveConfig config, ByteRateLimiter limiter, LongSupplier clockMs) {
+    public MoveSource(MoveSourceLogs logs, MoveConfig config, ByteRateLimiter limiter, LongSupplier clockMs) {
         this(logs, config, (topic, partition) -> limiter, clockMs);
     }
 
@@ -102,15 +87,19 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
      * @param limiters the send-rate bound of each partition's chunks ({@code leader.replication.throttled.rate} for
      *                 the partitions in {@code leader.replication.throttled.replicas})
      */
-    public MoveSourceHandler(MoveSourceLogs logs, MoveConfig config, PartitionLimiters limiters, LongSupplier clockMs) {
+    public MoveSource(MoveSourceLogs logs, MoveConfig config, PartitionLimiters limiters, LongSupplier clockMs) {
         this.logs = logs;
         this.config = config;
         this.limiters = limiters;
         this.clockMs = clockMs;
     }
 
-    @Override
-    public void handle(ChannelHandlerContext ctx, ByteBuffer frame) {
+    /**
+     * Answers one request frame (without its size prefix, the API key at its position 0; valid only during the call).
+     *
+     * @throws MoveProtocolException when the frame is malformed, to have the connection closed
+     */
+    public MoveAnswer handle(InboundMoveConnection connection, ByteBuffer frame) {
         int start = frame.position();
         if (frame.remaining() < inRequestBody(REQUEST_MESSAGE_OFFSET)) {
             throw new MoveProtocolException("move request", "of " + frame.remaining() + " bytes is shorter than its header");
@@ -125,30 +114,30 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
         Message request = codec.decode(body, Message.class, "move request");
         if (request instanceof MoveOpenRequest open) {
             open.validate();
-            answer(ctx, correlationId, codec.encode(open(ctx.channel(), open)), null, 0, 0);
+            return MoveAnswer.of(correlationId, codec.encode(open(connection, open)));
         } else if (request instanceof MoveChunkRequest chunk) {
             chunk.validate();
-            chunk(ctx, correlationId, chunk, codec);
+            return chunk(connection, correlationId, chunk, codec);
         } else if (request instanceof MoveCloseRequest close) {
             Session session = sessions.remove(close.transferId);
             if (session != null) {
                 release(session, close.completed ? "completed" : "cancelled");
             }
-            answer(ctx, correlationId, codec.encode(new MoveCloseResponse()), null, 0, 0);
+            return MoveAnswer.of(correlationId, codec.encode(new MoveCloseResponse()));
         } else {
             throw new MoveProtocolException("move request", "is a " + MoveMessages.REGISTRY.name(request.typeId())
                     + ", which the source does not answer");
         }
     }
 
-    private MoveSegmentList open(Channel channel, MoveOpenRequest request) {
+    private MoveSegmentList open(InboundMoveConnection connection, MoveOpenRequest request) {
         Session session = sessions.get(request.transferId);
         if (session != null) {
             if (!session.topic.equals(request.topic) || session.partition != request.partition) {
                 return error(Errors.INVALID_REQUEST, "transfer " + request.transferId + " is of " + session.topic + "-"
                         + session.partition);
             }
-            session.attach(channel, clockMs);
+            session.attach(connection, clockMs);
             return session.listing;
         }
         if (sessions.size() >= config.maxConcurrentMoves()) {
@@ -174,10 +163,10 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
             return error(Errors.KAFKA_STORAGE_ERROR, "cannot list the segments: " + e.getMessage());
         }
         session = new Session(request.transferId, request.topic, request.partition, view, listingOf(request.transferId, view));
-        session.attach(channel, clockMs);
+        session.attach(connection, clockMs);
         sessions.put(request.transferId, session);
         LOG.info("serving move {} of {}-{} to {}: {} segments, {} bytes, boundary {}", request.transferId,
-                request.topic, request.partition, channel.remoteAddress(), view.segments().size(), view.totalBytes(),
+                request.topic, request.partition, connection.remoteAddress(), view.segments().size(), view.totalBytes(),
                 view.boundaryOffset());
         return session.listing;
     }
@@ -216,7 +205,8 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
         return list;
     }
 
-    private void chunk(ChannelHandlerContext ctx, int correlationId, MoveChunkRequest request, MoveCodec codec) {
+    private MoveAnswer chunk(InboundMoveConnection connection, int correlationId, MoveChunkRequest request,
+                             MoveCodec codec) {
         MoveChunkHeader header = new MoveChunkHeader();
         header.transferId = request.transferId;
         header.fileKind = request.fileKind;
@@ -224,11 +214,10 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
         header.position = request.position;
         Session session = sessions.get(request.transferId);
         if (session == null) {
-            answerError(ctx, correlationId, codec, header, Errors.FETCH_SESSION_ID_NOT_FOUND,
+            return answerError(correlationId, codec, header, Errors.FETCH_SESSION_ID_NOT_FOUND,
                     "no transfer " + request.transferId + " here (source restarted, or its pins expired)");
-            return;
         }
-        session.attach(ctx.channel(), clockMs);
+        session.attach(connection, clockMs);
         FileChannel file = null;
         long size = 0;
         if (request.fileKind == MoveMessages.FILE_SEGMENT) {
@@ -244,82 +233,27 @@ public final class MoveSourceHandler implements PrivateRequestHandler, AutoClose
             size = session.view.producerSnapshotSize();
         }
         if (file == null || request.position >= size) {
-            answerError(ctx, correlationId, codec, header, Errors.OFFSET_OUT_OF_RANGE, "file " + request.fileKind + "/"
-                    + request.fileOffset + " position " + request.position + " is not in transfer " + request.transferId);
-            return;
+            return answerError(correlationId, codec, header, Errors.OFFSET_OUT_OF_RANGE, "file " + request.fileKind
+                    + "/" + request.fileOffset + " position " + request.position + " is not in transfer "
+                    + request.transferId);
         }
         int length = (int) Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position);
         try {
             header.crc32c = checksums.get().of(file, request.position, length);
         } catch (IOException e) {
-            answerError(ctx, correlationId, codec, header, Errors.KAFKA_STORAGE_ERROR, "cannot read file "
+            return answerError(correlationId, codec, header, Errors.KAFKA_STORAGE_ERROR, "cannot read file "
                     + request.fileOffset + ": " + e);
-            return;
         }
         header.length = length;
-        answer(ctx, correlationId, codec.encode(header), file, request.position, length,
+        return new MoveAnswer(correlationId, codec.encode(header), file, request.position, length,
                 limiters.of(session.topic, session.partition));
     }
 
-    private void answerError(ChannelHandlerContext ctx, int correlationId, MoveCodec codec, MoveChunkHeader header,
-                             Errors error, String message) {
+    private static MoveAnswer answerError(int correlationId, MoveCodec codec, MoveChunkHeader header, Errors error,
+                                          String message) {
         header.errorCode = error.code();
         header.errorMessage = message;
-        answer(ctx, correlationId, codec.encode(header), null, 0, 0);
-    }
-
-    /** Writes the response frame: size, correlation id, header length, header, then the file range by sendfile. */
-    private void answer(ChannelHandlerContext ctx, int correlationId, ByteBuffer header, FileChannel file, long position,
-                        int length) {
-        answer(ctx, correlationId, header, file, position, length, ByteRateLimiter.UNLIMITED);
-    }
-
-    private void answer(ChannelHandlerContext ctx, int correlationId, ByteBuffer header, FileChannel file, long position,
-                        int length, ByteRateLimiter limiter) {
-        int headerLength = header.remaining();
-        ByteBuf head = ctx.alloc().directBuffer(RESPONSE_HEADER_OFFSET + headerLength);
-        head.writeInt(CORRELATION_ID_LENGTH + HEADER_LENGTH_LENGTH + headerLength + length);
-        head.writeInt(correlationId);
-        head.writeInt(headerLength);
-        head.writeBytes(header);
-        Runnable write = () -> {
-            ctx.write(head);
-            if (length > 0) {
-                // sendfile cannot pass through TLS: there the bytes are read in chunks and encrypted
-                ctx.write(ctx.pipeline().get(SslHandler.class) == null ? new SegmentFileRegion(file, position, length)
-                        : new SegmentChunkedInput(file, position, length));
-            }
-            ctx.flush();
-        };
-        long waitNanos = length > 0 ? limiter.reserveNanos(length) : 0;
-        // Answers leave in request order: one never overtakes an earlier answer still held back by the throttle.
-        Attribute<HeldAnswers> heldAttribute = ctx.channel().attr(HELD_ANSWERS);
-        HeldAnswers held = heldAttribute.get();
-        if (held == null) {
-            held = new HeldAnswers();
-            heldAttribute.set(held);
-        }
-        long now = System.nanoTime();
-        if (held.pending > 0) {
-            waitNanos = Math.max(waitNanos, Math.max(0, held.lastDueNanos - now));
-        }
-        if (waitNanos > 0 || held.pending > 0) {
-            HeldAnswers queue = held;
-            queue.pending++;
-            queue.lastDueNanos = now + waitNanos;
-            ctx.executor().schedule(() -> {
-                queue.pending--;
-                write.run();
-            }, waitNanos, TimeUnit.NANOSECONDS);
-        } else {
-            write.run();
-        }
-    }
-
-    /** The answers of one transfer connection scheduled for later by a throttle. Event-loop thread only. */
-    private static final class HeldAnswers {
-        int pending;
-        long lastDueNanos;
+        return MoveAnswer.of(correlationId, codec.encode(header));
     }
 
     /**

@@ -1,6 +1,5 @@
-package io.sluice.cli.cluster;
+package io.sluice.cluster.status;
 
-import io.sluice.cli.CommandFailedException;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.controller.ControllerEpochDescriptor;
 import io.sluice.cluster.state.ClusterState;
@@ -8,7 +7,10 @@ import io.sluice.cluster.state.ClusterStateException;
 import io.sluice.cluster.state.ClusterStateFollower;
 import io.sluice.cluster.state.StateReader;
 import io.sluice.cluster.state.wire.SnapshotManifest;
+import io.sluice.cluster.zk.ClusterConnection;
+import io.sluice.cluster.zk.ConnectString;
 import io.sluice.cluster.zk.ZkPaths;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -32,12 +34,29 @@ public final class ClusterStatusReader {
     }
 
     /**
+     * Connects to the hosts of {@code connect} (the chroot is checked, never created) and reads the status.
+     *
+     * @param connect   a ZooKeeper connect string, {@code host:port[,host:port...][/chroot]}
+     * @param config    the connection timeout and state layout
+     * @param stateWait how long the follower may take to load what is published
+     * @throws ClusterStatusException.Unreachable when no server answers within the connection timeout
+     * @throws ClusterStatusException.NoCluster   when the chroot, or the cluster id and state, do not exist
+     * @throws ClusterStatusException.NoState     when no state arrives within the wait
+     */
+    public static ClusterStatus read(String connect, ClusterConfig config, Duration stateWait) throws Exception {
+        try (ClusterConnection connection = connect(connect, config)) {
+            return read(inChroot(connection.client(), connect), config, connect, stateWait);
+        }
+    }
+
+    /**
      * @param client    a connected client, already inside the cluster's chroot
      * @param where     the connect string, for messages
      * @param stateWait how long the follower may take to load what is published
-     * @throws CommandFailedException when nothing of a Sluice cluster is there, or no state arrives within the wait
+     * @throws ClusterStatusException.NoCluster when nothing of a Sluice cluster is there
+     * @throws ClusterStatusException.NoState   when no state arrives within the wait
      */
-    public static ClusterStatus read(CuratorFramework client, ClusterConfig config, String where, Duration stateWait)
+    private static ClusterStatus read(CuratorFramework client, ClusterConfig config, String where, Duration stateWait)
             throws Exception {
         String clusterId = clusterId(client);
         byte[] controller = dataOrNull(client, ZkPaths.CONTROLLER_EPOCH);
@@ -46,8 +65,8 @@ public final class ClusterStatusReader {
         int controllerEpoch = controller == null ? -1 : ControllerEpochDescriptor.epoch(controller);
         long publishedSeq = publishedSeq(client, config);
         if (clusterId == null && publishedSeq < 0) {
-            throw new CommandFailedException("no Sluice cluster in ZooKeeper '" + where + "': " + ZkPaths.CLUSTER_ID
-                    + " and " + ZkPaths.STATE + " do not exist (wrong address or chroot?)");
+            throw new ClusterStatusException.NoCluster("no Sluice cluster in ZooKeeper '" + where + "': "
+                    + ZkPaths.CLUSTER_ID + " and " + ZkPaths.STATE + " do not exist (wrong address or chroot?)");
         }
         // Our own thread, not the follower's: closing the follower then lets a refresh in flight finish instead of
         // interrupting it (which it would log as a failed refresh).
@@ -61,7 +80,7 @@ public final class ClusterStatusReader {
             ClusterState state = awaitState(follower, Math.max(publishedSeq, 0), stateWait);
             if (state.appliedSeq() < 0) {
                 ClusterStateException error = follower.lastError();
-                throw new CommandFailedException("the cluster state in ZooKeeper '" + where + "' stayed empty for "
+                throw new ClusterStatusException.NoState("the cluster state in ZooKeeper '" + where + "' stayed empty for "
                         + stateWait.toMillis() + " ms" + (error == null
                         ? " (no controller has published it yet)" : ": " + error.getMessage()));
             }
@@ -70,6 +89,29 @@ public final class ClusterStatusReader {
         } finally {
             thread.shutdown();
         }
+    }
+
+    /** Connects to the hosts only: the chroot is checked, never created (ClusterConnection creates it). */
+    private static ClusterConnection connect(String connect, ClusterConfig config)
+            throws ClusterStatusException.Unreachable {
+        try {
+            return ClusterConnection.open(ConnectString.parse(connect).hosts(), config);
+        } catch (IOException e) {
+            throw new ClusterStatusException.Unreachable("ZooKeeper '" + connect + "' unreachable: no server answered"
+                    + " within " + config.connectionTimeout().toMillis() + " ms");
+        }
+    }
+
+    private static CuratorFramework inChroot(CuratorFramework client, String connect) throws Exception {
+        ConnectString parsed = ConnectString.parse(connect);
+        if (!parsed.hasChroot()) {
+            return client;
+        }
+        if (client.checkExists().forPath("/" + parsed.chroot()) == null) {
+            throw new ClusterStatusException.NoCluster("no Sluice cluster in ZooKeeper '" + connect + "': chroot /"
+                    + parsed.chroot() + " does not exist");
+        }
+        return client.usingNamespace(parsed.chroot());
     }
 
     /** Waits until the follower reached {@code seq}, failed, or the wait ran out; returns what it holds then. */

@@ -1,4 +1,4 @@
-package io.sluice.cli.cluster;
+package io.sluice.cluster.status;
 
 import io.sluice.cluster.controller.ControllerEpochDescriptor;
 import io.sluice.cluster.state.ClusterState;
@@ -7,7 +7,8 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * What {@code sluice cluster status} read from ZooKeeper at one moment. Immutable; safe to share.
+ * What {@link ClusterStatusReader} read from ZooKeeper at one moment ({@code sluice cluster status} prints it).
+ * Immutable; safe to share.
  *
  * @param clusterId       content of /cluster/id, null when absent
  * @param controllerId    broker id recorded in /controller_epoch, {@link ControllerEpochDescriptor#NO_CONTROLLER}

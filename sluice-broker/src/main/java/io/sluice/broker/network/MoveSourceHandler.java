@@ -1,0 +1,106 @@
+package io.sluice.broker.network;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
+import io.sluice.broker.move.InboundMoveConnection;
+import io.sluice.broker.move.MoveAnswer;
+import io.sluice.broker.move.MoveFrameDescriptor;
+import io.sluice.broker.move.MoveSource;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+import static io.sluice.broker.move.MoveFrameDescriptor.CORRELATION_ID_LENGTH;
+import static io.sluice.broker.move.MoveFrameDescriptor.HEADER_LENGTH_LENGTH;
+import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_HEADER_OFFSET;
+
+/**
+ * Puts the source side of partition moves ({@link MoveSource}) on the Kafka listener as private API
+ * {@link MoveFrameDescriptor#API_KEY}: hands it each request frame and writes its answer: size, correlation id,
+ * header length, header, then the file range by sendfile ({@link SegmentFileRegion}), or under TLS in chunks that the
+ * SslHandler encrypts ({@link SegmentChunkedInput}). Answers a throttle holds back keep the connection's request order.
+ *
+ * <p>Thread-safe: called on the request threads; the only state is a per-connection attribute.
+ */
+public final class MoveSourceHandler implements PrivateRequestHandler {
+    /** A transfer connection's answers held back by a throttle, so later answers queue behind them. */
+    private static final AttributeKey<HeldAnswers> HELD_ANSWERS = AttributeKey.valueOf("sluice.move.heldAnswers");
+
+    private final MoveSource source;
+
+    public MoveSourceHandler(MoveSource source) {
+        this.source = source;
+    }
+
+    @Override
+    public void handle(ChannelHandlerContext ctx, ByteBuffer frame) {
+        answer(ctx, source.handle(new ChannelConnection(ctx.channel()), frame));
+    }
+
+    private static void answer(ChannelHandlerContext ctx, MoveAnswer answer) {
+        ByteBuffer header = answer.header();
+        int length = answer.length();
+        int headerLength = header.remaining();
+        ByteBuf head = ctx.alloc().directBuffer(RESPONSE_HEADER_OFFSET + headerLength);
+        head.writeInt(CORRELATION_ID_LENGTH + HEADER_LENGTH_LENGTH + headerLength + length);
+        head.writeInt(answer.correlationId());
+        head.writeInt(headerLength);
+        head.writeBytes(header);
+        Runnable write = () -> {
+            ctx.write(head);
+            if (length > 0) {
+                // sendfile cannot pass through TLS: there the bytes are read in chunks and encrypted
+                ctx.write(ctx.pipeline().get(SslHandler.class) == null
+                        ? new SegmentFileRegion(answer.file(), answer.position(), length)
+                        : new SegmentChunkedInput(answer.file(), answer.position(), length));
+            }
+            ctx.flush();
+        };
+        long waitNanos = length > 0 ? answer.limiter().reserveNanos(length) : 0;
+        // Answers leave in request order: one never overtakes an earlier answer still held back by the throttle.
+        Attribute<HeldAnswers> heldAttribute = ctx.channel().attr(HELD_ANSWERS);
+        HeldAnswers held = heldAttribute.get();
+        if (held == null) {
+            held = new HeldAnswers();
+            heldAttribute.set(held);
+        }
+        long now = System.nanoTime();
+        if (held.pending > 0) {
+            waitNanos = Math.max(waitNanos, Math.max(0, held.lastDueNanos - now));
+        }
+        if (waitNanos > 0 || held.pending > 0) {
+            HeldAnswers queue = held;
+            queue.pending++;
+            queue.lastDueNanos = now + waitNanos;
+            ctx.executor().schedule(() -> {
+                queue.pending--;
+                write.run();
+            }, waitNanos, TimeUnit.NANOSECONDS);
+        } else {
+            write.run();
+        }
+    }
+
+    /** The answers of one transfer connection scheduled for later by a throttle. Event-loop thread only. */
+    private static final class HeldAnswers {
+        int pending;
+        long lastDueNanos;
+    }
+
+    /** A Netty channel as a move connection; equal for the same channel. Thread-safe. */
+    private record ChannelConnection(Channel channel) implements InboundMoveConnection {
+        @Override
+        public void whenClosed(Runnable action) {
+            channel.closeFuture().addListener(f -> action.run());
+        }
+
+        @Override
+        public SocketAddress remoteAddress() {
+            return channel.remoteAddress();
+        }
+    }
+}
