@@ -84,7 +84,7 @@ final class DirtyLog {
                     keyOf = Arrays.copyOf(keyOf, keyOf.length * 2);
                 }
                 keyOf[(int) offset] = key;
-                builder.append(BASE_TIMESTAMP + b, String.format("key-%08d", key).getBytes(), value(random, valueBytes));
+                builder.append(BASE_TIMESTAMP + b, String.format(java.util.Locale.ROOT, "key-%08d", key).getBytes(java.nio.charset.StandardCharsets.UTF_8), value(random, valueBytes));
             }
             ByteBuffer batch = builder.build().buffer();
             int size = batch.remaining();
@@ -116,7 +116,7 @@ final class DirtyLog {
                     .append(EVENTS[random.nextInt(EVENTS.length)]).append("\",\"amount\":").append(random.nextInt(100_000))
                     .append(",\"region\":\"eu-").append(random.nextInt(8)).append("\"},");
         }
-        return json.substring(0, size).getBytes();
+        return json.substring(0, size).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static final String[] EVENTS = {"view", "click", "add_to_cart", "checkout", "refund", "login"};
@@ -164,7 +164,7 @@ final class DirtyLog {
 
     /** Each record's key, in offset order, as the bytes the batches carry (for replaying keys into a map). */
     byte[] keyBytes(long offset) {
-        return String.format("key-%08d", keyOfOffset[(int) offset]).getBytes();
+        return String.format(java.util.Locale.ROOT, "key-%08d", keyOfOffset[(int) offset]).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**

@@ -100,7 +100,7 @@ final class KafkaCleanerRig implements CleanerRig {
 
     @Override
     public String lastCleanStats() {
-        return String.format("read %d B (map %d B), wrote %d B, records read %d, written %d, map %d slots %.0f%% used",
+        return String.format(java.util.Locale.ROOT, "read %d B (map %d B), wrote %d B, records read %d, written %d, map %d slots %.0f%% used",
                 last.bytesRead(), last.mapBytesRead(), last.bytesWritten(), last.messagesRead(), last.messagesWritten(),
                 offsetMap.slots(), 100 * last.bufferUtilization());
     }

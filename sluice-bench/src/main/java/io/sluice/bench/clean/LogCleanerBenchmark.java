@@ -97,7 +97,7 @@ public class LogCleanerBenchmark {
         allocatingThreads = new long[cleanerThreads.length + 1];
         allocatingThreads[0] = Thread.currentThread().getId();
         System.arraycopy(cleanerThreads, 0, allocatingThreads, 1, cleanerThreads.length);
-        System.out.printf("%n[cleaner-bench] input: %d records in %d batches, %.1f MiB dirty in %d closed segments, "
+        System.out.printf(java.util.Locale.ROOT, "%n[cleaner-bench] input: %d records in %d batches, %.1f MiB dirty in %d closed segments, "
                         + "%d distinct keys below the active segment; %s offset map held after a clean: %.1f MiB "
                         + "(dedupe buffer %d MiB)%n", input.records(), input.batchCount(), input.dirtyBytes() / MIB,
                 input.segmentBases().length - 1, input.distinctKeysBelowActive(), system,
@@ -143,7 +143,7 @@ public class LogCleanerBenchmark {
     public void checkAndDeleteLog() throws IOException {
         long kept = input.recordsBelowActive(root.resolve(TOPIC + "-" + (invocation - 1)));
         long expected = input.distinctKeysBelowActive();
-        System.out.printf("%n[cleaner-bench] %s %s %d B x %d keys: %.1f MiB dirty in %.3f s = %.1f MiB/s; "
+        System.out.printf(java.util.Locale.ROOT, "%n[cleaner-bench] %s %s %d B x %d keys: %.1f MiB dirty in %.3f s = %.1f MiB/s; "
                         + "allocated %.1f MiB by the clean, %.1f MiB by the setup; kept %d records; %s%n", system, codec,
                 valueBytes, keys, input.dirtyBytes() / MIB, cleanNanos / 1e9, input.dirtyBytes() / MIB / (cleanNanos / 1e9),
                 cleanAllocated / MIB, setupAllocated / MIB, kept, rig.lastCleanStats());
@@ -164,6 +164,7 @@ public class LogCleanerBenchmark {
         }
     }
 
+    @io.sluice.codec.SuppressForbidden(reason = "per-thread allocation counters exist only in com.sun.management")
     private long allocatedBytes() {
         long[] bytes = ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
                 .getThreadAllocatedBytes(allocatingThreads);

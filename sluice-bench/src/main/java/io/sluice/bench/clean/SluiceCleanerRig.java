@@ -91,7 +91,7 @@ final class SluiceCleanerRig implements CleanerRig {
             cleaner.wakeUp();
             LockSupport.parkNanos(100_000);
         }
-        lastStats = String.format("read %d B (map reads not counted), wrote %d B, records removed %d, keys mapped %d",
+        lastStats = String.format(java.util.Locale.ROOT, "read %d B (map reads not counted), wrote %d B, records removed %d, keys mapped %d",
                 stats.bytesRead() - read, stats.bytesWritten() - written, stats.recordsRemoved() - removed,
                 stats.keysMapped() - mapped);
         return cleaner.checkpoints().get(root, key);

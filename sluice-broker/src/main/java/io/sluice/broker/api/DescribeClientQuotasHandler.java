@@ -3,7 +3,6 @@ package io.sluice.broker.api;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.quota.QuotaEntity;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

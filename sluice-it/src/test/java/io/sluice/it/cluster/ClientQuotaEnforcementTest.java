@@ -175,7 +175,7 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
                 noisy.join(60_000);
                 paced.join(60_000);
             }
-            System.out.printf("produce quota %d B/s: throttled client %.0f B/s, free client %.0f B/s (pace %d)%n",
+            System.out.printf(java.util.Locale.ROOT, "produce quota %d B/s: throttled client %.0f B/s, free client %.0f B/s (pace %d)%n",
                     PRODUCE_QUOTA, throttledRate, freeRate, FREE_PACE);
             assertTrue(Math.abs(throttledRate - PRODUCE_QUOTA) <= 0.2 * PRODUCE_QUOTA,
                     "the throttled producer ran at " + throttledRate + " B/s, quota " + PRODUCE_QUOTA);
@@ -220,7 +220,7 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
                 slowReader.join(60_000);
                 fastReader.join(60_000);
             }
-            System.out.printf("fetch quota %d B/s: throttled consumer %.0f B/s%n", FETCH_QUOTA, slowRate);
+            System.out.printf(java.util.Locale.ROOT, "fetch quota %d B/s: throttled consumer %.0f B/s%n", FETCH_QUOTA, slowRate);
             assertTrue(Math.abs(slowRate - FETCH_QUOTA) <= 0.2 * FETCH_QUOTA,
                     "the throttled consumer read " + slowRate + " B/s, quota " + FETCH_QUOTA);
             assertTrue(slowBytes.get() < (long) records * RECORD_BYTES, "the throttled consumer is still behind");
