@@ -468,7 +468,8 @@ public final class MessageReader implements AutoCloseable {
         if (!lastRead) {
             return null;
         }
-        if (port > Endpoint.MAX_PORT) {
+        if (port < 0 || port > Endpoint.MAX_PORT) {
+            // a varint decodes to any long, negative ones included
             throw new MalformedInputException(where() + ": endpoint port " + port + " outside 0.." + Endpoint.MAX_PORT);
         }
         Endpoint e = Endpoint.adopt(endpointHost, (int) port);
