@@ -42,7 +42,7 @@ abstract class ClusterTestBase {
 
     @BeforeEach
     void startCluster() throws Exception {
-        cluster = ProcessCluster.start(work, BROKERS, ProcessCluster.TEST_SESSION_TIMEOUT,
+        cluster = ProcessCluster.start(work, BROKERS, sessionTimeout(),
                 brokerOverrides().toArray(new String[0]));
     }
 
@@ -64,6 +64,11 @@ abstract class ClusterTestBase {
         } catch (Exception e) {
             throw new IllegalStateException("could not make test certificates", e);
         }
+    }
+
+    /** The brokers' ZooKeeper session timeout: how long a stopped or paused broker stays registered. */
+    Duration sessionTimeout() {
+        return ProcessCluster.TEST_SESSION_TIMEOUT;
     }
 
     /** Settings ({@code key=value}) every broker of the test's cluster starts with. */

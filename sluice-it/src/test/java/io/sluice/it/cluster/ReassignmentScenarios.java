@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.testkit.Poll;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,6 +37,16 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
 
     /** Whether a new replica starts from segment files ({@code sluice.move.file.transfer.enable}). */
     abstract boolean fileTransfer();
+
+    /**
+     * Long enough that a target paused (SIGSTOP) just before Kafka's reassignment tool runs is still registered when
+     * the tool's JVM has started and asks (the tool refuses unregistered brokers, as Kafka's does): 6 s was not, on a
+     * loaded machine.
+     */
+    @Override
+    Duration sessionTimeout() {
+        return Duration.ofSeconds(15);
+    }
 
     @Override
     List<String> brokerOverrides() {
