@@ -55,6 +55,7 @@ import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.cluster.ClusterMembership;
 import io.sluice.broker.cluster.ControllerForwarder;
 import io.sluice.broker.config.BrokerConfig;
+import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.reassign.ReassignmentRoomCheck;
 import io.sluice.broker.config.Listener;
 import io.sluice.broker.fetch.FetchHandler;
@@ -184,18 +185,21 @@ public final class SluiceBroker implements AutoCloseable {
         ReplicaManager replicas = null;
         ScheduledThreadPoolExecutor replicationTimer = null;
         MoveSource moveSource = null;
-        BrokerMetrics metrics = new BrokerMetrics(ManagementFactory.getPlatformMBeanServer());
+        BrokerMetrics metrics = new BrokerMetrics(ManagementFactory.getPlatformMBeanServer(),
+                Boolean.parseBoolean(config.valueText(BrokerConfigKeys.METRICS_ENABLE)));
         BrokerStatus status = null;
         try {
             logs.lockDirectories();
             Files.createDirectories(metadataDir);
             membership = ClusterMembership.connect(config, metadataDir);
+            membership.observePublications(metrics.sluice());
+            metrics.sluice().followZooKeeperSession(membership.zooKeeperSession());
             ProducerIdManager producerIds = new ProducerIdManager(membership.producerIdBlocks()::reserve);
             BrokerIdentity identity = BrokerIdentity.loadOrCreate(logDirs, config.brokerId(), membership.clusterId());
             DynamicBrokerConfig dynamicConfig = new DynamicBrokerConfig(config);
             TopicManager topics = new TopicManager(dynamicConfig, new ReplicationThrottles(), logs);
             topicsRef.set(topics);
-            validators = new ValidatorPool(ValidatorConfig.defaults());
+            validators = new ValidatorPool(ValidatorConfig.defaults(), metrics.validationObserver());
             timer = daemonScheduler("sluice-delayed-fetch");
             groupTimer = daemonScheduler("sluice-group-coordinator");
             groupLoader = daemonScheduler("sluice-group-loader");
@@ -223,7 +227,7 @@ public final class SluiceBroker implements AutoCloseable {
                     : joined.node().current()).clientQuotaConfigs();
             ClientQuotas quotas = new ClientQuotas(quotaConfigs, config.quotaWindowNum(),
                     TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), System::currentTimeMillis);
-            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requests()).authorizeWith(authorizer)
+            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requestObserver()).authorizeWith(authorizer)
                     .throttleWith(quotas);
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
