@@ -282,7 +282,12 @@ class BrokerMetricsEndToEndTest {
 
     /** promtool check metrics parses the text format strictly and lints names, types and help. */
     static void assertPromtoolAccepts(String scrape) throws Exception {
-        Path file = Files.writeString(Files.createTempFile(scratch, "scrape", ".txt"), scrape);
+        assertPromtoolAccepts(scrape, scratch);
+    }
+
+    /** promtool check metrics on {@code scrape}, written to a file under {@code dir}. */
+    static void assertPromtoolAccepts(String scrape, Path dir) throws Exception {
+        Path file = Files.writeString(Files.createTempFile(dir, "scrape", ".txt"), scrape);
         Process promtool;
         try {
             promtool = new ProcessBuilder("promtool", "check", "metrics").redirectInput(file.toFile())
