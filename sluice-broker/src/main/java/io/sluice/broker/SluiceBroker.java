@@ -62,6 +62,7 @@ import io.sluice.broker.fetch.FetchHandler;
 import io.sluice.broker.http.BrokerStatus;
 import io.sluice.broker.metrics.BrokerGauges;
 import io.sluice.broker.metrics.BrokerMetrics;
+import io.sluice.broker.metrics.NetworkIdleMetrics;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.broker.network.NetworkServer;
@@ -294,7 +295,11 @@ public final class SluiceBroker implements AutoCloseable {
                         config.socketReceiveBufferBytes(), config.connectionsMaxIdleMs(),
                         ListenerSecurity.of(config, l, ScramCredentialStore.ofCluster(appliedState))));
             }
-            server = NetworkServer.start(listeners, registry);
+            server = NetworkServer.start(listeners, registry, metrics.socketServer());
+            metrics.socketServer().register(server.listenerNames(), server.networkThreads().size());
+            NetworkIdleMetrics networkIdle = new NetworkIdleMetrics(metrics.registry(), server.networkThreads());
+            replicationTimer.scheduleAtFixedRate(networkIdle::sample, NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(),
+                    NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
             InetSocketAddress bound = server.boundAddress();
             Map<String, BrokerNode> advertised = advertisedEndpoints(config, server);
             String host = advertised.values().iterator().next().host();

@@ -22,6 +22,7 @@ public final class BrokerMetrics implements AutoCloseable {
     private final BrokerTopicMetrics topics;
     private final RequestMetricsObserver requests;
     private final SluiceMetrics sluice;
+    private final SocketServerMetrics socketServer;
     private final boolean enabled;
 
     /** @param beanServer where the MBeans go (the platform MBean server in a broker); null for none */
@@ -39,6 +40,7 @@ public final class BrokerMetrics implements AutoCloseable {
         this.topics = new BrokerTopicMetrics(registry, enabled);
         this.requests = new RequestMetricsObserver(new RequestMetrics(registry), topics);
         this.sluice = new SluiceMetrics(registry);
+        this.socketServer = new SocketServerMetrics(beanServer != null);
     }
 
     public KafkaMetrics registry() {
@@ -63,6 +65,11 @@ public final class BrokerMetrics implements AutoCloseable {
         return enabled ? sluice : ValidationObserver.NONE;
     }
 
+    /** Kafka's socket-server-metrics (connections per listener and network processor). */
+    public SocketServerMetrics socketServer() {
+        return socketServer;
+    }
+
     /** Sluice's own metrics (validation, cluster-state publication, ZooKeeper session). */
     public SluiceMetrics sluice() {
         return sluice;
@@ -77,6 +84,7 @@ public final class BrokerMetrics implements AutoCloseable {
 
     @Override
     public void close() {
+        socketServer.close();
         registry.close();
     }
 }

@@ -137,18 +137,18 @@ class SluiceMetricsEndToEndTest {
         ClusterController controller = broker.broker.membership().node().controller();
         controller.writeSnapshotNow().get();
         ClusterController.ControllerStats stats = controller.stats();
-        String delta = "io.sluice:type=ClusterStatePublication,name=%s,kind=delta";
-        String snapshot = "io.sluice:type=ClusterStatePublication,name=%s,kind=snapshot";
+        String delta = "io.sluice:type=ClusterStatePublication,kind=delta,name=";
+        String snapshot = "io.sluice:type=ClusterStatePublication,kind=snapshot,name=";
         // The controller thread may publish meanwhile (the broker's own registration changes): compare when quiet.
         Poll.until("publications matching the controller's accounting", WAIT, () ->
-                count(delta.formatted("SizeBytes")) == stats.deltas.get()
-                        && count(snapshot.formatted("SizeBytes")) == stats.snapshots.get()
-                        && count(delta.formatted("PublishedBytesPerSec")) + count(snapshot.formatted("PublishedBytesPerSec"))
+                count(delta + "SizeBytes") == stats.deltas.get()
+                        && count(snapshot + "SizeBytes") == stats.snapshots.get()
+                        && count(delta + "PublishedBytesPerSec") + count(snapshot + "PublishedBytesPerSec")
                         == stats.bytesWritten.get(), matches -> matches);
-        assertTrue(count(delta.formatted("SizeBytes")) >= 2, "a delta per created topic at least");
-        assertTrue(count(snapshot.formatted("SizeBytes")) >= 1, "the snapshot asked for");
-        assertEquals(count(delta.formatted("SizeBytes")), count(delta.formatted("TimeUs")));
-        assertTrue((Double) attribute(snapshot.formatted("SizeBytes"), "Max") > 0);
+        assertTrue(count(delta + "SizeBytes") >= 2, "a delta per created topic at least");
+        assertTrue(count(snapshot + "SizeBytes") >= 1, "the snapshot asked for");
+        assertEquals(count(delta + "SizeBytes"), count(delta + "TimeUs"));
+        assertTrue((Double) attribute(snapshot + "SizeBytes", "Max") > 0);
         assertEquals(SessionState.CONNECTED.code(),
                 ((Number) attribute("io.sluice:type=ZooKeeperSession,name=State", "Value")).intValue());
         assertEquals(0, count("io.sluice:type=ZooKeeperSession,name=ExpirationsPerSec"));
