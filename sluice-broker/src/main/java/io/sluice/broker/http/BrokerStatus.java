@@ -67,7 +67,8 @@ public final class BrokerStatus implements AutoCloseable {
                 PrometheusRegistry scrape = MetricsHttpServer.registryFor(metrics.registry());
                 scrape.register(metrics.socketServer().prometheus());
                 http = MetricsHttpServer.start(config.httpListener().get(), scrape,
-                        new StatusSources(config.brokerId(), membership, lag::groups, moves::progress, metrics.topics()));
+                        new StatusSources(config.brokerId(), membership, lag::groups, moves::progress, metrics.topics()),
+                        HttpAuthenticator.of(config, () -> currentState(membership)));
                 InetSocketAddress bound = http.boundAddress();
                 String host = bound.getAddress().isAnyLocalAddress() ? advertisedHost : bound.getAddress().getHostAddress();
                 membership.advertiseHttp(Endpoint.of(host, bound.getPort()));
