@@ -2,6 +2,8 @@ package io.sluice.broker.metrics;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,7 +22,7 @@ import java.util.List;
  */
 public final class NetworkIdleMetrics {
     /** How often {@link #sample()} should run: Kafka's rates cover 30 to 60 s; this shows a change within seconds. */
-    public static final java.time.Duration SAMPLE_INTERVAL = java.time.Duration.ofSeconds(5);
+    public static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(5);
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final List<Thread> processors;
@@ -33,7 +35,7 @@ public final class NetworkIdleMetrics {
         this.processors = List.copyOf(networkThreads);
         this.lastCpuNanos = new long[processors.size()];
         this.idle = new double[processors.size()];
-        java.util.Arrays.fill(idle, Double.NaN);
+        Arrays.fill(idle, Double.NaN);
         for (int i = 0; i < processors.size(); i++) {
             lastCpuNanos[i] = cpuNanos(i);
             int processor = i;
