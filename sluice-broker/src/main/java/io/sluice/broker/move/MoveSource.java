@@ -160,7 +160,7 @@ public final class MoveSource implements AutoCloseable {
         }
         ShippableLog view;
         try {
-            view = hosted.log().pinForShipping(hosted.highWatermark());
+            view = hosted.log().pinForShipping(hosted.highWatermark(), config.chunkBytes());
         } catch (IOException | IllegalStateException e) {
             return error(Errors.KAFKA_STORAGE_ERROR, "cannot list the segments: " + e.getMessage());
         }
