@@ -244,7 +244,7 @@ public final class MoveSource implements AutoCloseable {
         try {
             synchronized (session.checksum) {
                 header.crc32c = segmentFile
-                        ? session.checksum.of(file, request.position, length, size, 0)
+                        ? session.checksum.of(file, request.position, length, size)
                         : session.checksum.ofBytes(file, request.position, length);
             }
         } catch (IOException e) {

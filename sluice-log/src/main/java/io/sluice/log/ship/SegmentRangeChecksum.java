@@ -1,85 +1,98 @@
 package io.sluice.log.ship;
 
-import io.sluice.log.segment.BatchScanner;
+import io.sluice.log.batch.BatchFraming;
 import io.sluice.record.batch.Crc32cCombine;
 import io.sluice.record.batch.RecordBatchView;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.zip.CRC32C;
 
 import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
 
 /**
- * CRC-32C of a byte range of a segment file, as a sender of the range must vouch for it, computed mostly without
- * reading the range: every whole batch inside it contributes the CRC-32C of its header bytes (read anyway to find the
- * next batch) combined with the CRC-32C the batch stores for the rest of its bytes ({@link Crc32cCombine}). Only the
- * parts of the two batches the range cuts, and everything after a batch header that is not sane, are read and
- * checksummed byte by byte.
+ * CRC-32C of a byte range of a segment file, as the sender of the range must vouch for it, computed on the segment
+ * mapped read-only (no copy out of the page cache, no system call per batch): a whole batch of at least
+ * {@link #COMBINE_MIN_BYTES} contributes the CRC-32C of its header bytes combined with the CRC-32C it stores for the
+ * rest ({@link Crc32cCombine}), so its records are not read; smaller batches, the parts of the two batches the range
+ * cuts, and everything after a batch header that is not sane are checksummed byte by byte from the mapping.
  *
- * <p>The result equals the CRC-32C of the range's bytes whenever every whole batch's stored checksum is right; when a
- * stored checksum is wrong (the file is damaged), the result differs from the bytes' checksum, so a receiver that
- * checks the bytes refuses the range: damage is never vouched for.
+ * <p>The result equals the CRC-32C of the range's bytes whenever every combined batch's stored checksum is right.
+ * When a combined batch is damaged, the result differs from the bytes' checksum and a receiver that checks the bytes
+ * refuses the range; a damaged batch checksummed byte by byte is vouched for as it is, and the receiver's own check of
+ * every batch's CRC refuses it. Either way damage is never installed.
  *
- * <p>Ranges asked one after the other ({@code position} = the previous range's end) continue from the batch boundary
- * the previous call found; any other position walks the headers from {@code walkFrom}, a batch boundary at or before
- * it. Not thread-safe; one per sending thread, or per file under the caller's lock.
+ * <p>Ranges asked one after the other ({@code position} = the previous range's end, same file) continue from the
+ * batch boundary the previous call found; any other position walks the headers from the file's start. The mapping of
+ * the current file is kept until another file is asked for (the JVM unmaps it when it is collected, as it does the
+ * index mappings). Not thread-safe; one per sender, or per transfer under the caller's lock.
  */
 public final class SegmentRangeChecksum {
+    /** Below this a batch's bytes are checksummed faster than its stored CRC is combined (about half a microsecond). */
+    public static final int COMBINE_MIN_BYTES = 2048;
     private static final int READ_BYTES = 64 * 1024;
 
-    private final BatchScanner scanner = new BatchScanner();
-    private final ByteBuffer buffer = ByteBuffer.allocateDirect(READ_BYTES);
+    private final RecordBatchView header = new RecordBatchView();
     private final CRC32C crc = new CRC32C();
-    /** The file and end of the last range, and the batch boundary at or before that end (-1: bytes from there on). */
-    private FileChannel lastFile;
+    private ByteBuffer readBuffer;
+    private FileChannel mappedFile;
+    private long mappedLimit;
+    private MappedByteBuffer mapped;
+    /** A view of {@link #mapped} whose position and limit select what is checksummed. */
+    private ByteBuffer view;
+    /** The end of the last range, and the batch boundary at or before it (-1: no sane batch from there on). */
     private long lastEnd = -1;
     private long lastBoundary = -1;
     private long batchesCombined;
-    private long bytesRead;
+    private long bytesChecksummed;
 
     /**
-     * @param file     the segment file; {@code limit} bytes of it are whole batches
-     * @param walkFrom a batch boundary at or before {@code position} (0 will do) where the header walk starts when the
-     *                 range does not continue the previous one
-     * @throws IOException also when the file ends inside the range (truncated under the transfer)
+     * @param file  the segment file; its first {@code limit} bytes are whole batches (at most 2 GiB, as segments are)
+     * @throws IOException also when the file is shorter than {@code limit} or the range passes it
      */
-    public int of(FileChannel file, long position, int length, long limit, long walkFrom) throws IOException {
+    public int of(FileChannel file, long position, int length, long limit) throws IOException {
         long end = position + length;
-        if (end > limit) {
-            throw new IOException("range [" + position + ", " + end + ") passes the " + limit + " bytes of the segment");
+        if (position < 0 || length < 0 || end > limit || limit > Integer.MAX_VALUE) {
+            throw new IOException("range [" + position + ", " + end + ") is not inside the " + limit
+                    + " bytes of the segment");
         }
-        boolean continues = file == lastFile && position == lastEnd;
-        long boundary = continues ? lastBoundary : walkFrom;
+        boolean continues = file == mappedFile && limit == mappedLimit && position == lastEnd;
+        ByteBuffer bytes = map(file, limit);
+        int boundary = continues ? (int) lastBoundary : 0;
+        int at = (int) position;
+        int rawFrom = at; // bytes from here to at are checksummed together, at the next combined batch or the end
         int checksum = 0;
-        long at = position;
-        while (at < end) {
-            RecordBatchView batch = boundary < 0 ? null : scanner.readHeader(file, boundary, limit);
-            if (batch == null) { // no sane batch here: vouch for the rest byte by byte, and for what follows
-                checksum = Crc32cCombine.combine(checksum, read(file, at, end), end - at);
-                boundary = -1;
-                break;
-            }
-            long batchEnd = boundary + batch.sizeInBytes();
-            if (batchEnd <= at) {
-                boundary = batchEnd;
-                continue;
-            }
-            if (boundary < at || batchEnd > end) { // a batch the range cuts
-                long pieceEnd = Math.min(batchEnd, end);
-                checksum = Crc32cCombine.combine(checksum, read(file, at, pieceEnd), pieceEnd - at);
+        try {
+            while (at < end) {
+                if (boundary < 0 || BatchFraming.check(header.wrap(bytes, boundary), limit - boundary) != null) {
+                    boundary = -1;
+                    at = (int) end;
+                    break;
+                }
+                int batchEnd = boundary + header.sizeInBytes();
+                if (batchEnd <= at) {
+                    boundary = batchEnd;
+                    continue;
+                }
+                int pieceEnd = (int) Math.min(batchEnd, end);
+                if (boundary == at && batchEnd == pieceEnd && header.sizeInBytes() >= COMBINE_MIN_BYTES) {
+                    checksum = Crc32cCombine.combine(checksum, crcOf(rawFrom, at), at - rawFrom);
+                    checksum = Crc32cCombine.combine(checksum, wholeBatch(boundary), header.sizeInBytes());
+                    batchesCombined++;
+                    rawFrom = pieceEnd;
+                }
                 at = pieceEnd;
-            } else {
-                checksum = Crc32cCombine.combine(checksum, wholeBatch(batch), batch.sizeInBytes());
-                batchesCombined++;
-                at = batchEnd;
+                if (at == batchEnd) {
+                    boundary = batchEnd;
+                }
             }
-            if (at == batchEnd) {
-                boundary = batchEnd;
-            }
+            checksum = Crc32cCombine.combine(checksum, crcOf(rawFrom, at), at - rawFrom);
+        } catch (InternalError e) { // the file was cut under its mapping (SIGBUS on a mapped page)
+            forgetMapping();
+            throw new IOException("segment file shrank below " + limit + " bytes while it was read", e);
         }
-        lastFile = file;
         lastEnd = end;
         lastBoundary = boundary;
         return checksum;
@@ -87,42 +100,72 @@ public final class SegmentRangeChecksum {
 
     /** CRC-32C of a range of a file that is not a segment (a producer snapshot): every byte is read. */
     public int ofBytes(FileChannel file, long position, int length) throws IOException {
-        lastFile = null;
-        return read(file, position, position + length);
+        if (readBuffer == null) {
+            readBuffer = ByteBuffer.allocateDirect(READ_BYTES);
+        }
+        crc.reset();
+        long at = position;
+        long end = position + length;
+        while (at < end) {
+            readBuffer.clear().limit((int) Math.min(readBuffer.capacity(), end - at));
+            int read = file.read(readBuffer, at);
+            if (read <= 0) {
+                throw new IOException("file ends at " + at + ", inside the range [" + position + ", " + end + ")");
+            }
+            readBuffer.flip();
+            crc.update(readBuffer);
+            at += read;
+        }
+        bytesChecksummed += length;
+        return (int) crc.getValue();
     }
 
-    /** Whole batches checksummed from their headers so far. */
+    /** Whole batches vouched for from their stored checksum so far. */
     public long batchesCombined() {
         return batchesCombined;
     }
 
-    /** Bytes read and checksummed one by one so far (cut batches, insane headers). */
-    public long bytesRead() {
-        return bytesRead;
+    /** Bytes checksummed one by one so far (small and cut batches, insane headers, other files). */
+    public long bytesChecksummed() {
+        return bytesChecksummed;
     }
 
-    /** The CRC-32C of the whole batch whose header {@code batch} is: its header bytes, then its stored checksum. */
-    private int wholeBatch(RecordBatchView batch) {
-        crc.reset();
-        ByteBuffer header = batch.buffer();
-        crc.update(header.array(), header.arrayOffset() + batch.offset(), ATTRIBUTES_OFFSET);
-        return Crc32cCombine.combine((int) crc.getValue(), batch.storedCrc(), batch.sizeInBytes() - ATTRIBUTES_OFFSET);
-    }
-
-    private int read(FileChannel file, long from, long to) throws IOException {
-        crc.reset();
-        long at = from;
-        while (at < to) {
-            buffer.clear().limit((int) Math.min(buffer.capacity(), to - at));
-            int read = file.read(buffer, at);
-            if (read <= 0) {
-                throw new IOException("file ends at " + at + ", inside the range [" + from + ", " + to + ")");
+    private ByteBuffer map(FileChannel file, long limit) throws IOException {
+        if (file != mappedFile || limit != mappedLimit) {
+            forgetMapping();
+            if (file.size() < limit) {
+                throw new IOException("segment file holds " + file.size() + " bytes, fewer than its " + limit);
             }
-            buffer.flip();
-            crc.update(buffer);
-            at += read;
+            mapped = file.map(FileChannel.MapMode.READ_ONLY, 0, limit);
+            view = mapped.duplicate();
+            mappedFile = file;
+            mappedLimit = limit;
         }
-        bytesRead += to - from;
+        return mapped;
+    }
+
+    private void forgetMapping() {
+        mapped = null;
+        view = null;
+        mappedFile = null;
+        mappedLimit = -1;
+        lastEnd = -1;
+    }
+
+    /** The CRC-32C of the whole batch at {@code start}: its header bytes, then its stored checksum for the rest. */
+    private int wholeBatch(int start) {
+        crc.reset();
+        crc.update(view.clear().position(start).limit(start + ATTRIBUTES_OFFSET));
+        return Crc32cCombine.combine((int) crc.getValue(), header.storedCrc(), header.sizeInBytes() - ATTRIBUTES_OFFSET);
+    }
+
+    private int crcOf(int from, int to) {
+        if (from == to) {
+            return 0;
+        }
+        crc.reset();
+        crc.update(view.clear().position(from).limit(to));
+        bytesChecksummed += to - from;
         return (int) crc.getValue();
     }
 }
