@@ -69,7 +69,8 @@ public final class PrometheusBridge implements MultiCollector {
         String[] names = new String[tags.size() / 2];
         String[] values = new String[names.length];
         for (int i = 0; i < names.length; i++) {
-            names[i] = tags.get(2 * i).toLowerCase(Locale.ROOT);
+            // Kafka's client-id tag is client_id: Prometheus label names take no dash
+            names[i] = tags.get(2 * i).toLowerCase(Locale.ROOT).replace('-', '_');
             values[i] = tags.get(2 * i + 1);
         }
         return Labels.of(names, values);
@@ -87,7 +88,9 @@ public final class PrometheusBridge implements MultiCollector {
             this.kind = first.getClass();
             String attribute = first instanceof KafkaMetrics.GaugeEntry ? "Value"
                     : first instanceof KafkaMetrics.MeterEntry ? "Count" : "percentiles and Count";
-            this.help = "Kafka's " + name.domain() + ":type=" + name.type() + ",name=" + name.name() + " " + attribute;
+            this.help = name.nameIsAttribute()
+                    ? "Kafka's " + name.domain() + ":type=" + name.type() + " attribute " + name.name()
+                    : "Kafka's " + name.domain() + ":type=" + name.type() + ",name=" + name.name() + " " + attribute;
         }
 
         void add(MetricName name, KafkaMetrics.Entry entry) {
