@@ -34,6 +34,7 @@ public final class PrometheusBridge implements MultiCollector {
     private static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.98, 0.99, 0.999};
     private static final String RATE_SUFFIX = "PerSec";
     private static final String MILLIS_SUFFIX = "Ms";
+    private static final String[] DASHED_SUFFIXES_DROPPED = {"-ms", "-count"};
 
     private final KafkaMetrics metrics;
 
@@ -48,6 +49,15 @@ public final class PrometheusBridge implements MultiCollector {
             shortName = shortName.substring(0, shortName.length() - RATE_SUFFIX.length());
         } else if (kind instanceof KafkaMetrics.HistogramEntry && shortName.endsWith(MILLIS_SUFFIX)) {
             shortName = shortName.substring(0, shortName.length() - MILLIS_SUFFIX.length());
+        } else {
+            // Kafka's dashed names (time-since-last-run-ms, uncleanable-partitions-count): Prometheus' lint refuses
+            // abbreviated units and a _count suffix outside summaries and histograms
+            for (String suffix : DASHED_SUFFIXES_DROPPED) {
+                if (shortName.endsWith(suffix)) {
+                    shortName = shortName.substring(0, shortName.length() - suffix.length());
+                    break;
+                }
+            }
         }
         String text = (name.domain() + "_" + name.type() + "_" + shortName).toLowerCase(Locale.ROOT);
         return text.replaceAll("[^a-z0-9_]", "_");
