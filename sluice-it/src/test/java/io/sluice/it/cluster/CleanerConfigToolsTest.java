@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * than doubling is refused with Kafka's message.
  */
 class CleanerConfigToolsTest extends ClusterTestBase {
-    private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration TOOL_TIMEOUT = Duration.ofMinutes(2);
     private static final String CONFIG_COMMAND = "kafka.admin.ConfigCommand";
     private static final String THREADS = "log.cleaner.threads";
 
