@@ -33,6 +33,8 @@ import io.sluice.broker.api.AlterConfigsHandler;
 import io.sluice.broker.api.DescribeConfigsHandler;
 import io.sluice.broker.api.IncrementalAlterConfigsHandler;
 import io.sluice.broker.config.DynamicBrokerConfig;
+import io.sluice.broker.metrics.LogCleanerMetrics;
+import io.sluice.log.clean.LogCleaner;
 import io.sluice.broker.config.DynamicConfigSchema;
 import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.api.GroupApis;
@@ -47,6 +49,7 @@ import io.sluice.broker.security.acl.AclApis;
 import io.sluice.broker.api.AlterClientQuotasHandler;
 import io.sluice.broker.api.DescribeClientQuotasHandler;
 import io.sluice.broker.quota.ClientQuotas;
+import io.sluice.broker.quota.QuotaMetrics;
 import io.sluice.broker.security.acl.AclAuthorizer;
 import io.sluice.broker.security.acl.ClusterGate;
 import org.apache.kafka.common.acl.AclOperation;
@@ -193,6 +196,12 @@ public final class SluiceBroker implements AutoCloseable {
             ProducerIdManager producerIds = new ProducerIdManager(membership.producerIdBlocks()::reserve);
             BrokerIdentity identity = BrokerIdentity.loadOrCreate(logDirs, config.brokerId(), membership.clusterId());
             DynamicBrokerConfig dynamicConfig = new DynamicBrokerConfig(config);
+            dynamicConfig.addListener(live -> {
+                LogCleaner cleaner = logs.cleaner();
+                if (cleaner != null) {
+                    cleaner.reconfigure(live.cleanerConfig());
+                }
+            });
             TopicManager topics = new TopicManager(dynamicConfig, new ReplicationThrottles(), logs);
             topicsRef.set(topics);
             validators = new ValidatorPool(ValidatorConfig.defaults());
@@ -222,7 +231,8 @@ public final class SluiceBroker implements AutoCloseable {
             Supplier<Map<String, Map<String, String>>> quotaConfigs = () -> (joined.node() == null ? ClusterState.EMPTY
                     : joined.node().current()).clientQuotaConfigs();
             ClientQuotas quotas = new ClientQuotas(quotaConfigs, config.quotaWindowNum(),
-                    TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), System::currentTimeMillis);
+                    TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), System::currentTimeMillis,
+                    new QuotaMetrics(metrics.registry(), System::currentTimeMillis));
             ApiRegistry registry = new ApiRegistry().observeWith(metrics.requests()).authorizeWith(authorizer)
                     .throttleWith(quotas);
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
@@ -301,6 +311,9 @@ public final class SluiceBroker implements AutoCloseable {
             clusterHolder.set(membership);
             membership.join();
             logs.loadAll();
+            if (logs.cleaner() != null) {
+                LogCleanerMetrics.register(metrics.registry(), logs::cleaner, logs.logDirs());
+            }
             topics.startup(membership.node(), replicas, recovery);
             groups.startup();
             topics.addDeletionListener(groups::onTopicDeleted);

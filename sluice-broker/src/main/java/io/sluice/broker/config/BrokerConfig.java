@@ -115,6 +115,14 @@ public final class BrokerConfig {
         return BrokerConfigKeys.all();
     }
 
+    /**
+     * Kafka broker keys Sluice accepts from a properties file without acting on them (each reported as ignored at
+     * start): exact names, then name prefixes. The README's configuration reference lists them.
+     */
+    public static List<String> ignoredKafkaKeys() {
+        return IgnoredKafkaKeys.describe();
+    }
+
     /** Keys given that neither Sluice nor Kafka knows (probably typos); sorted. */
     public List<String> unknownKeys() {
         return unknownKeys;
@@ -232,10 +240,6 @@ public final class BrokerConfig {
 
     public int numIoThreads() {
         return integer(NUM_IO_THREADS);
-    }
-
-    public int queuedMaxRequests() {
-        return integer(QUEUED_MAX_REQUESTS);
     }
 
     public int logSegmentBytes() {

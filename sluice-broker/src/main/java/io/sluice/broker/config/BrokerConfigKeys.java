@@ -44,7 +44,6 @@ public final class BrokerConfigKeys {
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
     public static final String NUM_NETWORK_THREADS = "num.network.threads";
     public static final String NUM_IO_THREADS = "num.io.threads";
-    public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     public static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
     public static final String LOG_ROLL_MS = "log.roll.ms";
     public static final String LOG_ROLL_HOURS = "log.roll.hours";
@@ -186,7 +185,6 @@ public final class BrokerConfigKeys {
         define(CONNECTIONS_MAX_IDLE_MS, LONG, "600000", "Idle connections are closed after this many milliseconds.", atLeast(1));
         define(NUM_NETWORK_THREADS, INT, "3", "Threads reading requests from and writing responses to sockets.", atLeast(1));
         define(NUM_IO_THREADS, INT, "8", "Threads handling requests (including disk I/O).", atLeast(1));
-        define(QUEUED_MAX_REQUESTS, INT, "500", "Requests queued for the I/O threads before network threads stop reading.", atLeast(1));
         define(LOG_SEGMENT_BYTES, INT, "1073741824", "A segment rolls when appending would make it larger than this.", atLeast(MIN_SEGMENT_BYTES));
         define(LOG_ROLL_MS, LONG, null, "A segment rolls when its first record is this old; unset means log.roll.hours.", atLeast(1));
         define(LOG_ROLL_HOURS, INT, "168", "A segment rolls when its first record is this many hours old (when log.roll.ms is unset).", atLeast(1));
@@ -309,7 +307,8 @@ public final class BrokerConfigKeys {
                 "Bytes/s this broker fetches as follower for the partitions in follower.replication.throttled.replicas.",
                 atLeast(1));
         define(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, LONG, String.valueOf(Long.MAX_VALUE),
-                "Bytes/s of moves between log directories of one broker (Kafka's key; kept for the mover).", atLeast(1));
+                "Kafka's throttle of replica moves between one broker's log directories; Sluice makes no such moves, so only the default (no limit) is accepted.",
+                BrokerConfigKeys::ensureNoLogDirThrottle);
         defineSecurityKeys();
     }
 
@@ -360,6 +359,17 @@ public final class BrokerConfigKeys {
     }
 
     private BrokerConfigKeys() {
+    }
+
+    /**
+     * Sluice has no AlterReplicaLogDirs, so a log-directory throttle would never act: a value is refused (INVALID_CONFIG
+     * when altered), the default accepted and deleting it allowed, so Kafka's reassignment tool still clears it.
+     */
+    private static void ensureNoLogDirThrottle(String name, Object value) {
+        if (((Long) value) != Long.MAX_VALUE) {
+            throw new ConfigException(name, ConfigType.format(value), "Sluice does not move replicas between log directories "
+                    + "(AlterReplicaLogDirs), so it has no log directory throttle; only " + Long.MAX_VALUE + " is accepted");
+        }
     }
 
     /** All broker keys, in documentation order. */

@@ -449,7 +449,7 @@ public final class TopicManager {
         }
         Map<String, String> validOverrides;
         try {
-            validOverrides = TopicConfigs.validate(overrides);
+            validOverrides = TopicConfigs.validateNew(overrides);
             TopicConfigs.resolve(dynamicConfig.live(), validOverrides);
         } catch (ConfigException e) {
             throw new TopicException(Errors.INVALID_CONFIG, e.getMessage());

@@ -34,7 +34,6 @@ class BrokerConfigTest {
         assertEquals(600000L, config.connectionsMaxIdleMs());
         assertEquals(3, config.numNetworkThreads());
         assertEquals(8, config.numIoThreads());
-        assertEquals(500, config.queuedMaxRequests());
         assertEquals(1073741824, config.logSegmentBytes());
         assertEquals(168L * 3600 * 1000, config.logRollMs());
         assertEquals(168L * 3600 * 1000, config.logRetentionMs());

@@ -282,6 +282,11 @@ class BrokerMetricsEndToEndTest {
 
     /** promtool check metrics parses the text format strictly and lints names, types and help. */
     static void assertPromtoolAccepts(String scrape) throws Exception {
+        assertPromtoolAccepts(scrape, scratch);
+    }
+
+    /** As above, the scrape written under {@code scratch}. */
+    static void assertPromtoolAccepts(String scrape, Path scratch) throws Exception {
         Path file = Files.writeString(Files.createTempFile(scratch, "scrape", ".txt"), scrape);
         Process promtool;
         try {
