@@ -20,11 +20,13 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
+import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.DescribeTopicPartitionsRequest;
 import org.apache.kafka.common.requests.DescribeTopicPartitionsResponse;
 import org.apache.kafka.common.requests.MetadataRequest;
@@ -142,11 +144,23 @@ class ListenerNotFoundClusterTest {
         return broker.endpoint(listener).host() + ":" + broker.endpoint(listener).port();
     }
 
+    /**
+     * Metadata for both topics at {@code version}, built from the generated message class: kafka-clients 3.9's
+     * builder refuses v0, which Sluice (like a Kafka 3.9 broker) still serves.
+     */
     private static MetadataResponse metadata(String bootstrap, short version) throws Exception {
-        return RawConnection.once(bootstrap, SETTLE,
-                // before v4 a request cannot refuse auto-creation; both topics exist anyway
-                new MetadataRequest.Builder(List.of(ON_BROKER_2, ON_BROKER_1), version < 4, version, version),
-                ApiKeys.METADATA, version);
+        // before v4 the field is not on the wire (auto-creation allowed); both topics exist anyway
+        MetadataRequestData data = new MetadataRequestData().setAllowAutoTopicCreation(version < 4);
+        for (String topic : List.of(ON_BROKER_2, ON_BROKER_1)) {
+            data.topics().add(new MetadataRequestData.MetadataRequestTopic().setName(topic));
+        }
+        AbstractRequest.Builder<MetadataRequest> exact = new AbstractRequest.Builder<>(ApiKeys.METADATA, version) {
+            @Override
+            public MetadataRequest build(short v) {
+                return new MetadataRequest(data, v);
+            }
+        };
+        return RawConnection.once(bootstrap, SETTLE, exact, ApiKeys.METADATA, version);
     }
 
     private static MetadataResponsePartition partition(MetadataResponse response, String topic) {
