@@ -11,7 +11,8 @@
 # Environment overrides: RECORDS (1000000) RECORD_SIZE (100) PARTITIONS (4) COMPRESSION (none) LINGER_MS (5) ACKS (1)
 #   ROUNDS (2) BROKER_HEAP (1g) STEP_TIMEOUT (600 s per tool run)
 #   CONFIGS ("sluice-plaintext sluice-sasl_ssl kafka-sasl_ssl kafka-plaintext")
-# Needs: JDK 17 (java, keytool), Maven (Kafka's jars), python3 (free port), coreutils timeout. Sluice must be built:
+#   KEEP_DATA (0; 1 keeps the run directory under target/)
+# Needs: JDK 17 (java, keytool), Maven (Kafka's jars), python3, coreutils timeout. Sluice must be built:
 #   mvn -B -q package -DskipTests
 set -euo pipefail
 
@@ -40,45 +41,12 @@ BROKER_USER=broker
 BROKER_PASSWORD=broker-secret
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO_DIR="$(cd "$SCRIPT_DIR/../.." && pwd)"
-WORK_DIR="$SCRIPT_DIR/target"
-KAFKA_LIB="$WORK_DIR/kafka-$KAFKA_VERSION-lib"
-SLUICE_CLI_DIR="$REPO_DIR/sluice-cli/target"
-JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+# What cluster-lib.sh needs for its paths, traps, process control and /proc readings (one broker, no cluster).
+RUN_NAME=security KEEP_DATA="${KEEP_DATA:-0}" BROKERS=1 KAFKA_MODE=combined SESSION_TIMEOUT_MS=6000 COORD_HEAP=256m
+# shellcheck source=cluster-lib.sh
+source "$SCRIPT_DIR/cluster-lib.sh"
 KEYTOOL="${JAVA_HOME:+$JAVA_HOME/bin/}keytool"
-BROKER_JVM_OPTS=(-Xms"$BROKER_HEAP" -Xmx"$BROKER_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20)
-TOOL_JVM_OPTS=(-Xmx1g -XX:+UseG1GC)
-CLK_TCK="$(getconf CLK_TCK)"
-
-mkdir -p "$WORK_DIR"
-RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/sluice-security.XXXXXX")"
-BROKER_PID=
-cleanup() {
-  if [[ -n "$BROKER_PID" ]] && kill -0 "$BROKER_PID" 2>/dev/null; then
-    kill -TERM "$BROKER_PID" 2>/dev/null || true
-    for _ in $(seq 1 30); do kill -0 "$BROKER_PID" 2>/dev/null || break; sleep 1; done
-    kill -KILL "$BROKER_PID" 2>/dev/null || true
-  fi
-  rm -rf "$RUN_DIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
-
-# shellcheck source=kafka-lib.sh
-source "$SCRIPT_DIR/kafka-lib.sh"
-
-cat > "$RUN_DIR/log4j.properties" <<'L4J'
-log4j.rootLogger=WARN, stdout
-log4j.logger.kafka.server.KafkaRaftServer=INFO
-log4j.logger.kafka.Kafka=INFO
-log4j.appender.stdout=org.apache.log4j.ConsoleAppender
-log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
-log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
-L4J
-TOOL=("$JAVA" "${TOOL_JVM_OPTS[@]}" -Dlog4j.configuration="file:$RUN_DIR/log4j.properties" -cp "$KAFKA_LIB/*")
+TOOL=("$JAVA" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*")
 
 # A CA, a broker key and certificate for 127.0.0.1 signed by it (PKCS12), and a trust store holding the CA.
 make_certificates() {
@@ -131,22 +99,9 @@ PROPS
   fi
 }
 
-wait_for_line() { # file pattern pid what
-  local file="$1" pattern="$2" pid="$3" what="$4" waited=0
-  while ! grep -q -- "$pattern" "$file" 2>/dev/null; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      log "$what exited before it was ready; last lines of $file:"; tail -n 40 "$file" >&2; return 1
-    fi
-    if (( waited >= READY_TIMEOUT * 10 )); then
-      log "$what not ready after ${READY_TIMEOUT}s; last lines of $file:"; tail -n 40 "$file" >&2; return 1
-    fi
-    sleep 0.1; waited=$((waited + 1))
-  done
-}
-
 start_kafka() { # protocol name
   local protocol="$1" name="$2" port controller_port data props="$RUN_DIR/$2.properties"
-  port="$(free_port)"; controller_port="$(free_port)"; data="$RUN_DIR/$name-data"
+  free_port; port="$PORT"; free_port; controller_port="$PORT"; data="$RUN_DIR/$name-data"
   rm -rf "$data"; mkdir -p "$data"
   cat > "$props" <<PROPS
 process.roles=broker,controller
@@ -168,9 +123,8 @@ PROPS
   cluster_id="$("${TOOL[@]}" kafka.tools.StorageTool random-uuid | tail -n 1)"
   "${TOOL[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$props" >"$RUN_DIR/$name-format.log" 2>&1 \
     || { cat "$RUN_DIR/$name-format.log" >&2; return 1; }
-  "$JAVA" "${BROKER_JVM_OPTS[@]}" -Dlog4j.configuration="file:$RUN_DIR/log4j.properties" -cp "$KAFKA_LIB/*" \
-    kafka.Kafka "$props" >"$RUN_DIR/$name.log" 2>&1 &
-  BROKER_PID=$!
+  start_jvm "$RUN_DIR/$name.log" "${BROKER_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*" kafka.Kafka "$props"
+  BROKER_PID=$LAST_PID
   wait_for_line "$RUN_DIR/$name.log" "Kafka Server started" "$BROKER_PID" "Kafka"
   BOOTSTRAP="127.0.0.1:$port"
 }
@@ -180,7 +134,7 @@ start_sluice() { # protocol name
   if [[ ! -f "$SLUICE_CLI_DIR/sluice-cli.jar" || ! -d "$SLUICE_CLI_DIR/lib" ]]; then
     log "Sluice is not built ($SLUICE_CLI_DIR/sluice-cli.jar missing): mvn -B -q package -DskipTests"; return 1
   fi
-  port="$(free_port)"; data="$RUN_DIR/$name-data"
+  free_port; port="$PORT"; data="$RUN_DIR/$name-data"
   rm -rf "$data"
   cat > "$props" <<PROPS
 listeners=$protocol://127.0.0.1:$port
@@ -190,25 +144,14 @@ num.partitions=1
 group.initial.rebalance.delay.ms=0
 PROPS
   if [[ "$protocol" == SASL_SSL ]]; then sasl_ssl_broker_settings >> "$props"; fi
-  "$JAVA" "${BROKER_JVM_OPTS[@]}" -cp "$SLUICE_CLI_DIR/sluice-cli.jar:$SLUICE_CLI_DIR/lib/*" io.sluice.cli.SluiceCli \
-    server --config "$props" >"$RUN_DIR/$name.log" 2>&1 &
-  BROKER_PID=$!
+  start_jvm "$RUN_DIR/$name.log" "${BROKER_JVM_OPTS[@]}" -cp "$SLUICE_CLI_DIR/sluice-cli.jar:$SLUICE_CLI_DIR/lib/*" \
+    io.sluice.cli.SluiceCli server --config "$props"
+  BROKER_PID=$LAST_PID
   wait_for_line "$RUN_DIR/$name.log" "started, listening on" "$BROKER_PID" "Sluice"
   BOOTSTRAP="127.0.0.1:$port"
 }
 
-stop_broker() {
-  if kill -0 "$BROKER_PID" 2>/dev/null; then
-    kill -TERM "$BROKER_PID"
-    for _ in $(seq 1 60); do kill -0 "$BROKER_PID" 2>/dev/null || break; sleep 1; done
-    kill -KILL "$BROKER_PID" 2>/dev/null || true
-  fi
-  wait "$BROKER_PID" 2>/dev/null || true
-  BROKER_PID=
-}
-
-# utime + stime of the broker JVM in clock ticks (fields 14 and 15 of /proc/<pid>/stat; the name may hold spaces).
-broker_ticks() { sed -E 's/^.*\) //' "/proc/$BROKER_PID/stat" | awk '{print $12 + $13}'; }
+stop_broker() { stop_pids "$BROKER_PID"; BROKER_PID=; }
 
 us_per_record() { # ticks
   awk -v t="$1" -v hz="$CLK_TCK" -v n="$RECORDS" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }'
@@ -225,18 +168,18 @@ run_config() { # round name
     echo "$round $name failed failed - failed failed -" >> "$RUN_DIR/results"; return 0
   fi
   local topic="perf-$name-$round"
-  if ! timeout "$STEP_TIMEOUT" "${TOOL[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" \
-      --command-config "$client" --create --topic "$topic" --partitions "$PARTITIONS" --replication-factor 1 \
-      >"$RUN_DIR/$name-topic.out" 2>&1; then
+  if ! run_step "$STEP_TIMEOUT" "$RUN_DIR/$name-topic.out" "${TOOL[@]}" org.apache.kafka.tools.TopicCommand \
+      --bootstrap-server "$BOOTSTRAP" --command-config "$client" --create --topic "$topic" \
+      --partitions "$PARTITIONS" --replication-factor 1; then
     log "$name: topic creation failed:"; tail -n 20 "$RUN_DIR/$name-topic.out" >&2
   else
     out="$RUN_DIR/$name-$round-producer.out"
-    before="$(broker_ticks)"
-    if timeout "$STEP_TIMEOUT" "${TOOL[@]}" org.apache.kafka.tools.ProducerPerformance --topic "$topic" \
+    before="$(cpu_ticks "$BROKER_PID")"
+    if run_step "$STEP_TIMEOUT" "$out" "${TOOL[@]}" org.apache.kafka.tools.ProducerPerformance --topic "$topic" \
         --num-records "$RECORDS" --record-size "$RECORD_SIZE" --throughput -1 --producer.config "$client" \
         --producer-props "bootstrap.servers=$BOOTSTRAP" "compression.type=$COMPRESSION" "linger.ms=$LINGER_MS" \
-        "acks=$ACKS" >"$out" 2>&1; then
-      after="$(broker_ticks)"
+        "acks=$ACKS"; then
+      after="$(cpu_ticks "$BROKER_PID")"
       local summary
       summary="$(grep -E "^$RECORDS records sent" "$out" | tail -n 1 || true)"
       if [[ -n "$summary" ]]; then
@@ -248,11 +191,11 @@ run_config() { # round name
         log "$name: no summary line in producer output:"; tail -n 20 "$out" >&2
       fi
       out="$RUN_DIR/$name-$round-consumer.out"
-      before="$(broker_ticks)"
-      if timeout "$STEP_TIMEOUT" "${TOOL[@]}" org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "$BOOTSTRAP" \
-          --consumer.config "$client" --topic "$topic" --messages "$RECORDS" --timeout 60000 \
-          --group "perf-$name-$round-$$" >"$out" 2>&1; then
-        after="$(broker_ticks)"
+      before="$(cpu_ticks "$BROKER_PID")"
+      if run_step "$STEP_TIMEOUT" "$out" "${TOOL[@]}" org.apache.kafka.tools.ConsumerPerformance \
+          --bootstrap-server "$BOOTSTRAP" --consumer.config "$client" --topic "$topic" --messages "$RECORDS" \
+          --timeout 60000 --group "perf-$name-$round-$$"; then
+        after="$(cpu_ticks "$BROKER_PID")"
         local row
         row="$(grep -E '^[0-9]{4}-' "$out" | tail -n 1 || true)"
         if [[ -n "$row" ]]; then
@@ -272,8 +215,8 @@ run_config() { # round name
     fi
   fi
   stop_broker
-  mkdir -p "$WORK_DIR/security-last-run"
-  cp "$RUN_DIR/$name"*.out "$RUN_DIR/$name.log" "$WORK_DIR/security-last-run/" 2>/dev/null || true
+  mkdir -p "$KEEP_DIR"
+  cp "$RUN_DIR/$name"*.out "$RUN_DIR/$name.log" "$KEEP_DIR/" 2>/dev/null || true
   echo "$round $name $prps $pmbps $pcpu $crps $cmbps $ccpu" >> "$RUN_DIR/results"
 }
 
@@ -281,7 +224,7 @@ LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 STARTED="$(date -u +%Y-%m-%dT%H:%MZ)"
 fetch_kafka
 make_certificates
-rm -rf "$WORK_DIR/security-last-run"
+rm -rf "$KEEP_DIR"
 : > "$RUN_DIR/results"
 read -r -a ORDER <<<"$CONFIGS"
 for round in $(seq 1 "$ROUNDS"); do
@@ -289,7 +232,7 @@ for round in $(seq 1 "$ROUNDS"); do
   for c in "${list[@]}"; do run_config "$round" "$c"; done
 done
 LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
-cp "$RUN_DIR/results" "$WORK_DIR/security-last-run/results.txt"
+mkdir -p "$KEEP_DIR"; cp "$RUN_DIR/results" "$KEEP_DIR/results.txt"
 
 CPU="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//')"
 echo
@@ -335,4 +278,4 @@ for i, c in enumerate(cols):
     print(f"| {c} | " + " | ".join(ratio(a, b, i) for a, b in pairs) + " |")
 PY
 echo
-echo "Tool output and broker logs: $WORK_DIR/security-last-run/"
+echo "Tool output and broker logs: $KEEP_DIR/"
