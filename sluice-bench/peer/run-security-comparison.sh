@@ -165,6 +165,7 @@ run_config() { # round name
   write_client_config "$protocol" "$client"
   log "round $round: $name"
   if ! "start_$system" "$protocol" "$name"; then
+    stop_broker
     echo "$round $name failed failed - failed failed -" >> "$RUN_DIR/results"; return 0
   fi
   local topic="perf-$name-$round"
