@@ -12,6 +12,7 @@ import io.sluice.broker.api.DescribeLogDirsHandler;
 import io.sluice.broker.api.ElectLeadersHandler;
 import io.sluice.broker.api.ListPartitionReassignmentsHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
+import io.sluice.broker.config.ForwardingConfig;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.move.MoveFrameDescriptor;
@@ -201,12 +202,13 @@ public final class SluiceBroker implements AutoCloseable {
             groupLoader = daemonScheduler("sluice-group-loader");
 
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
-            forwarder = new ControllerForwarder(clusterHolder, ClientSecurity.kafkaClientProperties(config));
+            forwarder = new ControllerForwarder(clusterHolder, ClientSecurity.kafkaClientProperties(config),
+                    config.controllerForwardRequestTimeoutMs());
             ReplicaConfig replicaConfig = ReplicaConfig.of(config);
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
             controllerChannel = new ControllerChannel(config.brokerId(), () -> controllerAddress(joined.node()),
-                    replicaConfig.socketTimeoutMs(), ClientSecurity.interBroker(config));
+                    replicaConfig.socketTimeoutMs(), ClientSecurity.interBroker(config), ForwardingConfig.of(config));
             replicationTimer = daemonScheduler("sluice-replication");
             ReplicationThrottling throttling = new ReplicationThrottling(config.brokerId(),
                     topics.replicationThrottles());

@@ -46,7 +46,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ClusterController implements ControllerElection.Listener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterController.class);
-    private static final long RETRY_DELAY_MILLIS = 500;
 
     private final CuratorFramework client;
     private final int brokerId;
@@ -167,7 +166,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                 if (writer == w) {
                     takeOver(w);
                 }
-            }, RETRY_DELAY_MILLIS);
+            }, config.controllerRetryDelay().toMillis());
         }
     }
 
@@ -205,7 +204,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                 } catch (Exception e) {
                     LOG.warn("controller {}: membership update failed, retrying: {}", brokerId, e.toString());
                     membership.requestFullScan();
-                    schedule(this::scheduleMembership, RETRY_DELAY_MILLIS);
+                    schedule(this::scheduleMembership, config.controllerRetryDelay().toMillis());
                 }
             }, config.coalesceDelay().toMillis());
         }
