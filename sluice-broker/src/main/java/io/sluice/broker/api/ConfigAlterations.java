@@ -5,6 +5,7 @@ import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.config.ForwardingConfig;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.cluster.controller.ConfigChange;
+import io.sluice.cluster.zk.ZooKeeperFailures;
 import io.sluice.cluster.controller.ConfigChangeResult;
 import io.sluice.cluster.controller.ConfigResource;
 import io.sluice.cluster.controller.ConfigSchema;
@@ -151,7 +152,7 @@ final class ConfigAlterations {
         if (cause instanceof NotControllerException || cause instanceof ControllerFencedException
                 || cause instanceof java.io.IOException) {
             error = Errors.NOT_CONTROLLER;
-        } else if (cause instanceof org.apache.zookeeper.KeeperException) {
+        } else if (ZooKeeperFailures.isZooKeeperFailure(cause)) {
             error = Errors.REQUEST_TIMED_OUT;
         } else {
             error = Errors.UNKNOWN_SERVER_ERROR;
