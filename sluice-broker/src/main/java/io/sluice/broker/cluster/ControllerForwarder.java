@@ -55,7 +55,8 @@ public final class ControllerForwarder implements AutoCloseable {
             return;
         }
         String topic = newTopic.name();
-        client.createTopics(List.of(newTopic)).all()
+        // The outcome is only logged (see createTopicAsync); the future whenComplete returns repeats a logged failure.
+        var unused = client.createTopics(List.of(newTopic)).all()
                 .whenComplete((ok, error) -> {
                     if (error == null) {
                         LOG.info("Controller created auto-created topic {}", topic);

@@ -48,10 +48,7 @@ public final class ControllerWrites {
         ClusterNode n = node.get();
         CompletableFuture<T> tried = n != null && n.isController() ? change.apply(n)
                 : controller.send(api, version, request, parser);
-        return tried.handle((answer, failure) -> {
-            if (failure == null) {
-                return CompletableFuture.completedFuture(answer);
-            }
+        return tried.exceptionallyCompose(failure -> {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             boolean retriable = cause instanceof NotControllerException || cause instanceof ControllerFencedException
@@ -62,6 +59,6 @@ public final class ControllerWrites {
             return CompletableFuture.supplyAsync(() -> null,
                             CompletableFuture.delayedExecutor(controller.forwarding().retryBackoffMs(), TimeUnit.MILLISECONDS))
                     .thenCompose(ignored -> attempt(change, api, version, request, parser, failed, deadlineNanos));
-        }).thenCompose(Function.identity());
+        });
     }
 }

@@ -144,8 +144,9 @@ public final class TopicManager {
         boolean anyTopicChanged = before.topics().size() != after.topics().size();
         for (TopicState topic : state.topicsById().values()) {
             TopicInfo info = after.byName(topic.name());
-            boolean configChanged = brokerChanged || before.byId(info.id()) != info;
-            anyTopicChanged |= before.byId(info.id()) != info;
+            boolean topicChanged = !info.equals(before.byId(info.id()));
+            boolean configChanged = brokerChanged || topicChanged;
+            anyTopicChanged |= topicChanged;
             Partition[] parts = hosted.get(topic.name());
             if (parts != null && !firstHosted(parts).topic().id().equals(info.id())) {
                 removeLocal(topic.name(), "topic recreated with id " + info.id());

@@ -83,7 +83,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         this.membership = new MembershipTracker(client, brokerId, stats, this::scheduleMembership);
         if (config.autoLeaderRebalanceEnable()) {
             long every = config.leaderImbalanceCheckInterval().toMillis();
-            thread.scheduleWithFixedDelay(this::checkLeaderImbalance, every, every, TimeUnit.MILLISECONDS);
+            // checkLeaderImbalance logs its own failures, so the future never fails and the check keeps running.
+            var unused = thread.scheduleWithFixedDelay(this::checkLeaderImbalance, every, every, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -259,7 +260,14 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     /** Runs {@code task} on the controller thread after {@code delayMillis}; dropped once the controller closed. */
     private void schedule(Runnable task, long delayMillis) {
         try {
-            thread.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+            var unused = thread.schedule(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    // Not left in the future nobody reads: a controller task that fails is worth an error line.
+                    LOG.error("controller {}: a task failed", brokerId, e);
+                }
+            }, delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             LOG.debug("controller {} closed; dropping a task", brokerId);
         }

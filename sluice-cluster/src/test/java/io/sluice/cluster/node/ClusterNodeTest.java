@@ -39,6 +39,7 @@ class ClusterNodeTest {
         return f.get(60, TimeUnit.SECONDS);
     }
 
+    @SuppressWarnings("ReferenceEquality") // fixture brokers: each object is one broker, compared as itself
     @Test
     void shouldCreateTopicAcrossLiveBrokersAndEveryBrokerSeesIt() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
@@ -218,6 +219,7 @@ class ClusterNodeTest {
         }
     }
 
+    @SuppressWarnings("ReferenceEquality") // fixture brokers: each object is one broker, compared as itself
     @Test
     void shouldFailOverControllerWithStateIntactAndFenceTheOldOne() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
