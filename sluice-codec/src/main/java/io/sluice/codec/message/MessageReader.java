@@ -134,11 +134,6 @@ public final class MessageReader implements AutoCloseable {
         }
     }
 
-    /** True when no top-level message is partly read. */
-    public boolean isIdle() {
-        return !rootInProgress;
-    }
-
     /** Abandons any message in progress. */
     public void reset() {
         rootInProgress = false;
