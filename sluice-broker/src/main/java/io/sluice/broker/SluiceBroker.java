@@ -12,6 +12,7 @@ import io.sluice.broker.api.DescribeLogDirsHandler;
 import io.sluice.broker.api.ElectLeadersHandler;
 import io.sluice.broker.api.ListPartitionReassignmentsHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
+import io.sluice.broker.config.ForwardingConfig;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.move.MoveFrameDescriptor;
@@ -210,12 +211,13 @@ public final class SluiceBroker implements AutoCloseable {
             groupLoader = daemonScheduler("sluice-group-loader");
 
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
-            forwarder = new ControllerForwarder(clusterHolder, ClientSecurity.kafkaClientProperties(config));
+            forwarder = new ControllerForwarder(clusterHolder, ClientSecurity.kafkaClientProperties(config),
+                    config.controllerForwardRequestTimeoutMs());
             ReplicaConfig replicaConfig = ReplicaConfig.of(config);
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
             controllerChannel = new ControllerChannel(config.brokerId(), () -> controllerAddress(joined.node()),
-                    replicaConfig.socketTimeoutMs(), ClientSecurity.interBroker(config));
+                    replicaConfig.socketTimeoutMs(), ClientSecurity.interBroker(config), ForwardingConfig.of(config));
             replicationTimer = daemonScheduler("sluice-replication");
             ReplicationThrottling throttling = new ReplicationThrottling(config.brokerId(),
                     topics.replicationThrottles());
@@ -272,8 +274,8 @@ public final class SluiceBroker implements AutoCloseable {
                 return hosted == null ? null : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
             }, MoveConfig.of(config), throttling::moveSendLimiter, System::currentTimeMillis);
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(moveSource));
-            replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
-            replicationTimer.scheduleWithFixedDelay(quotas::expireIdle, 1, 1, TimeUnit.MINUTES);
+            repeat(replicationTimer, "expiring abandoned moves", moveSource::expireAbandoned, 1, TimeUnit.SECONDS);
+            repeat(replicationTimer, "expiring idle quota sensors", quotas::expireIdle, 1, TimeUnit.MINUTES);
             SaslApis.register(registry);
             AclApis.register(registry, authorizer, node, controllerChannel);
             Supplier<ClusterState> appliedState = () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current();
@@ -326,8 +328,8 @@ public final class SluiceBroker implements AutoCloseable {
                     metrics.topics().allTopicsMeter("ReassignmentBytesOutPerSec", "bytes")::mark);
             metrics.registry().gauge(BrokerGauges.replicaManager("ReassigningPartitions"),
                     replicas::reassigningPartitionsLed);
-            replicationTimer.scheduleWithFixedDelay(gauges::syncLogGauges, LOG_GAUGE_SYNC_INTERVAL.toMillis(),
-                    LOG_GAUGE_SYNC_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            repeat(replicationTimer, "syncing the log gauges", gauges::syncLogGauges, LOG_GAUGE_SYNC_INTERVAL.toMillis(),
+                    TimeUnit.MILLISECONDS);
             LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}; every listener {}; ZooKeeper {})",
                     config.brokerId(), identity.clusterId(), bound, host, port, advertised,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
@@ -514,6 +516,20 @@ public final class SluiceBroker implements AutoCloseable {
         }
         int id = node.controllerId();
         return id < 0 ? null : ReplicaManager.addressOf(node.current(), id);
+    }
+
+    /**
+     * Runs {@code task} every {@code period} on {@code timer}. A failure is logged and the task runs again next time: a
+     * periodic task that throws would otherwise stop for good, its exception kept in a future nobody reads.
+     */
+    private static void repeat(ScheduledThreadPoolExecutor timer, String what, Runnable task, long period, TimeUnit unit) {
+        var unused = timer.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.warn("{} failed; trying again in {} {}", what, period, unit, e);
+            }
+        }, period, period, unit);
     }
 
     private static ScheduledThreadPoolExecutor daemonScheduler(String name) {

@@ -431,7 +431,9 @@ public final class LogManager implements AutoCloseable {
 
     private void scheduleDirectoryDeletion(Path dir, long delayMs) {
         try {
-            scheduler.schedule(() -> runSafely("delete " + dir, () -> deleteRecursively(dir)), delayMs, TimeUnit.MILLISECONDS);
+            // runSafely logs a failed deletion, so the future never fails.
+            var unused = scheduler.schedule(() -> runSafely("delete " + dir, () -> deleteRecursively(dir)), delayMs,
+                    TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             LOG.warn("scheduler stopped; {} will be deleted at the next start", dir);
         }

@@ -442,6 +442,19 @@ public final class BrokerConfig {
         return integer(LEADER_IMBALANCE_PER_BROKER_PERCENTAGE);
     }
 
+    public Duration controllerRetryBackoff() {
+        return Duration.ofMillis(longValue(CONTROLLER_RETRY_BACKOFF_MS));
+    }
+
+    /** How long a topic change waits for the controller's answer and for this broker to apply it. */
+    public long controllerWaitMs() {
+        return longValue(CONTROLLER_WAIT_MS);
+    }
+
+    public int controllerForwardRequestTimeoutMs() {
+        return integer(CONTROLLER_FORWARD_REQUEST_TIMEOUT_MS);
+    }
+
     /** Bytes/s a leader sends to throttled followers; Long.MAX_VALUE means unthrottled. */
     public long leaderReplicationThrottledRate() {
         return longValue(LEADER_REPLICATION_THROTTLED_RATE);

@@ -109,6 +109,11 @@ public final class BrokerConfigKeys {
     public static final String CONTROLLED_SHUTDOWN_ENABLE = "controlled.shutdown.enable";
     public static final String CONTROLLED_SHUTDOWN_MAX_RETRIES = "controlled.shutdown.max.retries";
     public static final String CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS = "controlled.shutdown.retry.backoff.ms";
+    public static final String CONTROLLER_RETRY_BACKOFF_MS = "sluice.controller.retry.backoff.ms";
+    public static final String CONTROLLER_WAIT_MS = "sluice.controller.wait.ms";
+    public static final String CONTROLLER_FORWARD_WAIT_MS = "sluice.controller.forward.wait.ms";
+    public static final String CONTROLLER_FORWARD_RETRY_BACKOFF_MS = "sluice.controller.forward.retry.backoff.ms";
+    public static final String CONTROLLER_FORWARD_REQUEST_TIMEOUT_MS = "sluice.controller.forward.request.timeout.ms";
     public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
     public static final String SECURITY_INTER_BROKER_PROTOCOL = "security.inter.broker.protocol";
     public static final String MOVE_FILE_TRANSFER_ENABLE = "sluice.move.file.transfer.enable";
@@ -278,6 +283,15 @@ public final class BrokerConfigKeys {
         define(CONTROLLED_SHUTDOWN_ENABLE, BOOLEAN, "true", "On SIGTERM, ask the controller to move this broker's leaderships first.", ANY);
         define(CONTROLLED_SHUTDOWN_MAX_RETRIES, INT, "3", "Attempts at a controlled shutdown before the broker stops anyway.", atLeast(0));
         define(CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS, LONG, "5000", "Pause between controlled shutdown attempts.", atLeast(0));
+        define(CONTROLLER_RETRY_BACKOFF_MS, LONG, "500",
+                "Pause before the controller retries a take-over or a membership update that failed (ZooKeeper busy or unreachable); short, as brokers wait for it.", atLeast(1));
+        define(CONTROLLER_WAIT_MS, LONG, "30000",
+                "Longest a topic change (CreateTopics, DeleteTopics, CreatePartitions) waits for the controller and for this broker to apply it before REQUEST_TIMED_OUT; a controller failover fits in it.", atLeast(1));
+        define(CONTROLLER_FORWARD_WAIT_MS, LONG, "20000",
+                "How long a change forwarded to the controller (configs, client quotas, ACLs, SCRAM credentials) is retried while no controller takes it, like Kafka's forwarding timeout: a failover fits in it.", atLeast(0));
+        define(CONTROLLER_FORWARD_RETRY_BACKOFF_MS, LONG, "250", "Pause between two attempts of a forwarded change that found no controller.", atLeast(1));
+        define(CONTROLLER_FORWARD_REQUEST_TIMEOUT_MS, INT, "15000",
+                "Request timeout of the admin client that forwards topic auto-creation to the controller (its API timeout is twice this).", atLeast(1));
         define(INTER_BROKER_LISTENER_NAME, STRING, null,
                 "Advertised listener brokers use to reach each other (replication, controller channel, moves); unset: the one security.inter.broker.protocol names, else the first advertised listener.", nonEmpty());
         define(SECURITY_INTER_BROKER_PROTOCOL, STRING, null,

@@ -97,9 +97,10 @@ public final class NetworkServer implements AutoCloseable {
             return new NetworkServer(acceptor, network, handlers, Collections.unmodifiableMap(bound), connections);
         } catch (InterruptedException | RuntimeException e) {
             bound.values().forEach(c -> c.close().awaitUninterruptibly());
-            acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-            network.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-            handlers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            // Nothing was served yet: the threads end at once; the failure to start is what the caller hears.
+            acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+            network.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+            handlers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly();
             throw e;
         }
     }
@@ -122,7 +123,7 @@ public final class NetworkServer implements AutoCloseable {
                     ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS) {
                         @Override
                         protected void channelIdle(io.netty.channel.ChannelHandlerContext ctx, IdleStateEvent evt) {
-                            ctx.close();
+                            var unused = ctx.close(); // an idle connection ends; a failed close leaves nothing to do
                         }
                     });
                 }
