@@ -12,6 +12,7 @@ import io.sluice.broker.api.DescribeLogDirsHandler;
 import io.sluice.broker.api.ElectLeadersHandler;
 import io.sluice.broker.api.ListPartitionReassignmentsHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
+import io.sluice.broker.config.ForwardingConfig;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.move.MoveFrameDescriptor;
@@ -33,6 +34,8 @@ import io.sluice.broker.api.AlterConfigsHandler;
 import io.sluice.broker.api.DescribeConfigsHandler;
 import io.sluice.broker.api.IncrementalAlterConfigsHandler;
 import io.sluice.broker.config.DynamicBrokerConfig;
+import io.sluice.broker.metrics.LogCleanerMetrics;
+import io.sluice.log.clean.LogCleaner;
 import io.sluice.broker.config.DynamicConfigSchema;
 import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.api.GroupApis;
@@ -47,6 +50,7 @@ import io.sluice.broker.security.acl.AclApis;
 import io.sluice.broker.api.AlterClientQuotasHandler;
 import io.sluice.broker.api.DescribeClientQuotasHandler;
 import io.sluice.broker.quota.ClientQuotas;
+import io.sluice.broker.quota.QuotaMetrics;
 import io.sluice.broker.security.acl.AclAuthorizer;
 import io.sluice.broker.security.acl.ClusterGate;
 import org.apache.kafka.common.acl.AclOperation;
@@ -198,6 +202,12 @@ public final class SluiceBroker implements AutoCloseable {
             ProducerIdManager producerIds = new ProducerIdManager(membership.producerIdBlocks()::reserve);
             BrokerIdentity identity = BrokerIdentity.loadOrCreate(logDirs, config.brokerId(), membership.clusterId());
             DynamicBrokerConfig dynamicConfig = new DynamicBrokerConfig(config);
+            dynamicConfig.addListener(live -> {
+                LogCleaner cleaner = logs.cleaner();
+                if (cleaner != null) {
+                    cleaner.reconfigure(live.cleanerConfig());
+                }
+            });
             TopicManager topics = new TopicManager(dynamicConfig, new ReplicationThrottles(), logs);
             topicsRef.set(topics);
             validators = new ValidatorPool(ValidatorConfig.defaults(), metrics.validationObserver());
@@ -206,12 +216,13 @@ public final class SluiceBroker implements AutoCloseable {
             groupLoader = daemonScheduler("sluice-group-loader");
 
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
-            forwarder = new ControllerForwarder(clusterHolder, ClientSecurity.kafkaClientProperties(config));
+            forwarder = new ControllerForwarder(clusterHolder, ClientSecurity.kafkaClientProperties(config),
+                    config.controllerForwardRequestTimeoutMs());
             ReplicaConfig replicaConfig = ReplicaConfig.of(config);
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
             controllerChannel = new ControllerChannel(config.brokerId(), () -> controllerAddress(joined.node()),
-                    replicaConfig.socketTimeoutMs(), ClientSecurity.interBroker(config));
+                    replicaConfig.socketTimeoutMs(), ClientSecurity.interBroker(config), ForwardingConfig.of(config));
             replicationTimer = daemonScheduler("sluice-replication");
             ReplicationThrottling throttling = new ReplicationThrottling(config.brokerId(),
                     topics.replicationThrottles());
@@ -227,7 +238,8 @@ public final class SluiceBroker implements AutoCloseable {
             Supplier<Map<String, Map<String, String>>> quotaConfigs = () -> (joined.node() == null ? ClusterState.EMPTY
                     : joined.node().current()).clientQuotaConfigs();
             ClientQuotas quotas = new ClientQuotas(quotaConfigs, config.quotaWindowNum(),
-                    TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), System::currentTimeMillis);
+                    TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), System::currentTimeMillis,
+                    new QuotaMetrics(metrics.registry(), System::currentTimeMillis));
             ApiRegistry registry = new ApiRegistry().observeWith(metrics.requestObserver()).authorizeWith(authorizer)
                     .throttleWith(quotas);
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
@@ -267,8 +279,8 @@ public final class SluiceBroker implements AutoCloseable {
                 return hosted == null ? null : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
             }, MoveConfig.of(config), throttling::moveSendLimiter, System::currentTimeMillis);
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(moveSource));
-            replicationTimer.scheduleWithFixedDelay(moveSource::expireAbandoned, 1, 1, TimeUnit.SECONDS);
-            replicationTimer.scheduleWithFixedDelay(quotas::expireIdle, 1, 1, TimeUnit.MINUTES);
+            repeat(replicationTimer, "expiring abandoned moves", moveSource::expireAbandoned, 1, TimeUnit.SECONDS);
+            repeat(replicationTimer, "expiring idle quota sensors", quotas::expireIdle, 1, TimeUnit.MINUTES);
             SaslApis.register(registry);
             AclApis.register(registry, authorizer, node, controllerChannel);
             Supplier<ClusterState> appliedState = () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current();
@@ -310,6 +322,9 @@ public final class SluiceBroker implements AutoCloseable {
             clusterHolder.set(membership);
             membership.join();
             logs.loadAll();
+            if (logs.cleaner() != null) {
+                LogCleanerMetrics.register(metrics.registry(), logs::cleaner, logs.logDirs());
+            }
             topics.startup(membership.node(), replicas, recovery);
             groups.startup();
             topics.addDeletionListener(groups::onTopicDeleted);
@@ -322,8 +337,8 @@ public final class SluiceBroker implements AutoCloseable {
                     metrics.topics().allTopicsMeter("ReassignmentBytesOutPerSec", "bytes")::mark);
             metrics.registry().gauge(BrokerGauges.replicaManager("ReassigningPartitions"),
                     replicas::reassigningPartitionsLed);
-            replicationTimer.scheduleWithFixedDelay(gauges::syncLogGauges, LOG_GAUGE_SYNC_INTERVAL.toMillis(),
-                    LOG_GAUGE_SYNC_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            repeat(replicationTimer, "syncing the log gauges", gauges::syncLogGauges, LOG_GAUGE_SYNC_INTERVAL.toMillis(),
+                    TimeUnit.MILLISECONDS);
             LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}; every listener {}; ZooKeeper {})",
                     config.brokerId(), identity.clusterId(), bound, host, port, advertised,
                     membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
@@ -510,6 +525,20 @@ public final class SluiceBroker implements AutoCloseable {
         }
         int id = node.controllerId();
         return id < 0 ? null : ReplicaManager.addressOf(node.current(), id);
+    }
+
+    /**
+     * Runs {@code task} every {@code period} on {@code timer}. A failure is logged and the task runs again next time: a
+     * periodic task that throws would otherwise stop for good, its exception kept in a future nobody reads.
+     */
+    private static void repeat(ScheduledThreadPoolExecutor timer, String what, Runnable task, long period, TimeUnit unit) {
+        var unused = timer.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.warn("{} failed; trying again in {} {}", what, period, unit, e);
+            }
+        }, period, period, unit);
     }
 
     private static ScheduledThreadPoolExecutor daemonScheduler(String name) {

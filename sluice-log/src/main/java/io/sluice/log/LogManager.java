@@ -232,7 +232,22 @@ public final class LogManager implements AutoCloseable {
                     recoveryPoints.getOrDefault(key, 0L), startOffsets.getOrDefault(key, 0L), clock);
             logs.put(key, log);
             logDirOf.put(key, logDir);
+            watchTruncation(key, log, logDir);
         }
+    }
+
+    /** After a truncation of the log, the cleaner lowers its checkpoint (Kafka's maybeTruncateCleanerCheckpointToActiveSegmentBaseOffset). */
+    private void watchTruncation(TopicPartitionKey key, PartitionLog log, Path logDir) {
+        log.onTruncation(activeSegmentBase -> {
+            LogCleaner running = cleaner;
+            if (running != null) {
+                try {
+                    running.maybeTruncateCheckpoint(logDir, key, log, activeSegmentBase);
+                } catch (IOException e) {
+                    LOG.error("could not lower the cleaner checkpoint of {} after truncation", key, e);
+                }
+            }
+        });
     }
 
     private Map<TopicPartitionKey, Long> readCheckpoint(Path file) {
@@ -299,6 +314,7 @@ public final class LogManager implements AutoCloseable {
                     config == null ? topicConfigs.apply(topic) : config, report, 0L, 0L, clock);
             logs.put(key, log);
             logDirOf.put(key, logDir);
+            watchTruncation(key, log, logDir);
             return log;
         }
     }
@@ -415,7 +431,9 @@ public final class LogManager implements AutoCloseable {
 
     private void scheduleDirectoryDeletion(Path dir, long delayMs) {
         try {
-            scheduler.schedule(() -> runSafely("delete " + dir, () -> deleteRecursively(dir)), delayMs, TimeUnit.MILLISECONDS);
+            // runSafely logs a failed deletion, so the future never fails.
+            var unused = scheduler.schedule(() -> runSafely("delete " + dir, () -> deleteRecursively(dir)), delayMs,
+                    TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             LOG.warn("scheduler stopped; {} will be deleted at the next start", dir);
         }

@@ -33,6 +33,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
@@ -70,6 +71,7 @@ public final class PartitionLog implements AutoCloseable {
     private volatile boolean closed;
     private long unflushedMessages;
     private boolean directoryNeedsFsync;
+    private volatile LongConsumer truncationListener = offset -> { };
 
     private record PendingDeletion(LogSegment segment, long deleteAtMs) {
     }
@@ -576,12 +578,14 @@ public final class PartitionLog implements AutoCloseable {
      * and restarts it at {@code offset}.
      */
     public void truncateTo(long offset) throws IOException {
+        boolean truncated = false;
         lock.lock();
         try {
             ensureOpen();
             if (offset >= logEndOffset) {
                 return;
             }
+            truncated = true;
             if (offset < logStartOffset) {
                 truncateFullyAndStartAt(offset);
                 return;
@@ -610,6 +614,25 @@ public final class PartitionLog implements AutoCloseable {
             LOG.info("truncated {} to log end offset {}", name, logEndOffset);
         } finally {
             lock.unlock();
+            if (truncated) {
+                notifyTruncated();
+            }
+        }
+    }
+
+    /**
+     * Sets what is called, outside the log's lock, with the new active segment's base offset after each truncation
+     * (the log cleaner lowers its checkpoint there, as Kafka's LogManager does). One listener per log.
+     */
+    public void onTruncation(LongConsumer listener) {
+        this.truncationListener = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
+    /** Tells the listener once the outermost truncation released the lock. */
+    private void notifyTruncated() {
+        if (!lock.isHeldByCurrentThread()) {
+            LogSegment[] chain = segments;
+            truncationListener.accept(chain[chain.length - 1].baseOffset());
         }
     }
 
@@ -633,6 +656,7 @@ public final class PartitionLog implements AutoCloseable {
             ProducerSnapshotFiles.deleteAll(dir);
         } finally {
             lock.unlock();
+            notifyTruncated();
         }
     }
 
@@ -715,9 +739,22 @@ public final class PartitionLog implements AutoCloseable {
      * with them, and pins those segments against retention and DeleteRecords until the returned view is closed.
      */
     public ShippableLog pinForShipping(long maxBoundaryOffset) throws IOException {
+        return pinForShipping(maxBoundaryOffset, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #pinForShipping(long)}, after rolling the active segment when it holds at least {@code rollActiveAtBytes}
+     * and every record of it is below {@code maxBoundaryOffset}: its records then travel as a closed file too, instead
+     * of by follower fetch after the files.
+     */
+    public ShippableLog pinForShipping(long maxBoundaryOffset, int rollActiveAtBytes) throws IOException {
         lock.lock();
         try {
             ensureOpen();
+            LogSegment active = segments[segments.length - 1];
+            if (active.size() >= rollActiveAtBytes && active.size() > 0 && logEndOffset <= maxBoundaryOffset) {
+                rollAt(logEndOffset, clock.getAsLong());
+            }
             return ShippableLog.pin(dir, segments, logStartOffset, maxBoundaryOffset, epochCache.entries(),
                     ProducerSnapshotFiles.offsets(dir), pins);
         } finally {

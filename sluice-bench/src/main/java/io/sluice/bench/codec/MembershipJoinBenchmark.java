@@ -1,7 +1,6 @@
 package io.sluice.bench.codec;
 
 import io.sluice.codec.endpoint.Endpoint;
-import io.sluice.codec.endpoint.MembershipView;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The String-hostname variant of {@link io.sluice.codec.endpoint.MembershipView} for benchmark 4: the same K rings,
+ * The String-hostname variant of {@link MembershipView} for benchmark 4: the same K rings,
  * with {@link StringEndpoint} members. {@code hashPerCompare} reproduces Rapid before PR #19 (the ring comparator
  * hashes the host string on every comparison); otherwise ring hashes are computed once per insert, exactly like
  * Sluice's view, so only the host representation differs. Not thread-safe.

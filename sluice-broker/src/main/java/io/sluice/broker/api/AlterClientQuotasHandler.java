@@ -51,7 +51,7 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
     /** The handler of a broker: changes run on {@code node}'s controller or are forwarded over {@code controller}. */
     public static AlterClientQuotasHandler of(Supplier<ClusterNode> node, ConfigSchema schema, int selfId,
                                               ControllerChannel controller) {
-        return new AlterClientQuotasHandler(new ConfigAlterations(node, schema, selfId), controller);
+        return new AlterClientQuotasHandler(new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
     }
 
     /** One entry of the answer: refused here ({@code error} set) or waiting for the controller's outcome. */

@@ -41,7 +41,7 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
     public static AlterConfigsHandler of(java.util.function.Supplier<io.sluice.cluster.node.ClusterNode> node,
                                          io.sluice.cluster.controller.ConfigSchema schema, int selfId,
                                          ControllerChannel controller) {
-        return new AlterConfigsHandler(new ConfigAlterations(node, schema, selfId), controller);
+        return new AlterConfigsHandler(new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
     }
 
     @Override

@@ -2,8 +2,10 @@ package io.sluice.broker.api;
 
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.acl.AclOperation;
+import io.sluice.broker.config.ForwardingConfig;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.cluster.controller.ConfigChange;
+import io.sluice.cluster.zk.ZooKeeperFailures;
 import io.sluice.cluster.controller.ConfigChangeResult;
 import io.sluice.cluster.controller.ConfigResource;
 import io.sluice.cluster.controller.ConfigSchema;
@@ -27,14 +29,11 @@ import org.apache.kafka.common.protocol.Errors;
  * twice, a broker resource that names another broker), then the change on the controller: here when this broker is
  * the controller, else forwarded to it over the Kafka protocol (Kafka's admin client sends topic and cluster-default
  * changes to any broker and a broker's own change to that broker, and does not retry NOT_CONTROLLER for these APIs).
- * A forward that finds no controller, or a controller that lost its term, is retried until {@link #FORWARD_WAIT_MS}.
+ * A forward that finds no controller, or a controller that lost its term, is retried for {@link ForwardingConfig#waitMs()}.
  *
  * <p>Thread-safe (stateless past construction).
  */
 final class ConfigAlterations {
-    /** How long a change waits for a controller to take it (a failover in progress), like Kafka's forwarding timeout. */
-    static final long FORWARD_WAIT_MS = 20_000;
-    private static final long RETRY_BACKOFF_MS = 250;
     /** The client id prefix and suffix of {@link io.sluice.broker.interbroker.ControllerChannel}'s requests. */
     private static final String BROKER_CLIENT_PREFIX = "sluice-broker-";
     private static final String BROKER_CLIENT_SUFFIX = "-to-controller";
@@ -54,8 +53,10 @@ final class ConfigAlterations {
     private final Supplier<ClusterNode> node;
     private final ConfigSchema schema;
     private final int selfId;
+    private final ForwardingConfig forwarding;
 
-    ConfigAlterations(Supplier<ClusterNode> node, ConfigSchema schema, int selfId) {
+    ConfigAlterations(Supplier<ClusterNode> node, ConfigSchema schema, int selfId, ForwardingConfig forwarding) {
+        this.forwarding = forwarding;
         this.node = node;
         this.schema = schema;
         this.selfId = selfId;
@@ -92,7 +93,7 @@ final class ConfigAlterations {
         }
         CompletableFuture<List<Outcome>> remote = accepted.isEmpty() ? CompletableFuture.completedFuture(List.of())
                 : attempt(accepted, validateOnly, forwarder, fromBroker,
-                        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FORWARD_WAIT_MS));
+                        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(forwarding.waitMs()));
         return remote.thenApply(outcomes -> {
             Map<ConfigResource, Outcome> byResource = new HashMap<>(local);
             for (Outcome o : outcomes) {
@@ -130,7 +131,7 @@ final class ConfigAlterations {
                 return CompletableFuture.completedFuture(outcomes);
             }
             return CompletableFuture.supplyAsync(() -> null,
-                            CompletableFuture.delayedExecutor(RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS))
+                            CompletableFuture.delayedExecutor(forwarding.retryBackoffMs(), TimeUnit.MILLISECONDS))
                     .thenCompose(ignored -> attempt(changes, validateOnly, forwarder, false, deadlineNanos));
         });
     }
@@ -151,7 +152,7 @@ final class ConfigAlterations {
         if (cause instanceof NotControllerException || cause instanceof ControllerFencedException
                 || cause instanceof java.io.IOException) {
             error = Errors.NOT_CONTROLLER;
-        } else if (cause instanceof org.apache.zookeeper.KeeperException) {
+        } else if (ZooKeeperFailures.isZooKeeperFailure(cause)) {
             error = Errors.REQUEST_TIMED_OUT;
         } else {
             error = Errors.UNKNOWN_SERVER_ERROR;

@@ -39,9 +39,6 @@ import org.apache.kafka.common.protocol.Errors;
  * <p>Thread-safe (stateless past construction).
  */
 public final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequestData> {
-    /** How long the controller and this broker's apply may take, at most, when the request's timeout is longer. */
-    private static final long MAX_WAIT_MS = 30_000;
-
     private final Supplier<ClusterNode> node;
     private final TopicManager topics;
 
@@ -89,7 +86,9 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
 
     private void decide(ClusterNode n, List<PartitionIncrease> increases, CreatePartitionsRequestData request,
                         Map<String, CreatePartitionsTopicResult> results) {
-        long waitMs = request.timeoutMs() > 0 ? Math.min(request.timeoutMs(), MAX_WAIT_MS) : MAX_WAIT_MS;
+        // The controller and this broker's apply may take the configured wait at most, when the request's is longer.
+        long maxWaitMs = topics.controllerWaitMs();
+        long waitMs = request.timeoutMs() > 0 ? Math.min(request.timeoutMs(), maxWaitMs) : maxWaitMs;
         List<CreatePartitionsResult> decided;
         try {
             decided = ControllerAnswer.await(n.createPartitions(increases, request.validateOnly()),

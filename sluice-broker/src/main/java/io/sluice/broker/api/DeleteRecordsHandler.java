@@ -185,8 +185,14 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
             return;
         }
         try {
-            timer.schedule(() -> awaitLowWatermarks(response, still, deadlineNanos, answer), RECHECK_MS,
-                    TimeUnit.MILLISECONDS);
+            // A failure of the re-check fails the answer (the connection handler logs it), not the timer's future.
+            var unused = timer.schedule(() -> {
+                try {
+                    awaitLowWatermarks(response, still, deadlineNanos, answer);
+                } catch (RuntimeException e) {
+                    answer.completeExceptionally(e);
+                }
+            }, RECHECK_MS, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             for (Waiting w : still) {
                 fail(w.result(), Errors.REQUEST_TIMED_OUT);

@@ -31,8 +31,9 @@ import org.apache.kafka.common.protocol.Errors;
  * DescribeTopicPartitions (KIP-966; what Kafka 3.9's admin client and {@code kafka-topics.sh --describe} use when a
  * broker offers it): the named topics, or every topic when none is named, in name order, each partition with its
  * leader, epoch, replicas, ISR and offline replicas, paged by a cursor at most {@code ResponsePartitionLimit}
- * partitions (and at most {@link #MAX_PARTITIONS}) at a time. Sluice has no eligible leader replicas (ELR): those
- * fields are empty.
+ * partitions (and at most {@link #MAX_PARTITIONS}) at a time. As in Kafka, partitions carry no error: a leader that
+ * is not live, or has no endpoint for the request's listener, is -1 (see {@link AdvertisedLeader}). Sluice has no
+ * eligible leader replicas (ELR): those fields are empty.
  *
  * <p>Thread-safe (stateless past construction).
  */
@@ -84,9 +85,9 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler<Describe
                     .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
                     .setTopicAuthorizedOperations(authorized.onTopic(context, name)));
         }
-        Set<Integer> live = new HashSet<>();
+        Set<Integer> reachable = new HashSet<>();
         for (BrokerNode b : cluster.liveBrokers(context.listenerName())) {
-            live.add(b.id());
+            reachable.add(b.id());
         }
         int budget = Math.max(1, Math.min(request.responsePartitionLimit(), MAX_PARTITIONS));
         DescribeTopicPartitionsRequestData.Cursor cursor = request.cursor();
@@ -106,38 +107,24 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler<Describe
                     response.setNextCursor(new Cursor().setTopicName(info.name()).setPartitionIndex(p));
                     return CompletableFuture.completedFuture(response);
                 }
-                topic.partitions().add(describe(p, state.partition(p), live));
+                topic.partitions().add(describe(p, state.partition(p), reachable));
                 budget--;
             }
         }
         return CompletableFuture.completedFuture(response);
     }
 
-    private static DescribeTopicPartitionsResponsePartition describe(int index, PartitionState state, Set<Integer> live) {
-        List<Integer> offline = new ArrayList<>();
-        for (int replica : state.replicas()) {
-            if (!live.contains(replica)) {
-                offline.add(replica);
-            }
-        }
-        int leader = AdvertisedLeader.of(state, live::contains);
+    private static DescribeTopicPartitionsResponsePartition describe(int index, PartitionState state, Set<Integer> reachable) {
+        // as Kafka: no partition error; a leader that is not live, or lacks the request's listener, is -1
         return new DescribeTopicPartitionsResponsePartition()
                 .setPartitionIndex(index)
-                .setErrorCode(AdvertisedLeader.error(leader))
-                .setLeaderId(leader)
+                .setErrorCode(Errors.NONE.code())
+                .setLeaderId(AdvertisedLeader.of(state, reachable::contains))
                 .setLeaderEpoch(state.leaderEpoch())
-                .setReplicaNodes(ids(state.replicas()))
-                .setIsrNodes(ids(state.isr()))
+                .setReplicaNodes(AdvertisedLeader.all(state.replicas()))
+                .setIsrNodes(AdvertisedLeader.all(state.isr()))
                 .setEligibleLeaderReplicas(List.of())
                 .setLastKnownElr(List.of())
-                .setOfflineReplicas(offline);
-    }
-
-    private static List<Integer> ids(int[] brokerIds) {
-        List<Integer> out = new ArrayList<>(brokerIds.length);
-        for (int id : brokerIds) {
-            out.add(id);
-        }
-        return out;
+                .setOfflineReplicas(AdvertisedLeader.offlineReplicas(state, reachable::contains));
     }
 }

@@ -42,7 +42,7 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
     public static IncrementalAlterConfigsHandler of(java.util.function.Supplier<io.sluice.cluster.node.ClusterNode> node,
                                                     io.sluice.cluster.controller.ConfigSchema schema, int selfId,
                                                     ControllerChannel controller) {
-        return new IncrementalAlterConfigsHandler(new ConfigAlterations(node, schema, selfId), controller);
+        return new IncrementalAlterConfigsHandler(new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
     }
 
     @Override

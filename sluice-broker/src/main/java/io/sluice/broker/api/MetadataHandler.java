@@ -13,9 +13,12 @@ import io.sluice.broker.topic.TopicInfo;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.broker.topic.OffsetsTopic;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntPredicate;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
@@ -29,7 +32,8 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * Metadata: live brokers, controller, cluster id and, for the requested topics (or all), each
  * partition's leader, leader epoch, replicas, ISR and offline replicas as the controller published
- * them (LEADER_NOT_AVAILABLE while a partition has no live leader), with topic ids from v10.
+ * them, with topic ids from v10; a leader that is not live, or live without an endpoint for the request's listener,
+ * is answered as {@link AdvertisedLeader} says (LEADER_NOT_AVAILABLE, LISTENER_NOT_FOUND).
  * Unknown topics are created when auto.create.topics.enable is on and the client allows it: at
  * once on the controller, forwarded to it from any other broker. The operations the client may
  * perform on the cluster (v8-10) and on each named topic (v8+) are reported when asked for.
@@ -62,11 +66,12 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 .setControllerId(cluster.controllerId())
                 .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()
                         ? authorized.onCluster(context) : AuthorizedOperations.OMITTED);
-        List<BrokerNode> live = cluster.liveBrokers(context.listenerName());
-        for (BrokerNode node : live) {
+        List<BrokerNode> reachable = cluster.liveBrokers(context.listenerName());
+        for (BrokerNode node : reachable) {
             response.brokers().add(new MetadataResponseData.MetadataResponseBroker()
                     .setNodeId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack()));
         }
+        Brokers brokers = new Brokers(idsOf(cluster.liveBrokers()), idsOf(reachable), version);
         boolean allTopics = request.topics() == null || (version == 0 && request.topics().isEmpty());
         if (!topics.isStarted()) {
             // Still joining or recovering: no topic is known yet, and the client should ask again.
@@ -82,13 +87,13 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
             for (TopicInfo topic : topics.topics()) {
                 // as Kafka: all topics means all the principal may describe
                 if (context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name())) {
-                    response.topics().add(describe(topic, live));
+                    response.topics().add(describe(topic, brokers));
                 }
             }
         } else {
             boolean mayCreate = autoCreateTopics && (version < FIRST_VERSION_WITH_AUTO_CREATE_FLAG || request.allowAutoTopicCreation());
             for (MetadataRequestData.MetadataRequestTopic requested : request.topics()) {
-                response.topics().add(lookup(context, requested, mayCreate, live));
+                response.topics().add(lookup(context, requested, mayCreate, brokers));
             }
         }
         if (request.includeTopicAuthorizedOperations()) {
@@ -103,7 +108,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
     }
 
     private MetadataResponseTopic lookup(RequestContext context, MetadataRequestData.MetadataRequestTopic requested,
-                                         boolean mayCreate, List<BrokerNode> live) {
+                                         boolean mayCreate, Brokers brokers) {
         String name = requested.name();
         if (name == null) {
             Uuid id = requested.topicId();
@@ -113,14 +118,14 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 return new MetadataResponseTopic().setTopicId(id == null ? Uuid.ZERO_UUID : id)
                         .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
             }
-            return describe(byId, live);
+            return describe(byId, brokers);
         }
         if (!context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name)) {
             return refused(name);
         }
         TopicInfo topic = topics.topic(name);
         if (topic != null) {
-            return describe(topic, live);
+            return describe(topic, brokers);
         }
         if (mayCreate && !context.authorizeCluster(AclOperation.CREATE)
                 && !context.authorize(AclOperation.CREATE, ResourceType.TOPIC, name)) {
@@ -134,12 +139,12 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 forwarder.createTopicAsync(name);
                 error = Errors.LEADER_NOT_AVAILABLE;
             } else if (mayCreate) {
-                return describe(topics.create(name, -1, -1, Map.of(), false), cluster.liveBrokers(context.listenerName()));
+                return describe(topics.create(name, -1, -1, Map.of(), false), brokers);
             }
         } catch (TopicException e) {
             error = e.error() == Errors.TOPIC_ALREADY_EXISTS ? Errors.NONE : e.error();
             if (error == Errors.NONE && topics.topic(name) != null) {
-                return describe(topics.topic(name), live);
+                return describe(topics.topic(name), brokers);
             }
             if (error == Errors.NOT_CONTROLLER || error == Errors.REQUEST_TIMED_OUT) {
                 error = Errors.LEADER_NOT_AVAILABLE;
@@ -155,27 +160,22 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
     }
 
-    private MetadataResponseTopic describe(TopicInfo topic, List<BrokerNode> live) {
+    private MetadataResponseTopic describe(TopicInfo topic, Brokers brokers) {
         TopicState assignment = topics.assignment(topic.name());
         List<MetadataResponsePartition> partitions = new ArrayList<>(topic.partitionCount());
+        IntPredicate live = brokers.live()::contains;
+        IntPredicate reachable = brokers.reachable()::contains;
+        short version = brokers.version();
         for (int p = 0; assignment != null && p < assignment.partitionCount(); p++) {
             PartitionState state = assignment.partition(p);
-            List<Integer> replicas = ids(state.replicas());
-            List<Integer> offline = new ArrayList<>();
-            for (int replica : state.replicas()) {
-                if (!isLive(replica, live)) {
-                    offline.add(replica);
-                }
-            }
-            int leader = AdvertisedLeader.of(state, id -> isLive(id, live));
             partitions.add(new MetadataResponsePartition()
                     .setPartitionIndex(p)
-                    .setErrorCode(AdvertisedLeader.error(leader))
-                    .setLeaderId(leader)
+                    .setErrorCode(AdvertisedLeader.metadataError(state, live, reachable, version))
+                    .setLeaderId(AdvertisedLeader.of(state, reachable))
                     .setLeaderEpoch(state.leaderEpoch())
-                    .setReplicaNodes(replicas)
-                    .setIsrNodes(ids(state.isr()))
-                    .setOfflineReplicas(offline));
+                    .setReplicaNodes(AdvertisedLeader.metadataReplicas(state.replicas(), reachable, version))
+                    .setIsrNodes(AdvertisedLeader.metadataReplicas(state.isr(), reachable, version))
+                    .setOfflineReplicas(AdvertisedLeader.offlineReplicas(state, reachable)));
         }
         return new MetadataResponseTopic()
                 .setName(topic.name())
@@ -186,20 +186,18 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
     }
 
-    private static List<Integer> ids(int[] brokerIds) {
-        List<Integer> out = new ArrayList<>(brokerIds.length);
-        for (int id : brokerIds) {
-            out.add(id);
+    private static Set<Integer> idsOf(List<BrokerNode> nodes) {
+        Set<Integer> ids = new HashSet<>(nodes.size() * 2);
+        for (BrokerNode b : nodes) {
+            ids.add(b.id());
         }
-        return out;
+        return ids;
     }
 
-    private static boolean isLive(int brokerId, List<BrokerNode> live) {
-        for (BrokerNode b : live) {
-            if (b.id() == brokerId) {
-                return true;
-            }
-        }
-        return false;
+    /**
+     * The brokers live on any listener, those live with an endpoint for the request's listener, and the request's
+     * version: what a partition's answer depends on.
+     */
+    private record Brokers(Set<Integer> live, Set<Integer> reachable, short version) {
     }
 }

@@ -12,7 +12,6 @@ import io.sluice.cluster.controller.PublicationObserver;
 import io.sluice.cluster.zk.ClusterConnection;
 import io.sluice.cluster.zk.SessionStateTracker;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
-import io.sluice.cluster.zk.ZkPaths;
 import io.sluice.codec.endpoint.Endpoint;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -90,7 +89,8 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
                 .withUncleanLeaderElectionEnable(config.uncleanLeaderElectionEnable())
                 .withAutoLeaderRebalanceEnable(config.autoLeaderRebalanceEnable())
                 .withLeaderImbalanceCheckInterval(config.leaderImbalanceCheckInterval())
-                .withLeaderImbalancePerBrokerPercentage(config.leaderImbalancePerBrokerPercentage());
+                .withLeaderImbalancePerBrokerPercentage(config.leaderImbalancePerBrokerPercentage())
+                .withControllerRetryDelay(config.controllerRetryBackoff());
         EmbeddedZooKeeper embedded = null;
         ClusterConnection connection = null;
         try {
@@ -196,7 +196,7 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
             throw new IOException("broker " + advertised.id() + " cannot join the cluster: " + e.getMessage(), e);
         }
         this.node = started;
-        long newestAtRegistration = newestPublishedSeq();
+        long newestAtRegistration = connection.newestPublishedDeltaSeq();
         long deadline = System.nanoTime() + clusterConfig.connectionTimeout().plus(clusterConfig.sessionTimeout()).toNanos();
         // A state read before our registration may still list this broker from its previous run: wait for one that
         // includes every change published before we registered, with this run's registration in it.
@@ -213,21 +213,6 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
             }
         }
         LOG.info("broker {} is live in cluster {} ({})", advertised.id(), clusterId, started.current());
-    }
-
-    /** The sequence number of the newest delta in ZooKeeper, -1 when none exists. */
-    private long newestPublishedSeq() throws IOException {
-        try {
-            long newest = -1;
-            for (String child : connection.client().getChildren().forPath(ZkPaths.STATE)) {
-                newest = Math.max(newest, ZkPaths.deltaSeq(child));
-            }
-            return newest;
-        } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
-            return -1;
-        } catch (Exception e) {
-            throw new IOException("cannot list the published cluster state: " + e.getMessage(), e);
-        }
     }
 
     /** Cluster-wide producer id reservations. */
@@ -252,7 +237,7 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
 
     /** Whether this broker's ZooKeeper session is connected right now. */
     public boolean isZooKeeperConnected() {
-        return connection.client().getZookeeperClient().isConnected();
+        return connection.isConnected();
     }
 
     public boolean isEmbedded() {

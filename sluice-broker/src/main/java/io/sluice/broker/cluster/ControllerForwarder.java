@@ -22,22 +22,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class ControllerForwarder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerForwarder.class);
-    private static final int REQUEST_TIMEOUT_MS = 15_000;
 
     private final ClusterView cluster;
     private final Map<String, Object> clientSecurity;
+    private final int requestTimeoutMs;
     private Admin admin;
     private boolean closed;
 
-    /** A forwarder over plain text. */
-    public ControllerForwarder(ClusterView cluster) {
-        this(cluster, Map.of());
-    }
-
-    /** @param clientSecurity kafka-clients security properties of the inter-broker listener */
-    public ControllerForwarder(ClusterView cluster, Map<String, Object> clientSecurity) {
+    /**
+     * @param clientSecurity   kafka-clients security properties of the inter-broker listener
+     * @param requestTimeoutMs the admin client's request timeout (sluice.controller.forward.request.timeout.ms)
+     */
+    public ControllerForwarder(ClusterView cluster, Map<String, Object> clientSecurity, int requestTimeoutMs) {
         this.cluster = cluster;
         this.clientSecurity = Map.copyOf(clientSecurity);
+        this.requestTimeoutMs = requestTimeoutMs;
     }
 
     /** Asks the controller to create {@code topic} with the broker defaults; the outcome is only logged. */
@@ -56,7 +55,8 @@ public final class ControllerForwarder implements AutoCloseable {
             return;
         }
         String topic = newTopic.name();
-        client.createTopics(List.of(newTopic)).all()
+        // The outcome is only logged (see createTopicAsync); the future whenComplete returns repeats a logged failure.
+        var unused = client.createTopics(List.of(newTopic)).all()
                 .whenComplete((ok, error) -> {
                     if (error == null) {
                         LOG.info("Controller created auto-created topic {}", topic);
@@ -78,8 +78,8 @@ public final class ControllerForwarder implements AutoCloseable {
             Map<String, Object> props = new HashMap<>(clientSecurity);
             props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.toString());
             props.put(AdminClientConfig.CLIENT_ID_CONFIG, "sluice-broker-" + cluster.self().id() + "-forwarder");
-            props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
-            props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2 * REQUEST_TIMEOUT_MS);
+            props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeoutMs);
+            props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2 * requestTimeoutMs);
             admin = Admin.create(props);
         }
         return admin;

@@ -115,6 +115,14 @@ public final class BrokerConfig {
         return BrokerConfigKeys.all();
     }
 
+    /**
+     * Kafka broker keys Sluice accepts from a properties file without acting on them (each reported as ignored at
+     * start): exact names, then name prefixes. The README's configuration reference lists them.
+     */
+    public static List<String> ignoredKafkaKeys() {
+        return IgnoredKafkaKeys.describe();
+    }
+
     /** Keys given that neither Sluice nor Kafka knows (probably typos); sorted. */
     public List<String> unknownKeys() {
         return unknownKeys;
@@ -232,10 +240,6 @@ public final class BrokerConfig {
 
     public int numIoThreads() {
         return integer(NUM_IO_THREADS);
-    }
-
-    public int queuedMaxRequests() {
-        return integer(QUEUED_MAX_REQUESTS);
     }
 
     public int logSegmentBytes() {
@@ -436,6 +440,19 @@ public final class BrokerConfig {
 
     public int leaderImbalancePerBrokerPercentage() {
         return integer(LEADER_IMBALANCE_PER_BROKER_PERCENTAGE);
+    }
+
+    public Duration controllerRetryBackoff() {
+        return Duration.ofMillis(longValue(CONTROLLER_RETRY_BACKOFF_MS));
+    }
+
+    /** How long a topic change waits for the controller's answer and for this broker to apply it. */
+    public long controllerWaitMs() {
+        return longValue(CONTROLLER_WAIT_MS);
+    }
+
+    public int controllerForwardRequestTimeoutMs() {
+        return integer(CONTROLLER_FORWARD_REQUEST_TIMEOUT_MS);
     }
 
     /** Bytes/s a leader sends to throttled followers; Long.MAX_VALUE means unthrottled. */

@@ -44,7 +44,6 @@ public final class BrokerConfigKeys {
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
     public static final String NUM_NETWORK_THREADS = "num.network.threads";
     public static final String NUM_IO_THREADS = "num.io.threads";
-    public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     public static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
     public static final String LOG_ROLL_MS = "log.roll.ms";
     public static final String LOG_ROLL_HOURS = "log.roll.hours";
@@ -110,6 +109,11 @@ public final class BrokerConfigKeys {
     public static final String CONTROLLED_SHUTDOWN_ENABLE = "controlled.shutdown.enable";
     public static final String CONTROLLED_SHUTDOWN_MAX_RETRIES = "controlled.shutdown.max.retries";
     public static final String CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS = "controlled.shutdown.retry.backoff.ms";
+    public static final String CONTROLLER_RETRY_BACKOFF_MS = "sluice.controller.retry.backoff.ms";
+    public static final String CONTROLLER_WAIT_MS = "sluice.controller.wait.ms";
+    public static final String CONTROLLER_FORWARD_WAIT_MS = "sluice.controller.forward.wait.ms";
+    public static final String CONTROLLER_FORWARD_RETRY_BACKOFF_MS = "sluice.controller.forward.retry.backoff.ms";
+    public static final String CONTROLLER_FORWARD_REQUEST_TIMEOUT_MS = "sluice.controller.forward.request.timeout.ms";
     public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
     public static final String SECURITY_INTER_BROKER_PROTOCOL = "security.inter.broker.protocol";
     public static final String MOVE_FILE_TRANSFER_ENABLE = "sluice.move.file.transfer.enable";
@@ -188,7 +192,6 @@ public final class BrokerConfigKeys {
         define(CONNECTIONS_MAX_IDLE_MS, LONG, "600000", "Idle connections are closed after this many milliseconds.", atLeast(1));
         define(NUM_NETWORK_THREADS, INT, "3", "Threads reading requests from and writing responses to sockets.", atLeast(1));
         define(NUM_IO_THREADS, INT, "8", "Threads handling requests (including disk I/O).", atLeast(1));
-        define(QUEUED_MAX_REQUESTS, INT, "500", "Requests queued for the I/O threads before network threads stop reading.", atLeast(1));
         define(LOG_SEGMENT_BYTES, INT, "1073741824", "A segment rolls when appending would make it larger than this.", atLeast(MIN_SEGMENT_BYTES));
         define(LOG_ROLL_MS, LONG, null, "A segment rolls when its first record is this old; unset means log.roll.hours.", atLeast(1));
         define(LOG_ROLL_HOURS, INT, "168", "A segment rolls when its first record is this many hours old (when log.roll.ms is unset).", atLeast(1));
@@ -282,6 +285,15 @@ public final class BrokerConfigKeys {
         define(CONTROLLED_SHUTDOWN_ENABLE, BOOLEAN, "true", "On SIGTERM, ask the controller to move this broker's leaderships first.", ANY);
         define(CONTROLLED_SHUTDOWN_MAX_RETRIES, INT, "3", "Attempts at a controlled shutdown before the broker stops anyway.", atLeast(0));
         define(CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS, LONG, "5000", "Pause between controlled shutdown attempts.", atLeast(0));
+        define(CONTROLLER_RETRY_BACKOFF_MS, LONG, "500",
+                "Pause before the controller retries a take-over or a membership update that failed (ZooKeeper busy or unreachable); short, as brokers wait for it.", atLeast(1));
+        define(CONTROLLER_WAIT_MS, LONG, "30000",
+                "Longest a topic change (CreateTopics, DeleteTopics, CreatePartitions) waits for the controller and for this broker to apply it before REQUEST_TIMED_OUT; a controller failover fits in it.", atLeast(1));
+        define(CONTROLLER_FORWARD_WAIT_MS, LONG, "20000",
+                "How long a change forwarded to the controller (configs, client quotas, ACLs, SCRAM credentials) is retried while no controller takes it, like Kafka's forwarding timeout: a failover fits in it.", atLeast(0));
+        define(CONTROLLER_FORWARD_RETRY_BACKOFF_MS, LONG, "250", "Pause between two attempts of a forwarded change that found no controller.", atLeast(1));
+        define(CONTROLLER_FORWARD_REQUEST_TIMEOUT_MS, INT, "15000",
+                "Request timeout of the admin client that forwards topic auto-creation to the controller (its API timeout is twice this).", atLeast(1));
         define(INTER_BROKER_LISTENER_NAME, STRING, null,
                 "Advertised listener brokers use to reach each other (replication, controller channel, moves); unset: the one security.inter.broker.protocol names, else the first advertised listener.", nonEmpty());
         define(SECURITY_INTER_BROKER_PROTOCOL, STRING, null,
@@ -317,7 +329,8 @@ public final class BrokerConfigKeys {
                 "Bytes/s this broker fetches as follower for the partitions in follower.replication.throttled.replicas.",
                 atLeast(1));
         define(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, LONG, String.valueOf(Long.MAX_VALUE),
-                "Bytes/s of moves between log directories of one broker (Kafka's key; kept for the mover).", atLeast(1));
+                "Kafka's throttle of replica moves between one broker's log directories; Sluice makes no such moves, so only the default (no limit) is accepted.",
+                BrokerConfigKeys::ensureNoLogDirThrottle);
         defineSecurityKeys();
     }
 
@@ -368,6 +381,17 @@ public final class BrokerConfigKeys {
     }
 
     private BrokerConfigKeys() {
+    }
+
+    /**
+     * Sluice has no AlterReplicaLogDirs, so a log-directory throttle would never act: a value is refused (INVALID_CONFIG
+     * when altered), the default accepted and deleting it allowed, so Kafka's reassignment tool still clears it.
+     */
+    private static void ensureNoLogDirThrottle(String name, Object value) {
+        if (((Long) value) != Long.MAX_VALUE) {
+            throw new ConfigException(name, ConfigType.format(value), "Sluice does not move replicas between log directories "
+                    + "(AlterReplicaLogDirs), so it has no log directory throttle; only " + Long.MAX_VALUE + " is accepted");
+        }
     }
 
     /** All broker keys, in documentation order. */

@@ -1,6 +1,9 @@
 package io.sluice.broker.config;
 
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +19,7 @@ public final class DynamicBrokerConfig {
     private static final Logger LOG = LoggerFactory.getLogger(DynamicBrokerConfig.class);
 
     private volatile LiveBrokerConfig live;
+    private final List<Consumer<BrokerConfig>> listeners = new CopyOnWriteArrayList<>();
 
     public DynamicBrokerConfig(BrokerConfig staticConfig) {
         this.live = LiveBrokerConfig.ofStatic(staticConfig);
@@ -29,6 +33,15 @@ public final class DynamicBrokerConfig {
     /** The layers, for DescribeConfigs. */
     public LiveBrokerConfig live() {
         return live;
+    }
+
+    /**
+     * Calls {@code listener} with the new effective configuration after each applied change, on the thread that
+     * applies it (for settings held outside the configuration, such as the log cleaner's threads). A listener that
+     * throws is logged; the change stays applied.
+     */
+    public void addListener(Consumer<BrokerConfig> listener) {
+        listeners.add(listener);
     }
 
     /** The broker's id (never dynamic). */
@@ -48,6 +61,14 @@ public final class DynamicBrokerConfig {
             live = before.with(clusterDefault, perBroker);
             LOG.info("Dynamic broker configuration of broker {} now: cluster default {}, this broker {}",
                     brokerId(), clusterDefault, perBroker);
+            BrokerConfig effective = current();
+            for (Consumer<BrokerConfig> listener : listeners) {
+                try {
+                    listener.accept(effective);
+                } catch (RuntimeException e) {
+                    LOG.error("Broker {} could not apply part of its new dynamic configuration", brokerId(), e);
+                }
+            }
             return true;
         } catch (ConfigException e) {
             LOG.error("Broker {} cannot apply the dynamic configuration (cluster default {}, this broker {}); keeping "

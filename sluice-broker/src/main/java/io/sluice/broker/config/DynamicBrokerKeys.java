@@ -12,7 +12,9 @@ import java.util.Set;
  * the topic keys (log.retention.*, log.segment.bytes, log.roll.*, log.index.*, log.flush.interval.*,
  * log.segment.delete.delay.ms, log.message.timestamp.*, log.cleanup.policy, message.max.bytes, min.insync.replicas,
  * compression.type, unclean.leader.election.enable: every topic re-resolves its configuration and its logs take it)
- * and the replication throttle rates (read through {@link ReplicationThrottles}). Every other broker key is refused
+ * the replication throttle rates (read through {@link ReplicationThrottles}) and the log cleaner's own keys
+ * (log.cleaner.threads, .dedupe.buffer.size, .io.buffer.load.factor, .io.buffer.size, .io.max.bytes.per.second,
+ * .backoff.ms: the running cleaner is reconfigured, as Kafka's is). Every other broker key is refused
  * with Kafka's "Cannot update these configs dynamically". Immutable; thread-safe.
  */
 public final class DynamicBrokerKeys {
@@ -32,6 +34,13 @@ public final class DynamicBrokerKeys {
         DYNAMIC.add(BrokerConfigKeys.LEADER_REPLICATION_THROTTLED_RATE);
         DYNAMIC.add(BrokerConfigKeys.FOLLOWER_REPLICATION_THROTTLED_RATE);
         DYNAMIC.add(BrokerConfigKeys.REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND);
+        // Kafka's LogCleaner.ReconfigurableConfigs, applied by LogCleaner.reconfigure (log.cleaner.enable is static)
+        DYNAMIC.add(BrokerConfigKeys.LOG_CLEANER_THREADS);
+        DYNAMIC.add(BrokerConfigKeys.LOG_CLEANER_DEDUPE_BUFFER_SIZE);
+        DYNAMIC.add(BrokerConfigKeys.LOG_CLEANER_IO_BUFFER_LOAD_FACTOR);
+        DYNAMIC.add(BrokerConfigKeys.LOG_CLEANER_IO_BUFFER_SIZE);
+        DYNAMIC.add(BrokerConfigKeys.LOG_CLEANER_IO_MAX_BYTES_PER_SECOND);
+        DYNAMIC.add(BrokerConfigKeys.LOG_CLEANER_BACKOFF_MS);
     }
 
     private DynamicBrokerKeys() {

@@ -109,10 +109,36 @@ public final class DynamicConfigSchema implements ConfigSchema {
         for (String key : changed) {
             parse(BrokerConfigKeys.byName(key), next.get(key));
         }
+        BrokerConfig merged;
         try {
-            broker.live().staticConfig().withOverrides(next);
+            merged = broker.live().staticConfig().withOverrides(next);
         } catch (ConfigException e) {
             throw new ConfigRefusedException(ConfigError.INVALID_CONFIG, e.getMessage());
+        }
+        if (changed.stream().anyMatch(key -> key.startsWith("log.cleaner."))) {
+            validateCleaner(merged);
+        }
+    }
+
+    /**
+     * Kafka's LogCleaner.validateReconfiguration: the thread count may at most halve or double from the value this
+     * broker runs with; and the settings must make a cleaner (its offset map must hold keys).
+     */
+    private void validateCleaner(BrokerConfig merged) throws ConfigRefusedException {
+        int current = broker.current().cleanerConfig().threads();
+        int threads;
+        try {
+            threads = merged.cleanerConfig().threads();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigRefusedException(ConfigError.INVALID_CONFIG, e.getMessage());
+        }
+        if (threads < current / 2) {
+            throw new ConfigRefusedException(ConfigError.INVALID_CONFIG,
+                    "Log cleaner threads cannot be reduced to less than half the current value " + current);
+        }
+        if (threads > current * 2) {
+            throw new ConfigRefusedException(ConfigError.INVALID_CONFIG,
+                    "Log cleaner threads cannot be increased to more than double the current value " + current);
         }
     }
 

@@ -35,6 +35,8 @@ final class IgnoredKafkaKeys {
             "fetch.max.bytes",
             "request.timeout.ms",
             "reserved.broker.max.id",
+            // Sluice bounds the requests read ahead per connection instead (the network layer pauses reading)
+            "queued.max.requests",
             "broker.id.generation.enable");
 
     private static final List<String> PREFIXES = List.of(
@@ -44,7 +46,6 @@ final class IgnoredKafkaKeys {
             "group.consumer.",
             "group.share.",
             "share.coordinator.",
-            "log.cleaner.",
             "replica.",
             "quota.",
             "ssl.",
@@ -56,6 +57,15 @@ final class IgnoredKafkaKeys {
             "kafka.metrics.");
 
     private IgnoredKafkaKeys() {
+    }
+
+    /** The names, then each prefix followed by {@code *}, sorted within each group. */
+    static List<String> describe() {
+        List<String> all = new java.util.ArrayList<>(new java.util.TreeSet<>(NAMES));
+        for (String prefix : new java.util.TreeSet<>(PREFIXES)) {
+            all.add(prefix + "*");
+        }
+        return all;
     }
 
     static boolean contains(String key) {

@@ -143,7 +143,7 @@ public final class TopicConfigKeys {
 
     private static void accepted(String name, ConfigType type, String defaultValue, ConfigValidator validator) {
         ConfigKey key = new ConfigKey(name, type, defaultValue,
-                "Accepted for Kafka compatibility; Sluice does not act on it yet.", validator);
+                "Accepted for Kafka compatibility with its default only: Sluice does not act on it, so another value is refused (INVALID_CONFIG).", validator);
         key.parse(defaultValue);
         put(new TopicConfigKey(key, List.of(), null, false));
     }

@@ -40,6 +40,26 @@ public final class TopicConfigs {
     }
 
     /**
+     * {@link #validate} for a new topic's overrides (CreateTopics): a key Sluice accepts for Kafka compatibility without
+     * acting on it ({@link TopicConfigKey#used()} false) may only be given its default, the one value that describes
+     * what Sluice does; any other is refused. (Stored topics are not re-checked: they keep loading as before.)
+     *
+     * @throws ConfigException as validate, or for such a key with another value
+     */
+    public static Map<String, String> validateNew(Map<String, String> topicOverrides) {
+        Map<String, String> normalized = validate(topicOverrides);
+        for (Map.Entry<String, String> entry : normalized.entrySet()) {
+            TopicConfigKey key = TopicConfigKeys.byName(entry.getKey());
+            if (!key.used() && !key.key().parse(entry.getValue()).equals(key.key().parse(key.key().defaultValue()))) {
+                throw new ConfigException(entry.getKey(), entry.getValue(), "Sluice accepts this key for Kafka "
+                        + "compatibility but does not act on it, so only its default " + key.key().defaultValue()
+                        + " is accepted");
+            }
+        }
+        return normalized;
+    }
+
+    /**
      * The topic's effective configuration: each override, else the broker's value.
      *
      * @throws ConfigException when an override is invalid (validate first to avoid this)

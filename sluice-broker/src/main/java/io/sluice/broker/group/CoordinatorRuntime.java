@@ -108,10 +108,11 @@ final class CoordinatorRuntime {
                 group.lock.unlock();
             }
         };
+        // locked handles the write's failure and logs its own: the futures whenComplete returns only repeat them.
         if (write.isDone()) {
-            write.whenComplete(locked);
+            var unused = write.whenComplete(locked);
         } else {
-            write.whenCompleteAsync(locked, scheduler);
+            var unused = write.whenCompleteAsync(locked, scheduler);
         }
     }
 

@@ -190,7 +190,8 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Completes {@code response} from {@code answer}, or with the error response if it failed unexpectedly. */
     private static <T> void completeFrom(CompletableFuture<T> answer, CompletableFuture<T> response,
                                          Function<Errors, T> errorResponse) {
-        answer.whenComplete((value, failure) -> {
+        // The failure is answered here; the future whenComplete returns only repeats it.
+        var unused = answer.whenComplete((value, failure) -> {
             if (failure != null) {
                 LOG.error("Group request failed", failure);
                 response.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
@@ -388,10 +389,13 @@ public final class GroupCoordinator implements AutoCloseable {
                     DeleteGroupsResponseData.DeletableGroupResult result =
                             new DeleteGroupsResponseData.DeletableGroupResult().setGroupId(groupId);
                     out.results().add(result);
-                    writes.add(admin.deleteGroup(groupId).thenAccept(error -> result.setErrorCode(error.code())));
+                    // A delete that fails unexpectedly is answered with its error, not left at NONE.
+                    writes.add(admin.deleteGroup(groupId).handle((error, failure) -> result.setErrorCode(
+                            failure == null ? error.code() : Errors.forException(failure).code())));
                 }
             }
-            CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
+            // Every write's outcome is in out (handle above), so allOf cannot fail.
+            var unused = CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
                     .whenComplete((done, failure) -> response.complete(out));
         });
     }

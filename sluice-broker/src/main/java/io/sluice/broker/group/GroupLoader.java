@@ -116,6 +116,7 @@ final class GroupLoader {
         return false;
     }
 
+    @SuppressWarnings("ReferenceEquality") // identity: this load's own status, not an equal one of a later load
     private void load(int partition, Status loading) {
         if (statuses.get(partition) != loading) {
             return;

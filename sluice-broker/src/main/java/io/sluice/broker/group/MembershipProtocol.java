@@ -402,7 +402,8 @@ final class MembershipProtocol {
             LOG.info("Group {}: generation {} is empty", group.groupId, group.generationId);
             int generation = group.generationId;
             try {
-                rt.persistGroup(group, null).whenComplete((ok, failure) -> {
+                // Logged here; the future whenComplete returns only repeats the failure.
+                var unused = rt.persistGroup(group, null).whenComplete((ok, failure) -> {
                     if (failure != null) {
                         LOG.warn("Group {}: empty generation {} did not reach every in-sync replica: {}",
                                 group.groupId, generation, failure.toString());

@@ -355,7 +355,8 @@ final class OffsetOperations {
      */
     private boolean appendInBackground(ClassicGroup group, List<GroupRecord> records, String what) {
         try {
-            rt.store.append(group.groupId, records).whenComplete((ok, failure) -> {
+            // Logged here; the future whenComplete returns only repeats the failure.
+            var unused = rt.store.append(group.groupId, records).whenComplete((ok, failure) -> {
                 if (failure != null) {
                     LOG.warn("Group {}: {} did not reach every in-sync replica: {}", group.groupId, what,
                             failure.toString());

@@ -1,5 +1,6 @@
 package io.sluice.broker.interbroker;
 
+import io.sluice.broker.config.ForwardingConfig;
 import io.sluice.broker.security.ClientSecurity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -28,6 +29,7 @@ public final class ControllerChannel implements AutoCloseable {
     private final BrokerClient client;
     private final ExecutorService thread;
     private final ClientSecurity security;
+    private final ForwardingConfig forwarding;
 
     /**
      * @param controllerAddress where the controller is now; null while none is known
@@ -39,6 +41,13 @@ public final class ControllerChannel implements AutoCloseable {
     /** @param security how this broker connects to the inter-broker listener (also used by the replica fetchers) */
     public ControllerChannel(int selfId, Supplier<InetSocketAddress> controllerAddress, int timeoutMs,
                              ClientSecurity security) {
+        this(selfId, controllerAddress, timeoutMs, security, ForwardingConfig.defaults());
+    }
+
+    /** @param forwarding how long and how often a forwarded change is retried while no controller takes it */
+    public ControllerChannel(int selfId, Supplier<InetSocketAddress> controllerAddress, int timeoutMs,
+                             ClientSecurity security, ForwardingConfig forwarding) {
+        this.forwarding = forwarding;
         this.controllerAddress = controllerAddress;
         this.security = security;
         this.client = new BrokerClient("sluice-broker-" + selfId + "-to-controller", 16 * 1024 * 1024, timeoutMs,
@@ -53,6 +62,11 @@ public final class ControllerChannel implements AutoCloseable {
     /** How this broker connects to other brokers' inter-broker listener. */
     public ClientSecurity security() {
         return security;
+    }
+
+    /** How a change forwarded over this channel is retried while no controller takes it. */
+    public ForwardingConfig forwarding() {
+        return forwarding;
     }
 
     /** Sends {@code request} to the controller and parses its response with {@code parser} on the channel thread. */

@@ -18,15 +18,11 @@ import org.apache.kafka.common.protocol.Readable;
  * when it is the active one, else forwarded
  * unchanged (same API, same version) to the active controller over the {@link ControllerChannel}, which logs in as
  * this broker (a super user when ACLs are on). A forward that finds no controller, or one that lost its term, is
- * retried until {@link #FORWARD_WAIT_MS}, then answered with the request's error response.
+ * retried for the channel's {@link ControllerChannel#forwarding() forwarding wait}, then answered with the request's error response.
  *
  * <p>Thread-safe (stateless past construction).
  */
 public final class ControllerWrites {
-    /** How long a write waits for a controller to take it (a failover in progress), like Kafka's forwarding timeout. */
-    static final long FORWARD_WAIT_MS = 20_000;
-    private static final long RETRY_BACKOFF_MS = 250;
-
     private final Supplier<ClusterNode> node;
     private final ControllerChannel controller;
 
@@ -43,7 +39,7 @@ public final class ControllerWrites {
                                                       ApiMessage request, Function<Readable, T> parser,
                                                       Function<Throwable, T> failed) {
         return attempt(change, api, version, request, parser, failed,
-                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FORWARD_WAIT_MS));
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(controller.forwarding().waitMs()));
     }
 
     private <T extends ApiMessage> CompletableFuture<T> attempt(Function<ClusterNode, CompletableFuture<T>> change, ApiKeys api, short version,
@@ -52,10 +48,7 @@ public final class ControllerWrites {
         ClusterNode n = node.get();
         CompletableFuture<T> tried = n != null && n.isController() ? change.apply(n)
                 : controller.send(api, version, request, parser);
-        return tried.handle((answer, failure) -> {
-            if (failure == null) {
-                return CompletableFuture.completedFuture(answer);
-            }
+        return tried.exceptionallyCompose(failure -> {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             boolean retriable = cause instanceof NotControllerException || cause instanceof ControllerFencedException
@@ -64,8 +57,8 @@ public final class ControllerWrites {
                 return CompletableFuture.completedFuture(failed.apply(cause));
             }
             return CompletableFuture.supplyAsync(() -> null,
-                            CompletableFuture.delayedExecutor(RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS))
+                            CompletableFuture.delayedExecutor(controller.forwarding().retryBackoffMs(), TimeUnit.MILLISECONDS))
                     .thenCompose(ignored -> attempt(change, api, version, request, parser, failed, deadlineNanos));
-        }).thenCompose(Function.identity());
+        });
     }
 }

@@ -49,6 +49,7 @@ public final class KafkaMetrics implements AutoCloseable {
     private final Map<MetricName, Entry> metrics = new ConcurrentHashMap<>();
     private final Set<ObjectName> registeredBeans = ConcurrentHashMap.newKeySet();
     private final MBeanServer beanServer;
+    private final AttributeBeans attributeBeans;
 
     /** Metrics shown in the platform MBean server (what JConsole and jmx_exporter read). */
     public KafkaMetrics() {
@@ -58,6 +59,7 @@ public final class KafkaMetrics implements AutoCloseable {
     /** @param beanServer where the MBeans go; null keeps the metrics out of JMX */
     public KafkaMetrics(MBeanServer beanServer) {
         this.beanServer = beanServer;
+        this.attributeBeans = new AttributeBeans(beanServer);
     }
 
     /** The meter named {@code name}, created on first use. */
@@ -97,7 +99,11 @@ public final class KafkaMetrics implements AutoCloseable {
     /** Removes a metric and its MBean; nothing happens when there is none. */
     public void remove(MetricName name) {
         if (metrics.remove(name) != null) {
-            unregister(name.objectName());
+            if (name.nameIsAttribute()) {
+                attributeBeans.remove(name);
+            } else {
+                unregister(name.objectName());
+            }
         }
     }
 
@@ -118,6 +124,7 @@ public final class KafkaMetrics implements AutoCloseable {
     @Override
     public void close() {
         metrics.clear();
+        attributeBeans.close();
         for (ObjectName bean : registeredBeans) {
             unregister(bean);
         }
@@ -128,7 +135,13 @@ public final class KafkaMetrics implements AutoCloseable {
         if (existing != null) {
             return existing;
         }
-        if (beanServer != null) {
+        if (name.nameIsAttribute()) {
+            if (!(created instanceof GaugeEntry gauge)) {
+                metrics.remove(name, created);
+                throw new IllegalArgumentException(name + ": only gauges take Kafka's metrics-library form");
+            }
+            attributeBeans.add(name, gauge.value());
+        } else if (beanServer != null) {
             ObjectName objectName = name.objectName();
             try {
                 beanServer.registerMBean(view(created), objectName);

@@ -34,6 +34,7 @@ public final class PrometheusBridge implements MultiCollector {
     private static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.98, 0.99, 0.999};
     private static final String RATE_SUFFIX = "PerSec";
     private static final String MILLIS_SUFFIX = "Ms";
+    private static final String[] DASHED_SUFFIXES_DROPPED = {"-ms", "-count"};
 
     private final KafkaMetrics metrics;
 
@@ -48,6 +49,15 @@ public final class PrometheusBridge implements MultiCollector {
             shortName = shortName.substring(0, shortName.length() - RATE_SUFFIX.length());
         } else if (kind instanceof KafkaMetrics.HistogramEntry && shortName.endsWith(MILLIS_SUFFIX)) {
             shortName = shortName.substring(0, shortName.length() - MILLIS_SUFFIX.length());
+        } else {
+            // Kafka's dashed names (time-since-last-run-ms, uncleanable-partitions-count): Prometheus' lint refuses
+            // abbreviated units and a _count suffix outside summaries and histograms
+            for (String suffix : DASHED_SUFFIXES_DROPPED) {
+                if (shortName.endsWith(suffix)) {
+                    shortName = shortName.substring(0, shortName.length() - suffix.length());
+                    break;
+                }
+            }
         }
         String text = (name.domain() + "_" + name.type() + "_" + shortName).toLowerCase(Locale.ROOT);
         return text.replaceAll("[^a-z0-9_]", "_");
@@ -69,7 +79,8 @@ public final class PrometheusBridge implements MultiCollector {
         String[] names = new String[tags.size() / 2];
         String[] values = new String[names.length];
         for (int i = 0; i < names.length; i++) {
-            names[i] = tags.get(2 * i).toLowerCase(Locale.ROOT);
+            // Kafka's client-id tag is client_id: Prometheus label names take no dash
+            names[i] = tags.get(2 * i).toLowerCase(Locale.ROOT).replace('-', '_');
             values[i] = tags.get(2 * i + 1);
         }
         return Labels.of(names, values);
@@ -87,7 +98,9 @@ public final class PrometheusBridge implements MultiCollector {
             this.kind = first.getClass();
             String attribute = first instanceof KafkaMetrics.GaugeEntry ? "Value"
                     : first instanceof KafkaMetrics.MeterEntry ? "Count" : "percentiles and Count";
-            this.help = "Kafka's " + name.domain() + ":type=" + name.type() + ",name=" + name.name() + " " + attribute;
+            this.help = name.nameIsAttribute()
+                    ? "Kafka's " + name.domain() + ":type=" + name.type() + " attribute " + name.name()
+                    : "Kafka's " + name.domain() + ":type=" + name.type() + ",name=" + name.name() + " " + attribute;
         }
 
         void add(MetricName name, KafkaMetrics.Entry entry) {

@@ -4,6 +4,7 @@ import io.sluice.broker.config.MoveConfig;
 import io.sluice.codec.message.Message;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.ship.ClosedSegment;
+import io.sluice.log.ship.SegmentRangeChecksum;
 import io.sluice.log.ship.ShippableLog;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
@@ -32,7 +33,7 @@ import static io.sluice.broker.move.MoveFrameDescriptor.inRequestBody;
  * ({@code io.sluice.broker.network.MoveSourceHandler}) hands it each request frame and writes its {@link MoveAnswer}.
  *
  * <p>Thread-safe: sessions live in a concurrent map; each connection's requests arrive one at a time on its
- * request thread; per-thread codec and CRC scratch.
+ * request thread; per-thread codec scratch, per-session checksum state under its own lock.
  */
 public final class MoveSource implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MoveSource.class);
@@ -43,7 +44,6 @@ public final class MoveSource implements AutoCloseable {
     private final LongSupplier clockMs;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     private final ThreadLocal<MoveCodec> codecs = ThreadLocal.withInitial(MoveCodec::new);
-    private final ThreadLocal<ChunkChecksum> checksums = ThreadLocal.withInitial(ChunkChecksum::new);
 
     /** One transfer being served: its pinned view and the connections it came on. Thread-safe. */
     private static final class Session {
@@ -53,6 +53,8 @@ public final class MoveSource implements AutoCloseable {
         final ShippableLog view;
         final MoveSegmentList listing;
         final Set<InboundMoveConnection> connections = ConcurrentHashMap.newKeySet();
+        /** Chunk checksums, continuing from the previous chunk's batch boundary; guarded by itself. */
+        final SegmentRangeChecksum checksum = new SegmentRangeChecksum();
         volatile long detachedAtMs;
 
         Session(long transferId, String topic, int partition, ShippableLog view, MoveSegmentList listing) {
@@ -158,7 +160,7 @@ public final class MoveSource implements AutoCloseable {
         }
         ShippableLog view;
         try {
-            view = hosted.log().pinForShipping(hosted.highWatermark());
+            view = hosted.log().pinForShipping(hosted.highWatermark(), config.chunkBytes());
         } catch (IOException | IllegalStateException e) {
             return error(Errors.KAFKA_STORAGE_ERROR, "cannot list the segments: " + e.getMessage());
         }
@@ -220,7 +222,8 @@ public final class MoveSource implements AutoCloseable {
         session.attach(connection, clockMs);
         FileChannel file = null;
         long size = 0;
-        if (request.fileKind == MoveMessages.FILE_SEGMENT) {
+        boolean segmentFile = request.fileKind == MoveMessages.FILE_SEGMENT;
+        if (segmentFile) {
             for (ClosedSegment segment : session.view.segments()) {
                 if (segment.baseOffset() == request.fileOffset) {
                     file = segment.channel();
@@ -239,7 +242,11 @@ public final class MoveSource implements AutoCloseable {
         }
         int length = (int) Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position);
         try {
-            header.crc32c = checksums.get().of(file, request.position, length);
+            synchronized (session.checksum) {
+                header.crc32c = segmentFile
+                        ? session.checksum.of(file, request.position, length, size)
+                        : session.checksum.ofBytes(file, request.position, length);
+            }
         } catch (IOException e) {
             return answerError(correlationId, codec, header, Errors.KAFKA_STORAGE_ERROR, "cannot read file "
                     + request.fileOffset + ": " + e);

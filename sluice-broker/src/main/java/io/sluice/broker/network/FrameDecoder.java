@@ -48,7 +48,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 LOG.warn("Closing connection from {}: request frame size {} is outside [0, {}] ({})",
                         ctx.channel().remoteAddress(), frameSize, max, limitName);
                 in.skipBytes(in.readableBytes());
-                ctx.close();
+                var unused = ctx.close(); // closing is the whole answer; a close that fails leaves nothing more to do
                 return;
             }
             if (in.readableBytes() < SIZE_PREFIX_LENGTH + frameSize) {

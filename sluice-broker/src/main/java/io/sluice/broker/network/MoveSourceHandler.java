@@ -2,6 +2,7 @@ package io.sluice.broker.network;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.Attribute;
@@ -51,12 +52,14 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
         head.writeInt(headerLength);
         head.writeBytes(header);
         Runnable write = () -> {
-            ctx.write(head);
+            // A chunk that fails to go out ends the transfer connection (exceptionCaught); the target resumes.
+            ctx.write(head).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             if (length > 0) {
                 // sendfile cannot pass through TLS: there the bytes are read in chunks and encrypted
                 ctx.write(ctx.pipeline().get(SslHandler.class) == null
                         ? new SegmentFileRegion(answer.file(), answer.position(), length)
-                        : new SegmentChunkedInput(answer.file(), answer.position(), length));
+                        : new SegmentChunkedInput(answer.file(), answer.position(), length))
+                        .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             }
             ctx.flush();
         };
@@ -79,7 +82,7 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
             ctx.executor().schedule(() -> {
                 queue.pending--;
                 write.run();
-            }, waitNanos, TimeUnit.NANOSECONDS);
+            }, waitNanos, TimeUnit.NANOSECONDS).addListener(ConnectionFailures.toExceptionCaught(ctx));
         } else {
             write.run();
         }

@@ -2,6 +2,7 @@ package io.sluice.broker.network;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetSocketAddress;
@@ -114,7 +115,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         LOG.debug("Closing connection {} from {} after an I/O error", connectionId, clientHost, cause);
-        ctx.close();
+        var unused = ctx.close(); // closing is the whole answer; a close that fails leaves nothing more to do
     }
 
     private void drain(ChannelHandlerContext ctx) {
@@ -206,7 +207,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             response = handler.handle(context, request);
         } catch (Exception e) {
             LOG.error("Handler for {} v{} from {} failed; closing the connection", apiKey, apiVersion, clientHost, e);
-            ctx.close();
+            var unused = ctx.close(); // closing is the whole answer; a close that fails leaves nothing more to do
             closed = true;
             return;
         }
@@ -218,7 +219,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             complete(ctx, context, response.getNow(null), null, fromFollower, requestBytes, queueNanos, localNanos, 0);
         } else {
             awaitingResponse = true;
-            response.whenComplete((body, error) -> ctx.executor().execute(() -> {
+            // The handler's failure reaches complete() as error; the future whenComplete returns would only repeat it.
+            var unused = response.whenComplete((body, error) -> ctx.executor().execute(() -> {
                 awaitingResponse = false;
                 long remoteNanos = observer.enabled() ? System.nanoTime() - handledNanos : 0;
                 complete(ctx, context, body, error, fromFollower, requestBytes, queueNanos, localNanos, remoteNanos);
@@ -268,6 +270,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 closeConnection(ctx, "response serialization failed");
                 return;
             }
+            written.addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             if (observer.enabled()) {
                 written.addListener(done -> observer.onAnswered(context.apiKey(), context.apiVersion(), fromFollower, body,
                         queueNanos, localNanos, remoteNanos, System.nanoTime() - sendStartNanos));
@@ -285,7 +288,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         ctx.executor().schedule(() -> {
             throttled = false;
             drain(ctx);
-        }, throttleMs, TimeUnit.MILLISECONDS);
+        }, throttleMs, TimeUnit.MILLISECONDS).addListener(ConnectionFailures.toExceptionCaught(ctx));
     }
 
     /** One SaslHandshake or SaslAuthenticate of a connection logging in, or in again (KIP-368). */
@@ -302,7 +305,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
         int correlationId = header.correlationId();
         if (!step.close()) {
-            ResponseSender.send(ctx, apiKey, correlationId, apiVersion, step.response());
+            ResponseSender.send(ctx, apiKey, correlationId, apiVersion, step.response())
+                    .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             return;
         }
         // Nothing more is read from this connection; the answer goes out (after the failed-login delay), then it closes.
@@ -310,12 +314,14 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         ctx.channel().config().setAutoRead(false);
         Runnable answerAndClose = () -> {
             if (ctx.channel().isActive()) {
-                ResponseSender.send(ctx, apiKey, correlationId, apiVersion, step.response());
+                // The connection closes next whether or not the answer got out: nothing to handle.
+                var unused = ResponseSender.send(ctx, apiKey, correlationId, apiVersion, step.response());
             }
-            ctx.close();
+            var unused = ctx.close(); // the connection ends here; a close that fails leaves nothing more to do
         };
         if (step.delayMs() > 0) {
-            ctx.executor().schedule(answerAndClose, step.delayMs(), TimeUnit.MILLISECONDS);
+            ctx.executor().schedule(answerAndClose, step.delayMs(), TimeUnit.MILLISECONDS)
+                    .addListener(ConnectionFailures.toExceptionCaught(ctx));
         } else {
             answerAndClose.run();
         }
@@ -326,13 +332,14 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         ApiVersionsResponseData body = new ApiVersionsResponseData()
                 .setErrorCode(Errors.UNSUPPORTED_VERSION.code())
                 .setApiKeys(registry.advertisedVersions());
-        ResponseSender.send(ctx, correlationId, (short) 0, (short) 0, body);
+        ResponseSender.send(ctx, correlationId, (short) 0, (short) 0, body)
+                .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
     }
 
     private void closeConnection(ChannelHandlerContext ctx, String reason) {
         LOG.warn("Closing connection {} from {}: {}", connectionId, clientHost, reason);
         closed = true;
-        ctx.close();
+        var unused = ctx.close(); // closing is the whole answer; a close that fails leaves nothing more to do
     }
 
     /** A growable ring of arrival times, one per queued frame; no allocation once it fits the connection's pipeline. */

@@ -45,12 +45,20 @@ public final class ClientQuotas implements RequestThrottler {
      */
     public ClientQuotas(Supplier<Map<String, Map<String, String>>> configs, int samples, long windowMs,
                         LongSupplier clockMs) {
+        this(configs, samples, windowMs, clockMs, QuotaMetrics.NONE);
+    }
+
+    /** @param metrics where each measured group's Kafka quota metrics go */
+    public ClientQuotas(Supplier<Map<String, Map<String, String>>> configs, int samples, long windowMs,
+                        LongSupplier clockMs, QuotaMetrics metrics) {
         this.configs = configs;
         this.clockMs = clockMs;
-        managers.put(QuotaType.PRODUCE, new ClientQuotaManager(QuotaType.PRODUCE, samples, windowMs, Integer.MAX_VALUE));
-        managers.put(QuotaType.FETCH, new ClientQuotaManager(QuotaType.FETCH, samples, windowMs, Integer.MAX_VALUE));
+        managers.put(QuotaType.PRODUCE, new ClientQuotaManager(QuotaType.PRODUCE, samples, windowMs, Integer.MAX_VALUE,
+                metrics));
+        managers.put(QuotaType.FETCH, new ClientQuotaManager(QuotaType.FETCH, samples, windowMs, Integer.MAX_VALUE,
+                metrics));
         // Kafka bounds a request-time throttle by one window.
-        managers.put(QuotaType.REQUEST, new ClientQuotaManager(QuotaType.REQUEST, samples, windowMs, windowMs));
+        managers.put(QuotaType.REQUEST, new ClientQuotaManager(QuotaType.REQUEST, samples, windowMs, windowMs, metrics));
     }
 
     private QuotaTable table() {
@@ -97,6 +105,12 @@ public final class ClientQuotas implements RequestThrottler {
             }
         }
         int throttleMs = Math.max(bandwidthMs, requestMs);
+        if (throttleMs > 0) {
+            // as KafkaApis: the throttle counts on the quota that asked for the longer one
+            QuotaType throttledBy = bandwidthMs > requestMs ? (api == ApiKeys.FETCH ? QuotaType.FETCH : QuotaType.PRODUCE)
+                    : QuotaType.REQUEST;
+            managers.get(throttledBy).recordThrottle(table, user, clientId, throttleMs, now);
+        }
         if (throttleMs > 0 && answer != null) {
             ThrottleTimeField.set(answer, throttleMs);
         }

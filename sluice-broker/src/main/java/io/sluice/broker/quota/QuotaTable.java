@@ -23,13 +23,28 @@ final class QuotaTable {
     record Resolution(String userTag, String clientTag, double bound) {
     }
 
+    /** Kafka's QuotaTypes bits: which kinds of entity have a quota of a type. */
+    private static final int CLIENT_ID_QUOTAS = 1;
+    private static final int USER_QUOTAS = 2;
+    private static final int USER_CLIENT_ID_QUOTAS = 4;
+
     private final EnumMap<QuotaType, Map<String, Double>> bounds;
     /** The types with a quota on some user entity: the others look at client-id entities only. */
     private final EnumSet<QuotaType> withUserQuotas;
+    private final EnumMap<QuotaType, Integer> kinds;
 
     private QuotaTable(EnumMap<QuotaType, Map<String, Double>> bounds, EnumSet<QuotaType> withUserQuotas) {
         this.bounds = bounds;
         this.withUserQuotas = withUserQuotas;
+        this.kinds = new EnumMap<>(QuotaType.class);
+        bounds.forEach((type, byPath) -> {
+            int bits = 0;
+            for (String path : byPath.keySet()) {
+                bits |= !path.startsWith("users/") ? CLIENT_ID_QUOTAS
+                        : path.contains("/clients/") ? USER_CLIENT_ID_QUOTAS : USER_QUOTAS;
+            }
+            kinds.put(type, bits);
+        });
     }
 
     /** The table of the cluster state's quota configurations (entity path to quota keys); unparsable values are skipped. */
@@ -62,7 +77,10 @@ final class QuotaTable {
         return bounds.isEmpty();
     }
 
-    /** The quota of {@code type} that applies to {@code user}'s requests as {@code clientId}; null when none does. */
+    /**
+     * The quota of {@code type} that applies to {@code user}'s requests as {@code clientId}: null when the type has no
+     * quota at all, an infinite bound when it has quotas but none for this client.
+     */
     Resolution resolve(QuotaType type, String user, String clientId) {
         Map<String, Double> byPath = bounds.get(type);
         if (byPath == null) {
@@ -90,6 +108,21 @@ final class QuotaTable {
         if ((bound = byPath.get("clients/" + c)) != null || (bound = byPath.get("clients/" + DEFAULT)) != null) {
             return new Resolution("", clientId, bound);
         }
-        return null;
+        return unbounded(type, user, clientId);
+    }
+
+    /**
+     * A client no quota of {@code type} names still has its rate measured while the type has quotas, without a bound,
+     * under the tags Kafka's DefaultQuotaCallback gives it (so its metrics appear as they do in Kafka): the user alone
+     * when only user quotas exist, user and client id when only user-and-client-id quotas exist, else the client id.
+     */
+    private Resolution unbounded(QuotaType type, String user, String clientId) {
+        int bits = kinds.getOrDefault(type, 0);
+        String u = QuotaEntity.sanitize(user);
+        return switch (bits) {
+            case USER_QUOTAS -> new Resolution(u, "", Double.POSITIVE_INFINITY);
+            case USER_CLIENT_ID_QUOTAS -> new Resolution(u, clientId, Double.POSITIVE_INFINITY);
+            default -> new Resolution("", clientId, Double.POSITIVE_INFINITY);
+        };
     }
 }

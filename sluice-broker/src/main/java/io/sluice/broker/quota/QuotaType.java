@@ -10,18 +10,25 @@ import io.sluice.broker.config.ClientQuotaKeys;
  */
 public enum QuotaType {
     /** Bytes per second of produce requests. */
-    PRODUCE(ClientQuotaKeys.PRODUCER_BYTE_RATE, "Produce"),
+    PRODUCE(ClientQuotaKeys.PRODUCER_BYTE_RATE, "Produce", "byte-rate"),
     /** Bytes per second of consumer fetch responses. */
-    FETCH(ClientQuotaKeys.CONSUMER_BYTE_RATE, "Fetch"),
+    FETCH(ClientQuotaKeys.CONSUMER_BYTE_RATE, "Fetch", "byte-rate"),
     /** Percentage of one request-handler thread's time. */
-    REQUEST(ClientQuotaKeys.REQUEST_PERCENTAGE, "Request");
+    REQUEST(ClientQuotaKeys.REQUEST_PERCENTAGE, "Request", "request-time");
 
     private final String key;
     private final String mbeanType;
+    private final String rateMetric;
 
-    QuotaType(String key, String mbeanType) {
+    QuotaType(String key, String mbeanType, String rateMetric) {
         this.key = key;
         this.mbeanType = mbeanType;
+        this.rateMetric = rateMetric;
+    }
+
+    /** The attribute of Kafka's quota MBean holding the measured rate ({@code byte-rate}, {@code request-time}). */
+    public String rateMetric() {
+        return rateMetric;
     }
 
     /** The quota key that bounds this quota ({@code producer_byte_rate}, ...). */

@@ -44,12 +44,17 @@ final class RateSamples {
 
     /** The rate per second at {@code nowMs}. */
     double ratePerSecond(long nowMs) {
+        return total(nowMs) / (windowSizeMs(nowMs) / 1000.0);
+    }
+
+    /** The sum of the samples still current at {@code nowMs} (Kafka's SampledStat sum, as Avg adds them up). */
+    double total(long nowMs) {
         purgeObsolete(nowMs);
         double total = 0;
         for (int i = 0; i < used; i++) {
             total += values[i];
         }
-        return total / (windowSizeMs(nowMs) / 1000.0);
+        return total;
     }
 
     /** The time the rate at {@code nowMs} is measured over, in ms (Kafka's {@code Rate.windowSize}). */

@@ -90,7 +90,8 @@ public final class IsrChangeSender {
                     .setPartitionEpoch(p.state().partitionEpoch())
                     .setNewIsr(isr));
         }
-        channel.send(ApiKeys.ALTER_PARTITION, ALTER_PARTITION_VERSION, request,
+        // Every outcome is handled here, and the sender is always freed for the next batch.
+        var unused = channel.send(ApiKeys.ALTER_PARTITION, ALTER_PARTITION_VERSION, request,
                         readable -> new AlterPartitionResponseData(readable, ALTER_PARTITION_VERSION))
                 .whenComplete((response, failure) -> {
                     if (failure != null || Errors.forCode(response.errorCode()) != Errors.NONE) {
@@ -99,8 +100,13 @@ public final class IsrChangeSender {
                                 retryBackoffMs);
                         requeue(batch);
                     } else {
-                        applyAnswers(batch, response);
-                        finished();
+                        try {
+                            applyAnswers(batch, response);
+                        } catch (RuntimeException e) {
+                            LOG.error("Applying the AlterPartition answer for {} partitions failed", batch.size(), e);
+                        } finally {
+                            finished();
+                        }
                     }
                 });
     }
@@ -112,7 +118,14 @@ public final class IsrChangeSender {
             }
             inFlight = false;
         }
-        retryTimer.schedule(this::sendQueued, retryBackoffMs, TimeUnit.MILLISECONDS);
+        var unused = retryTimer.schedule(() -> {
+            try {
+                sendQueued();
+            } catch (RuntimeException e) {
+                // Not lost in the timer's future: an ISR change that cannot be sent is worth an error line.
+                LOG.error("Sending the queued AlterPartition failed", e);
+            }
+        }, retryBackoffMs, TimeUnit.MILLISECONDS);
     }
 
     private void finished() {

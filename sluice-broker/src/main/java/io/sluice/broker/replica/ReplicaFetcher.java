@@ -229,10 +229,11 @@ final class ReplicaFetcher implements Runnable {
     private void awaitWork(long additionsBefore) {
         applying.lock();
         try {
-            if (additions != additionsBefore) {
-                return;
+            // In a loop: a spurious wake-up must not end the wait early, only an addition, the time or shutdown does.
+            long leftNanos = config.fetchBackoffMs() * 1_000_000L;
+            while (additions == additionsBefore && leftNanos > 0 && running) {
+                leftNanos = changed.awaitNanos(leftNanos);
             }
-            changed.awaitNanos(config.fetchBackoffMs() * 1_000_000L);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             running = false;

@@ -5,6 +5,7 @@ import io.sluice.cluster.controller.InvalidAssignmentRequestException;
 import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.controller.TopicExistsException;
 import io.sluice.cluster.controller.UnknownTopicException;
+import io.sluice.cluster.zk.ZooKeeperFailures;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +51,7 @@ public final class ControllerAnswer {
         if (cause instanceof InvalidAssignmentRequestException refused) {
             return new TopicException(Errors.forCode(refused.error().kafkaCode()), refused.getMessage());
         }
-        if (cause instanceof org.apache.zookeeper.KeeperException) {
+        if (ZooKeeperFailures.isZooKeeperFailure(cause)) {
             // ZooKeeper unreachable or the session lost mid-write: the client retries.
             return new TopicException(Errors.REQUEST_TIMED_OUT, "Cannot " + what + " now: " + cause.getMessage());
         }

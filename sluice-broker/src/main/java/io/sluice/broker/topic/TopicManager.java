@@ -51,8 +51,6 @@ public final class TopicManager {
     private static final Logger LOG = LoggerFactory.getLogger(TopicManager.class);
     /** retention.ms and retention.bytes meaning no limit. */
     private static final long UNLIMITED = -1;
-    /** How long create and delete wait for the controller and for this broker to apply the change. */
-    private static final long CONTROLLER_WAIT_MS = 30_000;
 
     private final DynamicBrokerConfig dynamicConfig;
     private final ReplicationThrottles throttles;
@@ -146,8 +144,9 @@ public final class TopicManager {
         boolean anyTopicChanged = before.topics().size() != after.topics().size();
         for (TopicState topic : state.topicsById().values()) {
             TopicInfo info = after.byName(topic.name());
-            boolean configChanged = brokerChanged || before.byId(info.id()) != info;
-            anyTopicChanged |= before.byId(info.id()) != info;
+            boolean topicChanged = !info.equals(before.byId(info.id()));
+            boolean configChanged = brokerChanged || topicChanged;
+            anyTopicChanged |= topicChanged;
             Partition[] parts = hosted.get(topic.name());
             if (parts != null && !firstHosted(parts).topic().id().equals(info.id())) {
                 removeLocal(topic.name(), "topic recreated with id " + info.id());
@@ -449,7 +448,7 @@ public final class TopicManager {
         }
         Map<String, String> validOverrides;
         try {
-            validOverrides = TopicConfigs.validate(overrides);
+            validOverrides = TopicConfigs.validateNew(overrides);
             TopicConfigs.resolve(dynamicConfig.live(), validOverrides);
         } catch (ConfigException e) {
             throw new TopicException(Errors.INVALID_CONFIG, e.getMessage());
@@ -505,12 +504,17 @@ public final class TopicManager {
         return n;
     }
 
-    private static <T> T await(CompletableFuture<T> future, String what) throws TopicException {
-        return ControllerAnswer.await(future, what, CONTROLLER_WAIT_MS);
+    /** How long a topic change waits for the controller and for this broker to apply it (sluice.controller.wait.ms). */
+    public long controllerWaitMs() {
+        return config().controllerWaitMs();
+    }
+
+    private <T> T await(CompletableFuture<T> future, String what) throws TopicException {
+        return ControllerAnswer.await(future, what, controllerWaitMs());
     }
 
     private <T> T awaitApplied(java.util.function.Supplier<T> probe, String what) throws TopicException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONTROLLER_WAIT_MS);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(controllerWaitMs());
         synchronized (this) {
             T value;
             while ((value = probe.get()) == null) {

@@ -90,7 +90,7 @@ class CompactionEndToEndTest {
         }
     }
 
-    private static List<ConsumerRecord<String, String>> readFromBeginning(String bootstrap) {
+    private static List<ConsumerRecord<String, String>> readFromBeginning(String bootstrap) throws InterruptedException {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -102,9 +102,10 @@ class CompactionEndToEndTest {
             consumer.seekToBeginning(List.of(partition));
             long end = consumer.endOffsets(List.of(partition)).get(partition);
             List<ConsumerRecord<String, String>> records = new ArrayList<>();
-            while (consumer.position(partition) < end) {
+            Poll.until("records up to offset " + end, Duration.ofSeconds(60), () -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
+                return consumer.position(partition);
+            }, position -> position >= end);
             return records;
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testkit.Poll;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,9 +103,10 @@ class CreatePartitionsApiTest {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             List<ConsumerRecord<String, String>> read = new ArrayList<>();
-            while (read.isEmpty()) {
+            Poll.until("a record of the new partition", Duration.ofSeconds(60), () -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(read::add);
-            }
+                return read;
+            }, r -> !r.isEmpty());
             assertEquals("in the new partition", read.get(0).value());
         }
     }

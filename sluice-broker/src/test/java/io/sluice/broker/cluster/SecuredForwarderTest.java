@@ -42,7 +42,7 @@ class SecuredForwarderTest {
         assertEquals("SASL_SSL", clientSecurity.get("security.protocol"));
         assertEquals("SCRAM-SHA-512", clientSecurity.get("sasl.mechanism"));
         try (SluiceBroker broker = SluiceBroker.start(config);
-             ControllerForwarder forwarder = new ControllerForwarder(broker.cluster(), clientSecurity)) {
+             ControllerForwarder forwarder = new ControllerForwarder(broker.cluster(), clientSecurity, 15_000)) {
             forwarder.createTopicAsync("forwarded", 2);
             Properties client = new Properties();
             client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + broker.boundAddress().getPort());

@@ -34,7 +34,6 @@ class BrokerConfigTest {
         assertEquals(600000L, config.connectionsMaxIdleMs());
         assertEquals(3, config.numNetworkThreads());
         assertEquals(8, config.numIoThreads());
-        assertEquals(500, config.queuedMaxRequests());
         assertEquals(1073741824, config.logSegmentBytes());
         assertEquals(168L * 3600 * 1000, config.logRollMs());
         assertEquals(168L * 3600 * 1000, config.logRetentionMs());
@@ -64,6 +63,28 @@ class BrokerConfigTest {
         assertEquals(1, config.minInsyncReplicas());
         assertEquals(List.of(), config.unknownKeys());
         assertEquals(List.of(), config.ignoredKeys());
+    }
+
+    @Test
+    void shouldReadTheControllerWaitsWithTheirDefaultsAndGivenValues() {
+        BrokerConfig defaults = BrokerConfig.fromMap(Map.of());
+        assertEquals(java.time.Duration.ofMillis(500), defaults.controllerRetryBackoff());
+        assertEquals(30_000L, defaults.controllerWaitMs());
+        assertEquals(15_000, defaults.controllerForwardRequestTimeoutMs());
+        assertEquals(new ForwardingConfig(20_000, 250), ForwardingConfig.of(defaults));
+        assertEquals(ForwardingConfig.of(defaults), ForwardingConfig.defaults());
+
+        BrokerConfig given = BrokerConfig.fromMap(Map.of(
+                BrokerConfigKeys.CONTROLLER_RETRY_BACKOFF_MS, "40",
+                BrokerConfigKeys.CONTROLLER_WAIT_MS, "7000",
+                BrokerConfigKeys.CONTROLLER_FORWARD_WAIT_MS, "0",
+                BrokerConfigKeys.CONTROLLER_FORWARD_RETRY_BACKOFF_MS, "5",
+                BrokerConfigKeys.CONTROLLER_FORWARD_REQUEST_TIMEOUT_MS, "900"));
+        assertEquals(java.time.Duration.ofMillis(40), given.controllerRetryBackoff());
+        assertEquals(7000L, given.controllerWaitMs());
+        assertEquals(900, given.controllerForwardRequestTimeoutMs());
+        assertEquals(new ForwardingConfig(0, 5), ForwardingConfig.of(given));
+        assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of(BrokerConfigKeys.CONTROLLER_WAIT_MS, "0")));
     }
 
     @Test

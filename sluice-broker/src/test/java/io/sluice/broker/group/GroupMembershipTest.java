@@ -192,6 +192,7 @@ class GroupMembershipTest {
         assertEquals(Errors.NONE, h.heartbeat("g", b2.memberId(), 2));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldRunCooperativeRebalanceAsTwoConsecutiveGenerations() {
         byte[] ownsBoth = subscription(List.of("t"), List.of(T0, T1));
@@ -223,6 +224,7 @@ class GroupMembershipTest {
         assertEquals(List.of(T1), partitionsOf(b3Sync.getNow(null).assignment()));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldLetFollowerWithUnchangedMetadataRejoinStableGroupWithoutRebalance() {
         JoinGroupResponseData a = stableSingleMember("g");
@@ -236,6 +238,7 @@ class GroupMembershipTest {
         assertEquals(Errors.NONE, h.heartbeat("g", a.memberId(), 2), "no rebalance was started");
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldExpelMemberThatStopsHeartbeating() {
         JoinGroupResponseData a = stableSingleMember("g");
@@ -305,6 +308,7 @@ class GroupMembershipTest {
         assertEquals(Errors.INVALID_GROUP_ID, h.heartbeat("", a.memberId(), 1));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldReplaceStaticMemberWithoutRebalanceAndFenceOldInstance() {
         CompletableFuture<JoinGroupResponseData> join = h.join(GroupHarness.joinRequest("g", "", "instance-1", SUB));
@@ -330,6 +334,7 @@ class GroupMembershipTest {
         assertEquals(Errors.NONE, h.heartbeat("g", second.memberId(), "instance-1", 1));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldKeepStaticMemberThroughRebalanceUntilSessionTimeout() {
         CompletableFuture<JoinGroupResponseData> sJoin = h.join(GroupHarness.joinRequest("g", "", "s", SUB));
@@ -341,6 +346,7 @@ class GroupMembershipTest {
         assertEquals(Errors.UNKNOWN_MEMBER_ID, h.heartbeat("g", s, "s", 1));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldRebalanceWhenMemberLeaves() {
         JoinGroupResponseData a = stableSingleMember("g");
@@ -384,6 +390,7 @@ class GroupMembershipTest {
         assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), h.join("g", pending.memberId(), SUB).getNow(null).errorCode());
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldRemoveMembersThatNeverSync() {
         JoinGroupResponseData a = stableSingleMember("g");
@@ -402,6 +409,7 @@ class GroupMembershipTest {
         assertEquals(1, a3.members().size());
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldRepeatJoinResponseForMemberThatLostIt() {
         JoinGroupResponseData a = stableSingleMember("g");

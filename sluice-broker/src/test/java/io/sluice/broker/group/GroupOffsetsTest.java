@@ -57,6 +57,7 @@ class GroupOffsetsTest {
         h.close();
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     private JoinGroupResponseData stableMember(String group) {
         CompletableFuture<JoinGroupResponseData> join = h.joinNew(group, SUB);
         h.scheduler.advance(0);

@@ -28,9 +28,12 @@ class BrokerClientTest {
     private static final short VERSION = 3;
     private static final int MAX_RESPONSE = 64 * 1024;
 
-    /** A one-connection peer on loopback that reads one request and lets {@code answer} write to the socket. */
-    private static CompletableFuture<Void> peer(ServerSocket server, BiConsumer<Integer, DataOutputStream> answer) {
-        return CompletableFuture.runAsync(() -> {
+    /**
+     * A one-connection peer on loopback, on its own daemon thread, that reads one request and lets {@code answer}
+     * write to the socket; a failure of the peer itself is printed by the thread's uncaught-exception handler.
+     */
+    private static void peer(ServerSocket server, BiConsumer<Integer, DataOutputStream> answer) {
+        Thread peer = new Thread(() -> {
             try (Socket s = server.accept()) {
                 DataInputStream in = new DataInputStream(s.getInputStream());
                 byte[] request = new byte[in.readInt()];
@@ -46,7 +49,9 @@ class BrokerClientTest {
             } catch (IOException | InterruptedException e) {
                 // the client closed first
             }
-        });
+        }, "broker-client-test-peer");
+        peer.setDaemon(true);
+        peer.start();
     }
 
     private static void write(DataOutputStream out, int size, byte[] body) {

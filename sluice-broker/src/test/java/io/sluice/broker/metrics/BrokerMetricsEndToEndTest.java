@@ -285,9 +285,9 @@ class BrokerMetricsEndToEndTest {
         assertPromtoolAccepts(scrape, scratch);
     }
 
-    /** promtool check metrics on {@code scrape}, written to a file under {@code dir}. */
-    static void assertPromtoolAccepts(String scrape, Path dir) throws Exception {
-        Path file = Files.writeString(Files.createTempFile(dir, "scrape", ".txt"), scrape);
+    /** As above, the scrape written under {@code scratch}. */
+    static void assertPromtoolAccepts(String scrape, Path scratch) throws Exception {
+        Path file = Files.writeString(Files.createTempFile(scratch, "scrape", ".txt"), scrape);
         Process promtool;
         try {
             promtool = new ProcessBuilder("promtool", "check", "metrics").redirectInput(file.toFile())

@@ -92,7 +92,8 @@ public final class ProduceCommand implements Callable<Integer> {
             LineReader lines = new LineReader(in, MAX_LINE_BYTES);
             while (lines.next()) {
                 LineRecord record = parser.parse(lines.bytes(), lines.length());
-                producer.send(new ProducerRecord<>(topic, partition, record.key(), record.value(), recordHeaders),
+                // Failures are counted by the callback and reported after flush(), so the future is not needed.
+                var unused = producer.send(new ProducerRecord<>(topic, partition, record.key(), record.value(), recordHeaders),
                         (metadata, error) -> {
                             if (error != null) {
                                 failed.incrementAndGet();

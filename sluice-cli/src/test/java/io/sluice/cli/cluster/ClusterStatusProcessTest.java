@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cli.CliProcess;
 import io.sluice.cli.CliResult;
+import io.sluice.testkit.Poll;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,6 @@ class ClusterStatusProcessTest {
             Pattern.compile("Sluice broker \\d+ started, listening on (127\\.0\\.0\\.1:\\d+)");
     private static final Pattern CONTROLLER = Pattern.compile("Controller: (\\d+)\tEpoch: \\d+\tRegistered: yes");
     private static final int PARTITIONS = 6;
-    private static final long POLL_MILLIS = 200;
 
     @TempDir
     Path dir;
@@ -87,14 +87,9 @@ class ClusterStatusProcessTest {
 
     /** Runs status until it prints {@code expected} (the controller publishes the change when it sees it). */
     private static List<String> awaitStatusLine(String connect, String expected) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CliProcess.GUARD_SECONDS);
-        CliResult status = run("cluster", "status", "--zookeeper", connect);
-        while (!status.out().lines().toList().contains(expected)) {
-            assertTrue(System.nanoTime() - deadline < 0, "status never showed '" + expected + "':\n" + status);
-            Thread.sleep(POLL_MILLIS);
-            status = run("cluster", "status", "--zookeeper", connect);
-        }
-        return status.out().lines().toList();
+        return Poll.until("cluster status shows '" + expected + "'", Duration.ofSeconds(CliProcess.GUARD_SECONDS),
+                () -> run("cluster", "status", "--zookeeper", connect).out().lines().toList(),
+                lines -> lines.contains(expected));
     }
 
     private static String group(Pattern ready, CliProcess process) throws Exception {

@@ -32,6 +32,9 @@ import java.time.Duration;
  *                            moves leaders and makes clients refresh metadata, so it runs seldom; ms in tests)
  * @param leaderImbalancePerBrokerPercentage Kafka's leader.imbalance.per.broker.percentage (default 10: a broker
  *                            whose preferred partitions are led elsewhere above this share gets them back)
+ * @param controllerRetryDelay pause before the controller retries a take-over or a membership update that failed
+ *                            (default 500 ms: ZooKeeper was busy or unreachable; brokers wait for the controller, so
+ *                            the retry comes soon, yet a lost ZooKeeper is not hammered)
  */
 public record ClusterConfig(
         Duration sessionTimeout,
@@ -45,7 +48,8 @@ public record ClusterConfig(
         boolean uncleanLeaderElectionEnable,
         boolean autoLeaderRebalanceEnable,
         Duration leaderImbalanceCheckInterval,
-        int leaderImbalancePerBrokerPercentage) {
+        int leaderImbalancePerBrokerPercentage,
+        Duration controllerRetryDelay) {
 
     /** ZooKeeper's own default for jute.maxbuffer (1 MiB - 1), used when the property is not set. */
     public static final int ZOOKEEPER_DEFAULT_MAX_BUFFER = 0xfffff;
@@ -73,6 +77,9 @@ public record ClusterConfig(
         if (leaderImbalancePerBrokerPercentage < 0 || leaderImbalancePerBrokerPercentage > 100) {
             throw new IllegalArgumentException("leaderImbalancePerBrokerPercentage must be in 0..100, was "
                     + leaderImbalancePerBrokerPercentage);
+        }
+        if (controllerRetryDelay.isNegative() || controllerRetryDelay.isZero()) {
+            throw new IllegalArgumentException("controllerRetryDelay must be > 0, was " + controllerRetryDelay);
         }
     }
 
@@ -102,7 +109,7 @@ public record ClusterConfig(
     public static ClusterConfig defaults() {
         return new ClusterConfig(Duration.ofSeconds(18), Duration.ofSeconds(15),
                 juteMaxBuffer() - PART_HEADROOM_BYTES, 4096, 256 << 20, 100, Compression.ZLIB,
-                Duration.ofMillis(20), false, true, Duration.ofSeconds(300), 10);
+                Duration.ofMillis(20), false, true, Duration.ofSeconds(300), 10, Duration.ofMillis(500));
     }
 
     /** ZooKeeper's jute.maxbuffer as this JVM sees it. */
@@ -146,6 +153,10 @@ public record ClusterConfig(
         return with(c -> c.leaderImbalancePerBrokerPercentage = value);
     }
 
+    public ClusterConfig withControllerRetryDelay(Duration value) {
+        return with(c -> c.controllerRetryDelay = value);
+    }
+
     /** This config with {@code change} applied to a copy of its values. */
     private ClusterConfig with(java.util.function.Consumer<Copy> change) {
         Copy c = new Copy(this);
@@ -167,6 +178,7 @@ public record ClusterConfig(
         boolean autoLeaderRebalanceEnable;
         Duration leaderImbalanceCheckInterval;
         int leaderImbalancePerBrokerPercentage;
+        Duration controllerRetryDelay;
 
         Copy(ClusterConfig c) {
             sessionTimeout = c.sessionTimeout;
@@ -181,12 +193,14 @@ public record ClusterConfig(
             autoLeaderRebalanceEnable = c.autoLeaderRebalanceEnable;
             leaderImbalanceCheckInterval = c.leaderImbalanceCheckInterval;
             leaderImbalancePerBrokerPercentage = c.leaderImbalancePerBrokerPercentage;
+            controllerRetryDelay = c.controllerRetryDelay;
         }
 
         ClusterConfig build() {
             return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
                     deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable,
-                    autoLeaderRebalanceEnable, leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage);
+                    autoLeaderRebalanceEnable, leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage,
+                    controllerRetryDelay);
         }
     }
 }

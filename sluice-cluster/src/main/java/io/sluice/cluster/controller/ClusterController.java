@@ -46,7 +46,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ClusterController implements ControllerElection.Listener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterController.class);
-    private static final long RETRY_DELAY_MILLIS = 500;
 
     private final CuratorFramework client;
     private final int brokerId;
@@ -84,7 +83,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         this.membership = new MembershipTracker(client, brokerId, stats, this::scheduleMembership);
         if (config.autoLeaderRebalanceEnable()) {
             long every = config.leaderImbalanceCheckInterval().toMillis();
-            thread.scheduleWithFixedDelay(this::checkLeaderImbalance, every, every, TimeUnit.MILLISECONDS);
+            // checkLeaderImbalance logs its own failures, so the future never fails and the check keeps running.
+            var unused = thread.scheduleWithFixedDelay(this::checkLeaderImbalance, every, every, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -172,7 +172,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                 if (writer == w) {
                     takeOver(w);
                 }
-            }, RETRY_DELAY_MILLIS);
+            }, config.controllerRetryDelay().toMillis());
         }
     }
 
@@ -210,7 +210,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                 } catch (Exception e) {
                     LOG.warn("controller {}: membership update failed, retrying: {}", brokerId, e.toString());
                     membership.requestFullScan();
-                    schedule(this::scheduleMembership, RETRY_DELAY_MILLIS);
+                    schedule(this::scheduleMembership, config.controllerRetryDelay().toMillis());
                 }
             }, config.coalesceDelay().toMillis());
         }
@@ -265,7 +265,14 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     /** Runs {@code task} on the controller thread after {@code delayMillis}; dropped once the controller closed. */
     private void schedule(Runnable task, long delayMillis) {
         try {
-            thread.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+            var unused = thread.schedule(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    // Not left in the future nobody reads: a controller task that fails is worth an error line.
+                    LOG.error("controller {}: a task failed", brokerId, e);
+                }
+            }, delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             LOG.debug("controller {} closed; dropping a task", brokerId);
         }

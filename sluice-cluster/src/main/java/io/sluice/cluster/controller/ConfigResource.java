@@ -42,11 +42,6 @@ public record ConfigResource(Type type, String name) {
         Objects.requireNonNull(name, "name");
     }
 
-    /** Whether this is the cluster-wide default broker configuration. */
-    public boolean isClusterDefault() {
-        return type == Type.BROKER && name.isEmpty();
-    }
-
     /** A client quota entity's path as Kafka's ZooKeeper mode writes it below {@code /config}, e.g. {@code clients/app-1}. */
     public String quotaPath() {
         if (!type.isClientQuota()) {

@@ -42,13 +42,6 @@ public final class TopicState {
         return partitions[index];
     }
 
-    /** A copy with partition {@code index} replaced. */
-    public TopicState withPartition(int index, PartitionState state) {
-        PartitionState[] copy = partitions.clone();
-        copy[index] = state;
-        return new TopicState(id, name, configs, copy, true);
-    }
-
     /** A copy with its configuration replaced by {@code newConfigs} (a topic config change); partitions shared. */
     public TopicState withConfigs(Map<String, String> newConfigs) {
         return new TopicState(id, name, Map.copyOf(newConfigs), partitions, true);

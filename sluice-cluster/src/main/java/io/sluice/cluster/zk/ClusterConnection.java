@@ -4,6 +4,7 @@ import io.sluice.cluster.config.ClusterConfig;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +85,33 @@ public final class ClusterConnection implements AutoCloseable {
     /** The session's state and expirations since connecting (for metrics). */
     public SessionStateTracker session() {
         return session;
+    }
+
+    /** Whether the ZooKeeper session is connected right now. */
+    public boolean isConnected() {
+        return client.getZookeeperClient().isConnected();
+    }
+
+    /**
+     * The sequence number of the newest cluster-state delta in ZooKeeper, -1 when none exists.
+     *
+     * @throws IOException when ZooKeeper cannot list the state
+     */
+    public long newestPublishedDeltaSeq() throws IOException {
+        try {
+            long newest = -1;
+            for (String child : client.getChildren().forPath(ZkPaths.STATE)) {
+                newest = Math.max(newest, ZkPaths.deltaSeq(child));
+            }
+            return newest;
+        } catch (KeeperException.NoNodeException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while listing the published cluster state", e);
+        } catch (Exception e) {
+            throw new IOException("cannot list the published cluster state: " + e.getMessage(), e);
+        }
     }
 
     public ConnectString connectString() {

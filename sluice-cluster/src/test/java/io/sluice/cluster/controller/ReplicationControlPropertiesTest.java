@@ -14,7 +14,6 @@ import net.jqwik.api.Provide;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,6 +38,7 @@ class ClusterNodeTest {
         return f.get(60, TimeUnit.SECONDS);
     }
 
+    @SuppressWarnings("ReferenceEquality") // fixture brokers: each object is one broker, compared as itself
     @Test
     void shouldCreateTopicAcrossLiveBrokersAndEveryBrokerSeesIt() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
@@ -218,6 +218,7 @@ class ClusterNodeTest {
         }
     }
 
+    @SuppressWarnings("ReferenceEquality") // fixture brokers: each object is one broker, compared as itself
     @Test
     void shouldFailOverControllerWithStateIntactAndFenceTheOldOne() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {

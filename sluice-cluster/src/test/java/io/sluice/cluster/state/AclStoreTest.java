@@ -35,6 +35,7 @@ class AclStoreTest {
         return f.get(60, TimeUnit.SECONDS);
     }
 
+    @SuppressWarnings("ReferenceEquality") // fixture brokers: each object is one broker, compared as itself
     @Test
     void shouldStoreAclsThatEveryBrokerAppliesAndTheNextControllerKeeps() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {

@@ -36,6 +36,7 @@ class ScramStoreTest {
         return f.get(60, TimeUnit.SECONDS);
     }
 
+    @SuppressWarnings("ReferenceEquality") // fixture brokers: each object is one broker, compared as itself
     @Test
     void shouldStoreCredentialsThatEveryBrokerAppliesAndTheNextControllerKeeps() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {

@@ -90,6 +90,7 @@ public final class MessageReader implements AutoCloseable {
      * Sets the bytes to read: from the buffer's position to its limit; sets its byte order to big-endian (once per
      * buffer object: a buffer passed again is only re-read for position and limit).
      */
+    @SuppressWarnings("ReferenceEquality") // the same buffer object resumes; an equal one is a new buffer
     public void setBuffer(ByteBuffer buffer) {
         if (buffer == buf) {
             pos = buffer.position();
@@ -131,11 +132,6 @@ public final class MessageReader implements AutoCloseable {
         } finally {
             buf.position(pos);
         }
-    }
-
-    /** True when no top-level message is partly read. */
-    public boolean isIdle() {
-        return !rootInProgress;
     }
 
     /** Abandons any message in progress. */

@@ -109,6 +109,7 @@ public final class MessageWriter implements AutoCloseable {
      * position to the limit: a varint is stored as one 8-byte word when 8 bytes are free, so up to 7 bytes after the
      * position the writer leaves may hold scratch values (never beyond the limit).
      */
+    @SuppressWarnings("ReferenceEquality") // the same buffer object resumes; an equal one is a new buffer
     public void setBuffer(ByteBuffer buffer) {
         if (buffer == buf) {
             pos = buffer.position();

@@ -45,6 +45,7 @@ final class AllTypes implements Message {
     @Override
     @SuppressWarnings("fallthrough")
     public boolean writeTo(MessageWriter w) {
+        // CHECKSTYLE.OFF: RightCurly - one line per state of the resumable writer, a table to read down
         switch (w.state()) {
             case 0: if (!w.writeBoolean(flag)) { return false; } w.incrementState();
             case 1: if (!w.writeByte(b)) { return false; } w.incrementState();
@@ -69,11 +70,13 @@ final class AllTypes implements Message {
             case 19: if (!w.writeCompressed(zstdChild, Compression.ZSTD)) { return false; } w.incrementState();
             default: return true;
         }
+        // CHECKSTYLE.ON: RightCurly
     }
 
     @Override
     @SuppressWarnings("fallthrough")
     public boolean readFrom(MessageReader r) {
+        // CHECKSTYLE.OFF: RightCurly - one line per state of the resumable reader, a table to read down
         switch (r.state()) {
             case 0: flag = r.readBoolean(); if (!r.isLastRead()) { return false; } r.incrementState();
             case 1: b = r.readByte(); if (!r.isLastRead()) { return false; } r.incrementState();
@@ -102,6 +105,7 @@ final class AllTypes implements Message {
             case 19: zstdChild = r.readCompressed(); if (!r.isLastRead()) { return false; } r.incrementState();
             default: return true;
         }
+        // CHECKSTYLE.ON: RightCurly
     }
 
     @Override

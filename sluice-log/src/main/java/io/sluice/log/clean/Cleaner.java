@@ -31,7 +31,7 @@ import java.util.function.BooleanSupplier;
  * and no aborted batch is ever skipped); and the header of the last batch of each idempotent producer, even with all
  * its records gone. Offsets never change. Each group is swapped in by {@link PartitionLog#replaceSegments}.
  *
- * <p>Not thread-safe; one per cleaner thread.
+ * <p>Not thread-safe; one per cleaner thread ({@link #lastClean()} may be read from any thread).
  */
 final class Cleaner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Cleaner.class);
@@ -48,6 +48,21 @@ final class Cleaner implements AutoCloseable {
     private ByteBuffer out;
     private int[] kept = new int[64];
     private final CleanerStats stats;
+    private long runBytesRead;
+    private long runBytesWritten;
+    private volatile LastClean lastClean = LastClean.NONE;
+
+    /**
+     * What the last completed clean of this cleaner did, for Kafka's LogCleaner gauges.
+     *
+     * @param bufferUtilization share of the offset map's slots its keys took (0 to 1)
+     * @param bytesRead         bytes of batches read while rewriting segments
+     * @param bytesWritten      bytes written into cleaned segments
+     * @param elapsedNanos      from the start of mapping to the last swap
+     */
+    record LastClean(double bufferUtilization, long bytesRead, long bytesWritten, long elapsedNanos) {
+        static final LastClean NONE = new LastClean(0, 0, 0, 0);
+    }
 
     Cleaner(CleanerConfig config, IoThrottle throttle, CleanFaults faults, CleanerStats stats) {
         this.map = new OffsetMap(config.mapBytesPerThread(), config.ioBufferLoadFactor());
@@ -69,11 +84,15 @@ final class Cleaner implements AutoCloseable {
      * @throws CleanAbortedException when aborted or when the log changed under the clean
      */
     long clean(LogToClean target, long nowMs, BooleanSupplier abort) throws IOException {
+        long startNanos = System.nanoTime();
+        runBytesRead = 0;
+        runBytesWritten = 0;
         PartitionLog log = target.log();
         long end = buildOffsetMap(target, abort);
         if (end <= target.firstDirtyOffset()) {
             return -1;
         }
+        double utilization = map.utilization();
         Map<Long, Long> lastBatches = log.lastBatchOffsetsOfProducers();
         LogSegment[] chain = target.chain();
         List<LogSegment> cleanable = new ArrayList<>();
@@ -86,7 +105,13 @@ final class Cleaner implements AutoCloseable {
         reader.trim(ioBufferSize);
         decoded.trim(ioBufferSize * 4);
         rebuilder.trim(ioBufferSize * 4);
+        lastClean = new LastClean(utilization, runBytesRead, runBytesWritten, System.nanoTime() - startNanos);
         return end;
+    }
+
+    /** The last completed clean's figures ({@link LastClean#NONE} before the first). */
+    LastClean lastClean() {
+        return lastClean;
     }
 
     private long buildOffsetMap(LogToClean target, BooleanSupplier abort) throws IOException {
@@ -219,6 +244,7 @@ final class Cleaner implements AutoCloseable {
     private void filterInto(LogSegment cleaned, RecordBatchView batch, long nowMs, long deleteRetentionMs,
                             Map<Long, Long> lastBatches) throws IOException {
         stats.read(batch.sizeInBytes());
+        runBytesRead += batch.sizeInBytes();
         int n = batch.isControl() ? -1 : decode(batch);
         if (n < 0) {
             write(cleaned, batch.buffer(), batch.offset(), batch.sizeInBytes());
@@ -284,6 +310,7 @@ final class Cleaner implements AutoCloseable {
             cleaned.append(out, outView);
             throttle.acquire(bytes);
             stats.written(bytes);
+            runBytesWritten += bytes;
         }
         if (out.capacity() > ioBufferSize) {
             out = ByteBuffer.allocateDirect(ioBufferSize);

@@ -4,6 +4,7 @@ import io.sluice.log.PartitionLog;
 import io.sluice.log.TopicPartitionKey;
 import io.sluice.log.segment.CleanFaults;
 import io.sluice.log.segment.CleanStep;
+import io.sluice.log.segment.LogSegment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,14 +26,17 @@ import java.util.function.ToLongFunction;
  * dirtiest compacted log that is due ({@link LogToClean#shouldClean()}), clean it ({@link Cleaner}) and checkpoint where
  * its dirty section now starts; a thread that finds nothing waits log.cleaner.backoff.ms. A log whose topic stops being
  * compacted is simply no longer chosen; one being deleted is first {@link #abortAndWait aborted}. A log whose clean fails
- * unexpectedly is left alone until restart (Kafka's uncleanable partitions).
+ * unexpectedly is left alone until restart (Kafka's uncleanable partitions). {@link #reconfigure} applies new
+ * {@code log.cleaner.*} values live, as Kafka's dynamic broker configuration does; {@link CleanerStatus} gives the
+ * figures of Kafka's cleaner gauges.
  *
- * <p>Thread-safe: the choice of logs and the in-progress set are guarded by this object's monitor.
+ * <p>Thread-safe: the choice of logs, the in-progress set and the checkpoints written are guarded by this object's
+ * monitor; starting, stopping and resizing the threads by {@code lifecycle}.
  */
-public final class LogCleaner implements AutoCloseable {
+public final class LogCleaner implements AutoCloseable, CleanerStatus {
     private static final Logger LOG = LoggerFactory.getLogger(LogCleaner.class);
 
-    private final CleanerConfig config;
+    private volatile CleanerConfig config;
     private final Supplier<Map<TopicPartitionKey, PartitionLog>> logs;
     private final Function<TopicPartitionKey, Path> logDirOf;
     private final CleanerCheckpoints checkpoints;
@@ -43,10 +47,28 @@ public final class LogCleaner implements AutoCloseable {
     private final Set<PartitionLog> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<PartitionLog> aborted = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<PartitionLog> uncleanable = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final List<Thread> threads = new ArrayList<>();
+    private final List<Worker> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Object lifecycle = new Object();
     private final Object idle = new Object();
     private volatile ToLongFunction<TopicPartitionKey> stableOffsets = key -> Long.MAX_VALUE;
     private volatile boolean stopping;
+    private volatile boolean started;
+    private volatile double dirtiestRatio;
+    private volatile long lastRunMs;
+
+    /** One cleaner thread; retired when the pool is resized, failed when it ended on an unexpected error. */
+    private final class Worker {
+        final Thread thread;
+        volatile Cleaner cleaner;
+        volatile boolean retired;
+        volatile boolean failed;
+        volatile long compactionDelayMs;
+
+        Worker(int index, CleanerConfig with) {
+            this.thread = new Thread(() -> run(this, with), "sluice-log-cleaner-" + index);
+            thread.setDaemon(true);
+        }
+    }
 
     /**
      * @param logs     the current logs (the log manager's)
@@ -64,6 +86,7 @@ public final class LogCleaner implements AutoCloseable {
         this.clock = clock;
         this.faults = faults;
         this.throttle = new IoThrottle(config.ioMaxBytesPerSecond(), System::nanoTime);
+        this.lastRunMs = clock.getAsLong();
     }
 
     /** Sets where cleaning must stop for a partition (its high watermark); Long.MAX_VALUE when unbounded. */
@@ -72,25 +95,36 @@ public final class LogCleaner implements AutoCloseable {
     }
 
     /** Starts the cleaner threads. */
-    public synchronized void start() {
-        if (!threads.isEmpty() || stopping) {
-            return;
+    public void start() {
+        synchronized (lifecycle) {
+            if (started || stopping) {
+                return;
+            }
+            started = true;
+            startWorkers(config);
         }
-        for (int i = 0; i < config.threads(); i++) {
-            Thread thread = new Thread(this::run, "sluice-log-cleaner-" + i);
-            thread.setDaemon(true);
-            threads.add(thread);
-            thread.start();
-        }
-        LOG.info("started {} log cleaner threads with {} bytes of offset map each", config.threads(),
-                config.mapBytesPerThread());
     }
 
-    private void run() {
-        try (Cleaner cleaner = new Cleaner(config, throttle, faults, stats)) {
-            while (!stopping) {
-                boolean cleaned = cleanDirtiest(cleaner);
-                if (!cleaned && !stopping) {
+    /** Called holding {@code lifecycle}. */
+    private void startWorkers(CleanerConfig with) {
+        List<Worker> added = new ArrayList<>();
+        for (int i = 0; i < with.threads(); i++) {
+            added.add(new Worker(i, with));
+        }
+        workers.addAll(added);
+        for (Worker worker : added) {
+            worker.thread.start();
+        }
+        LOG.info("started {} log cleaner threads with {} bytes of offset map each", with.threads(),
+                with.mapBytesPerThread());
+    }
+
+    private void run(Worker worker, CleanerConfig with) {
+        try (Cleaner cleaner = new Cleaner(with, throttle, faults, stats)) {
+            worker.cleaner = cleaner;
+            while (!stopping && !worker.retired) {
+                boolean cleaned = cleanDirtiest(cleaner, worker);
+                if (!cleaned && !stopping && !worker.retired) {
                     synchronized (idle) {
                         idle.wait(Math.max(1, config.backoffMs()));
                     }
@@ -98,6 +132,10 @@ public final class LogCleaner implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            worker.failed = true;
+            LOG.error("log cleaner thread {} died", Thread.currentThread().getName(), e);
+            throw e;
         }
     }
 
@@ -108,12 +146,13 @@ public final class LogCleaner implements AutoCloseable {
      */
     public boolean cleanDirtiestNow() {
         try (Cleaner cleaner = new Cleaner(config, throttle, faults, stats)) {
-            return cleanDirtiest(cleaner);
+            return cleanDirtiest(cleaner, null);
         }
     }
 
-    private boolean cleanDirtiest(Cleaner cleaner) {
-        LogToClean target = grabDirtiest();
+    /** @param worker the calling cleaner thread; null on a caller's thread */
+    private boolean cleanDirtiest(Cleaner cleaner, Worker worker) {
+        LogToClean target = grabDirtiest(worker);
         if (target == null) {
             return false;
         }
@@ -124,12 +163,13 @@ public final class LogCleaner implements AutoCloseable {
             if (target.checkpointReset() && dir != null) {
                 checkpoints.update(dir, target.key(), target.firstDirtyOffset());
             }
-            long end = cleaner.clean(target, clock.getAsLong(), () -> stopping || isAborted(log));
+            long end = cleaner.clean(target, clock.getAsLong(),
+                    () -> stopping || (worker != null && worker.retired) || isAborted(log));
             if (end < 0) {
                 return false;
             }
             if (dir != null) {
-                checkpoints.update(dir, target.key(), end);
+                checkpointCleaned(dir, target.key(), log, end);
                 faults.reached(CleanStep.CHECKPOINT_WRITTEN);
             }
             stats.cleaned();
@@ -159,8 +199,39 @@ public final class LogCleaner implements AutoCloseable {
         }
     }
 
-    private synchronized LogToClean grabDirtiest() {
+    /**
+     * Records where the dirty section of a cleaned log now starts, never past its active segment's base: a follower
+     * truncation that ran during the clean has lowered the checkpoint ({@link #maybeTruncateCheckpoint}), and this
+     * write, under the same monitor, must not raise it again.
+     */
+    private synchronized void checkpointCleaned(Path dir, TopicPartitionKey key, PartitionLog log, long end)
+            throws IOException {
+        LogSegment[] chain = log.segmentChain();
+        checkpoints.update(dir, key, Math.min(end, chain[chain.length - 1].baseOffset()));
+    }
+
+    /**
+     * Kafka's LogCleanerManager.maybeTruncateCheckpoint: after a compacted log was truncated (a follower cut back to
+     * its leader), its checkpointed first dirty offset is lowered to {@code offset} (the new active segment's base) when
+     * above it, so the records written again past the cut are cleaned like any dirty record.
+     */
+    public synchronized void maybeTruncateCheckpoint(Path dir, TopicPartitionKey key, PartitionLog log, long offset)
+            throws IOException {
+        if (!log.config().compact() || dir == null) {
+            return;
+        }
+        Long existing = checkpoints.get(dir, key);
+        if (existing != null && existing > offset) {
+            checkpoints.update(dir, key, offset);
+            LOG.info("lowered the cleaner checkpoint of {} from {} to {} after truncation", log.name(), existing, offset);
+        }
+    }
+
+    private synchronized LogToClean grabDirtiest(Worker worker) {
         long now = clock.getAsLong();
+        lastRunMs = now;
+        double dirtiest = 0;
+        long maxDelayMs = 0;
         LogToClean best = null;
         for (Map.Entry<TopicPartitionKey, PartitionLog> e : logs.get().entrySet()) {
             PartitionLog log = e.getValue();
@@ -173,6 +244,10 @@ public final class LogCleaner implements AutoCloseable {
                 Long checkpoint = dir == null ? null : checkpoints.get(dir, e.getKey());
                 LogToClean candidate = LogToClean.of(e.getKey(), log, checkpoint,
                         stableOffsets.applyAsLong(e.getKey()), now);
+                maxDelayMs = Math.max(maxDelayMs, candidate.compactionDelayMs());
+                if (candidate.totalBytes() > 0) {
+                    dirtiest = Math.max(dirtiest, candidate.cleanableRatio());
+                }
                 if (candidate.totalBytes() > 0 && candidate.shouldClean()
                         && (best == null || candidate.cleanableRatio() > best.cleanableRatio())) {
                     best = candidate;
@@ -181,8 +256,12 @@ public final class LogCleaner implements AutoCloseable {
                 LOG.warn("could not weigh {} for cleaning: {}", log.name(), ex.toString());
             }
         }
+        dirtiestRatio = dirtiest;
         if (best != null) {
             inProgress.add(best.log());
+            if (worker != null) {
+                worker.compactionDelayMs = maxDelayMs;
+            }
         }
         return best;
     }
@@ -229,24 +308,177 @@ public final class LogCleaner implements AutoCloseable {
         return checkpoints;
     }
 
-    /** Stops the threads after their current batch (no clean is swapped in after this returns). Idempotent. */
-    @Override
-    public void close() {
-        List<Thread> running;
-        synchronized (this) {
-            stopping = true;
-            running = List.copyOf(threads);
-            notifyAll();
+    /** The settings the cleaner runs with now. */
+    public CleanerConfig config() {
+        return config;
+    }
+
+    /**
+     * Applies new broker-wide settings while running, as Kafka's LogCleaner.reconfigure does: the I/O rate at once
+     * (waiting threads re-check), the backoff from each thread's next pause; a change of thread count, offset map
+     * memory, load factor or buffer size stops the threads after their current batch (a clean in progress is dropped
+     * and chosen again later) and starts {@code next.threads()} new ones. {@code enable} is not dynamic and is ignored.
+     */
+    public void reconfigure(CleanerConfig next) {
+        synchronized (lifecycle) {
+            CleanerConfig before = config;
+            config = next;
+            if (before.ioMaxBytesPerSecond() != next.ioMaxBytesPerSecond()) {
+                throttle.rate(next.ioMaxBytesPerSecond());
+                LOG.info("log cleaner I/O rate is now {} bytes/s", next.ioMaxBytesPerSecond());
+            }
+            boolean restart = before.threads() != next.threads() || before.dedupeBufferSize() != next.dedupeBufferSize()
+                    || before.ioBufferLoadFactor() != next.ioBufferLoadFactor()
+                    || before.ioBufferSize() != next.ioBufferSize();
+            if (!restart || !started || stopping) {
+                wakeUp();
+                return;
+            }
+            List<Worker> old = List.copyOf(workers);
+            stopWorkers(old);
+            workers.removeAll(old);
+            startWorkers(next);
         }
-        throttle.stop();
+    }
+
+    /** Threads running now, for tests and the broker's status (threads that died are not counted). */
+    public int liveThreads() {
+        int alive = 0;
+        for (Worker worker : workers) {
+            if (worker.thread.isAlive() && !worker.retired) {
+                alive++;
+            }
+        }
+        return alive;
+    }
+
+    private void stopWorkers(List<Worker> stopped) {
+        for (Worker worker : stopped) {
+            worker.retired = true;
+        }
         wakeUp();
-        for (Thread thread : running) {
+        // the same rate again, so a thread waiting on the I/O schedule stops waiting and sees it is retired
+        throttle.rate(throttle.rate());
+        for (Worker worker : stopped) {
             try {
-                thread.join();
+                worker.thread.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    // ------------------------------------------------------------------ CleanerStatus
+
+    @Override
+    public double maxBufferUtilizationPercent() {
+        double max = 0;
+        for (Worker worker : workers) {
+            max = Math.max(max, lastCleanOf(worker).bufferUtilization());
+        }
+        return max * 100;
+    }
+
+    @Override
+    public int cleanerRecopyPercent() {
+        long read = 0;
+        long written = 0;
+        for (Worker worker : workers) {
+            read += lastCleanOf(worker).bytesRead();
+            written += lastCleanOf(worker).bytesWritten();
+        }
+        return (int) (100.0 * written / Math.max(read, 1));
+    }
+
+    @Override
+    public double maxCleanTimeSecs() {
+        long max = 0;
+        for (Worker worker : workers) {
+            max = Math.max(max, lastCleanOf(worker).elapsedNanos());
+        }
+        return max / 1e9;
+    }
+
+    @Override
+    public double maxCompactionDelaySecs() {
+        long max = 0;
+        for (Worker worker : workers) {
+            max = Math.max(max, worker.compactionDelayMs);
+        }
+        return max / 1000.0;
+    }
+
+    @Override
+    public int deadThreadCount() {
+        int dead = 0;
+        for (Worker worker : workers) {
+            if (worker.failed) {
+                dead++;
+            }
+        }
+        return dead;
+    }
+
+    @Override
+    public int maxDirtyPercent() {
+        return (int) (100 * dirtiestRatio);
+    }
+
+    @Override
+    public long timeSinceLastRunMs() {
+        return clock.getAsLong() - lastRunMs;
+    }
+
+    @Override
+    public int uncleanablePartitionsCount(Path logDir) {
+        return uncleanableIn(logDir).size();
+    }
+
+    @Override
+    public long uncleanableBytes(Path logDir) {
+        long now = clock.getAsLong();
+        long bytes = 0;
+        for (Map.Entry<TopicPartitionKey, PartitionLog> e : uncleanableIn(logDir).entrySet()) {
+            try {
+                bytes += LogToClean.of(e.getKey(), e.getValue(), checkpoints.get(logDir, e.getKey()),
+                        stableOffsets.applyAsLong(e.getKey()), now).cleanableBytes();
+            } catch (IOException | RuntimeException ex) {
+                LOG.debug("could not weigh uncleanable {}: {}", e.getKey(), ex.toString());
+            }
+        }
+        return bytes;
+    }
+
+    /** The current logs of {@code logDir} marked uncleanable (a deleted log drops out, as Kafka's maintenance does). */
+    private Map<TopicPartitionKey, PartitionLog> uncleanableIn(Path logDir) {
+        Map<TopicPartitionKey, PartitionLog> found = new java.util.HashMap<>();
+        Map<TopicPartitionKey, PartitionLog> current = logs.get();
+        synchronized (this) {
+            current.forEach((key, log) -> {
+                if (uncleanable.contains(log) && logDir.equals(logDirOf.apply(key))) {
+                    found.put(key, log);
+                }
+            });
+        }
+        return found;
+    }
+
+    private static Cleaner.LastClean lastCleanOf(Worker worker) {
+        Cleaner cleaner = worker.cleaner;
+        return cleaner == null ? Cleaner.LastClean.NONE : cleaner.lastClean();
+    }
+
+    /** Stops the threads after their current batch (no clean is swapped in after this returns). Idempotent. */
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            synchronized (this) {
+                stopping = true;
+                notifyAll();
+            }
+            throttle.stop();
+            stopWorkers(List.copyOf(workers));
         }
     }
 }

@@ -14,11 +14,13 @@ import java.io.IOException;
  * min.compaction.lag.ms); its share of the log's bytes is the dirty ratio; a dirty segment older than
  * max.compaction.lag.ms makes the log due whatever its ratio. Immutable; computed from one view of the segment chain.
  *
- * @param checkpointReset true when the checkpoint was missing or out of range and the log start was used
+ * @param checkpointReset   true when the checkpoint was missing or out of range and the log start was used
+ * @param compactionDelayMs how long past max.compaction.lag.ms its oldest dirty segment is (Kafka's
+ *                          maxCompactionDelay; 0 when not overdue)
  */
 public record LogToClean(TopicPartitionKey key, PartitionLog log, LogSegment[] chain, long firstDirtyOffset,
                          long firstUncleanableOffset, long cleanBytes, long cleanableBytes, boolean needCompactionNow,
-                         boolean checkpointReset) {
+                         boolean checkpointReset, long compactionDelayMs) {
 
     /**
      * @param checkpoint   the checkpointed first dirty offset, or null
@@ -52,7 +54,7 @@ public record LogToClean(TopicPartitionKey key, PartitionLog log, LogSegment[] c
         long cleanUntil = nowMs - Math.max(config.maxCompactionLagMs(), 0L);
         boolean due = earliestDirtyTimestamp < cleanUntil;
         return new LogToClean(key, log, chain, firstDirty, uncleanable, bytesIn(chain, logEnd, logStart, firstDirty),
-                bytesIn(chain, logEnd, firstDirty, uncleanable), due, reset);
+                bytesIn(chain, logEnd, firstDirty, uncleanable), due, reset, due ? cleanUntil - earliestDirtyTimestamp : 0);
     }
 
     /** Bytes of the segments overlapping [from, to). */

@@ -121,6 +121,11 @@ public final class OffsetMap {
         return size;
     }
 
+    /** Keys held over the slots the whole memory gives (Kafka's buffer utilization: 0 empty, 1 every slot used). */
+    public double utilization() {
+        return (double) size / maxSlots;
+    }
+
     /** The last offset of the last batch whose keys were all recorded; records after it are not in the map. */
     public long latestOffset() {
         return latestOffset;

@@ -56,8 +56,4 @@ public final class SegmentPins {
     public boolean holds(long segmentNextOffset) {
         return segmentNextOffset > lowestPinnedOffset();
     }
-
-    public synchronized int pinCount() {
-        return pins.size();
-    }
 }

@@ -81,6 +81,37 @@ class ShipAndInstallTest {
     }
 
     @Test
+    void shouldRollAFullEnoughActiveSegmentSoItShipsAsAFile() throws Exception {
+        try (PartitionLog log = fill(log("source"))) {
+            long end = log.logEndOffset();
+            int segments = log.segmentCount();
+            try (ShippableLog view = log.pinForShipping(end, 1)) {
+                assertEquals(end, view.boundaryOffset(), "every record lies below the boundary");
+                assertEquals(segments, view.segments().size(), "the active segment was rolled and is shipped");
+                assertEquals(end - 1, view.segments().get(view.segments().size() - 1).lastOffset());
+                assertEquals(segments + 1, log.segmentCount());
+            }
+            log.appendAsLeader(batch(99), 1, NOW);
+            assertEquals(end + 1, log.logEndOffset(), "the log goes on in its new active segment");
+        }
+    }
+
+    @Test
+    void shouldNotRollWhenTheActiveSegmentIsSmallOrHoldsRecordsPastTheBoundary() throws Exception {
+        try (PartitionLog log = fill(log("source"))) {
+            int segments = log.segmentCount();
+            long activeBase = log.segmentBaseOffsets()[segments - 1];
+            try (ShippableLog view = log.pinForShipping(log.logEndOffset(), Integer.MAX_VALUE)) {
+                assertEquals(activeBase, view.boundaryOffset(), "too small to roll");
+            }
+            try (ShippableLog view = log.pinForShipping(log.logEndOffset() - 1, 1)) {
+                assertEquals(activeBase, view.boundaryOffset(), "its last record is past the boundary");
+            }
+            assertEquals(segments, log.segmentCount());
+        }
+    }
+
+    @Test
     void shouldInstallStagedCopiesAsTheLogAndRefuseANonEmptyLog() throws Exception {
         try (PartitionLog source = fill(log("source")); PartitionLog target = log("target");
              ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {

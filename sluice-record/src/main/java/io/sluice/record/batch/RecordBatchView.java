@@ -216,6 +216,7 @@ public final class RecordBatchView {
         buffer.putInt(offset + CRC_OFFSET, computeCrc());
     }
 
+    @SuppressWarnings("ReferenceEquality") // the window is cached per buffer object, not per contents
     private ByteBuffer crcWindowOver(ByteBuffer source) {
         if (crcWindowSource != source) {
             crcWindow = source.duplicate();

@@ -119,7 +119,7 @@ final class SnappyFrameLayout {
                 if ((tag & TAG_TYPE_MASK) != TAG_TYPE_LITERAL) {
                     return PayloadDecompressor.NOT_STORED;
                 }
-                long length = tag >>> TAG_LITERAL_LENGTH_SHIFT;
+                long length = (long) tag >>> TAG_LITERAL_LENGTH_SHIFT;
                 if (length >= LITERAL_LENGTH_IN_TAG_LIMIT) {
                     int lengthBytes = (int) length - (LITERAL_LENGTH_IN_TAG_LIMIT - 1);
                     if (blockEnd - p < lengthBytes) {

@@ -22,6 +22,7 @@ final class SourceWindow {
     }
 
     /** A buffer whose position..limit are exactly the payload bytes; owned by this object. */
+    @SuppressWarnings("ReferenceEquality") // the duplicate is cached per buffer object, not per contents
     ByteBuffer over(ByteBuffer source, int from, int to) {
         if (needsDirect && !source.isDirect()) {
             int length = to - from;

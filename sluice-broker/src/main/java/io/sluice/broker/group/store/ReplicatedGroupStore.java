@@ -156,7 +156,8 @@ public final class ReplicatedGroupStore implements GroupStore {
         leading.maybeAdvanceHighWatermark();
         leading.notifyAppended();
         CompletableFuture<Void> durable = new CompletableFuture<>();
-        new DelayedProduce(leading, appended.lastOffset() + 1, epoch, minInsync).start(timer, commitTimeoutMs)
+        // Every outcome goes to durable; the future whenComplete returns only repeats a failure durable carries.
+        var unused = new DelayedProduce(leading, appended.lastOffset() + 1, epoch, minInsync).start(timer, commitTimeoutMs)
                 .whenComplete((error, failure) -> {
                     if (failure != null) {
                         durable.completeExceptionally(failure);

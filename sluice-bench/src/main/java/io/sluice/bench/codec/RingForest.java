@@ -1,5 +1,7 @@
-package io.sluice.codec.endpoint;
+package io.sluice.bench.codec;
 
+import io.sluice.codec.endpoint.Endpoint;
+import io.sluice.codec.endpoint.SeededHash;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

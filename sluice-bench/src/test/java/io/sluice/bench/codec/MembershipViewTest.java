@@ -1,5 +1,6 @@
-package io.sluice.codec.endpoint;
+package io.sluice.bench.codec;
 
+import io.sluice.codec.endpoint.Endpoint;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

@@ -1,0 +1,171 @@
+package io.sluice.log.ship;
+
+import io.sluice.log.batch.BatchFraming;
+import io.sluice.record.batch.Crc32cCombine;
+import io.sluice.record.batch.RecordBatchView;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.zip.CRC32C;
+
+import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
+
+/**
+ * CRC-32C of a byte range of a segment file, as the sender of the range must vouch for it, computed on the segment
+ * mapped read-only (no copy out of the page cache, no system call per batch): a whole batch of at least
+ * {@link #COMBINE_MIN_BYTES} contributes the CRC-32C of its header bytes combined with the CRC-32C it stores for the
+ * rest ({@link Crc32cCombine}), so its records are not read; smaller batches, the parts of the two batches the range
+ * cuts, and everything after a batch header that is not sane are checksummed byte by byte from the mapping.
+ *
+ * <p>The result equals the CRC-32C of the range's bytes whenever every combined batch's stored checksum is right.
+ * When a combined batch is damaged, the result differs from the bytes' checksum and a receiver that checks the bytes
+ * refuses the range; a damaged batch checksummed byte by byte is vouched for as it is, and the receiver's own check of
+ * every batch's CRC refuses it. Either way damage is never installed.
+ *
+ * <p>Ranges asked one after the other ({@code position} = the previous range's end, same file) continue from the
+ * batch boundary the previous call found; any other position walks the headers from the file's start. The mapping of
+ * the current file is kept until another file is asked for (the JVM unmaps it when it is collected, as it does the
+ * index mappings). Not thread-safe; one per sender, or per transfer under the caller's lock.
+ */
+public final class SegmentRangeChecksum {
+    /** Below this a batch's bytes are checksummed faster than its stored CRC is combined (about half a microsecond). */
+    public static final int COMBINE_MIN_BYTES = 2048;
+    private static final int READ_BYTES = 64 * 1024;
+
+    private final RecordBatchView header = new RecordBatchView();
+    private final CRC32C crc = new CRC32C();
+    private ByteBuffer readBuffer;
+    private FileChannel mappedFile;
+    private long mappedLimit;
+    private MappedByteBuffer mapped;
+    /** A view of {@link #mapped} whose position and limit select what is checksummed. */
+    private ByteBuffer view;
+    /** The end of the last range, and the batch boundary at or before it (-1: no sane batch from there on). */
+    private long lastEnd = -1;
+    private long lastBoundary = -1;
+    private long batchesCombined;
+    private long bytesChecksummed;
+
+    /**
+     * @param file  the segment file; its first {@code limit} bytes are whole batches (at most 2 GiB, as segments are)
+     * @throws IOException also when the file is shorter than {@code limit} or the range passes it
+     */
+    public int of(FileChannel file, long position, int length, long limit) throws IOException {
+        long end = position + length;
+        if (position < 0 || length < 0 || end > limit || limit > Integer.MAX_VALUE) {
+            throw new IOException("range [" + position + ", " + end + ") is not inside the " + limit
+                    + " bytes of the segment");
+        }
+        boolean continues = file == mappedFile && limit == mappedLimit && position == lastEnd;
+        ByteBuffer bytes = map(file, limit);
+        int boundary = continues ? (int) lastBoundary : 0;
+        int at = (int) position;
+        int rawFrom = at; // bytes from here to at are checksummed together, at the next combined batch or the end
+        int checksum = 0;
+        try {
+            while (at < end) {
+                if (boundary < 0 || BatchFraming.check(header.wrap(bytes, boundary), limit - boundary) != null) {
+                    boundary = -1;
+                    at = (int) end;
+                    break;
+                }
+                int batchEnd = boundary + header.sizeInBytes();
+                if (batchEnd <= at) {
+                    boundary = batchEnd;
+                    continue;
+                }
+                int pieceEnd = (int) Math.min(batchEnd, end);
+                if (boundary == at && batchEnd == pieceEnd && header.sizeInBytes() >= COMBINE_MIN_BYTES) {
+                    checksum = Crc32cCombine.combine(checksum, crcOf(rawFrom, at), at - rawFrom);
+                    checksum = Crc32cCombine.combine(checksum, wholeBatch(boundary), header.sizeInBytes());
+                    batchesCombined++;
+                    rawFrom = pieceEnd;
+                }
+                at = pieceEnd;
+                if (at == batchEnd) {
+                    boundary = batchEnd;
+                }
+            }
+            checksum = Crc32cCombine.combine(checksum, crcOf(rawFrom, at), at - rawFrom);
+        } catch (InternalError e) { // the file was cut under its mapping (SIGBUS on a mapped page)
+            forgetMapping();
+            throw new IOException("segment file shrank below " + limit + " bytes while it was read", e);
+        }
+        lastEnd = end;
+        lastBoundary = boundary;
+        return checksum;
+    }
+
+    /** CRC-32C of a range of a file that is not a segment (a producer snapshot): every byte is read. */
+    public int ofBytes(FileChannel file, long position, int length) throws IOException {
+        if (readBuffer == null) {
+            readBuffer = ByteBuffer.allocateDirect(READ_BYTES);
+        }
+        crc.reset();
+        long at = position;
+        long end = position + length;
+        while (at < end) {
+            readBuffer.clear().limit((int) Math.min(readBuffer.capacity(), end - at));
+            int read = file.read(readBuffer, at);
+            if (read <= 0) {
+                throw new IOException("file ends at " + at + ", inside the range [" + position + ", " + end + ")");
+            }
+            readBuffer.flip();
+            crc.update(readBuffer);
+            at += read;
+        }
+        bytesChecksummed += length;
+        return (int) crc.getValue();
+    }
+
+    /** Whole batches vouched for from their stored checksum so far. */
+    public long batchesCombined() {
+        return batchesCombined;
+    }
+
+    /** Bytes checksummed one by one so far (small and cut batches, insane headers, other files). */
+    public long bytesChecksummed() {
+        return bytesChecksummed;
+    }
+
+    private ByteBuffer map(FileChannel file, long limit) throws IOException {
+        if (file != mappedFile || limit != mappedLimit) {
+            forgetMapping();
+            if (file.size() < limit) {
+                throw new IOException("segment file holds " + file.size() + " bytes, fewer than its " + limit);
+            }
+            mapped = file.map(FileChannel.MapMode.READ_ONLY, 0, limit);
+            view = mapped.duplicate();
+            mappedFile = file;
+            mappedLimit = limit;
+        }
+        return mapped;
+    }
+
+    private void forgetMapping() {
+        mapped = null;
+        view = null;
+        mappedFile = null;
+        mappedLimit = -1;
+        lastEnd = -1;
+    }
+
+    /** The CRC-32C of the whole batch at {@code start}: its header bytes, then its stored checksum for the rest. */
+    private int wholeBatch(int start) {
+        crc.reset();
+        crc.update(view.clear().position(start).limit(start + ATTRIBUTES_OFFSET));
+        return Crc32cCombine.combine((int) crc.getValue(), header.storedCrc(), header.sizeInBytes() - ATTRIBUTES_OFFSET);
+    }
+
+    private int crcOf(int from, int to) {
+        if (from == to) {
+            return 0;
+        }
+        crc.reset();
+        crc.update(view.clear().position(from).limit(to));
+        bytesChecksummed += to - from;
+        return (int) crc.getValue();
+    }
+}

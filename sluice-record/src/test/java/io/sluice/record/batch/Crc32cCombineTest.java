@@ -1,0 +1,52 @@
+package io.sluice.record.batch;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+import java.util.zip.CRC32C;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** {@link Crc32cCombine}: the checksum of A then B from the checksums of A and B equals the checksum of the bytes. */
+class Crc32cCombineTest {
+
+    private static int crc(byte[] bytes, int from, int to) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, from, to - from);
+        return (int) crc.getValue();
+    }
+
+    @Property(tries = 500)
+    void shouldEqualTheChecksumOfTheConcatenation(@ForAll @Size(max = 3000) byte[] bytes, @ForAll int cutSeed) {
+        int cut = bytes.length == 0 ? 0 : Math.floorMod(cutSeed, bytes.length + 1);
+        int combined = Crc32cCombine.combine(crc(bytes, 0, cut), crc(bytes, cut, bytes.length), bytes.length - cut);
+        assertEquals(crc(bytes, 0, bytes.length), combined);
+    }
+
+    @Test
+    void shouldTreatTheEmptyStringAsNeutral() {
+        byte[] bytes = "123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        int whole = crc(bytes, 0, bytes.length);
+        assertEquals(0xE3069283, whole, "CRC-32C check value");
+        assertEquals(whole, Crc32cCombine.combine(0, whole, bytes.length));
+        assertEquals(whole, Crc32cCombine.combine(whole, 0, 0));
+    }
+
+    @Test
+    void shouldCombineLongRunsOfZeros() {
+        byte[] zeros = new byte[1 << 20];
+        byte[] head = {1, 2, 3};
+        byte[] all = new byte[head.length + zeros.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        assertEquals(crc(all, 0, all.length),
+                Crc32cCombine.combine(crc(head, 0, head.length), crc(zeros, 0, zeros.length), zeros.length));
+    }
+
+    @Test
+    void shouldRefuseANegativeLength() {
+        assertThrows(IllegalArgumentException.class, () -> Crc32cCombine.combine(1, 2, -1));
+    }
+}
