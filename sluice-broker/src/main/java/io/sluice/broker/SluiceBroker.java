@@ -59,12 +59,14 @@ import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.cluster.ClusterMembership;
 import io.sluice.broker.cluster.ControllerForwarder;
 import io.sluice.broker.config.BrokerConfig;
+import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.reassign.ReassignmentRoomCheck;
 import io.sluice.broker.config.Listener;
 import io.sluice.broker.fetch.FetchHandler;
 import io.sluice.broker.http.BrokerStatus;
 import io.sluice.broker.metrics.BrokerGauges;
 import io.sluice.broker.metrics.BrokerMetrics;
+import io.sluice.broker.metrics.NetworkIdleMetrics;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.broker.network.NetworkServer;
@@ -188,12 +190,15 @@ public final class SluiceBroker implements AutoCloseable {
         ReplicaManager replicas = null;
         ScheduledThreadPoolExecutor replicationTimer = null;
         MoveSource moveSource = null;
-        BrokerMetrics metrics = new BrokerMetrics(ManagementFactory.getPlatformMBeanServer());
+        BrokerMetrics metrics = new BrokerMetrics(ManagementFactory.getPlatformMBeanServer(),
+                Boolean.parseBoolean(config.valueText(BrokerConfigKeys.METRICS_ENABLE)));
         BrokerStatus status = null;
         try {
             logs.lockDirectories();
             Files.createDirectories(metadataDir);
             membership = ClusterMembership.connect(config, metadataDir);
+            membership.observePublications(metrics.sluice());
+            metrics.sluice().followZooKeeperSession(membership.zooKeeperSession());
             ProducerIdManager producerIds = new ProducerIdManager(membership.producerIdBlocks()::reserve);
             BrokerIdentity identity = BrokerIdentity.loadOrCreate(logDirs, config.brokerId(), membership.clusterId());
             DynamicBrokerConfig dynamicConfig = new DynamicBrokerConfig(config);
@@ -205,7 +210,7 @@ public final class SluiceBroker implements AutoCloseable {
             });
             TopicManager topics = new TopicManager(dynamicConfig, new ReplicationThrottles(), logs);
             topicsRef.set(topics);
-            validators = new ValidatorPool(ValidatorConfig.defaults());
+            validators = new ValidatorPool(ValidatorConfig.defaults(), metrics.validationObserver());
             timer = daemonScheduler("sluice-delayed-fetch");
             groupTimer = daemonScheduler("sluice-group-coordinator");
             groupLoader = daemonScheduler("sluice-group-loader");
@@ -235,7 +240,7 @@ public final class SluiceBroker implements AutoCloseable {
             ClientQuotas quotas = new ClientQuotas(quotaConfigs, config.quotaWindowNum(),
                     TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), System::currentTimeMillis,
                     new QuotaMetrics(metrics.registry(), System::currentTimeMillis));
-            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requests()).authorizeWith(authorizer)
+            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requestObserver()).authorizeWith(authorizer)
                     .throttleWith(quotas);
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
                     .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
@@ -302,7 +307,11 @@ public final class SluiceBroker implements AutoCloseable {
                         config.socketReceiveBufferBytes(), config.connectionsMaxIdleMs(),
                         ListenerSecurity.of(config, l, ScramCredentialStore.ofCluster(appliedState))));
             }
-            server = NetworkServer.start(listeners, registry);
+            server = NetworkServer.start(listeners, registry, metrics.socketServer());
+            metrics.socketServer().register(server.listenerNames(), server.networkThreads().size());
+            NetworkIdleMetrics networkIdle = new NetworkIdleMetrics(metrics.registry(), server.networkThreads());
+            replicationTimer.scheduleAtFixedRate(networkIdle::sample, NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(),
+                    NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
             InetSocketAddress bound = server.boundAddress();
             Map<String, BrokerNode> advertised = advertisedEndpoints(config, server);
             String host = advertised.values().iterator().next().host();

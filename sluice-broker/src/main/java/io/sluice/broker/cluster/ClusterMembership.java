@@ -8,7 +8,9 @@ import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.node.ProducerIdBlocks;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.controller.PublicationObserver;
 import io.sluice.cluster.zk.ClusterConnection;
+import io.sluice.cluster.zk.SessionStateTracker;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
 import io.sluice.codec.endpoint.Endpoint;
 import java.io.IOException;
@@ -49,6 +51,7 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
 
     private final EmbeddedZooKeeper embedded;
     private final ClusterConnection connection;
+    private volatile PublicationObserver publications = PublicationObserver.NONE;
     private final ClusterConfig clusterConfig;
     private final String clusterId;
     private volatile ClusterNode node;
@@ -180,6 +183,9 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         BrokerInfo info = new BrokerInfo(advertised.id(), advertised.rack() == null ? "" : advertised.rack(), names,
                 endpoints);
         ClusterNode started = new ClusterNode(connection.client(), info, clusterConfig, true);
+        if (started.controller() != null) {
+            started.controller().observePublications(publications);
+        }
         try {
             started.start();
         } catch (IOException | RuntimeException e) {
@@ -217,6 +223,16 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
     /** The joined node; null before {@link #join}. */
     public ClusterNode node() {
         return node;
+    }
+
+    /** Sets who is told of every cluster-state publication this broker makes as controller; call before {@link #join}. */
+    public void observePublications(PublicationObserver observer) {
+        this.publications = observer;
+    }
+
+    /** The state and expirations of this broker's ZooKeeper session. */
+    public SessionStateTracker zooKeeperSession() {
+        return connection.session();
     }
 
     /** Whether this broker's ZooKeeper session is connected right now. */

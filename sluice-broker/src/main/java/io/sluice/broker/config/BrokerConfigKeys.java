@@ -125,6 +125,8 @@ public final class BrokerConfigKeys {
     public static final String MOVE_MAX_IDLE_ROUNDS = "sluice.move.max.idle.rounds";
     public static final String MOVE_FREE_SPACE_MARGIN_BYTES = "sluice.move.free.space.margin.bytes";
     public static final String HTTP_LISTENER = "sluice.http.listener";
+    public static final String HTTP_AUTHENTICATION = "sluice.http.authentication";
+    public static final String METRICS_ENABLE = "sluice.metrics.enable";
     public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
     public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
     public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
@@ -314,6 +316,12 @@ public final class BrokerConfigKeys {
         define(HTTP_LISTENER, STRING, null,
                 "host:port (a bare port binds 127.0.0.1) of the HTTP listener serving Prometheus metrics at /metrics; unset: no HTTP listener.",
                 (key, value) -> HttpListenerAddress.parse((String) value));
+        define(HTTP_AUTHENTICATION, STRING, "none",
+                "basic: the HTTP listener asks for HTTP Basic credentials, checked against the PLAIN and SCRAM accounts the Kafka listeners accept; none: no login (the listener binds 127.0.0.1 unless told otherwise).",
+                oneOf("none", "basic"));
+        define(METRICS_ENABLE, BOOLEAN, "true",
+                "false makes the per-request, per-topic and produce-validation metrics no-ops (their MBeans stay at zero), to measure what they cost.",
+                ANY);
         define(LEADER_REPLICATION_THROTTLED_RATE, LONG, String.valueOf(Long.MAX_VALUE),
                 "Bytes/s this broker sends as leader for the partitions in leader.replication.throttled.replicas (KIP-73).",
                 atLeast(1));

@@ -1,5 +1,6 @@
 package io.sluice.broker.http;
 
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.cluster.ClusterMembership;
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.group.ConsumerLag;
@@ -63,9 +64,11 @@ public final class BrokerStatus implements AutoCloseable {
                 lagMetrics.sync();
             }, LAG_REFRESH_INTERVAL.toMillis(), LAG_REFRESH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
             if (config.httpListener().isPresent()) {
-                http = MetricsHttpServer.start(config.httpListener().get(),
-                        MetricsHttpServer.registryFor(metrics.registry()),
-                        new StatusSources(config.brokerId(), membership, lag::groups, moves::progress, metrics.topics()));
+                PrometheusRegistry scrape = MetricsHttpServer.registryFor(metrics.registry());
+                scrape.register(metrics.socketServer().prometheus());
+                http = MetricsHttpServer.start(config.httpListener().get(), scrape,
+                        new StatusSources(config.brokerId(), membership, lag::groups, moves::progress, metrics.topics()),
+                        HttpAuthenticator.of(config, () -> currentState(membership)));
                 InetSocketAddress bound = http.boundAddress();
                 String host = bound.getAddress().isAnyLocalAddress() ? advertisedHost : bound.getAddress().getHostAddress();
                 membership.advertiseHttp(Endpoint.of(host, bound.getPort()));

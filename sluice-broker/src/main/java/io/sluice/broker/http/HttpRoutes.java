@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,8 +58,16 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final StatusApi api;
     private final StaticResources files;
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+    /** Null when no login is asked for. */
+    private final HttpAuthenticator authenticator;
 
     HttpRoutes(PrometheusRegistry registry, StatusApi api, StaticResources files) {
+        this(registry, api, files, null);
+    }
+
+    /** @param authenticator checks every request's Basic login first; null serves everyone */
+    HttpRoutes(PrometheusRegistry registry, StatusApi api, StaticResources files, HttpAuthenticator authenticator) {
+        this.authenticator = authenticator;
         this.registry = registry;
         this.api = api;
         this.files = files;
@@ -79,6 +88,9 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
                     : HttpResponseStatus.BAD_REQUEST;
             LOG.debug("Refusing an HTTP request from {}: {}", ctx.channel().remoteAddress(), cause.toString());
             sendAndClose(ctx, text(status, status.reasonPhrase() + "\n"));
+            return;
+        }
+        if (authenticator != null && !loggedIn(ctx, request)) {
             return;
         }
         boolean keepAlive = HttpUtil.isKeepAlive(request);
@@ -113,15 +125,15 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
             response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
             send(ctx, keepAlive, response);
         } else {
-            json(ctx, keepAlive, head, path, parameters);
+            json(ctx, keepAlive, head, path, parameters, request.headers().get(HttpHeaderNames.AUTHORIZATION));
         }
     }
 
     private void json(ChannelHandlerContext ctx, boolean keepAlive, boolean head, String path,
-                      Map<String, List<String>> parameters) {
+                      Map<String, List<String>> parameters, String authorization) {
         CompletableFuture<byte[]> answer;
         try {
-            answer = api.answer(path, parameters);
+            answer = api.answer(path, parameters, authenticator == null ? null : authorization);
         } catch (StatusApi.BadRequest e) {
             send(ctx, keepAlive, text(HttpResponseStatus.BAD_REQUEST, e.getMessage() + "\n"));
             return;
@@ -143,6 +155,37 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
             response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
             send(ctx, keepOpen, response);
         });
+    }
+
+    /**
+     * Answers a request without a valid login and returns false: 401 with the Basic challenge when the login is missing
+     * or wrong (wrong ones after the failed-login delay, then closed), 400 for a malformed header, 431 for one too long.
+     */
+    private boolean loggedIn(ChannelHandlerContext ctx, FullHttpRequest request) {
+        HttpAuthenticator.Outcome outcome = authenticator.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        switch (outcome) {
+            case ACCEPTED -> {
+                return true;
+            }
+            case MISSING -> send(ctx, HttpUtil.isKeepAlive(request), challenge());
+            case REFUSED -> {
+                LOG.info("Refused an HTTP login from {}", ctx.channel().remoteAddress());
+                ctx.channel().config().setAutoRead(false);
+                ctx.executor().schedule(() -> sendAndClose(ctx, challenge()), authenticator.failedDelayMs(),
+                        TimeUnit.MILLISECONDS);
+            }
+            case MALFORMED -> sendAndClose(ctx, text(HttpResponseStatus.BAD_REQUEST,
+                    "Malformed Authorization header: expected Basic base64(user:password)\n"));
+            case TOO_LONG -> sendAndClose(ctx, text(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                    "Authorization header over " + HttpAuthenticator.MAX_AUTHORIZATION_CHARS + " characters\n"));
+        }
+        return false;
+    }
+
+    private static FullHttpResponse challenge() {
+        FullHttpResponse response = text(HttpResponseStatus.UNAUTHORIZED, "Log in with a Kafka user's password\n");
+        response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, HttpAuthenticator.CHALLENGE);
+        return response;
     }
 
     private void scrape(ChannelHandlerContext ctx, boolean keepAlive, boolean head) {

@@ -66,6 +66,12 @@ public final class MetricsHttpServer implements AutoCloseable {
     /** Binds the listener and serves {@code registry} and the status of {@code sources}; fails when it cannot bind. */
     public static MetricsHttpServer start(HttpListenerAddress address, PrometheusRegistry registry,
                                           StatusSources sources) throws InterruptedException {
+        return start(address, registry, sources, null);
+    }
+
+    /** As {@link #start(HttpListenerAddress, PrometheusRegistry, StatusSources)}; a non-null login is asked first. */
+    static MetricsHttpServer start(HttpListenerAddress address, PrometheusRegistry registry, StatusSources sources,
+                                   HttpAuthenticator authenticator) throws InterruptedException {
         EventLoopGroup acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-http-acceptor", true));
         EventLoopGroup workers = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-http", true));
         ThroughputHistory throughput = new ThroughputHistory(
@@ -76,7 +82,7 @@ public final class MetricsHttpServer implements AutoCloseable {
         ClusterJson cluster = new ClusterJson(sources.membership(), sources.transfers());
         PeerFanOut peers = new PeerFanOut(sources.brokerId(), () -> ClusterJson.httpBases(cluster.state()));
         HttpRoutes routes = new HttpRoutes(registry, new StatusApi(cluster, sources.consumerLag(), throughput, peers),
-                new StaticResources());
+                new StaticResources(), authenticator);
         try {
             throughput.sample();
             workers.scheduleAtFixedRate(throughput::sample, THROUGHPUT_SAMPLE_MS, THROUGHPUT_SAMPLE_MS,

@@ -53,6 +53,11 @@ final class PeerFanOut implements AutoCloseable {
 
     /** {@code {"scope":"cluster","brokers":[{"broker":1,"data":{..}},{"broker":2,"error":".."}]}}, brokers by id. */
     CompletableFuture<byte[]> gather(String endpointPath, JsonBody.Writer local) {
+        return gather(endpointPath, local, null);
+    }
+
+    /** As {@link #gather(String, JsonBody.Writer)}, asking peers with {@code authorization} (the caller's login). */
+    CompletableFuture<byte[]> gather(String endpointPath, JsonBody.Writer local, String authorization) {
         List<CompletableFuture<Answer>> answers = new ArrayList<>();
         boolean selfListed = false;
         for (Map.Entry<Integer, String> peer : httpBases.get().entrySet()) {
@@ -60,7 +65,7 @@ final class PeerFanOut implements AutoCloseable {
                 selfListed = true;
                 answers.add(CompletableFuture.completedFuture(localAnswer(local)));
             } else {
-                answers.add(ask(peer.getKey(), peer.getValue() + endpointPath + "?scope=local"));
+                answers.add(ask(peer.getKey(), peer.getValue() + endpointPath + "?scope=local", authorization));
             }
         }
         if (!selfListed) {
@@ -83,10 +88,14 @@ final class PeerFanOut implements AutoCloseable {
         }
     }
 
-    private CompletableFuture<Answer> ask(int broker, String url) {
+    private CompletableFuture<Answer> ask(int broker, String url, String authorization) {
         HttpRequest request;
         try {
-            request = HttpRequest.newBuilder(URI.create(url)).timeout(PEER_TIMEOUT).GET().build();
+            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(PEER_TIMEOUT).GET();
+            if (authorization != null) {
+                builder.header("Authorization", authorization);
+            }
+            request = builder.build();
         } catch (IllegalArgumentException e) {
             return CompletableFuture.completedFuture(new Answer(broker, null, "bad address " + url));
         }

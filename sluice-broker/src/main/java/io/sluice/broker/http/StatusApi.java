@@ -51,12 +51,18 @@ final class StatusApi {
      * @throws BadRequest for a scope other than local or cluster, or cluster on an endpoint without one
      */
     CompletableFuture<byte[]> answer(String path, Map<String, List<String>> parameters) throws BadRequest {
+        return answer(path, parameters, null);
+    }
+
+    /** As {@link #answer(String, Map)}; {@code authorization} (may be null) is passed on to peers asked for theirs. */
+    CompletableFuture<byte[]> answer(String path, Map<String, List<String>> parameters, String authorization)
+            throws BadRequest {
         JsonBody.Writer writer = writerFor(path);
         List<String> scopes = parameters.getOrDefault(SCOPE, List.of("local"));
         String scope = scopes.size() == 1 ? scopes.get(0) : "";
         boolean perBroker = isPerBroker(path);
         if (scope.equals("cluster") && perBroker) {
-            return peers.gather(path, writer);
+            return peers.gather(path, writer, authorization);
         }
         if (!scope.equals("local") && !(scope.equals("cluster") && !perBroker)) {
             throw new BadRequest("scope must be given once, as local or cluster; got " + scopes);

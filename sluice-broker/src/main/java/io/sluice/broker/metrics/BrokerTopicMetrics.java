@@ -16,6 +16,8 @@ public final class BrokerTopicMetrics {
     public static final String TYPE = "BrokerTopicMetrics";
 
     private final KafkaMetrics metrics;
+    /** False when metrics are disabled: the on* methods return at once (the meters exist and stay at zero). */
+    private final boolean enabled;
     private final List<MeterFamily> families = new CopyOnWriteArrayList<>();
     private final MeterFamily messagesIn;
     private final MeterFamily bytesIn;
@@ -26,7 +28,13 @@ public final class BrokerTopicMetrics {
     private final MeterFamily failedFetchRequests;
 
     public BrokerTopicMetrics(KafkaMetrics metrics) {
+        this(metrics, true);
+    }
+
+    /** @param enabled false: marking does nothing ({@code sluice.metrics.enable=false}) */
+    public BrokerTopicMetrics(KafkaMetrics metrics, boolean enabled) {
         this.metrics = metrics;
+        this.enabled = enabled;
         this.messagesIn = meterFamily("MessagesInPerSec", "messages");
         this.bytesIn = meterFamily("BytesInPerSec", "bytes");
         this.bytesOut = meterFamily("BytesOutPerSec", "bytes");
@@ -66,32 +74,50 @@ public final class BrokerTopicMetrics {
 
     /** A leader appended {@code records} records of {@code bytes} bytes (as sent) to a partition of {@code topic}. */
     public void onAppended(String topic, long records, long bytes) {
+        if (!enabled) {
+            return;
+        }
         messagesIn.mark(topic, records);
         bytesIn.mark(topic, bytes);
     }
 
     /** One partition of a produce request to an existing topic, before it is appended. */
     public void onProduceRequest(String topic) {
+        if (!enabled) {
+            return;
+        }
         totalProduceRequests.mark(topic, 1);
     }
 
     /** One partition of a produce request failed for a reason Kafka counts as failure (not a routing error). */
     public void onProduceFailed(String topic) {
+        if (!enabled) {
+            return;
+        }
         failedProduceRequests.mark(topic, 1);
     }
 
     /** One partition of a consumer's or follower's fetch, before it is read. */
     public void onFetchRequest(String topic) {
+        if (!enabled) {
+            return;
+        }
         totalFetchRequests.mark(topic, 1);
     }
 
     /** One partition of a fetch failed unexpectedly (a read error, not a routing or offset error). */
     public void onFetchFailed(String topic) {
+        if (!enabled) {
+            return;
+        }
         failedFetchRequests.mark(topic, 1);
     }
 
     /** A consumer fetch answered {@code bytes} record bytes of {@code topic}. */
     public void onBytesOut(String topic, long bytes) {
+        if (!enabled) {
+            return;
+        }
         bytesOut.mark(topic, bytes);
     }
 

@@ -18,6 +18,9 @@
  * {@link BrokerTopicMetrics}, {@link RequestMetrics} and {@link BrokerGauges} are the Kafka groups on top of it.
  * Later groups register through {@link KafkaMetrics#meter}, {@link KafkaMetrics#gauge},
  * {@link BrokerTopicMetrics#allTopicsMeter} (KIP-352's reassignment bytes) and {@link BrokerTopicMetrics#meterFamily};
- * docs/metrics.md shows the KIP-352 wiring.
+ * docs/metrics.md shows the KIP-352 wiring. Sluice's own metrics, which Kafka has no names for, are
+ * {@link SluiceMetrics} under the {@code io.sluice} domain; Kafka's socket-server metrics are
+ * {@link SocketServerMetrics} (kept by kafka-clients' metrics library, whose MBean shape they have) and
+ * {@link NetworkIdleMetrics}. docs/status-page.md lists them.
  */
 package io.sluice.broker.metrics;

@@ -16,11 +16,14 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.broker.security.ListenerSecurity;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,9 +58,12 @@ public final class NetworkServer implements AutoCloseable {
     private final Map<String, Channel> serverChannels;
     /** The open client connections, closed before any executor stops so no event is handed to a stopped one. */
     private final ChannelGroup connections;
+    /** The network threads in Kafka's processor order (the index is the networkProcessor tag). */
+    private final List<Thread> networkThreads;
 
     private NetworkServer(EventLoopGroup acceptor, EventLoopGroup network, EventExecutorGroup handlers,
-                          Map<String, Channel> serverChannels, ChannelGroup connections) {
+                          Map<String, Channel> serverChannels, ChannelGroup connections, List<Thread> networkThreads) {
+        this.networkThreads = networkThreads;
         this.acceptor = acceptor;
         this.network = network;
         this.handlers = handlers;
@@ -75,6 +81,12 @@ public final class NetworkServer implements AutoCloseable {
      * {@link ListenerSecurity#listenerName()}) on threads shared by all of them; the first one's thread counts apply.
      */
     public static NetworkServer start(List<Settings> listeners, ApiRegistry registry) throws InterruptedException {
+        return start(listeners, registry, ConnectionObserver.NONE);
+    }
+
+    /** As {@link #start(List, ApiRegistry)}, telling {@code observer} of every connection opened and closed. */
+    public static NetworkServer start(List<Settings> listeners, ApiRegistry registry, ConnectionObserver observer)
+            throws InterruptedException {
         Settings first = listeners.get(0);
         EventLoopGroup acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-acceptor", true));
         EventLoopGroup network = new NioEventLoopGroup(first.networkThreads(), new DefaultThreadFactory("sluice-network", true));
@@ -82,7 +94,13 @@ public final class NetworkServer implements AutoCloseable {
                 new DefaultThreadFactory("sluice-request-handler", true));
         ChannelGroup connections = new DefaultChannelGroup("sluice-connections", GlobalEventExecutor.INSTANCE);
         Map<String, Channel> bound = new LinkedHashMap<>();
+        Map<EventExecutor, Integer> processorOf = new IdentityHashMap<>();
+        List<Thread> threads = new ArrayList<>();
         try {
+            for (EventExecutor loop : network) {
+                processorOf.put(loop, processorOf.size());
+                threads.add(loop.submit(Thread::currentThread).syncUninterruptibly().getNow());
+            }
             for (Settings settings : listeners) {
                 ServerBootstrap bootstrap = new ServerBootstrap()
                         .group(acceptor, network)
@@ -90,11 +108,12 @@ public final class NetworkServer implements AutoCloseable {
                         .option(ChannelOption.SO_BACKLOG, 1024)
                         .option(ChannelOption.SO_REUSEADDR, true)
                         .childOption(ChannelOption.TCP_NODELAY, true)
-                        .childHandler(connectionSetup(settings, registry, handlers, connections));
+                        .childHandler(connectionSetup(settings, registry, handlers, connections, observer, processorOf));
                 bound.put(settings.security().listenerName(),
                         bootstrap.bind(settings.host(), settings.port()).sync().channel());
             }
-            return new NetworkServer(acceptor, network, handlers, Collections.unmodifiableMap(bound), connections);
+            return new NetworkServer(acceptor, network, handlers, Collections.unmodifiableMap(bound), connections,
+                    List.copyOf(threads));
         } catch (InterruptedException | RuntimeException e) {
             bound.values().forEach(c -> c.close().awaitUninterruptibly());
             // Nothing was served yet: the threads end at once; the failure to start is what the caller hears.
@@ -108,11 +127,17 @@ public final class NetworkServer implements AutoCloseable {
     /** The pipeline of each new connection of one listener. */
     private static ChannelInitializer<SocketChannel> connectionSetup(Settings settings, ApiRegistry registry,
                                                                      EventExecutorGroup handlers,
-                                                                     ChannelGroup connections) {
+                                                                     ChannelGroup connections,
+                                                                     ConnectionObserver observer,
+                                                                     Map<EventExecutor, Integer> processorOf) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
                 connections.add(ch);
+                String listenerName = settings.security().listenerName();
+                int processor = processorOf.getOrDefault(ch.eventLoop(), 0);
+                observer.opened(listenerName, processor);
+                ch.closeFuture().addListener(closed -> observer.closed(listenerName, processor));
                 if (settings.sendBufferBytes() > 0) {
                     ch.config().setSendBufferSize(settings.sendBufferBytes());
                 }
@@ -142,6 +167,16 @@ public final class NetworkServer implements AutoCloseable {
                         security.newSession(engine), settings.maxRequestBytes()));
             }
         };
+    }
+
+    /** The network threads (Netty event loops), index i being Kafka's networkProcessor i. */
+    public List<Thread> networkThreads() {
+        return networkThreads;
+    }
+
+    /** The names of the listeners, in the order they were given. */
+    public List<String> listenerNames() {
+        return List.copyOf(serverChannels.keySet());
     }
 
     /**

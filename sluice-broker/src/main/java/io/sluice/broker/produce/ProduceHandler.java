@@ -140,7 +140,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
         }
         long now = clock.getAsLong();
         try {
-            ValidatedRecords validated = validators.forCurrentThread().validate(records.buffer(), partition.validationPolicy(), now);
+            ValidatedRecords validated = validators.validate(records.buffer(), partition.validationPolicy(), now);
             if (validated.recompressedBatches() > 0) {
                 recompressedBatches.add(validated.recompressedBatches());
             }

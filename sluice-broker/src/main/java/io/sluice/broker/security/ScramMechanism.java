@@ -88,6 +88,15 @@ public enum ScramMechanism {
         return new ScramCredential(salt.clone(), hash(clientKey(saltedPassword)), serverKey(saltedPassword), iterations);
     }
 
+    /**
+     * Whether {@code password} is the one {@code stored} was derived from: H(HMAC(Hi(password, salt, i), "Client Key"))
+     * equals StoredKey, compared in constant time (the HTTP listener's Basic login checks SCRAM users this way).
+     */
+    public boolean verifies(ScramCredential stored, String password) {
+        byte[] salted = saltedPassword(password, stored.salt(), stored.iterations());
+        return MessageDigest.isEqual(hash(clientKey(salted)), stored.storedKey());
+    }
+
     /** Hi(password, salt, i) of RFC 5802: PBKDF2 with this mechanism's HMAC, one hash long. */
     byte[] saltedPassword(String password, byte[] salt, int iterations) {
         try {

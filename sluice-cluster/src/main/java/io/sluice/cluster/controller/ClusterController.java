@@ -113,6 +113,11 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         return stats;
     }
 
+    /** Sets the one observer told of each published delta and snapshot (the broker's metrics); null for none. */
+    public void observePublications(PublicationObserver observer) {
+        publisher.observeWith(observer);
+    }
+
     /** The controller thread, for CPU and allocation measurements; null before it first ran. */
     public Thread controllerThread() {
         return controllerThread;

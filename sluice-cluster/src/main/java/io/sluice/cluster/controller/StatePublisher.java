@@ -55,6 +55,7 @@ final class StatePublisher implements AutoCloseable {
     private final AppliedListener listener;
     private final CuratorWatcher snapshotWatcher = this::onSnapshotEvent;
 
+    private volatile PublicationObserver observer = PublicationObserver.NONE;
     private volatile FencedWriter writer;
     private volatile ClusterState state;
     private SnapshotManifest head;
@@ -118,6 +119,11 @@ final class StatePublisher implements AutoCloseable {
         return snapshotPolicy;
     }
 
+    /** Sets the one observer of completed publications; null observes nothing. */
+    void observeWith(PublicationObserver publications) {
+        observer = publications == null ? PublicationObserver.NONE : publications;
+    }
+
     private List<CuratorTransactionResult> commit(String what, List<CuratorOp> ops, long bytes) throws Exception {
         FencedWriter w = writer;
         if (w == null) {
@@ -144,6 +150,7 @@ final class StatePublisher implements AutoCloseable {
         if (w == null) {
             throw new ControllerFencedException(-1, -1, "delta after resignation");
         }
+        long started = System.nanoTime();
         delta.controllerEpoch = w.epoch();
         delta.prevSeq = state.appliedSeq();
         byte[] bytes = serializer.encodeDelta(delta);
@@ -167,6 +174,7 @@ final class StatePublisher implements AutoCloseable {
         state = before.apply(delta, seq);
         listener.applied(before, delta, state);
         stats.deltas.incrementAndGet();
+        observer.published(PublicationObserver.Kind.DELTA, bytes.length, System.nanoTime() - started);
         deltasSinceSnapshot++;
         deltaBytesSinceSnapshot += bytes.length;
         if (marker || snapshotPolicy.shouldFold(deltasSinceSnapshot, deltaBytesSinceSnapshot, lastSnapshotBytes)) {
@@ -176,6 +184,8 @@ final class StatePublisher implements AutoCloseable {
 
     /** Streams the state into a new snapshot, points the head at it and prunes what no reader needs any more. */
     void writeSnapshot() throws Exception {
+        long started = System.nanoTime();
+        long written = 0;
         long id = nextSnapshotId++;
         StateSerializer.EncodedSnapshot enc = serializer.encodeSnapshot(state.toSnapshot());
         List<byte[]> parts = enc.parts();
@@ -186,6 +196,7 @@ final class StatePublisher implements AutoCloseable {
             }
             ops.add(client.transactionOp().create().forPath(ZkPaths.snapshotPart(id, i), parts.get(i)));
             commit("snapshot " + id + " part " + i, ops, parts.get(i).length);
+            written += parts.get(i).length;
         }
         ByteBuffer h = ByteBuffer.wrap(parts.get(0));
         SnapshotManifest manifest = new SnapshotManifest(id, writer.epoch(), state.appliedSeq(), parts.size(),
@@ -197,6 +208,7 @@ final class StatePublisher implements AutoCloseable {
         commit("snapshot " + id + " manifest", List.of(
                 client.transactionOp().create().forPath(ZkPaths.snapshotManifest(id), mbytes), headOp),
                 2L * mbytes.length);
+        written += 2L * mbytes.length;
         headExists = true;
         previous = head;
         head = manifest;
@@ -206,6 +218,7 @@ final class StatePublisher implements AutoCloseable {
         stats.snapshots.incrementAndGet();
         stats.lastSnapshotParts.set(parts.size());
         stats.lastSnapshotBytes.set(enc.compressedBytes());
+        observer.published(PublicationObserver.Kind.SNAPSHOT, written, System.nanoTime() - started);
         LOG.info("controller {}: snapshot {} at seq {}: {} bytes state, {} compressed in {} parts", brokerId, id,
                 manifest.lastDeltaSeq(), enc.uncompressedBytes(), enc.compressedBytes(), parts.size());
         prune();

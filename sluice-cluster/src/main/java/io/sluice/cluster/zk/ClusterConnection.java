@@ -26,10 +26,12 @@ public final class ClusterConnection implements AutoCloseable {
 
     private final ConnectString connect;
     private final CuratorFramework client;
+    private final SessionStateTracker session;
 
-    private ClusterConnection(ConnectString connect, CuratorFramework client) {
+    private ClusterConnection(ConnectString connect, CuratorFramework client, SessionStateTracker session) {
         this.connect = connect;
         this.client = client;
+        this.session = session;
     }
 
     /**
@@ -48,6 +50,7 @@ public final class ClusterConnection implements AutoCloseable {
             b.namespace(cs.chroot());
         }
         CuratorFramework client = b.build();
+        SessionStateTracker session = SessionStateTracker.follow(client);
         client.start();
         try {
             if (!client.blockUntilConnected((int) config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
@@ -72,11 +75,16 @@ public final class ClusterConnection implements AutoCloseable {
         }
         LOG.info("connected to ZooKeeper {} (chroot '/{}'), session timeout {}", cs.hosts(), cs.chroot(),
                 config.sessionTimeout());
-        return new ClusterConnection(cs, client);
+        return new ClusterConnection(cs, client, session);
     }
 
     public CuratorFramework client() {
         return client;
+    }
+
+    /** The session's state and expirations since connecting (for metrics). */
+    public SessionStateTracker session() {
+        return session;
     }
 
     /** Whether the ZooKeeper session is connected right now. */

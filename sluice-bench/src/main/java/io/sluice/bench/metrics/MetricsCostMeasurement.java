@@ -1,0 +1,168 @@
+package io.sluice.bench.metrics;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * What the broker's metrics cost on the hot path: two broker processes of the same build, one with
+ * {@code sluice.metrics.enable=true}, one with false, driven alternately round by round by the same kafka-clients
+ * producer and consumer settings; each phase (produce R records, then fetch them back) is charged the broker
+ * process's CPU time (user + system, from /proc through {@link ProcessHandle}) during that phase only. Prints CPU
+ * microseconds per record for each broker and phase, and the ratio on / off.
+ *
+ * <p>Usage: {@code MetricsCostMeasurement [rounds] [recordsPerRound] [valueBytes]}. Not thread-safe; a main.
+ */
+public final class MetricsCostMeasurement {
+    private static final String TOPIC = "metrics-cost";
+
+    private MetricsCostMeasurement() {
+    }
+
+    /** A broker process and its CPU charged per phase. */
+    private static final class Broker implements AutoCloseable {
+        final String label;
+        final Process process;
+        final String bootstrap;
+        long produceCpuNanos;
+        long fetchCpuNanos;
+        long fetchedOffset;
+
+        Broker(String label, Path dataDir, boolean metrics) throws IOException {
+            this.label = label;
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-XX:+UseG1GC",
+                    "-cp", System.getProperty("java.class.path"), BrokerProcess.class.getName(),
+                    "log.dirs=" + dataDir, "listeners=PLAINTEXT://127.0.0.1:0", "sluice.metrics.enable=" + metrics,
+                    "group.initial.rebalance.delay.ms=0"));
+            this.process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8));
+            String line;
+            String port = null;
+            while (port == null && (line = out.readLine()) != null) {
+                if (line.startsWith("PORT ")) {
+                    port = line.substring(5).trim();
+                }
+            }
+            if (port == null) {
+                throw new IOException(label + " broker ended before serving");
+            }
+            this.bootstrap = "127.0.0.1:" + port;
+        }
+
+        long cpuNanos() {
+            return process.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
+        }
+
+        @Override
+        public void close() {
+            process.destroy();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 8;
+        int records = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
+        int valueBytes = args.length > 2 ? Integer.parseInt(args[2]) : 100;
+        Path dir = Files.createTempDirectory("metrics-cost");
+        try (Broker on = new Broker("metrics on", dir.resolve("on"), true);
+             Broker off = new Broker("metrics off", dir.resolve("off"), false)) {
+            for (Broker broker : List.of(on, off)) {
+                createTopic(broker);
+                produce(broker, records / 10, valueBytes); // warm-up: JIT, page cache, connections
+                fetch(broker, records / 10);
+                broker.produceCpuNanos = 0;
+                broker.fetchCpuNanos = 0;
+            }
+            for (int round = 0; round < rounds; round++) {
+                List<Broker> order = round % 2 == 0 ? List.of(on, off) : List.of(off, on);
+                for (Broker broker : order) {
+                    long before = broker.cpuNanos();
+                    produce(broker, records, valueBytes);
+                    broker.produceCpuNanos += broker.cpuNanos() - before;
+                }
+                for (Broker broker : order) {
+                    long before = broker.cpuNanos();
+                    fetch(broker, records);
+                    broker.fetchCpuNanos += broker.cpuNanos() - before;
+                }
+            }
+            long total = (long) rounds * records;
+            System.out.printf(Locale.ROOT, "%d rounds x %,d records of %d B, alternated%n", rounds, records, valueBytes);
+            System.out.printf(Locale.ROOT, "| phase | metrics on: broker CPU us/record | metrics off | on / off |%n");
+            System.out.printf(Locale.ROOT, "|---|---:|---:|---:|%n");
+            row("produce", on.produceCpuNanos, off.produceCpuNanos, total);
+            row("fetch", on.fetchCpuNanos, off.fetchCpuNanos, total);
+            row("both", on.produceCpuNanos + on.fetchCpuNanos, off.produceCpuNanos + off.fetchCpuNanos, total);
+        }
+    }
+
+    private static void row(String phase, long onNanos, long offNanos, long records) {
+        System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | **%.3f** |%n", phase, onNanos / 1000.0 / records,
+                offNanos / 1000.0 / records, onNanos / (double) offNanos);
+    }
+
+    private static void createTopic(Broker broker) throws Exception {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap);
+        try (Admin admin = Admin.create(props)) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+        }
+    }
+
+    private static void produce(Broker broker, int records, int valueBytes) throws Exception {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "1");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
+        byte[] value = new byte[valueBytes];
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < records; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, value));
+            }
+            producer.flush();
+        }
+    }
+
+    private static void fetch(Broker broker, int records) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            TopicPartition partition = new TopicPartition(TOPIC, 0);
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, broker.fetchedOffset);
+            int read = 0;
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (read < records && System.nanoTime() < deadline) {
+                read += consumer.poll(Duration.ofMillis(200)).count();
+            }
+            if (read < records) {
+                throw new IllegalStateException(broker.label + ": fetched " + read + " of " + records);
+            }
+            broker.fetchedOffset += read;
+        }
+    }
+}
