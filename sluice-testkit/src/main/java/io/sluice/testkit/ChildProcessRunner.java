@@ -29,12 +29,13 @@ public final class ChildProcessRunner {
 
     /**
      * The command that runs {@code mainClass} in a new JVM with this JVM's class path (e.g. one of Apache Kafka's
-     * command-line tools from the test class path), with a small heap.
+     * command-line tools from the test class path), with a small heap and {@link SluiceCliDistribution#JVM_FLAGS}.
      */
     public static List<String> javaMain(String mainClass, String... args) {
         List<String> command = new java.util.ArrayList<>();
         command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
+        command.addAll(SluiceCliDistribution.JVM_FLAGS);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);

@@ -18,6 +18,12 @@ public final class SluiceCliDistribution {
     public static final String CLI_DIR_PROPERTY = "sluice.cli.dir";
     /** Heap of the broker JVM: enough for the test workloads, small enough for two brokers on a 2-core CI box. */
     public static final String BROKER_MAX_HEAP = "-Xmx512m";
+    /**
+     * JVM flags of every test broker and {@code sluice} command: the client compiler only and the serial collector,
+     * which cut a broker start's CPU by about 40% on the 2-core CI machine (C2's compile threads and G1's concurrent
+     * threads compete with the other brokers there); test workloads are too short for C2's code to pay off.
+     */
+    public static final List<String> JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
     static final String MAIN_CLASS = "io.sluice.cli.SluiceCli";
     static final String CLI_JAR = "sluice-cli.jar";
     static final String LIB_DIR = "lib";
@@ -49,6 +55,11 @@ public final class SluiceCliDistribution {
         return cliDir;
     }
 
+    /** Whether its entry point is the real {@code sluice} command (not a test's stand-in). */
+    boolean startsSluiceCli() {
+        return MAIN_CLASS.equals(mainClass);
+    }
+
     /** Fails with a message naming the missing file and how to build it. */
     public void requireBuilt() {
         Path jar = cliDir.resolve(CLI_JAR);
@@ -60,13 +71,24 @@ public final class SluiceCliDistribution {
         }
     }
 
-    /** {@code java -Xmx512m -cp <jar>:<lib>/* io.sluice.cli.SluiceCli ARGS...}: any {@code sluice} command. */
+    /**
+     * {@code java -Xmx512m <JVM_FLAGS> [-XX:SharedArchiveFile=...] -cp <jar>:<lib>/* io.sluice.cli.SluiceCli ARGS...}:
+     * any {@code sluice} command, with the classes a broker starts with mapped from a {@link BrokerClassArchive}.
+     */
     public List<String> command(String... args) {
+        List<String> options = new ArrayList<>(JVM_FLAGS);
+        options.addAll(BrokerClassArchive.jvmOptions(this, JVM_FLAGS));
+        return commandWithJvmOptions(options, args);
+    }
+
+    /** {@code java -Xmx512m <jvmOptions> -cp <jar>:<lib>/* io.sluice.cli.SluiceCli ARGS...}. */
+    List<String> commandWithJvmOptions(List<String> jvmOptions, String... args) {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = cliDir.resolve(CLI_JAR) + File.pathSeparator + cliDir.resolve(LIB_DIR) + File.separator + "*";
         List<String> command = new ArrayList<>();
         command.add(javaBin);
         command.add(BROKER_MAX_HEAP);
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classPath);
         command.add(mainClass);
@@ -74,7 +96,7 @@ public final class SluiceCliDistribution {
         return command;
     }
 
-    /** {@code java -Xmx512m -cp <jar>:<lib>/* io.sluice.cli.SluiceCli server --data-dir DIR --listen ... --override k=v ...}. */
+    /** {@link #command} {@code server --data-dir DIR --listen ... --override k=v ...}. */
     public List<String> serverCommand(Path dataDir, String listen, List<String> overrides) {
         List<String> command = command("server");
         command.add("--data-dir");

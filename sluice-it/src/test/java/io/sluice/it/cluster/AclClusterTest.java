@@ -3,7 +3,7 @@ package io.sluice.it.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.Poll;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.security.TestSecurity;
@@ -57,7 +57,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * ACLs on three brokers in their own JVMs, SASL_PLAINTEXT with PLAIN logins, Kafka's AclAuthorizer configured and the
- * brokers' own login a super user: Apache Kafka 3.9's {@code kafka-acls.sh} (AclCommand in its own JVM) adds, lists
+ * brokers' own login a super user: Apache Kafka 3.9's {@code kafka-acls.sh} (AclCommand run in-process) adds, lists
  * and removes an ACL, each time through a different broker; the controller stores it in the cluster state and every
  * broker enforces it: a producer writes to a partition led by each broker once the ACL is there, and is refused by
  * each leader once it is gone. CreateAcls and DeleteAcls sent to a broker that is not the controller are forwarded to
@@ -97,8 +97,8 @@ class AclClusterTest extends ClusterTestBase {
         List<String> all = new ArrayList<>(List.of("--bootstrap-server", bootstrap, "--command-config",
                 config.toString()));
         all.addAll(List.of(args));
-        ProcessResult result = ChildProcessRunner.run(ChildProcessRunner.javaMain(ACL_COMMAND,
-                all.toArray(new String[0])), new byte[0], TOOL_TIMEOUT);
+        ProcessResult result = InProcessTool.run(ACL_COMMAND, new byte[0], TOOL_TIMEOUT,
+                all.toArray(new String[0]));
         assertTrue(result.succeeded(), result::describe);
         return result;
     }

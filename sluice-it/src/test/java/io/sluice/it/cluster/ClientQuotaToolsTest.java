@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.Poll;
 import io.sluice.testkit.ProcessResult;
 import java.io.IOException;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Client quotas and features on a three-broker cluster through Apache Kafka 3.9's own tools
- * ({@code kafka.admin.ConfigCommand} and {@code org.apache.kafka.tools.FeatureCommand} in their own JVMs) and the admin
+ * ({@code kafka.admin.ConfigCommand} and {@code org.apache.kafka.tools.FeatureCommand} run in-process) and the admin
  * client: quotas of client ids, the default client id and users altered (through a broker that is not the
  * controller), described on every broker, deleted; bad entities, keys and values refused with Kafka's error codes and
  * nothing stored; {@code kafka-features.sh describe} printing what a Kafka 3.9 ZooKeeper-mode broker prints for
@@ -43,8 +43,7 @@ class ClientQuotaToolsTest extends ClusterTestBase {
     private ProcessResult tool(String mainClass, String bootstrap, String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of("--bootstrap-server", bootstrap));
         all.addAll(List.of(args));
-        return ChildProcessRunner.run(ChildProcessRunner.javaMain(mainClass, all.toArray(new String[0])), new byte[0],
-                TOOL_TIMEOUT);
+        return InProcessTool.run(mainClass, new byte[0], TOOL_TIMEOUT, all.toArray(new String[0]));
     }
 
     private String configsOk(String bootstrap, String... args) throws IOException {

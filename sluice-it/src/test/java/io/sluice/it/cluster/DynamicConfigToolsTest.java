@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.PartitionDirectory;
 import io.sluice.testkit.Poll;
 import io.sluice.testkit.ProcessResult;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Dynamic configuration on a three-broker cluster, driven by Apache Kafka 3.9's {@code kafka-configs.sh}
- * ({@code kafka.admin.ConfigCommand} in its own JVM) and by the admin client: topic configs added and deleted,
+ * ({@code kafka.admin.ConfigCommand} run in-process) and by the admin client: topic configs added and deleted,
  * a broker's own config and the cluster default, each seen by DescribeConfigs on every broker with Kafka's source,
  * acting (segment.bytes rolls segments on every replica; min.insync.replicas decides what acks=all accepts), refused
  * with Kafka's error codes and messages, and kept through a controller failover and a broker restart.
@@ -52,8 +52,7 @@ class DynamicConfigToolsTest extends ClusterTestBase {
     private ProcessResult configs(String bootstrap, String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of("--bootstrap-server", bootstrap));
         all.addAll(List.of(args));
-        return ChildProcessRunner.run(ChildProcessRunner.javaMain(CONFIG_COMMAND, all.toArray(new String[0])),
-                new byte[0], TOOL_TIMEOUT);
+        return InProcessTool.run(CONFIG_COMMAND, new byte[0], TOOL_TIMEOUT, all.toArray(new String[0]));
     }
 
     private String configsOk(String bootstrap, String... args) throws IOException {

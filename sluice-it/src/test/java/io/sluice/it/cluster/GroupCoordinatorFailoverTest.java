@@ -17,6 +17,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -176,8 +178,16 @@ class GroupCoordinatorFailoverTest extends ClusterTestBase {
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> committed(Admin admin) throws Exception {
-        return admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata()
-                .get(PROBE.toMillis(), TimeUnit.MILLISECONDS);
+        return admin.listConsumerGroupOffsets(GROUP, new ListConsumerGroupOffsetsOptions().timeoutMs(probeMs()))
+                .partitionsToOffsetAndMetadata().get(PROBE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The admin call itself ends with the probe: a call only the future gave up on would stay pending against the
+     * killed coordinator for the client's default API timeout (60 s), and closing the admin client waits for it.
+     */
+    private static int probeMs() {
+        return (int) PROBE.toMillis();
     }
 
     private static int coordinatorOf(Admin admin) throws Exception {
@@ -187,7 +197,8 @@ class GroupCoordinatorFailoverTest extends ClusterTestBase {
     }
 
     private static TopicPartitionInfo offsetsPartition(Admin admin, int partition) throws Exception {
-        TopicDescription offsets = admin.describeTopics(List.of(Topic.GROUP_METADATA_TOPIC_NAME)).allTopicNames()
+        TopicDescription offsets = admin.describeTopics(List.of(Topic.GROUP_METADATA_TOPIC_NAME),
+                        new DescribeTopicsOptions().timeoutMs(probeMs())).allTopicNames()
                 .get(PROBE.toMillis(), TimeUnit.MILLISECONDS).get(Topic.GROUP_METADATA_TOPIC_NAME);
         assertTrue(offsets.isInternal());
         return offsets.partitions().get(partition);

@@ -2,7 +2,7 @@ package io.sluice.it.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.Poll;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.cluster.ProcessCluster;
@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Apache Kafka 3.9's everyday command-line tools (their main classes from Maven Central, each in its own JVM) against
+ * Apache Kafka 3.9's everyday command-line tools (their main classes from Maven Central, each run in-process) against
  * one three-broker cluster, in the order an operator uses them, each answer checked against what Kafka prints:
  * {@code kafka-topics} (create, list, describe), {@code kafka-console-producer} and {@code kafka-console-consumer}
  * (keys and values round trip), {@code kafka-get-offsets}, {@code kafka-log-dirs}, {@code kafka-consumer-groups}
@@ -68,7 +68,7 @@ class KafkaCliToolsTest {
     }
 
     private static ProcessResult tool(String mainClass, byte[] stdin, String... args) throws IOException {
-        return ChildProcessRunner.run(ChildProcessRunner.javaMain(mainClass, args), stdin, TOOL_TIMEOUT);
+        return InProcessTool.run(mainClass, stdin, TOOL_TIMEOUT, args);
     }
 
     private static String ok(String mainClass, String... args) throws IOException {

@@ -2,7 +2,7 @@ package io.sluice.it.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.Poll;
 import io.sluice.testkit.ProcessResult;
 import java.io.IOException;
@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Apache Kafka 3.9's own tools (kafka-tools, each in its own JVM) on a replicated topic of the three-broker cluster:
+ * Apache Kafka 3.9's own tools (kafka-tools, each run in-process) on a replicated topic of the three-broker cluster:
  * {@code kafka-topics.sh} creates it with replication factor 3 and describes replicas and ISR, lists the partitions
  * left under-replicated by a killed broker and none once it is back, and {@code kafka-leader-election.sh} moves
  * leadership back to the preferred replicas.
@@ -34,8 +34,7 @@ class KafkaToolsReplicationTest extends ClusterTestBase {
     }
 
     private ProcessResult tool(String mainClass, String... args) throws IOException {
-        ProcessResult result = ChildProcessRunner.run(ChildProcessRunner.javaMain(mainClass, args), new byte[0],
-                TOOL_TIMEOUT);
+        ProcessResult result = InProcessTool.run(mainClass, new byte[0], TOOL_TIMEOUT, args);
         assertTrue(result.succeeded(), result::describe);
         return result;
     }

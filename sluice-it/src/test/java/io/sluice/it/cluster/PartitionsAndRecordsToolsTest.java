@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.PartitionDirectory;
 import io.sluice.testkit.Poll;
 import io.sluice.testkit.ProcessResult;
@@ -60,7 +60,7 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
     }
 
     private ProcessResult tool(String mainClass, String... args) throws IOException {
-        return ChildProcessRunner.run(ChildProcessRunner.javaMain(mainClass, args), new byte[0], TOOL_TIMEOUT);
+        return InProcessTool.run(mainClass, new byte[0], TOOL_TIMEOUT, args);
     }
 
     private int nonController() throws Exception {

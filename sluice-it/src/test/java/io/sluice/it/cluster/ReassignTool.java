@@ -2,7 +2,7 @@ package io.sluice.it.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.ProcessResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 
 /**
  * Apache Kafka 3.9's {@code kafka-reassign-partitions.sh} ({@code ReassignPartitionsCommand} from Maven Central's
- * kafka-tools), each run in its own JVM against a cluster's bootstrap address, with the reassignment JSON written to
+ * kafka-tools), each run in-process against a cluster's bootstrap address, with the reassignment JSON written to
  * the test's directory.
  *
  * <p>Not thread-safe; one per test.
@@ -71,8 +71,7 @@ final class ReassignTool {
     }
 
     private static String succeeded(List<String> args) throws IOException {
-        ProcessResult result = ChildProcessRunner.run(ChildProcessRunner.javaMain(MAIN, args.toArray(new String[0])),
-                new byte[0], TIMEOUT);
+        ProcessResult result = InProcessTool.run(MAIN, new byte[0], TIMEOUT, args.toArray(new String[0]));
         assertTrue(result.succeeded(), result::describe);
         return result.stdoutText();
     }

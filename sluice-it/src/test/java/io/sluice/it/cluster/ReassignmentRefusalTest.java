@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.state.PartitionState;
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.ProcessResult;
 import java.time.Duration;
 import java.util.List;
@@ -71,11 +71,10 @@ class ReassignmentRefusalTest extends ClusterTestBase {
 
             assertEquals(Map.of(), admin.listPartitionReassignments().reassignments().get());
         }
-        ProcessResult tool = ChildProcessRunner.run(ChildProcessRunner.javaMain(
-                "org.apache.kafka.tools.reassign.ReassignPartitionsCommand", "--bootstrap-server", cluster.bootstrap(),
+        ProcessResult tool = InProcessTool.run("org.apache.kafka.tools.reassign.ReassignPartitionsCommand",
+                new byte[0], Duration.ofSeconds(120), "--bootstrap-server", cluster.bootstrap(),
                 "--execute", "--reassignment-json-file", new ReassignTool(cluster::bootstrap, work, TOPIC,
-                        Map.of(0, List.of(outsider, before.replicas()[0]))).jsonFile().toString()),
-                new byte[0], Duration.ofSeconds(120));
+                        Map.of(0, List.of(outsider, before.replicas()[0]))).jsonFile().toString());
         assertTrue(!tool.succeeded() && tool.stdoutText().concat(tool.stderr())
                 .contains("Not enough disk on broker " + outsider), tool::describe);
         assertEquals(before, partition.state(), "the partition is as it was");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.testkit.Poll;
+import io.sluice.testkit.cluster.ProcessCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,13 +40,14 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
     abstract boolean fileTransfer();
 
     /**
-     * Long enough that a target paused (SIGSTOP) just before Kafka's reassignment tool runs is still registered when
-     * the tool's JVM has started and asks (the tool refuses unregistered brokers, as Kafka's does): 6 s was not, on a
-     * loaded machine.
+     * A target paused (SIGSTOP) just before Kafka's reassignment tool runs must still be registered when the tool asks
+     * (the tool refuses unregistered brokers, as Kafka's does). With the tool in-process ({@link ReassignTool}) it asks
+     * within a second, well inside the default 6 s; when its JVM had to start first, 6 s was not enough on a loaded
+     * machine and these scenarios needed 15 s, which every kill then waited out.
      */
     @Override
     Duration sessionTimeout() {
-        return Duration.ofSeconds(15);
+        return ProcessCluster.TEST_SESSION_TIMEOUT;
     }
 
     @Override

@@ -2,7 +2,7 @@ package io.sluice.it.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.Poll;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.security.TestSecurity;
@@ -22,7 +22,7 @@ import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.junit.jupiter.api.Test;
 
 /**
- * SCRAM users managed with Apache Kafka 3.9's {@code kafka-configs.sh} (ConfigCommand in its own JVM) on three
+ * SCRAM users managed with Apache Kafka 3.9's {@code kafka-configs.sh} (ConfigCommand run in-process) on three
  * SASL_PLAINTEXT brokers in their own JVMs, each step through a different broker: {@code --alter --add-config
  * 'SCRAM-SHA-256=[iterations=8192,password=...]'} stores a credential for a user no JAAS entry knows, after which
  * the user logs in with it on every broker; {@code --describe} shows its mechanism and iterations;
@@ -56,8 +56,8 @@ class ScramUsersToolsTest extends ClusterTestBase {
         List<String> all = new ArrayList<>(List.of("--bootstrap-server", bootstrap, "--command-config",
                 config.toString(), "--entity-type", "users", "--entity-name", USER));
         all.addAll(List.of(args));
-        ProcessResult result = ChildProcessRunner.run(ChildProcessRunner.javaMain(CONFIG_COMMAND,
-                all.toArray(new String[0])), new byte[0], TOOL_TIMEOUT);
+        ProcessResult result = InProcessTool.run(CONFIG_COMMAND, new byte[0], TOOL_TIMEOUT,
+                all.toArray(new String[0]));
         assertTrue(result.succeeded(), result::describe);
         return result.stdoutText();
     }

@@ -1,6 +1,6 @@
 package io.sluice.it.group;
 
-import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.it.InProcessTool;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.SluiceBrokerProcess;
 import org.junit.jupiter.api.AfterAll;
@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Apache Kafka's own command-line tools (org.apache.kafka:kafka-tools 3.9, each run in its own JVM) against Sluice:
+ * Apache Kafka's own command-line tools (org.apache.kafka:kafka-tools 3.9, each run in-process by InProcessTool) against Sluice:
  * the console consumer reads with a group what the producer tool wrote, and the consumer-groups tool lists,
  * describes and resets the group's offsets. kafka-tools 3.9 has no console producer (it lives in Kafka's core
  * jar until 4.0), so its VerifiableProducer writes the records.
@@ -50,7 +50,7 @@ class KafkaToolsGroupTest {
     }
 
     private static ProcessResult tool(String mainClass, String... args) throws IOException {
-        ProcessResult result = ChildProcessRunner.run(GroupIt.javaCommand(mainClass, args), new byte[0], TOOL_TIMEOUT);
+        ProcessResult result = InProcessTool.run(mainClass, new byte[0], TOOL_TIMEOUT, args);
         assertTrue(result.succeeded(), () -> result.describe() + "\nbroker: " + broker.outputTail());
         return result;
     }
