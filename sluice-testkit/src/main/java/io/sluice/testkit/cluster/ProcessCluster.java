@@ -53,6 +53,9 @@ public final class ProcessCluster implements AutoCloseable {
     private ClusterProbe probe;
     private boolean zooKeeperStopped;
 
+    /** Controlled-shutdown retry backoff of test brokers unless a test sets its own. */
+    private static final long STOP_RETRY_BACKOFF_MS = 500;
+
     private ProcessCluster(Path workDir, EmbeddedZooKeeper zooKeeper, String chroot, Duration sessionTimeout) {
         this.workDir = workDir;
         this.zooKeeper = zooKeeper;
@@ -112,7 +115,11 @@ public final class ProcessCluster implements AutoCloseable {
         List<CompletableFuture<SluiceBrokerProcess>> starting = new ArrayList<>();
         ExecutorService starters = oneThreadEach(brokerCount);
         for (int id = 1; id <= brokerCount; id++) {
-            List<String> settings = new ArrayList<>(overrides);
+            List<String> settings = new ArrayList<>();
+            // The last broker of a cluster being stopped has nobody to hand its leaderships to: with Kafka's 5 s
+            // default it retries its controlled shutdown for 15 s. A test's own value, later on the line, wins.
+            settings.add("controlled.shutdown.retry.backoff.ms=" + STOP_RETRY_BACKOFF_MS);
+            settings.addAll(overrides);
             settings.add("broker.id=" + id);
             settings.add("zookeeper.connect=" + zookeeperConnect);
             settings.add("zookeeper.session.timeout.ms=" + sessionTimeout.toMillis());
