@@ -17,9 +17,28 @@ final class ClusterViewHolder implements ClusterView {
         this.delegate = view;
     }
 
-    @Override public String clusterId() { return delegate.clusterId(); }
-    @Override public BrokerNode self() { return delegate.self(); }
-    @Override public int controllerId() { return delegate.controllerId(); }
-    @Override public List<BrokerNode> liveBrokers() { return delegate.liveBrokers(); }
-    @Override public List<BrokerNode> liveBrokers(String listenerName) { return delegate.liveBrokers(listenerName); }
+    @Override
+    public String clusterId() {
+        return delegate.clusterId();
+    }
+
+    @Override
+    public BrokerNode self() {
+        return delegate.self();
+    }
+
+    @Override
+    public int controllerId() {
+        return delegate.controllerId();
+    }
+
+    @Override
+    public List<BrokerNode> liveBrokers() {
+        return delegate.liveBrokers();
+    }
+
+    @Override
+    public List<BrokerNode> liveBrokers(String listenerName) {
+        return delegate.liveBrokers(listenerName);
+    }
 }

@@ -16,8 +16,7 @@ import java.util.function.Function;
  * <p>Stateless.
  */
 final class LogManagerFactory {
-    private LogManagerFactory() {
-    }
+    private LogManagerFactory() {}
 
     static LogManager create(BrokerConfig config, Function<String, LogConfig> topicConfigs) {
         LogConfig defaults = TopicManager.logConfig(config, TopicConfigs.resolve(config, Map.of()));
@@ -26,7 +25,13 @@ final class LogManagerFactory {
                 config.logFlushOffsetCheckpointIntervalMs(),
                 config.logRetentionCheckIntervalMs(),
                 Math.min(config.logFlushSchedulerIntervalMs(), LogManagerConfig.DEFAULT_FLUSH_CHECK_INTERVAL_MS));
-        return new LogManager(config.logDirs(), defaults, topicConfigs, intervals, System::currentTimeMillis, null,
+        return new LogManager(
+                config.logDirs(),
+                defaults,
+                topicConfigs,
+                intervals,
+                System::currentTimeMillis,
+                null,
                 config.cleanerConfig());
     }
 }

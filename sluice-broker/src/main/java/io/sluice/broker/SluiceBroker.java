@@ -1,91 +1,88 @@
 package io.sluice.broker;
 
+import io.sluice.broker.api.AlterClientQuotasHandler;
+import io.sluice.broker.api.AlterConfigsHandler;
 import io.sluice.broker.api.AlterPartitionHandler;
+import io.sluice.broker.api.AlterPartitionReassignmentsHandler;
 import io.sluice.broker.api.ApiVersionsHandler;
 import io.sluice.broker.api.ControlledShutdownHandler;
 import io.sluice.broker.api.CreatePartitionsHandler;
+import io.sluice.broker.api.CreateTopicsHandler;
 import io.sluice.broker.api.DeleteRecordsHandler;
+import io.sluice.broker.api.DeleteTopicsHandler;
+import io.sluice.broker.api.DescribeClientQuotasHandler;
+import io.sluice.broker.api.DescribeClusterHandler;
+import io.sluice.broker.api.DescribeConfigsHandler;
+import io.sluice.broker.api.DescribeLogDirsHandler;
 import io.sluice.broker.api.DescribeProducersHandler;
 import io.sluice.broker.api.DescribeTopicPartitionsHandler;
-import io.sluice.broker.api.AlterPartitionReassignmentsHandler;
-import io.sluice.broker.api.DescribeLogDirsHandler;
 import io.sluice.broker.api.ElectLeadersHandler;
+import io.sluice.broker.api.GroupApis;
+import io.sluice.broker.api.IncrementalAlterConfigsHandler;
+import io.sluice.broker.api.ListOffsetsHandler;
 import io.sluice.broker.api.ListPartitionReassignmentsHandler;
+import io.sluice.broker.api.MetadataHandler;
 import io.sluice.broker.api.OffsetForLeaderEpochHandler;
+import io.sluice.broker.auth.AuthorizedOperations;
+import io.sluice.broker.cluster.BrokerNode;
+import io.sluice.broker.cluster.ClusterMembership;
+import io.sluice.broker.cluster.ClusterView;
+import io.sluice.broker.cluster.ControllerForwarder;
+import io.sluice.broker.config.BrokerConfig;
+import io.sluice.broker.config.BrokerConfigKeys;
+import io.sluice.broker.config.DynamicBrokerConfig;
+import io.sluice.broker.config.DynamicConfigSchema;
 import io.sluice.broker.config.ForwardingConfig;
+import io.sluice.broker.config.Listener;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
-import io.sluice.broker.move.MoveFrameDescriptor;
-import io.sluice.broker.move.MoveSource;
-import io.sluice.broker.move.MoveTargets;
-import io.sluice.broker.replica.ReplicationThrottling;
-import io.sluice.broker.move.MoveSourceLogs;
-import io.sluice.broker.interbroker.ControllerChannel;
-import io.sluice.broker.replica.ControlledShutdown;
-import io.sluice.broker.replica.ReplicaManager;
-import io.sluice.cluster.node.ClusterNode;
-import io.sluice.cluster.state.ClusterState;
-import java.time.Duration;
-import java.util.function.Supplier;
-import io.sluice.broker.api.CreateTopicsHandler;
-import io.sluice.broker.api.DeleteTopicsHandler;
-import io.sluice.broker.api.DescribeClusterHandler;
-import io.sluice.broker.api.AlterConfigsHandler;
-import io.sluice.broker.api.DescribeConfigsHandler;
-import io.sluice.broker.api.IncrementalAlterConfigsHandler;
-import io.sluice.broker.config.DynamicBrokerConfig;
-import io.sluice.broker.metrics.LogCleanerMetrics;
-import io.sluice.log.clean.LogCleaner;
-import io.sluice.broker.config.DynamicConfigSchema;
 import io.sluice.broker.config.ReplicationThrottles;
-import io.sluice.broker.api.GroupApis;
+import io.sluice.broker.fetch.FetchHandler;
 import io.sluice.broker.group.GroupCoordinator;
 import io.sluice.broker.group.GroupCoordinatorConfig;
 import io.sluice.broker.group.store.GroupStoreMigration;
 import io.sluice.broker.group.store.ReplicatedGroupStore;
-import io.sluice.broker.api.ListOffsetsHandler;
-import io.sluice.broker.api.MetadataHandler;
-import io.sluice.broker.auth.AuthorizedOperations;
-import io.sluice.broker.security.acl.AclApis;
-import io.sluice.broker.api.AlterClientQuotasHandler;
-import io.sluice.broker.api.DescribeClientQuotasHandler;
-import io.sluice.broker.quota.ClientQuotas;
-import io.sluice.broker.quota.QuotaMetrics;
-import io.sluice.broker.security.acl.AclAuthorizer;
-import io.sluice.broker.security.acl.ClusterGate;
-import org.apache.kafka.common.acl.AclOperation;
-import io.sluice.broker.cluster.BrokerNode;
-import io.sluice.broker.cluster.ClusterView;
-import io.sluice.broker.cluster.ClusterMembership;
-import io.sluice.broker.cluster.ControllerForwarder;
-import io.sluice.broker.config.BrokerConfig;
-import io.sluice.broker.config.BrokerConfigKeys;
-import io.sluice.broker.reassign.ReassignmentRoomCheck;
-import io.sluice.broker.config.Listener;
-import io.sluice.broker.fetch.FetchHandler;
 import io.sluice.broker.http.BrokerStatus;
+import io.sluice.broker.interbroker.ControllerChannel;
 import io.sluice.broker.metrics.BrokerGauges;
 import io.sluice.broker.metrics.BrokerMetrics;
+import io.sluice.broker.metrics.LogCleanerMetrics;
 import io.sluice.broker.metrics.NetworkIdleMetrics;
+import io.sluice.broker.move.MoveFrameDescriptor;
+import io.sluice.broker.move.MoveSource;
+import io.sluice.broker.move.MoveSourceLogs;
+import io.sluice.broker.move.MoveTargets;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.broker.network.NetworkServer;
-import io.sluice.broker.security.ClientSecurity;
-import io.sluice.broker.security.ListenerSecurity;
-import io.sluice.broker.security.SaslApis;
-import io.sluice.broker.security.AlterUserScramCredentialsHandler;
-import io.sluice.broker.security.DescribeUserScramCredentialsHandler;
-import io.sluice.broker.security.ScramCredentialStore;
 import io.sluice.broker.produce.InitProducerIdHandler;
 import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
 import io.sluice.broker.produce.ValidatorPool;
+import io.sluice.broker.quota.ClientQuotas;
+import io.sluice.broker.quota.QuotaMetrics;
+import io.sluice.broker.reassign.ReassignmentRoomCheck;
+import io.sluice.broker.replica.ControlledShutdown;
+import io.sluice.broker.replica.ReplicaManager;
+import io.sluice.broker.replica.ReplicationThrottling;
+import io.sluice.broker.security.AlterUserScramCredentialsHandler;
+import io.sluice.broker.security.ClientSecurity;
+import io.sluice.broker.security.DescribeUserScramCredentialsHandler;
+import io.sluice.broker.security.ListenerSecurity;
+import io.sluice.broker.security.SaslApis;
+import io.sluice.broker.security.ScramCredentialStore;
+import io.sluice.broker.security.acl.AclApis;
+import io.sluice.broker.security.acl.AclAuthorizer;
+import io.sluice.broker.security.acl.ClusterGate;
 import io.sluice.broker.topic.OffsetsTopic;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.cluster.identity.BrokerIdentity;
+import io.sluice.cluster.node.ClusterNode;
+import io.sluice.cluster.state.ClusterState;
 import io.sluice.log.LogManager;
 import io.sluice.log.RecoveryReport;
+import io.sluice.log.clean.LogCleaner;
 import io.sluice.record.validate.ValidatorConfig;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -93,6 +90,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -102,6 +100,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -143,11 +143,22 @@ public final class SluiceBroker implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
-    private SluiceBroker(BrokerConfig config, LogManager logs, ValidatorPool validators, List<ScheduledThreadPoolExecutor> timers,
-                         GroupCoordinator groups, NetworkServer server, ClusterMembership cluster, ControllerForwarder forwarder,
-                         RecoveryReport recovery, ReplicaManager replicas, ControllerChannel controllerChannel,
-                         ReassignmentRoomCheck roomCheck, MoveSource moveSource, BrokerMetrics metrics,
-                         BrokerStatus status) {
+    private SluiceBroker(
+            BrokerConfig config,
+            LogManager logs,
+            ValidatorPool validators,
+            List<ScheduledThreadPoolExecutor> timers,
+            GroupCoordinator groups,
+            NetworkServer server,
+            ClusterMembership cluster,
+            ControllerForwarder forwarder,
+            RecoveryReport recovery,
+            ReplicaManager replicas,
+            ControllerChannel controllerChannel,
+            ReassignmentRoomCheck roomCheck,
+            MoveSource moveSource,
+            BrokerMetrics metrics,
+            BrokerStatus status) {
         this.moveSource = moveSource;
         this.metrics = metrics;
         this.status = status;
@@ -170,8 +181,10 @@ public final class SluiceBroker implements AutoCloseable {
         Path metadataDir = logDirs.get(0).resolve(METADATA_DIR);
         RecoveryReport recovery = new RecoveryReport();
         AtomicReference<TopicManager> topicsRef = new AtomicReference<>();
-        LogManager logs = LogManagerFactory.create(config, topic -> topicsRef.get().logConfigOf(topic));
-        // Kafka cleans below the last stable offset: the high watermark, leader or follower; nothing of a log not hosted
+        LogManager logs =
+                LogManagerFactory.create(config, topic -> topicsRef.get().logConfigOf(topic));
+        // Kafka cleans below the last stable offset: the high watermark, leader or follower; nothing of a log not
+        // hosted
         logs.cleanerStableOffsets(key -> {
             TopicManager hosting = topicsRef.get();
             var partition = hosting == null ? null : hosting.hostedPartition(key.topic(), key.partition());
@@ -190,7 +203,8 @@ public final class SluiceBroker implements AutoCloseable {
         ReplicaManager replicas = null;
         ScheduledThreadPoolExecutor replicationTimer = null;
         MoveSource moveSource = null;
-        BrokerMetrics metrics = new BrokerMetrics(ManagementFactory.getPlatformMBeanServer(),
+        BrokerMetrics metrics = new BrokerMetrics(
+                ManagementFactory.getPlatformMBeanServer(),
                 Boolean.parseBoolean(config.valueText(BrokerConfigKeys.METRICS_ENABLE)));
         BrokerStatus status = null;
         try {
@@ -216,107 +230,213 @@ public final class SluiceBroker implements AutoCloseable {
             groupLoader = daemonScheduler("sluice-group-loader");
 
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
-            forwarder = new ControllerForwarder(clusterHolder, ClientSecurity.kafkaClientProperties(config),
+            forwarder = new ControllerForwarder(
+                    clusterHolder,
+                    ClientSecurity.kafkaClientProperties(config),
                     config.controllerForwardRequestTimeoutMs());
             ReplicaConfig replicaConfig = ReplicaConfig.of(config);
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
-            controllerChannel = new ControllerChannel(config.brokerId(), () -> controllerAddress(joined.node()),
-                    replicaConfig.socketTimeoutMs(), ClientSecurity.interBroker(config), ForwardingConfig.of(config));
+            controllerChannel = new ControllerChannel(
+                    config.brokerId(),
+                    () -> controllerAddress(joined.node()),
+                    replicaConfig.socketTimeoutMs(),
+                    ClientSecurity.interBroker(config),
+                    ForwardingConfig.of(config));
             replicationTimer = daemonScheduler("sluice-replication");
-            ReplicationThrottling throttling = new ReplicationThrottling(config.brokerId(),
-                    topics.replicationThrottles());
-            MoveTargets moveTargets = new MoveTargets(config.brokerId(), MoveConfig.of(config),
-                    throttling::moveReceiveLimiter, ClientSecurity.interBroker(config));
-            replicas = new ReplicaManager(config.brokerId(), replicaConfig, logs,
-                    () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current(), topics::hostedPartitions,
-                    controllerChannel, replicationTimer, System::currentTimeMillis, moveTargets, throttling);
-            AclAuthorizer authorizer = AclAuthorizer.of(config,
-                    () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current());
+            ReplicationThrottling throttling =
+                    new ReplicationThrottling(config.brokerId(), topics.replicationThrottles());
+            MoveTargets moveTargets = new MoveTargets(
+                    config.brokerId(),
+                    MoveConfig.of(config),
+                    throttling::moveReceiveLimiter,
+                    ClientSecurity.interBroker(config));
+            replicas = new ReplicaManager(
+                    config.brokerId(),
+                    replicaConfig,
+                    logs,
+                    () -> joined.node() == null
+                            ? ClusterState.EMPTY
+                            : joined.node().current(),
+                    topics::hostedPartitions,
+                    controllerChannel,
+                    replicationTimer,
+                    System::currentTimeMillis,
+                    moveTargets,
+                    throttling);
+            AclAuthorizer authorizer = AclAuthorizer.of(
+                    config,
+                    () -> joined.node() == null
+                            ? ClusterState.EMPTY
+                            : joined.node().current());
             AuthorizedOperations authorized = new AuthorizedOperations();
-            roomCheck = new ReassignmentRoomCheck(config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
-            Supplier<Map<String, Map<String, String>>> quotaConfigs = () -> (joined.node() == null ? ClusterState.EMPTY
-                    : joined.node().current()).clientQuotaConfigs();
-            ClientQuotas quotas = new ClientQuotas(quotaConfigs, config.quotaWindowNum(),
-                    TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()), System::currentTimeMillis,
+            roomCheck = new ReassignmentRoomCheck(
+                    config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
+            Supplier<Map<String, Map<String, String>>> quotaConfigs = () ->
+                    (joined.node() == null ? ClusterState.EMPTY : joined.node().current()).clientQuotaConfigs();
+            ClientQuotas quotas = new ClientQuotas(
+                    quotaConfigs,
+                    config.quotaWindowNum(),
+                    TimeUnit.SECONDS.toMillis(config.quotaWindowSizeSeconds()),
+                    System::currentTimeMillis,
                     new QuotaMetrics(metrics.registry(), System::currentTimeMillis));
-            ApiRegistry registry = new ApiRegistry().observeWith(metrics.requestObserver()).authorizeWith(authorizer)
+            ApiRegistry registry = new ApiRegistry()
+                    .observeWith(metrics.requestObserver())
+                    .authorizeWith(authorizer)
                     .throttleWith(quotas);
             registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
-                    .register(ApiKeys.METADATA, 0, 12, new MetadataHandler(clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
-                    .register(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
+                    .register(
+                            ApiKeys.METADATA,
+                            0,
+                            12,
+                            new MetadataHandler(
+                                    clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
+                    .register(
+                            ApiKeys.CREATE_TOPICS,
+                            0,
+                            7,
+                            new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
                     .register(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(topics))
                     .register(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(node, topics))
                     .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(topics, logs, node, timer))
                     .register(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, new DescribeProducersHandler(topics))
                     .register(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(clusterHolder, authorized))
                     .register(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(dynamicConfig, topics))
-                    .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsHandler.of(node,
-                            new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
-                    .register(ApiKeys.ALTER_CONFIGS, 0, 2, AlterConfigsHandler.of(node,
-                            new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
+                    .register(
+                            ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                            0,
+                            1,
+                            IncrementalAlterConfigsHandler.of(
+                                    node, new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
+                    .register(
+                            ApiKeys.ALTER_CONFIGS,
+                            0,
+                            2,
+                            AlterConfigsHandler.of(
+                                    node, new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
                     .register(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(topics))
-                    .register(ApiKeys.PRODUCE, 3, 11, new ProduceHandler(topics, validators, System::currentTimeMillis, timer,
-                            metrics.topics()))
+                    .register(
+                            ApiKeys.PRODUCE,
+                            3,
+                            11,
+                            new ProduceHandler(topics, validators, System::currentTimeMillis, timer, metrics.topics()))
                     .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, replicas, timer, quotas::fetchMaxBytes))
-                    .register(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, AlterClientQuotasHandler.of(node,
-                            new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
+                    .register(
+                            ApiKeys.ALTER_CLIENT_QUOTAS,
+                            0,
+                            1,
+                            AlterClientQuotasHandler.of(
+                                    node, new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
                     .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(quotaConfigs))
                     .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 0, 4, new OffsetForLeaderEpochHandler(topics))
-                    .register(ApiKeys.ALTER_PARTITION, 2, 3, ClusterGate.require(AclOperation.CLUSTER_ACTION, new AlterPartitionHandler(node)))
-                    .register(ApiKeys.CONTROLLED_SHUTDOWN, 0, 3, ClusterGate.require(AclOperation.CLUSTER_ACTION, new ControlledShutdownHandler(node)))
-                    .register(ApiKeys.ELECT_LEADERS, 0, 2, ClusterGate.require(AclOperation.ALTER, new ElectLeadersHandler(node, topics)))
-                    .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, ClusterGate.require(AclOperation.ALTER,
-                            new AlterPartitionReassignmentsHandler(node, roomCheck)))
-                    .register(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, ClusterGate.require(AclOperation.DESCRIBE, new ListPartitionReassignmentsHandler(node)))
-                    .register(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, ClusterGate.require(AclOperation.DESCRIBE,
-                            new DescribeLogDirsHandler(logs, topics, moveTargets)))
-                    .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
+                    .register(
+                            ApiKeys.ALTER_PARTITION,
+                            2,
+                            3,
+                            ClusterGate.require(AclOperation.CLUSTER_ACTION, new AlterPartitionHandler(node)))
+                    .register(
+                            ApiKeys.CONTROLLED_SHUTDOWN,
+                            0,
+                            3,
+                            ClusterGate.require(AclOperation.CLUSTER_ACTION, new ControlledShutdownHandler(node)))
+                    .register(
+                            ApiKeys.ELECT_LEADERS,
+                            0,
+                            2,
+                            ClusterGate.require(AclOperation.ALTER, new ElectLeadersHandler(node, topics)))
+                    .register(
+                            ApiKeys.ALTER_PARTITION_REASSIGNMENTS,
+                            0,
+                            0,
+                            ClusterGate.require(
+                                    AclOperation.ALTER, new AlterPartitionReassignmentsHandler(node, roomCheck)))
+                    .register(
+                            ApiKeys.LIST_PARTITION_REASSIGNMENTS,
+                            0,
+                            0,
+                            ClusterGate.require(AclOperation.DESCRIBE, new ListPartitionReassignmentsHandler(node)))
+                    .register(
+                            ApiKeys.DESCRIBE_LOG_DIRS,
+                            0,
+                            4,
+                            ClusterGate.require(
+                                    AclOperation.DESCRIBE, new DescribeLogDirsHandler(logs, topics, moveTargets)))
+                    .register(
+                            ApiKeys.DESCRIBE_TOPIC_PARTITIONS,
+                            0,
+                            0,
                             new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
                     .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
-            moveSource = new MoveSource((topic, index) -> {
-                Partition hosted = topics.hostedPartition(topic, index);
-                return hosted == null ? null : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
-            }, MoveConfig.of(config), throttling::moveSendLimiter, System::currentTimeMillis);
+            moveSource = new MoveSource(
+                    (topic, index) -> {
+                        Partition hosted = topics.hostedPartition(topic, index);
+                        return hosted == null
+                                ? null
+                                : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
+                    },
+                    MoveConfig.of(config),
+                    throttling::moveSendLimiter,
+                    System::currentTimeMillis);
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(moveSource));
             repeat(replicationTimer, "expiring abandoned moves", moveSource::expireAbandoned, 1, TimeUnit.SECONDS);
             repeat(replicationTimer, "expiring idle quota sensors", quotas::expireIdle, 1, TimeUnit.MINUTES);
             SaslApis.register(registry);
             AclApis.register(registry, authorizer, node, controllerChannel);
-            Supplier<ClusterState> appliedState = () -> joined.node() == null ? ClusterState.EMPTY : joined.node().current();
-            registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,
+            Supplier<ClusterState> appliedState = () ->
+                    joined.node() == null ? ClusterState.EMPTY : joined.node().current();
+            registry.register(
+                            ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
+                            0,
+                            0,
                             new AlterUserScramCredentialsHandler(node, controllerChannel))
-                    .register(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
+                    .register(
+                            ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
+                            0,
+                            0,
                             new DescribeUserScramCredentialsHandler(appliedState));
             GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(
-                    p -> topics.hostedPartition(OffsetsTopic.NAME, p), offsetsPartitions, groupTimer,
-                    groupConfig.offsetsCommitTimeoutMs(), System::currentTimeMillis,
+                    p -> topics.hostedPartition(OffsetsTopic.NAME, p),
+                    offsetsPartitions,
+                    groupTimer,
+                    groupConfig.offsetsCommitTimeoutMs(),
+                    System::currentTimeMillis,
                     GroupStoreMigration.of(metadataDir.resolve(LEGACY_GROUP_STORE_DIR), offsetsPartitions));
-            groups = new GroupCoordinator(groupConfig, groupStore, groupTimer, groupLoader, System::currentTimeMillis,
-                    topics::exists);
+            groups = new GroupCoordinator(
+                    groupConfig, groupStore, groupTimer, groupLoader, System::currentTimeMillis, topics::exists);
             topics.addRoleListener(OffsetsTopic.roleListener(groups::onBecameLeader, groups::onResigned));
             OffsetsTopic offsetsTopic = new OffsetsTopic(topics, forwarder, offsetsPartitions);
             GroupApis.register(registry, clusterHolder, offsetsTopic, groups);
 
             List<NetworkServer.Settings> listeners = new ArrayList<>();
             for (Listener l : config.listeners()) {
-                listeners.add(new NetworkServer.Settings(l.host(), l.port(), config.numNetworkThreads(),
-                        config.numIoThreads(), config.socketRequestMaxBytes(), config.socketSendBufferBytes(),
-                        config.socketReceiveBufferBytes(), config.connectionsMaxIdleMs(),
+                listeners.add(new NetworkServer.Settings(
+                        l.host(),
+                        l.port(),
+                        config.numNetworkThreads(),
+                        config.numIoThreads(),
+                        config.socketRequestMaxBytes(),
+                        config.socketSendBufferBytes(),
+                        config.socketReceiveBufferBytes(),
+                        config.connectionsMaxIdleMs(),
                         ListenerSecurity.of(config, l, ScramCredentialStore.ofCluster(appliedState))));
             }
             server = NetworkServer.start(listeners, registry, metrics.socketServer());
-            metrics.socketServer().register(server.listenerNames(), server.networkThreads().size());
+            metrics.socketServer()
+                    .register(server.listenerNames(), server.networkThreads().size());
             NetworkIdleMetrics networkIdle = new NetworkIdleMetrics(metrics.registry(), server.networkThreads());
-            replicationTimer.scheduleAtFixedRate(networkIdle::sample, NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(),
-                    NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            replicationTimer.scheduleAtFixedRate(
+                    networkIdle::sample,
+                    NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(),
+                    NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(),
+                    TimeUnit.MILLISECONDS);
             InetSocketAddress bound = server.boundAddress();
             Map<String, BrokerNode> advertised = advertisedEndpoints(config, server);
             String host = advertised.values().iterator().next().host();
             int port = advertised.values().iterator().next().port();
-            status = BrokerStatus.start(config, metrics, membership, groups, topics, moveTargets, replicationTimer, host);
+            status = BrokerStatus.start(
+                    config, metrics, membership, groups, topics, moveTargets, replicationTimer, host);
             membership.advertise(advertised);
             // Requests arriving while the broker joins and recovers get retriable errors, not a dropped connection.
             clusterHolder.set(membership);
@@ -331,19 +451,48 @@ public final class SluiceBroker implements AutoCloseable {
             topics.addDeletionListener(metrics.topics()::removeTopic);
             BrokerGauges gauges = metrics.startGauges(topics::hostedPartitions, joined::node);
             replicas.listenForIsrChanges(gauges);
-            // KIP-352: reassignment traffic (all topics only, as Kafka keeps it) and the reassigning partitions led here
-            throttling.reassignmentTraffic().listen(
-                    metrics.topics().allTopicsMeter("ReassignmentBytesInPerSec", "bytes")::mark,
-                    metrics.topics().allTopicsMeter("ReassignmentBytesOutPerSec", "bytes")::mark);
-            metrics.registry().gauge(BrokerGauges.replicaManager("ReassigningPartitions"),
-                    replicas::reassigningPartitionsLed);
-            repeat(replicationTimer, "syncing the log gauges", gauges::syncLogGauges, LOG_GAUGE_SYNC_INTERVAL.toMillis(),
+            // KIP-352: reassignment traffic (all topics only, as Kafka keeps it) and the reassigning partitions led
+            // here
+            throttling
+                    .reassignmentTraffic()
+                    .listen(
+                            metrics.topics().allTopicsMeter("ReassignmentBytesInPerSec", "bytes")::mark,
+                            metrics.topics().allTopicsMeter("ReassignmentBytesOutPerSec", "bytes")::mark);
+            metrics.registry()
+                    .gauge(BrokerGauges.replicaManager("ReassigningPartitions"), replicas::reassigningPartitionsLed);
+            repeat(
+                    replicationTimer,
+                    "syncing the log gauges",
+                    gauges::syncLogGauges,
+                    LOG_GAUGE_SYNC_INTERVAL.toMillis(),
                     TimeUnit.MILLISECONDS);
-            LOG.info("Sluice broker {} of cluster {} serving on {} (advertised {}:{}; every listener {}; ZooKeeper {})",
-                    config.brokerId(), identity.clusterId(), bound, host, port, advertised,
-                    membership.isEmbedded() ? "embedded" : config.zookeeperConnect().orElse(""));
-            return new SluiceBroker(config, logs, validators, List.of(timer, groupTimer, groupLoader, replicationTimer), groups, server,
-                    membership, forwarder, recovery, replicas, controllerChannel, roomCheck, moveSource, metrics, status);
+            LOG.info(
+                    "Sluice broker {} of cluster {} serving on {} (advertised {}:{}; every listener {}; ZooKeeper {})",
+                    config.brokerId(),
+                    identity.clusterId(),
+                    bound,
+                    host,
+                    port,
+                    advertised,
+                    membership.isEmbedded()
+                            ? "embedded"
+                            : config.zookeeperConnect().orElse(""));
+            return new SluiceBroker(
+                    config,
+                    logs,
+                    validators,
+                    List.of(timer, groupTimer, groupLoader, replicationTimer),
+                    groups,
+                    server,
+                    membership,
+                    forwarder,
+                    recovery,
+                    replicas,
+                    controllerChannel,
+                    roomCheck,
+                    moveSource,
+                    metrics,
+                    status);
         } catch (IOException | RuntimeException | InterruptedException e) {
             if (status != null) {
                 status.close();
@@ -449,8 +598,12 @@ public final class SluiceBroker implements AutoCloseable {
         LOG.info("Sluice broker {} shutting down", config.brokerId());
         try {
             if (ReplicaConfig.of(config).controlledShutdownEnable()) {
-                new ControlledShutdown(config.brokerId(), ReplicaConfig.of(config), controllerChannel,
-                        cluster::isZooKeeperConnected).run();
+                new ControlledShutdown(
+                                config.brokerId(),
+                                ReplicaConfig.of(config),
+                                controllerChannel,
+                                cluster::isZooKeeperConnected)
+                        .run();
             }
             status.close();
             server.close();
@@ -487,8 +640,10 @@ public final class SluiceBroker implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (leaving.isAlive()) {
-            LOG.warn("Broker {}: leaving the cluster did not finish within {} (ZooKeeper unreachable?); stopping anyway",
-                    config.brokerId(), bound);
+            LOG.warn(
+                    "Broker {}: leaving the cluster did not finish within {} (ZooKeeper unreachable?); stopping anyway",
+                    config.brokerId(),
+                    bound);
         }
     }
 
@@ -507,11 +662,16 @@ public final class SluiceBroker implements AutoCloseable {
         Map<String, BrokerNode> byName = new LinkedHashMap<>();
         for (Listener advertised : order) {
             InetSocketAddress bound = server.boundAddress(advertised.name());
-            Listener configured = config.listeners().stream().filter(l -> l.name().equals(advertised.name()))
-                    .findFirst().orElseThrow();
-            String host = advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
-                    ? InetAddress.getLocalHost().getCanonicalHostName() : advertised.host();
-            int port = advertised.port() == 0 || advertised.port() == configured.port() ? bound.getPort()
+            Listener configured = config.listeners().stream()
+                    .filter(l -> l.name().equals(advertised.name()))
+                    .findFirst()
+                    .orElseThrow();
+            String host =
+                    advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
+                            ? InetAddress.getLocalHost().getCanonicalHostName()
+                            : advertised.host();
+            int port = advertised.port() == 0 || advertised.port() == configured.port()
+                    ? bound.getPort()
                     : advertised.port();
             byName.put(advertised.name(), new BrokerNode(config.brokerId(), host, port, rack));
         }
@@ -531,14 +691,19 @@ public final class SluiceBroker implements AutoCloseable {
      * Runs {@code task} every {@code period} on {@code timer}. A failure is logged and the task runs again next time: a
      * periodic task that throws would otherwise stop for good, its exception kept in a future nobody reads.
      */
-    private static void repeat(ScheduledThreadPoolExecutor timer, String what, Runnable task, long period, TimeUnit unit) {
-        var unused = timer.scheduleWithFixedDelay(() -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                LOG.warn("{} failed; trying again in {} {}", what, period, unit, e);
-            }
-        }, period, period, unit);
+    private static void repeat(
+            ScheduledThreadPoolExecutor timer, String what, Runnable task, long period, TimeUnit unit) {
+        var unused = timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        LOG.warn("{} failed; trying again in {} {}", what, period, unit, e);
+                    }
+                },
+                period,
+                period,
+                unit);
     }
 
     private static ScheduledThreadPoolExecutor daemonScheduler(String name) {

@@ -19,10 +19,21 @@ import picocli.CommandLine.Command;
  * {@code cluster}.
  * Not thread-safe; one per process (or per test invocation).
  */
-@Command(name = "sluice", mixinStandardHelpOptions = true, version = "Sluice 0.1.0-SNAPSHOT",
+@Command(
+        name = "sluice",
+        mixinStandardHelpOptions = true,
+        version = "Sluice 0.1.0-SNAPSHOT",
         description = "A broker that speaks the Apache Kafka protocol, and console tools for it.",
-        subcommands = {ServerCommand.class, ZooKeeperCommand.class, TopicCommand.class, ProduceCommand.class,
-                ConsumeCommand.class, ClusterCommand.class, PartitionCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            ServerCommand.class,
+            ZooKeeperCommand.class,
+            TopicCommand.class,
+            ProduceCommand.class,
+            ConsumeCommand.class,
+            ClusterCommand.class,
+            PartitionCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class SluiceCli implements Runnable {
     /** Exit code of a command that failed at run time (broker unreachable, request refused). */
     public static final int EXIT_FAILURE = 1;
@@ -63,11 +74,14 @@ public final class SluiceCli implements Runnable {
      */
     public static String oneLine(Throwable exception) {
         Throwable shown = exception;
-        while ((shown instanceof ExecutionException || shown instanceof java.util.concurrent.CompletionException
-                || shown instanceof java.io.UncheckedIOException) && shown.getCause() != null) {
+        while ((shown instanceof ExecutionException
+                        || shown instanceof java.util.concurrent.CompletionException
+                        || shown instanceof java.io.UncheckedIOException)
+                && shown.getCause() != null) {
             shown = shown.getCause();
         }
-        boolean selfExplaining = shown instanceof ConfigException || shown instanceof IllegalArgumentException
+        boolean selfExplaining = shown instanceof ConfigException
+                || shown instanceof IllegalArgumentException
                 || shown instanceof CommandFailedException;
         StringBuilder text = new StringBuilder();
         String message = shown.getMessage();
@@ -76,7 +90,9 @@ public final class SluiceCli implements Runnable {
         }
         appendMessage(text, message);
         int depth = 0;
-        for (Throwable cause = shown.getCause(); cause != null && cause != shown && depth < MAX_CAUSES; cause = cause.getCause()) {
+        for (Throwable cause = shown.getCause();
+                cause != null && cause != shown && depth < MAX_CAUSES;
+                cause = cause.getCause()) {
             String causeMessage = cause.getMessage();
             if (causeMessage != null && !causeMessage.isBlank() && text.indexOf(causeMessage) < 0) {
                 appendMessage(text, causeMessage);
@@ -98,7 +114,7 @@ public final class SluiceCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-                "Missing command: server, zookeeper, topic, produce, consume or cluster");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "Missing command: server, zookeeper, topic, produce, consume or cluster");
     }
 }

@@ -47,8 +47,18 @@ class CliAgainstBrokerTest {
 
     @Test
     void shouldCreateListDescribeAndDeleteTopics() {
-        assertEquals(new CliResult(0, "Created topic orders.\n", ""),
-                run("topic", "create", "orders", "--partitions", "3", "--config", "retention.ms=60000", "-b", bootstrap));
+        assertEquals(
+                new CliResult(0, "Created topic orders.\n", ""),
+                run(
+                        "topic",
+                        "create",
+                        "orders",
+                        "--partitions",
+                        "3",
+                        "--config",
+                        "retention.ms=60000",
+                        "-b",
+                        bootstrap));
         assertEquals(0, run("topic", "create", "audit", "-b", bootstrap).exitCode());
 
         assertEquals(new CliResult(0, "audit\norders\n", ""), run("topic", "list", "-b", bootstrap));
@@ -58,10 +68,13 @@ class CliAgainstBrokerTest {
         List<String> lines = List.of(described.out().split("\n"));
         assertEquals(4, lines.size(), described.out());
         assertTrue(lines.get(0).startsWith("Topic: orders\tTopicId: "), lines.get(0));
-        assertTrue(lines.get(0).contains("\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: retention.ms=60000"), lines.get(0));
+        assertTrue(
+                lines.get(0).contains("\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: retention.ms=60000"),
+                lines.get(0));
         assertEquals("\tTopic: orders\tPartition: 2\tLeader: 0\tReplicas: 0\tIsr: 0", lines.get(3));
 
-        assertEquals(new CliResult(0, "Deleted topic orders.\n", ""), run("topic", "delete", "orders", "-b", bootstrap));
+        assertEquals(
+                new CliResult(0, "Deleted topic orders.\n", ""), run("topic", "delete", "orders", "-b", bootstrap));
         assertEquals(new CliResult(0, "audit\n", ""), run("topic", "list", "-b", bootstrap));
     }
 
@@ -76,10 +89,14 @@ class CliAgainstBrokerTest {
 
     @Test
     void shouldProduceLinesAndConsumeThemBackWithKeysAndHeaders() {
-        assertEquals(0, run("topic", "create", "lines", "--partitions", "1", "-b", bootstrap).exitCode());
+        assertEquals(
+                0,
+                run("topic", "create", "lines", "--partitions", "1", "-b", bootstrap)
+                        .exitCode());
         for (String codec : List.of("none", "gzip", "snappy", "lz4", "zstd")) {
             String input = "k1:" + codec + " one\nk2:" + codec + " two:with colon\nno key " + codec + "\n";
-            CliResult produced = produce(input, "-t", "lines", "-K", ":", "-H", "codec=" + codec, "-z", codec, "-b", bootstrap);
+            CliResult produced =
+                    produce(input, "-t", "lines", "-K", ":", "-H", "codec=" + codec, "-z", codec, "-b", bootstrap);
             assertEquals(new CliResult(0, "", ""), produced, codec);
         }
 
@@ -93,7 +110,8 @@ class CliAgainstBrokerTest {
         assertEquals(0, consumed.exitCode(), consumed.err());
         assertEquals(String.join("\n", expected) + "\n", consumed.out());
 
-        CliResult formatted = consume("-t", "lines", "-o", "-1", "-e", "-f", "%p/%o %k=%s [%h]\\n", "-Z", "-b", bootstrap);
+        CliResult formatted =
+                consume("-t", "lines", "-o", "-1", "-e", "-f", "%p/%o %k=%s [%h]\\n", "-Z", "-b", bootstrap);
         assertEquals(new CliResult(0, "0/14 NULL=no key zstd [codec=zstd]\n", ""), formatted);
 
         CliResult counted = consume("-t", "lines", "-o", "3", "-c", "2", "-b", bootstrap);

@@ -40,8 +40,10 @@ public final class CliProcess implements AutoCloseable {
         command.add(System.getProperty("java.class.path"));
         command.add(SluiceCli.class.getName());
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.PIPE)
-                .redirectError(stderrFile.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(stderrFile.toFile())
+                .start();
         return new CliProcess(process, stderrFile);
     }
 

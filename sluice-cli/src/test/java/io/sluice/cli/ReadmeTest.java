@@ -33,7 +33,10 @@ class ReadmeTest {
                 missing.add(row);
             }
         }
-        assertEquals(List.of(), missing, "README.md rows missing or out of date (regenerate from BrokerConfig.brokerKeys())");
+        assertEquals(
+                List.of(),
+                missing,
+                "README.md rows missing or out of date (regenerate from BrokerConfig.brokerKeys())");
     }
 
     /** An empty default would render as a stray pair of backticks, so it is written (empty). */
@@ -49,7 +52,8 @@ class ReadmeTest {
         String readme = Files.readString(README);
         List<String> missing = new ArrayList<>();
         for (TopicConfigKey key : TopicConfigKeys.all()) {
-            if (!readme.contains("| `" + key.name() + "` | ") || !readme.contains(key.key().doc())) {
+            if (!readme.contains("| `" + key.name() + "` | ")
+                    || !readme.contains(key.key().doc())) {
                 missing.add(key.name());
             }
         }
@@ -60,9 +64,10 @@ class ReadmeTest {
     void shouldListEveryClientQuotaKey() throws IOException {
         String readme = Files.readString(README);
         List<String> missing = new ArrayList<>();
-        for (io.sluice.broker.config.ClientQuotaKeys.QuotaKey key
-                : io.sluice.broker.config.ClientQuotaKeys.USER_AND_CLIENT_KEYS.values()) {
-            String row = "| `" + key.name() + "` | " + (key.whole() ? "whole number" : "number") + " | " + key.doc() + " |";
+        for (io.sluice.broker.config.ClientQuotaKeys.QuotaKey key :
+                io.sluice.broker.config.ClientQuotaKeys.USER_AND_CLIENT_KEYS.values()) {
+            String row =
+                    "| `" + key.name() + "` | " + (key.whole() ? "whole number" : "number") + " | " + key.doc() + " |";
             if (!readme.contains(row)) {
                 missing.add(key.name());
             }
@@ -86,7 +91,8 @@ class ReadmeTest {
     @Test
     void shouldRunTheReadmeTestCommandInCi() throws IOException {
         String ci = Files.readString(Path.of("..", ".ci", "run"));
-        assertTrue(ci.lines().anyMatch(line -> line.strip().equals("mvn -B verify")),
+        assertTrue(
+                ci.lines().anyMatch(line -> line.strip().equals("mvn -B verify")),
                 ".ci/run must run exactly the README's test command: " + ci);
     }
 }

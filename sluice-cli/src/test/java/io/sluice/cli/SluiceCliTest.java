@@ -13,15 +13,20 @@ class SluiceCliTest {
     void shouldRefuseBadConfigWithOneLineNamingKeyAndExitTwo() {
         CliResult result = run("server", "--override", "num.partitions=many");
         assertEquals(SluiceCli.EXIT_USAGE, result.exitCode());
-        assertEquals("sluice server: Invalid value 'many' for configuration 'num.partitions': expected a 32-bit integer\n",
+        assertEquals(
+                "sluice server: Invalid value 'many' for configuration 'num.partitions': expected a 32-bit integer\n",
                 result.err());
         assertEquals("", result.out());
     }
 
     @Test
     void shouldRefuseUnsupportedListenerProtocol() {
-        CliResult result = run("server", "--override", "listeners=X://127.0.0.1:9093",
-                "--override", "listener.security.protocol.map=X:KERBEROS");
+        CliResult result = run(
+                "server",
+                "--override",
+                "listeners=X://127.0.0.1:9093",
+                "--override",
+                "listener.security.protocol.map=X:KERBEROS");
         assertEquals(SluiceCli.EXIT_USAGE, result.exitCode());
         assertTrue(result.err().contains("'listeners'") && result.err().contains("KERBEROS"), result.err());
     }
@@ -46,7 +51,9 @@ class SluiceCliTest {
         assertEquals(SluiceCli.EXIT_USAGE, run("nosuchcommand").exitCode());
         assertEquals(SluiceCli.EXIT_USAGE, run("topic").exitCode());
         assertEquals(SluiceCli.EXIT_USAGE, run("produce").exitCode());
-        assertEquals(SluiceCli.EXIT_USAGE, run("consume", "-t", "x", "-c", "notanumber").exitCode());
+        assertEquals(
+                SluiceCli.EXIT_USAGE,
+                run("consume", "-t", "x", "-c", "notanumber").exitCode());
     }
 
     @Test
@@ -59,13 +66,18 @@ class SluiceCliTest {
 
     @Test
     void shouldShowRootCauseMessageOnOneLine() {
-        assertEquals("TimeoutException: no\nnode".replace('\n', ' '), SluiceCli.oneLine(
-                new ExecutionException(new org.apache.kafka.common.errors.TimeoutException("no\nnode"))));
+        assertEquals(
+                "TimeoutException: no\nnode".replace('\n', ' '),
+                SluiceCli.oneLine(
+                        new ExecutionException(new org.apache.kafka.common.errors.TimeoutException("no\nnode"))));
         assertEquals("NullPointerException", SluiceCli.oneLine(new NullPointerException()));
-        assertEquals("KafkaException: Failed to create new KafkaAdminClient: default.api.timeout.ms too small",
-                SluiceCli.oneLine(new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
+        assertEquals(
+                "KafkaException: Failed to create new KafkaAdminClient: default.api.timeout.ms too small",
+                SluiceCli.oneLine(new org.apache.kafka.common.KafkaException(
+                        "Failed to create new KafkaAdminClient",
                         new org.apache.kafka.common.config.ConfigException("default.api.timeout.ms too small"))));
-        assertEquals("topic 'x' does not exist", SluiceCli.oneLine(new CommandFailedException("topic 'x' does not exist")));
+        assertEquals(
+                "topic 'x' does not exist", SluiceCli.oneLine(new CommandFailedException("topic 'x' does not exist")));
     }
 
     private static CliResult run(String... args) {

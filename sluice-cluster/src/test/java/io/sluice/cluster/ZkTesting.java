@@ -3,6 +3,10 @@ package io.sluice.cluster;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.codec.endpoint.Endpoint;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -10,28 +14,26 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-
 /** Real ZooKeeper for tests: a Curator TestingServer in a temp dir on an ephemeral port, and clients of it. */
 public final class ZkTesting {
     /** Short ticks so session expiry in tests takes a second or two, not tens. */
     public static final int TICK_MILLIS = 200;
+
     public static final Duration SESSION = Duration.ofMillis(2000);
 
-    private ZkTesting() {
-    }
+    private ZkTesting() {}
 
     public static TestingServer server(Path dir) throws Exception {
         return new TestingServer(new InstanceSpec(dir.toFile(), -1, -1, -1, false, -1, TICK_MILLIS, 0), true);
     }
 
     public static CuratorFramework client(String connect) throws Exception {
-        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(connect)
-                .sessionTimeoutMs((int) SESSION.toMillis()).connectionTimeoutMs(10_000)
-                .retryPolicy(new RetryNTimes(50, 100)).build();
+        CuratorFramework c = CuratorFrameworkFactory.builder()
+                .connectString(connect)
+                .sessionTimeoutMs((int) SESSION.toMillis())
+                .connectionTimeoutMs(10_000)
+                .retryPolicy(new RetryNTimes(50, 100))
+                .build();
         c.start();
         if (!c.blockUntilConnected(20, TimeUnit.SECONDS)) {
             throw new IllegalStateException("no connection to " + connect);
@@ -57,7 +59,8 @@ public final class ZkTesting {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                for (java.util.Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+                for (java.util.Map.Entry<Thread, StackTraceElement[]> e :
+                        Thread.getAllStackTraces().entrySet()) {
                     if (e.getKey().getName().startsWith("sluice")) {
                         System.err.println("thread " + e.getKey().getName());
                         for (StackTraceElement f : e.getValue()) {

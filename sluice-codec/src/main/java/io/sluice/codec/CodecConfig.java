@@ -31,8 +31,8 @@ public record CodecConfig(
         int scratchInitialBytes,
         int scratchRetainBytes) {
 
-    public static final CodecConfig DEFAULT = new CodecConfig(
-            32, 64 << 20, 64 << 10, 4 << 20, 64 << 20, 256 << 20, 16 << 10, 4 << 10, 1 << 20);
+    public static final CodecConfig DEFAULT =
+            new CodecConfig(32, 64 << 20, 64 << 10, 4 << 20, 64 << 20, 256 << 20, 16 << 10, 4 << 10, 1 << 20);
 
     public CodecConfig {
         requirePositive("maxDepth", maxDepth);
@@ -58,27 +58,67 @@ public record CodecConfig(
     }
 
     public CodecConfig withMaxArrayLength(int value) {
-        return new CodecConfig(maxDepth, value, maxStringBytes, maxCollectionSize, maxCompressedFieldBytes,
-                maxUncompressedFieldBytes, compressChunkBytes, scratchInitialBytes, scratchRetainBytes);
+        return new CodecConfig(
+                maxDepth,
+                value,
+                maxStringBytes,
+                maxCollectionSize,
+                maxCompressedFieldBytes,
+                maxUncompressedFieldBytes,
+                compressChunkBytes,
+                scratchInitialBytes,
+                scratchRetainBytes);
     }
 
     public CodecConfig withMaxCollectionSize(int value) {
-        return new CodecConfig(maxDepth, maxArrayLength, maxStringBytes, value, maxCompressedFieldBytes,
-                maxUncompressedFieldBytes, compressChunkBytes, scratchInitialBytes, scratchRetainBytes);
+        return new CodecConfig(
+                maxDepth,
+                maxArrayLength,
+                maxStringBytes,
+                value,
+                maxCompressedFieldBytes,
+                maxUncompressedFieldBytes,
+                compressChunkBytes,
+                scratchInitialBytes,
+                scratchRetainBytes);
     }
 
     public CodecConfig withMaxUncompressedFieldBytes(int value) {
-        return new CodecConfig(maxDepth, maxArrayLength, maxStringBytes, maxCollectionSize, maxCompressedFieldBytes,
-                value, compressChunkBytes, scratchInitialBytes, scratchRetainBytes);
+        return new CodecConfig(
+                maxDepth,
+                maxArrayLength,
+                maxStringBytes,
+                maxCollectionSize,
+                maxCompressedFieldBytes,
+                value,
+                compressChunkBytes,
+                scratchInitialBytes,
+                scratchRetainBytes);
     }
 
     public CodecConfig withScratch(int initialBytes, int retainBytes) {
-        return new CodecConfig(maxDepth, maxArrayLength, maxStringBytes, maxCollectionSize, maxCompressedFieldBytes,
-                maxUncompressedFieldBytes, compressChunkBytes, initialBytes, retainBytes);
+        return new CodecConfig(
+                maxDepth,
+                maxArrayLength,
+                maxStringBytes,
+                maxCollectionSize,
+                maxCompressedFieldBytes,
+                maxUncompressedFieldBytes,
+                compressChunkBytes,
+                initialBytes,
+                retainBytes);
     }
 
     public CodecConfig withCompressChunkBytes(int value) {
-        return new CodecConfig(maxDepth, maxArrayLength, maxStringBytes, maxCollectionSize, maxCompressedFieldBytes,
-                maxUncompressedFieldBytes, value, scratchInitialBytes, scratchRetainBytes);
+        return new CodecConfig(
+                maxDepth,
+                maxArrayLength,
+                maxStringBytes,
+                maxCollectionSize,
+                maxCompressedFieldBytes,
+                maxUncompressedFieldBytes,
+                value,
+                scratchInitialBytes,
+                scratchRetainBytes);
     }
 }

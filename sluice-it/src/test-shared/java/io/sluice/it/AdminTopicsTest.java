@@ -49,6 +49,7 @@ class AdminTopicsTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
     private Admin admin;
 
@@ -74,11 +75,14 @@ class AdminTopicsTest {
 
     @Test
     void shouldCreateDescribeListAndDeleteTopic() throws Exception {
-        admin.createTopics(List.of(new NewTopic("admin-orders", 3, (short) 1))).all()
+        admin.createTopics(List.of(new NewTopic("admin-orders", 3, (short) 1)))
+                .all()
                 .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
-        TopicDescription description = admin.describeTopics(List.of("admin-orders")).allTopicNames()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get("admin-orders");
+        TopicDescription description = admin.describeTopics(List.of("admin-orders"))
+                .allTopicNames()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .get("admin-orders");
         assertEquals("admin-orders", description.name());
         assertFalse(description.isInternal());
         assertNotNull(description.topicId(), "topic id");
@@ -86,8 +90,8 @@ class AdminTopicsTest {
         for (int p = 0; p < 3; p++) {
             TopicPartitionInfo partition = description.partitions().get(p);
             assertEquals(p, partition.partition(), description::toString);
-            assertNotNull(partition.leader(), () -> "leader of partition " + partition.partition() + " in "
-                    + description);
+            assertNotNull(
+                    partition.leader(), () -> "leader of partition " + partition.partition() + " in " + description);
             assertEquals(1, partition.replicas().size(), description::toString);
             assertEquals(1, partition.isr().size(), description::toString);
         }
@@ -96,41 +100,72 @@ class AdminTopicsTest {
 
         admin.deleteTopics(List.of("admin-orders")).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
-        ExecutionException afterDelete = assertThrows(ExecutionException.class,
-                () -> admin.describeTopics(List.of("admin-orders")).allTopicNames()
+        ExecutionException afterDelete = assertThrows(
+                ExecutionException.class,
+                () -> admin.describeTopics(List.of("admin-orders"))
+                        .allTopicNames()
                         .get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertInstanceOf(UnknownTopicOrPartitionException.class, afterDelete.getCause(), afterDelete::toString);
-        assertFalse(admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).contains("admin-orders"));
+        assertFalse(admin.listTopics()
+                .names()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .contains("admin-orders"));
     }
 
     @Test
     void shouldReportEveryOperationAsAuthorizedWhenAskedWithoutAnAuthorizer() throws Exception {
-        admin.createTopics(List.of(new NewTopic("admin-authorized", 1, (short) 1))).all()
+        admin.createTopics(List.of(new NewTopic("admin-authorized", 1, (short) 1)))
+                .all()
                 .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
-        TopicDescription asked = admin.describeTopics(List.of("admin-authorized"),
-                new DescribeTopicsOptions().includeAuthorizedOperations(true)).allTopicNames()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get("admin-authorized");
-        assertEquals(EnumSet.of(AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE, AclOperation.DELETE,
-                AclOperation.ALTER, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS),
-                asked.authorizedOperations(), asked::toString);
-        assertEquals(EnumSet.of(AclOperation.CREATE, AclOperation.CLUSTER_ACTION, AclOperation.DESCRIBE_CONFIGS,
-                AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER, AclOperation.DESCRIBE),
+        TopicDescription asked = admin.describeTopics(
+                        List.of("admin-authorized"), new DescribeTopicsOptions().includeAuthorizedOperations(true))
+                .allTopicNames()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .get("admin-authorized");
+        assertEquals(
+                EnumSet.of(
+                        AclOperation.READ,
+                        AclOperation.WRITE,
+                        AclOperation.CREATE,
+                        AclOperation.DELETE,
+                        AclOperation.ALTER,
+                        AclOperation.DESCRIBE,
+                        AclOperation.DESCRIBE_CONFIGS,
+                        AclOperation.ALTER_CONFIGS),
+                asked.authorizedOperations(),
+                asked::toString);
+        assertEquals(
+                EnumSet.of(
+                        AclOperation.CREATE,
+                        AclOperation.CLUSTER_ACTION,
+                        AclOperation.DESCRIBE_CONFIGS,
+                        AclOperation.ALTER_CONFIGS,
+                        AclOperation.IDEMPOTENT_WRITE,
+                        AclOperation.ALTER,
+                        AclOperation.DESCRIBE),
                 admin.describeCluster(new DescribeClusterOptions().includeAuthorizedOperations(true))
-                        .authorizedOperations().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                        .authorizedOperations()
+                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
 
         // not asked for: omitted, which the client reports as null
-        assertNull(admin.describeTopics(List.of("admin-authorized")).allTopicNames()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get("admin-authorized").authorizedOperations());
+        assertNull(admin.describeTopics(List.of("admin-authorized"))
+                .allTopicNames()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .get("admin-authorized")
+                .authorizedOperations());
         assertNull(admin.describeCluster().authorizedOperations().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
     }
 
     @Test
     void shouldRefuseCreatingAnExistingTopic() throws Exception {
-        admin.createTopics(List.of(new NewTopic("admin-twice", 1, (short) 1))).all()
+        admin.createTopics(List.of(new NewTopic("admin-twice", 1, (short) 1)))
+                .all()
                 .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        ExecutionException again = assertThrows(ExecutionException.class,
-                () -> admin.createTopics(List.of(new NewTopic("admin-twice", 1, (short) 1))).all()
+        ExecutionException again = assertThrows(
+                ExecutionException.class,
+                () -> admin.createTopics(List.of(new NewTopic("admin-twice", 1, (short) 1)))
+                        .all()
                         .get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertInstanceOf(TopicExistsException.class, again.getCause(), again::toString);
     }
@@ -142,30 +177,38 @@ class AdminTopicsTest {
     @ParameterizedTest
     @MethodSource("invalidTopicNames")
     void shouldRejectInvalidTopicName(String name) throws Exception {
-        ExecutionException failure = assertThrows(ExecutionException.class,
-                () -> admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all()
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> admin.createTopics(List.of(new NewTopic(name, 1, (short) 1)))
+                        .all()
                         .get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertInstanceOf(InvalidTopicException.class, failure.getCause(), failure::toString);
-        assertFalse(admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).contains(name));
+        assertFalse(admin.listTopics()
+                .names()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .contains(name));
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, -2})
     void shouldRejectInvalidPartitionCount(int partitions) throws Exception {
         String name = "admin-partitions" + partitions;
-        ExecutionException failure = assertThrows(ExecutionException.class,
-                () -> admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all()
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+                        .all()
                         .get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertInstanceOf(InvalidPartitionsException.class, failure.getCause(), failure::toString);
-        Map<String, ?> listed = Map.copyOf(admin.listTopics().namesToListings().get(TIMEOUT_SECONDS,
-                TimeUnit.SECONDS));
+        Map<String, ?> listed = Map.copyOf(admin.listTopics().namesToListings().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertFalse(listed.containsKey(name), listed::toString);
     }
 
     @Test
     void shouldReportUnknownTopicOnDescribe() {
-        ExecutionException failure = assertThrows(ExecutionException.class,
-                () -> admin.describeTopics(List.of("admin-never-created")).allTopicNames()
+        ExecutionException failure = assertThrows(
+                ExecutionException.class,
+                () -> admin.describeTopics(List.of("admin-never-created"))
+                        .allTopicNames()
                         .get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertInstanceOf(UnknownTopicOrPartitionException.class, failure.getCause(), failure::toString);
     }

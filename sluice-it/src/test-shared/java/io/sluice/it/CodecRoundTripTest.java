@@ -31,6 +31,7 @@ class CodecRoundTripTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -60,8 +61,9 @@ class CodecRoundTripTest {
             }
             producer.flush();
         }
-        assertNull(firstSendFailure.get(), () -> "send failed: " + firstSendFailure.get() + "\nbroker log tail:\n"
-                + broker.outputTail());
+        assertNull(
+                firstSendFailure.get(),
+                () -> "send failed: " + firstSendFailure.get() + "\nbroker log tail:\n" + broker.outputTail());
 
         Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> read;
         try (KafkaConsumer<byte[], byte[]> consumer = TestClients.consumer(broker.bootstrap())) {

@@ -34,6 +34,7 @@ class LongPollTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -55,7 +56,7 @@ class LongPollTest {
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, Integer.toString(MAX_WAIT_MS));
         props.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "1");
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
-             KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "none")) {
+                KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "none")) {
             producer.send(TestRecords.record(topic, 0, "warmup", 0)).get(30, TimeUnit.SECONDS);
             consumer.assign(List.of(partition));
             consumer.seekToEnd(List.of(partition));
@@ -83,9 +84,12 @@ class LongPollTest {
             ConsumerRecord<byte[], byte[]> record = received.iterator().next();
             TestRecords.assertIntact(record, "long-poll", 1);
             long waitedNanos = receivedAt - producedAt;
-            assertTrue(waitedNanos < WOKE_BOUND_NANOS, "the parked fetch answered "
-                    + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + " ms after the produce was acknowledged; a fetch"
-                    + " that sits out fetch.max.wait.ms=" + MAX_WAIT_MS + " would take up to that long");
+            assertTrue(
+                    waitedNanos < WOKE_BOUND_NANOS,
+                    "the parked fetch answered "
+                            + TimeUnit.NANOSECONDS.toMillis(waitedNanos)
+                            + " ms after the produce was acknowledged; a fetch"
+                            + " that sits out fetch.max.wait.ms=" + MAX_WAIT_MS + " would take up to that long");
         }
     }
 }

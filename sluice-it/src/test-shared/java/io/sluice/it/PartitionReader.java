@@ -23,8 +23,7 @@ final class PartitionReader {
 
     private static final Duration POLL = Duration.ofMillis(200);
 
-    private PartitionReader() {
-    }
+    private PartitionReader() {}
 
     /** All records of {@code partitions}, per partition in offset order; fails naming positions on timeout. */
     static Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> readAll(

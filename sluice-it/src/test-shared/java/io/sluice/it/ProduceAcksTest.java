@@ -32,6 +32,7 @@ class ProduceAcksTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -80,11 +81,11 @@ class ProduceAcksTest {
         TopicPartition partition = new TopicPartition(topic, 0);
         try (KafkaConsumer<byte[], byte[]> consumer = TestClients.consumer(broker.bootstrap())) {
             long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-            while (consumer.endOffsets(List.of(partition)).get(partition) < RECORDS
-                    && System.nanoTime() < deadline) {
+            while (consumer.endOffsets(List.of(partition)).get(partition) < RECORDS && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            return PartitionReader.readAll(consumer, List.of(partition), READ_TIMEOUT).get(partition);
+            return PartitionReader.readAll(consumer, List.of(partition), READ_TIMEOUT)
+                    .get(partition);
         }
     }
 }

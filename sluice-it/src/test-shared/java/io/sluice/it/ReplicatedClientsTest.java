@@ -45,12 +45,17 @@ class ReplicatedClientsTest {
 
     @TempDir
     static Path work;
+
     static ProcessCluster cluster;
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster = ProcessCluster.start(work, BROKERS, ProcessCluster.TEST_SESSION_TIMEOUT,
-                "replica.fetch.wait.max.ms=200", "controlled.shutdown.retry.backoff.ms=500",
+        cluster = ProcessCluster.start(
+                work,
+                BROKERS,
+                ProcessCluster.TEST_SESSION_TIMEOUT,
+                "replica.fetch.wait.max.ms=200",
+                "controlled.shutdown.retry.backoff.ms=500",
                 "auto.leader.rebalance.enable=false");
     }
 
@@ -70,17 +75,21 @@ class ReplicatedClientsTest {
             produceRound(producer, topic, 0);
             int leader = describe(topic).partitions().get(0).leader().id();
             cluster.broker(leader).stop();
-            Poll.until("partition 0 of " + topic + " led by another broker", SETTLE,
+            Poll.until(
+                    "partition 0 of " + topic + " led by another broker",
+                    SETTLE,
                     () -> describe(topic).partitions().get(0),
-                    p -> p.leader() != null && !p.leader().isEmpty() && p.leader().id() != leader);
+                    p -> p.leader() != null
+                            && !p.leader().isEmpty()
+                            && p.leader().id() != leader);
             produceRound(producer, topic, 1);
             cluster.broker(leader).restart();
             awaitFullIsr(topic);
             produceRound(producer, topic, 2);
         }
         try (KafkaConsumer<byte[], byte[]> consumer = TestClients.consumer(cluster.bootstrap())) {
-            Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> byPartition = PartitionReader.readAll(consumer,
-                    PartitionReader.partitions(topic, PARTITIONS), SETTLE);
+            Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> byPartition =
+                    PartitionReader.readAll(consumer, PartitionReader.partitions(topic, PARTITIONS), SETTLE);
             for (int p = 0; p < PARTITIONS; p++) {
                 List<ConsumerRecord<byte[], byte[]>> read = byPartition.get(new TopicPartition(topic, p));
                 assertEquals(3 * RECORDS_PER_ROUND / PARTITIONS, read.size(), "records in partition " + p);
@@ -112,8 +121,7 @@ class ReplicatedClientsTest {
     }
 
     /** Sends records {@code round*N .. round*N+N-1}, record i to partition i % PARTITIONS, and waits for every ack. */
-    private static void produceRound(KafkaProducer<byte[], byte[]> producer, String topic, int round)
-            throws Exception {
+    private static void produceRound(KafkaProducer<byte[], byte[]> producer, String topic, int round) throws Exception {
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         for (long i = (long) round * RECORDS_PER_ROUND; i < (round + 1L) * RECORDS_PER_ROUND; i++) {
             acks.add(producer.send(TestRecords.record(topic, (int) (i % PARTITIONS), topic, i)));
@@ -126,7 +134,8 @@ class ReplicatedClientsTest {
 
     private static void createAndAwaitFullIsr(String topic, int partitions) throws Exception {
         try (Admin admin = TestClients.admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, REPLICATION_FACTOR).configs(MIN_INSYNC))).all()
+            admin.createTopics(List.of(new NewTopic(topic, partitions, REPLICATION_FACTOR).configs(MIN_INSYNC)))
+                    .all()
                     .get(SETTLE.toMillis(), TimeUnit.MILLISECONDS);
         }
         awaitFullIsr(topic);
@@ -134,9 +143,11 @@ class ReplicatedClientsTest {
 
     /** Waits until every partition of {@code topic} has a leader and all replicas in its ISR, as the Admin sees it. */
     private static void awaitFullIsr(String topic) throws Exception {
-        Poll.until("every partition of " + topic + " with a leader and " + REPLICATION_FACTOR + " replicas in sync",
-                SETTLE.multipliedBy(2), () -> describe(topic), d -> d.partitions().stream().allMatch(
-                        ReplicatedClientsTest::fullyInSync));
+        Poll.until(
+                "every partition of " + topic + " with a leader and " + REPLICATION_FACTOR + " replicas in sync",
+                SETTLE.multipliedBy(2),
+                () -> describe(topic),
+                d -> d.partitions().stream().allMatch(ReplicatedClientsTest::fullyInSync));
     }
 
     private static boolean fullyInSync(TopicPartitionInfo p) {
@@ -145,7 +156,9 @@ class ReplicatedClientsTest {
 
     private static TopicDescription describe(String topic) throws Exception {
         try (Admin admin = TestClients.admin(cluster.bootstrap())) {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get(SETTLE.toMillis(), TimeUnit.MILLISECONDS)
+            return admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(SETTLE.toMillis(), TimeUnit.MILLISECONDS)
                     .get(topic);
         }
     }

@@ -33,7 +33,8 @@ final class SecureBrokers implements AutoCloseable {
     SluiceBrokerProcess broker(String protocol) throws Exception {
         SluiceBrokerProcess broker = brokers.get(protocol);
         if (broker == null) {
-            broker = TestBroker.start(dir.resolve(protocol.toLowerCase(Locale.ROOT)),
+            broker = TestBroker.start(
+                    dir.resolve(protocol.toLowerCase(Locale.ROOT)),
                     security.brokerSettings(protocol, "PLAIN").toArray(new String[0]));
             brokers.put(protocol, broker);
         }

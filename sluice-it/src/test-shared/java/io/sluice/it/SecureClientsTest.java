@@ -38,6 +38,7 @@ class SecureClientsTest {
 
     @TempDir
     static Path tempDir;
+
     static SecureBrokers brokers;
     static TestSecurity security;
 
@@ -53,15 +54,23 @@ class SecureClientsTest {
     }
 
     @ParameterizedTest(name = "{0} {1} client certificate {2}")
-    @CsvSource({"SSL,,false", "SSL,,true", "SASL_PLAINTEXT,PLAIN,false", "SASL_PLAINTEXT,SCRAM-SHA-256,false",
-            "SASL_PLAINTEXT,SCRAM-SHA-512,false", "SASL_SSL,PLAIN,false", "SASL_SSL,SCRAM-SHA-256,false",
-            "SASL_SSL,SCRAM-SHA-512,true"})
+    @CsvSource({
+        "SSL,,false",
+        "SSL,,true",
+        "SASL_PLAINTEXT,PLAIN,false",
+        "SASL_PLAINTEXT,SCRAM-SHA-256,false",
+        "SASL_PLAINTEXT,SCRAM-SHA-512,false",
+        "SASL_SSL,PLAIN,false",
+        "SASL_SSL,SCRAM-SHA-256,false",
+        "SASL_SSL,SCRAM-SHA-512,true"
+    })
     void shouldProduceConsumeAndAdministerOverASecuredListener(String protocol, String mechanism, boolean certificate)
             throws Exception {
         String bootstrap = brokers.broker(protocol).bootstrap();
-        Map<String, String> secured = security.clientProperties(protocol, mechanism, TestSecurity.PASSWORD, certificate);
-        String topic = "secure-" + protocol.toLowerCase(Locale.ROOT) + "-" + (mechanism == null ? "tls" : mechanism.toLowerCase(Locale.ROOT))
-                + "-" + certificate;
+        Map<String, String> secured =
+                security.clientProperties(protocol, mechanism, TestSecurity.PASSWORD, certificate);
+        String topic = "secure-" + protocol.toLowerCase(Locale.ROOT) + "-"
+                + (mechanism == null ? "tls" : mechanism.toLowerCase(Locale.ROOT)) + "-" + certificate;
 
         Properties adminProps = new Properties();
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -79,7 +88,8 @@ class SecureClientsTest {
                 byte[] value = new byte[i % 4 == 0 ? 200_000 : 100 + i];
                 java.util.Arrays.fill(value, (byte) ('a' + i % 26));
                 values.add(value);
-                producer.send(new ProducerRecord<>(topic, ("k" + i).getBytes(StandardCharsets.UTF_8), value)).get(30, TimeUnit.SECONDS);
+                producer.send(new ProducerRecord<>(topic, ("k" + i).getBytes(StandardCharsets.UTF_8), value))
+                        .get(30, TimeUnit.SECONDS);
             }
         }
 

@@ -16,8 +16,7 @@ final class TestBroker {
 
     static final Path KEPT_LOGS = Path.of("target", "broker-logs");
 
-    private TestBroker() {
-    }
+    private TestBroker() {}
 
     static SluiceBrokerProcess start(Path tempDir, String... overrides) throws IOException {
         return SluiceBrokerProcess.start(tempDir.resolve("data"), overrides);
@@ -38,7 +37,9 @@ final class TestBroker {
         try {
             Files.createDirectories(KEPT_LOGS);
             if (Files.exists(broker.logFile())) {
-                Files.copy(broker.logFile(), KEPT_LOGS.resolve(testClass.getSimpleName() + ".log"),
+                Files.copy(
+                        broker.logFile(),
+                        KEPT_LOGS.resolve(testClass.getSimpleName() + ".log"),
                         StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {

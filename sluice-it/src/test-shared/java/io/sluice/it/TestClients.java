@@ -21,8 +21,7 @@ final class TestClients {
     /** Client-side bound on one request, so a broker that never answers fails the test instead of hanging it. */
     static final int REQUEST_TIMEOUT_MS = 20_000;
 
-    private TestClients() {
-    }
+    private TestClients() {}
 
     static Properties producerProps(String bootstrap, String compression) {
         Properties props = new Properties();

@@ -27,12 +27,12 @@ final class TestRecords {
      * by time retention, as Kafka does.
      */
     static final long BASE_TIMESTAMP = System.currentTimeMillis() - 3_600_000L;
+
     static final String INDEX_HEADER = "index";
     static final String RUN_HEADER = "run";
     private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-    private TestRecords() {
-    }
+    private TestRecords() {}
 
     static byte[] key(String run, long i) {
         return (run + "-" + i).getBytes(StandardCharsets.UTF_8);
@@ -67,8 +67,10 @@ final class TestRecords {
     /** The record index carried in the index header. */
     static long indexOf(ConsumerRecord<byte[], byte[]> record) {
         Header header = record.headers().lastHeader(INDEX_HEADER);
-        assertNotNull(header, () -> "no '" + INDEX_HEADER + "' header at " + record.topic() + "-"
-                + record.partition() + "@" + record.offset());
+        assertNotNull(
+                header,
+                () -> "no '" + INDEX_HEADER + "' header at " + record.topic() + "-" + record.partition() + "@"
+                        + record.offset());
         return ByteBuffer.wrap(header.value()).getLong();
     }
 

@@ -17,13 +17,13 @@ final class TestTopics {
     static final short REPLICATION_FACTOR = 1;
     private static final long CREATE_TIMEOUT_SECONDS = 30;
 
-    private TestTopics() {
-    }
+    private TestTopics() {}
 
     static void create(String bootstrap, String topic, int partitions)
             throws ExecutionException, InterruptedException, TimeoutException {
         try (Admin admin = TestClients.admin(bootstrap)) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, REPLICATION_FACTOR))).all()
+            admin.createTopics(List.of(new NewTopic(topic, partitions, REPLICATION_FACTOR)))
+                    .all()
                     .get(CREATE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
     }

@@ -2,7 +2,6 @@ package io.sluice.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -36,15 +35,15 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
-import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.Message;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
-import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.SimpleRecord;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
@@ -76,17 +75,20 @@ class BadInputTest {
     private static final short UNKNOWN_API_KEY = 32_000;
     /** A version no Kafka API has reached. */
     private static final short UNSUPPORTED_VERSION = 99;
+
     private static final int FUZZ_ROUNDS = 40;
     /** Request header v2 (client id plus tagged fields) goes with flexible request versions. */
     private static final short FLEXIBLE_REQUEST_HEADER_VERSION = 2;
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
     static void startBroker() throws Exception {
-        broker = TestBroker.start(tempDir,
+        broker = TestBroker.start(
+                tempDir,
                 "auto.create.topics.enable=false",
                 "socket.request.max.bytes=" + SOCKET_REQUEST_MAX_BYTES,
                 "message.max.bytes=" + MESSAGE_MAX_BYTES);
@@ -104,8 +106,8 @@ class BadInputTest {
         assertTrue(broker.isAlive(), () -> "broker died; log tail:\n" + broker.outputTail());
         RecordMetadata written;
         try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "none")) {
-            written = producer.send(TestRecords.record(HEALTHY, 0, "healthy", 7)).get(TIMEOUT_SECONDS,
-                    TimeUnit.SECONDS);
+            written =
+                    producer.send(TestRecords.record(HEALTHY, 0, "healthy", 7)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
         try (KafkaConsumer<byte[], byte[]> consumer = TestClients.consumer(broker.bootstrap())) {
             TopicPartition partition = new TopicPartition(HEALTHY, 0);
@@ -135,7 +137,8 @@ class BadInputTest {
     void shouldCloseConnectionOnFrameSizeAboveSocketRequestMaxBytes(int declaredSize) throws IOException {
         try (RawKafkaSocket socket = RawKafkaSocket.connect(broker.bootstrap())) {
             socket.sendDeclaredFrame(declaredSize, new byte[64]);
-            assertTrue(socket.awaitClosedByPeer(CLOSE_TIMEOUT),
+            assertTrue(
+                    socket.awaitClosedByPeer(CLOSE_TIMEOUT),
                     "connection closed after frame size " + declaredSize + " > " + SOCKET_REQUEST_MAX_BYTES);
         }
     }
@@ -155,7 +158,11 @@ class BadInputTest {
     @Test
     void shouldCloseConnectionOnUnknownApiKey() throws IOException {
         ByteBuffer header = ByteBuffer.allocate(Short.BYTES * 2 + Integer.BYTES + Short.BYTES);
-        header.putShort(UNKNOWN_API_KEY).putShort((short) 0).putInt(42).putShort((short) -1).flip();
+        header.putShort(UNKNOWN_API_KEY)
+                .putShort((short) 0)
+                .putInt(42)
+                .putShort((short) -1)
+                .flip();
         try (RawKafkaSocket socket = RawKafkaSocket.connect(broker.bootstrap())) {
             socket.sendFrame(header);
             assertTrue(socket.awaitClosedByPeer(CLOSE_TIMEOUT), "connection closed after api key " + UNKNOWN_API_KEY);
@@ -168,16 +175,20 @@ class BadInputTest {
      */
     @Test
     void shouldCloseConnectionOnUnsupportedVersionOfKnownApi() throws IOException {
-        RequestHeader header = new RequestHeader(new RequestHeaderData()
-                .setRequestApiKey(ApiKeys.METADATA.id)
-                .setRequestApiVersion(UNSUPPORTED_VERSION)
-                .setCorrelationId(77)
-                .setClientId("sluice-it"), FLEXIBLE_REQUEST_HEADER_VERSION);
-        ByteBuffer request = concat(serialize(header.data(), header.headerVersion()),
+        RequestHeader header = new RequestHeader(
+                new RequestHeaderData()
+                        .setRequestApiKey(ApiKeys.METADATA.id)
+                        .setRequestApiVersion(UNSUPPORTED_VERSION)
+                        .setCorrelationId(77)
+                        .setClientId("sluice-it"),
+                FLEXIBLE_REQUEST_HEADER_VERSION);
+        ByteBuffer request = concat(
+                serialize(header.data(), header.headerVersion()),
                 serialize(new MetadataRequestData(), ApiKeys.METADATA.latestVersion()));
         try (RawKafkaSocket socket = RawKafkaSocket.connect(broker.bootstrap())) {
             socket.sendFrame(request);
-            assertTrue(socket.awaitClosedByPeer(CLOSE_TIMEOUT),
+            assertTrue(
+                    socket.awaitClosedByPeer(CLOSE_TIMEOUT),
                     "connection closed after Metadata v" + UNSUPPORTED_VERSION);
         }
     }
@@ -185,14 +196,20 @@ class BadInputTest {
     @Test
     void shouldAnswerUnsupportedApiVersionsVersionWithItsRangeAndV0Header() throws IOException {
         int correlationId = 4711;
-        RequestHeader header = new RequestHeader(new RequestHeaderData()
-                .setRequestApiKey(ApiKeys.API_VERSIONS.id)
-                .setRequestApiVersion(UNSUPPORTED_VERSION)
-                .setCorrelationId(correlationId)
-                .setClientId("sluice-it"), FLEXIBLE_REQUEST_HEADER_VERSION);
-        ByteBuffer v3Request = concat(serialize(header.data(), header.headerVersion()),
-                serialize(new ApiVersionsRequestData().setClientSoftwareName("sluice-it")
-                        .setClientSoftwareVersion("1"), (short) 3));
+        RequestHeader header = new RequestHeader(
+                new RequestHeaderData()
+                        .setRequestApiKey(ApiKeys.API_VERSIONS.id)
+                        .setRequestApiVersion(UNSUPPORTED_VERSION)
+                        .setCorrelationId(correlationId)
+                        .setClientId("sluice-it"),
+                FLEXIBLE_REQUEST_HEADER_VERSION);
+        ByteBuffer v3Request = concat(
+                serialize(header.data(), header.headerVersion()),
+                serialize(
+                        new ApiVersionsRequestData()
+                                .setClientSoftwareName("sluice-it")
+                                .setClientSoftwareVersion("1"),
+                        (short) 3));
         try (RawKafkaSocket socket = RawKafkaSocket.connect(broker.bootstrap())) {
             socket.sendFrame(v3Request);
             ByteBuffer response = socket.readFrame(RawProtocolClient.MAX_RESPONSE_BYTES);
@@ -202,8 +219,7 @@ class BadInputTest {
             ApiVersionsResponseData.ApiVersion range = parsed.data().apiKeys().find(ApiKeys.API_VERSIONS.id);
             assertTrue(range != null, () -> "the error response carries the ApiVersions range: " + parsed.data());
             assertEquals(0, range.minVersion());
-            assertTrue(range.maxVersion() >= 3 && range.maxVersion() < UNSUPPORTED_VERSION,
-                    range::toString);
+            assertTrue(range.maxVersion() >= 3 && range.maxVersion() < UNSUPPORTED_VERSION, range::toString);
             assertFalse(response.hasRemaining(), "nothing after the v0 body");
         }
     }
@@ -221,7 +237,8 @@ class BadInputTest {
         ByteBuffer forged = concat(serialize(header.data(), header.headerVersion()), forgedCount);
         try (RawKafkaSocket socket = RawKafkaSocket.connect(broker.bootstrap())) {
             socket.sendFrame(forged);
-            assertTrue(socket.awaitClosedByPeer(CLOSE_TIMEOUT),
+            assertTrue(
+                    socket.awaitClosedByPeer(CLOSE_TIMEOUT),
                     "connection closed after a Metadata v" + version + " body claiming 2^31-1 topics");
         }
     }
@@ -229,9 +246,19 @@ class BadInputTest {
     @Test
     void shouldEndEveryGarbageBodyInAResponseOrACloseNeverAHang() throws IOException {
         Random random = new Random(20_261_121L);
-        ApiKeys[] apis = {ApiKeys.PRODUCE, ApiKeys.FETCH, ApiKeys.METADATA, ApiKeys.LIST_OFFSETS,
-            ApiKeys.CREATE_TOPICS, ApiKeys.INIT_PRODUCER_ID, ApiKeys.API_VERSIONS, ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
-            ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, ApiKeys.ALTER_CLIENT_QUOTAS, ApiKeys.DESCRIBE_CLIENT_QUOTAS};
+        ApiKeys[] apis = {
+            ApiKeys.PRODUCE,
+            ApiKeys.FETCH,
+            ApiKeys.METADATA,
+            ApiKeys.LIST_OFFSETS,
+            ApiKeys.CREATE_TOPICS,
+            ApiKeys.INIT_PRODUCER_ID,
+            ApiKeys.API_VERSIONS,
+            ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
+            ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
+            ApiKeys.ALTER_CLIENT_QUOTAS,
+            ApiKeys.DESCRIBE_CLIENT_QUOTAS
+        };
         Map<ApiKeys, Short> versions = new EnumMap<>(ApiKeys.class);
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
             for (ApiKeys api : apis) {
@@ -248,8 +275,8 @@ class BadInputTest {
             ByteBuffer frame = concat(serialize(header.data(), header.headerVersion()), ByteBuffer.wrap(body));
             try (RawKafkaSocket socket = RawKafkaSocket.connect(broker.bootstrap())) {
                 socket.sendFrame(frame);
-                String what = api + " v" + version + " with " + body.length + " garbage body bytes (round " + round
-                        + ")";
+                String what =
+                        api + " v" + version + " with " + body.length + " garbage body bytes (round " + round + ")";
                 try {
                     ByteBuffer response = socket.readFrame(RawProtocolClient.MAX_RESPONSE_BYTES);
                     assertEquals(correlationId, response.getInt(), "correlation id of the response to " + what);
@@ -265,8 +292,12 @@ class BadInputTest {
 
     @Test
     void shouldRejectBatchWithCrcMismatchAndAppendNothing() throws Exception {
-        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(TestRecords.timestamp(1), "k".getBytes(StandardCharsets.UTF_8), "corrupt-me".getBytes(StandardCharsets.UTF_8)));
+        MemoryRecords records = MemoryRecords.withRecords(
+                Compression.NONE,
+                new SimpleRecord(
+                        TestRecords.timestamp(1),
+                        "k".getBytes(StandardCharsets.UTF_8),
+                        "corrupt-me".getBytes(StandardCharsets.UTF_8)));
         ByteBuffer batch = records.buffer();
         int last = batch.limit() - 1;
         batch.put(last, (byte) (batch.get(last) ^ 0x5A));
@@ -278,8 +309,12 @@ class BadInputTest {
 
     @Test
     void shouldRejectBatchAboveMessageMaxBytes() throws Exception {
-        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(TestRecords.timestamp(1), "k".getBytes(StandardCharsets.UTF_8), new byte[MESSAGE_MAX_BYTES * 2]));
+        MemoryRecords records = MemoryRecords.withRecords(
+                Compression.NONE,
+                new SimpleRecord(
+                        TestRecords.timestamp(1),
+                        "k".getBytes(StandardCharsets.UTF_8),
+                        new byte[MESSAGE_MAX_BYTES * 2]));
         long endBefore = endOffset(TARGET);
 
         assertEquals(Errors.MESSAGE_TOO_LARGE, produce(TARGET, records));
@@ -288,13 +323,21 @@ class BadInputTest {
 
     @Test
     void shouldRejectProduceToUnknownTopicWhenAutoCreationIsOff() throws Exception {
-        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(TestRecords.timestamp(1), "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)));
+        MemoryRecords records = MemoryRecords.withRecords(
+                Compression.NONE,
+                new SimpleRecord(
+                        TestRecords.timestamp(1),
+                        "k".getBytes(StandardCharsets.UTF_8),
+                        "v".getBytes(StandardCharsets.UTF_8)));
 
         assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION, produce("bad-input-no-such-topic", records));
         try (Admin admin = TestClients.admin(broker.bootstrap())) {
-            assertFalse(admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                    .contains("bad-input-no-such-topic"), "the topic was not created");
+            assertFalse(
+                    admin.listTopics()
+                            .names()
+                            .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                            .contains("bad-input-no-such-topic"),
+                    "the topic was not created");
         }
     }
 
@@ -325,18 +368,27 @@ class BadInputTest {
     }
 
     private static ByteBuffer concat(ByteBuffer first, ByteBuffer second) {
-        return ByteBuffer.allocate(first.remaining() + second.remaining()).put(first).put(second).flip();
+        return ByteBuffer.allocate(first.remaining() + second.remaining())
+                .put(first)
+                .put(second)
+                .flip();
     }
 
     private static Errors produce(String topic, MemoryRecords records) throws IOException {
-        ProduceRequestData data = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(10_000)
-                .setTopicData(new ProduceRequestData.TopicProduceDataCollection(List.of(
-                        new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(List.of(
-                                new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(records))))
-                        .iterator()));
+        ProduceRequestData data = new ProduceRequestData()
+                .setAcks((short) -1)
+                .setTimeoutMs(10_000)
+                .setTopicData(new ProduceRequestData.TopicProduceDataCollection(
+                        List.of(new ProduceRequestData.TopicProduceData()
+                                        .setName(topic)
+                                        .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData()
+                                                .setIndex(0)
+                                                .setRecords(records))))
+                                .iterator()));
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
             ProduceResponse response = client.send(ProduceRequest.forCurrentMagic(data), ApiKeys.PRODUCE);
-            ProduceResponseData.TopicProduceResponse topicResponse = response.data().responses().find(topic);
+            ProduceResponseData.TopicProduceResponse topicResponse =
+                    response.data().responses().find(topic);
             assertTrue(topicResponse != null, () -> "no response for topic " + topic + ": " + response.data());
             assertEquals(1, topicResponse.partitionResponses().size(), topicResponse::toString);
             return Errors.forCode(topicResponse.partitionResponses().get(0).errorCode());
@@ -346,8 +398,10 @@ class BadInputTest {
     private static long endOffset(String topic) throws Exception {
         TopicPartition partition = new TopicPartition(topic, 0);
         try (Admin admin = TestClients.admin(broker.bootstrap())) {
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> offsets = admin
-                    .listOffsets(Map.of(partition, OffsetSpec.latest())).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> offsets = admin.listOffsets(
+                            Map.of(partition, OffsetSpec.latest()))
+                    .all()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             return offsets.get(partition).offset();
         }
     }

@@ -44,6 +44,7 @@ class CompactionCrashTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -61,8 +62,10 @@ class CompactionCrashTest {
         Map<String, String> latestValue = new HashMap<>();
         Map<String, Long> latestOffset = new HashMap<>();
         try (Admin admin = TestClients.admin(broker.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1).configs(Map.of("segment.bytes", "1048576",
-                    "min.cleanable.dirty.ratio", "0.01")))).all().get();
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)
+                            .configs(Map.of("segment.bytes", "1048576", "min.cleanable.dirty.ratio", "0.01"))))
+                    .all()
+                    .get();
             try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "none")) {
                 List<Future<RecordMetadata>> sent = new ArrayList<>();
                 String padding = "x".repeat(900);
@@ -76,25 +79,36 @@ class CompactionCrashTest {
                     latestOffset.put("key-" + (i % KEYS), sent.get(i).get().offset());
                 }
             }
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC), List.of(
-                    new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET))))
-                    .all().get();
+            admin.incrementalAlterConfigs(Map.of(
+                            new ConfigResource(ConfigResource.Type.TOPIC, TOPIC),
+                            List.of(new AlterConfigOp(
+                                    new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET))))
+                    .all()
+                    .get();
         }
         Path partitionDir = broker.dataDir().resolve(TOPIC + "-0");
-        Poll.until("the cleaner is writing a .cleaned segment", TIMEOUT, () -> hasFileEndingWith(partitionDir, ".cleaned"),
+        Poll.until(
+                "the cleaner is writing a .cleaned segment",
+                TIMEOUT,
+                () -> hasFileEndingWith(partitionDir, ".cleaned"),
                 found -> found);
         broker.kill9();
         broker.restart();
 
         List<ConsumerRecord<byte[], byte[]>> afterRestart = readAll();
         assertLatest(afterRestart, latestValue, latestOffset);
-        List<ConsumerRecord<byte[], byte[]>> cleaned = Poll.until("the cleaner finishes after the restart", TIMEOUT,
-                CompactionCrashTest::readAll, records -> records.size() < WRITES / 4);
+        List<ConsumerRecord<byte[], byte[]>> cleaned = Poll.until(
+                "the cleaner finishes after the restart",
+                TIMEOUT,
+                CompactionCrashTest::readAll,
+                records -> records.size() < WRITES / 4);
         assertLatest(cleaned, latestValue, latestOffset);
     }
 
-    private static void assertLatest(List<ConsumerRecord<byte[], byte[]>> records, Map<String, String> latestValue,
-                                     Map<String, Long> latestOffset) {
+    private static void assertLatest(
+            List<ConsumerRecord<byte[], byte[]>> records,
+            Map<String, String> latestValue,
+            Map<String, Long> latestOffset) {
         Map<String, ConsumerRecord<byte[], byte[]>> last = new HashMap<>();
         long previous = -1;
         for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -104,7 +118,8 @@ class CompactionCrashTest {
         }
         assertEquals(KEYS, last.size(), "every key is readable");
         for (Map.Entry<String, ConsumerRecord<byte[], byte[]>> e : last.entrySet()) {
-            assertEquals(latestValue.get(e.getKey()), new String(e.getValue().value(), StandardCharsets.UTF_8), e.getKey());
+            assertEquals(
+                    latestValue.get(e.getKey()), new String(e.getValue().value(), StandardCharsets.UTF_8), e.getKey());
             assertEquals(latestOffset.get(e.getKey()), e.getValue().offset(), e.getKey() + " at its original offset");
         }
     }

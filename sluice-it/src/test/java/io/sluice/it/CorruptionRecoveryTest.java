@@ -33,10 +33,12 @@ class CorruptionRecoveryTest {
     private static final int RECORDS = 3_000;
     /** Small segments, so the topic has several and the damaged one is not the only one. */
     private static final int SEGMENT_BYTES = 65_536;
+
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -87,15 +89,19 @@ class CorruptionRecoveryTest {
         assertTrue(randomPartition.segments().size() > 1, () -> "several segments of " + SEGMENT_BYTES + " bytes");
         Path segment = randomPartition.newestSegment();
         PartitionDirectory.appendGarbage(segment, randomBytes(random, 64));
-        PartitionDirectory.appendGarbage(PartitionDirectory.sibling(segment, PartitionDirectory.INDEX_SUFFIX),
-                randomBytes(random, 13));
-        PartitionDirectory.appendGarbage(PartitionDirectory.sibling(segment, PartitionDirectory.TIME_INDEX_SUFFIX),
-                randomBytes(random, 7));
+        PartitionDirectory.appendGarbage(
+                PartitionDirectory.sibling(segment, PartitionDirectory.INDEX_SUFFIX), randomBytes(random, 13));
+        PartitionDirectory.appendGarbage(
+                PartitionDirectory.sibling(segment, PartitionDirectory.TIME_INDEX_SUFFIX), randomBytes(random, 7));
 
         Path forgedSegment = new PartitionDirectory(broker.dataDir(), forgedTail, 0).newestSegment();
         PartitionDirectory.appendGarbage(forgedSegment, forgedBatchHeader(random));
-        PartitionDirectory.appendGarbage(PartitionDirectory.sibling(forgedSegment, PartitionDirectory.INDEX_SUFFIX),
-                ByteBuffer.allocate(16).putInt(Integer.MAX_VALUE).putInt(Integer.MAX_VALUE).array());
+        PartitionDirectory.appendGarbage(
+                PartitionDirectory.sibling(forgedSegment, PartitionDirectory.INDEX_SUFFIX),
+                ByteBuffer.allocate(16)
+                        .putInt(Integer.MAX_VALUE)
+                        .putInt(Integer.MAX_VALUE)
+                        .array());
 
         broker.restart();
 

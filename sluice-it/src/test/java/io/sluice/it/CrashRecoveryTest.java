@@ -40,10 +40,12 @@ class CrashRecoveryTest {
     private static final long PRODUCE_DEADLINE_SECONDS = 120;
     /** Index (and so timestamp offset in ms) of the records written after recovery: past any index sent before. */
     private static final long AFTER_RESTART_INDEX = 900_000;
+
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -57,8 +59,7 @@ class CrashRecoveryTest {
     }
 
     /** What the broker acknowledged: record {@code index} is at {@code offset} of {@code partition}. */
-    private record Ack(long index, int partition, long offset) {
-    }
+    private record Ack(long index, int partition, long offset) {}
 
     @Test
     void shouldKeepEveryAcknowledgedRecordAcrossSigkill() throws Exception {
@@ -109,9 +110,11 @@ class CrashRecoveryTest {
         assertInOrderWithoutDuplicates(read);
         for (Ack ack : acks) {
             List<ConsumerRecord<byte[], byte[]>> partition = read.get(new TopicPartition(TOPIC, ack.partition()));
-            assertTrue(ack.offset() < partition.size(), () -> "acknowledged record " + ack + " is beyond the "
-                    + partition.size() + " records left in partition " + ack.partition() + "; log tail:\n"
-                    + broker.outputTail());
+            assertTrue(
+                    ack.offset() < partition.size(),
+                    () -> "acknowledged record " + ack + " is beyond the "
+                            + partition.size() + " records left in partition " + ack.partition() + "; log tail:\n"
+                            + broker.outputTail());
             ConsumerRecord<byte[], byte[]> record = partition.get((int) ack.offset());
             assertEquals(ack.offset(), record.offset());
             TestRecords.assertIntact(record, "crash", ack.index());
@@ -127,8 +130,10 @@ class CrashRecoveryTest {
             for (int n = 0; n < records.size(); n++) {
                 assertEquals(n, records.get(n).offset(), "dense offsets in " + partition.getKey());
                 long index = TestRecords.indexOf(records.get(n));
-                assertTrue(index > previous, "record " + index + " after " + previous + " at offset " + n + " of "
-                        + partition.getKey() + ": out of order or duplicated");
+                assertTrue(
+                        index > previous,
+                        "record " + index + " after " + previous + " at offset " + n + " of " + partition.getKey()
+                                + ": out of order or duplicated");
                 TestRecords.assertIntact(records.get(n), "crash", index);
                 previous = index;
             }

@@ -61,10 +61,12 @@ class FetchSizeLimitTest {
     private static final int PARTITION_MAX_BYTES = 1_048_576;
     /** Below one batch. */
     private static final int SMALL_LIMIT = 500_000;
+
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -94,7 +96,9 @@ class FetchSizeLimitTest {
         FetchResponseData response = fetchNow(TOPIC, SMALL_LIMIT, PARTITION_MAX_BYTES, offsets);
 
         assertWithinLimits(response, SMALL_LIMIT, PARTITION_MAX_BYTES);
-        assertEquals(List.of(0, 1, 0), batchesPerPartition(response),
+        assertEquals(
+                List.of(0, 1, 0),
+                batchesPerPartition(response),
                 "the first partition with records returns one oversized batch, the next none");
     }
 
@@ -115,8 +119,15 @@ class FetchSizeLimitTest {
             short version = client.version(ApiKeys.FETCH);
             // min_bytes = max_bytes: a response within the limits never reaches it, so the broker re-reads on every
             // append below and answers when max_wait passes (or at once, with too much, when the limits are ignored)
-            FetchRequest.Builder request = fetchRequest(version, topic, topicId, FETCH_MAX_BYTES, PARTITION_MAX_BYTES,
-                    fromBeginning(), FETCH_MAX_BYTES, 5_000);
+            FetchRequest.Builder request = fetchRequest(
+                    version,
+                    topic,
+                    topicId,
+                    FETCH_MAX_BYTES,
+                    PARTITION_MAX_BYTES,
+                    fromBeginning(),
+                    FETCH_MAX_BYTES,
+                    5_000);
             RequestHeader parked = client.sendOnly(request, ApiKeys.FETCH, version);
             produceBatches(topic, 1);
             FetchResponse response = client.receive(parked);
@@ -138,7 +149,8 @@ class FetchSizeLimitTest {
                 assertEquals(BATCHES_PER_PARTITION, records.size());
             }
             double largestResponse = fetchSizeMax(consumer);
-            assertTrue(largestResponse > 0 && largestResponse <= FETCH_MAX_BYTES,
+            assertTrue(
+                    largestResponse > 0 && largestResponse <= FETCH_MAX_BYTES,
                     "largest fetch response held " + largestResponse + " record bytes; fetch.max.bytes is "
                             + FETCH_MAX_BYTES);
         }
@@ -148,9 +160,22 @@ class FetchSizeLimitTest {
     void shouldConsumeEveryBatchWithKcatWithinFetchMaxBytes() throws Exception {
         Assumptions.assumeTrue(Kcat.isInstalled(), Kcat.NOT_INSTALLED);
         // librdkafka rejects a response frame above receive.message.max.bytes (at least fetch.max.bytes + 512)
-        ProcessResult consumed = new Kcat(broker.bootstrap()).run(new byte[0], "-C", "-t", TOPIC, "-o", "beginning",
-                "-e", "-q", "-X", "fetch.max.bytes=" + FETCH_MAX_BYTES,
-                "-X", "receive.message.max.bytes=" + (FETCH_MAX_BYTES + 512), "-f", "%p/%o %S\\n");
+        ProcessResult consumed = new Kcat(broker.bootstrap())
+                .run(
+                        new byte[0],
+                        "-C",
+                        "-t",
+                        TOPIC,
+                        "-o",
+                        "beginning",
+                        "-e",
+                        "-q",
+                        "-X",
+                        "fetch.max.bytes=" + FETCH_MAX_BYTES,
+                        "-X",
+                        "receive.message.max.bytes=" + (FETCH_MAX_BYTES + 512),
+                        "-f",
+                        "%p/%o %S\\n");
 
         assertTrue(consumed.succeeded(), consumed::describe);
         List<String> expected = new ArrayList<>();
@@ -211,12 +236,14 @@ class FetchSizeLimitTest {
     private static double fetchSizeMax(KafkaConsumer<byte[], byte[]> consumer) {
         for (Map.Entry<MetricName, ? extends Metric> metric : consumer.metrics().entrySet()) {
             MetricName name = metric.getKey();
-            if (name.name().equals("fetch-size-max") && name.group().equals("consumer-fetch-manager-metrics")
+            if (name.name().equals("fetch-size-max")
+                    && name.group().equals("consumer-fetch-manager-metrics")
                     && !name.tags().containsKey("topic")) {
                 return ((Number) metric.getValue().metricValue()).doubleValue();
             }
         }
-        return fail("the consumer has no fetch-size-max metric: " + consumer.metrics().keySet());
+        return fail("the consumer has no fetch-size-max metric: "
+                + consumer.metrics().keySet());
     }
 
     /** Partition index to fetch offset, every partition from offset 0, in partition order. */
@@ -229,32 +256,46 @@ class FetchSizeLimitTest {
     }
 
     /** A fetch that wants no more than it finds: answered at once. */
-    private static FetchResponseData fetchNow(String topic, int maxBytes, int partitionMaxBytes,
-                                              Map<Integer, Long> offsets) throws Exception {
+    private static FetchResponseData fetchNow(
+            String topic, int maxBytes, int partitionMaxBytes, Map<Integer, Long> offsets) throws Exception {
         Uuid topicId = topicId(topic);
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
             short version = client.version(ApiKeys.FETCH);
-            FetchResponse response = client.send(fetchRequest(version, topic, topicId, maxBytes, partitionMaxBytes,
-                    offsets, 1, 0), ApiKeys.FETCH, version);
+            FetchResponse response = client.send(
+                    fetchRequest(version, topic, topicId, maxBytes, partitionMaxBytes, offsets, 1, 0),
+                    ApiKeys.FETCH,
+                    version);
             assertEquals(Errors.NONE, Errors.forCode(response.data().errorCode()), response.data()::toString);
             return response.data();
         }
     }
 
-    private static FetchRequest.Builder fetchRequest(short version, String topic, Uuid topicId, int maxBytes,
-                                                     int partitionMaxBytes, Map<Integer, Long> offsets, int minBytes,
-                                                     int maxWaitMs) {
+    private static FetchRequest.Builder fetchRequest(
+            short version,
+            String topic,
+            Uuid topicId,
+            int maxBytes,
+            int partitionMaxBytes,
+            Map<Integer, Long> offsets,
+            int minBytes,
+            int maxWaitMs) {
         Map<TopicPartition, FetchRequest.PartitionData> partitions = new LinkedHashMap<>();
         for (Map.Entry<Integer, Long> offset : offsets.entrySet()) {
-            partitions.put(new TopicPartition(topic, offset.getKey()), new FetchRequest.PartitionData(topicId,
-                    offset.getValue(), -1L, partitionMaxBytes, Optional.empty()));
+            partitions.put(
+                    new TopicPartition(topic, offset.getKey()),
+                    new FetchRequest.PartitionData(
+                            topicId, offset.getValue(), -1L, partitionMaxBytes, Optional.empty()));
         }
-        return FetchRequest.Builder.forConsumer(version, maxWaitMs, minBytes, partitions).setMaxBytes(maxBytes);
+        return FetchRequest.Builder.forConsumer(version, maxWaitMs, minBytes, partitions)
+                .setMaxBytes(maxBytes);
     }
 
     private static Uuid topicId(String topic) throws Exception {
         try (Admin admin = TestClients.admin(broker.bootstrap())) {
-            Uuid id = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+            Uuid id = admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(topic)
                     .topicId();
             assertNotNull(id);
             return id;
@@ -267,7 +308,8 @@ class FetchSizeLimitTest {
             for (int b = 0; b < perPartition; b++) {
                 for (int p = 0; p < PARTITIONS; p++) {
                     // waiting for each send keeps every record in a batch of its own
-                    producer.send(new ProducerRecord<>(topic, p, null, new byte[VALUE_BYTES])).get(30, TimeUnit.SECONDS);
+                    producer.send(new ProducerRecord<>(topic, p, null, new byte[VALUE_BYTES]))
+                            .get(30, TimeUnit.SECONDS);
                 }
             }
         }

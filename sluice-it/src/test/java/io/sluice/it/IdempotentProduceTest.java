@@ -44,6 +44,7 @@ class IdempotentProduceTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -57,12 +58,10 @@ class IdempotentProduceTest {
     }
 
     /** A producer id and epoch granted by InitProducerId. */
-    private record ProducerIdentity(long id, short epoch) {
-    }
+    private record ProducerIdentity(long id, short epoch) {}
 
     /** The broker's answer to one produced batch. */
-    private record Outcome(Errors error, long baseOffset) {
-    }
+    private record Outcome(Errors error, long baseOffset) {}
 
     @Test
     void shouldAnswerRetriedBatchWithItsOriginalOffsetAndAppendItOnce() throws Exception {
@@ -86,8 +85,11 @@ class IdempotentProduceTest {
         TestTopics.create(broker.bootstrap(), topic, 1);
         ProducerIdentity producer = initProducerId();
 
-        assertEquals(Errors.NONE, produce(topic, producer, producer.epoch(), 0, 2).error());
-        assertEquals(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, produce(topic, producer, producer.epoch(), 5, 1).error());
+        assertEquals(
+                Errors.NONE, produce(topic, producer, producer.epoch(), 0, 2).error());
+        assertEquals(
+                Errors.OUT_OF_ORDER_SEQUENCE_NUMBER,
+                produce(topic, producer, producer.epoch(), 5, 1).error());
         assertEquals(2, endOffset(topic));
     }
 
@@ -98,9 +100,12 @@ class IdempotentProduceTest {
         ProducerIdentity producer = initProducerId();
         short bumped = (short) (producer.epoch() + 1);
 
-        assertEquals(Errors.NONE, produce(topic, producer, producer.epoch(), 0, 1).error());
+        assertEquals(
+                Errors.NONE, produce(topic, producer, producer.epoch(), 0, 1).error());
         assertEquals(Errors.NONE, produce(topic, producer, bumped, 0, 1).error(), "a new epoch starts at sequence 0");
-        assertEquals(Errors.INVALID_PRODUCER_EPOCH, produce(topic, producer, producer.epoch(), 1, 1).error());
+        assertEquals(
+                Errors.INVALID_PRODUCER_EPOCH,
+                produce(topic, producer, producer.epoch(), 1, 1).error());
         assertEquals(2, endOffset(topic));
     }
 
@@ -114,9 +119,13 @@ class IdempotentProduceTest {
         assertTrue(broker.stop(), () -> "clean stop; log tail:\n" + broker.outputTail());
         broker.restart();
 
-        assertEquals(new Outcome(Errors.NONE, 0), produce(topic, producer, producer.epoch(), 0, 2),
+        assertEquals(
+                new Outcome(Errors.NONE, 0),
+                produce(topic, producer, producer.epoch(), 0, 2),
                 "the retried last batch is known after the restart");
-        assertEquals(new Outcome(Errors.NONE, 2), produce(topic, producer, producer.epoch(), 2, 2),
+        assertEquals(
+                new Outcome(Errors.NONE, 2),
+                produce(topic, producer, producer.epoch(), 2, 2),
                 "the sequence continues after the restart");
         assertEquals(4, endOffset(topic));
     }
@@ -126,16 +135,19 @@ class IdempotentProduceTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(INIT_RETRY_SECONDS);
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
             while (true) {
-                InitProducerIdResponse response = client.send(new InitProducerIdRequest.Builder(
-                        new InitProducerIdRequestData().setTransactionalId(null)
-                                .setTransactionTimeoutMs(TRANSACTION_TIMEOUT_MS)), ApiKeys.INIT_PRODUCER_ID);
+                InitProducerIdResponse response = client.send(
+                        new InitProducerIdRequest.Builder(new InitProducerIdRequestData()
+                                .setTransactionalId(null)
+                                .setTransactionTimeoutMs(TRANSACTION_TIMEOUT_MS)),
+                        ApiKeys.INIT_PRODUCER_ID);
                 Errors error = Errors.forCode(response.data().errorCode());
                 if (error.exception() instanceof RetriableException && System.nanoTime() < deadline) {
                     Thread.sleep(RETRY_BACKOFF_MS);
                     continue;
                 }
                 assertEquals(Errors.NONE, error, response.data()::toString);
-                return new ProducerIdentity(response.data().producerId(), response.data().producerEpoch());
+                return new ProducerIdentity(
+                        response.data().producerId(), response.data().producerEpoch());
             }
         }
     }
@@ -146,20 +158,25 @@ class IdempotentProduceTest {
         SimpleRecord[] records = new SimpleRecord[count];
         for (int i = 0; i < count; i++) {
             int sequence = baseSequence + i;
-            records[i] = new SimpleRecord(TestRecords.timestamp(sequence), TestRecords.key(topic, sequence),
-                    TestRecords.value(sequence));
+            records[i] = new SimpleRecord(
+                    TestRecords.timestamp(sequence), TestRecords.key(topic, sequence), TestRecords.value(sequence));
         }
-        MemoryRecords batch = MemoryRecords.withIdempotentRecords(Compression.NONE, producer.id(), epoch, baseSequence,
-                records);
-        ProduceRequestData data = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(10_000)
-                .setTopicData(new ProduceRequestData.TopicProduceDataCollection(List.of(
-                        new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(List.of(
-                                new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(batch))))
-                        .iterator()));
+        MemoryRecords batch =
+                MemoryRecords.withIdempotentRecords(Compression.NONE, producer.id(), epoch, baseSequence, records);
+        ProduceRequestData data = new ProduceRequestData()
+                .setAcks((short) -1)
+                .setTimeoutMs(10_000)
+                .setTopicData(new ProduceRequestData.TopicProduceDataCollection(
+                        List.of(new ProduceRequestData.TopicProduceData()
+                                        .setName(topic)
+                                        .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData()
+                                                .setIndex(0)
+                                                .setRecords(batch))))
+                                .iterator()));
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
             ProduceResponse response = client.send(ProduceRequest.forCurrentMagic(data), ApiKeys.PRODUCE);
-            ProduceResponseData.PartitionProduceResponse partition = response.data().responses().find(topic)
-                    .partitionResponses().get(0);
+            ProduceResponseData.PartitionProduceResponse partition =
+                    response.data().responses().find(topic).partitionResponses().get(0);
             Errors error = Errors.forCode(partition.errorCode());
             return new Outcome(error, error == Errors.NONE ? partition.baseOffset() : -1);
         }
@@ -168,8 +185,11 @@ class IdempotentProduceTest {
     private static long endOffset(String topic) throws Exception {
         TopicPartition partition = new TopicPartition(topic, 0);
         try (Admin admin = TestClients.admin(broker.bootstrap())) {
-            return admin.listOffsets(Map.of(partition, OffsetSpec.latest())).all().get(30, TimeUnit.SECONDS)
-                    .get(partition).offset();
+            return admin.listOffsets(Map.of(partition, OffsetSpec.latest()))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(partition)
+                    .offset();
         }
     }
 }

@@ -51,8 +51,7 @@ public final class InProcessTool {
         Exit.setShutdownHookAdder(InProcessTool::addShutdownHook);
     }
 
-    private InProcessTool() {
-    }
+    private InProcessTool() {}
 
     /**
      * Runs {@code mainClass}'s {@code main(args)} with {@code stdin} until it returns or exits; a run past
@@ -69,7 +68,10 @@ public final class InProcessTool {
         List<String> command = new ArrayList<>(List.of("(in-process)", mainClass));
         command.addAll(List.of(args));
         Run run = new Run(stdin);
-        Thread thread = startAs(run, () -> run.main(main, args), "kafka-tool-" + main.getDeclaringClass().getSimpleName());
+        Thread thread = startAs(
+                run,
+                () -> run.main(main, args),
+                "kafka-tool-" + main.getDeclaringClass().getSimpleName());
         run.mainThread = thread;
         try {
             thread.join(timeout.toMillis());
@@ -80,8 +82,12 @@ public final class InProcessTool {
                 run.runShutdownHooks();
             }
             run.finished = true;
-            return new ProcessResult(List.copyOf(command), timedOut ? -1 : run.exitCode(), timedOut,
-                    run.out.toByteArray(), run.err.toString(StandardCharsets.UTF_8));
+            return new ProcessResult(
+                    List.copyOf(command),
+                    timedOut ? -1 : run.exitCode(),
+                    timedOut,
+                    run.out.toByteArray(),
+                    run.err.toString(StandardCharsets.UTF_8));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             thread.interrupt();

@@ -27,6 +27,7 @@ class KcatCodecTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -68,12 +69,13 @@ class KcatCodecTest {
             for (int i = 0; i < RECORDS; i++) {
                 String key = "java-" + i;
                 String value = "from-java-" + codec + "-" + i;
-                producer.send(new ProducerRecord<>(topic, 0, key.getBytes(StandardCharsets.UTF_8),
-                        value.getBytes(StandardCharsets.UTF_8)));
+                producer.send(new ProducerRecord<>(
+                        topic, 0, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
                 expected.add(key + Kcat.KEY_DELIMITER + value);
             }
             producer.flush();
-            producer.send(new ProducerRecord<>(topic, 0, new byte[0], new byte[0])).get(30, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(topic, 0, new byte[0], new byte[0]))
+                    .get(30, TimeUnit.SECONDS);
             expected.add(Kcat.KEY_DELIMITER);
         }
 

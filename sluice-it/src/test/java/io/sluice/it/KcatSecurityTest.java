@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class KcatSecurityTest {
     @TempDir
     static Path tempDir;
+
     static SecureBrokers brokers;
     static TestSecurity security;
 
@@ -40,11 +41,18 @@ class KcatSecurityTest {
     }
 
     @ParameterizedTest(name = "{0} {1} client certificate {2}")
-    @CsvSource({"SSL,,false", "SSL,,true", "SASL_PLAINTEXT,PLAIN,false", "SASL_PLAINTEXT,SCRAM-SHA-256,false",
-            "SASL_SSL,PLAIN,false", "SASL_SSL,SCRAM-SHA-256,false", "SASL_SSL,SCRAM-SHA-512,true"})
+    @CsvSource({
+        "SSL,,false",
+        "SSL,,true",
+        "SASL_PLAINTEXT,PLAIN,false",
+        "SASL_PLAINTEXT,SCRAM-SHA-256,false",
+        "SASL_SSL,PLAIN,false",
+        "SASL_SSL,SCRAM-SHA-256,false",
+        "SASL_SSL,SCRAM-SHA-512,true"
+    })
     void shouldProduceAndConsumeWithKcat(String protocol, String mechanism, boolean certificate) throws Exception {
-        String topic = "kcat-" + protocol.toLowerCase(Locale.ROOT) + "-" + (mechanism == null ? "tls" : mechanism.toLowerCase(Locale.ROOT))
-                + "-" + certificate;
+        String topic = "kcat-" + protocol.toLowerCase(Locale.ROOT) + "-"
+                + (mechanism == null ? "tls" : mechanism.toLowerCase(Locale.ROOT)) + "-" + certificate;
         List<String> options = new ArrayList<>();
         for (String option : security.kcatOptions(protocol, mechanism, certificate)) {
             options.add("-X");
@@ -58,8 +66,8 @@ class KcatSecurityTest {
         }
         List<String> produce = new ArrayList<>(options);
         produce.addAll(List.of("-P", "-t", topic, "-K", ":", "-X", "acks=all"));
-        ProcessResult produced = kcat.run((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8),
-                produce.toArray(new String[0]));
+        ProcessResult produced = kcat.run(
+                (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8), produce.toArray(new String[0]));
         assertTrue(produced.succeeded(), produced.describe());
 
         List<String> consume = new ArrayList<>(options);

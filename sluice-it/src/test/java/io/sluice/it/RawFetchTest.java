@@ -45,6 +45,7 @@ class RawFetchTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
     static Uuid topicId;
 
@@ -53,7 +54,10 @@ class RawFetchTest {
         broker = TestBroker.start(tempDir);
         TestTopics.create(broker.bootstrap(), TOPIC, 1);
         try (Admin admin = TestClients.admin(broker.bootstrap())) {
-            topicId = admin.describeTopics(List.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC)
+            topicId = admin.describeTopics(List.of(TOPIC))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(TOPIC)
                     .topicId();
         }
     }
@@ -64,8 +68,7 @@ class RawFetchTest {
     }
 
     /** One partition's part of a fetch response, with how long the broker took to send it. */
-    private record Fetched(FetchResponseData.PartitionData partition, long elapsedNanos) {
-    }
+    private record Fetched(FetchResponseData.PartitionData partition, long elapsedNanos) {}
 
     @Test
     void shouldHoldAnEmptyFetchUntilMaxWait() throws Exception {
@@ -75,8 +78,10 @@ class RawFetchTest {
         assertEquals(Errors.NONE, Errors.forCode(fetched.partition().errorCode()));
         assertEquals(end, fetched.partition().highWatermark());
         assertEquals(0, FetchResponse.recordsOrFail(fetched.partition()).sizeInBytes(), "no records at the end");
-        assertTrue(fetched.elapsedNanos() >= HELD_AT_LEAST_NANOS, "a fetch with nothing to return answered after "
-                + TimeUnit.NANOSECONDS.toMillis(fetched.elapsedNanos()) + " ms; max wait was " + MAX_WAIT_MS + " ms");
+        assertTrue(
+                fetched.elapsedNanos() >= HELD_AT_LEAST_NANOS,
+                "a fetch with nothing to return answered after " + TimeUnit.NANOSECONDS.toMillis(fetched.elapsedNanos())
+                        + " ms; max wait was " + MAX_WAIT_MS + " ms");
     }
 
     @Test
@@ -95,8 +100,10 @@ class RawFetchTest {
             }
         }
         assertEquals(1, count, "the one record past the fetch offset");
-        assertTrue(fetched.elapsedNanos() >= HELD_AT_LEAST_NANOS, "a fetch below fetch.min.bytes answered after "
-                + TimeUnit.NANOSECONDS.toMillis(fetched.elapsedNanos()) + " ms; max wait was " + MAX_WAIT_MS + " ms");
+        assertTrue(
+                fetched.elapsedNanos() >= HELD_AT_LEAST_NANOS,
+                "a fetch below fetch.min.bytes answered after " + TimeUnit.NANOSECONDS.toMillis(fetched.elapsedNanos())
+                        + " ms; max wait was " + MAX_WAIT_MS + " ms");
     }
 
     @Test
@@ -104,14 +111,17 @@ class RawFetchTest {
         long end = produceOne(2) + 1;
         Fetched fetched = fetch(end + 10, 1);
 
-        assertEquals(Errors.OFFSET_OUT_OF_RANGE, Errors.forCode(fetched.partition().errorCode()),
+        assertEquals(
+                Errors.OFFSET_OUT_OF_RANGE,
+                Errors.forCode(fetched.partition().errorCode()),
                 fetched.partition()::toString);
     }
 
     /** Appends one record and returns its offset. */
     private static long produceOne(long index) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "none")) {
-            return producer.send(TestRecords.record(TOPIC, 0, "raw-fetch", index)).get(30, TimeUnit.SECONDS)
+            return producer.send(TestRecords.record(TOPIC, 0, "raw-fetch", index))
+                    .get(30, TimeUnit.SECONDS)
                     .offset();
         }
     }
@@ -119,15 +129,20 @@ class RawFetchTest {
     private static Fetched fetch(long offset, int minBytes) throws IOException {
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
             short version = client.version(ApiKeys.FETCH);
-            FetchRequest.Builder request = FetchRequest.Builder.forConsumer(version, MAX_WAIT_MS, minBytes,
-                    Map.of(PARTITION, new FetchRequest.PartitionData(topicId, offset, -1L, PARTITION_MAX_BYTES,
-                            Optional.empty())));
+            FetchRequest.Builder request = FetchRequest.Builder.forConsumer(
+                    version,
+                    MAX_WAIT_MS,
+                    minBytes,
+                    Map.of(
+                            PARTITION,
+                            new FetchRequest.PartitionData(
+                                    topicId, offset, -1L, PARTITION_MAX_BYTES, Optional.empty())));
             long start = System.nanoTime();
             FetchResponse response = client.send(request, ApiKeys.FETCH, version);
             long elapsed = System.nanoTime() - start;
             assertEquals(Errors.NONE, Errors.forCode(response.data().errorCode()), response.data()::toString);
-            FetchResponseData.PartitionData partition = response.responseData(Map.of(topicId, TOPIC), version)
-                    .get(PARTITION);
+            FetchResponseData.PartitionData partition =
+                    response.responseData(Map.of(topicId, TOPIC), version).get(PARTITION);
             assertNotNull(partition, () -> "no data for " + PARTITION + " in " + response.data());
             return new Fetched(partition, elapsed);
         }

@@ -37,10 +37,11 @@ final class RawProtocolClient implements AutoCloseable {
     static RawProtocolClient connect(String bootstrap) throws IOException {
         RawProtocolClient client = new RawProtocolClient(RawKafkaSocket.connect(bootstrap));
         try {
-            ApiVersionsResponse versions = client.send(new ApiVersionsRequest.Builder(), ApiKeys.API_VERSIONS,
-                    ApiKeys.API_VERSIONS.latestVersion());
+            ApiVersionsResponse versions = client.send(
+                    new ApiVersionsRequest.Builder(), ApiKeys.API_VERSIONS, ApiKeys.API_VERSIONS.latestVersion());
             if (versions.data().errorCode() != 0) {
-                throw new IOException("ApiVersions failed with error code " + versions.data().errorCode());
+                throw new IOException(
+                        "ApiVersions failed with error code " + versions.data().errorCode());
             }
             for (ApiVersion version : versions.data().apiKeys()) {
                 if (ApiKeys.hasId(version.apiKey())) {
@@ -58,8 +59,8 @@ final class RawProtocolClient implements AutoCloseable {
     short version(ApiKeys api) {
         ApiVersion broker = brokerVersions.get(api);
         if (broker == null) {
-            throw new IllegalStateException("broker does not advertise " + api + "; it advertises "
-                    + brokerVersions.keySet());
+            throw new IllegalStateException(
+                    "broker does not advertise " + api + "; it advertises " + brokerVersions.keySet());
         }
         short version = (short) Math.min(broker.maxVersion(), api.latestVersion());
         if (version < broker.minVersion() || version < api.oldestVersion()) {

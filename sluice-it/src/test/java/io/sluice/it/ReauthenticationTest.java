@@ -41,6 +41,7 @@ class ReauthenticationTest {
 
     @TempDir
     static Path tempDir;
+
     static TestSecurity security;
     static SluiceBrokerProcess broker;
 
@@ -59,7 +60,8 @@ class ReauthenticationTest {
 
     @Test
     void shouldKeepServingClientsThatLogInAgain() throws Exception {
-        Map<String, String> secured = security.clientProperties("SASL_PLAINTEXT", "SCRAM-SHA-512", TestSecurity.PASSWORD, false);
+        Map<String, String> secured =
+                security.clientProperties("SASL_PLAINTEXT", "SCRAM-SHA-512", TestSecurity.PASSWORD, false);
         Properties producerProps = TestClients.producerProps(broker.bootstrap(), "none");
         producerProps.putAll(secured);
         int sent = 0;
@@ -88,11 +90,16 @@ class ReauthenticationTest {
     @Test
     void shouldCloseAConnectionThatDoesNotLogInAgain() throws Exception {
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
-            client.send(new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")),
-                    ApiKeys.SASL_HANDSHAKE, (short) 1);
-            SaslAuthenticateResponse login = client.send(new SaslAuthenticateRequest.Builder(
-                    new SaslAuthenticateRequestData().setAuthBytes(("\u0000" + TestSecurity.USER + "\u0000"
-                            + TestSecurity.PASSWORD).getBytes(StandardCharsets.UTF_8))), ApiKeys.SASL_AUTHENTICATE, (short) 2);
+            client.send(
+                    new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")),
+                    ApiKeys.SASL_HANDSHAKE,
+                    (short) 1);
+            SaslAuthenticateResponse login = client.send(
+                    new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData()
+                            .setAuthBytes(("\u0000" + TestSecurity.USER + "\u0000" + TestSecurity.PASSWORD)
+                                    .getBytes(StandardCharsets.UTF_8))),
+                    ApiKeys.SASL_AUTHENTICATE,
+                    (short) 2);
             assertEquals(Errors.NONE, login.error());
             assertEquals(REAUTH_MS, login.data().sessionLifetimeMs());
             client.send(new MetadataRequest.Builder(new MetadataRequestData()), ApiKeys.METADATA, (short) 12);

@@ -49,6 +49,7 @@ class SecurityBadInputTest {
 
     @TempDir
     static Path tempDir;
+
     static TestSecurity security;
     static SluiceBrokerProcess sasl;
     static SluiceBrokerProcess tls;
@@ -56,9 +57,11 @@ class SecurityBadInputTest {
     @BeforeAll
     static void startBrokers() throws Exception {
         security = TestSecurity.create(tempDir.resolve("tls"));
-        sasl = TestBroker.start(tempDir.resolve("sasl"),
+        sasl = TestBroker.start(
+                tempDir.resolve("sasl"),
                 security.brokerSettings("SASL_PLAINTEXT", "PLAIN").toArray(new String[0]));
-        tls = TestBroker.start(tempDir.resolve("ssl"), security.brokerSettings("SSL", "PLAIN").toArray(new String[0]));
+        tls = TestBroker.start(
+                tempDir.resolve("ssl"), security.brokerSettings("SSL", "PLAIN").toArray(new String[0]));
     }
 
     @AfterAll
@@ -69,7 +72,9 @@ class SecurityBadInputTest {
 
     @AfterEach
     void brokersStillServeProperClients() throws Exception {
-        assertAdminWorks(sasl.bootstrap(), security.clientProperties("SASL_PLAINTEXT", "SCRAM-SHA-256", TestSecurity.PASSWORD, false));
+        assertAdminWorks(
+                sasl.bootstrap(),
+                security.clientProperties("SASL_PLAINTEXT", "SCRAM-SHA-256", TestSecurity.PASSWORD, false));
         assertAdminWorks(tls.bootstrap(), security.clientProperties("SSL", null, null, true));
     }
 
@@ -84,7 +89,8 @@ class SecurityBadInputTest {
     @Test
     void shouldCloseOnAFrameAboveTheSaslCapWithoutWaitingForItsBody() throws Exception {
         try (RawKafkaSocket socket = RawKafkaSocket.connect(sasl.bootstrap())) {
-            // 100 MB is below socket.request.max.bytes: only the pre-authentication cap refuses it, before any body byte.
+            // 100 MB is below socket.request.max.bytes: only the pre-authentication cap refuses it, before any body
+            // byte.
             socket.sendDeclaredFrame(100 * 1024 * 1024, new byte[16]);
             assertTrue(socket.awaitClosedByPeer(CLOSE_WAIT), "closed on a frame declared over the cap");
         }
@@ -108,11 +114,16 @@ class SecurityBadInputTest {
     @Test
     void shouldCloseOnASaslTokenOverTheCap() throws Exception {
         try (RawProtocolClient client = RawProtocolClient.connect(sasl.bootstrap())) {
-            SaslHandshakeResponse handshake = client.send(new SaslHandshakeRequest.Builder(
-                    new SaslHandshakeRequestData().setMechanism("PLAIN")), ApiKeys.SASL_HANDSHAKE, (short) 1);
+            SaslHandshakeResponse handshake = client.send(
+                    new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")),
+                    ApiKeys.SASL_HANDSHAKE,
+                    (short) 1);
             assertEquals(Errors.NONE, handshake.error());
-            client.sendOnly(new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData()
-                    .setAuthBytes(new byte[SASL_CAP + 1])), ApiKeys.SASL_AUTHENTICATE, (short) 2);
+            client.sendOnly(
+                    new SaslAuthenticateRequest.Builder(
+                            new SaslAuthenticateRequestData().setAuthBytes(new byte[SASL_CAP + 1])),
+                    ApiKeys.SASL_AUTHENTICATE,
+                    (short) 2);
             assertTrue(client.socket().awaitClosedByPeer(CLOSE_WAIT), "closed on a token over the cap");
         }
     }
@@ -120,10 +131,14 @@ class SecurityBadInputTest {
     @Test
     void shouldRefuseAnUnknownMechanismAndClose() throws Exception {
         try (RawProtocolClient client = RawProtocolClient.connect(sasl.bootstrap())) {
-            SaslHandshakeResponse handshake = client.send(new SaslHandshakeRequest.Builder(
-                    new SaslHandshakeRequestData().setMechanism("GSSAPI")), ApiKeys.SASL_HANDSHAKE, (short) 1);
+            SaslHandshakeResponse handshake = client.send(
+                    new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("GSSAPI")),
+                    ApiKeys.SASL_HANDSHAKE,
+                    (short) 1);
             assertEquals(Errors.UNSUPPORTED_SASL_MECHANISM, handshake.error());
-            assertEquals(List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"), handshake.data().mechanisms());
+            assertEquals(
+                    List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"),
+                    handshake.data().mechanisms());
             assertTrue(client.socket().awaitClosedByPeer(CLOSE_WAIT), "closed after an unknown mechanism");
         }
     }
@@ -131,20 +146,29 @@ class SecurityBadInputTest {
     @Test
     void shouldRefuseAWrongPasswordAfterTheDelayAndClose() throws Exception {
         try (RawProtocolClient client = RawProtocolClient.connect(sasl.bootstrap())) {
-            client.send(new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")),
-                    ApiKeys.SASL_HANDSHAKE, (short) 1);
+            client.send(
+                    new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")),
+                    ApiKeys.SASL_HANDSHAKE,
+                    (short) 1);
             long start = System.nanoTime();
-            SaslAuthenticateResponse response = client.send(new SaslAuthenticateRequest.Builder(
-                    new SaslAuthenticateRequestData().setAuthBytes(("\u0000" + TestSecurity.USER + "\u0000wrong")
-                            .getBytes(StandardCharsets.UTF_8))), ApiKeys.SASL_AUTHENTICATE, (short) 2);
+            SaslAuthenticateResponse response = client.send(
+                    new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData()
+                            .setAuthBytes(
+                                    ("\u0000" + TestSecurity.USER + "\u0000wrong").getBytes(StandardCharsets.UTF_8))),
+                    ApiKeys.SASL_AUTHENTICATE,
+                    (short) 2);
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertEquals(Errors.SASL_AUTHENTICATION_FAILED, response.error());
-            assertTrue(tookMs >= 90, "failed login answered after connection.failed.authentication.delay.ms, took " + tookMs);
+            assertTrue(
+                    tookMs >= 90,
+                    "failed login answered after connection.failed.authentication.delay.ms, took " + tookMs);
             assertTrue(client.socket().awaitClosedByPeer(CLOSE_WAIT), "closed after a failed login");
         }
         for (String mechanism : List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")) {
-            ExecutionException failed = assertThrows(ExecutionException.class, () -> assertAdminWorks(sasl.bootstrap(),
-                    security.clientProperties("SASL_PLAINTEXT", mechanism, "wrong", false)));
+            ExecutionException failed = assertThrows(
+                    ExecutionException.class,
+                    () -> assertAdminWorks(
+                            sasl.bootstrap(), security.clientProperties("SASL_PLAINTEXT", mechanism, "wrong", false)));
             assertInstanceOf(SaslAuthenticationException.class, failed.getCause(), mechanism);
         }
     }

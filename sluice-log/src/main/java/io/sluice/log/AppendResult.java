@@ -12,6 +12,11 @@ package io.sluice.log;
  * @param logStartOffset       the log start offset after the append, for the produce response
  * @param duplicate            the request retried a batch among the producer's last five: nothing was appended
  */
-public record AppendResult(long firstOffset, long lastOffset, long maxTimestamp, long offsetOfMaxTimestamp,
-                           long logAppendTimeMs, long logStartOffset, boolean duplicate) {
-}
+public record AppendResult(
+        long firstOffset,
+        long lastOffset,
+        long maxTimestamp,
+        long offsetOfMaxTimestamp,
+        long logAppendTimeMs,
+        long logStartOffset,
+        boolean duplicate) {}

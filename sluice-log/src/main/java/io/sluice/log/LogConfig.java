@@ -85,7 +85,8 @@ public record LogConfig(
             throw new IllegalArgumentException("log.retention.ms must be -1 (unlimited) or >= 0, was " + retentionMs);
         }
         if (retentionBytes < -1) {
-            throw new IllegalArgumentException("log.retention.bytes must be -1 (unlimited) or >= 0, was " + retentionBytes);
+            throw new IllegalArgumentException(
+                    "log.retention.bytes must be -1 (unlimited) or >= 0, was " + retentionBytes);
         }
         requireAtLeast("log.index.interval.bytes", indexIntervalBytes, 0);
         requireAtLeast("log.index.size.max.bytes", maxIndexSizeBytes, 16);
@@ -94,7 +95,8 @@ public record LogConfig(
         requireAtLeast("log.segment.delete.delay.ms", fileDeleteDelayMs, 0);
         requireAtLeast("producer.id.expiration.ms", producerIdExpirationMs, 1);
         if (!(minCleanableDirtyRatio >= 0 && minCleanableDirtyRatio <= 1)) {
-            throw new IllegalArgumentException("min.cleanable.dirty.ratio must be in [0, 1], was " + minCleanableDirtyRatio);
+            throw new IllegalArgumentException(
+                    "min.cleanable.dirty.ratio must be in [0, 1], was " + minCleanableDirtyRatio);
         }
         requireAtLeast("min.compaction.lag.ms", minCompactionLagMs, 0);
         requireAtLeast("max.compaction.lag.ms", maxCompactionLagMs, 1);
@@ -127,13 +129,20 @@ public record LogConfig(
     /** A builder starting from this configuration, to derive per-topic overrides. */
     public Builder toBuilder() {
         return new Builder()
-                .segmentBytes(segmentBytes).segmentMs(segmentMs)
-                .retentionMs(retentionMs).retentionBytes(retentionBytes)
-                .indexIntervalBytes(indexIntervalBytes).maxIndexSizeBytes(maxIndexSizeBytes)
-                .flushIntervalMessages(flushIntervalMessages).flushIntervalMs(flushIntervalMs)
-                .fileDeleteDelayMs(fileDeleteDelayMs).producerIdExpirationMs(producerIdExpirationMs)
-                .compact(compact).minCleanableDirtyRatio(minCleanableDirtyRatio)
-                .minCompactionLagMs(minCompactionLagMs).maxCompactionLagMs(maxCompactionLagMs)
+                .segmentBytes(segmentBytes)
+                .segmentMs(segmentMs)
+                .retentionMs(retentionMs)
+                .retentionBytes(retentionBytes)
+                .indexIntervalBytes(indexIntervalBytes)
+                .maxIndexSizeBytes(maxIndexSizeBytes)
+                .flushIntervalMessages(flushIntervalMessages)
+                .flushIntervalMs(flushIntervalMs)
+                .fileDeleteDelayMs(fileDeleteDelayMs)
+                .producerIdExpirationMs(producerIdExpirationMs)
+                .compact(compact)
+                .minCleanableDirtyRatio(minCleanableDirtyRatio)
+                .minCompactionLagMs(minCompactionLagMs)
+                .maxCompactionLagMs(maxCompactionLagMs)
                 .deleteRetentionMs(deleteRetentionMs);
     }
 
@@ -160,27 +169,98 @@ public record LogConfig(
         private long maxCompactionLagMs = DEFAULT_MAX_COMPACTION_LAG_MS;
         private long deleteRetentionMs = DEFAULT_DELETE_RETENTION_MS;
 
-        public Builder segmentBytes(int v) { segmentBytes = v; return this; }
-        public Builder segmentMs(long v) { segmentMs = v; return this; }
-        public Builder retentionMs(long v) { retentionMs = v; return this; }
-        public Builder retentionBytes(long v) { retentionBytes = v; return this; }
-        public Builder indexIntervalBytes(int v) { indexIntervalBytes = v; return this; }
-        public Builder maxIndexSizeBytes(int v) { maxIndexSizeBytes = v; return this; }
-        public Builder flushIntervalMessages(long v) { flushIntervalMessages = v; return this; }
+        public Builder segmentBytes(int v) {
+            segmentBytes = v;
+            return this;
+        }
+
+        public Builder segmentMs(long v) {
+            segmentMs = v;
+            return this;
+        }
+
+        public Builder retentionMs(long v) {
+            retentionMs = v;
+            return this;
+        }
+
+        public Builder retentionBytes(long v) {
+            retentionBytes = v;
+            return this;
+        }
+
+        public Builder indexIntervalBytes(int v) {
+            indexIntervalBytes = v;
+            return this;
+        }
+
+        public Builder maxIndexSizeBytes(int v) {
+            maxIndexSizeBytes = v;
+            return this;
+        }
+
+        public Builder flushIntervalMessages(long v) {
+            flushIntervalMessages = v;
+            return this;
+        }
         /** {@code null} means OS-managed (Long.MAX_VALUE). */
-        public Builder flushIntervalMs(Long v) { flushIntervalMs = v == null ? Long.MAX_VALUE : v; return this; }
-        public Builder fileDeleteDelayMs(long v) { fileDeleteDelayMs = v; return this; }
-        public Builder producerIdExpirationMs(long v) { producerIdExpirationMs = v; return this; }
-        public Builder compact(boolean v) { compact = v; return this; }
-        public Builder minCleanableDirtyRatio(double v) { minCleanableDirtyRatio = v; return this; }
-        public Builder minCompactionLagMs(long v) { minCompactionLagMs = v; return this; }
-        public Builder maxCompactionLagMs(long v) { maxCompactionLagMs = v; return this; }
-        public Builder deleteRetentionMs(long v) { deleteRetentionMs = v; return this; }
+        public Builder flushIntervalMs(Long v) {
+            flushIntervalMs = v == null ? Long.MAX_VALUE : v;
+            return this;
+        }
+
+        public Builder fileDeleteDelayMs(long v) {
+            fileDeleteDelayMs = v;
+            return this;
+        }
+
+        public Builder producerIdExpirationMs(long v) {
+            producerIdExpirationMs = v;
+            return this;
+        }
+
+        public Builder compact(boolean v) {
+            compact = v;
+            return this;
+        }
+
+        public Builder minCleanableDirtyRatio(double v) {
+            minCleanableDirtyRatio = v;
+            return this;
+        }
+
+        public Builder minCompactionLagMs(long v) {
+            minCompactionLagMs = v;
+            return this;
+        }
+
+        public Builder maxCompactionLagMs(long v) {
+            maxCompactionLagMs = v;
+            return this;
+        }
+
+        public Builder deleteRetentionMs(long v) {
+            deleteRetentionMs = v;
+            return this;
+        }
 
         public LogConfig build() {
-            return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, indexIntervalBytes,
-                    maxIndexSizeBytes, flushIntervalMessages, flushIntervalMs, fileDeleteDelayMs, producerIdExpirationMs,
-                    compact, minCleanableDirtyRatio, minCompactionLagMs, maxCompactionLagMs, deleteRetentionMs);
+            return new LogConfig(
+                    segmentBytes,
+                    segmentMs,
+                    retentionMs,
+                    retentionBytes,
+                    indexIntervalBytes,
+                    maxIndexSizeBytes,
+                    flushIntervalMessages,
+                    flushIntervalMs,
+                    fileDeleteDelayMs,
+                    producerIdExpirationMs,
+                    compact,
+                    minCleanableDirtyRatio,
+                    minCompactionLagMs,
+                    maxCompactionLagMs,
+                    deleteRetentionMs);
         }
     }
 }

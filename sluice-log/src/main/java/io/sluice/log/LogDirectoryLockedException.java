@@ -8,7 +8,7 @@ public final class LogDirectoryLockedException extends IOException {
     private static final long serialVersionUID = 1L;
 
     public LogDirectoryLockedException(Path logDir) {
-        super("log directory " + logDir + " is locked by another broker (lock file " + logDir.resolve(LogManager.LOCK_FILE)
-                + "); stop the other broker or point log.dirs elsewhere");
+        super("log directory " + logDir + " is locked by another broker (lock file "
+                + logDir.resolve(LogManager.LOCK_FILE) + "); stop the other broker or point log.dirs elsewhere");
     }
 }

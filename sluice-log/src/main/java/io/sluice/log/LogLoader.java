@@ -10,7 +10,6 @@ import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.segment.SwapRecovery;
-
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -27,8 +26,7 @@ import java.util.TreeSet;
  */
 final class LogLoader {
     /** What the loader found. */
-    record Loaded(List<LogSegment> segments, long logStartOffset, long logEndOffset) {
-    }
+    record Loaded(List<LogSegment> segments, long logStartOffset, long logEndOffset) {}
 
     private final Path dir;
     private final String name;
@@ -78,7 +76,8 @@ final class LogLoader {
         }
         for (Path index : indexFiles) {
             String fileName = index.getFileName().toString();
-            long offset = Math.max(SegmentFileNames.parseOffset(fileName, SegmentFileNames.INDEX_SUFFIX),
+            long offset = Math.max(
+                    SegmentFileNames.parseOffset(fileName, SegmentFileNames.INDEX_SUFFIX),
                     SegmentFileNames.parseOffset(fileName, SegmentFileNames.TIME_INDEX_SUFFIX));
             if (offset < 0 || !logOffsets.contains(offset)) {
                 Files.deleteIfExists(index);
@@ -91,7 +90,8 @@ final class LogLoader {
             segments.get(i).mapIndexesReadOnly();
         }
         if (segments.isEmpty()) {
-            segments.add(LogSegment.create(dir, logStartOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
+            segments.add(LogSegment.create(
+                    dir, logStartOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
             OffsetCheckpointFile.fsyncDirectory(dir);
         }
         long logEndOffset = segments.get(segments.size() - 1).nextOffset();
@@ -110,15 +110,16 @@ final class LogLoader {
         boolean dropRest = false;
         for (int i = 0; i < baseOffsets.size(); i++) {
             long base = baseOffsets.get(i);
-            LogSegment segment = LogSegment.openExisting(dir, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
+            LogSegment segment =
+                    LogSegment.openExisting(dir, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
             if (dropRest) {
                 segment.closeAndDelete();
                 report.add("deleted segment " + name + "/" + SegmentFileNames.filenamePrefix(base)
                         + ".log after the truncated tail");
                 continue;
             }
-            boolean belowRecoveryPoint = i + 1 < baseOffsets.size() ? baseOffsets.get(i + 1) <= recoveryPoint
-                    : base < recoveryPoint;
+            boolean belowRecoveryPoint =
+                    i + 1 < baseOffsets.size() ? baseOffsets.get(i + 1) <= recoveryPoint : base < recoveryPoint;
             String problem = belowRecoveryPoint ? segment.loadTrusted(scanner) : "above the recovery point";
             if (problem == null && segment.nextOffset() > recoveryPoint) {
                 problem = "above the recovery point";
@@ -129,8 +130,8 @@ final class LogLoader {
                 }
                 LogSegment.ScanOutcome outcome = segment.recover(scanner, true);
                 if (outcome.truncatedBytes() > 0) {
-                    report.add("truncated " + outcome.truncatedBytes() + " bytes of torn or corrupt tail in "
-                            + segment + " at position " + outcome.validBytes() + ": " + outcome.problem());
+                    report.add("truncated " + outcome.truncatedBytes() + " bytes of torn or corrupt tail in " + segment
+                            + " at position " + outcome.validBytes() + ": " + outcome.problem());
                     dropRest = true;
                 }
                 segment.flush();
@@ -157,12 +158,14 @@ final class LogLoader {
     /**
      * Restores producer state: newest snapshot at or below the log end offset, then replays batches after it.
      */
-    void loadProducerState(ProducerStateManager state, List<LogSegment> segments, long logStartOffset,
-                           long logEndOffset) throws IOException {
+    void loadProducerState(
+            ProducerStateManager state, List<LogSegment> segments, long logStartOffset, long logEndOffset)
+            throws IOException {
         TreeSet<Long> snapshots = new TreeSet<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SegmentFileNames.SNAPSHOT_SUFFIX)) {
             for (Path file : files) {
-                long offset = SegmentFileNames.parseOffset(file.getFileName().toString(), SegmentFileNames.SNAPSHOT_SUFFIX);
+                long offset =
+                        SegmentFileNames.parseOffset(file.getFileName().toString(), SegmentFileNames.SNAPSHOT_SUFFIX);
                 if (offset > logEndOffset) {
                     Files.deleteIfExists(file);
                 } else if (offset >= 0) {
@@ -179,7 +182,8 @@ final class LogLoader {
                 replayFrom = Math.max(offset, logStartOffset);
                 break;
             } catch (CorruptSnapshotException e) {
-                report.add("ignored corrupt producer snapshot " + name + "/" + file.getFileName() + ": " + e.getMessage());
+                report.add(
+                        "ignored corrupt producer snapshot " + name + "/" + file.getFileName() + ": " + e.getMessage());
                 Files.deleteIfExists(file);
                 state.clear();
             }
@@ -204,13 +208,16 @@ final class LogLoader {
             LeaderEpochCache rebuilt = LeaderEpochCache.empty(dir);
             for (LogSegment segment : segments) {
                 if (segment.nextOffset() > logStartOffset) {
-                    segment.forEachBatch(logStartOffset, scanner,
-                            batch -> rebuilt.assignInMemory(batch.partitionLeaderEpoch(), Math.max(batch.baseOffset(), logStartOffset)));
+                    segment.forEachBatch(
+                            logStartOffset,
+                            scanner,
+                            batch -> rebuilt.assignInMemory(
+                                    batch.partitionLeaderEpoch(), Math.max(batch.baseOffset(), logStartOffset)));
                 }
             }
             if (logEndOffset > logStartOffset && !rebuilt.entries().isEmpty()) {
-                report.add("rebuilt the leader epoch cache of " + name + " from the log: " + rebuilt.entries().size()
-                        + " epochs");
+                report.add("rebuilt the leader epoch cache of " + name + " from the log: "
+                        + rebuilt.entries().size() + " epochs");
             }
             rebuilt.write();
             return rebuilt;

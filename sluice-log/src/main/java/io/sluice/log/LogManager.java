@@ -1,14 +1,11 @@
 package io.sluice.log;
 
 import io.sluice.log.checkpoint.CorruptCheckpointException;
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import io.sluice.log.clean.CleanerCheckpoints;
 import io.sluice.log.clean.CleanerConfig;
 import io.sluice.log.clean.LogCleaner;
 import io.sluice.log.segment.CleanFaults;
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -34,6 +31,8 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * All partition logs of a broker across its log directories: loading and recovery at start, creation (in the
@@ -80,17 +79,27 @@ public final class LogManager implements AutoCloseable {
      * @param clock         wall clock in ms
      * @param scheduler     runs background tasks; null = a private single daemon thread, shut down by {@link #close()}
      */
-    public LogManager(List<Path> logDirs, LogConfig defaults, Function<String, LogConfig> topicConfigs,
-                      LogManagerConfig managerConfig, LongSupplier clock, ScheduledExecutorService scheduler) {
+    public LogManager(
+            List<Path> logDirs,
+            LogConfig defaults,
+            Function<String, LogConfig> topicConfigs,
+            LogManagerConfig managerConfig,
+            LongSupplier clock,
+            ScheduledExecutorService scheduler) {
         this(logDirs, defaults, topicConfigs, managerConfig, clock, scheduler, CleanerConfig.defaults());
     }
 
     /**
      * @param cleanerConfig the log cleaner's settings; it runs from {@link #loadAll()} when enabled
      */
-    public LogManager(List<Path> logDirs, LogConfig defaults, Function<String, LogConfig> topicConfigs,
-                      LogManagerConfig managerConfig, LongSupplier clock, ScheduledExecutorService scheduler,
-                      CleanerConfig cleanerConfig) {
+    public LogManager(
+            List<Path> logDirs,
+            LogConfig defaults,
+            Function<String, LogConfig> topicConfigs,
+            LogManagerConfig managerConfig,
+            LongSupplier clock,
+            ScheduledExecutorService scheduler,
+            CleanerConfig cleanerConfig) {
         this.cleanerConfig = Objects.requireNonNull(cleanerConfig, "cleanerConfig");
         if (logDirs.isEmpty()) {
             throw new IllegalArgumentException("log.dirs must name at least one directory");
@@ -148,8 +157,13 @@ public final class LogManager implements AutoCloseable {
             loaded = true;
             startTasks();
             if (cleanerConfig.enable()) {
-                LogCleaner created = new LogCleaner(cleanerConfig, this::logs, logDirOf::get,
-                        new CleanerCheckpoints(logDirs, report), clock, CleanFaults.NONE);
+                LogCleaner created = new LogCleaner(
+                        cleanerConfig,
+                        this::logs,
+                        logDirOf::get,
+                        new CleanerCheckpoints(logDirs, report),
+                        clock,
+                        CleanFaults.NONE);
                 created.stableOffsets(key -> stableOffsets.applyAsLong(key));
                 created.start();
                 cleaner = created;
@@ -180,8 +194,8 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void lock(Path logDir) throws IOException {
-        FileChannel channel = FileChannel.open(logDir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+        FileChannel channel =
+                FileChannel.open(logDir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -197,8 +211,10 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void loadDir(Path logDir) throws IOException {
-        Map<TopicPartitionKey, Long> recoveryPoints = readCheckpoint(recoveryPointCheckpoints.get(logDir).file());
-        Map<TopicPartitionKey, Long> startOffsets = readCheckpoint(logStartOffsetCheckpoints.get(logDir).file());
+        Map<TopicPartitionKey, Long> recoveryPoints =
+                readCheckpoint(recoveryPointCheckpoints.get(logDir).file());
+        Map<TopicPartitionKey, Long> startOffsets =
+                readCheckpoint(logStartOffsetCheckpoints.get(logDir).file());
         List<Path> partitionDirs = new ArrayList<>();
         try (DirectoryStream<Path> children = Files.newDirectoryStream(logDir, Files::isDirectory)) {
             for (Path child : children) {
@@ -228,8 +244,13 @@ public final class LogManager implements AutoCloseable {
                         + "; using the first, ignoring " + child);
                 continue;
             }
-            PartitionLog log = PartitionLog.open(child, topicConfigs.apply(key.topic()), report,
-                    recoveryPoints.getOrDefault(key, 0L), startOffsets.getOrDefault(key, 0L), clock);
+            PartitionLog log = PartitionLog.open(
+                    child,
+                    topicConfigs.apply(key.topic()),
+                    report,
+                    recoveryPoints.getOrDefault(key, 0L),
+                    startOffsets.getOrDefault(key, 0L),
+                    clock);
             logs.put(key, log);
             logDirOf.put(key, logDir);
             watchTruncation(key, log, logDir);
@@ -254,7 +275,8 @@ public final class LogManager implements AutoCloseable {
         try {
             return OffsetCheckpointFile.read(file);
         } catch (CorruptCheckpointException e) {
-            report.add("ignored corrupt checkpoint " + file + " (" + e.getMessage() + "); recovering all its partitions fully");
+            report.add("ignored corrupt checkpoint " + file + " (" + e.getMessage()
+                    + "); recovering all its partitions fully");
         } catch (IOException e) {
             report.add("could not read checkpoint " + file + " (" + e + "); recovering all its partitions fully");
         }
@@ -262,16 +284,26 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void startTasks() {
-        tasks.add(scheduler.scheduleWithFixedDelay(() -> runSafely("flush", this::flushDueLogs),
-                managerConfig.flushCheckIntervalMs(), managerConfig.flushCheckIntervalMs(), TimeUnit.MILLISECONDS));
-        tasks.add(scheduler.scheduleWithFixedDelay(() -> runSafely("recovery point checkpoint", this::checkpointRecoveryPoints),
-                managerConfig.recoveryPointCheckpointIntervalMs(), managerConfig.recoveryPointCheckpointIntervalMs(),
+        tasks.add(scheduler.scheduleWithFixedDelay(
+                () -> runSafely("flush", this::flushDueLogs),
+                managerConfig.flushCheckIntervalMs(),
+                managerConfig.flushCheckIntervalMs(),
                 TimeUnit.MILLISECONDS));
-        tasks.add(scheduler.scheduleWithFixedDelay(() -> runSafely("log start offset checkpoint", this::checkpointLogStartOffsets),
-                managerConfig.logStartOffsetCheckpointIntervalMs(), managerConfig.logStartOffsetCheckpointIntervalMs(),
+        tasks.add(scheduler.scheduleWithFixedDelay(
+                () -> runSafely("recovery point checkpoint", this::checkpointRecoveryPoints),
+                managerConfig.recoveryPointCheckpointIntervalMs(),
+                managerConfig.recoveryPointCheckpointIntervalMs(),
                 TimeUnit.MILLISECONDS));
-        tasks.add(scheduler.scheduleWithFixedDelay(() -> runSafely("retention", this::enforceRetention),
-                managerConfig.retentionCheckIntervalMs(), managerConfig.retentionCheckIntervalMs(), TimeUnit.MILLISECONDS));
+        tasks.add(scheduler.scheduleWithFixedDelay(
+                () -> runSafely("log start offset checkpoint", this::checkpointLogStartOffsets),
+                managerConfig.logStartOffsetCheckpointIntervalMs(),
+                managerConfig.logStartOffsetCheckpointIntervalMs(),
+                TimeUnit.MILLISECONDS));
+        tasks.add(scheduler.scheduleWithFixedDelay(
+                () -> runSafely("retention", this::enforceRetention),
+                managerConfig.retentionCheckIntervalMs(),
+                managerConfig.retentionCheckIntervalMs(),
+                TimeUnit.MILLISECONDS));
     }
 
     private interface IoTask {
@@ -310,8 +342,13 @@ public final class LogManager implements AutoCloseable {
                 return existing;
             }
             Path logDir = leastLoadedDir();
-            PartitionLog log = PartitionLog.open(logDir.resolve(key.dirName()),
-                    config == null ? topicConfigs.apply(topic) : config, report, 0L, 0L, clock);
+            PartitionLog log = PartitionLog.open(
+                    logDir.resolve(key.dirName()),
+                    config == null ? topicConfigs.apply(topic) : config,
+                    report,
+                    0L,
+                    0L,
+                    clock);
             logs.put(key, log);
             logDirOf.put(key, logDir);
             watchTruncation(key, log, logDir);
@@ -413,7 +450,8 @@ public final class LogManager implements AutoCloseable {
             running.abortAndWait(log);
         }
         log.close();
-        Path renamed = logDir.resolve(key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + suffix);
+        Path renamed = logDir.resolve(
+                key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + suffix);
         Files.move(log.dir(), renamed);
         OffsetCheckpointFile.fsyncDirectory(logDir);
         try {
@@ -432,8 +470,8 @@ public final class LogManager implements AutoCloseable {
     private void scheduleDirectoryDeletion(Path dir, long delayMs) {
         try {
             // runSafely logs a failed deletion, so the future never fails.
-            var unused = scheduler.schedule(() -> runSafely("delete " + dir, () -> deleteRecursively(dir)), delayMs,
-                    TimeUnit.MILLISECONDS);
+            var unused = scheduler.schedule(
+                    () -> runSafely("delete " + dir, () -> deleteRecursively(dir)), delayMs, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             LOG.warn("scheduler stopped; {} will be deleted at the next start", dir);
         }

@@ -36,7 +36,10 @@ public record LogManagerConfig(
     }
 
     public static LogManagerConfig defaults() {
-        return new LogManagerConfig(DEFAULT_CHECKPOINT_INTERVAL_MS, DEFAULT_CHECKPOINT_INTERVAL_MS,
-                DEFAULT_RETENTION_CHECK_INTERVAL_MS, DEFAULT_FLUSH_CHECK_INTERVAL_MS);
+        return new LogManagerConfig(
+                DEFAULT_CHECKPOINT_INTERVAL_MS,
+                DEFAULT_CHECKPOINT_INTERVAL_MS,
+                DEFAULT_RETENTION_CHECK_INTERVAL_MS,
+                DEFAULT_FLUSH_CHECK_INTERVAL_MS);
     }
 }

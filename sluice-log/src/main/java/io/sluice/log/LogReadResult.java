@@ -15,8 +15,8 @@ import java.nio.channels.FileChannel;
  * @param logStartOffset log start offset at the time of the read
  * @param logEndOffset   log end offset at the time of the read
  */
-public record LogReadResult(FileChannel channel, long position, int sizeInBytes, long firstOffset,
-                            long logStartOffset, long logEndOffset) {
+public record LogReadResult(
+        FileChannel channel, long position, int sizeInBytes, long firstOffset, long logStartOffset, long logEndOffset) {
 
     static LogReadResult empty(long logStartOffset, long logEndOffset) {
         return new LogReadResult(null, 0, 0, -1, logStartOffset, logEndOffset);

@@ -12,14 +12,22 @@ public final class OffsetOutOfRangeException extends RuntimeException {
     private final long logEndOffset;
 
     public OffsetOutOfRangeException(String partition, long requestedOffset, long logStartOffset, long logEndOffset) {
-        super("fetch offset " + requestedOffset + " is out of range for " + partition
-                + ": log start offset " + logStartOffset + ", log end offset " + logEndOffset);
+        super("fetch offset " + requestedOffset + " is out of range for " + partition + ": log start offset "
+                + logStartOffset + ", log end offset " + logEndOffset);
         this.requestedOffset = requestedOffset;
         this.logStartOffset = logStartOffset;
         this.logEndOffset = logEndOffset;
     }
 
-    public long requestedOffset() { return requestedOffset; }
-    public long logStartOffset() { return logStartOffset; }
-    public long logEndOffset() { return logEndOffset; }
+    public long requestedOffset() {
+        return requestedOffset;
+    }
+
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    public long logEndOffset() {
+        return logEndOffset;
+    }
 }

@@ -1,6 +1,7 @@
 package io.sluice.log;
 
-import io.sluice.record.batch.RecordBatchView;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
+
 import io.sluice.log.batch.BatchFraming;
 import io.sluice.log.checkpoint.CleanShutdownFile;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
@@ -10,18 +11,16 @@ import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.BatchMetadata;
 import io.sluice.log.producer.ProducerSnapshotFiles;
 import io.sluice.log.producer.ProducerStateManager;
-import io.sluice.log.ship.SegmentPins;
-import io.sluice.log.ship.ShippableLog;
-import io.sluice.log.ship.StagedLog;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.CleanFaults;
 import io.sluice.log.segment.CleanStep;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentChainSearch;
 import io.sluice.log.segment.SegmentFileNames;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
+import io.sluice.log.ship.SegmentPins;
+import io.sluice.log.ship.ShippableLog;
+import io.sluice.log.ship.StagedLog;
+import io.sluice.record.batch.RecordBatchView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -36,8 +35,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
-
-import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The log of one partition: an ordered chain of segments in one directory.
@@ -71,13 +70,17 @@ public final class PartitionLog implements AutoCloseable {
     private volatile boolean closed;
     private long unflushedMessages;
     private boolean directoryNeedsFsync;
-    private volatile LongConsumer truncationListener = offset -> { };
+    private volatile LongConsumer truncationListener = offset -> {};
 
-    private record PendingDeletion(LogSegment segment, long deleteAtMs) {
-    }
+    private record PendingDeletion(LogSegment segment, long deleteAtMs) {}
 
-    private PartitionLog(Path dir, LogConfig config, LongSupplier clock, LogLoader.Loaded loaded,
-                         ProducerStateManager producerState, LeaderEpochCache epochCache) {
+    private PartitionLog(
+            Path dir,
+            LogConfig config,
+            LongSupplier clock,
+            LogLoader.Loaded loaded,
+            ProducerStateManager producerState,
+            LeaderEpochCache epochCache) {
         this.dir = dir;
         this.name = dir.getFileName().toString();
         this.config = config;
@@ -107,16 +110,28 @@ public final class PartitionLog implements AutoCloseable {
      * @param logStartOffset the checkpointed log start offset (0 when unknown)
      * @param clock          wall clock in ms, for roll age and delayed deletes
      */
-    public static PartitionLog open(Path partitionDir, LogConfig config, RecoveryReport report, long recoveryPoint,
-                                    long logStartOffset, LongSupplier clock) throws IOException {
+    public static PartitionLog open(
+            Path partitionDir,
+            LogConfig config,
+            RecoveryReport report,
+            long recoveryPoint,
+            long logStartOffset,
+            LongSupplier clock)
+            throws IOException {
         LogLoader loader = new LogLoader(partitionDir, config, report);
         LogLoader.Loaded loaded = loader.load(recoveryPoint, logStartOffset, clock.getAsLong());
-        ProducerStateManager state = new ProducerStateManager(partitionDir.getFileName().toString());
+        ProducerStateManager state =
+                new ProducerStateManager(partitionDir.getFileName().toString());
         loader.loadProducerState(state, loaded.segments(), loaded.logStartOffset(), loaded.logEndOffset());
         LeaderEpochCache epochs = loader.loadEpochs(loaded.segments(), loaded.logStartOffset(), loaded.logEndOffset());
         PartitionLog log = new PartitionLog(partitionDir, config, clock, loaded, state, epochs);
-        LOG.info("opened {}: log start offset {}, log end offset {}, {} segments, {} producers", log.name,
-                log.logStartOffset, log.logEndOffset, log.segments.length, state.producerCount());
+        LOG.info(
+                "opened {}: log start offset {}, log end offset {}, {} segments, {} producers",
+                log.name,
+                log.logStartOffset,
+                log.logEndOffset,
+                log.segments.length,
+                state.producerCount());
         return log;
     }
 
@@ -149,16 +164,22 @@ public final class PartitionLog implements AutoCloseable {
                 view.wrap(batches, p);
                 String problem = BatchFraming.check(view, end - p);
                 if (problem != null) {
-                    throw new IllegalArgumentException("batch at byte " + (p - start) + " of the append to " + name
-                            + ": " + problem);
+                    throw new IllegalArgumentException(
+                            "batch at byte " + (p - start) + " of the append to " + name + ": " + problem);
                 }
                 long last = next + view.lastOffsetDelta();
                 if (BatchFraming.hasProducerId(view)) {
                     if (!view.isControl()) {
                         BatchMetadata duplicate = producerState.findDuplicate(view);
                         if (duplicate != null) {
-                            return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), NO_TIMESTAMP, -1,
-                                    duplicate.timestamp(), logStartOffset, true);
+                            return new AppendResult(
+                                    duplicate.firstOffset(),
+                                    duplicate.lastOffset(),
+                                    NO_TIMESTAMP,
+                                    -1,
+                                    duplicate.timestamp(),
+                                    logStartOffset,
+                                    true);
                         }
                     }
                     if (producerCheck == null) {
@@ -193,7 +214,8 @@ public final class PartitionLog implements AutoCloseable {
             }
             unflushedMessages += records;
             flushNow = unflushedMessages >= config.flushIntervalMessages();
-            result = new AppendResult(firstOffset, next - 1, maxTimestamp, offsetOfMaxTimestamp, -1, logStartOffset, false);
+            result = new AppendResult(
+                    firstOffset, next - 1, maxTimestamp, offsetOfMaxTimestamp, -1, logStartOffset, false);
         } finally {
             lock.unlock();
         }
@@ -225,11 +247,12 @@ public final class PartitionLog implements AutoCloseable {
                 view.wrap(batches, p);
                 String problem = BatchFraming.check(view, end - p);
                 if (problem != null) {
-                    throw new IllegalArgumentException("batch at byte " + (p - start) + " of the append to " + name + ": " + problem);
+                    throw new IllegalArgumentException(
+                            "batch at byte " + (p - start) + " of the append to " + name + ": " + problem);
                 }
                 if (view.baseOffset() < expectedAtLeast) {
-                    throw new IllegalArgumentException("batch baseOffset " + view.baseOffset() + " of the append to " + name
-                            + " is below " + expectedAtLeast);
+                    throw new IllegalArgumentException("batch baseOffset " + view.baseOffset() + " of the append to "
+                            + name + " is below " + expectedAtLeast);
                 }
                 if (first < 0) {
                     first = view.baseOffset();
@@ -289,7 +312,8 @@ public final class PartitionLog implements AutoCloseable {
     private LogSegment rollAt(long baseOffset, long nowMs) throws IOException {
         LogSegment previous = segments[segments.length - 1];
         previous.onBecomeInactive();
-        LogSegment created = LogSegment.create(dir, baseOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs);
+        LogSegment created =
+                LogSegment.create(dir, baseOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs);
         LogSegment[] next = Arrays.copyOf(segments, segments.length + 1);
         next[next.length - 1] = created;
         segments = next;
@@ -302,8 +326,8 @@ public final class PartitionLog implements AutoCloseable {
     private LogSegment replaceEmptyActive(long baseOffset) throws IOException {
         LogSegment empty = segments[segments.length - 1];
         empty.closeAndDelete();
-        LogSegment created = LogSegment.create(dir, baseOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(),
-                clock.getAsLong());
+        LogSegment created = LogSegment.create(
+                dir, baseOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), clock.getAsLong());
         LogSegment[] next = segments.clone();
         next[next.length - 1] = created;
         segments = next;
@@ -354,8 +378,13 @@ public final class PartitionLog implements AutoCloseable {
                     if (region.sizeInBytes() == 0) {
                         return LogReadResult.empty(start, end);
                     }
-                    return new LogReadResult(chain[i].channel(), region.position(), region.sizeInBytes(),
-                            region.firstOffset(), start, end);
+                    return new LogReadResult(
+                            chain[i].channel(),
+                            region.position(),
+                            region.sizeInBytes(),
+                            region.firstOffset(),
+                            start,
+                            end);
                 }
             }
         } catch (IOException e) {
@@ -560,7 +589,8 @@ public final class PartitionLog implements AutoCloseable {
             advanceLogStartOffset(offset);
             LogSegment[] chain = segments;
             int count = 0;
-            while (count < chain.length - 1 && chain[count + 1].baseOffset() <= logStartOffset
+            while (count < chain.length - 1
+                    && chain[count + 1].baseOffset() <= logStartOffset
                     && !pins.holds(chain[count].nextOffset())) {
                 count++;
             }
@@ -609,8 +639,8 @@ public final class PartitionLog implements AutoCloseable {
             epochCache.truncateFromEnd(logEndOffset);
             ProducerSnapshotFiles.deleteAbove(dir, logEndOffset);
             RecoveryReport ignored = new RecoveryReport();
-            new LogLoader(dir, config, ignored).loadProducerState(producerState, List.of(segments), logStartOffset,
-                    logEndOffset);
+            new LogLoader(dir, config, ignored)
+                    .loadProducerState(producerState, List.of(segments), logStartOffset, logEndOffset);
             LOG.info("truncated {} to log end offset {}", name, logEndOffset);
         } finally {
             lock.unlock();
@@ -645,8 +675,9 @@ public final class PartitionLog implements AutoCloseable {
             for (LogSegment segment : segments) {
                 scheduleDeletion(segment, nowMs);
             }
-            segments = new LogSegment[] {LogSegment.create(dir, offset, config.indexIntervalBytes(),
-                    config.maxIndexSizeBytes(), nowMs)};
+            segments = new LogSegment[] {
+                LogSegment.create(dir, offset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs)
+            };
             directoryNeedsFsync = true;
             logStartOffset = offset;
             logEndOffset = offset;
@@ -755,8 +786,14 @@ public final class PartitionLog implements AutoCloseable {
             if (active.size() >= rollActiveAtBytes && active.size() > 0 && logEndOffset <= maxBoundaryOffset) {
                 rollAt(logEndOffset, clock.getAsLong());
             }
-            return ShippableLog.pin(dir, segments, logStartOffset, maxBoundaryOffset, epochCache.entries(),
-                    ProducerSnapshotFiles.offsets(dir), pins);
+            return ShippableLog.pin(
+                    dir,
+                    segments,
+                    logStartOffset,
+                    maxBoundaryOffset,
+                    epochCache.entries(),
+                    ProducerSnapshotFiles.offsets(dir),
+                    pins);
         } finally {
             lock.unlock();
         }
@@ -783,8 +820,10 @@ public final class PartitionLog implements AutoCloseable {
                 installed = installer.install(staged, segments[0], nowMs, producerState, epochCache);
             } catch (IOException | RuntimeException e) {
                 if (installer.removedEmptyActive()) {
-                    segments = new LogSegment[] {LogSegment.create(dir, logStartOffset, config.indexIntervalBytes(),
-                            config.maxIndexSizeBytes(), nowMs)};
+                    segments = new LogSegment[] {
+                        LogSegment.create(
+                                dir, logStartOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs)
+                    };
                     producerState.clear();
                     epochCache.clear();
                 }
@@ -794,8 +833,12 @@ public final class PartitionLog implements AutoCloseable {
             logStartOffset = installed.logStartOffset();
             logEndOffset = installed.logEndOffset();
             recoveryPoint.set(logEndOffset);
-            LOG.info("installed {} shipped segments into {}: log start offset {}, log end offset {}",
-                    staged.baseOffsets().length, name, logStartOffset, logEndOffset);
+            LOG.info(
+                    "installed {} shipped segments into {}: log start offset {}, log end offset {}",
+                    staged.baseOffsets().length,
+                    name,
+                    logStartOffset,
+                    logEndOffset);
         } finally {
             lock.unlock();
         }
@@ -866,16 +909,41 @@ public final class PartitionLog implements AutoCloseable {
 
     // ------------------------------------------------------------------ accessors
 
-    public long logStartOffset() { return logStartOffset; }
-    public long logEndOffset() { return logEndOffset; }
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    public long logEndOffset() {
+        return logEndOffset;
+    }
     /** Offset below which everything is known to be fsynced. */
-    public long recoveryPoint() { return recoveryPoint.get(); }
-    public long lastFlushMs() { return lastFlushMs; }
-    public LogConfig config() { return config; }
-    public Path dir() { return dir; }
-    public String name() { return name; }
-    public boolean isClosed() { return closed; }
-    public int segmentCount() { return segments.length; }
+    public long recoveryPoint() {
+        return recoveryPoint.get();
+    }
+
+    public long lastFlushMs() {
+        return lastFlushMs;
+    }
+
+    public LogConfig config() {
+        return config;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    public int segmentCount() {
+        return segments.length;
+    }
 
     /** Base offsets of the live segments, oldest first. */
     public long[] segmentBaseOffsets() {

@@ -1,10 +1,9 @@
 package io.sluice.log;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Human-readable lines saying what recovery repaired ("truncated 37 bytes of torn tail in orders-3/... at

@@ -9,7 +9,6 @@ import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.ship.StagedLog;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +25,7 @@ import java.util.List;
  * Not thread-safe; one per install, run under the partition's lock.
  */
 final class StagedLogInstaller {
-    record Installed(LogSegment[] segments, long logStartOffset, long logEndOffset) {
-    }
+    record Installed(LogSegment[] segments, long logStartOffset, long logEndOffset) {}
 
     private static final String[] INDEX_SUFFIXES = {SegmentFileNames.INDEX_SUFFIX, SegmentFileNames.TIME_INDEX_SUFFIX};
 
@@ -46,8 +44,13 @@ final class StagedLogInstaller {
         return removedEmptyActive;
     }
 
-    Installed install(StagedLog staged, LogSegment emptyActive, long nowMs, ProducerStateManager producerState,
-                      LeaderEpochCache epochCache) throws IOException {
+    Installed install(
+            StagedLog staged,
+            LogSegment emptyActive,
+            long nowMs,
+            ProducerStateManager producerState,
+            LeaderEpochCache epochCache)
+            throws IOException {
         long[] bases = staged.baseOffsets();
         long[] lasts = staged.lastOffsets();
         Path stage = staged.stagingDir();
@@ -70,10 +73,14 @@ final class StagedLogInstaller {
                 moveIn(stage, SegmentFileNames.filenamePrefix(base) + SegmentFileNames.LOG_SUFFIX, moved);
             }
             if (snapshotOffset >= 0) {
-                moveIn(stage, SegmentFileNames.filenamePrefix(snapshotOffset) + SegmentFileNames.SNAPSHOT_SUFFIX, moved);
+                moveIn(
+                        stage,
+                        SegmentFileNames.filenamePrefix(snapshotOffset) + SegmentFileNames.SNAPSHOT_SUFFIX,
+                        moved);
             }
             for (long base : bases) {
-                LogSegment segment = LogSegment.openExisting(dir, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
+                LogSegment segment =
+                        LogSegment.openExisting(dir, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
                 opened.add(segment);
                 if (segment.loadTrusted(scanner) != null) {
                     segment.recover(scanner, true);
@@ -82,7 +89,8 @@ final class StagedLogInstaller {
                 segment.mapIndexesReadOnly();
             }
             long boundary = staged.boundaryOffset();
-            opened.add(LogSegment.create(dir, boundary, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
+            opened.add(
+                    LogSegment.create(dir, boundary, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
             OffsetCheckpointFile.fsyncDirectory(dir);
             long logStart = bases.length == 0 ? boundary : Math.max(staged.logStartOffset(), bases[0]);
             epochCache.clear();
@@ -91,7 +99,8 @@ final class StagedLogInstaller {
             }
             epochCache.truncateFromStart(logStart);
             epochCache.write();
-            new LogLoader(dir, config, new RecoveryReport()).loadProducerState(producerState, opened, logStart, boundary);
+            new LogLoader(dir, config, new RecoveryReport())
+                    .loadProducerState(producerState, opened, logStart, boundary);
             return new Installed(opened.toArray(new LogSegment[0]), logStart, boundary);
         } catch (IOException | RuntimeException e) {
             for (LogSegment segment : opened) {
@@ -105,7 +114,8 @@ final class StagedLogInstaller {
     }
 
     private void rebuildIndexes(Path stage, long base, long last) throws IOException {
-        LogSegment segment = LogSegment.openExisting(stage, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
+        LogSegment segment =
+                LogSegment.openExisting(stage, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
         try {
             // every batch CRC was checked as its chunk landed; this pass checks framing and offsets and indexes
             LogSegment.ScanOutcome outcome = segment.recover(scanner, false);

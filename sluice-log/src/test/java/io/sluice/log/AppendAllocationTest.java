@@ -1,13 +1,12 @@
 package io.sluice.log;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.*;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Appends write the caller's buffer to the file in place: a few small objects per append, no copy of the batch. */
 class AppendAllocationTest {
@@ -33,15 +32,19 @@ class AppendAllocationTest {
             ByteBuffer[] idempotent = new ByteBuffer[2 * appends];
             for (int i = 0; i < 2 * appends; i++) {
                 plain[i] = TestBatches.batch(1_000, 8, 500);
-                idempotent[i] = TestBatches.idempotent(4242, (short) 0, 8 * i, 1_000, "a", "b", "c", "d", "e", "f", "g", "h");
+                idempotent[i] =
+                        TestBatches.idempotent(4242, (short) 0, 8 * i, 1_000, "a", "b", "c", "d", "e", "f", "g", "h");
             }
             allocatedPerAppend(log, plain, appends);
-            long plainBytes = allocatedPerAppend(log, java.util.Arrays.copyOfRange(plain, appends, 2 * appends), appends);
-            assertTrue(plainBytes < 512, plainBytes + " bytes allocated per append of a " + plain[0].remaining() + "-byte batch");
+            long plainBytes =
+                    allocatedPerAppend(log, java.util.Arrays.copyOfRange(plain, appends, 2 * appends), appends);
+            assertTrue(
+                    plainBytes < 512,
+                    plainBytes + " bytes allocated per append of a " + plain[0].remaining() + "-byte batch");
 
             allocatedPerAppend(log, idempotent, appends);
-            long idempotentBytes = allocatedPerAppend(log,
-                    java.util.Arrays.copyOfRange(idempotent, appends, 2 * appends), appends);
+            long idempotentBytes =
+                    allocatedPerAppend(log, java.util.Arrays.copyOfRange(idempotent, appends, 2 * appends), appends);
             assertTrue(idempotentBytes < 1024, idempotentBytes + " bytes allocated per idempotent append");
         }
     }

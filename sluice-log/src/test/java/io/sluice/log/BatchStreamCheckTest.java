@@ -1,19 +1,18 @@
 package io.sluice.log;
 
-import io.sluice.log.segment.BatchStreamCheck;
-import io.sluice.record.batch.RecordBatchDescriptor;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-
-import java.nio.ByteBuffer;
-import java.util.Random;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.log.segment.BatchStreamCheck;
+import io.sluice.record.batch.RecordBatchDescriptor;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 
 /**
  * {@link BatchStreamCheck}: a segment's batches checked on the bytes as they stream past, in runs of any size, give
@@ -54,7 +53,8 @@ class BatchStreamCheckTest {
     }
 
     @Property(tries = 200)
-    void shouldPassAWholeSegmentFedInRunsOfAnySize(@ForAll long seed, @ForAll @IntRange(min = 1, max = 5000) int maxRun) {
+    void shouldPassAWholeSegmentFedInRunsOfAnySize(
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 5000) int maxRun) {
         ByteBuffer bytes = segment();
         BatchStreamCheck check = new BatchStreamCheck(bytes.remaining(), LAST_OFFSET).restart(0, 0);
         feed(check, bytes, 0, bytes.remaining(), new Random(seed), maxRun);
@@ -66,8 +66,10 @@ class BatchStreamCheckTest {
     }
 
     @Property(tries = 300)
-    void shouldFindAnyFlippedByteTheBatchFormatProtects(@ForAll long seed, @ForAll @IntRange(min = 0, max = 1 << 20) int where,
-                                                        @ForAll @IntRange(min = 0, max = 7) int bit) {
+    void shouldFindAnyFlippedByteTheBatchFormatProtects(
+            @ForAll long seed,
+            @ForAll @IntRange(min = 0, max = 1 << 20) int where,
+            @ForAll @IntRange(min = 0, max = 7) int bit) {
         ByteBuffer bytes = segment();
         int position = where % bytes.remaining();
         int batchStart = batchStartOf(bytes, position);
@@ -79,21 +81,25 @@ class BatchStreamCheckTest {
         }
         // a base offset raised into a gap (gaps are legal) is caught by the next batch, which then overlaps it
         int caughtBy = inBatch < RecordBatchDescriptor.BASE_OFFSET_LENGTH
-                ? batchStart + bytes.getInt(batchStart + RecordBatchDescriptor.BATCH_LENGTH_OFFSET)
-                + RecordBatchDescriptor.LOG_OVERHEAD : batchStart;
+                ? batchStart
+                        + bytes.getInt(batchStart + RecordBatchDescriptor.BATCH_LENGTH_OFFSET)
+                        + RecordBatchDescriptor.LOG_OVERHEAD
+                : batchStart;
         bytes.put(position, (byte) (bytes.get(position) ^ (1 << bit)));
         BatchStreamCheck check = new BatchStreamCheck(bytes.remaining(), LAST_OFFSET).restart(0, 0);
         feed(check, bytes, 0, bytes.remaining(), new Random(seed), 700);
         assertFalse(check.completeAndWhole(), "byte " + position + " bit " + bit + " flipped went unnoticed");
-        assertTrue(check.checkedUpTo() <= caughtBy, "passed the flipped batch at " + batchStart + ": "
-                + check.checkedUpTo());
+        assertTrue(
+                check.checkedUpTo() <= caughtBy,
+                "passed the flipped batch at " + batchStart + ": " + check.checkedUpTo());
         assertNotNull(check.endProblem());
     }
 
     private static int batchStartOf(ByteBuffer bytes, int position) {
         int start = 0;
         while (true) {
-            int size = bytes.getInt(start + RecordBatchDescriptor.BATCH_LENGTH_OFFSET) + RecordBatchDescriptor.LOG_OVERHEAD;
+            int size = bytes.getInt(start + RecordBatchDescriptor.BATCH_LENGTH_OFFSET)
+                    + RecordBatchDescriptor.LOG_OVERHEAD;
             if (position < start + size) {
                 return start;
             }
@@ -102,7 +108,8 @@ class BatchStreamCheckTest {
     }
 
     @Property(tries = 100)
-    void shouldContinueFromACheckedBoundaryAfterARestart(@ForAll long seed, @ForAll @IntRange(min = 1, max = 3000) int cut) {
+    void shouldContinueFromACheckedBoundaryAfterARestart(
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 3000) int cut) {
         ByteBuffer bytes = segment();
         Random random = new Random(seed);
         BatchStreamCheck check = new BatchStreamCheck(bytes.remaining(), LAST_OFFSET).restart(0, 0);
@@ -125,7 +132,8 @@ class BatchStreamCheckTest {
     }
 
     @Property(tries = 100)
-    void shouldRefuseAForgedLengthWithoutAllocating(@ForAll @IntRange(min = 62, max = Integer.MAX_VALUE - 100) int forged) {
+    void shouldRefuseAForgedLengthWithoutAllocating(
+            @ForAll @IntRange(min = 62, max = Integer.MAX_VALUE - 100) int forged) {
         ByteBuffer bytes = segment();
         bytes.putInt(RecordBatchDescriptor.BATCH_LENGTH_OFFSET, forged);
         BatchStreamCheck check = new BatchStreamCheck(bytes.remaining(), LAST_OFFSET).restart(0, 0);
@@ -150,6 +158,7 @@ class BatchStreamCheckTest {
         BatchStreamCheck shortOfOffsets = new BatchStreamCheck(bytes.remaining(), LAST_OFFSET + missing).restart(0, 0);
         shortOfOffsets.accept(bytes.duplicate());
         assertFalse(shortOfOffsets.completeAndWhole());
-        assertTrue(shortOfOffsets.endProblem().contains("next offset " + (LAST_OFFSET + 1)), shortOfOffsets.endProblem());
+        assertTrue(
+                shortOfOffsets.endProblem().contains("next offset " + (LAST_OFFSET + 1)), shortOfOffsets.endProblem());
     }
 }

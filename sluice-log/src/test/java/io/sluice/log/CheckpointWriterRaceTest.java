@@ -1,9 +1,8 @@
 package io.sluice.log;
 
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.*;
 
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,8 +17,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Topic deletions and the scheduled checkpoints write the same checkpoint files at the same moment (issue 18 #3):
@@ -30,6 +29,7 @@ class CheckpointWriterRaceTest {
     private static final int PARTITIONS = 3;
     /** Threads standing in for the scheduled checkpoint tasks, racing the deleting thread. */
     private static final int CHECKPOINTERS = 2;
+
     private static final int CHECKPOINTS_PER_ITERATION = 3;
 
     @TempDir
@@ -39,12 +39,13 @@ class CheckpointWriterRaceTest {
     void shouldNeverFailACheckpointOrADeletionWhenTheyRace() throws Exception {
         List<Path> dirs = List.of(tmp.resolve("a"), tmp.resolve("b"));
         AtomicLong clock = new AtomicLong(1_000);
-        LogConfig config = LogConfig.builder().segmentBytes(1024).fileDeleteDelayMs(0).build();
+        LogConfig config =
+                LogConfig.builder().segmentBytes(1024).fileDeleteDelayMs(0).build();
         // the manager's own checkpoint tasks run too, every millisecond, on two threads
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2);
         ExecutorService racers = Executors.newFixedThreadPool(CHECKPOINTERS + 1);
-        try (LogManager manager = new LogManager(dirs, config, null, new LogManagerConfig(1, 1, 60_000, 60_000),
-                clock::get, scheduler)) {
+        try (LogManager manager =
+                new LogManager(dirs, config, null, new LogManagerConfig(1, 1, 60_000, 60_000), clock::get, scheduler)) {
             manager.loadAll();
             manager.create("kept", 0, null).appendAsLeader(TestBatches.batch(1_000, "kept"), 0, clock.get());
             for (int i = 0; i < ITERATIONS; i++) {
@@ -86,11 +87,14 @@ class CheckpointWriterRaceTest {
             manager.checkpointLogStartOffsets();
             Path keptDir = manager.logDirOf("kept", 0);
             for (Path dir : dirs) {
-                Map<TopicPartitionKey, Long> expected = dir.equals(keptDir)
-                        ? Map.of(new TopicPartitionKey("kept", 0), 0L) : Map.of();
-                assertEquals(expected, OffsetCheckpointFile.read(dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET_FILE)));
-                assertEquals(expected.keySet(),
-                        OffsetCheckpointFile.read(dir.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE)).keySet());
+                Map<TopicPartitionKey, Long> expected =
+                        dir.equals(keptDir) ? Map.of(new TopicPartitionKey("kept", 0), 0L) : Map.of();
+                assertEquals(
+                        expected, OffsetCheckpointFile.read(dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET_FILE)));
+                assertEquals(
+                        expected.keySet(),
+                        OffsetCheckpointFile.read(dir.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE))
+                                .keySet());
             }
         } finally {
             racers.shutdownNow();
@@ -100,14 +104,18 @@ class CheckpointWriterRaceTest {
         for (Path dir : dirs) {
             assertCheckpointsParse(dir, "after close");
             try (Stream<Path> files = Files.list(dir)) {
-                assertEquals(List.of(), files.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList(),
+                assertEquals(
+                        List.of(),
+                        files.filter(f -> f.getFileName().toString().endsWith(".tmp"))
+                                .toList(),
                         "temporary checkpoint files left in " + dir);
             }
         }
     }
 
     private static void assertCheckpointsParse(Path dir, String when) {
-        for (String name : List.of(OffsetCheckpointFile.RECOVERY_POINT_FILE, OffsetCheckpointFile.LOG_START_OFFSET_FILE)) {
+        for (String name :
+                List.of(OffsetCheckpointFile.RECOVERY_POINT_FILE, OffsetCheckpointFile.LOG_START_OFFSET_FILE)) {
             Path file = dir.resolve(name);
             assertDoesNotThrow(() -> OffsetCheckpointFile.read(file), () -> file + " unreadable " + when);
         }

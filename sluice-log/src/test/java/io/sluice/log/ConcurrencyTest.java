@@ -1,8 +1,6 @@
 package io.sluice.log;
 
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,8 +11,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Appenders and lock-free readers on one partition at once, across rolls and retention. */
 class ConcurrencyTest {
@@ -23,8 +22,12 @@ class ConcurrencyTest {
 
     @Test
     void shouldKeepOffsetsContiguousAndReadsConsistentUnderConcurrentAppendsAndReads() throws Exception {
-        LogConfig config = LogConfig.builder().segmentBytes(4096).indexIntervalBytes(256).retentionBytes(64 * 1024)
-                .fileDeleteDelayMs(60_000).build();
+        LogConfig config = LogConfig.builder()
+                .segmentBytes(4096)
+                .indexIntervalBytes(256)
+                .retentionBytes(64 * 1024)
+                .fileDeleteDelayMs(60_000)
+                .build();
         int appenders = 3;
         int batchesEach = 300;
         try (PartitionLog log = PartitionLog.open(tmp.resolve("busy-0"), config, new RecoveryReport())) {
@@ -36,7 +39,8 @@ class ConcurrencyTest {
                 appends.add(pool.submit(() -> {
                     List<long[]> ranges = new ArrayList<>();
                     for (int i = 0; i < batchesEach; i++) {
-                        AppendResult r = log.appendAsLeader(TestBatches.batch(1_000, "a" + id + "-" + i, "b" + id + "-" + i), 0, 5_000);
+                        AppendResult r = log.appendAsLeader(
+                                TestBatches.batch(1_000, "a" + id + "-" + i, "b" + id + "-" + i), 0, 5_000);
                         ranges.add(new long[] {r.firstOffset(), r.lastOffset()});
                         if (i % 50 == 0) {
                             log.enforceRetention(5_000);

@@ -1,19 +1,18 @@
 package io.sluice.log;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.log.ship.ShippableLog;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.SimpleRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * DeleteRecords against the segment pins of a partition move: the log start advances at once (offsets below it are
@@ -27,16 +26,19 @@ class DeleteRecordsPinTest {
     Path root;
 
     private static ByteBuffer batch(int i) {
-        return MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(NOW, ("value-" + i + "-" + "x".repeat(200))
-                .getBytes(StandardCharsets.UTF_8))).buffer();
+        return MemoryRecords.withRecords(
+                        Compression.NONE,
+                        new SimpleRecord(NOW, ("value-" + i + "-" + "x".repeat(200)).getBytes(StandardCharsets.UTF_8)))
+                .buffer();
     }
 
     @Test
     void shouldAdvanceTheStartAtOnceAndDeletePinnedSegmentsOnlyOnceReleased() throws Exception {
         // Retention by time or size never applies here: only the log start deletes.
-        LogConfig config = LogConfig.builder().segmentBytes(1024).fileDeleteDelayMs(0).build();
-        try (PartitionLog log = PartitionLog.open(root.resolve("pinned-0"), config, new RecoveryReport(), 0, 0,
-                () -> NOW)) {
+        LogConfig config =
+                LogConfig.builder().segmentBytes(1024).fileDeleteDelayMs(0).build();
+        try (PartitionLog log =
+                PartitionLog.open(root.resolve("pinned-0"), config, new RecoveryReport(), 0, 0, () -> NOW)) {
             for (int i = 0; i < 40; i++) {
                 log.appendAsLeader(batch(i), 0, NOW);
             }

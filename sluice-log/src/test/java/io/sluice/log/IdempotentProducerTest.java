@@ -1,9 +1,6 @@
 package io.sluice.log;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,8 +10,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class IdempotentProducerTest {
     private static final long PID = 1000;
@@ -22,12 +21,14 @@ class IdempotentProducerTest {
 
     @TempDir
     Path tmp;
+
     private PartitionLog log;
     private final List<PartitionLog> others = new ArrayList<>();
 
     @BeforeEach
     void open() throws IOException {
-        log = PartitionLog.open(tmp.resolve("idem-0"), LogConfig.builder().segmentBytes(4096).build(), new RecoveryReport());
+        log = PartitionLog.open(
+                tmp.resolve("idem-0"), LogConfig.builder().segmentBytes(4096).build(), new RecoveryReport());
     }
 
     @AfterEach
@@ -43,7 +44,8 @@ class IdempotentProducerTest {
     }
 
     private short errorOf(long pid, short epoch, int seq, int records) {
-        return assertThrows(ProducerStateException.class, () -> append(pid, epoch, seq, records)).errorCode();
+        return assertThrows(ProducerStateException.class, () -> append(pid, epoch, seq, records))
+                .errorCode();
     }
 
     @Test
@@ -71,7 +73,9 @@ class IdempotentProducerTest {
             assertEquals(offsets[i][1], retry.lastOffset());
         }
         assertEquals(end, log.logEndOffset(), "nothing appended");
-        assertEquals(ProducerStateException.OUT_OF_ORDER_SEQUENCE_NUMBER, errorOf(PID, EPOCH, 0, 2),
+        assertEquals(
+                ProducerStateException.OUT_OF_ORDER_SEQUENCE_NUMBER,
+                errorOf(PID, EPOCH, 0, 2),
                 "the sixth-last batch is no longer cached: out of order, as in Kafka (never DUPLICATE_SEQUENCE_NUMBER)");
     }
 
@@ -80,7 +84,8 @@ class IdempotentProducerTest {
         append(PID, EPOCH, 0, 3);
         ProducerStateException e = assertThrows(ProducerStateException.class, () -> append(PID, EPOCH, 4, 1));
         assertEquals(ProducerStateException.OUT_OF_ORDER_SEQUENCE_NUMBER, e.errorCode());
-        assertTrue(e.getMessage().contains("4 (incoming seq. number), 2 (current end sequence number)"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("4 (incoming seq. number), 2 (current end sequence number)"), e.getMessage());
         assertEquals(3, log.logEndOffset());
     }
 
@@ -95,7 +100,8 @@ class IdempotentProducerTest {
         append(PID, EPOCH, 0, 4);
         assertEquals(ProducerStateException.OUT_OF_ORDER_SEQUENCE_NUMBER, errorOf(PID, (short) (EPOCH + 1), 4, 1));
         assertEquals(4, append(PID, (short) (EPOCH + 1), 0, 1).firstOffset());
-        assertEquals(ProducerStateException.INVALID_PRODUCER_EPOCH, errorOf(PID, EPOCH, 4, 1), "the old epoch is fenced");
+        assertEquals(
+                ProducerStateException.INVALID_PRODUCER_EPOCH, errorOf(PID, EPOCH, 4, 1), "the old epoch is fenced");
     }
 
     @Test
@@ -113,9 +119,11 @@ class IdempotentProducerTest {
 
     @Test
     void shouldValidateSeveralBatchesOfOneRequestInOrderAndAppendNothingWhenOneFails() throws Exception {
-        ByteBuffer two = TestBatches.concat(TestBatches.idempotent(PID, EPOCH, 0, 2), TestBatches.idempotent(PID, EPOCH, 2, 2));
+        ByteBuffer two =
+                TestBatches.concat(TestBatches.idempotent(PID, EPOCH, 0, 2), TestBatches.idempotent(PID, EPOCH, 2, 2));
         assertEquals(3, log.appendAsLeader(two, 0, 5_000).lastOffset());
-        ByteBuffer gapInside = TestBatches.concat(TestBatches.idempotent(PID, EPOCH, 4, 1), TestBatches.idempotent(PID, EPOCH, 9, 1));
+        ByteBuffer gapInside =
+                TestBatches.concat(TestBatches.idempotent(PID, EPOCH, 4, 1), TestBatches.idempotent(PID, EPOCH, 9, 1));
         assertThrows(ProducerStateException.class, () -> log.appendAsLeader(gapInside, 0, 5_000));
         assertEquals(4, log.logEndOffset());
         assertEquals(4, append(PID, EPOCH, 4, 1).firstOffset());
@@ -126,7 +134,8 @@ class IdempotentProducerTest {
         append(PID, EPOCH, 0, 2);
         append(PID, EPOCH, 2, 2);
         log.close();
-        log = PartitionLog.open(tmp.resolve("idem-0"), LogConfig.builder().segmentBytes(4096).build(), new RecoveryReport());
+        log = PartitionLog.open(
+                tmp.resolve("idem-0"), LogConfig.builder().segmentBytes(4096).build(), new RecoveryReport());
         AppendResult retry = append(PID, EPOCH, 2, 2);
         assertTrue(retry.duplicate());
         assertEquals(2, retry.firstOffset());
@@ -144,12 +153,17 @@ class IdempotentProducerTest {
         assertTrue(log.segmentCount() > 2, "rolled, so snapshots exist");
         log.flush();
         Path crashed = copyWhileOpen(tmp.resolve("idem-0"), tmp.resolve("crashed-0"));
-        PartitionLog recovered = PartitionLog.open(crashed, LogConfig.builder().segmentBytes(4096).build(), new RecoveryReport());
+        PartitionLog recovered = PartitionLog.open(
+                crashed, LogConfig.builder().segmentBytes(4096).build(), new RecoveryReport());
         others.add(recovered);
         AppendResult retry = recovered.appendAsLeader(TestBatches.idempotent(PID, EPOCH, seq - 3, 3), 0, 5_000);
         assertTrue(retry.duplicate());
         assertEquals(237, retry.firstOffset());
-        assertEquals(240, recovered.appendAsLeader(TestBatches.idempotent(PID, EPOCH, seq, 1), 0, 5_000).firstOffset());
+        assertEquals(
+                240,
+                recovered
+                        .appendAsLeader(TestBatches.idempotent(PID, EPOCH, seq, 1), 0, 5_000)
+                        .firstOffset());
     }
 
     @Test
@@ -161,12 +175,14 @@ class IdempotentProducerTest {
         }
         log.close();
         try (Stream<Path> files = Files.list(tmp.resolve("idem-0"))) {
-            for (Path snapshot : files.filter(p -> p.toString().endsWith(".snapshot")).toList()) {
+            for (Path snapshot :
+                    files.filter(p -> p.toString().endsWith(".snapshot")).toList()) {
                 Files.write(snapshot, new byte[] {0, 0, 1, 2, 3, 4, 0, 0, 0, 9});
             }
         }
         RecoveryReport report = new RecoveryReport();
-        log = PartitionLog.open(tmp.resolve("idem-0"), LogConfig.builder().segmentBytes(4096).build(), report);
+        log = PartitionLog.open(
+                tmp.resolve("idem-0"), LogConfig.builder().segmentBytes(4096).build(), report);
         assertTrue(report.toString().contains("ignored corrupt producer snapshot"), report.toString());
         assertTrue(append(PID, EPOCH, seq - 3, 3).duplicate());
         assertEquals(ProducerStateException.OUT_OF_ORDER_SEQUENCE_NUMBER, errorOf(PID, EPOCH, seq + 1, 1));
@@ -174,8 +190,14 @@ class IdempotentProducerTest {
 
     @Test
     void shouldForgetProducersWhoseBatchesRetentionRemoved() throws Exception {
-        PartitionLog small = PartitionLog.open(tmp.resolve("ret-0"),
-                LogConfig.builder().segmentBytes(1024).retentionBytes(0).fileDeleteDelayMs(0).build(), new RecoveryReport());
+        PartitionLog small = PartitionLog.open(
+                tmp.resolve("ret-0"),
+                LogConfig.builder()
+                        .segmentBytes(1024)
+                        .retentionBytes(0)
+                        .fileDeleteDelayMs(0)
+                        .build(),
+                new RecoveryReport());
         others.add(small);
         small.appendAsLeader(TestBatches.idempotent(PID, EPOCH, 0, 2), 0, 5_000);
         for (int i = 0; i < 20; i++) {
@@ -184,14 +206,18 @@ class IdempotentProducerTest {
         small.enforceRetention(5_000);
         assertTrue(small.logStartOffset() > 2);
         assertEquals(0, small.producerCount());
-        assertFalse(small.appendAsLeader(TestBatches.idempotent(PID, EPOCH, 50, 1), 0, 5_000).duplicate(),
+        assertFalse(
+                small.appendAsLeader(TestBatches.idempotent(PID, EPOCH, 50, 1), 0, 5_000)
+                        .duplicate(),
                 "unknown again: any sequence");
     }
 
     @Test
     void shouldExpireIdleProducers() throws Exception {
-        PartitionLog expiring = PartitionLog.open(tmp.resolve("exp-0"),
-                LogConfig.builder().producerIdExpirationMs(10_000).build(), new RecoveryReport());
+        PartitionLog expiring = PartitionLog.open(
+                tmp.resolve("exp-0"),
+                LogConfig.builder().producerIdExpirationMs(10_000).build(),
+                new RecoveryReport());
         others.add(expiring);
         expiring.appendAsLeader(TestBatches.idempotent(PID, EPOCH, 0, 1000L, "a"), 0, 1_000);
         expiring.enforceRetention(5_000);

@@ -1,21 +1,24 @@
 package io.sluice.log;
 
+import static org.junit.jupiter.api.Assertions.*;
+
 import io.sluice.log.epoch.EpochEndOffset;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.epoch.LeaderEpochCache;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The partition log keeps its leader epoch history through appends, truncation, retention and restarts. */
 class LeaderEpochTest {
-    private static final LogConfig CONFIG = LogConfig.builder().segmentBytes(1024).retentionBytes(-1).fileDeleteDelayMs(0).build();
+    private static final LogConfig CONFIG = LogConfig.builder()
+            .segmentBytes(1024)
+            .retentionBytes(-1)
+            .fileDeleteDelayMs(0)
+            .build();
 
     @TempDir
     Path tmp;
@@ -32,7 +35,8 @@ class LeaderEpochTest {
     @Test
     void shouldRecordWhereEachLeaderEpochStarted() throws Exception {
         try (PartitionLog log = writeEpochs()) {
-            assertEquals(List.of(new EpochEntry(0, 0), new EpochEntry(3, 4), new EpochEntry(5, 10)), log.leaderEpochs());
+            assertEquals(
+                    List.of(new EpochEntry(0, 0), new EpochEntry(3, 4), new EpochEntry(5, 10)), log.leaderEpochs());
             assertEquals(5, log.latestEpoch());
             assertEquals(new EpochEndOffset(3, 10), log.endOffsetForEpoch(3));
             assertEquals(new EpochEndOffset(3, 10), log.endOffsetForEpoch(4));
@@ -71,9 +75,11 @@ class LeaderEpochTest {
         Files.delete(file);
         RecoveryReport report = new RecoveryReport();
         try (PartitionLog log = PartitionLog.open(tmp.resolve("epochs-0"), CONFIG, report)) {
-            assertTrue(report.toString().contains("rebuilt the leader epoch cache of epochs-0 from the log: 3 epochs"),
+            assertTrue(
+                    report.toString().contains("rebuilt the leader epoch cache of epochs-0 from the log: 3 epochs"),
                     report.toString());
-            assertEquals(List.of(new EpochEntry(0, 0), new EpochEntry(3, 4), new EpochEntry(5, 10)), log.leaderEpochs());
+            assertEquals(
+                    List.of(new EpochEntry(0, 0), new EpochEntry(3, 4), new EpochEntry(5, 10)), log.leaderEpochs());
         }
         Files.writeString(file, "0\n3\nbanana\n");
         report = new RecoveryReport();
@@ -86,7 +92,7 @@ class LeaderEpochTest {
     @Test
     void shouldTakeEpochsFromFollowerBatches() throws Exception {
         try (PartitionLog leader = writeEpochs();
-             PartitionLog follower = PartitionLog.open(tmp.resolve("follower-0"), CONFIG, new RecoveryReport())) {
+                PartitionLog follower = PartitionLog.open(tmp.resolve("follower-0"), CONFIG, new RecoveryReport())) {
             long next = 0;
             while (next < leader.logEndOffset()) {
                 LogReadResult read = leader.read(next, 100_000, Long.MAX_VALUE);

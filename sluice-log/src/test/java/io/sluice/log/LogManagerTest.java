@@ -1,9 +1,8 @@
 package io.sluice.log;
 
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.*;
 
+import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,18 +13,25 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LogManagerTest {
     @TempDir
     Path tmp;
 
     private LogManager manager(List<Path> dirs, AtomicLong clock) {
-        LogConfig defaults = LogConfig.builder().segmentBytes(1024).fileDeleteDelayMs(0).build();
-        return new LogManager(dirs, defaults, topic -> topic.equals("small")
-                ? defaults.toBuilder().retentionBytes(0).build() : defaults,
-                LogManagerConfig.defaults(), clock::get, null);
+        LogConfig defaults =
+                LogConfig.builder().segmentBytes(1024).fileDeleteDelayMs(0).build();
+        return new LogManager(
+                dirs,
+                defaults,
+                topic -> topic.equals("small")
+                        ? defaults.toBuilder().retentionBytes(0).build()
+                        : defaults,
+                LogManagerConfig.defaults(),
+                clock::get,
+                null);
     }
 
     @Test
@@ -45,14 +51,20 @@ class LogManagerTest {
             assertTrue(Files.isDirectory(manager.logDirOf("orders", 3).resolve("orders-3")));
         }
         assertTrue(Files.exists(a.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE)));
-        Map<TopicPartitionKey, Long> points = OffsetCheckpointFile.read(a.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE));
+        Map<TopicPartitionKey, Long> points =
+                OffsetCheckpointFile.read(a.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE));
         assertEquals(2, points.size());
         assertTrue(points.values().stream().allMatch(v -> v == 1L));
         try (LogManager manager = manager(List.of(a, b), clock)) {
             Map<TopicPartitionKey, PartitionLog> logs = manager.loadAll();
             assertEquals(4, logs.size());
-            assertTrue(manager.recoveryReport().isEmpty(), manager.recoveryReport().toString());
-            assertEquals("v3", TestBatches.readAll(logs.get(new TopicPartitionKey("orders", 3))).get(0).value());
+            assertTrue(
+                    manager.recoveryReport().isEmpty(), manager.recoveryReport().toString());
+            assertEquals(
+                    "v3",
+                    TestBatches.readAll(logs.get(new TopicPartitionKey("orders", 3)))
+                            .get(0)
+                            .value());
         }
     }
 
@@ -116,8 +128,8 @@ class LogManagerTest {
     void shouldRenameDeletedPartitionsAndRemoveThemAfterTheDelay() throws Exception {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
         LogConfig config = LogConfig.builder().fileDeleteDelayMs(0).build();
-        try (LogManager manager = new LogManager(List.of(tmp), config, null, LogManagerConfig.defaults(),
-                System::currentTimeMillis, scheduler)) {
+        try (LogManager manager = new LogManager(
+                List.of(tmp), config, null, LogManagerConfig.defaults(), System::currentTimeMillis, scheduler)) {
             manager.loadAll();
             CountDownLatch release = new CountDownLatch(1);
             scheduler.execute(() -> {
@@ -170,7 +182,8 @@ class LogManagerTest {
         Files.writeString(tmp.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE), "0\n7\nnot a line\n");
         try (LogManager manager = manager(List.of(tmp), clock)) {
             manager.loadAll();
-            assertTrue(manager.recoveryReport().toString().contains("ignored corrupt checkpoint"),
+            assertTrue(
+                    manager.recoveryReport().toString().contains("ignored corrupt checkpoint"),
                     manager.recoveryReport().toString());
             assertEquals(1, manager.get("t", 0).logEndOffset());
         }
@@ -179,10 +192,16 @@ class LogManagerTest {
     @Test
     void shouldFlushLogsWhoseFlushIntervalPassedAndRolledSegmentsOfOthers() throws Exception {
         AtomicLong clock = new AtomicLong(1_000_000);
-        LogConfig timed = LogConfig.builder().segmentBytes(1024).flushIntervalMs(1_000L).build();
+        LogConfig timed =
+                LogConfig.builder().segmentBytes(1024).flushIntervalMs(1_000L).build();
         LogConfig osManaged = LogConfig.builder().segmentBytes(1024).build();
-        try (LogManager manager = new LogManager(List.of(tmp), osManaged,
-                topic -> topic.equals("timed") ? timed : osManaged, LogManagerConfig.defaults(), clock::get, null)) {
+        try (LogManager manager = new LogManager(
+                List.of(tmp),
+                osManaged,
+                topic -> topic.equals("timed") ? timed : osManaged,
+                LogManagerConfig.defaults(),
+                clock::get,
+                null)) {
             manager.loadAll();
             PartitionLog timedLog = manager.create("timed", 0, null);
             PartitionLog lazyLog = manager.create("lazy", 0, null);

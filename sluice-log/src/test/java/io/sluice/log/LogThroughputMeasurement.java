@@ -1,15 +1,14 @@
 package io.sluice.log;
 
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Rough numbers for the report (not a benchmark: no warm-up discipline, shared machine). Run with
@@ -44,7 +43,8 @@ class LogThroughputMeasurement {
             long bytes = 0;
             start = System.nanoTime();
             for (int i = 0; i < reads; i++) {
-                bytes += log.read(random.nextInt(batches * 10), 1 << 20, Long.MAX_VALUE).sizeInBytes();
+                bytes += log.read(random.nextInt(batches * 10), 1 << 20, Long.MAX_VALUE)
+                        .sizeInBytes();
             }
             report("read (region lookup, 1 MiB max)", reads, bytes, System.nanoTime() - start);
             log.flush();
@@ -53,7 +53,11 @@ class LogThroughputMeasurement {
         long start = System.nanoTime();
         RecoveryReport report = new RecoveryReport();
         try (PartitionLog recovered = PartitionLog.open(tmp.resolve("crash-0"), config, report)) {
-            report("recovery (CRC scan of every batch)", batches, (long) batches * batchBytes, System.nanoTime() - start);
+            report(
+                    "recovery (CRC scan of every batch)",
+                    batches,
+                    (long) batches * batchBytes,
+                    System.nanoTime() - start);
             assertEquals(10L * batches, recovered.logEndOffset());
         }
         start = System.nanoTime();
@@ -63,8 +67,10 @@ class LogThroughputMeasurement {
         }
 
         int synced = 2_000;
-        try (PartitionLog log = PartitionLog.open(tmp.resolve("sync-0"),
-                LogConfig.builder().flushIntervalMessages(1).build(), new RecoveryReport())) {
+        try (PartitionLog log = PartitionLog.open(
+                tmp.resolve("sync-0"),
+                LogConfig.builder().flushIntervalMessages(1).build(),
+                new RecoveryReport())) {
             start = System.nanoTime();
             for (int i = 0; i < synced; i++) {
                 log.appendAsLeader(TestBatches.batch(1_000, 10, 100), 0, 5_000);
@@ -76,7 +82,13 @@ class LogThroughputMeasurement {
 
     private static void report(String what, long operations, long bytes, long nanos) {
         double seconds = nanos / 1e9;
-        System.out.printf(Locale.ROOT, "MEASURE %-40s %,10d ops in %6.2f s = %,12.0f ops/s, %8.1f MB/s%n", what, operations, seconds,
-                operations / seconds, bytes / seconds / 1e6);
+        System.out.printf(
+                Locale.ROOT,
+                "MEASURE %-40s %,10d ops in %6.2f s = %,12.0f ops/s, %8.1f MB/s%n",
+                what,
+                operations,
+                seconds,
+                operations / seconds,
+                bytes / seconds / 1e6);
     }
 }

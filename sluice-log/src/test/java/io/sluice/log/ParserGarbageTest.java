@@ -1,5 +1,7 @@
 package io.sluice.log;
 
+import static org.junit.jupiter.api.Assertions.*;
+
 import io.sluice.log.checkpoint.CleanShutdownFile;
 import io.sluice.log.checkpoint.CorruptCheckpointException;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
@@ -14,14 +16,6 @@ import io.sluice.log.producer.ProducerStateManager;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.record.batch.RecordBatchView;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.lifecycle.AfterTry;
-import net.jqwik.api.lifecycle.BeforeTry;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
-import net.jqwik.api.constraints.StringLength;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -33,8 +27,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.constraints.StringLength;
+import net.jqwik.api.lifecycle.AfterTry;
+import net.jqwik.api.lifecycle.BeforeTry;
 
 /** Every file read at recovery, fed garbage: a typed error or a rebuild, never an OOM, a hang or a crash. */
 class ParserGarbageTest {
@@ -55,8 +54,9 @@ class ParserGarbageTest {
     }
 
     @Property(tries = 150)
-    void shouldLoadOrRejectGarbageOffsetIndexes(@ForAll @Size(max = 300) byte[] bytes,
-                                                @ForAll @IntRange(min = 1, max = 5000) int segmentSize) throws IOException {
+    void shouldLoadOrRejectGarbageOffsetIndexes(
+            @ForAll @Size(max = 300) byte[] bytes, @ForAll @IntRange(min = 1, max = 5000) int segmentSize)
+            throws IOException {
         Path file = dir.resolve("00000000000000000000.index");
         Files.write(file, bytes);
         try {
@@ -71,8 +71,9 @@ class ParserGarbageTest {
     }
 
     @Property(tries = 150)
-    void shouldLoadOrRejectGarbageTimeIndexes(@ForAll @Size(max = 300) byte[] bytes,
-                                              @ForAll @IntRange(min = 1, max = 5000) int nextOffset) throws IOException {
+    void shouldLoadOrRejectGarbageTimeIndexes(
+            @ForAll @Size(max = 300) byte[] bytes, @ForAll @IntRange(min = 1, max = 5000) int nextOffset)
+            throws IOException {
         Path file = dir.resolve("00000000000000000000.timeindex");
         Files.write(file, bytes);
         try {
@@ -88,8 +89,8 @@ class ParserGarbageTest {
     void shouldRejectForgedHugeIndexFilesWithoutReadingThem(@ForAll @IntRange(min = 2048, max = 1 << 30) int forgedSize)
             throws IOException {
         Path file = dir.resolve("00000000000000000000.index");
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel channel = FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             channel.write(ByteBuffer.allocate(1), forgedSize - 1L);
         }
         assertThrows(CorruptIndexException.class, () -> OffsetIndex.load(file, 0, 1024, 10));
@@ -109,9 +110,11 @@ class ParserGarbageTest {
     }
 
     @Property(tries = 100)
-    void shouldParseOrRejectNearlyValidCheckpoints(@ForAll @IntRange(min = -3, max = 3) int countSkew,
-                                                   @ForAll @StringLength(min = 1, max = 20) String topic,
-                                                   @ForAll long offset) throws IOException {
+    void shouldParseOrRejectNearlyValidCheckpoints(
+            @ForAll @IntRange(min = -3, max = 3) int countSkew,
+            @ForAll @StringLength(min = 1, max = 20) String topic,
+            @ForAll long offset)
+            throws IOException {
         Path file = dir.resolve(OffsetCheckpointFile.RECOVERY_POINT_FILE);
         Files.writeString(file, "0\n" + (2 + countSkew) + "\n" + topic + " 0 " + offset + "\nother 1 5\n");
         try {
@@ -123,13 +126,15 @@ class ParserGarbageTest {
     }
 
     @Property(tries = 50)
-    void shouldRoundTripCheckpoints(@ForAll @StringLength(min = 1, max = 30) String rawTopic,
-                                    @ForAll @IntRange(min = 0, max = 10_000) int partition,
-                                    @ForAll @IntRange(min = 0) int offset) throws IOException {
+    void shouldRoundTripCheckpoints(
+            @ForAll @StringLength(min = 1, max = 30) String rawTopic,
+            @ForAll @IntRange(min = 0, max = 10_000) int partition,
+            @ForAll @IntRange(min = 0) int offset)
+            throws IOException {
         String topic = rawTopic.replaceAll("[^A-Za-z0-9._-]", "x");
         Path file = dir.resolve(OffsetCheckpointFile.LOG_START_OFFSET_FILE);
-        Map<TopicPartitionKey, Long> offsets = Map.of(new TopicPartitionKey(topic, partition), (long) offset,
-                new TopicPartitionKey("other", 1), 7L);
+        Map<TopicPartitionKey, Long> offsets =
+                Map.of(new TopicPartitionKey(topic, partition), (long) offset, new TopicPartitionKey("other", 1), 7L);
         new OffsetCheckpointFile(file).write(() -> offsets);
         assertEquals(offsets, OffsetCheckpointFile.read(file));
     }
@@ -147,7 +152,9 @@ class ParserGarbageTest {
         buffer.putShort(ProducerSnapshotDescriptor.VERSION_OFFSET, ProducerSnapshotDescriptor.VERSION);
         buffer.putInt(ProducerSnapshotDescriptor.PRODUCER_COUNT_OFFSET, forgedCount);
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-        crc.update(buffer.array(), ProducerSnapshotDescriptor.PRODUCER_COUNT_OFFSET,
+        crc.update(
+                buffer.array(),
+                ProducerSnapshotDescriptor.PRODUCER_COUNT_OFFSET,
                 buffer.capacity() - ProducerSnapshotDescriptor.PRODUCER_COUNT_OFFSET);
         buffer.putInt(ProducerSnapshotDescriptor.CRC_OFFSET, (int) crc.getValue());
         Path file = dir.resolve("00000000000000000007.snapshot");
@@ -156,8 +163,9 @@ class ParserGarbageTest {
     }
 
     @Property(tries = 25)
-    void shouldRoundTripProducerSnapshots(@ForAll @IntRange(min = 0, max = 20) int producers,
-                                          @ForAll @IntRange(min = 0, max = 9) int batchesEach) throws Exception {
+    void shouldRoundTripProducerSnapshots(
+            @ForAll @IntRange(min = 0, max = 20) int producers, @ForAll @IntRange(min = 0, max = 9) int batchesEach)
+            throws Exception {
         Path logDir = dir.resolve("snap-0");
         PartitionLog log = PartitionLog.open(logDir, LogConfig.defaults(), new RecoveryReport());
         try {
@@ -171,7 +179,9 @@ class ParserGarbageTest {
         }
         Path snapshot;
         try (Stream<Path> files = Files.list(logDir)) {
-            snapshot = files.filter(p -> p.toString().endsWith(".snapshot")).findFirst().orElseThrow();
+            snapshot = files.filter(p -> p.toString().endsWith(".snapshot"))
+                    .findFirst()
+                    .orElseThrow();
         }
         List<ProducerEntry> entries = ProducerSnapshotFile.read(snapshot);
         assertEquals(batchesEach == 0 ? 0 : producers, entries.size());
@@ -193,8 +203,9 @@ class ParserGarbageTest {
     }
 
     @Property(tries = 100)
-    void shouldRecoverTheValidPrefixOfASegmentFollowedByGarbage(@ForAll @IntRange(min = 0, max = 6) int batches,
-                                                                @ForAll @Size(max = 600) byte[] garbage) throws IOException {
+    void shouldRecoverTheValidPrefixOfASegmentFollowedByGarbage(
+            @ForAll @IntRange(min = 0, max = 6) int batches, @ForAll @Size(max = 600) byte[] garbage)
+            throws IOException {
         Path logDir = dir.resolve("seg-0");
         Files.createDirectories(logDir);
         LogSegment segment = LogSegment.create(logDir, 0, 64, 1024, 0);
@@ -219,8 +230,8 @@ class ParserGarbageTest {
     }
 
     @Property(tries = 100)
-    void shouldNotAllocateForAForgedBatchLength(@ForAll @IntRange(min = 62, max = Integer.MAX_VALUE - 100) int forgedLength)
-            throws IOException {
+    void shouldNotAllocateForAForgedBatchLength(
+            @ForAll @IntRange(min = 62, max = Integer.MAX_VALUE - 100) int forgedLength) throws IOException {
         Path file = dir.resolve("forged.log");
         ByteBuffer header = TestBatches.batch(1, "x");
         header.putInt(io.sluice.record.batch.RecordBatchDescriptor.BATCH_LENGTH_OFFSET, forgedLength);
@@ -233,7 +244,8 @@ class ParserGarbageTest {
     }
 
     @Property(tries = 100)
-    void shouldTreatTextGarbageAsUnparseableNotAsOffsets(@ForAll @StringLength(max = 60) String text) throws IOException {
+    void shouldTreatTextGarbageAsUnparseableNotAsOffsets(@ForAll @StringLength(max = 60) String text)
+            throws IOException {
         Files.write(dir.resolve(CleanShutdownFile.FILE_NAME), text.getBytes(StandardCharsets.UTF_8));
         try {
             CleanShutdownFile.read(dir);

@@ -1,12 +1,6 @@
 package io.sluice.log;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.lifecycle.AfterTry;
-import net.jqwik.api.lifecycle.BeforeTry;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.Record;
+import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,16 +12,24 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AfterTry;
+import net.jqwik.api.lifecycle.BeforeTry;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.Record;
 
 /**
  * Random sequences of appends, reads, truncations, DeleteRecords, retention and restarts against a list of
  * batches in memory: the log must always return exactly what the model holds.
  */
 class PartitionLogModelPropertyTest {
-    private static final LogConfig CONFIG = LogConfig.builder().segmentBytes(600).indexIntervalBytes(64)
-            .fileDeleteDelayMs(0).build();
+    private static final LogConfig CONFIG = LogConfig.builder()
+            .segmentBytes(600)
+            .indexIntervalBytes(64)
+            .fileDeleteDelayMs(0)
+            .build();
 
     /** A batch in the model: its base offset and record values. */
     private record ModelBatch(long baseOffset, List<String> values) {
@@ -87,7 +89,9 @@ class PartitionLogModelPropertyTest {
                     long target = start[0] + (long) (random.nextDouble() * (nextOffset - start[0]));
                     log.truncateTo(target);
                     model.removeIf(b -> b.lastOffset() >= target);
-                    nextOffset = model.isEmpty() ? log.logEndOffset() : model.get(model.size() - 1).lastOffset() + 1;
+                    nextOffset = model.isEmpty()
+                            ? log.logEndOffset()
+                            : model.get(model.size() - 1).lastOffset() + 1;
                     if (nextOffset < start[0]) {
                         model.clear();
                         nextOffset = start[0];
@@ -114,7 +118,11 @@ class PartitionLogModelPropertyTest {
                     }
                 }
             }
-            assertEquals(expected, TestBatches.readAll(log).stream().map(TestBatches.Stored::value).toList());
+            assertEquals(
+                    expected,
+                    TestBatches.readAll(log).stream()
+                            .map(TestBatches.Stored::value)
+                            .toList());
         } finally {
             log.close();
         }
@@ -123,7 +131,8 @@ class PartitionLogModelPropertyTest {
     private static void checkRead(PartitionLog log, List<ModelBatch> model, long start, long end, Random random) {
         long offset = start + (long) (random.nextDouble() * (end - start + 1));
         int maxBytes = 1 + random.nextInt(700);
-        long highWatermark = random.nextBoolean() ? Long.MAX_VALUE : offset + 1 + (long) (random.nextDouble() * (end - offset));
+        long highWatermark =
+                random.nextBoolean() ? Long.MAX_VALUE : offset + 1 + (long) (random.nextDouble() * (end - offset));
         LogReadResult result = log.read(offset, maxBytes, highWatermark);
         if (offset == end) {
             assertTrue(result.isEmpty());
@@ -137,7 +146,9 @@ class PartitionLogModelPropertyTest {
             index++;
         }
         for (MutableRecordBatch batch : batches) {
-            assertTrue(batch.baseOffset() < highWatermark, "batch at " + batch.baseOffset() + " is beyond " + highWatermark);
+            assertTrue(
+                    batch.baseOffset() < highWatermark,
+                    "batch at " + batch.baseOffset() + " is beyond " + highWatermark);
             ModelBatch expected = model.get(index++);
             assertEquals(expected.baseOffset(), batch.baseOffset());
             List<String> values = new ArrayList<>();

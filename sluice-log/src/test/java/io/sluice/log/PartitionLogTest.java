@@ -1,9 +1,6 @@
 package io.sluice.log;
 
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,12 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PartitionLogTest {
     @TempDir
     Path tmp;
+
     private final List<PartitionLog> opened = new ArrayList<>();
 
     @AfterEach
@@ -33,7 +33,11 @@ class PartitionLogTest {
     }
 
     private static LogConfig small() {
-        return LogConfig.builder().segmentBytes(1024).indexIntervalBytes(128).fileDeleteDelayMs(0).build();
+        return LogConfig.builder()
+                .segmentBytes(1024)
+                .indexIntervalBytes(128)
+                .fileDeleteDelayMs(0)
+                .build();
     }
 
     @Test
@@ -110,7 +114,8 @@ class PartitionLogTest {
     void shouldRefuseOffsetsOutsideTheLog() throws Exception {
         PartitionLog log = open(small());
         log.appendAsLeader(TestBatches.batch(1, "a", "b"), 0, 5_000);
-        OffsetOutOfRangeException e = assertThrows(OffsetOutOfRangeException.class, () -> log.read(3, 100, Long.MAX_VALUE));
+        OffsetOutOfRangeException e =
+                assertThrows(OffsetOutOfRangeException.class, () -> log.read(3, 100, Long.MAX_VALUE));
         assertEquals(3, e.requestedOffset());
         assertEquals(2, e.logEndOffset());
         assertThrows(OffsetOutOfRangeException.class, () -> log.read(-1, 100, Long.MAX_VALUE));
@@ -121,7 +126,11 @@ class PartitionLogTest {
 
     @Test
     void shouldDeleteOldSegmentsBySizeButNeverTheActiveOne() throws Exception {
-        PartitionLog log = open(LogConfig.builder().segmentBytes(1024).retentionBytes(2048).fileDeleteDelayMs(0).build());
+        PartitionLog log = open(LogConfig.builder()
+                .segmentBytes(1024)
+                .retentionBytes(2048)
+                .fileDeleteDelayMs(0)
+                .build());
         for (int i = 0; i < 40; i++) {
             log.appendAsLeader(TestBatches.batch(1_000, 2, 100), 0, 5_000);
         }
@@ -134,8 +143,10 @@ class PartitionLogTest {
         assertThrows(OffsetOutOfRangeException.class, () -> log.read(0, 100, Long.MAX_VALUE));
         assertEquals(log.logStartOffset(), TestBatches.readAll(log).get(0).offset());
 
-        PartitionLog tiny = PartitionLog.open(tmp.resolve("tiny-0"),
-                LogConfig.builder().segmentBytes(1024).retentionBytes(0).build(), new RecoveryReport());
+        PartitionLog tiny = PartitionLog.open(
+                tmp.resolve("tiny-0"),
+                LogConfig.builder().segmentBytes(1024).retentionBytes(0).build(),
+                new RecoveryReport());
         opened.add(tiny);
         tiny.appendAsLeader(TestBatches.batch(1, "only"), 0, 5_000);
         assertEquals(0, tiny.enforceRetention(6_000));
@@ -144,7 +155,11 @@ class PartitionLogTest {
 
     @Test
     void shouldDeleteSegmentsByAgeOfTheirNewestBatch() throws Exception {
-        PartitionLog log = open(LogConfig.builder().segmentBytes(1024).retentionMs(10_000).fileDeleteDelayMs(0).build());
+        PartitionLog log = open(LogConfig.builder()
+                .segmentBytes(1024)
+                .retentionMs(10_000)
+                .fileDeleteDelayMs(0)
+                .build());
         for (int i = 0; i < 20; i++) {
             log.appendAsLeader(TestBatches.batch(1_000, 2, 100), 0, 5_000);
         }
@@ -159,7 +174,11 @@ class PartitionLogTest {
 
     @Test
     void shouldKeepDeletedSegmentsReadableUntilTheDeleteDelayPasses() throws Exception {
-        PartitionLog log = open(LogConfig.builder().segmentBytes(1024).retentionBytes(0).fileDeleteDelayMs(60_000).build());
+        PartitionLog log = open(LogConfig.builder()
+                .segmentBytes(1024)
+                .retentionBytes(0)
+                .fileDeleteDelayMs(60_000)
+                .build());
         for (int i = 0; i < 10; i++) {
             log.appendAsLeader(TestBatches.batch(1_000, 2, 200), 0, 5_000);
         }
@@ -175,7 +194,8 @@ class PartitionLogTest {
 
     @Test
     void shouldFindOffsetsByTimestamp() throws Exception {
-        PartitionLog log = open(LogConfig.builder().segmentBytes(1024).indexIntervalBytes(0).build());
+        PartitionLog log = open(
+                LogConfig.builder().segmentBytes(1024).indexIntervalBytes(0).build());
         for (int i = 0; i < 30; i++) {
             log.appendAsLeader(TestBatches.batch(1_000L * (i + 1), "a" + i, "b" + i), 0, 5_000);
         }
@@ -185,12 +205,16 @@ class PartitionLogTest {
         assertEquals(new OffsetAndTimestamp(40, 21_000, 0), log.offsetForTimestamp(20_500));
         assertEquals(new OffsetAndTimestamp(58, 30_000, 0), log.offsetForTimestamp(30_000));
         assertNull(log.offsetForTimestamp(30_001));
-        assertEquals(new OffsetAndTimestamp(58, 30_000, 0), log.offsetOfMaxTimestamp(), "first record with the max timestamp");
+        assertEquals(
+                new OffsetAndTimestamp(58, 30_000, 0),
+                log.offsetOfMaxTimestamp(),
+                "first record with the max timestamp");
     }
 
     @Test
     void shouldFindOffsetsByTimestampWhenTimestampsGoBackwards() throws Exception {
-        PartitionLog log = open(LogConfig.builder().segmentBytes(1 << 20).indexIntervalBytes(0).build());
+        PartitionLog log = open(
+                LogConfig.builder().segmentBytes(1 << 20).indexIntervalBytes(0).build());
         long[] timestamps = {5_000, 1_000, 7_000, 2_000, 9_000};
         for (long ts : timestamps) {
             log.appendAsLeader(TestBatches.batch(ts, "v"), 0, 5_000);
@@ -256,7 +280,8 @@ class PartitionLogTest {
 
     @Test
     void shouldFsyncBeforeReturningWhenFlushingEveryMessage() throws Exception {
-        PartitionLog perAppend = open(LogConfig.builder().flushIntervalMessages(1).build());
+        PartitionLog perAppend =
+                open(LogConfig.builder().flushIntervalMessages(1).build());
         perAppend.appendAsLeader(TestBatches.batch(1, "a", "b"), 0, 5_000);
         assertEquals(2, perAppend.recoveryPoint());
 
@@ -267,8 +292,10 @@ class PartitionLogTest {
         osManaged.flush();
         assertEquals(2, osManaged.recoveryPoint());
 
-        PartitionLog everyThree = PartitionLog.open(tmp.resolve("three-0"),
-                LogConfig.builder().flushIntervalMessages(3).build(), new RecoveryReport());
+        PartitionLog everyThree = PartitionLog.open(
+                tmp.resolve("three-0"),
+                LogConfig.builder().flushIntervalMessages(3).build(),
+                new RecoveryReport());
         opened.add(everyThree);
         everyThree.appendAsLeader(TestBatches.batch(1, "a", "b"), 0, 5_000);
         assertEquals(0, everyThree.recoveryPoint());

@@ -1,8 +1,6 @@
 package io.sluice.log;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,14 +12,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RecoveryTest {
-    private static final LogConfig CONFIG = LogConfig.builder().segmentBytes(2048).indexIntervalBytes(100).build();
+    private static final LogConfig CONFIG =
+            LogConfig.builder().segmentBytes(2048).indexIntervalBytes(100).build();
 
     @TempDir
     Path tmp;
+
     private final List<PartitionLog> opened = new ArrayList<>();
 
     @AfterEach
@@ -65,7 +66,9 @@ class RecoveryTest {
 
     private List<Path> files(String suffix) throws IOException {
         try (Stream<Path> files = Files.list(dir())) {
-            return files.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
+            return files.filter(p -> p.getFileName().toString().endsWith(suffix))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -90,7 +93,9 @@ class RecoveryTest {
 
     private static void assertAcceptsAppends(PartitionLog log) throws Exception {
         long end = log.logEndOffset();
-        assertEquals(end, log.appendAsLeader(TestBatches.batch(9_999, "after"), 1, 5_000).firstOffset());
+        assertEquals(
+                end,
+                log.appendAsLeader(TestBatches.batch(9_999, "after"), 1, 5_000).firstOffset());
         List<TestBatches.Stored> all = TestBatches.readAll(log);
         assertEquals("after", all.get(all.size() - 1).value());
     }
@@ -106,8 +111,11 @@ class RecoveryTest {
 
         RecoveryReport report = new RecoveryReport();
         PartitionLog log = reopen(report);
-        assertTrue(report.toString().contains("truncated 37 bytes of torn or corrupt tail in orders-3/"
-                + last.getFileName() + " at position " + validSize + ": "), report.toString());
+        assertTrue(
+                report.toString()
+                        .contains("truncated 37 bytes of torn or corrupt tail in orders-3/" + last.getFileName()
+                                + " at position " + validSize + ": "),
+                report.toString());
         assertEquals(validSize, Files.size(last));
         assertEquals(written, TestBatches.readAll(log));
         assertAcceptsAppends(log);
@@ -123,7 +131,9 @@ class RecoveryTest {
         }
         RecoveryReport report = new RecoveryReport();
         PartitionLog log = reopen(report);
-        assertTrue(report.toString().contains("torn or corrupt tail in orders-3/" + last.getFileName()), report.toString());
+        assertTrue(
+                report.toString().contains("torn or corrupt tail in orders-3/" + last.getFileName()),
+                report.toString());
         List<TestBatches.Stored> recovered = TestBatches.readAll(log);
         assertEquals(written.subList(0, written.size() - 2), recovered, "the torn batch (2 records) is gone");
         assertEquals(198, log.logEndOffset());
@@ -143,7 +153,8 @@ class RecoveryTest {
         PartitionLog log = reopen(report);
         assertTrue(report.toString().contains("CRC-32C mismatch"), report.toString());
         for (Path later : logs.subList(2, logs.size())) {
-            assertTrue(report.toString().contains("deleted segment orders-3/" + later.getFileName()), report.toString());
+            assertTrue(
+                    report.toString().contains("deleted segment orders-3/" + later.getFileName()), report.toString());
             assertFalse(Files.exists(later));
         }
         assertEquals(2, log.segmentCount());
@@ -160,7 +171,8 @@ class RecoveryTest {
         appendBytes(index, new byte[] {1, 2, 3});
         RecoveryReport report = new RecoveryReport();
         PartitionLog log = reopen(report);
-        assertTrue(report.toString().contains("rebuilt offset and time index of orders-3/00000000000000000000.log"),
+        assertTrue(
+                report.toString().contains("rebuilt offset and time index of orders-3/00000000000000000000.log"),
                 report.toString());
         assertEquals(written, TestBatches.readAll(log, 0, 300));
         assertEquals(0, Files.size(index) % 8);
@@ -176,8 +188,11 @@ class RecoveryTest {
         Files.write(index, bytes);
         RecoveryReport report = new RecoveryReport();
         PartitionLog log = reopen(report);
-        assertTrue(report.toString().contains("rebuilt offset and time index of orders-3/" + index.getFileName()
-                .toString().replace(".index", ".log")), report.toString());
+        assertTrue(
+                report.toString()
+                        .contains("rebuilt offset and time index of orders-3/"
+                                + index.getFileName().toString().replace(".index", ".log")),
+                report.toString());
         assertEquals(written, TestBatches.readAll(log, 0, 300));
     }
 
@@ -188,7 +203,8 @@ class RecoveryTest {
         Files.write(files(".timeindex").get(1), new byte[] {(byte) 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
         RecoveryReport report = new RecoveryReport();
         PartitionLog log = reopen(report);
-        assertEquals(2, report.lines().stream().filter(l -> l.contains("time index")).count(), report.toString());
+        assertEquals(
+                2, report.lines().stream().filter(l -> l.contains("time index")).count(), report.toString());
         assertEquals(new OffsetAndTimestamp(20, 1_010, 1), log.offsetForTimestamp(1_010));
         assertEquals(new OffsetAndTimestamp(198, 1_099, 1), log.offsetOfMaxTimestamp());
     }
@@ -203,7 +219,8 @@ class RecoveryTest {
         Files.delete(missing);
         RecoveryReport report = new RecoveryReport();
         PartitionLog log = reopen(report);
-        assertTrue(report.toString().contains("offsets " + missingBase + ".." + (nextBase - 1) + " are missing"),
+        assertTrue(
+                report.toString().contains("offsets " + missingBase + ".." + (nextBase - 1) + " are missing"),
                 report.toString());
         assertTrue(report.toString().contains("deleted orphan index file"), report.toString());
         LogReadResult read = log.read(missingBase, 10_000, Long.MAX_VALUE);

@@ -1,12 +1,12 @@
 package io.sluice.log;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.log.ship.SegmentRangeChecksum;
 import io.sluice.record.batch.RecordBatchDescriptor;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,11 +15,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Random;
 import java.util.zip.CRC32C;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link SegmentRangeChecksum}: the checksum of any range of a segment file, in any sequence of ranges, equals the
@@ -67,9 +66,8 @@ class SegmentRangeChecksumTest {
     }
 
     @Property(tries = 150)
-    void shouldEqualTheBytesChecksumForConsecutiveRangesOfAnySize(@ForAll long seed,
-                                                                  @ForAll @IntRange(min = 1, max = 9000) int maxChunk)
-            throws IOException {
+    void shouldEqualTheBytesChecksumForConsecutiveRangesOfAnySize(
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 9000) int maxChunk) throws IOException {
         ByteBuffer bytes = segment(seed);
         int size = bytes.remaining();
         Random random = new Random(seed ^ 0x5DEECE66DL);
@@ -78,7 +76,9 @@ class SegmentRangeChecksumTest {
             int at = 0;
             while (at < size) {
                 int length = Math.min(size - at, 1 + random.nextInt(maxChunk));
-                assertEquals(crcOf(bytes, at, at + length), checksum.of(file, at, length, size),
+                assertEquals(
+                        crcOf(bytes, at, at + length),
+                        checksum.of(file, at, length, size),
                         "range [" + at + ", " + (at + length) + ")");
                 at += length;
             }
@@ -107,7 +107,8 @@ class SegmentRangeChecksumTest {
         long large = 0;
         long smallBytes = 0;
         for (int at = 0; at < size; ) {
-            int batchSize = bytes.getInt(at + RecordBatchDescriptor.BATCH_LENGTH_OFFSET) + RecordBatchDescriptor.LOG_OVERHEAD;
+            int batchSize =
+                    bytes.getInt(at + RecordBatchDescriptor.BATCH_LENGTH_OFFSET) + RecordBatchDescriptor.LOG_OVERHEAD;
             if (batchSize >= SegmentRangeChecksum.COMBINE_MIN_BYTES) {
                 large++;
             } else {
@@ -125,9 +126,8 @@ class SegmentRangeChecksumTest {
     }
 
     @Property(tries = 100)
-    void shouldNotVouchForALargeBatchWhoseRecordsAreDamaged(@ForAll long seed,
-                                                             @ForAll @IntRange(min = 0, max = 1 << 20) int where)
-            throws IOException {
+    void shouldNotVouchForALargeBatchWhoseRecordsAreDamaged(
+            @ForAll long seed, @ForAll @IntRange(min = 0, max = 1 << 20) int where) throws IOException {
         ByteBuffer bytes = segment(seed);
         int size = bytes.remaining();
         int batchStart = 0;
@@ -135,7 +135,8 @@ class SegmentRangeChecksumTest {
         int target = where % size;
         while (batchStart + batchSize <= target) {
             batchStart += batchSize;
-            batchSize = bytes.getInt(batchStart + RecordBatchDescriptor.BATCH_LENGTH_OFFSET) + RecordBatchDescriptor.LOG_OVERHEAD;
+            batchSize = bytes.getInt(batchStart + RecordBatchDescriptor.BATCH_LENGTH_OFFSET)
+                    + RecordBatchDescriptor.LOG_OVERHEAD;
         }
         int damaged = Math.max(target, batchStart + RecordBatchDescriptor.RECORD_BATCH_OVERHEAD);
         if (batchSize < SegmentRangeChecksum.COMBINE_MIN_BYTES || damaged >= batchStart + batchSize) {

@@ -1,5 +1,11 @@
 package io.sluice.log;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MemoryRecordsBuilder;
@@ -8,24 +14,16 @@ import org.apache.kafka.common.record.Record;
 import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.record.TimestampType;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-
 /** Builds real v2 batches with kafka-clients and reads logs back through kafka-clients. Not thread-safe. */
 final class TestBatches {
-    private TestBatches() {
-    }
+    private TestBatches() {}
 
     /** One record as read back: its offset, value and timestamp. */
-    record Stored(long offset, String value, long timestamp) {
-    }
+    record Stored(long offset, String value, long timestamp) {}
 
     static ByteBuffer batch(long timestamp, String... values) {
-        return idempotent(RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH, RecordBatch.NO_SEQUENCE, timestamp, values);
+        return idempotent(
+                RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH, RecordBatch.NO_SEQUENCE, timestamp, values);
     }
 
     static ByteBuffer batch(long timestamp, int records, int valueBytes) {
@@ -41,8 +39,17 @@ final class TestBatches {
         for (String v : values) {
             size += v.length() + 32;
         }
-        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(size), RecordBatch.CURRENT_MAGIC_VALUE,
-                Compression.NONE, TimestampType.CREATE_TIME, 0L, timestamp, producerId, epoch, baseSequence, false,
+        MemoryRecordsBuilder builder = MemoryRecords.builder(
+                ByteBuffer.allocate(size),
+                RecordBatch.CURRENT_MAGIC_VALUE,
+                Compression.NONE,
+                TimestampType.CREATE_TIME,
+                0L,
+                timestamp,
+                producerId,
+                epoch,
+                baseSequence,
+                false,
                 RecordBatch.NO_PARTITION_LEADER_EPOCH);
         for (String v : values) {
             builder.append(timestamp, null, v.getBytes(StandardCharsets.UTF_8));
@@ -52,8 +59,12 @@ final class TestBatches {
 
     /** One batch whose records carry the given timestamps, compressed with {@code compression}. */
     static ByteBuffer withTimestamps(Compression compression, long... timestamps) {
-        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024 + 64 * timestamps.length),
-                RecordBatch.CURRENT_MAGIC_VALUE, compression, TimestampType.CREATE_TIME, 0L);
+        MemoryRecordsBuilder builder = MemoryRecords.builder(
+                ByteBuffer.allocate(1024 + 64 * timestamps.length),
+                RecordBatch.CURRENT_MAGIC_VALUE,
+                compression,
+                TimestampType.CREATE_TIME,
+                0L);
         for (int i = 0; i < timestamps.length; i++) {
             builder.append(timestamps[i], null, ("t" + i).getBytes(StandardCharsets.UTF_8));
         }
@@ -102,7 +113,8 @@ final class TestBatches {
         if (result.sizeInBytes() == 0) {
             return batches;
         }
-        for (MutableRecordBatch batch : MemoryRecords.readableRecords(bytesOf(result)).batches()) {
+        for (MutableRecordBatch batch :
+                MemoryRecords.readableRecords(bytesOf(result)).batches()) {
             batch.ensureValid();
             batches.add(batch);
         }
@@ -123,7 +135,8 @@ final class TestBatches {
                     if (record.offset() >= next) {
                         byte[] value = new byte[record.valueSize()];
                         record.value().get(value);
-                        records.add(new Stored(record.offset(), new String(value, StandardCharsets.UTF_8), record.timestamp()));
+                        records.add(new Stored(
+                                record.offset(), new String(value, StandardCharsets.UTF_8), record.timestamp()));
                     }
                 }
                 next = batch.lastOffset() + 1;

@@ -1,14 +1,13 @@
 package io.sluice.log;
 
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Path;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.CompressionType;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.*;
 
 /** ListOffsets answers at record granularity, whatever the batch's codec, as Kafka does. */
 class TimestampSearchTest {

@@ -1,14 +1,13 @@
 package io.sluice.log;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.*;
 
 import java.lang.management.ManagementFactory;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Reads hand out file regions: the record bytes never pass through the heap on the way to a channel. */
 class ZeroCopyReadTest {
@@ -21,7 +20,8 @@ class ZeroCopyReadTest {
         assertTrue(threads.isThreadAllocatedMemorySupported());
         threads.setThreadAllocatedMemoryEnabled(true);
         try (PartitionLog log = PartitionLog.open(tmp.resolve("big-0"), LogConfig.defaults(), new RecoveryReport());
-             FileChannel sink = FileChannel.open(tmp.resolve("sink"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                FileChannel sink =
+                        FileChannel.open(tmp.resolve("sink"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             for (int i = 0; i < 64; i++) {
                 log.appendAsLeader(TestBatches.batch(1_000, 16, 1000), 0, 5_000);
             }

@@ -43,8 +43,7 @@ final class BrokerClassArchive {
     /** Archive file per distribution directory whose making was tried in this JVM; null value: it failed. */
     private static final Map<Path, Path> TRIED = new HashMap<>();
 
-    private BrokerClassArchive() {
-    }
+    private BrokerClassArchive() {}
 
     /** The JVM options that use the archive of {@code distribution}'s broker, making it first if needed; maybe none. */
     static synchronized List<String> jvmOptions(SluiceCliDistribution distribution, List<String> jvmFlags) {
@@ -80,16 +79,24 @@ final class BrokerClassArchive {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        StringBuilder key = new StringBuilder(System.getProperty("java.home")).append('|')
-                .append(System.getProperty("java.vm.version")).append('|').append(jvmFlags).append('|');
+        StringBuilder key = new StringBuilder(System.getProperty("java.home"))
+                .append('|')
+                .append(System.getProperty("java.vm.version"))
+                .append('|')
+                .append(jvmFlags)
+                .append('|');
         List<Path> jars = new ArrayList<>();
         jars.add(distribution.cliDir().resolve(SluiceCliDistribution.CLI_JAR));
         try (Stream<Path> lib = Files.list(distribution.cliDir().resolve(SluiceCliDistribution.LIB_DIR))) {
             lib.sorted().forEach(jars::add);
         }
         for (Path jar : jars) {
-            key.append(jar).append(':').append(Files.size(jar)).append(':')
-                    .append(Files.getLastModifiedTime(jar).toMillis()).append('|');
+            key.append(jar)
+                    .append(':')
+                    .append(Files.size(jar))
+                    .append(':')
+                    .append(Files.getLastModifiedTime(jar).toMillis())
+                    .append('|');
         }
         String hash = HexFormat.of().formatHex(digest.digest(key.toString().getBytes(StandardCharsets.UTF_8)));
         return Path.of(System.getProperty("java.io.tmpdir"), "sluice-broker-classes-" + hash.substring(0, 16) + ".jsa");
@@ -99,11 +106,17 @@ final class BrokerClassArchive {
     private static void make(SluiceCliDistribution distribution, List<String> jvmFlags, Path archive)
             throws IOException, InterruptedException {
         Path work = Files.createTempDirectory("sluice-class-archive");
-        Path dumping = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        Path dumping = archive.resolveSibling(
+                archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         List<String> command = new ArrayList<>(jvmFlags);
         command.add("-XX:ArchiveClassesAtExit=" + dumping);
-        List<String> full = distribution.commandWithJvmOptions(command, "server", "--data-dir",
-                work.resolve("data").toString(), "--listen", SluiceBrokerProcess.LOOPBACK_EPHEMERAL);
+        List<String> full = distribution.commandWithJvmOptions(
+                command,
+                "server",
+                "--data-dir",
+                work.resolve("data").toString(),
+                "--listen",
+                SluiceBrokerProcess.LOOPBACK_EPHEMERAL);
         long started = System.nanoTime();
         Process broker = new ProcessBuilder(full).redirectErrorStream(true).start();
         LiveProcesses.remember(broker);
@@ -117,7 +130,9 @@ final class BrokerClassArchive {
                 throw new IOException("the archiving broker wrote no archive " + dumping);
             }
             Files.move(dumping, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            LOG.info("made broker class-data archive {} in {} ms", archive,
+            LOG.info(
+                    "made broker class-data archive {} in {} ms",
+                    archive,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         } finally {
             broker.destroyForcibly();
@@ -130,20 +145,22 @@ final class BrokerClassArchive {
     /** Reads the broker's output (CDS warnings included) on: true once it printed its ready line, false if it ended. */
     private static boolean awaitReadyLine(Process broker) throws InterruptedException {
         CompletableFuture<Boolean> ready = new CompletableFuture<>();
-        Thread drain = new Thread(() -> {
-            try (BufferedReader reader = new BufferedReader(
-                    new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    if (SluiceBrokerProcess.READY_LINE.matcher(line).matches()) {
-                        ready.complete(true);
+        Thread drain = new Thread(
+                () -> {
+                    try (BufferedReader reader = new BufferedReader(
+                            new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = reader.readLine()) != null) {
+                            if (SluiceBrokerProcess.READY_LINE.matcher(line).matches()) {
+                                ready.complete(true);
+                            }
+                        }
+                    } catch (IOException e) {
+                        // The broker ended: not ready.
                     }
-                }
-            } catch (IOException e) {
-                // The broker ended: not ready.
-            }
-            ready.complete(false);
-        }, "sluice-class-archive-output");
+                    ready.complete(false);
+                },
+                "sluice-class-archive-output");
         drain.setDaemon(true);
         drain.start();
         try {

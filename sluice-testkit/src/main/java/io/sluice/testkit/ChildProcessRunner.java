@@ -24,8 +24,7 @@ public final class ChildProcessRunner {
     /** Upper bound on captured output per stream, so a runaway child cannot exhaust the test heap. */
     public static final int MAX_CAPTURED_BYTES = 256 * 1024 * 1024;
 
-    private ChildProcessRunner() {
-    }
+    private ChildProcessRunner() {}
 
     /**
      * The command that runs {@code mainClass} in a new JVM with this JVM's class path (e.g. one of Apache Kafka's
@@ -33,7 +32,8 @@ public final class ChildProcessRunner {
      */
     public static List<String> javaMain(String mainClass, String... args) {
         List<String> command = new java.util.ArrayList<>();
-        command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString());
         command.add("-Xmx256m");
         command.addAll(SluiceCliDistribution.JVM_FLAGS);
         command.add("-cp");
@@ -58,7 +58,11 @@ public final class ChildProcessRunner {
             input.cancel(true);
             byte[] out = await(stdout, timeout);
             byte[] err = await(stderr, timeout);
-            return new ProcessResult(List.copyOf(command), exited ? process.exitValue() : -1, !exited, out,
+            return new ProcessResult(
+                    List.copyOf(command),
+                    exited ? process.exitValue() : -1,
+                    !exited,
+                    out,
                     new String(err, StandardCharsets.UTF_8));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -79,22 +83,24 @@ public final class ChildProcessRunner {
 
     private static CompletableFuture<byte[]> drain(InputStream stream, String name) {
         CompletableFuture<byte[]> result = new CompletableFuture<>();
-        Thread pump = new Thread(() -> {
-            try (stream) {
-                ByteArrayOutputStream captured = new ByteArrayOutputStream();
-                byte[] chunk = new byte[64 * 1024];
-                int read;
-                while ((read = stream.read(chunk)) != -1) {
-                    if (captured.size() + read > MAX_CAPTURED_BYTES) {
-                        throw new IOException(name + " exceeded " + MAX_CAPTURED_BYTES + " bytes");
+        Thread pump = new Thread(
+                () -> {
+                    try (stream) {
+                        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+                        byte[] chunk = new byte[64 * 1024];
+                        int read;
+                        while ((read = stream.read(chunk)) != -1) {
+                            if (captured.size() + read > MAX_CAPTURED_BYTES) {
+                                throw new IOException(name + " exceeded " + MAX_CAPTURED_BYTES + " bytes");
+                            }
+                            captured.write(chunk, 0, read);
+                        }
+                        result.complete(captured.toByteArray());
+                    } catch (IOException e) {
+                        result.completeExceptionally(e);
                     }
-                    captured.write(chunk, 0, read);
-                }
-                result.complete(captured.toByteArray());
-            } catch (IOException e) {
-                result.completeExceptionally(e);
-            }
-        }, "child-" + name);
+                },
+                "child-" + name);
         pump.setDaemon(true);
         pump.start();
         return result;

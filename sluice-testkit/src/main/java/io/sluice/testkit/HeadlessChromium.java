@@ -19,6 +19,7 @@ public final class HeadlessChromium {
     /** What a test says when the browser is missing. */
     public static final String NOT_INSTALLED =
             "chromium is not installed (no /usr/bin/chromium); install it with: apt-get install -y chromium (.ci/run does)";
+
     static final Path EXECUTABLE = Path.of("/usr/bin/chromium");
     /** Deadline for one browser run; a run that needs longer is a hang. */
     static final Duration RUN_TIMEOUT = Duration.ofSeconds(90);
@@ -48,8 +49,11 @@ public final class HeadlessChromium {
     /** Writes a PNG screenshot of the page, {@code width} x {@code height} pixels, to {@code png}. */
     public void screenshot(String url, Path png, int width, int height) throws IOException {
         Files.createDirectories(png.toAbsolutePath().getParent());
-        ProcessResult result = run(List.of("--screenshot=" + png.toAbsolutePath(),
-                "--window-size=" + width + "," + height, "--hide-scrollbars", url));
+        ProcessResult result = run(List.of(
+                "--screenshot=" + png.toAbsolutePath(),
+                "--window-size=" + width + "," + height,
+                "--hide-scrollbars",
+                url));
         if (!result.succeeded() || !Files.isRegularFile(png)) {
             throw new IOException("chromium --screenshot " + url + " failed: " + result.describe());
         }
@@ -58,10 +62,19 @@ public final class HeadlessChromium {
     private ProcessResult run(List<String> action) throws IOException {
         Files.createDirectories(profileRoot);
         Path profile = Files.createTempDirectory(profileRoot, "chromium-profile-");
-        List<String> command = new ArrayList<>(List.of(EXECUTABLE.toString(), "--headless", "--disable-gpu",
-                "--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
-                "--user-data-dir=" + profile, "--virtual-time-budget=" + PAGE_TIME.toMillis()));
+        List<String> command = new ArrayList<>(List.of(
+                EXECUTABLE.toString(),
+                "--headless",
+                "--disable-gpu",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-quic",
+                "--no-first-run",
+                "--user-data-dir=" + profile,
+                "--virtual-time-budget=" + PAGE_TIME.toMillis()));
         command.addAll(action);
         return ChildProcessRunner.run(command, new byte[0], RUN_TIMEOUT);
     }

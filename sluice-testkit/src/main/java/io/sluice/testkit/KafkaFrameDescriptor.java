@@ -21,6 +21,7 @@ public final class KafkaFrameDescriptor {
     public static final int SIZE_LENGTH = Integer.BYTES;
     /** Offsets below are relative to the first byte after the size prefix. */
     public static final int REQUEST_API_KEY_OFFSET = 0;
+
     public static final int REQUEST_API_KEY_LENGTH = Short.BYTES;
     public static final int REQUEST_API_VERSION_OFFSET = REQUEST_API_KEY_OFFSET + REQUEST_API_KEY_LENGTH;
     public static final int REQUEST_API_VERSION_LENGTH = Short.BYTES;
@@ -31,6 +32,5 @@ public final class KafkaFrameDescriptor {
     /** Kafka's {@code socket.request.max.bytes} default (100 MiB). */
     public static final int DEFAULT_SOCKET_REQUEST_MAX_BYTES = 104_857_600;
 
-    private KafkaFrameDescriptor() {
-    }
+    private KafkaFrameDescriptor() {}
 }

@@ -20,6 +20,7 @@ public final class Kcat {
             "kcat is not installed (no executable 'kcat' on PATH); install it with: apt-get install -y kcat";
     /** Deadline for one kcat run; a run that needs longer is a hang. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
     static final String EXECUTABLE = "kcat";
     /** Separates key and value in produced input and consumed output lines. */
     public static final String KEY_DELIMITER = ":";
@@ -54,8 +55,17 @@ public final class Kcat {
         for (String line : keyValueLines) {
             input.append(line).append('\n');
         }
-        return run(input.toString().getBytes(StandardCharsets.UTF_8),
-                "-P", "-t", topic, "-z", codec, "-K", KEY_DELIMITER, "-X", "acks=all");
+        return run(
+                input.toString().getBytes(StandardCharsets.UTF_8),
+                "-P",
+                "-t",
+                topic,
+                "-z",
+                codec,
+                "-K",
+                KEY_DELIMITER,
+                "-X",
+                "acks=all");
     }
 
     /**
@@ -63,8 +73,19 @@ public final class Kcat {
      * {@code key:value} line per record.
      */
     public ProcessResult consumeAll(String topic, int partition) throws IOException {
-        return run(new byte[0], "-C", "-t", topic, "-p", Integer.toString(partition), "-o", "beginning", "-e",
-                "-q", "-f", "%k" + KEY_DELIMITER + "%s\\n");
+        return run(
+                new byte[0],
+                "-C",
+                "-t",
+                topic,
+                "-p",
+                Integer.toString(partition),
+                "-o",
+                "beginning",
+                "-e",
+                "-q",
+                "-f",
+                "%k" + KEY_DELIMITER + "%s\\n");
     }
 
     /** Runs kcat with {@code -b <bootstrap>} and {@code args}, feeding {@code stdin}. */

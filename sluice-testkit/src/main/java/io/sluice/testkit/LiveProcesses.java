@@ -17,8 +17,7 @@ final class LiveProcesses {
         Runtime.getRuntime().addShutdownHook(new Thread(LiveProcesses::killAll, "sluice-testkit-reaper"));
     }
 
-    private LiveProcesses() {
-    }
+    private LiveProcesses() {}
 
     static void remember(Process process) {
         LIVE.add(process);

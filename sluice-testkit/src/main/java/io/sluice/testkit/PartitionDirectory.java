@@ -34,8 +34,8 @@ public final class PartitionDirectory {
     /** The segment files ({@code *.log}), oldest base offset first. */
     public List<Path> segments() throws IOException {
         if (!Files.isDirectory(dir)) {
-            throw new IOException("partition directory " + dir + " does not exist; data dir holds "
-                    + listing(dir.getParent()));
+            throw new IOException(
+                    "partition directory " + dir + " does not exist; data dir holds " + listing(dir.getParent()));
         }
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(file -> isSegmentName(file.getFileName().toString()))
@@ -81,7 +81,10 @@ public final class PartitionDirectory {
             return "nothing (" + directory + " is not a directory)";
         }
         try (Stream<Path> files = Files.list(directory)) {
-            return files.map(file -> file.getFileName().toString()).sorted().toList().toString();
+            return files.map(file -> file.getFileName().toString())
+                    .sorted()
+                    .toList()
+                    .toString();
         }
     }
 }

@@ -15,8 +15,7 @@ public final class Poll {
     /** Pause between probes: short against the seconds a cluster change takes, long enough not to busy the CPU. */
     public static final Duration INTERVAL = Duration.ofMillis(100);
 
-    private Poll() {
-    }
+    private Poll() {}
 
     /**
      * Calls {@code probe} until {@code done} accepts its value and returns that value. A probe that throws counts
@@ -42,8 +41,10 @@ public final class Poll {
                 lastFailure = e;
             }
             if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not within " + timeout + ": " + what + "; last seen: " + last
-                        + (lastFailure == null ? "" : "; last probe failure: " + lastFailure), lastFailure);
+                throw new AssertionError(
+                        "not within " + timeout + ": " + what + "; last seen: " + last
+                                + (lastFailure == null ? "" : "; last probe failure: " + lastFailure),
+                        lastFailure);
             }
             Thread.sleep(INTERVAL.toMillis());
         }

@@ -33,7 +33,8 @@ public record ProcessResult(List<String> command, int exitCode, boolean timedOut
     public String describe() {
         String out = stdoutText();
         int shown = Math.min(out.length(), 2_000);
-        return "command " + String.join(" ", command) + " -> exit " + exitCode + (timedOut ? " (TIMED OUT, killed)" : "")
+        return "command " + String.join(" ", command) + " -> exit " + exitCode
+                + (timedOut ? " (TIMED OUT, killed)" : "")
                 + "\nstderr:\n" + stderr + "\nstdout (" + out.length() + " chars, first " + shown + "):\n"
                 + out.substring(0, shown);
     }

@@ -23,6 +23,7 @@ public final class RawKafkaSocket implements AutoCloseable {
 
     /** Default bound on every blocking read. */
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(15);
+
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final int DISCARD_CHUNK = 8 * 1024;
 
@@ -44,8 +45,10 @@ public final class RawKafkaSocket implements AutoCloseable {
         }
         Socket socket = new Socket();
         try {
-            socket.connect(new InetSocketAddress(bootstrap.substring(0, colon),
-                    Integer.parseInt(bootstrap.substring(colon + 1))), (int) CONNECT_TIMEOUT.toMillis());
+            socket.connect(
+                    new InetSocketAddress(
+                            bootstrap.substring(0, colon), Integer.parseInt(bootstrap.substring(colon + 1))),
+                    (int) CONNECT_TIMEOUT.toMillis());
             socket.setSoTimeout((int) readTimeout.toMillis());
             socket.setTcpNoDelay(true);
             return new RawKafkaSocket(socket);

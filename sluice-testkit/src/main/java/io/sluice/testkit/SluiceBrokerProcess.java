@@ -42,11 +42,13 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     static final Duration SIGNAL_TIMEOUT = Duration.ofSeconds(10);
     /** The one stdout line a broker prints when it accepts connections (contract with sluice-cli). */
     static final Pattern READY_LINE = Pattern.compile("Sluice broker (\\S+) started, listening on (\\S+):(\\d+)");
+
     static final String LOOPBACK_EPHEMERAL = "127.0.0.1:0";
     static final String LOOPBACK_HOST = "127.0.0.1";
     private static final int TAIL_LINES = 300;
     /** How often a restart tries its old port again while another socket holds it, and how long it waits between. */
     static final int SAME_PORT_ATTEMPTS = 5;
+
     static final Duration SAME_PORT_RETRY = Duration.ofSeconds(1);
     /** What the broker prints when its listener cannot bind (a java.net.BindException). */
     static final String PORT_TAKEN = "Address already in use";
@@ -63,13 +65,14 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     private int port;
     /** The port of the last run that got ready; a restart binds it again. */
     private int lastPort;
+
     private int starts;
     private boolean paused;
     /** Set by the output pump when the current run printed that its port is taken. */
     private volatile boolean portTaken;
 
-    private SluiceBrokerProcess(SluiceCliDistribution distribution, Path dataDir, List<String> overrides,
-                                Duration readyTimeout) {
+    private SluiceBrokerProcess(
+            SluiceCliDistribution distribution, Path dataDir, List<String> overrides, Duration readyTimeout) {
         this.distribution = distribution;
         this.readyTimeout = readyTimeout;
         this.dataDir = dataDir.toAbsolutePath().normalize();
@@ -95,8 +98,9 @@ public final class SluiceBrokerProcess implements AutoCloseable {
      * Like {@link #start(SluiceCliDistribution, Path, List)}, with its own bound on this and every later start (several
      * brokers starting at once on a small machine need more than {@link #READY_TIMEOUT}).
      */
-    public static SluiceBrokerProcess start(SluiceCliDistribution distribution, Path dataDir, List<String> overrides,
-                                            Duration readyTimeout) throws IOException {
+    public static SluiceBrokerProcess start(
+            SluiceCliDistribution distribution, Path dataDir, List<String> overrides, Duration readyTimeout)
+            throws IOException {
         distribution.requireBuilt();
         SluiceBrokerProcess broker = new SluiceBrokerProcess(distribution, dataDir, overrides, readyTimeout);
         broker.launch(LOOPBACK_EPHEMERAL);
@@ -212,8 +216,8 @@ public final class SluiceBrokerProcess implements AutoCloseable {
         }
         process.toHandle().destroyForcibly();
         if (!process.waitFor(KILL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException("broker pid " + process.pid() + " still alive " + KILL_TIMEOUT
-                    + " after SIGKILL");
+            throw new IllegalStateException(
+                    "broker pid " + process.pid() + " still alive " + KILL_TIMEOUT + " after SIGKILL");
         }
         paused = false;
         joinOutputPump();
@@ -265,8 +269,8 @@ public final class SluiceBrokerProcess implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "SluiceBrokerProcess[dataDir=" + dataDir + ", pid=" + (process == null ? "-" : process.pid())
-                + ", port=" + port + ", alive=" + isAlive() + ", paused=" + isPaused() + "]";
+        return "SluiceBrokerProcess[dataDir=" + dataDir + ", pid=" + (process == null ? "-" : process.pid()) + ", port="
+                + port + ", alive=" + isAlive() + ", paused=" + isPaused() + "]";
     }
 
     /** A paused broker would hold SIGTERM until SIGCONT: continue it first so that stop() stays a clean stop. */
@@ -326,12 +330,14 @@ public final class SluiceBrokerProcess implements AutoCloseable {
             line = ready.get(readyTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             close();
-            throw new IOException("broker printed no ready line within " + readyTimeout + " (pattern '"
-                    + READY_LINE.pattern() + "'); log " + logFile + "; output tail:\n" + tail.text(), e);
+            throw new IOException(
+                    "broker printed no ready line within " + readyTimeout + " (pattern '" + READY_LINE.pattern()
+                            + "'); log " + logFile + "; output tail:\n" + tail.text(),
+                    e);
         } catch (ExecutionException e) {
             close();
-            throw new IOException(e.getCause().getMessage() + "; log " + logFile + "; output tail:\n" + tail.text(),
-                    e.getCause());
+            throw new IOException(
+                    e.getCause().getMessage() + "; log " + logFile + "; output tail:\n" + tail.text(), e.getCause());
         } catch (InterruptedException e) {
             close();
             Thread.currentThread().interrupt();
@@ -343,10 +349,10 @@ public final class SluiceBrokerProcess implements AutoCloseable {
     }
 
     private void pumpOutput(Process child, CompletableFuture<Matcher> ready) {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-             Writer log = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8,
-                     StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+        try (BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                Writer log = Files.newBufferedWriter(
+                        logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
             String line;
             while ((line = reader.readLine()) != null) {
                 tail.append(line);
@@ -367,8 +373,8 @@ public final class SluiceBrokerProcess implements AutoCloseable {
             tail.append("[testkit] reading broker output failed: " + e);
         } finally {
             if (!ready.isDone()) {
-                ready.completeExceptionally(new IOException("broker process exited before its ready line"
-                        + exitDescription(child)));
+                ready.completeExceptionally(
+                        new IOException("broker process exited before its ready line" + exitDescription(child)));
             }
         }
     }
@@ -392,8 +398,8 @@ public final class SluiceBrokerProcess implements AutoCloseable {
 
     private void appendToLog(String line) throws IOException {
         tail.append(line);
-        Files.writeString(logFile, line + "\n", StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                logFile, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     private void requireStarted() {

@@ -24,6 +24,7 @@ public final class SluiceCliDistribution {
      * threads compete with the other brokers there); test workloads are too short for C2's code to pay off.
      */
     public static final List<String> JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
     static final String MAIN_CLASS = "io.sluice.cli.SluiceCli";
     static final String CLI_JAR = "sluice-cli.jar";
     static final String LIB_DIR = "lib";
@@ -84,7 +85,8 @@ public final class SluiceCliDistribution {
     /** {@code java -Xmx512m <jvmOptions> -cp <jar>:<lib>/* io.sluice.cli.SluiceCli ARGS...}. */
     List<String> commandWithJvmOptions(List<String> jvmOptions, String... args) {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classPath = cliDir.resolve(CLI_JAR) + File.pathSeparator + cliDir.resolve(LIB_DIR) + File.separator + "*";
+        String classPath =
+                cliDir.resolve(CLI_JAR) + File.pathSeparator + cliDir.resolve(LIB_DIR) + File.separator + "*";
         List<String> command = new ArrayList<>();
         command.add(javaBin);
         command.add(BROKER_MAX_HEAP);

@@ -13,8 +13,10 @@ class ChildProcessRunnerTest {
 
     @Test
     void shouldFeedStdinAndCaptureBothStreams() throws Exception {
-        ProcessResult result = ChildProcessRunner.run(List.of("sh", "-c", "cat; echo oops >&2; exit 4"),
-                "a:1\nb:2\n".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(30));
+        ProcessResult result = ChildProcessRunner.run(
+                List.of("sh", "-c", "cat; echo oops >&2; exit 4"),
+                "a:1\nb:2\n".getBytes(StandardCharsets.UTF_8),
+                Duration.ofSeconds(30));
         assertEquals(4, result.exitCode());
         assertFalse(result.timedOut());
         assertEquals(List.of("a:1", "b:2"), result.stdoutLines());
@@ -32,8 +34,8 @@ class ChildProcessRunnerTest {
 
     @Test
     void shouldNotDeadlockOnOutputLargerThanAPipe() throws Exception {
-        ProcessResult result = ChildProcessRunner.run(List.of("sh", "-c", "head -c 5000000 /dev/zero"),
-                new byte[0], Duration.ofSeconds(30));
+        ProcessResult result = ChildProcessRunner.run(
+                List.of("sh", "-c", "head -c 5000000 /dev/zero"), new byte[0], Duration.ofSeconds(30));
         assertTrue(result.succeeded(), result.describe());
         assertEquals(5_000_000, result.stdout().length);
     }

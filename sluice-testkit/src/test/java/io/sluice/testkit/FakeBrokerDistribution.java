@@ -16,17 +16,20 @@ import java.util.jar.JarOutputStream;
  */
 public final class FakeBrokerDistribution {
 
-    private FakeBrokerDistribution() {
-    }
+    private FakeBrokerDistribution() {}
 
     /** Writes the jar and an empty lib directory under {@code cliDir}. */
     public static SluiceCliDistribution packageInto(Path cliDir) throws IOException, URISyntaxException {
         Files.createDirectories(cliDir.resolve(SluiceCliDistribution.LIB_DIR));
         String classFile = FakeBrokerMain.class.getName().replace('.', '/') + ".class";
-        Path compiled = Path.of(FakeBrokerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        Path compiled = Path.of(FakeBrokerMain.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
                 .resolve(classFile);
         try (OutputStream file = Files.newOutputStream(cliDir.resolve(SluiceCliDistribution.CLI_JAR));
-             JarOutputStream jar = new JarOutputStream(file)) {
+                JarOutputStream jar = new JarOutputStream(file)) {
             jar.putNextEntry(new JarEntry(classFile));
             jar.write(Files.readAllBytes(compiled));
             jar.closeEntry();

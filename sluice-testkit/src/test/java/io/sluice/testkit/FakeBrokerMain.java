@@ -16,8 +16,7 @@ public final class FakeBrokerMain {
 
     public static final int FAILURE_EXIT_CODE = 3;
 
-    private FakeBrokerMain() {
-    }
+    private FakeBrokerMain() {}
 
     public static void main(String[] args) throws Exception {
         for (String arg : args) {

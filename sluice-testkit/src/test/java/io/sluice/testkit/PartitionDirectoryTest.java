@@ -27,7 +27,8 @@ class PartitionDirectoryTest {
         assertEquals(3, partition.segments().size());
         Path newest = partition.newestSegment();
         assertEquals("00000000000000000950.log", newest.getFileName().toString());
-        assertEquals(dir.resolve("00000000000000000950.index"),
+        assertEquals(
+                dir.resolve("00000000000000000950.index"),
                 PartitionDirectory.sibling(newest, PartitionDirectory.INDEX_SUFFIX));
     }
 
@@ -42,8 +43,8 @@ class PartitionDirectoryTest {
     @Test
     void shouldNameWhatExistsWhenPartitionIsMissing() throws IOException {
         Files.createDirectories(data.resolve("other-0"));
-        IOException failure = assertThrows(IOException.class,
-                () -> new PartitionDirectory(data, "orders", 0).newestSegment());
+        IOException failure =
+                assertThrows(IOException.class, () -> new PartitionDirectory(data, "orders", 0).newestSegment());
         assertTrue(failure.getMessage().contains("other-0"), failure.getMessage());
     }
 }

@@ -1,15 +1,14 @@
 package io.sluice.testkit;
 
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 
 class PollTest {
     private static final Duration GENEROUS = Duration.ofSeconds(30);
@@ -24,29 +23,38 @@ class PollTest {
     @Test
     void shouldTreatAThrowingProbeAsNotYet() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        String value = Poll.until("a broker that refuses twice", GENEROUS, () -> {
-            if (calls.incrementAndGet() < 3) {
-                throw new IOException("connection refused");
-            }
-            return "up";
-        }, "up"::equals);
+        String value = Poll.until(
+                "a broker that refuses twice",
+                GENEROUS,
+                () -> {
+                    if (calls.incrementAndGet() < 3) {
+                        throw new IOException("connection refused");
+                    }
+                    return "up";
+                },
+                "up"::equals);
         assertEquals("up", value);
     }
 
     @Test
     void shouldFailNamingWhatWasAwaitedAndTheLastValueSeen() {
-        AssertionError failure = assertThrows(AssertionError.class,
-                () -> Poll.until("the answer", Duration.ZERO, () -> 41, n -> n == 42));
+        AssertionError failure = assertThrows(
+                AssertionError.class, () -> Poll.until("the answer", Duration.ZERO, () -> 41, n -> n == 42));
         assertTrue(failure.getMessage().contains("the answer"), failure.getMessage());
         assertTrue(failure.getMessage().contains("last seen: 41"), failure.getMessage());
     }
 
     @Test
     void shouldKeepTheLastProbeFailureAsCause() {
-        AssertionError failure = assertThrows(AssertionError.class, () -> Poll.until("a dead broker", Duration.ZERO,
-                () -> {
-                    throw new IOException("connection refused");
-                }, v -> true));
+        AssertionError failure = assertThrows(
+                AssertionError.class,
+                () -> Poll.until(
+                        "a dead broker",
+                        Duration.ZERO,
+                        () -> {
+                            throw new IOException("connection refused");
+                        },
+                        v -> true));
         assertInstanceOf(IOException.class, failure.getCause());
         assertTrue(failure.getMessage().contains("connection refused"), failure.getMessage());
     }

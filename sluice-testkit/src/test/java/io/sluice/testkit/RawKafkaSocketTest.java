@@ -41,7 +41,7 @@ class RawKafkaSocketTest {
     @Test
     void shouldSendSizePrefixedFrameAndReadResponseFrame() throws IOException {
         try (RawKafkaSocket client = RawKafkaSocket.connect(bootstrap());
-             Socket peer = server.accept()) {
+                Socket peer = server.accept()) {
             client.sendFrame(ByteBuffer.wrap(new byte[] {1, 2, 3}));
             DataInputStream in = new DataInputStream(peer.getInputStream());
             assertEquals(3, in.readInt());
@@ -58,7 +58,7 @@ class RawKafkaSocketTest {
     @Test
     void shouldRefuseForgedResponseSizeWithoutAllocatingIt() throws IOException {
         try (RawKafkaSocket client = RawKafkaSocket.connect(bootstrap());
-             Socket peer = server.accept()) {
+                Socket peer = server.accept()) {
             new DataOutputStream(peer.getOutputStream()).writeInt(Integer.MAX_VALUE);
             IOException failure = assertThrows(IOException.class, () -> client.readFrame(1024));
             assertTrue(failure.getMessage().contains(Integer.toString(Integer.MAX_VALUE)), failure.getMessage());
@@ -80,7 +80,7 @@ class RawKafkaSocketTest {
     @Test
     void shouldTimeOutInsteadOfHangingWhenNothingArrives() throws IOException {
         try (RawKafkaSocket client = RawKafkaSocket.connect(bootstrap(), Duration.ofMillis(200));
-             Socket peer = server.accept()) {
+                Socket peer = server.accept()) {
             assertThrows(SocketTimeoutException.class, () -> client.readFrame(1024));
             assertFalse(client.awaitClosedByPeer(Duration.ofMillis(200)), "peer is still open");
         }
@@ -97,7 +97,7 @@ class RawKafkaSocketTest {
     @Test
     void shouldSendDeclaredSizeThatDiffersFromBody() throws IOException {
         try (RawKafkaSocket client = RawKafkaSocket.connect(bootstrap());
-             Socket peer = server.accept()) {
+                Socket peer = server.accept()) {
             client.sendDeclaredFrame(-1, new byte[] {5});
             DataInputStream in = new DataInputStream(peer.getInputStream());
             assertEquals(-1, in.readInt());

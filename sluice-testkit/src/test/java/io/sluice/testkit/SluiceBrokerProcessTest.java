@@ -51,8 +51,9 @@ class SluiceBrokerProcessTest {
             assertTrue(broker.stop(), "exited by itself after SIGTERM");
             assertFalse(broker.isAlive());
             String log = Files.readString(broker.logFile());
-            assertTrue(log.contains("fake broker stopping"), "shutdown hook ran, so the signal was SIGTERM; exit "
-                    + broker.exitCode() + ":\n" + log);
+            assertTrue(
+                    log.contains("fake broker stopping"),
+                    "shutdown hook ran, so the signal was SIGTERM; exit " + broker.exitCode() + ":\n" + log);
             assertEquals(work.resolve("data-broker.log"), broker.logFile());
         }
     }
@@ -75,11 +76,19 @@ class SluiceBrokerProcessTest {
         try (SluiceBrokerProcess broker = SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of())) {
             broker.pause();
             assertTrue(broker.isPaused());
-            assertEquals('T', Poll.until("pid " + broker.pid() + " stopped", SIGNAL_SEEN,
-                    () -> processState(broker.pid()), state -> state == 'T'));
+            assertEquals(
+                    'T',
+                    Poll.until(
+                            "pid " + broker.pid() + " stopped",
+                            SIGNAL_SEEN,
+                            () -> processState(broker.pid()),
+                            state -> state == 'T'));
             broker.resume();
             assertFalse(broker.isPaused());
-            Poll.until("pid " + broker.pid() + " running again", SIGNAL_SEEN, () -> processState(broker.pid()),
+            Poll.until(
+                    "pid " + broker.pid() + " running again",
+                    SIGNAL_SEEN,
+                    () -> processState(broker.pid()),
                     state -> state != 'T');
             assertTrue(Files.readString(broker.logFile()).contains("sent SIGSTOP"), "the log shows the pause");
         }
@@ -139,30 +148,35 @@ class SluiceBrokerProcessTest {
 
     @Test
     void shouldFailWithExitCodeAndOutputWhenBrokerDiesBeforeReady() {
-        IOException failure = assertThrows(IOException.class, () -> SluiceBrokerProcess.start(distribution,
-                work.resolve("data"), List.of("fake.fail=true")));
-        assertTrue(failure.getMessage().contains("exit code " + FakeBrokerMain.FAILURE_EXIT_CODE), failure.getMessage());
+        IOException failure = assertThrows(
+                IOException.class,
+                () -> SluiceBrokerProcess.start(distribution, work.resolve("data"), List.of("fake.fail=true")));
+        assertTrue(
+                failure.getMessage().contains("exit code " + FakeBrokerMain.FAILURE_EXIT_CODE), failure.getMessage());
         assertTrue(failure.getMessage().contains("refusing to start"), failure.getMessage());
     }
 
     @Test
     void shouldGiveUpAfterTheReadyTimeoutGiven() {
-        IOException failure = assertThrows(IOException.class, () -> SluiceBrokerProcess.start(distribution,
-                work.resolve("data"), List.of("fake.silent=true"), Duration.ofSeconds(1)));
+        IOException failure = assertThrows(
+                IOException.class,
+                () -> SluiceBrokerProcess.start(
+                        distribution, work.resolve("data"), List.of("fake.silent=true"), Duration.ofSeconds(1)));
         assertTrue(failure.getMessage().contains("no ready line within PT1S"), failure.getMessage());
     }
 
     @Test
     void shouldNameMissingJarWhenCliIsNotBuilt() {
         SluiceCliDistribution missing = new SluiceCliDistribution(work.resolve("nowhere"));
-        IllegalStateException failure = assertThrows(IllegalStateException.class,
-                () -> SluiceBrokerProcess.start(missing, work.resolve("data"), List.of()));
+        IllegalStateException failure = assertThrows(
+                IllegalStateException.class, () -> SluiceBrokerProcess.start(missing, work.resolve("data"), List.of()));
         assertTrue(failure.getMessage().contains(SluiceCliDistribution.CLI_JAR), failure.getMessage());
     }
 
     @Test
     void shouldRefuseOverrideWithoutEquals() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> distribution.serverCommand(work, "127.0.0.1:0", List.of("no-equals-sign")));
     }
 }

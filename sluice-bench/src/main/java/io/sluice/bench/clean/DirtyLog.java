@@ -75,20 +75,33 @@ final class DirtyLog {
         boolean ended = false;
         for (int b = 0; !ended; b++) {
             MemoryRecordsBuilder builder = MemoryRecords.builder(
-                    ByteBuffer.allocate(perBatch * (KEY_BYTES + valueBytes + 32) + 1024), RecordBatch.MAGIC_VALUE_V2,
-                    compression, TimestampType.CREATE_TIME, offset, BASE_TIMESTAMP + b, RecordBatch.NO_PRODUCER_ID,
-                    RecordBatch.NO_PRODUCER_EPOCH, RecordBatch.NO_SEQUENCE, false, 0);
+                    ByteBuffer.allocate(perBatch * (KEY_BYTES + valueBytes + 32) + 1024),
+                    RecordBatch.MAGIC_VALUE_V2,
+                    compression,
+                    TimestampType.CREATE_TIME,
+                    offset,
+                    BASE_TIMESTAMP + b,
+                    RecordBatch.NO_PRODUCER_ID,
+                    RecordBatch.NO_PRODUCER_EPOCH,
+                    RecordBatch.NO_SEQUENCE,
+                    false,
+                    0);
             for (int r = 0; r < perBatch; r++, offset++) {
                 int key = random.nextInt(keys);
                 if (offset == keyOf.length) {
                     keyOf = Arrays.copyOf(keyOf, keyOf.length * 2);
                 }
                 keyOf[(int) offset] = key;
-                builder.append(BASE_TIMESTAMP + b, String.format(java.util.Locale.ROOT, "key-%08d", key).getBytes(java.nio.charset.StandardCharsets.UTF_8), value(random, valueBytes));
+                builder.append(
+                        BASE_TIMESTAMP + b,
+                        String.format(java.util.Locale.ROOT, "key-%08d", key)
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        value(random, valueBytes));
             }
             ByteBuffer batch = builder.build().buffer();
             int size = batch.remaining();
-            // Kafka's and Sluice's size rule: roll when the active segment is not empty and the append would overflow it
+            // Kafka's and Sluice's size rule: roll when the active segment is not empty and the append would overflow
+            // it
             if (segmentSize > 0 && segmentSize + size > segmentBytes) {
                 ended = (long) bases.size() * segmentBytes >= dirtyBytes;
                 segmentSize = 0;
@@ -105,16 +118,26 @@ final class DirtyLog {
             out.put(batch);
         }
         starts.add(out.position());
-        return new DirtyLog(out.flip(), starts.stream().mapToInt(Integer::intValue).toArray(),
-                bases.stream().mapToLong(Long::longValue).toArray(), Arrays.copyOf(keyOf, (int) offset), keys);
+        return new DirtyLog(
+                out.flip(),
+                starts.stream().mapToInt(Integer::intValue).toArray(),
+                bases.stream().mapToLong(Long::longValue).toArray(),
+                Arrays.copyOf(keyOf, (int) offset),
+                keys);
     }
 
     private static byte[] value(Random random, int size) {
         StringBuilder json = new StringBuilder(size + 96);
         while (json.length() < size) {
-            json.append("{\"user\":").append(random.nextInt(1_000_000)).append(",\"event\":\"")
-                    .append(EVENTS[random.nextInt(EVENTS.length)]).append("\",\"amount\":").append(random.nextInt(100_000))
-                    .append(",\"region\":\"eu-").append(random.nextInt(8)).append("\"},");
+            json.append("{\"user\":")
+                    .append(random.nextInt(1_000_000))
+                    .append(",\"event\":\"")
+                    .append(EVENTS[random.nextInt(EVENTS.length)])
+                    .append("\",\"amount\":")
+                    .append(random.nextInt(100_000))
+                    .append(",\"region\":\"eu-")
+                    .append(random.nextInt(8))
+                    .append("\"},");
         }
         return json.substring(0, size).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
@@ -127,7 +150,10 @@ final class DirtyLog {
 
     /** Batch {@code i} as a read-only slice of the stream. */
     ByteBuffer batch(int i) {
-        return stream.duplicate().position(batchStarts[i]).limit(batchStarts[i + 1]).slice();
+        return stream.duplicate()
+                .position(batchStarts[i])
+                .limit(batchStarts[i + 1])
+                .slice();
     }
 
     /** Bytes of the closed segments: everything but the one batch in the active segment. */
@@ -164,7 +190,8 @@ final class DirtyLog {
 
     /** Each record's key, in offset order, as the bytes the batches carry (for replaying keys into a map). */
     byte[] keyBytes(long offset) {
-        return String.format(java.util.Locale.ROOT, "key-%08d", keyOfOffset[(int) offset]).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return String.format(java.util.Locale.ROOT, "key-%08d", keyOfOffset[(int) offset])
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**
@@ -176,8 +203,8 @@ final class DirtyLog {
         List<Path> files = segmentFiles(dir);
         long[] found = files.stream().mapToLong(DirtyLog::baseOffsetOf).toArray();
         if (!Arrays.equals(found, segmentBases)) {
-            throw new IllegalStateException(dir + " has segments " + Arrays.toString(found) + ", expected "
-                    + Arrays.toString(segmentBases));
+            throw new IllegalStateException(
+                    dir + " has segments " + Arrays.toString(found) + ", expected " + Arrays.toString(segmentBases));
         }
         CRC32C checksum = new CRC32C();
         ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
@@ -241,7 +268,8 @@ final class DirtyLog {
     static List<Path> segmentFiles(Path dir) throws IOException {
         try (Stream<Path> list = Files.list(dir)) {
             return list.filter(p -> p.getFileName().toString().endsWith(".log"))
-                    .sorted((a, b) -> Long.compare(baseOffsetOf(a), baseOffsetOf(b))).toList();
+                    .sorted((a, b) -> Long.compare(baseOffsetOf(a), baseOffsetOf(b)))
+                    .toList();
         }
     }
 

@@ -57,15 +57,27 @@ final class KafkaCleanerRig implements CleanerRig {
         props.put(TopicConfig.SEGMENT_MS_CONFIG, Long.toString(Long.MAX_VALUE));
         props.put(TopicConfig.RETENTION_MS_CONFIG, "-1");
         this.config = new LogConfig(props);
-        CleanerConfig cleanerConfig = new CleanerConfig(1, dedupeBufferBytes,
-                CleanerConfig.LOG_CLEANER_DEDUPE_BUFFER_LOAD_FACTOR, CleanerConfig.LOG_CLEANER_IO_BUFFER_SIZE,
-                LogConfig.DEFAULT_MAX_MESSAGE_BYTES, CleanerConfig.LOG_CLEANER_IO_MAX_BYTES_PER_SECOND,
-                CleanerConfig.LOG_CLEANER_BACKOFF_MS, true);
-        this.offsetMap = new SkimpyOffsetMap((int) Math.min(cleanerConfig.dedupeBufferSize / cleanerConfig.numThreads,
-                Integer.MAX_VALUE), cleanerConfig.hashAlgorithm());
+        CleanerConfig cleanerConfig = new CleanerConfig(
+                1,
+                dedupeBufferBytes,
+                CleanerConfig.LOG_CLEANER_DEDUPE_BUFFER_LOAD_FACTOR,
+                CleanerConfig.LOG_CLEANER_IO_BUFFER_SIZE,
+                LogConfig.DEFAULT_MAX_MESSAGE_BYTES,
+                CleanerConfig.LOG_CLEANER_IO_MAX_BYTES_PER_SECOND,
+                CleanerConfig.LOG_CLEANER_BACKOFF_MS,
+                true);
+        this.offsetMap = new SkimpyOffsetMap(
+                (int) Math.min(cleanerConfig.dedupeBufferSize / cleanerConfig.numThreads, Integer.MAX_VALUE),
+                cleanerConfig.hashAlgorithm());
         Throttler throttler = new Throttler(cleanerConfig.maxIoBytesPerSecond, 300, "cleaner-io", "bytes", Time.SYSTEM);
-        this.cleaner = new Cleaner(0, offsetMap, cleanerConfig.ioBufferSize / cleanerConfig.numThreads / 2,
-                cleanerConfig.maxMessageSize, cleanerConfig.dedupeBufferLoadFactor, throttler, Time.SYSTEM,
+        this.cleaner = new Cleaner(
+                0,
+                offsetMap,
+                cleanerConfig.ioBufferSize / cleanerConfig.numThreads / 2,
+                cleanerConfig.maxMessageSize,
+                cleanerConfig.dedupeBufferLoadFactor,
+                throttler,
+                Time.SYSTEM,
                 tp -> BoxedUnit.UNIT);
         scheduler.startup();
     }
@@ -74,9 +86,24 @@ final class KafkaCleanerRig implements CleanerRig {
     public Path create(int n) {
         partition = new TopicPartition(LogCleanerBenchmark.TOPIC, n);
         File dir = root.resolve(partition.toString()).toFile();
-        log = UnifiedLog.apply(dir, config, 0L, 0L, scheduler, topicStats, Time.SYSTEM, 5 * 60 * 1000,
-                new ProducerStateManagerConfig(24 * 60 * 60 * 1000, false), 10 * 60 * 1000, new LogDirFailureChannel(1),
-                true, Option.empty(), true, new ConcurrentHashMap<>(), false, LogOffsetsListener.NO_OP_OFFSETS_LISTENER);
+        log = UnifiedLog.apply(
+                dir,
+                config,
+                0L,
+                0L,
+                scheduler,
+                topicStats,
+                Time.SYSTEM,
+                5 * 60 * 1000,
+                new ProducerStateManagerConfig(24 * 60 * 60 * 1000, false),
+                10 * 60 * 1000,
+                new LogDirFailureChannel(1),
+                true,
+                Option.empty(),
+                true,
+                new ConcurrentHashMap<>(),
+                false,
+                LogOffsetsListener.NO_OP_OFFSETS_LISTENER);
         return dir.toPath();
     }
 
@@ -92,17 +119,24 @@ final class KafkaCleanerRig implements CleanerRig {
 
     @Override
     public long clean() {
-        Tuple2<Object, CleanerStats> result = cleaner.clean(new LogToClean(partition, log, 0L,
-                log.activeSegment().baseOffset(), false));
+        Tuple2<Object, CleanerStats> result = cleaner.clean(
+                new LogToClean(partition, log, 0L, log.activeSegment().baseOffset(), false));
         last = result._2();
         return (Long) result._1();
     }
 
     @Override
     public String lastCleanStats() {
-        return String.format(java.util.Locale.ROOT, "read %d B (map %d B), wrote %d B, records read %d, written %d, map %d slots %.0f%% used",
-                last.bytesRead(), last.mapBytesRead(), last.bytesWritten(), last.messagesRead(), last.messagesWritten(),
-                offsetMap.slots(), 100 * last.bufferUtilization());
+        return String.format(
+                java.util.Locale.ROOT,
+                "read %d B (map %d B), wrote %d B, records read %d, written %d, map %d slots %.0f%% used",
+                last.bytesRead(),
+                last.mapBytesRead(),
+                last.bytesWritten(),
+                last.messagesRead(),
+                last.messagesWritten(),
+                offsetMap.slots(),
+                100 * last.bufferUtilization());
     }
 
     @Override

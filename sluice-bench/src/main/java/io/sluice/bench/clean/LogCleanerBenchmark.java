@@ -46,7 +46,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 @Warmup(iterations = 4)
 @Measurement(iterations = 4)
 public class LogCleanerBenchmark {
@@ -91,17 +93,26 @@ public class LogCleanerBenchmark {
         input = DirtyLog.build(codec, (long) dirtyMB << 20, valueBytes, keys, segmentMB << 20, SEED);
         root = Files.createTempDirectory("cleaner-bench");
         system = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
-        rig = system.equals("kafka") ? new KafkaCleanerRig(root, segmentMB << 20, (long) dedupeMB << 20)
+        rig = system.equals("kafka")
+                ? new KafkaCleanerRig(root, segmentMB << 20, (long) dedupeMB << 20)
                 : new SluiceCleanerRig(root, segmentMB << 20, (long) dedupeMB << 20);
         long[] cleanerThreads = rig.cleanerThreadIds();
         allocatingThreads = new long[cleanerThreads.length + 1];
         allocatingThreads[0] = Thread.currentThread().getId();
         System.arraycopy(cleanerThreads, 0, allocatingThreads, 1, cleanerThreads.length);
-        System.out.printf(java.util.Locale.ROOT, "%n[cleaner-bench] input: %d records in %d batches, %.1f MiB dirty in %d closed segments, "
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "%n[cleaner-bench] input: %d records in %d batches, %.1f MiB dirty in %d closed segments, "
                         + "%d distinct keys below the active segment; %s offset map held after a clean: %.1f MiB "
-                        + "(dedupe buffer %d MiB)%n", input.records(), input.batchCount(), input.dirtyBytes() / MIB,
-                input.segmentBases().length - 1, input.distinctKeysBelowActive(), system,
-                rig.offsetMapBytes(input) / MIB, dedupeMB);
+                        + "(dedupe buffer %d MiB)%n",
+                input.records(),
+                input.batchCount(),
+                input.dirtyBytes() / MIB,
+                input.segmentBases().length - 1,
+                input.distinctKeysBelowActive(),
+                system,
+                rig.offsetMapBytes(input) / MIB,
+                dedupeMB);
     }
 
     @Setup(Level.Invocation)
@@ -133,8 +144,8 @@ public class LogCleanerBenchmark {
         cleanNanos = System.nanoTime() - cleanNanos;
         cleanAllocated = allocatedBytes() - cleanAllocated;
         if (end != input.activeBase()) {
-            throw new IllegalStateException(system + " cleaned up to " + end + ", not to the active segment at "
-                    + input.activeBase());
+            throw new IllegalStateException(
+                    system + " cleaned up to " + end + ", not to the active segment at " + input.activeBase());
         }
         return end;
     }
@@ -143,14 +154,25 @@ public class LogCleanerBenchmark {
     public void checkAndDeleteLog() throws IOException {
         long kept = input.recordsBelowActive(root.resolve(TOPIC + "-" + (invocation - 1)));
         long expected = input.distinctKeysBelowActive();
-        System.out.printf(java.util.Locale.ROOT, "%n[cleaner-bench] %s %s %d B x %d keys: %.1f MiB dirty in %.3f s = %.1f MiB/s; "
-                        + "allocated %.1f MiB by the clean, %.1f MiB by the setup; kept %d records; %s%n", system, codec,
-                valueBytes, keys, input.dirtyBytes() / MIB, cleanNanos / 1e9, input.dirtyBytes() / MIB / (cleanNanos / 1e9),
-                cleanAllocated / MIB, setupAllocated / MIB, kept, rig.lastCleanStats());
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "%n[cleaner-bench] %s %s %d B x %d keys: %.1f MiB dirty in %.3f s = %.1f MiB/s; "
+                        + "allocated %.1f MiB by the clean, %.1f MiB by the setup; kept %d records; %s%n",
+                system,
+                codec,
+                valueBytes,
+                keys,
+                input.dirtyBytes() / MIB,
+                cleanNanos / 1e9,
+                input.dirtyBytes() / MIB / (cleanNanos / 1e9),
+                cleanAllocated / MIB,
+                setupAllocated / MIB,
+                kept,
+                rig.lastCleanStats());
         rig.deleteLog();
         if (kept != expected) {
-            throw new IllegalStateException(system + " kept " + kept + " records below the active segment, expected one "
-                    + "per key: " + expected);
+            throw new IllegalStateException(system + " kept " + kept
+                    + " records below the active segment, expected one " + "per key: " + expected);
         }
     }
 

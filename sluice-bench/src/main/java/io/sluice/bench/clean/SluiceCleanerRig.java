@@ -44,16 +44,33 @@ final class SluiceCleanerRig implements CleanerRig {
     SluiceCleanerRig(Path root, int segmentBytes, long dedupeBufferBytes) {
         this.root = root;
         this.dedupeBufferBytes = dedupeBufferBytes;
-        this.config = LogConfig.builder().compact(true).segmentBytes(segmentBytes)
-                .segmentMs(Long.MAX_VALUE).retentionMs(-1).build();
-        CleanerConfig cleanerConfig = new CleanerConfig(true, 1, dedupeBufferBytes,
-                CleanerConfig.DEFAULT_IO_BUFFER_LOAD_FACTOR, CleanerConfig.DEFAULT_IO_BUFFER_SIZE,
-                CleanerConfig.DEFAULT_IO_MAX_BYTES_PER_SECOND, BACKOFF_MS);
-        this.cleaner = new LogCleaner(cleanerConfig, () -> published, k -> root,
-                new CleanerCheckpoints(List.of(root), new RecoveryReport()), System::currentTimeMillis, CleanFaults.NONE);
+        this.config = LogConfig.builder()
+                .compact(true)
+                .segmentBytes(segmentBytes)
+                .segmentMs(Long.MAX_VALUE)
+                .retentionMs(-1)
+                .build();
+        CleanerConfig cleanerConfig = new CleanerConfig(
+                true,
+                1,
+                dedupeBufferBytes,
+                CleanerConfig.DEFAULT_IO_BUFFER_LOAD_FACTOR,
+                CleanerConfig.DEFAULT_IO_BUFFER_SIZE,
+                CleanerConfig.DEFAULT_IO_MAX_BYTES_PER_SECOND,
+                BACKOFF_MS);
+        this.cleaner = new LogCleaner(
+                cleanerConfig,
+                () -> published,
+                k -> root,
+                new CleanerCheckpoints(List.of(root), new RecoveryReport()),
+                System::currentTimeMillis,
+                CleanFaults.NONE);
         cleaner.start();
         this.cleanerThreadId = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("sluice-log-cleaner-0")).findFirst().orElseThrow().getId();
+                .filter(t -> t.getName().equals("sluice-log-cleaner-0"))
+                .findFirst()
+                .orElseThrow()
+                .getId();
     }
 
     @Override
@@ -91,8 +108,12 @@ final class SluiceCleanerRig implements CleanerRig {
             cleaner.wakeUp();
             LockSupport.parkNanos(100_000);
         }
-        lastStats = String.format(java.util.Locale.ROOT, "read %d B (map reads not counted), wrote %d B, records removed %d, keys mapped %d",
-                stats.bytesRead() - read, stats.bytesWritten() - written, stats.recordsRemoved() - removed,
+        lastStats = String.format(
+                java.util.Locale.ROOT,
+                "read %d B (map reads not counted), wrote %d B, records removed %d, keys mapped %d",
+                stats.bytesRead() - read,
+                stats.bytesWritten() - written,
+                stats.recordsRemoved() - removed,
                 stats.keysMapped() - mapped);
         return cleaner.checkpoints().get(root, key);
     }

@@ -5,6 +5,11 @@ import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -15,12 +20,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-
-import java.nio.ByteBuffer;
-import java.util.Map;
-import java.util.Random;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Benchmark 2 of issue 4: a message with two compressed partition-map fields of 30 or 500 entries (about 1.4 KB and
@@ -60,7 +59,9 @@ public class CompressedFieldBenchmark {
         MessageReader reader = new MessageReader(ExchangeMessage.REGISTRY);
         reader.setBuffer(all);
         ExchangeMessage back = (ExchangeMessage) reader.read();
-        if (back == null || !back.local.toTopic().equals(local) || !back.remote.toTopic().equals(remote)) {
+        if (back == null
+                || !back.local.toTopic().equals(local)
+                || !back.remote.toTopic().equals(remote)) {
             throw new IllegalStateException("compressed exchange message does not round-trip");
         }
         System.out.println("entries=" + entries + " message on the wire: " + wire + " bytes");

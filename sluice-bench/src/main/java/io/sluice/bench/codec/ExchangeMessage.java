@@ -18,13 +18,15 @@ public final class ExchangeMessage implements Message {
     public static final int TYPE_ID = 901;
     public static final MessageRegistry REGISTRY = MessageRegistry.builder()
             .registerAll(StateMessages.REGISTRY)
-            .register(TYPE_ID, "ExchangeMessage", 0, ExchangeMessage::new).build();
+            .register(TYPE_ID, "ExchangeMessage", 0, ExchangeMessage::new)
+            .build();
 
     public int exchangeId;
     public TopicRecord local = new TopicRecord();
     public TopicRecord remote = new TopicRecord();
     /** Baseline only: write compressed bytes produced per field by {@link NaiveCompressedField}. */
     public boolean naive;
+
     private byte[] naiveLocal;
     private byte[] naiveRemote;
 

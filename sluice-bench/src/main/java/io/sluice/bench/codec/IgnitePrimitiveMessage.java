@@ -1,10 +1,9 @@
 package io.sluice.bench.codec;
 
+import java.nio.ByteBuffer;
 import org.apache.ignite.plugin.extensions.communication.Message;
 import org.apache.ignite.plugin.extensions.communication.MessageReader;
 import org.apache.ignite.plugin.extensions.communication.MessageWriter;
-
-import java.nio.ByteBuffer;
 
 /**
  * {@link PrimitiveFields} as an Apache Ignite 2.17 direct message, written the way Ignite's generated serializers
@@ -222,6 +221,5 @@ public final class IgnitePrimitiveMessage implements Message {
     }
 
     @Override
-    public void onAckReceived() {
-    }
+    public void onAckReceived() {}
 }

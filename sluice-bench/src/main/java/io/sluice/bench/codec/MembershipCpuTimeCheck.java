@@ -12,10 +12,10 @@ import java.util.Locale;
 public final class MembershipCpuTimeCheck {
     /** Many short rounds (tens of ms each), so that some run undisturbed on a machine shared by many processes. */
     private static final int ROUNDS = 120;
+
     private static final int OPS = 12;
 
-    private MembershipCpuTimeCheck() {
-    }
+    private MembershipCpuTimeCheck() {}
 
     public static void main(String[] args) {
         MembershipJoinBenchmark b = new MembershipJoinBenchmark();
@@ -43,8 +43,15 @@ public final class MembershipCpuTimeCheck {
             cached = Math.min(cached, (t2 - t1) / 1e3 / OPS);
             perCompare = Math.min(perCompare, (t3 - t2) / 1e3 / (OPS / 4));
         }
-        System.out.printf(Locale.ROOT, "1,000 joins, best-round CPU us/op: bytes %.0f, strings cached hash %.0f, strings hash per"
-                + " compare %.0f; bytes/cached %.2f, bytes/perCompare %.2f (checksum %d)%n", bytes, cached, perCompare,
-                bytes / cached, bytes / perCompare, sink);
+        System.out.printf(
+                Locale.ROOT,
+                "1,000 joins, best-round CPU us/op: bytes %.0f, strings cached hash %.0f, strings hash per"
+                        + " compare %.0f; bytes/cached %.2f, bytes/perCompare %.2f (checksum %d)%n",
+                bytes,
+                cached,
+                perCompare,
+                bytes / cached,
+                bytes / perCompare,
+                sink);
     }
 }

@@ -1,6 +1,9 @@
 package io.sluice.bench.codec;
 
 import io.sluice.codec.endpoint.Endpoint;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -9,10 +12,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Benchmark 4 of issue 4: 1,000 endpoints join at once (a mass join: 1,000 join requests queued for the membership
@@ -35,7 +34,8 @@ public class MembershipJoinBenchmark {
     public void setUp() {
         joins = ByteBuffer.allocate(NODES * 64);
         for (int i = 0; i < NODES; i++) {
-            byte[] host = ("node-" + i + ".rack-" + (i % 40) + ".dc1.cluster.local").getBytes(StandardCharsets.US_ASCII);
+            byte[] host =
+                    ("node-" + i + ".rack-" + (i % 40) + ".dc1.cluster.local").getBytes(StandardCharsets.US_ASCII);
             joins.put((byte) host.length).put(host).putShort((short) (7000 + i % 3));
         }
         joins.flip();

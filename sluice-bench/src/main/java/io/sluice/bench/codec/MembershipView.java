@@ -27,6 +27,7 @@ import java.util.List;
 public final class MembershipView {
     /** Seed of the configuration-id hash; distinct from the ring seeds 0..K-1. */
     private static final long CONFIG_SEED = 0x5eed_c0f1_6a11_d00dL;
+
     private static final long FULL_HASH = -1L;
     private static final int NONE = 0;
     private static final int FIRST_SLOT = 1;
@@ -47,6 +48,7 @@ public final class MembershipView {
      * the endpoint's cached hash side by side in int arrays.
      */
     private int[] indexSlots;
+
     private int[] indexHashes;
 
     public MembershipView(int rings) {

@@ -3,6 +3,10 @@ package io.sluice.bench.codec;
 import com.google.protobuf.CodedOutputStream;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 import org.apache.ignite.internal.direct.DirectMessageWriter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -15,11 +19,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
-
 /**
  * Benchmark 1 of issue 4: a ~35-field primitive message written through a fixed 32-byte or 64 KB buffer, the way a
  * network thread writes into a socket buffer (a full buffer is "flushed" by clearing it). Sluice's
@@ -31,9 +30,15 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED"
+        })
 public class MessageWriterBenchmark {
 
     @Param({"32", "65536"})

@@ -2,7 +2,6 @@ package io.sluice.bench.codec;
 
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageWriter;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,8 +17,7 @@ public final class NaiveCompressedField {
     /** Direct bytes allocated so far; invisible to gc.alloc.rate.norm, so counted here. */
     public static final AtomicLong DIRECT_BYTES = new AtomicLong();
 
-    private NaiveCompressedField() {
-    }
+    private NaiveCompressedField() {}
 
     public static byte[] compress(Message m) {
         MessageWriter nested = new MessageWriter();

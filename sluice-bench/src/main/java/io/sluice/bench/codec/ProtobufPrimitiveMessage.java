@@ -1,7 +1,6 @@
 package io.sluice.bench.codec;
 
 import com.google.protobuf.CodedOutputStream;
-
 import java.io.IOException;
 
 /**
@@ -10,8 +9,7 @@ import java.io.IOException;
  * {@link CodedOutputStream}, without the generated class (no protoc here). Stateless.
  */
 public final class ProtobufPrimitiveMessage {
-    private ProtobufPrimitiveMessage() {
-    }
+    private ProtobufPrimitiveMessage() {}
 
     public static void writeTo(PrimitiveFields f, CodedOutputStream out) throws IOException {
         out.writeSInt32(1, f.i0);

@@ -32,9 +32,11 @@ final class RingForest {
     static final int INNER_CHILDREN = 32;
     /** A non-root block below this many keys (children) is merged with or refilled from a sibling. */
     static final int LEAF_MIN = LEAF_KEYS / 4;
+
     static final int INNER_MIN = INNER_CHILDREN / 4;
     /** Inner levels: INNER_MIN^30 far exceeds any int-indexed membership. */
     private static final int MAX_HEIGHT = 30;
+
     private static final int NONE = -1;
     private static final int INITIAL_LEAVES_PER_RING = 2;
     /** The ring hash's bits kept in a key, above the slot (see {@link #key}). */
@@ -50,10 +52,12 @@ final class RingForest {
 
     /** Per ring: the root block (a leaf when the height is 0) and the number of inner levels above the leaves. */
     private final int[] root;
+
     private final int[] height;
 
     /** Leaf block b: its keys sorted from b * LEAF_KEYS; see {@link #key}. */
     private long[] leafKeys;
+
     private int[] leafCount;
     private int[] leafNext;
     private int[] leafPrev;
@@ -63,6 +67,7 @@ final class RingForest {
 
     /** Inner block b: separator key i (i < count - 1) at b * INNER_CHILDREN + i, child i at the same index. */
     private long[] innerKeys;
+
     private int[] innerChildren;
     private int[] innerCount;
     private int innerBlocks;
@@ -71,12 +76,15 @@ final class RingForest {
 
     /** Scratch of one ring's insert or remove: the inner block and the child index taken at each level. */
     private final int[] pathBlock = new int[MAX_HEIGHT];
+
     private final int[] pathIndex = new int[MAX_HEIGHT];
     /** Scratch of a lockstep insert: per ring, the key's hash and the block reached. */
     private final long[] keyHash;
+
     private final int[] reached;
     /** Scratch of an inner split: the full block's content plus the new separator and child. */
     private final long[] splitKeys = new long[INNER_CHILDREN];
+
     private final int[] splitChildren = new int[INNER_CHILDREN + 1];
 
     RingForest(int rings, long hashMask, Endpoint[] endpoints) {

@@ -11,7 +11,8 @@ import io.sluice.codec.message.MessageWriter;
 public final class SluicePrimitiveMessage implements Message {
     public static final int TYPE_ID = 900;
     public static final MessageRegistry REGISTRY = MessageRegistry.builder()
-            .register(TYPE_ID, "SluicePrimitiveMessage", 0, SluicePrimitiveMessage::new).build();
+            .register(TYPE_ID, "SluicePrimitiveMessage", 0, SluicePrimitiveMessage::new)
+            .build();
 
     public final PrimitiveFields f = new PrimitiveFields();
 

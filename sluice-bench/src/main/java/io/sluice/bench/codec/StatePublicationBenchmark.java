@@ -11,17 +11,6 @@ import io.sluice.codec.compress.StateCodec;
 import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.codec.message.MessageWriter;
 import io.sluice.codec.part.PartSplitter;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -33,6 +22,16 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.InflaterInputStream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Benchmark 3 of issue 4: publishing the cluster state (sluice-cluster's live {@link SnapshotRecord} of a
@@ -69,7 +68,8 @@ public class StatePublicationBenchmark {
         codec.compress(state.toSnapshot(), Compression.ZLIB, parts);
         List<byte[]> zlibParts = parts.finish(Compression.ZLIB);
         SnapshotRecord back = (SnapshotRecord) codec.decompress(Compression.ZLIB, stripHeaders(zlibParts));
-        if (!java.util.Arrays.equals(inflated, serialize(state)) || !ClusterState.fromSnapshot(back).sameContent(state)) {
+        if (!java.util.Arrays.equals(inflated, serialize(state))
+                || !ClusterState.fromSnapshot(back).sameContent(state)) {
             throw new IllegalStateException("baseline and streaming do not agree");
         }
         System.out.println("size=" + size + " partitions=" + partitions + " uncompressed=" + uncompressedBytes
@@ -79,8 +79,11 @@ public class StatePublicationBenchmark {
     private static List<ByteBuffer> stripHeaders(List<byte[]> parts) {
         List<ByteBuffer> out = new ArrayList<>();
         for (byte[] p : parts) {
-            out.add(ByteBuffer.wrap(p, io.sluice.codec.part.PartDescriptor.PAYLOAD_OFFSET,
-                    p.length - io.sluice.codec.part.PartDescriptor.PAYLOAD_OFFSET).slice());
+            out.add(ByteBuffer.wrap(
+                            p,
+                            io.sluice.codec.part.PartDescriptor.PAYLOAD_OFFSET,
+                            p.length - io.sluice.codec.part.PartDescriptor.PAYLOAD_OFFSET)
+                    .slice());
         }
         return out;
     }

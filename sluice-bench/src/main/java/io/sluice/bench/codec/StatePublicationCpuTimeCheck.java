@@ -17,10 +17,10 @@ public final class StatePublicationCpuTimeCheck {
     private static final String[] SIZES = {"2K", "130K", "1600K"};
     /** Target CPU time per round and variant, so a round is short enough to often run undisturbed. */
     private static final long ROUND_NANOS = 20_000_000L;
+
     private static final int WARMUP_ROUNDS = 10;
 
-    private StatePublicationCpuTimeCheck() {
-    }
+    private StatePublicationCpuTimeCheck() {}
 
     public static void main(String[] args) throws IOException {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 41;
@@ -53,9 +53,18 @@ public final class StatePublicationCpuTimeCheck {
             Arrays.sort(streaming);
             double baselineMedian = baseline[rounds / 2];
             double streamingMedian = streaming[rounds / 2];
-            System.out.printf(Locale.ROOT, "%-6s CPU us/op median: baseline %.1f, streaming zlib %.1f, ratio %.2f; best: %.1f, %.1f,"
-                    + " ratio %.2f (%d rounds x %d ops)%n", size, baselineMedian, streamingMedian,
-                    streamingMedian / baselineMedian, baseline[0], streaming[0], streaming[0] / baseline[0], rounds,
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-6s CPU us/op median: baseline %.1f, streaming zlib %.1f, ratio %.2f; best: %.1f, %.1f,"
+                            + " ratio %.2f (%d rounds x %d ops)%n",
+                    size,
+                    baselineMedian,
+                    streamingMedian,
+                    streamingMedian / baselineMedian,
+                    baseline[0],
+                    streaming[0],
+                    streaming[0] / baseline[0],
+                    rounds,
                     ops);
         }
         System.out.println("checksum " + sink);

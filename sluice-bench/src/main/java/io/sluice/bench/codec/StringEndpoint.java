@@ -1,7 +1,6 @@
 package io.sluice.bench.codec;
 
 import io.sluice.codec.endpoint.SeededHash;
-
 import java.nio.charset.StandardCharsets;
 
 /**

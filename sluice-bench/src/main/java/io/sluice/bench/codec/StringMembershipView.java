@@ -1,7 +1,6 @@
 package io.sluice.bench.codec;
 
 import io.sluice.codec.endpoint.SeededHash;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,8 +21,7 @@ public final class StringMembershipView {
     private final Map<StringEndpoint, Member> members = new HashMap<>();
     private long configSum;
 
-    private record Member(StringEndpoint endpoint, long[] ringHashes) {
-    }
+    private record Member(StringEndpoint endpoint, long[] ringHashes) {}
 
     public StringMembershipView(int rings, boolean hashPerCompare) {
         this.rings = rings;

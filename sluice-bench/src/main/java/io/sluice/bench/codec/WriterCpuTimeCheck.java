@@ -17,10 +17,10 @@ public final class WriterCpuTimeCheck {
      * context switches whose cache pollution is charged to it, while some short rounds run undisturbed.
      */
     private static final int ROUNDS = 150;
+
     private static final int OPS = 150_000;
 
-    private WriterCpuTimeCheck() {
-    }
+    private WriterCpuTimeCheck() {}
 
     /**
      * Arguments: buffer size, then optionally the buffer kind ({@code direct} or {@code heap}) and the writers to run
@@ -62,9 +62,19 @@ public final class WriterCpuTimeCheck {
                 protobuf = best(protobuf, mx.getCurrentThreadCpuTime() - t0);
             }
         }
-        System.out.printf(Locale.ROOT, "buffer %d B, %d bytes/message, writers %s: best-round CPU ns/op sluice %.1f, ignite %.1f,"
-                + " protobuf %.1f; ignite/sluice %.2f, protobuf/sluice %.2f (checksum %d)%n", b.bufferSize,
-                b.bytesPerMessage(), only, sluice, ignite, protobuf, ignite / sluice, protobuf / sluice, sink);
+        System.out.printf(
+                Locale.ROOT,
+                "buffer %d B, %d bytes/message, writers %s: best-round CPU ns/op sluice %.1f, ignite %.1f,"
+                        + " protobuf %.1f; ignite/sluice %.2f, protobuf/sluice %.2f (checksum %d)%n",
+                b.bufferSize,
+                b.bytesPerMessage(),
+                only,
+                sluice,
+                ignite,
+                protobuf,
+                ignite / sluice,
+                protobuf / sluice,
+                sink);
     }
 
     private static double best(double bestSoFar, long roundNanos) {

@@ -12,8 +12,7 @@ import java.util.Map;
  * <p>Not thread-safe; a main.
  */
 public final class BrokerProcess {
-    private BrokerProcess() {
-    }
+    private BrokerProcess() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> props = new HashMap<>();

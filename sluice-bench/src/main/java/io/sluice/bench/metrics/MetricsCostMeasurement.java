@@ -35,8 +35,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class MetricsCostMeasurement {
     private static final String TOPIC = "metrics-cost";
 
-    private MetricsCostMeasurement() {
-    }
+    private MetricsCostMeasurement() {}
 
     /** A broker process and its CPU charged per phase. */
     private static final class Broker implements AutoCloseable {
@@ -50,13 +49,21 @@ public final class MetricsCostMeasurement {
         Broker(String label, Path dataDir, boolean metrics) throws IOException {
             this.label = label;
             List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-XX:+UseG1GC",
-                    "-cp", System.getProperty("java.class.path"), BrokerProcess.class.getName(),
-                    "log.dirs=" + dataDir, "listeners=PLAINTEXT://127.0.0.1:0", "sluice.metrics.enable=" + metrics,
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx1g",
+                    "-XX:+UseG1GC",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    BrokerProcess.class.getName(),
+                    "log.dirs=" + dataDir,
+                    "listeners=PLAINTEXT://127.0.0.1:0",
+                    "sluice.metrics.enable=" + metrics,
                     "group.initial.rebalance.delay.ms=0"));
-            this.process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
+            this.process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String line;
             String port = null;
             while (port == null && (line = out.readLine()) != null) {
@@ -86,7 +93,7 @@ public final class MetricsCostMeasurement {
         int valueBytes = args.length > 2 ? Integer.parseInt(args[2]) : 100;
         Path dir = Files.createTempDirectory("metrics-cost");
         try (Broker on = new Broker("metrics on", dir.resolve("on"), true);
-             Broker off = new Broker("metrics off", dir.resolve("off"), false)) {
+                Broker off = new Broker("metrics off", dir.resolve("off"), false)) {
             for (Broker broker : List.of(on, off)) {
                 createTopic(broker);
                 produce(broker, records / 10, valueBytes); // warm-up: JIT, page cache, connections
@@ -108,7 +115,8 @@ public final class MetricsCostMeasurement {
                 }
             }
             long total = (long) rounds * records;
-            System.out.printf(Locale.ROOT, "%d rounds x %,d records of %d B, alternated%n", rounds, records, valueBytes);
+            System.out.printf(
+                    Locale.ROOT, "%d rounds x %,d records of %d B, alternated%n", rounds, records, valueBytes);
             System.out.printf(Locale.ROOT, "| phase | metrics on: broker CPU us/record | metrics off | on / off |%n");
             System.out.printf(Locale.ROOT, "|---|---:|---:|---:|%n");
             row("produce", on.produceCpuNanos, off.produceCpuNanos, total);
@@ -118,8 +126,13 @@ public final class MetricsCostMeasurement {
     }
 
     private static void row(String phase, long onNanos, long offNanos, long records) {
-        System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | **%.3f** |%n", phase, onNanos / 1000.0 / records,
-                offNanos / 1000.0 / records, onNanos / (double) offNanos);
+        System.out.printf(
+                Locale.ROOT,
+                "| %s | %.3f | %.3f | **%.3f** |%n",
+                phase,
+                onNanos / 1000.0 / records,
+                offNanos / 1000.0 / records,
+                onNanos / (double) offNanos);
     }
 
     private static void createTopic(Broker broker) throws Exception {
@@ -137,8 +150,8 @@ public final class MetricsCostMeasurement {
         props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
         byte[] value = new byte[valueBytes];
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < records; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, value));
             }
@@ -149,8 +162,8 @@ public final class MetricsCostMeasurement {
     private static void fetch(Broker broker, int records) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             TopicPartition partition = new TopicPartition(TOPIC, 0);
             consumer.assign(List.of(partition));
             consumer.seek(partition, broker.fetchedOffset);

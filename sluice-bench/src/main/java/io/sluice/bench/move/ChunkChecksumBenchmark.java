@@ -1,6 +1,14 @@
 package io.sluice.bench.move;
 
 import io.sluice.log.ship.SegmentRangeChecksum;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MemoryRecordsBuilder;
@@ -19,15 +27,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Issue 13, the source's share of a move: vouching for every 1 MiB chunk of a closed segment with a CRC-32C. One op =
@@ -65,8 +64,12 @@ public class ChunkChecksumBenchmark {
         long offset = 0;
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
             while (out.size() < (long) segmentMb << 20) {
-                MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(batchKb * 2048),
-                        RecordBatch.CURRENT_MAGIC_VALUE, Compression.zstd().build(), TimestampType.CREATE_TIME, offset);
+                MemoryRecordsBuilder builder = MemoryRecords.builder(
+                        ByteBuffer.allocate(batchKb * 2048),
+                        RecordBatch.CURRENT_MAGIC_VALUE,
+                        Compression.zstd().build(),
+                        TimestampType.CREATE_TIME,
+                        offset);
                 int records = Math.max(1, batchKb * 1024 / value.length);
                 for (int i = 0; i < records; i++) {
                     for (int j = 0; j < value.length; j++) {

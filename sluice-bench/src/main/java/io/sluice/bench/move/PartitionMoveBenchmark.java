@@ -13,6 +13,22 @@ import io.sluice.broker.network.NetworkServer;
 import io.sluice.log.LogConfig;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MemoryRecordsBuilder;
@@ -31,23 +47,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Locale;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 
 /**
  * Issue 13: a partition of {@code sizeMb} MB of closed segments moved to an empty log over loopback. Sluice's engine
@@ -90,17 +89,29 @@ public class PartitionMoveBenchmark {
             for (int i = 0; i < value.length; i++) {
                 value[i] = (byte) random.nextInt();
             }
-            MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(BATCH_BYTES + 1024),
-                    RecordBatch.CURRENT_MAGIC_VALUE, Compression.NONE, TimestampType.CREATE_TIME, 0L);
+            MemoryRecordsBuilder builder = MemoryRecords.builder(
+                    ByteBuffer.allocate(BATCH_BYTES + 1024),
+                    RecordBatch.CURRENT_MAGIC_VALUE,
+                    Compression.NONE,
+                    TimestampType.CREATE_TIME,
+                    0L);
             builder.append(ts, null, value);
             source.appendAsLeader(builder.build().buffer(), 0, ts);
         }
-        source.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                new org.apache.kafka.common.record.SimpleRecord(ts, new byte[10])).buffer(), 0, ts);
+        source.appendAsLeader(
+                MemoryRecords.withRecords(
+                                Compression.NONE, new org.apache.kafka.common.record.SimpleRecord(ts, new byte[10]))
+                        .buffer(),
+                0,
+                ts);
         source.flush();
-        moveSource = new MoveSource((topic, partition) -> new MoveSourceLogs.Hosted(source, 0, source.logEndOffset()),
-                MoveConfig.defaults().withMaxConcurrentMoves(4), ByteRateLimiter.UNLIMITED, System::currentTimeMillis);
-        server = NetworkServer.start(new NetworkServer.Settings("127.0.0.1", 0, 1, 1, 1 << 20, 0, 0, 0),
+        moveSource = new MoveSource(
+                (topic, partition) -> new MoveSourceLogs.Hosted(source, 0, source.logEndOffset()),
+                MoveConfig.defaults().withMaxConcurrentMoves(4),
+                ByteRateLimiter.UNLIMITED,
+                System::currentTimeMillis);
+        server = NetworkServer.start(
+                new NetworkServer.Settings("127.0.0.1", 0, 1, 1, 1 << 20, 0, 0, 0),
                 new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(moveSource)));
         naiveServer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         naiveThread = new Thread(this::serveNaive, "naive-move-source");
@@ -111,7 +122,8 @@ public class PartitionMoveBenchmark {
     @Setup(Level.Invocation)
     public void emptyTarget() throws IOException {
         targetDir = root.resolve("target-" + invocation++).resolve("bench-0");
-        target = PartitionLog.open(targetDir, LogConfig.builder().segmentBytes(64 << 20).build(), new RecoveryReport());
+        target = PartitionLog.open(
+                targetDir, LogConfig.builder().segmentBytes(64 << 20).build(), new RecoveryReport());
     }
 
     @TearDown(Level.Invocation)
@@ -121,8 +133,8 @@ public class PartitionMoveBenchmark {
 
     @Benchmark
     public long sluiceMove() throws Exception {
-        return new MoveTransferClient(MoveConfig.defaults(), ByteRateLimiter.UNLIMITED).bootstrap(target, "bench", 0,
-                List.of(server.boundAddress()), -1, new TransferProgress());
+        return new MoveTransferClient(MoveConfig.defaults(), ByteRateLimiter.UNLIMITED)
+                .bootstrap(target, "bench", 0, List.of(server.boundAddress()), -1, new TransferProgress());
     }
 
     /** The naive way: every closed segment through heap arrays at both ends, CRC-32C over the received heap copy. */
@@ -155,7 +167,8 @@ public class PartitionMoveBenchmark {
     private void serveNaive() {
         byte[] buffer = new byte[NAIVE_BUFFER_BYTES];
         while (!naiveServer.isClosed()) {
-            try (Socket socket = naiveServer.accept(); OutputStream out = socket.getOutputStream()) {
+            try (Socket socket = naiveServer.accept();
+                    OutputStream out = socket.getOutputStream()) {
                 long[] bases = source.segmentBaseOffsets();
                 for (int i = 0; i < bases.length - 1; i++) {
                     try (InputStream in = Files.newInputStream(segment(source.dir(), bases[i]))) {
@@ -207,7 +220,12 @@ public class PartitionMoveBenchmark {
                 bench.naiveHeapCopy();
                 long naive = System.nanoTime() - start;
                 bench.dropTarget();
-                System.out.printf(Locale.ROOT, "%d MB: sluice %d ms, naive %d ms%n", bench.sizeMb, sluice / 1_000_000, naive / 1_000_000);
+                System.out.printf(
+                        Locale.ROOT,
+                        "%d MB: sluice %d ms, naive %d ms%n",
+                        bench.sizeMb,
+                        sluice / 1_000_000,
+                        naive / 1_000_000);
             }
         } finally {
             bench.tearDown();

@@ -25,8 +25,7 @@ final class BenchBatches {
     static final int HEADER_COUNT = 5;
     static final int HEADER_KEY_LENGTH = 30;
 
-    private BenchBatches() {
-    }
+    private BenchBatches() {}
 
     static ByteBuffer build(String codec, int records, int valueSize, String payload, long timestamp, long seed) {
         Random random = new Random(seed);
@@ -35,13 +34,22 @@ final class BenchBatches {
             String key = ("header-key-" + h + "-" + "x".repeat(HEADER_KEY_LENGTH)).substring(0, HEADER_KEY_LENGTH);
             headers[h] = new RecordHeader(key, ("v" + h).getBytes(StandardCharsets.UTF_8));
         }
-        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024), RecordBatch.MAGIC_VALUE_V2,
-                Compression.of(CompressionType.forName(codec)).build(), TimestampType.CREATE_TIME, 0L,
-                RecordBatch.NO_TIMESTAMP, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH,
-                RecordBatch.NO_SEQUENCE, false, RecordBatch.NO_PARTITION_LEADER_EPOCH);
+        MemoryRecordsBuilder builder = MemoryRecords.builder(
+                ByteBuffer.allocate(1024),
+                RecordBatch.MAGIC_VALUE_V2,
+                Compression.of(CompressionType.forName(codec)).build(),
+                TimestampType.CREATE_TIME,
+                0L,
+                RecordBatch.NO_TIMESTAMP,
+                RecordBatch.NO_PRODUCER_ID,
+                RecordBatch.NO_PRODUCER_EPOCH,
+                RecordBatch.NO_SEQUENCE,
+                false,
+                RecordBatch.NO_PARTITION_LEADER_EPOCH);
         for (int i = 0; i < records; i++) {
             byte[] value = value(random, valueSize, payload, i);
-            builder.append(timestamp + i, null, value, "incompressible".equals(payload) ? randomHeaders(random) : headers);
+            builder.append(
+                    timestamp + i, null, value, "incompressible".equals(payload) ? randomHeaders(random) : headers);
         }
         MemoryRecords built = builder.build();
         ByteBuffer batch = ByteBuffer.allocateDirect(built.sizeInBytes());
@@ -70,8 +78,12 @@ final class BenchBatches {
         StringBuilder json = new StringBuilder(size + 64);
         int n = index;
         while (json.length() < size) {
-            json.append("{\"id\":").append(n).append(",\"user\":\"user-").append(n % 97)
-                    .append("\",\"event\":\"page_view\",\"path\":\"/products/").append(n % 1013)
+            json.append("{\"id\":")
+                    .append(n)
+                    .append(",\"user\":\"user-")
+                    .append(n % 97)
+                    .append("\",\"event\":\"page_view\",\"path\":\"/products/")
+                    .append(n % 1013)
                     .append("\",\"ok\":true},");
             n += 7;
         }

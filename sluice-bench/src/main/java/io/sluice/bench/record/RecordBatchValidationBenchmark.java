@@ -1,8 +1,8 @@
 package io.sluice.bench.record;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
-import io.sluice.record.batch.ByteWindow;
 import io.sluice.record.batch.BatchFormatException;
+import io.sluice.record.batch.ByteWindow;
 import io.sluice.record.batch.RecordBatchDescriptor;
 import io.sluice.record.batch.RecordBatchView;
 import io.sluice.record.compress.GzipPayloadDecompressor;
@@ -80,7 +80,8 @@ public class RecordBatchValidationBenchmark {
     public int windowKiB;
 
     private ByteBuffer batch;
-    private final TopicValidationPolicy policy = TopicValidationPolicy.defaults().withMaxMessageBytes(64 << 20);
+    private final TopicValidationPolicy policy =
+            TopicValidationPolicy.defaults().withMaxMessageBytes(64 << 20);
     private BatchValidator validator;
     private BufferSupplier kafkaBuffers;
     private CompressionType kafkaCodec;
@@ -96,8 +97,8 @@ public class RecordBatchValidationBenchmark {
     public void setUp() throws Exception {
         batch = BenchBatches.build(codec, records, valueSize, payload, NOW - 1_000, 42L);
         ValidatorConfig defaults = ValidatorConfig.defaults();
-        validator = new BatchValidator(new ValidatorConfig(windowKiB * 1024, defaults.maxDecompressionRatio(),
-                defaults.maxDecompressedBytes()));
+        validator = new BatchValidator(new ValidatorConfig(
+                windowKiB * 1024, defaults.maxDecompressionRatio(), defaults.maxDecompressedBytes()));
         kafkaBuffers = BufferSupplier.create();
         kafkaCodec = CompressionType.forName(codec);
         kafkaCompression = Compression.of(kafkaCodec).build();
@@ -141,9 +142,20 @@ public class RecordBatchValidationBenchmark {
         for (MutableRecordBatch b : records.batches()) {
             b.ensureValid();
         }
-        LogValidator validator = new LogValidator(records, new TopicPartition("bench", 0), Time.SYSTEM, kafkaCodec,
-                kafkaCompression, false, RecordBatch.MAGIC_VALUE_V2, TimestampType.CREATE_TIME, Long.MAX_VALUE,
-                Long.MAX_VALUE, 0, AppendOrigin.CLIENT, MetadataVersion.latestProduction());
+        LogValidator validator = new LogValidator(
+                records,
+                new TopicPartition("bench", 0),
+                Time.SYSTEM,
+                kafkaCodec,
+                kafkaCompression,
+                false,
+                RecordBatch.MAGIC_VALUE_V2,
+                TimestampType.CREATE_TIME,
+                Long.MAX_VALUE,
+                Long.MAX_VALUE,
+                0,
+                AppendOrigin.CLIENT,
+                MetadataVersion.latestProduction());
         return validator.validateMessagesAndAssignOffsets(PrimitiveRef.ofLong(0), NO_METRICS, kafkaBuffers);
     }
 
@@ -152,8 +164,14 @@ public class RecordBatchValidationBenchmark {
         if (floorZstd != null) {
             int crc = view.wrap(batch, 0).computeCrc();
             int payloadBytes = batch.limit() - RecordBatchDescriptor.RECORDS_OFFSET;
-            return crc + floorZstd.decompressDirectByteBuffer(floorOutput, 0, floorOutput.capacity(), batch,
-                    RecordBatchDescriptor.RECORDS_OFFSET, payloadBytes);
+            return crc
+                    + floorZstd.decompressDirectByteBuffer(
+                            floorOutput,
+                            0,
+                            floorOutput.capacity(),
+                            batch,
+                            RecordBatchDescriptor.RECORDS_OFFSET,
+                            payloadBytes);
         }
         return floorWithFramingReaders();
     }
@@ -188,23 +206,18 @@ public class RecordBatchValidationBenchmark {
 
     private static final LogValidator.MetricsRecorder NO_METRICS = new LogValidator.MetricsRecorder() {
         @Override
-        public void recordInvalidMagic() {
-        }
+        public void recordInvalidMagic() {}
 
         @Override
-        public void recordInvalidOffset() {
-        }
+        public void recordInvalidOffset() {}
 
         @Override
-        public void recordInvalidSequence() {
-        }
+        public void recordInvalidSequence() {}
 
         @Override
-        public void recordInvalidChecksums() {
-        }
+        public void recordInvalidChecksums() {}
 
         @Override
-        public void recordNoKeyCompactedTopic() {
-        }
+        public void recordNoKeyCompactedTopic() {}
     };
 }

@@ -30,8 +30,7 @@ public final class RecordBatchValidationCpuTime {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private RecordBatchValidationCpuTime() {
-    }
+    private RecordBatchValidationCpuTime() {}
 
     private interface Op {
         Object run() throws Exception;
@@ -40,7 +39,8 @@ public final class RecordBatchValidationCpuTime {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
         String[] codecs = args.length > 1 ? args[1].split(",") : CODECS;
-        int[] recordCounts = args.length > 2 ? Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray()
+        int[] recordCounts = args.length > 2
+                ? Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray()
                 : RECORDS;
         System.out.println("| codec | payload | records | value B | Sluice µs | Kafka µs | floor µs"
                 + " | floor (zstd streaming) µs | Sluice/Kafka throughput | Sluice/floor throughput"
@@ -66,7 +66,8 @@ public final class RecordBatchValidationCpuTime {
         bench.valueSize = valueSize;
         bench.windowKiB = 128;
         bench.setUp();
-        Op[] ops = codec.equals("zstd") ? new Op[] {bench::sluice, bench::kafka, bench::floor, bench::floorStreaming}
+        Op[] ops = codec.equals("zstd")
+                ? new Op[] {bench::sluice, bench::kafka, bench::floor, bench::floorStreaming}
                 : new Op[] {bench::sluice, bench::kafka, bench::floor};
         int[] batchSizes = new int[ops.length];
         for (int i = 0; i < ops.length; i++) {
@@ -93,9 +94,20 @@ public final class RecordBatchValidationCpuTime {
             streamingFloor = String.format(Locale.ROOT, "%.2f", streaming / 1000);
             streamingRatio = String.format(Locale.ROOT, "%.0f%%", 100 * streaming / sluice);
         }
-        System.out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.2f | %.2f | %.2f | %s | %.2fx | %.0f%% | %s |",
-                codec, payload, records, valueSize, sluice / 1000, kafka / 1000, floor / 1000, streamingFloor,
-                kafka / sluice, 100 * floor / sluice, streamingRatio));
+        System.out.println(String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %d | %.2f | %.2f | %.2f | %s | %.2fx | %.0f%% | %s |",
+                codec,
+                payload,
+                records,
+                valueSize,
+                sluice / 1000,
+                kafka / 1000,
+                floor / 1000,
+                streamingFloor,
+                kafka / sluice,
+                100 * floor / sluice,
+                streamingRatio));
     }
 
     /** Warms the op up and returns how many invocations take about one slice of CPU time. */

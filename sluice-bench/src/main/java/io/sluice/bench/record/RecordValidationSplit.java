@@ -31,8 +31,7 @@ public final class RecordValidationSplit {
     private static final long NOW = 1_700_000_000_000L;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private RecordValidationSplit() {
-    }
+    private RecordValidationSplit() {}
 
     public static void main(String[] args) throws Exception {
         int valueSize = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
@@ -81,8 +80,16 @@ public final class RecordValidationSplit {
                 double walk = (walked - validated) / (CALLS_PER_ROUND * 1e3);
                 double crc = (crced - walked) / (CALLS_PER_ROUND * 1e3);
                 double oneByOne = (walkedOneByOne - crced) / (CALLS_PER_ROUND * 1e3);
-                System.out.println(String.format(Locale.ROOT, "| %d | %.2f | %.2f | %.1f | %.2f | %.2f | %.1f |", round,
-                        validate, walk, walk * 1e3 / RECORDS, crc, validate - walk - crc, oneByOne * 1e3 / RECORDS));
+                System.out.println(String.format(
+                        Locale.ROOT,
+                        "| %d | %.2f | %.2f | %.1f | %.2f | %.2f | %.1f |",
+                        round,
+                        validate,
+                        walk,
+                        walk * 1e3 / RECORDS,
+                        crc,
+                        validate - walk - crc,
+                        oneByOne * 1e3 / RECORDS));
             }
         }
         System.out.println("(checksum " + sink + ")");

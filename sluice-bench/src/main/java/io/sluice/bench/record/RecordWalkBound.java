@@ -38,8 +38,7 @@ public final class RecordWalkBound {
     private static final int OPS_PER_ROUND = 2000;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private RecordWalkBound() {
-    }
+    private RecordWalkBound() {}
 
     private interface Walk {
         long run() throws BatchFormatException;
@@ -82,9 +81,18 @@ public final class RecordWalkBound {
                 Arrays.sort(sorted);
                 median[w] = sorted[rounds / 2];
             }
-            System.out.println(String.format(Locale.ROOT, "| %d | %.2f | %.2f | %.2f | %.2f | %.1f | %.1f | %.1f |",
-                    valueSize, median[0], median[1], median[2], median[3], 1000 * median[1] / RECORDS,
-                    1000 * median[2] / RECORDS, 1000 * median[3] / RECORDS) + (sink == 42 ? " " : ""));
+            System.out.println(String.format(
+                            Locale.ROOT,
+                            "| %d | %.2f | %.2f | %.2f | %.2f | %.1f | %.1f | %.1f |",
+                            valueSize,
+                            median[0],
+                            median[1],
+                            median[2],
+                            median[3],
+                            1000 * median[1] / RECORDS,
+                            1000 * median[2] / RECORDS,
+                            1000 * median[3] / RECORDS)
+                    + (sink == 42 ? " " : ""));
         }
     }
 

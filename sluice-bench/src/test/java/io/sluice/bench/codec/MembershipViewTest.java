@@ -1,12 +1,12 @@
 package io.sluice.bench.codec;
 
-import io.sluice.codec.endpoint.Endpoint;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.codec.endpoint.Endpoint;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -14,12 +14,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
 
 class MembershipViewTest {
     private static final int K = 10;
@@ -45,8 +44,8 @@ class MembershipViewTest {
      * Checks the view's structure, size, every ring's order and every member's observer and subject against the
      * reference, plus the would-be observer and subject of each of {@code outsiders} that is not a member.
      */
-    private static void assertMatchesReference(MembershipView view, Set<Endpoint> reference, long mask,
-            List<Endpoint> outsiders) {
+    private static void assertMatchesReference(
+            MembershipView view, Set<Endpoint> reference, long mask, List<Endpoint> outsiders) {
         view.checkStructure();
         assertEquals(reference.size(), view.size());
         for (int k = 0; k < view.ringCount(); k++) {
@@ -65,8 +64,13 @@ class MembershipViewTest {
                 if (reference.contains(o) || n == 0) {
                     continue;
                 }
-                Endpoint after = ring.stream().filter(x -> order.compare(x, o) > 0).findFirst().orElse(ring.get(0));
-                Endpoint before = ring.stream().filter(x -> order.compare(x, o) < 0).reduce((a, b) -> b)
+                Endpoint after = ring.stream()
+                        .filter(x -> order.compare(x, o) > 0)
+                        .findFirst()
+                        .orElse(ring.get(0));
+                Endpoint before = ring.stream()
+                        .filter(x -> order.compare(x, o) < 0)
+                        .reduce((a, b) -> b)
                         .orElse(ring.get(n - 1));
                 assertEquals(after, view.observer(o, k), "a joiner's observer in ring " + k);
                 assertEquals(before, view.subject(o, k), "a joiner's subject in ring " + k);
@@ -75,8 +79,15 @@ class MembershipViewTest {
     }
 
     /** Random adds and removes over {@code universe} endpoints, checking against the reference every few ops. */
-    private static void churn(MembershipView view, Set<Endpoint> reference, long mask, Random random, int ops,
-            int universe, int addPercent, int checkEvery) {
+    private static void churn(
+            MembershipView view,
+            Set<Endpoint> reference,
+            long mask,
+            Random random,
+            int ops,
+            int universe,
+            int addPercent,
+            int checkEvery) {
         List<Endpoint> outsiders = List.of(node(universe), node(universe + 1), node(universe + 2));
         for (int op = 1; op <= ops; op++) {
             Endpoint e = node(random.nextInt(universe));
@@ -185,7 +196,8 @@ class MembershipViewTest {
                     reference.remove(e);
                 }
                 int leafBound = reference.size() / RingForest.LEAF_MIN + 1;
-                assertTrue(view.blocksInUse() <= rings * 2 * leafBound,
+                assertTrue(
+                        view.blocksInUse() <= rings * 2 * leafBound,
                         view.blocksInUse() + " blocks for " + reference.size() + " members");
             }
             view.checkStructure();

@@ -1,11 +1,10 @@
 package io.sluice.broker.api;
 
 import io.sluice.cluster.state.PartitionState;
-import org.apache.kafka.common.protocol.Errors;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntPredicate;
+import org.apache.kafka.common.protocol.Errors;
 
 /**
  * The leader, error and replica lists a Metadata or DescribeTopicPartitions answer gives for a partition, as Kafka 3.9
@@ -27,8 +26,7 @@ final class AdvertisedLeader {
     /** Metadata versions before this one answer LEADER_NOT_AVAILABLE for a leader lacking the listener. */
     static final short FIRST_METADATA_VERSION_WITH_LISTENER_NOT_FOUND = 6;
 
-    private AdvertisedLeader() {
-    }
+    private AdvertisedLeader() {}
 
     /** The partition's leader when it is reachable on the request's listener, {@link #NO_LEADER} otherwise. */
     static int of(PartitionState state, IntPredicate reachable) {
@@ -43,7 +41,8 @@ final class AdvertisedLeader {
         if (of(state, reachable) == NO_LEADER) {
             boolean leaderLacksListener = !state.isOffline() && live.test(state.leader());
             return leaderLacksListener && version >= FIRST_METADATA_VERSION_WITH_LISTENER_NOT_FOUND
-                    ? Errors.LISTENER_NOT_FOUND.code() : Errors.LEADER_NOT_AVAILABLE.code();
+                    ? Errors.LISTENER_NOT_FOUND.code()
+                    : Errors.LEADER_NOT_AVAILABLE.code();
         }
         if (version == 0 && (!allMatch(state.replicas(), reachable) || !allMatch(state.isr(), reachable))) {
             return Errors.REPLICA_NOT_AVAILABLE.code();

@@ -49,9 +49,10 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
     }
 
     /** The handler of a broker: changes run on {@code node}'s controller or are forwarded over {@code controller}. */
-    public static AlterClientQuotasHandler of(Supplier<ClusterNode> node, ConfigSchema schema, int selfId,
-                                              ControllerChannel controller) {
-        return new AlterClientQuotasHandler(new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
+    public static AlterClientQuotasHandler of(
+            Supplier<ClusterNode> node, ConfigSchema schema, int selfId, ControllerChannel controller) {
+        return new AlterClientQuotasHandler(
+                new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
     }
 
     /** One entry of the answer: refused here ({@code error} set) or waiting for the controller's outcome. */
@@ -76,7 +77,8 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
             List<AlterClientQuotasResponseData.EntityData> entity = new ArrayList<>();
             List<Map.Entry<String, String>> pairs = new ArrayList<>();
             for (AlterClientQuotasRequestData.EntityData e : entry.entity()) {
-                entity.add(new AlterClientQuotasResponseData.EntityData().setEntityType(e.entityType())
+                entity.add(new AlterClientQuotasResponseData.EntityData()
+                        .setEntityType(e.entityType())
                         .setEntityName(e.entityName()));
                 pairs.add(new AbstractMap.SimpleEntry<>(e.entityType(), e.entityName()));
             }
@@ -100,8 +102,15 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
             }
         }
         short version = context.apiVersion();
-        return alterations.alter(context, changes, request.validateOnly(), (forward, validateOnly) ->
-                        controller.send(ApiKeys.ALTER_CLIENT_QUOTAS, version, toRequest(forward, validateOnly),
+        return alterations
+                .alter(
+                        context,
+                        changes,
+                        request.validateOnly(),
+                        (forward, validateOnly) -> controller.send(
+                                ApiKeys.ALTER_CLIENT_QUOTAS,
+                                version,
+                                toRequest(forward, validateOnly),
                                 readable -> fromResponse(new AlterClientQuotasResponseData(readable, version))))
                 .thenApply(outcomes -> {
                     Map<ConfigResource, ConfigAlterations.Outcome> byResource = new HashMap<>();
@@ -111,9 +120,11 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
                     AlterClientQuotasResponseData response = new AlterClientQuotasResponseData();
                     for (Row row : rows) {
                         ConfigAlterations.Outcome o = row.resource == null ? null : byResource.get(row.resource);
-                        response.entries().add(new AlterClientQuotasResponseData.EntryData().setEntity(row.entity)
-                                .setErrorCode(o == null ? row.error : o.errorCode())
-                                .setErrorMessage(o == null ? row.message : o.message()));
+                        response.entries()
+                                .add(new AlterClientQuotasResponseData.EntryData()
+                                        .setEntity(row.entity)
+                                        .setErrorCode(o == null ? row.error : o.errorCode())
+                                        .setErrorMessage(o == null ? row.message : o.message()));
                     }
                     return response;
                 });
@@ -135,9 +146,13 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
             throws ConfigRefusedException {
         List<ConfigOperation> out = new ArrayList<>(ops.size());
         for (OpData op : ops) {
-            out.add(op.remove() ? new ConfigOperation(ConfigOperation.Type.DELETE, op.key(), null)
-                    : new ConfigOperation(ConfigOperation.Type.SET, op.key(),
-                            ClientQuotaKeys.textOf(resource.type(), op.key(), op.value())));
+            out.add(
+                    op.remove()
+                            ? new ConfigOperation(ConfigOperation.Type.DELETE, op.key(), null)
+                            : new ConfigOperation(
+                                    ConfigOperation.Type.SET,
+                                    op.key(),
+                                    ClientQuotaKeys.textOf(resource.type(), op.key(), op.value())));
         }
         return out;
     }
@@ -146,14 +161,20 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
         AlterClientQuotasRequestData data = new AlterClientQuotasRequestData().setValidateOnly(validateOnly);
         for (ConfigChange change : changes) {
             EntryData entry = new EntryData();
-            for (Map.Entry<String, String> e : QuotaEntity.ofResource(change.resource()).entries()) {
-                entry.entity().add(new AlterClientQuotasRequestData.EntityData().setEntityType(e.getKey())
-                        .setEntityName(e.getValue()));
+            for (Map.Entry<String, String> e :
+                    QuotaEntity.ofResource(change.resource()).entries()) {
+                entry.entity()
+                        .add(new AlterClientQuotasRequestData.EntityData()
+                                .setEntityType(e.getKey())
+                                .setEntityName(e.getValue()));
             }
             for (ConfigOperation op : change.operations()) {
                 boolean remove = op.type() == ConfigOperation.Type.DELETE;
-                entry.ops().add(new OpData().setKey(op.key()).setRemove(remove)
-                        .setValue(remove ? 0 : Double.parseDouble(op.value())));
+                entry.ops()
+                        .add(new OpData()
+                                .setKey(op.key())
+                                .setRemove(remove)
+                                .setValue(remove ? 0 : Double.parseDouble(op.value())));
             }
             data.entries().add(entry);
         }
@@ -168,8 +189,8 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
                 pairs.add(new AbstractMap.SimpleEntry<>(e.entityType(), e.entityName()));
             }
             try {
-                out.add(new ConfigAlterations.Outcome(QuotaEntity.parse(pairs).resource(), entry.errorCode(),
-                        entry.errorMessage()));
+                out.add(new ConfigAlterations.Outcome(
+                        QuotaEntity.parse(pairs).resource(), entry.errorCode(), entry.errorMessage()));
             } catch (QuotaEntity.InvalidEntityException e) {
                 // an entity the controller echoed back unreadably: its row is answered as not answered
             }

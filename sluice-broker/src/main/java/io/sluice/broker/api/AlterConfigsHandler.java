@@ -38,10 +38,13 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
     }
 
     /** The handler of a broker: changes run on {@code node}'s controller or are forwarded over {@code controller}. */
-    public static AlterConfigsHandler of(java.util.function.Supplier<io.sluice.cluster.node.ClusterNode> node,
-                                         io.sluice.cluster.controller.ConfigSchema schema, int selfId,
-                                         ControllerChannel controller) {
-        return new AlterConfigsHandler(new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
+    public static AlterConfigsHandler of(
+            java.util.function.Supplier<io.sluice.cluster.node.ClusterNode> node,
+            io.sluice.cluster.controller.ConfigSchema schema,
+            int selfId,
+            ControllerChannel controller) {
+        return new AlterConfigsHandler(
+                new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
     }
 
     @Override
@@ -50,9 +53,13 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
         List<ConfigChange> changes = new ArrayList<>();
         for (AlterConfigsResource resource : request.resources()) {
             if (resource.resourceType() != TOPIC && resource.resourceType() != BROKER) {
-                response.responses().add(row(resource.resourceType(), resource.resourceName(),
-                        Errors.INVALID_REQUEST.code(), "Unsupported resource type " + resource.resourceType()
-                                + "; only topics (2) and brokers (4) have dynamic configurations"));
+                response.responses()
+                        .add(row(
+                                resource.resourceType(),
+                                resource.resourceName(),
+                                Errors.INVALID_REQUEST.code(),
+                                "Unsupported resource type " + resource.resourceType()
+                                        + "; only topics (2) and brokers (4) have dynamic configurations"));
                 continue;
             }
             Errors denied = ConfigAlterations.alterError(context, resource.resourceType(), resource.resourceName());
@@ -64,17 +71,32 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
             for (AlterableConfig c : resource.configs()) {
                 ops.add(new ConfigOperation(ConfigOperation.Type.SET, c.name(), c.value()));
             }
-            changes.add(new ConfigChange(new ConfigResource(resource.resourceType() == TOPIC
-                    ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER, resource.resourceName()), ops, true));
+            changes.add(new ConfigChange(
+                    new ConfigResource(
+                            resource.resourceType() == TOPIC ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER,
+                            resource.resourceName()),
+                    ops,
+                    true));
         }
         short version = context.apiVersion();
-        return alterations.alter(context, changes, request.validateOnly(), (forward, validateOnly) ->
-                        controller.send(ApiKeys.ALTER_CONFIGS, version, toRequest(forward, validateOnly),
+        return alterations
+                .alter(
+                        context,
+                        changes,
+                        request.validateOnly(),
+                        (forward, validateOnly) -> controller.send(
+                                ApiKeys.ALTER_CONFIGS,
+                                version,
+                                toRequest(forward, validateOnly),
                                 readable -> fromResponse(new AlterConfigsResponseData(readable, version))))
                 .thenApply(outcomes -> {
                     for (ConfigAlterations.Outcome o : outcomes) {
-                        response.responses().add(row(IncrementalAlterConfigsHandler.typeId(o.resource()),
-                                o.resource().name(), o.errorCode(), o.message()));
+                        response.responses()
+                                .add(row(
+                                        IncrementalAlterConfigsHandler.typeId(o.resource()),
+                                        o.resource().name(),
+                                        o.errorCode(),
+                                        o.message()));
                     }
                     return response;
                 });
@@ -97,15 +119,21 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
     private static List<ConfigAlterations.Outcome> fromResponse(AlterConfigsResponseData data) {
         List<ConfigAlterations.Outcome> out = new ArrayList<>();
         for (AlterConfigsResourceResponse r : data.responses()) {
-            out.add(new ConfigAlterations.Outcome(new ConfigResource(r.resourceType() == TOPIC
-                    ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER, r.resourceName()),
-                    r.errorCode(), r.errorMessage()));
+            out.add(new ConfigAlterations.Outcome(
+                    new ConfigResource(
+                            r.resourceType() == TOPIC ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER,
+                            r.resourceName()),
+                    r.errorCode(),
+                    r.errorMessage()));
         }
         return out;
     }
 
     private static AlterConfigsResourceResponse row(byte type, String name, short error, String message) {
-        return new AlterConfigsResourceResponse().setResourceType(type).setResourceName(name)
-                .setErrorCode(error).setErrorMessage(message);
+        return new AlterConfigsResourceResponse()
+                .setResourceType(type)
+                .setResourceName(name)
+                .setErrorCode(error)
+                .setErrorMessage(message);
     }
 }

@@ -1,10 +1,10 @@
 package io.sluice.broker.api;
 
+import io.sluice.broker.network.ApiHandler;
+import io.sluice.broker.network.RequestContext;
 import io.sluice.cluster.controller.AlterPartitionResult;
 import io.sluice.cluster.controller.IsrChangeRequest;
 import io.sluice.cluster.node.ClusterNode;
-import io.sluice.broker.network.ApiHandler;
-import io.sluice.broker.network.RequestContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,19 +39,24 @@ public final class AlterPartitionHandler implements ApiHandler<AlterPartitionReq
     public CompletableFuture<ApiMessage> handle(RequestContext context, AlterPartitionRequestData request) {
         ClusterNode n = node.get();
         if (n == null || !n.isController()) {
-            return CompletableFuture.completedFuture(new AlterPartitionResponseData().setErrorCode(Errors.NOT_CONTROLLER.code()));
+            return CompletableFuture.completedFuture(
+                    new AlterPartitionResponseData().setErrorCode(Errors.NOT_CONTROLLER.code()));
         }
         List<IsrChangeRequest> changes = new ArrayList<>();
         for (AlterPartitionRequestData.TopicData topic : request.topics()) {
-            UUID topicId = new UUID(topic.topicId().getMostSignificantBits(), topic.topicId().getLeastSignificantBits());
+            UUID topicId = new UUID(
+                    topic.topicId().getMostSignificantBits(), topic.topicId().getLeastSignificantBits());
             for (AlterPartitionRequestData.PartitionData p : topic.partitions()) {
                 int[] isr;
                 if (context.apiVersion() >= FIRST_VERSION_WITH_BROKER_EPOCHS) {
-                    isr = p.newIsrWithEpochs().stream().mapToInt(AlterPartitionRequestData.BrokerState::brokerId).toArray();
+                    isr = p.newIsrWithEpochs().stream()
+                            .mapToInt(AlterPartitionRequestData.BrokerState::brokerId)
+                            .toArray();
                 } else {
                     isr = p.newIsr().stream().mapToInt(Integer::intValue).toArray();
                 }
-                changes.add(new IsrChangeRequest(topicId, p.partitionIndex(), p.leaderEpoch(), p.partitionEpoch(), isr));
+                changes.add(
+                        new IsrChangeRequest(topicId, p.partitionIndex(), p.leaderEpoch(), p.partitionEpoch(), isr));
             }
         }
         return n.alterPartition(request.brokerId(), changes).handle((results, failure) -> {
@@ -73,13 +78,16 @@ public final class AlterPartitionHandler implements ApiHandler<AlterPartitionReq
                 return t;
             });
             AlterPartitionResponseData.PartitionData data = new AlterPartitionResponseData.PartitionData()
-                    .setPartitionIndex(r.partition()).setErrorCode(r.error().kafkaCode());
+                    .setPartitionIndex(r.partition())
+                    .setErrorCode(r.error().kafkaCode());
             if (r.state() != null) {
                 List<Integer> isr = new ArrayList<>();
                 for (int id : r.state().isr()) {
                     isr.add(id);
                 }
-                data.setLeaderId(r.state().leader()).setLeaderEpoch(r.state().leaderEpoch()).setIsr(isr)
+                data.setLeaderId(r.state().leader())
+                        .setLeaderEpoch(r.state().leaderEpoch())
+                        .setIsr(isr)
                         .setPartitionEpoch(r.state().partitionEpoch());
             }
             topic.partitions().add(data);

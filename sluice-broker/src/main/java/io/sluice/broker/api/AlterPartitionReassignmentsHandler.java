@@ -5,8 +5,8 @@ import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.reassign.ReassignmentRoomCheck;
 import io.sluice.cluster.controller.ReassignmentResult;
 import io.sluice.cluster.controller.ReplicationError;
-import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.node.ClusterNode;
+import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
-import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData.ReassignableTopic;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData.ReassignablePartition;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData.ReassignableTopic;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData.ReassignablePartitionResponse;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData.ReassignableTopicResponse;
@@ -42,7 +42,8 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
     }
 
     @Override
-    public CompletableFuture<ApiMessage> handle(RequestContext context, AlterPartitionReassignmentsRequestData request) {
+    public CompletableFuture<ApiMessage> handle(
+            RequestContext context, AlterPartitionReassignmentsRequestData request) {
         ClusterNode n = node.get();
         if (n == null || !n.isController()) {
             return CompletableFuture.completedFuture(failed(Errors.NOT_CONTROLLER, null));
@@ -51,11 +52,12 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
         for (ReassignableTopic topic : request.topics()) {
             for (ReassignablePartition p : topic.partitions()) {
                 PartitionRef ref = new PartitionRef(topic.name(), p.partitionIndex());
-                int[] target = p.replicas() == null ? null
+                int[] target = p.replicas() == null
+                        ? null
                         : p.replicas().stream().mapToInt(Integer::intValue).toArray();
                 if (targets.containsKey(ref)) {
-                    return CompletableFuture.completedFuture(failed(Errors.INVALID_REQUEST,
-                            "partition " + ref + " is named more than once"));
+                    return CompletableFuture.completedFuture(
+                            failed(Errors.INVALID_REQUEST, "partition " + ref + " is named more than once"));
                 }
                 targets.put(ref, target);
             }
@@ -64,16 +66,20 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
         if (state == null) {
             return CompletableFuture.completedFuture(failed(Errors.NOT_CONTROLLER, null));
         }
-        return roomCheck.refusals(state, targets).thenCompose(refused -> {
-            Map<PartitionRef, int[]> accepted = new LinkedHashMap<>(targets);
-            accepted.keySet().removeAll(refused.keySet());
-            return n.alterPartitionReassignments(accepted).thenApply(results -> merge(targets, refused, results));
-        }).handle((results, failure) -> failure != null ? failed(Errors.NOT_CONTROLLER, null) : respond(results));
+        return roomCheck
+                .refusals(state, targets)
+                .thenCompose(refused -> {
+                    Map<PartitionRef, int[]> accepted = new LinkedHashMap<>(targets);
+                    accepted.keySet().removeAll(refused.keySet());
+                    return n.alterPartitionReassignments(accepted)
+                            .thenApply(results -> merge(targets, refused, results));
+                })
+                .handle((results, failure) -> failure != null ? failed(Errors.NOT_CONTROLLER, null) : respond(results));
     }
 
     /** The controller's results and the refusals, in request order. */
-    private static List<ReassignmentResult> merge(Map<PartitionRef, int[]> targets, Map<PartitionRef, String> refused,
-                                                  List<ReassignmentResult> decided) {
+    private static List<ReassignmentResult> merge(
+            Map<PartitionRef, int[]> targets, Map<PartitionRef, String> refused, List<ReassignmentResult> decided) {
         Map<PartitionRef, ReassignmentResult> byPartition = new LinkedHashMap<>();
         for (ReassignmentResult r : decided) {
             byPartition.put(r.partition(), r);
@@ -81,9 +87,10 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
         List<ReassignmentResult> ordered = new ArrayList<>(targets.size());
         for (PartitionRef ref : targets.keySet()) {
             String reason = refused.get(ref);
-            ordered.add(reason != null
-                    ? new ReassignmentResult(ref, ReplicationError.INVALID_REPLICA_ASSIGNMENT, reason)
-                    : byPartition.get(ref));
+            ordered.add(
+                    reason != null
+                            ? new ReassignmentResult(ref, ReplicationError.INVALID_REPLICA_ASSIGNMENT, reason)
+                            : byPartition.get(ref));
         }
         return ordered;
     }
@@ -92,17 +99,20 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
         Map<String, ReassignableTopicResponse> byTopic = new LinkedHashMap<>();
         for (ReassignmentResult r : results) {
             byTopic.computeIfAbsent(r.partition().topic(), t -> new ReassignableTopicResponse().setName(t))
-                    .partitions().add(new ReassignablePartitionResponse()
+                    .partitions()
+                    .add(new ReassignablePartitionResponse()
                             .setPartitionIndex(r.partition().partition())
                             .setErrorCode(r.error().kafkaCode())
                             .setErrorMessage(r.message()));
         }
-        return new AlterPartitionReassignmentsResponseData().setErrorCode(Errors.NONE.code())
+        return new AlterPartitionReassignmentsResponseData()
+                .setErrorCode(Errors.NONE.code())
                 .setResponses(new ArrayList<>(byTopic.values()));
     }
 
     private static AlterPartitionReassignmentsResponseData failed(Errors error, String message) {
-        return new AlterPartitionReassignmentsResponseData().setErrorCode(error.code())
+        return new AlterPartitionReassignmentsResponseData()
+                .setErrorCode(error.code())
                 .setErrorMessage(message != null ? message : error.message());
     }
 }

@@ -1,14 +1,14 @@
 package io.sluice.broker.api;
 
+import io.sluice.broker.network.ApiHandler;
+import io.sluice.broker.network.ApiRegistry;
+import io.sluice.broker.network.RequestContext;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
-import io.sluice.broker.network.ApiHandler;
-import io.sluice.broker.network.ApiRegistry;
-import io.sluice.broker.network.RequestContext;
 
 /**
  * ApiVersions: the exact version ranges of the APIs this broker implements. Unsupported versions of
@@ -25,6 +25,7 @@ import io.sluice.broker.network.RequestContext;
 public final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequestData> {
     /** Kafka's metadata.version feature and the level of 3.9-IV0, the only one Sluice implements. */
     static final String METADATA_VERSION = "metadata.version";
+
     static final short METADATA_VERSION_3_9_IV0 = 21;
     private static final short FIRST_VERSION_WITH_FEATURES = 3;
 
@@ -46,8 +47,10 @@ public final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequestDa
         if (context.apiVersion() >= FIRST_VERSION_WITH_FEATURES) {
             ApiVersionsResponseData.SupportedFeatureKeyCollection supported =
                     new ApiVersionsResponseData.SupportedFeatureKeyCollection();
-            supported.add(new ApiVersionsResponseData.SupportedFeatureKey().setName(METADATA_VERSION)
-                    .setMinVersion(METADATA_VERSION_3_9_IV0).setMaxVersion(METADATA_VERSION_3_9_IV0));
+            supported.add(new ApiVersionsResponseData.SupportedFeatureKey()
+                    .setName(METADATA_VERSION)
+                    .setMinVersion(METADATA_VERSION_3_9_IV0)
+                    .setMaxVersion(METADATA_VERSION_3_9_IV0));
             response.setSupportedFeatures(supported).setFinalizedFeaturesEpoch(0);
         }
         return CompletableFuture.completedFuture(response);

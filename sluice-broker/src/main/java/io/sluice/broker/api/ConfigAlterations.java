@@ -1,17 +1,15 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.config.ForwardingConfig;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.cluster.controller.ConfigChange;
-import io.sluice.cluster.zk.ZooKeeperFailures;
 import io.sluice.cluster.controller.ConfigChangeResult;
 import io.sluice.cluster.controller.ConfigResource;
 import io.sluice.cluster.controller.ConfigSchema;
 import io.sluice.cluster.controller.ControllerFencedException;
 import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.node.ClusterNode;
+import io.sluice.cluster.zk.ZooKeeperFailures;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,7 +20,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * What IncrementalAlterConfigs and AlterConfigs share: Kafka's checks on the receiving broker (a resource named
@@ -36,6 +36,7 @@ import org.apache.kafka.common.protocol.Errors;
 final class ConfigAlterations {
     /** The client id prefix and suffix of {@link io.sluice.broker.interbroker.ControllerChannel}'s requests. */
     private static final String BROKER_CLIENT_PREFIX = "sluice-broker-";
+
     private static final String BROKER_CLIENT_SUFFIX = "-to-controller";
 
     /** Sends changes to the controller in the handler's own API and reads the outcomes back. */
@@ -66,8 +67,8 @@ final class ConfigAlterations {
      * Applies {@code changes} (with {@code refused} already answered by the handler) and completes with one outcome
      * per resource: refused ones first checked here, the rest as the controller answered.
      */
-    CompletableFuture<List<Outcome>> alter(RequestContext context, List<ConfigChange> changes, boolean validateOnly,
-                                           Forwarder forwarder) {
+    CompletableFuture<List<Outcome>> alter(
+            RequestContext context, List<ConfigChange> changes, boolean validateOnly, Forwarder forwarder) {
         boolean fromBroker = isForwarded(context);
         Set<ConfigResource> seen = new HashSet<>();
         Set<ConfigResource> twice = new HashSet<>();
@@ -81,18 +82,34 @@ final class ConfigAlterations {
         for (ConfigChange c : changes) {
             ConfigResource r = c.resource();
             if (twice.contains(r)) {
-                local.put(r, Outcome.of(r, Errors.INVALID_REQUEST, "Error due to duplicate resources: " + r
-                        + " is named more than once"));
-            } else if (!fromBroker && r.type() == ConfigResource.Type.BROKER && !r.name().isEmpty()
+                local.put(
+                        r,
+                        Outcome.of(
+                                r,
+                                Errors.INVALID_REQUEST,
+                                "Error due to duplicate resources: " + r + " is named more than once"));
+            } else if (!fromBroker
+                    && r.type() == ConfigResource.Type.BROKER
+                    && !r.name().isEmpty()
                     && !r.name().equals(Integer.toString(selfId))) {
-                local.put(r, Outcome.of(r, Errors.INVALID_REQUEST, "Unexpected broker id, expected " + selfId
-                        + " or empty string, but received " + r.name()));
+                local.put(
+                        r,
+                        Outcome.of(
+                                r,
+                                Errors.INVALID_REQUEST,
+                                "Unexpected broker id, expected " + selfId + " or empty string, but received "
+                                        + r.name()));
             } else {
                 accepted.add(c);
             }
         }
-        CompletableFuture<List<Outcome>> remote = accepted.isEmpty() ? CompletableFuture.completedFuture(List.of())
-                : attempt(accepted, validateOnly, forwarder, fromBroker,
+        CompletableFuture<List<Outcome>> remote = accepted.isEmpty()
+                ? CompletableFuture.completedFuture(List.of())
+                : attempt(
+                        accepted,
+                        validateOnly,
+                        forwarder,
+                        fromBroker,
                         System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(forwarding.waitMs()));
         return remote.thenApply(outcomes -> {
             Map<ConfigResource, Outcome> byResource = new HashMap<>(local);
@@ -104,33 +121,45 @@ final class ConfigAlterations {
             for (ConfigChange c : changes) {
                 if (answered.add(c.resource())) {
                     Outcome o = byResource.get(c.resource());
-                    ordered.add(o != null ? o : Outcome.of(c.resource(), Errors.UNKNOWN_SERVER_ERROR,
-                            "The controller did not answer for " + c.resource()));
+                    ordered.add(
+                            o != null
+                                    ? o
+                                    : Outcome.of(
+                                            c.resource(),
+                                            Errors.UNKNOWN_SERVER_ERROR,
+                                            "The controller did not answer for " + c.resource()));
                 }
             }
             return ordered;
         });
     }
 
-    private CompletableFuture<List<Outcome>> attempt(List<ConfigChange> changes, boolean validateOnly,
-                                                     Forwarder forwarder, boolean fromBroker, long deadlineNanos) {
+    private CompletableFuture<List<Outcome>> attempt(
+            List<ConfigChange> changes,
+            boolean validateOnly,
+            Forwarder forwarder,
+            boolean fromBroker,
+            long deadlineNanos) {
         ClusterNode n = node.get();
         CompletableFuture<List<Outcome>> tried;
         if (n != null && n.isController()) {
-            tried = n.alterConfigs(changes, schema, validateOnly).handle((results, failure) ->
-                    failure == null ? outcomes(results) : failed(changes, failure));
+            tried = n.alterConfigs(changes, schema, validateOnly)
+                    .handle((results, failure) -> failure == null ? outcomes(results) : failed(changes, failure));
         } else if (fromBroker) {
             // A forward that reached a broker that is no longer the controller: the sender retries.
-            tried = CompletableFuture.completedFuture(failed(changes, new NotControllerException(selfId, "alterConfigs")));
+            tried = CompletableFuture.completedFuture(
+                    failed(changes, new NotControllerException(selfId, "alterConfigs")));
         } else {
             tried = forwarder.forward(changes, validateOnly).exceptionally(failure -> failed(changes, failure));
         }
         return tried.thenCompose(outcomes -> {
-            boolean retriable = !fromBroker && outcomes.stream().anyMatch(o -> o.errorCode() == Errors.NOT_CONTROLLER.code());
+            boolean retriable =
+                    !fromBroker && outcomes.stream().anyMatch(o -> o.errorCode() == Errors.NOT_CONTROLLER.code());
             if (!retriable || System.nanoTime() - deadlineNanos >= 0) {
                 return CompletableFuture.completedFuture(outcomes);
             }
-            return CompletableFuture.supplyAsync(() -> null,
+            return CompletableFuture.supplyAsync(
+                            () -> null,
                             CompletableFuture.delayedExecutor(forwarding.retryBackoffMs(), TimeUnit.MILLISECONDS))
                     .thenCompose(ignored -> attempt(changes, validateOnly, forwarder, false, deadlineNanos));
         });
@@ -146,10 +175,11 @@ final class ConfigAlterations {
 
     /** Every change answered with the error {@code failure} means to a Kafka client. */
     private static List<Outcome> failed(List<ConfigChange> changes, Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         Errors error;
-        if (cause instanceof NotControllerException || cause instanceof ControllerFencedException
+        if (cause instanceof NotControllerException
+                || cause instanceof ControllerFencedException
                 || cause instanceof java.io.IOException) {
             error = Errors.NOT_CONTROLLER;
         } else if (ZooKeeperFailures.isZooKeeperFailure(cause)) {
@@ -159,8 +189,10 @@ final class ConfigAlterations {
         }
         List<Outcome> out = new ArrayList<>(changes.size());
         for (ConfigChange c : changes) {
-            out.add(Outcome.of(c.resource(), error, "Cannot alter the configuration of " + c.resource() + ": "
-                    + cause.getMessage()));
+            out.add(Outcome.of(
+                    c.resource(),
+                    error,
+                    "Cannot alter the configuration of " + c.resource() + ": " + cause.getMessage()));
         }
         return out;
     }
@@ -178,7 +210,10 @@ final class ConfigAlterations {
 
     /** {@link #accessError} for AlterConfigs and IncrementalAlterConfigs on a resource of Kafka's type id. */
     static Errors alterError(RequestContext context, byte resourceType, String name) {
-        return accessError(context, resourceType == org.apache.kafka.common.config.ConfigResource.Type.TOPIC.id(), name,
+        return accessError(
+                context,
+                resourceType == org.apache.kafka.common.config.ConfigResource.Type.TOPIC.id(),
+                name,
                 AclOperation.ALTER_CONFIGS);
     }
 

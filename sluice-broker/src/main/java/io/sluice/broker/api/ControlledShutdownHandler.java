@@ -42,11 +42,13 @@ public final class ControlledShutdownHandler implements ApiHandler<ControlledShu
     }
 
     private static ApiMessage respond(ControlledShutdownResult result) {
-        ControlledShutdownResponseData response = new ControlledShutdownResponseData()
-                .setErrorCode(result.error().kafkaCode());
+        ControlledShutdownResponseData response =
+                new ControlledShutdownResponseData().setErrorCode(result.error().kafkaCode());
         for (PartitionRef ref : result.remaining()) {
-            response.remainingPartitions().add(new ControlledShutdownResponseData.RemainingPartition()
-                    .setTopicName(ref.topic()).setPartitionIndex(ref.partition()));
+            response.remainingPartitions()
+                    .add(new ControlledShutdownResponseData.RemainingPartition()
+                            .setTopicName(ref.topic())
+                            .setPartitionIndex(ref.partition()));
         }
         return response;
     }

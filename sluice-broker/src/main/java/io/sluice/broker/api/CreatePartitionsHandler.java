@@ -1,7 +1,5 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.ControllerAnswer;
@@ -20,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsAssignment;
 import org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsTopic;
@@ -27,6 +26,7 @@ import org.apache.kafka.common.message.CreatePartitionsResponseData;
 import org.apache.kafka.common.message.CreatePartitionsResponseData.CreatePartitionsTopicResult;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * CreatePartitions ({@code kafka-topics.sh --alter --partitions}, {@code Admin.createPartitions}): each topic grows to
@@ -68,8 +68,10 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
             } else if (n == null || !n.isController()) {
                 fail(result, Errors.NOT_CONTROLLER, "This is not the correct controller for this cluster.");
             } else if (OffsetsTopic.isInternal(topic.name())) {
-                fail(result, Errors.INVALID_REQUEST, "The number of partitions for the offsets topic cannot be "
-                        + "changed.");
+                fail(
+                        result,
+                        Errors.INVALID_REQUEST,
+                        "The number of partitions for the offsets topic cannot be " + "changed.");
             } else {
                 try {
                     increases.add(new PartitionIncrease(topic.name(), topic.count(), assignments(topic)));
@@ -84,15 +86,18 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
         return CompletableFuture.completedFuture(response);
     }
 
-    private void decide(ClusterNode n, List<PartitionIncrease> increases, CreatePartitionsRequestData request,
-                        Map<String, CreatePartitionsTopicResult> results) {
+    private void decide(
+            ClusterNode n,
+            List<PartitionIncrease> increases,
+            CreatePartitionsRequestData request,
+            Map<String, CreatePartitionsTopicResult> results) {
         // The controller and this broker's apply may take the configured wait at most, when the request's is longer.
         long maxWaitMs = topics.controllerWaitMs();
         long waitMs = request.timeoutMs() > 0 ? Math.min(request.timeoutMs(), maxWaitMs) : maxWaitMs;
         List<CreatePartitionsResult> decided;
         try {
-            decided = ControllerAnswer.await(n.createPartitions(increases, request.validateOnly()),
-                    "create partitions", waitMs);
+            decided = ControllerAnswer.await(
+                    n.createPartitions(increases, request.validateOnly()), "create partitions", waitMs);
         } catch (TopicException e) {
             for (PartitionIncrease increase : increases) {
                 fail(results.get(increase.topic()), e.error(), e.getMessage());
@@ -123,8 +128,9 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
         int i = 0;
         for (CreatePartitionsAssignment a : topic.assignments()) {
             if (a.brokerIds() == null) {
-                throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment "
-                        + "includes an empty replica list.");
+                throw new TopicException(
+                        Errors.INVALID_REPLICA_ASSIGNMENT,
+                        "The manual partition assignment " + "includes an empty replica list.");
             }
             replicas[i++] = a.brokerIds().stream().mapToInt(Integer::intValue).toArray();
         }

@@ -1,19 +1,18 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
-import io.sluice.cluster.state.TopicState;
 import io.sluice.broker.config.ConfigEntry;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.TopicException;
 import io.sluice.broker.topic.TopicInfo;
 import io.sluice.broker.topic.TopicManager;
+import io.sluice.cluster.state.TopicState;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableReplicaAssignment;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
@@ -23,6 +22,7 @@ import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicCo
 import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * CreateTopics: validates names, partition counts, replication factors and configuration
@@ -55,8 +55,11 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         for (CreatableTopic topic : request.topics()) {
             CreatableTopicResult result = new CreatableTopicResult().setName(topic.name());
             if (duplicated.contains(topic.name())) {
-                fail(result, Errors.INVALID_REQUEST, "Create topics request from client `" + context.clientId()
-                        + "` contains multiple entries for the following topics: " + topic.name());
+                fail(
+                        result,
+                        Errors.INVALID_REQUEST,
+                        "Create topics request from client `" + context.clientId()
+                                + "` contains multiple entries for the following topics: " + topic.name());
                 if (response.topics().find(topic.name()) == null) {
                     response.topics().add(result);
                 }
@@ -75,10 +78,15 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                         .setNumPartitions(created.partitionCount())
                         .setReplicationFactor((short) replicationFactorOf(created, topic));
                 if (context.apiVersion() >= 5) {
-                    for (ConfigEntry entry : topics.effectiveConfigPreview(created).describe()) {
-                        result.configs().add(new CreatableTopicConfigs()
-                                .setName(entry.name()).setValue(entry.value()).setReadOnly(entry.readOnly())
-                                .setConfigSource(entry.source().describeConfigsId()).setIsSensitive(entry.sensitive()));
+                    for (ConfigEntry entry :
+                            topics.effectiveConfigPreview(created).describe()) {
+                        result.configs()
+                                .add(new CreatableTopicConfigs()
+                                        .setName(entry.name())
+                                        .setValue(entry.value())
+                                        .setReadOnly(entry.readOnly())
+                                        .setConfigSource(entry.source().describeConfigsId())
+                                        .setIsSensitive(entry.sensitive()));
                     }
                 }
             } catch (TopicException e) {
@@ -93,7 +101,8 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         Map<String, String> overrides = new HashMap<>();
         for (CreatableTopicConfig config : topic.configs()) {
             if (config.value() == null) {
-                throw new TopicException(Errors.INVALID_CONFIG, "Null value not supported for topic config '" + config.name() + "'");
+                throw new TopicException(
+                        Errors.INVALID_CONFIG, "Null value not supported for topic config '" + config.name() + "'");
             }
             overrides.put(config.name(), config.value());
         }
@@ -102,8 +111,10 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         int[][] assignments = null;
         if (!topic.assignments().isEmpty()) {
             if (numPartitions != -1 || replicationFactor != -1) {
-                throw new TopicException(Errors.INVALID_REQUEST, "Both numPartitions or replicationFactor and "
-                        + "replicasAssignments were set. Both cannot be used at the same time.");
+                throw new TopicException(
+                        Errors.INVALID_REQUEST,
+                        "Both numPartitions or replicationFactor and "
+                                + "replicasAssignments were set. Both cannot be used at the same time.");
             }
             assignments = manualAssignments(topic);
         }
@@ -116,7 +127,8 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         for (CreatableReplicaAssignment a : topic.assignments()) {
             int p = a.partitionIndex();
             if (p < 0 || p >= replicas.length || replicas[p] != null) {
-                throw new TopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicException(
+                        Errors.INVALID_REPLICA_ASSIGNMENT,
                         "Partitions should be a consecutive 0-based integer sequence");
             }
             replicas[p] = a.brokerIds().stream().mapToInt(Integer::intValue).toArray();
@@ -126,14 +138,19 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
 
     private int replicationFactorOf(TopicInfo created, CreatableTopic requested) {
         TopicState assignment = topics.assignment(created.name());
-        if (assignment != null && assignment.partitionCount() > 0 && created.id().equals(topics.topic(created.name()).id())) {
+        if (assignment != null
+                && assignment.partitionCount() > 0
+                && created.id().equals(topics.topic(created.name()).id())) {
             return assignment.partition(0).replicas().length;
         }
         return requested.replicationFactor() == -1 ? defaultReplicationFactor : requested.replicationFactor();
     }
 
     private static void fail(CreatableTopicResult result, Errors error, String message) {
-        result.setErrorCode(error.code()).setErrorMessage(message).setNumPartitions(-1).setReplicationFactor((short) -1)
+        result.setErrorCode(error.code())
+                .setErrorMessage(message)
+                .setNumPartitions(-1)
+                .setReplicationFactor((short) -1)
                 .setConfigs(null);
     }
 }

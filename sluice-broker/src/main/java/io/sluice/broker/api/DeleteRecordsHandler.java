@@ -1,7 +1,5 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.replica.LeaderState;
@@ -20,6 +18,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsPartition;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsTopic;
@@ -28,6 +27,7 @@ import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsPa
 import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsTopicResult;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +54,7 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
      * the request's partitions per tick.
      */
     private static final long RECHECK_MS = 20;
+
     private static final long NO_LOW_WATERMARK = -1L;
 
     private final TopicManager topics;
@@ -61,8 +62,8 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
     private final Supplier<ClusterNode> node;
     private final ScheduledExecutorService timer;
 
-    public DeleteRecordsHandler(TopicManager topics, LogManager logs, Supplier<ClusterNode> node,
-                                ScheduledExecutorService timer) {
+    public DeleteRecordsHandler(
+            TopicManager topics, LogManager logs, Supplier<ClusterNode> node, ScheduledExecutorService timer) {
         this.topics = topics;
         this.logs = logs;
         this.node = node;
@@ -70,8 +71,7 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
     }
 
     /** One partition the answer waits for: its low watermark must reach {@code requested}. */
-    private record Waiting(String topic, DeleteRecordsPartitionResult result, long requested) {
-    }
+    private record Waiting(String topic, DeleteRecordsPartitionResult result, long requested) {}
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, DeleteRecordsRequestData request) {
@@ -83,7 +83,8 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
             response.topics().add(topicResult);
             for (DeleteRecordsPartition p : topic.partitions()) {
                 DeleteRecordsPartitionResult result = new DeleteRecordsPartitionResult()
-                        .setPartitionIndex(p.partitionIndex()).setLowWatermark(NO_LOW_WATERMARK);
+                        .setPartitionIndex(p.partitionIndex())
+                        .setLowWatermark(NO_LOW_WATERMARK);
                 topicResult.partitions().add(result);
                 if (!context.authorize(AclOperation.DELETE, ResourceType.TOPIC, topic.name())) {
                     fail(result, Errors.TOPIC_AUTHORIZATION_FAILED);
@@ -158,8 +159,11 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
     }
 
     /** Answers once every waiting partition's low watermark reached its offset, or at the deadline. */
-    private void awaitLowWatermarks(DeleteRecordsResponseData response, List<Waiting> waiting, long deadlineNanos,
-                                    CompletableFuture<ApiMessage> answer) {
+    private void awaitLowWatermarks(
+            DeleteRecordsResponseData response,
+            List<Waiting> waiting,
+            long deadlineNanos,
+            CompletableFuture<ApiMessage> answer) {
         ClusterNode n = node.get();
         ClusterState state = n == null ? ClusterState.EMPTY : n.current();
         boolean expired = System.nanoTime() - deadlineNanos >= 0;
@@ -186,13 +190,16 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
         }
         try {
             // A failure of the re-check fails the answer (the connection handler logs it), not the timer's future.
-            var unused = timer.schedule(() -> {
-                try {
-                    awaitLowWatermarks(response, still, deadlineNanos, answer);
-                } catch (RuntimeException e) {
-                    answer.completeExceptionally(e);
-                }
-            }, RECHECK_MS, TimeUnit.MILLISECONDS);
+            var unused = timer.schedule(
+                    () -> {
+                        try {
+                            awaitLowWatermarks(response, still, deadlineNanos, answer);
+                        } catch (RuntimeException e) {
+                            answer.completeExceptionally(e);
+                        }
+                    },
+                    RECHECK_MS,
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             for (Waiting w : still) {
                 fail(w.result(), Errors.REQUEST_TIMED_OUT);

@@ -1,7 +1,5 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.TopicException;
@@ -9,12 +7,14 @@ import io.sluice.broker.topic.TopicInfo;
 import io.sluice.broker.topic.TopicManager;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData.DeleteTopicState;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData.DeletableTopicResult;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DeleteTopics: by name (v0-5) or by name or id (v6+).
@@ -45,12 +45,14 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
     }
 
     private DeletableTopicResult deleteOne(RequestContext context, String name, Uuid id) {
-        DeletableTopicResult result = new DeletableTopicResult().setName(name).setTopicId(id == null ? Uuid.ZERO_UUID : id);
+        DeletableTopicResult result =
+                new DeletableTopicResult().setName(name).setTopicId(id == null ? Uuid.ZERO_UUID : id);
         String target = name;
         if (target == null) {
             TopicInfo topic = id == null ? null : topics.topic(id);
             if (topic == null) {
-                return result.setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setErrorMessage("Topic id " + id + " does not exist.");
+                return result.setErrorCode(Errors.UNKNOWN_TOPIC_ID.code())
+                        .setErrorMessage("Topic id " + id + " does not exist.");
             }
             target = topic.name();
             result.setName(target);
@@ -62,7 +64,8 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
         }
         if (!context.authorize(AclOperation.DELETE, ResourceType.TOPIC, target)) {
             // as Kafka: a topic id the principal may not delete does not reveal its name
-            return (name == null ? result.setName(null) : result).setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+            return (name == null ? result.setName(null) : result)
+                    .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
                     .setErrorMessage("Authorization failed.");
         }
         try {

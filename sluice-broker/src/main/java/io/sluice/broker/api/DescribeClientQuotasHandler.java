@@ -54,8 +54,7 @@ public final class DescribeClientQuotasHandler implements ApiHandler<DescribeCli
     }
 
     /** A refused filter: the error code and Kafka's message. */
-    private record Refusal(Errors error, String message) {
-    }
+    private record Refusal(Errors error, String message) {}
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, DescribeClientQuotasRequestData request) {
@@ -82,19 +81,25 @@ public final class DescribeClientQuotasHandler implements ApiHandler<DescribeCli
                 client = parsed;
             } else if (ClientQuotaEntity.IP.equals(type) && !ip.present()) {
                 ip = parsed;
-            } else if (ClientQuotaEntity.USER.equals(type) || ClientQuotaEntity.CLIENT_ID.equals(type)
+            } else if (ClientQuotaEntity.USER.equals(type)
+                    || ClientQuotaEntity.CLIENT_ID.equals(type)
                     || ClientQuotaEntity.IP.equals(type)) {
-                return refused(new Refusal(Errors.INVALID_REQUEST, "Duplicate "
-                        + (ClientQuotaEntity.CLIENT_ID.equals(type) ? "client" : type) + " filter component entity type"));
+                return refused(new Refusal(
+                        Errors.INVALID_REQUEST,
+                        "Duplicate " + (ClientQuotaEntity.CLIENT_ID.equals(type) ? "client" : type)
+                                + " filter component entity type"));
             } else if (type == null || type.isEmpty()) {
                 return refused(new Refusal(Errors.INVALID_REQUEST, "Unexpected empty filter component entity type"));
             } else {
-                return refused(new Refusal(Errors.UNSUPPORTED_VERSION, "Custom entity type '" + type + "' not supported"));
+                return refused(
+                        new Refusal(Errors.UNSUPPORTED_VERSION, "Custom entity type '" + type + "' not supported"));
             }
         }
         if ((user.present() || client.present()) && ip.present()) {
-            return refused(new Refusal(Errors.INVALID_REQUEST, "Invalid entity filter component combination, IP filter "
-                    + "component should not be used with user or clientId filter component."));
+            return refused(new Refusal(
+                    Errors.INVALID_REQUEST,
+                    "Invalid entity filter component combination, IP filter "
+                            + "component should not be used with user or clientId filter component."));
         }
         boolean strict = request.strict();
         DescribeClientQuotasResponseData response = new DescribeClientQuotasResponseData();
@@ -105,8 +110,9 @@ public final class DescribeClientQuotasHandler implements ApiHandler<DescribeCli
             }
             boolean matches = entity.hasIp()
                     ? !user.present() && !client.present() && ip.admits(true, entity.ip(), strict)
-                    : !ip.present() && user.admits(entity.hasUser(), entity.user(), strict)
-                    && client.admits(entity.hasClientId(), entity.clientId(), strict);
+                    : !ip.present()
+                            && user.admits(entity.hasUser(), entity.user(), strict)
+                            && client.admits(entity.hasClientId(), entity.clientId(), strict);
             if (matches) {
                 response.entries().add(entry(entity, e.getValue()));
             }
@@ -132,7 +138,10 @@ public final class DescribeClientQuotasHandler implements ApiHandler<DescribeCli
     private static CompletableFuture<ApiMessage> refused(Refusal refusal) {
         return CompletableFuture.completedFuture(new DescribeClientQuotasResponseData()
                 .setErrorCode(refusal.error().code())
-                .setErrorMessage(refusal.message() != null ? refusal.message() : refusal.error().message())
+                .setErrorMessage(
+                        refusal.message() != null
+                                ? refusal.message()
+                                : refusal.error().message())
                 .setEntries(null));
     }
 }

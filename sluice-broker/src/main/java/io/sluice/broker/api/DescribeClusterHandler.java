@@ -33,8 +33,10 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
         DescribeClusterResponseData response = new DescribeClusterResponseData()
                 .setClusterId(cluster.clusterId())
                 .setControllerId(cluster.controllerId())
-                .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()
-                        ? authorized.onCluster(context) : AuthorizedOperations.OMITTED);
+                .setClusterAuthorizedOperations(
+                        request.includeClusterAuthorizedOperations()
+                                ? authorized.onCluster(context)
+                                : AuthorizedOperations.OMITTED);
         if (context.apiVersion() >= 1 && request.endpointType() != BROKER_ENDPOINTS) {
             response.setErrorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
                     .setErrorMessage("endpoint type " + request.endpointType() + " is not served; only brokers (1)");
@@ -42,8 +44,12 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
         }
         response.setEndpointType(BROKER_ENDPOINTS);
         for (BrokerNode node : cluster.liveBrokers(context.listenerName())) {
-            response.brokers().add(new DescribeClusterResponseData.DescribeClusterBroker()
-                    .setBrokerId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack()));
+            response.brokers()
+                    .add(new DescribeClusterResponseData.DescribeClusterBroker()
+                            .setBrokerId(node.id())
+                            .setHost(node.host())
+                            .setPort(node.port())
+                            .setRack(node.rack()));
         }
         return CompletableFuture.completedFuture(response);
     }

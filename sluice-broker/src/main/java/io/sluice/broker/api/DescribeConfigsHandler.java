@@ -1,6 +1,5 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.config.ConfigEntry;
 import io.sluice.broker.config.DynamicBrokerConfig;
 import io.sluice.broker.config.TopicConfigs;
@@ -10,6 +9,7 @@ import io.sluice.broker.topic.TopicInfo;
 import io.sluice.broker.topic.TopicManager;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource;
@@ -40,20 +40,33 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
     public CompletableFuture<ApiMessage> handle(RequestContext context, DescribeConfigsRequestData request) {
         DescribeConfigsResponseData response = new DescribeConfigsResponseData();
         for (DescribeConfigsResource resource : request.resources()) {
-            Errors denied = ConfigAlterations.accessError(context,
-                    resource.resourceType() == ConfigResource.Type.TOPIC.id(), resource.resourceName(),
+            Errors denied = ConfigAlterations.accessError(
+                    context,
+                    resource.resourceType() == ConfigResource.Type.TOPIC.id(),
+                    resource.resourceName(),
                     AclOperation.DESCRIBE_CONFIGS);
-            response.results().add(denied != null ? new DescribeConfigsResult().setResourceType(resource.resourceType())
-                    .setResourceName(resource.resourceName()).setErrorCode(denied.code()).setErrorMessage(denied.message())
-                    : describe(resource, request.includeSynonyms(), request.includeDocumentation(), context.apiVersion()));
+            response.results()
+                    .add(
+                            denied != null
+                                    ? new DescribeConfigsResult()
+                                            .setResourceType(resource.resourceType())
+                                            .setResourceName(resource.resourceName())
+                                            .setErrorCode(denied.code())
+                                            .setErrorMessage(denied.message())
+                                    : describe(
+                                            resource,
+                                            request.includeSynonyms(),
+                                            request.includeDocumentation(),
+                                            context.apiVersion()));
         }
         return CompletableFuture.completedFuture(response);
     }
 
-    private DescribeConfigsResult describe(DescribeConfigsResource resource, boolean synonyms, boolean documentation,
-                                           short version) {
+    private DescribeConfigsResult describe(
+            DescribeConfigsResource resource, boolean synonyms, boolean documentation, short version) {
         DescribeConfigsResult result = new DescribeConfigsResult()
-                .setResourceType(resource.resourceType()).setResourceName(resource.resourceName());
+                .setResourceType(resource.resourceType())
+                .setResourceName(resource.resourceName());
         ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
         List<ConfigEntry> entries;
         if (type == ConfigResource.Type.TOPIC) {
@@ -67,16 +80,19 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
             String name = resource.resourceName();
             if (!name.isEmpty() && !name.equals(Integer.toString(config.brokerId()))) {
                 return result.setErrorCode(Errors.INVALID_REQUEST.code())
-                        .setErrorMessage("Unexpected broker id, expected " + config.brokerId() + " or empty string, but received " + name);
+                        .setErrorMessage("Unexpected broker id, expected " + config.brokerId()
+                                + " or empty string, but received " + name);
             }
             entries = TopicConfigs.describeBroker(config.live(), !name.isEmpty());
         } else {
             return result.setErrorCode(Errors.INVALID_REQUEST.code())
-                    .setErrorMessage("Unsupported resource type " + resource.resourceType() + "; only topics (2) and brokers (4) are described");
+                    .setErrorMessage("Unsupported resource type " + resource.resourceType()
+                            + "; only topics (2) and brokers (4) are described");
         }
         result.setErrorCode(Errors.NONE.code());
         for (ConfigEntry entry : entries) {
-            if (resource.configurationKeys() != null && !resource.configurationKeys().contains(entry.name())) {
+            if (resource.configurationKeys() != null
+                    && !resource.configurationKeys().contains(entry.name())) {
                 continue;
             }
             DescribeConfigsResourceResult row = new DescribeConfigsResourceResult()
@@ -91,13 +107,16 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
             }
             if (version >= 1 && synonyms) {
                 for (ConfigEntry.Synonym synonym : entry.synonyms()) {
-                    row.synonyms().add(new DescribeConfigsResponseData.DescribeConfigsSynonym().setName(synonym.name())
-                            .setValue(entry.sensitive() ? null : synonym.value())
-                            .setSource(synonym.source().describeConfigsId()));
+                    row.synonyms()
+                            .add(new DescribeConfigsResponseData.DescribeConfigsSynonym()
+                                    .setName(synonym.name())
+                                    .setValue(entry.sensitive() ? null : synonym.value())
+                                    .setSource(synonym.source().describeConfigsId()));
                 }
             }
             if (version >= FIRST_VERSION_WITH_TYPES) {
-                row.setConfigType(entry.type().describeConfigsId()).setDocumentation(documentation ? entry.documentation() : null);
+                row.setConfigType(entry.type().describeConfigsId())
+                        .setDocumentation(documentation ? entry.documentation() : null);
             }
             result.configs().add(row);
         }

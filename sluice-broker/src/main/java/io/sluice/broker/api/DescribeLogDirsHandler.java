@@ -71,9 +71,14 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
             long lag = Math.max(0, p.highWatermark() - p.log().logEndOffset());
             TransferProgress move = moves.progress(topic, p.index());
             long size = p.log().sizeInBytes() + (move == null ? 0 : move.bytesVerified());
-            dirTopics.computeIfAbsent(topic, t -> new DescribeLogDirsTopic().setName(t)).partitions()
-                    .add(new DescribeLogDirsPartition().setPartitionIndex(p.index())
-                            .setPartitionSize(size).setOffsetLag(lag).setIsFutureKey(false));
+            dirTopics
+                    .computeIfAbsent(topic, t -> new DescribeLogDirsTopic().setName(t))
+                    .partitions()
+                    .add(new DescribeLogDirsPartition()
+                            .setPartitionIndex(p.index())
+                            .setPartitionSize(size)
+                            .setOffsetLag(lag)
+                            .setIsFutureKey(false));
         }
         DescribeLogDirsResponseData response = new DescribeLogDirsResponseData().setErrorCode(Errors.NONE.code());
         for (Map.Entry<Path, Map<String, DescribeLogDirsTopic>> e : byDir.entrySet()) {
@@ -83,14 +88,17 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
     }
 
     private static DescribeLogDirsResult describe(Path dir, Map<String, DescribeLogDirsTopic> topics) {
-        DescribeLogDirsResult result = new DescribeLogDirsResult().setLogDir(dir.toAbsolutePath().toString())
+        DescribeLogDirsResult result = new DescribeLogDirsResult()
+                .setLogDir(dir.toAbsolutePath().toString())
                 .setTopics(List.copyOf(topics.values()));
         try {
             FileStore store = Files.getFileStore(dir);
-            return result.setErrorCode(Errors.NONE.code()).setTotalBytes(store.getTotalSpace())
+            return result.setErrorCode(Errors.NONE.code())
+                    .setTotalBytes(store.getTotalSpace())
                     .setUsableBytes(store.getUsableSpace());
         } catch (IOException e) {
-            return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code()).setTotalBytes(UNKNOWN_BYTES)
+            return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code())
+                    .setTotalBytes(UNKNOWN_BYTES)
                     .setUsableBytes(UNKNOWN_BYTES);
         }
     }

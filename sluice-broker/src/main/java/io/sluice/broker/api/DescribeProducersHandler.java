@@ -1,13 +1,12 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.log.producer.ActiveProducer;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeProducersRequestData.TopicRequest;
 import org.apache.kafka.common.message.DescribeProducersResponseData;
@@ -16,6 +15,7 @@ import org.apache.kafka.common.message.DescribeProducersResponseData.ProducerSta
 import org.apache.kafka.common.message.DescribeProducersResponseData.TopicResponse;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeProducers ({@code kafka-transactions.sh describe-producers}, {@code Admin.describeProducers}): the
@@ -43,10 +43,15 @@ public final class DescribeProducersHandler implements ApiHandler<DescribeProduc
             TopicResponse topicResponse = new TopicResponse().setName(topic.name());
             response.topics().add(topicResponse);
             for (int index : topic.partitionIndexes()) {
-                topicResponse.partitions().add(context.authorize(AclOperation.READ, ResourceType.TOPIC, topic.name())
-                        ? describe(topic.name(), index) : new PartitionResponse().setPartitionIndex(index)
-                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
-                                .setErrorMessage(Errors.TOPIC_AUTHORIZATION_FAILED.message()));
+                topicResponse
+                        .partitions()
+                        .add(
+                                context.authorize(AclOperation.READ, ResourceType.TOPIC, topic.name())
+                                        ? describe(topic.name(), index)
+                                        : new PartitionResponse()
+                                                .setPartitionIndex(index)
+                                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                                                .setErrorMessage(Errors.TOPIC_AUTHORIZATION_FAILED.message()));
             }
         }
         return CompletableFuture.completedFuture(response);
@@ -60,13 +65,14 @@ public final class DescribeProducersHandler implements ApiHandler<DescribeProduc
             return result.setErrorCode(error.code()).setErrorMessage(error.message());
         }
         for (ActiveProducer p : partition.log().activeProducers()) {
-            result.activeProducers().add(new ProducerState()
-                    .setProducerId(p.producerId())
-                    .setProducerEpoch(p.epoch())
-                    .setLastSequence(p.lastSequence())
-                    .setLastTimestamp(p.lastTimestamp())
-                    .setCoordinatorEpoch(NO_COORDINATOR_EPOCH)
-                    .setCurrentTxnStartOffset(NO_TRANSACTION));
+            result.activeProducers()
+                    .add(new ProducerState()
+                            .setProducerId(p.producerId())
+                            .setProducerEpoch(p.epoch())
+                            .setLastSequence(p.lastSequence())
+                            .setLastTimestamp(p.lastTimestamp())
+                            .setCoordinatorEpoch(NO_COORDINATOR_EPOCH)
+                            .setCurrentTxnStartOffset(NO_TRANSACTION));
         }
         return result.setErrorCode(Errors.NONE.code());
     }

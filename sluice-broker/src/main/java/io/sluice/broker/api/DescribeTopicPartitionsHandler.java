@@ -1,7 +1,5 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.auth.AuthorizedOperations;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
@@ -19,6 +17,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData.Cursor;
@@ -26,6 +25,7 @@ import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData.Descr
 import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeTopicPartitions (KIP-966; what Kafka 3.9's admin client and {@code kafka-topics.sh --describe} use when a
@@ -76,14 +76,20 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler<Describe
         }
         DescribeTopicPartitionsResponseData response = new DescribeTopicPartitionsResponseData();
         for (String name : unknown) {
-            response.topics().add(new DescribeTopicPartitionsResponseTopic().setName(name).setTopicId(Uuid.ZERO_UUID)
-                    .setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
-                    .setTopicAuthorizedOperations(authorized.onTopic(context, name)));
+            response.topics()
+                    .add(new DescribeTopicPartitionsResponseTopic()
+                            .setName(name)
+                            .setTopicId(Uuid.ZERO_UUID)
+                            .setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                            .setTopicAuthorizedOperations(authorized.onTopic(context, name)));
         }
         for (String name : refused) {
-            response.topics().add(new DescribeTopicPartitionsResponseTopic().setName(name).setTopicId(Uuid.ZERO_UUID)
-                    .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
-                    .setTopicAuthorizedOperations(authorized.onTopic(context, name)));
+            response.topics()
+                    .add(new DescribeTopicPartitionsResponseTopic()
+                            .setName(name)
+                            .setTopicId(Uuid.ZERO_UUID)
+                            .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                            .setTopicAuthorizedOperations(authorized.onTopic(context, name)));
         }
         Set<Integer> reachable = new HashSet<>();
         for (BrokerNode b : cluster.liveBrokers(context.listenerName())) {
@@ -91,20 +97,26 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler<Describe
         }
         int budget = Math.max(1, Math.min(request.responsePartitionLimit(), MAX_PARTITIONS));
         DescribeTopicPartitionsRequestData.Cursor cursor = request.cursor();
-        for (TopicInfo info : cursor == null ? wanted.values() : wanted.tailMap(cursor.topicName(), true).values()) {
+        for (TopicInfo info : cursor == null
+                ? wanted.values()
+                : wanted.tailMap(cursor.topicName(), true).values()) {
             TopicState state = topics.assignment(info.name());
             if (state == null) {
                 continue;
             }
-            int first = cursor != null && cursor.topicName().equals(info.name()) ? Math.max(0, cursor.partitionIndex()) : 0;
+            int first =
+                    cursor != null && cursor.topicName().equals(info.name()) ? Math.max(0, cursor.partitionIndex()) : 0;
             DescribeTopicPartitionsResponseTopic topic = new DescribeTopicPartitionsResponseTopic()
-                    .setName(info.name()).setTopicId(info.id()).setErrorCode(Errors.NONE.code())
+                    .setName(info.name())
+                    .setTopicId(info.id())
+                    .setErrorCode(Errors.NONE.code())
                     .setIsInternal(OffsetsTopic.isInternal(info.name()))
                     .setTopicAuthorizedOperations(authorized.onTopic(context, info.name()));
             response.topics().add(topic);
             for (int p = first; p < state.partitionCount(); p++) {
                 if (budget == 0) {
-                    response.setNextCursor(new Cursor().setTopicName(info.name()).setPartitionIndex(p));
+                    response.setNextCursor(
+                            new Cursor().setTopicName(info.name()).setPartitionIndex(p));
                     return CompletableFuture.completedFuture(response);
                 }
                 topic.partitions().add(describe(p, state.partition(p), reachable));
@@ -114,7 +126,8 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler<Describe
         return CompletableFuture.completedFuture(response);
     }
 
-    private static DescribeTopicPartitionsResponsePartition describe(int index, PartitionState state, Set<Integer> reachable) {
+    private static DescribeTopicPartitionsResponsePartition describe(
+            int index, PartitionState state, Set<Integer> reachable) {
         // as Kafka: no partition error; a leader that is not live, or lacks the request's listener, is -1
         return new DescribeTopicPartitionsResponsePartition()
                 .setPartitionIndex(index)

@@ -48,8 +48,8 @@ public final class ElectLeadersHandler implements ApiHandler<ElectLeadersRequest
         try {
             type = context.apiVersion() == 0 ? ElectionType.PREFERRED : ElectionType.of(request.electionType());
         } catch (IllegalArgumentException e) {
-            return CompletableFuture.completedFuture(new ElectLeadersResponseData()
-                    .setErrorCode(Errors.INVALID_REQUEST.code()));
+            return CompletableFuture.completedFuture(
+                    new ElectLeadersResponseData().setErrorCode(Errors.INVALID_REQUEST.code()));
         }
         List<PartitionRef> refs = new ArrayList<>();
         if (request.topicPartitions() == null) {
@@ -82,10 +82,14 @@ public final class ElectLeadersHandler implements ApiHandler<ElectLeadersRequest
                 continue;
             }
             byTopic.computeIfAbsent(r.partition().topic(), t -> new ReplicaElectionResult().setTopic(t))
-                    .partitionResult().add(new PartitionResult().setPartitionId(r.partition().partition())
-                            .setErrorCode(r.error().kafkaCode()).setErrorMessage(r.message()));
+                    .partitionResult()
+                    .add(new PartitionResult()
+                            .setPartitionId(r.partition().partition())
+                            .setErrorCode(r.error().kafkaCode())
+                            .setErrorMessage(r.message()));
         }
-        return new ElectLeadersResponseData().setErrorCode(Errors.NONE.code())
+        return new ElectLeadersResponseData()
+                .setErrorCode(Errors.NONE.code())
                 .setReplicaElectionResults(new ArrayList<>(byTopic.values()));
     }
 }

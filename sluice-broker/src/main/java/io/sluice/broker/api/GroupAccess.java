@@ -39,13 +39,13 @@ import org.apache.kafka.common.resource.ResourceType;
  * <p>Stateless; thread-safe.
  */
 final class GroupAccess {
-    private GroupAccess() {
-    }
+    private GroupAccess() {}
 
     /** A single-group API: the whole request is refused without {@code operation} on the group it names. */
-    static <R extends ApiMessage> ApiHandler<R> requireGroup(AclOperation operation, Function<R, String> groupOf,
-                                                             ApiHandler<R> handler) {
-        return (ctx, req) -> mayUseGroup(ctx, operation, groupOf.apply(req)) ? handler.handle(ctx, req)
+    static <R extends ApiMessage> ApiHandler<R> requireGroup(
+            AclOperation operation, Function<R, String> groupOf, ApiHandler<R> handler) {
+        return (ctx, req) -> mayUseGroup(ctx, operation, groupOf.apply(req))
+                ? handler.handle(ctx, req)
                 : CompletableFuture.completedFuture(groupRefusal(ctx, req, groupOf.apply(req)));
     }
 
@@ -54,8 +54,8 @@ final class GroupAccess {
     }
 
     static ApiMessage groupRefusal(RequestContext ctx, ApiMessage request, String group) {
-        return ClusterGate.refusal(ctx, request, new GroupAuthorizationException("Not authorized to access group "
-                + group));
+        return ClusterGate.refusal(
+                ctx, request, new GroupAuthorizationException("Not authorized to access group " + group));
     }
 
     /** OffsetCommit: Read on the group, then Read on each topic; refused topics answer without reaching the group. */
@@ -70,8 +70,10 @@ final class GroupAccess {
                 }
                 OffsetCommitResponseTopic topic = new OffsetCommitResponseTopic().setName(t.name());
                 for (OffsetCommitRequestPartition p : t.partitions()) {
-                    topic.partitions().add(new OffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex())
-                            .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                    topic.partitions()
+                            .add(new OffsetCommitResponsePartition()
+                                    .setPartitionIndex(p.partitionIndex())
+                                    .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
                 }
                 refused.topics().add(topic);
             }
@@ -95,14 +97,18 @@ final class GroupAccess {
                 if (!ctx.authorize(AclOperation.READ, ResourceType.TOPIC, t.name())) {
                     OffsetDeleteResponseTopic topic = new OffsetDeleteResponseTopic().setName(t.name());
                     for (OffsetDeleteRequestPartition p : t.partitions()) {
-                        topic.partitions().add(new OffsetDeleteResponsePartition().setPartitionIndex(p.partitionIndex())
-                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                        topic.partitions()
+                                .add(new OffsetDeleteResponsePartition()
+                                        .setPartitionIndex(p.partitionIndex())
+                                        .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
                     }
                     refused.add(topic);
                 }
             }
-            CompletableFuture<ApiMessage> decided = allowed.topics().isEmpty() && !req.topics().isEmpty()
-                    ? CompletableFuture.completedFuture(new OffsetDeleteResponseData()) : handler.handle(ctx, allowed);
+            CompletableFuture<ApiMessage> decided =
+                    allowed.topics().isEmpty() && !req.topics().isEmpty()
+                            ? CompletableFuture.completedFuture(new OffsetDeleteResponseData())
+                            : handler.handle(ctx, allowed);
             return decided.thenApply(answer -> {
                 for (OffsetDeleteResponseTopic t : refused) {
                     ((OffsetDeleteResponseData) answer).topics().add(t.duplicate());
@@ -116,8 +122,9 @@ final class GroupAccess {
     static <R extends ApiMessage> ApiHandler<R> listGroups(ApiHandler<R> handler) {
         return (ctx, req) -> handler.handle(ctx, req).thenApply(answer -> {
             if (!ctx.authorizeCluster(AclOperation.DESCRIBE)) {
-                ((ListGroupsResponseData) answer).groups().removeIf(g ->
-                        !mayUseGroup(ctx, AclOperation.DESCRIBE, g.groupId()));
+                ((ListGroupsResponseData) answer)
+                        .groups()
+                        .removeIf(g -> !mayUseGroup(ctx, AclOperation.DESCRIBE, g.groupId()));
             }
             return answer;
         });
@@ -130,10 +137,15 @@ final class GroupAccess {
             for (int i = 0; i < groups.size(); i++) {
                 DescribeGroupsResponseData.DescribedGroup g = groups.get(i);
                 if (!mayUseGroup(ctx, AclOperation.DESCRIBE, g.groupId())) {
-                    groups.set(i, new DescribeGroupsResponseData.DescribedGroup().setGroupId(g.groupId())
-                            .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()).setGroupState("")
-                            .setProtocolType("").setProtocolData("")
-                            .setAuthorizedOperations(g.authorizedOperations()));
+                    groups.set(
+                            i,
+                            new DescribeGroupsResponseData.DescribedGroup()
+                                    .setGroupId(g.groupId())
+                                    .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code())
+                                    .setGroupState("")
+                                    .setProtocolType("")
+                                    .setProtocolData("")
+                                    .setAuthorizedOperations(g.authorizedOperations()));
                 }
             }
             return answer;
@@ -146,12 +158,16 @@ final class GroupAccess {
             DeleteGroupsRequestData allowed = req.duplicate();
             allowed.groupsNames().removeIf(g -> !mayUseGroup(ctx, AclOperation.DELETE, g));
             CompletableFuture<ApiMessage> decided = allowed.groupsNames().isEmpty()
-                    ? CompletableFuture.completedFuture(new DeleteGroupsResponseData()) : handler.handle(ctx, allowed);
+                    ? CompletableFuture.completedFuture(new DeleteGroupsResponseData())
+                    : handler.handle(ctx, allowed);
             return decided.thenApply(answer -> {
                 for (String g : req.groupsNames()) {
                     if (!mayUseGroup(ctx, AclOperation.DELETE, g)) {
-                        ((DeleteGroupsResponseData) answer).results().add(new DeletableGroupResult().setGroupId(g)
-                                .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()));
+                        ((DeleteGroupsResponseData) answer)
+                                .results()
+                                .add(new DeletableGroupResult()
+                                        .setGroupId(g)
+                                        .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()));
                     }
                 }
                 return answer;

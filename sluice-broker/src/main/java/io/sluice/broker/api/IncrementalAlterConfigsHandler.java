@@ -39,10 +39,13 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
     }
 
     /** The handler of a broker: changes run on {@code node}'s controller or are forwarded over {@code controller}. */
-    public static IncrementalAlterConfigsHandler of(java.util.function.Supplier<io.sluice.cluster.node.ClusterNode> node,
-                                                    io.sluice.cluster.controller.ConfigSchema schema, int selfId,
-                                                    ControllerChannel controller) {
-        return new IncrementalAlterConfigsHandler(new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
+    public static IncrementalAlterConfigsHandler of(
+            java.util.function.Supplier<io.sluice.cluster.node.ClusterNode> node,
+            io.sluice.cluster.controller.ConfigSchema schema,
+            int selfId,
+            ControllerChannel controller) {
+        return new IncrementalAlterConfigsHandler(
+                new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
     }
 
     @Override
@@ -52,8 +55,12 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
         for (AlterConfigsResource resource : request.resources()) {
             String refusal = refusal(resource);
             if (refusal != null) {
-                response.responses().add(row(resource.resourceType(), resource.resourceName(),
-                        Errors.INVALID_REQUEST.code(), refusal));
+                response.responses()
+                        .add(row(
+                                resource.resourceType(),
+                                resource.resourceName(),
+                                Errors.INVALID_REQUEST.code(),
+                                refusal));
                 continue;
             }
             Errors denied = ConfigAlterations.alterError(context, resource.resourceType(), resource.resourceName());
@@ -65,17 +72,28 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
             for (AlterableConfig c : resource.configs()) {
                 ops.add(new ConfigOperation(ConfigOperation.typeOf(c.configOperation()), c.name(), c.value()));
             }
-            changes.add(new ConfigChange(new ConfigResource(resource.resourceType() == TOPIC
-                    ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER, resource.resourceName()), ops, false));
+            changes.add(new ConfigChange(
+                    new ConfigResource(
+                            resource.resourceType() == TOPIC ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER,
+                            resource.resourceName()),
+                    ops,
+                    false));
         }
         short version = context.apiVersion();
-        return alterations.alter(context, changes, request.validateOnly(), (forward, validateOnly) ->
-                        controller.send(ApiKeys.INCREMENTAL_ALTER_CONFIGS, version, toRequest(forward, validateOnly),
+        return alterations
+                .alter(
+                        context,
+                        changes,
+                        request.validateOnly(),
+                        (forward, validateOnly) -> controller.send(
+                                ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                                version,
+                                toRequest(forward, validateOnly),
                                 readable -> fromResponse(new IncrementalAlterConfigsResponseData(readable, version))))
                 .thenApply(outcomes -> {
                     for (ConfigAlterations.Outcome o : outcomes) {
-                        response.responses().add(row(typeId(o.resource()), o.resource().name(), o.errorCode(),
-                                o.message()));
+                        response.responses()
+                                .add(row(typeId(o.resource()), o.resource().name(), o.errorCode(), o.message()));
                     }
                     return response;
                 });
@@ -95,13 +113,18 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
     }
 
     private static IncrementalAlterConfigsRequestData toRequest(List<ConfigChange> changes, boolean validateOnly) {
-        IncrementalAlterConfigsRequestData data = new IncrementalAlterConfigsRequestData().setValidateOnly(validateOnly);
+        IncrementalAlterConfigsRequestData data =
+                new IncrementalAlterConfigsRequestData().setValidateOnly(validateOnly);
         for (ConfigChange change : changes) {
             AlterConfigsResource resource = new AlterConfigsResource()
-                    .setResourceType(typeId(change.resource())).setResourceName(change.resource().name());
+                    .setResourceType(typeId(change.resource()))
+                    .setResourceName(change.resource().name());
             for (ConfigOperation op : change.operations()) {
-                resource.configs().add(new AlterableConfig().setName(op.key())
-                        .setConfigOperation((byte) op.type().ordinal()).setValue(op.value()));
+                resource.configs()
+                        .add(new AlterableConfig()
+                                .setName(op.key())
+                                .setConfigOperation((byte) op.type().ordinal())
+                                .setValue(op.value()));
             }
             data.resources().add(resource);
         }
@@ -111,9 +134,12 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
     private static List<ConfigAlterations.Outcome> fromResponse(IncrementalAlterConfigsResponseData data) {
         List<ConfigAlterations.Outcome> out = new ArrayList<>();
         for (AlterConfigsResourceResponse r : data.responses()) {
-            out.add(new ConfigAlterations.Outcome(new ConfigResource(r.resourceType() == TOPIC
-                    ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER, r.resourceName()),
-                    r.errorCode(), r.errorMessage()));
+            out.add(new ConfigAlterations.Outcome(
+                    new ConfigResource(
+                            r.resourceType() == TOPIC ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER,
+                            r.resourceName()),
+                    r.errorCode(),
+                    r.errorMessage()));
         }
         return out;
     }
@@ -123,7 +149,10 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
     }
 
     private static AlterConfigsResourceResponse row(byte type, String name, short error, String message) {
-        return new AlterConfigsResourceResponse().setResourceType(type).setResourceName(name)
-                .setErrorCode(error).setErrorMessage(message);
+        return new AlterConfigsResourceResponse()
+                .setResourceType(type)
+                .setResourceName(name)
+                .setErrorCode(error)
+                .setErrorMessage(message);
     }
 }

@@ -1,13 +1,12 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.log.OffsetAndTimestamp;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
 import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic;
@@ -17,6 +16,7 @@ import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsTopicR
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * ListOffsets: earliest, latest, max timestamp, or the first offset at or after a timestamp, for
@@ -39,11 +39,16 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
         for (ListOffsetsTopic topic : request.topics()) {
             ListOffsetsTopicResponse topicResponse = new ListOffsetsTopicResponse().setName(topic.name());
             for (ListOffsetsPartition requested : topic.partitions()) {
-                topicResponse.partitions().add(context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name())
-                        ? lookup(topic.name(), requested, context.apiVersion())
-                        : new ListOffsetsPartitionResponse().setPartitionIndex(requested.partitionIndex())
-                                .setOffset(UNKNOWN).setTimestamp(UNKNOWN)
-                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                topicResponse
+                        .partitions()
+                        .add(
+                                context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name())
+                                        ? lookup(topic.name(), requested, context.apiVersion())
+                                        : new ListOffsetsPartitionResponse()
+                                                .setPartitionIndex(requested.partitionIndex())
+                                                .setOffset(UNKNOWN)
+                                                .setTimestamp(UNKNOWN)
+                                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
             }
             response.topics().add(topicResponse);
         }
@@ -52,10 +57,13 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
 
     private ListOffsetsPartitionResponse lookup(String topic, ListOffsetsPartition requested, short version) {
         ListOffsetsPartitionResponse result = new ListOffsetsPartitionResponse()
-                .setPartitionIndex(requested.partitionIndex()).setOffset(UNKNOWN).setTimestamp(UNKNOWN);
+                .setPartitionIndex(requested.partitionIndex())
+                .setOffset(UNKNOWN)
+                .setTimestamp(UNKNOWN);
         Partition partition = topics.partition(topic, requested.partitionIndex());
         if (partition == null) {
-            return result.setErrorCode(topics.unservedError(topic, requested.partitionIndex()).code());
+            return result.setErrorCode(
+                    topics.unservedError(topic, requested.partitionIndex()).code());
         }
         if (requested.currentLeaderEpoch() > partition.leaderEpoch()) {
             return result.setErrorCode(Errors.UNKNOWN_LEADER_EPOCH.code());
@@ -68,7 +76,8 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
             result.setLeaderEpoch(partition.leaderEpoch());
         }
         long timestamp = requested.timestamp();
-        if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP || timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
+        if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP
+                || timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
             return result.setOffset(partition.log().logStartOffset());
         }
         if (timestamp == ListOffsetsRequest.LATEST_TIMESTAMP) {

@@ -39,7 +39,8 @@ public final class ListPartitionReassignmentsHandler implements ApiHandler<ListP
         ClusterState state = n == null ? null : n.controllerState();
         if (state == null) {
             return CompletableFuture.completedFuture(new ListPartitionReassignmentsResponseData()
-                    .setErrorCode(Errors.NOT_CONTROLLER.code()).setErrorMessage(Errors.NOT_CONTROLLER.message()));
+                    .setErrorCode(Errors.NOT_CONTROLLER.code())
+                    .setErrorMessage(Errors.NOT_CONTROLLER.message()));
         }
         List<OngoingTopicReassignment> topics = new ArrayList<>();
         if (request.topics() == null) {
@@ -55,7 +56,8 @@ public final class ListPartitionReassignmentsHandler implements ApiHandler<ListP
             }
         }
         return CompletableFuture.completedFuture(new ListPartitionReassignmentsResponseData()
-                .setErrorCode(Errors.NONE.code()).setTopics(topics));
+                .setErrorCode(Errors.NONE.code())
+                .setTopics(topics));
     }
 
     private static void addOngoing(TopicState topic, List<Integer> partitions, List<OngoingTopicReassignment> out) {
@@ -79,9 +81,12 @@ public final class ListPartitionReassignmentsHandler implements ApiHandler<ListP
     private static void addIfMoving(TopicState topic, int p, OngoingTopicReassignment ongoing) {
         PartitionState ps = topic.partition(p);
         if (ps.isReassigning()) {
-            ongoing.partitions().add(new OngoingPartitionReassignment().setPartitionIndex(p)
-                    .setReplicas(boxed(ps.replicas())).setAddingReplicas(boxed(ps.addingReplicas()))
-                    .setRemovingReplicas(boxed(ps.removingReplicas())));
+            ongoing.partitions()
+                    .add(new OngoingPartitionReassignment()
+                            .setPartitionIndex(p)
+                            .setReplicas(boxed(ps.replicas()))
+                            .setAddingReplicas(boxed(ps.addingReplicas()))
+                            .setRemovingReplicas(boxed(ps.removingReplicas())));
         }
     }
 

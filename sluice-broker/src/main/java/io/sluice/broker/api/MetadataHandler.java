@@ -4,14 +4,14 @@ import io.sluice.broker.auth.AuthorizedOperations;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterView;
 import io.sluice.broker.cluster.ControllerForwarder;
-import io.sluice.cluster.state.PartitionState;
-import io.sluice.cluster.state.TopicState;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
+import io.sluice.broker.topic.OffsetsTopic;
 import io.sluice.broker.topic.TopicException;
 import io.sluice.broker.topic.TopicInfo;
 import io.sluice.broker.topic.TopicManager;
-import io.sluice.broker.topic.OffsetsTopic;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,12 +20,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntPredicate;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
 
@@ -49,8 +49,12 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
     private final ControllerForwarder forwarder;
     private final AuthorizedOperations authorized;
 
-    public MetadataHandler(ClusterView cluster, TopicManager topics, boolean autoCreateTopics, ControllerForwarder forwarder,
-                           AuthorizedOperations authorized) {
+    public MetadataHandler(
+            ClusterView cluster,
+            TopicManager topics,
+            boolean autoCreateTopics,
+            ControllerForwarder forwarder,
+            AuthorizedOperations authorized) {
         this.cluster = cluster;
         this.topics = topics;
         this.autoCreateTopics = autoCreateTopics;
@@ -64,23 +68,32 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
         MetadataResponseData response = new MetadataResponseData()
                 .setClusterId(cluster.clusterId())
                 .setControllerId(cluster.controllerId())
-                .setClusterAuthorizedOperations(request.includeClusterAuthorizedOperations()
-                        ? authorized.onCluster(context) : AuthorizedOperations.OMITTED);
+                .setClusterAuthorizedOperations(
+                        request.includeClusterAuthorizedOperations()
+                                ? authorized.onCluster(context)
+                                : AuthorizedOperations.OMITTED);
         List<BrokerNode> reachable = cluster.liveBrokers(context.listenerName());
         for (BrokerNode node : reachable) {
-            response.brokers().add(new MetadataResponseData.MetadataResponseBroker()
-                    .setNodeId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack()));
+            response.brokers()
+                    .add(new MetadataResponseData.MetadataResponseBroker()
+                            .setNodeId(node.id())
+                            .setHost(node.host())
+                            .setPort(node.port())
+                            .setRack(node.rack()));
         }
         Brokers brokers = new Brokers(idsOf(cluster.liveBrokers()), idsOf(reachable), version);
-        boolean allTopics = request.topics() == null || (version == 0 && request.topics().isEmpty());
+        boolean allTopics =
+                request.topics() == null || (version == 0 && request.topics().isEmpty());
         if (!topics.isStarted()) {
             // Still joining or recovering: no topic is known yet, and the client should ask again.
             if (!allTopics) {
                 for (MetadataRequestData.MetadataRequestTopic requested : request.topics()) {
-                    response.topics().add(new MetadataResponseTopic().setName(requested.name())
-                            .setTopicId(requested.topicId() == null ? Uuid.ZERO_UUID : requested.topicId())
-                            .setErrorCode(Errors.LEADER_NOT_AVAILABLE.code())
-                            .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED));
+                    response.topics()
+                            .add(new MetadataResponseTopic()
+                                    .setName(requested.name())
+                                    .setTopicId(requested.topicId() == null ? Uuid.ZERO_UUID : requested.topicId())
+                                    .setErrorCode(Errors.LEADER_NOT_AVAILABLE.code())
+                                    .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED));
                 }
             }
         } else if (allTopics) {
@@ -91,7 +104,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 }
             }
         } else {
-            boolean mayCreate = autoCreateTopics && (version < FIRST_VERSION_WITH_AUTO_CREATE_FLAG || request.allowAutoTopicCreation());
+            boolean mayCreate = autoCreateTopics
+                    && (version < FIRST_VERSION_WITH_AUTO_CREATE_FLAG || request.allowAutoTopicCreation());
             for (MetadataRequestData.MetadataRequestTopic requested : request.topics()) {
                 response.topics().add(lookup(context, requested, mayCreate, brokers));
             }
@@ -107,16 +121,21 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
         return CompletableFuture.completedFuture(response);
     }
 
-    private MetadataResponseTopic lookup(RequestContext context, MetadataRequestData.MetadataRequestTopic requested,
-                                         boolean mayCreate, Brokers brokers) {
+    private MetadataResponseTopic lookup(
+            RequestContext context,
+            MetadataRequestData.MetadataRequestTopic requested,
+            boolean mayCreate,
+            Brokers brokers) {
         String name = requested.name();
         if (name == null) {
             Uuid id = requested.topicId();
             TopicInfo byId = id == null ? null : topics.topic(id);
             // as Kafka: a topic id the principal may not describe reads as unknown, so ids do not leak names
             if (byId == null || !context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, byId.name())) {
-                return new MetadataResponseTopic().setTopicId(id == null ? Uuid.ZERO_UUID : id)
-                        .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
+                return new MetadataResponseTopic()
+                        .setTopicId(id == null ? Uuid.ZERO_UUID : id)
+                        .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code())
+                        .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
             }
             return describe(byId, brokers);
         }
@@ -127,7 +146,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
         if (topic != null) {
             return describe(topic, brokers);
         }
-        if (mayCreate && !context.authorizeCluster(AclOperation.CREATE)
+        if (mayCreate
+                && !context.authorizeCluster(AclOperation.CREATE)
                 && !context.authorize(AclOperation.CREATE, ResourceType.TOPIC, name)) {
             return refused(name);
         }
@@ -150,13 +170,18 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
                 error = Errors.LEADER_NOT_AVAILABLE;
             }
         }
-        return new MetadataResponseTopic().setName(name).setErrorCode(error.code())
+        return new MetadataResponseTopic()
+                .setName(name)
+                .setErrorCode(error.code())
                 .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
     }
 
     private static MetadataResponseTopic refused(String name) {
-        return new MetadataResponseTopic().setName(name).setTopicId(Uuid.ZERO_UUID)
-                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).setIsInternal(OffsetsTopic.isInternal(name))
+        return new MetadataResponseTopic()
+                .setName(name)
+                .setTopicId(Uuid.ZERO_UUID)
+                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                .setIsInternal(OffsetsTopic.isInternal(name))
                 .setTopicAuthorizedOperations(AuthorizedOperations.OMITTED);
     }
 
@@ -198,6 +223,5 @@ public final class MetadataHandler implements ApiHandler<MetadataRequestData> {
      * The brokers live on any listener, those live with an endpoint for the request's listener, and the request's
      * version: what a partition's answer depends on.
      */
-    private record Brokers(Set<Integer> live, Set<Integer> reachable, short version) {
-    }
+    private record Brokers(Set<Integer> live, Set<Integer> reachable, short version) {}
 }

@@ -23,8 +23,7 @@ final class OffsetFetchAccess {
     private static final short FIRST_BATCHED_VERSION = 8;
     private static final long NO_OFFSET = -1;
 
-    private OffsetFetchAccess() {
-    }
+    private OffsetFetchAccess() {}
 
     static ApiHandler<OffsetFetchRequestData> wrap(ApiHandler<OffsetFetchRequestData> handler) {
         return (ctx, req) -> {
@@ -32,10 +31,11 @@ final class OffsetFetchAccess {
                 if (!GroupAccess.mayUseGroup(ctx, AclOperation.DESCRIBE, req.groupId())) {
                     return CompletableFuture.completedFuture(GroupAccess.groupRefusal(ctx, req, req.groupId()));
                 }
-                return handler.handle(ctx, req).thenApply(answer -> filterSingle(ctx, req.topics() == null,
-                        (OffsetFetchResponseData) answer));
+                return handler.handle(ctx, req)
+                        .thenApply(answer -> filterSingle(ctx, req.topics() == null, (OffsetFetchResponseData) answer));
             }
-            return handler.handle(ctx, req).thenApply(answer -> filterBatched(ctx, req, (OffsetFetchResponseData) answer));
+            return handler.handle(ctx, req)
+                    .thenApply(answer -> filterBatched(ctx, req, (OffsetFetchResponseData) answer));
         };
     }
 
@@ -47,7 +47,9 @@ final class OffsetFetchAccess {
         for (OffsetFetchResponseData.OffsetFetchResponseTopic t : answer.topics()) {
             if (!mayDescribe(ctx, t.name())) {
                 for (OffsetFetchResponseData.OffsetFetchResponsePartition p : t.partitions()) {
-                    p.setCommittedOffset(NO_OFFSET).setMetadata("").setCommittedLeaderEpoch(-1)
+                    p.setCommittedOffset(NO_OFFSET)
+                            .setMetadata("")
+                            .setCommittedLeaderEpoch(-1)
                             .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
                 }
             }
@@ -55,8 +57,8 @@ final class OffsetFetchAccess {
         return answer;
     }
 
-    private static ApiMessage filterBatched(RequestContext ctx, OffsetFetchRequestData req,
-                                            OffsetFetchResponseData answer) {
+    private static ApiMessage filterBatched(
+            RequestContext ctx, OffsetFetchRequestData req, OffsetFetchResponseData answer) {
         for (OffsetFetchResponseGroup g : answer.groups()) {
             if (!GroupAccess.mayUseGroup(ctx, AclOperation.DESCRIBE, g.groupId())) {
                 g.topics().clear();
@@ -76,7 +78,9 @@ final class OffsetFetchAccess {
             for (OffsetFetchResponseData.OffsetFetchResponseTopics t : g.topics()) {
                 if (!mayDescribe(ctx, t.name())) {
                     for (OffsetFetchResponseData.OffsetFetchResponsePartitions p : t.partitions()) {
-                        p.setCommittedOffset(NO_OFFSET).setMetadata("").setCommittedLeaderEpoch(-1)
+                        p.setCommittedOffset(NO_OFFSET)
+                                .setMetadata("")
+                                .setCommittedLeaderEpoch(-1)
                                 .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
                     }
                 }

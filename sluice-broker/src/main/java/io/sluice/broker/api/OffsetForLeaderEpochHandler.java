@@ -1,17 +1,17 @@
 package io.sluice.broker.api;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.log.epoch.EpochEndOffset;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * OffsetForLeaderEpoch (KIP-101, KIP-320): for each partition this broker leads, the largest leader epoch at most the
@@ -37,26 +37,31 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler<OffsetForLe
             OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult result =
                     new OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult().setTopic(topic.topic());
             for (OffsetForLeaderEpochRequestData.OffsetForLeaderPartition asked : topic.partitions()) {
-                result.partitions().add(replica || context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC,
-                        topic.topic()) ? answer(topic.topic(), asked)
-                        : new OffsetForLeaderEpochResponseData.EpochEndOffset().setPartition(asked.partition())
-                                .setLeaderEpoch(EpochEndOffset.UNDEFINED_EPOCH).setEndOffset(EpochEndOffset.UNDEFINED_OFFSET)
-                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                result.partitions()
+                        .add(
+                                replica || context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.topic())
+                                        ? answer(topic.topic(), asked)
+                                        : new OffsetForLeaderEpochResponseData.EpochEndOffset()
+                                                .setPartition(asked.partition())
+                                                .setLeaderEpoch(EpochEndOffset.UNDEFINED_EPOCH)
+                                                .setEndOffset(EpochEndOffset.UNDEFINED_OFFSET)
+                                                .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
             }
             response.topics().add(result);
         }
         return CompletableFuture.completedFuture(response);
     }
 
-    private OffsetForLeaderEpochResponseData.EpochEndOffset answer(String topic,
-                                                                  OffsetForLeaderEpochRequestData.OffsetForLeaderPartition asked) {
+    private OffsetForLeaderEpochResponseData.EpochEndOffset answer(
+            String topic, OffsetForLeaderEpochRequestData.OffsetForLeaderPartition asked) {
         OffsetForLeaderEpochResponseData.EpochEndOffset out = new OffsetForLeaderEpochResponseData.EpochEndOffset()
                 .setPartition(asked.partition())
                 .setLeaderEpoch(EpochEndOffset.UNDEFINED_EPOCH)
                 .setEndOffset(EpochEndOffset.UNDEFINED_OFFSET);
         Partition partition = topics.partition(topic, asked.partition());
         if (partition == null) {
-            return out.setErrorCode(topics.unservedError(topic, asked.partition()).code());
+            return out.setErrorCode(
+                    topics.unservedError(topic, asked.partition()).code());
         }
         int current = partition.leaderEpoch();
         if (asked.currentLeaderEpoch() > current) {

@@ -21,19 +21,29 @@ public final class AuthorizedOperations {
     /** What Kafka sends when the request did not ask for authorized operations (the schemas' default). */
     public static final int OMITTED = Integer.MIN_VALUE;
 
-    private static final Set<AclOperation> TOPIC_OPERATIONS = EnumSet.of(AclOperation.READ, AclOperation.WRITE,
-            AclOperation.CREATE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE,
-            AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS);
-    private static final Set<AclOperation> CLUSTER_OPERATIONS = EnumSet.of(AclOperation.CREATE,
-            AclOperation.CLUSTER_ACTION, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS,
-            AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER, AclOperation.DESCRIBE);
+    private static final Set<AclOperation> TOPIC_OPERATIONS = EnumSet.of(
+            AclOperation.READ,
+            AclOperation.WRITE,
+            AclOperation.CREATE,
+            AclOperation.DELETE,
+            AclOperation.ALTER,
+            AclOperation.DESCRIBE,
+            AclOperation.DESCRIBE_CONFIGS,
+            AclOperation.ALTER_CONFIGS);
+    private static final Set<AclOperation> CLUSTER_OPERATIONS = EnumSet.of(
+            AclOperation.CREATE,
+            AclOperation.CLUSTER_ACTION,
+            AclOperation.DESCRIBE_CONFIGS,
+            AclOperation.ALTER_CONFIGS,
+            AclOperation.IDEMPOTENT_WRITE,
+            AclOperation.ALTER,
+            AclOperation.DESCRIBE);
 
     private final int topicOperations = bitField(TOPIC_OPERATIONS);
     private final int clusterOperations = bitField(CLUSTER_OPERATIONS);
 
     /** The operations each request's authorizer allows (all of them when there is none). */
-    public AuthorizedOperations() {
-    }
+    public AuthorizedOperations() {}
 
     /**
      * The cluster operations the request's principal may perform; as in Kafka, 0 when it may not describe the cluster.
@@ -50,7 +60,8 @@ public final class AuthorizedOperations {
 
     /** The operations the request's principal may perform on {@code topic}. */
     public int onTopic(RequestContext request, String topic) {
-        return request.authorizer().enabled() ? allowed(request, TOPIC_OPERATIONS, ResourceType.TOPIC, topic)
+        return request.authorizer().enabled()
+                ? allowed(request, TOPIC_OPERATIONS, ResourceType.TOPIC, topic)
                 : topicOperations;
     }
 

@@ -5,5 +5,4 @@ package io.sluice.broker.cluster;
  *
  * <p>Immutable.
  */
-public record BrokerNode(int id, String host, int port, String rack) {
-}
+public record BrokerNode(int id, String host, int port, String rack) {}

@@ -2,16 +2,16 @@ package io.sluice.broker.cluster;
 
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.controller.PublicationObserver;
 import io.sluice.cluster.identity.BrokerIdentity;
 import io.sluice.cluster.node.ClusterIdStore;
 import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.node.ProducerIdBlocks;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
-import io.sluice.cluster.controller.PublicationObserver;
 import io.sluice.cluster.zk.ClusterConnection;
-import io.sluice.cluster.zk.SessionStateTracker;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
+import io.sluice.cluster.zk.SessionStateTracker;
 import io.sluice.codec.endpoint.Endpoint;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,10 +21,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +47,7 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
      * Kafka listener, so peers find each other's status endpoints in the cluster state.
      */
     public static final String HTTP_LISTENER_NAME = "SLUICE_HTTP";
+
     private static final Duration SESSION_CLOSE_WAIT = Duration.ofSeconds(5);
 
     private final EmbeddedZooKeeper embedded;
@@ -58,17 +59,17 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
     private volatile BrokerNode self;
     /** This broker's advertised endpoint per listener name, the inter-broker listener first. */
     private volatile Map<String, BrokerNode> selfByListener = Map.of();
+
     private volatile Endpoint httpEndpoint;
     private volatile BrokersOfState brokers = new BrokersOfState(ClusterState.EMPTY, new ConcurrentHashMap<>());
 
     /** The live brokers of one state, per listener name (null: each broker's first endpoint), made on first use. */
-    private record BrokersOfState(ClusterState state, ConcurrentHashMap<String, List<BrokerNode>> nodesByListener) {
-    }
+    private record BrokersOfState(ClusterState state, ConcurrentHashMap<String, List<BrokerNode>> nodesByListener) {}
 
     private static final String FIRST_ENDPOINT = "";
 
-    private ClusterMembership(EmbeddedZooKeeper embedded, ClusterConnection connection, ClusterConfig clusterConfig,
-                              String clusterId) {
+    private ClusterMembership(
+            EmbeddedZooKeeper embedded, ClusterConnection connection, ClusterConfig clusterConfig, String clusterId) {
         this.embedded = embedded;
         this.connection = connection;
         this.clusterConfig = clusterConfig;
@@ -99,8 +100,8 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
             if (external.isPresent()) {
                 connect = external.get();
             } else {
-                embedded = EmbeddedZooKeeper.start(metadataDir.resolve(EMBEDDED_ZOOKEEPER_DIR),
-                        config.zookeeperEmbeddedPort(), 0);
+                embedded = EmbeddedZooKeeper.start(
+                        metadataDir.resolve(EMBEDDED_ZOOKEEPER_DIR), config.zookeeperEmbeddedPort(), 0);
                 embedded.closeRestoredSessions(SESSION_CLOSE_WAIT);
                 connect = embedded.connectString();
                 Files.writeString(metadataDir.resolve(EMBEDDED_CONNECT_FILE), connect + "\n", StandardCharsets.UTF_8);
@@ -111,8 +112,8 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
                     .orElseGet(BrokerIdentity::newClusterId);
             String agreed = ClusterIdStore.resolve(connection.client(), candidate);
             if (config.clusterId().isPresent() && !config.clusterId().get().equals(agreed)) {
-                throw new BrokerIdentity.IdentityMismatchException("cluster.id is " + config.clusterId().get()
-                        + " but ZooKeeper '" + connect + "' belongs to cluster " + agreed);
+                throw new BrokerIdentity.IdentityMismatchException("cluster.id is "
+                        + config.clusterId().get() + " but ZooKeeper '" + connect + "' belongs to cluster " + agreed);
             }
             return new ClusterMembership(embedded, connection, clusterConfig, agreed);
         } catch (IOException | RuntimeException e) {
@@ -180,8 +181,8 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
             names.add(HTTP_LISTENER_NAME);
             endpoints.add(http);
         }
-        BrokerInfo info = new BrokerInfo(advertised.id(), advertised.rack() == null ? "" : advertised.rack(), names,
-                endpoints);
+        BrokerInfo info =
+                new BrokerInfo(advertised.id(), advertised.rack() == null ? "" : advertised.rack(), names, endpoints);
         ClusterNode started = new ClusterNode(connection.client(), info, clusterConfig, true);
         if (started.controller() != null) {
             started.controller().observePublications(publications);
@@ -197,10 +198,15 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         }
         this.node = started;
         long newestAtRegistration = connection.newestPublishedDeltaSeq();
-        long deadline = System.nanoTime() + clusterConfig.connectionTimeout().plus(clusterConfig.sessionTimeout()).toNanos();
+        long deadline = System.nanoTime()
+                + clusterConfig
+                        .connectionTimeout()
+                        .plus(clusterConfig.sessionTimeout())
+                        .toNanos();
         // A state read before our registration may still list this broker from its previous run: wait for one that
         // includes every change published before we registered, with this run's registration in it.
-        while (!(started.current().appliedSeq() >= newestAtRegistration && info.equals(started.current().brokers().get(advertised.id())))) {
+        while (!(started.current().appliedSeq() >= newestAtRegistration
+                && info.equals(started.current().brokers().get(advertised.id())))) {
             if (System.nanoTime() > deadline) {
                 throw new IOException("broker " + advertised.id() + " registered, but no controller published it "
                         + "within " + clusterConfig.connectionTimeout().plus(clusterConfig.sessionTimeout()));
@@ -278,8 +284,8 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
             cached = new BrokersOfState(state, new ConcurrentHashMap<>());
             brokers = cached;
         }
-        return cached.nodesByListener().computeIfAbsent(listenerName == null ? FIRST_ENDPOINT : listenerName,
-                name -> toNodes(state, name));
+        return cached.nodesByListener()
+                .computeIfAbsent(listenerName == null ? FIRST_ENDPOINT : listenerName, name -> toNodes(state, name));
     }
 
     /** Each live broker at its endpoint of {@code listenerName} ({@link #FIRST_ENDPOINT}: its first); without it, left out. */
@@ -287,14 +293,15 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         List<BrokerNode> nodes = new ArrayList<>(state.brokers().size());
         for (Map.Entry<Integer, BrokerInfo> e : state.brokers().entrySet()) {
             BrokerInfo info = e.getValue();
-            Endpoint endpoint = listenerName.equals(FIRST_ENDPOINT) ? info.primaryEndpoint() : info.endpoint(listenerName);
+            Endpoint endpoint =
+                    listenerName.equals(FIRST_ENDPOINT) ? info.primaryEndpoint() : info.endpoint(listenerName);
             if (endpoint != null) {
-                nodes.add(new BrokerNode(info.id(), endpoint.host(), endpoint.port(), info.hasRack() ? info.rack() : null));
+                nodes.add(new BrokerNode(
+                        info.id(), endpoint.host(), endpoint.port(), info.hasRack() ? info.rack() : null));
             }
         }
         return List.copyOf(nodes);
     }
-
 
     /** Leaves the cluster (registration deleted at once), then closes the ZooKeeper connection and server. */
     @Override

@@ -56,14 +56,14 @@ public final class ControllerForwarder implements AutoCloseable {
         }
         String topic = newTopic.name();
         // The outcome is only logged (see createTopicAsync); the future whenComplete returns repeats a logged failure.
-        var unused = client.createTopics(List.of(newTopic)).all()
-                .whenComplete((ok, error) -> {
-                    if (error == null) {
-                        LOG.info("Controller created auto-created topic {}", topic);
-                    } else if (!(error.getCause() instanceof TopicExistsException) && !(error instanceof TopicExistsException)) {
-                        LOG.warn("Forwarding the creation of topic {} to the controller failed: {}", topic, error.toString());
-                    }
-                });
+        var unused = client.createTopics(List.of(newTopic)).all().whenComplete((ok, error) -> {
+            if (error == null) {
+                LOG.info("Controller created auto-created topic {}", topic);
+            } else if (!(error.getCause() instanceof TopicExistsException)
+                    && !(error instanceof TopicExistsException)) {
+                LOG.warn("Forwarding the creation of topic {} to the controller failed: {}", topic, error.toString());
+            }
+        });
     }
 
     private synchronized Admin client() {
@@ -77,7 +77,9 @@ public final class ControllerForwarder implements AutoCloseable {
             }
             Map<String, Object> props = new HashMap<>(clientSecurity);
             props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.toString());
-            props.put(AdminClientConfig.CLIENT_ID_CONFIG, "sluice-broker-" + cluster.self().id() + "-forwarder");
+            props.put(
+                    AdminClientConfig.CLIENT_ID_CONFIG,
+                    "sluice-broker-" + cluster.self().id() + "-forwarder");
             props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeoutMs);
             props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2 * requestTimeoutMs);
             admin = Admin.create(props);

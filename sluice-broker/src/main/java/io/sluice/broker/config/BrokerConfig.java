@@ -35,21 +35,26 @@ public final class BrokerConfig {
     /** listener.name.&lt;name&gt;.&lt;key&gt; entries as given, validated against their base key. */
     private final Map<String, String> listenerOverrides;
 
-    private BrokerConfig(Map<String, Object> values, Map<String, String> explicit,
-                         List<String> unknownKeys, List<String> ignoredKeys, Map<String, String> listenerOverrides) {
+    private BrokerConfig(
+            Map<String, Object> values,
+            Map<String, String> explicit,
+            List<String> unknownKeys,
+            List<String> ignoredKeys,
+            Map<String, String> listenerOverrides) {
         this.values = values;
         this.explicit = explicit;
         this.unknownKeys = unknownKeys;
         this.ignoredKeys = ignoredKeys;
         this.listenerOverrides = listenerOverrides;
         this.brokerId = resolveBrokerId(values, explicit);
-        this.protocolMap = Listener.parseProtocolMap(LISTENER_SECURITY_PROTOCOL_MAP,
-                string(LISTENER_SECURITY_PROTOCOL_MAP));
+        this.protocolMap =
+                Listener.parseProtocolMap(LISTENER_SECURITY_PROTOCOL_MAP, string(LISTENER_SECURITY_PROTOCOL_MAP));
         this.listeners = Listener.parseAll(LISTENERS, list(LISTENERS), protocolMap);
         checkListenerSecurity();
         List<String> advertised = list(ADVERTISED_LISTENERS);
         this.advertisedListeners = advertised == null || advertised.isEmpty()
-                ? listeners : Listener.parseAll(ADVERTISED_LISTENERS, advertised, protocolMap);
+                ? listeners
+                : Listener.parseAll(ADVERTISED_LISTENERS, advertised, protocolMap);
         checkAdvertisedNamesAreListeners();
         checkInterBrokerListener();
         this.logDirs = resolveLogDirs();
@@ -81,7 +86,8 @@ public final class BrokerConfig {
                     overridden.parse(text);
                 } catch (ConfigException e) {
                     String reason = e.getMessage().substring(e.getMessage().indexOf("': ") + 3);
-                    throw new ConfigException(name, overridden.type() == ConfigType.PASSWORD ? "[hidden]" : text, reason);
+                    throw new ConfigException(
+                            name, overridden.type() == ConfigType.PASSWORD ? "[hidden]" : text, reason);
                 }
                 listenerOverrides.put(name, text.trim());
             } else if (key != null) {
@@ -106,8 +112,12 @@ public final class BrokerConfig {
         for (ConfigKey key : BrokerConfigKeys.all()) {
             values.putIfAbsent(key.name(), key.parse(null));
         }
-        return new BrokerConfig(Collections.unmodifiableMap(values), Collections.unmodifiableMap(explicit),
-                List.copyOf(unknown), List.copyOf(ignored), Collections.unmodifiableMap(listenerOverrides));
+        return new BrokerConfig(
+                Collections.unmodifiableMap(values),
+                Collections.unmodifiableMap(explicit),
+                List.copyOf(unknown),
+                List.copyOf(ignored),
+                Collections.unmodifiableMap(listenerOverrides));
     }
 
     /** Every key {@link #fromMap} understands, in documentation order. */
@@ -333,9 +343,13 @@ public final class BrokerConfig {
 
     /** The log cleaner's settings. */
     public io.sluice.log.clean.CleanerConfig cleanerConfig() {
-        return new io.sluice.log.clean.CleanerConfig(bool(LOG_CLEANER_ENABLE), integer(LOG_CLEANER_THREADS),
-                longValue(LOG_CLEANER_DEDUPE_BUFFER_SIZE), doubleValue(LOG_CLEANER_IO_BUFFER_LOAD_FACTOR),
-                integer(LOG_CLEANER_IO_BUFFER_SIZE), doubleValue(LOG_CLEANER_IO_MAX_BYTES_PER_SECOND),
+        return new io.sluice.log.clean.CleanerConfig(
+                bool(LOG_CLEANER_ENABLE),
+                integer(LOG_CLEANER_THREADS),
+                longValue(LOG_CLEANER_DEDUPE_BUFFER_SIZE),
+                doubleValue(LOG_CLEANER_IO_BUFFER_LOAD_FACTOR),
+                integer(LOG_CLEANER_IO_BUFFER_SIZE),
+                doubleValue(LOG_CLEANER_IO_MAX_BYTES_PER_SECOND),
                 longValue(LOG_CLEANER_BACKOFF_MS));
     }
 
@@ -390,7 +404,8 @@ public final class BrokerConfig {
 
     /** Where the HTTP listener (Prometheus metrics) binds; empty when there is none. */
     public Optional<HttpListenerAddress> httpListener() {
-        return Optional.ofNullable((String) values.get(BrokerConfigKeys.HTTP_LISTENER)).map(HttpListenerAddress::parse);
+        return Optional.ofNullable((String) values.get(BrokerConfigKeys.HTTP_LISTENER))
+                .map(HttpListenerAddress::parse);
     }
 
     public int groupInitialRebalanceDelayMs() {
@@ -533,8 +548,8 @@ public final class BrokerConfig {
      * else listener.name.&lt;l&gt;.sasl.jaas.config, else sasl.jaas.config; null when none is set.
      */
     public String saslJaasConfig(String listenerName, String mechanism) {
-        String perMechanism = listenerOverrides.get(ListenerOverrides.prefixed(listenerName,
-                mechanism.toLowerCase(Locale.ROOT) + "." + SASL_JAAS_CONFIG));
+        String perMechanism = listenerOverrides.get(
+                ListenerOverrides.prefixed(listenerName, mechanism.toLowerCase(Locale.ROOT) + "." + SASL_JAAS_CONFIG));
         return perMechanism != null ? perMechanism : listenerValue(listenerName, SASL_JAAS_CONFIG);
     }
 
@@ -554,8 +569,8 @@ public final class BrokerConfig {
             return brokerId;
         }
         if (explicit.containsKey(BROKER_ID) && brokerId != nodeId) {
-            throw new ConfigException(NODE_ID, String.valueOf(nodeId),
-                    "differs from broker.id " + brokerId + "; set one of them");
+            throw new ConfigException(
+                    NODE_ID, String.valueOf(nodeId), "differs from broker.id " + brokerId + "; set one of them");
         }
         return nodeId;
     }
@@ -567,7 +582,9 @@ public final class BrokerConfig {
                 found |= listener.name().equals(advertised.name());
             }
             if (!found) {
-                throw new ConfigException(ADVERTISED_LISTENERS, advertised.toString(),
+                throw new ConfigException(
+                        ADVERTISED_LISTENERS,
+                        advertised.toString(),
                         "listener name " + advertised.name() + " is not in listeners " + listeners);
             }
         }
@@ -581,8 +598,11 @@ public final class BrokerConfig {
         String name = string(INTER_BROKER_LISTENER_NAME);
         String protocol = string(SECURITY_INTER_BROKER_PROTOCOL);
         if (name != null && protocol != null) {
-            throw new ConfigException(INTER_BROKER_LISTENER_NAME, name, "Only one of " + INTER_BROKER_LISTENER_NAME
-                    + " and " + SECURITY_INTER_BROKER_PROTOCOL + " should be set.");
+            throw new ConfigException(
+                    INTER_BROKER_LISTENER_NAME,
+                    name,
+                    "Only one of " + INTER_BROKER_LISTENER_NAME + " and " + SECURITY_INTER_BROKER_PROTOCOL
+                            + " should be set.");
         }
         String key = name != null ? INTER_BROKER_LISTENER_NAME : SECURITY_INTER_BROKER_PROTOCOL;
         String wanted = name != null ? name : protocol;
@@ -594,8 +614,10 @@ public final class BrokerConfig {
                 return;
             }
         }
-        throw new ConfigException(key, wanted, "the inter-broker listener must be an advertised listener; "
-                + "advertised are " + advertisedListeners);
+        throw new ConfigException(
+                key,
+                wanted,
+                "the inter-broker listener must be an advertised listener; " + "advertised are " + advertisedListeners);
     }
 
     /** A TLS listener needs a key store; a SASL listener's JAAS entries are checked when the listener starts. */
@@ -604,7 +626,9 @@ public final class BrokerConfig {
             SecurityProtocol protocol = securityProtocol(listener);
             if ((protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL)
                     && listenerValue(listener.name(), SSL_KEYSTORE_LOCATION) == null) {
-                throw new ConfigException(ListenerOverrides.prefixed(listener.name(), SSL_KEYSTORE_LOCATION), null,
+                throw new ConfigException(
+                        ListenerOverrides.prefixed(listener.name(), SSL_KEYSTORE_LOCATION),
+                        null,
                         "listener " + listener.name() + " is " + protocol + " and needs a key store (or set "
                                 + SSL_KEYSTORE_LOCATION + ")");
             }
@@ -635,10 +659,14 @@ public final class BrokerConfig {
         if (groupMinSessionTimeoutMs() > groupMaxSessionTimeoutMs()) {
             // Name the key that was set: the other one is the default it contradicts.
             if (isExplicit(GROUP_MAX_SESSION_TIMEOUT_MS) && !isExplicit(GROUP_MIN_SESSION_TIMEOUT_MS)) {
-                throw new ConfigException(GROUP_MAX_SESSION_TIMEOUT_MS, String.valueOf(groupMaxSessionTimeoutMs()),
+                throw new ConfigException(
+                        GROUP_MAX_SESSION_TIMEOUT_MS,
+                        String.valueOf(groupMaxSessionTimeoutMs()),
                         "is smaller than group.min.session.timeout.ms " + groupMinSessionTimeoutMs());
             }
-            throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS, String.valueOf(groupMinSessionTimeoutMs()),
+            throw new ConfigException(
+                    GROUP_MIN_SESSION_TIMEOUT_MS,
+                    String.valueOf(groupMinSessionTimeoutMs()),
                     "is larger than group.max.session.timeout.ms " + groupMaxSessionTimeoutMs());
         }
     }

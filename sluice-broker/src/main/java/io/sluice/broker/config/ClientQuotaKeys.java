@@ -27,20 +27,27 @@ public final class ClientQuotaKeys {
             "connection_creation_rate", "Sluice does not limit the rate of new connections per IP");
 
     /** One quota key: whether its values are whole numbers (Kafka's LONG) and its one-line doc. */
-    public record QuotaKey(String name, boolean whole, String doc) {
-    }
+    public record QuotaKey(String name, boolean whole, String doc) {}
 
     /** The keys users and client ids may have, in Kafka's order. */
     public static final Map<String, QuotaKey> USER_AND_CLIENT_KEYS = keys(
-            new QuotaKey(PRODUCER_BYTE_RATE, true, "Bytes per second of produce requests a client may send to one "
-                    + "broker; above it responses carry throttle_time_ms and the connection is muted that long."),
-            new QuotaKey(CONSUMER_BYTE_RATE, true, "Bytes per second of fetch responses a consumer may receive from one "
-                    + "broker; a fetch over it is answered empty with throttle_time_ms and the connection is muted."),
-            new QuotaKey(REQUEST_PERCENTAGE, false, "Percentage of one request-handler thread's time a client may use "
-                    + "per quota window (100 = one thread); above it responses carry throttle_time_ms."));
+            new QuotaKey(
+                    PRODUCER_BYTE_RATE,
+                    true,
+                    "Bytes per second of produce requests a client may send to one "
+                            + "broker; above it responses carry throttle_time_ms and the connection is muted that long."),
+            new QuotaKey(
+                    CONSUMER_BYTE_RATE,
+                    true,
+                    "Bytes per second of fetch responses a consumer may receive from one "
+                            + "broker; a fetch over it is answered empty with throttle_time_ms and the connection is muted."),
+            new QuotaKey(
+                    REQUEST_PERCENTAGE,
+                    false,
+                    "Percentage of one request-handler thread's time a client may use "
+                            + "per quota window (100 = one thread); above it responses carry throttle_time_ms."));
 
-    private ClientQuotaKeys() {
-    }
+    private ClientQuotaKeys() {}
 
     private static Map<String, QuotaKey> keys(QuotaKey... keys) {
         Map<String, QuotaKey> byName = new LinkedHashMap<>();

@@ -15,15 +15,21 @@ import java.util.List;
  * @param documentation the key's one-line doc
  * @param synonyms      where the value could come from, in precedence order (DescribeConfigs v1+ with synonyms)
  */
-public record ConfigEntry(String name, String value, ConfigSource source, boolean isDefault,
-                          boolean readOnly, boolean sensitive, ConfigType type, String documentation,
-                          List<Synonym> synonyms) {
+public record ConfigEntry(
+        String name,
+        String value,
+        ConfigSource source,
+        boolean isDefault,
+        boolean readOnly,
+        boolean sensitive,
+        ConfigType type,
+        String documentation,
+        List<Synonym> synonyms) {
 
     public ConfigEntry {
         synonyms = List.copyOf(synonyms);
     }
 
     /** One place a value is set: a key (the entry's own or a broker synonym), its value there and the source. */
-    public record Synonym(String name, String value, ConfigSource source) {
-    }
+    public record Synonym(String name, String value, ConfigSource source) {}
 }

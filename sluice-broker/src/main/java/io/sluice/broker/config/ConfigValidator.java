@@ -11,7 +11,7 @@ import java.util.Set;
 public interface ConfigValidator {
 
     /** Accepts every value of the right type. */
-    ConfigValidator ANY = (key, value) -> { };
+    ConfigValidator ANY = (key, value) -> {};
 
     void ensureValid(String key, Object value);
 
@@ -30,8 +30,7 @@ public interface ConfigValidator {
         return (key, value) -> {
             long number = ((Number) value).longValue();
             if (number < min || number > max) {
-                throw new ConfigException(key, String.valueOf(value),
-                        "must be between " + min + " and " + max);
+                throw new ConfigException(key, String.valueOf(value), "must be between " + min + " and " + max);
             }
         };
     }
@@ -68,8 +67,8 @@ public interface ConfigValidator {
             }
             for (Object item : items) {
                 if (!set.contains(item)) {
-                    throw new ConfigException(key, ConfigType.format(value),
-                            "item '" + item + "' is not one of " + shown);
+                    throw new ConfigException(
+                            key, ConfigType.format(value), "item '" + item + "' is not one of " + shown);
                 }
             }
         };
@@ -78,7 +77,9 @@ public interface ConfigValidator {
     /** A string or list that is not empty. */
     static ConfigValidator nonEmpty() {
         return (key, value) -> {
-            boolean empty = value instanceof List<?> list ? list.isEmpty() : value.toString().isEmpty();
+            boolean empty = value instanceof List<?> list
+                    ? list.isEmpty()
+                    : value.toString().isEmpty();
             if (empty) {
                 throw new ConfigException(key, ConfigType.format(value), "must not be empty");
             }

@@ -59,8 +59,11 @@ public final class DynamicBrokerConfig {
         }
         try {
             live = before.with(clusterDefault, perBroker);
-            LOG.info("Dynamic broker configuration of broker {} now: cluster default {}, this broker {}",
-                    brokerId(), clusterDefault, perBroker);
+            LOG.info(
+                    "Dynamic broker configuration of broker {} now: cluster default {}, this broker {}",
+                    brokerId(),
+                    clusterDefault,
+                    perBroker);
             BrokerConfig effective = current();
             for (Consumer<BrokerConfig> listener : listeners) {
                 try {
@@ -71,8 +74,13 @@ public final class DynamicBrokerConfig {
             }
             return true;
         } catch (ConfigException e) {
-            LOG.error("Broker {} cannot apply the dynamic configuration (cluster default {}, this broker {}); keeping "
-                    + "the previous one: {}", brokerId(), clusterDefault, perBroker, e.getMessage());
+            LOG.error(
+                    "Broker {} cannot apply the dynamic configuration (cluster default {}, this broker {}); keeping "
+                            + "the previous one: {}",
+                    brokerId(),
+                    clusterDefault,
+                    perBroker,
+                    e.getMessage());
             return false;
         }
     }

@@ -43,8 +43,7 @@ public final class DynamicBrokerKeys {
         DYNAMIC.add(BrokerConfigKeys.LOG_CLEANER_BACKOFF_MS);
     }
 
-    private DynamicBrokerKeys() {
-    }
+    private DynamicBrokerKeys() {}
 
     /** Whether {@code key} may change while brokers run. */
     public static boolean isDynamic(String key) {

@@ -39,15 +39,17 @@ public final class DynamicConfigSchema implements ConfigSchema {
             return null;
         }
         if (resource.type() == ConfigResource.Type.TOPIC) {
-            return TopicConfigKeys.byName(key) == null ? null
+            return TopicConfigKeys.byName(key) == null
+                    ? null
                     : TopicConfigs.resolve(broker.live(), Map.of()).valueText(key);
         }
         return BrokerConfigKeys.byName(key) == null ? null : broker.current().valueText(key);
     }
 
     @Override
-    public void validate(ConfigResource resource, Map<String, String> current, Map<String, String> next,
-                         ClusterState state) throws ConfigRefusedException {
+    public void validate(
+            ConfigResource resource, Map<String, String> current, Map<String, String> next, ClusterState state)
+            throws ConfigRefusedException {
         Set<String> changed = new TreeSet<>();
         for (Map.Entry<String, String> e : next.entrySet()) {
             if (!Objects.equals(current.get(e.getKey()), e.getValue())) {
@@ -79,8 +81,10 @@ public final class DynamicConfigSchema implements ConfigSchema {
                 throw new ConfigRefusedException(ConfigError.INVALID_CONFIG, "Unknown topic config name: " + key);
             }
             if (!definition.used()) {
-                throw new ConfigRefusedException(ConfigError.INVALID_CONFIG, "Topic config " + key + " cannot be "
-                        + "altered: Sluice accepts it for compatibility but does not act on it");
+                throw new ConfigRefusedException(
+                        ConfigError.INVALID_CONFIG,
+                        "Topic config " + key + " cannot be "
+                                + "altered: Sluice accepts it for compatibility but does not act on it");
             }
             parse(definition.key(), next.get(key));
         }
@@ -103,8 +107,9 @@ public final class DynamicConfigSchema implements ConfigSchema {
             }
         }
         if (!notDynamic.isEmpty()) {
-            throw new ConfigRefusedException(ConfigError.INVALID_REQUEST, "Cannot update these configs dynamically: Set("
-                    + String.join(", ", notDynamic) + ")");
+            throw new ConfigRefusedException(
+                    ConfigError.INVALID_REQUEST,
+                    "Cannot update these configs dynamically: Set(" + String.join(", ", notDynamic) + ")");
         }
         for (String key : changed) {
             parse(BrokerConfigKeys.byName(key), next.get(key));
@@ -133,11 +138,13 @@ public final class DynamicConfigSchema implements ConfigSchema {
             throw new ConfigRefusedException(ConfigError.INVALID_CONFIG, e.getMessage());
         }
         if (threads < current / 2) {
-            throw new ConfigRefusedException(ConfigError.INVALID_CONFIG,
+            throw new ConfigRefusedException(
+                    ConfigError.INVALID_CONFIG,
                     "Log cleaner threads cannot be reduced to less than half the current value " + current);
         }
         if (threads > current * 2) {
-            throw new ConfigRefusedException(ConfigError.INVALID_CONFIG,
+            throw new ConfigRefusedException(
+                    ConfigError.INVALID_CONFIG,
                     "Log cleaner threads cannot be increased to more than double the current value " + current);
         }
     }

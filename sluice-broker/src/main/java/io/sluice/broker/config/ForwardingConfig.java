@@ -13,8 +13,8 @@ import java.util.Map;
 public record ForwardingConfig(long waitMs, long retryBackoffMs) {
 
     public static ForwardingConfig of(BrokerConfig config) {
-        return new ForwardingConfig(config.longValue(CONTROLLER_FORWARD_WAIT_MS),
-                config.longValue(CONTROLLER_FORWARD_RETRY_BACKOFF_MS));
+        return new ForwardingConfig(
+                config.longValue(CONTROLLER_FORWARD_WAIT_MS), config.longValue(CONTROLLER_FORWARD_RETRY_BACKOFF_MS));
     }
 
     /** The keys' defaults, for channels built without a broker configuration (tests). */

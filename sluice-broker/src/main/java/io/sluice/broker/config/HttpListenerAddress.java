@@ -1,6 +1,5 @@
 package io.sluice.broker.config;
 
-
 /**
  * Where the HTTP listener binds, from {@code sluice.http.listener}: {@code host:port}, {@code [ipv6]:port}, or a bare
  * {@code port}, which binds to 127.0.0.1 (metrics stay on the machine unless asked otherwise). Port 0 picks a free one.
@@ -29,7 +28,9 @@ public record HttpListenerAddress(String host, int port) {
         try {
             number = Integer.parseInt(port);
         } catch (NumberFormatException e) {
-            throw new ConfigException(BrokerConfigKeys.HTTP_LISTENER, text,
+            throw new ConfigException(
+                    BrokerConfigKeys.HTTP_LISTENER,
+                    text,
                     "expected host:port or port, and '" + port + "' is not a port number");
         }
         if (number < 0 || number > 65_535) {

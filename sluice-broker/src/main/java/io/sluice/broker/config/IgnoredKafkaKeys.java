@@ -56,8 +56,7 @@ final class IgnoredKafkaKeys {
             "controller.",
             "kafka.metrics.");
 
-    private IgnoredKafkaKeys() {
-    }
+    private IgnoredKafkaKeys() {}
 
     /** The names, then each prefix followed by {@code *}, sorted within each group. */
     static List<String> describe() {

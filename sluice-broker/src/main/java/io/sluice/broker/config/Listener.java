@@ -52,16 +52,21 @@ public record Listener(String name, String host, int port) {
             Listener listener = parse(key, entry);
             String protocol = protocolByName.get(listener.name());
             if (protocol == null) {
-                throw new ConfigException(key, entry, "listener name " + listener.name()
-                        + " is not in listener.security.protocol.map " + protocolByName.keySet());
+                throw new ConfigException(
+                        key,
+                        entry,
+                        "listener name " + listener.name() + " is not in listener.security.protocol.map "
+                                + protocolByName.keySet());
             }
             if (!SUPPORTED_PROTOCOLS.contains(protocol)) {
-                throw new ConfigException(key, entry, "security protocol " + protocol
-                        + " is not supported; use one of " + SUPPORTED_PROTOCOLS);
+                throw new ConfigException(
+                        key,
+                        entry,
+                        "security protocol " + protocol + " is not supported; use one of " + SUPPORTED_PROTOCOLS);
             }
             if (!names.add(listener.name())) {
-                throw new ConfigException(key, String.join(",", entries), "listener name "
-                        + listener.name() + " appears twice");
+                throw new ConfigException(
+                        key, String.join(",", entries), "listener name " + listener.name() + " appears twice");
             }
             listeners.add(listener);
         }
@@ -110,7 +115,8 @@ public record Listener(String name, String host, int port) {
             if (colon <= 0 || colon == trimmed.length() - 1) {
                 throw new ConfigException(key, text, "entry '" + trimmed + "' is not NAME:PROTOCOL");
             }
-            map.put(trimmed.substring(0, colon).trim().toUpperCase(Locale.ROOT),
+            map.put(
+                    trimmed.substring(0, colon).trim().toUpperCase(Locale.ROOT),
                     trimmed.substring(colon + 1).trim().toUpperCase(Locale.ROOT));
         }
         return Map.copyOf(map);

@@ -10,8 +10,7 @@ import java.util.Locale;
 final class ListenerOverrides {
     private static final String MECHANISM_JAAS_SUFFIX = "." + BrokerConfigKeys.SASL_JAAS_CONFIG;
 
-    private ListenerOverrides() {
-    }
+    private ListenerOverrides() {}
 
     static String prefixed(String listenerName, String key) {
         return BrokerConfigKeys.LISTENER_PREFIX + listenerName.toLowerCase(Locale.ROOT) + "." + key;

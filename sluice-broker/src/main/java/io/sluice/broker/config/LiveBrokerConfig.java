@@ -17,8 +17,8 @@ public final class LiveBrokerConfig {
     private final BrokerConfig effective;
     private final BrokerConfig effectiveDefault;
 
-    private LiveBrokerConfig(BrokerConfig staticConfig, Map<String, String> clusterDefault,
-                             Map<String, String> perBroker) {
+    private LiveBrokerConfig(
+            BrokerConfig staticConfig, Map<String, String> clusterDefault, Map<String, String> perBroker) {
         this.staticConfig = staticConfig;
         this.clusterDefault = Map.copyOf(clusterDefault);
         this.perBroker = Map.copyOf(perBroker);
@@ -89,15 +89,17 @@ public final class LiveBrokerConfig {
                 out.add(new ConfigEntry.Synonym(key, perBroker.get(key), ConfigSource.DYNAMIC_BROKER_CONFIG));
             }
             if (clusterDefault.containsKey(key)) {
-                out.add(new ConfigEntry.Synonym(key, clusterDefault.get(key), ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG));
+                out.add(new ConfigEntry.Synonym(
+                        key, clusterDefault.get(key), ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG));
             }
             if (staticConfig.isExplicit(key)) {
-                out.add(new ConfigEntry.Synonym(key, staticConfig.explicitValues().get(key),
-                        ConfigSource.STATIC_BROKER_CONFIG));
+                out.add(new ConfigEntry.Synonym(
+                        key, staticConfig.explicitValues().get(key), ConfigSource.STATIC_BROKER_CONFIG));
             }
             ConfigKey definition = BrokerConfigKeys.byName(key);
             if (definition != null && definition.defaultValue() != null) {
-                out.add(new ConfigEntry.Synonym(key, ConfigType.format(definition.parse(null)), ConfigSource.DEFAULT_CONFIG));
+                out.add(new ConfigEntry.Synonym(
+                        key, ConfigType.format(definition.parse(null)), ConfigSource.DEFAULT_CONFIG));
             }
         }
         return out;

@@ -1,7 +1,5 @@
 package io.sluice.broker.config;
 
-import java.util.Map;
-
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNKS_IN_FLIGHT;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNK_BYTES;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FILE_TRANSFER_ENABLE;
@@ -12,13 +10,22 @@ import static io.sluice.broker.config.BrokerConfigKeys.MOVE_PIN_TIMEOUT_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_RETRY_BACKOFF_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.REPLICA_SOCKET_TIMEOUT_MS;
 
+import java.util.Map;
+
 /**
  * The partition-move settings of a broker (see {@link BrokerConfigKeys} for each key's reason; the socket timeout is
  * replication's {@code replica.socket.timeout.ms}). Immutable.
  */
-public record MoveConfig(int chunkBytes, int chunksInFlight, int maxConcurrentMoves, long pinTimeoutMs, long retryBackoffMs,
-                         int maxIdleRounds, long freeSpaceMarginBytes, int socketTimeoutMs,
-                         boolean fileTransferEnable) {
+public record MoveConfig(
+        int chunkBytes,
+        int chunksInFlight,
+        int maxConcurrentMoves,
+        long pinTimeoutMs,
+        long retryBackoffMs,
+        int maxIdleRounds,
+        long freeSpaceMarginBytes,
+        int socketTimeoutMs,
+        boolean fileTransferEnable) {
 
     /** Consecutive bad chunks from one source before the next source is tried (a flaky link, or a bad disk). */
     public static final int MAX_REJECTED_CHUNKS_PER_SOURCE = 3;
@@ -42,22 +49,54 @@ public record MoveConfig(int chunkBytes, int chunksInFlight, int maxConcurrentMo
     }
 
     public MoveConfig withChunkBytes(int value) {
-        return new MoveConfig(value, chunksInFlight, maxConcurrentMoves, pinTimeoutMs, retryBackoffMs, maxIdleRounds,
-                freeSpaceMarginBytes, socketTimeoutMs, fileTransferEnable);
+        return new MoveConfig(
+                value,
+                chunksInFlight,
+                maxConcurrentMoves,
+                pinTimeoutMs,
+                retryBackoffMs,
+                maxIdleRounds,
+                freeSpaceMarginBytes,
+                socketTimeoutMs,
+                fileTransferEnable);
     }
 
     public MoveConfig withChunksInFlight(int value) {
-        return new MoveConfig(chunkBytes, value, maxConcurrentMoves, pinTimeoutMs, retryBackoffMs, maxIdleRounds,
-                freeSpaceMarginBytes, socketTimeoutMs, fileTransferEnable);
+        return new MoveConfig(
+                chunkBytes,
+                value,
+                maxConcurrentMoves,
+                pinTimeoutMs,
+                retryBackoffMs,
+                maxIdleRounds,
+                freeSpaceMarginBytes,
+                socketTimeoutMs,
+                fileTransferEnable);
     }
 
     public MoveConfig withRetryBackoffMs(long value) {
-        return new MoveConfig(chunkBytes, chunksInFlight, maxConcurrentMoves, pinTimeoutMs, value, maxIdleRounds, freeSpaceMarginBytes,
-                socketTimeoutMs, fileTransferEnable);
+        return new MoveConfig(
+                chunkBytes,
+                chunksInFlight,
+                maxConcurrentMoves,
+                pinTimeoutMs,
+                value,
+                maxIdleRounds,
+                freeSpaceMarginBytes,
+                socketTimeoutMs,
+                fileTransferEnable);
     }
 
     public MoveConfig withMaxConcurrentMoves(int value) {
-        return new MoveConfig(chunkBytes, chunksInFlight, value, pinTimeoutMs, retryBackoffMs, maxIdleRounds, freeSpaceMarginBytes,
-                socketTimeoutMs, fileTransferEnable);
+        return new MoveConfig(
+                chunkBytes,
+                chunksInFlight,
+                value,
+                pinTimeoutMs,
+                retryBackoffMs,
+                maxIdleRounds,
+                freeSpaceMarginBytes,
+                socketTimeoutMs,
+                fileTransferEnable);
     }
 }

@@ -17,10 +17,19 @@ import static io.sluice.broker.config.BrokerConfigKeys.REPLICA_SOCKET_TIMEOUT_MS
  * The replication settings of a broker (Kafka's names and defaults; see {@link BrokerConfigKeys} for each key's
  * meaning). Immutable.
  */
-public record ReplicaConfig(int numFetchers, int fetchMaxBytes, int fetchWaitMaxMs, int fetchMinBytes,
-                            int fetchResponseMaxBytes, int fetchBackoffMs, long lagTimeMaxMs, int socketTimeoutMs,
-                            long highWatermarkCheckpointIntervalMs, boolean controlledShutdownEnable,
-                            int controlledShutdownMaxRetries, long controlledShutdownRetryBackoffMs) {
+public record ReplicaConfig(
+        int numFetchers,
+        int fetchMaxBytes,
+        int fetchWaitMaxMs,
+        int fetchMinBytes,
+        int fetchResponseMaxBytes,
+        int fetchBackoffMs,
+        long lagTimeMaxMs,
+        int socketTimeoutMs,
+        long highWatermarkCheckpointIntervalMs,
+        boolean controlledShutdownEnable,
+        int controlledShutdownMaxRetries,
+        long controlledShutdownRetryBackoffMs) {
 
     public static ReplicaConfig of(BrokerConfig config) {
         return new ReplicaConfig(

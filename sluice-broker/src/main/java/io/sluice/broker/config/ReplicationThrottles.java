@@ -30,7 +30,8 @@ public final class ReplicationThrottles {
     /** Stands for {@code *}. */
     private static final long[] ALL = new long[0];
 
-    private volatile Snapshot snapshot = new Snapshot(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Map.of(), Map.of());
+    private volatile Snapshot snapshot =
+            new Snapshot(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Map.of(), Map.of());
 
     /** Bytes/s this broker may send as leader to throttled followers; Long.MAX_VALUE means unthrottled. */
     public long leaderRate() {
@@ -68,8 +69,12 @@ public final class ReplicationThrottles {
             put(leader, e.getKey(), e.getValue().get(TopicConfigKeys.LEADER_REPLICATION_THROTTLED_REPLICAS));
             put(follower, e.getKey(), e.getValue().get(TopicConfigKeys.FOLLOWER_REPLICATION_THROTTLED_REPLICAS));
         }
-        snapshot = new Snapshot(broker.leaderReplicationThrottledRate(), broker.followerReplicationThrottledRate(),
-                broker.replicaAlterLogDirsIoMaxBytesPerSecond(), leader, follower);
+        snapshot = new Snapshot(
+                broker.leaderReplicationThrottledRate(),
+                broker.followerReplicationThrottledRate(),
+                broker.replicaAlterLogDirsIoMaxBytesPerSecond(),
+                leader,
+                follower);
     }
 
     /** Takes the rates of {@code broker} and the throttled replica lists of {@code topics}. */
@@ -107,7 +112,8 @@ public final class ReplicationThrottles {
             String item = entry.toString();
             int colon = item.indexOf(':');
             try {
-                packed[n++] = pack(Integer.parseInt(item.substring(0, colon).trim()),
+                packed[n++] = pack(
+                        Integer.parseInt(item.substring(0, colon).trim()),
                         Integer.parseInt(item.substring(colon + 1).trim()));
             } catch (RuntimeException malformed) {
                 // the controller validates the list; an unreadable item throttles nothing
@@ -133,7 +139,10 @@ public final class ReplicationThrottles {
         return replicas == ALL || Arrays.binarySearch(replicas, pack(partition, brokerId)) >= 0;
     }
 
-    private record Snapshot(long leaderRate, long followerRate, long alterLogDirsRate, Map<String, long[]> leader,
-                            Map<String, long[]> follower) {
-    }
+    private record Snapshot(
+            long leaderRate,
+            long followerRate,
+            long alterLogDirsRate,
+            Map<String, long[]> leader,
+            Map<String, long[]> follower) {}
 }

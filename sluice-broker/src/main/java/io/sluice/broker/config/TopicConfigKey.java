@@ -15,8 +15,8 @@ import java.util.function.Function;
  *                       there is no broker synonym
  * @param used           false for Kafka keys Sluice accepts and reports but does not act on
  */
-public record TopicConfigKey(ConfigKey key, List<String> brokerSynonyms,
-                             Function<BrokerConfig, Object> brokerDefault, boolean used) {
+public record TopicConfigKey(
+        ConfigKey key, List<String> brokerSynonyms, Function<BrokerConfig, Object> brokerDefault, boolean used) {
 
     public String name() {
         return key.name();

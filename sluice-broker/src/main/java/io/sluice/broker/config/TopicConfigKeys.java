@@ -48,62 +48,171 @@ public final class TopicConfigKeys {
     private static final Map<String, TopicConfigKey> KEYS = new LinkedHashMap<>();
 
     static {
-        synonym(CLEANUP_POLICY, LIST, "What happens to old segments: delete (by retention) and/or compact.",
-                nonEmptyListOf(CLEANUP_POLICIES), BrokerConfig::logCleanupPolicy, LOG_CLEANUP_POLICY);
-        synonym(COMPRESSION_TYPE, STRING, "Stored compression: producer keeps the producer's codec, others recompress.",
-                oneOf(BROKER_COMPRESSION_TYPES), BrokerConfig::compressionType, BrokerConfigKeys.COMPRESSION_TYPE);
-        synonym(FILE_DELETE_DELAY_MS, LONG, "Delay between removing a segment from the log and deleting its files.",
-                atLeast(0), BrokerConfig::fileDeleteDelayMs, LOG_SEGMENT_DELETE_DELAY_MS);
-        synonym(FLUSH_MESSAGES, LONG, "fsync after this many records; Long.MAX_VALUE leaves flushing to the OS.",
-                atLeast(1), BrokerConfig::logFlushIntervalMessages, LOG_FLUSH_INTERVAL_MESSAGES);
-        synonym(FLUSH_MS, LONG, "fsync when the oldest unflushed record is this old; Long.MAX_VALUE means never by time.",
-                atLeast(0), BrokerConfig::logFlushIntervalMs, LOG_FLUSH_INTERVAL_MS, LOG_FLUSH_SCHEDULER_INTERVAL_MS);
-        synonym(INDEX_INTERVAL_BYTES, INT, "Bytes of records between two offset index entries.",
-                atLeast(0), BrokerConfig::logIndexIntervalBytes, LOG_INDEX_INTERVAL_BYTES);
-        synonym(MAX_MESSAGE_BYTES, INT, "Largest record batch a producer may send to this topic, after compression.",
-                atLeast(0), BrokerConfig::messageMaxBytes, MESSAGE_MAX_BYTES);
-        synonym(MESSAGE_TIMESTAMP_TYPE, STRING, "CreateTime keeps producer timestamps; LogAppendTime stamps the broker's clock.",
-                oneOf(TIMESTAMP_TYPES), BrokerConfig::logMessageTimestampType, LOG_MESSAGE_TIMESTAMP_TYPE);
-        synonym(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LONG, "Refuse CreateTime timestamps further than this in the past.",
-                atLeast(0), BrokerConfig::logMessageTimestampBeforeMaxMs, LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
-        synonym(MESSAGE_TIMESTAMP_AFTER_MAX_MS, LONG, "Refuse CreateTime timestamps further than this in the future.",
-                atLeast(0), BrokerConfig::logMessageTimestampAfterMaxMs, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS);
-        synonym(MIN_INSYNC_REPLICAS, INT, "In-sync replicas an acks=-1 produce needs before it is acknowledged.",
-                atLeast(1), BrokerConfig::minInsyncReplicas, BrokerConfigKeys.MIN_INSYNC_REPLICAS);
-        synonym(RETENTION_BYTES, LONG, "Delete oldest segments while a partition is larger than this; -1 means no limit.",
-                atLeast(-1), BrokerConfig::logRetentionBytes, LOG_RETENTION_BYTES);
-        synonym(RETENTION_MS, LONG, "Delete segments older than this; -1 keeps forever.",
-                atLeast(-1), BrokerConfig::logRetentionMs, LOG_RETENTION_MS, LOG_RETENTION_MINUTES, LOG_RETENTION_HOURS);
-        synonym(SEGMENT_BYTES, INT, "A segment rolls when appending would make it larger than this.",
-                atLeast(MIN_SEGMENT_BYTES), BrokerConfig::logSegmentBytes, LOG_SEGMENT_BYTES);
-        synonym(SEGMENT_INDEX_BYTES, INT, "Largest offset or time index file; a full index rolls the segment.",
-                atLeast(MIN_INDEX_BYTES), BrokerConfig::logIndexSizeMaxBytes, LOG_INDEX_SIZE_MAX_BYTES);
-        synonym(SEGMENT_MS, LONG, "A segment rolls when its first record is this old.",
-                atLeast(1), BrokerConfig::logRollMs, LOG_ROLL_MS, LOG_ROLL_HOURS);
-        synonym(UNCLEAN_LEADER_ELECTION_ENABLE, BOOLEAN,
+        synonym(
+                CLEANUP_POLICY,
+                LIST,
+                "What happens to old segments: delete (by retention) and/or compact.",
+                nonEmptyListOf(CLEANUP_POLICIES),
+                BrokerConfig::logCleanupPolicy,
+                LOG_CLEANUP_POLICY);
+        synonym(
+                COMPRESSION_TYPE,
+                STRING,
+                "Stored compression: producer keeps the producer's codec, others recompress.",
+                oneOf(BROKER_COMPRESSION_TYPES),
+                BrokerConfig::compressionType,
+                BrokerConfigKeys.COMPRESSION_TYPE);
+        synonym(
+                FILE_DELETE_DELAY_MS,
+                LONG,
+                "Delay between removing a segment from the log and deleting its files.",
+                atLeast(0),
+                BrokerConfig::fileDeleteDelayMs,
+                LOG_SEGMENT_DELETE_DELAY_MS);
+        synonym(
+                FLUSH_MESSAGES,
+                LONG,
+                "fsync after this many records; Long.MAX_VALUE leaves flushing to the OS.",
+                atLeast(1),
+                BrokerConfig::logFlushIntervalMessages,
+                LOG_FLUSH_INTERVAL_MESSAGES);
+        synonym(
+                FLUSH_MS,
+                LONG,
+                "fsync when the oldest unflushed record is this old; Long.MAX_VALUE means never by time.",
+                atLeast(0),
+                BrokerConfig::logFlushIntervalMs,
+                LOG_FLUSH_INTERVAL_MS,
+                LOG_FLUSH_SCHEDULER_INTERVAL_MS);
+        synonym(
+                INDEX_INTERVAL_BYTES,
+                INT,
+                "Bytes of records between two offset index entries.",
+                atLeast(0),
+                BrokerConfig::logIndexIntervalBytes,
+                LOG_INDEX_INTERVAL_BYTES);
+        synonym(
+                MAX_MESSAGE_BYTES,
+                INT,
+                "Largest record batch a producer may send to this topic, after compression.",
+                atLeast(0),
+                BrokerConfig::messageMaxBytes,
+                MESSAGE_MAX_BYTES);
+        synonym(
+                MESSAGE_TIMESTAMP_TYPE,
+                STRING,
+                "CreateTime keeps producer timestamps; LogAppendTime stamps the broker's clock.",
+                oneOf(TIMESTAMP_TYPES),
+                BrokerConfig::logMessageTimestampType,
+                LOG_MESSAGE_TIMESTAMP_TYPE);
+        synonym(
+                MESSAGE_TIMESTAMP_BEFORE_MAX_MS,
+                LONG,
+                "Refuse CreateTime timestamps further than this in the past.",
+                atLeast(0),
+                BrokerConfig::logMessageTimestampBeforeMaxMs,
+                LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
+        synonym(
+                MESSAGE_TIMESTAMP_AFTER_MAX_MS,
+                LONG,
+                "Refuse CreateTime timestamps further than this in the future.",
+                atLeast(0),
+                BrokerConfig::logMessageTimestampAfterMaxMs,
+                LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS);
+        synonym(
+                MIN_INSYNC_REPLICAS,
+                INT,
+                "In-sync replicas an acks=-1 produce needs before it is acknowledged.",
+                atLeast(1),
+                BrokerConfig::minInsyncReplicas,
+                BrokerConfigKeys.MIN_INSYNC_REPLICAS);
+        synonym(
+                RETENTION_BYTES,
+                LONG,
+                "Delete oldest segments while a partition is larger than this; -1 means no limit.",
+                atLeast(-1),
+                BrokerConfig::logRetentionBytes,
+                LOG_RETENTION_BYTES);
+        synonym(
+                RETENTION_MS,
+                LONG,
+                "Delete segments older than this; -1 keeps forever.",
+                atLeast(-1),
+                BrokerConfig::logRetentionMs,
+                LOG_RETENTION_MS,
+                LOG_RETENTION_MINUTES,
+                LOG_RETENTION_HOURS);
+        synonym(
+                SEGMENT_BYTES,
+                INT,
+                "A segment rolls when appending would make it larger than this.",
+                atLeast(MIN_SEGMENT_BYTES),
+                BrokerConfig::logSegmentBytes,
+                LOG_SEGMENT_BYTES);
+        synonym(
+                SEGMENT_INDEX_BYTES,
+                INT,
+                "Largest offset or time index file; a full index rolls the segment.",
+                atLeast(MIN_INDEX_BYTES),
+                BrokerConfig::logIndexSizeMaxBytes,
+                LOG_INDEX_SIZE_MAX_BYTES);
+        synonym(
+                SEGMENT_MS,
+                LONG,
+                "A segment rolls when its first record is this old.",
+                atLeast(1),
+                BrokerConfig::logRollMs,
+                LOG_ROLL_MS,
+                LOG_ROLL_HOURS);
+        synonym(
+                UNCLEAN_LEADER_ELECTION_ENABLE,
+                BOOLEAN,
                 "Elect an out-of-sync replica when no ISR member is alive (acknowledged records may be lost).",
-                ANY, BrokerConfig::uncleanLeaderElectionEnable, BrokerConfigKeys.UNCLEAN_LEADER_ELECTION_ENABLE);
-        throttledReplicas(LEADER_REPLICATION_THROTTLED_REPLICAS,
+                ANY,
+                BrokerConfig::uncleanLeaderElectionEnable,
+                BrokerConfigKeys.UNCLEAN_LEADER_ELECTION_ENABLE);
+        throttledReplicas(
+                LEADER_REPLICATION_THROTTLED_REPLICAS,
                 "Replicas (partition:broker, or *) whose leader throttles what it sends to followers out of sync (KIP-73).");
-        throttledReplicas(FOLLOWER_REPLICATION_THROTTLED_REPLICAS,
+        throttledReplicas(
+                FOLLOWER_REPLICATION_THROTTLED_REPLICAS,
                 "Replicas (partition:broker, or *) that throttle their fetching as followers (KIP-73).");
 
-        synonym(DELETE_RETENTION_MS, LONG, "How long a tombstone stays readable after the cleaner first keeps it (compacted topics).",
-                atLeast(0), BrokerConfig::logCleanerDeleteRetentionMs, LOG_CLEANER_DELETE_RETENTION_MS);
-        synonym(MIN_CLEANABLE_DIRTY_RATIO, DOUBLE, "The cleaner compacts the log once this share of its cleanable bytes is dirty.",
-                ConfigValidator.inRange(0, 1), BrokerConfig::logCleanerMinCleanableRatio, LOG_CLEANER_MIN_CLEANABLE_RATIO);
-        synonym(MIN_COMPACTION_LAG_MS, LONG, "A record stays uncompacted at least this long after it is written.",
-                atLeast(0), BrokerConfig::logCleanerMinCompactionLagMs, LOG_CLEANER_MIN_COMPACTION_LAG_MS);
-        synonym(MAX_COMPACTION_LAG_MS, LONG, "A record becomes cleanable at most this long after it is written, whatever the dirty ratio.",
-                atLeast(1), BrokerConfig::logCleanerMaxCompactionLagMs, LOG_CLEANER_MAX_COMPACTION_LAG_MS);
+        synonym(
+                DELETE_RETENTION_MS,
+                LONG,
+                "How long a tombstone stays readable after the cleaner first keeps it (compacted topics).",
+                atLeast(0),
+                BrokerConfig::logCleanerDeleteRetentionMs,
+                LOG_CLEANER_DELETE_RETENTION_MS);
+        synonym(
+                MIN_CLEANABLE_DIRTY_RATIO,
+                DOUBLE,
+                "The cleaner compacts the log once this share of its cleanable bytes is dirty.",
+                ConfigValidator.inRange(0, 1),
+                BrokerConfig::logCleanerMinCleanableRatio,
+                LOG_CLEANER_MIN_CLEANABLE_RATIO);
+        synonym(
+                MIN_COMPACTION_LAG_MS,
+                LONG,
+                "A record stays uncompacted at least this long after it is written.",
+                atLeast(0),
+                BrokerConfig::logCleanerMinCompactionLagMs,
+                LOG_CLEANER_MIN_COMPACTION_LAG_MS);
+        synonym(
+                MAX_COMPACTION_LAG_MS,
+                LONG,
+                "A record becomes cleanable at most this long after it is written, whatever the dirty ratio.",
+                atLeast(1),
+                BrokerConfig::logCleanerMaxCompactionLagMs,
+                LOG_CLEANER_MAX_COMPACTION_LAG_MS);
         accepted("segment.jitter.ms", LONG, "0", atLeast(0));
         accepted("preallocate", BOOLEAN, "false", ANY);
         accepted("message.downconversion.enable", BOOLEAN, "true", ANY);
         accepted("remote.storage.enable", BOOLEAN, "false", ANY);
     }
 
-    private TopicConfigKeys() {
-    }
+    private TopicConfigKeys() {}
 
     /** All topic keys, used ones first. */
     public static List<TopicConfigKey> all() {
@@ -115,10 +224,15 @@ public final class TopicConfigKeys {
         return KEYS.get(name);
     }
 
-    private static void synonym(String name, ConfigType type, String doc, ConfigValidator validator,
-                                Function<BrokerConfig, Object> brokerDefault, String... brokerSynonyms) {
-        put(new TopicConfigKey(new ConfigKey(name, type, null, doc, validator),
-                List.of(brokerSynonyms), brokerDefault, true));
+    private static void synonym(
+            String name,
+            ConfigType type,
+            String doc,
+            ConfigValidator validator,
+            Function<BrokerConfig, Object> brokerDefault,
+            String... brokerSynonyms) {
+        put(new TopicConfigKey(
+                new ConfigKey(name, type, null, doc, validator), List.of(brokerSynonyms), brokerDefault, true));
     }
 
     private static void throttledReplicas(String name, String doc) {
@@ -135,15 +249,22 @@ public final class TopicConfigKeys {
         }
         for (Object item : items) {
             if (!item.toString().matches("[0-9]+:[0-9]+")) {
-                throw new ConfigException(name, ConfigType.format(value), "must be the literal '*' or a list of "
-                        + "replicas in the following format: [partitionId]:[brokerId],[partitionId]:[brokerId],...");
+                throw new ConfigException(
+                        name,
+                        ConfigType.format(value),
+                        "must be the literal '*' or a list of "
+                                + "replicas in the following format: [partitionId]:[brokerId],[partitionId]:[brokerId],...");
             }
         }
     }
 
     private static void accepted(String name, ConfigType type, String defaultValue, ConfigValidator validator) {
-        ConfigKey key = new ConfigKey(name, type, defaultValue,
-                "Accepted for Kafka compatibility with its default only: Sluice does not act on it, so another value is refused (INVALID_CONFIG).", validator);
+        ConfigKey key = new ConfigKey(
+                name,
+                type,
+                defaultValue,
+                "Accepted for Kafka compatibility with its default only: Sluice does not act on it, so another value is refused (INVALID_CONFIG).",
+                validator);
         key.parse(defaultValue);
         put(new TopicConfigKey(key, List.of(), null, false));
     }

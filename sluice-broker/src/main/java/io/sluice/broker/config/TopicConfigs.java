@@ -13,8 +13,7 @@ import java.util.TreeMap;
  */
 public final class TopicConfigs {
 
-    private TopicConfigs() {
-    }
+    private TopicConfigs() {}
 
     /**
      * Checks every override and returns them with trimmed values, sorted by key.
@@ -50,10 +49,17 @@ public final class TopicConfigs {
         Map<String, String> normalized = validate(topicOverrides);
         for (Map.Entry<String, String> entry : normalized.entrySet()) {
             TopicConfigKey key = TopicConfigKeys.byName(entry.getKey());
-            if (!key.used() && !key.key().parse(entry.getValue()).equals(key.key().parse(key.key().defaultValue()))) {
-                throw new ConfigException(entry.getKey(), entry.getValue(), "Sluice accepts this key for Kafka "
-                        + "compatibility but does not act on it, so only its default " + key.key().defaultValue()
-                        + " is accepted");
+            if (!key.used()
+                    && !key.key()
+                            .parse(entry.getValue())
+                            .equals(key.key().parse(key.key().defaultValue()))) {
+                throw new ConfigException(
+                        entry.getKey(),
+                        entry.getValue(),
+                        "Sluice accepts this key for Kafka "
+                                + "compatibility but does not act on it, so only its default "
+                                + key.key().defaultValue()
+                                + " is accepted");
             }
         }
         return normalized;
@@ -104,8 +110,18 @@ public final class TopicConfigs {
                 synonyms.addAll(live.synonyms(topicKey.brokerSynonyms(), true));
             }
             values.put(key.name(), value);
-            entries.put(key.name(), new ConfigEntry(key.name(), ConfigType.format(value), source,
-                    source == ConfigSource.DEFAULT_CONFIG, false, false, key.type(), key.doc(), synonyms));
+            entries.put(
+                    key.name(),
+                    new ConfigEntry(
+                            key.name(),
+                            ConfigType.format(value),
+                            source,
+                            source == ConfigSource.DEFAULT_CONFIG,
+                            false,
+                            false,
+                            key.type(),
+                            key.doc(),
+                            synonyms));
         }
         return new EffectiveTopicConfig(values, List.copyOf(entries.values()), broker.producerIdExpirationMs());
     }
@@ -121,9 +137,15 @@ public final class TopicConfigs {
         List<ConfigEntry> entries = new ArrayList<>(keys.size());
         for (ConfigKey key : keys) {
             ConfigSource source = live.source(key.name(), perBroker);
-            entries.add(new ConfigEntry(key.name(), broker.valueText(key.name()), source,
-                    source == ConfigSource.DEFAULT_CONFIG, !DynamicBrokerKeys.isDynamic(key.name()),
-                    key.type() == ConfigType.PASSWORD, key.type(), key.doc(),
+            entries.add(new ConfigEntry(
+                    key.name(),
+                    broker.valueText(key.name()),
+                    source,
+                    source == ConfigSource.DEFAULT_CONFIG,
+                    !DynamicBrokerKeys.isDynamic(key.name()),
+                    key.type() == ConfigType.PASSWORD,
+                    key.type(),
+                    key.doc(),
                     live.synonyms(DynamicBrokerKeys.chainOf(key.name()), perBroker)));
         }
         return List.copyOf(entries);

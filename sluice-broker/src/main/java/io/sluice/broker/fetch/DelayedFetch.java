@@ -29,8 +29,14 @@ final class DelayedFetch implements Partition.AppendWaiter {
     private volatile ScheduledFuture<?> timeout;
     private final boolean fromFollower;
 
-    DelayedFetch(TopicManager topics, FetchReader reader, List<FetchTarget> targets, int minBytes, int maxWaitMs,
-                 ScheduledExecutorService timer, boolean fromFollower) {
+    DelayedFetch(
+            TopicManager topics,
+            FetchReader reader,
+            List<FetchTarget> targets,
+            int minBytes,
+            int maxWaitMs,
+            ScheduledExecutorService timer,
+            boolean fromFollower) {
         this.fromFollower = fromFollower;
         this.reader = reader;
         this.minBytes = minBytes;

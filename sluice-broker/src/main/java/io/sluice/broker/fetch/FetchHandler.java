@@ -11,9 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.ToIntFunction;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
 
@@ -44,8 +44,11 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
     }
 
     /** @param quotaMaxBytes the most a consumer's fetch may return under its fetch quota ({@code Integer.MAX_VALUE}: no quota) */
-    public FetchHandler(TopicManager topics, ReplicaManager replicas, ScheduledExecutorService timer,
-                        ToIntFunction<RequestContext> quotaMaxBytes) {
+    public FetchHandler(
+            TopicManager topics,
+            ReplicaManager replicas,
+            ScheduledExecutorService timer,
+            ToIntFunction<RequestContext> quotaMaxBytes) {
         this.topics = topics;
         this.replicas = replicas;
         this.timer = timer;
@@ -55,7 +58,8 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, FetchRequestData request) {
         boolean byId = context.apiVersion() >= FIRST_VERSION_WITH_TOPIC_IDS;
-        int replicaId = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE ? request.replicaState().replicaId()
+        int replicaId = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE
+                ? request.replicaState().replicaId()
                 : request.replicaId();
         // As Kafka: a follower needs ClusterAction on the cluster, a consumer Read on each topic.
         boolean followerRefused = replicaId >= 0 && !context.authorizeCluster(AclOperation.CLUSTER_ACTION);
@@ -72,26 +76,34 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
                 TopicInfo info = topics.topic(name);
                 id = info == null ? Uuid.ZERO_UUID : info.id();
             }
-            if (followerRefused || (replicaId < 0 && topicError == Errors.NONE
-                    && !context.authorize(AclOperation.READ, ResourceType.TOPIC, name))) {
+            if (followerRefused
+                    || (replicaId < 0
+                            && topicError == Errors.NONE
+                            && !context.authorize(AclOperation.READ, ResourceType.TOPIC, name))) {
                 topicError = Errors.TOPIC_AUTHORIZATION_FAILED;
             }
             for (FetchRequestData.FetchPartition partition : topic.partitions()) {
-                targets.add(new FetchTarget(name, id, partition.partition(), partition.fetchOffset(),
-                        partition.partitionMaxBytes(), topicError, partition.currentLeaderEpoch(),
+                targets.add(new FetchTarget(
+                        name,
+                        id,
+                        partition.partition(),
+                        partition.fetchOffset(),
+                        partition.partitionMaxBytes(),
+                        topicError,
+                        partition.currentLeaderEpoch(),
                         context.apiVersion() >= FIRST_VERSION_WITH_DIVERGING_EPOCH ? partition.lastFetchedEpoch() : -1,
                         partition.logStartOffset()));
             }
         }
-        int maxBytes = replicaId >= 0 ? request.maxBytes() : Math.min(request.maxBytes(), quotaMaxBytes.applyAsInt(context));
+        int maxBytes =
+                replicaId >= 0 ? request.maxBytes() : Math.min(request.maxBytes(), quotaMaxBytes.applyAsInt(context));
         int minBytes = Math.min(request.minBytes(), maxBytes);
-        FetchReader reader = new FetchReader(topics, replicas, targets, maxBytes, request.isolationLevel(),
-                Math.max(-1, replicaId));
+        FetchReader reader =
+                new FetchReader(topics, replicas, targets, maxBytes, request.isolationLevel(), Math.max(-1, replicaId));
         FetchReader.Result first = reader.read(true);
         if (request.maxWaitMs() <= 0 || first.bytes() >= minBytes || first.hasError() || targets.isEmpty()) {
             return CompletableFuture.completedFuture(first.response());
         }
-        return new DelayedFetch(topics, reader, targets, minBytes, request.maxWaitMs(), timer, replicaId >= 0)
-                .start();
+        return new DelayedFetch(topics, reader, targets, minBytes, request.maxWaitMs(), timer, replicaId >= 0).start();
     }
 }

@@ -37,8 +37,7 @@ final class FetchReader {
     private static final long NO_FETCHABLE_LIMIT = -1;
 
     /** A built response with the record bytes it carries and whether any partition failed. */
-    record Result(FetchResponseData response, long bytes, boolean hasError) {
-    }
+    record Result(FetchResponseData response, long bytes, boolean hasError) {}
 
     private final TopicManager topics;
     private final ReplicaManager replicas;
@@ -48,8 +47,13 @@ final class FetchReader {
     private final int replicaId;
 
     /** @param replicaId the fetching follower's broker id, -1 for a consumer */
-    FetchReader(TopicManager topics, ReplicaManager replicas, List<FetchTarget> targets, int responseMaxBytes,
-                byte isolationLevel, int replicaId) {
+    FetchReader(
+            TopicManager topics,
+            ReplicaManager replicas,
+            List<FetchTarget> targets,
+            int responseMaxBytes,
+            byte isolationLevel,
+            int replicaId) {
         this.topics = topics;
         this.replicas = replicas;
         this.targets = targets;
@@ -92,8 +96,13 @@ final class FetchReader {
                 }
             }
             String key = target.topic() + '/' + target.topicId();
-            byTopic.computeIfAbsent(key, k -> new FetchableTopicResponse().setTopic(target.topic())
-                    .setTopicId(target.topicId() == null ? Uuid.ZERO_UUID : target.topicId())).partitions().add(data);
+            byTopic.computeIfAbsent(
+                            key,
+                            k -> new FetchableTopicResponse()
+                                    .setTopic(target.topic())
+                                    .setTopicId(target.topicId() == null ? Uuid.ZERO_UUID : target.topicId()))
+                    .partitions()
+                    .add(data);
         }
         FetchResponseData response = new FetchResponseData()
                 .setErrorCode(Errors.NONE.code())
@@ -112,7 +121,8 @@ final class FetchReader {
      */
     private static Errors checkDivergence(Partition partition, FetchTarget target, PartitionData data) {
         EpochEndOffset end = partition.log().endOffsetForEpoch(target.lastFetchedEpoch());
-        if (end.endOffset() == EpochEndOffset.UNDEFINED_OFFSET || end.epoch() == EpochEndOffset.UNDEFINED_EPOCH
+        if (end.endOffset() == EpochEndOffset.UNDEFINED_OFFSET
+                || end.epoch() == EpochEndOffset.UNDEFINED_EPOCH
                 || target.fetchOffset() < partition.log().logStartOffset()) {
             return Errors.OFFSET_OUT_OF_RANGE;
         }
@@ -122,8 +132,8 @@ final class FetchReader {
         return Errors.NONE;
     }
 
-    private Errors readPartition(FetchTarget target, PartitionData data, long remaining, boolean minOneBatch,
-                                 boolean arrival) {
+    private Errors readPartition(
+            FetchTarget target, PartitionData data, long remaining, boolean minOneBatch, boolean arrival) {
         if (target.topicError() != Errors.NONE) {
             return target.topicError();
         }
@@ -160,14 +170,19 @@ final class FetchReader {
                 }
             }
             long logEnd = partition.log().logEndOffset();
-            if (follower && arrival && target.fetchOffset() >= partition.log().logStartOffset()
+            if (follower
+                    && arrival
+                    && target.fetchOffset() >= partition.log().logStartOffset()
                     && target.fetchOffset() <= logEnd) {
                 replicas.onFollowerFetch(partition, replicaId, target.fetchOffset(), target.logStartOffset(), logEnd);
             }
             long highWatermark = partition.highWatermark();
             data.setHighWatermark(highWatermark).setLastStableOffset(highWatermark);
             int limit = (int) Math.max(0, Math.min(target.partitionMaxBytes(), remaining));
-            if (limit == 0 && !minOneBatch && target.fetchOffset() >= partition.log().logStartOffset() && target.fetchOffset() <= partition.log().logEndOffset()) {
+            if (limit == 0
+                    && !minOneBatch
+                    && target.fetchOffset() >= partition.log().logStartOffset()
+                    && target.fetchOffset() <= partition.log().logEndOffset()) {
                 return Errors.NONE;
             }
             if (follower && replicas.throttling().holdsLeaderAnswer(partition, replicaId)) {

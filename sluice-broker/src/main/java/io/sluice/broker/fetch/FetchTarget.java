@@ -10,6 +10,13 @@ import org.apache.kafka.common.protocol.Errors;
  *
  * <p>Immutable.
  */
-record FetchTarget(String topic, Uuid topicId, int partition, long fetchOffset, int partitionMaxBytes,
-                   Errors topicError, int currentLeaderEpoch, int lastFetchedEpoch, long logStartOffset) {
-}
+record FetchTarget(
+        String topic,
+        Uuid topicId,
+        int partition,
+        long fetchOffset,
+        int partitionMaxBytes,
+        Errors topicError,
+        int currentLeaderEpoch,
+        int lastFetchedEpoch,
+        long logStartOffset) {}

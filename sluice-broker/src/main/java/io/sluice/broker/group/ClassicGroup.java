@@ -1,8 +1,5 @@
 package io.sluice.broker.group;
 
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.message.JoinGroupResponseData;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,6 +10,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.JoinGroupResponseData;
 
 /**
  * State of one classic group: its state machine position, generation, members, pending members and committed
@@ -38,16 +37,19 @@ final class ClassicGroup {
     final Map<String, ScheduledFuture<?>> pendingMembers = new HashMap<>();
     /** Members of the current generation that have not sent SyncGroup yet. */
     final Set<String> pendingSyncMembers = new HashSet<>();
+
     private final Map<String, Integer> protocolSupport = new HashMap<>();
     int membersAwaitingJoin;
     /** Set when a member joins during the initial rebalance delay, which then extends the delay. */
     boolean newMemberAdded;
+
     boolean initialDelayActive;
     int initialDelayRemainingMs;
     /** Incremented whenever the join timer is replaced or cancelled, so a superseded timer does nothing. */
     long joinTimerEpoch;
     /** Same for the pending-sync timer. */
     long syncTimerEpoch;
+
     ScheduledFuture<?> joinTimer;
     ScheduledFuture<?> syncTimer;
 
@@ -159,8 +161,8 @@ final class ClassicGroup {
     GroupMember replaceStaticMember(String groupInstanceId, String oldMemberId, GroupMember replacement) {
         GroupMember old = members.remove(oldMemberId);
         if (old == null) {
-            throw new IllegalStateException("static member " + groupInstanceId + " maps to unknown member "
-                    + oldMemberId);
+            throw new IllegalStateException(
+                    "static member " + groupInstanceId + " maps to unknown member " + oldMemberId);
         }
         for (String protocol : old.protocols.keySet()) {
             protocolSupport.merge(protocol, -1, Integer::sum);

@@ -32,10 +32,11 @@ public final class ConsumerLag {
         List<GroupOffsets> served = coordinator.servedGroupOffsets();
         List<GroupLag> lags = new ArrayList<>(served.size());
         for (GroupOffsets group : served) {
-            List<GroupLag.PartitionLag> partitions = new ArrayList<>(group.committed().size());
+            List<GroupLag.PartitionLag> partitions =
+                    new ArrayList<>(group.committed().size());
             for (GroupOffsets.Committed c : group.committed()) {
-                partitions.add(new GroupLag.PartitionLag(c.topic(), c.partition(), c.offset(),
-                        highWatermarks.highWatermark(c.topic(), c.partition())));
+                partitions.add(new GroupLag.PartitionLag(
+                        c.topic(), c.partition(), c.offset(), highWatermarks.highWatermark(c.topic(), c.partition())));
             }
             lags.add(new GroupLag(group.groupId(), group.state(), group.members(), partitions));
         }

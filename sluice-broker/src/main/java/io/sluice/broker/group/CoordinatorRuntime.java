@@ -4,11 +4,6 @@ import io.sluice.broker.group.store.GroupPartitioner;
 import io.sluice.broker.group.store.GroupRecord;
 import io.sluice.broker.group.store.GroupStore;
 import io.sluice.broker.group.store.GroupStoreException;
-import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
-import org.apache.kafka.common.protocol.Errors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -25,6 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the coordinator's parts share: configuration, the store, the timer scheduler, the clock, the topic lookup
@@ -41,8 +40,12 @@ final class CoordinatorRuntime {
     final TopicPartitionLookup topics;
     final ConcurrentHashMap<String, ClassicGroup> groups = new ConcurrentHashMap<>();
 
-    CoordinatorRuntime(GroupCoordinatorConfig config, GroupStore store, ScheduledExecutorService scheduler,
-                       LongSupplier clockMs, TopicPartitionLookup topics) {
+    CoordinatorRuntime(
+            GroupCoordinatorConfig config,
+            GroupStore store,
+            ScheduledExecutorService scheduler,
+            LongSupplier clockMs,
+            TopicPartitionLookup topics) {
         this.config = config;
         this.store = store;
         this.scheduler = scheduler;
@@ -57,13 +60,16 @@ final class CoordinatorRuntime {
     /** Runs {@code task} after {@code delayMs}; returns null if the scheduler is shut down. */
     ScheduledFuture<?> schedule(String what, Runnable task, long delayMs) {
         try {
-            return scheduler.schedule(() -> {
-                try {
-                    task.run();
-                } catch (RuntimeException e) {
-                    LOG.error("Group coordinator timer '{}' failed", what, e);
-                }
-            }, Math.max(0, delayMs), TimeUnit.MILLISECONDS);
+            return scheduler.schedule(
+                    () -> {
+                        try {
+                            task.run();
+                        } catch (RuntimeException e) {
+                            LOG.error("Group coordinator timer '{}' failed", what, e);
+                        }
+                    },
+                    Math.max(0, delayMs),
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             LOG.debug("Group coordinator timer '{}' not scheduled: scheduler is shut down", what);
             return null;
@@ -85,11 +91,26 @@ final class CoordinatorRuntime {
         List<GroupRecord.Member> members = new ArrayList<>(group.members.size());
         for (GroupMember m : group.members.values()) {
             byte[] assignment = assignments == null ? m.assignment : assignments.getOrDefault(m.memberId, m.assignment);
-            members.add(new GroupRecord.Member(m.memberId, m.groupInstanceId, m.clientId, m.clientHost,
-                    m.rebalanceTimeoutMs, m.sessionTimeoutMs, m.metadataFor(group.protocolName), assignment));
+            members.add(new GroupRecord.Member(
+                    m.memberId,
+                    m.groupInstanceId,
+                    m.clientId,
+                    m.clientHost,
+                    m.rebalanceTimeoutMs,
+                    m.sessionTimeoutMs,
+                    m.metadataFor(group.protocolName),
+                    assignment));
         }
-        return store.append(group.groupId, List.of(new GroupRecord.GroupMetadata(group.groupId, group.protocolType,
-                group.generationId, group.protocolName, group.leaderId, group.stateTimestampMs, members)));
+        return store.append(
+                group.groupId,
+                List.of(new GroupRecord.GroupMetadata(
+                        group.groupId,
+                        group.protocolType,
+                        group.generationId,
+                        group.protocolName,
+                        group.leaderId,
+                        group.stateTimestampMs,
+                        members)));
     }
 
     /**
@@ -127,7 +148,7 @@ final class CoordinatorRuntime {
         }
         return switch (error) {
             case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND ->
-                    Errors.COORDINATOR_NOT_AVAILABLE;
+                Errors.COORDINATOR_NOT_AVAILABLE;
             case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
             case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.INVALID_COMMIT_OFFSET_SIZE;
             default -> error;
@@ -142,7 +163,7 @@ final class CoordinatorRuntime {
         }
         return switch (error) {
             case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT ->
-                    Errors.COORDINATOR_NOT_AVAILABLE;
+                Errors.COORDINATOR_NOT_AVAILABLE;
             case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
             case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.UNKNOWN_SERVER_ERROR;
             default -> error;
@@ -167,10 +188,14 @@ final class CoordinatorRuntime {
         for (GroupMember member : group.members.values()) {
             try {
                 topics.addAll(ConsumerProtocol.deserializeSubscription(
-                        ByteBuffer.wrap(member.metadataFor(group.protocolName))).topics());
+                                ByteBuffer.wrap(member.metadataFor(group.protocolName)))
+                        .topics());
             } catch (RuntimeException e) {
-                LOG.debug("Group {}: cannot read the subscription of member {}: {}", group.groupId,
-                        member.memberId, e.toString());
+                LOG.debug(
+                        "Group {}: cannot read the subscription of member {}: {}",
+                        group.groupId,
+                        member.memberId,
+                        e.toString());
                 return null;
             }
         }

@@ -1,14 +1,6 @@
 package io.sluice.broker.group;
 
 import io.sluice.broker.group.store.GroupRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.message.DescribeGroupsResponseData;
-import org.apache.kafka.common.message.ListGroupsRequestData;
-import org.apache.kafka.common.message.ListGroupsResponseData;
-import org.apache.kafka.common.protocol.Errors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,6 +9,13 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.DescribeGroupsResponseData;
+import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.ListGroupsResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The admin side of the coordinator: ListGroups, DescribeGroups and DeleteGroups over the groups this broker
@@ -40,14 +39,18 @@ final class GroupAdmin {
 
     ListGroupsResponseData listGroups(ListGroupsRequestData request, short apiVersion) {
         Set<String> states = apiVersion >= LIST_GROUPS_STATES_FILTER_VERSION && request.statesFilter() != null
-                ? request.statesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet())
+                ? request.statesFilter().stream()
+                        .map(s -> s.toLowerCase(Locale.ROOT))
+                        .collect(Collectors.toSet())
                 : Set.of();
         Set<String> types = apiVersion >= LIST_GROUPS_TYPES_FILTER_VERSION && request.typesFilter() != null
-                ? request.typesFilter().stream().map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.toSet())
+                ? request.typesFilter().stream()
+                        .map(s -> s.toLowerCase(Locale.ROOT))
+                        .collect(Collectors.toSet())
                 : Set.of();
         // Kafka lists what it has and says COORDINATOR_LOAD_IN_PROGRESS while a partition loads; the client retries.
-        ListGroupsResponseData response = new ListGroupsResponseData().setErrorCode(
-                (loader.anyLoading() ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE).code());
+        ListGroupsResponseData response = new ListGroupsResponseData()
+                .setErrorCode((loader.anyLoading() ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE).code());
         if (!types.isEmpty() && !types.contains(GroupCoordinator.CLASSIC_GROUP_TYPE)) {
             return response;
         }
@@ -58,14 +61,16 @@ final class GroupAdmin {
             group.lock.lock();
             try {
                 if (group.is(GroupState.DEAD)
-                        || (!states.isEmpty() && !states.contains(group.state.kafkaName().toLowerCase(Locale.ROOT)))) {
+                        || (!states.isEmpty()
+                                && !states.contains(group.state.kafkaName().toLowerCase(Locale.ROOT)))) {
                     continue;
                 }
-                response.groups().add(new ListGroupsResponseData.ListedGroup()
-                        .setGroupId(group.groupId)
-                        .setProtocolType(group.protocolType == null ? "" : group.protocolType)
-                        .setGroupState(group.state.kafkaName())
-                        .setGroupType(GroupCoordinator.CLASSIC_GROUP_TYPE));
+                response.groups()
+                        .add(new ListGroupsResponseData.ListedGroup()
+                                .setGroupId(group.groupId)
+                                .setProtocolType(group.protocolType == null ? "" : group.protocolType)
+                                .setGroupState(group.state.kafkaName())
+                                .setGroupType(GroupCoordinator.CLASSIC_GROUP_TYPE));
             } finally {
                 group.lock.unlock();
             }
@@ -101,8 +106,11 @@ final class GroupAdmin {
 
     DescribeGroupsResponseData.DescribedGroup describe(String groupId) {
         DescribeGroupsResponseData.DescribedGroup out = new DescribeGroupsResponseData.DescribedGroup()
-                .setGroupId(groupId).setErrorCode(Errors.NONE.code())
-                .setGroupState(GroupState.DEAD.kafkaName()).setProtocolType("").setProtocolData("");
+                .setGroupId(groupId)
+                .setErrorCode(Errors.NONE.code())
+                .setGroupState(GroupState.DEAD.kafkaName())
+                .setProtocolType("")
+                .setProtocolData("");
         if (groupId == null) {
             return out.setErrorCode(Errors.INVALID_GROUP_ID.code());
         }
@@ -121,13 +129,14 @@ final class GroupAdmin {
                     .setProtocolType(group.protocolType == null ? "" : group.protocolType)
                     .setProtocolData(stable && group.protocolName != null ? group.protocolName : "");
             for (GroupMember m : group.members.values()) {
-                out.members().add(new DescribeGroupsResponseData.DescribedGroupMember()
-                        .setMemberId(m.memberId)
-                        .setGroupInstanceId(m.groupInstanceId)
-                        .setClientId(m.clientId)
-                        .setClientHost(m.clientHost)
-                        .setMemberMetadata(stable ? m.metadataFor(group.protocolName) : new byte[0])
-                        .setMemberAssignment(stable ? m.assignment : new byte[0]));
+                out.members()
+                        .add(new DescribeGroupsResponseData.DescribedGroupMember()
+                                .setMemberId(m.memberId)
+                                .setGroupInstanceId(m.groupInstanceId)
+                                .setClientId(m.clientId)
+                                .setClientHost(m.clientHost)
+                                .setMemberMetadata(stable ? m.metadataFor(group.protocolName) : new byte[0])
+                                .setMemberAssignment(stable ? m.assignment : new byte[0]));
             }
             return out;
         } finally {
@@ -172,8 +181,8 @@ final class GroupAdmin {
             group.transitionTo(GroupState.DEAD, rt.now());
             rt.groups.remove(groupId, group);
             LOG.info("Group {}: deleted", groupId);
-            return durable.handle((ok, failure) -> failure == null ? Errors.NONE
-                    : CoordinatorRuntime.groupWriteError(failure));
+            return durable.handle(
+                    (ok, failure) -> failure == null ? Errors.NONE : CoordinatorRuntime.groupWriteError(failure));
         } finally {
             group.lock.unlock();
         }

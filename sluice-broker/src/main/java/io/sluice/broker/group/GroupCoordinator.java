@@ -1,6 +1,14 @@
 package io.sluice.broker.group;
 
 import io.sluice.broker.group.store.GroupStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
@@ -24,15 +32,6 @@ import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.function.Function;
-import java.util.function.LongSupplier;
 
 /**
  * The classic consumer-group coordinator: Kafka's group membership protocol and committed offsets, kept in a
@@ -63,15 +62,24 @@ public final class GroupCoordinator implements AutoCloseable {
     private volatile Lifecycle lifecycle = Lifecycle.STARTING;
     private volatile ScheduledFuture<?> retentionTimer;
 
-    private enum Lifecycle { STARTING, ACTIVE, CLOSED }
+    private enum Lifecycle {
+        STARTING,
+        ACTIVE,
+        CLOSED
+    }
 
     /**
      * @param scheduler runs the group timers and the outcomes of writes; not owned
      * @param loader    runs partition loads and unloads, one at a time in submission order; not owned
      * @param topics    whether a partition exists, so commits for unknown ones are refused
      */
-    public GroupCoordinator(GroupCoordinatorConfig config, GroupStore store, ScheduledExecutorService scheduler,
-                            Executor loader, LongSupplier clockMs, TopicPartitionLookup topics) {
+    public GroupCoordinator(
+            GroupCoordinatorConfig config,
+            GroupStore store,
+            ScheduledExecutorService scheduler,
+            Executor loader,
+            LongSupplier clockMs,
+            TopicPartitionLookup topics) {
         if (store.partitionCount() != config.offsetsTopicNumPartitions()) {
             throw new IllegalArgumentException("the group store has " + store.partitionCount()
                     + " partitions but offsets.topic.num.partitions is " + config.offsetsTopicNumPartitions());
@@ -103,16 +111,19 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     private void scheduleRetention() {
-        retentionTimer = rt.schedule("offset retention", () -> {
-            if (lifecycle != Lifecycle.ACTIVE) {
-                return;
-            }
-            try {
-                offsets.expireOffsets();
-            } finally {
-                scheduleRetention();
-            }
-        }, rt.config.offsetsRetentionCheckIntervalMs());
+        retentionTimer = rt.schedule(
+                "offset retention",
+                () -> {
+                    if (lifecycle != Lifecycle.ACTIVE) {
+                        return;
+                    }
+                    try {
+                        offsets.expireOffsets();
+                    } finally {
+                        scheduleRetention();
+                    }
+                },
+                rt.config.offsetsRetentionCheckIntervalMs());
     }
 
     /** Expires offsets now instead of waiting for the next sweep; returns how many expired. */
@@ -160,8 +171,11 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /** {@link #guarded} for a request about one group, refused when this broker does not serve it now. */
-    private <T> CompletableFuture<T> owned(String api, String groupId, Function<Errors, T> errorResponse,
-                                           java.util.function.Consumer<CompletableFuture<T>> body) {
+    private <T> CompletableFuture<T> owned(
+            String api,
+            String groupId,
+            Function<Errors, T> errorResponse,
+            java.util.function.Consumer<CompletableFuture<T>> body) {
         Errors notServed = ownership(groupId);
         if (notServed != Errors.NONE && availability() == Errors.NONE) {
             return CompletableFuture.completedFuture(errorResponse.apply(notServed));
@@ -170,8 +184,11 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /** Runs a handler, turning an unexpected failure into an error response instead of a failed future. */
-    private <T> CompletableFuture<T> guarded(String api, String groupId, Function<Errors, T> errorResponse,
-                                             java.util.function.Consumer<CompletableFuture<T>> body) {
+    private <T> CompletableFuture<T> guarded(
+            String api,
+            String groupId,
+            Function<Errors, T> errorResponse,
+            java.util.function.Consumer<CompletableFuture<T>> body) {
         CompletableFuture<T> response = new CompletableFuture<>();
         Errors unavailable = availability();
         if (unavailable != Errors.NONE) {
@@ -188,8 +205,8 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /** Completes {@code response} from {@code answer}, or with the error response if it failed unexpectedly. */
-    private static <T> void completeFrom(CompletableFuture<T> answer, CompletableFuture<T> response,
-                                         Function<Errors, T> errorResponse) {
+    private static <T> void completeFrom(
+            CompletableFuture<T> answer, CompletableFuture<T> response, Function<Errors, T> errorResponse) {
         // The failure is answered here; the future whenComplete returns only repeats it.
         var unused = answer.whenComplete((value, failure) -> {
             if (failure != null) {
@@ -201,39 +218,50 @@ public final class GroupCoordinator implements AutoCloseable {
         });
     }
 
-    public CompletableFuture<JoinGroupResponseData> handleJoinGroup(JoinGroupRequestData request, short apiVersion,
-                                                                    String clientId, String clientHost) {
-        return owned("JoinGroup", request.groupId(),
+    public CompletableFuture<JoinGroupResponseData> handleJoinGroup(
+            JoinGroupRequestData request, short apiVersion, String clientId, String clientHost) {
+        return owned(
+                "JoinGroup",
+                request.groupId(),
                 error -> GroupResponses.joinError(request.memberId(), error, apiVersion),
                 response -> membership.join(request, apiVersion, clientId, clientHost, response));
     }
 
-    public CompletableFuture<SyncGroupResponseData> handleSyncGroup(SyncGroupRequestData request, short apiVersion,
-                                                                    String clientId, String clientHost) {
-        return owned("SyncGroup", request.groupId(), GroupResponses::syncError,
+    public CompletableFuture<SyncGroupResponseData> handleSyncGroup(
+            SyncGroupRequestData request, short apiVersion, String clientId, String clientHost) {
+        return owned(
+                "SyncGroup",
+                request.groupId(),
+                GroupResponses::syncError,
                 response -> membership.sync(request, apiVersion, response));
     }
 
-    public CompletableFuture<HeartbeatResponseData> handleHeartbeat(HeartbeatRequestData request, short apiVersion,
-                                                                    String clientId, String clientHost) {
-        return owned("Heartbeat", request.groupId(),
+    public CompletableFuture<HeartbeatResponseData> handleHeartbeat(
+            HeartbeatRequestData request, short apiVersion, String clientId, String clientHost) {
+        return owned(
+                "Heartbeat",
+                request.groupId(),
                 error -> new HeartbeatResponseData().setErrorCode(error.code()),
                 response -> response.complete(new HeartbeatResponseData()
                         .setErrorCode(membership.heartbeat(request).code())));
     }
 
-    public CompletableFuture<LeaveGroupResponseData> handleLeaveGroup(LeaveGroupRequestData request, short apiVersion,
-                                                                      String clientId, String clientHost) {
-        return owned("LeaveGroup", request.groupId(),
+    public CompletableFuture<LeaveGroupResponseData> handleLeaveGroup(
+            LeaveGroupRequestData request, short apiVersion, String clientId, String clientHost) {
+        return owned(
+                "LeaveGroup",
+                request.groupId(),
                 error -> new LeaveGroupResponseData().setErrorCode(error.code()),
                 response -> response.complete(membership.leave(request, apiVersion)));
     }
 
-    public CompletableFuture<OffsetCommitResponseData> handleOffsetCommit(OffsetCommitRequestData request,
-                                                                          short apiVersion, String clientId,
-                                                                          String clientHost) {
+    public CompletableFuture<OffsetCommitResponseData> handleOffsetCommit(
+            OffsetCommitRequestData request, short apiVersion, String clientId, String clientHost) {
         Function<Errors, OffsetCommitResponseData> errorResponse = error -> commitError(request, error);
-        return owned("OffsetCommit", request.groupId(), errorResponse,
+        return owned(
+                "OffsetCommit",
+                request.groupId(),
+                errorResponse,
                 response -> completeFrom(offsets.commit(request), response, errorResponse));
     }
 
@@ -243,8 +271,10 @@ public final class GroupCoordinator implements AutoCloseable {
             OffsetCommitResponseData.OffsetCommitResponseTopic out =
                     new OffsetCommitResponseData.OffsetCommitResponseTopic().setName(topic.name());
             for (OffsetCommitRequestData.OffsetCommitRequestPartition p : topic.partitions()) {
-                out.partitions().add(new OffsetCommitResponseData.OffsetCommitResponsePartition()
-                        .setPartitionIndex(p.partitionIndex()).setErrorCode(error.code()));
+                out.partitions()
+                        .add(new OffsetCommitResponseData.OffsetCommitResponsePartition()
+                                .setPartitionIndex(p.partitionIndex())
+                                .setErrorCode(error.code()));
             }
             response.topics().add(out);
         }
@@ -252,14 +282,19 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /** OffsetFetch in both forms: one group (v0-v7) or a list of groups (v8+). */
-    public CompletableFuture<OffsetFetchResponseData> handleOffsetFetch(OffsetFetchRequestData request,
-                                                                        short apiVersion, String clientId,
-                                                                        String clientHost) {
+    public CompletableFuture<OffsetFetchResponseData> handleOffsetFetch(
+            OffsetFetchRequestData request, short apiVersion, String clientId, String clientHost) {
         if (apiVersion >= OFFSET_FETCH_BATCH_VERSION) {
-            return guarded("OffsetFetch", "(batch)", error -> batchFetchError(request, error),
+            return guarded(
+                    "OffsetFetch",
+                    "(batch)",
+                    error -> batchFetchError(request, error),
                     response -> response.complete(batchFetch(request)));
         }
-        return owned("OffsetFetch", request.groupId(), error -> singleFetchError(request, error, apiVersion),
+        return owned(
+                "OffsetFetch",
+                request.groupId(),
+                error -> singleFetchError(request, error, apiVersion),
                 response -> response.complete(singleFetch(request, apiVersion)));
     }
 
@@ -291,8 +326,10 @@ public final class GroupCoordinator implements AutoCloseable {
     private static OffsetFetchResponseData batchFetchError(OffsetFetchRequestData request, Errors error) {
         OffsetFetchResponseData response = new OffsetFetchResponseData();
         for (OffsetFetchRequestData.OffsetFetchRequestGroup g : request.groups()) {
-            response.groups().add(new OffsetFetchResponseData.OffsetFetchResponseGroup()
-                    .setGroupId(g.groupId()).setErrorCode(error.code()));
+            response.groups()
+                    .add(new OffsetFetchResponseData.OffsetFetchResponseGroup()
+                            .setGroupId(g.groupId())
+                            .setErrorCode(error.code()));
         }
         return response;
     }
@@ -313,12 +350,13 @@ public final class GroupCoordinator implements AutoCloseable {
             OffsetFetchResponseData.OffsetFetchResponseTopic out =
                     new OffsetFetchResponseData.OffsetFetchResponseTopic().setName(t.name());
             for (OffsetFetchResponseData.OffsetFetchResponsePartitions p : t.partitions()) {
-                out.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartition()
-                        .setPartitionIndex(p.partitionIndex())
-                        .setCommittedOffset(p.committedOffset())
-                        .setCommittedLeaderEpoch(p.committedLeaderEpoch())
-                        .setMetadata(p.metadata())
-                        .setErrorCode(p.errorCode()));
+                out.partitions()
+                        .add(new OffsetFetchResponseData.OffsetFetchResponsePartition()
+                                .setPartitionIndex(p.partitionIndex())
+                                .setCommittedOffset(p.committedOffset())
+                                .setCommittedLeaderEpoch(p.committedLeaderEpoch())
+                                .setMetadata(p.metadata())
+                                .setErrorCode(p.errorCode()));
             }
             response.topics().add(out);
         }
@@ -326,19 +364,20 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /** v0-v1 have no top-level error code, so the error goes on every requested partition as Kafka does. */
-    private static OffsetFetchResponseData singleFetchError(OffsetFetchRequestData request, Errors error,
-                                                            short apiVersion) {
+    private static OffsetFetchResponseData singleFetchError(
+            OffsetFetchRequestData request, Errors error, short apiVersion) {
         OffsetFetchResponseData response = new OffsetFetchResponseData().setErrorCode(error.code());
         if (apiVersion < OFFSET_FETCH_TOP_LEVEL_ERROR_VERSION && request.topics() != null) {
             for (OffsetFetchRequestData.OffsetFetchRequestTopic t : request.topics()) {
                 OffsetFetchResponseData.OffsetFetchResponseTopic out =
                         new OffsetFetchResponseData.OffsetFetchResponseTopic().setName(t.name());
                 for (int partition : t.partitionIndexes()) {
-                    out.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartition()
-                            .setPartitionIndex(partition)
-                            .setCommittedOffset(OffsetOperations.INVALID_OFFSET)
-                            .setMetadata("")
-                            .setErrorCode(error.code()));
+                    out.partitions()
+                            .add(new OffsetFetchResponseData.OffsetFetchResponsePartition()
+                                    .setPartitionIndex(partition)
+                                    .setCommittedOffset(OffsetOperations.INVALID_OFFSET)
+                                    .setMetadata("")
+                                    .setErrorCode(error.code()));
                 }
                 response.topics().add(out);
             }
@@ -346,66 +385,88 @@ public final class GroupCoordinator implements AutoCloseable {
         return response;
     }
 
-    public CompletableFuture<ListGroupsResponseData> handleListGroups(ListGroupsRequestData request, short apiVersion,
-                                                                      String clientId, String clientHost) {
-        return guarded("ListGroups", "*", error -> new ListGroupsResponseData().setErrorCode(error.code()),
+    public CompletableFuture<ListGroupsResponseData> handleListGroups(
+            ListGroupsRequestData request, short apiVersion, String clientId, String clientHost) {
+        return guarded(
+                "ListGroups",
+                "*",
+                error -> new ListGroupsResponseData().setErrorCode(error.code()),
                 response -> response.complete(admin.listGroups(request, apiVersion)));
     }
 
-    public CompletableFuture<DescribeGroupsResponseData> handleDescribeGroups(DescribeGroupsRequestData request,
-                                                                              short apiVersion, String clientId,
-                                                                              String clientHost) {
-        return guarded("DescribeGroups", String.valueOf(request.groups()), error -> {
-            DescribeGroupsResponseData response = new DescribeGroupsResponseData();
-            for (String groupId : request.groups()) {
-                response.groups().add(new DescribeGroupsResponseData.DescribedGroup().setGroupId(groupId)
-                        .setErrorCode(error.code()).setGroupState("").setProtocolType("").setProtocolData(""));
-            }
-            return response;
-        }, response -> {
-            DescribeGroupsResponseData out = new DescribeGroupsResponseData();
-            for (String groupId : request.groups()) {
-                out.groups().add(admin.describe(groupId));
-            }
-            response.complete(out);
-        });
+    public CompletableFuture<DescribeGroupsResponseData> handleDescribeGroups(
+            DescribeGroupsRequestData request, short apiVersion, String clientId, String clientHost) {
+        return guarded(
+                "DescribeGroups",
+                String.valueOf(request.groups()),
+                error -> {
+                    DescribeGroupsResponseData response = new DescribeGroupsResponseData();
+                    for (String groupId : request.groups()) {
+                        response.groups()
+                                .add(new DescribeGroupsResponseData.DescribedGroup()
+                                        .setGroupId(groupId)
+                                        .setErrorCode(error.code())
+                                        .setGroupState("")
+                                        .setProtocolType("")
+                                        .setProtocolData(""));
+                    }
+                    return response;
+                },
+                response -> {
+                    DescribeGroupsResponseData out = new DescribeGroupsResponseData();
+                    for (String groupId : request.groups()) {
+                        out.groups().add(admin.describe(groupId));
+                    }
+                    response.complete(out);
+                });
     }
 
-    public CompletableFuture<DeleteGroupsResponseData> handleDeleteGroups(DeleteGroupsRequestData request,
-                                                                          short apiVersion, String clientId,
-                                                                          String clientHost) {
-        return guarded("DeleteGroups", String.valueOf(request.groupsNames()), error -> {
-            DeleteGroupsResponseData response = new DeleteGroupsResponseData();
-            for (String groupId : request.groupsNames()) {
-                response.results().add(new DeleteGroupsResponseData.DeletableGroupResult()
-                        .setGroupId(groupId).setErrorCode(error.code()));
-            }
-            return response;
-        }, response -> {
-            DeleteGroupsResponseData out = new DeleteGroupsResponseData();
-            List<CompletableFuture<?>> writes = new ArrayList<>();
-            for (String groupId : request.groupsNames()) {
-                if (out.results().find(groupId) == null) {
-                    DeleteGroupsResponseData.DeletableGroupResult result =
-                            new DeleteGroupsResponseData.DeletableGroupResult().setGroupId(groupId);
-                    out.results().add(result);
-                    // A delete that fails unexpectedly is answered with its error, not left at NONE.
-                    writes.add(admin.deleteGroup(groupId).handle((error, failure) -> result.setErrorCode(
-                            failure == null ? error.code() : Errors.forException(failure).code())));
-                }
-            }
-            // Every write's outcome is in out (handle above), so allOf cannot fail.
-            var unused = CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
-                    .whenComplete((done, failure) -> response.complete(out));
-        });
+    public CompletableFuture<DeleteGroupsResponseData> handleDeleteGroups(
+            DeleteGroupsRequestData request, short apiVersion, String clientId, String clientHost) {
+        return guarded(
+                "DeleteGroups",
+                String.valueOf(request.groupsNames()),
+                error -> {
+                    DeleteGroupsResponseData response = new DeleteGroupsResponseData();
+                    for (String groupId : request.groupsNames()) {
+                        response.results()
+                                .add(new DeleteGroupsResponseData.DeletableGroupResult()
+                                        .setGroupId(groupId)
+                                        .setErrorCode(error.code()));
+                    }
+                    return response;
+                },
+                response -> {
+                    DeleteGroupsResponseData out = new DeleteGroupsResponseData();
+                    List<CompletableFuture<?>> writes = new ArrayList<>();
+                    for (String groupId : request.groupsNames()) {
+                        if (out.results().find(groupId) == null) {
+                            DeleteGroupsResponseData.DeletableGroupResult result =
+                                    new DeleteGroupsResponseData.DeletableGroupResult().setGroupId(groupId);
+                            out.results().add(result);
+                            // A delete that fails unexpectedly is answered with its error, not left at NONE.
+                            writes.add(admin.deleteGroup(groupId)
+                                    .handle((error, failure) -> result.setErrorCode(
+                                            failure == null
+                                                    ? error.code()
+                                                    : Errors.forException(failure)
+                                                            .code())));
+                        }
+                    }
+                    // Every write's outcome is in out (handle above), so allOf cannot fail.
+                    var unused = CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
+                            .whenComplete((done, failure) -> response.complete(out));
+                });
     }
 
-    public CompletableFuture<OffsetDeleteResponseData> handleOffsetDelete(OffsetDeleteRequestData request,
-                                                                          short apiVersion, String clientId,
-                                                                          String clientHost) {
+    public CompletableFuture<OffsetDeleteResponseData> handleOffsetDelete(
+            OffsetDeleteRequestData request, short apiVersion, String clientId, String clientHost) {
         Function<Errors, OffsetDeleteResponseData> errorResponse =
                 error -> new OffsetDeleteResponseData().setErrorCode(error.code());
-        return owned("OffsetDelete", request.groupId(), errorResponse,
+        return owned(
+                "OffsetDelete",
+                request.groupId(),
+                errorResponse,
                 response -> completeFrom(offsets.delete(request), response, errorResponse));
     }
 

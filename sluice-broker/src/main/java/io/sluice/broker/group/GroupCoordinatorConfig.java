@@ -61,8 +61,8 @@ public record GroupCoordinatorConfig(
 
     /** Kafka's defaults. */
     public static GroupCoordinatorConfig defaults() {
-        return new GroupCoordinatorConfig(3000, 6000, 1_800_000, Integer.MAX_VALUE, 10080, 600_000L, 4096, 50,
-                1024 * 1024, 5000);
+        return new GroupCoordinatorConfig(
+                3000, 6000, 1_800_000, Integer.MAX_VALUE, 10080, 600_000L, 4096, 50, 1024 * 1024, 5000);
     }
 
     /** Reads the keys above from {@code values}, using the default for every key not present. */

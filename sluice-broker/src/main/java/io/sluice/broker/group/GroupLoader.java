@@ -1,17 +1,16 @@
 package io.sluice.broker.group;
 
 import io.sluice.broker.group.store.GroupRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.protocol.Errors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Takes partitions of the group space over and hands them back as this broker's leadership of the
@@ -27,11 +26,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class GroupLoader {
     private static final Logger LOG = LoggerFactory.getLogger(GroupLoader.class);
 
-    enum Phase { NOT_OWNED, LOADING, OWNED, FAILED }
+    enum Phase {
+        NOT_OWNED,
+        LOADING,
+        OWNED,
+        FAILED
+    }
 
     /** Where one partition stands, and in which leader epoch it was taken over. */
-    private record Status(Phase phase, int leaderEpoch) {
-    }
+    private record Status(Phase phase, int leaderEpoch) {}
 
     private static final Status NOT_OWNED = new Status(Phase.NOT_OWNED, -1);
 
@@ -71,7 +74,9 @@ final class GroupLoader {
 
     private boolean inRange(int partition) {
         if (partition < 0 || partition >= statuses.length()) {
-            LOG.error("__consumer_offsets partition {} is outside offsets.topic.num.partitions={}; ignored", partition,
+            LOG.error(
+                    "__consumer_offsets partition {} is outside offsets.topic.num.partitions={}; ignored",
+                    partition,
                     statuses.length());
             return false;
         }
@@ -128,8 +133,12 @@ final class GroupLoader {
             records = rt.store.load(partition);
         } catch (IOException | RuntimeException e) {
             if (statuses.compareAndSet(partition, loading, new Status(Phase.FAILED, loading.leaderEpoch()))) {
-                LOG.error("Group coordinator: cannot load partition {} in leader epoch {}; its groups are unavailable "
-                        + "until it is loaded again", partition, loading.leaderEpoch(), e);
+                LOG.error(
+                        "Group coordinator: cannot load partition {} in leader epoch {}; its groups are unavailable "
+                                + "until it is loaded again",
+                        partition,
+                        loading.leaderEpoch(),
+                        e);
             }
             return;
         }
@@ -139,8 +148,12 @@ final class GroupLoader {
             membership.onGroupLoaded(group);
         }
         if (statuses.compareAndSet(partition, loading, new Status(Phase.OWNED, loading.leaderEpoch()))) {
-            LOG.info("Group coordinator: loaded {} groups of partition {} (leader epoch {}) from {} records in {} ms",
-                    loaded.size(), partition, loading.leaderEpoch(), records.size(),
+            LOG.info(
+                    "Group coordinator: loaded {} groups of partition {} (leader epoch {}) from {} records in {} ms",
+                    loaded.size(),
+                    partition,
+                    loading.leaderEpoch(),
+                    records.size(),
                     (System.nanoTime() - started) / 1_000_000);
         }
     }
@@ -165,14 +178,22 @@ final class GroupLoader {
         LinkedHashMap<String, ClassicGroup> groups = new LinkedHashMap<>();
         for (GroupRecord record : records) {
             if (record instanceof GroupRecord.GroupMetadata g) {
-                restoreMembership(groups.computeIfAbsent(g.groupId(), id -> new ClassicGroup(id, GroupState.EMPTY, now)), g);
+                restoreMembership(
+                        groups.computeIfAbsent(g.groupId(), id -> new ClassicGroup(id, GroupState.EMPTY, now)), g);
             }
         }
         for (GroupRecord record : records) {
             if (record instanceof GroupRecord.OffsetCommit c) {
-                ClassicGroup group = groups.computeIfAbsent(c.groupId(), id -> new ClassicGroup(id, GroupState.EMPTY, now));
-                group.offsets.put(new TopicPartition(c.topic(), c.partition()), new CommittedOffset(c.offset(),
-                        c.leaderEpoch(), c.metadata(), c.commitTimestampMs(), c.expireTimestampMs()));
+                ClassicGroup group =
+                        groups.computeIfAbsent(c.groupId(), id -> new ClassicGroup(id, GroupState.EMPTY, now));
+                group.offsets.put(
+                        new TopicPartition(c.topic(), c.partition()),
+                        new CommittedOffset(
+                                c.offset(),
+                                c.leaderEpoch(),
+                                c.metadata(),
+                                c.commitTimestampMs(),
+                                c.expireTimestampMs()));
             }
         }
         return groups;
@@ -187,8 +208,15 @@ final class GroupLoader {
             if (g.protocolName() != null) {
                 protocols.put(g.protocolName(), m.subscription());
             }
-            GroupMember member = new GroupMember(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
-                    g.protocolType(), m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), protocols);
+            GroupMember member = new GroupMember(
+                    m.memberId(),
+                    m.groupInstanceId(),
+                    m.clientId(),
+                    m.clientHost(),
+                    g.protocolType(),
+                    m.rebalanceTimeoutMs(),
+                    m.sessionTimeoutMs(),
+                    protocols);
             member.assignment = m.assignment();
             group.add(member);
         }

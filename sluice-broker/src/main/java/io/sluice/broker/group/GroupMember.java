@@ -1,13 +1,12 @@
 package io.sluice.broker.group;
 
-import org.apache.kafka.common.message.JoinGroupResponseData;
-import org.apache.kafka.common.message.SyncGroupResponseData;
-
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import org.apache.kafka.common.message.JoinGroupResponseData;
+import org.apache.kafka.common.message.SyncGroupResponseData;
 
 /**
  * One member of a classic group: identity, timeouts, supported protocols in preference order, current
@@ -23,6 +22,7 @@ final class GroupMember {
     int sessionTimeoutMs;
     /** Protocol name to metadata, in the member's order of preference. */
     LinkedHashMap<String, byte[]> protocols;
+
     byte[] assignment = new byte[0];
 
     CompletableFuture<JoinGroupResponseData> awaitingJoin;
@@ -31,12 +31,20 @@ final class GroupMember {
     short awaitingSyncVersion;
     /** The member's one session timer, or null while none is armed. */
     ScheduledFuture<?> heartbeatTimer;
+
     long heartbeatTimerDueMs;
     /** When the member is expelled unless it shows signs of life (heartbeat, join, sync, commit) before. */
     long heartbeatDeadlineMs;
 
-    GroupMember(String memberId, String groupInstanceId, String clientId, String clientHost, String protocolType,
-                int rebalanceTimeoutMs, int sessionTimeoutMs, LinkedHashMap<String, byte[]> protocols) {
+    GroupMember(
+            String memberId,
+            String groupInstanceId,
+            String clientId,
+            String clientHost,
+            String protocolType,
+            int rebalanceTimeoutMs,
+            int sessionTimeoutMs,
+            LinkedHashMap<String, byte[]> protocols) {
         this.memberId = memberId;
         this.groupInstanceId = groupInstanceId;
         this.clientId = clientId;
@@ -91,8 +99,8 @@ final class GroupMember {
                 }
             }
         }
-        throw new IllegalStateException("member " + memberId + " supports none of the candidate protocols "
-                + candidates);
+        throw new IllegalStateException(
+                "member " + memberId + " supports none of the candidate protocols " + candidates);
     }
 
     void cancelHeartbeat() {

@@ -14,6 +14,5 @@ public record GroupOffsets(String groupId, String state, int members, List<Commi
     }
 
     /** The offset the group committed for one partition. */
-    public record Committed(String topic, int partition, long offset) {
-    }
+    public record Committed(String topic, int partition, long offset) {}
 }

@@ -1,11 +1,10 @@
 package io.sluice.broker.group;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.Errors;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Builds JoinGroup and SyncGroup responses so that every field is valid for the version the client speaks
@@ -19,21 +18,22 @@ final class GroupResponses {
     /** First SyncGroup version carrying protocol type and name. */
     private static final short SYNC_PROTOCOL_VERSION = 5;
 
-    private GroupResponses() {
-    }
+    private GroupResponses() {}
 
     static JoinGroupResponseData joinError(String memberId, Errors error, short version) {
-        return normalize(new JoinGroupResponseData()
-                .setErrorCode(error.code())
-                .setGenerationId(-1)
-                .setProtocolName(null)
-                .setLeader("")
-                .setMemberId(memberId == null ? "" : memberId), version);
+        return normalize(
+                new JoinGroupResponseData()
+                        .setErrorCode(error.code())
+                        .setGenerationId(-1)
+                        .setProtocolName(null)
+                        .setLeader("")
+                        .setMemberId(memberId == null ? "" : memberId),
+                version);
     }
 
     /** A successful join result for {@code member}; the leader also gets every member's metadata. */
-    static JoinGroupResponseData joinResult(ClassicGroup group, String memberId, String leaderId, boolean withMembers,
-                                            short version) {
+    static JoinGroupResponseData joinResult(
+            ClassicGroup group, String memberId, String leaderId, boolean withMembers, short version) {
         List<JoinGroupResponseData.JoinGroupResponseMember> members = new ArrayList<>();
         if (withMembers) {
             for (GroupMember m : group.members.values()) {
@@ -43,14 +43,16 @@ final class GroupResponses {
                         .setMetadata(m.metadataFor(group.protocolName)));
             }
         }
-        return normalize(new JoinGroupResponseData()
-                .setErrorCode(Errors.NONE.code())
-                .setGenerationId(group.generationId)
-                .setProtocolType(group.protocolType)
-                .setProtocolName(group.protocolName)
-                .setLeader(leaderId == null ? "" : leaderId)
-                .setMemberId(memberId)
-                .setMembers(members), version);
+        return normalize(
+                new JoinGroupResponseData()
+                        .setErrorCode(Errors.NONE.code())
+                        .setGenerationId(group.generationId)
+                        .setProtocolType(group.protocolType)
+                        .setProtocolName(group.protocolName)
+                        .setLeader(leaderId == null ? "" : leaderId)
+                        .setMemberId(memberId)
+                        .setMembers(members),
+                version);
     }
 
     private static JoinGroupResponseData normalize(JoinGroupResponseData response, short version) {
@@ -65,9 +67,8 @@ final class GroupResponses {
     }
 
     static SyncGroupResponseData syncResult(ClassicGroup group, byte[] assignment, short version) {
-        SyncGroupResponseData response = new SyncGroupResponseData()
-                .setErrorCode(Errors.NONE.code())
-                .setAssignment(assignment);
+        SyncGroupResponseData response =
+                new SyncGroupResponseData().setErrorCode(Errors.NONE.code()).setAssignment(assignment);
         if (version >= SYNC_PROTOCOL_VERSION) {
             response.setProtocolType(group.protocolType).setProtocolName(group.protocolName);
         }

@@ -57,12 +57,15 @@ public final class LeaderHighWatermarks implements ConsumerLag.HighWatermarks, A
      * @param state    the newest cluster state (leaders and their addresses)
      * @param security how connections to other brokers are secured (the inter-broker listener's)
      */
-    public LeaderHighWatermarks(int selfId, BiFunction<String, Integer, Partition> hosted,
-                                Supplier<ClusterState> state, ClientSecurity security) {
+    public LeaderHighWatermarks(
+            int selfId,
+            BiFunction<String, Integer, Partition> hosted,
+            Supplier<ClusterState> state,
+            ClientSecurity security) {
         this.hosted = hosted;
         this.state = state;
-        this.client = new BrokerClient("sluice-broker-" + selfId + "-consumer-lag", MAX_RESPONSE_BYTES, TIMEOUT_MS,
-                security);
+        this.client =
+                new BrokerClient("sluice-broker-" + selfId + "-consumer-lag", MAX_RESPONSE_BYTES, TIMEOUT_MS, security);
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sluice-consumer-lag-" + selfId);
             t.setDaemon(true);
@@ -115,7 +118,8 @@ public final class LeaderHighWatermarks implements ConsumerLag.HighWatermarks, A
             }
             byLeader.computeIfAbsent(ps.leader(), id -> new HashMap<>())
                     .computeIfAbsent(tp.topic(), name -> new ListOffsetsRequestData.ListOffsetsTopic().setName(name))
-                    .partitions().add(new ListOffsetsRequestData.ListOffsetsPartition()
+                    .partitions()
+                    .add(new ListOffsetsRequestData.ListOffsetsPartition()
                             .setPartitionIndex(tp.partition())
                             .setTimestamp(ListOffsetsRequest.LATEST_TIMESTAMP));
         }
@@ -134,8 +138,8 @@ public final class LeaderHighWatermarks implements ConsumerLag.HighWatermarks, A
         try {
             client.target(address);
             ByteBuffer body = client.call(ApiKeys.LIST_OFFSETS, LIST_OFFSETS_VERSION, request);
-            ListOffsetsResponseData answer = new ListOffsetsResponseData(new ByteBufferAccessor(body),
-                    LIST_OFFSETS_VERSION);
+            ListOffsetsResponseData answer =
+                    new ListOffsetsResponseData(new ByteBufferAccessor(body), LIST_OFFSETS_VERSION);
             for (ListOffsetsResponseData.ListOffsetsTopicResponse topic : answer.topics()) {
                 for (ListOffsetsResponseData.ListOffsetsPartitionResponse p : topic.partitions()) {
                     TopicPartition tp = new TopicPartition(topic.name(), p.partitionIndex());

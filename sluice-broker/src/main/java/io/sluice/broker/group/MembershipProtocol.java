@@ -1,5 +1,13 @@
 package io.sluice.broker.group;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
@@ -10,15 +18,6 @@ import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The classic group membership protocol (JoinGroup, SyncGroup, Heartbeat, LeaveGroup) with Kafka's state machine
@@ -41,8 +40,12 @@ final class MembershipProtocol {
 
     // ---------------------------------------------------------------- JoinGroup
 
-    void join(JoinGroupRequestData request, short version, String clientId, String clientHost,
-              CompletableFuture<JoinGroupResponseData> response) {
+    void join(
+            JoinGroupRequestData request,
+            short version,
+            String clientId,
+            String clientHost,
+            CompletableFuture<JoinGroupResponseData> response) {
         String groupId = request.groupId();
         String memberId = request.memberId() == null ? "" : request.memberId();
         if (groupId == null || groupId.isEmpty()) {
@@ -58,18 +61,33 @@ final class MembershipProtocol {
         for (JoinGroupRequestData.JoinGroupRequestProtocol p : request.protocols()) {
             byte[] metadata = p.metadata() == null ? new byte[0] : p.metadata();
             if (metadata.length > rt.config.memberMetadataMaxBytes()) {
-                LOG.info("Group {}: member '{}' (client {}) sent {} bytes of metadata for protocol {}, above "
-                                + "group.member.metadata.max.bytes={}", groupId, memberId, clientId, metadata.length,
-                        p.name(), rt.config.memberMetadataMaxBytes());
+                LOG.info(
+                        "Group {}: member '{}' (client {}) sent {} bytes of metadata for protocol {}, above "
+                                + "group.member.metadata.max.bytes={}",
+                        groupId,
+                        memberId,
+                        clientId,
+                        metadata.length,
+                        p.name(),
+                        rt.config.memberMetadataMaxBytes());
                 response.complete(GroupResponses.joinError(memberId, Errors.INVALID_REQUEST, version));
                 return;
             }
             protocols.put(p.name(), metadata);
         }
         int rebalanceTimeoutMs = request.rebalanceTimeoutMs() < 0 ? sessionTimeoutMs : request.rebalanceTimeoutMs();
-        JoinParams params = new JoinParams(groupId, memberId, request.groupInstanceId(),
-                clientId == null ? "" : clientId, clientHost == null ? "" : clientHost, request.protocolType(),
-                protocols, sessionTimeoutMs, rebalanceTimeoutMs, version, response);
+        JoinParams params = new JoinParams(
+                groupId,
+                memberId,
+                request.groupInstanceId(),
+                clientId == null ? "" : clientId,
+                clientHost == null ? "" : clientHost,
+                request.protocolType(),
+                protocols,
+                sessionTimeoutMs,
+                rebalanceTimeoutMs,
+                version,
+                response);
 
         boolean unknownMember = memberId.isEmpty();
         ClassicGroup group = unknownMember
@@ -101,10 +119,18 @@ final class MembershipProtocol {
     }
 
     /** Everything a JoinGroup request brings, validated. */
-    private record JoinParams(String groupId, String memberId, String groupInstanceId, String clientId,
-                              String clientHost, String protocolType, LinkedHashMap<String, byte[]> protocols,
-                              int sessionTimeoutMs, int rebalanceTimeoutMs, short version,
-                              CompletableFuture<JoinGroupResponseData> response) {
+    private record JoinParams(
+            String groupId,
+            String memberId,
+            String groupInstanceId,
+            String clientId,
+            String clientHost,
+            String protocolType,
+            LinkedHashMap<String, byte[]> protocols,
+            int sessionTimeoutMs,
+            int rebalanceTimeoutMs,
+            short version,
+            CompletableFuture<JoinGroupResponseData> response) {
         void fail(String memberId, Errors error) {
             response.complete(GroupResponses.joinError(memberId, error, version));
         }
@@ -138,8 +164,13 @@ final class MembershipProtocol {
         if (p.groupInstanceId != null) {
             String oldMemberId = group.staticMembers.get(p.groupInstanceId);
             if (oldMemberId != null) {
-                LOG.info("Group {}: static member {} rejoins with a new member id in state {}; replacing {} by {}",
-                        group.groupId, p.groupInstanceId, group.state.kafkaName(), oldMemberId, newMemberId);
+                LOG.info(
+                        "Group {}: static member {} rejoins with a new member id in state {}; replacing {} by {}",
+                        group.groupId,
+                        p.groupInstanceId,
+                        group.state.kafkaName(),
+                        oldMemberId,
+                        newMemberId);
                 updateStaticMemberAndRebalance(group, oldMemberId, newMemberId, p);
             } else {
                 addMemberAndRebalance(group, newMemberId, p);
@@ -149,8 +180,12 @@ final class MembershipProtocol {
                 p.fail("", Errors.GROUP_MAX_SIZE_REACHED);
                 return;
             }
-            group.pendingMembers.put(newMemberId, rt.schedule("pending member expiry",
-                    () -> expirePendingMember(group, newMemberId), p.sessionTimeoutMs));
+            group.pendingMembers.put(
+                    newMemberId,
+                    rt.schedule(
+                            "pending member expiry",
+                            () -> expirePendingMember(group, newMemberId),
+                            p.sessionTimeoutMs));
             p.fail(newMemberId, Errors.MEMBER_ID_REQUIRED);
         } else {
             addMemberAndRebalance(group, newMemberId, p);
@@ -196,8 +231,8 @@ final class MembershipProtocol {
             case COMPLETING_REBALANCE:
                 if (member.hasSameProtocols(p.protocols)) {
                     // The member lost its JoinGroup response: repeat it for the current generation.
-                    p.response.complete(GroupResponses.joinResult(group, p.memberId, group.leaderId,
-                            group.isLeader(p.memberId), p.version));
+                    p.response.complete(GroupResponses.joinResult(
+                            group, p.memberId, group.leaderId, group.isLeader(p.memberId), p.version));
                 } else {
                     updateMemberAndRebalance(group, member, p, "member " + p.memberId + " changed its metadata");
                 }
@@ -212,15 +247,25 @@ final class MembershipProtocol {
                 }
                 break;
             default:
-                LOG.warn("Group {}: member {} joins while the group is {}; telling it to rejoin as new",
-                        group.groupId, p.memberId, group.state.kafkaName());
+                LOG.warn(
+                        "Group {}: member {} joins while the group is {}; telling it to rejoin as new",
+                        group.groupId,
+                        p.memberId,
+                        group.state.kafkaName());
                 p.fail(p.memberId, Errors.UNKNOWN_MEMBER_ID);
         }
     }
 
     private void addMemberAndRebalance(ClassicGroup group, String memberId, JoinParams p) {
-        GroupMember member = new GroupMember(memberId, p.groupInstanceId, p.clientId, p.clientHost, p.protocolType,
-                p.rebalanceTimeoutMs, p.sessionTimeoutMs, p.protocols);
+        GroupMember member = new GroupMember(
+                memberId,
+                p.groupInstanceId,
+                p.clientId,
+                p.clientHost,
+                p.protocolType,
+                p.rebalanceTimeoutMs,
+                p.sessionTimeoutMs,
+                p.protocols);
         member.awaitingJoin = p.response;
         member.awaitingJoinVersion = p.version;
         if (group.is(GroupState.PREPARING_REBALANCE) && group.generationId == 0) {
@@ -236,18 +281,25 @@ final class MembershipProtocol {
         member.rebalanceTimeoutMs = p.rebalanceTimeoutMs;
         member.sessionTimeoutMs = p.sessionTimeoutMs;
         if (member.isAwaitingJoin()) {
-            member.awaitingJoin.complete(GroupResponses.joinError(member.memberId, Errors.REBALANCE_IN_PROGRESS,
-                    member.awaitingJoinVersion));
+            member.awaitingJoin.complete(GroupResponses.joinError(
+                    member.memberId, Errors.REBALANCE_IN_PROGRESS, member.awaitingJoinVersion));
         }
         group.setAwaitingJoin(member, p.response, p.version);
         maybePrepareRebalance(group, reason);
     }
 
-    private void updateStaticMemberAndRebalance(ClassicGroup group, String oldMemberId, String newMemberId,
-                                                JoinParams p) {
+    private void updateStaticMemberAndRebalance(
+            ClassicGroup group, String oldMemberId, String newMemberId, JoinParams p) {
         String currentLeader = group.leaderId;
-        GroupMember replacement = new GroupMember(newMemberId, p.groupInstanceId, p.clientId, p.clientHost,
-                p.protocolType, p.rebalanceTimeoutMs, p.sessionTimeoutMs, p.protocols);
+        GroupMember replacement = new GroupMember(
+                newMemberId,
+                p.groupInstanceId,
+                p.clientId,
+                p.clientHost,
+                p.protocolType,
+                p.rebalanceTimeoutMs,
+                p.sessionTimeoutMs,
+                p.protocols);
         GroupMember old = group.replaceStaticMember(p.groupInstanceId, oldMemberId, replacement);
         fence(old);
         scheduleHeartbeat(group, replacement);
@@ -267,8 +319,8 @@ final class MembershipProtocol {
                             revertStaticMember(group, p, old, replacement, failure);
                         } else {
                             // The old leader id is returned so the current leader does not run a pointless assignment.
-                            p.response.complete(GroupResponses.joinResult(group, replacement.memberId, currentLeader,
-                                    false, p.version));
+                            p.response.complete(GroupResponses.joinResult(
+                                    group, replacement.memberId, currentLeader, false, p.version));
                         }
                     });
                 } else {
@@ -285,17 +337,20 @@ final class MembershipProtocol {
                 group.setAwaitingJoin(replacement, p.response, p.version);
                 break;
             default:
-                throw new IllegalStateException("group " + group.groupId + " has static member "
-                        + p.groupInstanceId + " while " + group.state.kafkaName());
+                throw new IllegalStateException("group " + group.groupId + " has static member " + p.groupInstanceId
+                        + " while " + group.state.kafkaName());
         }
     }
 
     /** The replaced static member could not be stored: the old member comes back (if nothing replaced it since). */
-    private void revertStaticMember(ClassicGroup group, JoinParams p, GroupMember old, GroupMember replacement,
-                                    Throwable failure) {
+    private void revertStaticMember(
+            ClassicGroup group, JoinParams p, GroupMember old, GroupMember replacement, Throwable failure) {
         Errors error = CoordinatorRuntime.groupWriteError(failure);
-        LOG.error("Group {}: cannot store the replaced static member {} ({}); reverting", group.groupId,
-                p.groupInstanceId, failure.toString());
+        LOG.error(
+                "Group {}: cannot store the replaced static member {} ({}); reverting",
+                group.groupId,
+                p.groupInstanceId,
+                failure.toString());
         if (group.get(replacement.memberId) == replacement && !group.is(GroupState.DEAD)) {
             replacement.cancelHeartbeat();
             group.replaceStaticMember(p.groupInstanceId, replacement.memberId, old);
@@ -308,8 +363,8 @@ final class MembershipProtocol {
 
     private void fence(GroupMember old) {
         if (old.awaitingJoin != null) {
-            old.awaitingJoin.complete(GroupResponses.joinError(old.memberId, Errors.FENCED_INSTANCE_ID,
-                    old.awaitingJoinVersion));
+            old.awaitingJoin.complete(
+                    GroupResponses.joinError(old.memberId, Errors.FENCED_INSTANCE_ID, old.awaitingJoinVersion));
             old.awaitingJoin = null;
         }
         if (old.awaitingSync != null) {
@@ -405,8 +460,11 @@ final class MembershipProtocol {
                 // Logged here; the future whenComplete returns only repeats the failure.
                 var unused = rt.persistGroup(group, null).whenComplete((ok, failure) -> {
                     if (failure != null) {
-                        LOG.warn("Group {}: empty generation {} did not reach every in-sync replica: {}",
-                                group.groupId, generation, failure.toString());
+                        LOG.warn(
+                                "Group {}: empty generation {} did not reach every in-sync replica: {}",
+                                group.groupId,
+                                generation,
+                                failure.toString());
                     }
                 });
             } catch (IOException e) {
@@ -414,15 +472,20 @@ final class MembershipProtocol {
             }
             return;
         }
-        LOG.info("Group {}: generation {} with {} members, protocol {}, leader {}", group.groupId,
-                group.generationId, group.members.size(), group.protocolName, group.leaderId);
+        LOG.info(
+                "Group {}: generation {} with {} members, protocol {}, leader {}",
+                group.groupId,
+                group.generationId,
+                group.members.size(),
+                group.protocolName,
+                group.leaderId);
         for (GroupMember member : group.members.values()) {
             if (member.isAwaitingJoin()) {
                 CompletableFuture<JoinGroupResponseData> waiting = member.awaitingJoin;
                 short version = member.awaitingJoinVersion;
                 group.setAwaitingJoin(member, null, (short) 0);
-                waiting.complete(GroupResponses.joinResult(group, member.memberId, group.leaderId,
-                        group.isLeader(member.memberId), version));
+                waiting.complete(GroupResponses.joinResult(
+                        group, member.memberId, group.leaderId, group.isLeader(member.memberId), version));
             }
             scheduleHeartbeat(group, member);
         }
@@ -430,8 +493,8 @@ final class MembershipProtocol {
         group.cancelSyncTimer();
         long epoch = group.syncTimerEpoch;
         int generation = group.generationId;
-        group.syncTimer = rt.schedule("sync " + group.groupId, () -> onSyncTimer(group, epoch, generation),
-                group.rebalanceTimeoutMs());
+        group.syncTimer = rt.schedule(
+                "sync " + group.groupId, () -> onSyncTimer(group, epoch, generation), group.rebalanceTimeoutMs());
     }
 
     private void initNextGeneration(ClassicGroup group) {
@@ -450,14 +513,19 @@ final class MembershipProtocol {
     private void onSyncTimer(ClassicGroup group, long epoch, int generation) {
         group.lock.lock();
         try {
-            if (epoch != group.syncTimerEpoch || generation != group.generationId || group.pendingSyncMembers.isEmpty()) {
+            if (epoch != group.syncTimerEpoch
+                    || generation != group.generationId
+                    || group.pendingSyncMembers.isEmpty()) {
                 return;
             }
             if (!group.is(GroupState.COMPLETING_REBALANCE) && !group.is(GroupState.STABLE)) {
                 return;
             }
-            LOG.info("Group {}: members {} did not sync in generation {}; removing them", group.groupId,
-                    group.pendingSyncMembers, generation);
+            LOG.info(
+                    "Group {}: members {} did not sync in generation {}; removing them",
+                    group.groupId,
+                    group.pendingSyncMembers,
+                    generation);
             for (String memberId : new ArrayList<>(group.pendingSyncMembers)) {
                 GroupMember member = group.remove(memberId);
                 if (member != null && member.awaitingSync != null) {
@@ -552,8 +620,12 @@ final class MembershipProtocol {
         for (SyncGroupRequestData.SyncGroupRequestAssignment a : request.assignments()) {
             byte[] bytes = a.assignment() == null ? new byte[0] : a.assignment();
             if (bytes.length > rt.config.memberMetadataMaxBytes()) {
-                LOG.info("Group {}: leader assigned {} bytes to member {}, above group.member.metadata.max.bytes={}",
-                        group.groupId, bytes.length, a.memberId(), rt.config.memberMetadataMaxBytes());
+                LOG.info(
+                        "Group {}: leader assigned {} bytes to member {}, above group.member.metadata.max.bytes={}",
+                        group.groupId,
+                        bytes.length,
+                        a.memberId(),
+                        rt.config.memberMetadataMaxBytes());
                 resetAndPropagateAssignmentError(group, Errors.INVALID_REQUEST);
                 maybePrepareRebalance(group, "oversized assignment from the leader");
                 return;
@@ -587,7 +659,10 @@ final class MembershipProtocol {
     }
 
     private void assignmentNotStored(ClassicGroup group, Throwable failure) {
-        LOG.error("Group {}: cannot store the assignment of generation {}: {}", group.groupId, group.generationId,
+        LOG.error(
+                "Group {}: cannot store the assignment of generation {}: {}",
+                group.groupId,
+                group.generationId,
                 failure.toString());
         resetAndPropagateAssignmentError(group, CoordinatorRuntime.groupWriteError(failure));
         maybePrepareRebalance(group, "the assignment could not be stored");
@@ -597,8 +672,8 @@ final class MembershipProtocol {
         for (GroupMember member : group.members.values()) {
             member.assignment = assignments.getOrDefault(member.memberId, new byte[0]);
             if (member.awaitingSync != null) {
-                member.awaitingSync.complete(GroupResponses.syncResult(group, member.assignment,
-                        member.awaitingSyncVersion));
+                member.awaitingSync.complete(
+                        GroupResponses.syncResult(group, member.assignment, member.awaitingSyncVersion));
                 member.awaitingSync = null;
             }
             scheduleHeartbeat(group, member);
@@ -696,8 +771,11 @@ final class MembershipProtocol {
                 // answering it restarts the session.
                 return;
             }
-            LOG.info("Group {}: member {} missed its session timeout of {} ms; removing it", group.groupId,
-                    member.memberId, member.sessionTimeoutMs);
+            LOG.info(
+                    "Group {}: member {} missed its session timeout of {} ms; removing it",
+                    group.groupId,
+                    member.memberId,
+                    member.sessionTimeoutMs);
             removeMemberAndUpdateGroup(group, member, "session timeout of member " + member.memberId);
         } finally {
             group.lock.unlock();
@@ -806,16 +884,16 @@ final class MembershipProtocol {
         return Errors.NONE;
     }
 
-    private static LeaveGroupResponseData.MemberResponse memberLeave(LeaveGroupRequestData.MemberIdentity m,
-                                                                    Errors error) {
+    private static LeaveGroupResponseData.MemberResponse memberLeave(
+            LeaveGroupRequestData.MemberIdentity m, Errors error) {
         return new LeaveGroupResponseData.MemberResponse()
                 .setMemberId(m.memberId())
                 .setGroupInstanceId(m.groupInstanceId())
                 .setErrorCode(error.code());
     }
 
-    private static LeaveGroupResponseData leaveResponse(Errors topLevel, List<LeaveGroupResponseData.MemberResponse>
-            members, short version) {
+    private static LeaveGroupResponseData leaveResponse(
+            Errors topLevel, List<LeaveGroupResponseData.MemberResponse> members, short version) {
         LeaveGroupResponseData response = new LeaveGroupResponseData().setErrorCode(topLevel.code());
         if (version >= LEAVE_BATCH_VERSION) {
             return response.setMembers(members);
@@ -868,8 +946,8 @@ final class MembershipProtocol {
             for (GroupMember member : group.members.values()) {
                 member.cancelHeartbeat();
                 if (member.isAwaitingJoin()) {
-                    member.awaitingJoin.complete(GroupResponses.joinError(member.memberId, error,
-                            member.awaitingJoinVersion));
+                    member.awaitingJoin.complete(
+                            GroupResponses.joinError(member.memberId, error, member.awaitingJoinVersion));
                     group.setAwaitingJoin(member, null, (short) 0);
                 }
                 if (member.awaitingSync != null) {

@@ -1,6 +1,13 @@
 package io.sluice.broker.group;
 
 import io.sluice.broker.group.store.GroupRecord;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
@@ -10,14 +17,6 @@ import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Committed offsets: OffsetCommit with Kafka's generation and member checks, OffsetFetch, OffsetDelete and the
@@ -32,6 +31,7 @@ final class OffsetOperations {
     private static final long DEFAULT_RETENTION_TIME = -1L;
     /** OffsetCommit v1's "use the broker's time" commit timestamp. */
     private static final long DEFAULT_TIMESTAMP = -1L;
+
     static final long INVALID_OFFSET = -1L;
     static final int NO_LEADER_EPOCH = -1;
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
@@ -63,17 +63,22 @@ final class OffsetOperations {
         CompletableFuture<Void> durable = valid.isEmpty() ? DONE : commitValid(request, valid, results, written);
         return durable.handle((ok, failure) -> {
             if (failure != null) {
-                LOG.warn("Group {}: {} committed offsets did not reach every in-sync replica: {}", request.groupId(),
-                        written.size(), failure.toString());
+                LOG.warn(
+                        "Group {}: {} committed offsets did not reach every in-sync replica: {}",
+                        request.groupId(),
+                        written.size(),
+                        failure.toString());
                 fill(results, written, CoordinatorRuntime.commitError(failure));
             }
             return commitResponse(request, results);
         });
     }
 
-    private CompletableFuture<Void> commitValid(OffsetCommitRequestData request,
-                                                Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
-                                                Map<TopicPartition, Errors> results, List<TopicPartition> written) {
+    private CompletableFuture<Void> commitValid(
+            OffsetCommitRequestData request,
+            Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
+            Map<TopicPartition, Errors> results,
+            List<TopicPartition> written) {
         String groupId = request.groupId();
         if (groupId == null) {
             fill(results, valid.keySet(), Errors.INVALID_GROUP_ID);
@@ -128,12 +133,15 @@ final class OffsetOperations {
         return Errors.NONE;
     }
 
-    private CompletableFuture<Void> store(ClassicGroup group, OffsetCommitRequestData request,
-                                          Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
-                                          Map<TopicPartition, Errors> results, List<TopicPartition> written) {
+    private CompletableFuture<Void> store(
+            ClassicGroup group,
+            OffsetCommitRequestData request,
+            Map<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> valid,
+            Map<TopicPartition, Errors> results,
+            List<TopicPartition> written) {
         long now = rt.now();
-        long expireTimestamp = request.retentionTimeMs() == DEFAULT_RETENTION_TIME
-                ? -1L : now + request.retentionTimeMs();
+        long expireTimestamp =
+                request.retentionTimeMs() == DEFAULT_RETENTION_TIME ? -1L : now + request.retentionTimeMs();
         List<GroupRecord.OffsetCommit> records = new ArrayList<>(valid.size());
         for (Map.Entry<TopicPartition, OffsetCommitRequestData.OffsetCommitRequestPartition> e : valid.entrySet()) {
             OffsetCommitRequestData.OffsetCommitRequestPartition p = e.getValue();
@@ -143,8 +151,15 @@ final class OffsetOperations {
                 continue;
             }
             long commitTimestamp = p.commitTimestamp() == DEFAULT_TIMESTAMP ? now : p.commitTimestamp();
-            records.add(new GroupRecord.OffsetCommit(group.groupId, e.getKey().topic(), e.getKey().partition(),
-                    p.committedOffset(), p.committedLeaderEpoch(), metadata, commitTimestamp, expireTimestamp));
+            records.add(new GroupRecord.OffsetCommit(
+                    group.groupId,
+                    e.getKey().topic(),
+                    e.getKey().partition(),
+                    p.committedOffset(),
+                    p.committedLeaderEpoch(),
+                    metadata,
+                    commitTimestamp,
+                    expireTimestamp));
         }
         if (records.isEmpty()) {
             return DONE;
@@ -162,8 +177,10 @@ final class OffsetOperations {
         }
         for (GroupRecord.OffsetCommit r : records) {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-            group.offsets.put(tp, new CommittedOffset(r.offset(), r.leaderEpoch(), r.metadata(),
-                    r.commitTimestampMs(), r.expireTimestampMs()));
+            group.offsets.put(
+                    tp,
+                    new CommittedOffset(
+                            r.offset(), r.leaderEpoch(), r.metadata(), r.commitTimestampMs(), r.expireTimestampMs()));
             results.put(tp, Errors.NONE);
             written.add(tp);
         }
@@ -176,17 +193,19 @@ final class OffsetOperations {
         }
     }
 
-    private static OffsetCommitResponseData commitResponse(OffsetCommitRequestData request,
-                                                           Map<TopicPartition, Errors> results) {
+    private static OffsetCommitResponseData commitResponse(
+            OffsetCommitRequestData request, Map<TopicPartition, Errors> results) {
         OffsetCommitResponseData response = new OffsetCommitResponseData();
         for (OffsetCommitRequestData.OffsetCommitRequestTopic topic : request.topics()) {
             OffsetCommitResponseData.OffsetCommitResponseTopic out =
                     new OffsetCommitResponseData.OffsetCommitResponseTopic().setName(topic.name());
             for (OffsetCommitRequestData.OffsetCommitRequestPartition p : topic.partitions()) {
-                Errors error = results.getOrDefault(new TopicPartition(topic.name(), p.partitionIndex()),
-                        Errors.UNKNOWN_SERVER_ERROR);
-                out.partitions().add(new OffsetCommitResponseData.OffsetCommitResponsePartition()
-                        .setPartitionIndex(p.partitionIndex()).setErrorCode(error.code()));
+                Errors error = results.getOrDefault(
+                        new TopicPartition(topic.name(), p.partitionIndex()), Errors.UNKNOWN_SERVER_ERROR);
+                out.partitions()
+                        .add(new OffsetCommitResponseData.OffsetCommitResponsePartition()
+                                .setPartitionIndex(p.partitionIndex())
+                                .setErrorCode(error.code()));
             }
             response.topics().add(out);
         }
@@ -196,22 +215,22 @@ final class OffsetOperations {
     // ---------------------------------------------------------------- OffsetFetch
 
     /** A requested topic: its name and partitions; a null list means every committed partition of the group. */
-    record FetchTopic(String name, List<Integer> partitions) {
-    }
+    record FetchTopic(String name, List<Integer> partitions) {}
 
     /**
      * Reads committed offsets; {@code topics} null means all. Unknown groups and partitions without a commit answer
      * offset -1, like Kafka.
      */
     List<OffsetFetchResponseData.OffsetFetchResponseTopics> fetch(String groupId, List<FetchTopic> topics) {
-        Map<String, List<OffsetFetchResponseData.OffsetFetchResponsePartitions>> byTopic = new java.util.LinkedHashMap<>();
+        Map<String, List<OffsetFetchResponseData.OffsetFetchResponsePartitions>> byTopic =
+                new java.util.LinkedHashMap<>();
         ClassicGroup group = rt.groups.get(groupId);
         if (group != null) {
             group.lock.lock();
         }
         try {
-            Map<TopicPartition, CommittedOffset> offsets = group == null || group.is(GroupState.DEAD)
-                    ? Map.of() : group.offsets;
+            Map<TopicPartition, CommittedOffset> offsets =
+                    group == null || group.is(GroupState.DEAD) ? Map.of() : group.offsets;
             if (topics == null) {
                 for (Map.Entry<TopicPartition, CommittedOffset> e : offsets.entrySet()) {
                     byTopic.computeIfAbsent(e.getKey().topic(), t -> new ArrayList<>())
@@ -222,8 +241,8 @@ final class OffsetOperations {
                     List<OffsetFetchResponseData.OffsetFetchResponsePartitions> partitions =
                             byTopic.computeIfAbsent(topic.name(), t -> new ArrayList<>());
                     for (int partition : topic.partitions()) {
-                        partitions.add(partitionOffset(partition,
-                                offsets.get(new TopicPartition(topic.name(), partition))));
+                        partitions.add(
+                                partitionOffset(partition, offsets.get(new TopicPartition(topic.name(), partition))));
                     }
                 }
             }
@@ -234,20 +253,24 @@ final class OffsetOperations {
         }
         List<OffsetFetchResponseData.OffsetFetchResponseTopics> out = new ArrayList<>();
         for (Map.Entry<String, List<OffsetFetchResponseData.OffsetFetchResponsePartitions>> e : byTopic.entrySet()) {
-            out.add(new OffsetFetchResponseData.OffsetFetchResponseTopics().setName(e.getKey())
+            out.add(new OffsetFetchResponseData.OffsetFetchResponseTopics()
+                    .setName(e.getKey())
                     .setPartitions(e.getValue()));
         }
         return out;
     }
 
-    private static OffsetFetchResponseData.OffsetFetchResponsePartitions partitionOffset(int partition,
-                                                                                        CommittedOffset offset) {
+    private static OffsetFetchResponseData.OffsetFetchResponsePartitions partitionOffset(
+            int partition, CommittedOffset offset) {
         OffsetFetchResponseData.OffsetFetchResponsePartitions out =
                 new OffsetFetchResponseData.OffsetFetchResponsePartitions().setPartitionIndex(partition);
         if (offset == null) {
-            return out.setCommittedOffset(INVALID_OFFSET).setCommittedLeaderEpoch(NO_LEADER_EPOCH).setMetadata("");
+            return out.setCommittedOffset(INVALID_OFFSET)
+                    .setCommittedLeaderEpoch(NO_LEADER_EPOCH)
+                    .setMetadata("");
         }
-        return out.setCommittedOffset(offset.offset()).setCommittedLeaderEpoch(offset.leaderEpoch())
+        return out.setCommittedOffset(offset.offset())
+                .setCommittedLeaderEpoch(offset.leaderEpoch())
                 .setMetadata(offset.metadata());
     }
 
@@ -294,8 +317,8 @@ final class OffsetOperations {
                 durable = rt.store.append(groupId, tombstones);
             } catch (IOException | RuntimeException e) {
                 LOG.error("Group {}: cannot delete {} offsets: {}", groupId, tombstones.size(), e.toString());
-                return CompletableFuture.completedFuture(
-                        response.setErrorCode(CoordinatorRuntime.groupWriteError(e).code()));
+                return CompletableFuture.completedFuture(response.setErrorCode(
+                        CoordinatorRuntime.groupWriteError(e).code()));
             }
             for (GroupRecord r : tombstones) {
                 GroupRecord.OffsetTombstone t = (GroupRecord.OffsetTombstone) r;
@@ -305,14 +328,18 @@ final class OffsetOperations {
                 OffsetDeleteResponseData.OffsetDeleteResponseTopic out =
                         new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(topic.name());
                 for (OffsetDeleteRequestData.OffsetDeleteRequestPartition p : topic.partitions()) {
-                    out.partitions().add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition()
-                            .setPartitionIndex(p.partitionIndex())
-                            .setErrorCode(results.get(new TopicPartition(topic.name(), p.partitionIndex())).code()));
+                    out.partitions()
+                            .add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition()
+                                    .setPartitionIndex(p.partitionIndex())
+                                    .setErrorCode(results.get(new TopicPartition(topic.name(), p.partitionIndex()))
+                                            .code()));
                 }
                 response.topics().add(out);
             }
             return durable.handle((ok, failure) -> response.setErrorCode(
-                    failure == null ? Errors.NONE.code() : CoordinatorRuntime.groupWriteError(failure).code()));
+                    failure == null
+                            ? Errors.NONE.code()
+                            : CoordinatorRuntime.groupWriteError(failure).code()));
         } finally {
             group.lock.unlock();
         }
@@ -358,7 +385,10 @@ final class OffsetOperations {
             // Logged here; the future whenComplete returns only repeats the failure.
             var unused = rt.store.append(group.groupId, records).whenComplete((ok, failure) -> {
                 if (failure != null) {
-                    LOG.warn("Group {}: {} did not reach every in-sync replica: {}", group.groupId, what,
+                    LOG.warn(
+                            "Group {}: {} did not reach every in-sync replica: {}",
+                            group.groupId,
+                            what,
                             failure.toString());
                 }
             });
@@ -429,13 +459,14 @@ final class OffsetOperations {
         return expired.size();
     }
 
-    private static boolean isExpired(ClassicGroup group, TopicPartition tp, CommittedOffset offset, long now,
-                                     long retentionMs) {
+    private static boolean isExpired(
+            ClassicGroup group, TopicPartition tp, CommittedOffset offset, long now, long retentionMs) {
         if (group.protocolType != null && group.is(GroupState.EMPTY)) {
             // No member left: retention counts from when the group became empty.
             return expiredSince(offset, group.stateTimestampMs, now, retentionMs);
         }
-        if (CoordinatorRuntime.CONSUMER_PROTOCOL_TYPE.equals(group.protocolType) && group.subscribedTopics != null
+        if (CoordinatorRuntime.CONSUMER_PROTOCOL_TYPE.equals(group.protocolType)
+                && group.subscribedTopics != null
                 && group.is(GroupState.STABLE)) {
             // Active consumers: offsets of topics nobody subscribes to any more expire from their last commit.
             return !group.subscribedTopics.contains(tp.topic())

@@ -49,31 +49,52 @@ public final class BrokerStatus implements AutoCloseable {
      *
      * @param advertisedHost the host peers reach this broker at, used when the listener binds a wildcard address
      */
-    public static BrokerStatus start(BrokerConfig config, BrokerMetrics metrics, ClusterMembership membership,
-                                     GroupCoordinator groups, TopicManager topics, MoveTargets moves,
-                                     ScheduledExecutorService scheduler, String advertisedHost)
+    public static BrokerStatus start(
+            BrokerConfig config,
+            BrokerMetrics metrics,
+            ClusterMembership membership,
+            GroupCoordinator groups,
+            TopicManager topics,
+            MoveTargets moves,
+            ScheduledExecutorService scheduler,
+            String advertisedHost)
             throws InterruptedException {
-        LeaderHighWatermarks highWatermarks = new LeaderHighWatermarks(config.brokerId(), topics::hostedPartition,
-                () -> currentState(membership), ClientSecurity.interBroker(config));
+        LeaderHighWatermarks highWatermarks = new LeaderHighWatermarks(
+                config.brokerId(),
+                topics::hostedPartition,
+                () -> currentState(membership),
+                ClientSecurity.interBroker(config));
         ConsumerLag lag = new ConsumerLag(groups, highWatermarks);
         ConsumerLagMetrics lagMetrics = new ConsumerLagMetrics(metrics.registry(), lag::groups, System::nanoTime);
         MetricsHttpServer http = null;
         try {
-            scheduler.scheduleWithFixedDelay(() -> {
-                highWatermarks.refresh(groups.servedGroupOffsets());
-                lagMetrics.sync();
-            }, LAG_REFRESH_INTERVAL.toMillis(), LAG_REFRESH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            scheduler.scheduleWithFixedDelay(
+                    () -> {
+                        highWatermarks.refresh(groups.servedGroupOffsets());
+                        lagMetrics.sync();
+                    },
+                    LAG_REFRESH_INTERVAL.toMillis(),
+                    LAG_REFRESH_INTERVAL.toMillis(),
+                    TimeUnit.MILLISECONDS);
             if (config.httpListener().isPresent()) {
                 PrometheusRegistry scrape = MetricsHttpServer.registryFor(metrics.registry());
                 scrape.register(metrics.socketServer().prometheus());
-                http = MetricsHttpServer.start(config.httpListener().get(), scrape,
-                        new StatusSources(config.brokerId(), membership, lag::groups, moves::progress, metrics.topics()),
+                http = MetricsHttpServer.start(
+                        config.httpListener().get(),
+                        scrape,
+                        new StatusSources(
+                                config.brokerId(), membership, lag::groups, moves::progress, metrics.topics()),
                         HttpAuthenticator.of(config, () -> currentState(membership)));
                 InetSocketAddress bound = http.boundAddress();
-                String host = bound.getAddress().isAnyLocalAddress() ? advertisedHost : bound.getAddress().getHostAddress();
+                String host = bound.getAddress().isAnyLocalAddress()
+                        ? advertisedHost
+                        : bound.getAddress().getHostAddress();
                 membership.advertiseHttp(Endpoint.of(host, bound.getPort()));
-                LOG.info("Broker {} serves its status page on http://{}:{}/ and Prometheus metrics on /metrics",
-                        config.brokerId(), ClusterJson.hostForUrl(host), bound.getPort());
+                LOG.info(
+                        "Broker {} serves its status page on http://{}:{}/ and Prometheus metrics on /metrics",
+                        config.brokerId(),
+                        ClusterJson.hostForUrl(host),
+                        bound.getPort());
             }
             return new BrokerStatus(highWatermarks, lag, http);
         } catch (InterruptedException | RuntimeException e) {

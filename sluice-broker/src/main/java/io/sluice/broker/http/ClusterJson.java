@@ -52,7 +52,8 @@ final class ClusterJson {
         ClusterNode node = membership.node();
         json.writeStartObject();
         json.writeStringField("clusterId", membership.clusterId());
-        json.writeNumberField("brokerId", membership.self() == null ? -1 : membership.self().id());
+        json.writeNumberField(
+                "brokerId", membership.self() == null ? -1 : membership.self().id());
         json.writeObjectFieldStart("controller");
         json.writeNumberField("id", node == null ? -1 : node.controllerId());
         json.writeNumberField("epoch", state.controllerEpoch());
@@ -70,7 +71,8 @@ final class ClusterJson {
             json.writeBooleanField("live", true);
             writeNullableString(json, "rack", broker.hasRack() ? broker.rack() : null);
             writeNullableString(json, "kafka", kafka == null ? null : kafka.host() + ":" + kafka.port());
-            writeNullableString(json, "http", http == null ? null : "http://" + hostForUrl(http.host()) + ":" + http.port());
+            writeNullableString(
+                    json, "http", http == null ? null : "http://" + hostForUrl(http.host()) + ":" + http.port());
             json.writeEndObject();
         }
         for (int id : replicasNotLive(state)) {
@@ -193,7 +195,8 @@ final class ClusterJson {
         long done = progress.bytesVerified();
         double rate = progress.bytesPerSecond();
         json.writeStartObject();
-        json.writeNumberField("broker", membership.self() == null ? -1 : membership.self().id());
+        json.writeNumberField(
+                "broker", membership.self() == null ? -1 : membership.self().id());
         json.writeStringField("phase", progress.phase().name());
         json.writeNumberField("bytesDone", done);
         json.writeNumberField("bytesTotal", total);

@@ -30,12 +30,19 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
 final class HttpAuthenticator {
     /** Longest Authorization header taken: a user name and password of a few hundred characters, base64-encoded. */
     static final int MAX_AUTHORIZATION_CHARS = 1024;
+
     static final String CHALLENGE = "Basic realm=\"sluice\", charset=\"UTF-8\"";
     private static final String BASIC = "basic ";
     private static final List<String> MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
 
     /** The outcome of one request's Authorization header. */
-    enum Outcome { ACCEPTED, MISSING, REFUSED, MALFORMED, TOO_LONG }
+    enum Outcome {
+        ACCEPTED,
+        MISSING,
+        REFUSED,
+        MALFORMED,
+        TOO_LONG
+    }
 
     private final Map<String, String> jaasPasswords;
     private final ScramCredentialStore stored;
@@ -62,12 +69,15 @@ final class HttpAuthenticator {
             for (String mechanism : MECHANISMS) {
                 String jaas = config.saslJaasConfig(listener.name(), mechanism);
                 if (jaas != null) {
-                    passwords.putAll(JaasEntry.parse("sasl.jaas.config of " + mechanism + " on " + listener.name(),
-                            jaas).users());
+                    passwords.putAll(
+                            JaasEntry.parse("sasl.jaas.config of " + mechanism + " on " + listener.name(), jaas)
+                                    .users());
                 }
             }
         }
-        return new HttpAuthenticator(passwords, ScramCredentialStore.ofCluster(state),
+        return new HttpAuthenticator(
+                passwords,
+                ScramCredentialStore.ofCluster(state),
                 Long.parseLong(config.valueText(BrokerConfigKeys.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS)));
     }
 
@@ -92,7 +102,9 @@ final class HttpAuthenticator {
         }
         String decoded;
         try {
-            decoded = new String(Base64.getDecoder().decode(authorization.substring(BASIC.length()).trim()),
+            decoded = new String(
+                    Base64.getDecoder()
+                            .decode(authorization.substring(BASIC.length()).trim()),
                     StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             return Outcome.MALFORMED;
@@ -108,15 +120,17 @@ final class HttpAuthenticator {
         String expected = jaasPasswords.get(user);
         byte[] given = password.getBytes(StandardCharsets.UTF_8);
         // Compared even for an unknown user, so the time taken does not tell which user names exist.
-        boolean jaasMatch = MessageDigest.isEqual(given,
-                (expected == null ? "\u0000" + password : expected).getBytes(StandardCharsets.UTF_8)) && expected != null;
+        boolean jaasMatch = MessageDigest.isEqual(
+                        given, (expected == null ? "\u0000" + password : expected).getBytes(StandardCharsets.UTF_8))
+                && expected != null;
         ScramMechanism mechanism = ScramMechanism.SCRAM_SHA_512;
         ScramCredential credential = stored.find(mechanism, user);
         if (credential == null) {
             mechanism = ScramMechanism.SCRAM_SHA_256;
             credential = stored.find(mechanism, user);
         }
-        boolean scramMatch = mechanism.verifies(credential == null ? dummy : credential, password) && credential != null;
+        boolean scramMatch =
+                mechanism.verifies(credential == null ? dummy : credential, password) && credential != null;
         return jaasMatch | scramMatch;
     }
 }

@@ -82,10 +82,13 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         if (request.decoderResult().isFailure()) {
             Throwable cause = request.decoderResult().cause();
-            HttpResponseStatus status = cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG
-                    : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
-                    : cause instanceof TooLongFrameException ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
-                    : HttpResponseStatus.BAD_REQUEST;
+            HttpResponseStatus status = cause instanceof TooLongHttpLineException
+                    ? HttpResponseStatus.REQUEST_URI_TOO_LONG
+                    : cause instanceof TooLongHttpHeaderException
+                            ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+                            : cause instanceof TooLongFrameException
+                                    ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
+                                    : HttpResponseStatus.BAD_REQUEST;
             LOG.debug("Refusing an HTTP request from {}: {}", ctx.channel().remoteAddress(), cause.toString());
             sendAndClose(ctx, text(status, status.reasonPhrase() + "\n"));
             return;
@@ -106,8 +109,13 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         StaticResources.Resource file = files.find(path);
         if (!METRICS_PATH.equals(path) && file == null && !api.serves(path)) {
-            send(ctx, keepAlive, text(HttpResponseStatus.NOT_FOUND, "No such page: see / for the status page, "
-                    + METRICS_PATH + " for metrics and " + StatusApi.PREFIX + "* for JSON\n"));
+            send(
+                    ctx,
+                    keepAlive,
+                    text(
+                            HttpResponseStatus.NOT_FOUND,
+                            "No such page: see / for the status page, " + METRICS_PATH + " for metrics and "
+                                    + StatusApi.PREFIX + "* for JSON\n"));
             return;
         }
         boolean head = HttpMethod.HEAD.equals(request.method());
@@ -129,8 +137,13 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
     }
 
-    private void json(ChannelHandlerContext ctx, boolean keepAlive, boolean head, String path,
-                      Map<String, List<String>> parameters, String authorization) {
+    private void json(
+            ChannelHandlerContext ctx,
+            boolean keepAlive,
+            boolean head,
+            String path,
+            Map<String, List<String>> parameters,
+            String authorization) {
         CompletableFuture<byte[]> answer;
         try {
             answer = api.answer(path, parameters, authenticator == null ? null : authorization);
@@ -162,7 +175,8 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
      * or wrong (wrong ones after the failed-login delay, then closed), 400 for a malformed header, 431 for one too long.
      */
     private boolean loggedIn(ChannelHandlerContext ctx, FullHttpRequest request) {
-        HttpAuthenticator.Outcome outcome = authenticator.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        HttpAuthenticator.Outcome outcome =
+                authenticator.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
         switch (outcome) {
             case ACCEPTED -> {
                 return true;
@@ -171,13 +185,25 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
             case REFUSED -> {
                 LOG.info("Refused an HTTP login from {}", ctx.channel().remoteAddress());
                 ctx.channel().config().setAutoRead(false);
-                ctx.executor().schedule(() -> sendAndClose(ctx, challenge()), authenticator.failedDelayMs(),
-                        TimeUnit.MILLISECONDS);
+                ctx.executor()
+                        .schedule(
+                                () -> sendAndClose(ctx, challenge()),
+                                authenticator.failedDelayMs(),
+                                TimeUnit.MILLISECONDS);
             }
-            case MALFORMED -> sendAndClose(ctx, text(HttpResponseStatus.BAD_REQUEST,
-                    "Malformed Authorization header: expected Basic base64(user:password)\n"));
-            case TOO_LONG -> sendAndClose(ctx, text(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
-                    "Authorization header over " + HttpAuthenticator.MAX_AUTHORIZATION_CHARS + " characters\n"));
+            case MALFORMED ->
+                sendAndClose(
+                        ctx,
+                        text(
+                                HttpResponseStatus.BAD_REQUEST,
+                                "Malformed Authorization header: expected Basic base64(user:password)\n"));
+            case TOO_LONG ->
+                sendAndClose(
+                        ctx,
+                        text(
+                                HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                                "Authorization header over " + HttpAuthenticator.MAX_AUTHORIZATION_CHARS
+                                        + " characters\n"));
         }
         return false;
     }
@@ -198,8 +224,8 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
             send(ctx, keepAlive, text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Scrape failed\n"));
             return;
         }
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                head ? Unpooled.EMPTY_BUFFER : body);
+        FullHttpResponse response = new DefaultFullHttpResponse(
+                HttpVersion.HTTP_1_1, HttpResponseStatus.OK, head ? Unpooled.EMPTY_BUFFER : body);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, writer.getContentType());
         HttpUtil.setContentLength(response, body.readableBytes());
         if (head) {
@@ -216,8 +242,8 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     /** A response with {@code bytes} as its body, or only its length when answering HEAD. */
     private static FullHttpResponse body(HttpResponseStatus status, String contentType, byte[] bytes, boolean head) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
+        FullHttpResponse response = new DefaultFullHttpResponse(
+                HttpVersion.HTTP_1_1, status, head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
         HttpUtil.setContentLength(response, bytes.length);
         return response;

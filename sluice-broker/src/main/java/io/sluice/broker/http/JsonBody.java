@@ -21,8 +21,7 @@ final class JsonBody {
         void write(JsonGenerator json) throws IOException;
     }
 
-    private JsonBody() {
-    }
+    private JsonBody() {}
 
     static byte[] of(Writer writer) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(4096);

@@ -48,7 +48,8 @@ public final class MetricsHttpServer implements AutoCloseable {
     private final Channel serverChannel;
     private final PeerFanOut peers;
 
-    private MetricsHttpServer(EventLoopGroup acceptor, EventLoopGroup workers, Channel serverChannel, PeerFanOut peers) {
+    private MetricsHttpServer(
+            EventLoopGroup acceptor, EventLoopGroup workers, Channel serverChannel, PeerFanOut peers) {
         this.acceptor = acceptor;
         this.workers = workers;
         this.serverChannel = serverChannel;
@@ -64,29 +65,39 @@ public final class MetricsHttpServer implements AutoCloseable {
     }
 
     /** Binds the listener and serves {@code registry} and the status of {@code sources}; fails when it cannot bind. */
-    public static MetricsHttpServer start(HttpListenerAddress address, PrometheusRegistry registry,
-                                          StatusSources sources) throws InterruptedException {
+    public static MetricsHttpServer start(
+            HttpListenerAddress address, PrometheusRegistry registry, StatusSources sources)
+            throws InterruptedException {
         return start(address, registry, sources, null);
     }
 
     /** As {@link #start(HttpListenerAddress, PrometheusRegistry, StatusSources)}; a non-null login is asked first. */
-    static MetricsHttpServer start(HttpListenerAddress address, PrometheusRegistry registry, StatusSources sources,
-                                   HttpAuthenticator authenticator) throws InterruptedException {
+    static MetricsHttpServer start(
+            HttpListenerAddress address,
+            PrometheusRegistry registry,
+            StatusSources sources,
+            HttpAuthenticator authenticator)
+            throws InterruptedException {
         EventLoopGroup acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-http-acceptor", true));
         EventLoopGroup workers = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-http", true));
         ThroughputHistory throughput = new ThroughputHistory(
                 sources.topicMetrics().allTopicsMeter("BytesInPerSec", "bytes")::getCount,
                 sources.topicMetrics().allTopicsMeter("BytesOutPerSec", "bytes")::getCount,
                 sources.topicMetrics().allTopicsMeter("MessagesInPerSec", "messages")::getCount,
-                System::currentTimeMillis, THROUGHPUT_SAMPLE_MS, THROUGHPUT_SAMPLES);
+                System::currentTimeMillis,
+                THROUGHPUT_SAMPLE_MS,
+                THROUGHPUT_SAMPLES);
         ClusterJson cluster = new ClusterJson(sources.membership(), sources.transfers());
         PeerFanOut peers = new PeerFanOut(sources.brokerId(), () -> ClusterJson.httpBases(cluster.state()));
-        HttpRoutes routes = new HttpRoutes(registry, new StatusApi(cluster, sources.consumerLag(), throughput, peers),
-                new StaticResources(), authenticator);
+        HttpRoutes routes = new HttpRoutes(
+                registry,
+                new StatusApi(cluster, sources.consumerLag(), throughput, peers),
+                new StaticResources(),
+                authenticator);
         try {
             throughput.sample();
-            workers.scheduleAtFixedRate(throughput::sample, THROUGHPUT_SAMPLE_MS, THROUGHPUT_SAMPLE_MS,
-                    TimeUnit.MILLISECONDS);
+            workers.scheduleAtFixedRate(
+                    throughput::sample, THROUGHPUT_SAMPLE_MS, THROUGHPUT_SAMPLE_MS, TimeUnit.MILLISECONDS);
             Channel channel = new ServerBootstrap()
                     .group(acceptor, workers)
                     .channel(NioServerSocketChannel.class)
@@ -95,13 +106,17 @@ public final class MetricsHttpServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline()
                                     .addLast("idle", new ReadTimeoutHandler(IDLE_TIMEOUT_SECONDS))
-                                    .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES,
-                                            MAX_HEADER_BYTES))
+                                    .addLast(
+                                            "http",
+                                            new HttpServerCodec(
+                                                    MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES, MAX_HEADER_BYTES))
                                     .addLast("body", new HttpObjectAggregator(MAX_BODY_BYTES))
                                     .addLast("routes", routes);
                         }
                     })
-                    .bind(address.host(), address.port()).sync().channel();
+                    .bind(address.host(), address.port())
+                    .sync()
+                    .channel();
             return new MetricsHttpServer(acceptor, workers, channel, peers);
         } catch (InterruptedException | RuntimeException e) {
             peers.close();

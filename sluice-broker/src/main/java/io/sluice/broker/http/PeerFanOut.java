@@ -43,13 +43,15 @@ final class PeerFanOut implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.client = HttpClient.newBuilder().connectTimeout(PEER_TIMEOUT).executor(executor)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(PEER_TIMEOUT)
+                .executor(executor)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     /** One broker's answer: the JSON document, or why there is none. */
-    private record Answer(int broker, byte[] data, String error) {
-    }
+    private record Answer(int broker, byte[] data, String error) {}
 
     /** {@code {"scope":"cluster","brokers":[{"broker":1,"data":{..}},{"broker":2,"error":".."}]}}, brokers by id. */
     CompletableFuture<byte[]> gather(String endpointPath, JsonBody.Writer local) {
@@ -71,13 +73,14 @@ final class PeerFanOut implements AutoCloseable {
         if (!selfListed) {
             answers.add(0, CompletableFuture.completedFuture(localAnswer(local)));
         }
-        return CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0])).thenApply(done -> {
-            try {
-                return JsonBody.of(json -> write(json, answers));
-            } catch (IOException e) {
-                throw new IllegalStateException("writing the gathered answers failed", e);
-            }
-        });
+        return CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0]))
+                .thenApply(done -> {
+                    try {
+                        return JsonBody.of(json -> write(json, answers));
+                    } catch (IOException e) {
+                        throw new IllegalStateException("writing the gathered answers failed", e);
+                    }
+                });
     }
 
     private Answer localAnswer(JsonBody.Writer local) {
@@ -91,7 +94,9 @@ final class PeerFanOut implements AutoCloseable {
     private CompletableFuture<Answer> ask(int broker, String url, String authorization) {
         HttpRequest request;
         try {
-            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(PEER_TIMEOUT).GET();
+            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url))
+                    .timeout(PEER_TIMEOUT)
+                    .GET();
             if (authorization != null) {
                 builder.header("Authorization", authorization);
             }
@@ -102,15 +107,16 @@ final class PeerFanOut implements AutoCloseable {
         HttpResponse.BodyHandler<byte[]> bounded = info -> {
             long length = info.headers().firstValueAsLong("content-length").orElse(-1);
             return info.statusCode() == 200 && length >= 0 && length <= MAX_PEER_BODY_BYTES
-                    ? HttpResponse.BodySubscribers.ofByteArray() : HttpResponse.BodySubscribers.replacing(null);
+                    ? HttpResponse.BodySubscribers.ofByteArray()
+                    : HttpResponse.BodySubscribers.replacing(null);
         };
         return client.sendAsync(request, bounded).handle((response, failure) -> {
             if (failure != null) {
                 return new Answer(broker, null, "no answer from " + url + ": " + rootMessage(failure));
             }
             if (response.body() == null) {
-                return new Answer(broker, null, url + " answered status " + response.statusCode()
-                        + " without a bounded body");
+                return new Answer(
+                        broker, null, url + " answered status " + response.statusCode() + " without a bounded body");
             }
             return new Answer(broker, response.body(), null);
         });

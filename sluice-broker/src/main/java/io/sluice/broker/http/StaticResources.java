@@ -15,18 +15,21 @@ final class StaticResources {
     private static final String RESOURCE_DIR = "status/";
 
     /** A file as served: its bytes and content type. */
-    record Resource(byte[] bytes, String contentType) {
-    }
+    record Resource(byte[] bytes, String contentType) {}
 
     private final Map<String, Resource> byPath;
 
     StaticResources() {
         Resource page = load("index.html", "text/html; charset=utf-8");
         this.byPath = Map.of(
-                "/", page,
-                "/index.html", page,
-                "/static/status.css", load("status.css", "text/css; charset=utf-8"),
-                "/static/status.js", load("status.js", "text/javascript; charset=utf-8"));
+                "/",
+                page,
+                "/index.html",
+                page,
+                "/static/status.css",
+                load("status.css", "text/css; charset=utf-8"),
+                "/static/status.js",
+                load("status.js", "text/javascript; charset=utf-8"));
     }
 
     /** The file served at {@code path}, or null. */

@@ -19,7 +19,9 @@ import java.util.function.Supplier;
  * @param transfers   progress of a partition's file transfer into this broker, or null when none runs
  * @param topicMetrics the BrokerTopicMetrics meters the throughput history samples
  */
-public record StatusSources(int brokerId, ClusterMembership membership, Supplier<List<GroupLag>> consumerLag,
-                            BiFunction<String, Integer, TransferProgress> transfers,
-                            BrokerTopicMetrics topicMetrics) {
-}
+public record StatusSources(
+        int brokerId,
+        ClusterMembership membership,
+        Supplier<List<GroupLag>> consumerLag,
+        BiFunction<String, Integer, TransferProgress> transfers,
+        BrokerTopicMetrics topicMetrics) {}

@@ -29,8 +29,13 @@ final class ThroughputHistory {
      * @param bytesOut   total bytes sent to consumers and followers so far (BytesOutPerSec count)
      * @param messagesIn total records appended so far (MessagesInPerSec count)
      */
-    ThroughputHistory(LongSupplier bytesIn, LongSupplier bytesOut, LongSupplier messagesIn, LongSupplier clockMs,
-                      long intervalMs, int capacity) {
+    ThroughputHistory(
+            LongSupplier bytesIn,
+            LongSupplier bytesOut,
+            LongSupplier messagesIn,
+            LongSupplier clockMs,
+            long intervalMs,
+            int capacity) {
         if (capacity < 2 || intervalMs <= 0) {
             throw new IllegalArgumentException("need at least two samples and a positive interval, got " + capacity
                     + " samples every " + intervalMs + " ms");

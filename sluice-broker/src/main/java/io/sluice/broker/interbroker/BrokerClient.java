@@ -73,8 +73,11 @@ public final class BrokerClient implements AutoCloseable {
         try {
             connectIfNeeded();
             int correlation = ++correlationId;
-            RequestHeaderData header = new RequestHeaderData().setRequestApiKey(api.id).setRequestApiVersion(version)
-                    .setClientId(clientId).setCorrelationId(correlation);
+            RequestHeaderData header = new RequestHeaderData()
+                    .setRequestApiKey(api.id)
+                    .setRequestApiVersion(version)
+                    .setClientId(clientId)
+                    .setCorrelationId(correlation);
             ByteBuffer body = RequestUtils.serialize(header, api.requestHeaderVersion(version), request, version);
             sizePrefix.clear();
             sizePrefix.putInt(body.remaining()).flip();
@@ -111,7 +114,8 @@ public final class BrokerClient implements AutoCloseable {
         transport.readFully(sizePrefix, deadline);
         int size = sizePrefix.getInt(0);
         if (size < 0 || size > maxResponseBytes) {
-            throw new IOException("response of " + size + " bytes from " + address + " outside [0, " + maxResponseBytes + "]");
+            throw new IOException(
+                    "response of " + size + " bytes from " + address + " outside [0, " + maxResponseBytes + "]");
         }
         if (receive.capacity() < size) {
             receive = ByteBuffer.allocateDirect(Math.min(maxResponseBytes, Math.max(size, receive.capacity() * 2)));

@@ -39,19 +39,23 @@ public final class ControllerChannel implements AutoCloseable {
     }
 
     /** @param security how this broker connects to the inter-broker listener (also used by the replica fetchers) */
-    public ControllerChannel(int selfId, Supplier<InetSocketAddress> controllerAddress, int timeoutMs,
-                             ClientSecurity security) {
+    public ControllerChannel(
+            int selfId, Supplier<InetSocketAddress> controllerAddress, int timeoutMs, ClientSecurity security) {
         this(selfId, controllerAddress, timeoutMs, security, ForwardingConfig.defaults());
     }
 
     /** @param forwarding how long and how often a forwarded change is retried while no controller takes it */
-    public ControllerChannel(int selfId, Supplier<InetSocketAddress> controllerAddress, int timeoutMs,
-                             ClientSecurity security, ForwardingConfig forwarding) {
+    public ControllerChannel(
+            int selfId,
+            Supplier<InetSocketAddress> controllerAddress,
+            int timeoutMs,
+            ClientSecurity security,
+            ForwardingConfig forwarding) {
         this.forwarding = forwarding;
         this.controllerAddress = controllerAddress;
         this.security = security;
-        this.client = new BrokerClient("sluice-broker-" + selfId + "-to-controller", 16 * 1024 * 1024, timeoutMs,
-                security);
+        this.client =
+                new BrokerClient("sluice-broker-" + selfId + "-to-controller", 16 * 1024 * 1024, timeoutMs, security);
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sluice-controller-channel-" + selfId);
             t.setDaemon(true);

@@ -35,29 +35,48 @@ public final class ControllerWrites {
      * Runs {@code change} on this broker's active controller, or forwards {@code request} to the active controller; a
      * failure that outlives the wait completes with {@code failed} applied to it.
      */
-    public <T extends ApiMessage> CompletableFuture<T> write(Function<ClusterNode, CompletableFuture<T>> change, ApiKeys api, short version,
-                                                      ApiMessage request, Function<Readable, T> parser,
-                                                      Function<Throwable, T> failed) {
-        return attempt(change, api, version, request, parser, failed,
-                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(controller.forwarding().waitMs()));
+    public <T extends ApiMessage> CompletableFuture<T> write(
+            Function<ClusterNode, CompletableFuture<T>> change,
+            ApiKeys api,
+            short version,
+            ApiMessage request,
+            Function<Readable, T> parser,
+            Function<Throwable, T> failed) {
+        return attempt(
+                change,
+                api,
+                version,
+                request,
+                parser,
+                failed,
+                System.nanoTime()
+                        + TimeUnit.MILLISECONDS.toNanos(controller.forwarding().waitMs()));
     }
 
-    private <T extends ApiMessage> CompletableFuture<T> attempt(Function<ClusterNode, CompletableFuture<T>> change, ApiKeys api, short version,
-                                                                ApiMessage request, Function<Readable, T> parser,
-                                                                Function<Throwable, T> failed, long deadlineNanos) {
+    private <T extends ApiMessage> CompletableFuture<T> attempt(
+            Function<ClusterNode, CompletableFuture<T>> change,
+            ApiKeys api,
+            short version,
+            ApiMessage request,
+            Function<Readable, T> parser,
+            Function<Throwable, T> failed,
+            long deadlineNanos) {
         ClusterNode n = node.get();
-        CompletableFuture<T> tried = n != null && n.isController() ? change.apply(n)
-                : controller.send(api, version, request, parser);
+        CompletableFuture<T> tried =
+                n != null && n.isController() ? change.apply(n) : controller.send(api, version, request, parser);
         return tried.exceptionallyCompose(failure -> {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            boolean retriable = cause instanceof NotControllerException || cause instanceof ControllerFencedException
+            Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            boolean retriable = cause instanceof NotControllerException
+                    || cause instanceof ControllerFencedException
                     || cause instanceof IOException;
             if (!retriable || System.nanoTime() - deadlineNanos >= 0) {
                 return CompletableFuture.completedFuture(failed.apply(cause));
             }
-            return CompletableFuture.supplyAsync(() -> null,
-                            CompletableFuture.delayedExecutor(controller.forwarding().retryBackoffMs(), TimeUnit.MILLISECONDS))
+            return CompletableFuture.supplyAsync(
+                            () -> null,
+                            CompletableFuture.delayedExecutor(
+                                    controller.forwarding().retryBackoffMs(), TimeUnit.MILLISECONDS))
                     .thenCompose(ignored -> attempt(change, api, version, request, parser, failed, deadlineNanos));
         });
     }

@@ -132,8 +132,8 @@ final class AttributeBeans {
             for (String name : attributes.keySet()) {
                 infos.add(new MBeanAttributeInfo(name, double.class.getName(), name, true, false, false));
             }
-            return new MBeanInfo(GroupBean.class.getName(), description, infos.toArray(new MBeanAttributeInfo[0]),
-                    null, null, null);
+            return new MBeanInfo(
+                    GroupBean.class.getName(), description, infos.toArray(new MBeanAttributeInfo[0]), null, null, null);
         }
 
         @Override

@@ -42,18 +42,22 @@ public final class BrokerGauges implements IsrChangeListener {
      * @param hostedPartitions the partitions this broker holds a replica of
      * @param clusterNode      this broker's cluster node; null before it joined
      */
-    public BrokerGauges(KafkaMetrics metrics, Supplier<List<Partition>> hostedPartitions,
-                        Supplier<ClusterNode> clusterNode) {
+    public BrokerGauges(
+            KafkaMetrics metrics, Supplier<List<Partition>> hostedPartitions, Supplier<ClusterNode> clusterNode) {
         this.metrics = metrics;
         this.hostedPartitions = hostedPartitions;
         this.clusterNode = clusterNode;
-        metrics.gauge(replicaManager("PartitionCount"), () -> hostedPartitions.get().size());
+        metrics.gauge(
+                replicaManager("PartitionCount"), () -> hostedPartitions.get().size());
         metrics.gauge(replicaManager("LeaderCount"), () -> countLed(p -> 1));
-        metrics.gauge(replicaManager("UnderReplicatedPartitions"),
+        metrics.gauge(
+                replicaManager("UnderReplicatedPartitions"),
                 () -> countLed(p -> isr(p) < p.assignment().originalReplicas().length ? 1 : 0));
-        metrics.gauge(replicaManager("UnderMinIsrPartitionCount"),
+        metrics.gauge(
+                replicaManager("UnderMinIsrPartitionCount"),
                 () -> countLed(p -> isr(p) < p.config().minInsyncReplicas() ? 1 : 0));
-        metrics.gauge(replicaManager("AtMinIsrPartitionCount"),
+        metrics.gauge(
+                replicaManager("AtMinIsrPartitionCount"),
                 () -> countLed(p -> isr(p) == p.config().minInsyncReplicas() ? 1 : 0));
         this.isrShrinks = metrics.meter(replicaManager("IsrShrinksPerSec"), "shrinks");
         this.isrExpands = metrics.meter(replicaManager("IsrExpandsPerSec"), "expands");
@@ -64,7 +68,8 @@ public final class BrokerGauges implements IsrChangeListener {
             ClusterNode node = activeController();
             return node == null ? 0 : node.current().topicsById().size();
         });
-        metrics.gauge(MetricName.of("kafka.server", "ReplicaFetcherManager", "MaxLag", "clientId", "Replica"),
+        metrics.gauge(
+                MetricName.of("kafka.server", "ReplicaFetcherManager", "MaxLag", "clientId", "Replica"),
                 this::maxFollowerLag);
     }
 
@@ -100,9 +105,12 @@ public final class BrokerGauges implements IsrChangeListener {
                 continue;
             }
             metrics.gauge(log("Size", topic, index), () -> partition.log().sizeInBytes());
-            metrics.gauge(log("LogStartOffset", topic, index), () -> partition.log().logStartOffset());
-            metrics.gauge(log("LogEndOffset", topic, index), () -> partition.log().logEndOffset());
-            metrics.gauge(log("NumLogSegments", topic, index), () -> partition.log().segmentCount());
+            metrics.gauge(
+                    log("LogStartOffset", topic, index), () -> partition.log().logStartOffset());
+            metrics.gauge(
+                    log("LogEndOffset", topic, index), () -> partition.log().logEndOffset());
+            metrics.gauge(
+                    log("NumLogSegments", topic, index), () -> partition.log().segmentCount());
             logGauges.add(log(LOG_GAUGES[0], topic, index));
         }
         for (MetricName sizeGauge : Set.copyOf(logGauges)) {

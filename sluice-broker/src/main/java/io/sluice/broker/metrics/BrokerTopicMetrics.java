@@ -18,6 +18,7 @@ public final class BrokerTopicMetrics {
     private final KafkaMetrics metrics;
     /** False when metrics are disabled: the on* methods return at once (the meters exist and stay at zero). */
     private final boolean enabled;
+
     private final List<MeterFamily> families = new CopyOnWriteArrayList<>();
     private final MeterFamily messagesIn;
     private final MeterFamily bytesIn;

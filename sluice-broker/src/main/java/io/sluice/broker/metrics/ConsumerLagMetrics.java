@@ -39,8 +39,7 @@ public final class ConsumerLagMetrics {
     private volatile Reading reading = new Reading(Long.MIN_VALUE, Map.of(), Map.of());
 
     /** One reading: lag and committed offset per (group, topic, partition) and lag sums per (group, topic). */
-    private record Reading(long takenNanos, Map<MetricName, Long> partitionValues, Map<MetricName, Long> sums) {
-    }
+    private record Reading(long takenNanos, Map<MetricName, Long> partitionValues, Map<MetricName, Long> sums) {}
 
     public ConsumerLagMetrics(KafkaMetrics metrics, Supplier<List<GroupLag>> lags, LongSupplier nanoClock) {
         this.metrics = metrics;
@@ -49,12 +48,20 @@ public final class ConsumerLagMetrics {
     }
 
     public static MetricName lag(String group, String topic, int partition) {
-        return MetricName.of(DOMAIN, TYPE, "lag", "consumergroup", group, "topic", topic, "partition",
-                Integer.toString(partition));
+        return MetricName.of(
+                DOMAIN, TYPE, "lag", "consumergroup", group, "topic", topic, "partition", Integer.toString(partition));
     }
 
     public static MetricName currentOffset(String group, String topic, int partition) {
-        return MetricName.of(DOMAIN, TYPE, "current_offset", "consumergroup", group, "topic", topic, "partition",
+        return MetricName.of(
+                DOMAIN,
+                TYPE,
+                "current_offset",
+                "consumergroup",
+                group,
+                "topic",
+                topic,
+                "partition",
                 Integer.toString(partition));
     }
 

@@ -31,20 +31,16 @@ public final class KafkaMetrics implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaMetrics.class);
 
     /** One metric: what it counts and how the Prometheus bridge and JMX read it. */
-    public sealed interface Entry permits MeterEntry, HistogramEntry, GaugeEntry {
-    }
+    public sealed interface Entry permits MeterEntry, HistogramEntry, GaugeEntry {}
 
     /** A rate with its count; {@code eventType} is Kafka's word for what is counted ("bytes", "requests"). */
-    public record MeterEntry(Meter meter, String eventType) implements Entry {
-    }
+    public record MeterEntry(Meter meter, String eventType) implements Entry {}
 
     /** A distribution kept in an exponentially decaying reservoir (recent values weigh more, as in Kafka). */
-    public record HistogramEntry(Histogram histogram) implements Entry {
-    }
+    public record HistogramEntry(Histogram histogram) implements Entry {}
 
     /** A value read when asked. */
-    public record GaugeEntry(Supplier<? extends Number> value) implements Entry {
-    }
+    public record GaugeEntry(Supplier<? extends Number> value) implements Entry {}
 
     private final Map<MetricName, Entry> metrics = new ConcurrentHashMap<>();
     private final Set<ObjectName> registeredBeans = ConcurrentHashMap.newKeySet();
@@ -71,20 +67,24 @@ public final class KafkaMetrics implements AutoCloseable {
         if (entry instanceof MeterEntry meter) {
             return meter.meter();
         }
-        throw new IllegalArgumentException(name + " is already registered as " + entry.getClass().getSimpleName());
+        throw new IllegalArgumentException(
+                name + " is already registered as " + entry.getClass().getSimpleName());
     }
 
     /** The histogram named {@code name}, created on first use. */
     public Histogram histogram(MetricName name) {
         Entry entry = metrics.get(name);
         if (entry == null) {
-            entry = register(name, new HistogramEntry(
-                    new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build())));
+            entry = register(
+                    name,
+                    new HistogramEntry(new Histogram(
+                            LockFreeExponentiallyDecayingReservoir.builder().build())));
         }
         if (entry instanceof HistogramEntry histogram) {
             return histogram.histogram();
         }
-        throw new IllegalArgumentException(name + " is already registered as " + entry.getClass().getSimpleName());
+        throw new IllegalArgumentException(
+                name + " is already registered as " + entry.getClass().getSimpleName());
     }
 
     /** Registers a gauge unless one of that name exists; returns whether this one was registered. */

@@ -21,8 +21,7 @@ public final class LogCleanerMetrics {
     public static final String MANAGER_TYPE = "LogCleanerManager";
     public static final String LOG_DIRECTORY_TAG = "logDirectory";
 
-    private LogCleanerMetrics() {
-    }
+    private LogCleanerMetrics() {}
 
     /**
      * Registers the gauges.
@@ -40,10 +39,11 @@ public final class LogCleanerMetrics {
         metrics.gauge(manager("time-since-last-run-ms"), read(cleaner, CleanerStatus::timeSinceLastRunMs));
         for (Path dir : logDirs) {
             Path absolute = dir.toAbsolutePath();
-            metrics.gauge(manager("uncleanable-partitions-count", absolute),
+            metrics.gauge(
+                    manager("uncleanable-partitions-count", absolute),
                     read(cleaner, status -> status.uncleanablePartitionsCount(absolute)));
-            metrics.gauge(manager("uncleanable-bytes", absolute),
-                    read(cleaner, status -> status.uncleanableBytes(absolute)));
+            metrics.gauge(
+                    manager("uncleanable-bytes", absolute), read(cleaner, status -> status.uncleanableBytes(absolute)));
         }
     }
 
@@ -62,13 +62,16 @@ public final class LogCleanerMetrics {
         return MetricName.of(DOMAIN, MANAGER_TYPE, name, LOG_DIRECTORY_TAG, logDir.toString());
     }
 
-    private static void cleanerGauge(KafkaMetrics metrics, String name, Supplier<? extends CleanerStatus> cleaner,
-                                     Function<CleanerStatus, Number> value) {
+    private static void cleanerGauge(
+            KafkaMetrics metrics,
+            String name,
+            Supplier<? extends CleanerStatus> cleaner,
+            Function<CleanerStatus, Number> value) {
         metrics.gauge(cleaner(name), read(cleaner, value));
     }
 
-    private static Supplier<Number> read(Supplier<? extends CleanerStatus> cleaner,
-                                         Function<CleanerStatus, Number> value) {
+    private static Supplier<Number> read(
+            Supplier<? extends CleanerStatus> cleaner, Function<CleanerStatus, Number> value) {
         return () -> {
             CleanerStatus status = cleaner.get();
             return status == null ? 0 : value.apply(status);

@@ -15,32 +15,47 @@ import java.util.function.Supplier;
  * <p>Thread-safe: every attribute read takes a fresh reading of the underlying metric.
  */
 public final class MetricBeans {
-    private MetricBeans() {
-    }
+    private MetricBeans() {}
 
     /** Kafka's meter attributes. */
     public interface MeterView {
         long getCount();
+
         String getEventType();
+
         TimeUnit getRateUnit();
+
         double getMeanRate();
+
         double getOneMinuteRate();
+
         double getFiveMinuteRate();
+
         double getFifteenMinuteRate();
     }
 
     /** Kafka's histogram attributes (its TotalTimeMs and the like are histograms of milliseconds). */
     public interface HistogramView {
         long getCount();
+
         double getMin();
+
         double getMax();
+
         double getMean();
+
         double getStdDev();
+
         double get50thPercentile();
+
         double get75thPercentile();
+
         double get95thPercentile();
+
         double get98thPercentile();
+
         double get99thPercentile();
+
         double get999thPercentile();
     }
 
@@ -58,13 +73,40 @@ public final class MetricBeans {
             this.eventType = eventType;
         }
 
-        @Override public long getCount() { return meter.getCount(); }
-        @Override public String getEventType() { return eventType; }
-        @Override public TimeUnit getRateUnit() { return TimeUnit.SECONDS; }
-        @Override public double getMeanRate() { return meter.getMeanRate(); }
-        @Override public double getOneMinuteRate() { return meter.getOneMinuteRate(); }
-        @Override public double getFiveMinuteRate() { return meter.getFiveMinuteRate(); }
-        @Override public double getFifteenMinuteRate() { return meter.getFifteenMinuteRate(); }
+        @Override
+        public long getCount() {
+            return meter.getCount();
+        }
+
+        @Override
+        public String getEventType() {
+            return eventType;
+        }
+
+        @Override
+        public TimeUnit getRateUnit() {
+            return TimeUnit.SECONDS;
+        }
+
+        @Override
+        public double getMeanRate() {
+            return meter.getMeanRate();
+        }
+
+        @Override
+        public double getOneMinuteRate() {
+            return meter.getOneMinuteRate();
+        }
+
+        @Override
+        public double getFiveMinuteRate() {
+            return meter.getFiveMinuteRate();
+        }
+
+        @Override
+        public double getFifteenMinuteRate() {
+            return meter.getFifteenMinuteRate();
+        }
     }
 
     static final class HistogramBean implements HistogramView {
@@ -78,17 +120,60 @@ public final class MetricBeans {
             return histogram.getSnapshot();
         }
 
-        @Override public long getCount() { return histogram.getCount(); }
-        @Override public double getMin() { return snapshot().getMin(); }
-        @Override public double getMax() { return snapshot().getMax(); }
-        @Override public double getMean() { return snapshot().getMean(); }
-        @Override public double getStdDev() { return snapshot().getStdDev(); }
-        @Override public double get50thPercentile() { return snapshot().getMedian(); }
-        @Override public double get75thPercentile() { return snapshot().get75thPercentile(); }
-        @Override public double get95thPercentile() { return snapshot().get95thPercentile(); }
-        @Override public double get98thPercentile() { return snapshot().get98thPercentile(); }
-        @Override public double get99thPercentile() { return snapshot().get99thPercentile(); }
-        @Override public double get999thPercentile() { return snapshot().get999thPercentile(); }
+        @Override
+        public long getCount() {
+            return histogram.getCount();
+        }
+
+        @Override
+        public double getMin() {
+            return snapshot().getMin();
+        }
+
+        @Override
+        public double getMax() {
+            return snapshot().getMax();
+        }
+
+        @Override
+        public double getMean() {
+            return snapshot().getMean();
+        }
+
+        @Override
+        public double getStdDev() {
+            return snapshot().getStdDev();
+        }
+
+        @Override
+        public double get50thPercentile() {
+            return snapshot().getMedian();
+        }
+
+        @Override
+        public double get75thPercentile() {
+            return snapshot().get75thPercentile();
+        }
+
+        @Override
+        public double get95thPercentile() {
+            return snapshot().get95thPercentile();
+        }
+
+        @Override
+        public double get98thPercentile() {
+            return snapshot().get98thPercentile();
+        }
+
+        @Override
+        public double get99thPercentile() {
+            return snapshot().get99thPercentile();
+        }
+
+        @Override
+        public double get999thPercentile() {
+            return snapshot().get999thPercentile();
+        }
     }
 
     static final class GaugeBean implements GaugeView {
@@ -98,6 +183,9 @@ public final class MetricBeans {
             this.value = value;
         }
 
-        @Override public Object getValue() { return value.get(); }
+        @Override
+        public Object getValue() {
+            return value.get();
+        }
     }
 }

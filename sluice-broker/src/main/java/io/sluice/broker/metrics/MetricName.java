@@ -29,8 +29,8 @@ public record MetricName(String domain, String type, String name, List<String> t
         Objects.requireNonNull(name, "name");
         tags = List.copyOf(tags);
         if (tags.size() % 2 != 0) {
-            throw new IllegalArgumentException("tags of " + domain + ":" + type + "." + name
-                    + " must be name/value pairs, got " + tags);
+            throw new IllegalArgumentException(
+                    "tags of " + domain + ":" + type + "." + name + " must be name/value pairs, got " + tags);
         }
     }
 
@@ -79,7 +79,7 @@ public record MetricName(String domain, String type, String name, List<String> t
                 case ',', '=', ':', '*', '?', '"', '\n', '\\' -> {
                     return ObjectName.quote(value);
                 }
-                default -> { }
+                default -> {}
             }
         }
         return value;

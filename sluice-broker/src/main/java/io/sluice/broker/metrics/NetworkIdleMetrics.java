@@ -39,8 +39,9 @@ public final class NetworkIdleMetrics {
         for (int i = 0; i < processors.size(); i++) {
             lastCpuNanos[i] = cpuNanos(i);
             int processor = i;
-            metrics.gauge(MetricName.of("kafka.network", "Processor", "IdlePercent", "networkProcessor",
-                    Integer.toString(i)), () -> idle(processor));
+            metrics.gauge(
+                    MetricName.of("kafka.network", "Processor", "IdlePercent", "networkProcessor", Integer.toString(i)),
+                    () -> idle(processor));
         }
         lastWallNanos = System.nanoTime();
         metrics.gauge(MetricName.of("kafka.network", "SocketServer", "NetworkProcessorAvgIdlePercent"), this::average);
@@ -88,6 +89,8 @@ public final class NetworkIdleMetrics {
 
     /** The thread's CPU time, -1 when the JVM cannot tell (or the thread ended). */
     private long cpuNanos(int processor) {
-        return threads.isThreadCpuTimeSupported() ? threads.getThreadCpuTime(processors.get(processor).getId()) : -1;
+        return threads.isThreadCpuTimeSupported()
+                ? threads.getThreadCpuTime(processors.get(processor).getId())
+                : -1;
     }
 }

@@ -66,8 +66,7 @@ public final class PrometheusBridge implements MultiCollector {
     @Override
     public MetricSnapshots collect() {
         Map<String, Family> families = new TreeMap<>();
-        metrics.forEach((name, entry) -> families
-                .computeIfAbsent(familyName(name, entry), f -> new Family(entry, name))
+        metrics.forEach((name, entry) -> families.computeIfAbsent(familyName(name, entry), f -> new Family(entry, name))
                 .add(name, entry));
         List<MetricSnapshot> snapshots = new ArrayList<>(families.size());
         families.forEach((familyName, family) -> snapshots.add(family.build(familyName)));
@@ -96,7 +95,8 @@ public final class PrometheusBridge implements MultiCollector {
 
         Family(KafkaMetrics.Entry first, MetricName name) {
             this.kind = first.getClass();
-            String attribute = first instanceof KafkaMetrics.GaugeEntry ? "Value"
+            String attribute = first instanceof KafkaMetrics.GaugeEntry
+                    ? "Value"
                     : first instanceof KafkaMetrics.MeterEntry ? "Count" : "percentiles and Count";
             this.help = name.nameIsAttribute()
                     ? "Kafka's " + name.domain() + ":type=" + name.type() + " attribute " + name.name()
@@ -110,7 +110,9 @@ public final class PrometheusBridge implements MultiCollector {
             Labels labels = labels(name);
             if (entry instanceof KafkaMetrics.MeterEntry meter) {
                 counters.add(CounterSnapshot.CounterDataPointSnapshot.builder()
-                        .labels(labels).value(meter.meter().getCount()).build());
+                        .labels(labels)
+                        .value(meter.meter().getCount())
+                        .build());
             } else if (entry instanceof KafkaMetrics.HistogramEntry histogram) {
                 Snapshot snapshot = histogram.histogram().getSnapshot();
                 Quantiles.Builder quantiles = Quantiles.builder();
@@ -118,10 +120,15 @@ public final class PrometheusBridge implements MultiCollector {
                     quantiles.quantile(q, snapshot.getValue(q));
                 }
                 summaries.add(SummarySnapshot.SummaryDataPointSnapshot.builder()
-                        .labels(labels).quantiles(quantiles.build()).count(histogram.histogram().getCount()).build());
+                        .labels(labels)
+                        .quantiles(quantiles.build())
+                        .count(histogram.histogram().getCount())
+                        .build());
             } else {
                 gauges.add(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                        .labels(labels).value(read((KafkaMetrics.GaugeEntry) entry)).build());
+                        .labels(labels)
+                        .value(read((KafkaMetrics.GaugeEntry) entry))
+                        .build());
             }
         }
 
@@ -135,18 +142,21 @@ public final class PrometheusBridge implements MultiCollector {
             }
         }
 
-                MetricSnapshot build(String familyName) {
+        MetricSnapshot build(String familyName) {
             if (kind == KafkaMetrics.MeterEntry.class) {
-                CounterSnapshot.Builder builder = CounterSnapshot.builder().name(familyName).help(help);
+                CounterSnapshot.Builder builder =
+                        CounterSnapshot.builder().name(familyName).help(help);
                 counters.forEach(builder::dataPoint);
                 return builder.build();
             }
             if (kind == KafkaMetrics.HistogramEntry.class) {
-                SummarySnapshot.Builder builder = SummarySnapshot.builder().name(familyName).help(help);
+                SummarySnapshot.Builder builder =
+                        SummarySnapshot.builder().name(familyName).help(help);
                 summaries.forEach(builder::dataPoint);
                 return builder.build();
             }
-            GaugeSnapshot.Builder builder = GaugeSnapshot.builder().name(familyName).help(help);
+            GaugeSnapshot.Builder builder =
+                    GaugeSnapshot.builder().name(familyName).help(help);
             gauges.forEach(builder::dataPoint);
             return builder.build();
         }

@@ -22,6 +22,7 @@ public final class RequestMetrics {
     public static final String FETCH_FOLLOWER = ApiKeys.FETCH.name + "Follower";
     /** Versions above this get no meter of their own; every Kafka API is far below it. */
     private static final int VERSION_SLOTS = 64;
+
     private static final int ERROR_SLOTS = maxErrorCode() + 2;
 
     private final KafkaMetrics metrics;
@@ -117,8 +118,15 @@ public final class RequestMetrics {
             }
             Meter meter = errors.get(slot);
             if (meter == null) {
-                errors.compareAndSet(slot, null,
-                        metrics.meter(name("ErrorsPerSec", request, "error", Errors.forCode((short) (slot - 1)).name()),
+                errors.compareAndSet(
+                        slot,
+                        null,
+                        metrics.meter(
+                                name(
+                                        "ErrorsPerSec",
+                                        request,
+                                        "error",
+                                        Errors.forCode((short) (slot - 1)).name()),
                                 "requests"));
                 meter = errors.get(slot);
             }
@@ -129,7 +137,9 @@ public final class RequestMetrics {
             int slot = Math.min(Math.max(version, 0), VERSION_SLOTS - 1);
             Meter meter = requestsByVersion.get(slot);
             if (meter == null) {
-                requestsByVersion.compareAndSet(slot, null,
+                requestsByVersion.compareAndSet(
+                        slot,
+                        null,
                         metrics.meter(name("RequestsPerSec", request, "version", Integer.toString(slot)), "requests"));
                 meter = requestsByVersion.get(slot);
             }

@@ -30,6 +30,7 @@ public final class RequestMetricsObserver implements RequestObserver {
     private static final short NONE = Errors.NONE.code();
     /** Fetches of topics that do not exist create no per-topic meters (a client naming random topics would). */
     private static final short UNKNOWN_TOPIC = Errors.UNKNOWN_TOPIC_OR_PARTITION.code();
+
     private static final short UNKNOWN_TOPIC_ID = Errors.UNKNOWN_TOPIC_ID.code();
 
     private final RequestMetrics requests;
@@ -42,10 +43,13 @@ public final class RequestMetricsObserver implements RequestObserver {
         this.topics = topics;
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         for (ApiKeys key : ApiKeys.values()) {
-            Class<? extends ApiMessage> responseClass = key.messageType.newResponse().getClass();
+            Class<? extends ApiMessage> responseClass =
+                    key.messageType.newResponse().getClass();
             try {
-                topLevelErrorCode.put(key, lookup.findVirtual(responseClass, "errorCode", ERROR_CODE_GETTER)
-                        .asType(MethodType.methodType(short.class, ApiMessage.class)));
+                topLevelErrorCode.put(
+                        key,
+                        lookup.findVirtual(responseClass, "errorCode", ERROR_CODE_GETTER)
+                                .asType(MethodType.methodType(short.class, ApiMessage.class)));
             } catch (NoSuchMethodException | IllegalAccessException e) {
                 LOG.trace("{} responses have no top-level error code", key);
             }
@@ -53,8 +57,15 @@ public final class RequestMetricsObserver implements RequestObserver {
     }
 
     @Override
-    public void onAnswered(ApiKeys apiKey, short version, boolean fromFollower, ApiMessage response,
-                           long queueNanos, long localNanos, long remoteNanos, long sendNanos) {
+    public void onAnswered(
+            ApiKeys apiKey,
+            short version,
+            boolean fromFollower,
+            ApiMessage response,
+            long queueNanos,
+            long localNanos,
+            long remoteNanos,
+            long sendNanos) {
         RequestMetrics.Type type = requests.of(apiKey);
         type.record(version, queueNanos, localNanos, remoteNanos, sendNanos);
         RequestMetrics.Type fetchType = null;
@@ -79,8 +90,8 @@ public final class RequestMetricsObserver implements RequestObserver {
         }
     }
 
-    private void countFetch(FetchResponseData fetch, boolean fromFollower, RequestMetrics.Type type,
-                            RequestMetrics.Type fetchType) {
+    private void countFetch(
+            FetchResponseData fetch, boolean fromFollower, RequestMetrics.Type type, RequestMetrics.Type fetchType) {
         type.markError(fetch.errorCode(), 1);
         fetchType.markError(fetch.errorCode(), 1);
         for (FetchResponseData.FetchableTopicResponse topic : fetch.responses()) {
@@ -95,7 +106,9 @@ public final class RequestMetricsObserver implements RequestObserver {
                 }
                 topics.onFetchRequest(name);
                 if (error == NONE) {
-                    bytes += partition.records() == null ? 0 : partition.records().sizeInBytes();
+                    bytes += partition.records() == null
+                            ? 0
+                            : partition.records().sizeInBytes();
                 } else if (countsAsFailedFetch(error)) {
                     topics.onFetchFailed(name);
                 }
@@ -110,9 +123,16 @@ public final class RequestMetricsObserver implements RequestObserver {
     private static boolean countsAsFailedFetch(short errorCode) {
         Errors error = Errors.forCode(errorCode);
         return switch (error) {
-            case UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_ID, NOT_LEADER_OR_FOLLOWER, UNKNOWN_LEADER_EPOCH,
-                 FENCED_LEADER_EPOCH, REPLICA_NOT_AVAILABLE, KAFKA_STORAGE_ERROR, INCONSISTENT_TOPIC_ID,
-                 OFFSET_OUT_OF_RANGE, TOPIC_AUTHORIZATION_FAILED -> false;
+            case UNKNOWN_TOPIC_OR_PARTITION,
+                    UNKNOWN_TOPIC_ID,
+                    NOT_LEADER_OR_FOLLOWER,
+                    UNKNOWN_LEADER_EPOCH,
+                    FENCED_LEADER_EPOCH,
+                    REPLICA_NOT_AVAILABLE,
+                    KAFKA_STORAGE_ERROR,
+                    INCONSISTENT_TOPIC_ID,
+                    OFFSET_OUT_OF_RANGE,
+                    TOPIC_AUTHORIZATION_FAILED -> false;
             default -> true;
         };
     }

@@ -67,7 +67,9 @@ public final class SluiceMetrics implements ValidationObserver, PublicationObser
 
     /** Shows the state and expirations of the broker's ZooKeeper session, as {@code tracker} follows it. */
     public void followZooKeeperSession(SessionStateTracker tracker) {
-        metrics.gauge(MetricName.of(DOMAIN, ZOOKEEPER_SESSION, "State"), () -> tracker.state().code());
+        metrics.gauge(
+                MetricName.of(DOMAIN, ZOOKEEPER_SESSION, "State"),
+                () -> tracker.state().code());
         Meter expirations = metrics.meter(MetricName.of(DOMAIN, ZOOKEEPER_SESSION, "ExpirationsPerSec"), "expirations");
         // The tracker counts from the start, so a session lost before this call is not missed, nor counted twice.
         Runnable catchUp = () -> {
@@ -91,7 +93,8 @@ public final class SluiceMetrics implements ValidationObserver, PublicationObser
         Publication(KafkaMetrics metrics, String kind) {
             this.sizeBytes = metrics.histogram(MetricName.of(DOMAIN, PUBLICATION, "SizeBytes", "kind", kind));
             this.micros = metrics.histogram(MetricName.of(DOMAIN, PUBLICATION, "TimeUs", "kind", kind));
-            this.bytes = metrics.meter(MetricName.of(DOMAIN, PUBLICATION, "PublishedBytesPerSec", "kind", kind), "bytes");
+            this.bytes =
+                    metrics.meter(MetricName.of(DOMAIN, PUBLICATION, "PublishedBytesPerSec", "kind", kind), "bytes");
         }
 
         void record(long written, long nanos) {

@@ -44,7 +44,10 @@ public final class SocketServerMetrics implements ConnectionObserver, AutoClosea
 
     /** @param jmx whether the MBeans are registered (the platform MBean server), as a broker does */
     public SocketServerMetrics(boolean jmx) {
-        this.metrics = new Metrics(new MetricConfig(), jmx ? List.of(new JmxReporter()) : List.of(), Time.SYSTEM,
+        this.metrics = new Metrics(
+                new MetricConfig(),
+                jmx ? List.of(new JmxReporter()) : List.of(),
+                Time.SYSTEM,
                 new KafkaMetricsContext("kafka.server"));
     }
 
@@ -72,8 +75,8 @@ public final class SocketServerMetrics implements ConnectionObserver, AutoClosea
     }
 
     private Processor processor(String listenerName, int networkThread) {
-        return processors.computeIfAbsent(listenerName + "/" + networkThread,
-                key -> new Processor(listenerName, networkThread));
+        return processors.computeIfAbsent(
+                listenerName + "/" + networkThread, key -> new Processor(listenerName, networkThread));
     }
 
     /** The Prometheus side: the same Kafka metrics, read afresh at each scrape. */
@@ -85,29 +88,42 @@ public final class SocketServerMetrics implements ConnectionObserver, AutoClosea
                 if (!GROUP.equals(name.group())) {
                     return;
                 }
-                Labels labels = Labels.of("listener", name.tags().get("listener"),
-                        "networkprocessor", name.tags().get("networkProcessor"));
+                Labels labels = Labels.of(
+                        "listener",
+                        name.tags().get("listener"),
+                        "networkprocessor",
+                        name.tags().get("networkProcessor"));
                 double value = ((Number) metric.metricValue()).doubleValue();
                 // Prometheus reserves _count for histograms and summaries (promtool refuses it on a gauge).
-                String family = CONNECTION_COUNT.equals(name.name()) ? "connections" : name.name().replace('-', '_');
+                String family = CONNECTION_COUNT.equals(name.name())
+                        ? "connections"
+                        : name.name().replace('-', '_');
                 if (family.endsWith("_total")) {
-                    counters.computeIfAbsent(family.substring(0, family.length() - "_total".length()),
-                            f -> new ArrayList<>()).add(CounterSnapshot.CounterDataPointSnapshot.builder()
-                            .labels(labels).value(value).build());
+                    counters.computeIfAbsent(
+                                    family.substring(0, family.length() - "_total".length()), f -> new ArrayList<>())
+                            .add(CounterSnapshot.CounterDataPointSnapshot.builder()
+                                    .labels(labels)
+                                    .value(value)
+                                    .build());
                 } else {
-                    gauges.computeIfAbsent(family, f -> new ArrayList<>()).add(
-                            GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
+                    gauges.computeIfAbsent(family, f -> new ArrayList<>())
+                            .add(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                                    .labels(labels)
+                                    .value(value)
+                                    .build());
                 }
             });
             List<MetricSnapshot> snapshots = new ArrayList<>();
             gauges.forEach((family, points) -> {
-                GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(PROMETHEUS_PREFIX + family)
+                GaugeSnapshot.Builder b = GaugeSnapshot.builder()
+                        .name(PROMETHEUS_PREFIX + family)
                         .help("Kafka's kafka.server:type=" + GROUP + " " + family.replace('_', '-'));
                 points.forEach(b::dataPoint);
                 snapshots.add(b.build());
             });
             counters.forEach((family, points) -> {
-                CounterSnapshot.Builder b = CounterSnapshot.builder().name(PROMETHEUS_PREFIX + family)
+                CounterSnapshot.Builder b = CounterSnapshot.builder()
+                        .name(PROMETHEUS_PREFIX + family)
                         .help("Kafka's kafka.server:type=" + GROUP + " " + family.replace('_', '-') + "-total");
                 points.forEach(b::dataPoint);
                 snapshots.add(b.build());
@@ -133,12 +149,15 @@ public final class SocketServerMetrics implements ConnectionObserver, AutoClosea
             tags.put("networkProcessor", Integer.toString(networkThread));
             String suffix = ":" + listener + ":" + networkThread;
             created = metrics.sensor("connections-created" + suffix);
-            created.add(new Meter(metric("connection-creation-rate", "new connections established per second", tags),
+            created.add(new Meter(
+                    metric("connection-creation-rate", "new connections established per second", tags),
                     metric("connection-creation-total", "new connections established", tags)));
             closed = metrics.sensor("connections-closed" + suffix);
-            closed.add(new Meter(metric("connection-close-rate", "connections closed per second", tags),
+            closed.add(new Meter(
+                    metric("connection-close-rate", "connections closed per second", tags),
                     metric("connection-close-total", "connections closed", tags)));
-            metrics.addMetric(metric(CONNECTION_COUNT, "The current number of active connections.", tags),
+            metrics.addMetric(
+                    metric(CONNECTION_COUNT, "The current number of active connections.", tags),
                     (config, now) -> open.get());
         }
 

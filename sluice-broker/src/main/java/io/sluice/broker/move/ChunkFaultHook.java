@@ -11,7 +11,7 @@ import java.nio.channels.FileChannel;
  * Called on the transfer thread.
  */
 interface ChunkFaultHook {
-    ChunkFaultHook NONE = new ChunkFaultHook() { };
+    ChunkFaultHook NONE = new ChunkFaultHook() {};
 
     /** A chunk has landed; what a test does at that point. */
     @FunctionalInterface
@@ -23,7 +23,8 @@ interface ChunkFaultHook {
     static ChunkFaultHook afterLanding(Landed action) {
         return new ChunkFaultHook() {
             @Override
-            public void afterChunkLanded(FileChannel file, long position, int length, long chunkNumber) throws IOException {
+            public void afterChunkLanded(FileChannel file, long position, int length, long chunkNumber)
+                    throws IOException {
                 action.afterChunkLanded(file, position, length, chunkNumber);
             }
         };
@@ -34,10 +35,8 @@ interface ChunkFaultHook {
      * @param position    its file position
      * @param chunkNumber 0-based count of chunks this client received before this one (including rejected ones)
      */
-    default void inFlight(ByteBuffer bytes, long position, long chunkNumber) {
-    }
+    default void inFlight(ByteBuffer bytes, long position, long chunkNumber) {}
 
     /** @param chunkNumber as for {@link #inFlight} */
-    default void afterChunkLanded(FileChannel file, long position, int length, long chunkNumber) throws IOException {
-    }
+    default void afterChunkLanded(FileChannel file, long position, int length, long chunkNumber) throws IOException {}
 }

@@ -17,8 +17,8 @@ import java.nio.channels.FileChannel;
  * @param length        how many bytes follow the header
  * @param limiter       the send-rate bound of those bytes
  */
-public record MoveAnswer(int correlationId, ByteBuffer header, FileChannel file, long position, int length,
-                         ByteRateLimiter limiter) {
+public record MoveAnswer(
+        int correlationId, ByteBuffer header, FileChannel file, long position, int length, ByteRateLimiter limiter) {
 
     /** An answer of a header alone. */
     static MoveAnswer of(int correlationId, ByteBuffer header) {

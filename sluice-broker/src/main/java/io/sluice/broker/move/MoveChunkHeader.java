@@ -20,19 +20,32 @@ public final class MoveChunkHeader extends MoveMessage {
     public int crc32c;
 
     public MoveChunkHeader() {
-        super(MoveMessages.CHUNK_HEADER, "errorCode", "errorMessage", "transferId", "fileKind", "fileOffset",
-                "position", "length", "crc32c");
+        super(
+                MoveMessages.CHUNK_HEADER,
+                "errorCode",
+                "errorMessage",
+                "transferId",
+                "fileKind",
+                "fileOffset",
+                "position",
+                "length",
+                "crc32c");
     }
 
     /** Checks that a successful header answers {@code request} with 1..maxLength bytes. */
     void validateAgainst(MoveChunkRequest request) {
-        if (transferId != request.transferId || fileKind != request.fileKind || fileOffset != request.fileOffset
+        if (transferId != request.transferId
+                || fileKind != request.fileKind
+                || fileOffset != request.fileOffset
                 || position != request.position) {
-            throw new MoveProtocolException("MoveChunkHeader", "answers transfer " + transferId + " file " + fileKind
-                    + "/" + fileOffset + " at " + position + ", not the request " + request);
+            throw new MoveProtocolException(
+                    "MoveChunkHeader",
+                    "answers transfer " + transferId + " file " + fileKind + "/" + fileOffset + " at " + position
+                            + ", not the request " + request);
         }
         if (length <= 0 || length > request.maxLength) {
-            throw new MoveProtocolException("MoveChunkHeader.length", length + " outside [1, " + request.maxLength + "]");
+            throw new MoveProtocolException(
+                    "MoveChunkHeader.length", length + " outside [1, " + request.maxLength + "]");
         }
     }
 

@@ -4,7 +4,6 @@ import io.sluice.codec.error.CodecException;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -57,8 +56,9 @@ final class MoveCodec {
             throw new MoveProtocolException(what, "has " + bytes.remaining() + " trailing bytes after " + message);
         }
         if (!type.isInstance(message)) {
-            throw new MoveProtocolException(what, "is a " + MoveMessages.REGISTRY.name(message.typeId()) + ", expected "
-                    + type.getSimpleName());
+            throw new MoveProtocolException(
+                    what,
+                    "is a " + MoveMessages.REGISTRY.name(message.typeId()) + ", expected " + type.getSimpleName());
         }
         return type.cast(message);
     }

@@ -1,14 +1,5 @@
 package io.sluice.broker.move;
 
-import io.sluice.broker.security.BlockingTransport;
-import io.sluice.broker.security.ClientSecurity;
-import io.sluice.codec.message.Message;
-
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-
 import static io.sluice.broker.move.MoveFrameDescriptor.API_KEY;
 import static io.sluice.broker.move.MoveFrameDescriptor.CORRELATION_ID_LENGTH;
 import static io.sluice.broker.move.MoveFrameDescriptor.HEADER_LENGTH_LENGTH;
@@ -19,6 +10,14 @@ import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_CORRELATION_ID_
 import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_HEADER_OFFSET;
 import static io.sluice.broker.move.MoveFrameDescriptor.SIZE_LENGTH;
 import static io.sluice.broker.move.MoveFrameDescriptor.VERSION;
+
+import io.sluice.broker.security.BlockingTransport;
+import io.sluice.broker.security.ClientSecurity;
+import io.sluice.codec.message.Message;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * The target's dedicated connection to one source for one transfer, opened like {@code BrokerClient}'s through the
@@ -44,10 +43,12 @@ final class MoveConnection implements AutoCloseable {
     private final ByteBuffer responsePrefix = ByteBuffer.allocate(RESPONSE_HEADER_OFFSET);
     /** Payload bytes pass through it from socket to file; direct, so neither the read nor the write copies. */
     private final ByteBuffer payload = ByteBuffer.allocateDirect(PAYLOAD_BUFFER_BYTES);
+
     private ByteBuffer header = ByteBuffer.allocate(INITIAL_HEADER_BYTES);
     private volatile BlockingTransport connection;
     /** The correlation id of the last request sent, and of the last one whose answer was read. */
     private int correlationId;
+
     private int answeredCorrelationId;
     private int pendingPayload;
 
@@ -75,7 +76,8 @@ final class MoveConnection implements AutoCloseable {
         send(codec, request, true);
         T answer = codec.decode(readHeader(++answeredCorrelationId), type, type.getSimpleName() + " from " + address);
         if (pendingPayload != 0) {
-            throw new MoveProtocolException(type.getSimpleName() + " frame", "carries " + pendingPayload + " payload bytes");
+            throw new MoveProtocolException(
+                    type.getSimpleName() + " frame", "carries " + pendingPayload + " payload bytes");
         }
         return answer;
     }
@@ -91,12 +93,14 @@ final class MoveConnection implements AutoCloseable {
 
     /** The header of the oldest unanswered chunk request's answer. */
     MoveChunkHeader readChunkHeader(MoveCodec codec) throws IOException {
-        MoveChunkHeader answer = codec.decode(readHeader(++answeredCorrelationId), MoveChunkHeader.class,
-                "MoveChunkHeader from " + address);
+        MoveChunkHeader answer = codec.decode(
+                readHeader(++answeredCorrelationId), MoveChunkHeader.class, "MoveChunkHeader from " + address);
         int expected = answer.errorCode == 0 ? answer.length : 0;
         if (pendingPayload != expected) {
-            throw new MoveProtocolException("MoveChunkHeader.length", answer.length + " (error " + answer.errorCode
-                    + ") but the frame carries " + pendingPayload + " payload bytes");
+            throw new MoveProtocolException(
+                    "MoveChunkHeader.length",
+                    answer.length + " (error " + answer.errorCode + ") but the frame carries " + pendingPayload
+                            + " payload bytes");
         }
         return answer;
     }
@@ -136,8 +140,10 @@ final class MoveConnection implements AutoCloseable {
             }
         } catch (IOException e) {
             pendingPayload = length - (int) done;
-            throw new IOException("connection to " + address + " broke after " + done + " of " + length
-                    + " payload bytes: " + e.getMessage(), e);
+            throw new IOException(
+                    "connection to " + address + " broke after " + done + " of " + length + " payload bytes: "
+                            + e.getMessage(),
+                    e);
         }
         pendingPayload = 0;
     }
@@ -159,8 +165,12 @@ final class MoveConnection implements AutoCloseable {
         }
         ByteBuffer message = codec.encode(request);
         ByteBuffer frame = ByteBuffer.allocate(REQUEST_MESSAGE_OFFSET + message.remaining());
-        frame.putInt(REQUEST_MESSAGE_OFFSET - SIZE_LENGTH + message.remaining()).putShort(API_KEY).putShort(VERSION)
-                .putInt(++correlationId).put(message).flip();
+        frame.putInt(REQUEST_MESSAGE_OFFSET - SIZE_LENGTH + message.remaining())
+                .putShort(API_KEY)
+                .putShort(VERSION)
+                .putInt(++correlationId)
+                .put(message)
+                .flip();
         connection.writeFully(frame, deadline());
     }
 
@@ -174,12 +184,13 @@ final class MoveConnection implements AutoCloseable {
         int correlation = responsePrefix.getInt(RESPONSE_CORRELATION_ID_OFFSET);
         int headerLength = responsePrefix.getInt(HEADER_LENGTH_OFFSET);
         if (correlation != expectedCorrelationId) {
-            throw new MoveProtocolException("move response correlationId", correlation + " does not match "
-                    + expectedCorrelationId);
+            throw new MoveProtocolException(
+                    "move response correlationId", correlation + " does not match " + expectedCorrelationId);
         }
         checkResponseLengths(size, headerLength);
         if (header.capacity() < headerLength) {
-            header = ByteBuffer.allocate(Math.min(MAX_RESPONSE_HEADER_BYTES, Math.max(headerLength, header.capacity() * 2)));
+            header = ByteBuffer.allocate(
+                    Math.min(MAX_RESPONSE_HEADER_BYTES, Math.max(headerLength, header.capacity() * 2)));
         }
         header.clear().limit(headerLength);
         transport.readFully(header, deadline);
@@ -190,12 +201,12 @@ final class MoveConnection implements AutoCloseable {
     /** Checks a response's size and header length fields before anything is allocated for them. */
     static void checkResponseLengths(int size, int headerLength) {
         if (headerLength < 0 || headerLength > MAX_RESPONSE_HEADER_BYTES) {
-            throw new MoveProtocolException("move response headerLength", headerLength + " outside [0, "
-                    + MAX_RESPONSE_HEADER_BYTES + "]");
+            throw new MoveProtocolException(
+                    "move response headerLength", headerLength + " outside [0, " + MAX_RESPONSE_HEADER_BYTES + "]");
         }
         if (size < CORRELATION_ID_LENGTH + HEADER_LENGTH_LENGTH + headerLength) {
-            throw new MoveProtocolException("move response size", size + " is below its header of " + headerLength
-                    + " bytes");
+            throw new MoveProtocolException(
+                    "move response size", size + " is below its header of " + headerLength + " bytes");
         }
     }
 

@@ -22,6 +22,7 @@ package io.sluice.broker.move;
 public final class MoveFrameDescriptor {
     /** Sluice's private API key for partition moves; Kafka's own keys are far below. */
     public static final short API_KEY = 23_000;
+
     public static final short VERSION = 0;
 
     public static final int SIZE_OFFSET = 0;
@@ -43,8 +44,7 @@ public final class MoveFrameDescriptor {
     /** Largest response header a target accepts: a segment list of ~100,000 segments, far above real ones. */
     public static final int MAX_RESPONSE_HEADER_BYTES = 4 << 20;
 
-    private MoveFrameDescriptor() {
-    }
+    private MoveFrameDescriptor() {}
 
     /** Position of a request field in the frame as the listener hands it over (without the size prefix). */
     public static int inRequestBody(int frameOffset) {

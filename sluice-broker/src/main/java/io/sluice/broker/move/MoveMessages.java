@@ -28,6 +28,5 @@ public final class MoveMessages {
     /** {@link MoveChunkRequest#fileKind} of the producer snapshot. */
     public static final byte FILE_PRODUCER_SNAPSHOT = 1;
 
-    private MoveMessages() {
-    }
+    private MoveMessages() {}
 }

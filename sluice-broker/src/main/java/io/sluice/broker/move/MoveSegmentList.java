@@ -4,7 +4,6 @@ import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.producer.ProducerSnapshotDescriptor;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,9 +31,20 @@ public final class MoveSegmentList extends MoveMessage {
     public long producerSnapshotSize;
 
     public MoveSegmentList() {
-        super(MoveMessages.SEGMENT_LIST, "errorCode", "errorMessage", "transferId", "logStartOffset",
-                "boundaryOffset", "segmentBaseOffsets", "segmentLastOffsets", "segmentSizes", "epochs", "epochStartOffsets",
-                "producerSnapshotOffset", "producerSnapshotSize");
+        super(
+                MoveMessages.SEGMENT_LIST,
+                "errorCode",
+                "errorMessage",
+                "transferId",
+                "logStartOffset",
+                "boundaryOffset",
+                "segmentBaseOffsets",
+                "segmentLastOffsets",
+                "segmentSizes",
+                "epochs",
+                "epochStartOffsets",
+                "producerSnapshotOffset",
+                "producerSnapshotSize");
     }
 
     public int segmentCount() {
@@ -59,46 +69,59 @@ public final class MoveSegmentList extends MoveMessage {
 
     /** Consistency checks of a successful answer; throws naming the field and the values seen. */
     void validate() {
-        if (segmentBaseOffsets == null || segmentLastOffsets == null || segmentSizes == null || epochs == null
+        if (segmentBaseOffsets == null
+                || segmentLastOffsets == null
+                || segmentSizes == null
+                || epochs == null
                 || epochStartOffsets == null) {
             throw new MoveProtocolException("MoveSegmentList", "a list is null");
         }
         int n = segmentBaseOffsets.length;
         if (segmentLastOffsets.length != n || segmentSizes.length != n) {
-            throw new MoveProtocolException("MoveSegmentList.segmentLastOffsets/segmentSizes", "have "
-                    + segmentLastOffsets.length + " and " + segmentSizes.length + " entries for " + n + " segments");
+            throw new MoveProtocolException(
+                    "MoveSegmentList.segmentLastOffsets/segmentSizes",
+                    "have " + segmentLastOffsets.length + " and " + segmentSizes.length + " entries for " + n
+                            + " segments");
         }
         if (epochs.length != epochStartOffsets.length) {
-            throw new MoveProtocolException("MoveSegmentList.epochStartOffsets", "has " + epochStartOffsets.length
-                    + " entries for " + epochs.length + " epochs");
+            throw new MoveProtocolException(
+                    "MoveSegmentList.epochStartOffsets",
+                    "has " + epochStartOffsets.length + " entries for " + epochs.length + " epochs");
         }
         if (logStartOffset < 0 || boundaryOffset < logStartOffset) {
-            throw new MoveProtocolException("MoveSegmentList.boundaryOffset", boundaryOffset
-                    + " with logStartOffset " + logStartOffset);
+            throw new MoveProtocolException(
+                    "MoveSegmentList.boundaryOffset", boundaryOffset + " with logStartOffset " + logStartOffset);
         }
         long nextAtLeast = 0;
         for (int i = 0; i < n; i++) {
             long base = segmentBaseOffsets[i];
             long last = segmentLastOffsets[i];
             if (base < nextAtLeast || last < base || last >= boundaryOffset || segmentSizes[i] <= 0) {
-                throw new MoveProtocolException("MoveSegmentList.segments[" + i + "]", "base " + base + ", last " + last
-                        + ", size " + segmentSizes[i] + " (previous ends below " + nextAtLeast + ", boundary "
-                        + boundaryOffset + ")");
+                throw new MoveProtocolException(
+                        "MoveSegmentList.segments[" + i + "]",
+                        "base " + base + ", last " + last
+                                + ", size " + segmentSizes[i] + " (previous ends below " + nextAtLeast + ", boundary "
+                                + boundaryOffset + ")");
             }
             nextAtLeast = last + 1;
         }
         for (int i = 0; i < epochs.length; i++) {
-            if (epochs[i] < 0 || epochStartOffsets[i] < 0 || (i > 0 && (epochs[i] <= epochs[i - 1]
-                    || epochStartOffsets[i] < epochStartOffsets[i - 1]))) {
-                throw new MoveProtocolException("MoveSegmentList.epochs[" + i + "]", "epoch " + epochs[i]
-                        + " at " + epochStartOffsets[i] + " does not follow the previous entry");
+            if (epochs[i] < 0
+                    || epochStartOffsets[i] < 0
+                    || (i > 0 && (epochs[i] <= epochs[i - 1] || epochStartOffsets[i] < epochStartOffsets[i - 1]))) {
+                throw new MoveProtocolException(
+                        "MoveSegmentList.epochs[" + i + "]",
+                        "epoch " + epochs[i] + " at " + epochStartOffsets[i] + " does not follow the previous entry");
             }
         }
-        if (producerSnapshotOffset < -1 || producerSnapshotOffset > boundaryOffset || producerSnapshotSize < 0
+        if (producerSnapshotOffset < -1
+                || producerSnapshotOffset > boundaryOffset
+                || producerSnapshotSize < 0
                 || producerSnapshotSize > ProducerSnapshotDescriptor.MAX_FILE_BYTES
                 || (producerSnapshotOffset == -1 && producerSnapshotSize != 0)) {
-            throw new MoveProtocolException("MoveSegmentList.producerSnapshot", "offset " + producerSnapshotOffset
-                    + ", size " + producerSnapshotSize);
+            throw new MoveProtocolException(
+                    "MoveSegmentList.producerSnapshot",
+                    "offset " + producerSnapshotOffset + ", size " + producerSnapshotSize);
         }
     }
 

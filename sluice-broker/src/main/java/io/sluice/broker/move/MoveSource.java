@@ -1,15 +1,16 @@
 package io.sluice.broker.move;
 
+import static io.sluice.broker.move.MoveFrameDescriptor.API_VERSION_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.REQUEST_CORRELATION_ID_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.REQUEST_MESSAGE_OFFSET;
+import static io.sluice.broker.move.MoveFrameDescriptor.inRequestBody;
+
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.codec.message.Message;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.ship.ClosedSegment;
 import io.sluice.log.ship.SegmentRangeChecksum;
 import io.sluice.log.ship.ShippableLog;
-import org.apache.kafka.common.protocol.Errors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,11 +19,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
-
-import static io.sluice.broker.move.MoveFrameDescriptor.API_VERSION_OFFSET;
-import static io.sluice.broker.move.MoveFrameDescriptor.REQUEST_CORRELATION_ID_OFFSET;
-import static io.sluice.broker.move.MoveFrameDescriptor.REQUEST_MESSAGE_OFFSET;
-import static io.sluice.broker.move.MoveFrameDescriptor.inRequestBody;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The source side of partition moves, the private API {@link MoveFrameDescriptor#API_KEY} on the Kafka listener:
@@ -55,6 +54,7 @@ public final class MoveSource implements AutoCloseable {
         final Set<InboundMoveConnection> connections = ConcurrentHashMap.newKeySet();
         /** Chunk checksums, continuing from the previous chunk's batch boundary; guarded by itself. */
         final SegmentRangeChecksum checksum = new SegmentRangeChecksum();
+
         volatile long detachedAtMs;
 
         Session(long transferId, String topic, int partition, ShippableLog view, MoveSegmentList listing) {
@@ -104,11 +104,13 @@ public final class MoveSource implements AutoCloseable {
     public MoveAnswer handle(InboundMoveConnection connection, ByteBuffer frame) {
         int start = frame.position();
         if (frame.remaining() < inRequestBody(REQUEST_MESSAGE_OFFSET)) {
-            throw new MoveProtocolException("move request", "of " + frame.remaining() + " bytes is shorter than its header");
+            throw new MoveProtocolException(
+                    "move request", "of " + frame.remaining() + " bytes is shorter than its header");
         }
         short version = frame.getShort(start + inRequestBody(API_VERSION_OFFSET));
         if (version != MoveFrameDescriptor.VERSION) {
-            throw new MoveProtocolException("move request apiVersion", version + " is not " + MoveFrameDescriptor.VERSION);
+            throw new MoveProtocolException(
+                    "move request apiVersion", version + " is not " + MoveFrameDescriptor.VERSION);
         }
         int correlationId = frame.getInt(start + inRequestBody(REQUEST_CORRELATION_ID_OFFSET));
         ByteBuffer body = frame.duplicate().position(start + inRequestBody(REQUEST_MESSAGE_OFFSET));
@@ -127,8 +129,9 @@ public final class MoveSource implements AutoCloseable {
             }
             return MoveAnswer.of(correlationId, codec.encode(new MoveCloseResponse()));
         } else {
-            throw new MoveProtocolException("move request", "is a " + MoveMessages.REGISTRY.name(request.typeId())
-                    + ", which the source does not answer");
+            throw new MoveProtocolException(
+                    "move request",
+                    "is a " + MoveMessages.REGISTRY.name(request.typeId()) + ", which the source does not answer");
         }
     }
 
@@ -136,27 +139,33 @@ public final class MoveSource implements AutoCloseable {
         Session session = sessions.get(request.transferId);
         if (session != null) {
             if (!session.topic.equals(request.topic) || session.partition != request.partition) {
-                return error(Errors.INVALID_REQUEST, "transfer " + request.transferId + " is of " + session.topic + "-"
-                        + session.partition);
+                return error(
+                        Errors.INVALID_REQUEST,
+                        "transfer " + request.transferId + " is of " + session.topic + "-" + session.partition);
             }
             session.attach(connection, clockMs);
             return session.listing;
         }
         if (sessions.size() >= config.maxConcurrentMoves()) {
-            return error(Errors.THROTTLING_QUOTA_EXCEEDED, "already serving " + sessions.size()
-                    + " moves (sluice.move.max.concurrent.per.broker)");
+            return error(
+                    Errors.THROTTLING_QUOTA_EXCEEDED,
+                    "already serving " + sessions.size() + " moves (sluice.move.max.concurrent.per.broker)");
         }
         MoveSourceLogs.Hosted hosted = logs.find(request.topic, request.partition);
         if (hosted == null) {
-            return error(Errors.NOT_LEADER_OR_FOLLOWER, "this broker does not host " + request.topic + "-" + request.partition);
+            return error(
+                    Errors.NOT_LEADER_OR_FOLLOWER,
+                    "this broker does not host " + request.topic + "-" + request.partition);
         }
         if (request.leaderEpoch >= 0 && request.leaderEpoch < hosted.leaderEpoch()) {
-            return error(Errors.FENCED_LEADER_EPOCH, "leader epoch " + request.leaderEpoch + " is below "
-                    + hosted.leaderEpoch());
+            return error(
+                    Errors.FENCED_LEADER_EPOCH,
+                    "leader epoch " + request.leaderEpoch + " is below " + hosted.leaderEpoch());
         }
         if (request.leaderEpoch > hosted.leaderEpoch()) {
-            return error(Errors.UNKNOWN_LEADER_EPOCH, "leader epoch " + request.leaderEpoch + " is above "
-                    + hosted.leaderEpoch());
+            return error(
+                    Errors.UNKNOWN_LEADER_EPOCH,
+                    "leader epoch " + request.leaderEpoch + " is above " + hosted.leaderEpoch());
         }
         ShippableLog view;
         try {
@@ -164,11 +173,18 @@ public final class MoveSource implements AutoCloseable {
         } catch (IOException | IllegalStateException e) {
             return error(Errors.KAFKA_STORAGE_ERROR, "cannot list the segments: " + e.getMessage());
         }
-        session = new Session(request.transferId, request.topic, request.partition, view, listingOf(request.transferId, view));
+        session = new Session(
+                request.transferId, request.topic, request.partition, view, listingOf(request.transferId, view));
         session.attach(connection, clockMs);
         sessions.put(request.transferId, session);
-        LOG.info("serving move {} of {}-{} to {}: {} segments, {} bytes, boundary {}", request.transferId,
-                request.topic, request.partition, connection.remoteAddress(), view.segments().size(), view.totalBytes(),
+        LOG.info(
+                "serving move {} of {}-{} to {}: {} segments, {} bytes, boundary {}",
+                request.transferId,
+                request.topic,
+                request.partition,
+                connection.remoteAddress(),
+                view.segments().size(),
+                view.totalBytes(),
                 view.boundaryOffset());
         return session.listing;
     }
@@ -207,8 +223,8 @@ public final class MoveSource implements AutoCloseable {
         return list;
     }
 
-    private MoveAnswer chunk(InboundMoveConnection connection, int correlationId, MoveChunkRequest request,
-                             MoveCodec codec) {
+    private MoveAnswer chunk(
+            InboundMoveConnection connection, int correlationId, MoveChunkRequest request, MoveCodec codec) {
         MoveChunkHeader header = new MoveChunkHeader();
         header.transferId = request.transferId;
         header.fileKind = request.fileKind;
@@ -216,7 +232,11 @@ public final class MoveSource implements AutoCloseable {
         header.position = request.position;
         Session session = sessions.get(request.transferId);
         if (session == null) {
-            return answerError(correlationId, codec, header, Errors.FETCH_SESSION_ID_NOT_FOUND,
+            return answerError(
+                    correlationId,
+                    codec,
+                    header,
+                    Errors.FETCH_SESSION_ID_NOT_FOUND,
                     "no transfer " + request.transferId + " here (source restarted, or its pins expired)");
         }
         session.attach(connection, clockMs);
@@ -236,9 +256,14 @@ public final class MoveSource implements AutoCloseable {
             size = session.view.producerSnapshotSize();
         }
         if (file == null || request.position >= size) {
-            return answerError(correlationId, codec, header, Errors.OFFSET_OUT_OF_RANGE, "file " + request.fileKind
-                    + "/" + request.fileOffset + " position " + request.position + " is not in transfer "
-                    + request.transferId);
+            return answerError(
+                    correlationId,
+                    codec,
+                    header,
+                    Errors.OFFSET_OUT_OF_RANGE,
+                    "file " + request.fileKind
+                            + "/" + request.fileOffset + " position " + request.position + " is not in transfer "
+                            + request.transferId);
         }
         int length = (int) Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position);
         try {
@@ -248,16 +273,25 @@ public final class MoveSource implements AutoCloseable {
                         : session.checksum.ofBytes(file, request.position, length);
             }
         } catch (IOException e) {
-            return answerError(correlationId, codec, header, Errors.KAFKA_STORAGE_ERROR, "cannot read file "
-                    + request.fileOffset + ": " + e);
+            return answerError(
+                    correlationId,
+                    codec,
+                    header,
+                    Errors.KAFKA_STORAGE_ERROR,
+                    "cannot read file " + request.fileOffset + ": " + e);
         }
         header.length = length;
-        return new MoveAnswer(correlationId, codec.encode(header), file, request.position, length,
+        return new MoveAnswer(
+                correlationId,
+                codec.encode(header),
+                file,
+                request.position,
+                length,
                 limiters.of(session.topic, session.partition));
     }
 
-    private static MoveAnswer answerError(int correlationId, MoveCodec codec, MoveChunkHeader header, Errors error,
-                                          String message) {
+    private static MoveAnswer answerError(
+            int correlationId, MoveCodec codec, MoveChunkHeader header, Errors error, String message) {
         header.errorCode = error.code();
         header.errorMessage = message;
         return MoveAnswer.of(correlationId, codec.encode(header));
@@ -272,7 +306,8 @@ public final class MoveSource implements AutoCloseable {
         long now = clockMs.getAsLong();
         int released = 0;
         for (Session session : sessions.values()) {
-            if (session.connections.isEmpty() && now - session.detachedAtMs >= config.pinTimeoutMs()
+            if (session.connections.isEmpty()
+                    && now - session.detachedAtMs >= config.pinTimeoutMs()
                     && sessions.remove(session.transferId, session)) {
                 release(session, "abandoned (no connection for " + config.pinTimeoutMs() + " ms)");
                 released++;

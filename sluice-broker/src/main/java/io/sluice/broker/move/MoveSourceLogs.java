@@ -10,8 +10,7 @@ import io.sluice.log.PartitionLog;
 public interface MoveSourceLogs {
 
     /** A hosted partition: its log, its current leader epoch, and the offset below which everything is committed. */
-    record Hosted(PartitionLog log, int leaderEpoch, long highWatermark) {
-    }
+    record Hosted(PartitionLog log, int leaderEpoch, long highWatermark) {}
 
     /** The partition if this broker hosts it, else null. */
     Hosted find(String topic, int partition);

@@ -39,16 +39,15 @@ public final class MoveTargets implements AutoCloseable {
     private final Map<TopicPartitionKey, Running> running = new ConcurrentHashMap<>();
 
     /** A transfer queued or running, with the counters {@code sluice partition moves} and metrics read. */
-    private record Running(MoveTransferClient client, TransferProgress progress) {
-    }
+    private record Running(MoveTransferClient client, TransferProgress progress) {}
 
     /**
      * @param limiter  the receive-rate bound of each new transfer ({@code follower.replication.throttled.rate} when
      *                 the partition is throttled)
      * @param security how transfer connections are secured (the inter-broker listener's TLS and SASL)
      */
-    public MoveTargets(int selfId, MoveConfig config, Function<Partition, ByteRateLimiter> limiter,
-                       ClientSecurity security) {
+    public MoveTargets(
+            int selfId, MoveConfig config, Function<Partition, ByteRateLimiter> limiter, ClientSecurity security) {
         this.selfId = selfId;
         this.config = config;
         this.limiter = limiter;
@@ -63,8 +62,10 @@ public final class MoveTargets implements AutoCloseable {
 
     /** Whether {@code partition} should start from files: the path is on, this broker is adding it, its log is empty. */
     public boolean wants(Partition partition) {
-        return config.fileTransferEnable() && partition.assignment().isAdding(selfId)
-                && partition.log().logEndOffset() == 0 && partition.log().logStartOffset() == 0;
+        return config.fileTransferEnable()
+                && partition.assignment().isAdding(selfId)
+                && partition.log().logEndOffset() == 0
+                && partition.log().logStartOffset() == 0;
     }
 
     /** Whether a transfer of {@code partition} is queued or running (its follower fetch waits for it). */
@@ -78,11 +79,13 @@ public final class MoveTargets implements AutoCloseable {
      */
     public void start(Partition partition, List<InetSocketAddress> sources, Runnable then) {
         TopicPartitionKey key = key(partition);
-        Running move = new Running(new MoveTransferClient(config, limiter.apply(partition), security), new TransferProgress());
+        Running move =
+                new Running(new MoveTransferClient(config, limiter.apply(partition), security), new TransferProgress());
         if (running.putIfAbsent(key, move) != null) {
             return;
         }
-        LOG.info("{}: added by a reassignment with an empty log; copying its segment files from {}", partition, sources);
+        LOG.info(
+                "{}: added by a reassignment with an empty log; copying its segment files from {}", partition, sources);
         try {
             pool.execute(() -> run(partition, key, move, sources, then));
         } catch (RejectedExecutionException e) {
@@ -90,13 +93,17 @@ public final class MoveTargets implements AutoCloseable {
         }
     }
 
-    private void run(Partition partition, TopicPartitionKey key, Running move, List<InetSocketAddress> sources,
-                     Runnable then) {
+    private void run(
+            Partition partition, TopicPartitionKey key, Running move, List<InetSocketAddress> sources, Runnable then) {
         boolean proceed = true;
         try {
-            long from = move.client().bootstrap(partition.log(), partition.topic().name(), partition.index(), sources,
-                    -1, move.progress());
-            LOG.info("{}: segment files in; follower fetch continues from offset {} ({})", partition, from,
+            long from = move.client()
+                    .bootstrap(
+                            partition.log(), partition.topic().name(), partition.index(), sources, -1, move.progress());
+            LOG.info(
+                    "{}: segment files in; follower fetch continues from offset {} ({})",
+                    partition,
+                    from,
                     move.progress());
         } catch (InterruptedException e) {
             proceed = false;
@@ -104,7 +111,9 @@ public final class MoveTargets implements AutoCloseable {
         } catch (MoveException e) {
             proceed = !move.progress().phase().equals(TransferPhase.CANCELLED);
             if (proceed) {
-                LOG.warn("{}: copying segment files failed ({}); fetching every record instead", partition,
+                LOG.warn(
+                        "{}: copying segment files failed ({}); fetching every record instead",
+                        partition,
                         e.getMessage());
             }
         } catch (java.io.IOException | RuntimeException e) {

@@ -5,10 +5,6 @@ import io.sluice.broker.security.ClientSecurity;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.ship.LogDirSpace;
 import io.sluice.log.ship.StagedLog;
-import org.apache.kafka.common.protocol.Errors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -18,6 +14,9 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32C;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The target side of a partition move: fills an empty local log from an in-sync replica's closed segments, leader
@@ -38,11 +37,13 @@ public final class MoveTransferClient {
     private final MoveCodec codec = new MoveCodec();
     /** Chunk requests sent on the current connection and not answered yet, oldest first. */
     private final ArrayDeque<MoveChunkRequest> inFlight = new ArrayDeque<>();
+
     private final CRC32C crc = new CRC32C();
     private ChunkFaultHook faults = ChunkFaultHook.NONE;
     private long chunksReceived;
     /** The most a chunk request asks for: {@code sluice.move.chunk.bytes}, or less once a source cut a chunk short. */
     private int chunkLimit;
+
     private volatile boolean cancelled;
     private volatile Thread runner;
     private volatile MoveConnection connection;
@@ -91,8 +92,14 @@ public final class MoveTransferClient {
      * @throws InterruptedException when the calling thread is interrupted (broker shutdown); staging is kept so the
      *                              next start resumes
      */
-    public long bootstrap(PartitionLog emptyLocalLog, String topic, int partition, List<InetSocketAddress> sourcesInSyncFirst,
-                          int leaderEpoch, TransferProgress progress) throws MoveException, IOException, InterruptedException {
+    public long bootstrap(
+            PartitionLog emptyLocalLog,
+            String topic,
+            int partition,
+            List<InetSocketAddress> sourcesInSyncFirst,
+            int leaderEpoch,
+            TransferProgress progress)
+            throws MoveException, IOException, InterruptedException {
         if (sourcesInSyncFirst.isEmpty()) {
             throw new IllegalArgumentException("no source for " + topic + "-" + partition);
         }
@@ -106,7 +113,7 @@ public final class MoveTransferClient {
                 return emptyLocalLog.logEndOffset();
             }
             try (StagingArea staging = StagingArea.open(partitionDir, codec);
-                 StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
+                    StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
                 this.flusher = flusher;
                 transferId = staging.transferId();
                 InetSocketAddress used = transfer(staging, topic, partition, sourcesInSyncFirst, leaderEpoch, progress);
@@ -128,8 +135,8 @@ public final class MoveTransferClient {
             throw failed(partitionDir, progress, null, e);
         } catch (MoveException | IOException | RuntimeException e) {
             if (!cancelled && Thread.currentThread().isInterrupted()) {
-                InterruptedException interrupted = new InterruptedException("move of " + topic + "-" + partition
-                        + " interrupted; staging kept for the next start");
+                InterruptedException interrupted = new InterruptedException(
+                        "move of " + topic + "-" + partition + " interrupted; staging kept for the next start");
                 interrupted.initCause(e);
                 throw interrupted;
             }
@@ -141,7 +148,8 @@ public final class MoveTransferClient {
         }
     }
 
-    private MoveException failed(Path partitionDir, TransferProgress progress, InetSocketAddress source, Exception cause)
+    private MoveException failed(
+            Path partitionDir, TransferProgress progress, InetSocketAddress source, Exception cause)
             throws IOException {
         closeConnection();
         StagingArea.delete(partitionDir);
@@ -151,15 +159,22 @@ public final class MoveTransferClient {
         if (cancelled) {
             progress.phase(TransferPhase.CANCELLED);
             progress.failure("cancelled");
-            return new MoveException(Errors.REASSIGNMENT_IN_PROGRESS, false, "move of " + partitionDir.getFileName()
-                    + " was cancelled", cause);
+            return new MoveException(
+                    Errors.REASSIGNMENT_IN_PROGRESS,
+                    false,
+                    "move of " + partitionDir.getFileName() + " was cancelled",
+                    cause);
         }
         progress.phase(TransferPhase.FAILED);
         progress.failure(String.valueOf(cause.getMessage()));
         LOG.warn("move of {} failed (last source {}); staging removed", partitionDir.getFileName(), source, cause);
-        return cause instanceof MoveException move ? move
-                : new MoveException(Errors.KAFKA_STORAGE_ERROR, false, "move of " + partitionDir.getFileName()
-                + " failed: " + cause.getMessage(), cause);
+        return cause instanceof MoveException move
+                ? move
+                : new MoveException(
+                        Errors.KAFKA_STORAGE_ERROR,
+                        false,
+                        "move of " + partitionDir.getFileName() + " failed: " + cause.getMessage(),
+                        cause);
     }
 
     /**
@@ -189,8 +204,13 @@ public final class MoveTransferClient {
     }
 
     /** Runs attempts until every file is staged and verified; returns the source that finished it. */
-    private InetSocketAddress transfer(StagingArea staging, String topic, int partition, List<InetSocketAddress> sources,
-                                       int leaderEpoch, TransferProgress progress)
+    private InetSocketAddress transfer(
+            StagingArea staging,
+            String topic,
+            int partition,
+            List<InetSocketAddress> sources,
+            int leaderEpoch,
+            TransferProgress progress)
             throws MoveException, InterruptedException {
         int sourceIndex = 0;
         int fruitlessAttempts = 0;
@@ -219,7 +239,13 @@ public final class MoveTransferClient {
                 lastFailure = e;
             }
             closeConnection();
-            LOG.info("move of {}-{} from {} stopped ({}); {}", topic, partition, source, lastFailure.getMessage(), progress);
+            LOG.info(
+                    "move of {}-{} from {} stopped ({}); {}",
+                    topic,
+                    partition,
+                    source,
+                    lastFailure.getMessage(),
+                    progress);
             progress.switchedSource();
             if (progress.chunksVerified() > chunksBefore && progress.bytesVerified() > verifiedBefore) {
                 fruitlessAttempts = 0;
@@ -230,17 +256,26 @@ public final class MoveTransferClient {
             if (++fruitlessAttempts >= sources.size()) {
                 fruitlessAttempts = 0;
                 if (++idleRounds >= config.maxIdleRounds()) {
-                    throw new MoveException(lastFailure instanceof MoveException m ? m.error() : Errors.NETWORK_EXCEPTION,
-                            false, "no source of " + topic + "-" + partition + " delivered in " + idleRounds
-                            + " rounds over " + sources + ": " + lastFailure.getMessage(), lastFailure);
+                    throw new MoveException(
+                            lastFailure instanceof MoveException m ? m.error() : Errors.NETWORK_EXCEPTION,
+                            false,
+                            "no source of " + topic + "-" + partition + " delivered in " + idleRounds + " rounds over "
+                                    + sources + ": " + lastFailure.getMessage(),
+                            lastFailure);
                 }
                 pause(config.retryBackoffMs());
             }
         }
     }
 
-    private void attempt(StagingArea staging, InetSocketAddress source, String topic, int partition, int leaderEpoch,
-                         TransferProgress progress) throws MoveException, IOException {
+    private void attempt(
+            StagingArea staging,
+            InetSocketAddress source,
+            String topic,
+            int partition,
+            int leaderEpoch,
+            TransferProgress progress)
+            throws MoveException, IOException {
         progress.phase(TransferPhase.LISTING);
         progress.source(source);
         MoveConnection conn = new MoveConnection(source, config.socketTimeoutMs(), security);
@@ -248,12 +283,12 @@ public final class MoveTransferClient {
         inFlight.clear();
         checkCancelled();
         conn.connect();
-        MoveSegmentList listing = conn.call(codec, new MoveOpenRequest(staging.transferId(), topic, partition, leaderEpoch),
-                MoveSegmentList.class);
+        MoveSegmentList listing = conn.call(
+                codec, new MoveOpenRequest(staging.transferId(), topic, partition, leaderEpoch), MoveSegmentList.class);
         if (listing.errorCode != Errors.NONE.code()) {
             Errors error = Errors.forCode(listing.errorCode);
-            throw new MoveException(error, isRetriable(error), "source " + source + " refused: " + error + ": "
-                    + listing.errorMessage);
+            throw new MoveException(
+                    error, isRetriable(error), "source " + source + " refused: " + error + ": " + listing.errorMessage);
         }
         listing.validate();
         long alreadyVerified = staging.adopt(listing);
@@ -284,8 +319,8 @@ public final class MoveTransferClient {
             checkCancelled();
             while (inFlight.size() < config.chunksInFlight() && requestedUpTo < file.expectedSize()) {
                 int want = (int) Math.min(chunkLimit, file.expectedSize() - requestedUpTo);
-                MoveChunkRequest request = new MoveChunkRequest().set(transferId, kind, file.fileOffset(), requestedUpTo,
-                        want);
+                MoveChunkRequest request =
+                        new MoveChunkRequest().set(transferId, kind, file.fileOffset(), requestedUpTo, want);
                 conn.sendChunkRequest(codec, request);
                 inFlight.add(request);
                 requestedUpTo += want;
@@ -294,8 +329,11 @@ public final class MoveTransferClient {
             MoveChunkHeader header = conn.readChunkHeader(codec);
             if (header.errorCode != Errors.NONE.code()) {
                 Errors error = Errors.forCode(header.errorCode);
-                throw new MoveException(error, isRetriable(error), "source " + conn.address() + " refused chunk "
-                        + request + ": " + error + ": " + header.errorMessage);
+                throw new MoveException(
+                        error,
+                        isRetriable(error),
+                        "source " + conn.address() + " refused chunk " + request + ": " + error + ": "
+                                + header.errorMessage);
             }
             header.validateAgainst(request);
             if (!receiveChunk(conn, file, header, progress)) {
@@ -303,8 +341,10 @@ public final class MoveTransferClient {
                 file.rollBack();
                 requestedUpTo = drainInFlight(conn, file);
                 if (++rejectedInRow >= MoveConfig.MAX_REJECTED_CHUNKS_PER_SOURCE) {
-                    throw new MoveException(Errors.CORRUPT_MESSAGE, true, rejectedInRow + " chunks in a row from "
-                            + conn.address() + " failed their checksum");
+                    throw new MoveException(
+                            Errors.CORRUPT_MESSAGE,
+                            true,
+                            rejectedInRow + " chunks in a row from " + conn.address() + " failed their checksum");
                 }
                 continue;
             }
@@ -328,7 +368,8 @@ public final class MoveTransferClient {
     }
 
     /** Lands one chunk's payload in {@code file}, checking it in flight; false when it failed its checksum. */
-    private boolean receiveChunk(MoveConnection conn, StagedFile file, MoveChunkHeader header, TransferProgress progress)
+    private boolean receiveChunk(
+            MoveConnection conn, StagedFile file, MoveChunkHeader header, TransferProgress progress)
             throws MoveException, IOException {
         pauseNanos(limiter.reserveNanos(header.length));
         long position = file.verified();
@@ -381,7 +422,8 @@ public final class MoveTransferClient {
 
     /** Tells {@code source} on a fresh connection that the transfer is over, so it releases its pins now. */
     private void releaseAtSource(InetSocketAddress source, long id) {
-        try (MoveConnection conn = new MoveConnection(source, Math.min(config.socketTimeoutMs(), RELEASE_TIMEOUT_MS), security)) {
+        try (MoveConnection conn =
+                new MoveConnection(source, Math.min(config.socketTimeoutMs(), RELEASE_TIMEOUT_MS), security)) {
             conn.connect();
             conn.call(codec, new MoveCloseRequest(id, false), MoveCloseResponse.class);
         } catch (IOException | RuntimeException e) {

@@ -2,13 +2,12 @@ package io.sluice.broker.move;
 
 import io.sluice.log.producer.ProducerSnapshotFile;
 import io.sluice.log.segment.BatchStreamCheck;
-import org.apache.kafka.common.protocol.Errors;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.apache.kafka.common.protocol.Errors;
 
 /**
  * One file being received into staging: a segment's {@code .log} or the producer snapshot. Bytes below
@@ -31,14 +30,15 @@ final class StagedFile implements AutoCloseable {
     private final BatchStreamCheck check;
     /** Reads verified bytes back into {@link #check} after a rejected chunk or a restart; shared by a transfer's files. */
     private final ByteBuffer rereadBuffer;
+
     private FileChannel channel;
     private long verified;
     private long batchesVerified;
     private long nextOffsetAtLeast;
     private long highWater;
 
-    private StagedFile(Path path, boolean segment, long fileOffset, long expectedSize, long lastOffset,
-                       ByteBuffer rereadBuffer) {
+    private StagedFile(
+            Path path, boolean segment, long fileOffset, long expectedSize, long lastOffset, ByteBuffer rereadBuffer) {
         this.path = path;
         this.segment = segment;
         this.fileOffset = fileOffset;
@@ -87,14 +87,37 @@ final class StagedFile implements AutoCloseable {
         highWater = channel.size();
     }
 
-    Path path() { return path; }
-    boolean isSegment() { return segment; }
-    long fileOffset() { return fileOffset; }
-    long expectedSize() { return expectedSize; }
-    long lastOffset() { return lastOffset; }
-    long verified() { return verified; }
-    long batchesVerified() { return batchesVerified; }
-    FileChannel channel() { return channel; }
+    Path path() {
+        return path;
+    }
+
+    boolean isSegment() {
+        return segment;
+    }
+
+    long fileOffset() {
+        return fileOffset;
+    }
+
+    long expectedSize() {
+        return expectedSize;
+    }
+
+    long lastOffset() {
+        return lastOffset;
+    }
+
+    long verified() {
+        return verified;
+    }
+
+    long batchesVerified() {
+        return batchesVerified;
+    }
+
+    FileChannel channel() {
+        return channel;
+    }
 
     boolean isComplete() {
         return verified == expectedSize && (!segment || batchesVerified == expectedSize);
@@ -114,8 +137,8 @@ final class StagedFile implements AutoCloseable {
     void arrived(ByteBuffer bytes, long position) {
         if (check != null) {
             if (position != check.position()) {
-                throw new IllegalStateException(path + ": bytes for " + position + " arrived, expected "
-                        + check.position());
+                throw new IllegalStateException(
+                        path + ": bytes for " + position + " arrived, expected " + check.position());
             }
             check.accept(bytes);
         }
@@ -152,8 +175,10 @@ final class StagedFile implements AutoCloseable {
             } catch (IOException e) {
                 verified = 0;
                 rollBack();
-                throw new MoveException(Errors.CORRUPT_MESSAGE, true, "producer snapshot " + fileOffset
-                        + " does not parse: " + e.getMessage());
+                throw new MoveException(
+                        Errors.CORRUPT_MESSAGE,
+                        true,
+                        "producer snapshot " + fileOffset + " does not parse: " + e.getMessage());
             }
         }
     }
@@ -165,8 +190,10 @@ final class StagedFile implements AutoCloseable {
             commitCheck();
             verified = batchesVerified;
             rollBack();
-            throw new MoveException(Errors.CORRUPT_MESSAGE, true, "segment " + fileOffset + " batch at position "
-                    + badBatch + ": " + problem);
+            throw new MoveException(
+                    Errors.CORRUPT_MESSAGE,
+                    true,
+                    "segment " + fileOffset + " batch at position " + badBatch + ": " + problem);
         }
         if (verified == expectedSize && !check.completeAndWhole()) {
             String problem = check.endProblem();

@@ -1,8 +1,5 @@
 package io.sluice.broker.move;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Forces each staged segment to disk on its own thread as soon as the file is complete, while the transfer goes on
@@ -39,13 +38,15 @@ final class StagedFileFlusher implements AutoCloseable {
                 return t;
             });
         }
-        forces.add(CompletableFuture.runAsync(() -> {
-            try {
-                file.force();
-            } catch (IOException e) {
-                LOG.debug("early force of {} failed; the install forces it", file.path(), e);
-            }
-        }, thread));
+        forces.add(CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        file.force();
+                    } catch (IOException e) {
+                        LOG.debug("early force of {} failed; the install forces it", file.path(), e);
+                    }
+                },
+                thread));
     }
 
     /** Waits for every force started (each succeeded or was logged). */

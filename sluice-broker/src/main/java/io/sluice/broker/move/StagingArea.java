@@ -3,7 +3,6 @@ package io.sluice.broker.move;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.ship.StagedLog;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
@@ -14,7 +13,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
-
 
 /**
  * The staging directory of one incoming move, {@code <partition dir>/move-staging}: the received files under their
@@ -33,6 +31,7 @@ final class StagingArea implements AutoCloseable {
     private final MoveCodec codec;
     /** Staged files read their own verified bytes back through it (after a rejected chunk or a restart). */
     private final ByteBuffer rereadBuffer = ByteBuffer.allocateDirect(REREAD_BUFFER_BYTES);
+
     private final List<StagedFile> files = new ArrayList<>();
     private MoveSegmentList manifest;
     private long transferId;
@@ -92,7 +91,8 @@ final class StagingArea implements AutoCloseable {
                 if (Files.exists(path) && Files.size(path) > listing.segmentSizes[i]) {
                     Files.delete(path);
                 }
-                open = StagedFile.segment(path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], rereadBuffer);
+                open = StagedFile.segment(
+                        path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], rereadBuffer);
             }
             files.add(open);
             keep.add(path);
@@ -100,8 +100,11 @@ final class StagingArea implements AutoCloseable {
         if (listing.producerSnapshotOffset >= 0) {
             Path path = SegmentFileNames.snapshotFile(dir, listing.producerSnapshotOffset);
             StagedFile open = take(previous, path, listing.producerSnapshotSize, -1);
-            files.add(open != null ? open
-                    : StagedFile.producerSnapshot(path, listing.producerSnapshotOffset, listing.producerSnapshotSize));
+            files.add(
+                    open != null
+                            ? open
+                            : StagedFile.producerSnapshot(
+                                    path, listing.producerSnapshotOffset, listing.producerSnapshotSize));
             keep.add(path);
         }
         for (StagedFile unused : previous) {
@@ -129,7 +132,8 @@ final class StagingArea implements AutoCloseable {
      * The file of this process's earlier attempt at {@code path} when the new listing describes it the same way
      * (kept as it is: its verified bytes and what was received are known exactly), else null.
      */
-    private static StagedFile take(List<StagedFile> previous, Path path, long size, long lastOffset) throws IOException {
+    private static StagedFile take(List<StagedFile> previous, Path path, long size, long lastOffset)
+            throws IOException {
         for (int i = 0; i < previous.size(); i++) {
             StagedFile file = previous.get(i);
             if (file.path().equals(path)) {
@@ -161,8 +165,14 @@ final class StagingArea implements AutoCloseable {
         }
         closeFiles();
         OffsetCheckpointFile.fsyncDirectory(dir);
-        return new StagedLog(dir, manifest.segmentBaseOffsets, manifest.segmentLastOffsets, manifest.logStartOffset,
-                manifest.boundaryOffset, manifest.epochEntries(), manifest.producerSnapshotOffset);
+        return new StagedLog(
+                dir,
+                manifest.segmentBaseOffsets,
+                manifest.segmentLastOffsets,
+                manifest.logStartOffset,
+                manifest.boundaryOffset,
+                manifest.epochEntries(),
+                manifest.producerSnapshotOffset);
     }
 
     private void closeFiles() throws IOException {

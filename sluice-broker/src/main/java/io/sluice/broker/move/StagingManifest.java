@@ -1,7 +1,11 @@
 package io.sluice.broker.move;
 
-import io.sluice.log.checkpoint.AtomicFile;
+import static io.sluice.broker.move.StagingManifestDescriptor.CRC_OFFSET;
+import static io.sluice.broker.move.StagingManifestDescriptor.LENGTH_OFFSET;
+import static io.sluice.broker.move.StagingManifestDescriptor.MAX_MESSAGE_BYTES;
+import static io.sluice.broker.move.StagingManifestDescriptor.MESSAGE_OFFSET;
 
+import io.sluice.log.checkpoint.AtomicFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -10,15 +14,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
-import static io.sluice.broker.move.StagingManifestDescriptor.CRC_OFFSET;
-import static io.sluice.broker.move.StagingManifestDescriptor.LENGTH_OFFSET;
-import static io.sluice.broker.move.StagingManifestDescriptor.MAX_MESSAGE_BYTES;
-import static io.sluice.broker.move.StagingManifestDescriptor.MESSAGE_OFFSET;
-
 /** Writes and reads a staging directory's manifest (see {@link StagingManifestDescriptor}). Stateless; thread-safe. */
 final class StagingManifest {
-    private StagingManifest() {
-    }
+    private StagingManifest() {}
 
     static void write(Path file, MoveSegmentList listing, MoveCodec codec) throws IOException {
         ByteBuffer message = codec.encode(listing);
@@ -26,7 +24,9 @@ final class StagingManifest {
         CRC32C crc = new CRC32C();
         crc.update(message.duplicate());
         ByteBuffer bytes = ByteBuffer.allocate(MESSAGE_OFFSET + length);
-        bytes.putInt(LENGTH_OFFSET, length).putInt(CRC_OFFSET, (int) crc.getValue()).position(MESSAGE_OFFSET);
+        bytes.putInt(LENGTH_OFFSET, length)
+                .putInt(CRC_OFFSET, (int) crc.getValue())
+                .position(MESSAGE_OFFSET);
         bytes.put(message).flip();
         AtomicFile.write(file, bytes);
     }
@@ -46,8 +46,9 @@ final class StagingManifest {
             readFully(channel, head, 0);
             int length = head.getInt(LENGTH_OFFSET);
             if (length < 0 || length > MAX_MESSAGE_BYTES || length != fileSize - MESSAGE_OFFSET) {
-                throw new MoveProtocolException("manifest.length", length + " does not fit a file of " + fileSize
-                        + " bytes (cap " + MAX_MESSAGE_BYTES + ")");
+                throw new MoveProtocolException(
+                        "manifest.length",
+                        length + " does not fit a file of " + fileSize + " bytes (cap " + MAX_MESSAGE_BYTES + ")");
             }
             ByteBuffer message = ByteBuffer.allocate(length);
             readFully(channel, message, MESSAGE_OFFSET);
@@ -56,8 +57,9 @@ final class StagingManifest {
             crc.update(message.duplicate());
             int stored = head.getInt(CRC_OFFSET);
             if ((int) crc.getValue() != stored) {
-                throw new MoveProtocolException("manifest.crc32c", Integer.toHexString(stored) + " does not match "
-                        + Integer.toHexString((int) crc.getValue()));
+                throw new MoveProtocolException(
+                        "manifest.crc32c",
+                        Integer.toHexString(stored) + " does not match " + Integer.toHexString((int) crc.getValue()));
             }
             MoveSegmentList listing = codec.decode(message, MoveSegmentList.class, "manifest.message");
             listing.validate();

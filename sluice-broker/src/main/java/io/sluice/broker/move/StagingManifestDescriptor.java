@@ -19,6 +19,5 @@ final class StagingManifestDescriptor {
     /** A manifest larger than a response header could be is garbage. */
     static final int MAX_MESSAGE_BYTES = MoveFrameDescriptor.MAX_RESPONSE_HEADER_BYTES;
 
-    private StagingManifestDescriptor() {
-    }
+    private StagingManifestDescriptor() {}
 }

@@ -23,23 +23,45 @@ public final class TransferProgress {
     private volatile String failure;
 
     /** Payload bytes received from sources, including any received again or rejected. */
-    public long bytesShipped() { return bytesShipped.get(); }
+    public long bytesShipped() {
+        return bytesShipped.get();
+    }
     /** Payload bytes received for file positions that had been received before (resumes, rejected chunks). */
-    public long bytesResent() { return bytesResent.get(); }
+    public long bytesResent() {
+        return bytesResent.get();
+    }
     /** Bytes verified (chunk checksum) and kept in staging, including those found verified at a restart. */
-    public long bytesVerified() { return bytesVerified.get(); }
-    public long chunksVerified() { return chunksVerified.get(); }
+    public long bytesVerified() {
+        return bytesVerified.get();
+    }
+
+    public long chunksVerified() {
+        return chunksVerified.get();
+    }
     /** Chunks whose checksum did not match; each was discarded and asked for again. */
-    public long chunksRejected() { return chunksRejected.get(); }
+    public long chunksRejected() {
+        return chunksRejected.get();
+    }
     /** Times the transfer moved on to another source (or reconnected after a failure). */
-    public long sourceSwitches() { return sourceSwitches.get(); }
+    public long sourceSwitches() {
+        return sourceSwitches.get();
+    }
     /** Bytes the source listed (segments plus producer snapshot); -1 until listed. */
-    public long totalBytes() { return totalBytes; }
-    public TransferPhase phase() { return phase; }
+    public long totalBytes() {
+        return totalBytes;
+    }
+
+    public TransferPhase phase() {
+        return phase;
+    }
     /** The source currently (or last) used; null before the first connection. */
-    public InetSocketAddress source() { return source; }
+    public InetSocketAddress source() {
+        return source;
+    }
     /** Why the transfer failed, or null. */
-    public String failure() { return failure; }
+    public String failure() {
+        return failure;
+    }
 
     /** Bytes received per second since the transfer started (until it ended). */
     public double bytesPerSecond() {
@@ -58,16 +80,53 @@ public final class TransferProgress {
                 + chunksRejected() + " rejected, source " + source + "}";
     }
 
-    void started() { startedNanos = System.nanoTime(); }
-    void ended() { endedNanos = System.nanoTime(); }
-    void phase(TransferPhase value) { phase = value; }
-    void source(InetSocketAddress value) { source = value; }
-    void totalBytes(long value) { totalBytes = value; }
-    void failure(String value) { failure = value; }
-    void shipped(long bytes, long resent) { bytesShipped.addAndGet(bytes); bytesResent.addAndGet(resent); }
-    void verified(long bytes) { bytesVerified.addAndGet(bytes); chunksVerified.incrementAndGet(); }
-    void alreadyVerified(long bytes) { bytesVerified.addAndGet(bytes); }
-    void unverified(long bytes) { bytesVerified.addAndGet(-bytes); }
-    void rejected() { chunksRejected.incrementAndGet(); }
-    void switchedSource() { sourceSwitches.incrementAndGet(); }
+    void started() {
+        startedNanos = System.nanoTime();
+    }
+
+    void ended() {
+        endedNanos = System.nanoTime();
+    }
+
+    void phase(TransferPhase value) {
+        phase = value;
+    }
+
+    void source(InetSocketAddress value) {
+        source = value;
+    }
+
+    void totalBytes(long value) {
+        totalBytes = value;
+    }
+
+    void failure(String value) {
+        failure = value;
+    }
+
+    void shipped(long bytes, long resent) {
+        bytesShipped.addAndGet(bytes);
+        bytesResent.addAndGet(resent);
+    }
+
+    void verified(long bytes) {
+        bytesVerified.addAndGet(bytes);
+        chunksVerified.incrementAndGet();
+    }
+
+    void alreadyVerified(long bytes) {
+        bytesVerified.addAndGet(bytes);
+    }
+
+    void unverified(long bytes) {
+        bytesVerified.addAndGet(-bytes);
+    }
+
+    void rejected() {
+        chunksRejected.incrementAndGet();
+    }
+
+    void switchedSource() {
+        sourceSwitches.incrementAndGet();
+    }
 }

@@ -4,10 +4,10 @@ import io.sluice.broker.security.acl.AclAuthorizer;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -20,7 +20,8 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  */
 public final class ApiRegistry {
     /** One implemented API and its version range. */
-    public record Registration(ApiKeys key, short minVersion, short maxVersion, ApiHandler<? extends ApiMessage> handler) {
+    public record Registration(
+            ApiKeys key, short minVersion, short maxVersion, ApiHandler<? extends ApiMessage> handler) {
         public boolean supports(short version) {
             return version >= minVersion && version <= maxVersion;
         }
@@ -44,14 +45,20 @@ public final class ApiRegistry {
 
     /** Whether {@code principal} may use the private (broker-to-broker) APIs: ClusterAction on the cluster, as Kafka. */
     public boolean mayUsePrivate(KafkaPrincipal principal, String host) {
-        return authorizer.authorize(principal.toString(), host, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER,
+        return authorizer.authorize(
+                principal.toString(),
+                host,
+                AclOperation.CLUSTER_ACTION,
+                ResourceType.CLUSTER,
                 AclAuthorizer.CLUSTER_NAME);
     }
 
-    public <R extends ApiMessage> ApiRegistry register(ApiKeys key, int minVersion, int maxVersion, ApiHandler<R> handler) {
+    public <R extends ApiMessage> ApiRegistry register(
+            ApiKeys key, int minVersion, int maxVersion, ApiHandler<R> handler) {
         if (minVersion < key.oldestVersion() || maxVersion > key.latestVersion(true) || minVersion > maxVersion) {
             throw new IllegalArgumentException("version range " + minVersion + "-" + maxVersion + " of " + key
-                    + " is outside what the protocol defines (" + key.oldestVersion() + "-" + key.latestVersion(true) + ")");
+                    + " is outside what the protocol defines (" + key.oldestVersion() + "-" + key.latestVersion(true)
+                    + ")");
         }
         registrations.put(key, new Registration(key, (short) minVersion, (short) maxVersion, handler));
         return this;
@@ -60,7 +67,8 @@ public final class ApiRegistry {
     /** Registers a Sluice-private API (see {@link PrivateRequestHandler}); its key must not be one of Kafka's. */
     public ApiRegistry registerPrivate(short apiKeyId, PrivateRequestHandler handler) {
         if (ApiKeys.hasId(apiKeyId)) {
-            throw new IllegalArgumentException("private API key " + apiKeyId + " is Kafka's " + ApiKeys.forId(apiKeyId));
+            throw new IllegalArgumentException(
+                    "private API key " + apiKeyId + " is Kafka's " + ApiKeys.forId(apiKeyId));
         }
         privateHandlers.put(apiKeyId, handler);
         return this;
@@ -98,7 +106,10 @@ public final class ApiRegistry {
     public ApiVersionCollection advertisedVersions() {
         ApiVersionCollection versions = new ApiVersionCollection(registrations.size());
         for (Registration r : registrations.values()) {
-            versions.add(new ApiVersion().setApiKey(r.key().id).setMinVersion(r.minVersion()).setMaxVersion(r.maxVersion()));
+            versions.add(new ApiVersion()
+                    .setApiKey(r.key().id)
+                    .setMinVersion(r.minVersion())
+                    .setMaxVersion(r.maxVersion()));
         }
         return versions;
     }

@@ -10,8 +10,7 @@ import io.netty.util.concurrent.GenericFutureListener;
  * exceptionCaught (RequestChannelHandler) logs it and closes the connection. Stateless; thread-safe.
  */
 final class ConnectionFailures {
-    private ConnectionFailures() {
-    }
+    private ConnectionFailures() {}
 
     /** A listener that passes a failed (not cancelled) task's cause to the pipeline of {@code ctx}'s channel. */
     static GenericFutureListener<Future<Object>> toExceptionCaught(ChannelHandlerContext ctx) {

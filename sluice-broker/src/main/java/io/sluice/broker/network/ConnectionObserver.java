@@ -9,12 +9,10 @@ package io.sluice.broker.network;
 public interface ConnectionObserver {
     ConnectionObserver NONE = new ConnectionObserver() {
         @Override
-        public void opened(String listenerName, int networkThread) {
-        }
+        public void opened(String listenerName, int networkThread) {}
 
         @Override
-        public void closed(String listenerName, int networkThread) {
-        }
+        public void closed(String listenerName, int networkThread) {}
     };
 
     void opened(String listenerName, int networkThread);

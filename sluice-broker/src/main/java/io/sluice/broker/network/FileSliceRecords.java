@@ -25,10 +25,18 @@ public final class FileSliceRecords implements TransferableRecords {
         this.sizeInBytes = sizeInBytes;
     }
 
-    public FileChannel channel() { return channel; }
-    public long position() { return position; }
+    public FileChannel channel() {
+        return channel;
+    }
 
-    @Override public int sizeInBytes() { return sizeInBytes; }
+    public long position() {
+        return position;
+    }
+
+    @Override
+    public int sizeInBytes() {
+        return sizeInBytes;
+    }
 
     @Override
     public RecordsSend<? extends TransferableRecords> toSend() {

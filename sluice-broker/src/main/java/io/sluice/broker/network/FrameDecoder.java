@@ -21,6 +21,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     /** Raised once when a SASL login completes; read by the event loop, written by the request executor. */
     private volatile int maxFrameBytes;
+
     private volatile String limitName;
 
     public FrameDecoder(int maxFrameBytes) {
@@ -45,8 +46,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             int frameSize = in.getInt(in.readerIndex());
             int max = maxFrameBytes;
             if (frameSize < 0 || frameSize > max) {
-                LOG.warn("Closing connection from {}: request frame size {} is outside [0, {}] ({})",
-                        ctx.channel().remoteAddress(), frameSize, max, limitName);
+                LOG.warn(
+                        "Closing connection from {}: request frame size {} is outside [0, {}] ({})",
+                        ctx.channel().remoteAddress(),
+                        frameSize,
+                        max,
+                        limitName);
                 in.skipBytes(in.readableBytes());
                 var unused = ctx.close(); // closing is the whole answer; a close that fails leaves nothing more to do
                 return;

@@ -1,5 +1,9 @@
 package io.sluice.broker.network;
 
+import static io.sluice.broker.move.MoveFrameDescriptor.CORRELATION_ID_LENGTH;
+import static io.sluice.broker.move.MoveFrameDescriptor.HEADER_LENGTH_LENGTH;
+import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_HEADER_OFFSET;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -14,10 +18,6 @@ import io.sluice.broker.move.MoveSource;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
-
-import static io.sluice.broker.move.MoveFrameDescriptor.CORRELATION_ID_LENGTH;
-import static io.sluice.broker.move.MoveFrameDescriptor.HEADER_LENGTH_LENGTH;
-import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_HEADER_OFFSET;
 
 /**
  * Puts the source side of partition moves ({@link MoveSource}) on the Kafka listener as private API
@@ -56,9 +56,10 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
             ctx.write(head).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             if (length > 0) {
                 // sendfile cannot pass through TLS: there the bytes are read in chunks and encrypted
-                ctx.write(ctx.pipeline().get(SslHandler.class) == null
-                        ? new SegmentFileRegion(answer.file(), answer.position(), length)
-                        : new SegmentChunkedInput(answer.file(), answer.position(), length))
+                ctx.write(
+                                ctx.pipeline().get(SslHandler.class) == null
+                                        ? new SegmentFileRegion(answer.file(), answer.position(), length)
+                                        : new SegmentChunkedInput(answer.file(), answer.position(), length))
                         .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             }
             ctx.flush();
@@ -79,10 +80,15 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
             HeldAnswers queue = held;
             queue.pending++;
             queue.lastDueNanos = now + waitNanos;
-            ctx.executor().schedule(() -> {
-                queue.pending--;
-                write.run();
-            }, waitNanos, TimeUnit.NANOSECONDS).addListener(ConnectionFailures.toExceptionCaught(ctx));
+            ctx.executor()
+                    .schedule(
+                            () -> {
+                                queue.pending--;
+                                write.run();
+                            },
+                            waitNanos,
+                            TimeUnit.NANOSECONDS)
+                    .addListener(ConnectionFailures.toExceptionCaught(ctx));
         } else {
             write.run();
         }

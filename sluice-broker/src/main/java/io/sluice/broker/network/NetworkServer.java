@@ -40,14 +40,36 @@ import javax.net.ssl.SSLEngine;
  */
 public final class NetworkServer implements AutoCloseable {
     /** How the listener is sized and bounded; values come from the broker configuration. */
-    public record Settings(String host, int port, int networkThreads, int requestHandlerThreads,
-                           int maxRequestBytes, int sendBufferBytes, int receiveBufferBytes, long connectionsMaxIdleMs,
-                           ListenerSecurity security) {
+    public record Settings(
+            String host,
+            int port,
+            int networkThreads,
+            int requestHandlerThreads,
+            int maxRequestBytes,
+            int sendBufferBytes,
+            int receiveBufferBytes,
+            long connectionsMaxIdleMs,
+            ListenerSecurity security) {
         /** A PLAINTEXT listener. */
-        public Settings(String host, int port, int networkThreads, int requestHandlerThreads, int maxRequestBytes,
-                        int sendBufferBytes, int receiveBufferBytes, long connectionsMaxIdleMs) {
-            this(host, port, networkThreads, requestHandlerThreads, maxRequestBytes, sendBufferBytes, receiveBufferBytes,
-                    connectionsMaxIdleMs, ListenerSecurity.plaintext("PLAINTEXT"));
+        public Settings(
+                String host,
+                int port,
+                int networkThreads,
+                int requestHandlerThreads,
+                int maxRequestBytes,
+                int sendBufferBytes,
+                int receiveBufferBytes,
+                long connectionsMaxIdleMs) {
+            this(
+                    host,
+                    port,
+                    networkThreads,
+                    requestHandlerThreads,
+                    maxRequestBytes,
+                    sendBufferBytes,
+                    receiveBufferBytes,
+                    connectionsMaxIdleMs,
+                    ListenerSecurity.plaintext("PLAINTEXT"));
         }
     }
 
@@ -61,8 +83,13 @@ public final class NetworkServer implements AutoCloseable {
     /** The network threads in Kafka's processor order (the index is the networkProcessor tag). */
     private final List<Thread> networkThreads;
 
-    private NetworkServer(EventLoopGroup acceptor, EventLoopGroup network, EventExecutorGroup handlers,
-                          Map<String, Channel> serverChannels, ChannelGroup connections, List<Thread> networkThreads) {
+    private NetworkServer(
+            EventLoopGroup acceptor,
+            EventLoopGroup network,
+            EventExecutorGroup handlers,
+            Map<String, Channel> serverChannels,
+            ChannelGroup connections,
+            List<Thread> networkThreads) {
         this.networkThreads = networkThreads;
         this.acceptor = acceptor;
         this.network = network;
@@ -89,9 +116,10 @@ public final class NetworkServer implements AutoCloseable {
             throws InterruptedException {
         Settings first = listeners.get(0);
         EventLoopGroup acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-acceptor", true));
-        EventLoopGroup network = new NioEventLoopGroup(first.networkThreads(), new DefaultThreadFactory("sluice-network", true));
-        EventExecutorGroup handlers = new DefaultEventExecutorGroup(first.requestHandlerThreads(),
-                new DefaultThreadFactory("sluice-request-handler", true));
+        EventLoopGroup network =
+                new NioEventLoopGroup(first.networkThreads(), new DefaultThreadFactory("sluice-network", true));
+        EventExecutorGroup handlers = new DefaultEventExecutorGroup(
+                first.requestHandlerThreads(), new DefaultThreadFactory("sluice-request-handler", true));
         ChannelGroup connections = new DefaultChannelGroup("sluice-connections", GlobalEventExecutor.INSTANCE);
         Map<String, Channel> bound = new LinkedHashMap<>();
         Map<EventExecutor, Integer> processorOf = new IdentityHashMap<>();
@@ -99,7 +127,8 @@ public final class NetworkServer implements AutoCloseable {
         try {
             for (EventExecutor loop : network) {
                 processorOf.put(loop, processorOf.size());
-                threads.add(loop.submit(Thread::currentThread).syncUninterruptibly().getNow());
+                threads.add(
+                        loop.submit(Thread::currentThread).syncUninterruptibly().getNow());
             }
             for (Settings settings : listeners) {
                 ServerBootstrap bootstrap = new ServerBootstrap()
@@ -108,12 +137,14 @@ public final class NetworkServer implements AutoCloseable {
                         .option(ChannelOption.SO_BACKLOG, 1024)
                         .option(ChannelOption.SO_REUSEADDR, true)
                         .childOption(ChannelOption.TCP_NODELAY, true)
-                        .childHandler(connectionSetup(settings, registry, handlers, connections, observer, processorOf));
-                bound.put(settings.security().listenerName(),
+                        .childHandler(
+                                connectionSetup(settings, registry, handlers, connections, observer, processorOf));
+                bound.put(
+                        settings.security().listenerName(),
                         bootstrap.bind(settings.host(), settings.port()).sync().channel());
             }
-            return new NetworkServer(acceptor, network, handlers, Collections.unmodifiableMap(bound), connections,
-                    List.copyOf(threads));
+            return new NetworkServer(
+                    acceptor, network, handlers, Collections.unmodifiableMap(bound), connections, List.copyOf(threads));
         } catch (InterruptedException | RuntimeException e) {
             bound.values().forEach(c -> c.close().awaitUninterruptibly());
             // Nothing was served yet: the threads end at once; the failure to start is what the caller hears.
@@ -125,11 +156,13 @@ public final class NetworkServer implements AutoCloseable {
     }
 
     /** The pipeline of each new connection of one listener. */
-    private static ChannelInitializer<SocketChannel> connectionSetup(Settings settings, ApiRegistry registry,
-                                                                     EventExecutorGroup handlers,
-                                                                     ChannelGroup connections,
-                                                                     ConnectionObserver observer,
-                                                                     Map<EventExecutor, Integer> processorOf) {
+    private static ChannelInitializer<SocketChannel> connectionSetup(
+            Settings settings,
+            ApiRegistry registry,
+            EventExecutorGroup handlers,
+            ChannelGroup connections,
+            ConnectionObserver observer,
+            Map<EventExecutor, Integer> processorOf) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
@@ -145,12 +178,18 @@ public final class NetworkServer implements AutoCloseable {
                     ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
                 }
                 if (settings.connectionsMaxIdleMs() > 0) {
-                    ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS) {
-                        @Override
-                        protected void channelIdle(io.netty.channel.ChannelHandlerContext ctx, IdleStateEvent evt) {
-                            var unused = ctx.close(); // an idle connection ends; a failed close leaves nothing to do
-                        }
-                    });
+                    ch.pipeline()
+                            .addLast(
+                                    "idle",
+                                    new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS) {
+                                        @Override
+                                        protected void channelIdle(
+                                                io.netty.channel.ChannelHandlerContext ctx, IdleStateEvent evt) {
+                                            var unused = ctx.close(); // an idle connection ends; a failed close leaves
+                                            // nothing
+                                            // to do
+                                        }
+                                    });
                 }
                 ListenerSecurity security = settings.security();
                 SSLEngine engine = null;
@@ -159,12 +198,22 @@ public final class NetworkServer implements AutoCloseable {
                     ch.pipeline().addFirst("tls", tlsHandler(engine));
                     ch.pipeline().addAfter("tls", "chunks", new ChunkedWriteHandler());
                 }
-                ch.pipeline().addLast("frames", security.usesSasl()
-                        ? new FrameDecoder(Math.min(settings.maxRequestBytes(), security.maxUnauthenticatedFrameBytes()),
-                                "sasl.server.max.receive.size")
-                        : new FrameDecoder(settings.maxRequestBytes()));
-                ch.pipeline().addLast(handlers, "requests", new RequestChannelHandler(registry,
-                        security.newSession(engine), settings.maxRequestBytes()));
+                ch.pipeline()
+                        .addLast(
+                                "frames",
+                                security.usesSasl()
+                                        ? new FrameDecoder(
+                                                Math.min(
+                                                        settings.maxRequestBytes(),
+                                                        security.maxUnauthenticatedFrameBytes()),
+                                                "sasl.server.max.receive.size")
+                                        : new FrameDecoder(settings.maxRequestBytes()));
+                ch.pipeline()
+                        .addLast(
+                                handlers,
+                                "requests",
+                                new RequestChannelHandler(
+                                        registry, security.newSession(engine), settings.maxRequestBytes()));
             }
         };
     }

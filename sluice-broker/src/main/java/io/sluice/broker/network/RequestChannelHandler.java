@@ -5,17 +5,17 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.broker.security.ConnectionSession;
+import io.sluice.broker.security.ListenerSecurity;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import io.sluice.broker.security.ConnectionSession;
-import io.sluice.broker.security.ListenerSecurity;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.message.SaslAuthenticateRequestData;
-import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -51,9 +51,11 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private final RequestThrottler throttler;
     /** When each frame in {@link #queued} arrived, in the same order; kept only while the observer is enabled. */
     private final ArrivalTimes arrivals = new ArrivalTimes(PAUSE_READING_AT_QUEUED * 2);
+
     private boolean awaitingResponse;
     /** Muted for a client quota: no reads and no queued request runs until the throttle time has passed. */
     private boolean throttled;
+
     private boolean closed;
     private String clientHost = "";
     private String connectionId = "";
@@ -128,7 +130,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 frame.release();
             }
         }
-        if (!closed && !throttled && queued.size() < PAUSE_READING_AT_QUEUED && !ctx.channel().config().isAutoRead()) {
+        if (!closed
+                && !throttled
+                && queued.size() < PAUSE_READING_AT_QUEUED
+                && !ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
     }
@@ -150,8 +155,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (!registry.mayUsePrivate(session.principal(), clientHost)) {
-                closeConnection(ctx, "private API " + apiKeyId + " needs ClusterAction on the cluster, which "
-                        + session.principal() + " lacks");
+                closeConnection(
+                        ctx,
+                        "private API " + apiKeyId + " needs ClusterAction on the cluster, which " + session.principal()
+                                + " lacks");
                 return;
             }
             handlePrivate(ctx, privateHandler, apiKeyId, bytes);
@@ -165,12 +172,15 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         boolean saslRequest = apiKey == ApiKeys.SASL_HANDSHAKE || apiKey == ApiKeys.SASL_AUTHENTICATE;
         boolean loggingIn = saslRequest && session.handlesSasl();
         if (session.expectsSasl() && !saslRequest && apiKey != ApiKeys.API_VERSIONS) {
-            closeConnection(ctx, apiKey + " before SASL authentication (only ApiVersions, SaslHandshake and "
-                    + "SaslAuthenticate are allowed)");
+            closeConnection(
+                    ctx,
+                    apiKey + " before SASL authentication (only ApiVersions, SaslHandshake and "
+                            + "SaslAuthenticate are allowed)");
             return;
         }
         if (!saslRequest && apiKey != ApiKeys.API_VERSIONS && session.isExpired()) {
-            closeConnection(ctx, apiKey + " after the SASL session expired (connections.max.reauth.ms) without a new login");
+            closeConnection(
+                    ctx, apiKey + " after the SASL session expired (connections.max.reauth.ms) without a new login");
             return;
         }
         ApiRegistry.Registration registration = registry.find(apiKey);
@@ -179,8 +189,13 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (registration == null || !registration.supports(apiVersion)) {
-            closeConnection(ctx, apiKey + " version " + apiVersion + " is not supported"
-                    + (registration == null ? "" : " (supported: " + registration.minVersion() + "-" + registration.maxVersion() + ")"));
+            closeConnection(
+                    ctx,
+                    apiKey + " version " + apiVersion + " is not supported"
+                            + (registration == null
+                                    ? ""
+                                    : " (supported: " + registration.minVersion() + "-" + registration.maxVersion()
+                                            + ")"));
             return;
         }
         RequestHeader header;
@@ -197,8 +212,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             login(ctx, header, request, apiKey, apiVersion);
             return;
         }
-        RequestContext context = new RequestContext(header, clientHost, connectionId, session.principal(),
-                session.listenerName(), registry.authorizer());
+        RequestContext context = new RequestContext(
+                header, clientHost, connectionId, session.principal(), session.listenerName(), registry.authorizer());
         boolean fromFollower = apiKey == ApiKeys.FETCH && isFromFollower((FetchRequestData) request, apiVersion);
         CompletableFuture<ApiMessage> response;
         try {
@@ -231,12 +246,14 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
 
     /** Kafka's FetchFollower: a fetch naming a replica (the field moved into ReplicaState at v15). */
     private static boolean isFromFollower(FetchRequestData fetch, short version) {
-        int replicaId = version >= FIRST_FETCH_VERSION_WITH_REPLICA_STATE ? fetch.replicaState().replicaId()
+        int replicaId = version >= FIRST_FETCH_VERSION_WITH_REPLICA_STATE
+                ? fetch.replicaState().replicaId()
                 : fetch.replicaId();
         return replicaId >= 0;
     }
 
-    private void handlePrivate(ChannelHandlerContext ctx, PrivateRequestHandler handler, short apiKeyId, ByteBuffer bytes) {
+    private void handlePrivate(
+            ChannelHandlerContext ctx, PrivateRequestHandler handler, short apiKeyId, ByteBuffer bytes) {
         try {
             handler.handle(ctx, bytes);
         } catch (RuntimeException e) {
@@ -244,18 +261,31 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void complete(ChannelHandlerContext ctx, RequestContext context, ApiMessage answer, Throwable error,
-                          boolean fromFollower, int requestBytes, long queueNanos, long localNanos, long remoteNanos) {
+    private void complete(
+            ChannelHandlerContext ctx,
+            RequestContext context,
+            ApiMessage answer,
+            Throwable error,
+            boolean fromFollower,
+            int requestBytes,
+            long queueNanos,
+            long localNanos,
+            long remoteNanos) {
         if (closed) {
             return;
         }
         if (error != null) {
-            LOG.error("Handler for {} v{} from {} failed; closing the connection", context.apiKey(), context.apiVersion(), clientHost, error);
+            LOG.error(
+                    "Handler for {} v{} from {} failed; closing the connection",
+                    context.apiKey(),
+                    context.apiVersion(),
+                    clientHost,
+                    error);
             closeConnection(ctx, "internal error");
             return;
         }
-        RequestThrottler.Throttled quota = throttler.active()
-                ? throttler.account(context, fromFollower, requestBytes, localNanos, answer) : null;
+        RequestThrottler.Throttled quota =
+                throttler.active() ? throttler.account(context, fromFollower, requestBytes, localNanos, answer) : null;
         ApiMessage body = quota == null ? answer : quota.response();
         if (quota != null && quota.throttleMs() > 0) {
             mute(ctx, quota.throttleMs());
@@ -264,20 +294,33 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             long sendStartNanos = observer.enabled() ? System.nanoTime() : 0;
             ChannelFuture written;
             try {
-                written = ResponseSender.send(ctx, context.apiKey(), context.header().correlationId(), context.apiVersion(), body);
+                written = ResponseSender.send(
+                        ctx, context.apiKey(), context.header().correlationId(), context.apiVersion(), body);
             } catch (RuntimeException e) {
-                LOG.error("Could not serialize the {} v{} response for {}; closing the connection", context.apiKey(), context.apiVersion(), clientHost, e);
+                LOG.error(
+                        "Could not serialize the {} v{} response for {}; closing the connection",
+                        context.apiKey(),
+                        context.apiVersion(),
+                        clientHost,
+                        e);
                 closeConnection(ctx, "response serialization failed");
                 return;
             }
             written.addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             if (observer.enabled()) {
-                written.addListener(done -> observer.onAnswered(context.apiKey(), context.apiVersion(), fromFollower, body,
-                        queueNanos, localNanos, remoteNanos, System.nanoTime() - sendStartNanos));
+                written.addListener(done -> observer.onAnswered(
+                        context.apiKey(),
+                        context.apiVersion(),
+                        fromFollower,
+                        body,
+                        queueNanos,
+                        localNanos,
+                        remoteNanos,
+                        System.nanoTime() - sendStartNanos));
             }
         } else if (observer.enabled()) {
-            observer.onAnswered(context.apiKey(), context.apiVersion(), fromFollower, null, queueNanos, localNanos,
-                    remoteNanos, 0);
+            observer.onAnswered(
+                    context.apiKey(), context.apiVersion(), fromFollower, null, queueNanos, localNanos, remoteNanos, 0);
         }
     }
 
@@ -285,15 +328,20 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private void mute(ChannelHandlerContext ctx, int throttleMs) {
         throttled = true;
         ctx.channel().config().setAutoRead(false);
-        ctx.executor().schedule(() -> {
-            throttled = false;
-            drain(ctx);
-        }, throttleMs, TimeUnit.MILLISECONDS).addListener(ConnectionFailures.toExceptionCaught(ctx));
+        ctx.executor()
+                .schedule(
+                        () -> {
+                            throttled = false;
+                            drain(ctx);
+                        },
+                        throttleMs,
+                        TimeUnit.MILLISECONDS)
+                .addListener(ConnectionFailures.toExceptionCaught(ctx));
     }
 
     /** One SaslHandshake or SaslAuthenticate of a connection logging in, or in again (KIP-368). */
-    private void login(ChannelHandlerContext ctx, RequestHeader header, ApiMessage request, ApiKeys apiKey,
-                       short apiVersion) {
+    private void login(
+            ChannelHandlerContext ctx, RequestHeader header, ApiMessage request, ApiKeys apiKey, short apiVersion) {
         ConnectionSession.Step step = apiKey == ApiKeys.SASL_HANDSHAKE
                 ? session.handshake((SaslHandshakeRequestData) request, apiVersion, clientHost)
                 : session.authenticate((SaslAuthenticateRequestData) request, apiVersion, clientHost);
@@ -309,7 +357,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                     .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             return;
         }
-        // Nothing more is read from this connection; the answer goes out (after the failed-login delay), then it closes.
+        // Nothing more is read from this connection; the answer goes out (after the failed-login delay), then it
+        // closes.
         closed = true;
         ctx.channel().config().setAutoRead(false);
         Runnable answerAndClose = () -> {
@@ -320,7 +369,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             var unused = ctx.close(); // the connection ends here; a close that fails leaves nothing more to do
         };
         if (step.delayMs() > 0) {
-            ctx.executor().schedule(answerAndClose, step.delayMs(), TimeUnit.MILLISECONDS)
+            ctx.executor()
+                    .schedule(answerAndClose, step.delayMs(), TimeUnit.MILLISECONDS)
                     .addListener(ConnectionFailures.toExceptionCaught(ctx));
         } else {
             answerAndClose.run();

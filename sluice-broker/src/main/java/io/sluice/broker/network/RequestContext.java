@@ -14,16 +14,29 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  *
  * <p>Immutable.
  */
-public record RequestContext(RequestHeader header, String clientHost, String connectionId, KafkaPrincipal principal,
-                             String listenerName, AclAuthorizer authorizer) {
+public record RequestContext(
+        RequestHeader header,
+        String clientHost,
+        String connectionId,
+        KafkaPrincipal principal,
+        String listenerName,
+        AclAuthorizer authorizer) {
     /** A request on a PLAINTEXT connection of an unnamed listener, with no authorizer (tests, internal callers). */
     public RequestContext(RequestHeader header, String clientHost, String connectionId) {
         this(header, clientHost, connectionId, KafkaPrincipal.ANONYMOUS, "PLAINTEXT", AclAuthorizer.disabled());
     }
 
-    public ApiKeys apiKey() { return header.apiKey(); }
-    public short apiVersion() { return header.apiVersion(); }
-    public String clientId() { return header.clientId() == null ? "" : header.clientId(); }
+    public ApiKeys apiKey() {
+        return header.apiKey();
+    }
+
+    public short apiVersion() {
+        return header.apiVersion();
+    }
+
+    public String clientId() {
+        return header.clientId() == null ? "" : header.clientId();
+    }
 
     /** Whether this request's principal, from its host, may perform {@code operation} on the named resource. */
     public boolean authorize(AclOperation operation, ResourceType type, String name) {

@@ -17,9 +17,15 @@ public interface RequestObserver {
         }
 
         @Override
-        public void onAnswered(ApiKeys apiKey, short version, boolean fromFollower, ApiMessage response,
-                               long queueNanos, long localNanos, long remoteNanos, long sendNanos) {
-        }
+        public void onAnswered(
+                ApiKeys apiKey,
+                short version,
+                boolean fromFollower,
+                ApiMessage response,
+                long queueNanos,
+                long localNanos,
+                long remoteNanos,
+                long sendNanos) {}
     };
 
     /** False when nothing is observed, so the connection need not time anything. */
@@ -35,6 +41,13 @@ public interface RequestObserver {
      * @param remoteNanos   then waiting for others: replicas for acks=all, data for a long-poll fetch, a group join
      * @param sendNanos     from writing the response until the connection had it all
      */
-    void onAnswered(ApiKeys apiKey, short version, boolean fromFollower, ApiMessage response,
-                    long queueNanos, long localNanos, long remoteNanos, long sendNanos);
+    void onAnswered(
+            ApiKeys apiKey,
+            short version,
+            boolean fromFollower,
+            ApiMessage response,
+            long queueNanos,
+            long localNanos,
+            long remoteNanos,
+            long sendNanos);
 }

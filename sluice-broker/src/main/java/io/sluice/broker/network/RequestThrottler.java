@@ -18,15 +18,18 @@ public interface RequestThrottler {
         }
 
         @Override
-        public Throttled account(RequestContext context, boolean fromFollower, int requestBytes, long handlerNanos,
-                                 ApiMessage response) {
+        public Throttled account(
+                RequestContext context,
+                boolean fromFollower,
+                int requestBytes,
+                long handlerNanos,
+                ApiMessage response) {
             return new Throttled(response, 0);
         }
     };
 
     /** The response to send (null: none, as for acks=0) and how long to mute the connection after it, in ms. */
-    record Throttled(ApiMessage response, int throttleMs) {
-    }
+    record Throttled(ApiMessage response, int throttleMs) {}
 
     /** False while no quota is set: the connection then skips {@link #account} and the timing it needs. */
     boolean active();
@@ -39,6 +42,6 @@ public interface RequestThrottler {
      * @param handlerNanos time the request spent on its request-handler thread, what a request quota counts
      * @param response     the response, null when the protocol sends none
      */
-    Throttled account(RequestContext context, boolean fromFollower, int requestBytes, long handlerNanos,
-                      ApiMessage response);
+    Throttled account(
+            RequestContext context, boolean fromFollower, int requestBytes, long handlerNanos, ApiMessage response);
 }

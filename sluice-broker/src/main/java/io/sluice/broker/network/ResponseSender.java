@@ -17,24 +17,25 @@ import org.apache.kafka.common.protocol.ObjectSerializationCache;
  * <p>Stateless; safe to share between threads.
  */
 final class ResponseSender {
-    private ResponseSender() {
-    }
+    private ResponseSender() {}
 
     /** Writes the response; the returned future completes once the connection took all of it. */
-    static ChannelFuture send(ChannelHandlerContext ctx, ApiKeys apiKey, int correlationId, short apiVersion, ApiMessage body) {
+    static ChannelFuture send(
+            ChannelHandlerContext ctx, ApiKeys apiKey, int correlationId, short apiVersion, ApiMessage body) {
         short headerVersion = apiKey.responseHeaderVersion(apiVersion);
         return send(ctx, correlationId, headerVersion, apiVersion, body);
     }
 
-    static ChannelFuture send(ChannelHandlerContext ctx, int correlationId, short headerVersion, short apiVersion, ApiMessage body) {
+    static ChannelFuture send(
+            ChannelHandlerContext ctx, int correlationId, short headerVersion, short apiVersion, ApiMessage body) {
         ObjectSerializationCache cache = new ObjectSerializationCache();
         ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
         MessageSizeAccumulator size = new MessageSizeAccumulator();
         header.addSize(size, cache, headerVersion);
         body.addSize(size, cache, apiVersion);
         boolean zeroCopy = ctx.pipeline().get(SslHandler.class) == null;
-        ResponseWritable out = new ResponseWritable(ctx.alloc(), size.sizeExcludingZeroCopy() + FrameDecoder.SIZE_PREFIX_LENGTH,
-                zeroCopy);
+        ResponseWritable out = new ResponseWritable(
+                ctx.alloc(), size.sizeExcludingZeroCopy() + FrameDecoder.SIZE_PREFIX_LENGTH, zeroCopy);
         List<Object> parts;
         try {
             out.writeInt(size.totalSize());

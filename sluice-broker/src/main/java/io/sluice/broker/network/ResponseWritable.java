@@ -62,13 +62,40 @@ public final class ResponseWritable implements Writable {
         }
     }
 
-    @Override public void writeByte(byte val) { current.writeByte(val); }
-    @Override public void writeShort(short val) { current.writeShort(val); }
-    @Override public void writeInt(int val) { current.writeInt(val); }
-    @Override public void writeLong(long val) { current.writeLong(val); }
-    @Override public void writeDouble(double val) { current.writeDouble(val); }
-    @Override public void writeByteArray(byte[] arr) { current.writeBytes(arr); }
-    @Override public void writeByteBuffer(ByteBuffer buf) { current.writeBytes(buf.duplicate()); }
+    @Override
+    public void writeByte(byte val) {
+        current.writeByte(val);
+    }
+
+    @Override
+    public void writeShort(short val) {
+        current.writeShort(val);
+    }
+
+    @Override
+    public void writeInt(int val) {
+        current.writeInt(val);
+    }
+
+    @Override
+    public void writeLong(long val) {
+        current.writeLong(val);
+    }
+
+    @Override
+    public void writeDouble(double val) {
+        current.writeDouble(val);
+    }
+
+    @Override
+    public void writeByteArray(byte[] arr) {
+        current.writeBytes(arr);
+    }
+
+    @Override
+    public void writeByteBuffer(ByteBuffer buf) {
+        current.writeBytes(buf.duplicate());
+    }
 
     @Override
     public void writeUnsignedVarint(int i) {
@@ -101,13 +128,16 @@ public final class ResponseWritable implements Writable {
                 return;
             }
             parts.add(current);
-            parts.add(zeroCopy ? new SegmentFileRegion(slice.channel(), slice.position(), slice.sizeInBytes())
-                    : new SegmentChunkedInput(slice.channel(), slice.position(), slice.sizeInBytes()));
+            parts.add(
+                    zeroCopy
+                            ? new SegmentFileRegion(slice.channel(), slice.position(), slice.sizeInBytes())
+                            : new SegmentChunkedInput(slice.channel(), slice.position(), slice.sizeInBytes()));
             current = allocator.directBuffer(fieldBufferCapacity);
         } else if (records instanceof MemoryRecords memory) {
             current.writeBytes(memory.buffer().duplicate());
         } else {
-            throw new IllegalArgumentException("unsupported records type " + records.getClass().getName());
+            throw new IllegalArgumentException(
+                    "unsupported records type " + records.getClass().getName());
         }
     }
 }

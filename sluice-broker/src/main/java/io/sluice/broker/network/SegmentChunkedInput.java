@@ -57,7 +57,8 @@ public final class SegmentChunkedInput implements ChunkedInput<ByteBuf> {
         ByteBuf chunk = allocator.directBuffer(length);
         try {
             while (chunk.writerIndex() < length) {
-                int read = chunk.writeBytes(file, position + transferred + chunk.writerIndex(), length - chunk.writerIndex());
+                int read = chunk.writeBytes(
+                        file, position + transferred + chunk.writerIndex(), length - chunk.writerIndex());
                 if (read < 0) {
                     throw new IOException("segment file shrank below the fetched range [" + position + ", "
                             + (position + count) + ") while it was being sent");

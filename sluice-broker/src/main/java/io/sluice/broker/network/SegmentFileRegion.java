@@ -25,10 +25,26 @@ public final class SegmentFileRegion extends AbstractReferenceCounted implements
         this.count = count;
     }
 
-    @Override public long position() { return position; }
-    @Override public long count() { return count; }
-    @Override public long transferred() { return transferred; }
-    @Deprecated @Override public long transfered() { return transferred; }
+    @Override
+    public long position() {
+        return position;
+    }
+
+    @Override
+    public long count() {
+        return count;
+    }
+
+    @Override
+    public long transferred() {
+        return transferred;
+    }
+
+    @Deprecated
+    @Override
+    public long transfered() {
+        return transferred;
+    }
 
     @Override
     public long transferTo(WritableByteChannel target, long regionPosition) throws IOException {
@@ -38,16 +54,35 @@ public final class SegmentFileRegion extends AbstractReferenceCounted implements
         }
         long written = file.transferTo(position + regionPosition, remaining, target);
         if (written == 0 && file.size() < position + count) {
-            throw new IOException("segment file shrank below the fetched range [" + position + ", "
-                    + (position + count) + ") while it was being sent");
+            throw new IOException("segment file shrank below the fetched range [" + position + ", " + (position + count)
+                    + ") while it was being sent");
         }
         transferred += written;
         return written;
     }
 
-    @Override protected void deallocate() { }
-    @Override public FileRegion retain() { super.retain(); return this; }
-    @Override public FileRegion retain(int increment) { super.retain(increment); return this; }
-    @Override public FileRegion touch() { return this; }
-    @Override public FileRegion touch(Object hint) { return this; }
+    @Override
+    protected void deallocate() {}
+
+    @Override
+    public FileRegion retain() {
+        super.retain();
+        return this;
+    }
+
+    @Override
+    public FileRegion retain(int increment) {
+        super.retain(increment);
+        return this;
+    }
+
+    @Override
+    public FileRegion touch() {
+        return this;
+    }
+
+    @Override
+    public FileRegion touch(Object hint) {
+        return this;
+    }
 }

@@ -40,7 +40,8 @@ public final class DelayedProduce implements Partition.AppendWaiter {
 
     public CompletableFuture<Errors> start(ScheduledExecutorService timer, long timeoutMs) {
         partition.addWaiter(this);
-        timeout = timer.schedule(() -> complete(Errors.REQUEST_TIMED_OUT), Math.max(0, timeoutMs), TimeUnit.MILLISECONDS);
+        timeout =
+                timer.schedule(() -> complete(Errors.REQUEST_TIMED_OUT), Math.max(0, timeoutMs), TimeUnit.MILLISECONDS);
         onAppend();
         return future;
     }
@@ -59,8 +60,10 @@ public final class DelayedProduce implements Partition.AppendWaiter {
         if (!partition.isLeader() || partition.leaderEpoch() != leaderEpoch) {
             complete(Errors.NOT_LEADER_OR_FOLLOWER);
         } else if (partition.highWatermark() >= requiredOffset) {
-            complete(partition.inSyncReplicaCount() < minInsyncReplicas
-                    ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND : Errors.NONE);
+            complete(
+                    partition.inSyncReplicaCount() < minInsyncReplicas
+                            ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND
+                            : Errors.NONE);
         }
     }
 

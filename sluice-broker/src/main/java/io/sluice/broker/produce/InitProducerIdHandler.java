@@ -1,16 +1,16 @@
 package io.sluice.broker.produce;
 
-import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.acl.AclOperation;
 import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.resource.ResourceType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,9 +33,11 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, InitProducerIdRequestData request) {
         InitProducerIdResponseData response = new InitProducerIdResponseData()
-                .setProducerId(RecordBatch.NO_PRODUCER_ID).setProducerEpoch(RecordBatch.NO_PRODUCER_EPOCH);
+                .setProducerId(RecordBatch.NO_PRODUCER_ID)
+                .setProducerEpoch(RecordBatch.NO_PRODUCER_EPOCH);
         if (request.transactionalId() != null) {
-            return CompletableFuture.completedFuture(response.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code()));
+            return CompletableFuture.completedFuture(
+                    response.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code()));
         }
         // as Kafka 3.x: an idempotent producer needs IdempotentWrite on the cluster or Write on some topic
         if (!context.authorizeCluster(AclOperation.IDEMPOTENT_WRITE)

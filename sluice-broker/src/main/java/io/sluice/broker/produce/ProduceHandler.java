@@ -18,16 +18,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.ProduceResponseData.BatchIndexAndErrorMessage;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.resource.ResourceType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,8 +56,12 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
      * @param timer        expires acks=all produces after the request's timeout
      * @param topicMetrics counts appended records and bytes, produce requests and failures per topic
      */
-    public ProduceHandler(TopicManager topics, ValidatorPool validators, LongSupplier clock, ScheduledExecutorService timer,
-                          BrokerTopicMetrics topicMetrics) {
+    public ProduceHandler(
+            TopicManager topics,
+            ValidatorPool validators,
+            LongSupplier clock,
+            ScheduledExecutorService timer,
+            BrokerTopicMetrics topicMetrics) {
         this.topicMetrics = topicMetrics;
         this.topics = topics;
         this.validators = validators;
@@ -79,18 +83,26 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             TopicProduceResponse topicResponse = new TopicProduceResponse().setName(topicData.name());
             for (ProduceRequestData.PartitionProduceData partitionData : topicData.partitionData()) {
                 PartitionProduceResponse result = new PartitionProduceResponse()
-                        .setIndex(partitionData.index()).setBaseOffset(-1).setLogAppendTimeMs(-1).setLogStartOffset(-1);
+                        .setIndex(partitionData.index())
+                        .setBaseOffset(-1)
+                        .setLogAppendTimeMs(-1)
+                        .setLogStartOffset(-1);
                 if (acks != 0 && acks != 1 && acks != -1) {
                     fail(result, Errors.INVALID_REQUIRED_ACKS, "acks must be -1, 0 or 1, was " + acks);
                 } else if (request.transactionalId() != null) {
-                    fail(result, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
-                            "transactional produce (transactional.id " + request.transactionalId() + ") is not supported by this broker");
+                    fail(
+                            result,
+                            Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                            "transactional produce (transactional.id " + request.transactionalId()
+                                    + ") is not supported by this broker");
                 } else if (!context.authorize(AclOperation.WRITE, ResourceType.TOPIC, topicData.name())) {
-                    fail(result, Errors.TOPIC_AUTHORIZATION_FAILED, "Not authorized to write to topic "
-                            + topicData.name());
+                    fail(
+                            result,
+                            Errors.TOPIC_AUTHORIZATION_FAILED,
+                            "Not authorized to write to topic " + topicData.name());
                 } else {
-                    CompletableFuture<Void> acked = append(context, acks, request.timeoutMs(), topicData.name(),
-                            partitionData, result);
+                    CompletableFuture<Void> acked =
+                            append(context, acks, request.timeoutMs(), topicData.name(), partitionData, result);
                     if (acked != null) {
                         waiting.add(acked);
                     }
@@ -105,12 +117,18 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
         if (waiting.isEmpty()) {
             return CompletableFuture.completedFuture(response);
         }
-        return CompletableFuture.allOf(waiting.toArray(new CompletableFuture<?>[0])).thenApply(done -> response);
+        return CompletableFuture.allOf(waiting.toArray(new CompletableFuture<?>[0]))
+                .thenApply(done -> response);
     }
 
     /** Appends one partition's batches; returns what an acks=all answer still waits for, null when complete. */
-    private CompletableFuture<Void> append(RequestContext context, short acks, int timeoutMs, String topic,
-                                           ProduceRequestData.PartitionProduceData data, PartitionProduceResponse result) {
+    private CompletableFuture<Void> append(
+            RequestContext context,
+            short acks,
+            int timeoutMs,
+            String topic,
+            ProduceRequestData.PartitionProduceData data,
+            PartitionProduceResponse result) {
         if (OffsetsTopic.isInternal(topic)) {
             fail(result, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + topic);
             return null;
@@ -121,17 +139,23 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             if (error == Errors.NOT_LEADER_OR_FOLLOWER) {
                 topicMetrics.onProduceRequest(topic);
             }
-            fail(result, error, error == Errors.NOT_LEADER_OR_FOLLOWER
-                    ? "Broker is not the leader of " + topic + "-" + data.index()
-                    : "This server does not host this topic-partition: " + topic + "-" + data.index());
+            fail(
+                    result,
+                    error,
+                    error == Errors.NOT_LEADER_OR_FOLLOWER
+                            ? "Broker is not the leader of " + topic + "-" + data.index()
+                            : "This server does not host this topic-partition: " + topic + "-" + data.index());
             return null;
         }
         topicMetrics.onProduceRequest(topic);
         int inSyncReplicas = partition.inSyncReplicaCount();
         if (acks == -1 && inSyncReplicas < partition.config().minInsyncReplicas()) {
             topicMetrics.onProduceFailed(topic);
-            fail(result, Errors.NOT_ENOUGH_REPLICAS, "acks=all needs min.insync.replicas=" + partition.config().minInsyncReplicas()
-                    + " in-sync replicas of " + partition + ", but only " + inSyncReplicas + " are in sync");
+            fail(
+                    result,
+                    Errors.NOT_ENOUGH_REPLICAS,
+                    "acks=all needs min.insync.replicas=" + partition.config().minInsyncReplicas()
+                            + " in-sync replicas of " + partition + ", but only " + inSyncReplicas + " are in sync");
             return null;
         }
         if (!(data.records() instanceof MemoryRecords records) || records.sizeInBytes() == 0) {
@@ -154,11 +178,15 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             partition.maybeAdvanceHighWatermark();
             if (!appended.duplicate()) {
                 partition.notifyAppended();
-                topicMetrics.onAppended(topic, appended.lastOffset() - appended.firstOffset() + 1, records.sizeInBytes());
+                topicMetrics.onAppended(
+                        topic, appended.lastOffset() - appended.firstOffset() + 1, records.sizeInBytes());
             }
             if (acks == -1 && appended.lastOffset() >= 0) {
-                return new DelayedProduce(partition, appended.lastOffset() + 1, leaderEpoch,
-                        partition.config().minInsyncReplicas())
+                return new DelayedProduce(
+                                partition,
+                                appended.lastOffset() + 1,
+                                leaderEpoch,
+                                partition.config().minInsyncReplicas())
                         .start(timer, timeoutMs)
                         .thenAccept(error -> {
                             if (error != Errors.NONE) {
@@ -174,8 +202,10 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             fail(result, Errors.forCode(e.errorCode()), e.getMessage());
             if (context.apiVersion() >= FIRST_VERSION_WITH_RECORD_ERRORS) {
                 for (RecordError recordError : e.recordErrors()) {
-                    result.recordErrors().add(new BatchIndexAndErrorMessage()
-                            .setBatchIndex(recordError.batchIndex()).setBatchIndexErrorMessage(recordError.message()));
+                    result.recordErrors()
+                            .add(new BatchIndexAndErrorMessage()
+                                    .setBatchIndex(recordError.batchIndex())
+                                    .setBatchIndexErrorMessage(recordError.message()));
                 }
             }
             LOG.debug("Rejected produce to {} from {}: {}", partition, context.clientHost(), e.getMessage());
@@ -202,14 +232,16 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
      * sent something unusable), but counts every other validation failure (timestamps, record fields).
      */
     private static boolean countsAsFailedProduce(short errorCode) {
-        return errorCode != Errors.CORRUPT_MESSAGE.code() && errorCode != Errors.MESSAGE_TOO_LARGE.code()
+        return errorCode != Errors.CORRUPT_MESSAGE.code()
+                && errorCode != Errors.MESSAGE_TOO_LARGE.code()
                 && errorCode != Errors.RECORD_LIST_TOO_LARGE.code();
     }
 
     private static String acksAllFailure(Errors error, Partition partition) {
         return switch (error) {
-            case NOT_ENOUGH_REPLICAS_AFTER_APPEND -> "the ISR of " + partition + " shrank below min.insync.replicas="
-                    + partition.config().minInsyncReplicas() + " before every in-sync replica had the records";
+            case NOT_ENOUGH_REPLICAS_AFTER_APPEND ->
+                "the ISR of " + partition + " shrank below min.insync.replicas="
+                        + partition.config().minInsyncReplicas() + " before every in-sync replica had the records";
             case REQUEST_TIMED_OUT -> "the in-sync replicas of " + partition + " did not all get the records in time";
             default -> "this broker stopped leading " + partition + " before every in-sync replica had the records";
         };

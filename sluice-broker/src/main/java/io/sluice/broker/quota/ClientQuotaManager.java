@@ -18,8 +18,7 @@ final class ClientQuotaManager {
     static final long IDLE_EXPIRY_MS = 3_600_000;
 
     /** The clients that share one measured rate: the user tag and client-id tag Kafka's metrics carry. */
-    record Group(String user, String clientId) {
-    }
+    record Group(String user, String clientId) {}
 
     private final QuotaType type;
     private final int samples;
@@ -77,14 +76,15 @@ final class ClientQuotaManager {
      */
     double maxValueInQuotaWindow(QuotaTable table, String user, String clientId) {
         QuotaTable.Resolution quota = table.resolve(type, user, clientId);
-        return quota == null || Double.isInfinite(quota.bound()) ? Double.MAX_VALUE
+        return quota == null || Double.isInfinite(quota.bound())
+                ? Double.MAX_VALUE
                 : quota.bound() * (samples - 1) * windowMs / 1000.0;
     }
 
     /** The measured rate of each group, per second (for metrics and tests). */
     Map<Group, Double> rates(long nowMs) {
-        Map<Group, Double> out = new java.util.TreeMap<>(java.util.Comparator.comparing(Group::user)
-                .thenComparing(Group::clientId));
+        Map<Group, Double> out = new java.util.TreeMap<>(
+                java.util.Comparator.comparing(Group::user).thenComparing(Group::clientId));
         sensors.forEach((group, sensor) -> out.put(group, sensor.rate(nowMs)));
         return out;
     }
@@ -104,7 +104,9 @@ final class ClientQuotaManager {
         if (sensor != null) {
             return sensor;
         }
-        Sensor created = new Sensor(new RateSamples(samples, windowMs), new RateSamples(samples, windowMs),
+        Sensor created = new Sensor(
+                new RateSamples(samples, windowMs),
+                new RateSamples(samples, windowMs),
                 new RateSamples(samples, windowMs));
         sensor = sensors.putIfAbsent(group, created);
         if (sensor != null) {

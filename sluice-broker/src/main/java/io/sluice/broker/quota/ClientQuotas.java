@@ -28,10 +28,10 @@ import org.apache.kafka.common.protocol.ObjectSerializationCache;
 public final class ClientQuotas implements RequestThrottler {
     /** The client id prefix of Sluice's inter-broker clients (controller channel, room checks). */
     private static final String BROKER_CLIENT_PREFIX = "sluice-broker-";
+
     private static final double PERCENT_PER_NANO = 100.0 / 1_000_000_000L;
 
-    private record Cached(Map<String, Map<String, String>> source, QuotaTable table) {
-    }
+    private record Cached(Map<String, Map<String, String>> source, QuotaTable table) {}
 
     private final Supplier<Map<String, Map<String, String>>> configs;
     private final LongSupplier clockMs;
@@ -43,22 +43,29 @@ public final class ClientQuotas implements RequestThrottler {
      * @param samples  quota.window.num
      * @param windowMs quota.window.size.seconds in ms
      */
-    public ClientQuotas(Supplier<Map<String, Map<String, String>>> configs, int samples, long windowMs,
-                        LongSupplier clockMs) {
+    public ClientQuotas(
+            Supplier<Map<String, Map<String, String>>> configs, int samples, long windowMs, LongSupplier clockMs) {
         this(configs, samples, windowMs, clockMs, QuotaMetrics.NONE);
     }
 
     /** @param metrics where each measured group's Kafka quota metrics go */
-    public ClientQuotas(Supplier<Map<String, Map<String, String>>> configs, int samples, long windowMs,
-                        LongSupplier clockMs, QuotaMetrics metrics) {
+    public ClientQuotas(
+            Supplier<Map<String, Map<String, String>>> configs,
+            int samples,
+            long windowMs,
+            LongSupplier clockMs,
+            QuotaMetrics metrics) {
         this.configs = configs;
         this.clockMs = clockMs;
-        managers.put(QuotaType.PRODUCE, new ClientQuotaManager(QuotaType.PRODUCE, samples, windowMs, Integer.MAX_VALUE,
-                metrics));
-        managers.put(QuotaType.FETCH, new ClientQuotaManager(QuotaType.FETCH, samples, windowMs, Integer.MAX_VALUE,
-                metrics));
+        managers.put(
+                QuotaType.PRODUCE,
+                new ClientQuotaManager(QuotaType.PRODUCE, samples, windowMs, Integer.MAX_VALUE, metrics));
+        managers.put(
+                QuotaType.FETCH,
+                new ClientQuotaManager(QuotaType.FETCH, samples, windowMs, Integer.MAX_VALUE, metrics));
         // Kafka bounds a request-time throttle by one window.
-        managers.put(QuotaType.REQUEST, new ClientQuotaManager(QuotaType.REQUEST, samples, windowMs, windowMs, metrics));
+        managers.put(
+                QuotaType.REQUEST, new ClientQuotaManager(QuotaType.REQUEST, samples, windowMs, windowMs, metrics));
     }
 
     private QuotaTable table() {
@@ -77,8 +84,8 @@ public final class ClientQuotas implements RequestThrottler {
     }
 
     @Override
-    public Throttled account(RequestContext context, boolean fromFollower, int requestBytes, long handlerNanos,
-                             ApiMessage response) {
+    public Throttled account(
+            RequestContext context, boolean fromFollower, int requestBytes, long handlerNanos, ApiMessage response) {
         if (isExempt(context, fromFollower)) {
             return new Throttled(response, 0);
         }
@@ -89,11 +96,14 @@ public final class ClientQuotas implements RequestThrottler {
         ApiKeys api = context.apiKey();
         int bandwidthMs = 0;
         if (api == ApiKeys.PRODUCE) {
-            bandwidthMs = managers.get(QuotaType.PRODUCE).recordAndGetThrottleTimeMs(table, user, clientId, requestBytes, now);
+            bandwidthMs = managers.get(QuotaType.PRODUCE)
+                    .recordAndGetThrottleTimeMs(table, user, clientId, requestBytes, now);
         }
         // As Kafka: a produce with acks=0 (no response) is exempt from the request quota.
-        int requestMs = api == ApiKeys.PRODUCE && response == null ? 0 : managers.get(QuotaType.REQUEST)
-                .recordAndGetThrottleTimeMs(table, user, clientId, handlerNanos * PERCENT_PER_NANO, now);
+        int requestMs = api == ApiKeys.PRODUCE && response == null
+                ? 0
+                : managers.get(QuotaType.REQUEST)
+                        .recordAndGetThrottleTimeMs(table, user, clientId, handlerNanos * PERCENT_PER_NANO, now);
         ApiMessage answer = response;
         if (api == ApiKeys.FETCH && response instanceof FetchResponseData fetched) {
             ClientQuotaManager fetch = managers.get(QuotaType.FETCH);
@@ -107,7 +117,8 @@ public final class ClientQuotas implements RequestThrottler {
         int throttleMs = Math.max(bandwidthMs, requestMs);
         if (throttleMs > 0) {
             // as KafkaApis: the throttle counts on the quota that asked for the longer one
-            QuotaType throttledBy = bandwidthMs > requestMs ? (api == ApiKeys.FETCH ? QuotaType.FETCH : QuotaType.PRODUCE)
+            QuotaType throttledBy = bandwidthMs > requestMs
+                    ? (api == ApiKeys.FETCH ? QuotaType.FETCH : QuotaType.PRODUCE)
                     : QuotaType.REQUEST;
             managers.get(throttledBy).recordThrottle(table, user, clientId, throttleMs, now);
         }
@@ -126,8 +137,8 @@ public final class ClientQuotas implements RequestThrottler {
         if (table.isEmpty()) {
             return Integer.MAX_VALUE;
         }
-        double max = managers.get(QuotaType.FETCH).maxValueInQuotaWindow(table, context.principal().getName(),
-                context.clientId());
+        double max = managers.get(QuotaType.FETCH)
+                .maxValueInQuotaWindow(table, context.principal().getName(), context.clientId());
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, max));
     }
 
@@ -140,9 +151,10 @@ public final class ClientQuotas implements RequestThrottler {
     }
 
     private static boolean isExempt(RequestContext context, boolean fromFollower) {
-        return fromFollower || context.apiKey().clusterAction
+        return fromFollower
+                || context.apiKey().clusterAction
                 || (context.clientId().startsWith(BROKER_CLIENT_PREFIX)
-                && context.authorizeCluster(AclOperation.CLUSTER_ACTION));
+                        && context.authorizeCluster(AclOperation.CLUSTER_ACTION));
     }
 
     private static int sizeOf(FetchResponseData response, short version) {

@@ -21,7 +21,8 @@ import org.apache.kafka.common.utils.Sanitizer;
  * @param clientId the client id, null for the default client id
  * @param ip       the IP address or host, null for the default IP
  */
-public record QuotaEntity(boolean hasUser, String user, boolean hasClientId, String clientId, boolean hasIp, String ip) {
+public record QuotaEntity(
+        boolean hasUser, String user, boolean hasClientId, String clientId, boolean hasIp, String ip) {
     /** Kafka's name of the default entity in ZooKeeper paths ({@code ConfigEntityName.DEFAULT}). */
     public static final String DEFAULT = "<default>";
 
@@ -45,7 +46,8 @@ public record QuotaEntity(boolean hasUser, String user, boolean hasClientId, Str
         Map<String, String> byType = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : entries) {
             String type = e.getKey();
-            if (!ClientQuotaEntity.USER.equals(type) && !ClientQuotaEntity.CLIENT_ID.equals(type)
+            if (!ClientQuotaEntity.USER.equals(type)
+                    && !ClientQuotaEntity.CLIENT_ID.equals(type)
                     && !ClientQuotaEntity.IP.equals(type)) {
                 throw new InvalidEntityException("Unhandled client quota entity type: " + type);
             }
@@ -59,12 +61,16 @@ public record QuotaEntity(boolean hasUser, String user, boolean hasClientId, Str
         }
         boolean hasIp = byType.containsKey(ClientQuotaEntity.IP);
         if (hasIp && byType.size() > 1) {
-            throw new InvalidEntityException("Invalid quota entity combination, IP entity should not be used with "
-                    + "user/client ID entity.");
+            throw new InvalidEntityException(
+                    "Invalid quota entity combination, IP entity should not be used with " + "user/client ID entity.");
         }
-        return new QuotaEntity(byType.containsKey(ClientQuotaEntity.USER), byType.get(ClientQuotaEntity.USER),
-                byType.containsKey(ClientQuotaEntity.CLIENT_ID), byType.get(ClientQuotaEntity.CLIENT_ID),
-                hasIp, byType.get(ClientQuotaEntity.IP));
+        return new QuotaEntity(
+                byType.containsKey(ClientQuotaEntity.USER),
+                byType.get(ClientQuotaEntity.USER),
+                byType.containsKey(ClientQuotaEntity.CLIENT_ID),
+                byType.get(ClientQuotaEntity.CLIENT_ID),
+                hasIp,
+                byType.get(ClientQuotaEntity.IP));
     }
 
     /** The entity a stored quota path ({@code users/alice/clients/app-1}) names; null when it names none. */
@@ -91,7 +97,8 @@ public record QuotaEntity(boolean hasUser, String user, boolean hasClientId, Str
             return new ConfigResource(ConfigResource.Type.IP, sanitize(ip));
         }
         if (hasUser) {
-            return new ConfigResource(ConfigResource.Type.USER,
+            return new ConfigResource(
+                    ConfigResource.Type.USER,
                     hasClientId ? sanitize(user) + "/clients/" + sanitize(clientId) : sanitize(user));
         }
         return new ConfigResource(ConfigResource.Type.CLIENT, sanitize(clientId));

@@ -21,6 +21,7 @@ import java.util.function.LongToDoubleFunction;
 public final class QuotaMetrics {
     /** Publishes nothing (tests, and a broker without metrics). */
     static final QuotaMetrics NONE = new QuotaMetrics(null, () -> 0L);
+
     static final String DOMAIN = "kafka.server";
     static final String THROTTLE_TIME = "throttle-time";
     static final String USER_TAG = "user";
@@ -53,9 +54,11 @@ public final class QuotaMetrics {
         if (metrics == null) {
             return;
         }
-        metrics.gauge(name(type, type.rateMetric(), group.user(), group.clientId()),
+        metrics.gauge(
+                name(type, type.rateMetric(), group.user(), group.clientId()),
                 () -> rate.applyAsDouble(clockMs.getAsLong()));
-        metrics.gauge(name(type, THROTTLE_TIME, group.user(), group.clientId()),
+        metrics.gauge(
+                name(type, THROTTLE_TIME, group.user(), group.clientId()),
                 () -> throttle.applyAsDouble(clockMs.getAsLong()));
     }
 

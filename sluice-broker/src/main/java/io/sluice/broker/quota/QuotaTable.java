@@ -20,17 +20,18 @@ final class QuotaTable {
     private static final String DEFAULT = QuotaEntity.DEFAULT;
 
     /** Which measured rate a request counts into ({@code ""} for a tag that does not apply) and its bound. */
-    record Resolution(String userTag, String clientTag, double bound) {
-    }
+    record Resolution(String userTag, String clientTag, double bound) {}
 
     /** Kafka's QuotaTypes bits: which kinds of entity have a quota of a type. */
     private static final int CLIENT_ID_QUOTAS = 1;
+
     private static final int USER_QUOTAS = 2;
     private static final int USER_CLIENT_ID_QUOTAS = 4;
 
     private final EnumMap<QuotaType, Map<String, Double>> bounds;
     /** The types with a quota on some user entity: the others look at client-id entities only. */
     private final EnumSet<QuotaType> withUserQuotas;
+
     private final EnumMap<QuotaType, Integer> kinds;
 
     private QuotaTable(EnumMap<QuotaType, Map<String, Double>> bounds, EnumSet<QuotaType> withUserQuotas) {
@@ -40,7 +41,8 @@ final class QuotaTable {
         bounds.forEach((type, byPath) -> {
             int bits = 0;
             for (String path : byPath.keySet()) {
-                bits |= !path.startsWith("users/") ? CLIENT_ID_QUOTAS
+                bits |= !path.startsWith("users/")
+                        ? CLIENT_ID_QUOTAS
                         : path.contains("/clients/") ? USER_CLIENT_ID_QUOTAS : USER_QUOTAS;
             }
             kinds.put(type, bits);

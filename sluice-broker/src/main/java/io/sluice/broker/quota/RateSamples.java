@@ -19,7 +19,8 @@ final class RateSamples {
 
     RateSamples(int samples, long windowMs) {
         if (samples < 1 || windowMs < 1) {
-            throw new IllegalArgumentException("samples " + samples + " and window " + windowMs + " ms must be positive");
+            throw new IllegalArgumentException(
+                    "samples " + samples + " and window " + windowMs + " ms must be positive");
         }
         this.samples = samples;
         this.windowMs = windowMs;

@@ -16,16 +16,15 @@ final class ThrottleTimeField {
         @Override
         protected MethodHandle computeValue(Class<?> type) {
             try {
-                return MethodHandles.publicLookup().findVirtual(type, "setThrottleTimeMs",
-                        MethodType.methodType(type, int.class));
+                return MethodHandles.publicLookup()
+                        .findVirtual(type, "setThrottleTimeMs", MethodType.methodType(type, int.class));
             } catch (NoSuchMethodException | IllegalAccessException e) {
                 return null;
             }
         }
     };
 
-    private ThrottleTimeField() {
-    }
+    private ThrottleTimeField() {}
 
     /** Sets {@code throttleMs} into {@code response}; false when its API has no throttle time field. */
     static boolean set(ApiMessage response, int throttleMs) {
@@ -37,7 +36,8 @@ final class ThrottleTimeField {
             Object ignored = setter.invoke(response, throttleMs);
             return true;
         } catch (Throwable e) {
-            throw new IllegalStateException("cannot set the throttle time of " + response.getClass().getSimpleName(), e);
+            throw new IllegalStateException(
+                    "cannot set the throttle time of " + response.getClass().getSimpleName(), e);
         }
     }
 }

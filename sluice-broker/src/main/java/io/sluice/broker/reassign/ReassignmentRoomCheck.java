@@ -89,7 +89,9 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
         Map<Integer, List<PartitionRef>> byLeader = new HashMap<>();
         for (Map.Entry<PartitionRef, int[]> e : targets.entrySet()) {
             TopicState topic = state.topic(e.getKey().topic());
-            if (e.getValue() == null || topic == null || e.getKey().partition() < 0
+            if (e.getValue() == null
+                    || topic == null
+                    || e.getKey().partition() < 0
                     || e.getKey().partition() >= topic.partitionCount()) {
                 continue;
             }
@@ -126,10 +128,16 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
                 needed += sizes.getOrDefault(ref, 0L);
             }
             if (usable >= 0 && usable - needed < marginBytes) {
-                String reason = String.format(Locale.ROOT, "Not enough disk on broker %d: its roomiest log directory "
-                        + "has %.1f MB free; the %d partition(s) this request adds to it need %.1f MB plus the margin "
-                        + "sluice.move.free.space.margin.bytes=%d", broker, usable / MEGABYTE, e.getValue().size(),
-                        needed / MEGABYTE, marginBytes);
+                String reason = String.format(
+                        Locale.ROOT,
+                        "Not enough disk on broker %d: its roomiest log directory "
+                                + "has %.1f MB free; the %d partition(s) this request adds to it need %.1f MB plus the margin "
+                                + "sluice.move.free.space.margin.bytes=%d",
+                        broker,
+                        usable / MEGABYTE,
+                        e.getValue().size(),
+                        needed / MEGABYTE,
+                        marginBytes);
                 for (PartitionRef ref : e.getValue()) {
                     refused.putIfAbsent(ref, reason);
                 }
@@ -148,7 +156,8 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
         DescribeLogDirsRequestData request = new DescribeLogDirsRequestData();
         Map<String, DescribableLogDirTopic> topics = new LinkedHashMap<>();
         for (PartitionRef ref : partitions) {
-            topics.computeIfAbsent(ref.topic(), t -> new DescribableLogDirTopic().setTopic(t)).partitions()
+            topics.computeIfAbsent(ref.topic(), t -> new DescribableLogDirTopic().setTopic(t))
+                    .partitions()
                     .add(ref.partition());
         }
         request.topics().addAll(topics.values());

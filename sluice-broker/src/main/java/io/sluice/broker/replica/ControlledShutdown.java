@@ -3,9 +3,9 @@ package io.sluice.broker.replica;
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.interbroker.ControllerChannel;
 import java.util.concurrent.ExecutionException;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.message.ControlledShutdownRequestData;
 import org.apache.kafka.common.message.ControlledShutdownResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -39,8 +39,8 @@ public final class ControlledShutdown {
      * @param zooKeeperConnected whether this broker reaches ZooKeeper now: without it no controller can publish the
      *                           move, so no attempt is made (the controller moves leaderships once the session expires)
      */
-    public ControlledShutdown(int brokerId, ReplicaConfig config, ControllerChannel controller,
-                              BooleanSupplier zooKeeperConnected) {
+    public ControlledShutdown(
+            int brokerId, ReplicaConfig config, ControllerChannel controller, BooleanSupplier zooKeeperConnected) {
         this.brokerId = brokerId;
         this.config = config;
         this.controller = controller;
@@ -53,8 +53,10 @@ public final class ControlledShutdown {
         long deadline = started + TimeUnit.MILLISECONDS.toNanos(TOTAL_TIMEOUT_MS);
         for (int attempt = 0; attempt <= config.controlledShutdownMaxRetries(); attempt++) {
             if (!zooKeeperConnected.getAsBoolean()) {
-                LOG.warn("broker {}: ZooKeeper unreachable; stopping without a controlled shutdown (the controller "
-                        + "moves this broker's leaderships once its session expires)", brokerId);
+                LOG.warn(
+                        "broker {}: ZooKeeper unreachable; stopping without a controlled shutdown (the controller "
+                                + "moves this broker's leaderships once its session expires)",
+                        brokerId);
                 return false;
             }
             if (attempt > 0 && !pause(Math.min(config.controlledShutdownRetryBackoffMs(), leftMs(deadline)))) {
@@ -65,20 +67,34 @@ public final class ControlledShutdown {
                 break;
             }
             try {
-                ControlledShutdownResponseData answer = controller.send(ApiKeys.CONTROLLED_SHUTDOWN, VERSION,
-                                new ControlledShutdownRequestData().setBrokerId(brokerId).setBrokerEpoch(-1),
+                ControlledShutdownResponseData answer = controller
+                        .send(
+                                ApiKeys.CONTROLLED_SHUTDOWN,
+                                VERSION,
+                                new ControlledShutdownRequestData()
+                                        .setBrokerId(brokerId)
+                                        .setBrokerEpoch(-1),
                                 readable -> new ControlledShutdownResponseData(readable, VERSION))
                         .get(bound, TimeUnit.MILLISECONDS);
                 Errors error = Errors.forCode(answer.errorCode());
                 if (error == Errors.NONE && answer.remainingPartitions().isEmpty()) {
-                    LOG.info("broker {}: controlled shutdown moved every leadership in {} ms", brokerId,
+                    LOG.info(
+                            "broker {}: controlled shutdown moved every leadership in {} ms",
+                            brokerId,
                             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
                     return true;
                 }
-                LOG.info("broker {}: controlled shutdown attempt {} answered {} with {} partitions still led here",
-                        brokerId, attempt + 1, error, answer.remainingPartitions().size());
+                LOG.info(
+                        "broker {}: controlled shutdown attempt {} answered {} with {} partitions still led here",
+                        brokerId,
+                        attempt + 1,
+                        error,
+                        answer.remainingPartitions().size());
             } catch (ExecutionException | TimeoutException e) {
-                LOG.info("broker {}: controlled shutdown attempt {} failed: {}", brokerId, attempt + 1,
+                LOG.info(
+                        "broker {}: controlled shutdown attempt {} failed: {}",
+                        brokerId,
+                        attempt + 1,
                         e instanceof ExecutionException ? e.getCause().getMessage() : "no answer in " + bound + " ms");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -1,12 +1,12 @@
 package io.sluice.broker.replica;
 
+import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
+
 import io.sluice.broker.topic.Partition;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.batch.BatchFraming;
 import io.sluice.log.epoch.EpochEndOffset;
 import io.sluice.record.batch.RecordBatchView;
-import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.message.FetchResponseData;
@@ -39,7 +39,8 @@ final class FollowerAppender {
         try {
             switch (error) {
                 case NONE -> {
-                    if (data.divergingEpoch().epoch() >= 0 || data.divergingEpoch().endOffset() >= 0) {
+                    if (data.divergingEpoch().epoch() >= 0
+                            || data.divergingEpoch().endOffset() >= 0) {
                         truncateToDivergence(partition, data.divergingEpoch());
                         return true;
                     }
@@ -72,11 +73,17 @@ final class FollowerAppender {
             target = Math.min(partition.highWatermark(), log.logEndOffset());
         } else {
             EpochEndOffset local = log.endOffsetForEpoch(diverging.epoch());
-            target = local.endOffset() < 0 ? Math.min(partition.highWatermark(), log.logEndOffset())
+            target = local.endOffset() < 0
+                    ? Math.min(partition.highWatermark(), log.logEndOffset())
                     : Math.min(local.endOffset(), leaderEnd);
         }
-        LOG.info("{}: leader's log diverges at epoch {} ending {}; truncating from {} to {}", partition,
-                diverging.epoch(), leaderEnd, log.logEndOffset(), target);
+        LOG.info(
+                "{}: leader's log diverges at epoch {} ending {}; truncating from {} to {}",
+                partition,
+                diverging.epoch(),
+                leaderEnd,
+                log.logEndOffset(),
+                target);
         log.truncateTo(target);
         partition.capHighWatermarkAtLogEnd();
     }
@@ -85,12 +92,18 @@ final class FollowerAppender {
         PartitionLog log = partition.log();
         long leaderStart = data.logStartOffset();
         if (leaderStart >= 0 && log.logEndOffset() < leaderStart) {
-            LOG.warn("{}: log end {} is below the leader's log start {}; starting the log over there", partition,
-                    log.logEndOffset(), leaderStart);
+            LOG.warn(
+                    "{}: log end {} is below the leader's log start {}; starting the log over there",
+                    partition,
+                    log.logEndOffset(),
+                    leaderStart);
             log.truncateFullyAndStartAt(leaderStart);
         } else if (data.highWatermark() >= 0 && data.highWatermark() < log.logEndOffset()) {
-            LOG.warn("{}: log end {} is beyond the leader's; truncating to the leader's high watermark {}", partition,
-                    log.logEndOffset(), data.highWatermark());
+            LOG.warn(
+                    "{}: log end {} is beyond the leader's; truncating to the leader's high watermark {}",
+                    partition,
+                    log.logEndOffset(),
+                    data.highWatermark());
             log.truncateTo(data.highWatermark());
         }
         partition.capHighWatermarkAtLogEnd();
@@ -124,8 +137,12 @@ final class FollowerAppender {
         long logEnd = log.logEndOffset();
         RecordBatchView first = VIEW.get().wrap(batches, start);
         if (logEnd == log.logStartOffset() && first.baseOffset() < logEnd && first.lastOffset() >= logEnd) {
-            LOG.info("{}: the first batch fetched starts at {}, below the empty log's start {}; starting the log "
-                    + "there", partition, first.baseOffset(), logEnd);
+            LOG.info(
+                    "{}: the first batch fetched starts at {}, below the empty log's start {}; starting the log "
+                            + "there",
+                    partition,
+                    first.baseOffset(),
+                    logEnd);
             log.truncateFullyAndStartAt(first.baseOffset());
         }
     }
@@ -141,8 +158,8 @@ final class FollowerAppender {
             }
             String problem = BatchFraming.check(view, limit - p);
             if (problem != null) {
-                throw new IllegalStateException("fetched batch of " + partition + " at offset " + view.baseOffset()
-                        + ": " + problem);
+                throw new IllegalStateException(
+                        "fetched batch of " + partition + " at offset " + view.baseOffset() + ": " + problem);
             }
             if (!view.isCrcValid()) {
                 throw new IllegalStateException("fetched batch of " + partition + " at offset " + view.baseOffset()

@@ -40,7 +40,10 @@ public final class HighWatermarkCheckpoint {
             try {
                 all.putAll(OffsetCheckpointFile.read(file));
             } catch (CorruptCheckpointException e) {
-                LOG.error("ignoring corrupt {} ({}); high watermarks there restart at the log start", file, e.getMessage());
+                LOG.error(
+                        "ignoring corrupt {} ({}); high watermarks there restart at the log start",
+                        file,
+                        e.getMessage());
             } catch (IOException e) {
                 LOG.error("cannot read {}; high watermarks there restart at the log start", file, e);
             }

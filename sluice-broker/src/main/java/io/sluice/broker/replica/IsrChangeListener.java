@@ -7,7 +7,7 @@ package io.sluice.broker.replica;
  */
 @FunctionalInterface
 public interface IsrChangeListener {
-    IsrChangeListener NONE = (before, after) -> { };
+    IsrChangeListener NONE = (before, after) -> {};
 
     /** The committed ISR went from {@code before} to {@code after} members. */
     void onIsrChanged(int before, int after);

@@ -31,8 +31,7 @@ public final class IsrChangeSender {
     static final short ALTER_PARTITION_VERSION = 2;
 
     /** @param committedIsrSize the ISR's size when the change was proposed, to tell a shrink from an expansion */
-    private record Proposal(Partition partition, LeaderState state, int[] isr, int committedIsrSize) {
-    }
+    private record Proposal(Partition partition, LeaderState state, int[] isr, int committedIsrSize) {}
 
     private final int selfId;
     private final ControllerChannel channel;
@@ -42,7 +41,8 @@ public final class IsrChangeSender {
     private boolean inFlight;
     private volatile IsrChangeListener listener = IsrChangeListener.NONE;
 
-    public IsrChangeSender(int selfId, ControllerChannel channel, ScheduledExecutorService retryTimer, long retryBackoffMs) {
+    public IsrChangeSender(
+            int selfId, ControllerChannel channel, ScheduledExecutorService retryTimer, long retryBackoffMs) {
         this.selfId = selfId;
         this.channel = channel;
         this.retryTimer = retryTimer;
@@ -73,7 +73,8 @@ public final class IsrChangeSender {
             queued.clear();
             inFlight = true;
         }
-        AlterPartitionRequestData request = new AlterPartitionRequestData().setBrokerId(selfId).setBrokerEpoch(-1);
+        AlterPartitionRequestData request =
+                new AlterPartitionRequestData().setBrokerId(selfId).setBrokerEpoch(-1);
         Map<Uuid, AlterPartitionRequestData.TopicData> topics = new LinkedHashMap<>();
         for (Proposal p : batch) {
             List<Integer> isr = new ArrayList<>(p.isr().length);
@@ -81,22 +82,33 @@ public final class IsrChangeSender {
                 isr.add(id);
             }
             topics.computeIfAbsent(p.partition().topic().id(), id -> {
-                AlterPartitionRequestData.TopicData t = new AlterPartitionRequestData.TopicData().setTopicId(id);
-                request.topics().add(t);
-                return t;
-            }).partitions().add(new AlterPartitionRequestData.PartitionData()
-                    .setPartitionIndex(p.partition().index())
-                    .setLeaderEpoch(p.state().leaderEpoch())
-                    .setPartitionEpoch(p.state().partitionEpoch())
-                    .setNewIsr(isr));
+                        AlterPartitionRequestData.TopicData t =
+                                new AlterPartitionRequestData.TopicData().setTopicId(id);
+                        request.topics().add(t);
+                        return t;
+                    })
+                    .partitions()
+                    .add(new AlterPartitionRequestData.PartitionData()
+                            .setPartitionIndex(p.partition().index())
+                            .setLeaderEpoch(p.state().leaderEpoch())
+                            .setPartitionEpoch(p.state().partitionEpoch())
+                            .setNewIsr(isr));
         }
         // Every outcome is handled here, and the sender is always freed for the next batch.
-        var unused = channel.send(ApiKeys.ALTER_PARTITION, ALTER_PARTITION_VERSION, request,
+        var unused = channel.send(
+                        ApiKeys.ALTER_PARTITION,
+                        ALTER_PARTITION_VERSION,
+                        request,
                         readable -> new AlterPartitionResponseData(readable, ALTER_PARTITION_VERSION))
                 .whenComplete((response, failure) -> {
                     if (failure != null || Errors.forCode(response.errorCode()) != Errors.NONE) {
-                        String why = failure != null ? failure.getMessage() : Errors.forCode(response.errorCode()).name();
-                        LOG.info("AlterPartition for {} partitions failed ({}); resending in {} ms", batch.size(), why,
+                        String why = failure != null
+                                ? failure.getMessage()
+                                : Errors.forCode(response.errorCode()).name();
+                        LOG.info(
+                                "AlterPartition for {} partitions failed ({}); resending in {} ms",
+                                batch.size(),
+                                why,
                                 retryBackoffMs);
                         requeue(batch);
                     } else {
@@ -118,14 +130,17 @@ public final class IsrChangeSender {
             }
             inFlight = false;
         }
-        var unused = retryTimer.schedule(() -> {
-            try {
-                sendQueued();
-            } catch (RuntimeException e) {
-                // Not lost in the timer's future: an ISR change that cannot be sent is worth an error line.
-                LOG.error("Sending the queued AlterPartition failed", e);
-            }
-        }, retryBackoffMs, TimeUnit.MILLISECONDS);
+        var unused = retryTimer.schedule(
+                () -> {
+                    try {
+                        sendQueued();
+                    } catch (RuntimeException e) {
+                        // Not lost in the timer's future: an ISR change that cannot be sent is worth an error line.
+                        LOG.error("Sending the queued AlterPartition failed", e);
+                    }
+                },
+                retryBackoffMs,
+                TimeUnit.MILLISECONDS);
     }
 
     private void finished() {
@@ -139,12 +154,15 @@ public final class IsrChangeSender {
         Map<Uuid, Map<Integer, AlterPartitionResponseData.PartitionData>> answers = new LinkedHashMap<>();
         for (AlterPartitionResponseData.TopicData topic : response.topics()) {
             for (AlterPartitionResponseData.PartitionData data : topic.partitions()) {
-                answers.computeIfAbsent(topic.topicId(), k -> new LinkedHashMap<>()).put(data.partitionIndex(), data);
+                answers.computeIfAbsent(topic.topicId(), k -> new LinkedHashMap<>())
+                        .put(data.partitionIndex(), data);
             }
         }
         for (Proposal p : batch) {
-            Map<Integer, AlterPartitionResponseData.PartitionData> ofTopic = answers.get(p.partition().topic().id());
-            AlterPartitionResponseData.PartitionData answer = ofTopic == null ? null : ofTopic.get(p.partition().index());
+            Map<Integer, AlterPartitionResponseData.PartitionData> ofTopic =
+                    answers.get(p.partition().topic().id());
+            AlterPartitionResponseData.PartitionData answer =
+                    ofTopic == null ? null : ofTopic.get(p.partition().index());
             if (answer == null) {
                 p.state().abandonPending();
                 // The maximal ISR shrank back: the high watermark may move now, not at the next append.
@@ -157,21 +175,31 @@ public final class IsrChangeSender {
                 // Accepted, whether this answer or the published state brings it to the partition first.
                 listener.onIsrChanged(p.committedIsrSize(), isr.length);
                 if (p.state().commit(isr, answer.partitionEpoch())) {
-                    LOG.info("{}: ISR is now {} (partition epoch {})", p.partition(), answer.isr(), answer.partitionEpoch());
+                    LOG.info(
+                            "{}: ISR is now {} (partition epoch {})",
+                            p.partition(),
+                            answer.isr(),
+                            answer.partitionEpoch());
                 } else {
                     // The published state got there first; it already holds this change or a later one.
                     p.state().abandonPending();
                 }
                 p.partition().maybeAdvanceHighWatermark();
-            } else if (error == Errors.NONE || error == Errors.FENCED_LEADER_EPOCH
+            } else if (error == Errors.NONE
+                    || error == Errors.FENCED_LEADER_EPOCH
                     || error == Errors.INVALID_UPDATE_VERSION) {
                 // The partition moved on (a new leader epoch: a reassignment completed with this change, another
                 // leader was elected) or this leader's view is stale: as Kafka's leader, keep counting the proposed
                 // ISR for the high watermark until the published state replaces this leader's state. Dropping it
                 // here would let the high watermark pass what a replica about to lead holds, and acknowledged
                 // records would be lost when it takes over.
-                LOG.info("{}: ISR {} answered {} in leader epoch {} (this leader's is {}); waiting for the published "
-                        + "state", p.partition(), java.util.Arrays.toString(p.isr()), error, answer.leaderEpoch(),
+                LOG.info(
+                        "{}: ISR {} answered {} in leader epoch {} (this leader's is {}); waiting for the published "
+                                + "state",
+                        p.partition(),
+                        java.util.Arrays.toString(p.isr()),
+                        error,
+                        answer.leaderEpoch(),
                         p.state().leaderEpoch());
             } else {
                 LOG.info("{}: controller refused ISR {}: {}", p.partition(), java.util.Arrays.toString(p.isr()), error);

@@ -27,8 +27,14 @@ public final class LeaderState {
      * @param epochStartOffset the log end offset when this leader epoch began: a follower rejoins the ISR only once
      *                         it has reached it (it then holds every batch of earlier epochs this leader kept)
      */
-    public LeaderState(int selfId, int[] replicas, int[] isr, int leaderEpoch, int partitionEpoch,
-                       long epochStartOffset, long nowMs) {
+    public LeaderState(
+            int selfId,
+            int[] replicas,
+            int[] isr,
+            int leaderEpoch,
+            int partitionEpoch,
+            long epochStartOffset,
+            long nowMs) {
         this.selfId = selfId;
         this.leaderEpoch = leaderEpoch;
         this.epochStartOffset = epochStartOffset;
@@ -99,8 +105,8 @@ public final class LeaderState {
      * Records a follower's fetch. Returns the ISR to propose when the follower is out of the ISR and has caught up
      * to the high watermark and this epoch's start (Kafka's expansion rule), else null.
      */
-    public synchronized int[] onFollowerFetch(int brokerId, long fetchOffset, long leaderEndOffset, long highWatermark,
-                                              long nowMs) {
+    public synchronized int[] onFollowerFetch(
+            int brokerId, long fetchOffset, long leaderEndOffset, long highWatermark, long nowMs) {
         FollowerProgress progress = followers.get(brokerId);
         if (progress == null) {
             return null;

@@ -14,8 +14,8 @@ import java.util.function.LongConsumer;
 public final class ReassignmentTraffic {
     private final LongAdder bytesIn = new LongAdder();
     private final LongAdder bytesOut = new LongAdder();
-    private volatile LongConsumer inListener = bytes -> { };
-    private volatile LongConsumer outListener = bytes -> { };
+    private volatile LongConsumer inListener = bytes -> {};
+    private volatile LongConsumer outListener = bytes -> {};
 
     /** Tells {@code in} and {@code out} of every count from now on (a meter's mark). */
     public void listen(LongConsumer in, LongConsumer out) {

@@ -1,8 +1,8 @@
 package io.sluice.broker.replica;
 
 import io.sluice.broker.config.ReplicaConfig;
-import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.interbroker.BrokerClient;
+import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.topic.Partition;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -61,13 +61,20 @@ final class ReplicaFetcher implements Runnable {
     private final Condition changed = applying.newCondition();
     /** Partitions added since start (guarded by {@code applying}): wakes a fetcher that found nothing to fetch. */
     private long additions;
+
     private volatile InetSocketAddress leaderAddress;
     private volatile boolean running = true;
     private Thread thread;
 
-    ReplicaFetcher(String name, int selfId, InetSocketAddress leaderAddress, ReplicaConfig config,
-                   FollowerAppender appender, LongSupplier clock, ReplicationThrottling throttling,
-                   ClientSecurity security) {
+    ReplicaFetcher(
+            String name,
+            int selfId,
+            InetSocketAddress leaderAddress,
+            ReplicaConfig config,
+            FollowerAppender appender,
+            LongSupplier clock,
+            ReplicationThrottling throttling,
+            ClientSecurity security) {
         this.name = name;
         this.throttling = throttling;
         this.selfId = selfId;
@@ -75,8 +82,11 @@ final class ReplicaFetcher implements Runnable {
         this.config = config;
         this.appender = appender;
         this.clock = clock;
-        this.client = new BrokerClient(name, config.fetchResponseMaxBytes() + config.fetchMaxBytes() + 64 * 1024,
-                config.socketTimeoutMs(), security);
+        this.client = new BrokerClient(
+                name,
+                config.fetchResponseMaxBytes() + config.fetchMaxBytes() + 64 * 1024,
+                config.socketTimeoutMs(),
+                security);
     }
 
     void start() {
@@ -125,7 +135,11 @@ final class ReplicaFetcher implements Runnable {
                 }
             } catch (IOException e) {
                 if (running) {
-                    LOG.info("{}: fetching from {} failed ({}); retrying in {} ms", name, leaderAddress, e.getMessage(),
+                    LOG.info(
+                            "{}: fetching from {} failed ({}); retrying in {} ms",
+                            name,
+                            leaderAddress,
+                            e.getMessage(),
                             config.fetchBackoffMs());
                     pause(config.fetchBackoffMs());
                 }
@@ -143,7 +157,8 @@ final class ReplicaFetcher implements Runnable {
         Map<Uuid, Map<Integer, Partition>> byTopic = new HashMap<>();
         Map<Partition, Integer> epochs = new HashMap<>();
         FetchRequestData request = new FetchRequestData()
-                .setReplicaState(new FetchRequestData.ReplicaState().setReplicaId(selfId).setReplicaEpoch(-1))
+                .setReplicaState(
+                        new FetchRequestData.ReplicaState().setReplicaId(selfId).setReplicaEpoch(-1))
                 .setMaxWaitMs(config.fetchWaitMaxMs())
                 .setMinBytes(config.fetchMinBytes())
                 .setMaxBytes(config.fetchResponseMaxBytes())
@@ -158,16 +173,18 @@ final class ReplicaFetcher implements Runnable {
             }
             Uuid topicId = p.topic().id();
             topics.computeIfAbsent(topicId, id -> {
-                FetchRequestData.FetchTopic t = new FetchRequestData.FetchTopic().setTopicId(id);
-                request.topics().add(t);
-                return t;
-            }).partitions().add(new FetchRequestData.FetchPartition()
-                    .setPartition(p.index())
-                    .setCurrentLeaderEpoch(followed.leaderEpoch)
-                    .setFetchOffset(p.log().logEndOffset())
-                    .setLastFetchedEpoch(p.log().latestEpoch())
-                    .setLogStartOffset(p.log().logStartOffset())
-                    .setPartitionMaxBytes(config.fetchMaxBytes()));
+                        FetchRequestData.FetchTopic t = new FetchRequestData.FetchTopic().setTopicId(id);
+                        request.topics().add(t);
+                        return t;
+                    })
+                    .partitions()
+                    .add(new FetchRequestData.FetchPartition()
+                            .setPartition(p.index())
+                            .setCurrentLeaderEpoch(followed.leaderEpoch)
+                            .setFetchOffset(p.log().logEndOffset())
+                            .setLastFetchedEpoch(p.log().latestEpoch())
+                            .setLogStartOffset(p.log().logStartOffset())
+                            .setPartitionMaxBytes(config.fetchMaxBytes()));
             byTopic.computeIfAbsent(topicId, id -> new HashMap<>()).put(p.index(), p);
             epochs.put(p, followed.leaderEpoch);
         }
@@ -197,7 +214,8 @@ final class ReplicaFetcher implements Runnable {
                     if (!appender.apply(p, followed.leaderEpoch, data)) {
                         failed.add(p);
                     }
-                    throttling.followerFetched(p, data.records() == null ? 0 : data.records().sizeInBytes());
+                    throttling.followerFetched(
+                            p, data.records() == null ? 0 : data.records().sizeInBytes());
                 }
             }
             long retryAt = clock.getAsLong() + config.fetchBackoffMs();

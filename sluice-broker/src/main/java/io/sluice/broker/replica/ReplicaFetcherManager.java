@@ -17,8 +17,7 @@ import java.util.function.LongSupplier;
  * <p>Thread-safe: every method is synchronized; fetchers run on their own threads.
  */
 public final class ReplicaFetcherManager implements AutoCloseable {
-    private record FetcherKey(int leaderId, int index) {
-    }
+    private record FetcherKey(int leaderId, int index) {}
 
     private final int selfId;
     private final ReplicaConfig config;
@@ -30,8 +29,12 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     private final Map<Partition, FetcherKey> assigned = new HashMap<>();
     private boolean closed;
 
-    public ReplicaFetcherManager(int selfId, ReplicaConfig config, LongSupplier clock, ReplicationThrottling throttling,
-                                 ClientSecurity security) {
+    public ReplicaFetcherManager(
+            int selfId,
+            ReplicaConfig config,
+            LongSupplier clock,
+            ReplicationThrottling throttling,
+            ClientSecurity security) {
         this.selfId = selfId;
         this.throttling = throttling;
         this.security = security;
@@ -40,17 +43,26 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     }
 
     /** Fetches {@code partition} from broker {@code leaderId} at {@code leaderAddress} in {@code leaderEpoch}. */
-    public synchronized void follow(Partition partition, int leaderId, InetSocketAddress leaderAddress, int leaderEpoch) {
+    public synchronized void follow(
+            Partition partition, int leaderId, InetSocketAddress leaderAddress, int leaderEpoch) {
         if (closed) {
             return;
         }
         unfollow(partition);
-        FetcherKey key = new FetcherKey(leaderId,
+        FetcherKey key = new FetcherKey(
+                leaderId,
                 Math.floorMod(Objects.hash(partition.topic().name(), partition.index()), config.numFetchers()));
         ReplicaFetcher fetcher = fetchers.get(key);
         if (fetcher == null) {
-            fetcher = new ReplicaFetcher("sluice-replica-fetcher-" + selfId + "-from-" + leaderId + "-" + key.index(),
-                    selfId, leaderAddress, config, appender, clock, throttling, security);
+            fetcher = new ReplicaFetcher(
+                    "sluice-replica-fetcher-" + selfId + "-from-" + leaderId + "-" + key.index(),
+                    selfId,
+                    leaderAddress,
+                    config,
+                    appender,
+                    clock,
+                    throttling,
+                    security);
             fetchers.put(key, fetcher);
             fetcher.add(partition, leaderEpoch);
             fetcher.start();

@@ -57,10 +57,17 @@ public final class ReplicaManager implements AutoCloseable {
      * @param hosted    every partition this broker hosts now
      * @param scheduler runs the ISR check and the checkpoint; not owned
      */
-    public ReplicaManager(int selfId, ReplicaConfig config, LogManager logs, Supplier<ClusterState> cluster,
-                          Supplier<Iterable<Partition>> hosted, ControllerChannel controller,
-                          ScheduledExecutorService scheduler, LongSupplier clock, MoveTargets moves,
-                          ReplicationThrottling throttling) {
+    public ReplicaManager(
+            int selfId,
+            ReplicaConfig config,
+            LogManager logs,
+            Supplier<ClusterState> cluster,
+            Supplier<Iterable<Partition>> hosted,
+            ControllerChannel controller,
+            ScheduledExecutorService scheduler,
+            LongSupplier clock,
+            MoveTargets moves,
+            ReplicationThrottling throttling) {
         this.config = config;
         this.logs = logs;
         this.cluster = cluster;
@@ -74,10 +81,12 @@ public final class ReplicaManager implements AutoCloseable {
         this.checkpoint = new HighWatermarkCheckpoint(logs.logDirs());
         this.restoredHighWatermarks = checkpoint.readAll();
         long checkEvery = Math.max(1, config.lagTimeMaxMs() / 2);
-        this.isrCheck = scheduler.scheduleWithFixedDelay(this::shrinkLaggingIsrs, checkEvery, checkEvery,
-                TimeUnit.MILLISECONDS);
-        this.checkpointTask = scheduler.scheduleWithFixedDelay(this::checkpointQuietly,
-                config.highWatermarkCheckpointIntervalMs(), config.highWatermarkCheckpointIntervalMs(),
+        this.isrCheck = scheduler.scheduleWithFixedDelay(
+                this::shrinkLaggingIsrs, checkEvery, checkEvery, TimeUnit.MILLISECONDS);
+        this.checkpointTask = scheduler.scheduleWithFixedDelay(
+                this::checkpointQuietly,
+                config.highWatermarkCheckpointIntervalMs(),
+                config.highWatermarkCheckpointIntervalMs(),
                 TimeUnit.MILLISECONDS);
     }
 
@@ -113,8 +122,12 @@ public final class ReplicaManager implements AutoCloseable {
             case BECAME_LEADER -> {
                 moves.cancel(partition);
                 fetchers.unfollow(partition);
-                LOG.info("{}: leader in epoch {} with ISR {} at log end {}", partition, partition.leaderEpoch(),
-                        java.util.Arrays.toString(partition.assignment().isr()), partition.log().logEndOffset());
+                LOG.info(
+                        "{}: leader in epoch {} with ISR {} at log end {}",
+                        partition,
+                        partition.leaderEpoch(),
+                        java.util.Arrays.toString(partition.assignment().isr()),
+                        partition.log().logEndOffset());
             }
             case BECAME_FOLLOWER -> follow(partition);
             case OFFLINE -> fetchers.unfollow(partition);
@@ -188,12 +201,19 @@ public final class ReplicaManager implements AutoCloseable {
         int leader = partition.assignment().leader();
         InetSocketAddress address = addressOf(leader);
         if (address == null) {
-            LOG.warn("{}: leader {} has no known endpoint; not fetching until the next cluster state", partition, leader);
+            LOG.warn(
+                    "{}: leader {} has no known endpoint; not fetching until the next cluster state",
+                    partition,
+                    leader);
             fetchers.unfollow(partition);
             return;
         }
         fetchers.follow(partition, leader, address, partition.leaderEpoch());
-        LOG.info("{}: following broker {} in epoch {} from log end {}", partition, leader, partition.leaderEpoch(),
+        LOG.info(
+                "{}: following broker {} in epoch {} from log end {}",
+                partition,
+                leader,
+                partition.leaderEpoch(),
                 partition.log().logEndOffset());
     }
 
@@ -220,8 +240,8 @@ public final class ReplicaManager implements AutoCloseable {
      * A follower fetched a led partition from {@code fetchOffset} when the log ended at {@code leaderEndOffset}:
      * records its progress, proposes it for the ISR when it caught up, and advances the high watermark.
      */
-    public void onFollowerFetch(Partition partition, int replicaId, long fetchOffset, long followerLogStart,
-                                long leaderEndOffset) {
+    public void onFollowerFetch(
+            Partition partition, int replicaId, long fetchOffset, long followerLogStart, long leaderEndOffset) {
         LeaderState state = partition.leaderState();
         if (state == null) {
             return;
@@ -230,10 +250,14 @@ public final class ReplicaManager implements AutoCloseable {
         if (follower != null) {
             follower.onLogStart(followerLogStart);
         }
-        int[] proposal = state.onFollowerFetch(replicaId, fetchOffset, leaderEndOffset, partition.highWatermark(),
-                clock.getAsLong());
+        int[] proposal = state.onFollowerFetch(
+                replicaId, fetchOffset, leaderEndOffset, partition.highWatermark(), clock.getAsLong());
         if (proposal != null) {
-            LOG.info("{}: follower {} caught up at {}; proposing ISR {}", partition, replicaId, fetchOffset,
+            LOG.info(
+                    "{}: follower {} caught up at {}; proposing ISR {}",
+                    partition,
+                    replicaId,
+                    fetchOffset,
                     java.util.Arrays.toString(proposal));
             isrChanges.propose(partition, state, proposal);
         }
@@ -250,8 +274,11 @@ public final class ReplicaManager implements AutoCloseable {
                 }
                 int[] proposal = state.proposeShrink(now, config.lagTimeMaxMs());
                 if (proposal != null) {
-                    LOG.info("{}: followers fell behind for over {} ms; proposing ISR {} (was {})", partition,
-                            config.lagTimeMaxMs(), java.util.Arrays.toString(proposal),
+                    LOG.info(
+                            "{}: followers fell behind for over {} ms; proposing ISR {} (was {})",
+                            partition,
+                            config.lagTimeMaxMs(),
+                            java.util.Arrays.toString(proposal),
                             java.util.Arrays.toString(state.isr()));
                     isrChanges.propose(partition, state, proposal);
                 }
@@ -276,7 +303,9 @@ public final class ReplicaManager implements AutoCloseable {
             Path dir = logs.logDirOf(partition.topic().name(), partition.index());
             if (dir != null) {
                 byDir.computeIfAbsent(dir, d -> new HashMap<>())
-                        .put(new TopicPartitionKey(partition.topic().name(), partition.index()), partition.highWatermark());
+                        .put(
+                                new TopicPartitionKey(partition.topic().name(), partition.index()),
+                                partition.highWatermark());
             }
         }
         checkpoint.write(byDir);

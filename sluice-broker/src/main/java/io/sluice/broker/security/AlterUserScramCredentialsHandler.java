@@ -49,23 +49,27 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, AlterUserScramCredentialsRequestData request) {
         if (!context.authorizeCluster(AclOperation.ALTER)) {
-            return CompletableFuture.completedFuture(failAll(request, Errors.CLUSTER_AUTHORIZATION_FAILED,
-                    Errors.CLUSTER_AUTHORIZATION_FAILED.message()));
+            return CompletableFuture.completedFuture(failAll(
+                    request, Errors.CLUSTER_AUTHORIZATION_FAILED, Errors.CLUSTER_AUTHORIZATION_FAILED.message()));
         }
         short version = context.apiVersion();
         return writes.<AlterUserScramCredentialsResponseData>write(
                         n -> n.<AlterUserScramCredentialsResponseData>alterScramCredentials(
                                 (current, set, delete) -> decide(request, current, set, delete)),
-                        ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, version, request,
+                        ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
+                        version,
+                        request,
                         readable -> new AlterUserScramCredentialsResponseData(readable, version),
                         failure -> failAll(request, Errors.forException(failure), failure.getMessage()))
                 .thenApply(response -> response);
     }
 
     /** Runs on the controller thread: fills {@code set} and {@code delete} with the changes of the users without error. */
-    static AlterUserScramCredentialsResponseData decide(AlterUserScramCredentialsRequestData request,
-                                                        ScramCredentials current, List<ScramCredentialEntry> set,
-                                                        List<ScramCredentialEntry.Key> delete) {
+    static AlterUserScramCredentialsResponseData decide(
+            AlterUserScramCredentialsRequestData request,
+            ScramCredentials current,
+            List<ScramCredentialEntry> set,
+            List<ScramCredentialEntry.Key> delete) {
         Map<String, Result> illegal = new LinkedHashMap<>();
         for (ScramCredentialDeletion d : request.deletions()) {
             Result error = checkName(d.name(), d.mechanism());
@@ -91,8 +95,11 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
             }
         }
         for (String user : duplicated) {
-            response.results().add(new Result(Errors.DUPLICATE_RESOURCE,
-                    "A user credential cannot be altered twice in the same request").of(user));
+            response.results()
+                    .add(new Result(
+                                    Errors.DUPLICATE_RESOURCE,
+                                    "A user credential cannot be altered twice in the same request")
+                            .of(user));
         }
         failed.addAll(duplicated);
 
@@ -111,8 +118,11 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
                 }
             }
             if (missing) {
-                response.results().add(new Result(Errors.RESOURCE_NOT_FOUND,
-                        "Attempt to delete a user credential that does not exist").of(user));
+                response.results()
+                        .add(new Result(
+                                        Errors.RESOURCE_NOT_FOUND,
+                                        "Attempt to delete a user credential that does not exist")
+                                .of(user));
                 continue;
             }
             delete.addAll(deletes);
@@ -145,8 +155,12 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
     private static ScramCredentialEntry entry(ScramCredentialUpsertion u) {
         ScramMechanism mechanism = ScramMechanism.forKafkaType(u.mechanism());
         ScramCredential c = mechanism.credentialOfSaltedPassword(u.salt(), u.saltedPassword(), u.iterations());
-        return new ScramCredentialEntry(new ScramCredentialEntry.Key(u.name(), u.mechanism()), c.salt(), c.storedKey(),
-                c.serverKey(), c.iterations());
+        return new ScramCredentialEntry(
+                new ScramCredentialEntry.Key(u.name(), u.mechanism()),
+                c.salt(),
+                c.storedKey(),
+                c.serverKey(),
+                c.iterations());
     }
 
     private static Result checkName(String name, byte mechanism) {
@@ -171,8 +185,9 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
             return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Too many iterations");
         }
         if (!usable(u.salt()) || !usable(u.saltedPassword())) {
-            return new Result(Errors.UNACCEPTABLE_CREDENTIAL, "Salt and salted password must each have 1 to "
-                    + ScramCredentialEntry.MAX_BYTES + " bytes");
+            return new Result(
+                    Errors.UNACCEPTABLE_CREDENTIAL,
+                    "Salt and salted password must each have 1 to " + ScramCredentialEntry.MAX_BYTES + " bytes");
         }
         return null;
     }
@@ -181,8 +196,8 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
         return bytes != null && bytes.length > 0 && bytes.length <= ScramCredentialEntry.MAX_BYTES;
     }
 
-    private static AlterUserScramCredentialsResponseData failAll(AlterUserScramCredentialsRequestData request,
-                                                                 Errors error, String message) {
+    private static AlterUserScramCredentialsResponseData failAll(
+            AlterUserScramCredentialsRequestData request, Errors error, String message) {
         Set<String> users = new LinkedHashSet<>();
         request.upsertions().forEach(u -> users.add(u.name()));
         request.deletions().forEach(d -> users.add(d.name()));
@@ -193,7 +208,9 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
 
     private record Result(Errors error, String message) {
         AlterUserScramCredentialsResult of(String user) {
-            return new AlterUserScramCredentialsResult().setUser(user).setErrorCode(error.code())
+            return new AlterUserScramCredentialsResult()
+                    .setUser(user)
+                    .setErrorCode(error.code())
                     .setErrorMessage(message);
         }
     }

@@ -211,7 +211,8 @@ public final class BlockingTransport implements AutoCloseable {
     }
 
     private static ByteBuffer grow(ByteBuffer buffer, int atLeast) {
-        ByteBuffer bigger = buffer.isDirect() ? ByteBuffer.allocateDirect(Math.max(atLeast, buffer.capacity() * 2))
+        ByteBuffer bigger = buffer.isDirect()
+                ? ByteBuffer.allocateDirect(Math.max(atLeast, buffer.capacity() * 2))
                 : ByteBuffer.allocate(Math.max(atLeast, buffer.capacity() * 2));
         buffer.flip();
         bigger.put(buffer);

@@ -62,7 +62,8 @@ public final class ClientSecurity {
     private final String userName;
     private final String password;
 
-    private ClientSecurity(SecurityProtocol protocol, TlsSettings tls, String mechanism, String userName, String password) {
+    private ClientSecurity(
+            SecurityProtocol protocol, TlsSettings tls, String mechanism, String userName, String password) {
         this.protocol = protocol;
         this.tls = tls;
         this.mechanism = mechanism;
@@ -89,13 +90,17 @@ public final class ClientSecurity {
         }
         String mechanism = config.listenerValue(listener.name(), SASL_MECHANISM_INTER_BROKER_PROTOCOL);
         String jaas = config.saslJaasConfig(listener.name(), mechanism);
-        Map<String, String> options = jaas == null ? Map.of()
-                : JaasEntry.parse("sasl.jaas.config of " + mechanism + " on " + listener.name(), jaas).options();
+        Map<String, String> options = jaas == null
+                ? Map.of()
+                : JaasEntry.parse("sasl.jaas.config of " + mechanism + " on " + listener.name(), jaas)
+                        .options();
         String user = options.get("username");
         String secret = options.get("password");
         if (user == null || secret == null) {
-            throw new ConfigException("listener.name." + listener.name().toLowerCase(java.util.Locale.ROOT) + "."
-                    + mechanism.toLowerCase(java.util.Locale.ROOT) + ".sasl.jaas.config", "[hidden]",
+            throw new ConfigException(
+                    "listener.name." + listener.name().toLowerCase(java.util.Locale.ROOT) + "."
+                            + mechanism.toLowerCase(java.util.Locale.ROOT) + ".sasl.jaas.config",
+                    "[hidden]",
                     "the inter-broker listener " + listener.name() + " uses SASL " + mechanism
                             + ": its JAAS entry needs username and password (this broker's own login)");
         }
@@ -119,9 +124,17 @@ public final class ClientSecurity {
         Map<String, Object> props = new HashMap<>();
         props.put("security.protocol", login.protocol.name);
         if (login.tls != null) {
-            for (String key : List.of(SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_TYPE, SSL_KEYSTORE_PASSWORD, SSL_KEY_PASSWORD,
-                    SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_TYPE, SSL_TRUSTSTORE_PASSWORD, SSL_PROTOCOL,
-                    SSL_ENABLED_PROTOCOLS, SSL_CIPHER_SUITES)) {
+            for (String key : List.of(
+                    SSL_KEYSTORE_LOCATION,
+                    SSL_KEYSTORE_TYPE,
+                    SSL_KEYSTORE_PASSWORD,
+                    SSL_KEY_PASSWORD,
+                    SSL_TRUSTSTORE_LOCATION,
+                    SSL_TRUSTSTORE_TYPE,
+                    SSL_TRUSTSTORE_PASSWORD,
+                    SSL_PROTOCOL,
+                    SSL_ENABLED_PROTOCOLS,
+                    SSL_CIPHER_SUITES)) {
                 String value = config.listenerValue(listener, key);
                 if (value != null && !value.isBlank()) {
                     props.put(key, value);
@@ -135,8 +148,10 @@ public final class ClientSecurity {
                     ? "org.apache.kafka.common.security.plain.PlainLoginModule"
                     : "org.apache.kafka.common.security.scram.ScramLoginModule";
             props.put("sasl.mechanism", login.mechanism);
-            props.put("sasl.jaas.config", module + " required username=\"" + jaasQuoted(login.userName)
-                    + "\" password=\"" + jaasQuoted(login.password) + "\";");
+            props.put(
+                    "sasl.jaas.config",
+                    module + " required username=\"" + jaasQuoted(login.userName) + "\" password=\""
+                            + jaasQuoted(login.password) + "\";");
         }
         return props;
     }
@@ -187,9 +202,13 @@ public final class ClientSecurity {
      * @param clientId the client id of the login requests
      * @throws IOException on a network or TLS failure, or a refused login ({@link SaslAuthenticationException} cause)
      */
-    public BlockingTransport open(SocketChannel channel, Selector selector, InetSocketAddress address, String clientId,
-                                  long deadlineNanos) throws IOException {
-        BlockingTransport transport = new BlockingTransport(channel, selector, address,
+    public BlockingTransport open(
+            SocketChannel channel, Selector selector, InetSocketAddress address, String clientId, long deadlineNanos)
+            throws IOException {
+        BlockingTransport transport = new BlockingTransport(
+                channel,
+                selector,
+                address,
                 tls == null ? null : tls.clientEngine(address.getHostString(), address.getPort()));
         transport.handshake(deadlineNanos);
         if (mechanism != null) {
@@ -200,25 +219,41 @@ public final class ClientSecurity {
 
     private void login(BlockingTransport transport, String clientId, long deadlineNanos) throws IOException {
         short handshakeVersion = 1;
-        ByteBuffer handshake = call(transport, clientId, 0, ApiKeys.SASL_HANDSHAKE, handshakeVersion,
-                new SaslHandshakeRequestData().setMechanism(mechanism), deadlineNanos);
+        ByteBuffer handshake = call(
+                transport,
+                clientId,
+                0,
+                ApiKeys.SASL_HANDSHAKE,
+                handshakeVersion,
+                new SaslHandshakeRequestData().setMechanism(mechanism),
+                deadlineNanos);
         SaslHandshakeResponseData handshakeResponse =
                 new SaslHandshakeResponseData(new ByteBufferAccessor(handshake), handshakeVersion);
         if (handshakeResponse.errorCode() != Errors.NONE.code()) {
             throw new IOException("broker " + transport.address() + " refused SASL mechanism " + mechanism + ": "
-                    + Errors.forCode(handshakeResponse.errorCode()) + " (offers " + handshakeResponse.mechanisms() + ")");
+                    + Errors.forCode(handshakeResponse.errorCode()) + " (offers " + handshakeResponse.mechanisms()
+                    + ")");
         }
-        SaslClient client = ScramMechanism.forName(mechanism) == null ? new PlainClient(userName, password)
+        SaslClient client = ScramMechanism.forName(mechanism) == null
+                ? new PlainClient(userName, password)
                 : new ScramClient(ScramMechanism.forName(mechanism), userName, password);
         short version = 1;
         byte[] token = client.evaluateChallenge(new byte[0]);
         for (int round = 1; ; round++) {
-            ByteBuffer body = call(transport, clientId, round, ApiKeys.SASL_AUTHENTICATE, version,
-                    new SaslAuthenticateRequestData().setAuthBytes(token), deadlineNanos);
-            SaslAuthenticateResponseData response = new SaslAuthenticateResponseData(new ByteBufferAccessor(body), version);
+            ByteBuffer body = call(
+                    transport,
+                    clientId,
+                    round,
+                    ApiKeys.SASL_AUTHENTICATE,
+                    version,
+                    new SaslAuthenticateRequestData().setAuthBytes(token),
+                    deadlineNanos);
+            SaslAuthenticateResponseData response =
+                    new SaslAuthenticateResponseData(new ByteBufferAccessor(body), version);
             if (response.errorCode() != Errors.NONE.code()) {
-                throw new IOException("SASL " + mechanism + " login as " + userName + " to " + transport.address()
-                        + " failed", new SaslAuthenticationException(response.errorMessage()));
+                throw new IOException(
+                        "SASL " + mechanism + " login as " + userName + " to " + transport.address() + " failed",
+                        new SaslAuthenticationException(response.errorMessage()));
             }
             if (client.isComplete()) {
                 transport.sessionLifetime(response.sessionLifetimeMs());
@@ -227,8 +262,8 @@ public final class ClientSecurity {
             try {
                 token = client.evaluateChallenge(response.authBytes());
             } catch (SaslException e) {
-                throw new IOException("SASL " + mechanism + " login to " + transport.address() + " failed: "
-                        + e.getMessage(), e);
+                throw new IOException(
+                        "SASL " + mechanism + " login to " + transport.address() + " failed: " + e.getMessage(), e);
             }
             if (client.isComplete() && token == null) {
                 transport.sessionLifetime(response.sessionLifetimeMs());
@@ -237,10 +272,20 @@ public final class ClientSecurity {
         }
     }
 
-    private static ByteBuffer call(BlockingTransport transport, String clientId, int correlationId, ApiKeys api,
-                                   short version, ApiMessage request, long deadlineNanos) throws IOException {
-        RequestHeaderData header = new RequestHeaderData().setRequestApiKey(api.id).setRequestApiVersion(version)
-                .setClientId(clientId).setCorrelationId(correlationId);
+    private static ByteBuffer call(
+            BlockingTransport transport,
+            String clientId,
+            int correlationId,
+            ApiKeys api,
+            short version,
+            ApiMessage request,
+            long deadlineNanos)
+            throws IOException {
+        RequestHeaderData header = new RequestHeaderData()
+                .setRequestApiKey(api.id)
+                .setRequestApiVersion(version)
+                .setClientId(clientId)
+                .setCorrelationId(correlationId);
         ByteBuffer body = RequestUtils.serialize(header, api.requestHeaderVersion(version), request, version);
         ByteBuffer size = ByteBuffer.allocate(Integer.BYTES).putInt(0, body.remaining());
         transport.writeFully(size, deadlineNanos);

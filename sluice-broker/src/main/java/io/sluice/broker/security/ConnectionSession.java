@@ -39,11 +39,15 @@ public final class ConnectionSession {
      * @param close    whether the connection closes once it is sent
      * @param delayMs  how long to wait before sending it (a failed login)
      */
-    public record Step(ApiMessage response, boolean close, long delayMs) {
-    }
+    public record Step(ApiMessage response, boolean close, long delayMs) {}
 
     /** HANDSHAKE and AUTHENTICATE: the first login; REAUTHENTICATE: a KIP-368 login on an authenticated connection. */
-    private enum State { HANDSHAKE, AUTHENTICATE, AUTHENTICATED, REAUTHENTICATE }
+    private enum State {
+        HANDSHAKE,
+        AUTHENTICATE,
+        AUTHENTICATED,
+        REAUTHENTICATE
+    }
 
     private final ListenerSecurity listener;
     private final SSLEngine engine;
@@ -103,24 +107,30 @@ public final class ConnectionSession {
         }
         try {
             String subject = engine.getSession().getPeerPrincipal().getName();
-            return new KafkaPrincipal(KafkaPrincipal.USER_TYPE, listener.principalMapper().getName(subject));
+            return new KafkaPrincipal(
+                    KafkaPrincipal.USER_TYPE, listener.principalMapper().getName(subject));
         } catch (SSLPeerUnverifiedException e) {
             return KafkaPrincipal.ANONYMOUS;
         } catch (IOException e) {
-            LOG.warn("No ssl.principal.mapping.rules rule matches the client certificate on listener {}: {}",
-                    listener.listenerName(), e.getMessage());
+            LOG.warn(
+                    "No ssl.principal.mapping.rules rule matches the client certificate on listener {}: {}",
+                    listener.listenerName(),
+                    e.getMessage());
             return KafkaPrincipal.ANONYMOUS;
         }
     }
 
     /** Answers a SaslHandshake request received before authentication. */
     public Step handshake(SaslHandshakeRequestData request, short version, String clientHost) {
-        SaslHandshakeResponseData response = new SaslHandshakeResponseData()
-                .setMechanisms(listener.mechanisms());
+        SaslHandshakeResponseData response = new SaslHandshakeResponseData().setMechanisms(listener.mechanisms());
         if (state == State.AUTHENTICATED && handlesSasl()) {
             if (!request.mechanism().equals(mechanism)) {
-                LOG.info("Refusing re-authentication of {} from {} with {} instead of {}", principal, clientHost,
-                        request.mechanism(), mechanism);
+                LOG.info(
+                        "Refusing re-authentication of {} from {} with {} instead of {}",
+                        principal,
+                        clientHost,
+                        request.mechanism(),
+                        mechanism);
                 return new Step(response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()), true, 0);
             }
             saslServer = listener.newSaslServer(mechanism);
@@ -128,7 +138,9 @@ public final class ConnectionSession {
             return new Step(response.setErrorCode(Errors.NONE.code()), false, 0);
         }
         if (version == 0) {
-            LOG.info("Refusing a v0 SaslHandshake (unframed tokens) from {} on listener {}", clientHost,
+            LOG.info(
+                    "Refusing a v0 SaslHandshake (unframed tokens) from {} on listener {}",
+                    clientHost,
                     listener.listenerName());
             return new Step(response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code()), true, 0);
         }
@@ -137,8 +149,12 @@ public final class ConnectionSession {
         }
         saslServer = listener.newSaslServer(request.mechanism());
         if (saslServer == null) {
-            LOG.info("Refusing SASL mechanism '{}' from {} on listener {} (offered: {})", request.mechanism(), clientHost,
-                    listener.listenerName(), listener.mechanisms());
+            LOG.info(
+                    "Refusing SASL mechanism '{}' from {} on listener {} (offered: {})",
+                    request.mechanism(),
+                    clientHost,
+                    listener.listenerName(),
+                    listener.mechanisms());
             return new Step(response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()), true, 0);
         }
         mechanism = request.mechanism();
@@ -150,14 +166,18 @@ public final class ConnectionSession {
     public Step authenticate(SaslAuthenticateRequestData request, short version, String clientHost) {
         SaslAuthenticateResponseData response = new SaslAuthenticateResponseData().setAuthBytes(new byte[0]);
         if (state != State.AUTHENTICATE && state != State.REAUTHENTICATE) {
-            return new Step(response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
-                    .setErrorMessage("SaslAuthenticate before SaslHandshake"), true, 0);
+            return new Step(
+                    response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
+                            .setErrorMessage("SaslAuthenticate before SaslHandshake"),
+                    true,
+                    0);
         }
         try {
             byte[] challenge = saslServer.evaluateResponse(request.authBytes());
             response.setAuthBytes(challenge == null ? new byte[0] : challenge).setErrorCode(Errors.NONE.code());
             if (saslServer.isComplete()) {
-                KafkaPrincipal authenticated = new KafkaPrincipal(KafkaPrincipal.USER_TYPE, saslServer.getAuthorizationID());
+                KafkaPrincipal authenticated =
+                        new KafkaPrincipal(KafkaPrincipal.USER_TYPE, saslServer.getAuthorizationID());
                 if (state == State.REAUTHENTICATE && !authenticated.equals(principal)) {
                     throw new AuthenticationException("Cannot change principals during re-authentication from "
                             + principal + " to " + authenticated);
@@ -172,20 +192,26 @@ public final class ConnectionSession {
                     }
                 }
                 dispose();
-                LOG.debug("{} authenticated from {} on listener {}", principal, clientHost,
-                        listener.listenerName());
+                LOG.debug("{} authenticated from {} on listener {}", principal, clientHost, listener.listenerName());
             }
             return new Step(response, false, 0);
         } catch (SaslException e) {
             String mechanismName = saslServer.getMechanismName();
             dispose();
             state = State.HANDSHAKE;
-            String message = e instanceof AuthenticationException ? e.getMessage()
-                    : "Authentication failed: " + e.getMessage();
-            LOG.info("Failed {} authentication from {} on listener {}: {}", mechanismName, clientHost,
-                    listener.listenerName(), message);
-            return new Step(response.setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(message),
-                    true, listener.failedAuthenticationDelayMs());
+            String message =
+                    e instanceof AuthenticationException ? e.getMessage() : "Authentication failed: " + e.getMessage();
+            LOG.info(
+                    "Failed {} authentication from {} on listener {}: {}",
+                    mechanismName,
+                    clientHost,
+                    listener.listenerName(),
+                    message);
+            return new Step(
+                    response.setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code())
+                            .setErrorMessage(message),
+                    true,
+                    listener.failedAuthenticationDelayMs());
         }
     }
 

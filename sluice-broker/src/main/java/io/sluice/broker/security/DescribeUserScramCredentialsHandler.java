@@ -38,7 +38,8 @@ public final class DescribeUserScramCredentialsHandler implements ApiHandler<Des
     }
 
     @Override
-    public CompletableFuture<ApiMessage> handle(RequestContext context, DescribeUserScramCredentialsRequestData request) {
+    public CompletableFuture<ApiMessage> handle(
+            RequestContext context, DescribeUserScramCredentialsRequestData request) {
         DescribeUserScramCredentialsResponseData response = new DescribeUserScramCredentialsResponseData();
         if (!context.authorizeCluster(AclOperation.DESCRIBE)) {
             return CompletableFuture.completedFuture(response.setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code())
@@ -50,7 +51,8 @@ public final class DescribeUserScramCredentialsHandler implements ApiHandler<Des
             Map<String, DescribeUserScramCredentialsResult> byUser = new TreeMap<>();
             for (ScramCredentialEntry e : credentials.all()) {
                 byUser.computeIfAbsent(e.user(), user -> new DescribeUserScramCredentialsResult().setUser(user))
-                        .credentialInfos().add(info(e));
+                        .credentialInfos()
+                        .add(info(e));
             }
             response.results().addAll(byUser.values());
             return CompletableFuture.completedFuture(response);
@@ -60,8 +62,9 @@ public final class DescribeUserScramCredentialsHandler implements ApiHandler<Des
         for (String user : distinct(names)) {
             DescribeUserScramCredentialsResult result = new DescribeUserScramCredentialsResult().setUser(user);
             if (!user.isEmpty() && counts.get(user) > 1) {
-                result.setErrorCode(Errors.DUPLICATE_RESOURCE.code()).setErrorMessage("Cannot describe SCRAM "
-                        + "credentials for the same user twice in a single request: " + user);
+                result.setErrorCode(Errors.DUPLICATE_RESOURCE.code())
+                        .setErrorMessage("Cannot describe SCRAM "
+                                + "credentials for the same user twice in a single request: " + user);
             } else {
                 for (ScramMechanism m : ScramMechanism.values()) {
                     ScramCredentialEntry e = credentials.get(user, m.kafkaType());

@@ -39,9 +39,12 @@ public record JaasEntry(String loginModule, Map<String, String> options) {
         Tokens tokens = new Tokens(key, text);
         String module = tokens.word();
         String flag = tokens.word();
-        if (!flag.equals("required") && !flag.equals("requisite") && !flag.equals("sufficient") && !flag.equals("optional")) {
-            throw new IllegalArgumentException(key + ": login module control flag must be required, requisite, "
-                    + "sufficient or optional");
+        if (!flag.equals("required")
+                && !flag.equals("requisite")
+                && !flag.equals("sufficient")
+                && !flag.equals("optional")) {
+            throw new IllegalArgumentException(
+                    key + ": login module control flag must be required, requisite, " + "sufficient or optional");
         }
         Map<String, String> options = new LinkedHashMap<>();
         while (!tokens.atEntryEnd()) {
@@ -67,7 +70,9 @@ public record JaasEntry(String loginModule, Map<String, String> options) {
         String word() {
             skipSpace();
             int start = at;
-            while (at < text.length() && !Character.isWhitespace(text.charAt(at)) && "=;\"".indexOf(text.charAt(at)) < 0) {
+            while (at < text.length()
+                    && !Character.isWhitespace(text.charAt(at))
+                    && "=;\"".indexOf(text.charAt(at)) < 0) {
                 at++;
             }
             if (start == at) {

@@ -43,11 +43,18 @@ public final class ListenerSecurity {
     private final long failedAuthenticationDelayMs;
     private final long reauthenticationMs;
 
-    private ListenerSecurity(String listenerName, SecurityProtocol protocol, TlsSettings tls, SslPrincipalMapper mapper,
-                             List<String> mechanisms, Map<String, String> plainPasswords,
-                             Map<ScramMechanism, Map<String, ScramCredential>> scramCredentials,
-                             ScramCredentialStore storedCredentials, int maxUnauthenticatedFrameBytes,
-                             long failedAuthenticationDelayMs, long reauthenticationMs) {
+    private ListenerSecurity(
+            String listenerName,
+            SecurityProtocol protocol,
+            TlsSettings tls,
+            SslPrincipalMapper mapper,
+            List<String> mechanisms,
+            Map<String, String> plainPasswords,
+            Map<ScramMechanism, Map<String, ScramCredential>> scramCredentials,
+            ScramCredentialStore storedCredentials,
+            int maxUnauthenticatedFrameBytes,
+            long failedAuthenticationDelayMs,
+            long reauthenticationMs) {
         this.listenerName = listenerName;
         this.protocol = protocol;
         this.tls = tls;
@@ -63,8 +70,18 @@ public final class ListenerSecurity {
 
     /** A PLAINTEXT listener: no TLS, no SASL, every connection is User:ANONYMOUS. */
     public static ListenerSecurity plaintext(String listenerName) {
-        return new ListenerSecurity(listenerName, SecurityProtocol.PLAINTEXT, null, null, List.of(), Map.of(), Map.of(),
-                ScramCredentialStore.NONE, Integer.MAX_VALUE, 0, 0);
+        return new ListenerSecurity(
+                listenerName,
+                SecurityProtocol.PLAINTEXT,
+                null,
+                null,
+                List.of(),
+                Map.of(),
+                Map.of(),
+                ScramCredentialStore.NONE,
+                Integer.MAX_VALUE,
+                0,
+                0);
     }
 
     /**
@@ -101,7 +118,8 @@ public final class ListenerSecurity {
         Map<String, String> plain = new HashMap<>();
         Map<ScramMechanism, Map<String, ScramCredential>> scram = new EnumMap<>(ScramMechanism.class);
         if (usesSasl) {
-            for (String mechanism : config.listenerValue(name, SASL_ENABLED_MECHANISMS).split(",")) {
+            for (String mechanism :
+                    config.listenerValue(name, SASL_ENABLED_MECHANISMS).split(",")) {
                 mechanism = mechanism.trim();
                 Map<String, String> users = accounts(config, name, mechanism);
                 ScramMechanism scramMechanism = ScramMechanism.forName(mechanism);
@@ -119,17 +137,29 @@ public final class ListenerSecurity {
                 }
             }
             if (mechanisms.isEmpty()) {
-                throw new ConfigException("listener.name." + name.toLowerCase(java.util.Locale.ROOT)
-                        + ".<mechanism>.sasl.jaas.config", null, "SASL listener " + name
-                        + " has no JAAS entry with user_<name>=\"<password>\" accounts for any of "
-                        + config.listenerValue(name, SASL_ENABLED_MECHANISMS));
+                throw new ConfigException(
+                        "listener.name." + name.toLowerCase(java.util.Locale.ROOT) + ".<mechanism>.sasl.jaas.config",
+                        null,
+                        "SASL listener " + name
+                                + " has no JAAS entry with user_<name>=\"<password>\" accounts for any of "
+                                + config.listenerValue(name, SASL_ENABLED_MECHANISMS));
             }
         }
         int cap = Integer.parseInt(config.listenerValue(name, SASL_SERVER_MAX_RECEIVE_SIZE));
         long delay = Long.parseLong(config.listenerValue(name, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS));
         long reauth = Long.parseLong(config.listenerValue(name, CONNECTIONS_MAX_REAUTH_MS));
-        return new ListenerSecurity(name, protocol, tls, mapper, List.copyOf(mechanisms), Map.copyOf(plain),
-                scram, stored, usesSasl ? cap : Integer.MAX_VALUE, delay, usesSasl ? reauth : 0);
+        return new ListenerSecurity(
+                name,
+                protocol,
+                tls,
+                mapper,
+                List.copyOf(mechanisms),
+                Map.copyOf(plain),
+                scram,
+                stored,
+                usesSasl ? cap : Integer.MAX_VALUE,
+                delay,
+                usesSasl ? reauth : 0);
     }
 
     private static Map<String, String> accounts(BrokerConfig config, String listenerName, String mechanism) {
@@ -138,10 +168,14 @@ public final class ListenerSecurity {
             return Map.of();
         }
         try {
-            return JaasEntry.parse("sasl.jaas.config of " + mechanism + " on " + listenerName, text).users();
+            return JaasEntry.parse("sasl.jaas.config of " + mechanism + " on " + listenerName, text)
+                    .users();
         } catch (IllegalArgumentException e) {
-            throw new ConfigException("listener.name." + listenerName.toLowerCase(java.util.Locale.ROOT) + "."
-                    + mechanism.toLowerCase(java.util.Locale.ROOT) + ".sasl.jaas.config", "[hidden]", e.getMessage());
+            throw new ConfigException(
+                    "listener.name." + listenerName.toLowerCase(java.util.Locale.ROOT) + "."
+                            + mechanism.toLowerCase(java.util.Locale.ROOT) + ".sasl.jaas.config",
+                    "[hidden]",
+                    e.getMessage());
         }
     }
 

@@ -21,6 +21,5 @@ abstract class NoSecurityLayer {
         return null;
     }
 
-    public void dispose() throws SaslException {
-    }
+    public void dispose() throws SaslException {}
 }

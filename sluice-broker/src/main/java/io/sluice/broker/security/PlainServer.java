@@ -47,14 +47,14 @@ final class PlainServer extends NoSecurityLayer implements SaslServer {
             throw new SaslException("Authentication failed: username not specified");
         }
         if (!authzid.isEmpty() && !authzid.equals(user)) {
-            throw new AuthenticationException("Authentication failed: Client requested an authorization id that is "
-                    + "different from username");
+            throw new AuthenticationException(
+                    "Authentication failed: Client requested an authorization id that is " + "different from username");
         }
         String expected = passwords.apply(user);
         // Compare even for an unknown user, so the time taken does not tell which user names exist.
         byte[] given = password.getBytes(StandardCharsets.UTF_8);
-        boolean matches = MessageDigest.isEqual(given,
-                (expected == null ? "\u0000" + password : expected).getBytes(StandardCharsets.UTF_8));
+        boolean matches = MessageDigest.isEqual(
+                given, (expected == null ? "\u0000" + password : expected).getBytes(StandardCharsets.UTF_8));
         if (expected == null || !matches) {
             throw new AuthenticationException("Authentication failed: Invalid username or password");
         }

@@ -21,16 +21,25 @@ import org.apache.kafka.common.protocol.Errors;
  * <p>Stateless; thread-safe.
  */
 public final class SaslApis {
-    private SaslApis() {
-    }
+    private SaslApis() {}
 
     public static void register(ApiRegistry registry) {
-        registry.register(ApiKeys.SASL_HANDSHAKE, 0, 1, (RequestContext context, SaslHandshakeRequestData request) ->
-                        CompletableFuture.completedFuture(new SaslHandshakeResponseData()
-                                .setErrorCode(Errors.ILLEGAL_SASL_STATE.code()).setMechanisms(List.of())))
-                .register(ApiKeys.SASL_AUTHENTICATE, 0, 2, (RequestContext context, SaslAuthenticateRequestData request) ->
-                        CompletableFuture.completedFuture(new SaslAuthenticateResponseData()
-                                .setErrorCode(Errors.ILLEGAL_SASL_STATE.code()).setAuthBytes(new byte[0])
-                                .setErrorMessage("no SASL login is expected on this connection")));
+        registry.register(
+                        ApiKeys.SASL_HANDSHAKE,
+                        0,
+                        1,
+                        (RequestContext context, SaslHandshakeRequestData request) ->
+                                CompletableFuture.completedFuture(new SaslHandshakeResponseData()
+                                        .setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
+                                        .setMechanisms(List.of())))
+                .register(
+                        ApiKeys.SASL_AUTHENTICATE,
+                        0,
+                        2,
+                        (RequestContext context, SaslAuthenticateRequestData request) ->
+                                CompletableFuture.completedFuture(new SaslAuthenticateResponseData()
+                                        .setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
+                                        .setAuthBytes(new byte[0])
+                                        .setErrorMessage("no SASL login is expected on this connection")));
     }
 }

@@ -77,9 +77,10 @@ final class ScramClient extends NoSecurityLayer implements SaslClient {
                     + ScramMechanism.MIN_ITERATIONS + ", " + MAX_ITERATIONS + "]");
         }
         byte[] salted = mechanism.saltedPassword(password, salt, iterations);
-        String withoutProof = "c=" + Base64.getEncoder().encodeToString(GS2_HEADER.getBytes(StandardCharsets.UTF_8))
-                + ",r=" + nonce;
-        byte[] authMessage = (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
+        String withoutProof =
+                "c=" + Base64.getEncoder().encodeToString(GS2_HEADER.getBytes(StandardCharsets.UTF_8)) + ",r=" + nonce;
+        byte[] authMessage =
+                (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
         byte[] clientKey = mechanism.clientKey(salted);
         byte[] clientSignature = mechanism.hmac(mechanism.hash(clientKey), authMessage);
         expectedServerSignature = mechanism.hmac(mechanism.serverKey(salted), authMessage);

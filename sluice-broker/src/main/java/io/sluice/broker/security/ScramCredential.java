@@ -6,5 +6,4 @@ package io.sluice.broker.security;
  *
  * <p>Immutable (callers do not modify the arrays); thread-safe.
  */
-public record ScramCredential(byte[] salt, byte[] storedKey, byte[] serverKey, int iterations) {
-}
+public record ScramCredential(byte[] salt, byte[] storedKey, byte[] serverKey, int iterations) {}

@@ -25,6 +25,7 @@ public enum ScramMechanism {
     public static final int MIN_ITERATIONS = 4096;
     /** Kafka's ceiling for SCRAM iterations a credential may be stored with (AlterUserScramCredentials). */
     public static final int MAX_ITERATIONS = 16384;
+
     private static final int SALT_BYTES = 32;
     private static final byte[] CLIENT_KEY = "Client Key".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SERVER_KEY = "Server Key".getBytes(StandardCharsets.US_ASCII);
@@ -85,7 +86,8 @@ public enum ScramMechanism {
      * salted password itself is not kept.
      */
     public ScramCredential credentialOfSaltedPassword(byte[] salt, byte[] saltedPassword, int iterations) {
-        return new ScramCredential(salt.clone(), hash(clientKey(saltedPassword)), serverKey(saltedPassword), iterations);
+        return new ScramCredential(
+                salt.clone(), hash(clientKey(saltedPassword)), serverKey(saltedPassword), iterations);
     }
 
     /**

@@ -16,8 +16,7 @@ final class ScramMessages {
     /** Longest SCRAM message accepted; real ones are under 300 bytes. */
     static final int MAX_MESSAGE_BYTES = 4096;
 
-    private ScramMessages() {
-    }
+    private ScramMessages() {}
 
     static String text(byte[] message) throws SaslException {
         if (message.length > MAX_MESSAGE_BYTES) {
@@ -75,7 +74,11 @@ final class ScramMessages {
     static String nonce() {
         byte[] random = new byte[24];
         new java.security.SecureRandom().nextBytes(random);
-        return java.util.Base64.getEncoder().withoutPadding().encodeToString(random).replace('+', '-').replace('/', '_');
+        return java.util.Base64.getEncoder()
+                .withoutPadding()
+                .encodeToString(random)
+                .replace('+', '-')
+                .replace('/', '_');
     }
 
     private static String abbreviate(String text) {

@@ -18,7 +18,12 @@ import javax.security.sasl.SaslServer;
  * <p>Not thread-safe; one per authenticating connection.
  */
 final class ScramServer extends NoSecurityLayer implements SaslServer {
-    private enum State { CLIENT_FIRST, CLIENT_FINAL, COMPLETE, FAILED }
+    private enum State {
+        CLIENT_FIRST,
+        CLIENT_FINAL,
+        COMPLETE,
+        FAILED
+    }
 
     private final ScramMechanism mechanism;
     private final Function<String, ScramCredential> credentials;
@@ -47,7 +52,9 @@ final class ScramServer extends NoSecurityLayer implements SaslServer {
             return switch (state) {
                 case CLIENT_FIRST -> clientFirst(ScramMessages.text(response));
                 case CLIENT_FINAL -> clientFinal(ScramMessages.text(response));
-                default -> throw new SaslException("SCRAM exchange already " + state.name().toLowerCase(Locale.ROOT));
+                default ->
+                    throw new SaslException(
+                            "SCRAM exchange already " + state.name().toLowerCase(Locale.ROOT));
             };
         } catch (SaslException e) {
             state = State.FAILED;
@@ -75,8 +82,8 @@ final class ScramServer extends NoSecurityLayer implements SaslServer {
             credential = mechanism.credential(ScramMessages.nonce(), ScramMechanism.MIN_ITERATIONS);
         }
         nonce = clientNonce + ScramMessages.nonce();
-        serverFirst = "r=" + nonce + ",s=" + Base64.getEncoder().encodeToString(credential.salt())
-                + ",i=" + credential.iterations();
+        serverFirst = "r=" + nonce + ",s=" + Base64.getEncoder().encodeToString(credential.salt()) + ",i="
+                + credential.iterations();
         state = State.CLIENT_FINAL;
         return serverFirst.getBytes(StandardCharsets.UTF_8);
     }
@@ -92,7 +99,8 @@ final class ScramServer extends NoSecurityLayer implements SaslServer {
         if (!binding.equals(Base64.getEncoder().encodeToString(gs2Header.getBytes(StandardCharsets.UTF_8)))) {
             throw new SaslException("SCRAM channel binding does not match the gs2 header");
         }
-        // Ends with, not equals: librdkafka echoes its own nonce before the combined one; Kafka accepts that too, and the
+        // Ends with, not equals: librdkafka echoes its own nonce before the combined one; Kafka accepts that too, and
+        // the
         // proof covers the message exactly as sent.
         if (!ScramMessages.require(attributes, "r").endsWith(nonce)) {
             throw new SaslException("SCRAM nonce of the client-final message does not end with the server's");
@@ -103,7 +111,8 @@ final class ScramServer extends NoSecurityLayer implements SaslServer {
         } catch (IllegalArgumentException e) {
             throw new SaslException("SCRAM proof is not base64");
         }
-        byte[] authMessage = (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
+        byte[] authMessage =
+                (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
         byte[] clientSignature = mechanism.hmac(credential.storedKey(), authMessage);
         byte[] clientKey = ScramMechanism.xor(proof, clientSignature);
         if (!MessageDigest.isEqual(mechanism.hash(clientKey), credential.storedKey())) {

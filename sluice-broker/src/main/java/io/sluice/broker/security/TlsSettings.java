@@ -38,7 +38,11 @@ import javax.net.ssl.TrustManagerFactory;
  */
 public final class TlsSettings {
     /** ssl.client.auth. */
-    public enum ClientAuth { REQUIRED, REQUESTED, NONE }
+    public enum ClientAuth {
+        REQUIRED,
+        REQUESTED,
+        NONE
+    }
 
     private final SSLContext context;
     private final ClientAuth clientAuth;
@@ -46,8 +50,12 @@ public final class TlsSettings {
     private final String[] cipherSuites;
     private final String endpointIdentification;
 
-    private TlsSettings(SSLContext context, ClientAuth clientAuth, String[] protocols, String[] cipherSuites,
-                        String endpointIdentification) {
+    private TlsSettings(
+            SSLContext context,
+            ClientAuth clientAuth,
+            String[] protocols,
+            String[] cipherSuites,
+            String endpointIdentification) {
         this.context = context;
         this.clientAuth = clientAuth;
         this.protocols = protocols;
@@ -66,20 +74,27 @@ public final class TlsSettings {
         if (keyStoreLocation != null) {
             String storePassword = config.listenerValue(listenerName, SSL_KEYSTORE_PASSWORD);
             String keyPassword = config.listenerValue(listenerName, SSL_KEY_PASSWORD);
-            KeyStore keyStore = load(SSL_KEYSTORE_LOCATION, keyStoreLocation,
-                    config.listenerValue(listenerName, SSL_KEYSTORE_TYPE), storePassword);
+            KeyStore keyStore = load(
+                    SSL_KEYSTORE_LOCATION,
+                    keyStoreLocation,
+                    config.listenerValue(listenerName, SSL_KEYSTORE_TYPE),
+                    storePassword);
             try {
                 keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
                 keyManagers.init(keyStore, chars(keyPassword != null ? keyPassword : storePassword));
             } catch (GeneralSecurityException e) {
-                throw new ConfigException(SSL_KEY_PASSWORD, "[hidden]", "cannot read the private key of "
-                        + keyStoreLocation + ": " + e.getMessage());
+                throw new ConfigException(
+                        SSL_KEY_PASSWORD,
+                        "[hidden]",
+                        "cannot read the private key of " + keyStoreLocation + ": " + e.getMessage());
             }
         }
         String trustStoreLocation = config.listenerValue(listenerName, SSL_TRUSTSTORE_LOCATION);
         TrustManagerFactory trustManagers = null;
         if (trustStoreLocation != null) {
-            KeyStore trustStore = load(SSL_TRUSTSTORE_LOCATION, trustStoreLocation,
+            KeyStore trustStore = load(
+                    SSL_TRUSTSTORE_LOCATION,
+                    trustStoreLocation,
                     config.listenerValue(listenerName, SSL_TRUSTSTORE_TYPE),
                     config.listenerValue(listenerName, SSL_TRUSTSTORE_PASSWORD));
             try {
@@ -93,19 +108,29 @@ public final class TlsSettings {
         SSLContext context;
         try {
             context = SSLContext.getInstance(protocol);
-            context.init(keyManagers == null ? null : keyManagers.getKeyManagers(),
-                    trustManagers == null ? null : trustManagers.getTrustManagers(), null);
+            context.init(
+                    keyManagers == null ? null : keyManagers.getKeyManagers(),
+                    trustManagers == null ? null : trustManagers.getTrustManagers(),
+                    null);
         } catch (GeneralSecurityException e) {
             throw new ConfigException(SSL_PROTOCOL, protocol, e.getMessage());
         }
         String[] protocols = split(config.listenerValue(listenerName, SSL_ENABLED_PROTOCOLS));
         String[] ciphers = split(config.listenerValue(listenerName, SSL_CIPHER_SUITES));
-        checkSupported(SSL_ENABLED_PROTOCOLS, protocols, context.getSupportedSSLParameters().getProtocols());
-        checkSupported(SSL_CIPHER_SUITES, ciphers, context.getSupportedSSLParameters().getCipherSuites());
+        checkSupported(
+                SSL_ENABLED_PROTOCOLS,
+                protocols,
+                context.getSupportedSSLParameters().getProtocols());
+        checkSupported(
+                SSL_CIPHER_SUITES, ciphers, context.getSupportedSSLParameters().getCipherSuites());
         String clientAuth = config.listenerValue(listenerName, SSL_CLIENT_AUTH);
         String identification = config.listenerValue(listenerName, SSL_ENDPOINT_IDENTIFICATION_ALGORITHM);
-        return new TlsSettings(context, ClientAuth.valueOf(clientAuth.toUpperCase(java.util.Locale.ROOT)), protocols,
-                ciphers, identification == null || identification.isBlank() ? null : identification);
+        return new TlsSettings(
+                context,
+                ClientAuth.valueOf(clientAuth.toUpperCase(java.util.Locale.ROOT)),
+                protocols,
+                ciphers,
+                identification == null || identification.isBlank() ? null : identification);
     }
 
     public ClientAuth clientAuth() {
@@ -163,7 +188,10 @@ public final class TlsSettings {
         if (list == null || list.isBlank()) {
             return new String[0];
         }
-        return Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toArray(String[]::new);
+        return Arrays.stream(list.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toArray(String[]::new);
     }
 
     private static void checkSupported(String key, String[] wanted, String[] supported) {

@@ -20,8 +20,7 @@ import org.apache.kafka.common.protocol.Errors;
  * <p>Stateless; thread-safe.
  */
 public final class ControllerAnswer {
-    private ControllerAnswer() {
-    }
+    private ControllerAnswer() {}
 
     /** The operation's result, waiting at most {@code waitMs}; {@code what} names it in messages ("create topic 'x'"). */
     public static <T> T await(CompletableFuture<T> future, String what, long waitMs) throws TopicException {
@@ -30,8 +29,8 @@ public final class ControllerAnswer {
         } catch (ExecutionException e) {
             throw refusal(e.getCause(), what);
         } catch (TimeoutException e) {
-            throw new TopicException(Errors.REQUEST_TIMED_OUT, "The controller did not " + what + " within " + waitMs
-                    + " ms.");
+            throw new TopicException(
+                    Errors.REQUEST_TIMED_OUT, "The controller did not " + what + " within " + waitMs + " ms.");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TopicException(Errors.REQUEST_TIMED_OUT, "Interrupted while waiting to " + what + ".");

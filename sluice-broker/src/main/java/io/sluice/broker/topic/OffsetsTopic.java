@@ -32,6 +32,7 @@ public final class OffsetsTopic {
      * it replaces were.
      */
     private static final Map<String, String> FIXED_CONFIGS = Map.of(TopicConfigKeys.CLEANUP_POLICY, "compact");
+
     private static final Map<String, String> DEFAULT_CONFIGS = Map.of(TopicConfigKeys.FLUSH_MESSAGES, "1");
 
     /** This broker leads a partition of the topic in a new leader epoch. */
@@ -71,8 +72,8 @@ public final class OffsetsTopic {
      * A {@link TopicManager#addRoleListener role listener} telling a coordinator which partitions of this topic the
      * broker starts leading (with the leader epoch) and stops leading.
      */
-    public static BiConsumer<Partition, Partition.Transition> roleListener(LeaderElected becameLeader,
-                                                                          IntConsumer resigned) {
+    public static BiConsumer<Partition, Partition.Transition> roleListener(
+            LeaderElected becameLeader, IntConsumer resigned) {
         return (partition, transition) -> {
             if (!isInternal(partition.topic().name())) {
                 return;
@@ -80,8 +81,7 @@ public final class OffsetsTopic {
             switch (transition) {
                 case BECAME_LEADER -> becameLeader.accept(partition.index(), partition.leaderEpoch());
                 case BECAME_FOLLOWER, OFFLINE -> resigned.accept(partition.index());
-                default -> {
-                }
+                default -> {}
             }
         };
     }
@@ -99,8 +99,12 @@ public final class OffsetsTopic {
             return PartitionState.NO_LEADER;
         }
         if (partition < 0 || partition >= topic.partitionCount()) {
-            LOG.error("{} has {} partitions but offsets.topic.num.partitions is {}; group partition {} has no coordinator",
-                    NAME, topic.partitionCount(), partitions, partition);
+            LOG.error(
+                    "{} has {} partitions but offsets.topic.num.partitions is {}; group partition {} has no coordinator",
+                    NAME,
+                    topic.partitionCount(),
+                    partitions,
+                    partition);
             return PartitionState.NO_LEADER;
         }
         return topic.partition(partition).leader();

@@ -69,8 +69,14 @@ public final class Partition {
      * @param checkpointedHighWatermark the high watermark restored from the log directory's checkpoint (0 if none);
      *                                  capped at the log end
      */
-    public Partition(TopicInfo topic, int index, PartitionLog log, EffectiveTopicConfig config,
-                     PartitionState assignment, int selfId, long checkpointedHighWatermark) {
+    public Partition(
+            TopicInfo topic,
+            int index,
+            PartitionLog log,
+            EffectiveTopicConfig config,
+            PartitionState assignment,
+            int selfId,
+            long checkpointedHighWatermark) {
         this.topic = topic;
         this.index = index;
         this.log = log;
@@ -89,8 +95,14 @@ public final class Partition {
             LeaderState current = leader;
             if (current == null || current.leaderEpoch() != next.leaderEpoch()) {
                 log.assignLeaderEpoch(next.leaderEpoch());
-                leader = new LeaderState(selfId, next.replicas(), next.isr(), next.leaderEpoch(), next.partitionEpoch(),
-                        log.logEndOffset(), nowMs);
+                leader = new LeaderState(
+                        selfId,
+                        next.replicas(),
+                        next.isr(),
+                        next.leaderEpoch(),
+                        next.partitionEpoch(),
+                        log.logEndOffset(),
+                        nowMs);
                 maybeAdvanceHighWatermark();
                 return Transition.BECAME_LEADER;
             }
@@ -130,12 +142,29 @@ public final class Partition {
         return leader;
     }
 
-    public PartitionState assignment() { return assignment; }
-    public TopicInfo topic() { return topic; }
-    public int index() { return index; }
-    public PartitionLog log() { return log; }
-    public EffectiveTopicConfig config() { return config; }
-    public TopicValidationPolicy validationPolicy() { return validationPolicy; }
+    public PartitionState assignment() {
+        return assignment;
+    }
+
+    public TopicInfo topic() {
+        return topic;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public PartitionLog log() {
+        return log;
+    }
+
+    public EffectiveTopicConfig config() {
+        return config;
+    }
+
+    public TopicValidationPolicy validationPolicy() {
+        return validationPolicy;
+    }
 
     /** The leader epoch stamped on appended batches and checked against clients' current leader epoch. */
     public int leaderEpoch() {

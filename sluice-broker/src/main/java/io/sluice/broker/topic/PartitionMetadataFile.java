@@ -24,8 +24,7 @@ final class PartitionMetadataFile {
     /** Far above the two short lines the file holds; a larger file is not ours. */
     private static final long MAX_BYTES = 1024;
 
-    private PartitionMetadataFile() {
-    }
+    private PartitionMetadataFile() {}
 
     /** True when the directory records {@code id}, or records nothing yet (a log from before topic ids). */
     static boolean belongsTo(Path partitionDir, Uuid id) throws IOException {
@@ -49,13 +48,14 @@ final class PartitionMetadataFile {
     static void write(Path partitionDir, Uuid id) throws IOException {
         Path file = partitionDir.resolve(FILE_NAME);
         String content = VERSION_LINE + "\n" + TOPIC_ID_PREFIX + id + "\n";
-        if (Files.exists(file) && Files.size(file) <= MAX_BYTES
+        if (Files.exists(file)
+                && Files.size(file) <= MAX_BYTES
                 && new String(Files.readAllBytes(file), StandardCharsets.UTF_8).equals(content)) {
             return;
         }
         Path tmp = partitionDir.resolve(FILE_NAME + ".tmp");
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel channel = FileChannel.open(
+                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             channel.write(StandardCharsets.UTF_8.encode(content));
             channel.force(true);
         }

@@ -1,10 +1,10 @@
 package io.sluice.broker.topic;
 
 import io.sluice.broker.config.BrokerConfig;
-import io.sluice.broker.config.DynamicBrokerConfig;
-import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.config.ConfigException;
+import io.sluice.broker.config.DynamicBrokerConfig;
 import io.sluice.broker.config.EffectiveTopicConfig;
+import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.config.TopicConfigs;
 import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.cluster.node.ClusterNode;
@@ -61,6 +61,7 @@ public final class TopicManager {
     private final List<BiConsumer<Partition, Partition.Transition>> roleListeners = new CopyOnWriteArrayList<>();
     /** Role changes of the state being applied, told to the role listeners once it is; guarded by applyLock. */
     private final List<Runnable> pendingRoleChanges = new java.util.ArrayList<>();
+
     private final Object applyLock = new Object();
     private volatile TopicsView view = TopicsView.EMPTY;
     private volatile ClusterNode node;
@@ -99,8 +100,8 @@ public final class TopicManager {
     /** The log settings of a topic by name, from the newest applied state (broker defaults for unknown topics). */
     public LogConfig logConfigOf(String topic) {
         TopicInfo info = view.byName(topic);
-        return logConfig(config(), TopicConfigs.resolve(dynamicConfig.live(),
-                info == null ? Map.of() : info.configOverrides()));
+        return logConfig(
+                config(), TopicConfigs.resolve(dynamicConfig.live(), info == null ? Map.of() : info.configOverrides()));
     }
 
     /**
@@ -116,7 +117,8 @@ public final class TopicManager {
             ClusterState state = clusterNode.current();
             for (TopicPartitionKey key : List.copyOf(logs.logs().keySet())) {
                 TopicState topic = state.topic(key.topic());
-                if (topic == null || key.partition() >= topic.partitionCount()
+                if (topic == null
+                        || key.partition() >= topic.partitionCount()
                         || !topic.partition(key.partition()).hasReplica(selfId)) {
                     setAside(key.topic(), key.partition(), "the cluster does not assign it to broker " + selfId);
                 }
@@ -139,8 +141,8 @@ public final class TopicManager {
     private void apply(ClusterState state) {
         TopicsView before = view;
         TopicsView after = TopicsView.of(state, before);
-        boolean brokerChanged = dynamicConfig.update(state.brokerConfigs(ClusterState.CLUSTER_DEFAULT_BROKER),
-                state.brokerConfigs(selfId));
+        boolean brokerChanged = dynamicConfig.update(
+                state.brokerConfigs(ClusterState.CLUSTER_DEFAULT_BROKER), state.brokerConfigs(selfId));
         boolean anyTopicChanged = before.topics().size() != after.topics().size();
         for (TopicState topic : state.topicsById().values()) {
             TopicInfo info = after.byName(topic.name());
@@ -155,7 +157,8 @@ public final class TopicManager {
             Partition[] previous = parts;
             if (parts == null || parts.length < topic.partitionCount()) {
                 // New topic, or CreatePartitions grew it: the new slots fill below.
-                parts = parts == null ? new Partition[topic.partitionCount()]
+                parts = parts == null
+                        ? new Partition[topic.partitionCount()]
                         : java.util.Arrays.copyOf(parts, topic.partitionCount());
             }
             EffectiveTopicConfig effective = TopicConfigs.resolve(dynamicConfig.live(), info.configOverrides());
@@ -164,8 +167,10 @@ public final class TopicManager {
                 PartitionState assignment = topic.partition(p);
                 if (!assignment.hasReplica(selfId)) {
                     if (parts[p] != null) {
-                        removeReplica(parts[p], "no longer a replica (replicas " + java.util.Arrays.toString(
-                                assignment.replicas()) + ")");
+                        removeReplica(
+                                parts[p],
+                                "no longer a replica (replicas " + java.util.Arrays.toString(assignment.replicas())
+                                        + ")");
                         parts[p] = null;
                     }
                     continue;
@@ -175,7 +180,13 @@ public final class TopicManager {
                     if (log == null) {
                         continue;
                     }
-                    parts[p] = new Partition(info, p, log, effective, assignment, selfId,
+                    parts[p] = new Partition(
+                            info,
+                            p,
+                            log,
+                            effective,
+                            assignment,
+                            selfId,
                             replicas.restoredHighWatermark(topic.name(), p));
                 } else if (configChanged) {
                     parts[p].updateConfig(effective, logConfig(config(), effective));
@@ -304,7 +315,12 @@ public final class TopicManager {
             try {
                 logs.delete(name, part.index());
             } catch (IOException e) {
-                LOG.error("Could not delete the log of {}-{} ({}); it is set aside at the next start", name, part.index(), why, e);
+                LOG.error(
+                        "Could not delete the log of {}-{} ({}); it is set aside at the next start",
+                        name,
+                        part.index(),
+                        why,
+                        e);
             }
             part.notifyRoleChanged();
         }
@@ -406,8 +422,9 @@ public final class TopicManager {
      * @throws TopicException INVALID_TOPIC_EXCEPTION, TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS,
      *                        INVALID_REPLICATION_FACTOR, INVALID_CONFIG, NOT_CONTROLLER or REQUEST_TIMED_OUT
      */
-    public TopicInfo create(String name, int numPartitions, int replicationFactor,
-                            Map<String, String> overrides, boolean validateOnly) throws TopicException {
+    public TopicInfo create(
+            String name, int numPartitions, int replicationFactor, Map<String, String> overrides, boolean validateOnly)
+            throws TopicException {
         return create(name, numPartitions, replicationFactor, null, overrides, validateOnly);
     }
 
@@ -415,8 +432,14 @@ public final class TopicManager {
      * {@link #create(String, int, int, Map, boolean)} with the replicas of each partition given ({@code assignments}
      * non-null, partition order; numPartitions and replicationFactor are then -1), checked by the controller.
      */
-    public TopicInfo create(String name, int numPartitions, int replicationFactor, int[][] assignments,
-                            Map<String, String> overrides, boolean validateOnly) throws TopicException {
+    public TopicInfo create(
+            String name,
+            int numPartitions,
+            int replicationFactor,
+            int[][] assignments,
+            Map<String, String> overrides,
+            boolean validateOnly)
+            throws TopicException {
         validateName(name);
         TopicsView current = view;
         if (current.byName(name) != null) {
@@ -424,26 +447,40 @@ public final class TopicManager {
         }
         for (TopicInfo existing : current.topics()) {
             if (Topic.hasCollision(name, existing.name())) {
-                throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION,
-                    "Topic '" + name + "' collides with existing topic '" + existing.name() + "': '.' and '_' are interchangeable in metric names");
+                throw new TopicException(
+                        Errors.INVALID_TOPIC_EXCEPTION,
+                        "Topic '" + name + "' collides with existing topic '" + existing.name()
+                                + "': '.' and '_' are interchangeable in metric names");
             }
         }
         boolean internal = OffsetsTopic.isInternal(name);
         int live = current.state().brokers().size();
         BrokerConfig config = config();
-        int partitionCount = assignments != null ? assignments.length : numPartitions != -1 ? numPartitions
-                : internal ? config.offsetsTopicNumPartitions() : config.numPartitions();
+        int partitionCount = assignments != null
+                ? assignments.length
+                : numPartitions != -1
+                        ? numPartitions
+                        : internal ? config.offsetsTopicNumPartitions() : config.numPartitions();
         if (partitionCount <= 0) {
-            throw new TopicException(Errors.INVALID_PARTITIONS, "Number of partitions must be larger than 0 (or -1 for the default), was " + numPartitions);
+            throw new TopicException(
+                    Errors.INVALID_PARTITIONS,
+                    "Number of partitions must be larger than 0 (or -1 for the default), was " + numPartitions);
         }
-        int replicas = assignments != null ? assignments[0].length : replicationFactor != -1 ? replicationFactor
-                : internal ? OffsetsTopic.replicationFactor(config.offsetsTopicReplicationFactor(), live)
-                : config.defaultReplicationFactor();
+        int replicas = assignments != null
+                ? assignments[0].length
+                : replicationFactor != -1
+                        ? replicationFactor
+                        : internal
+                                ? OffsetsTopic.replicationFactor(config.offsetsTopicReplicationFactor(), live)
+                                : config.defaultReplicationFactor();
         if (assignments == null && replicas <= 0) {
-            throw new TopicException(Errors.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0 (or -1 for the default), was " + replicationFactor);
+            throw new TopicException(
+                    Errors.INVALID_REPLICATION_FACTOR,
+                    "Replication factor must be larger than 0 (or -1 for the default), was " + replicationFactor);
         }
         if (assignments == null && replicas > live) {
-            throw new TopicException(Errors.INVALID_REPLICATION_FACTOR,
+            throw new TopicException(
+                    Errors.INVALID_REPLICATION_FACTOR,
                     "Replication factor: " + replicas + " larger than available brokers: " + live + ".");
         }
         Map<String, String> validOverrides;
@@ -455,7 +492,8 @@ public final class TopicManager {
         }
         TopicState created;
         if (assignments != null) {
-            created = await(requireNode().createTopic(name, assignments, validOverrides, validateOnly),
+            created = await(
+                    requireNode().createTopic(name, assignments, validOverrides, validateOnly),
                     "create topic '" + name + "'");
             if (validateOnly) {
                 return new TopicInfo(name, Uuid.ZERO_UUID, created.partitionCount(), validOverrides);
@@ -463,37 +501,50 @@ public final class TopicManager {
         } else if (validateOnly) {
             return new TopicInfo(name, Uuid.ZERO_UUID, partitionCount, validOverrides);
         } else {
-            created = await(requireNode().createTopic(name, partitionCount, replicas, validOverrides),
+            created = await(
+                    requireNode().createTopic(name, partitionCount, replicas, validOverrides),
                     "create topic '" + name + "'");
         }
         Uuid id = toKafka(created.id());
         TopicInfo applied = awaitApplied(() -> view.byId(id), "topic '" + name + "' to be applied");
-        LOG.info("Created topic {} (id {}) with {} partitions, replication factor {} and overrides {}", name, id, partitionCount, replicas, validOverrides);
+        LOG.info(
+                "Created topic {} (id {}) with {} partitions, replication factor {} and overrides {}",
+                name,
+                id,
+                partitionCount,
+                replicas,
+                validOverrides);
         return applied;
     }
 
     /** Deletes a topic through the controller and waits until this broker has removed its logs. */
     public void delete(String name) throws TopicException {
         if (!config().deleteTopicEnable()) {
-            throw new TopicException(Errors.TOPIC_DELETION_DISABLED, "Topic deletion is disabled (delete.topic.enable=false).");
+            throw new TopicException(
+                    Errors.TOPIC_DELETION_DISABLED, "Topic deletion is disabled (delete.topic.enable=false).");
         }
         TopicInfo topic = view.byName(name);
         if (topic == null) {
             throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
         }
         if (OffsetsTopic.isInternal(name)) {
-            throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION, "Topic '" + name + "' is internal and cannot be deleted.");
+            throw new TopicException(
+                    Errors.INVALID_TOPIC_EXCEPTION, "Topic '" + name + "' is internal and cannot be deleted.");
         }
         await(requireNode().deleteTopic(name), "delete topic '" + name + "'");
-        awaitApplied(() -> view.byId(topic.id()) == null ? Boolean.TRUE : null, "deletion of topic '" + name + "' to be applied");
+        awaitApplied(
+                () -> view.byId(topic.id()) == null ? Boolean.TRUE : null,
+                "deletion of topic '" + name + "' to be applied");
     }
 
     /** Waits until this broker has applied a state in which topic {@code name} has {@code count} partitions or more. */
     public void awaitPartitions(String name, int count) throws TopicException {
-        awaitApplied(() -> {
-            TopicInfo info = view.byName(name);
-            return info != null && info.partitionCount() >= count ? info : null;
-        }, count + " partitions of topic '" + name + "' to be applied");
+        awaitApplied(
+                () -> {
+                    TopicInfo info = view.byName(name);
+                    return info != null && info.partitionCount() >= count ? info : null;
+                },
+                count + " partitions of topic '" + name + "' to be applied");
     }
 
     private ClusterNode requireNode() throws TopicException {

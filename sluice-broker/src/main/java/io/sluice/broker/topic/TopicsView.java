@@ -34,9 +34,10 @@ final class TopicsView {
         for (TopicState topic : state.topicsById().values()) {
             Uuid id = TopicManager.toKafka(topic.id());
             TopicInfo info = previous.byId.get(id);
-            Map<String, String> configs = OffsetsTopic.isInternal(topic.name())
-                    ? OffsetsTopic.configs(topic.configs()) : topic.configs();
-            if (info == null || info.partitionCount() != topic.partitionCount()
+            Map<String, String> configs =
+                    OffsetsTopic.isInternal(topic.name()) ? OffsetsTopic.configs(topic.configs()) : topic.configs();
+            if (info == null
+                    || info.partitionCount() != topic.partitionCount()
                     || !info.configOverrides().equals(configs)) {
                 info = new TopicInfo(topic.name(), id, topic.partitionCount(), configs);
             }

@@ -14,14 +14,16 @@ final class ValidationPolicies {
     private static final String PRODUCER = "producer";
     private static final String COMPACT = "compact";
 
-    private ValidationPolicies() {
-    }
+    private ValidationPolicies() {}
 
     static TopicValidationPolicy of(EffectiveTopicConfig config) {
         String compression = config.compressionType();
-        int target = PRODUCER.equals(compression) ? TopicValidationPolicy.PRODUCER_COMPRESSION : CODECS_BY_ID.indexOf(compression);
+        int target = PRODUCER.equals(compression)
+                ? TopicValidationPolicy.PRODUCER_COMPRESSION
+                : CODECS_BY_ID.indexOf(compression);
         if (target < TopicValidationPolicy.PRODUCER_COMPRESSION) {
-            throw new IllegalArgumentException("compression.type " + compression + " is not one of producer, " + CODECS_BY_ID);
+            throw new IllegalArgumentException(
+                    "compression.type " + compression + " is not one of producer, " + CODECS_BY_ID);
         }
         return new TopicValidationPolicy(
                 config.maxMessageBytes(),

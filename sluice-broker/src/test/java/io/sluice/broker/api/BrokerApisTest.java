@@ -53,17 +53,30 @@ import org.junit.jupiter.api.io.TempDir;
 /** The admin-facing APIs against a real broker, through the Kafka Java client's AdminClient. */
 class BrokerApisTest {
     /** Kafka's operations per resource type, all allowed when no authorizer is configured. */
-    private static final Set<AclOperation> TOPIC_OPERATIONS = EnumSet.of(AclOperation.READ, AclOperation.WRITE,
-            AclOperation.CREATE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.DESCRIBE,
-            AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS);
-    private static final Set<AclOperation> CLUSTER_OPERATIONS = EnumSet.of(AclOperation.CREATE,
-            AclOperation.CLUSTER_ACTION, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS,
-            AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER, AclOperation.DESCRIBE);
+    private static final Set<AclOperation> TOPIC_OPERATIONS = EnumSet.of(
+            AclOperation.READ,
+            AclOperation.WRITE,
+            AclOperation.CREATE,
+            AclOperation.DELETE,
+            AclOperation.ALTER,
+            AclOperation.DESCRIBE,
+            AclOperation.DESCRIBE_CONFIGS,
+            AclOperation.ALTER_CONFIGS);
+
+    private static final Set<AclOperation> CLUSTER_OPERATIONS = EnumSet.of(
+            AclOperation.CREATE,
+            AclOperation.CLUSTER_ACTION,
+            AclOperation.DESCRIBE_CONFIGS,
+            AclOperation.ALTER_CONFIGS,
+            AclOperation.IDEMPOTENT_WRITE,
+            AclOperation.ALTER,
+            AclOperation.DESCRIBE);
     /** Kafka's value for "not asked for" in Metadata and DescribeCluster. */
     private static final int OPERATIONS_OMITTED = Integer.MIN_VALUE;
 
     @TempDir
     static Path dataDir;
+
     static InProcessBroker broker;
     static Admin admin;
 
@@ -85,62 +98,112 @@ class BrokerApisTest {
 
     @Test
     void shouldCreateDescribeAndDeleteATopicByName() throws Exception {
-        admin.createTopics(List.of(new NewTopic("described", 3, (short) 1).configs(Map.of("retention.ms", "1234")))).all().get();
-        TopicDescription description = admin.describeTopics(List.of("described")).allTopicNames().get().get("described");
+        admin.createTopics(List.of(new NewTopic("described", 3, (short) 1).configs(Map.of("retention.ms", "1234"))))
+                .all()
+                .get();
+        TopicDescription description =
+                admin.describeTopics(List.of("described")).allTopicNames().get().get("described");
         assertEquals(3, description.partitions().size());
         assertFalse(description.topicId().equals(Uuid.ZERO_UUID));
-        assertEquals(broker.broker.cluster().self().id(), description.partitions().get(2).leader().id());
+        assertEquals(
+                broker.broker.cluster().self().id(),
+                description.partitions().get(2).leader().id());
 
-        Config config = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, "described"))).all().get()
-                .values().iterator().next();
+        Config config = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, "described")))
+                .all()
+                .get()
+                .values()
+                .iterator()
+                .next();
         assertEquals("1234", config.get("retention.ms").value());
         assertFalse(config.get("retention.ms").isDefault());
 
         admin.deleteTopics(List.of("described")).all().get();
-        ExecutionException gone = assertThrows(ExecutionException.class,
+        ExecutionException gone = assertThrows(
+                ExecutionException.class,
                 () -> admin.describeTopics(List.of("described")).allTopicNames().get());
         assertInstanceOf(UnknownTopicOrPartitionException.class, cause(gone));
     }
 
     @Test
     void shouldDeleteATopicById() throws Exception {
-        Uuid id = admin.createTopics(List.of(new NewTopic("byid", 1, (short) 1))).topicId("byid").get();
+        Uuid id = admin.createTopics(List.of(new NewTopic("byid", 1, (short) 1)))
+                .topicId("byid")
+                .get();
         admin.deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all().get();
         assertFalse(admin.listTopics().names().get().contains("byid"));
-        ExecutionException unknown = assertThrows(ExecutionException.class,
-                () -> admin.deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all().get());
+        ExecutionException unknown = assertThrows(
+                ExecutionException.class,
+                () -> admin.deleteTopics(TopicCollection.ofTopicIds(List.of(id)))
+                        .all()
+                        .get());
         assertInstanceOf(UnknownTopicIdException.class, cause(unknown));
     }
 
     @Test
     void shouldRefuseBadTopicsWithTheErrorsKafkaReturns() {
-        assertInstanceOf(InvalidTopicException.class, cause(assertThrows(ExecutionException.class,
-                () -> admin.createTopics(List.of(new NewTopic("bad/name", 1, (short) 1))).all().get())));
-        assertInstanceOf(InvalidPartitionsException.class, cause(assertThrows(ExecutionException.class,
-                () -> admin.createTopics(List.of(new NewTopic("zero-partitions", 0, (short) 1))).all().get())));
-        assertInstanceOf(InvalidReplicationFactorException.class, cause(assertThrows(ExecutionException.class,
-                () -> admin.createTopics(List.of(new NewTopic("three-replicas", 1, (short) 3))).all().get())));
-        ExecutionException badConfig = assertThrows(ExecutionException.class,
-                () -> admin.createTopics(List.of(new NewTopic("bad-config", 1, (short) 1).configs(Map.of("retention.ms", "soon")))).all().get());
+        assertInstanceOf(
+                InvalidTopicException.class,
+                cause(assertThrows(
+                        ExecutionException.class,
+                        () -> admin.createTopics(List.of(new NewTopic("bad/name", 1, (short) 1)))
+                                .all()
+                                .get())));
+        assertInstanceOf(
+                InvalidPartitionsException.class,
+                cause(assertThrows(
+                        ExecutionException.class,
+                        () -> admin.createTopics(List.of(new NewTopic("zero-partitions", 0, (short) 1)))
+                                .all()
+                                .get())));
+        assertInstanceOf(
+                InvalidReplicationFactorException.class,
+                cause(assertThrows(
+                        ExecutionException.class,
+                        () -> admin.createTopics(List.of(new NewTopic("three-replicas", 1, (short) 3)))
+                                .all()
+                                .get())));
+        ExecutionException badConfig = assertThrows(
+                ExecutionException.class,
+                () -> admin.createTopics(List.of(
+                                new NewTopic("bad-config", 1, (short) 1).configs(Map.of("retention.ms", "soon"))))
+                        .all()
+                        .get());
         assertInstanceOf(InvalidConfigurationException.class, cause(badConfig));
-        assertTrue(cause(badConfig).getMessage().contains("retention.ms"), cause(badConfig).getMessage());
+        assertTrue(
+                cause(badConfig).getMessage().contains("retention.ms"),
+                cause(badConfig).getMessage());
     }
 
     @Test
     void shouldOnlyValidateWhenAskedTo() throws Exception {
-        admin.createTopics(List.of(new NewTopic("validated", 2, (short) 1)), new CreateTopicsOptions().validateOnly(true)).all().get();
+        admin.createTopics(
+                        List.of(new NewTopic("validated", 2, (short) 1)), new CreateTopicsOptions().validateOnly(true))
+                .all()
+                .get();
         assertFalse(admin.listTopics().names().get().contains("validated"));
         admin.createTopics(List.of(new NewTopic("twice", 1, (short) 1))).all().get();
-        assertInstanceOf(TopicExistsException.class, cause(assertThrows(ExecutionException.class,
-                () -> admin.createTopics(List.of(new NewTopic("twice", 1, (short) 1))).all().get())));
+        assertInstanceOf(
+                TopicExistsException.class,
+                cause(assertThrows(
+                        ExecutionException.class,
+                        () -> admin.createTopics(List.of(new NewTopic("twice", 1, (short) 1)))
+                                .all()
+                                .get())));
     }
 
     @Test
     void shouldDescribeTheClusterAndTheBrokerConfig() throws Exception {
         assertEquals(1, admin.describeCluster().nodes().get().size());
         assertNotNull(admin.describeCluster().clusterId().get());
-        Config brokerConfig = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.BROKER,
-                Integer.toString(broker.broker.cluster().self().id())))).all().get().values().iterator().next();
+        Config brokerConfig = admin.describeConfigs(List.of(new ConfigResource(
+                        ConfigResource.Type.BROKER,
+                        Integer.toString(broker.broker.cluster().self().id()))))
+                .all()
+                .get()
+                .values()
+                .iterator()
+                .next();
         assertEquals("false", brokerConfig.get("auto.create.topics.enable").value());
     }
 
@@ -153,7 +216,9 @@ class BrokerApisTest {
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             for (int i = 0; i < 10; i++) {
-                producer.send(new ProducerRecord<>("timed", 0, 1_000L * (i + 1), null, ("v" + i).getBytes(StandardCharsets.UTF_8))).get();
+                producer.send(new ProducerRecord<>(
+                                "timed", 0, 1_000L * (i + 1), null, ("v" + i).getBytes(StandardCharsets.UTF_8)))
+                        .get();
             }
         }
         TopicPartition tp = new TopicPartition("timed", 0);
@@ -174,7 +239,9 @@ class BrokerApisTest {
 
     @Test
     void shouldRefuseAcksAllWhenMinInsyncReplicasCannotBeMet() throws Exception {
-        admin.createTopics(List.of(new NewTopic("strict", 1, (short) 1).configs(Map.of("min.insync.replicas", "2")))).all().get();
+        admin.createTopics(List.of(new NewTopic("strict", 1, (short) 1).configs(Map.of("min.insync.replicas", "2"))))
+                .all()
+                .get();
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -183,48 +250,67 @@ class BrokerApisTest {
         props.put(ProducerConfig.RETRIES_CONFIG, 0);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
-            ExecutionException e = assertThrows(ExecutionException.class,
-                    () -> producer.send(new ProducerRecord<>("strict", new byte[] {1})).get());
+            ExecutionException e = assertThrows(
+                    ExecutionException.class,
+                    () -> producer.send(new ProducerRecord<>("strict", new byte[] {1}))
+                            .get());
             assertInstanceOf(NotEnoughReplicasException.class, e.getCause());
         }
         props.put(ProducerConfig.ACKS_CONFIG, "1");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
-            assertEquals(0, producer.send(new ProducerRecord<>("strict", new byte[] {1})).get().offset());
+            assertEquals(
+                    0,
+                    producer.send(new ProducerRecord<>("strict", new byte[] {1}))
+                            .get()
+                            .offset());
         }
     }
 
     @Test
     void shouldNotCreateTopicsOnMetadataWhenAutoCreateIsOff() throws Exception {
         Set<String> before = admin.listTopics().names().get();
-        ExecutionException e = assertThrows(ExecutionException.class,
-                () -> admin.describeTopics(List.of("never-created")).allTopicNames().get());
+        ExecutionException e = assertThrows(
+                ExecutionException.class,
+                () -> admin.describeTopics(List.of("never-created"))
+                        .allTopicNames()
+                        .get());
         assertInstanceOf(UnknownTopicOrPartitionException.class, cause(e));
         assertEquals(before, admin.listTopics().names().get());
     }
 
     @Test
     void shouldReportAuthorizedOperationsInEveryMetadataVersionThatCarriesThem() throws Exception {
-        admin.createTopics(List.of(new NewTopic("metadata-authorized", 1, (short) 1))).all().get();
+        admin.createTopics(List.of(new NewTopic("metadata-authorized", 1, (short) 1)))
+                .all()
+                .get();
         List<String> names = List.of("metadata-authorized", "metadata-never-created");
-        try (KafkaWire wire = new KafkaWire("127.0.0.1", broker.broker.boundAddress().getPort())) {
+        try (KafkaWire wire =
+                new KafkaWire("127.0.0.1", broker.broker.boundAddress().getPort())) {
             for (short version = 8; version <= 12; version++) {
-                MetadataResponseData asked = wire.<MetadataResponse>send(new MetadataRequest.Builder(
-                        metadataRequest(names).setIncludeClusterAuthorizedOperations(version <= 10)
-                                .setIncludeTopicAuthorizedOperations(true)).build(version)).data();
+                MetadataResponseData asked = wire.<MetadataResponse>send(
+                                new MetadataRequest.Builder(metadataRequest(names)
+                                                .setIncludeClusterAuthorizedOperations(version <= 10)
+                                                .setIncludeTopicAuthorizedOperations(true))
+                                        .build(version))
+                        .data();
                 if (version <= 10) {
                     assertEquals(CLUSTER_OPERATIONS, operations(asked.clusterAuthorizedOperations()), "v" + version);
                 }
                 for (String name : names) {
                     // Kafka reports them for every topic asked for by name, whether it exists or not
-                    assertEquals(TOPIC_OPERATIONS, operations(asked.topics().find(name).topicAuthorizedOperations()),
+                    assertEquals(
+                            TOPIC_OPERATIONS,
+                            operations(asked.topics().find(name).topicAuthorizedOperations()),
                             "v" + version + " " + name);
                 }
 
                 MetadataResponseData notAsked = wire.<MetadataResponse>send(
-                        new MetadataRequest.Builder(metadataRequest(names)).build(version)).data();
+                                new MetadataRequest.Builder(metadataRequest(names)).build(version))
+                        .data();
                 assertEquals(OPERATIONS_OMITTED, notAsked.clusterAuthorizedOperations(), "v" + version);
                 for (String name : names) {
-                    assertEquals(OPERATIONS_OMITTED, notAsked.topics().find(name).topicAuthorizedOperations());
+                    assertEquals(
+                            OPERATIONS_OMITTED, notAsked.topics().find(name).topicAuthorizedOperations());
                 }
             }
         }

@@ -49,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CreatePartitionsApiTest {
     @TempDir
     static Path dataDir;
+
     static InProcessBroker broker;
     static Admin admin;
     static int self;
@@ -77,7 +78,9 @@ class CreatePartitionsApiTest {
     @Test
     void shouldAddPartitionsThatAreLedHereAndServeRecords() throws Exception {
         admin.createTopics(List.of(new NewTopic("grow", 1, (short) 1))).all().get();
-        admin.createPartitions(Map.of("grow", NewPartitions.increaseTo(4))).all().get();
+        admin.createPartitions(Map.of("grow", NewPartitions.increaseTo(4)))
+                .all()
+                .get();
         TopicDescription grown = describe("grow");
         assertEquals(4, grown.partitions().size());
         for (int p = 0; p < 4; p++) {
@@ -90,7 +93,8 @@ class CreatePartitionsApiTest {
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         RecordMetadata written;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
-            written = producer.send(new ProducerRecord<>("grow", 3, "k", "in the new partition")).get();
+            written = producer.send(new ProducerRecord<>("grow", 3, "k", "in the new partition"))
+                    .get();
         }
         assertEquals(3, written.partition());
         assertEquals(0, written.offset());
@@ -103,41 +107,75 @@ class CreatePartitionsApiTest {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             List<ConsumerRecord<String, String>> read = new ArrayList<>();
-            Poll.until("a record of the new partition", Duration.ofSeconds(60), () -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(read::add);
-                return read;
-            }, r -> !r.isEmpty());
+            Poll.until(
+                    "a record of the new partition",
+                    Duration.ofSeconds(60),
+                    () -> {
+                        consumer.poll(Duration.ofMillis(200)).forEach(read::add);
+                        return read;
+                    },
+                    r -> !r.isEmpty());
             assertEquals("in the new partition", read.get(0).value());
         }
     }
 
     @Test
     void shouldTakeManualAssignmentsAndValidateOnlyWithoutChanging() throws Exception {
-        admin.createTopics(List.of(new NewTopic("assigned", 2, (short) 1))).all().get();
-        admin.createPartitions(Map.of("assigned", NewPartitions.increaseTo(5)),
-                new CreatePartitionsOptions().validateOnly(true)).all().get();
+        admin.createTopics(List.of(new NewTopic("assigned", 2, (short) 1)))
+                .all()
+                .get();
+        admin.createPartitions(
+                        Map.of("assigned", NewPartitions.increaseTo(5)),
+                        new CreatePartitionsOptions().validateOnly(true))
+                .all()
+                .get();
         assertEquals(2, describe("assigned").partitions().size(), "validateOnly changes nothing");
-        admin.createPartitions(Map.of("assigned", NewPartitions.increaseTo(3, List.of(List.of(self))))).all().get();
-        assertEquals(List.of(self), describe("assigned").partitions().get(2).replicas().stream()
-                .map(n -> n.id()).toList());
+        admin.createPartitions(Map.of("assigned", NewPartitions.increaseTo(3, List.of(List.of(self)))))
+                .all()
+                .get();
+        assertEquals(
+                List.of(self),
+                describe("assigned").partitions().get(2).replicas().stream()
+                        .map(n -> n.id())
+                        .toList());
     }
 
     @Test
     void shouldRefuseWithTheErrorsKafkaReturnsAndChangeNothing() throws Exception {
         admin.createTopics(List.of(new NewTopic("fixed", 3, (short) 1))).all().get();
-        Throwable same = refusal(() -> admin.createPartitions(Map.of("fixed", NewPartitions.increaseTo(3))).all().get());
+        Throwable same = refusal(() -> admin.createPartitions(Map.of("fixed", NewPartitions.increaseTo(3)))
+                .all()
+                .get());
         assertInstanceOf(InvalidPartitionsException.class, same);
         assertEquals("Topic already has 3 partitions.", same.getMessage());
-        assertInstanceOf(InvalidPartitionsException.class,
-                refusal(() -> admin.createPartitions(Map.of("fixed", NewPartitions.increaseTo(2))).all().get()));
-        assertInstanceOf(UnknownTopicOrPartitionException.class,
-                refusal(() -> admin.createPartitions(Map.of("missing", NewPartitions.increaseTo(2))).all().get()));
-        assertInstanceOf(InvalidReplicaAssignmentException.class, refusal(() -> admin.createPartitions(
-                Map.of("fixed", NewPartitions.increaseTo(5, List.of(List.of(self))))).all().get()));
-        assertInstanceOf(InvalidReplicaAssignmentException.class, refusal(() -> admin.createPartitions(
-                Map.of("fixed", NewPartitions.increaseTo(4, List.of(List.of(self + 100))))).all().get()));
-        assertInstanceOf(InvalidReplicaAssignmentException.class, refusal(() -> admin.createPartitions(
-                Map.of("fixed", NewPartitions.increaseTo(4, List.of(List.of(self, self))))).all().get()));
+        assertInstanceOf(
+                InvalidPartitionsException.class,
+                refusal(() -> admin.createPartitions(Map.of("fixed", NewPartitions.increaseTo(2)))
+                        .all()
+                        .get()));
+        assertInstanceOf(
+                UnknownTopicOrPartitionException.class,
+                refusal(() -> admin.createPartitions(Map.of("missing", NewPartitions.increaseTo(2)))
+                        .all()
+                        .get()));
+        assertInstanceOf(
+                InvalidReplicaAssignmentException.class,
+                refusal(() -> admin.createPartitions(
+                                Map.of("fixed", NewPartitions.increaseTo(5, List.of(List.of(self)))))
+                        .all()
+                        .get()));
+        assertInstanceOf(
+                InvalidReplicaAssignmentException.class,
+                refusal(() -> admin.createPartitions(
+                                Map.of("fixed", NewPartitions.increaseTo(4, List.of(List.of(self + 100)))))
+                        .all()
+                        .get()));
+        assertInstanceOf(
+                InvalidReplicaAssignmentException.class,
+                refusal(() -> admin.createPartitions(
+                                Map.of("fixed", NewPartitions.increaseTo(4, List.of(List.of(self, self)))))
+                        .all()
+                        .get()));
         assertEquals(3, describe("fixed").partitions().size());
         assertFalse(Files.exists(dataDir.resolve("fixed-3")));
     }
@@ -146,26 +184,42 @@ class CreatePartitionsApiTest {
     void shouldRefuseToChangeTheOffsetsTopic() throws Exception {
         // Any group operation creates __consumer_offsets; the coordinator look-up is enough.
         admin.listConsumerGroupOffsets("g").partitionsToOffsetAndMetadata().get();
-        Throwable refused = refusal(() -> admin.createPartitions(Map.of("__consumer_offsets",
-                NewPartitions.increaseTo(1000))).all().get());
+        Throwable refused =
+                refusal(() -> admin.createPartitions(Map.of("__consumer_offsets", NewPartitions.increaseTo(1000)))
+                        .all()
+                        .get());
         assertInstanceOf(InvalidRequestException.class, refused);
     }
 
     @Test
     void shouldCreateTopicsOnManualAssignments() throws Exception {
         NewTopic manual = new NewTopic("manual", Map.of(0, List.of(self), 1, List.of(self)));
-        admin.createTopics(List.of(manual), new CreateTopicsOptions().validateOnly(true)).all().get();
+        admin.createTopics(List.of(manual), new CreateTopicsOptions().validateOnly(true))
+                .all()
+                .get();
         assertFalse(admin.listTopics().names().get().contains("manual"));
         admin.createTopics(List.of(manual)).all().get();
         assertEquals(2, describe("manual").partitions().size());
-        assertInstanceOf(InvalidReplicaAssignmentException.class, refusal(() -> admin.createTopics(List.of(
-                new NewTopic("nobody", Map.of(0, List.of(self + 100))))).all().get()));
-        assertInstanceOf(InvalidReplicaAssignmentException.class, refusal(() -> admin.createTopics(List.of(
-                new NewTopic("gap", Map.of(0, List.of(self), 2, List.of(self))))).all().get()));
-        assertInstanceOf(InvalidReplicaAssignmentException.class, refusal(() -> admin.createTopics(List.of(
-                new NewTopic("empty", Map.of(0, List.<Integer>of())))).all().get()));
+        assertInstanceOf(
+                InvalidReplicaAssignmentException.class,
+                refusal(() -> admin.createTopics(List.of(new NewTopic("nobody", Map.of(0, List.of(self + 100)))))
+                        .all()
+                        .get()));
+        assertInstanceOf(
+                InvalidReplicaAssignmentException.class,
+                refusal(() -> admin.createTopics(
+                                List.of(new NewTopic("gap", Map.of(0, List.of(self), 2, List.of(self)))))
+                        .all()
+                        .get()));
+        assertInstanceOf(
+                InvalidReplicaAssignmentException.class,
+                refusal(() -> admin.createTopics(List.of(new NewTopic("empty", Map.of(0, List.<Integer>of()))))
+                        .all()
+                        .get()));
         assertFalse(admin.listTopics().names().get().contains("nobody"));
-        assertTrue(new String(Files.readAllBytes(dataDir.resolve("manual-1").resolve("partition.metadata")),
-                StandardCharsets.UTF_8).contains("topic_id"));
+        assertTrue(new String(
+                        Files.readAllBytes(dataDir.resolve("manual-1").resolve("partition.metadata")),
+                        StandardCharsets.UTF_8)
+                .contains("topic_id"));
     }
 }

@@ -54,18 +54,24 @@ class RecordsAdminApiTest {
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
             for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(topic, 0, "k" + i, "value-" + i + "-padding-padding")).get();
+                producer.send(new ProducerRecord<>(topic, 0, "k" + i, "value-" + i + "-padding-padding"))
+                        .get();
             }
         }
     }
 
     private static long earliest(Admin admin, TopicPartition tp) throws Exception {
-        return admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp).get().offset();
+        return admin.listOffsets(Map.of(tp, OffsetSpec.earliest()))
+                .partitionResult(tp)
+                .get()
+                .offset();
     }
 
     private static List<Path> segmentFiles(Path dir) throws Exception {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().toList();
+            return files.filter(f -> f.getFileName().toString().endsWith(".log"))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -77,22 +83,30 @@ class RecordsAdminApiTest {
     @Test
     void shouldAdvanceTheLogStartDeleteSegmentsBelowAndKeepItThroughARestart() throws Exception {
         TopicPartition tp = new TopicPartition("purged", 0);
-        Map<String, String> overrides = Map.of("auto.create.topics.enable", "false",
-                "log.segment.delete.delay.ms", "0");
-        try (InProcessBroker broker = new InProcessBroker(dataDir, overrides); Admin admin = broker.admin()) {
+        Map<String, String> overrides =
+                Map.of("auto.create.topics.enable", "false", "log.segment.delete.delay.ms", "0");
+        try (InProcessBroker broker = new InProcessBroker(dataDir, overrides);
+                Admin admin = broker.admin()) {
             admin.createTopics(List.of(new NewTopic("purged", 1, (short) 1).configs(Map.of("segment.bytes", "1024"))))
-                    .all().get();
+                    .all()
+                    .get();
             produce(broker.bootstrap(), "purged", RECORDS);
             Path dir = dataDir.resolve("purged-0");
             assertTrue(segmentFiles(dir).size() > 4, "several segments to delete");
 
             DeletedRecords deleted = admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(120)))
-                    .lowWatermarks().get(tp).get();
+                    .lowWatermarks()
+                    .get(tp)
+                    .get();
             assertEquals(120, deleted.lowWatermark());
             assertEquals(120, earliest(admin, tp));
-            List<Path> left = Poll.until("segments entirely below 120 gone", Duration.ofSeconds(30),
-                    () -> segmentFiles(dir), files -> files.size() > 0 && files.stream().skip(1).allMatch(
-                            f -> baseOffset(f) > 120) && baseOffset(files.get(0)) <= 120);
+            List<Path> left = Poll.until(
+                    "segments entirely below 120 gone",
+                    Duration.ofSeconds(30),
+                    () -> segmentFiles(dir),
+                    files -> files.size() > 0
+                            && files.stream().skip(1).allMatch(f -> baseOffset(f) > 120)
+                            && baseOffset(files.get(0)) <= 120);
             assertTrue(baseOffset(left.get(0)) <= 120);
 
             Properties c = new Properties();
@@ -105,38 +119,70 @@ class RecordsAdminApiTest {
                 consumer.seek(tp, 10);
                 assertThrows(OffsetOutOfRangeException.class, () -> consumer.poll(Duration.ofSeconds(30)));
                 consumer.seek(tp, 120);
-                var records = Poll.until("the first record kept", Duration.ofSeconds(30),
-                        () -> consumer.poll(Duration.ofMillis(100)), r -> !r.isEmpty());
+                var records = Poll.until(
+                        "the first record kept",
+                        Duration.ofSeconds(30),
+                        () -> consumer.poll(Duration.ofMillis(100)),
+                        r -> !r.isEmpty());
                 assertEquals(120, records.iterator().next().offset());
-                assertEquals("value-120-padding-padding", records.iterator().next().value());
+                assertEquals(
+                        "value-120-padding-padding", records.iterator().next().value());
             }
 
             // -1 means the high watermark; an offset at or below the start changes nothing.
-            assertEquals(RECORDS, admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(-1)))
-                    .lowWatermarks().get(tp).get().lowWatermark());
-            assertEquals(RECORDS, admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(5)))
-                    .lowWatermarks().get(tp).get().lowWatermark());
+            assertEquals(
+                    RECORDS,
+                    admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(-1)))
+                            .lowWatermarks()
+                            .get(tp)
+                            .get()
+                            .lowWatermark());
+            assertEquals(
+                    RECORDS,
+                    admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(5)))
+                            .lowWatermarks()
+                            .get(tp)
+                            .get()
+                            .lowWatermark());
         }
-        try (InProcessBroker again = new InProcessBroker(dataDir, overrides); Admin admin = again.admin()) {
-            assertEquals(RECORDS, Poll.until("the restarted broker leads purged-0", Duration.ofSeconds(30),
-                    () -> earliest(admin, tp), offset -> offset >= 0), "the log start survives a restart");
+        try (InProcessBroker again = new InProcessBroker(dataDir, overrides);
+                Admin admin = again.admin()) {
+            assertEquals(
+                    RECORDS,
+                    Poll.until(
+                            "the restarted broker leads purged-0",
+                            Duration.ofSeconds(30),
+                            () -> earliest(admin, tp),
+                            offset -> offset >= 0),
+                    "the log start survives a restart");
         }
     }
 
     @Test
     void shouldRefuseWithKafkasErrorsAndChangeNothing() throws Exception {
         try (InProcessBroker broker = new InProcessBroker(dataDir, Map.of("auto.create.topics.enable", "false"));
-             Admin admin = broker.admin()) {
-            admin.createTopics(List.of(new NewTopic("kept", 1, (short) 1),
-                    new NewTopic("compacted", 1, (short) 1).configs(Map.of("cleanup.policy", "compact")))).all().get();
+                Admin admin = broker.admin()) {
+            admin.createTopics(List.of(
+                            new NewTopic("kept", 1, (short) 1),
+                            new NewTopic("compacted", 1, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
+                    .all()
+                    .get();
             produce(broker.bootstrap(), "kept", 10);
             TopicPartition kept = new TopicPartition("kept", 0);
-            ExecutionException beyond = assertThrows(ExecutionException.class, () -> admin.deleteRecords(
-                    Map.of(kept, RecordsToDelete.beforeOffset(11))).lowWatermarks().get(kept).get());
+            ExecutionException beyond = assertThrows(
+                    ExecutionException.class,
+                    () -> admin.deleteRecords(Map.of(kept, RecordsToDelete.beforeOffset(11)))
+                            .lowWatermarks()
+                            .get(kept)
+                            .get());
             assertInstanceOf(org.apache.kafka.common.errors.OffsetOutOfRangeException.class, beyond.getCause());
             TopicPartition compacted = new TopicPartition("compacted", 0);
-            ExecutionException policy = assertThrows(ExecutionException.class, () -> admin.deleteRecords(
-                    Map.of(compacted, RecordsToDelete.beforeOffset(0))).lowWatermarks().get(compacted).get());
+            ExecutionException policy = assertThrows(
+                    ExecutionException.class,
+                    () -> admin.deleteRecords(Map.of(compacted, RecordsToDelete.beforeOffset(0)))
+                            .lowWatermarks()
+                            .get(compacted)
+                            .get());
             assertInstanceOf(PolicyViolationException.class, policy.getCause());
             assertEquals(0, earliest(admin, kept));
         }
@@ -145,11 +191,15 @@ class RecordsAdminApiTest {
     @Test
     void shouldDescribeTheIdempotentProducerThatWrote() throws Exception {
         try (InProcessBroker broker = new InProcessBroker(dataDir, Map.of("auto.create.topics.enable", "false"));
-             Admin admin = broker.admin()) {
-            admin.createTopics(List.of(new NewTopic("produced", 2, (short) 1))).all().get();
+                Admin admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic("produced", 2, (short) 1)))
+                    .all()
+                    .get();
             produce(broker.bootstrap(), "produced", 7);
             TopicPartition tp = new TopicPartition("produced", 0);
-            List<ProducerState> producers = admin.describeProducers(List.of(tp)).partitionResult(tp).get()
+            List<ProducerState> producers = admin.describeProducers(List.of(tp))
+                    .partitionResult(tp)
+                    .get()
                     .activeProducers();
             assertEquals(1, producers.size(), producers::toString);
             ProducerState p = producers.get(0);
@@ -160,7 +210,11 @@ class RecordsAdminApiTest {
             assertTrue(p.coordinatorEpoch().isEmpty());
             assertTrue(p.currentTransactionStartOffset().isEmpty());
             TopicPartition idle = new TopicPartition("produced", 1);
-            assertTrue(admin.describeProducers(List.of(idle)).partitionResult(idle).get().activeProducers().isEmpty());
+            assertTrue(admin.describeProducers(List.of(idle))
+                    .partitionResult(idle)
+                    .get()
+                    .activeProducers()
+                    .isEmpty());
         }
     }
 }

@@ -26,7 +26,8 @@ public final class KafkaWire implements AutoCloseable {
 
     @SuppressWarnings("unchecked")
     public <R extends AbstractResponse> R send(AbstractRequest request) throws IOException {
-        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), "kafka-wire-test", ++correlationId);
+        RequestHeader header =
+                new RequestHeader(request.apiKey(), request.version(), "kafka-wire-test", ++correlationId);
         ByteBuffer frame = request.serializeWithHeader(header);
         out.writeInt(frame.remaining());
         out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());

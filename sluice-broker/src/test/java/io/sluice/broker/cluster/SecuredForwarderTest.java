@@ -42,13 +42,18 @@ class SecuredForwarderTest {
         assertEquals("SASL_SSL", clientSecurity.get("security.protocol"));
         assertEquals("SCRAM-SHA-512", clientSecurity.get("sasl.mechanism"));
         try (SluiceBroker broker = SluiceBroker.start(config);
-             ControllerForwarder forwarder = new ControllerForwarder(broker.cluster(), clientSecurity, 15_000)) {
+                ControllerForwarder forwarder = new ControllerForwarder(broker.cluster(), clientSecurity, 15_000)) {
             forwarder.createTopicAsync("forwarded", 2);
             Properties client = new Properties();
-            client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + broker.boundAddress().getPort());
+            client.put(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    "127.0.0.1:" + broker.boundAddress().getPort());
             client.putAll(security.clientProperties("SASL_SSL", "PLAIN", TestSecurity.PASSWORD, false));
             try (Admin admin = Admin.create(client)) {
-                Poll.until("the forwarded topic exists", Duration.ofSeconds(60), () -> admin.listTopics().names().get(),
+                Poll.until(
+                        "the forwarded topic exists",
+                        Duration.ofSeconds(60),
+                        () -> admin.listTopics().names().get(),
                         (Set<String> names) -> names.contains("forwarded"));
             }
         }

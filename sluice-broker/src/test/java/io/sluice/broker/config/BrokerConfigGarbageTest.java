@@ -33,7 +33,8 @@ class BrokerConfigGarbageTest {
     /** Keys checked against another key (listeners) may be refused under that key's name. */
     @Provide
     Arbitrary<String> brokerKeys() {
-        List<String> names = BrokerConfig.brokerKeys().stream().map(ConfigKey::name)
+        List<String> names = BrokerConfig.brokerKeys().stream()
+                .map(ConfigKey::name)
                 .filter(name -> !name.equals("advertised.listeners") && !name.equals("listener.security.protocol.map"))
                 .toList();
         return Arbitraries.of(names);
@@ -41,6 +42,7 @@ class BrokerConfigGarbageTest {
 
     @Provide
     Arbitrary<String> topicKeys() {
-        return Arbitraries.of(TopicConfigKeys.all().stream().map(TopicConfigKey::name).toList());
+        return Arbitraries.of(
+                TopicConfigKeys.all().stream().map(TopicConfigKey::name).toList());
     }
 }

@@ -84,7 +84,8 @@ class BrokerConfigTest {
         assertEquals(7000L, given.controllerWaitMs());
         assertEquals(900, given.controllerForwardRequestTimeoutMs());
         assertEquals(new ForwardingConfig(0, 5), ForwardingConfig.of(given));
-        assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of(BrokerConfigKeys.CONTROLLER_WAIT_MS, "0")));
+        assertThrows(
+                ConfigException.class, () -> BrokerConfig.fromMap(Map.of(BrokerConfigKeys.CONTROLLER_WAIT_MS, "0")));
     }
 
     @Test
@@ -110,41 +111,67 @@ class BrokerConfigTest {
 
     @Test
     void shouldPreferRetentionMsOverMinutesOverHours() {
-        assertEquals(5000L, BrokerConfig.fromMap(Map.of(
-                "log.retention.ms", "5000", "log.retention.minutes", "3", "log.retention.hours", "2")).logRetentionMs());
-        assertEquals(180000L, BrokerConfig.fromMap(Map.of(
-                "log.retention.minutes", "3", "log.retention.hours", "2")).logRetentionMs());
-        assertEquals(7200000L, BrokerConfig.fromMap(Map.of("log.retention.hours", "2")).logRetentionMs());
-        assertEquals(-1L, BrokerConfig.fromMap(Map.of("log.retention.hours", "-1")).logRetentionMs());
-        assertEquals(-1L, BrokerConfig.fromMap(Map.of("log.retention.ms", "-1", "log.retention.hours", "2")).logRetentionMs());
+        assertEquals(
+                5000L,
+                BrokerConfig.fromMap(Map.of(
+                                "log.retention.ms", "5000", "log.retention.minutes", "3", "log.retention.hours", "2"))
+                        .logRetentionMs());
+        assertEquals(
+                180000L,
+                BrokerConfig.fromMap(Map.of("log.retention.minutes", "3", "log.retention.hours", "2"))
+                        .logRetentionMs());
+        assertEquals(
+                7200000L,
+                BrokerConfig.fromMap(Map.of("log.retention.hours", "2")).logRetentionMs());
+        assertEquals(
+                -1L, BrokerConfig.fromMap(Map.of("log.retention.hours", "-1")).logRetentionMs());
+        assertEquals(
+                -1L,
+                BrokerConfig.fromMap(Map.of("log.retention.ms", "-1", "log.retention.hours", "2"))
+                        .logRetentionMs());
     }
 
     @Test
     void shouldPreferRollMsOverHours() {
-        assertEquals(1234L, BrokerConfig.fromMap(Map.of("log.roll.ms", "1234", "log.roll.hours", "1")).logRollMs());
-        assertEquals(3600000L, BrokerConfig.fromMap(Map.of("log.roll.hours", "1")).logRollMs());
+        assertEquals(
+                1234L,
+                BrokerConfig.fromMap(Map.of("log.roll.ms", "1234", "log.roll.hours", "1"))
+                        .logRollMs());
+        assertEquals(
+                3600000L, BrokerConfig.fromMap(Map.of("log.roll.hours", "1")).logRollMs());
     }
 
     @Test
     void shouldFallBackFromFlushIntervalMsToSchedulerInterval() {
-        assertEquals(500L, BrokerConfig.fromMap(Map.of("log.flush.scheduler.interval.ms", "500")).logFlushIntervalMs());
-        assertEquals(20L, BrokerConfig.fromMap(Map.of(
-                "log.flush.interval.ms", "20", "log.flush.scheduler.interval.ms", "500")).logFlushIntervalMs());
+        assertEquals(
+                500L,
+                BrokerConfig.fromMap(Map.of("log.flush.scheduler.interval.ms", "500"))
+                        .logFlushIntervalMs());
+        assertEquals(
+                20L,
+                BrokerConfig.fromMap(Map.of("log.flush.interval.ms", "20", "log.flush.scheduler.interval.ms", "500"))
+                        .logFlushIntervalMs());
     }
 
     @Test
     void shouldPreferLogDirsOverLogDir() {
-        assertEquals(List.of(Path.of("/a"), Path.of("/b")),
-                BrokerConfig.fromMap(Map.of("log.dirs", "/a, /b", "log.dir", "/c")).logDirs());
-        assertEquals(List.of(Path.of("/c")), BrokerConfig.fromMap(Map.of("log.dir", "/c")).logDirs());
+        assertEquals(
+                List.of(Path.of("/a"), Path.of("/b")),
+                BrokerConfig.fromMap(Map.of("log.dirs", "/a, /b", "log.dir", "/c"))
+                        .logDirs());
+        assertEquals(
+                List.of(Path.of("/c")),
+                BrokerConfig.fromMap(Map.of("log.dir", "/c")).logDirs());
     }
 
     @Test
     void shouldUseNodeIdWhenBrokerIdIsAbsent() {
         assertEquals(3, BrokerConfig.fromMap(Map.of("node.id", "3")).brokerId());
-        assertEquals(3, BrokerConfig.fromMap(Map.of("node.id", "3", "broker.id", "3")).brokerId());
-        ConfigException error = assertThrows(ConfigException.class,
-                () -> BrokerConfig.fromMap(Map.of("node.id", "3", "broker.id", "4")));
+        assertEquals(
+                3,
+                BrokerConfig.fromMap(Map.of("node.id", "3", "broker.id", "3")).brokerId());
+        ConfigException error = assertThrows(
+                ConfigException.class, () -> BrokerConfig.fromMap(Map.of("node.id", "3", "broker.id", "4")));
         assertEquals("node.id", error.key());
     }
 
@@ -158,8 +185,13 @@ class BrokerConfigTest {
                 "num.partitons", "3",
                 "foo.bar", "x"));
 
-        assertEquals(List.of("group.coordinator.rebalance.protocols", "num.recovery.threads.per.data.dir",
-                "offsets.topic.segment.bytes", "transaction.state.log.min.isr"), config.ignoredKeys());
+        assertEquals(
+                List.of(
+                        "group.coordinator.rebalance.protocols",
+                        "num.recovery.threads.per.data.dir",
+                        "offsets.topic.segment.bytes",
+                        "transaction.state.log.min.isr"),
+                config.ignoredKeys());
         assertEquals(List.of("foo.bar", "num.partitons"), config.unknownKeys());
         assertEquals(1, config.numPartitions());
     }
@@ -183,8 +215,10 @@ class BrokerConfigTest {
 
     @Test
     void shouldRefuseMinSessionTimeoutAboveMax() {
-        ConfigException error = assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of(
-                "group.min.session.timeout.ms", "10000", "group.max.session.timeout.ms", "9000")));
+        ConfigException error = assertThrows(
+                ConfigException.class,
+                () -> BrokerConfig.fromMap(
+                        Map.of("group.min.session.timeout.ms", "10000", "group.max.session.timeout.ms", "9000")));
         assertEquals("group.min.session.timeout.ms", error.key());
         assertTrue(error.getMessage().contains("9000"), error.getMessage());
     }
@@ -199,12 +233,25 @@ class BrokerConfigTest {
             if (key.defaultValue() != null) {
                 key.parse(key.defaultValue());
             } else {
-                assertTrue(key.doc().contains("unset"), key.name() + " has no default so its doc must say what unset means");
+                assertTrue(
+                        key.doc().contains("unset"),
+                        key.name() + " has no default so its doc must say what unset means");
             }
         }
-        for (String required : List.of("broker.id", "listeners", "advertised.listeners", "log.dirs", "log.dir",
-                "num.partitions", "auto.create.topics.enable", "message.max.bytes", "socket.request.max.bytes",
-                "log.segment.bytes", "log.retention.ms", "log.flush.interval.messages", "log.flush.interval.ms")) {
+        for (String required : List.of(
+                "broker.id",
+                "listeners",
+                "advertised.listeners",
+                "log.dirs",
+                "log.dir",
+                "num.partitions",
+                "auto.create.topics.enable",
+                "message.max.bytes",
+                "socket.request.max.bytes",
+                "log.segment.bytes",
+                "log.retention.ms",
+                "log.flush.interval.messages",
+                "log.flush.interval.ms")) {
             assertTrue(names.contains(required), required);
         }
     }
@@ -228,15 +275,26 @@ class BrokerConfigTest {
 
     @Test
     void shouldChooseTheInterBrokerListenerByNameOrProtocolAmongTheAdvertisedOnes() {
-        Map<String, String> two = Map.of("listeners", "EXTERNAL://127.0.0.1:0,INTERNAL://127.0.0.1:0",
-                "listener.security.protocol.map", "EXTERNAL:PLAINTEXT,INTERNAL:PLAINTEXT,SSL:SSL");
+        Map<String, String> two = Map.of(
+                "listeners",
+                "EXTERNAL://127.0.0.1:0,INTERNAL://127.0.0.1:0",
+                "listener.security.protocol.map",
+                "EXTERNAL:PLAINTEXT,INTERNAL:PLAINTEXT,SSL:SSL");
         assertEquals("EXTERNAL", BrokerConfig.fromMap(two).interBrokerListener().name(), "unset: the first advertised");
         Map<String, String> named = new java.util.HashMap<>(two);
         named.put("inter.broker.listener.name", "internal");
-        assertEquals("INTERNAL", BrokerConfig.fromMap(named).interBrokerListener().name());
-        Map<String, String> byProtocol = Map.of("listeners", "SSL://127.0.0.1:0,PLAINTEXT://127.0.0.1:0",
-                "ssl.keystore.location", "/absent.p12", "security.inter.broker.protocol", "PLAINTEXT");
-        assertEquals("PLAINTEXT", BrokerConfig.fromMap(byProtocol).interBrokerListener().name(),
+        assertEquals(
+                "INTERNAL", BrokerConfig.fromMap(named).interBrokerListener().name());
+        Map<String, String> byProtocol = Map.of(
+                "listeners",
+                "SSL://127.0.0.1:0,PLAINTEXT://127.0.0.1:0",
+                "ssl.keystore.location",
+                "/absent.p12",
+                "security.inter.broker.protocol",
+                "PLAINTEXT");
+        assertEquals(
+                "PLAINTEXT",
+                BrokerConfig.fromMap(byProtocol).interBrokerListener().name(),
                 "security.inter.broker.protocol names the listener of that name");
         Map<String, String> both = new java.util.HashMap<>(named);
         both.put("security.inter.broker.protocol", "PLAINTEXT");
@@ -244,16 +302,20 @@ class BrokerConfigTest {
         assertTrue(twice.getMessage().contains("Only one of"), twice.getMessage());
         Map<String, String> notAdvertised = new java.util.HashMap<>(named);
         notAdvertised.put("advertised.listeners", "EXTERNAL://broker-1:9092");
-        assertEquals("inter.broker.listener.name",
-                assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(notAdvertised)).key());
+        assertEquals(
+                "inter.broker.listener.name",
+                assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(notAdvertised))
+                        .key());
     }
 
     @Test
     void shouldRefuseAnInterBrokerListenerThatIsNotAdvertised() {
-        assertEquals("PLAINTEXT", BrokerConfig.fromMap(Map.of("inter.broker.listener.name", "PLAINTEXT"))
-                .valueText("inter.broker.listener.name"));
-        ConfigException error = assertThrows(ConfigException.class,
-                () -> BrokerConfig.fromMap(Map.of("inter.broker.listener.name", "REPLICATION")));
+        assertEquals(
+                "PLAINTEXT",
+                BrokerConfig.fromMap(Map.of("inter.broker.listener.name", "PLAINTEXT"))
+                        .valueText("inter.broker.listener.name"));
+        ConfigException error = assertThrows(
+                ConfigException.class, () -> BrokerConfig.fromMap(Map.of("inter.broker.listener.name", "REPLICATION")));
         assertEquals("inter.broker.listener.name", error.key());
     }
 }

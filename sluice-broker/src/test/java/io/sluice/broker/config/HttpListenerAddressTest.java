@@ -30,8 +30,11 @@ class HttpListenerAddressTest {
     @Test
     void shouldBeOffByDefaultAndCheckedWhenTheConfigurationLoads() {
         assertTrue(BrokerConfig.fromMap(Map.of()).httpListener().isEmpty());
-        assertEquals(new HttpListenerAddress("127.0.0.1", 9644),
-                BrokerConfig.fromMap(Map.of("sluice.http.listener", "9644")).httpListener().orElseThrow());
+        assertEquals(
+                new HttpListenerAddress("127.0.0.1", 9644),
+                BrokerConfig.fromMap(Map.of("sluice.http.listener", "9644"))
+                        .httpListener()
+                        .orElseThrow());
         assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of("sluice.http.listener", "nine")));
     }
 }

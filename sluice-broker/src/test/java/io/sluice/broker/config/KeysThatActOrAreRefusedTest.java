@@ -21,19 +21,29 @@ import org.junit.jupiter.api.Test;
 class KeysThatActOrAreRefusedTest {
     private static final ConfigResource BROKER_0 = new ConfigResource(ConfigResource.Type.BROKER, "0");
 
-    private final DynamicConfigSchema schema = new DynamicConfigSchema(
-            new DynamicBrokerConfig(BrokerConfig.fromMap(Map.of("log.cleaner.threads", "2"))));
+    private final DynamicConfigSchema schema =
+            new DynamicConfigSchema(new DynamicBrokerConfig(BrokerConfig.fromMap(Map.of("log.cleaner.threads", "2"))));
 
     @Test
     void shouldTakeOnlyTheDefaultOfATopicKeySluiceDoesNotActOn() {
         assertEquals(Map.of("preallocate", "false"), TopicConfigs.validateNew(Map.of("preallocate", "false")));
-        for (Map.Entry<String, String> other : Map.of("preallocate", "true", "segment.jitter.ms", "5",
-                "message.downconversion.enable", "false", "remote.storage.enable", "true").entrySet()) {
-            ConfigException refused = assertThrows(ConfigException.class,
-                    () -> TopicConfigs.validateNew(Map.ofEntries(other)), other::toString);
+        for (Map.Entry<String, String> other : Map.of(
+                        "preallocate",
+                        "true",
+                        "segment.jitter.ms",
+                        "5",
+                        "message.downconversion.enable",
+                        "false",
+                        "remote.storage.enable",
+                        "true")
+                .entrySet()) {
+            ConfigException refused = assertThrows(
+                    ConfigException.class, () -> TopicConfigs.validateNew(Map.ofEntries(other)), other::toString);
             assertTrue(refused.getMessage().contains("does not act on it"), refused.getMessage());
         }
-        assertEquals(Map.of("preallocate", "true"), TopicConfigs.validate(Map.of("preallocate", "true")),
+        assertEquals(
+                Map.of("preallocate", "true"),
+                TopicConfigs.validate(Map.of("preallocate", "true")),
                 "a topic stored before keeps loading");
     }
 
@@ -41,7 +51,8 @@ class KeysThatActOrAreRefusedTest {
     void shouldRefuseALogDirectoryThrottleButLetItBeDeleted() throws Exception {
         String key = BrokerConfigKeys.REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND;
         assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of(key, "1000")));
-        ConfigRefusedException refused = assertThrows(ConfigRefusedException.class,
+        ConfigRefusedException refused = assertThrows(
+                ConfigRefusedException.class,
                 () -> schema.validate(BROKER_0, Map.of(), Map.of(key, "1000"), ClusterState.EMPTY));
         assertEquals(ConfigError.INVALID_CONFIG, refused.error());
         schema.validate(BROKER_0, Map.of(key, String.valueOf(Long.MAX_VALUE)), Map.of(), ClusterState.EMPTY);
@@ -49,8 +60,8 @@ class KeysThatActOrAreRefusedTest {
 
     @Test
     void shouldReportKeysItDoesNotActOnAsIgnoredAndUnknownCleanerNamesAsUnknown() {
-        BrokerConfig config = BrokerConfig.fromMap(Map.of("queued.max.requests", "100", "log.cleaner.dedupe.buffer.load",
-                "0.5"));
+        BrokerConfig config =
+                BrokerConfig.fromMap(Map.of("queued.max.requests", "100", "log.cleaner.dedupe.buffer.load", "0.5"));
         assertEquals(List.of("queued.max.requests"), config.ignoredKeys());
         assertEquals(List.of("log.cleaner.dedupe.buffer.load"), config.unknownKeys());
         assertTrue(BrokerConfig.ignoredKafkaKeys().contains("queued.max.requests"));
@@ -61,11 +72,14 @@ class KeysThatActOrAreRefusedTest {
         String threads = BrokerConfigKeys.LOG_CLEANER_THREADS;
         schema.validate(BROKER_0, Map.of(), Map.of(threads, "4"), ClusterState.EMPTY);
         schema.validate(BROKER_0, Map.of(), Map.of(threads, "1"), ClusterState.EMPTY);
-        ConfigRefusedException more = assertThrows(ConfigRefusedException.class,
+        ConfigRefusedException more = assertThrows(
+                ConfigRefusedException.class,
                 () -> schema.validate(BROKER_0, Map.of(), Map.of(threads, "5"), ClusterState.EMPTY));
         assertEquals(ConfigError.INVALID_CONFIG, more.error());
-        assertEquals("Log cleaner threads cannot be increased to more than double the current value 2", more.getMessage());
-        ConfigRefusedException zero = assertThrows(ConfigRefusedException.class,
+        assertEquals(
+                "Log cleaner threads cannot be increased to more than double the current value 2", more.getMessage());
+        ConfigRefusedException zero = assertThrows(
+                ConfigRefusedException.class,
                 () -> schema.validate(BROKER_0, Map.of(), Map.of(threads, "0"), ClusterState.EMPTY));
         assertEquals(ConfigError.INVALID_CONFIG, zero.error());
         assertTrue(DynamicBrokerKeys.isDynamic(BrokerConfigKeys.LOG_CLEANER_IO_MAX_BYTES_PER_SECOND));

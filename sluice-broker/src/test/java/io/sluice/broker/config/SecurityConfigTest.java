@@ -10,7 +10,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SecurityConfigTest {
-    private static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required user_a=\"pw-1\";";
+    private static final String JAAS =
+            "org.apache.kafka.common.security.plain.PlainLoginModule required user_a=\"pw-1\";";
 
     @Test
     void shouldPreferListenerOverridesThenTheKeyThenItsDefault() {
@@ -33,8 +34,9 @@ class SecurityConfigTest {
 
     @Test
     void shouldValidateListenerOverridesLikeTheirKey() {
-        ConfigException error = assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of(
-                "listener.name.sasl_ssl.ssl.client.auth", "sometimes")));
+        ConfigException error = assertThrows(
+                ConfigException.class,
+                () -> BrokerConfig.fromMap(Map.of("listener.name.sasl_ssl.ssl.client.auth", "sometimes")));
         assertEquals("listener.name.sasl_ssl.ssl.client.auth", error.key());
         assertThrows(ConfigException.class, () -> BrokerConfig.fromMap(Map.of("sasl.server.max.receive.size", "0")));
     }

@@ -43,8 +43,15 @@ class TopicConfigsTest {
     @Test
     void shouldPreferOverridesOverBrokerValues() {
         BrokerConfig broker = BrokerConfig.fromMap(Map.of("log.retention.hours", "1", "log.segment.bytes", "2048"));
-        EffectiveTopicConfig topic = TopicConfigs.resolve(broker,
-                Map.of("retention.ms", "1000", "message.timestamp.type", "LogAppendTime", "cleanup.policy", "compact,delete"));
+        EffectiveTopicConfig topic = TopicConfigs.resolve(
+                broker,
+                Map.of(
+                        "retention.ms",
+                        "1000",
+                        "message.timestamp.type",
+                        "LogAppendTime",
+                        "cleanup.policy",
+                        "compact,delete"));
 
         assertEquals(1000L, topic.retentionMs());
         assertEquals(2048, topic.segmentBytes());
@@ -55,9 +62,20 @@ class TopicConfigsTest {
 
     @Test
     void shouldBuildLogConfigFromEffectiveValues() {
-        BrokerConfig broker = BrokerConfig.fromMap(Map.of("log.flush.interval.messages", "1", "producer.id.expiration.ms", "5000"));
-        LogConfig log = TopicConfigs.resolve(broker, Map.of("segment.bytes", "4096", "retention.ms", "-1",
-                "segment.index.bytes", "1024", "flush.ms", "250")).logConfig();
+        BrokerConfig broker =
+                BrokerConfig.fromMap(Map.of("log.flush.interval.messages", "1", "producer.id.expiration.ms", "5000"));
+        LogConfig log = TopicConfigs.resolve(
+                        broker,
+                        Map.of(
+                                "segment.bytes",
+                                "4096",
+                                "retention.ms",
+                                "-1",
+                                "segment.index.bytes",
+                                "1024",
+                                "flush.ms",
+                                "250"))
+                .logConfig();
 
         assertEquals(4096, log.segmentBytes());
         assertEquals(-1L, log.retentionMs());
@@ -65,13 +83,17 @@ class TopicConfigsTest {
         assertEquals(250L, log.flushIntervalMs());
         assertTrue(log.flushesEveryAppend());
         assertEquals(5000L, log.producerIdExpirationMs());
-        assertEquals(LogConfig.defaults().toBuilder().producerIdExpirationMs(86400000L).build(),
+        assertEquals(
+                LogConfig.defaults().toBuilder()
+                        .producerIdExpirationMs(86400000L)
+                        .build(),
                 TopicConfigs.resolve(DEFAULT_BROKER, Map.of()).logConfig());
     }
 
     @Test
     void shouldReportSourcesForDescribeConfigs() {
-        BrokerConfig broker = BrokerConfig.fromMap(Map.of("log.retention.minutes", "5", "message.max.bytes", "2000000"));
+        BrokerConfig broker =
+                BrokerConfig.fromMap(Map.of("log.retention.minutes", "5", "message.max.bytes", "2000000"));
         EffectiveTopicConfig topic = TopicConfigs.resolve(broker, Map.of("segment.bytes", "4096"));
         Map<String, ConfigEntry> byName = new HashMap<>();
         for (ConfigEntry entry : topic.describe()) {
@@ -112,8 +134,8 @@ class TopicConfigsTest {
 
     @Test
     void shouldRefuseUnknownTopicKey() {
-        ConfigException error = assertThrows(ConfigException.class,
-                () -> TopicConfigs.validate(Map.of("retention.msec", "5")));
+        ConfigException error =
+                assertThrows(ConfigException.class, () -> TopicConfigs.validate(Map.of("retention.msec", "5")));
         assertEquals("retention.msec", error.key());
         assertTrue(error.getMessage().contains("unknown"), error.getMessage());
     }
@@ -133,8 +155,10 @@ class TopicConfigsTest {
                 Map.entry("flush.messages", "0"),
                 Map.entry("preallocate", "maybe"));
         for (Map.Entry<String, String> entry : bad) {
-            ConfigException error = assertThrows(ConfigException.class,
-                    () -> TopicConfigs.validate(Map.of(entry.getKey(), entry.getValue())), entry.getKey());
+            ConfigException error = assertThrows(
+                    ConfigException.class,
+                    () -> TopicConfigs.validate(Map.of(entry.getKey(), entry.getValue())),
+                    entry.getKey());
             assertEquals(entry.getKey(), error.key());
             assertTrue(error.getMessage().contains(entry.getKey()), error.getMessage());
         }
@@ -142,7 +166,8 @@ class TopicConfigsTest {
 
     @Test
     void shouldNormalizeValidOverrides() {
-        assertEquals(Map.of("retention.ms", "1000", "segment.bytes", "4096"),
+        assertEquals(
+                Map.of("retention.ms", "1000", "segment.bytes", "4096"),
                 TopicConfigs.validate(Map.of("retention.ms", " 1000 ", "segment.bytes", "4096")));
     }
 
@@ -151,7 +176,9 @@ class TopicConfigsTest {
         for (TopicConfigKey key : TopicConfigKeys.all()) {
             assertFalse(key.key().doc().isBlank(), key.name());
             for (String synonym : key.brokerSynonyms()) {
-                assertTrue(BrokerConfig.brokerKeys().stream().anyMatch(k -> k.name().equals(synonym)),
+                assertTrue(
+                        BrokerConfig.brokerKeys().stream()
+                                .anyMatch(k -> k.name().equals(synonym)),
                         key.name() + " -> " + synonym);
             }
             assertEquals(key.brokerSynonyms().isEmpty(), key.brokerDefault() == null, key.name());

@@ -1,7 +1,17 @@
 package io.sluice.broker.group;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.broker.group.store.GroupStoreMigration;
 import io.sluice.broker.group.store.LocalOffsetsPartitions;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
@@ -18,17 +28,6 @@ import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Utils;
-
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A coordinator over a real replicated group store on {@code __consumer_offsets} partition logs in a temporary
@@ -98,17 +97,29 @@ final class GroupHarness implements AutoCloseable {
 
     static GroupCoordinatorConfig config(int initialDelayMs) {
         GroupCoordinatorConfig d = GroupCoordinatorConfig.defaults();
-        return new GroupCoordinatorConfig(initialDelayMs, d.minSessionTimeoutMs(), d.maxSessionTimeoutMs(),
-                d.maxSize(), d.offsetsRetentionMinutes(), d.offsetsRetentionCheckIntervalMs(),
-                d.offsetMetadataMaxBytes(), 5, d.memberMetadataMaxBytes(), d.offsetsCommitTimeoutMs());
+        return new GroupCoordinatorConfig(
+                initialDelayMs,
+                d.minSessionTimeoutMs(),
+                d.maxSessionTimeoutMs(),
+                d.maxSize(),
+                d.offsetsRetentionMinutes(),
+                d.offsetsRetentionCheckIntervalMs(),
+                d.offsetMetadataMaxBytes(),
+                5,
+                d.memberMetadataMaxBytes(),
+                d.offsetsCommitTimeoutMs());
     }
 
     void start() throws IOException {
         if (partitions == null) {
             partitions = new LocalOffsetsPartitions(dir, config.offsetsTopicNumPartitions(), scheduler::now);
         }
-        coordinator = new GroupCoordinator(config, partitions.store(scheduler, config.offsetsCommitTimeoutMs(),
-                GroupStoreMigration.none()), scheduler, manualLeadership ? scheduler : Runnable::run, scheduler::now,
+        coordinator = new GroupCoordinator(
+                config,
+                partitions.store(scheduler, config.offsetsCommitTimeoutMs(), GroupStoreMigration.none()),
+                scheduler,
+                manualLeadership ? scheduler : Runnable::run,
+                scheduler::now,
                 topics);
         coordinator.startup();
         for (int p = 0; !manualLeadership && p < partitions.count(); p++) {
@@ -124,25 +135,34 @@ final class GroupHarness implements AutoCloseable {
     }
 
     static byte[] subscription(List<String> topics, List<TopicPartition> owned) {
-        ByteBuffer buffer = ConsumerProtocol.serializeSubscription(
-                new ConsumerPartitionAssignor.Subscription(topics, null, owned));
+        ByteBuffer buffer =
+                ConsumerProtocol.serializeSubscription(new ConsumerPartitionAssignor.Subscription(topics, null, owned));
         return Utils.toArray(buffer);
     }
 
     static byte[] assignment(List<TopicPartition> partitions) {
-        return Utils.toArray(ConsumerProtocol.serializeAssignment(new ConsumerPartitionAssignor.Assignment(partitions)));
+        return Utils.toArray(
+                ConsumerProtocol.serializeAssignment(new ConsumerPartitionAssignor.Assignment(partitions)));
     }
 
     static List<TopicPartition> partitionsOf(byte[] assignment) {
-        return ConsumerProtocol.deserializeAssignment(ByteBuffer.wrap(assignment)).partitions();
+        return ConsumerProtocol.deserializeAssignment(ByteBuffer.wrap(assignment))
+                .partitions();
     }
 
     static JoinGroupRequestData joinRequest(String group, String memberId, String instanceId, byte[] metadata) {
         JoinGroupRequestData.JoinGroupRequestProtocolCollection protocols =
                 new JoinGroupRequestData.JoinGroupRequestProtocolCollection();
-        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range").setMetadata(metadata));
-        return new JoinGroupRequestData().setGroupId(group).setMemberId(memberId).setGroupInstanceId(instanceId)
-                .setSessionTimeoutMs(SESSION_MS).setRebalanceTimeoutMs(REBALANCE_MS).setProtocolType("consumer")
+        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol()
+                .setName("range")
+                .setMetadata(metadata));
+        return new JoinGroupRequestData()
+                .setGroupId(group)
+                .setMemberId(memberId)
+                .setGroupInstanceId(instanceId)
+                .setSessionTimeoutMs(SESSION_MS)
+                .setRebalanceTimeoutMs(REBALANCE_MS)
+                .setProtocolType("consumer")
                 .setProtocols(protocols);
     }
 
@@ -162,19 +182,29 @@ final class GroupHarness implements AutoCloseable {
         return join(group, first.memberId(), metadata);
     }
 
-    CompletableFuture<SyncGroupResponseData> sync(String group, String memberId, int generation,
-                                                  Map<String, byte[]> assignments) {
+    CompletableFuture<SyncGroupResponseData> sync(
+            String group, String memberId, int generation, Map<String, byte[]> assignments) {
         return sync(group, memberId, null, generation, assignments);
     }
 
-    CompletableFuture<SyncGroupResponseData> sync(String group, String memberId, String instanceId, int generation,
-                                                  Map<String, byte[]> assignments) {
+    CompletableFuture<SyncGroupResponseData> sync(
+            String group, String memberId, String instanceId, int generation, Map<String, byte[]> assignments) {
         List<SyncGroupRequestData.SyncGroupRequestAssignment> list = new ArrayList<>();
         assignments.forEach((m, a) -> list.add(new SyncGroupRequestData.SyncGroupRequestAssignment()
-                .setMemberId(m).setAssignment(a)));
-        return coordinator.handleSyncGroup(new SyncGroupRequestData().setGroupId(group).setMemberId(memberId)
-                .setGroupInstanceId(instanceId).setGenerationId(generation).setProtocolType("consumer")
-                .setProtocolName("range").setAssignments(list), SYNC_V, "client", "/127.0.0.1");
+                .setMemberId(m)
+                .setAssignment(a)));
+        return coordinator.handleSyncGroup(
+                new SyncGroupRequestData()
+                        .setGroupId(group)
+                        .setMemberId(memberId)
+                        .setGroupInstanceId(instanceId)
+                        .setGenerationId(generation)
+                        .setProtocolType("consumer")
+                        .setProtocolName("range")
+                        .setAssignments(list),
+                SYNC_V,
+                "client",
+                "/127.0.0.1");
     }
 
     Errors heartbeat(String group, String memberId, int generation) {
@@ -182,33 +212,73 @@ final class GroupHarness implements AutoCloseable {
     }
 
     Errors heartbeat(String group, String memberId, String instanceId, int generation) {
-        return Errors.forCode(coordinator.handleHeartbeat(new HeartbeatRequestData().setGroupId(group)
-                        .setMemberId(memberId).setGroupInstanceId(instanceId).setGenerationId(generation),
-                HEARTBEAT_V, "client", "/127.0.0.1").getNow(null).errorCode());
+        return Errors.forCode(coordinator
+                .handleHeartbeat(
+                        new HeartbeatRequestData()
+                                .setGroupId(group)
+                                .setMemberId(memberId)
+                                .setGroupInstanceId(instanceId)
+                                .setGenerationId(generation),
+                        HEARTBEAT_V,
+                        "client",
+                        "/127.0.0.1")
+                .getNow(null)
+                .errorCode());
     }
 
     LeaveGroupResponseData leave(String group, String memberId, String instanceId) {
-        return coordinator.handleLeaveGroup(new LeaveGroupRequestData().setGroupId(group).setMembers(List.of(
-                        new LeaveGroupRequestData.MemberIdentity().setMemberId(memberId).setGroupInstanceId(instanceId))),
-                LEAVE_V, "client", "/127.0.0.1").getNow(null);
+        return coordinator
+                .handleLeaveGroup(
+                        new LeaveGroupRequestData()
+                                .setGroupId(group)
+                                .setMembers(List.of(new LeaveGroupRequestData.MemberIdentity()
+                                        .setMemberId(memberId)
+                                        .setGroupInstanceId(instanceId))),
+                        LEAVE_V,
+                        "client",
+                        "/127.0.0.1")
+                .getNow(null);
     }
 
-    OffsetCommitResponseData commit(String group, String memberId, String instanceId, int generation,
-                                    String topic, int partition, long offset, String metadata) {
-        return commitAsync(group, memberId, instanceId, generation, topic, partition, offset, metadata).getNow(null);
+    OffsetCommitResponseData commit(
+            String group,
+            String memberId,
+            String instanceId,
+            int generation,
+            String topic,
+            int partition,
+            long offset,
+            String metadata) {
+        return commitAsync(group, memberId, instanceId, generation, topic, partition, offset, metadata)
+                .getNow(null);
     }
 
     /** The commit's answer, which waits until every in-sync replica holds it. */
-    CompletableFuture<OffsetCommitResponseData> commitAsync(String group, String memberId, String instanceId,
-                                                            int generation, String topic, int partition, long offset,
-                                                            String metadata) {
-        return coordinator.handleOffsetCommit(new OffsetCommitRequestData().setGroupId(group).setMemberId(memberId)
-                .setGroupInstanceId(instanceId).setGenerationIdOrMemberEpoch(generation)
-                .setTopics(List.of(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName(topic)
-                        .setPartitions(List.of(new OffsetCommitRequestData.OffsetCommitRequestPartition()
-                                .setPartitionIndex(partition).setCommittedOffset(offset)
-                                .setCommittedLeaderEpoch(7).setCommittedMetadata(metadata))))),
-                COMMIT_V, "client", "/127.0.0.1");
+    CompletableFuture<OffsetCommitResponseData> commitAsync(
+            String group,
+            String memberId,
+            String instanceId,
+            int generation,
+            String topic,
+            int partition,
+            long offset,
+            String metadata) {
+        return coordinator.handleOffsetCommit(
+                new OffsetCommitRequestData()
+                        .setGroupId(group)
+                        .setMemberId(memberId)
+                        .setGroupInstanceId(instanceId)
+                        .setGenerationIdOrMemberEpoch(generation)
+                        .setTopics(List.of(new OffsetCommitRequestData.OffsetCommitRequestTopic()
+                                .setName(topic)
+                                .setPartitions(List.of(new OffsetCommitRequestData.OffsetCommitRequestPartition()
+                                        .setPartitionIndex(partition)
+                                        .setCommittedOffset(offset)
+                                        .setCommittedLeaderEpoch(7)
+                                        .setCommittedMetadata(metadata))))),
+                COMMIT_V,
+                "client",
+                "/127.0.0.1");
     }
 
     static Errors commitError(OffsetCommitResponseData response) {
@@ -217,10 +287,17 @@ final class GroupHarness implements AutoCloseable {
 
     /** Committed offset of one partition as OffsetFetch v7 reports it. */
     long committed(String group, String topic, int partition) {
-        OffsetFetchResponseData response = coordinator.handleOffsetFetch(new OffsetFetchRequestData()
-                        .setGroupId(group).setTopics(List.of(new OffsetFetchRequestData.OffsetFetchRequestTopic()
-                                .setName(topic).setPartitionIndexes(List.of(partition)))),
-                FETCH_V, "client", "/127.0.0.1").getNow(null);
+        OffsetFetchResponseData response = coordinator
+                .handleOffsetFetch(
+                        new OffsetFetchRequestData()
+                                .setGroupId(group)
+                                .setTopics(List.of(new OffsetFetchRequestData.OffsetFetchRequestTopic()
+                                        .setName(topic)
+                                        .setPartitionIndexes(List.of(partition)))),
+                        FETCH_V,
+                        "client",
+                        "/127.0.0.1")
+                .getNow(null);
         assertEquals(Errors.NONE.code(), response.errorCode());
         return response.topics().get(0).partitions().get(0).committedOffset();
     }

@@ -1,15 +1,8 @@
 package io.sluice.broker.group;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import org.apache.kafka.common.message.JoinGroupRequestData;
-import org.apache.kafka.common.message.JoinGroupResponseData;
-import org.apache.kafka.common.message.SyncGroupResponseData;
-import org.apache.kafka.common.protocol.Errors;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,10 +14,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.JoinGroupResponseData;
+import org.apache.kafka.common.message.SyncGroupResponseData;
+import org.apache.kafka.common.protocol.Errors;
 
 /**
  * Random interleavings of joins, syncs, heartbeats, commits, leaves and clock jumps by a handful of dynamic and
@@ -37,10 +36,16 @@ class GroupInvariantProperties {
     private static final int MEMBERS = 4;
     private static final byte[] SUB = GroupHarness.subscription(List.of("t"), List.of());
 
-    enum Kind { JOIN, SYNC, HEARTBEAT, COMMIT, LEAVE, ADVANCE }
-
-    record Step(Kind kind, int member, int advanceMs) {
+    enum Kind {
+        JOIN,
+        SYNC,
+        HEARTBEAT,
+        COMMIT,
+        LEAVE,
+        ADVANCE
     }
+
+    record Step(Kind kind, int member, int advanceMs) {}
 
     /** What one simulated client knows: its member id, last generation, and requests in flight. */
     private static final class Client {
@@ -57,8 +62,11 @@ class GroupInvariantProperties {
 
     @Provide
     Arbitrary<List<Step>> steps() {
-        Arbitrary<Step> step = Combinators.combine(Arbitraries.of(Kind.class), Arbitraries.integers().between(0, MEMBERS - 1),
-                Arbitraries.of(0, 500, 3_000, 6_000, 11_000, 31_000)).as(Step::new);
+        Arbitrary<Step> step = Combinators.combine(
+                        Arbitraries.of(Kind.class),
+                        Arbitraries.integers().between(0, MEMBERS - 1),
+                        Arbitraries.of(0, 500, 3_000, 6_000, 11_000, 31_000))
+                .as(Step::new);
         return step.list().ofMinSize(5).ofMaxSize(60);
     }
 
@@ -139,7 +147,8 @@ class GroupInvariantProperties {
             if (r.errorCode() == Errors.NONE.code() || r.errorCode() == Errors.MEMBER_ID_REQUIRED.code()) {
                 c.memberId = r.memberId();
                 c.generation = r.generationId();
-            } else if (r.errorCode() == Errors.UNKNOWN_MEMBER_ID.code() || r.errorCode() == Errors.FENCED_INSTANCE_ID.code()) {
+            } else if (r.errorCode() == Errors.UNKNOWN_MEMBER_ID.code()
+                    || r.errorCode() == Errors.FENCED_INSTANCE_ID.code()) {
                 c.memberId = "";
                 c.generation = -1;
             }
@@ -147,7 +156,9 @@ class GroupInvariantProperties {
     }
 
     private static void checkInvariants(ClassicGroup group, List<Client> clients) {
-        long awaiting = group.members.values().stream().filter(GroupMember::isAwaitingJoin).count();
+        long awaiting = group.members.values().stream()
+                .filter(GroupMember::isAwaitingJoin)
+                .count();
         assertEquals(awaiting, group.membersAwaitingJoin, "awaiting-join count");
         if (group.members.isEmpty()) {
             assertEquals(null, group.leaderId, "no leader without members");
@@ -165,11 +176,13 @@ class GroupInvariantProperties {
                 assertEquals(instance, group.members.get(member).groupInstanceId, "static mapping of " + instance));
         for (Client c : clients) {
             if (c.join != null && !c.join.isDone()) {
-                assertTrue(group.members.values().stream().anyMatch(m -> m.awaitingJoin == c.join),
+                assertTrue(
+                        group.members.values().stream().anyMatch(m -> m.awaitingJoin == c.join),
                         "a JoinGroup response is pending that no member of the group will ever complete");
             }
             if (c.sync != null && !c.sync.isDone()) {
-                assertTrue(group.members.values().stream().anyMatch(m -> m.awaitingSync == c.sync),
+                assertTrue(
+                        group.members.values().stream().anyMatch(m -> m.awaitingSync == c.sync),
                         "a SyncGroup response is pending that no member of the group will ever complete");
             }
         }

@@ -1,6 +1,19 @@
 package io.sluice.broker.group;
 
+import static io.sluice.broker.group.GroupHarness.assignment;
+import static io.sluice.broker.group.GroupHarness.commitError;
+import static io.sluice.broker.group.GroupHarness.subscription;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.broker.topic.Partition;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
@@ -20,20 +33,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-
-import static io.sluice.broker.group.GroupHarness.assignment;
-import static io.sluice.broker.group.GroupHarness.commitError;
-import static io.sluice.broker.group.GroupHarness.subscription;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * The coordinator follows this broker's leadership of the {@code __consumer_offsets} partitions: it loads a
  * partition's groups when it starts leading it, answers NOT_COORDINATOR once it stops, and answers writes only when
@@ -46,6 +45,7 @@ class GroupLeadershipTest {
 
     @TempDir
     Path dir;
+
     private GroupHarness h;
     private int partition;
     private long commitTimeoutMs;
@@ -67,8 +67,12 @@ class GroupLeadershipTest {
         h.scheduler.advance(0);
         JoinGroupResponseData joined = join.getNow(null);
         assertEquals(Errors.NONE.code(), joined.errorCode());
-        SyncGroupResponseData synced = h.sync(GROUP, joined.memberId(), joined.generationId(),
-                Map.of(joined.memberId(), assignment(List.of(T0)))).getNow(null);
+        SyncGroupResponseData synced = h.sync(
+                        GROUP,
+                        joined.memberId(),
+                        joined.generationId(),
+                        Map.of(joined.memberId(), assignment(List.of(T0))))
+                .getNow(null);
         assertEquals(Errors.NONE.code(), synced.errorCode());
         return joined;
     }
@@ -78,23 +82,41 @@ class GroupLeadershipTest {
     }
 
     private DescribeGroupsResponseData.DescribedGroup describe() {
-        return h.coordinator.handleDescribeGroups(new DescribeGroupsRequestData().setGroups(List.of(GROUP)),
-                (short) 5, "c", "h").getNow(null).groups().get(0);
+        return h.coordinator
+                .handleDescribeGroups(new DescribeGroupsRequestData().setGroups(List.of(GROUP)), (short) 5, "c", "h")
+                .getNow(null)
+                .groups()
+                .get(0);
     }
 
     private ListGroupsResponseData listGroups() {
-        return h.coordinator.handleListGroups(new ListGroupsRequestData(), (short) 4, "c", "h").getNow(null);
+        return h.coordinator
+                .handleListGroups(new ListGroupsRequestData(), (short) 4, "c", "h")
+                .getNow(null);
     }
 
     private Errors batchFetchError() {
-        return Errors.forCode(h.coordinator.handleOffsetFetch(new OffsetFetchRequestData().setGroups(List.of(
-                        new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId(GROUP))), (short) 8, "c", "h")
-                .getNow(null).groups().get(0).errorCode());
+        return Errors.forCode(h.coordinator
+                .handleOffsetFetch(
+                        new OffsetFetchRequestData()
+                                .setGroups(List.of(
+                                        new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId(GROUP))),
+                        (short) 8,
+                        "c",
+                        "h")
+                .getNow(null)
+                .groups()
+                .get(0)
+                .errorCode());
     }
 
     private Errors deleteError() {
-        return Errors.forCode(h.coordinator.handleDeleteGroups(new DeleteGroupsRequestData()
-                .setGroupsNames(List.of(GROUP)), (short) 2, "c", "h").getNow(null).results().find(GROUP).errorCode());
+        return Errors.forCode(h.coordinator
+                .handleDeleteGroups(new DeleteGroupsRequestData().setGroupsNames(List.of(GROUP)), (short) 2, "c", "h")
+                .getNow(null)
+                .results()
+                .find(GROUP)
+                .errorCode());
     }
 
     @Test
@@ -150,7 +172,8 @@ class GroupLeadershipTest {
         h.scheduler.advance(0);
         assertEquals(42L, h.committed(GROUP, "t", 0));
         assertEquals("Stable", describe().groupState());
-        assertEquals(Errors.NONE, h.heartbeat(GROUP, member.memberId(), 1), "the member carries on with the new leader");
+        assertEquals(
+                Errors.NONE, h.heartbeat(GROUP, member.memberId(), 1), "the member carries on with the new leader");
     }
 
     @Test
@@ -189,8 +212,8 @@ class GroupLeadershipTest {
         CompletableFuture<JoinGroupResponseData> join = h.joinNew(GROUP, SUB);
         h.scheduler.advance(0);
         JoinGroupResponseData joined = join.getNow(null);
-        CompletableFuture<SyncGroupResponseData> sync = h.sync(GROUP, joined.memberId(), joined.generationId(),
-                Map.of(joined.memberId(), assignment(List.of(T0))));
+        CompletableFuture<SyncGroupResponseData> sync = h.sync(
+                GROUP, joined.memberId(), joined.generationId(), Map.of(joined.memberId(), assignment(List.of(T0))));
         assertFalse(sync.isDone());
         return sync;
     }
@@ -211,7 +234,9 @@ class GroupLeadershipTest {
         CompletableFuture<SyncGroupResponseData> sync = syncWaitingForTheFollower();
         h.scheduler.advance(commitTimeoutMs);
         h.scheduler.advance(0);
-        assertEquals(Errors.COORDINATOR_NOT_AVAILABLE.code(), sync.getNow(null).errorCode(),
+        assertEquals(
+                Errors.COORDINATOR_NOT_AVAILABLE.code(),
+                sync.getNow(null).errorCode(),
                 "Kafka's answer to a group write that timed out");
         assertEquals("PreparingRebalance", describe().groupState(), "the member rejoins");
     }
@@ -220,8 +245,13 @@ class GroupLeadershipTest {
     void shouldAnswerCoordinatorNotAvailableWhenThePartitionCannotBeLoaded() throws Exception {
         h.lead(partition);
         Partition leading = h.partitions.get(partition);
-        leading.log().appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(1L, new byte[]{42}, new byte[]{1})).buffer(), leading.leaderEpoch(), 1L);
+        leading.log()
+                .appendAsLeader(
+                        MemoryRecords.withRecords(
+                                        Compression.NONE, new SimpleRecord(1L, new byte[] {42}, new byte[] {1}))
+                                .buffer(),
+                        leading.leaderEpoch(),
+                        1L);
         h.scheduler.advance(0);
         assertEquals(Errors.COORDINATOR_NOT_AVAILABLE, joinError(), "a corrupt partition is not served half-loaded");
         assertNull(h.coordinator.group(GROUP));

@@ -1,5 +1,21 @@
 package io.sluice.broker.group;
 
+import static io.sluice.broker.group.GroupHarness.REBALANCE_MS;
+import static io.sluice.broker.group.GroupHarness.SESSION_MS;
+import static io.sluice.broker.group.GroupHarness.assignment;
+import static io.sluice.broker.group.GroupHarness.commitError;
+import static io.sluice.broker.group.GroupHarness.partitionsOf;
+import static io.sluice.broker.group.GroupHarness.subscription;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
@@ -12,23 +28,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-
-import static io.sluice.broker.group.GroupHarness.REBALANCE_MS;
-import static io.sluice.broker.group.GroupHarness.SESSION_MS;
-import static io.sluice.broker.group.GroupHarness.assignment;
-import static io.sluice.broker.group.GroupHarness.commitError;
-import static io.sluice.broker.group.GroupHarness.partitionsOf;
-import static io.sluice.broker.group.GroupHarness.subscription;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class GroupMembershipTest {
     private static final int INITIAL_DELAY_MS = 3000;
     private static final TopicPartition T0 = new TopicPartition("t", 0);
@@ -37,6 +36,7 @@ class GroupMembershipTest {
 
     @TempDir
     Path dir;
+
     private GroupHarness h;
 
     @BeforeEach
@@ -54,8 +54,12 @@ class GroupMembershipTest {
         CompletableFuture<JoinGroupResponseData> join = h.joinNew(group, SUB);
         h.scheduler.advance(INITIAL_DELAY_MS);
         JoinGroupResponseData joined = join.getNow(null);
-        SyncGroupResponseData synced = h.sync(group, joined.memberId(), joined.generationId(),
-                Map.of(joined.memberId(), assignment(List.of(T0, T1)))).getNow(null);
+        SyncGroupResponseData synced = h.sync(
+                        group,
+                        joined.memberId(),
+                        joined.generationId(),
+                        Map.of(joined.memberId(), assignment(List.of(T0, T1))))
+                .getNow(null);
         assertEquals(Errors.NONE.code(), synced.errorCode());
         return joined;
     }
@@ -69,8 +73,8 @@ class GroupMembershipTest {
 
     @Test
     void shouldAcceptUnknownMemberDirectlyBeforeV4() {
-        CompletableFuture<JoinGroupResponseData> join = h.coordinator.handleJoinGroup(
-                GroupHarness.joinRequest("g", "", null, SUB), (short) 3, "old", "/h");
+        CompletableFuture<JoinGroupResponseData> join =
+                h.coordinator.handleJoinGroup(GroupHarness.joinRequest("g", "", null, SUB), (short) 3, "old", "/h");
         assertFalse(join.isDone(), "the member waits for the initial rebalance delay");
         h.scheduler.advance(INITIAL_DELAY_MS);
         JoinGroupResponseData joined = join.getNow(null);
@@ -94,8 +98,9 @@ class GroupMembershipTest {
         assertEquals("consumer", joined.protocolType());
         assertEquals(1, joined.members().size());
 
-        SyncGroupResponseData synced = h.sync("g", joined.memberId(), 1,
-                Map.of(joined.memberId(), assignment(List.of(T0)))).getNow(null);
+        SyncGroupResponseData synced = h.sync(
+                        "g", joined.memberId(), 1, Map.of(joined.memberId(), assignment(List.of(T0))))
+                .getNow(null);
         assertEquals(Errors.NONE.code(), synced.errorCode());
         assertEquals(List.of(T0), partitionsOf(synced.assignment()));
         assertEquals(Errors.NONE, h.heartbeat("g", joined.memberId(), 1));
@@ -113,23 +118,33 @@ class GroupMembershipTest {
         assertEquals(Errors.NONE.code(), b.getNow(null).errorCode());
         assertEquals(1, a.getNow(null).generationId());
         String leader = a.getNow(null).leader();
-        JoinGroupResponseData leaderResponse = leader.equals(a.getNow(null).memberId()) ? a.getNow(null) : b.getNow(null);
+        JoinGroupResponseData leaderResponse =
+                leader.equals(a.getNow(null).memberId()) ? a.getNow(null) : b.getNow(null);
         assertEquals(2, leaderResponse.members().size(), "the leader sees every member");
     }
 
     @Test
     void shouldRejectSessionTimeoutOutsideBrokerBounds() {
-        JoinGroupRequestData request = GroupHarness.joinRequest("g", "", null, SUB).setSessionTimeoutMs(10);
-        assertEquals(Errors.INVALID_SESSION_TIMEOUT.code(), h.join(request).getNow(null).errorCode());
+        JoinGroupRequestData request =
+                GroupHarness.joinRequest("g", "", null, SUB).setSessionTimeoutMs(10);
+        assertEquals(
+                Errors.INVALID_SESSION_TIMEOUT.code(),
+                h.join(request).getNow(null).errorCode());
     }
 
     @Test
     void shouldRejectUnknownProtocolTypeAndKeepServingOtherGroups() {
         JoinGroupResponseData joined = stableSingleMember("g");
-        JoinGroupRequestData connect = GroupHarness.joinRequest("g", "", null, SUB).setProtocolType("connect");
-        assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL.code(), h.join(connect).getNow(null).errorCode());
-        JoinGroupRequestData noType = GroupHarness.joinRequest("other", "", null, SUB).setProtocolType("");
-        assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL.code(), h.join(noType).getNow(null).errorCode());
+        JoinGroupRequestData connect =
+                GroupHarness.joinRequest("g", "", null, SUB).setProtocolType("connect");
+        assertEquals(
+                Errors.INCONSISTENT_GROUP_PROTOCOL.code(),
+                h.join(connect).getNow(null).errorCode());
+        JoinGroupRequestData noType =
+                GroupHarness.joinRequest("other", "", null, SUB).setProtocolType("");
+        assertEquals(
+                Errors.INCONSISTENT_GROUP_PROTOCOL.code(),
+                h.join(noType).getNow(null).errorCode());
         assertEquals(Errors.NONE, h.heartbeat("g", joined.memberId(), 1));
         stableSingleMember("third");
     }
@@ -138,29 +153,65 @@ class GroupMembershipTest {
     void shouldRejectOversizedMemberMetadata() throws IOException {
         h.close();
         GroupCoordinatorConfig d = GroupHarness.config(INITIAL_DELAY_MS);
-        h = new GroupHarness(dir, new GroupCoordinatorConfig(d.initialRebalanceDelayMs(), d.minSessionTimeoutMs(),
-                d.maxSessionTimeoutMs(), d.maxSize(), d.offsetsRetentionMinutes(), d.offsetsRetentionCheckIntervalMs(),
-                d.offsetMetadataMaxBytes(), d.offsetsTopicNumPartitions(), 100, d.offsetsCommitTimeoutMs()));
-        assertEquals(Errors.INVALID_REQUEST.code(), h.join("g", "", new byte[101]).getNow(null).errorCode());
-        assertEquals(Errors.MEMBER_ID_REQUIRED.code(), h.join("g", "", new byte[100]).getNow(null).errorCode());
+        h = new GroupHarness(
+                dir,
+                new GroupCoordinatorConfig(
+                        d.initialRebalanceDelayMs(),
+                        d.minSessionTimeoutMs(),
+                        d.maxSessionTimeoutMs(),
+                        d.maxSize(),
+                        d.offsetsRetentionMinutes(),
+                        d.offsetsRetentionCheckIntervalMs(),
+                        d.offsetMetadataMaxBytes(),
+                        d.offsetsTopicNumPartitions(),
+                        100,
+                        d.offsetsCommitTimeoutMs()));
+        assertEquals(
+                Errors.INVALID_REQUEST.code(),
+                h.join("g", "", new byte[101]).getNow(null).errorCode());
+        assertEquals(
+                Errors.MEMBER_ID_REQUIRED.code(),
+                h.join("g", "", new byte[100]).getNow(null).errorCode());
     }
 
     @Test
     void shouldRefuseMembersBeyondGroupMaxSize() throws IOException {
         h.close();
         GroupCoordinatorConfig d = GroupHarness.config(INITIAL_DELAY_MS);
-        h = new GroupHarness(dir, new GroupCoordinatorConfig(d.initialRebalanceDelayMs(), d.minSessionTimeoutMs(),
-                d.maxSessionTimeoutMs(), 2, d.offsetsRetentionMinutes(), d.offsetsRetentionCheckIntervalMs(),
-                d.offsetMetadataMaxBytes(), d.offsetsTopicNumPartitions(), d.memberMetadataMaxBytes(),
-                d.offsetsCommitTimeoutMs()));
+        h = new GroupHarness(
+                dir,
+                new GroupCoordinatorConfig(
+                        d.initialRebalanceDelayMs(),
+                        d.minSessionTimeoutMs(),
+                        d.maxSessionTimeoutMs(),
+                        2,
+                        d.offsetsRetentionMinutes(),
+                        d.offsetsRetentionCheckIntervalMs(),
+                        d.offsetMetadataMaxBytes(),
+                        d.offsetsTopicNumPartitions(),
+                        d.memberMetadataMaxBytes(),
+                        d.offsetsCommitTimeoutMs()));
         CompletableFuture<JoinGroupResponseData> a = h.joinNew("g", SUB);
         CompletableFuture<JoinGroupResponseData> b = h.joinNew("g", SUB);
-        assertEquals(Errors.GROUP_MAX_SIZE_REACHED.code(), h.join("g", "", SUB).getNow(null).errorCode());
+        assertEquals(
+                Errors.GROUP_MAX_SIZE_REACHED.code(),
+                h.join("g", "", SUB).getNow(null).errorCode());
         h.scheduler.advance(INITIAL_DELAY_MS * 2);
         assertEquals(Errors.NONE.code(), a.getNow(null).errorCode());
         assertEquals(Errors.NONE.code(), b.getNow(null).errorCode());
-        assertEquals(2, h.coordinator.handleDescribeGroups(new org.apache.kafka.common.message.DescribeGroupsRequestData()
-                .setGroups(List.of("g")), (short) 5, "c", "h").getNow(null).groups().get(0).members().size());
+        assertEquals(
+                2,
+                h.coordinator
+                        .handleDescribeGroups(
+                                new org.apache.kafka.common.message.DescribeGroupsRequestData().setGroups(List.of("g")),
+                                (short) 5,
+                                "c",
+                                "h")
+                        .getNow(null)
+                        .groups()
+                        .get(0)
+                        .members()
+                        .size());
     }
 
     @Test
@@ -169,7 +220,8 @@ class GroupMembershipTest {
         CompletableFuture<JoinGroupResponseData> bJoin = h.joinNew("g", SUB);
         assertFalse(bJoin.isDone());
         assertEquals(Errors.REBALANCE_IN_PROGRESS, h.heartbeat("g", a.memberId(), 1));
-        assertEquals(Errors.REBALANCE_IN_PROGRESS.code(),
+        assertEquals(
+                Errors.REBALANCE_IN_PROGRESS.code(),
                 h.sync("g", a.memberId(), 1, Map.of()).getNow(null).errorCode());
 
         CompletableFuture<JoinGroupResponseData> aJoin = h.join("g", a.memberId(), SUB);
@@ -183,16 +235,27 @@ class GroupMembershipTest {
 
         CompletableFuture<SyncGroupResponseData> bSync = h.sync("g", b2.memberId(), 2, Map.of());
         assertFalse(bSync.isDone(), "followers wait for the leader's assignment");
-        assertEquals(Errors.REBALANCE_IN_PROGRESS.code(), h.commit("g", b2.memberId(), null, 2, "t", 0, 5, "")
-                .topics().get(0).partitions().get(0).errorCode());
-        SyncGroupResponseData aSync = h.sync("g", a.memberId(), 2, Map.of(a.memberId(), assignment(List.of(T0)),
-                b2.memberId(), assignment(List.of(T1)))).getNow(null);
+        assertEquals(
+                Errors.REBALANCE_IN_PROGRESS.code(),
+                h.commit("g", b2.memberId(), null, 2, "t", 0, 5, "")
+                        .topics()
+                        .get(0)
+                        .partitions()
+                        .get(0)
+                        .errorCode());
+        SyncGroupResponseData aSync = h.sync(
+                        "g",
+                        a.memberId(),
+                        2,
+                        Map.of(a.memberId(), assignment(List.of(T0)), b2.memberId(), assignment(List.of(T1))))
+                .getNow(null);
         assertEquals(List.of(T0), partitionsOf(aSync.assignment()));
         assertEquals(List.of(T1), partitionsOf(bSync.getNow(null).assignment()));
         assertEquals(Errors.NONE, h.heartbeat("g", b2.memberId(), 2));
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldRunCooperativeRebalanceAsTwoConsecutiveGenerations() {
         byte[] ownsBoth = subscription(List.of("t"), List.of(T0, T1));
@@ -202,10 +265,16 @@ class GroupMembershipTest {
         JoinGroupResponseData a2 = h.join("g", a.memberId(), ownsBoth).getNow(null);
         String b = bJoin.getNow(null).memberId();
         assertEquals(2, a2.generationId());
-        byte[] aMetadataSeenByLeader = a2.members().stream().filter(m -> m.memberId().equals(a.memberId()))
-                .findFirst().orElseThrow().metadata();
-        assertEquals(List.of(T0, T1), org.apache.kafka.clients.consumer.internals.ConsumerProtocol
-                .deserializeSubscription(java.nio.ByteBuffer.wrap(aMetadataSeenByLeader)).ownedPartitions());
+        byte[] aMetadataSeenByLeader = a2.members().stream()
+                .filter(m -> m.memberId().equals(a.memberId()))
+                .findFirst()
+                .orElseThrow()
+                .metadata();
+        assertEquals(
+                List.of(T0, T1),
+                org.apache.kafka.clients.consumer.internals.ConsumerProtocol.deserializeSubscription(
+                                java.nio.ByteBuffer.wrap(aMetadataSeenByLeader))
+                        .ownedPartitions());
         CompletableFuture<SyncGroupResponseData> bSync = h.sync("g", b, 2, Map.of());
         h.sync("g", a.memberId(), 2, Map.of(a.memberId(), assignment(List.of(T0)), b, assignment(List.of())));
         assertEquals(List.of(), partitionsOf(bSync.getNow(null).assignment()));
@@ -224,7 +293,8 @@ class GroupMembershipTest {
         assertEquals(List.of(T1), partitionsOf(b3Sync.getNow(null).assignment()));
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldLetFollowerWithUnchangedMetadataRejoinStableGroupWithoutRebalance() {
         JoinGroupResponseData a = stableSingleMember("g");
@@ -238,7 +308,8 @@ class GroupMembershipTest {
         assertEquals(Errors.NONE, h.heartbeat("g", a.memberId(), 2), "no rebalance was started");
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldExpelMemberThatStopsHeartbeating() {
         JoinGroupResponseData a = stableSingleMember("g");
@@ -270,7 +341,8 @@ class GroupMembershipTest {
             assertEquals(Errors.NONE, h.heartbeat("g", a.memberId(), 1));
         }
         long scheduled = h.scheduler.scheduledTasks() - before;
-        assertTrue(scheduled <= 1000 * 100 / SESSION_MS + 5,
+        assertTrue(
+                scheduled <= 1000 * 100 / SESSION_MS + 5,
                 "1000 heartbeats over 100 s scheduled " + scheduled + " timers; one re-arm per session is enough");
         h.scheduler.advance(SESSION_MS);
         assertEquals(Errors.UNKNOWN_MEMBER_ID, h.heartbeat("g", a.memberId(), 1), "the session still expires");
@@ -299,16 +371,23 @@ class GroupMembershipTest {
         assertEquals(Errors.ILLEGAL_GENERATION, h.heartbeat("g", a.memberId(), 0));
         assertEquals(Errors.UNKNOWN_MEMBER_ID, h.heartbeat("g", "nobody", 1));
         assertEquals(Errors.UNKNOWN_MEMBER_ID, h.heartbeat("no-such-group", "nobody", 1));
-        assertEquals(Errors.ILLEGAL_GENERATION.code(), h.sync("g", a.memberId(), 7, Map.of()).getNow(null).errorCode());
-        assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), h.sync("g", "nobody", 1, Map.of()).getNow(null).errorCode());
-        assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), h.join("g", "nobody", SUB).getNow(null).errorCode());
+        assertEquals(
+                Errors.ILLEGAL_GENERATION.code(),
+                h.sync("g", a.memberId(), 7, Map.of()).getNow(null).errorCode());
+        assertEquals(
+                Errors.UNKNOWN_MEMBER_ID.code(),
+                h.sync("g", "nobody", 1, Map.of()).getNow(null).errorCode());
+        assertEquals(
+                Errors.UNKNOWN_MEMBER_ID.code(),
+                h.join("g", "nobody", SUB).getNow(null).errorCode());
         assertEquals(Errors.ILLEGAL_GENERATION, commitError(h.commit("g", a.memberId(), null, 0, "t", 0, 1, "")));
         assertEquals(Errors.UNKNOWN_MEMBER_ID, commitError(h.commit("g", "nobody", null, 1, "t", 0, 1, "")));
         assertEquals(Errors.NONE, commitError(h.commit("g", a.memberId(), null, 1, "t", 0, 1, "")));
         assertEquals(Errors.INVALID_GROUP_ID, h.heartbeat("", a.memberId(), 1));
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldReplaceStaticMemberWithoutRebalanceAndFenceOldInstance() {
         CompletableFuture<JoinGroupResponseData> join = h.join(GroupHarness.joinRequest("g", "", "instance-1", SUB));
@@ -319,22 +398,30 @@ class GroupMembershipTest {
         h.sync("g", first.memberId(), "instance-1", 1, Map.of(first.memberId(), assignment(List.of(T0, T1))));
 
         // The instance restarts and rejoins without its member id.
-        JoinGroupResponseData second = h.join(GroupHarness.joinRequest("g", "", "instance-1", SUB)).getNow(null);
+        JoinGroupResponseData second =
+                h.join(GroupHarness.joinRequest("g", "", "instance-1", SUB)).getNow(null);
         assertEquals(Errors.NONE.code(), second.errorCode());
         assertNotEquals(first.memberId(), second.memberId());
         assertEquals(1, second.generationId(), "no rebalance for a returning static member");
         assertEquals(first.memberId(), second.leader(), "the old leader id is returned so nobody reassigns");
-        SyncGroupResponseData synced = h.sync("g", second.memberId(), "instance-1", 1, Map.of()).getNow(null);
+        SyncGroupResponseData synced =
+                h.sync("g", second.memberId(), "instance-1", 1, Map.of()).getNow(null);
         assertEquals(List.of(T0, T1), partitionsOf(synced.assignment()), "the assignment is kept");
 
         assertEquals(Errors.FENCED_INSTANCE_ID, h.heartbeat("g", first.memberId(), "instance-1", 1));
-        assertEquals(Errors.FENCED_INSTANCE_ID, commitError(h.commit("g", first.memberId(), "instance-1", 1, "t", 0, 3, "")));
-        assertEquals(Errors.FENCED_INSTANCE_ID.code(), h.join(GroupHarness.joinRequest("g", first.memberId(),
-                "instance-1", SUB)).getNow(null).errorCode());
+        assertEquals(
+                Errors.FENCED_INSTANCE_ID,
+                commitError(h.commit("g", first.memberId(), "instance-1", 1, "t", 0, 3, "")));
+        assertEquals(
+                Errors.FENCED_INSTANCE_ID.code(),
+                h.join(GroupHarness.joinRequest("g", first.memberId(), "instance-1", SUB))
+                        .getNow(null)
+                        .errorCode());
         assertEquals(Errors.NONE, h.heartbeat("g", second.memberId(), "instance-1", 1));
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldKeepStaticMemberThroughRebalanceUntilSessionTimeout() {
         CompletableFuture<JoinGroupResponseData> sJoin = h.join(GroupHarness.joinRequest("g", "", "s", SUB));
@@ -346,7 +433,8 @@ class GroupMembershipTest {
         assertEquals(Errors.UNKNOWN_MEMBER_ID, h.heartbeat("g", s, "s", 1));
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldRebalanceWhenMemberLeaves() {
         JoinGroupResponseData a = stableSingleMember("g");
@@ -358,12 +446,16 @@ class GroupMembershipTest {
         LeaveGroupResponseData left = h.leave("g", b, null);
         assertEquals(Errors.NONE.code(), left.errorCode());
         assertEquals(Errors.NONE.code(), left.members().get(0).errorCode());
-        assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), h.leave("g", b, null).members().get(0).errorCode());
+        assertEquals(
+                Errors.UNKNOWN_MEMBER_ID.code(),
+                h.leave("g", b, null).members().get(0).errorCode());
         assertEquals(Errors.REBALANCE_IN_PROGRESS, h.heartbeat("g", a.memberId(), 2));
         assertEquals(3, h.join("g", a.memberId(), SUB).getNow(null).generationId());
 
-        LeaveGroupResponseData v0 = h.coordinator.handleLeaveGroup(new LeaveGroupRequestData().setGroupId("g")
-                .setMemberId("nobody"), (short) 0, "c", "h").getNow(null);
+        LeaveGroupResponseData v0 = h.coordinator
+                .handleLeaveGroup(
+                        new LeaveGroupRequestData().setGroupId("g").setMemberId("nobody"), (short) 0, "c", "h")
+                .getNow(null);
         assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), v0.errorCode(), "v0-v2 report the member's error at top level");
     }
 
@@ -372,8 +464,15 @@ class GroupMembershipTest {
         JoinGroupResponseData a = stableSingleMember("g");
         h.leave("g", a.memberId(), null);
         h.scheduler.advance(REBALANCE_MS);
-        var described = h.coordinator.handleDescribeGroups(new org.apache.kafka.common.message.DescribeGroupsRequestData()
-                .setGroups(List.of("g")), (short) 5, "c", "h").getNow(null).groups().get(0);
+        var described = h.coordinator
+                .handleDescribeGroups(
+                        new org.apache.kafka.common.message.DescribeGroupsRequestData().setGroups(List.of("g")),
+                        (short) 5,
+                        "c",
+                        "h")
+                .getNow(null)
+                .groups()
+                .get(0);
         assertEquals("Empty", described.groupState());
         assertEquals(0, described.members().size());
     }
@@ -387,10 +486,13 @@ class GroupMembershipTest {
         assertEquals(Errors.NONE, h.heartbeat("g", a.memberId(), 1));
         h.scheduler.advance(SESSION_MS / 2);
         assertEquals(Errors.NONE, h.heartbeat("g", a.memberId(), 1));
-        assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), h.join("g", pending.memberId(), SUB).getNow(null).errorCode());
+        assertEquals(
+                Errors.UNKNOWN_MEMBER_ID.code(),
+                h.join("g", pending.memberId(), SUB).getNow(null).errorCode());
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldRemoveMembersThatNeverSync() {
         JoinGroupResponseData a = stableSingleMember("g");
@@ -409,7 +511,8 @@ class GroupMembershipTest {
         assertEquals(1, a3.members().size());
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // join and sync steps: the test reads the answers it checks from other futures
     @Test
     void shouldRepeatJoinResponseForMemberThatLostIt() {
         JoinGroupResponseData a = stableSingleMember("g");
@@ -423,12 +526,19 @@ class GroupMembershipTest {
 
     @Test
     void shouldAnswerLoadInProgressBeforeStartup() throws IOException {
-        GroupCoordinator notStarted = new GroupCoordinator(h.config, h.partitions.store(h.scheduler, 5000,
-                io.sluice.broker.group.store.GroupStoreMigration.none()), h.scheduler, Runnable::run, h.scheduler::now,
+        GroupCoordinator notStarted = new GroupCoordinator(
+                h.config,
+                h.partitions.store(h.scheduler, 5000, io.sluice.broker.group.store.GroupStoreMigration.none()),
+                h.scheduler,
+                Runnable::run,
+                h.scheduler::now,
                 h.topics);
-        assertEquals(Errors.COORDINATOR_LOAD_IN_PROGRESS.code(),
-                notStarted.handleJoinGroup(GroupHarness.joinRequest("g", "", null, SUB), GroupHarness.JOIN_V, "c", "h")
-                        .getNow(null).errorCode());
+        assertEquals(
+                Errors.COORDINATOR_LOAD_IN_PROGRESS.code(),
+                notStarted
+                        .handleJoinGroup(GroupHarness.joinRequest("g", "", null, SUB), GroupHarness.JOIN_V, "c", "h")
+                        .getNow(null)
+                        .errorCode());
         notStarted.close();
     }
 

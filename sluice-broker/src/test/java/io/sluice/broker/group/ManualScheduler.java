@@ -63,10 +63,13 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
 
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-        return schedule(() -> {
-            command.run();
-            return null;
-        }, delay, unit);
+        return schedule(
+                () -> {
+                    command.run();
+                    return null;
+                },
+                delay,
+                unit);
     }
 
     @Override

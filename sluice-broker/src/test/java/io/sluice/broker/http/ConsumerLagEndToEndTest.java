@@ -56,10 +56,12 @@ class ConsumerLagEndToEndTest {
     private static final Duration SETTLE = Duration.ofSeconds(60);
     /** Records per partition produced, and offsets the group commits: lag is 40, 25 and 5. */
     private static final long[] PRODUCED = {50, 30, 5};
+
     private static final long[] COMMITTED = {10, 5, 0};
 
     @TempDir
     static Path dataDir;
+
     static InProcessBroker broker;
     static Map<TopicPartition, Long> expectedLag;
 
@@ -67,12 +69,14 @@ class ConsumerLagEndToEndTest {
     static void startWithBacklog() throws Exception {
         broker = new InProcessBroker(dataDir, Map.of("sluice.http.listener", "0", "offsets.topic.num.partitions", "3"));
         try (Admin admin = broker.admin()) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
         Properties producerProps = new Properties();
         producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int p = 0; p < PARTITIONS; p++) {
                 for (int i = 0; i < PRODUCED[p]; i++) {
                     producer.send(new ProducerRecord<>(TOPIC, p, null, new byte[] {(byte) i}));
@@ -84,8 +88,8 @@ class ConsumerLagEndToEndTest {
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
         consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             Map<TopicPartition, OffsetAndMetadata> commits = new HashMap<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 commits.put(new TopicPartition(TOPIC, p), new OffsetAndMetadata(COMMITTED[p]));
@@ -106,11 +110,12 @@ class ConsumerLagEndToEndTest {
     private static Map<TopicPartition, Long> lagAsKafkaToolComputesIt() throws Exception {
         try (Admin admin = broker.admin()) {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(GROUP)
-                    .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             committed.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest()));
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all()
-                    .get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
+                    admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
             Map<TopicPartition, Long> lag = new TreeMap<>((a, b) -> Integer.compare(a.partition(), b.partition()));
             committed.forEach((tp, offset) -> lag.put(tp, ends.get(tp).offset() - offset.offset()));
             return lag;
@@ -119,8 +124,16 @@ class ConsumerLagEndToEndTest {
 
     @Test
     void shouldComputeLagAsLogEndOffsetMinusCommittedOffset() {
-        assertEquals(Map.of(new TopicPartition(TOPIC, 0), 40L, new TopicPartition(TOPIC, 1), 25L,
-                new TopicPartition(TOPIC, 2), 5L), expectedLag, "the tool's view of the backlog made");
+        assertEquals(
+                Map.of(
+                        new TopicPartition(TOPIC, 0),
+                        40L,
+                        new TopicPartition(TOPIC, 1),
+                        25L,
+                        new TopicPartition(TOPIC, 2),
+                        5L),
+                expectedLag,
+                "the tool's view of the backlog made");
         List<GroupLag> groups = broker.broker.status().consumerLag().groups();
         assertEquals(1, groups.size(), groups.toString());
         GroupLag group = groups.get(0);
@@ -137,13 +150,19 @@ class ConsumerLagEndToEndTest {
     void shouldExportLagThroughJmxWithKafkaExporterNames() throws Exception {
         var beans = ManagementFactory.getPlatformMBeanServer();
         for (Map.Entry<TopicPartition, Long> e : expectedLag.entrySet()) {
-            ObjectName lag = ConsumerLagMetrics.lag(GROUP, TOPIC, e.getKey().partition()).objectName();
-            assertEquals("kafka:type=consumergroup,name=lag,consumergroup=" + GROUP + ",topic=" + TOPIC + ",partition="
-                    + e.getKey().partition(), lag.toString());
+            ObjectName lag =
+                    ConsumerLagMetrics.lag(GROUP, TOPIC, e.getKey().partition()).objectName();
+            assertEquals(
+                    "kafka:type=consumergroup,name=lag,consumergroup=" + GROUP + ",topic=" + TOPIC + ",partition="
+                            + e.getKey().partition(),
+                    lag.toString());
             Poll.until(lag + " registered", SETTLE, () -> beans.isRegistered(lag), registered -> registered);
             assertEquals(e.getValue(), ((Number) beans.getAttribute(lag, "Value")).longValue(), lag.toString());
-            ObjectName committed = ConsumerLagMetrics.currentOffset(GROUP, TOPIC, e.getKey().partition()).objectName();
-            assertEquals(COMMITTED[e.getKey().partition()], ((Number) beans.getAttribute(committed, "Value")).longValue());
+            ObjectName committed = ConsumerLagMetrics.currentOffset(
+                            GROUP, TOPIC, e.getKey().partition())
+                    .objectName();
+            assertEquals(
+                    COMMITTED[e.getKey().partition()], ((Number) beans.getAttribute(committed, "Value")).longValue());
         }
         ObjectName sum = ConsumerLagMetrics.lagSum(GROUP, TOPIC).objectName();
         assertEquals(70L, ((Number) beans.getAttribute(sum, "Value")).longValue());
@@ -151,41 +170,68 @@ class ConsumerLagEndToEndTest {
 
     @Test
     void shouldScrapeLagOnPrometheus() throws Exception {
-        String scrape = Poll.until("lag gauges on /metrics", SETTLE, () -> get("/metrics").body(),
+        String scrape = Poll.until(
+                "lag gauges on /metrics",
+                SETTLE,
+                () -> get("/metrics").body(),
                 body -> body.contains("kafka_consumergroup_lag{"));
         for (Map.Entry<TopicPartition, Long> e : expectedLag.entrySet()) {
             Matcher sample = Pattern.compile("(?m)^kafka_consumergroup_lag\\{consumergroup=\"" + GROUP
-                    + "\",partition=\"" + e.getKey().partition() + "\",topic=\"" + TOPIC + "\"} (\\S+)$").matcher(scrape);
+                            + "\",partition=\"" + e.getKey().partition() + "\",topic=\"" + TOPIC + "\"} (\\S+)$")
+                    .matcher(scrape);
             assertTrue(sample.find(), "a lag sample for " + e.getKey() + " in\n" + scrape);
-            assertEquals(e.getValue().doubleValue(), Double.parseDouble(sample.group(1)), e.getKey().toString());
+            assertEquals(
+                    e.getValue().doubleValue(),
+                    Double.parseDouble(sample.group(1)),
+                    e.getKey().toString());
         }
-        assertTrue(scrape.contains("kafka_consumergroup_lag_sum{consumergroup=\"" + GROUP + "\",topic=\"" + TOPIC
-                + "\"} 70.0"), scrape);
+        assertTrue(
+                scrape.contains(
+                        "kafka_consumergroup_lag_sum{consumergroup=\"" + GROUP + "\",topic=\"" + TOPIC + "\"} 70.0"),
+                scrape);
     }
 
     @Test
     void shouldServeLagAsJson() throws Exception {
         HttpResponse<String> answer = get("/api/groups");
         assertEquals(200, answer.statusCode());
-        assertEquals("application/json; charset=utf-8", answer.headers().firstValue("content-type").orElse(""));
+        assertEquals(
+                "application/json; charset=utf-8",
+                answer.headers().firstValue("content-type").orElse(""));
         JsonNode groups = new ObjectMapper().readTree(answer.body()).get("groups");
         assertEquals(1, groups.size(), answer.body());
         JsonNode group = groups.get(0);
         assertEquals(GROUP, group.get("group").asText());
         assertEquals(70, group.get("totalLag").asLong());
         for (JsonNode p : group.get("partitions")) {
-            TopicPartition tp = new TopicPartition(p.get("topic").asText(), p.get("partition").asInt());
+            TopicPartition tp = new TopicPartition(
+                    p.get("topic").asText(), p.get("partition").asInt());
             assertEquals(expectedLag.get(tp), p.get("lag").asLong(), p.toString());
-            assertEquals(p.get("logEndOffset").asLong() - p.get("committedOffset").asLong(), p.get("lag").asLong());
+            assertEquals(
+                    p.get("logEndOffset").asLong() - p.get("committedOffset").asLong(),
+                    p.get("lag").asLong());
         }
-        JsonNode cluster = new ObjectMapper().readTree(get("/api/groups?scope=cluster").body());
+        JsonNode cluster =
+                new ObjectMapper().readTree(get("/api/groups?scope=cluster").body());
         assertEquals("cluster", cluster.get("scope").asText());
-        assertEquals(70, cluster.get("brokers").get(0).get("data").get("groups").get(0).get("totalLag").asLong(),
+        assertEquals(
+                70,
+                cluster.get("brokers")
+                        .get(0)
+                        .get("data")
+                        .get("groups")
+                        .get(0)
+                        .get("totalLag")
+                        .asLong(),
                 cluster.toString());
     }
 
     static HttpResponse<String> get(String path) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + broker.broker.httpAddress().getPort() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                        + broker.broker.httpAddress().getPort() + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 }

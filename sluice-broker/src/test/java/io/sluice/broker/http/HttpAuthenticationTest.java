@@ -44,6 +44,7 @@ class HttpAuthenticationTest {
 
     @TempDir
     static Path dataDir;
+
     static SluiceBroker broker;
     static HttpClient http = HttpClient.newHttpClient();
 
@@ -58,8 +59,10 @@ class HttpAuthenticationTest {
         props.put("sluice.http.authentication", "basic");
         broker = SluiceBroker.start(BrokerConfig.fromMap(props));
         try (Admin admin = Admin.create(kafkaClient("admin", "admin-pw"))) {
-            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("carol",
-                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), "carol-pw"))).all().get();
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(
+                            "carol", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), "carol-pw")))
+                    .all()
+                    .get();
         }
     }
 
@@ -70,17 +73,21 @@ class HttpAuthenticationTest {
 
     static Properties kafkaClient(String user, String password) {
         Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + broker.boundAddress().getPort());
+        p.put(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "127.0.0.1:" + broker.boundAddress().getPort());
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
         p.put("sasl.mechanism", "PLAIN");
-        p.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-                + user + "\" password=\"" + password + "\";");
+        p.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user + "\" password=\""
+                        + password + "\";");
         return p;
     }
 
     private static HttpResponse<String> get(String path, String authorization) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + broker.httpAddress().getPort() + path));
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + broker.httpAddress().getPort() + path));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -95,28 +102,41 @@ class HttpAuthenticationTest {
     void shouldServeTheJaasAndScramUsersTheirPasswordOpens() throws Exception {
         assertEquals(200, get("/metrics", basic("alice", "alice-pw")).statusCode(), "a PLAIN JAAS account");
         assertEquals(200, get("/api/cluster", basic("admin", "admin-pw")).statusCode());
-        assertEquals(200, Poll.until("carol's stored SCRAM credential applied", WAIT,
-                () -> get("/metrics", basic("carol", "carol-pw")).statusCode(), status -> status == 200));
-        assertEquals(200, get("/", "basic " + basic("alice", "alice-pw").substring(6)).statusCode(),
+        assertEquals(
+                200,
+                Poll.until(
+                        "carol's stored SCRAM credential applied",
+                        WAIT,
+                        () -> get("/metrics", basic("carol", "carol-pw")).statusCode(),
+                        status -> status == 200));
+        assertEquals(
+                200,
+                get("/", "basic " + basic("alice", "alice-pw").substring(6)).statusCode(),
                 "the scheme is case-insensitive");
     }
 
     @Test
     void shouldAnswerMissingOrWrongLoginsWith401AndTheBasicChallenge() throws Exception {
-        for (String authorization : new String[] {null, basic("alice", "wrong"), basic("nobody", "alice-pw"),
-            basic("carol", "wrong"), "Bearer abc"}) {
+        for (String authorization : new String[] {
+            null, basic("alice", "wrong"), basic("nobody", "alice-pw"), basic("carol", "wrong"), "Bearer abc"
+        }) {
             HttpResponse<String> response = get("/metrics", authorization);
             assertEquals(401, response.statusCode(), String.valueOf(authorization));
-            assertEquals(HttpAuthenticator.CHALLENGE, response.headers().firstValue("WWW-Authenticate").orElse(""));
+            assertEquals(
+                    HttpAuthenticator.CHALLENGE,
+                    response.headers().firstValue("WWW-Authenticate").orElse(""));
             assertTrue(!response.body().contains("kafka_"), "no metric leaks on a refused request");
         }
     }
 
     @Test
     void shouldRefuseMalformedAndOverLongAuthorizationHeaders() throws Exception {
-        for (String malformed : new String[] {"Basic", "Basic !!!not-base64!!!",
+        for (String malformed : new String[] {
+            "Basic",
+            "Basic !!!not-base64!!!",
             "Basic " + Base64.getEncoder().encodeToString("no-colon".getBytes(StandardCharsets.UTF_8)),
-            "Basic " + Base64.getEncoder().encodeToString(":empty-user".getBytes(StandardCharsets.UTF_8))}) {
+            "Basic " + Base64.getEncoder().encodeToString(":empty-user".getBytes(StandardCharsets.UTF_8))
+        }) {
             assertEquals(400, rawStatus("Authorization: " + malformed), malformed);
         }
         assertEquals(431, rawStatus("Authorization: Basic " + "A".repeat(HttpAuthenticator.MAX_AUTHORIZATION_CHARS)));

@@ -41,6 +41,7 @@ class MetricsHttpListenerTest {
 
     @TempDir
     static Path dataDir;
+
     static InProcessBroker broker;
     static InetSocketAddress http;
 
@@ -68,7 +69,8 @@ class MetricsHttpListenerTest {
             } catch (IOException e) {
                 // The server may answer and close before taking every byte of an oversized request; read the answer.
             }
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
             List<String> head = new ArrayList<>();
             String line;
             while ((line = in.readLine()) != null && !line.isEmpty()) {
@@ -89,8 +91,12 @@ class MetricsHttpListenerTest {
 
     @Test
     void shouldAnswer404ForAnUnknownPath() throws IOException {
-        assertEquals("HTTP/1.1 404 Not Found", status(exchange("GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")));
-        assertEquals("HTTP/1.1 404 Not Found", status(exchange("GET /metrics/../etc HTTP/1.1\r\nConnection: close\r\n\r\n")));
+        assertEquals(
+                "HTTP/1.1 404 Not Found",
+                status(exchange("GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")));
+        assertEquals(
+                "HTTP/1.1 404 Not Found",
+                status(exchange("GET /metrics/../etc HTTP/1.1\r\nConnection: close\r\n\r\n")));
     }
 
     @Test
@@ -105,7 +111,8 @@ class MetricsHttpListenerTest {
     @Test
     void shouldAnswer414ForAnOversizedRequestLine() throws IOException {
         String path = "/" + "a".repeat(MetricsHttpServer.MAX_INITIAL_LINE_BYTES * 2);
-        assertEquals("HTTP/1.1 414 Request-URI Too Long",
+        assertEquals(
+                "HTTP/1.1 414 Request-URI Too Long",
                 status(exchange("GET " + path + " HTTP/1.1\r\nConnection: close\r\n\r\n")));
     }
 
@@ -119,21 +126,25 @@ class MetricsHttpListenerTest {
     @Test
     void shouldAnswer431ForOversizedHeaders() throws IOException {
         String header = "X-Padding: " + "b".repeat(MetricsHttpServer.MAX_HEADER_BYTES * 2) + "\r\n";
-        assertEquals("HTTP/1.1 431 Request Header Fields Too Large",
+        assertEquals(
+                "HTTP/1.1 431 Request Header Fields Too Large",
                 status(exchange("GET /metrics HTTP/1.1\r\n" + header + "Connection: close\r\n\r\n")));
     }
 
     @Test
     void shouldAnswer413ForARequestWithABody() throws IOException {
         String body = "x".repeat(100);
-        assertEquals("HTTP/1.1 413 Request Entity Too Large", status(exchange("POST /metrics HTTP/1.1\r\nHost: x\r\n"
-                + "Content-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body)));
+        assertEquals(
+                "HTTP/1.1 413 Request Entity Too Large",
+                status(exchange("POST /metrics HTTP/1.1\r\nHost: x\r\n" + "Content-Length: " + body.length()
+                        + "\r\nConnection: close\r\n\r\n" + body)));
     }
 
     @Test
     void shouldAnswer400ForBytesThatAreNotHttp() throws IOException {
-        assertEquals("HTTP/1.1 400 Bad Request",
-                status(exchange(new byte[] {'G', 'E', 'T', ' ', '/', 0, 1, 2, ' ', 'H', '\r', '\n', 1, 2, 3, ':', '\r', '\n', '\r', '\n'})));
+        assertEquals("HTTP/1.1 400 Bad Request", status(exchange(new byte[] {
+            'G', 'E', 'T', ' ', '/', 0, 1, 2, ' ', 'H', '\r', '\n', 1, 2, 3, ':', '\r', '\n', '\r', '\n'
+        })));
     }
 
     @Test
@@ -141,20 +152,28 @@ class MetricsHttpListenerTest {
         exchange("BREW /metrics HTCPCP/1.0\r\n\r\n");
         exchange("GET /" + "c".repeat(100_000) + " HTTP/1.1\r\n\r\n");
         HttpClient client = HttpClient.newHttpClient();
-        HttpResponse<String> scrape = client.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + http.getPort() + "/metrics?name[]=ignored")).build(),
+        HttpResponse<String> scrape = client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.getPort() + "/metrics?name[]=ignored"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, scrape.statusCode());
         assertTrue(scrape.body().contains("kafka_controller_kafkacontroller_activecontrollercount"), "a full scrape");
-        HttpResponse<Void> head = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.getPort()
-                + "/metrics")).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> head = client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.getPort() + "/metrics"))
+                        .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.discarding());
         assertEquals(200, head.statusCode());
 
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            assertEquals(0, producer.send(new ProducerRecord<>("after-bad-http", new byte[] {1})).get().offset());
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            assertEquals(
+                    0,
+                    producer.send(new ProducerRecord<>("after-bad-http", new byte[] {1}))
+                            .get()
+                            .offset());
         }
     }
 

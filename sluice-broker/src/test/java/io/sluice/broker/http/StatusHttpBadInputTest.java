@@ -36,11 +36,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StatusHttpBadInputTest {
     private static final int SOCKET_TIMEOUT_MS = 30_000;
-    private static final List<String> PAGE_PATHS = List.of("/", "/index.html", "/static/status.css",
-            "/static/status.js", "/api/cluster", "/api/topics", "/api/groups", "/api/moves", "/api/throughput");
+    private static final List<String> PAGE_PATHS = List.of(
+            "/",
+            "/index.html",
+            "/static/status.css",
+            "/static/status.js",
+            "/api/cluster",
+            "/api/topics",
+            "/api/groups",
+            "/api/moves",
+            "/api/throughput");
 
     @TempDir
     static Path dataDir;
+
     static InProcessBroker broker;
     static InetSocketAddress http;
 
@@ -113,8 +122,15 @@ class StatusHttpBadInputTest {
         for (String path : PAGE_PATHS) {
             assertEquals("HTTP/1.1 200 OK", statusLine(get(path)), path);
         }
-        for (String path : List.of("/api/cluster", "/api/topics", "/api/groups", "/api/moves", "/api/throughput",
-                "/api/groups?scope=cluster", "/api/moves?scope=cluster", "/api/throughput?scope=cluster",
+        for (String path : List.of(
+                "/api/cluster",
+                "/api/topics",
+                "/api/groups",
+                "/api/moves",
+                "/api/throughput",
+                "/api/groups?scope=cluster",
+                "/api/moves?scope=cluster",
+                "/api/throughput?scope=cluster",
                 "/api/topics?scope=cluster")) {
             String answer = get(path);
             assertTrue(answer.toLowerCase(Locale.ROOT).contains("content-type: application/json; charset=utf-8"), path);
@@ -135,17 +151,34 @@ class StatusHttpBadInputTest {
 
     @Test
     void shouldAnswer404ToUnknownAndLookAlikePaths() throws IOException {
-        for (String path : List.of("/api", "/api/", "/api/nope", "/api/cluster/", "/api/CLUSTER", "/static/",
-                "/static/../index.html", "/static/status.js/", "/static/other.js", "/index.htm", "/status",
-                "//api/cluster", "/%2e%2e/etc/passwd", "/static/%2e%2e/status.js")) {
+        for (String path : List.of(
+                "/api",
+                "/api/",
+                "/api/nope",
+                "/api/cluster/",
+                "/api/CLUSTER",
+                "/static/",
+                "/static/../index.html",
+                "/static/status.js/",
+                "/static/other.js",
+                "/index.htm",
+                "/status",
+                "//api/cluster",
+                "/%2e%2e/etc/passwd",
+                "/static/%2e%2e/status.js")) {
             assertEquals("HTTP/1.1 404 Not Found", statusLine(get(path)), path);
         }
     }
 
     @Test
     void shouldAnswer400ToUndecodableUrisAndBadScopes() throws IOException {
-        for (String path : List.of("/api/groups?scope=%zz", "/api/groups?scope=%", "/api/groups?scope=bogus",
-                "/api/groups?scope=local&scope=cluster", "/api/throughput?scope=", "/api/cluster?scope=everything")) {
+        for (String path : List.of(
+                "/api/groups?scope=%zz",
+                "/api/groups?scope=%",
+                "/api/groups?scope=bogus",
+                "/api/groups?scope=local&scope=cluster",
+                "/api/throughput?scope=",
+                "/api/cluster?scope=everything")) {
             assertEquals("HTTP/1.1 400 Bad Request", statusLine(get(path)), path);
         }
     }
@@ -160,10 +193,12 @@ class StatusHttpBadInputTest {
 
     @Test
     void shouldRefuseBodiesAndForgedLengthsWithoutReadingThem() throws IOException {
-        assertEquals("HTTP/1.1 413 Request Entity Too Large", statusLine(exchange(
-                "GET /api/cluster HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")));
-        assertEquals("HTTP/1.1 413 Request Entity Too Large", statusLine(exchange(
-                "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n")));
+        assertEquals(
+                "HTTP/1.1 413 Request Entity Too Large",
+                statusLine(exchange("GET /api/cluster HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")));
+        assertEquals(
+                "HTTP/1.1 413 Request Entity Too Large",
+                statusLine(exchange("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n")));
         String chunked = exchange("POST /api/topics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "10000000\r\n" + "z".repeat(1000));
         assertEquals("HTTP/1.1 413 Request Entity Too Large", statusLine(chunked));
@@ -171,13 +206,15 @@ class StatusHttpBadInputTest {
 
     @Test
     void shouldAnswer414And431ForOversizedLinesAndHeaders() throws IOException {
-        assertEquals("HTTP/1.1 414 Request-URI Too Long",
+        assertEquals(
+                "HTTP/1.1 414 Request-URI Too Long",
                 statusLine(get("/api/groups?scope=" + "c".repeat(MetricsHttpServer.MAX_INITIAL_LINE_BYTES))));
         StringBuilder manyHeaders = new StringBuilder("GET / HTTP/1.1\r\nHost: x\r\n");
         for (int i = 0; i < 2_000; i++) {
             manyHeaders.append("X-").append(i).append(": y\r\n");
         }
-        assertEquals("HTTP/1.1 431 Request Header Fields Too Large",
+        assertEquals(
+                "HTTP/1.1 431 Request Header Fields Too Large",
                 statusLine(exchange(manyHeaders.append("\r\n").toString())));
     }
 
@@ -210,9 +247,13 @@ class StatusHttpBadInputTest {
         assertEquals("HTTP/1.1 200 OK", statusLine(get("/")));
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            assertEquals(0, producer.send(new ProducerRecord<>("after-bad-status-http", new byte[] {1})).get().offset());
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            assertEquals(
+                    0,
+                    producer.send(new ProducerRecord<>("after-bad-status-http", new byte[] {1}))
+                            .get()
+                            .offset());
         }
     }
 }

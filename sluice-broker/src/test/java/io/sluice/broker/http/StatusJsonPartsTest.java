@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class StatusJsonPartsTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final byte[] DOCUMENT = "{\"groups\":[{\"group\":\"g\",\"lag\":[1,2,3],\"x\":null}]}"
-            .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] DOCUMENT =
+            "{\"groups\":[{\"group\":\"g\",\"lag\":[1,2,3],\"x\":null}]}".getBytes(StandardCharsets.UTF_8);
 
     @Test
     void shouldCopyOneWellFormedValueAndRefuseEveryTruncationOrSplice() throws IOException {
@@ -65,21 +65,35 @@ class StatusJsonPartsTest {
         });
         peers.start();
         String base = "http://127.0.0.1:" + peers.getAddress().getPort();
-        Map<Integer, String> bases = new TreeMap<>(Map.of(1, "http://self.invalid", 2, base + "/good",
-                3, base + "/garbage", 4, base + "/failing", 5, base + "/huge", 6, "http://127.0.0.1:1"));
+        Map<Integer, String> bases = new TreeMap<>(Map.of(
+                1,
+                "http://self.invalid",
+                2,
+                base + "/good",
+                3,
+                base + "/garbage",
+                4,
+                base + "/failing",
+                5,
+                base + "/huge",
+                6,
+                "http://127.0.0.1:1"));
         try (PeerFanOut fanOut = new PeerFanOut(1, () -> bases)) {
             JsonNode answer = MAPPER.readTree(fanOut.gather("/api/groups", json -> {
-                json.writeStartObject();
-                json.writeStringField("self", "yes");
-                json.writeEndObject();
-            }).get());
+                        json.writeStartObject();
+                        json.writeStringField("self", "yes");
+                        json.writeEndObject();
+                    })
+                    .get());
             assertEquals("cluster", answer.get("scope").asText());
             JsonNode brokers = answer.get("brokers");
             assertEquals(6, brokers.size(), answer.toString());
             assertEquals("yes", brokers.get(0).get("data").get("self").asText(), "self answered locally");
             assertTrue(brokers.get(1).get("data").get("groups").isArray(), answer.toString());
             for (int i = 2; i < 6; i++) {
-                assertTrue(brokers.get(i).has("error") && !brokers.get(i).has("data"), brokers.get(i).toString());
+                assertTrue(
+                        brokers.get(i).has("error") && !brokers.get(i).has("data"),
+                        brokers.get(i).toString());
                 assertEquals(i + 1, brokers.get(i).get("broker").asInt());
             }
         } finally {
@@ -87,7 +101,8 @@ class StatusJsonPartsTest {
         }
     }
 
-    private static void reply(com.sun.net.httpserver.HttpExchange exchange, int status, String body) throws IOException {
+    private static void reply(com.sun.net.httpserver.HttpExchange exchange, int status, String body)
+            throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(status, bytes.length);
         exchange.getResponseBody().write(bytes);
@@ -98,9 +113,10 @@ class StatusJsonPartsTest {
     void shouldKeepTheNewestSamplesAndReportRates() throws IOException {
         AtomicLong clock = new AtomicLong(0);
         AtomicLong bytesIn = new AtomicLong();
-        ThroughputHistory history = new ThroughputHistory(bytesIn::get, () -> 0, () -> bytesIn.get() / 10,
-                clock::get, 1000, 3);
-        assertEquals(0, MAPPER.readTree(JsonBody.of(history::write)).get("samples").size());
+        ThroughputHistory history =
+                new ThroughputHistory(bytesIn::get, () -> 0, () -> bytesIn.get() / 10, clock::get, 1000, 3);
+        assertEquals(
+                0, MAPPER.readTree(JsonBody.of(history::write)).get("samples").size());
         for (int i = 0; i < 5; i++) {
             history.sample();
             clock.addAndGet(1000);
@@ -112,7 +128,8 @@ class StatusJsonPartsTest {
         assertEquals(4000.0, samples.get(1).get("bytesInPerSec").asDouble());
         assertEquals(400.0, samples.get(1).get("messagesInPerSec").asDouble());
         assertEquals(4000, samples.get(1).get("timeMs").asLong());
-        assertThrows(IllegalArgumentException.class, () -> new ThroughputHistory(() -> 0, () -> 0, () -> 0,
-                clock::get, 1000, 1));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new ThroughputHistory(() -> 0, () -> 0, () -> 0, clock::get, 1000, 1));
     }
 }

@@ -33,23 +33,25 @@ class BrokerClientTest {
      * write to the socket; a failure of the peer itself is printed by the thread's uncaught-exception handler.
      */
     private static void peer(ServerSocket server, BiConsumer<Integer, DataOutputStream> answer) {
-        Thread peer = new Thread(() -> {
-            try (Socket s = server.accept()) {
-                DataInputStream in = new DataInputStream(s.getInputStream());
-                byte[] request = new byte[in.readInt()];
-                in.readFully(request);
-                ByteBuffer header = ByteBuffer.wrap(request);
-                header.getShort();
-                header.getShort();
-                int correlation = header.getInt();
-                DataOutputStream out = new DataOutputStream(s.getOutputStream());
-                answer.accept(correlation, out);
-                out.flush();
-                Thread.sleep(2_000);
-            } catch (IOException | InterruptedException e) {
-                // the client closed first
-            }
-        }, "broker-client-test-peer");
+        Thread peer = new Thread(
+                () -> {
+                    try (Socket s = server.accept()) {
+                        DataInputStream in = new DataInputStream(s.getInputStream());
+                        byte[] request = new byte[in.readInt()];
+                        in.readFully(request);
+                        ByteBuffer header = ByteBuffer.wrap(request);
+                        header.getShort();
+                        header.getShort();
+                        int correlation = header.getInt();
+                        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                        answer.accept(correlation, out);
+                        out.flush();
+                        Thread.sleep(2_000);
+                    } catch (IOException | InterruptedException e) {
+                        // the client closed first
+                    }
+                },
+                "broker-client-test-peer");
         peer.setDaemon(true);
         peer.start();
     }
@@ -67,15 +69,18 @@ class BrokerClientTest {
         ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlation);
         ByteBuffer h = MessageUtil.toByteBuffer(header, ApiKeys.API_VERSIONS.responseHeaderVersion(VERSION));
         ByteBuffer b = MessageUtil.toByteBuffer(new ApiVersionsResponseData().setErrorCode((short) 0), VERSION);
-        ByteBuffer all = ByteBuffer.allocate(h.remaining() + b.remaining()).put(h).put(b);
+        ByteBuffer all =
+                ByteBuffer.allocate(h.remaining() + b.remaining()).put(h).put(b);
         return all.array();
     }
 
     private static ByteBuffer call(ServerSocket server, int timeoutMs) throws IOException {
         try (BrokerClient client = new BrokerClient("test", MAX_RESPONSE, timeoutMs)) {
             client.target(new InetSocketAddress("127.0.0.1", server.getLocalPort()));
-            ByteBuffer body = client.call(ApiKeys.API_VERSIONS, VERSION, new ApiVersionsRequestData()
-                    .setClientSoftwareName("t").setClientSoftwareVersion("1"));
+            ByteBuffer body = client.call(
+                    ApiKeys.API_VERSIONS,
+                    VERSION,
+                    new ApiVersionsRequestData().setClientSoftwareName("t").setClientSoftwareVersion("1"));
             ByteBuffer copy = ByteBuffer.allocate(body.remaining()).put(body);
             return copy.flip();
         }
@@ -147,7 +152,7 @@ class BrokerClientTest {
     @Test
     void shouldTimeOutWhenThePeerNeverAnswers() throws Exception {
         try (ServerSocket server = new ServerSocket(0)) {
-            peer(server, (correlation, out) -> { });
+            peer(server, (correlation, out) -> {});
             assertThrows(SocketTimeoutException.class, () -> call(server, 300));
         }
     }

@@ -40,25 +40,35 @@ class ControllerWritesTest {
 
     /** A channel to a cluster with no known controller, counting how often it looks for one. */
     private static ControllerChannel channelWithoutController(AtomicInteger asked, ForwardingConfig forwarding) {
-        return new ControllerChannel(1, () -> {
-            asked.incrementAndGet();
-            return null;
-        }, 1_000, ClientSecurity.plaintext(), forwarding);
+        return new ControllerChannel(
+                1,
+                () -> {
+                    asked.incrementAndGet();
+                    return null;
+                },
+                1_000,
+                ClientSecurity.plaintext(),
+                forwarding);
     }
 
     private static CreateAclsResponseData write(ControllerChannel channel) throws Exception {
         ControllerWrites writes = new ControllerWrites(() -> null, channel);
-        return writes.write(node -> {
-                    throw new AssertionError("no node: the change is forwarded");
-                }, ApiKeys.CREATE_ACLS, (short) 3, new CreateAclsRequestData(),
-                readable -> new CreateAclsResponseData(readable, (short) 3),
-                failure -> {
-                    assertTrue(failure instanceof IOException, failure.toString());
-                    CreateAclsResponseData failed = new CreateAclsResponseData();
-                    failed.results().add(new CreateAclsResponseData.AclCreationResult()
-                            .setErrorMessage(failure.getMessage()));
-                    return failed;
-                })
+        return writes.write(
+                        node -> {
+                            throw new AssertionError("no node: the change is forwarded");
+                        },
+                        ApiKeys.CREATE_ACLS,
+                        (short) 3,
+                        new CreateAclsRequestData(),
+                        readable -> new CreateAclsResponseData(readable, (short) 3),
+                        failure -> {
+                            assertTrue(failure instanceof IOException, failure.toString());
+                            CreateAclsResponseData failed = new CreateAclsResponseData();
+                            failed.results()
+                                    .add(new CreateAclsResponseData.AclCreationResult()
+                                            .setErrorMessage(failure.getMessage()));
+                            return failed;
+                        })
                 .get(30, TimeUnit.SECONDS);
     }
 }

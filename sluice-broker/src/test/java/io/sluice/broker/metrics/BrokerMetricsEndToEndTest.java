@@ -68,8 +68,10 @@ class BrokerMetricsEndToEndTest {
 
     @TempDir
     static Path dataDir;
+
     @TempDir
     static Path scratch;
+
     static InProcessBroker broker;
     static JMXConnectorServer jmxServer;
     static JMXConnector jmx;
@@ -78,30 +80,36 @@ class BrokerMetricsEndToEndTest {
     @BeforeAll
     @SuppressWarnings("BanJNDI") // a JMX client of this test's own connector on 127.0.0.1, as a monitoring tool reads
     static void startBrokerAndRunWorkload() throws Exception {
-        broker = new InProcessBroker(dataDir, Map.of("sluice.http.listener", "0", "auto.create.topics.enable", "false"));
-        jmxServer = JMXConnectorServerFactory.newJMXConnectorServer(new JMXServiceURL("service:jmx:rmi://127.0.0.1"),
-                null, ManagementFactory.getPlatformMBeanServer());
+        broker =
+                new InProcessBroker(dataDir, Map.of("sluice.http.listener", "0", "auto.create.topics.enable", "false"));
+        jmxServer = JMXConnectorServerFactory.newJMXConnectorServer(
+                new JMXServiceURL("service:jmx:rmi://127.0.0.1"), null, ManagementFactory.getPlatformMBeanServer());
         jmxServer.start();
         jmx = JMXConnectorFactory.connect(jmxServer.getAddress());
         beans = jmx.getMBeanServerConnection();
         try (Admin admin = broker.admin()) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1),
-                    new NewTopic(MIN_ISR_TOPIC, 1, (short) 1).configs(Map.of("min.insync.replicas", "2")))).all().get();
+            admin.createTopics(List.of(
+                            new NewTopic(TOPIC, 1, (short) 1),
+                            new NewTopic(MIN_ISR_TOPIC, 1, (short) 1).configs(Map.of("min.insync.replicas", "2"))))
+                    .all()
+                    .get();
         }
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps())) {
             byte[] value = new byte[VALUE_BYTES];
             for (int i = 0; i < RECORDS; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, value)).get();
             }
-            ExecutionException refused = assertThrows(ExecutionException.class,
-                    () -> producer.send(new ProducerRecord<>(MIN_ISR_TOPIC, value)).get());
+            ExecutionException refused = assertThrows(
+                    ExecutionException.class,
+                    () -> producer.send(new ProducerRecord<>(MIN_ISR_TOPIC, value))
+                            .get());
             assertInstanceOf(NotEnoughReplicasException.class, refused.getCause());
         }
         Properties consumerProps = new Properties();
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(List.of(new TopicPartition(TOPIC, 0)));
             int read = 0;
             long deadline = System.nanoTime() + WAIT.toNanos();
@@ -160,23 +168,44 @@ class BrokerMetricsEndToEndTest {
 
     @Test
     void shouldCountRecordsBytesAndTheFailedProduceUnderKafkasBrokerTopicMetrics() throws Exception {
-        long size = Poll.until("the Log gauges of " + TOPIC + "-0", WAIT, BrokerMetricsEndToEndTest::logSize,
+        long size = Poll.until(
+                "the Log gauges of " + TOPIC + "-0",
+                WAIT,
+                BrokerMetricsEndToEndTest::logSize,
                 bytes -> bytes > (long) RECORDS * VALUE_BYTES);
         String topicMeters = "kafka.server:type=BrokerTopicMetrics,name=%s,topic=" + TOPIC;
         assertEquals(RECORDS, count(String.format(Locale.ROOT, topicMeters, "MessagesInPerSec")));
-        assertEquals(size, count(String.format(Locale.ROOT, topicMeters, "BytesInPerSec")), "bytes in = the bytes the log holds");
-        assertEquals(size, Poll.until("bytes out to the consumer", WAIT,
-                () -> count(String.format(Locale.ROOT, topicMeters, "BytesOutPerSec")), out -> out >= size));
+        assertEquals(
+                size,
+                count(String.format(Locale.ROOT, topicMeters, "BytesInPerSec")),
+                "bytes in = the bytes the log holds");
+        assertEquals(
+                size,
+                Poll.until(
+                        "bytes out to the consumer",
+                        WAIT,
+                        () -> count(String.format(Locale.ROOT, topicMeters, "BytesOutPerSec")),
+                        out -> out >= size));
         assertEquals(0, count(String.format(Locale.ROOT, topicMeters, "FailedProduceRequestsPerSec")));
         assertEquals(RECORDS, count(String.format(Locale.ROOT, topicMeters, "TotalProduceRequestsPerSec")));
-        assertEquals(1, count("kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec,topic=" + MIN_ISR_TOPIC));
+        assertEquals(
+                1,
+                count("kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec,topic=" + MIN_ISR_TOPIC));
         assertEquals(1, count("kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec"), "all topics");
         assertEquals(RECORDS, count("kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec"), "all topics");
         assertEquals(0, count("kafka.server:type=BrokerTopicMetrics,name=FailedFetchRequestsPerSec"));
 
         ObjectName bytesIn = name(String.format(Locale.ROOT, topicMeters, "BytesInPerSec"));
-        assertEquals(Set.of("Count", "EventType", "RateUnit", "MeanRate", "OneMinuteRate", "FiveMinuteRate",
-                "FifteenMinuteRate"), attributeNames(bytesIn));
+        assertEquals(
+                Set.of(
+                        "Count",
+                        "EventType",
+                        "RateUnit",
+                        "MeanRate",
+                        "OneMinuteRate",
+                        "FiveMinuteRate",
+                        "FifteenMinuteRate"),
+                attributeNames(bytesIn));
         assertEquals("bytes", beans.getAttribute(bytesIn, "EventType"));
         assertEquals(TimeUnit.SECONDS, beans.getAttribute(bytesIn, "RateUnit"));
         assertTrue((Double) beans.getAttribute(bytesIn, "MeanRate") > 0, "a mean rate once bytes came in");
@@ -184,30 +213,53 @@ class BrokerMetricsEndToEndTest {
 
     @Test
     void shouldTimeAndCountRequestsPerTypeVersionAndError() throws Exception {
-        Set<ObjectName> produceRates = beans.queryNames(
-                name("kafka.network:type=RequestMetrics,name=RequestsPerSec,request=Produce,*"), null);
+        Set<ObjectName> produceRates =
+                beans.queryNames(name("kafka.network:type=RequestMetrics,name=RequestsPerSec,request=Produce,*"), null);
         assertEquals(1, produceRates.size(), "one client, one Produce version: " + produceRates);
         ObjectName produceRate = produceRates.iterator().next();
         assertTrue(Short.parseShort(produceRate.getKeyProperty("version")) >= 3, produceRate.toString());
-        assertEquals(RECORDS + 1, (Long) beans.getAttribute(produceRate, "Count"), "every produce request, the refused one too");
+        assertEquals(
+                RECORDS + 1,
+                (Long) beans.getAttribute(produceRate, "Count"),
+                "every produce request, the refused one too");
         assertEquals(RECORDS, count("kafka.network:type=RequestMetrics,name=ErrorsPerSec,request=Produce,error=NONE"));
-        assertEquals(1, count("kafka.network:type=RequestMetrics,name=ErrorsPerSec,request=Produce,error=NOT_ENOUGH_REPLICAS"));
+        assertEquals(
+                1,
+                count("kafka.network:type=RequestMetrics,name=ErrorsPerSec,request=Produce,error=NOT_ENOUGH_REPLICAS"));
 
-        for (String time : List.of("TotalTimeMs", "RequestQueueTimeMs", "LocalTimeMs", "RemoteTimeMs", "ResponseSendTimeMs")) {
+        for (String time :
+                List.of("TotalTimeMs", "RequestQueueTimeMs", "LocalTimeMs", "RemoteTimeMs", "ResponseSendTimeMs")) {
             ObjectName histogram = name("kafka.network:type=RequestMetrics,name=" + time + ",request=Produce");
             assertEquals(RECORDS + 1, (Long) beans.getAttribute(histogram, "Count"), time);
-            assertEquals(Set.of("Count", "Min", "Max", "Mean", "StdDev", "50thPercentile", "75thPercentile",
-                    "95thPercentile", "98thPercentile", "99thPercentile", "999thPercentile"), attributeNames(histogram));
+            assertEquals(
+                    Set.of(
+                            "Count",
+                            "Min",
+                            "Max",
+                            "Mean",
+                            "StdDev",
+                            "50thPercentile",
+                            "75thPercentile",
+                            "95thPercentile",
+                            "98thPercentile",
+                            "99thPercentile",
+                            "999thPercentile"),
+                    attributeNames(histogram));
             double median = (Double) beans.getAttribute(histogram, "50thPercentile");
             double max = (Double) beans.getAttribute(histogram, "Max");
             assertTrue(median >= 0 && median <= max, time + " median " + median + " within max " + max);
         }
         long fetches = count("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Fetch");
         assertTrue(fetches >= 1, "the consumer fetched");
-        assertEquals(fetches, count("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchConsumer"),
+        assertEquals(
+                fetches,
+                count("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchConsumer"),
                 "every fetch came from the consumer");
-        assertTrue(beans.queryNames(name("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchFollower"), null)
-                .size() == 1, "FetchFollower exists, empty, on a single broker");
+        assertTrue(
+                beans.queryNames(name("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchFollower"), null)
+                                .size()
+                        == 1,
+                "FetchFollower exists, empty, on a single broker");
     }
 
     @Test
@@ -216,7 +268,9 @@ class BrokerMetricsEndToEndTest {
         assertEquals(2, gauge("kafka.server:type=ReplicaManager,name=PartitionCount"));
         assertEquals(2, gauge("kafka.server:type=ReplicaManager,name=LeaderCount"));
         assertEquals(0, gauge("kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions"));
-        assertEquals(1, gauge("kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount"),
+        assertEquals(
+                1,
+                gauge("kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount"),
                 MIN_ISR_TOPIC + " has 1 in-sync replica of min.insync.replicas=2");
         assertEquals(0, count("kafka.server:type=ReplicaManager,name=IsrShrinksPerSec"));
         assertEquals(0, count("kafka.server:type=ReplicaManager,name=IsrExpandsPerSec"));
@@ -232,13 +286,20 @@ class BrokerMetricsEndToEndTest {
     @Test
     void shouldServeAPrometheusScrapeThatPromtoolAcceptsWithTheJmxValues() throws Exception {
         long size = Poll.until("the Log gauges", WAIT, BrokerMetricsEndToEndTest::logSize, bytes -> bytes > 0);
-        Poll.until("bytes out to the consumer", WAIT,
-                () -> count("kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec,topic=" + TOPIC), out -> out >= size);
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + broker.broker.httpAddress().getPort() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        Poll.until(
+                "bytes out to the consumer",
+                WAIT,
+                () -> count("kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec,topic=" + TOPIC),
+                out -> out >= size);
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                        + broker.broker.httpAddress().getPort() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode());
-        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"),
+        assertTrue(
+                response.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"),
                 response.headers().toString());
         String scrape = response.body();
         assertPromtoolAccepts(scrape);
@@ -247,12 +308,20 @@ class BrokerMetricsEndToEndTest {
         assertEquals(RECORDS, sample(scrape, "kafka_server_brokertopicmetrics_messagesin_total" + topic));
         assertEquals(size, sample(scrape, "kafka_server_brokertopicmetrics_bytesin_total" + topic));
         assertEquals(size, sample(scrape, "kafka_server_brokertopicmetrics_bytesout_total" + topic));
-        assertEquals(1, sample(scrape, "kafka_server_brokertopicmetrics_failedproducerequests_total{topic=\""
-                + MIN_ISR_TOPIC + "\"}"));
-        assertEquals(1, sample(scrape,
-                "kafka_network_requestmetrics_errors_total{error=\"NOT_ENOUGH_REPLICAS\",request=\"Produce\"}"));
+        assertEquals(
+                1,
+                sample(
+                        scrape,
+                        "kafka_server_brokertopicmetrics_failedproducerequests_total{topic=\"" + MIN_ISR_TOPIC
+                                + "\"}"));
+        assertEquals(
+                1,
+                sample(
+                        scrape,
+                        "kafka_network_requestmetrics_errors_total{error=\"NOT_ENOUGH_REPLICAS\",request=\"Produce\"}"));
         assertEquals(RECORDS + 1, sample(scrape, "kafka_network_requestmetrics_totaltime_count{request=\"Produce\"}"));
-        assertTrue(scrape.contains("kafka_network_requestmetrics_totaltime{request=\"Produce\",quantile=\"0.99\"}"),
+        assertTrue(
+                scrape.contains("kafka_network_requestmetrics_totaltime{request=\"Produce\",quantile=\"0.99\"}"),
                 "the 99th percentile of Produce's total time");
         assertEquals(1, sample(scrape, "kafka_server_replicamanager_underminisrpartitioncount"));
         assertEquals(1, sample(scrape, "kafka_controller_kafkacontroller_activecontrollercount"));
@@ -264,7 +333,8 @@ class BrokerMetricsEndToEndTest {
     }
 
     private static Set<String> attributeNames(ObjectName bean) throws Exception {
-        return Arrays.stream(beans.getMBeanInfo(bean).getAttributes()).map(MBeanAttributeInfo::getName)
+        return Arrays.stream(beans.getMBeanInfo(bean).getAttributes())
+                .map(MBeanAttributeInfo::getName)
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
@@ -272,12 +342,15 @@ class BrokerMetricsEndToEndTest {
     static long sample(String scrape, String series) {
         for (String line : scrape.split("\n")) {
             if (line.startsWith(series + " ")) {
-                return (long) Double.parseDouble(line.substring(series.length() + 1).trim().split(" ")[0]);
+                return (long) Double.parseDouble(
+                        line.substring(series.length() + 1).trim().split(" ")[0]);
             }
         }
         String family = series.contains("{") ? series.substring(0, series.indexOf('{')) : series;
         throw new AssertionError("no sample " + series + " in the scrape; samples of " + family + ": "
-                + Arrays.stream(scrape.split("\n")).filter(l -> l.startsWith(family)).toList());
+                + Arrays.stream(scrape.split("\n"))
+                        .filter(l -> l.startsWith(family))
+                        .toList());
     }
 
     /** promtool check metrics parses the text format strictly and lints names, types and help. */
@@ -290,8 +363,10 @@ class BrokerMetricsEndToEndTest {
         Path file = Files.writeString(Files.createTempFile(scratch, "scrape", ".txt"), scrape);
         Process promtool;
         try {
-            promtool = new ProcessBuilder("promtool", "check", "metrics").redirectInput(file.toFile())
-                    .redirectErrorStream(true).start();
+            promtool = new ProcessBuilder("promtool", "check", "metrics")
+                    .redirectInput(file.toFile())
+                    .redirectErrorStream(true)
+                    .start();
         } catch (IOException e) {
             throw new AssertionError("promtool is missing: install Debian's prometheus package (.ci/run does)", e);
         }

@@ -21,8 +21,8 @@ final class JmxTestConnection implements AutoCloseable {
 
     @SuppressWarnings("BanJNDI") // a JMX client of this test's own connector on 127.0.0.1
     JmxTestConnection() throws IOException {
-        server = JMXConnectorServerFactory.newJMXConnectorServer(new JMXServiceURL("service:jmx:rmi://127.0.0.1"), null,
-                ManagementFactory.getPlatformMBeanServer());
+        server = JMXConnectorServerFactory.newJMXConnectorServer(
+                new JMXServiceURL("service:jmx:rmi://127.0.0.1"), null, ManagementFactory.getPlatformMBeanServer());
         server.start();
         client = JMXConnectorFactory.connect(server.getAddress());
         beans = client.getMBeanServerConnection();

@@ -32,7 +32,8 @@ class KafkaMetricsTest {
     }
 
     private Set<String> attributes(ObjectName name) throws Exception {
-        return Arrays.stream(server.getMBeanInfo(name).getAttributes()).map(MBeanAttributeInfo::getName)
+        return Arrays.stream(server.getMBeanInfo(name).getAttributes())
+                .map(MBeanAttributeInfo::getName)
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
@@ -49,8 +50,16 @@ class KafkaMetricsTest {
     void shouldShowAMeterWithKafkasAttributes() throws Exception {
         metrics.meter(BrokerTopicMetrics.name("BytesInPerSec", "t"), "bytes").mark(42);
         ObjectName bean = new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec,topic=t");
-        assertEquals(Set.of("Count", "EventType", "RateUnit", "MeanRate", "OneMinuteRate", "FiveMinuteRate",
-                "FifteenMinuteRate"), attributes(bean));
+        assertEquals(
+                Set.of(
+                        "Count",
+                        "EventType",
+                        "RateUnit",
+                        "MeanRate",
+                        "OneMinuteRate",
+                        "FiveMinuteRate",
+                        "FifteenMinuteRate"),
+                attributes(bean));
         assertEquals(42L, server.getAttribute(bean, "Count"));
         assertEquals("bytes", server.getAttribute(bean, "EventType"));
         assertEquals(TimeUnit.SECONDS, server.getAttribute(bean, "RateUnit"));
@@ -63,8 +72,20 @@ class KafkaMetricsTest {
             histogram.update(value);
         }
         ObjectName bean = new ObjectName("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce");
-        assertEquals(Set.of("Count", "Min", "Max", "Mean", "StdDev", "50thPercentile", "75thPercentile",
-                "95thPercentile", "98thPercentile", "99thPercentile", "999thPercentile"), attributes(bean));
+        assertEquals(
+                Set.of(
+                        "Count",
+                        "Min",
+                        "Max",
+                        "Mean",
+                        "StdDev",
+                        "50thPercentile",
+                        "75thPercentile",
+                        "95thPercentile",
+                        "98thPercentile",
+                        "99thPercentile",
+                        "999thPercentile"),
+                attributes(bean));
         assertEquals(1000L, server.getAttribute(bean, "Count"));
         assertEquals(1.0, server.getAttribute(bean, "Min"));
         assertEquals(1000.0, server.getAttribute(bean, "Max"));
@@ -90,8 +111,10 @@ class KafkaMetricsTest {
         metrics.meter(BrokerTopicMetrics.name("BytesInPerSec", "a"), "bytes");
         metrics.meter(BrokerTopicMetrics.name("BytesInPerSec", "b"), "bytes");
         metrics.remove(BrokerTopicMetrics.name("BytesInPerSec", "a"));
-        assertFalse(server.isRegistered(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec,topic=a")));
-        assertTrue(server.isRegistered(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec,topic=b")));
+        assertFalse(
+                server.isRegistered(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec,topic=a")));
+        assertTrue(
+                server.isRegistered(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec,topic=b")));
         metrics.close();
         assertEquals(Set.of(), server.queryNames(new ObjectName("kafka.*:*"), null));
     }
@@ -110,8 +133,11 @@ class KafkaMetricsTest {
 
     @Test
     void shouldQuoteTagValuesJmxCannotTakeAsIs() {
-        assertEquals("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec,topic=plain.topic-1_x",
-                BrokerTopicMetrics.name("BytesInPerSec", "plain.topic-1_x").objectName().toString());
+        assertEquals(
+                "kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec,topic=plain.topic-1_x",
+                BrokerTopicMetrics.name("BytesInPerSec", "plain.topic-1_x")
+                        .objectName()
+                        .toString());
         MetricName odd = MetricName.of("kafka.server", "FetcherLagMetrics", "ConsumerLag", "clientId", "a,b=c");
         assertEquals("a,b=c", ObjectName.unquote(odd.objectName().getKeyProperty("clientId")));
         assertThrows(IllegalArgumentException.class, () -> new MetricName("d", "t", "n", List.of("odd")));

@@ -50,13 +50,21 @@ class LogCleanerMetricsEndToEndTest {
 
     @TempDir
     Path dataDir;
+
     InProcessBroker broker;
     JmxTestConnection jmx;
 
     @BeforeEach
     void start() throws Exception {
-        broker = new InProcessBroker(dataDir, Map.of("log.cleaner.dedupe.buffer.size", "24576",
-                "log.cleaner.backoff.ms", "50", "auto.create.topics.enable", "false"));
+        broker = new InProcessBroker(
+                dataDir,
+                Map.of(
+                        "log.cleaner.dedupe.buffer.size",
+                        "24576",
+                        "log.cleaner.backoff.ms",
+                        "50",
+                        "auto.create.topics.enable",
+                        "false"));
         jmx = new JmxTestConnection();
     }
 
@@ -77,9 +85,16 @@ class LogCleanerMetricsEndToEndTest {
     @Test
     void shouldReportWhatTheCleanerDidUnderKafkasNames() throws Exception {
         try (Admin admin = broker.admin()) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1).configs(Map.of("cleanup.policy", "delete",
-                    "segment.bytes", Integer.toString(SEGMENT_BYTES), "min.cleanable.dirty.ratio", "0.01"))))
-                    .all().get();
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)
+                            .configs(Map.of(
+                                    "cleanup.policy",
+                                    "delete",
+                                    "segment.bytes",
+                                    Integer.toString(SEGMENT_BYTES),
+                                    "min.cleanable.dirty.ratio",
+                                    "0.01"))))
+                    .all()
+                    .get();
             writeRounds();
             int records = KEYS * ROUNDS;
             double batchBytes = Poll.until("the Log gauges", WAIT, () -> gauge(logGauge("Size")), s -> s > 0) / records;
@@ -88,17 +103,23 @@ class LogCleanerMetricsEndToEndTest {
             long closedRecords = (segments - 1) * perSegment;
             assertTrue(closedRecords >= KEYS, "every key is in the closed segments: " + closedRecords);
 
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC), List.of(
-                    new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET))))
-                    .all().get();
+            admin.incrementalAlterConfigs(Map.of(
+                            new ConfigResource(ConfigResource.Type.TOPIC, TOPIC),
+                            List.of(new AlterConfigOp(
+                                    new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET))))
+                    .all()
+                    .get();
 
             Poll.until("one clean", WAIT, () -> gauge(CLEANER + "max-clean-time-secs"), secs -> secs > 0);
             assertEquals(100.0 * KEYS / 1024, gauge(CLEANER + "max-buffer-utilization-percent"), 1e-9);
             assertEquals((int) (100.0 * KEYS / closedRecords), (int) gauge(CLEANER + "cleaner-recopy-percent"));
             assertEquals(0, gauge(CLEANER + "max-compaction-delay-secs"), "max.compaction.lag.ms is never reached");
             assertEquals(0, gauge(CLEANER + "DeadThreadCount"));
-            Poll.until("nothing dirty left below the active segment", WAIT,
-                    () -> gauge(MANAGER + "max-dirty-percent"), percent -> percent == 0);
+            Poll.until(
+                    "nothing dirty left below the active segment",
+                    WAIT,
+                    () -> gauge(MANAGER + "max-dirty-percent"),
+                    percent -> percent == 0);
             assertTrue(gauge(MANAGER + "time-since-last-run-ms") >= 0);
             String dir = ",logDirectory=" + dataDir.toAbsolutePath();
             assertEquals(0, gauge(MANAGER + "uncleanable-partitions-count" + dir));
@@ -112,29 +133,55 @@ class LogCleanerMetricsEndToEndTest {
         assertEquals(1, cleanerThreads());
         try (Admin admin = broker.admin()) {
             ConfigResource thisBroker = new ConfigResource(ConfigResource.Type.BROKER, "0");
-            admin.incrementalAlterConfigs(Map.of(thisBroker, List.of(new AlterConfigOp(
-                    new ConfigEntry("log.cleaner.threads", "2"), AlterConfigOp.OpType.SET)))).all().get();
+            admin.incrementalAlterConfigs(Map.of(
+                            thisBroker,
+                            List.of(new AlterConfigOp(
+                                    new ConfigEntry("log.cleaner.threads", "2"), AlterConfigOp.OpType.SET))))
+                    .all()
+                    .get();
             Poll.until("two cleaner threads", WAIT, LogCleanerMetricsEndToEndTest::cleanerThreads, n -> n == 2);
-            ConfigEntry threads = admin.describeConfigs(List.of(thisBroker)).all().get().get(thisBroker)
+            ConfigEntry threads = admin.describeConfigs(List.of(thisBroker))
+                    .all()
+                    .get()
+                    .get(thisBroker)
                     .get("log.cleaner.threads");
             assertEquals("2", threads.value());
             assertEquals(ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG, threads.source());
 
             ConfigResource clusterDefault = new ConfigResource(ConfigResource.Type.BROKER, "");
-            admin.incrementalAlterConfigs(Map.of(clusterDefault, List.of(new AlterConfigOp(
-                    new ConfigEntry("log.cleaner.io.max.bytes.per.second", "1048576"), AlterConfigOp.OpType.SET))))
-                    .all().get();
-            ConfigEntry rate = Poll.until("the default I/O rate", WAIT, () -> admin.describeConfigs(List.of(thisBroker))
-                    .all().get().get(thisBroker).get("log.cleaner.io.max.bytes.per.second"), e -> Double.parseDouble(e.value()) == 1048576);
+            admin.incrementalAlterConfigs(Map.of(
+                            clusterDefault,
+                            List.of(new AlterConfigOp(
+                                    new ConfigEntry("log.cleaner.io.max.bytes.per.second", "1048576"),
+                                    AlterConfigOp.OpType.SET))))
+                    .all()
+                    .get();
+            ConfigEntry rate = Poll.until(
+                    "the default I/O rate",
+                    WAIT,
+                    () -> admin.describeConfigs(List.of(thisBroker))
+                            .all()
+                            .get()
+                            .get(thisBroker)
+                            .get("log.cleaner.io.max.bytes.per.second"),
+                    e -> Double.parseDouble(e.value()) == 1048576);
             assertEquals(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG, rate.source());
             assertEquals(2, cleanerThreads(), "a rate change alone does not restart the threads");
 
-            ExecutionException refused = assertThrows(ExecutionException.class, () -> admin.incrementalAlterConfigs(
-                    Map.of(thisBroker, List.of(new AlterConfigOp(new ConfigEntry("log.cleaner.threads", "5"),
-                            AlterConfigOp.OpType.SET)))).all().get());
+            ExecutionException refused = assertThrows(
+                    ExecutionException.class,
+                    () -> admin.incrementalAlterConfigs(Map.of(
+                                    thisBroker,
+                                    List.of(new AlterConfigOp(
+                                            new ConfigEntry("log.cleaner.threads", "5"), AlterConfigOp.OpType.SET))))
+                            .all()
+                            .get());
             assertInstanceOf(InvalidConfigurationException.class, refused.getCause());
-            assertTrue(refused.getCause().getMessage().contains(
-                    "Log cleaner threads cannot be increased to more than double the current value 2"),
+            assertTrue(
+                    refused.getCause()
+                            .getMessage()
+                            .contains(
+                                    "Log cleaner threads cannot be increased to more than double the current value 2"),
                     refused.getCause().getMessage());
         }
         assertEquals(2, cleanerThreads());
@@ -142,20 +189,24 @@ class LogCleanerMetricsEndToEndTest {
 
     private static long cleanerThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith("sluice-log-cleaner-")).count();
+                .filter(t -> t.isAlive() && t.getName().startsWith("sluice-log-cleaner-"))
+                .count();
     }
 
     private void writeRounds() throws Exception {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int round = 0; round < ROUNDS; round++) {
                 for (int key = 0; key < KEYS; key++) {
                     // equal sizes: every batch is one record of the same key and value lengths
-                    producer.send(new ProducerRecord<>(TOPIC, ("key-" + key).getBytes(StandardCharsets.UTF_8),
-                            String.format(java.util.Locale.ROOT, "value-%02d", round).getBytes(StandardCharsets.UTF_8)))
+                    producer.send(new ProducerRecord<>(
+                                    TOPIC,
+                                    ("key-" + key).getBytes(StandardCharsets.UTF_8),
+                                    String.format(java.util.Locale.ROOT, "value-%02d", round)
+                                            .getBytes(StandardCharsets.UTF_8)))
                             .get();
                 }
             }
@@ -165,7 +216,8 @@ class LogCleanerMetricsEndToEndTest {
     private long recordsLeft() throws Exception {
         Properties props = new Properties();
         props.put("bootstrap.servers", broker.bootstrap());
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props,
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                props,
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
             var partition = new org.apache.kafka.common.TopicPartition(TOPIC, 0);

@@ -42,16 +42,20 @@ class PrometheusBridgeTest {
         for (CounterSnapshot.CounterDataPointSnapshot point : bytesIn.getDataPoints()) {
             assertEquals(300.0, point.getValue());
         }
-        assertTrue(bytesIn.getDataPoints().stream().anyMatch(p -> "orders".equals(p.getLabels().get("topic"))));
+        assertTrue(bytesIn.getDataPoints().stream()
+                .anyMatch(p -> "orders".equals(p.getLabels().get("topic"))));
     }
 
     @Test
     void shouldTurnTimeHistogramsIntoSummariesWithKafkasPercentiles() {
-        new RequestMetrics(metrics).of(org.apache.kafka.common.protocol.ApiKeys.PRODUCE)
+        new RequestMetrics(metrics)
+                .of(org.apache.kafka.common.protocol.ApiKeys.PRODUCE)
                 .record((short) 9, 0, 5_000_000, 0, 0);
         SummarySnapshot total = (SummarySnapshot) family("kafka_network_requestmetrics_totaltime");
         SummarySnapshot.SummaryDataPointSnapshot point = total.getDataPoints().stream()
-                .filter(p -> "Produce".equals(p.getLabels().get("request"))).findFirst().orElseThrow();
+                .filter(p -> "Produce".equals(p.getLabels().get("request")))
+                .findFirst()
+                .orElseThrow();
         assertEquals(1, point.getCount());
         assertEquals(6, point.getQuantiles().size());
         assertEquals(5.0, point.getQuantiles().get(5).getValue(), "the 99.9th percentile of one 5 ms request");
@@ -64,8 +68,10 @@ class PrometheusBridgeTest {
         assertEquals(7.0, maxLag.getDataPoints().get(0).getValue());
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         PrometheusTextFormatWriter.create().write(text, new MetricSnapshots(maxLag));
-        assertTrue(text.toString(StandardCharsets.UTF_8)
-                .contains("kafka_server_replicafetchermanager_maxlag{clientid=\"Replica\"} 7.0"), text.toString(StandardCharsets.UTF_8));
+        assertTrue(
+                text.toString(StandardCharsets.UTF_8)
+                        .contains("kafka_server_replicafetchermanager_maxlag{clientid=\"Replica\"} 7.0"),
+                text.toString(StandardCharsets.UTF_8));
     }
 
     @Test

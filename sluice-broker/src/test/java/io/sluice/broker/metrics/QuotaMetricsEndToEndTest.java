@@ -43,29 +43,42 @@ class QuotaMetricsEndToEndTest {
     private static final int RECORD_BYTES = 10_000;
     /** 1.5 x what the quota lets through in its ten whole windows: the last third is throttled. */
     private static final int THROTTLED_RECORDS = 75;
+
     private static final int FREE_RECORDS = 5;
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @TempDir
     static Path dataDir;
+
     @TempDir
     static Path scratch;
+
     static InProcessBroker broker;
     static JmxTestConnection jmx;
     static double throttledTimeSeenMs;
 
     @BeforeAll
     static void produceWithAndWithoutQuota() throws Exception {
-        broker = new InProcessBroker(dataDir, Map.of("sluice.http.listener", "0", "auto.create.topics.enable", "false"));
+        broker =
+                new InProcessBroker(dataDir, Map.of("sluice.http.listener", "0", "auto.create.topics.enable", "false"));
         jmx = new JmxTestConnection();
         try (Admin admin = broker.admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
             ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, THROTTLED));
-            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity, List.of(
-                    new ClientQuotaAlteration.Op("producer_byte_rate", (double) QUOTA_BYTES_PER_SECOND),
-                    new ClientQuotaAlteration.Op("request_percentage", 10_000.0))))).all().get();
-            Poll.until("the quota applied", WAIT, () -> admin.describeClientQuotas(
-                    org.apache.kafka.common.quota.ClientQuotaFilter.all()).entities().get(), e -> e.containsKey(entity));
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                            entity,
+                            List.of(
+                                    new ClientQuotaAlteration.Op("producer_byte_rate", (double) QUOTA_BYTES_PER_SECOND),
+                                    new ClientQuotaAlteration.Op("request_percentage", 10_000.0)))))
+                    .all()
+                    .get();
+            Poll.until(
+                    "the quota applied",
+                    WAIT,
+                    () -> admin.describeClientQuotas(org.apache.kafka.common.quota.ClientQuotaFilter.all())
+                            .entities()
+                            .get(),
+                    e -> e.containsKey(entity));
         }
         produce(THROTTLED, THROTTLED_RECORDS);
         throttledTimeSeenMs = jmx.number(produceBean(THROTTLED), "throttle-time");
@@ -78,10 +91,11 @@ class QuotaMetricsEndToEndTest {
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         props.put(ProducerConfig.ACKS_CONFIG, "1");
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(TOPIC, new byte[RECORD_BYTES])).get();
+                producer.send(new ProducerRecord<>(TOPIC, new byte[RECORD_BYTES]))
+                        .get();
             }
         }
     }
@@ -107,7 +121,8 @@ class QuotaMetricsEndToEndTest {
         // The rate is measured over at least ten whole windows of 1 s, over request bytes (records plus framing).
         double sentBytes = (double) THROTTLED_RECORDS * RECORD_BYTES;
         assertTrue(rate > 0 && rate < sentBytes * 1.1 / 10, "byte-rate " + rate);
-        assertFalse(jmx.exists("kafka.server:type=Produce,user=ANONYMOUS,client-id=" + THROTTLED),
+        assertFalse(
+                jmx.exists("kafka.server:type=Produce,user=ANONYMOUS,client-id=" + THROTTLED),
                 "a client-id quota's metrics carry no user tag");
     }
 
@@ -122,21 +137,28 @@ class QuotaMetricsEndToEndTest {
     void shouldShowRequestTimeForTheClientWithARequestQuota() throws Exception {
         String bean = "kafka.server:type=Request,client-id=" + THROTTLED;
         assertTrue(jmx.number(bean, "request-time") >= 0);
-        assertTrue(jmx.beans.getMBeanInfo(new javax.management.ObjectName(bean)).getAttributes().length == 2,
+        assertTrue(
+                jmx.beans.getMBeanInfo(new javax.management.ObjectName(bean)).getAttributes().length == 2,
                 "request-time and throttle-time");
         assertFalse(jmx.exists("kafka.server:type=Fetch,client-id=" + THROTTLED), "no fetch quota, no fetch metrics");
     }
 
     @Test
     void shouldServeTheQuotaMetricsInAScrapeThatPromtoolAccepts() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + broker.broker.httpAddress().getPort() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                        + broker.broker.httpAddress().getPort() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode());
         String scrape = response.body();
         BrokerMetricsEndToEndTest.assertPromtoolAccepts(scrape, scratch);
-        assertTrue(BrokerMetricsEndToEndTest.sample(scrape,
-                "kafka_server_produce_byte_rate{client_id=\"" + THROTTLED + "\"}") > 0, scrape);
+        assertTrue(
+                BrokerMetricsEndToEndTest.sample(
+                                scrape, "kafka_server_produce_byte_rate{client_id=\"" + THROTTLED + "\"}")
+                        > 0,
+                scrape);
         assertTrue(scrape.contains("kafka_server_produce_throttle_time{client_id=\"" + THROTTLED + "\"}"), scrape);
         assertTrue(scrape.contains("kafka_server_request_request_time{client_id=\"" + THROTTLED + "\"}"), scrape);
     }

@@ -58,8 +58,10 @@ class SluiceMetricsEndToEndTest {
 
     @TempDir
     static Path dataDir;
+
     @TempDir
     static Path scratch;
+
     static InProcessBroker broker;
     static JMXConnectorServer jmxServer;
     static JMXConnector jmx;
@@ -69,16 +71,17 @@ class SluiceMetricsEndToEndTest {
     @SuppressWarnings("BanJNDI") // a JMX client of this test's own connector on 127.0.0.1, as a monitoring tool reads
     static void startBrokerAndProduce() throws Exception {
         broker = new InProcessBroker(dataDir, Map.of("sluice.http.listener", "0"));
-        jmxServer = JMXConnectorServerFactory.newJMXConnectorServer(new JMXServiceURL("service:jmx:rmi://127.0.0.1"),
-                null, ManagementFactory.getPlatformMBeanServer());
+        jmxServer = JMXConnectorServerFactory.newJMXConnectorServer(
+                new JMXServiceURL("service:jmx:rmi://127.0.0.1"), null, ManagementFactory.getPlatformMBeanServer());
         jmxServer.start();
         jmx = JMXConnectorFactory.connect(jmxServer.getAddress());
         beans = jmx.getMBeanServerConnection();
         try (Admin admin = broker.admin()) {
             admin.createTopics(List.of(
-                    new NewTopic(RECOMPRESSED, 1, (short) 1).configs(Map.of("compression.type", "gzip")),
-                    new NewTopic(PASSED_THROUGH, 1, (short) 1).configs(Map.of("compression.type", "producer"))))
-                    .all().get();
+                            new NewTopic(RECOMPRESSED, 1, (short) 1).configs(Map.of("compression.type", "gzip")),
+                            new NewTopic(PASSED_THROUGH, 1, (short) 1).configs(Map.of("compression.type", "producer"))))
+                    .all()
+                    .get();
         }
         produce(broker.bootstrap(), RECOMPRESSED, PASSED_THROUGH);
     }
@@ -88,11 +91,12 @@ class SluiceMetricsEndToEndTest {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (String topic : topics) {
                 for (int i = 0; i < PRODUCES; i++) {
-                    producer.send(new ProducerRecord<>(topic, ("record " + i).getBytes(StandardCharsets.UTF_8))).get();
+                    producer.send(new ProducerRecord<>(topic, ("record " + i).getBytes(StandardCharsets.UTF_8)))
+                            .get();
                 }
             }
         }
@@ -123,12 +127,14 @@ class SluiceMetricsEndToEndTest {
     void shouldCountRecompressedAndPassedThroughBatchesAndTimeEachValidation() throws Exception {
         assertEquals(PRODUCES, count("io.sluice:type=ProduceValidation,name=RecompressedBatchesPerSec"));
         assertEquals(PRODUCES, count("io.sluice:type=ProduceValidation,name=PassedThroughBatchesPerSec"));
-        assertEquals("batches", attribute("io.sluice:type=ProduceValidation,name=RecompressedBatchesPerSec", "EventType"));
+        assertEquals(
+                "batches", attribute("io.sluice:type=ProduceValidation,name=RecompressedBatchesPerSec", "EventType"));
         String time = "io.sluice:type=ProduceValidation,name=TimeUs";
         assertEquals(2 * PRODUCES, count(time), "one validation per produce partition");
         double median = (Double) attribute(time, "50thPercentile");
         double p99 = (Double) attribute(time, "99thPercentile");
-        assertTrue(median > 0 && median <= p99 && p99 <= (Double) attribute(time, "Max"),
+        assertTrue(
+                median > 0 && median <= p99 && p99 <= (Double) attribute(time, "Max"),
                 "percentiles from the histogram: median " + median + ", 99th " + p99);
     }
 
@@ -140,25 +146,32 @@ class SluiceMetricsEndToEndTest {
         String delta = "io.sluice:type=ClusterStatePublication,kind=delta,name=";
         String snapshot = "io.sluice:type=ClusterStatePublication,kind=snapshot,name=";
         // The controller thread may publish meanwhile (the broker's own registration changes): compare when quiet.
-        Poll.until("publications matching the controller's accounting", WAIT, () ->
-                count(delta + "SizeBytes") == stats.deltas.get()
+        Poll.until(
+                "publications matching the controller's accounting",
+                WAIT,
+                () -> count(delta + "SizeBytes") == stats.deltas.get()
                         && count(snapshot + "SizeBytes") == stats.snapshots.get()
                         && count(delta + "PublishedBytesPerSec") + count(snapshot + "PublishedBytesPerSec")
-                        == stats.bytesWritten.get(), matches -> matches);
+                                == stats.bytesWritten.get(),
+                matches -> matches);
         assertTrue(count(delta + "SizeBytes") >= 2, "a delta per created topic at least");
         assertTrue(count(snapshot + "SizeBytes") >= 1, "the snapshot asked for");
         assertEquals(count(delta + "SizeBytes"), count(delta + "TimeUs"));
         assertTrue((Double) attribute(snapshot + "SizeBytes", "Max") > 0);
-        assertEquals(SessionState.CONNECTED.code(),
+        assertEquals(
+                SessionState.CONNECTED.code(),
                 ((Number) attribute("io.sluice:type=ZooKeeperSession,name=State", "Value")).intValue());
         assertEquals(0, count("io.sluice:type=ZooKeeperSession,name=ExpirationsPerSec"));
     }
 
     @Test
     void shouldServeTheSameValuesInAScrapeThatPromtoolAccepts() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + broker.broker.httpAddress().getPort() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                        + broker.broker.httpAddress().getPort() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode());
         String scrape = response.body();
         assertPromtoolAccepts(scrape, scratch);
@@ -175,15 +188,33 @@ class SluiceMetricsEndToEndTest {
     void shouldCountNothingOnTheHotPathWithMetricsDisabled(@TempDir Path otherDir) throws Exception {
         try (InProcessBroker off = new InProcessBroker(otherDir, Map.of("sluice.metrics.enable", "false"))) {
             try (Admin admin = off.admin()) {
-                admin.createTopics(List.of(new NewTopic(RECOMPRESSED, 1, (short) 1)
-                        .configs(Map.of("compression.type", "gzip")))).all().get();
+                admin.createTopics(List.of(
+                                new NewTopic(RECOMPRESSED, 1, (short) 1).configs(Map.of("compression.type", "gzip"))))
+                        .all()
+                        .get();
             }
             produce(off.bootstrap(), RECOMPRESSED);
             KafkaMetrics registry = off.broker.metrics().registry();
-            assertEquals(0, registry.meter(MetricName.of(SluiceMetrics.DOMAIN, SluiceMetrics.VALIDATION,
-                    "RecompressedBatchesPerSec"), "batches").getCount());
-            assertEquals(0, off.broker.metrics().topics().allTopicsMeter("MessagesInPerSec", "messages").getCount());
-            assertTrue(registry.histogram(RequestMetrics.name("TotalTimeMs", "Produce")).getCount() == 0,
+            assertEquals(
+                    0,
+                    registry.meter(
+                                    MetricName.of(
+                                            SluiceMetrics.DOMAIN,
+                                            SluiceMetrics.VALIDATION,
+                                            "RecompressedBatchesPerSec"),
+                                    "batches")
+                            .getCount());
+            assertEquals(
+                    0,
+                    off.broker
+                            .metrics()
+                            .topics()
+                            .allTopicsMeter("MessagesInPerSec", "messages")
+                            .getCount());
+            assertTrue(
+                    registry.histogram(RequestMetrics.name("TotalTimeMs", "Produce"))
+                                    .getCount()
+                            == 0,
                     "no request timed");
         }
     }
@@ -192,18 +223,31 @@ class SluiceMetricsEndToEndTest {
     void shouldCountAnExpiredZooKeeperSessionAndShowTheNewOne(@TempDir Path zkDir) throws Exception {
         ClusterConfig config = ClusterConfig.defaults().withSessionTimeout(Duration.ofSeconds(2));
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(zkDir);
-             ClusterConnection connection = ClusterConnection.open(zk.connectString(), config)) {
+                ClusterConnection connection = ClusterConnection.open(zk.connectString(), config)) {
             KafkaMetrics registry = new KafkaMetrics(null);
             new SluiceMetrics(registry).followZooKeeperSession(connection.session());
             MetricName state = MetricName.of(SluiceMetrics.DOMAIN, SluiceMetrics.ZOOKEEPER_SESSION, "State");
             Poll.until("connected", WAIT, () -> gauge(registry, state), v -> v == SessionState.CONNECTED.code());
 
-            connection.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
-            Poll.until("the expiration counted", WAIT, () -> scrape(registry),
+            connection
+                    .client()
+                    .getZookeeperClient()
+                    .getZooKeeper()
+                    .getTestable()
+                    .injectSessionExpiration();
+            Poll.until(
+                    "the expiration counted",
+                    WAIT,
+                    () -> scrape(registry),
                     s -> s.contains("io_sluice_zookeepersession_expirations_total 1.0"));
             Poll.until("a new session", WAIT, () -> gauge(registry, state), v -> v == SessionState.CONNECTED.code());
-            assertEquals(1, registry.meter(MetricName.of(SluiceMetrics.DOMAIN, SluiceMetrics.ZOOKEEPER_SESSION,
-                    "ExpirationsPerSec"), "expirations").getCount());
+            assertEquals(
+                    1,
+                    registry.meter(
+                                    MetricName.of(
+                                            SluiceMetrics.DOMAIN, SluiceMetrics.ZOOKEEPER_SESSION, "ExpirationsPerSec"),
+                                    "expirations")
+                            .getCount());
         }
     }
 

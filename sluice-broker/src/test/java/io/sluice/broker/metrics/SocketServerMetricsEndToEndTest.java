@@ -33,11 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SocketServerMetricsEndToEndTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final String PROCESSORS = "kafka.server:type=socket-server-metrics,listener=PLAINTEXT,networkProcessor=*";
+    private static final String PROCESSORS =
+            "kafka.server:type=socket-server-metrics,listener=PLAINTEXT,networkProcessor=*";
     private final MBeanServer beans = ManagementFactory.getPlatformMBeanServer();
 
     @TempDir
     Path dataDir;
+
     @TempDir
     Path scratch;
 
@@ -52,8 +54,8 @@ class SocketServerMetricsEndToEndTest {
 
     @Test
     void shouldCountConnectionsOpenedAndClosedPerListenerAndProcessorUnderKafkasNames() throws Exception {
-        try (InProcessBroker broker = new InProcessBroker(dataDir,
-                Map.of("num.network.threads", "2", "sluice.http.listener", "0"))) {
+        try (InProcessBroker broker =
+                new InProcessBroker(dataDir, Map.of("num.network.threads", "2", "sluice.http.listener", "0"))) {
             Set<ObjectName> processors = beans.queryNames(new ObjectName(PROCESSORS), null);
             assertEquals(2, processors.size(), "one MBean per network processor: " + processors);
             double open = sum("connection-count");
@@ -63,7 +65,8 @@ class SocketServerMetricsEndToEndTest {
             List<Socket> clients = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 Socket socket = new Socket();
-                socket.connect(new InetSocketAddress("127.0.0.1", broker.broker.boundAddress().getPort()));
+                socket.connect(new InetSocketAddress(
+                        "127.0.0.1", broker.broker.boundAddress().getPort()));
                 clients.add(socket);
             }
             Poll.until("five connections counted", WAIT, () -> sum("connection-creation-total"), n -> n == created + 5);
@@ -83,18 +86,25 @@ class SocketServerMetricsEndToEndTest {
                 socket.close();
             }
             Poll.until("every connection closed", WAIT, () -> sum("connection-count"), n -> n == open);
-            assertEquals(sum("connection-creation-total") - created, sum("connection-close-total") - closed,
+            assertEquals(
+                    sum("connection-creation-total") - created,
+                    sum("connection-close-total") - closed,
                     "every connection made in this test was closed");
 
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                    "http://127.0.0.1:" + broker.broker.httpAddress().getPort() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                            + broker.broker.httpAddress().getPort() + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             String scrape = response.body();
             assertPromtoolAccepts(scrape, scratch);
             long total = 0;
             for (int processor = 0; processor < 2; processor++) {
-                total += sample(scrape, "kafka_server_socket_server_metrics_connection_creation_total{listener=\"PLAINTEXT\","
-                        + "networkprocessor=\"" + processor + "\"}");
+                total += sample(
+                        scrape,
+                        "kafka_server_socket_server_metrics_connection_creation_total{listener=\"PLAINTEXT\","
+                                + "networkprocessor=\"" + processor + "\"}");
             }
             assertEquals((long) sum("connection-creation-total"), total, "the scrape holds the JMX values");
         }
@@ -104,12 +114,17 @@ class SocketServerMetricsEndToEndTest {
     void shouldShowEachProcessorsIdleShareAndTheirAverage() throws Exception {
         try (InProcessBroker broker = new InProcessBroker(dataDir, Map.of("num.network.threads", "2"))) {
             ObjectName average = new ObjectName("kafka.network:type=SocketServer,name=NetworkProcessorAvgIdlePercent");
-            double idle = Poll.until("a first idle sample", Duration.ofSeconds(60),
-                    () -> ((Number) beans.getAttribute(average, "Value")).doubleValue(), v -> !Double.isNaN(v));
+            double idle = Poll.until(
+                    "a first idle sample",
+                    Duration.ofSeconds(60),
+                    () -> ((Number) beans.getAttribute(average, "Value")).doubleValue(),
+                    v -> !Double.isNaN(v));
             assertTrue(idle >= 0 && idle <= 1, "a fraction like Kafka's: " + idle);
             for (int processor = 0; processor < 2; processor++) {
-                double one = ((Number) beans.getAttribute(new ObjectName(
-                        "kafka.network:type=Processor,name=IdlePercent,networkProcessor=" + processor), "Value"))
+                double one = ((Number) beans.getAttribute(
+                                new ObjectName(
+                                        "kafka.network:type=Processor,name=IdlePercent,networkProcessor=" + processor),
+                                "Value"))
                         .doubleValue();
                 assertTrue(one >= 0 && one <= 1, "processor " + processor + ": " + one);
             }

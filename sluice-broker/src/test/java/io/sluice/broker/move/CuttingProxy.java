@@ -52,30 +52,33 @@ final class CuttingProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to, boolean downstream) {
-        Thread pump = new Thread(() -> {
-            byte[] buffer = new byte[8192];
-            try (from; to) {
-                InputStream in = from.getInputStream();
-                OutputStream out = to.getOutputStream();
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    if (downstream) {
-                        long limit = cutAfter.get();
-                        long before = forwardedDown.getAndAdd(n);
-                        if (limit >= 0 && before + n >= limit) {
-                            out.write(buffer, 0, (int) Math.max(0, limit - before));
+        Thread pump = new Thread(
+                () -> {
+                    byte[] buffer = new byte[8192];
+                    try (from;
+                            to) {
+                        InputStream in = from.getInputStream();
+                        OutputStream out = to.getOutputStream();
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            if (downstream) {
+                                long limit = cutAfter.get();
+                                long before = forwardedDown.getAndAdd(n);
+                                if (limit >= 0 && before + n >= limit) {
+                                    out.write(buffer, 0, (int) Math.max(0, limit - before));
+                                    out.flush();
+                                    cutAfter.set(-1);
+                                    return;
+                                }
+                            }
+                            out.write(buffer, 0, n);
                             out.flush();
-                            cutAfter.set(-1);
-                            return;
                         }
+                    } catch (IOException e) {
+                        // the other pump closed the sockets
                     }
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // the other pump closed the sockets
-            }
-        }, "cutting-proxy-pump");
+                },
+                "cutting-proxy-pump");
         pump.setDaemon(true);
         pump.start();
     }

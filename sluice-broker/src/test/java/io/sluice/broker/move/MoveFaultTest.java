@@ -1,24 +1,5 @@
 package io.sluice.broker.move;
 
-import io.sluice.broker.move.MoveFixtures.SimulatedCrash;
-import io.sluice.broker.move.MoveFixtures.Source;
-import io.sluice.log.PartitionLog;
-import io.sluice.testkit.Poll;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.protocol.Errors;
-import org.junit.jupiter.api.Test;
-
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-
 import static io.sluice.broker.move.MoveFixtures.CHUNK_BYTES;
 import static io.sluice.broker.move.MoveFixtures.LEADER_EPOCH;
 import static io.sluice.broker.move.MoveFixtures.PARTITION;
@@ -29,6 +10,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.broker.move.MoveFixtures.SimulatedCrash;
+import io.sluice.broker.move.MoveFixtures.Source;
+import io.sluice.log.PartitionLog;
+import io.sluice.testkit.Poll;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.Test;
 
 /** Broken connections, restarts, a lost source, corruption, cancel and retention during a transfer. */
 class MoveFaultTest extends MoveTestBase {
@@ -62,7 +61,8 @@ class MoveFaultTest extends MoveTestBase {
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
 
-        client(ChunkFaultHook.NONE).bootstrap(target, TOPIC, PARTITION, List.of(proxy.address()), LEADER_EPOCH, progress);
+        client(ChunkFaultHook.NONE)
+                .bootstrap(target, TOPIC, PARTITION, List.of(proxy.address()), LEADER_EPOCH, progress);
 
         assertEquals(boundaryOf(source), target.logEndOffset());
         MoveFixtures.assertSegmentsIdentical(source, target, boundaryOf(source));
@@ -83,8 +83,10 @@ class MoveFaultTest extends MoveTestBase {
                 throw new SimulatedCrash();
             }
         });
-        assertThrows(SimulatedCrash.class, () -> client(crashAtChunk12).bootstrap(target, TOPIC, PARTITION,
-                List.of(first.address()), LEADER_EPOCH, before));
+        assertThrows(
+                SimulatedCrash.class,
+                () -> client(crashAtChunk12)
+                        .bootstrap(target, TOPIC, PARTITION, List.of(first.address()), LEADER_EPOCH, before));
         first.close();
         target.close();
         assertTrue(Files.exists(targetDir().resolve(StagingArea.DIR_NAME).resolve(StagingArea.MANIFEST_FILE)));
@@ -94,12 +96,13 @@ class MoveFaultTest extends MoveTestBase {
         PartitionLog reopened = emptyTarget();
         assertEquals(0, reopened.logEndOffset(), "staging is not part of the log");
         TransferProgress after = new TransferProgress();
-        client(ChunkFaultHook.NONE).bootstrap(reopened, TOPIC, PARTITION, List.of(restarted.address()), LEADER_EPOCH,
-                after);
+        client(ChunkFaultHook.NONE)
+                .bootstrap(reopened, TOPIC, PARTITION, List.of(restarted.address()), LEADER_EPOCH, after);
 
         assertEquals(boundaryOf(source), reopened.logEndOffset());
         MoveFixtures.assertSegmentsIdentical(source, reopened, boundaryOf(source));
-        assertTrue(after.bytesShipped() <= after.totalBytes() - 10L * CHUNK_BYTES,
+        assertTrue(
+                after.bytesShipped() <= after.totalBytes() - 10L * CHUNK_BYTES,
                 "resumed, not from zero: " + after + " after " + before);
     }
 
@@ -117,8 +120,9 @@ class MoveFaultTest extends MoveTestBase {
             }
         });
 
-        client(killFirstAtChunk8).bootstrap(target, TOPIC, PARTITION, List.of(first.address(), second.address()),
-                LEADER_EPOCH, progress);
+        client(killFirstAtChunk8)
+                .bootstrap(
+                        target, TOPIC, PARTITION, List.of(first.address(), second.address()), LEADER_EPOCH, progress);
 
         assertEquals(second.address(), progress.source());
         assertEquals(boundaryOf(secondLog), target.logEndOffset());
@@ -172,8 +176,10 @@ class MoveFaultTest extends MoveTestBase {
             }
         };
 
-        MoveException failure = assertThrows(MoveException.class, () -> client(corruptFromChunk5).bootstrap(target, TOPIC,
-                PARTITION, List.of(server.address()), LEADER_EPOCH, progress));
+        MoveException failure = assertThrows(
+                MoveException.class,
+                () -> client(corruptFromChunk5)
+                        .bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress));
 
         assertEquals(Errors.CORRUPT_MESSAGE, failure.error());
         assertEquals(TransferPhase.FAILED, progress.phase());
@@ -189,8 +195,10 @@ class MoveFaultTest extends MoveTestBase {
         PartitionLog badLog = source("bad");
         PartitionLog goodLog = source("good");
         long[] bases = badLog.segmentBaseOffsets();
-        try (FileChannel segment = FileChannel.open(badLog.dir().resolve(String.format(Locale.ROOT, "%020d.log", bases[3])),
-                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel segment = FileChannel.open(
+                badLog.dir().resolve(String.format(Locale.ROOT, "%020d.log", bases[3])),
+                java.nio.file.StandardOpenOption.READ,
+                java.nio.file.StandardOpenOption.WRITE)) {
             flipByte(segment, 200);
         }
         Source bad = server(badLog);
@@ -198,8 +206,8 @@ class MoveFaultTest extends MoveTestBase {
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
 
-        client(ChunkFaultHook.NONE).bootstrap(target, TOPIC, PARTITION, List.of(bad.address(), good.address()),
-                LEADER_EPOCH, progress);
+        client(ChunkFaultHook.NONE)
+                .bootstrap(target, TOPIC, PARTITION, List.of(bad.address(), good.address()), LEADER_EPOCH, progress);
 
         assertEquals(good.address(), progress.source());
         MoveFixtures.assertSegmentsIdentical(goodLog, target, boundaryOf(goodLog));
@@ -218,8 +226,9 @@ class MoveFaultTest extends MoveTestBase {
             }
         }));
 
-        MoveException cancelled = assertThrows(MoveException.class, () -> client.bootstrap(target, TOPIC, PARTITION,
-                List.of(server.address()), LEADER_EPOCH, progress));
+        MoveException cancelled = assertThrows(
+                MoveException.class,
+                () -> client.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress));
 
         assertEquals(Errors.REASSIGNMENT_IN_PROGRESS, cancelled.error());
         assertEquals(TransferPhase.CANCELLED, progress.phase());
@@ -237,7 +246,8 @@ class MoveFaultTest extends MoveTestBase {
         Map<Long, byte[]> shipped = new HashMap<>();
         for (long base : source.segmentBaseOffsets()) {
             if (base < boundary) {
-                shipped.put(base, Files.readAllBytes(source.dir().resolve(String.format(Locale.ROOT, "%020d.log", base))));
+                shipped.put(
+                        base, Files.readAllBytes(source.dir().resolve(String.format(Locale.ROOT, "%020d.log", base))));
             }
         }
         source.updateConfig(source.config().toBuilder().retentionMs(1).build());
@@ -252,15 +262,17 @@ class MoveFaultTest extends MoveTestBase {
             }
         });
 
-        client(retentionAtChunk15).bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH,
-                new TransferProgress());
+        client(retentionAtChunk15)
+                .bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());
 
         assertTrue(lowestKept.get() > 0, "segments already shipped could go");
         assertTrue(lowestKept.get() < boundary, "the pinned ones stayed: lowest kept " + lowestKept.get());
         assertEquals(shipped.size() + 1, target.segmentCount());
         for (Map.Entry<Long, byte[]> segment : shipped.entrySet()) {
-            assertArrayEquals(segment.getValue(),
-                    Files.readAllBytes(target.dir().resolve(String.format(Locale.ROOT, "%020d.log", segment.getKey()))));
+            assertArrayEquals(
+                    segment.getValue(),
+                    Files.readAllBytes(
+                            target.dir().resolve(String.format(Locale.ROOT, "%020d.log", segment.getKey()))));
         }
         assertEquals(0, server.source.activeTransfers());
         source.enforceRetention(FAR_FUTURE_MS);
@@ -279,18 +291,30 @@ class MoveFaultTest extends MoveTestBase {
                 throw new SimulatedCrash();
             }
         });
-        assertThrows(SimulatedCrash.class, () -> client(crashAtChunk3).bootstrap(target, TOPIC, PARTITION,
-                List.of(server.address()), LEADER_EPOCH, new TransferProgress()));
+        assertThrows(
+                SimulatedCrash.class,
+                () -> client(crashAtChunk3)
+                        .bootstrap(
+                                target,
+                                TOPIC,
+                                PARTITION,
+                                List.of(server.address()),
+                                LEADER_EPOCH,
+                                new TransferProgress()));
         assertEquals(1, server.source.activeTransfers());
         int segments = source.segmentCount();
         source.enforceRetention(FAR_FUTURE_MS);
         assertTrue(source.segmentCount() > 1, "pinned while the transfer may come back");
 
         server.clock.addAndGet(MoveFixtures.moveConfig().pinTimeoutMs());
-        Poll.until("pins of the abandoned transfer expire", Duration.ofSeconds(30), () -> {
-            server.source.expireAbandoned();
-            return server.source.activeTransfers();
-        }, active -> active == 0);
+        Poll.until(
+                "pins of the abandoned transfer expire",
+                Duration.ofSeconds(30),
+                () -> {
+                    server.source.expireAbandoned();
+                    return server.source.activeTransfers();
+                },
+                active -> active == 0);
         source.enforceRetention(FAR_FUTURE_MS);
         assertEquals(1, source.segmentCount(), "of " + segments + " only the active segment is left");
     }

@@ -1,5 +1,7 @@
 package io.sluice.broker.move;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.MoveSourceHandler;
@@ -9,12 +11,6 @@ import io.sluice.broker.security.SaslApis;
 import io.sluice.log.LogConfig;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MemoryRecordsBuilder;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.record.TimestampType;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -25,8 +21,11 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MemoryRecordsBuilder;
+import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.TimestampType;
 
 /** Source logs with real batches, and source brokers on real loopback sockets. Not thread-safe. */
 final class MoveFixtures {
@@ -38,11 +37,14 @@ final class MoveFixtures {
     static final long PRODUCER_A = 7L;
     static final long PRODUCER_B = 8L;
 
-    private MoveFixtures() {
-    }
+    private MoveFixtures() {}
 
     static LogConfig smallSegments() {
-        return LogConfig.builder().segmentBytes(8 * 1024).indexIntervalBytes(512).fileDeleteDelayMs(0).build();
+        return LogConfig.builder()
+                .segmentBytes(8 * 1024)
+                .indexIntervalBytes(512)
+                .fileDeleteDelayMs(0)
+                .build();
     }
 
     static MoveConfig moveConfig() {
@@ -64,7 +66,11 @@ final class MoveFixtures {
             log.appendAsLeader(batch(Compression.NONE, ts + i, 5, 100), 0, ts);
         }
         log.assignLeaderEpoch(1);
-        Compression[] codecs = {Compression.gzip().build(), Compression.lz4().build(), Compression.zstd().build()};
+        Compression[] codecs = {
+            Compression.gzip().build(),
+            Compression.lz4().build(),
+            Compression.zstd().build()
+        };
         for (int i = 0; i < 60; i++) {
             log.appendAsLeader(batch(codecs[i % 3], ts + 100 + i, 20, 80), 1, ts);
             log.appendAsLeader(idempotent(PRODUCER_A, i * 3, 3, ts + 100 + i), 1, ts);
@@ -84,8 +90,12 @@ final class MoveFixtures {
     }
 
     static ByteBuffer batch(Compression compression, long timestamp, int records, int valueBytes) {
-        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(records * (valueBytes + 64) + 256),
-                RecordBatch.CURRENT_MAGIC_VALUE, compression, TimestampType.CREATE_TIME, 0L);
+        MemoryRecordsBuilder builder = MemoryRecords.builder(
+                ByteBuffer.allocate(records * (valueBytes + 64) + 256),
+                RecordBatch.CURRENT_MAGIC_VALUE,
+                compression,
+                TimestampType.CREATE_TIME,
+                0L);
         SplittableRandom random = new SplittableRandom(timestamp * 31 + records);
         for (int r = 0; r < records; r++) {
             byte[] value = new byte[valueBytes];
@@ -98,11 +108,21 @@ final class MoveFixtures {
     }
 
     static ByteBuffer idempotent(long producerId, int baseSequence, int records, long timestamp) {
-        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024), RecordBatch.CURRENT_MAGIC_VALUE,
-                Compression.NONE, TimestampType.CREATE_TIME, 0L, timestamp, producerId, (short) 0, baseSequence, false,
+        MemoryRecordsBuilder builder = MemoryRecords.builder(
+                ByteBuffer.allocate(1024),
+                RecordBatch.CURRENT_MAGIC_VALUE,
+                Compression.NONE,
+                TimestampType.CREATE_TIME,
+                0L,
+                timestamp,
+                producerId,
+                (short) 0,
+                baseSequence,
+                false,
                 RecordBatch.NO_PARTITION_LEADER_EPOCH);
         for (int r = 0; r < records; r++) {
-            builder.append(timestamp, null, ("p" + producerId + "s" + (baseSequence + r)).getBytes(StandardCharsets.UTF_8));
+            builder.append(
+                    timestamp, null, ("p" + producerId + "s" + (baseSequence + r)).getBytes(StandardCharsets.UTF_8));
         }
         return builder.build().buffer();
     }
@@ -116,7 +136,9 @@ final class MoveFixtures {
                 continue;
             }
             Path name = Path.of(String.format(Locale.ROOT, "%020d.log", base));
-            assertEquals(-1L, Files.mismatch(source.dir().resolve(name), target.dir().resolve(name)),
+            assertEquals(
+                    -1L,
+                    Files.mismatch(source.dir().resolve(name), target.dir().resolve(name)),
                     "segment " + name + " differs");
             compared++;
         }
@@ -138,14 +160,18 @@ final class MoveFixtures {
                 throws InterruptedException {
             this.clock = clock;
             LongSupplier now = clock::get;
-            this.source = new MoveSource((topic, partition) -> TOPIC.equals(topic) && partition == PARTITION
-                    ? new MoveSourceLogs.Hosted(log, LEADER_EPOCH, log.logEndOffset()) : null, config,
-                    ByteRateLimiter.UNLIMITED, now);
-            ApiRegistry registry = new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY,
-                    new MoveSourceHandler(source));
+            this.source = new MoveSource(
+                    (topic, partition) -> TOPIC.equals(topic) && partition == PARTITION
+                            ? new MoveSourceLogs.Hosted(log, LEADER_EPOCH, log.logEndOffset())
+                            : null,
+                    config,
+                    ByteRateLimiter.UNLIMITED,
+                    now);
+            ApiRegistry registry =
+                    new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(source));
             SaslApis.register(registry);
-            this.server = NetworkServer.start(new NetworkServer.Settings("127.0.0.1", 0, 1, 1, 1 << 20, 0, 0, 0,
-                    security), registry);
+            this.server = NetworkServer.start(
+                    new NetworkServer.Settings("127.0.0.1", 0, 1, 1, 1 << 20, 0, 0, 0, security), registry);
         }
 
         static Source start(PartitionLog log) throws InterruptedException {

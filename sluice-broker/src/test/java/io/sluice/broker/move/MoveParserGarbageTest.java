@@ -1,13 +1,18 @@
 package io.sluice.broker.move;
 
+import static io.sluice.broker.move.MoveFixtures.LEADER_EPOCH;
+import static io.sluice.broker.move.MoveFixtures.PARTITION;
+import static io.sluice.broker.move.MoveFixtures.TOPIC;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.broker.move.MoveFixtures.Source;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.codec.message.Message;
 import io.sluice.log.PartitionLog;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -18,14 +23,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
-
-import static io.sluice.broker.move.MoveFixtures.LEADER_EPOCH;
-import static io.sluice.broker.move.MoveFixtures.PARTITION;
-import static io.sluice.broker.move.MoveFixtures.TOPIC;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Every parser the move adds ends bad input in a typed error naming the field, never a large allocation. */
 class MoveParserGarbageTest {
@@ -59,9 +58,14 @@ class MoveParserGarbageTest {
         MoveChunkHeader error = new MoveChunkHeader();
         error.errorCode = 70;
         error.errorMessage = "no transfer 42 here";
-        return List.of(new MoveOpenRequest(42, TOPIC, PARTITION, LEADER_EPOCH), listing(),
-                new MoveChunkRequest().set(42, MoveMessages.FILE_SEGMENT, 200, 4096, 4096), header, error,
-                new MoveCloseRequest(42, true), new MoveCloseResponse());
+        return List.of(
+                new MoveOpenRequest(42, TOPIC, PARTITION, LEADER_EPOCH),
+                listing(),
+                new MoveChunkRequest().set(42, MoveMessages.FILE_SEGMENT, 200, 4096, 4096),
+                header,
+                error,
+                new MoveCloseRequest(42, true),
+                new MoveCloseResponse());
     }
 
     @Test
@@ -70,15 +74,22 @@ class MoveParserGarbageTest {
             ByteBuffer whole = codec.encode(sample);
             for (int length = 0; length < whole.remaining(); length++) {
                 ByteBuffer prefix = whole.duplicate().limit(length);
-                MoveProtocolException e = assertThrows(MoveProtocolException.class,
-                        () -> codec.decode(prefix, sample.getClass(), "sample"), sample + " cut at " + length);
+                MoveProtocolException e = assertThrows(
+                        MoveProtocolException.class,
+                        () -> codec.decode(prefix, sample.getClass(), "sample"),
+                        sample + " cut at " + length);
                 assertEquals("sample", e.field());
             }
-            ByteBuffer longer = ByteBuffer.allocate(whole.remaining() + 1).put(whole.duplicate()).put((byte) 7).flip();
-            MoveProtocolException trailing = assertThrows(MoveProtocolException.class,
-                    () -> codec.decode(longer, sample.getClass(), "sample"));
+            ByteBuffer longer = ByteBuffer.allocate(whole.remaining() + 1)
+                    .put(whole.duplicate())
+                    .put((byte) 7)
+                    .flip();
+            MoveProtocolException trailing =
+                    assertThrows(MoveProtocolException.class, () -> codec.decode(longer, sample.getClass(), "sample"));
             assertTrue(trailing.getMessage().contains("1 trailing bytes"), trailing.getMessage());
-            assertEquals(sample.getClass(), codec.decode(whole.duplicate(), sample.getClass(), "sample").getClass());
+            assertEquals(
+                    sample.getClass(),
+                    codec.decode(whole.duplicate(), sample.getClass(), "sample").getClass());
         }
     }
 
@@ -127,17 +138,17 @@ class MoveParserGarbageTest {
     void shouldRefuseForgedArrayLengthWithoutAllocatingIt() {
         ByteBuffer forged = ByteBuffer.allocate(32);
         putUvarint(forged, MoveMessages.SEGMENT_LIST + 1L);
-        putUvarint(forged, 0);                  // version
-        forged.putShort((short) 0);             // errorCode
-        putUvarint(forged, 0);                  // errorMessage: null
-        putUvarint(forged, 0);                  // transferId
-        putUvarint(forged, 0);                  // logStartOffset
-        putUvarint(forged, 0);                  // boundaryOffset
-        putUvarint(forged, (1L << 31) + 1);     // segmentBaseOffsets: 2^31 elements claimed
-        putUvarint(forged, 2);                  // one element present
+        putUvarint(forged, 0); // version
+        forged.putShort((short) 0); // errorCode
+        putUvarint(forged, 0); // errorMessage: null
+        putUvarint(forged, 0); // transferId
+        putUvarint(forged, 0); // logStartOffset
+        putUvarint(forged, 0); // boundaryOffset
+        putUvarint(forged, (1L << 31) + 1); // segmentBaseOffsets: 2^31 elements claimed
+        putUvarint(forged, 2); // one element present
         forged.flip();
-        MoveProtocolException e = assertThrows(MoveProtocolException.class,
-                () -> codec.decode(forged, MoveSegmentList.class, "listing"));
+        MoveProtocolException e =
+                assertThrows(MoveProtocolException.class, () -> codec.decode(forged, MoveSegmentList.class, "listing"));
         assertTrue(e.getMessage().contains("long array length"), e.getMessage());
     }
 
@@ -153,35 +164,54 @@ class MoveParserGarbageTest {
     void shouldNameTheInconsistentFieldOfASegmentList() {
         MoveSegmentList sizes = listing();
         sizes.segmentSizes = new int[] {1, 2};
-        assertEquals("MoveSegmentList.segmentLastOffsets/segmentSizes",
+        assertEquals(
+                "MoveSegmentList.segmentLastOffsets/segmentSizes",
                 assertThrows(MoveProtocolException.class, sizes::validate).field());
         MoveSegmentList overlapping = listing();
         overlapping.segmentBaseOffsets[1] = 150;
-        assertEquals("MoveSegmentList.segments[1]", assertThrows(MoveProtocolException.class, overlapping::validate).field());
+        assertEquals(
+                "MoveSegmentList.segments[1]",
+                assertThrows(MoveProtocolException.class, overlapping::validate).field());
         MoveSegmentList epochs = listing();
         epochs.epochs = new int[] {3, 1};
-        assertEquals("MoveSegmentList.epochs[1]", assertThrows(MoveProtocolException.class, epochs::validate).field());
+        assertEquals(
+                "MoveSegmentList.epochs[1]",
+                assertThrows(MoveProtocolException.class, epochs::validate).field());
         MoveSegmentList snapshot = listing();
         snapshot.producerSnapshotSize = Long.MAX_VALUE;
-        assertEquals("MoveSegmentList.producerSnapshot", assertThrows(MoveProtocolException.class, snapshot::validate).field());
+        assertEquals(
+                "MoveSegmentList.producerSnapshot",
+                assertThrows(MoveProtocolException.class, snapshot::validate).field());
         MoveChunkHeader tooLong = new MoveChunkHeader();
         tooLong.transferId = 42;
         tooLong.fileOffset = 200;
         tooLong.position = 4096;
         tooLong.length = 1 << 30;
-        assertEquals("MoveChunkHeader.length", assertThrows(MoveProtocolException.class,
-                () -> tooLong.validateAgainst(new MoveChunkRequest().set(42, MoveMessages.FILE_SEGMENT, 200, 4096, 4096)))
-                .field());
+        assertEquals(
+                "MoveChunkHeader.length",
+                assertThrows(
+                                MoveProtocolException.class,
+                                () -> tooLong.validateAgainst(
+                                        new MoveChunkRequest().set(42, MoveMessages.FILE_SEGMENT, 200, 4096, 4096)))
+                        .field());
     }
 
     @Test
     void shouldCheckResponseFrameLengthsBeforeAllocating() {
-        assertEquals("move response headerLength", assertThrows(MoveProtocolException.class,
-                () -> MoveConnection.checkResponseLengths(100, -1)).field());
-        assertEquals("move response headerLength", assertThrows(MoveProtocolException.class,
-                () -> MoveConnection.checkResponseLengths(Integer.MAX_VALUE, Integer.MAX_VALUE)).field());
-        assertEquals("move response size", assertThrows(MoveProtocolException.class,
-                () -> MoveConnection.checkResponseLengths(10, 100)).field());
+        assertEquals(
+                "move response headerLength",
+                assertThrows(MoveProtocolException.class, () -> MoveConnection.checkResponseLengths(100, -1))
+                        .field());
+        assertEquals(
+                "move response headerLength",
+                assertThrows(
+                                MoveProtocolException.class,
+                                () -> MoveConnection.checkResponseLengths(Integer.MAX_VALUE, Integer.MAX_VALUE))
+                        .field());
+        assertEquals(
+                "move response size",
+                assertThrows(MoveProtocolException.class, () -> MoveConnection.checkResponseLengths(10, 100))
+                        .field());
         MoveConnection.checkResponseLengths(8 + 100 + 4096, 100);
     }
 
@@ -193,47 +223,56 @@ class MoveParserGarbageTest {
         assertEquals(500, StagingManifest.read(file, codec).boundaryOffset);
         for (int length = 0; length < valid.length; length++) {
             Files.write(file, java.util.Arrays.copyOf(valid, length));
-            MoveProtocolException e = assertThrows(MoveProtocolException.class, () -> StagingManifest.read(file, codec));
+            MoveProtocolException e =
+                    assertThrows(MoveProtocolException.class, () -> StagingManifest.read(file, codec));
             assertTrue(e.field().startsWith("manifest"), e.field());
         }
         for (int at = 0; at < valid.length; at++) {
             byte[] flipped = valid.clone();
             flipped[at] ^= 0x40;
             Files.write(file, flipped);
-            MoveProtocolException e = assertThrows(MoveProtocolException.class, () -> StagingManifest.read(file, codec),
-                    "byte " + at);
+            MoveProtocolException e =
+                    assertThrows(MoveProtocolException.class, () -> StagingManifest.read(file, codec), "byte " + at);
             assertTrue(e.field().startsWith("manifest"), e.field());
         }
         byte[] forged = valid.clone();
         ByteBuffer.wrap(forged).putInt(StagingManifestDescriptor.LENGTH_OFFSET, Integer.MAX_VALUE);
         Files.write(file, forged);
-        assertEquals("manifest.length", assertThrows(MoveProtocolException.class,
-                () -> StagingManifest.read(file, codec)).field());
+        assertEquals(
+                "manifest.length",
+                assertThrows(MoveProtocolException.class, () -> StagingManifest.read(file, codec))
+                        .field());
     }
 
     @Test
     void shouldCloseTheConnectionOnAGarbageFrameAndKeepServing() throws Exception {
         try (PartitionLog source = MoveFixtures.sourceLog(root.resolve("source").resolve(TOPIC + "-" + PARTITION));
-             Source server = Source.start(source);
-             PartitionLog target = MoveFixtures.openLog(root.resolve("target").resolve(TOPIC + "-" + PARTITION))) {
+                Source server = Source.start(source);
+                PartitionLog target =
+                        MoveFixtures.openLog(root.resolve("target").resolve(TOPIC + "-" + PARTITION))) {
             byte[][] frames = {
-                frame(MoveFrameDescriptor.VERSION, new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F}),
+                frame(MoveFrameDescriptor.VERSION, new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F
+                }),
                 frame((short) 9, codecBytes(new MoveCloseRequest(1, false))),
                 frame(MoveFrameDescriptor.VERSION, codecBytes(new MoveCloseResponse())),
                 frame(MoveFrameDescriptor.VERSION, new byte[0]),
             };
             for (byte[] bad : frames) {
-                try (Socket socket = new Socket(server.address().getAddress(), server.address().getPort())) {
+                try (Socket socket = new Socket(
+                        server.address().getAddress(), server.address().getPort())) {
                     new DataOutputStream(socket.getOutputStream()).write(bad);
                     DataInputStream in = new DataInputStream(socket.getInputStream());
                     assertThrows(EOFException.class, in::readInt, "the connection is closed, nothing answered");
                 }
             }
             assertFalse(new ApiRegistry()
-                    .registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(server.source))
-                    .advertisedVersions().stream().anyMatch(v -> v.apiKey() == MoveFrameDescriptor.API_KEY));
-            new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED).bootstrap(target, TOPIC,
-                    PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());
+                            .registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(server.source))
+                            .advertisedVersions()
+                            .stream()
+                            .anyMatch(v -> v.apiKey() == MoveFrameDescriptor.API_KEY));
+            new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED)
+                    .bootstrap(
+                            target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());
             assertTrue(target.logEndOffset() > 0);
         }
     }
@@ -248,7 +287,10 @@ class MoveParserGarbageTest {
     private static byte[] frame(short version, byte[] message) {
         ByteBuffer frame = ByteBuffer.allocate(MoveFrameDescriptor.REQUEST_MESSAGE_OFFSET + message.length);
         frame.putInt(MoveFrameDescriptor.REQUEST_MESSAGE_OFFSET - MoveFrameDescriptor.SIZE_LENGTH + message.length)
-                .putShort(MoveFrameDescriptor.API_KEY).putShort(version).putInt(1).put(message);
+                .putShort(MoveFrameDescriptor.API_KEY)
+                .putShort(version)
+                .putInt(1)
+                .put(message);
         return frame.array();
     }
 }

@@ -1,16 +1,15 @@
 package io.sluice.broker.move;
 
+import static io.sluice.broker.move.MoveFixtures.PARTITION;
+import static io.sluice.broker.move.MoveFixtures.TOPIC;
+
 import io.sluice.broker.move.MoveFixtures.Source;
 import io.sluice.log.PartitionLog;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static io.sluice.broker.move.MoveFixtures.PARTITION;
-import static io.sluice.broker.move.MoveFixtures.TOPIC;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Temp directories, source logs and servers closed after each test. Not thread-safe; one per test instance. */
 abstract class MoveTestBase {

@@ -1,20 +1,5 @@
 package io.sluice.broker.move;
 
-import io.sluice.broker.config.MoveConfig;
-import io.sluice.broker.move.MoveFixtures.Source;
-import io.sluice.log.AppendResult;
-import io.sluice.log.LogReadResult;
-import io.sluice.log.PartitionLog;
-import io.sluice.log.ProducerStateException;
-import io.sluice.log.epoch.EpochEntry;
-import org.junit.jupiter.api.Test;
-
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-
 import static io.sluice.broker.move.MoveFixtures.LEADER_EPOCH;
 import static io.sluice.broker.move.MoveFixtures.PARTITION;
 import static io.sluice.broker.move.MoveFixtures.PRODUCER_B;
@@ -24,6 +9,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.broker.config.MoveConfig;
+import io.sluice.broker.move.MoveFixtures.Source;
+import io.sluice.log.AppendResult;
+import io.sluice.log.LogReadResult;
+import io.sluice.log.PartitionLog;
+import io.sluice.log.ProducerStateException;
+import io.sluice.log.epoch.EpochEntry;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
 
 class MoveTransferTest extends MoveTestBase {
     private static MoveTransferClient client() {
@@ -56,14 +55,17 @@ class MoveTransferTest extends MoveTestBase {
         assertEquals(0, server.source.activeTransfers(), "pins released on completion");
 
         // producer state is right at the boundary: a retried batch is a duplicate, a gap is refused
-        AppendResult retried = target.appendAsLeader(MoveFixtures.idempotent(PRODUCER_B, 18, 2, START_MS + 209),
-                LEADER_EPOCH, START_MS);
+        AppendResult retried = target.appendAsLeader(
+                MoveFixtures.idempotent(PRODUCER_B, 18, 2, START_MS + 209), LEADER_EPOCH, START_MS);
         assertTrue(retried.duplicate());
-        assertThrows(ProducerStateException.class, () -> target.appendAsLeader(
-                MoveFixtures.idempotent(PRODUCER_B, 30, 2, START_MS), LEADER_EPOCH, START_MS));
+        assertThrows(
+                ProducerStateException.class,
+                () -> target.appendAsLeader(
+                        MoveFixtures.idempotent(PRODUCER_B, 30, 2, START_MS), LEADER_EPOCH, START_MS));
 
         // the log continues as a follower from the boundary: the source's active segment appended as fetched
-        PartitionLog follower = closing(MoveFixtures.openLog(root.resolve("follower").resolve(TOPIC + "-" + PARTITION)));
+        PartitionLog follower =
+                closing(MoveFixtures.openLog(root.resolve("follower").resolve(TOPIC + "-" + PARTITION)));
         client().bootstrap(follower, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());
         LogReadResult tail = source.read(boundary, Integer.MAX_VALUE, Long.MAX_VALUE);
         ByteBuffer bytes = ByteBuffer.allocate(tail.sizeInBytes());
@@ -80,8 +82,8 @@ class MoveTransferTest extends MoveTestBase {
         Source server = closing(new Source(source, sourceConfig, new AtomicLong(START_MS)));
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
-        MoveTransferClient pipelined = new MoveTransferClient(MoveFixtures.moveConfig().withChunksInFlight(8),
-                ByteRateLimiter.UNLIMITED);
+        MoveTransferClient pipelined =
+                new MoveTransferClient(MoveFixtures.moveConfig().withChunksInFlight(8), ByteRateLimiter.UNLIMITED);
 
         long end = pipelined.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress);
 
@@ -89,7 +91,8 @@ class MoveTransferTest extends MoveTestBase {
         assertEquals(boundary, end);
         assertEquals(0, progress.chunksRejected());
         assertEquals(progress.totalBytes(), progress.bytesVerified());
-        assertTrue(progress.chunksVerified() * (MoveFixtures.CHUNK_BYTES / 3) >= progress.totalBytes(),
+        assertTrue(
+                progress.chunksVerified() * (MoveFixtures.CHUNK_BYTES / 3) >= progress.totalBytes(),
                 "chunks of the source's size: " + progress);
         MoveFixtures.assertSegmentsIdentical(source, target, boundary);
     }
@@ -100,8 +103,8 @@ class MoveTransferTest extends MoveTestBase {
         Source server = server(source);
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
-        MoveTransferClient stopAndWait = new MoveTransferClient(MoveFixtures.moveConfig().withChunksInFlight(1),
-                ByteRateLimiter.UNLIMITED);
+        MoveTransferClient stopAndWait =
+                new MoveTransferClient(MoveFixtures.moveConfig().withChunksInFlight(1), ByteRateLimiter.UNLIMITED);
 
         long end = stopAndWait.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress);
 

@@ -1,21 +1,5 @@
 package io.sluice.broker.move;
 
-import io.sluice.broker.config.BrokerConfig;
-import io.sluice.broker.move.MoveFixtures.Source;
-import io.sluice.broker.security.ClientSecurity;
-import io.sluice.broker.security.ListenerSecurity;
-import io.sluice.log.PartitionLog;
-import io.sluice.testkit.security.TestSecurity;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-
 import static io.sluice.broker.move.MoveFixtures.LEADER_EPOCH;
 import static io.sluice.broker.move.MoveFixtures.PARTITION;
 import static io.sluice.broker.move.MoveFixtures.START_MS;
@@ -23,6 +7,21 @@ import static io.sluice.broker.move.MoveFixtures.TOPIC;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.broker.config.BrokerConfig;
+import io.sluice.broker.move.MoveFixtures.Source;
+import io.sluice.broker.security.ClientSecurity;
+import io.sluice.broker.security.ListenerSecurity;
+import io.sluice.log.PartitionLog;
+import io.sluice.testkit.security.TestSecurity;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Partition moves on secured inter-broker listeners: the transfer connection logs in like replication does (TLS, then
@@ -32,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SecuredMoveTest extends MoveTestBase {
     @TempDir
     static Path stores;
+
     static TestSecurity security;
 
     @BeforeAll
@@ -49,7 +49,10 @@ class SecuredMoveTest extends MoveTestBase {
     }
 
     private Source securedServer(PartitionLog log, BrokerConfig config) throws Exception {
-        return closing(new Source(log, MoveFixtures.moveConfig(), new AtomicLong(START_MS),
+        return closing(new Source(
+                log,
+                MoveFixtures.moveConfig(),
+                new AtomicLong(START_MS),
                 ListenerSecurity.of(config, config.listeners().get(0))));
     }
 
@@ -59,8 +62,8 @@ class SecuredMoveTest extends MoveTestBase {
         Source server = securedServer(source, config);
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
-        MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED,
-                ClientSecurity.interBroker(config));
+        MoveTransferClient client = new MoveTransferClient(
+                MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED, ClientSecurity.interBroker(config));
 
         long end = client.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress);
 
@@ -95,11 +98,13 @@ class SecuredMoveTest extends MoveTestBase {
         Source server = securedServer(source, config);
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
-        MoveTransferClient withoutLogin = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED,
-                ClientSecurity.plaintext());
+        MoveTransferClient withoutLogin = new MoveTransferClient(
+                MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED, ClientSecurity.plaintext());
 
-        MoveException refused = assertThrows(MoveException.class, () -> withoutLogin.bootstrap(target, TOPIC, PARTITION,
-                List.of(server.address()), LEADER_EPOCH, progress));
+        MoveException refused = assertThrows(
+                MoveException.class,
+                () -> withoutLogin.bootstrap(
+                        target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress));
 
         assertTrue(refused.getMessage().contains("no source"), refused.getMessage());
         assertEquals(0, server.source.activeTransfers(), "the open request was never served");

@@ -16,7 +16,11 @@ class FrameDecoderTest {
     @Test
     void shouldSplitFramesAcrossAnySplitOfTheStream() {
         ByteBuf stream = Unpooled.buffer();
-        stream.writeInt(3).writeBytes(new byte[] {1, 2, 3}).writeInt(0).writeInt(2).writeBytes(new byte[] {9, 8});
+        stream.writeInt(3)
+                .writeBytes(new byte[] {1, 2, 3})
+                .writeInt(0)
+                .writeInt(2)
+                .writeBytes(new byte[] {9, 8});
         byte[] bytes = new byte[stream.readableBytes()];
         stream.readBytes(bytes);
         for (int split = 0; split <= bytes.length; split++) {

@@ -95,8 +95,10 @@ class SegmentChunkedInputTlsCopyTest {
         long copiedRecordBytes = sources.fromElsewhere - 4L * FIELD_BYTES;
         // Netty still coalesces by copying where a wrap crosses from the fields into the first chunk: at most that
         // chunk per fetch (with its default 16 KiB, 75 % of the record bytes under TLS 1.3, measured 2026-11-27).
-        assertTrue(copiedRecordBytes <= 4L * SegmentChunkedInput.CHUNK_BYTES, protocol + ": " + copiedRecordBytes + " of " + recordBytes
-                + " record bytes were copied by Netty before the engine");
+        assertTrue(
+                copiedRecordBytes <= 4L * SegmentChunkedInput.CHUNK_BYTES,
+                protocol + ": " + copiedRecordBytes + " of " + recordBytes
+                        + " record bytes were copied by Netty before the engine");
         server.finishAndReleaseAll();
         client.finishAndReleaseAll();
     }
@@ -145,7 +147,7 @@ class SegmentChunkedInputTlsCopyTest {
         @Override
         protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
             ByteBuf buffer = PooledByteBufAllocator.DEFAULT.directBuffer(initialCapacity, maxCapacity);
-            ranges.add(new long[]{buffer.memoryAddress(), buffer.memoryAddress() + initialCapacity});
+            ranges.add(new long[] {buffer.memoryAddress(), buffer.memoryAddress() + initialCapacity});
             return buffer;
         }
 
@@ -166,12 +168,36 @@ class SegmentChunkedInputTlsCopyTest {
 
     /** The segment input, its chunks read into buffers of the tracking allocator. */
     private record ReadingInto(SegmentChunkedInput input, ByteBufAllocator allocator) implements ChunkedInput<ByteBuf> {
-        @Override public boolean isEndOfInput() { return input.isEndOfInput(); }
-        @Override public void close() { input.close(); }
-        @Deprecated @Override public ByteBuf readChunk(ChannelHandlerContext ctx) throws Exception { return input.readChunk(allocator); }
-        @Override public ByteBuf readChunk(ByteBufAllocator ignored) throws Exception { return input.readChunk(allocator); }
-        @Override public long length() { return input.length(); }
-        @Override public long progress() { return input.progress(); }
+        @Override
+        public boolean isEndOfInput() {
+            return input.isEndOfInput();
+        }
+
+        @Override
+        public void close() {
+            input.close();
+        }
+
+        @Deprecated
+        @Override
+        public ByteBuf readChunk(ChannelHandlerContext ctx) throws Exception {
+            return input.readChunk(allocator);
+        }
+
+        @Override
+        public ByteBuf readChunk(ByteBufAllocator ignored) throws Exception {
+            return input.readChunk(allocator);
+        }
+
+        @Override
+        public long length() {
+            return input.length();
+        }
+
+        @Override
+        public long progress() {
+            return input.progress();
+        }
     }
 
     /** The server's real engine, counting the plaintext each wrap consumed by where it lay: in a chunk or elsewhere. */
@@ -191,7 +217,8 @@ class SegmentChunkedInputTlsCopyTest {
 
         boolean handshakeDone() {
             return engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
-                    && engine.getSession().isValid() && engine.getSession().getCipherSuite() != null
+                    && engine.getSession().isValid()
+                    && engine.getSession().getCipherSuite() != null
                     && !engine.getSession().getCipherSuite().equals("SSL_NULL_WITH_NULL_NULL");
         }
 
@@ -218,31 +245,124 @@ class SegmentChunkedInputTlsCopyTest {
             return result;
         }
 
-        @Override public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length) throws SSLException {
+        @Override
+        public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length) throws SSLException {
             return engine.unwrap(src, dsts, offset, length);
         }
-        @Override public Runnable getDelegatedTask() { return engine.getDelegatedTask(); }
-        @Override public void closeInbound() throws SSLException { engine.closeInbound(); }
-        @Override public boolean isInboundDone() { return engine.isInboundDone(); }
-        @Override public void closeOutbound() { engine.closeOutbound(); }
-        @Override public boolean isOutboundDone() { return engine.isOutboundDone(); }
-        @Override public String[] getSupportedCipherSuites() { return engine.getSupportedCipherSuites(); }
-        @Override public String[] getEnabledCipherSuites() { return engine.getEnabledCipherSuites(); }
-        @Override public void setEnabledCipherSuites(String[] suites) { engine.setEnabledCipherSuites(suites); }
-        @Override public String[] getSupportedProtocols() { return engine.getSupportedProtocols(); }
-        @Override public String[] getEnabledProtocols() { return engine.getEnabledProtocols(); }
-        @Override public void setEnabledProtocols(String[] protocols) { engine.setEnabledProtocols(protocols); }
-        @Override public SSLSession getSession() { return engine.getSession(); }
-        @Override public SSLSession getHandshakeSession() { return engine.getHandshakeSession(); }
-        @Override public void beginHandshake() throws SSLException { engine.beginHandshake(); }
-        @Override public SSLEngineResult.HandshakeStatus getHandshakeStatus() { return engine.getHandshakeStatus(); }
-        @Override public void setUseClientMode(boolean mode) { engine.setUseClientMode(mode); }
-        @Override public boolean getUseClientMode() { return engine.getUseClientMode(); }
-        @Override public void setNeedClientAuth(boolean need) { engine.setNeedClientAuth(need); }
-        @Override public boolean getNeedClientAuth() { return engine.getNeedClientAuth(); }
-        @Override public void setWantClientAuth(boolean want) { engine.setWantClientAuth(want); }
-        @Override public boolean getWantClientAuth() { return engine.getWantClientAuth(); }
-        @Override public void setEnableSessionCreation(boolean flag) { engine.setEnableSessionCreation(flag); }
-        @Override public boolean getEnableSessionCreation() { return engine.getEnableSessionCreation(); }
+
+        @Override
+        public Runnable getDelegatedTask() {
+            return engine.getDelegatedTask();
+        }
+
+        @Override
+        public void closeInbound() throws SSLException {
+            engine.closeInbound();
+        }
+
+        @Override
+        public boolean isInboundDone() {
+            return engine.isInboundDone();
+        }
+
+        @Override
+        public void closeOutbound() {
+            engine.closeOutbound();
+        }
+
+        @Override
+        public boolean isOutboundDone() {
+            return engine.isOutboundDone();
+        }
+
+        @Override
+        public String[] getSupportedCipherSuites() {
+            return engine.getSupportedCipherSuites();
+        }
+
+        @Override
+        public String[] getEnabledCipherSuites() {
+            return engine.getEnabledCipherSuites();
+        }
+
+        @Override
+        public void setEnabledCipherSuites(String[] suites) {
+            engine.setEnabledCipherSuites(suites);
+        }
+
+        @Override
+        public String[] getSupportedProtocols() {
+            return engine.getSupportedProtocols();
+        }
+
+        @Override
+        public String[] getEnabledProtocols() {
+            return engine.getEnabledProtocols();
+        }
+
+        @Override
+        public void setEnabledProtocols(String[] protocols) {
+            engine.setEnabledProtocols(protocols);
+        }
+
+        @Override
+        public SSLSession getSession() {
+            return engine.getSession();
+        }
+
+        @Override
+        public SSLSession getHandshakeSession() {
+            return engine.getHandshakeSession();
+        }
+
+        @Override
+        public void beginHandshake() throws SSLException {
+            engine.beginHandshake();
+        }
+
+        @Override
+        public SSLEngineResult.HandshakeStatus getHandshakeStatus() {
+            return engine.getHandshakeStatus();
+        }
+
+        @Override
+        public void setUseClientMode(boolean mode) {
+            engine.setUseClientMode(mode);
+        }
+
+        @Override
+        public boolean getUseClientMode() {
+            return engine.getUseClientMode();
+        }
+
+        @Override
+        public void setNeedClientAuth(boolean need) {
+            engine.setNeedClientAuth(need);
+        }
+
+        @Override
+        public boolean getNeedClientAuth() {
+            return engine.getNeedClientAuth();
+        }
+
+        @Override
+        public void setWantClientAuth(boolean want) {
+            engine.setWantClientAuth(want);
+        }
+
+        @Override
+        public boolean getWantClientAuth() {
+            return engine.getWantClientAuth();
+        }
+
+        @Override
+        public void setEnableSessionCreation(boolean flag) {
+            engine.setEnableSessionCreation(flag);
+        }
+
+        @Override
+        public boolean getEnableSessionCreation() {
+            return engine.getEnableSessionCreation();
+        }
     }
 }

@@ -59,7 +59,8 @@ class TlsFetchResponseTest {
 
             ByteArrayOutputStream wire = new ByteArrayOutputStream(RECORD_BYTES);
             byte[] check = new byte[SegmentChunkedInput.CHUNK_BYTES];
-            com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             long heapBytes = 0;
             int chunks = 0;
             while (!input.isEndOfInput()) {
@@ -78,7 +79,8 @@ class TlsFetchResponseTest {
             assertArrayEquals(records, wire.toByteArray());
             // A heap copy would allocate at least the 4 MiB read. What is allocated is bookkeeping per pooled buffer
             // (leak detection records a trace for each in tests; about 4 KB a chunk here, 0 in a plain JVM once warm).
-            assertTrue(heapBytes < RECORD_BYTES / 8,
+            assertTrue(
+                    heapBytes < RECORD_BYTES / 8,
                     "heap allocated while reading " + RECORD_BYTES + " record bytes: " + heapBytes);
             assertEquals(file.size(), LEADING + RECORD_BYTES, "the segment file is left open and whole");
             assertTrue(file.isOpen());

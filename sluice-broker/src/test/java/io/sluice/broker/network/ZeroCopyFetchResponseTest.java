@@ -40,8 +40,10 @@ class ZeroCopyFetchResponseTest {
 
     @Test
     void shouldWriteRecordBytesAsAFileRegionAndOnlyProtocolFieldsAsBuffers() throws Exception {
-        MemoryRecords records = MemoryRecords.withRecords(org.apache.kafka.common.compress.Compression.NONE,
-                new SimpleRecord("k1".getBytes(StandardCharsets.UTF_8), "v1".getBytes(StandardCharsets.UTF_8)), new SimpleRecord("k2".getBytes(StandardCharsets.UTF_8), "value-2".getBytes(StandardCharsets.UTF_8)));
+        MemoryRecords records = MemoryRecords.withRecords(
+                org.apache.kafka.common.compress.Compression.NONE,
+                new SimpleRecord("k1".getBytes(StandardCharsets.UTF_8), "v1".getBytes(StandardCharsets.UTF_8)),
+                new SimpleRecord("k2".getBytes(StandardCharsets.UTF_8), "value-2".getBytes(StandardCharsets.UTF_8)));
         Path segment = tmp.resolve("00000000000000000000.log");
         int leadingGarbage = 17;
         try (FileChannel out = FileChannel.open(segment, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
@@ -51,15 +53,20 @@ class ZeroCopyFetchResponseTest {
         short version = ApiKeys.FETCH.latestVersion();
         try (FileChannel file = FileChannel.open(segment, StandardOpenOption.READ)) {
             FetchResponseData body = new FetchResponseData().setSessionId(0);
-            body.responses().add(new FetchResponseData.FetchableTopicResponse().setTopic("t")
-                    .setTopicId(org.apache.kafka.common.Uuid.randomUuid())
-                    .setPartitions(List.of(new FetchResponseData.PartitionData().setPartitionIndex(0)
-                            .setHighWatermark(2).setRecords(new FileSliceRecords(file, leadingGarbage, records.sizeInBytes())))));
+            body.responses()
+                    .add(new FetchResponseData.FetchableTopicResponse()
+                            .setTopic("t")
+                            .setTopicId(org.apache.kafka.common.Uuid.randomUuid())
+                            .setPartitions(List.of(new FetchResponseData.PartitionData()
+                                    .setPartitionIndex(0)
+                                    .setHighWatermark(2)
+                                    .setRecords(new FileSliceRecords(file, leadingGarbage, records.sizeInBytes())))));
 
             ObjectSerializationCache cache = new ObjectSerializationCache();
             MessageSizeAccumulator size = new MessageSizeAccumulator();
             body.addSize(size, cache, version);
-            ResponseWritable writable = new ResponseWritable(PooledByteBufAllocator.DEFAULT, size.sizeExcludingZeroCopy());
+            ResponseWritable writable =
+                    new ResponseWritable(PooledByteBufAllocator.DEFAULT, size.sizeExcludingZeroCopy());
             body.write(writable, cache, version);
             List<Object> parts = writable.finish();
 
@@ -89,8 +96,10 @@ class ZeroCopyFetchResponseTest {
             assertEquals(size.totalSize(), wire.size());
             assertTrue(file.isOpen(), "the segment file stays open: it belongs to the log");
 
-            FetchResponseData decoded = new FetchResponseData(new ByteBufferAccessor(ByteBuffer.wrap(wire.toByteArray())), version);
-            Records decodedRecords = (Records) decoded.responses().get(0).partitions().get(0).records();
+            FetchResponseData decoded =
+                    new FetchResponseData(new ByteBufferAccessor(ByteBuffer.wrap(wire.toByteArray())), version);
+            Records decodedRecords =
+                    (Records) decoded.responses().get(0).partitions().get(0).records();
             assertEquals(records.buffer(), ((MemoryRecords) decodedRecords).buffer());
         }
     }

@@ -23,8 +23,8 @@ class ProducerIdManagerTest {
     @Test
     void shouldNeverReuseAnIdAcrossBrokersOrRestarts() throws Exception {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"));
-             ClusterConnection a = ClusterConnection.open(zk.connectString() + "/ids", ClusterConfig.defaults());
-             ClusterConnection b = ClusterConnection.open(zk.connectString() + "/ids", ClusterConfig.defaults())) {
+                ClusterConnection a = ClusterConnection.open(zk.connectString() + "/ids", ClusterConfig.defaults());
+                ClusterConnection b = ClusterConnection.open(zk.connectString() + "/ids", ClusterConfig.defaults())) {
             Set<Long> seen = new HashSet<>();
             for (int restart = 0; restart < 3; restart++) {
                 ProducerIdManager first = new ProducerIdManager(new ProducerIdBlocks(a.client())::reserve);
@@ -41,7 +41,7 @@ class ProducerIdManagerTest {
     @Test
     void shouldRefuseACorruptBlockRecord() throws Exception {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"));
-             ClusterConnection c = ClusterConnection.open(zk.connectString(), ClusterConfig.defaults())) {
+                ClusterConnection c = ClusterConnection.open(zk.connectString(), ClusterConfig.defaults())) {
             c.client().create().forPath(ZkPaths.PRODUCER_ID_BLOCK, new byte[] {1, 2, 3});
             ProducerIdManager ids = new ProducerIdManager(new ProducerIdBlocks(c.client())::reserve);
             IOException e = assertThrows(IOException.class, ids::nextProducerId);

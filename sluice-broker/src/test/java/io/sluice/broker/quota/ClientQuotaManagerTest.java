@@ -40,13 +40,20 @@ class ClientQuotaManagerTest {
     void shouldThrottleByTheExcessOverTheBoundTimesTheWindow() {
         ClientQuotaManager produce = new ClientQuotaManager(QuotaType.PRODUCE, SAMPLES, WINDOW_MS, Integer.MAX_VALUE);
         QuotaTable quotas = table(Map.of("clients/app-1", Map.of("producer_byte_rate", "1000")));
-        assertEquals(0, produce.recordAndGetThrottleTimeMs(quotas, "ANONYMOUS", "app-1", 10_000, 0),
+        assertEquals(
+                0,
+                produce.recordAndGetThrottleTimeMs(quotas, "ANONYMOUS", "app-1", 10_000, 0),
                 "10000 bytes over 10 s is 1000/s: at the bound, not above it");
-        // 20000 bytes over 10 s = 2000/s, twice the bound: throttled for one more window's worth, (2000-1000)/1000 x 10 s.
+        // 20000 bytes over 10 s = 2000/s, twice the bound: throttled for one more window's worth, (2000-1000)/1000 x 10
+        // s.
         assertEquals(10_000, produce.recordAndGetThrottleTimeMs(quotas, "ANONYMOUS", "app-1", 10_000, 0));
-        assertEquals(0, produce.recordAndGetThrottleTimeMs(quotas, "ANONYMOUS", "app-2", 1_000_000, 0),
+        assertEquals(
+                0,
+                produce.recordAndGetThrottleTimeMs(quotas, "ANONYMOUS", "app-2", 1_000_000, 0),
                 "another client id has no quota and records nothing");
-        assertEquals(0, produce.recordAndGetThrottleTimeMs(quotas, "ANONYMOUS", "app-1", 0, 21_000),
+        assertEquals(
+                0,
+                produce.recordAndGetThrottleTimeMs(quotas, "ANONYMOUS", "app-1", 0, 21_000),
                 "every sample of the burst has expired");
     }
 
@@ -60,7 +67,9 @@ class ClientQuotaManagerTest {
         QuotaTable fetchQuota = table(Map.of("clients/c", Map.of("consumer_byte_rate", "100")));
         assertEquals(9000, fetch.recordAndGetThrottleTimeMs(fetchQuota, "ANONYMOUS", "c", 1900, 0));
         fetch.unrecord(fetchQuota, "ANONYMOUS", "c", 1900, 0);
-        assertEquals(0, fetch.recordAndGetThrottleTimeMs(fetchQuota, "ANONYMOUS", "c", 1000, 0),
+        assertEquals(
+                0,
+                fetch.recordAndGetThrottleTimeMs(fetchQuota, "ANONYMOUS", "c", 1000, 0),
                 "the throttled fetch was taken back");
         assertEquals(100.0 * 10, fetch.maxValueInQuotaWindow(fetchQuota, "ANONYMOUS", "c"), 1e-9);
         assertEquals(Double.MAX_VALUE, fetch.maxValueInQuotaWindow(fetchQuota, "ANONYMOUS", "other"));
@@ -77,14 +86,31 @@ class ClientQuotaManagerTest {
                 "users/<default>", Map.of("producer_byte_rate", "6"),
                 "clients/app", Map.of("producer_byte_rate", "7"),
                 "clients/<default>", Map.of("producer_byte_rate", "8"));
-        assertEquals(new QuotaTable.Resolution("alice", "app", 1), table(all).resolve(QuotaType.PRODUCE, "alice", "app"));
-        assertEquals(new QuotaTable.Resolution("alice", "other", 2),
+        assertEquals(
+                new QuotaTable.Resolution("alice", "app", 1), table(all).resolve(QuotaType.PRODUCE, "alice", "app"));
+        assertEquals(
+                new QuotaTable.Resolution("alice", "other", 2),
                 table(all).resolve(QuotaType.PRODUCE, "alice", "other"));
-        String[] order = {"users/alice/clients/app", "users/alice/clients/<default>", "users/alice",
-            "users/<default>/clients/app", "users/<default>/clients/<default>", "users/<default>", "clients/app",
-            "clients/<default>"};
-        String[][] groups = {{"alice", "app"}, {"alice", "app"}, {"alice", ""}, {"alice", "app"}, {"alice", "app"},
-            {"alice", ""}, {"", "app"}, {"", "app"}};
+        String[] order = {
+            "users/alice/clients/app",
+            "users/alice/clients/<default>",
+            "users/alice",
+            "users/<default>/clients/app",
+            "users/<default>/clients/<default>",
+            "users/<default>",
+            "clients/app",
+            "clients/<default>"
+        };
+        String[][] groups = {
+            {"alice", "app"},
+            {"alice", "app"},
+            {"alice", ""},
+            {"alice", "app"},
+            {"alice", "app"},
+            {"alice", ""},
+            {"", "app"},
+            {"", "app"}
+        };
         Map<String, Map<String, String>> remaining = new java.util.TreeMap<>(all);
         for (int i = 0; i < order.length; i++) {
             QuotaTable.Resolution r = table(remaining).resolve(QuotaType.PRODUCE, "alice", "app");
@@ -93,7 +119,9 @@ class ClientQuotaManagerTest {
         }
         assertNull(table(remaining).resolve(QuotaType.PRODUCE, "alice", "app"));
         assertNull(table(all).resolve(QuotaType.FETCH, "alice", "app"), "a produce quota does not bound fetches");
-        assertEquals(new QuotaTable.Resolution("a%2Fb", "", 9), table(Map.of("users/a%2Fb",
-                Map.of("consumer_byte_rate", "9"))).resolve(QuotaType.FETCH, "a/b", "x y"), "names are sanitized");
+        assertEquals(
+                new QuotaTable.Resolution("a%2Fb", "", 9),
+                table(Map.of("users/a%2Fb", Map.of("consumer_byte_rate", "9"))).resolve(QuotaType.FETCH, "a/b", "x y"),
+                "names are sanitized");
     }
 }

@@ -28,13 +28,18 @@ class QuotaEntityTest {
         ConfigResource resource = userClient.resource();
         assertEquals(new ConfigResource(ConfigResource.Type.USER, "CN%3Dalice%2CO%3Dx/clients/app%2F1"), resource);
         assertEquals(userClient, QuotaEntity.ofResource(resource));
-        assertEquals(List.of(new SimpleEntry<>("user", "CN=alice,O=x"), new SimpleEntry<>("client-id", "app/1")),
+        assertEquals(
+                List.of(new SimpleEntry<>("user", "CN=alice,O=x"), new SimpleEntry<>("client-id", "app/1")),
                 userClient.entries());
         QuotaEntity defaults = QuotaEntity.parse(entity("client-id", null));
         assertEquals("clients/<default>", defaults.resource().quotaPath());
-        assertEquals("clients/%3Cdefault%3E", QuotaEntity.parse(entity("client-id", "<default>")).resource().quotaPath(),
+        assertEquals(
+                "clients/%3Cdefault%3E",
+                QuotaEntity.parse(entity("client-id", "<default>")).resource().quotaPath(),
                 "a client really named <default> is not the default");
-        assertEquals("ips/10.0.0.1", QuotaEntity.parse(entity("ip", "10.0.0.1")).resource().quotaPath());
+        assertEquals(
+                "ips/10.0.0.1",
+                QuotaEntity.parse(entity("ip", "10.0.0.1")).resource().quotaPath());
         assertNull(QuotaEntity.ofPath("topics/x"));
         assertNull(QuotaEntity.ofPath("users/a/groups/b"));
     }
@@ -42,14 +47,20 @@ class QuotaEntityTest {
     @Test
     void shouldRefuseEntitiesAsKafkaDoes() {
         Map<List<Map.Entry<String, String>>, String> refused = Map.of(
-                entity(), "Invalid empty client quota entity",
-                entity("group", "g"), "Unhandled client quota entity type: group",
-                entity("user", "a", "user", "b"), "Invalid client quota entity, duplicate entity entry user",
-                entity("user", ""), "Empty user not supported",
+                entity(),
+                "Invalid empty client quota entity",
+                entity("group", "g"),
+                "Unhandled client quota entity type: group",
+                entity("user", "a", "user", "b"),
+                "Invalid client quota entity, duplicate entity entry user",
+                entity("user", ""),
+                "Empty user not supported",
                 entity("ip", "1.2.3.4", "client-id", "c"),
                 "Invalid quota entity combination, IP entity should not be used with user/client ID entity.");
-        refused.forEach((e, message) -> assertEquals(message,
-                assertThrows(QuotaEntity.InvalidEntityException.class, () -> QuotaEntity.parse(e)).getMessage()));
+        refused.forEach((e, message) -> assertEquals(
+                message,
+                assertThrows(QuotaEntity.InvalidEntityException.class, () -> QuotaEntity.parse(e))
+                        .getMessage()));
     }
 
     @Test
@@ -61,16 +72,25 @@ class QuotaEntityTest {
                 new Object[] {"consumer_byte_rate", 0.0}, "Quota consumer_byte_rate must be greater than 0",
                 new Object[] {"request_percentage", Double.NaN}, "Quota request_percentage must be greater than 0",
                 new Object[] {"producer_byte_rate", 2.5}, "producer_byte_rate cannot be a fractional value.",
-                new Object[] {"producer_byte_rate", 1e300}, "Proposed value for producer_byte_rate is too large for a LONG.",
+                new Object[] {"producer_byte_rate", 1e300},
+                        "Proposed value for producer_byte_rate is too large for a LONG.",
                 new Object[] {"fetch_rate", 1.0}, "Invalid configuration key fetch_rate");
-        refused.forEach((op, message) -> assertEquals(message, assertThrows(ConfigRefusedException.class,
-                () -> ClientQuotaKeys.textOf(ConfigResource.Type.CLIENT, (String) op[0], (Double) op[1])).getMessage()));
-        assertThrows(ConfigRefusedException.class,
+        refused.forEach((op, message) -> assertEquals(
+                message,
+                assertThrows(
+                                ConfigRefusedException.class,
+                                () -> ClientQuotaKeys.textOf(
+                                        ConfigResource.Type.CLIENT, (String) op[0], (Double) op[1]))
+                        .getMessage()));
+        assertThrows(
+                ConfigRefusedException.class,
                 () -> ClientQuotaKeys.textOf(ConfigResource.Type.IP, "connection_creation_rate", 5));
         ClientQuotaKeys.checkStored(ConfigResource.Type.CLIENT, "producer_byte_rate", "1024");
-        assertThrows(ConfigRefusedException.class,
+        assertThrows(
+                ConfigRefusedException.class,
                 () -> ClientQuotaKeys.checkStored(ConfigResource.Type.CLIENT, "producer_byte_rate", "1024.5"));
-        assertThrows(ConfigRefusedException.class,
+        assertThrows(
+                ConfigRefusedException.class,
                 () -> ClientQuotaKeys.checkStored(ConfigResource.Type.CLIENT, "producer_byte_rate", "fast"));
     }
 }

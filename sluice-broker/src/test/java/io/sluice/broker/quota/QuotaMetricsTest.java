@@ -40,8 +40,8 @@ class QuotaMetricsTest {
     }
 
     private static RequestContext produce(String clientId) {
-        return new RequestContext(new RequestHeader(ApiKeys.PRODUCE, ApiKeys.PRODUCE.latestVersion(), clientId, 1),
-                "127.0.0.1", "c1");
+        return new RequestContext(
+                new RequestHeader(ApiKeys.PRODUCE, ApiKeys.PRODUCE.latestVersion(), clientId, 1), "127.0.0.1", "c1");
     }
 
     private Set<String> beans() throws Exception {
@@ -61,16 +61,26 @@ class QuotaMetricsTest {
         ClientQuotas quotas = quotas(Map.of("clients/app", Map.of("producer_byte_rate", "1000")));
         quotas.account(produce("app"), false, 10_000, 0, new ProduceResponseData());
         quotas.account(produce("other"), false, 500, 0, new ProduceResponseData());
-        assertEquals(Set.of("kafka.server:type=Produce,client-id=app", "kafka.server:type=Produce,client-id=other"),
+        assertEquals(
+                Set.of("kafka.server:type=Produce,client-id=app", "kafka.server:type=Produce,client-id=other"),
                 beans());
-        assertEquals(1000.0, attribute("kafka.server:type=Produce,client-id=app", "byte-rate"), 1e-9,
+        assertEquals(
+                1000.0,
+                attribute("kafka.server:type=Produce,client-id=app", "byte-rate"),
+                1e-9,
                 "10000 bytes over ten whole windows of a second");
         assertTrue(Double.isNaN(attribute("kafka.server:type=Produce,client-id=app", "throttle-time")));
 
-        assertTrue(quotas.account(produce("app"), false, 10_000, 0, new ProduceResponseData()).throttleMs() > 0);
+        assertTrue(quotas.account(produce("app"), false, 10_000, 0, new ProduceResponseData())
+                        .throttleMs()
+                > 0);
         assertEquals(10_000.0, attribute("kafka.server:type=Produce,client-id=app", "throttle-time"), 1e-9);
-        assertEquals(0.0, quotas.account(produce("other"), false, 500, 0, new ProduceResponseData()).throttleMs());
-        assertTrue(Double.isNaN(attribute("kafka.server:type=Produce,client-id=other", "throttle-time")),
+        assertEquals(
+                0.0,
+                quotas.account(produce("other"), false, 500, 0, new ProduceResponseData())
+                        .throttleMs());
+        assertTrue(
+                Double.isNaN(attribute("kafka.server:type=Produce,client-id=other", "throttle-time")),
                 "a client no quota names is measured but never throttled");
     }
 
@@ -80,9 +90,15 @@ class QuotaMetricsTest {
                 .account(produce("app"), false, 10, 0, new ProduceResponseData());
         quotas(Map.of("users/<default>/clients/<default>", Map.of("request_percentage", "50")))
                 .account(produce("app"), false, 10, 1_000_000, new ProduceResponseData());
-        assertEquals(Set.of("kafka.server:type=Produce,user=ANONYMOUS",
-                "kafka.server:type=Request,user=ANONYMOUS,client-id=app"), beans());
-        assertEquals(0.01, attribute("kafka.server:type=Request,user=ANONYMOUS,client-id=app", "request-time"), 1e-9,
+        assertEquals(
+                Set.of(
+                        "kafka.server:type=Produce,user=ANONYMOUS",
+                        "kafka.server:type=Request,user=ANONYMOUS,client-id=app"),
+                beans());
+        assertEquals(
+                0.01,
+                attribute("kafka.server:type=Request,user=ANONYMOUS,client-id=app", "request-time"),
+                1e-9,
                 "1 ms of handler time (0.1 percent of a second) over ten seconds");
     }
 

@@ -43,8 +43,14 @@ class FollowerAppenderTest {
     void follow() throws Exception {
         log = PartitionLog.open(dir.resolve("t-0"), LogConfig.builder().build(), new RecoveryReport());
         TopicInfo topic = new TopicInfo("t", Uuid.randomUuid(), 1, Map.of());
-        partition = new Partition(topic, 0, log, TopicConfigs.resolve(BrokerConfig.fromMap(Map.of()), Map.of()),
-                new PartitionState(new int[] {1, 2}, LEADER, 3, new int[] {1, 2}), SELF, 0);
+        partition = new Partition(
+                topic,
+                0,
+                log,
+                TopicConfigs.resolve(BrokerConfig.fromMap(Map.of()), Map.of()),
+                new PartitionState(new int[] {1, 2}, LEADER, 3, new int[] {1, 2}),
+                SELF,
+                0);
         partition.assign(new PartitionState(new int[] {1, 2}, LEADER, 3, new int[] {1, 2}), 0);
     }
 
@@ -58,7 +64,8 @@ class FollowerAppenderTest {
         for (int i = 0; i < values.length; i++) {
             records[i] = new SimpleRecord(values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
-        return MemoryRecords.withRecords(baseOffset, Compression.NONE, epoch, records).buffer();
+        return MemoryRecords.withRecords(baseOffset, Compression.NONE, epoch, records)
+                .buffer();
     }
 
     private static ByteBuffer concat(ByteBuffer... parts) {
@@ -74,8 +81,11 @@ class FollowerAppenderTest {
     }
 
     private static FetchResponseData.PartitionData answer(ByteBuffer records, long highWatermark) {
-        return new FetchResponseData.PartitionData().setErrorCode(Errors.NONE.code()).setHighWatermark(highWatermark)
-                .setLogStartOffset(0).setRecords(MemoryRecords.readableRecords(records.duplicate()));
+        return new FetchResponseData.PartitionData()
+                .setErrorCode(Errors.NONE.code())
+                .setHighWatermark(highWatermark)
+                .setLogStartOffset(0)
+                .setRecords(MemoryRecords.readableRecords(records.duplicate()));
     }
 
     private byte[] stored() {
@@ -140,7 +150,9 @@ class FollowerAppenderTest {
     void shouldStartOverAtTheLeadersLogStartWhenFarBehindIt() throws Exception {
         log.appendAsFollower(batch(0, 1, "a"));
         FetchResponseData.PartitionData outOfRange = new FetchResponseData.PartitionData()
-                .setErrorCode(Errors.OFFSET_OUT_OF_RANGE.code()).setHighWatermark(50).setLogStartOffset(40);
+                .setErrorCode(Errors.OFFSET_OUT_OF_RANGE.code())
+                .setHighWatermark(50)
+                .setLogStartOffset(40);
 
         assertTrue(appender.apply(partition, 3, outOfRange));
 
@@ -152,7 +164,8 @@ class FollowerAppenderTest {
     void shouldStartAtTheBaseOfABatchStraddlingTheLeadersLogStartThenFollowTheStart() throws Exception {
         // DeleteRecords put the leader's log start at 41, inside the batch 40..42; this follower started over at 41.
         log.truncateFullyAndStartAt(41);
-        FetchResponseData.PartitionData straddling = answer(batch(40, 3, "a", "b", "c"), 43).setLogStartOffset(41);
+        FetchResponseData.PartitionData straddling =
+                answer(batch(40, 3, "a", "b", "c"), 43).setLogStartOffset(41);
 
         assertTrue(appender.apply(partition, 3, straddling));
 
@@ -163,11 +176,13 @@ class FollowerAppenderTest {
     @Test
     void shouldAdvanceTheLogStartWithTheLeaders() throws Exception {
         log.appendAsFollower(concat(batch(0, 3, "a", "b"), batch(2, 3, "c")));
-        FetchResponseData.PartitionData moved = answer(ByteBuffer.allocate(0), 3).setLogStartOffset(2);
+        FetchResponseData.PartitionData moved =
+                answer(ByteBuffer.allocate(0), 3).setLogStartOffset(2);
 
         assertTrue(appender.apply(partition, 3, moved));
         assertEquals(2, log.logStartOffset());
-        assertTrue(appender.apply(partition, 3, answer(ByteBuffer.allocate(0), 3).setLogStartOffset(9)));
+        assertTrue(
+                appender.apply(partition, 3, answer(ByteBuffer.allocate(0), 3).setLogStartOffset(9)));
         assertEquals(2, log.logStartOffset(), "a leader start beyond this log's end waits for the records");
     }
 
@@ -180,8 +195,8 @@ class FollowerAppenderTest {
 
     @Test
     void shouldBackOffOnAFencedAnswer() {
-        FetchResponseData.PartitionData fenced = new FetchResponseData.PartitionData()
-                .setErrorCode(Errors.FENCED_LEADER_EPOCH.code());
+        FetchResponseData.PartitionData fenced =
+                new FetchResponseData.PartitionData().setErrorCode(Errors.FENCED_LEADER_EPOCH.code());
 
         assertFalse(appender.apply(partition, 3, fenced));
     }

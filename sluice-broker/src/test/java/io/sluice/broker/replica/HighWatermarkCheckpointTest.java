@@ -21,8 +21,8 @@ class HighWatermarkCheckpointTest {
         Path one = Files.createDirectories(root.resolve("one"));
         Path two = Files.createDirectories(root.resolve("two"));
         HighWatermarkCheckpoint checkpoint = new HighWatermarkCheckpoint(List.of(one, two));
-        checkpoint.write(Map.of(one, Map.of(new TopicPartitionKey("a", 0), 17L),
-                two, Map.of(new TopicPartitionKey("b", 3), 42L)));
+        checkpoint.write(Map.of(
+                one, Map.of(new TopicPartitionKey("a", 0), 17L), two, Map.of(new TopicPartitionKey("b", 3), 42L)));
 
         Map<TopicPartitionKey, Long> restored = new HighWatermarkCheckpoint(List.of(one, two)).readAll();
 
@@ -33,7 +33,8 @@ class HighWatermarkCheckpointTest {
     @Test
     void shouldTreatAGarbledOrTruncatedCheckpointAsEmpty() throws Exception {
         Path dir = Files.createDirectories(root.resolve("d"));
-        for (String garbage : List.of("0\n2\na 0 5\n", "banana", "0\n1\na 0 -5\n", "0\n99999999999\n", "\u0000\u0001")) {
+        for (String garbage :
+                List.of("0\n2\na 0 5\n", "banana", "0\n1\na 0 -5\n", "0\n99999999999\n", "\u0000\u0001")) {
             Files.writeString(dir.resolve(HighWatermarkCheckpoint.FILE_NAME), garbage, StandardCharsets.UTF_8);
             assertEquals(Map.of(), new HighWatermarkCheckpoint(List.of(dir)).readAll(), garbage);
         }

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * counted. Partition 0 of "t" has replicas [1, 2, 3] with broker 3 being added.
  */
 class ReassignmentTrafficTest {
-    private static final PartitionState MOVING = new PartitionState(new int[] {1, 2, 3}, 1, 4, new int[] {1, 2}, 7,
-            new int[] {3}, new int[] {2});
+    private static final PartitionState MOVING =
+            new PartitionState(new int[] {1, 2, 3}, 1, 4, new int[] {1, 2}, 7, new int[] {3}, new int[] {2});
 
     @TempDir
     Path dir;
@@ -45,8 +45,14 @@ class ReassignmentTrafficTest {
     }
 
     private Partition partitionOn(int self) throws Exception {
-        Partition partition = new Partition(new TopicInfo("t", Uuid.randomUuid(), 1, Map.of()), 0, log,
-                TopicConfigs.resolve(BrokerConfig.fromMap(Map.of()), Map.of()), MOVING, self, 0);
+        Partition partition = new Partition(
+                new TopicInfo("t", Uuid.randomUuid(), 1, Map.of()),
+                0,
+                log,
+                TopicConfigs.resolve(BrokerConfig.fromMap(Map.of()), Map.of()),
+                MOVING,
+                self,
+                0);
         partition.assign(MOVING, 0);
         return partition;
     }
@@ -56,7 +62,7 @@ class ReassignmentTrafficTest {
         ReplicationThrottling adding = new ReplicationThrottling(3, new ReplicationThrottles());
         Partition onAdding = partitionOn(3);
         AtomicLong marked = new AtomicLong();
-        adding.reassignmentTraffic().listen(marked::addAndGet, bytes -> { });
+        adding.reassignmentTraffic().listen(marked::addAndGet, bytes -> {});
 
         adding.followerFetched(onAdding, 1_000);
         adding.moveReceiveLimiter(onAdding).reserveNanos(4_096);

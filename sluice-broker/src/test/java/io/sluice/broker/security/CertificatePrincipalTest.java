@@ -30,23 +30,76 @@ class CertificatePrincipalTest {
 
     @BeforeAll
     static void makeStores() throws Exception {
-        keytool("-genkeypair", "-alias", "broker", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1", "-keystore", dir.resolve("broker.p12").toString(),
-                "-storetype", "PKCS12", "-storepass", PASSWORD);
-        keytool("-genkeypair", "-alias", "client", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=Client-1,OU=Payments,O=Sluice", "-keystore", dir.resolve("client.p12").toString(),
-                "-storetype", "PKCS12", "-storepass", PASSWORD);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "broker",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-validity",
+                "2",
+                "-dname",
+                "CN=localhost",
+                "-ext",
+                "SAN=ip:127.0.0.1",
+                "-keystore",
+                dir.resolve("broker.p12").toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                PASSWORD);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "client",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-validity",
+                "2",
+                "-dname",
+                "CN=Client-1,OU=Payments,O=Sluice",
+                "-keystore",
+                dir.resolve("client.p12").toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                PASSWORD);
         for (String alias : List.of("broker", "client")) {
-            keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", dir.resolve(alias + ".p12").toString(),
-                    "-storepass", PASSWORD, "-file", dir.resolve(alias + ".pem").toString());
-            keytool("-importcert", "-noprompt", "-alias", alias, "-file", dir.resolve(alias + ".pem").toString(),
-                    "-keystore", dir.resolve("trust.p12").toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
+            keytool(
+                    "-exportcert",
+                    "-rfc",
+                    "-alias",
+                    alias,
+                    "-keystore",
+                    dir.resolve(alias + ".p12").toString(),
+                    "-storepass",
+                    PASSWORD,
+                    "-file",
+                    dir.resolve(alias + ".pem").toString());
+            keytool(
+                    "-importcert",
+                    "-noprompt",
+                    "-alias",
+                    alias,
+                    "-file",
+                    dir.resolve(alias + ".pem").toString(),
+                    "-keystore",
+                    dir.resolve("trust.p12").toString(),
+                    "-storetype",
+                    "PKCS12",
+                    "-storepass",
+                    PASSWORD);
         }
     }
 
     @Test
     void shouldMapTheClientCertificateSubjectWithTheRules() throws Exception {
-        assertEquals(new KafkaPrincipal("User", "client-1"),
+        assertEquals(
+                new KafkaPrincipal("User", "client-1"),
                 principal("RULE:^CN=([^,]*),OU=Payments,.*$/$1/L,DEFAULT", true));
         assertEquals(new KafkaPrincipal("User", "CN=Client-1,OU=Payments,O=Sluice"), principal("DEFAULT", true));
     }
@@ -57,20 +110,35 @@ class CertificatePrincipalTest {
     }
 
     private static KafkaPrincipal principal(String rules, boolean clientCertificate) throws Exception {
-        BrokerConfig serverConfig = BrokerConfig.fromMap(stores("broker", Map.of("listeners", "SSL://127.0.0.1:0",
-                "ssl.client.auth", "requested", "ssl.principal.mapping.rules", rules)));
-        ListenerSecurity server = ListenerSecurity.of(serverConfig, serverConfig.listeners().get(0));
+        BrokerConfig serverConfig = BrokerConfig.fromMap(stores(
+                "broker",
+                Map.of(
+                        "listeners",
+                        "SSL://127.0.0.1:0",
+                        "ssl.client.auth",
+                        "requested",
+                        "ssl.principal.mapping.rules",
+                        rules)));
+        ListenerSecurity server =
+                ListenerSecurity.of(serverConfig, serverConfig.listeners().get(0));
         BrokerConfig clientConfig = clientCertificate
-                ? BrokerConfig.fromMap(stores("client", Map.of("listeners", "SSL://127.0.0.1:0"))) : trustOnly();
+                ? BrokerConfig.fromMap(stores("client", Map.of("listeners", "SSL://127.0.0.1:0")))
+                : trustOnly();
         SSLEngine serverEngine = server.newServerEngine();
         handshake(TlsSettings.forListener(clientConfig, "SSL").clientEngine("127.0.0.1", 9093), serverEngine);
         return server.newSession(serverEngine).principal();
     }
 
     private static BrokerConfig trustOnly() {
-        return BrokerConfig.fromMap(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
-                "ssl.truststore.location", dir.resolve("trust.p12").toString(), "ssl.truststore.type", "PKCS12",
-                "ssl.truststore.password", PASSWORD));
+        return BrokerConfig.fromMap(Map.of(
+                "listeners",
+                "PLAINTEXT://127.0.0.1:0",
+                "ssl.truststore.location",
+                dir.resolve("trust.p12").toString(),
+                "ssl.truststore.type",
+                "PKCS12",
+                "ssl.truststore.password",
+                PASSWORD));
     }
 
     private static Map<String, String> stores(String key, Map<String, String> base) {

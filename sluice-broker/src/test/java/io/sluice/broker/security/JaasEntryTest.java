@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class JaasEntryTest {
     @Test
     void shouldReadAccountsAndTheBrokersOwnLogin() {
-        JaasEntry entry = JaasEntry.parse("sasl.jaas.config",
+        JaasEntry entry = JaasEntry.parse(
+                "sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required\n  username=\"admin\" password=\"a;b\\\"c\"\n"
                         + "  user_admin=\"a;b\\\"c\" user_alice=alice-secret ;");
         assertEquals("org.apache.kafka.common.security.plain.PlainLoginModule", entry.loginModule());
@@ -21,11 +22,18 @@ class JaasEntryTest {
 
     @Test
     void shouldNameTheProblemWithoutShowingValues() {
-        String[] bad = {"", "Module", "Module required user_a=\"secret1\"", "Module always user_a=\"secret1\";",
-                "Module required user_a=\"secret1;", "Module required user_a \"secret1\";",
-                "Module required user_a=\"secret1\"; Other required;"};
+        String[] bad = {
+            "",
+            "Module",
+            "Module required user_a=\"secret1\"",
+            "Module always user_a=\"secret1\";",
+            "Module required user_a=\"secret1;",
+            "Module required user_a \"secret1\";",
+            "Module required user_a=\"secret1\"; Other required;"
+        };
         for (String text : bad) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JaasEntry.parse("k", text), text);
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> JaasEntry.parse("k", text), text);
             assertFalse(e.getMessage().contains("secret1"), e.getMessage());
         }
     }

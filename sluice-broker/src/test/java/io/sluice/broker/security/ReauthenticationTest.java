@@ -22,16 +22,24 @@ class ReauthenticationTest {
     private final AtomicLong now = new AtomicLong(1_000);
 
     private ConnectionSession session(long reauthMs) {
-        BrokerConfig config = BrokerConfig.fromMap(Map.of("listeners", "SASL_PLAINTEXT://127.0.0.1:0",
-                "listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS,
-                "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config", JAAS.replace("plain.Plain", "scram.Scram"),
-                "connections.max.reauth.ms", Long.toString(reauthMs)));
-        ListenerSecurity listener = ListenerSecurity.of(config, config.listeners().get(0));
+        BrokerConfig config = BrokerConfig.fromMap(Map.of(
+                "listeners",
+                "SASL_PLAINTEXT://127.0.0.1:0",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                JAAS,
+                "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+                JAAS.replace("plain.Plain", "scram.Scram"),
+                "connections.max.reauth.ms",
+                Long.toString(reauthMs)));
+        ListenerSecurity listener =
+                ListenerSecurity.of(config, config.listeners().get(0));
         return new ConnectionSession(listener, null, now::get);
     }
 
-    private static ConnectionSession.Step login(ConnectionSession session, String mechanism, String user, String password) {
-        ConnectionSession.Step handshake = session.handshake(new SaslHandshakeRequestData().setMechanism(mechanism), (short) 1, "h");
+    private static ConnectionSession.Step login(
+            ConnectionSession session, String mechanism, String user, String password) {
+        ConnectionSession.Step handshake =
+                session.handshake(new SaslHandshakeRequestData().setMechanism(mechanism), (short) 1, "h");
         if (handshake.close()) {
             return handshake;
         }
@@ -63,7 +71,9 @@ class ReauthenticationTest {
         login(session, "PLAIN", "alice", "a-pw");
         ConnectionSession.Step other = login(session, "PLAIN", "bob", "b-pw");
         assertTrue(other.close());
-        assertEquals(Errors.SASL_AUTHENTICATION_FAILED.code(), ((SaslAuthenticateResponseData) other.response()).errorCode());
+        assertEquals(
+                Errors.SASL_AUTHENTICATION_FAILED.code(),
+                ((SaslAuthenticateResponseData) other.response()).errorCode());
 
         ConnectionSession second = session(5_000);
         login(second, "PLAIN", "alice", "a-pw");

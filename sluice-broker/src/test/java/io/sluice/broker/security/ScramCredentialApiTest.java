@@ -43,6 +43,7 @@ class ScramCredentialApiTest {
 
     @TempDir
     static Path dataDir;
+
     static SluiceBroker broker;
     static Admin admin;
 
@@ -66,10 +67,13 @@ class ScramCredentialApiTest {
     }
 
     static Properties client(String mechanism, String user, String password) {
-        String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+        String module = mechanism.equals("PLAIN")
+                ? "org.apache.kafka.common.security.plain.PlainLoginModule"
                 : "org.apache.kafka.common.security.scram.ScramLoginModule";
         Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + broker.boundAddress().getPort());
+        p.put(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "127.0.0.1:" + broker.boundAddress().getPort());
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
         p.put("sasl.mechanism", mechanism);
         p.put("sasl.jaas.config", module + " required username=\"" + user + "\" password=\"" + password + "\";");
@@ -98,17 +102,27 @@ class ScramCredentialApiTest {
     @Test
     void shouldSetDescribeAndDeleteCredentialsThatLogInUntilDeleted() throws Exception {
         admin.alterUserScramCredentials(List.of(
-                new UserScramCredentialUpsertion("carol", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192),
-                        "carol-256"),
-                new UserScramCredentialUpsertion("carol", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096),
-                        "carol-512"))).all().get();
+                        new UserScramCredentialUpsertion(
+                                "carol", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), "carol-256"),
+                        new UserScramCredentialUpsertion(
+                                "carol", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "carol-512")))
+                .all()
+                .get();
         // The controller answers once the change is written; this broker applies it moments later.
-        UserScramCredentialsDescription carol = Poll.until("both credentials applied", WAIT,
-                () -> admin.describeUserScramCredentials(List.of("carol")).description("carol").get(),
+        UserScramCredentialsDescription carol = Poll.until(
+                "both credentials applied",
+                WAIT,
+                () -> admin.describeUserScramCredentials(List.of("carol"))
+                        .description("carol")
+                        .get(),
                 d -> d.credentialInfos().size() == 2);
-        assertEquals(List.of(new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192),
-                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096)), carol.credentialInfos());
-        assertEquals(List.of("carol"), admin.describeUserScramCredentials().users().get());
+        assertEquals(
+                List.of(
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192),
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096)),
+                carol.credentialInfos());
+        assertEquals(
+                List.of("carol"), admin.describeUserScramCredentials().users().get());
 
         login("SCRAM-SHA-256", "carol", "carol-256");
         login("SCRAM-SHA-512", "carol", "carol-512");
@@ -116,31 +130,50 @@ class ScramCredentialApiTest {
         assertThrows(SaslAuthenticationException.class, () -> login("SCRAM-SHA-256", "dave", "x"));
 
         admin.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("carol", ScramMechanism.SCRAM_SHA_256)))
-                .all().get();
-        Poll.until("the deleted credential refuses logins", WAIT, () -> refusesLogin("SCRAM-SHA-256", "carol-256"),
+                .all()
+                .get();
+        Poll.until(
+                "the deleted credential refuses logins",
+                WAIT,
+                () -> refusesLogin("SCRAM-SHA-256", "carol-256"),
                 refused -> refused);
         login("SCRAM-SHA-512", "carol", "carol-512");
 
-        ExecutionException absent = assertThrows(ExecutionException.class, () -> admin.alterUserScramCredentials(List.of(
-                new UserScramCredentialDeletion("carol", ScramMechanism.SCRAM_SHA_256))).all().get());
+        ExecutionException absent = assertThrows(
+                ExecutionException.class,
+                () -> admin.alterUserScramCredentials(
+                                List.of(new UserScramCredentialDeletion("carol", ScramMechanism.SCRAM_SHA_256)))
+                        .all()
+                        .get());
         assertInstanceOf(ResourceNotFoundException.class, absent.getCause());
         admin.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("carol", ScramMechanism.SCRAM_SHA_512)))
-                .all().get();
-        Poll.until("no user has a credential", WAIT, () -> admin.describeUserScramCredentials().users().get(),
+                .all()
+                .get();
+        Poll.until(
+                "no user has a credential",
+                WAIT,
+                () -> admin.describeUserScramCredentials().users().get(),
                 List::isEmpty);
-        ExecutionException gone = assertThrows(ExecutionException.class,
-                () -> admin.describeUserScramCredentials(List.of("carol")).description("carol").get());
+        ExecutionException gone = assertThrows(
+                ExecutionException.class,
+                () -> admin.describeUserScramCredentials(List.of("carol"))
+                        .description("carol")
+                        .get());
         assertInstanceOf(ResourceNotFoundException.class, gone.getCause());
     }
 
     @Test
     void shouldRefuseUsersWithoutClusterPermission() {
         try (Admin alice = Admin.create(client("PLAIN", "alice", "alice-pw"))) {
-            ExecutionException alter = assertThrows(ExecutionException.class, () -> alice.alterUserScramCredentials(
-                    List.of(new UserScramCredentialUpsertion("alice", new ScramCredentialInfo(
-                            ScramMechanism.SCRAM_SHA_256, 4096), "pw"))).all().get());
+            ExecutionException alter = assertThrows(
+                    ExecutionException.class,
+                    () -> alice.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(
+                                    "alice", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096), "pw")))
+                            .all()
+                            .get());
             assertInstanceOf(ClusterAuthorizationException.class, alter.getCause());
-            ExecutionException describe = assertThrows(ExecutionException.class,
+            ExecutionException describe = assertThrows(
+                    ExecutionException.class,
                     () -> alice.describeUserScramCredentials().all().get());
             assertInstanceOf(ClusterAuthorizationException.class, describe.getCause());
         }

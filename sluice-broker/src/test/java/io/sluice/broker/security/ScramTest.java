@@ -25,11 +25,15 @@ class ScramTest {
         String serverFirst = "r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096";
         String withoutProof = "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0";
         byte[] salted = sha256.saltedPassword("pencil", Base64.getDecoder().decode("W22ZaJ0SNY7soEsUEjb6gQ=="), 4096);
-        byte[] authMessage = (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
+        byte[] authMessage =
+                (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
         byte[] clientKey = sha256.clientKey(salted);
         byte[] proof = ScramMechanism.xor(clientKey, sha256.hmac(sha256.hash(clientKey), authMessage));
-        assertEquals("dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=", Base64.getEncoder().encodeToString(proof));
-        assertEquals("6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=",
+        assertEquals(
+                "dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=",
+                Base64.getEncoder().encodeToString(proof));
+        assertEquals(
+                "6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=",
                 Base64.getEncoder().encodeToString(sha256.hmac(sha256.serverKey(salted), authMessage)));
     }
 
@@ -77,11 +81,21 @@ class ScramTest {
 
     @Test
     void shouldRefuseGarbageWithASaslExceptionNotARuntimeException() {
-        byte[][] garbage = {new byte[0], "n,,".getBytes(StandardCharsets.UTF_8), "x,,n=a,r=b".getBytes(StandardCharsets.UTF_8), "n,,n=a".getBytes(StandardCharsets.UTF_8),
-                "n,,n=a=ZZ,r=b".getBytes(StandardCharsets.UTF_8), new byte[5000], "n,,n=a,r=b,r=c".getBytes(StandardCharsets.UTF_8)};
+        byte[][] garbage = {
+            new byte[0],
+            "n,,".getBytes(StandardCharsets.UTF_8),
+            "x,,n=a,r=b".getBytes(StandardCharsets.UTF_8),
+            "n,,n=a".getBytes(StandardCharsets.UTF_8),
+            "n,,n=a=ZZ,r=b".getBytes(StandardCharsets.UTF_8),
+            new byte[5000],
+            "n,,n=a,r=b,r=c".getBytes(StandardCharsets.UTF_8)
+        };
         for (byte[] message : garbage) {
             ScramServer server = new ScramServer(ScramMechanism.SCRAM_SHA_512, user -> null);
-            assertThrows(SaslException.class, () -> server.evaluateResponse(message), new String(message, StandardCharsets.UTF_8));
+            assertThrows(
+                    SaslException.class,
+                    () -> server.evaluateResponse(message),
+                    new String(message, StandardCharsets.UTF_8));
         }
     }
 
@@ -91,8 +105,14 @@ class ScramTest {
         PlainServer ok = new PlainServer(passwords::get);
         assertArrayEquals(new byte[0], ok.evaluateResponse("\u0000alice\u0000s3cret".getBytes(StandardCharsets.UTF_8)));
         assertEquals("alice", ok.getAuthorizationID());
-        for (String bad : new String[] {"\u0000alice\u0000wrong", "bob\u0000alice\u0000s3cret", "\u0000bob\u0000s3cret",
-                "alice\u0000s3cret", "\u0000\u0000", "\u0000alice\u0000s3cret\u0000"}) {
+        for (String bad : new String[] {
+            "\u0000alice\u0000wrong",
+            "bob\u0000alice\u0000s3cret",
+            "\u0000bob\u0000s3cret",
+            "alice\u0000s3cret",
+            "\u0000\u0000",
+            "\u0000alice\u0000s3cret\u0000"
+        }) {
             PlainServer server = new PlainServer(passwords::get);
             assertThrows(SaslException.class, () -> server.evaluateResponse(bad.getBytes(StandardCharsets.UTF_8)), bad);
             assertFalse(server.isComplete());

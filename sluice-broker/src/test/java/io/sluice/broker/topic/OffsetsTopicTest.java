@@ -1,20 +1,19 @@
 package io.sluice.broker.topic;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.TopicConfigs;
 import io.sluice.broker.group.store.LocalOffsetsPartitions;
 import io.sluice.log.LogConfig;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code __consumer_offsets}: how it is created and configured, and whose leadership changes reach the coordinator. */
 class OffsetsTopicTest {
@@ -34,19 +33,21 @@ class OffsetsTopicTest {
     @Test
     void shouldAlwaysBeCompactedAndFsyncEachCommitUnlessCreatedOtherwise() {
         assertEquals(Map.of("cleanup.policy", "compact", "flush.messages", "1"), OffsetsTopic.configs(Map.of()));
-        assertEquals(Map.of("cleanup.policy", "compact", "flush.messages", "100", "segment.bytes", "1048576"),
-                OffsetsTopic.configs(Map.of("cleanup.policy", "delete", "flush.messages", "100",
-                        "segment.bytes", "1048576")));
+        assertEquals(
+                Map.of("cleanup.policy", "compact", "flush.messages", "100", "segment.bytes", "1048576"),
+                OffsetsTopic.configs(
+                        Map.of("cleanup.policy", "delete", "flush.messages", "100", "segment.bytes", "1048576")));
     }
 
     @Test
     void shouldDeleteByRetentionOnlyUnderTheDeletePolicy() {
-        LogConfig compacted = TopicManager.logConfig(DEFAULTS,
-                TopicConfigs.resolve(DEFAULTS, OffsetsTopic.configs(Map.of())));
+        LogConfig compacted =
+                TopicManager.logConfig(DEFAULTS, TopicConfigs.resolve(DEFAULTS, OffsetsTopic.configs(Map.of())));
         assertEquals(-1, compacted.retentionMs(), "the log cleaner, not retention, shrinks a compacted topic");
         assertEquals(-1, compacted.retentionBytes());
-        LogConfig both = TopicManager.logConfig(DEFAULTS, TopicConfigs.resolve(DEFAULTS,
-                Map.of("cleanup.policy", "compact,delete", "retention.ms", "1000")));
+        LogConfig both = TopicManager.logConfig(
+                DEFAULTS,
+                TopicConfigs.resolve(DEFAULTS, Map.of("cleanup.policy", "compact,delete", "retention.ms", "1000")));
         assertEquals(1000, both.retentionMs());
     }
 

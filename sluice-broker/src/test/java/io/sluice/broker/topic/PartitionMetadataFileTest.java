@@ -21,7 +21,8 @@ class PartitionMetadataFileTest {
         Uuid id = Uuid.randomUuid();
         assertTrue(PartitionMetadataFile.belongsTo(dir, id), "a directory without the file is adopted");
         PartitionMetadataFile.write(dir, id);
-        assertEquals("version: 0\ntopic_id: " + id + "\n",
+        assertEquals(
+                "version: 0\ntopic_id: " + id + "\n",
                 Files.readString(dir.resolve(PartitionMetadataFile.FILE_NAME), StandardCharsets.UTF_8));
         assertTrue(PartitionMetadataFile.belongsTo(dir, id));
         assertFalse(PartitionMetadataFile.belongsTo(dir, Uuid.randomUuid()), "another topic of the same name");

@@ -14,11 +14,16 @@ import picocli.CommandLine.Option;
 public final class ClientOptions {
     public static final String DEFAULT_BOOTSTRAP = "127.0.0.1:9092";
 
-    @Option(names = {"-b", "--bootstrap-server"}, paramLabel = "HOST:PORT", defaultValue = DEFAULT_BOOTSTRAP,
+    @Option(
+            names = {"-b", "--bootstrap-server"},
+            paramLabel = "HOST:PORT",
+            defaultValue = DEFAULT_BOOTSTRAP,
             description = "Broker to connect to (default: ${DEFAULT-VALUE}).")
     String bootstrapServer = DEFAULT_BOOTSTRAP;
 
-    @Option(names = {"-X", "--client-property"}, paramLabel = "KEY=VALUE",
+    @Option(
+            names = {"-X", "--client-property"},
+            paramLabel = "KEY=VALUE",
             description = "Extra Kafka client property, e.g. -X request.timeout.ms=5000 (repeatable).")
     List<String> clientProperties = new ArrayList<>();
 
@@ -31,7 +36,8 @@ public final class ClientOptions {
         Properties props = new Properties();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);
         props.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
-        for (Map.Entry<String, String> entry : KeyValue.parseAll("-X", clientProperties).entrySet()) {
+        for (Map.Entry<String, String> entry :
+                KeyValue.parseAll("-X", clientProperties).entrySet()) {
             props.put(entry.getKey(), entry.getValue());
         }
         return props;

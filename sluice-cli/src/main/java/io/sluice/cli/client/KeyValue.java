@@ -9,8 +9,7 @@ import java.util.Map;
  */
 public final class KeyValue {
 
-    private KeyValue() {
-    }
+    private KeyValue() {}
 
     /**
      * Splits each entry at its first '='; later entries win over earlier ones.

@@ -7,7 +7,9 @@ import picocli.CommandLine.Command;
 /**
  * {@code sluice cluster status|rebalance}. Not thread-safe; one per invocation.
  */
-@Command(name = "cluster", mixinStandardHelpOptions = true,
+@Command(
+        name = "cluster",
+        mixinStandardHelpOptions = true,
         description = "Inspect a cluster through its ZooKeeper, or rebalance it.",
         subcommands = {ClusterStatusCommand.class, RebalanceCommand.class})
 public final class ClusterCommand implements Runnable {

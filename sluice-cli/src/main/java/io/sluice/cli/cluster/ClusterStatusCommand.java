@@ -21,44 +21,62 @@ import picocli.CommandLine.Spec;
  * {@code sluice cluster status}: reads the cluster from ZooKeeper (never writes) and prints it in the format of
  * {@link ClusterStatusFormat}. Not thread-safe; one per invocation.
  */
-@Command(name = "status", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
-        description = {"Show the cluster as ZooKeeper holds it: cluster id, controller and epoch, brokers with the "
-                + "partitions each leads and hosts, offline partitions, totals.",
-                "Reads only. Without --zookeeper it uses the broker configuration (--config, --override, else the "
-                + "defaults): its zookeeper.connect, else the embedded ZooKeeper that broker runs (the connect string "
-                + "it wrote under <log.dirs>/.sluice-metadata/)."},
-        footer = {"", "Output: one line per record, fields as 'Name: value' separated by tabs:",
-                "  ClusterId: <id or ->",
-                "  Controller: <id or none>\\tEpoch: <n>\\tRegistered: yes|no",
-                "  StateSeq: <applied seq>\\tPublishedSeq: <newest seq in ZooKeeper>",
-                "  Topics: <n>\\tPartitions: <n>\\tOfflinePartitions: <n>\\tUnderReplicatedPartitions: <n>\\tLiveBrokers: <n>",
-                "  Broker: <id>\\tEndpoint: <host:port or ->\\tRack: <rack or ->\\tLive: yes|no\\tRegistered: yes|no"
-                        + "\\tLeads: <n>\\tHosts: <n>",
-                "  OfflinePartition: <topic>-<partition>\\tReplicas: <id,id...>",
-                "  UnderReplicatedPartition: <topic>-<partition>\\tLeader: <id>\\tReplicas: <id,id...>\\tIsr: <id,id...>",
-                "Live: in the state the controller published; Registered: holds a ZooKeeper session now. Brokers "
-                + "(live, registered or holding replicas) ascend by id; offline partitions (no leader) by topic, "
-                + "then partition; under-replicated partitions (a leader, fewer in-sync replicas than replicas) likewise.",
-                "Exit codes: 0 printed; 1 ZooKeeper unreachable, no cluster there, or no state published; "
-                + "2 bad usage."})
+@Command(
+        name = "status",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpWidth = 120,
+        description = {
+            "Show the cluster as ZooKeeper holds it: cluster id, controller and epoch, brokers with the "
+                    + "partitions each leads and hosts, offline partitions, totals.",
+            "Reads only. Without --zookeeper it uses the broker configuration (--config, --override, else the "
+                    + "defaults): its zookeeper.connect, else the embedded ZooKeeper that broker runs (the connect string "
+                    + "it wrote under <log.dirs>/.sluice-metadata/)."
+        },
+        footer = {
+            "",
+            "Output: one line per record, fields as 'Name: value' separated by tabs:",
+            "  ClusterId: <id or ->",
+            "  Controller: <id or none>\\tEpoch: <n>\\tRegistered: yes|no",
+            "  StateSeq: <applied seq>\\tPublishedSeq: <newest seq in ZooKeeper>",
+            "  Topics: <n>\\tPartitions: <n>\\tOfflinePartitions: <n>\\tUnderReplicatedPartitions: <n>\\tLiveBrokers: <n>",
+            "  Broker: <id>\\tEndpoint: <host:port or ->\\tRack: <rack or ->\\tLive: yes|no\\tRegistered: yes|no"
+                    + "\\tLeads: <n>\\tHosts: <n>",
+            "  OfflinePartition: <topic>-<partition>\\tReplicas: <id,id...>",
+            "  UnderReplicatedPartition: <topic>-<partition>\\tLeader: <id>\\tReplicas: <id,id...>\\tIsr: <id,id...>",
+            "Live: in the state the controller published; Registered: holds a ZooKeeper session now. Brokers "
+                    + "(live, registered or holding replicas) ascend by id; offline partitions (no leader) by topic, "
+                    + "then partition; under-replicated partitions (a leader, fewer in-sync replicas than replicas) likewise.",
+            "Exit codes: 0 printed; 1 ZooKeeper unreachable, no cluster there, or no state published; " + "2 bad usage."
+        })
 public final class ClusterStatusCommand implements Callable<Integer> {
 
-    @Option(names = "--zookeeper", paramLabel = "HOST:PORT[,...][/chroot]",
+    @Option(
+            names = "--zookeeper",
+            paramLabel = "HOST:PORT[,...][/chroot]",
             description = "ZooKeeper of the cluster, as in zookeeper.connect.")
     String zookeeper;
 
     @Option(names = "--config", paramLabel = "FILE", description = "A broker's server.properties.")
     Path configFile;
 
-    @Option(names = "--override", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--override",
+            paramLabel = "KEY=VALUE",
             description = "Broker configuration key over the file, as for 'sluice server' (repeatable).")
     List<String> overrides = new ArrayList<>();
 
-    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "5000",
+    @Option(
+            names = "--timeout-ms",
+            paramLabel = "MS",
+            defaultValue = "5000",
             description = "How long to wait for a ZooKeeper server to answer (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
-    @Option(names = "--wait-ms", paramLabel = "MS", defaultValue = "10000",
+    @Option(
+            names = "--wait-ms",
+            paramLabel = "MS",
+            defaultValue = "10000",
             description = "How long to wait for the published state to be read (default: ${DEFAULT-VALUE}).")
     long waitMs;
 
@@ -71,8 +89,8 @@ public final class ClusterStatusCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--zookeeper cannot be combined with --config or --override");
         }
         if (timeoutMs < 1 || waitMs < 0) {
-            throw new IllegalArgumentException("--timeout-ms must be >= 1 and --wait-ms >= 0, got " + timeoutMs
-                    + " and " + waitMs);
+            throw new IllegalArgumentException(
+                    "--timeout-ms must be >= 1 and --wait-ms >= 0, got " + timeoutMs + " and " + waitMs);
         }
         String connect = ZooKeeperTarget.resolve(zookeeper, configFile, KeyValue.parseAll("--override", overrides));
         ClusterConfig config = ClusterConfig.defaults().withConnectionTimeout(Duration.ofMillis(timeoutMs));
@@ -89,8 +107,9 @@ public final class ClusterStatusCommand implements Callable<Integer> {
         out.flush();
         if (!status.caughtUp()) {
             PrintWriter err = spec.commandLine().getErr();
-            err.println(spec.qualifiedName() + ": state read up to seq " + status.state().appliedSeq() + " of "
-                    + status.publishedSeq() + " within " + waitMs + " ms; it may be incomplete");
+            err.println(spec.qualifiedName() + ": state read up to seq "
+                    + status.state().appliedSeq() + " of " + status.publishedSeq() + " within " + waitMs
+                    + " ms; it may be incomplete");
             err.flush();
         }
         return 0;

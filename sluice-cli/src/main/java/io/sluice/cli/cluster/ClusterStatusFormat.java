@@ -42,8 +42,7 @@ public final class ClusterStatusFormat {
     /** Shown for a value that is absent (no cluster id, no rack, no endpoint). */
     public static final String ABSENT = "-";
 
-    private ClusterStatusFormat() {
-    }
+    private ClusterStatusFormat() {}
 
     public static List<String> lines(ClusterStatus status) {
         ClusterState state = status.state();
@@ -65,8 +64,8 @@ public final class ClusterStatusFormat {
                 PartitionState partition = topic.partition(p);
                 partitions++;
                 if (partition.isOffline()) {
-                    offline.add("OfflinePartition: " + topic.name() + "-" + p
-                            + "\tReplicas: " + ids(partition.replicas()));
+                    offline.add(
+                            "OfflinePartition: " + topic.name() + "-" + p + "\tReplicas: " + ids(partition.replicas()));
                 } else {
                     leadsAndHosts.computeIfAbsent(partition.leader(), id -> new int[2])[0]++;
                     if (partition.isr().length < partition.replicas().length - partition.addingReplicas().length) {
@@ -88,17 +87,20 @@ public final class ClusterStatusFormat {
         }
         List<String> lines = new ArrayList<>();
         lines.add("ClusterId: " + (status.clusterId() == null ? ABSENT : status.clusterId()));
-        lines.add(status.hasController()
-                ? "Controller: " + status.controllerId() + "\tEpoch: " + status.controllerEpoch()
-                        + "\tRegistered: " + yesNo(status.registered().contains(status.controllerId()))
-                : "Controller: none\tEpoch: " + status.controllerEpoch() + "\tRegistered: no");
+        lines.add(
+                status.hasController()
+                        ? "Controller: " + status.controllerId() + "\tEpoch: " + status.controllerEpoch()
+                                + "\tRegistered: " + yesNo(status.registered().contains(status.controllerId()))
+                        : "Controller: none\tEpoch: " + status.controllerEpoch() + "\tRegistered: no");
         lines.add("StateSeq: " + state.appliedSeq() + "\tPublishedSeq: " + status.publishedSeq());
         lines.add("Topics: " + topics.size() + "\tPartitions: " + partitions + "\tOfflinePartitions: " + offline.size()
-                + "\tUnderReplicatedPartitions: " + underReplicated.size() + "\tLiveBrokers: " + state.brokers().size()
+                + "\tUnderReplicatedPartitions: " + underReplicated.size() + "\tLiveBrokers: "
+                + state.brokers().size()
                 + "\tReassigningPartitions: " + reassigning.size());
         for (Map.Entry<Integer, int[]> entry : leadsAndHosts.entrySet()) {
             int id = entry.getKey();
-            lines.add(brokerLine(id, state.brokers().get(id), status.registered().contains(id), entry.getValue()));
+            lines.add(
+                    brokerLine(id, state.brokers().get(id), status.registered().contains(id), entry.getValue()));
         }
         lines.addAll(offline);
         lines.addAll(underReplicated);

@@ -22,8 +22,7 @@ public final class ZooKeeperTarget {
     /** Longest embedded connect file read; a real one is one short line. */
     private static final long MAX_CONNECT_FILE_BYTES = 4096;
 
-    private ZooKeeperTarget() {
-    }
+    private ZooKeeperTarget() {}
 
     /**
      * @param zookeeper  the --zookeeper value, or null
@@ -49,7 +48,9 @@ public final class ZooKeeperTarget {
 
     /** Where a broker with this configuration writes the connect string of its embedded ZooKeeper. */
     public static Path embeddedConnectFile(BrokerConfig config) {
-        return config.logDirs().get(0).resolve(SluiceBroker.METADATA_DIR)
+        return config.logDirs()
+                .get(0)
+                .resolve(SluiceBroker.METADATA_DIR)
                 .resolve(ClusterMembership.EMBEDDED_CONNECT_FILE);
     }
 

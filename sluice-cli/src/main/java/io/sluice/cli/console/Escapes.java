@@ -6,8 +6,7 @@ package io.sluice.cli.console;
  */
 public final class Escapes {
 
-    private Escapes() {
-    }
+    private Escapes() {}
 
     public static String unescape(String text) {
         StringBuilder out = new StringBuilder(text.length());

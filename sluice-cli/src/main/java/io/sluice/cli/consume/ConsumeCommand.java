@@ -30,7 +30,9 @@ import picocli.CommandLine.Option;
  * {@code sluice consume -t TOPIC}: prints records like kcat -C, reading partitions with
  * assign() (no consumer group). Not thread-safe; one per invocation.
  */
-@Command(name = "consume", mixinStandardHelpOptions = true,
+@Command(
+        name = "consume",
+        mixinStandardHelpOptions = true,
         description = "Print a topic's records, one per line (like kcat -C; no consumer group).")
 public final class ConsumeCommand implements Callable<Integer> {
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
@@ -40,14 +42,24 @@ public final class ConsumeCommand implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Option(names = {"-t", "--topic"}, required = true, paramLabel = "TOPIC")
+    @Option(
+            names = {"-t", "--topic"},
+            required = true,
+            paramLabel = "TOPIC")
     String topic;
 
-    @Option(names = {"-p", "--partition"}, paramLabel = "N", description = "Only this partition (repeatable; default: all).")
+    @Option(
+            names = {"-p", "--partition"},
+            paramLabel = "N",
+            description = "Only this partition (repeatable; default: all).")
     List<Integer> partitions = new ArrayList<>();
 
-    @Option(names = "-o", paramLabel = "OFFSET", defaultValue = "beginning",
-            description = "beginning, end, OFFSET, -N (N before the end) or s@TIMESTAMP_MS (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "-o",
+            paramLabel = "OFFSET",
+            defaultValue = "beginning",
+            description =
+                    "beginning, end, OFFSET, -N (N before the end) or s@TIMESTAMP_MS (default: ${DEFAULT-VALUE}).")
     String offset;
 
     @Option(names = "-c", paramLabel = "COUNT", description = "Exit after COUNT records.")
@@ -59,11 +71,17 @@ public final class ConsumeCommand implements Callable<Integer> {
     @Option(names = "-K", paramLabel = "DELIM", description = "Print KEY<DELIM>VALUE (\\t and \\n escapes allowed).")
     String keyDelimiter;
 
-    @Option(names = "-f", paramLabel = "FORMAT",
+    @Option(
+            names = "-f",
+            paramLabel = "FORMAT",
             description = "kcat format: %%t %%p %%o %%k %%s %%K %%S %%T %%h %%%% and \\n \\t escapes.")
     String format;
 
-    @Option(names = "-D", paramLabel = "DELIM", defaultValue = "\\n", description = "End-of-record delimiter (default: \\n).")
+    @Option(
+            names = "-D",
+            paramLabel = "DELIM",
+            defaultValue = "\\n",
+            description = "End-of-record delimiter (default: \\n).")
     String endOfRecord;
 
     @Option(names = "-Z", description = "Print null keys and values as NULL.")
@@ -83,8 +101,11 @@ public final class ConsumeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         StartOffset start = StartOffset.parse(offset);
-        RecordFormat recordFormat = RecordFormat.of(format == null ? null : Escapes.unescape(format),
-                keyDelimiter == null ? null : Escapes.unescape(keyDelimiter), Escapes.unescape(endOfRecord), printNull);
+        RecordFormat recordFormat = RecordFormat.of(
+                format == null ? null : Escapes.unescape(format),
+                keyDelimiter == null ? null : Escapes.unescape(keyDelimiter),
+                Escapes.unescape(endOfRecord),
+                printNull);
         if (count != null && count < 0) {
             throw new IllegalArgumentException("-c expects a count >= 0, got " + count);
         }
@@ -131,8 +152,8 @@ public final class ConsumeCommand implements Callable<Integer> {
             }
         }
         if (assigned.size() < partitions.size()) {
-            throw new IllegalArgumentException("topic '" + topic + "' has partitions 0.." + (infos.size() - 1)
-                    + ", asked for " + partitions);
+            throw new IllegalArgumentException(
+                    "topic '" + topic + "' has partitions 0.." + (infos.size() - 1) + ", asked for " + partitions);
         }
         assigned.sort((a, b) -> Integer.compare(a.partition(), b.partition()));
         consumer.assign(assigned);
@@ -158,8 +179,12 @@ public final class ConsumeCommand implements Callable<Integer> {
         }
     }
 
-    private void consume(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> assigned,
-                         RecordFormat recordFormat, OutputStream out) throws Exception {
+    private void consume(
+            KafkaConsumer<byte[], byte[]> consumer,
+            List<TopicPartition> assigned,
+            RecordFormat recordFormat,
+            OutputStream out)
+            throws Exception {
         Map<TopicPartition, Long> ends = exitAtEnd ? consumer.endOffsets(assigned, METADATA_TIMEOUT) : Map.of();
         long printed = 0;
         while (!(count != null && printed >= count) && !(exitAtEnd && reachedEnd(consumer, assigned, ends))) {
@@ -174,8 +199,8 @@ public final class ConsumeCommand implements Callable<Integer> {
         }
     }
 
-    private static boolean reachedEnd(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> assigned,
-                                      Map<TopicPartition, Long> ends) {
+    private static boolean reachedEnd(
+            KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> assigned, Map<TopicPartition, Long> ends) {
         for (TopicPartition tp : assigned) {
             if (consumer.position(tp, METADATA_TIMEOUT) < ends.get(tp)) {
                 return false;

@@ -37,7 +37,8 @@ public final class RecordFormat {
      */
     public static RecordFormat of(String format, String keyDelimiter, String endOfRecord, boolean printNull) {
         if (format == null) {
-            format = (keyDelimiter == null ? "" : "%k" + keyDelimiter.replace("%", "%%")) + "%s" + endOfRecord.replace("%", "%%");
+            format = (keyDelimiter == null ? "" : "%k" + keyDelimiter.replace("%", "%%")) + "%s"
+                    + endOfRecord.replace("%", "%%");
         }
         List<Object> parts = new ArrayList<>();
         StringBuilder literal = new StringBuilder();

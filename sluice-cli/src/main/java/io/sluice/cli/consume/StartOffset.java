@@ -11,7 +11,13 @@ package io.sluice.cli.consume;
 public record StartOffset(Kind kind, long value) {
     private static final String TIMESTAMP_PREFIX = "s@";
 
-    public enum Kind { BEGINNING, END, ABSOLUTE, FROM_END, TIMESTAMP }
+    public enum Kind {
+        BEGINNING,
+        END,
+        ABSOLUTE,
+        FROM_END,
+        TIMESTAMP
+    }
 
     /** @throws IllegalArgumentException naming -o and the text when it is none of the forms */
     public static StartOffset parse(String text) {
@@ -55,6 +61,7 @@ public record StartOffset(Kind kind, long value) {
     }
 
     private static IllegalArgumentException invalid(String text) {
-        return new IllegalArgumentException("-o expects beginning, end, OFFSET, -N or s@TIMESTAMP_MS, got '" + text + "'");
+        return new IllegalArgumentException(
+                "-o expects beginning, end, OFFSET, -N or s@TIMESTAMP_MS, got '" + text + "'");
     }
 }

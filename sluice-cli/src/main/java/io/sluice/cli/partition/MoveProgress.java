@@ -10,12 +10,22 @@ import java.util.List;
  * @param shippedBytes what the adding replicas hold together, each counted up to {@code totalBytes}
  * @param neededBytes  {@code totalBytes} times the number of adding replicas
  */
-record MoveProgress(String topic, int partition, List<Integer> replicas, List<Integer> adding,
-                    List<Integer> removing, long totalBytes, long shippedBytes, long neededBytes, Phase phase) {
+record MoveProgress(
+        String topic,
+        int partition,
+        List<Integer> replicas,
+        List<Integer> adding,
+        List<Integer> removing,
+        long totalBytes,
+        long shippedBytes,
+        long neededBytes,
+        Phase phase) {
 
     /** Where a move is: adding replicas copying the partition, catching up its tail, or all in sync. */
     enum Phase {
-        COPYING("copying"), CATCH_UP("catch-up"), SWITCHING("switching");
+        COPYING("copying"),
+        CATCH_UP("catch-up"),
+        SWITCHING("switching");
 
         private final String label;
 

@@ -11,8 +11,7 @@ final class MoveProgressFormat {
     private static final int BAR_WIDTH = 24;
     private static final double MEGABYTE = 1024.0 * 1024.0;
 
-    private MoveProgressFormat() {
-    }
+    private MoveProgressFormat() {}
 
     /**
      * @param previousShipped bytes shipped per move at the previous reading, {@code elapsedSeconds} ago (empty for
@@ -26,13 +25,25 @@ final class MoveProgressFormat {
             double bytesPerSecond = Math.max(0, m.shippedBytes() - before) / elapsedSeconds;
             rate = String.format(Locale.ROOT, "  %.1f MB/s", bytesPerSecond / MEGABYTE);
             long remaining = Math.max(0, m.neededBytes() - m.shippedBytes());
-            eta = bytesPerSecond > 0 ? String.format(Locale.ROOT, "  ETA %ds", (long) Math.ceil(remaining / bytesPerSecond))
+            eta = bytesPerSecond > 0
+                    ? String.format(Locale.ROOT, "  ETA %ds", (long) Math.ceil(remaining / bytesPerSecond))
                     : remaining == 0 ? "  ETA 0s" : "  ETA -";
         }
         int filled = (int) Math.round(m.fraction() * BAR_WIDTH);
-        return String.format(Locale.ROOT, "%s [%s%s] %3d%%  %.1f/%.1f MB%s%s  %s  replicas %s adding %s removing %s",
-                m.name(), "#".repeat(filled), "-".repeat(BAR_WIDTH - filled), Math.round(m.fraction() * 100),
-                m.shippedBytes() / MEGABYTE, m.neededBytes() / MEGABYTE, rate, eta, m.phase().label(), m.replicas(),
-                m.adding(), m.removing());
+        return String.format(
+                Locale.ROOT,
+                "%s [%s%s] %3d%%  %.1f/%.1f MB%s%s  %s  replicas %s adding %s removing %s",
+                m.name(),
+                "#".repeat(filled),
+                "-".repeat(BAR_WIDTH - filled),
+                Math.round(m.fraction() * 100),
+                m.shippedBytes() / MEGABYTE,
+                m.neededBytes() / MEGABYTE,
+                rate,
+                eta,
+                m.phase().label(),
+                m.replicas(),
+                m.adding(),
+                m.removing());
     }
 }

@@ -32,7 +32,8 @@ final class MoveProgressReader {
     }
 
     List<MoveProgress> read() throws ExecutionException, InterruptedException {
-        Map<TopicPartition, PartitionReassignment> moves = admin.listPartitionReassignments().reassignments().get();
+        Map<TopicPartition, PartitionReassignment> moves =
+                admin.listPartitionReassignments().reassignments().get();
         if (moves.isEmpty()) {
             return List.of();
         }
@@ -42,14 +43,16 @@ final class MoveProgressReader {
             topics.add(e.getKey().topic());
             brokers.addAll(e.getValue().replicas());
         }
-        Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get();
+        Map<String, TopicDescription> described =
+                admin.describeTopics(topics).allTopicNames().get();
         Map<Integer, Map<TopicPartition, Long>> sizes = sizes(brokers);
         List<MoveProgress> out = new ArrayList<>();
         for (Map.Entry<TopicPartition, PartitionReassignment> e : moves.entrySet()) {
             TopicPartition tp = e.getKey();
             PartitionReassignment move = e.getValue();
             TopicPartitionInfo info = described.get(tp.topic()).partitions().get(tp.partition());
-            long total = info.leader() == null ? 0
+            long total = info.leader() == null
+                    ? 0
                     : sizes.getOrDefault(info.leader().id(), Map.of()).getOrDefault(tp, 0L);
             Set<Integer> isr = new HashSet<>();
             for (Node n : info.isr()) {
@@ -64,10 +67,19 @@ final class MoveProgressReader {
                 copying |= held < total * CAUGHT_UP_SHARE;
                 allInSync &= isr.contains(id);
             }
-            MoveProgress.Phase phase = allInSync ? MoveProgress.Phase.SWITCHING
+            MoveProgress.Phase phase = allInSync
+                    ? MoveProgress.Phase.SWITCHING
                     : copying ? MoveProgress.Phase.COPYING : MoveProgress.Phase.CATCH_UP;
-            out.add(new MoveProgress(tp.topic(), tp.partition(), move.replicas(), move.addingReplicas(),
-                    move.removingReplicas(), total, shipped, total * move.addingReplicas().size(), phase));
+            out.add(new MoveProgress(
+                    tp.topic(),
+                    tp.partition(),
+                    move.replicas(),
+                    move.addingReplicas(),
+                    move.removingReplicas(),
+                    total,
+                    shipped,
+                    total * move.addingReplicas().size(),
+                    phase));
         }
         out.sort((a, b) -> a.name().compareTo(b.name()));
         return out;
@@ -79,9 +91,10 @@ final class MoveProgressReader {
         admin.describeLogDirs(brokers).descriptions().forEach((broker, future) -> {
             try {
                 for (LogDirDescription dir : future.get().values()) {
-                    for (Map.Entry<TopicPartition, ReplicaInfo> r : dir.replicaInfos().entrySet()) {
-                        sizes.computeIfAbsent(broker, b -> new HashMap<>()).merge(r.getKey(), r.getValue().size(),
-                                Long::sum);
+                    for (Map.Entry<TopicPartition, ReplicaInfo> r :
+                            dir.replicaInfos().entrySet()) {
+                        sizes.computeIfAbsent(broker, b -> new HashMap<>())
+                                .merge(r.getKey(), r.getValue().size(), Long::sum);
                     }
                 }
             } catch (ExecutionException e) {

@@ -6,7 +6,10 @@ import picocli.CommandLine.Command;
 /**
  * {@code sluice partition moves}. Not thread-safe; one per invocation.
  */
-@Command(name = "partition", mixinStandardHelpOptions = true, description = "Watch partition moves.",
+@Command(
+        name = "partition",
+        mixinStandardHelpOptions = true,
+        description = "Watch partition moves.",
         subcommands = {PartitionMovesCommand.class})
 public final class PartitionCommand implements Runnable {
 

@@ -33,7 +33,10 @@ public final class PartitionMovesCommand implements Callable<Integer> {
     @Option(names = "--watch", description = "Keep reading until no move is left.")
     boolean watch;
 
-    @Option(names = "--interval-ms", paramLabel = "N", defaultValue = "1000",
+    @Option(
+            names = "--interval-ms",
+            paramLabel = "N",
+            defaultValue = "1000",
             description = "Time between readings with --watch (default: ${DEFAULT-VALUE}).")
     long intervalMs;
 

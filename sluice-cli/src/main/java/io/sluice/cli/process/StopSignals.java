@@ -17,8 +17,7 @@ public final class StopSignals {
     private static final Logger LOG = LoggerFactory.getLogger(StopSignals.class);
     private static final List<String> STOP_SIGNALS = List.of("TERM", "INT");
 
-    private StopSignals() {
-    }
+    private StopSignals() {}
 
     /**
      * @param what  what stops, for the log line ("broker 1", "ZooKeeper")
@@ -33,7 +32,10 @@ public final class StopSignals {
                     stop.run();
                 });
             } catch (IllegalArgumentException unavailable) {
-                LOG.debug("SIG{} stays with the JVM ({}); the shutdown hook stops {}", name, unavailable.getMessage(),
+                LOG.debug(
+                        "SIG{} stays with the JVM ({}); the shutdown hook stops {}",
+                        name,
+                        unavailable.getMessage(),
                         what);
             }
         }

@@ -7,5 +7,4 @@ package io.sluice.cli.produce;
  * @param key   key bytes or null
  * @param value value bytes or null
  */
-public record LineRecord(byte[] key, byte[] value) {
-}
+public record LineRecord(byte[] key, byte[] value) {}

@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
  * {@code sluice produce -t TOPIC}: one record per stdin line, like kcat -P.
  * Not thread-safe; one per invocation.
  */
-@Command(name = "produce", mixinStandardHelpOptions = true,
+@Command(
+        name = "produce",
+        mixinStandardHelpOptions = true,
         description = "Produce stdin to a topic, one record per line (like kcat -P).")
 public final class ProduceCommand implements Callable<Integer> {
     /** Largest accepted input line: the largest record a default broker accepts is far smaller. */
@@ -40,16 +42,28 @@ public final class ProduceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-t", "--topic"}, required = true, paramLabel = "TOPIC")
+    @Option(
+            names = {"-t", "--topic"},
+            required = true,
+            paramLabel = "TOPIC")
     String topic;
 
-    @Option(names = {"-p", "--partition"}, paramLabel = "N", description = "Partition (default: the producer's partitioner).")
+    @Option(
+            names = {"-p", "--partition"},
+            paramLabel = "N",
+            description = "Partition (default: the producer's partitioner).")
     Integer partition;
 
-    @Option(names = "-K", paramLabel = "DELIM", description = "Key delimiter: KEY<DELIM>VALUE per line (\\t and \\n escapes allowed).")
+    @Option(
+            names = "-K",
+            paramLabel = "DELIM",
+            description = "Key delimiter: KEY<DELIM>VALUE per line (\\t and \\n escapes allowed).")
     String keyDelimiter;
 
-    @Option(names = {"-k", "--key"}, paramLabel = "KEY", description = "Key of every record (without -K).")
+    @Option(
+            names = {"-k", "--key"},
+            paramLabel = "KEY",
+            description = "Key of every record (without -K).")
     String fixedKey;
 
     @Option(names = "-H", paramLabel = "NAME=VALUE", description = "Header added to every record (repeatable).")
@@ -58,11 +72,18 @@ public final class ProduceCommand implements Callable<Integer> {
     @Option(names = "-Z", description = "Send empty keys and values as null (kcat -Z).")
     boolean emptyAsNull;
 
-    @Option(names = {"-z", "--compression"}, paramLabel = "CODEC", defaultValue = "none",
+    @Option(
+            names = {"-z", "--compression"},
+            paramLabel = "CODEC",
+            defaultValue = "none",
             description = "none, gzip, snappy, lz4 or zstd (default: ${DEFAULT-VALUE}).")
     String compression;
 
-    @Option(names = "--acks", paramLabel = "ACKS", defaultValue = "all", description = "0, 1 or all/-1 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--acks",
+            paramLabel = "ACKS",
+            defaultValue = "all",
+            description = "0, 1 or all/-1 (default: ${DEFAULT-VALUE}).")
     String acks;
 
     private final InputStream in;
@@ -83,7 +104,8 @@ public final class ProduceCommand implements Callable<Integer> {
         }
         LineRecordParser parser = new LineRecordParser(
                 keyDelimiter == null ? null : Escapes.unescape(keyDelimiter).getBytes(StandardCharsets.UTF_8),
-                fixedKey == null ? null : fixedKey.getBytes(StandardCharsets.UTF_8), emptyAsNull);
+                fixedKey == null ? null : fixedKey.getBytes(StandardCharsets.UTF_8),
+                emptyAsNull);
         List<Header> recordHeaders = headers(headers);
         AtomicLong failed = new AtomicLong();
         AtomicReference<Exception> firstError = new AtomicReference<>();
@@ -93,7 +115,8 @@ public final class ProduceCommand implements Callable<Integer> {
             while (lines.next()) {
                 LineRecord record = parser.parse(lines.bytes(), lines.length());
                 // Failures are counted by the callback and reported after flush(), so the future is not needed.
-                var unused = producer.send(new ProducerRecord<>(topic, partition, record.key(), record.value(), recordHeaders),
+                var unused = producer.send(
+                        new ProducerRecord<>(topic, partition, record.key(), record.value(), recordHeaders),
                         (metadata, error) -> {
                             if (error != null) {
                                 failed.incrementAndGet();
@@ -105,8 +128,10 @@ public final class ProduceCommand implements Callable<Integer> {
             producer.flush();
         }
         if (failed.get() > 0) {
-            spec.commandLine().getErr().println("sluice produce: " + failed.get() + " of " + sent
-                    + " records failed, first error: " + firstError.get());
+            spec.commandLine()
+                    .getErr()
+                    .println("sluice produce: " + failed.get() + " of " + sent + " records failed, first error: "
+                            + firstError.get());
             spec.commandLine().getErr().flush();
             return 1;
         }

@@ -34,7 +34,9 @@ import picocli.CommandLine.Spec;
  * AlterPartitionReassignments at most K partitions at a time, waits for each wave to finish, and elects the
  * preferred leaders of the partitions it moved. Not thread-safe; one per invocation.
  */
-@Command(name = "rebalance", mixinStandardHelpOptions = true,
+@Command(
+        name = "rebalance",
+        mixinStandardHelpOptions = true,
         description = "Plan and run partition moves that even out brokers (bytes and leaders), or empty some.")
 public final class RebalanceCommand implements Callable<Integer> {
     private static final Duration WAVE_POLL = Duration.ofMillis(500);
@@ -49,18 +51,26 @@ public final class RebalanceCommand implements Callable<Integer> {
     @Option(names = "--add-broker", paramLabel = "ID", description = "A new broker to fill (repeatable).")
     List<Integer> addBrokers = new ArrayList<>();
 
-    @Option(names = "--remove-broker", paramLabel = "ID",
+    @Option(
+            names = "--remove-broker",
+            paramLabel = "ID",
             description = "A broker to empty: it ends with no replica (repeatable).")
     List<Integer> removeBrokers = new ArrayList<>();
 
-    @Option(names = "--max-concurrent-moves", paramLabel = "K", defaultValue = "5",
+    @Option(
+            names = "--max-concurrent-moves",
+            paramLabel = "K",
+            defaultValue = "5",
             description = "Partitions moving at once (default: ${DEFAULT-VALUE}).")
     int maxConcurrentMoves;
 
     @Option(names = "--dry-run", description = "Print the plan and change nothing.")
     boolean dryRun;
 
-    @Option(names = "--timeout-seconds", paramLabel = "S", defaultValue = "3600",
+    @Option(
+            names = "--timeout-seconds",
+            paramLabel = "S",
+            defaultValue = "3600",
             description = "Give up waiting for the moves after this long (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
@@ -74,8 +84,8 @@ public final class RebalanceCommand implements Callable<Integer> {
             RebalanceInputs inputs = RebalanceInputs.read(admin);
             List<Move> plan;
             try {
-                plan = RebalancePlanner.plan(inputs.brokers(), inputs.partitions(), Set.copyOf(removeBrokers),
-                        Set.copyOf(addBrokers));
+                plan = RebalancePlanner.plan(
+                        inputs.brokers(), inputs.partitions(), Set.copyOf(removeBrokers), Set.copyOf(addBrokers));
             } catch (InvalidAssignmentException e) {
                 throw new CommandFailedException(e.getMessage());
             }
@@ -84,7 +94,8 @@ public final class RebalanceCommand implements Callable<Integer> {
                 out.flush();
                 return 0;
             }
-            long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+            long deadline =
+                    System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
             for (int from = 0; from < plan.size(); from += maxConcurrentMoves) {
                 List<Move> wave = plan.subList(from, Math.min(plan.size(), from + maxConcurrentMoves));
                 runWave(admin, out, wave, deadline);
@@ -97,10 +108,17 @@ public final class RebalanceCommand implements Callable<Integer> {
 
     private static void printPlan(PrintWriter out, List<Move> plan) {
         long bytes = plan.stream().mapToLong(Move::bytesMoved).sum();
-        out.printf(Locale.ROOT, "Rebalance plan: %d partition move(s), %.1f MB to copy%n", plan.size(), bytes / MEGABYTE);
+        out.printf(
+                Locale.ROOT, "Rebalance plan: %d partition move(s), %.1f MB to copy%n", plan.size(), bytes / MEGABYTE);
         for (Move m : plan) {
-            out.printf(Locale.ROOT, "  %s-%d: %s -> %s (%.1f MB)%n", m.topic(), m.partition(), Arrays.toString(m.from()),
-                    Arrays.toString(m.to()), m.bytesMoved() / MEGABYTE);
+            out.printf(
+                    Locale.ROOT,
+                    "  %s-%d: %s -> %s (%.1f MB)%n",
+                    m.topic(),
+                    m.partition(),
+                    Arrays.toString(m.from()),
+                    Arrays.toString(m.to()),
+                    m.bytesMoved() / MEGABYTE);
         }
         out.flush();
     }
@@ -116,7 +134,10 @@ public final class RebalanceCommand implements Callable<Integer> {
         out.flush();
         Set<TopicPartition> pending = new LinkedHashSet<>(targets.keySet());
         while (true) {
-            pending.retainAll(admin.listPartitionReassignments(pending).reassignments().get().keySet());
+            pending.retainAll(admin.listPartitionReassignments(pending)
+                    .reassignments()
+                    .get()
+                    .keySet());
             if (pending.isEmpty()) {
                 break;
             }
@@ -137,7 +158,9 @@ public final class RebalanceCommand implements Callable<Integer> {
         }
         Map<TopicPartition, Optional<Throwable>> results;
         try {
-            results = admin.electLeaders(ElectionType.PREFERRED, moved).partitions().get();
+            results = admin.electLeaders(ElectionType.PREFERRED, moved)
+                    .partitions()
+                    .get();
         } catch (java.util.concurrent.ExecutionException e) {
             out.println("Preferred leader election failed: " + e.getCause().getMessage());
             return;

@@ -37,8 +37,11 @@ record RebalanceInputs(List<Broker> brokers, List<PartitionReplicas> partitions)
             ids.add(n.id());
         }
         Map<TopicPartition, Long> sizes = sizes(admin, ids);
-        Collection<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get();
-        Map<String, TopicDescription> topics = new TreeMap<>(admin.describeTopics(names).allTopicNames().get());
+        Collection<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true))
+                .names()
+                .get();
+        Map<String, TopicDescription> topics =
+                new TreeMap<>(admin.describeTopics(names).allTopicNames().get());
         List<PartitionReplicas> partitions = new ArrayList<>();
         for (TopicDescription topic : topics.values()) {
             for (TopicPartitionInfo p : topic.partitions()) {
@@ -53,10 +56,12 @@ record RebalanceInputs(List<Broker> brokers, List<PartitionReplicas> partitions)
     private static Map<TopicPartition, Long> sizes(Admin admin, List<Integer> brokers)
             throws ExecutionException, InterruptedException {
         Map<TopicPartition, Long> sizes = new HashMap<>();
-        Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(brokers).allDescriptions().get();
+        Map<Integer, Map<String, LogDirDescription>> dirs =
+                admin.describeLogDirs(brokers).allDescriptions().get();
         for (Map<String, LogDirDescription> byDir : dirs.values()) {
             for (LogDirDescription dir : byDir.values()) {
-                for (Map.Entry<TopicPartition, ReplicaInfo> e : dir.replicaInfos().entrySet()) {
+                for (Map.Entry<TopicPartition, ReplicaInfo> e :
+                        dir.replicaInfos().entrySet()) {
                     sizes.merge(e.getKey(), e.getValue().size(), Math::max);
                 }
             }

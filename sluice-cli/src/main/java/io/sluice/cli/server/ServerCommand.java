@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
  * {@code sluice server}: starts a broker and runs until SIGTERM/SIGINT.
  * Not thread-safe; one per process.
  */
-@Command(name = "server", mixinStandardHelpOptions = true,
+@Command(
+        name = "server",
+        mixinStandardHelpOptions = true,
         description = "Start a broker (defaults: listen on 127.0.0.1:9092, data under ./data).")
 public final class ServerCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommand.class);
@@ -31,11 +33,16 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--data-dir", paramLabel = "DIR", description = "Data directory (sets log.dirs).")
     Path dataDir;
 
-    @Option(names = "--listen", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--listen",
+            paramLabel = "HOST:PORT",
             description = "Address to listen on (sets listeners=PLAINTEXT://HOST:PORT; port 0 picks a free port).")
     String listen;
 
-    @Option(names = "--override", paramLabel = "KEY=VALUE", description = "Set a configuration key (repeatable; wins over the file).")
+    @Option(
+            names = "--override",
+            paramLabel = "KEY=VALUE",
+            description = "Set a configuration key (repeatable; wins over the file).")
     List<String> overrides = new ArrayList<>();
 
     private final PrintStream out;
@@ -50,8 +57,8 @@ public final class ServerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Map<String, String> props = ServerProperties.build(configFile, dataDir, listen,
-                KeyValue.parseAll("--override", overrides));
+        Map<String, String> props =
+                ServerProperties.build(configFile, dataDir, listen, KeyValue.parseAll("--override", overrides));
         BrokerConfig config = BrokerConfig.fromMap(props);
         reportSkippedKeys(config);
         SluiceBroker broker = SluiceBroker.start(config);
@@ -72,10 +79,13 @@ public final class ServerCommand implements Callable<Integer> {
 
     private static void reportSkippedKeys(BrokerConfig config) {
         if (!config.unknownKeys().isEmpty()) {
-            LOG.warn("Unknown configuration keys, ignored (check for typos): {}", String.join(", ", config.unknownKeys()));
+            LOG.warn(
+                    "Unknown configuration keys, ignored (check for typos): {}",
+                    String.join(", ", config.unknownKeys()));
         }
         if (!config.ignoredKeys().isEmpty()) {
-            LOG.info("Kafka configuration keys that Sluice accepts but does not use: {}",
+            LOG.info(
+                    "Kafka configuration keys that Sluice accepts but does not use: {}",
                     String.join(", ", config.ignoredKeys()));
         }
     }

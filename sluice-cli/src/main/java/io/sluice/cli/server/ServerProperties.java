@@ -17,8 +17,7 @@ import java.util.TreeMap;
  */
 public final class ServerProperties {
 
-    private ServerProperties() {
-    }
+    private ServerProperties() {}
 
     /**
      * @param file      a server.properties file, or null
@@ -62,8 +61,8 @@ public final class ServerProperties {
     static String listenerFor(String listen) {
         int colon = listen.lastIndexOf(':');
         if (colon < 0 || colon == listen.length() - 1 || listen.contains("://")) {
-            throw new IllegalArgumentException("--listen expects HOST:PORT (e.g. 127.0.0.1:9092 or [::1]:9092), got '"
-                    + listen + "'");
+            throw new IllegalArgumentException(
+                    "--listen expects HOST:PORT (e.g. 127.0.0.1:9092 or [::1]:9092), got '" + listen + "'");
         }
         return "PLAINTEXT://" + listen;
     }

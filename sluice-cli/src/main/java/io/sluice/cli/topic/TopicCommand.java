@@ -6,9 +6,16 @@ import picocli.CommandLine.Command;
 /**
  * {@code sluice topic create|list|describe|delete}. Not thread-safe; one per invocation.
  */
-@Command(name = "topic", mixinStandardHelpOptions = true, description = "Create, list, describe or delete topics.",
-        subcommands = {TopicCreateCommand.class, TopicListCommand.class, TopicDescribeCommand.class,
-                TopicDeleteCommand.class})
+@Command(
+        name = "topic",
+        mixinStandardHelpOptions = true,
+        description = "Create, list, describe or delete topics.",
+        subcommands = {
+            TopicCreateCommand.class,
+            TopicListCommand.class,
+            TopicDescribeCommand.class,
+            TopicDeleteCommand.class
+        })
 public final class TopicCommand implements Runnable {
 
     @CommandLine.Spec
@@ -16,6 +23,7 @@ public final class TopicCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: create, list, describe or delete");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "Missing command: create, list, describe or delete");
     }
 }

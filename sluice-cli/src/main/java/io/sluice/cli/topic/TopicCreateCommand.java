@@ -10,10 +10,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code sluice topic create NAME}. Not thread-safe; one per invocation.
@@ -30,10 +30,15 @@ public final class TopicCreateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TOPIC")
     String topic;
 
-    @Option(names = "--partitions", paramLabel = "N", description = "Partitions (default: the broker's num.partitions).")
+    @Option(
+            names = "--partitions",
+            paramLabel = "N",
+            description = "Partitions (default: the broker's num.partitions).")
     Integer partitions;
 
-    @Option(names = "--replication-factor", paramLabel = "N",
+    @Option(
+            names = "--replication-factor",
+            paramLabel = "N",
             description = "Replicas per partition (default: the broker's default.replication.factor).")
     Short replicationFactor;
 
@@ -53,7 +58,8 @@ public final class TopicCreateCommand implements Callable<Integer> {
 
     /** The CreateTopics entry; absent counts and factors let the broker apply its defaults. */
     static NewTopic newTopic(String topic, Integer partitions, Short replicationFactor, List<String> configs) {
-        NewTopic newTopic = new NewTopic(topic, Optional.ofNullable(partitions), Optional.ofNullable(replicationFactor));
+        NewTopic newTopic =
+                new NewTopic(topic, Optional.ofNullable(partitions), Optional.ofNullable(replicationFactor));
         return newTopic.configs(KeyValue.parseAll("--config", configs));
     }
 }

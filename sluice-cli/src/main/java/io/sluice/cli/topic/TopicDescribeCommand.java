@@ -39,13 +39,17 @@ public final class TopicDescribeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         try (Admin admin = Admin.create(client.toProperties("sluice-topic"))) {
-            List<String> names = topics.isEmpty() ? new ArrayList<>(new TreeSet<>(admin.listTopics().names().get())) : topics;
-            Map<String, TopicDescription> descriptions = admin.describeTopics(names).allTopicNames().get();
+            List<String> names = topics.isEmpty()
+                    ? new ArrayList<>(new TreeSet<>(admin.listTopics().names().get()))
+                    : topics;
+            Map<String, TopicDescription> descriptions =
+                    admin.describeTopics(names).allTopicNames().get();
             List<ConfigResource> resources = new ArrayList<>();
             for (String name : names) {
                 resources.add(new ConfigResource(ConfigResource.Type.TOPIC, name));
             }
-            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get();
+            Map<ConfigResource, Config> configs =
+                    admin.describeConfigs(resources).all().get();
             for (String name : names) {
                 Config config = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, name));
                 out.print(TopicDescriptionFormat.format(descriptions.get(name), overrides(config)));

@@ -14,28 +14,38 @@ import org.apache.kafka.common.TopicPartitionInfo;
 public final class TopicDescriptionFormat {
     private static final String NO_LEADER = "none";
 
-    private TopicDescriptionFormat() {
-    }
+    private TopicDescriptionFormat() {}
 
     public static String format(TopicDescription description, Map<String, String> overrides) {
         List<TopicPartitionInfo> partitions = description.partitions();
-        int replicationFactor = partitions.isEmpty() ? 0 : partitions.get(0).replicas().size();
+        int replicationFactor =
+                partitions.isEmpty() ? 0 : partitions.get(0).replicas().size();
         StringJoiner configs = new StringJoiner(",");
         overrides.forEach((name, value) -> configs.add(name + "=" + value));
         StringBuilder text = new StringBuilder();
-        text.append("Topic: ").append(description.name())
-                .append("\tTopicId: ").append(description.topicId())
-                .append("\tPartitionCount: ").append(partitions.size())
-                .append("\tReplicationFactor: ").append(replicationFactor)
-                .append("\tConfigs: ").append(configs)
+        text.append("Topic: ")
+                .append(description.name())
+                .append("\tTopicId: ")
+                .append(description.topicId())
+                .append("\tPartitionCount: ")
+                .append(partitions.size())
+                .append("\tReplicationFactor: ")
+                .append(replicationFactor)
+                .append("\tConfigs: ")
+                .append(configs)
                 .append('\n');
         for (TopicPartitionInfo partition : partitions) {
             Node leader = partition.leader();
-            text.append("\tTopic: ").append(description.name())
-                    .append("\tPartition: ").append(partition.partition())
-                    .append("\tLeader: ").append(leader == null || leader.isEmpty() ? NO_LEADER : leader.idString())
-                    .append("\tReplicas: ").append(ids(partition.replicas()))
-                    .append("\tIsr: ").append(ids(partition.isr()))
+            text.append("\tTopic: ")
+                    .append(description.name())
+                    .append("\tPartition: ")
+                    .append(partition.partition())
+                    .append("\tLeader: ")
+                    .append(leader == null || leader.isEmpty() ? NO_LEADER : leader.idString())
+                    .append("\tReplicas: ")
+                    .append(ids(partition.replicas()))
+                    .append("\tIsr: ")
+                    .append(ids(partition.isr()))
                     .append('\n');
         }
         return text.toString();

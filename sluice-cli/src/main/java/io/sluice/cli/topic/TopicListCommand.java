@@ -32,7 +32,9 @@ public final class TopicListCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Set<String> names;
         try (Admin admin = Admin.create(client.toProperties("sluice-topic"))) {
-            names = new TreeSet<>(admin.listTopics(new ListTopicsOptions().listInternal(internal)).names().get());
+            names = new TreeSet<>(admin.listTopics(new ListTopicsOptions().listInternal(internal))
+                    .names()
+                    .get());
         }
         PrintWriter out = spec.commandLine().getOut();
         names.forEach(out::println);

@@ -19,22 +19,33 @@ import picocli.CommandLine.Option;
  * Sessions restored from the data directory are left to expire on their own: they belong to brokers that may still
  * be running and reconnect. Not thread-safe; one per process.
  */
-@Command(name = "zookeeper", mixinStandardHelpOptions = true,
-        description = {"Run a standalone ZooKeeper on 127.0.0.1 for a multi-broker cluster.",
-                "Brokers point at it with zookeeper.connect=127.0.0.1:PORT[/chroot].",
-                "Prints one line when ready: ZooKeeper listening on 127.0.0.1:<port>, data in <dir>",
-                "Runs until SIGTERM or Ctrl-C, then exits with 0; the data stays in DIR."})
+@Command(
+        name = "zookeeper",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run a standalone ZooKeeper on 127.0.0.1 for a multi-broker cluster.",
+            "Brokers point at it with zookeeper.connect=127.0.0.1:PORT[/chroot].",
+            "Prints one line when ready: ZooKeeper listening on 127.0.0.1:<port>, data in <dir>",
+            "Runs until SIGTERM or Ctrl-C, then exits with 0; the data stays in DIR."
+        })
 public final class ZooKeeperCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperCommand.class);
     /** ZooKeeper's customary client port. */
     public static final int DEFAULT_PORT = 2181;
+
     private static final int MAX_PORT = 65535;
 
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + DEFAULT_PORT,
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            defaultValue = "" + DEFAULT_PORT,
             description = "Client port on 127.0.0.1 (default: ${DEFAULT-VALUE}; 0 picks a free port).")
     int port = DEFAULT_PORT;
 
-    @Option(names = "--dir", paramLabel = "DIR", defaultValue = "./data/zookeeper",
+    @Option(
+            names = "--dir",
+            paramLabel = "DIR",
+            defaultValue = "./data/zookeeper",
             description = "Snapshots and transaction log (default: ${DEFAULT-VALUE}).")
     Path dir;
 
@@ -57,8 +68,8 @@ public final class ZooKeeperCommand implements Callable<Integer> {
         try {
             server = EmbeddedZooKeeper.start(dir, port, 0);
         } catch (BindException e) {
-            throw new CommandFailedException("cannot listen on 127.0.0.1:" + port + " (" + e.getMessage()
-                    + "; another ZooKeeper running?)");
+            throw new CommandFailedException(
+                    "cannot listen on 127.0.0.1:" + port + " (" + e.getMessage() + "; another ZooKeeper running?)");
         }
         int bound = server.port();
         CountDownLatch stopped = new CountDownLatch(1);

@@ -12,15 +12,16 @@ class KeyValueTest {
 
     @Test
     void shouldSplitAtFirstEqualsAndLetLaterEntriesWin() {
-        assertEquals(Map.of("a", "1", "b", "x=y", "c", ""),
+        assertEquals(
+                Map.of("a", "1", "b", "x=y", "c", ""),
                 KeyValue.parseAll("--override", List.of("a=0", "b=x=y", "c=", "a=1")));
     }
 
     @Test
     void shouldRefuseEntriesWithoutKeyNamingTheOption() {
         for (String bad : List.of("novalue", "=1", "")) {
-            IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-                    () -> KeyValue.parseAll("--config", List.of(bad)));
+            IllegalArgumentException error =
+                    assertThrows(IllegalArgumentException.class, () -> KeyValue.parseAll("--config", List.of(bad)));
             assertTrue(error.getMessage().contains("--config"), error.getMessage());
             assertTrue(error.getMessage().contains("'" + bad + "'"), error.getMessage());
         }

@@ -45,10 +45,14 @@ class ClusterStatusCommandTest {
             CliResult bare = run("cluster", "status", "--zookeeper", connect);
             CliResult missingChroot = run("cluster", "status", "--zookeeper", connect + "/nosuch/cluster");
 
-            assertEquals(failure("no Sluice cluster in ZooKeeper '" + connect
-                    + "': /cluster/id and /cluster/state do not exist (wrong address or chroot?)"), bare);
-            assertEquals(failure("no Sluice cluster in ZooKeeper '" + connect
-                    + "/nosuch/cluster': chroot /nosuch/cluster does not exist"), missingChroot);
+            assertEquals(
+                    failure("no Sluice cluster in ZooKeeper '" + connect
+                            + "': /cluster/id and /cluster/state do not exist (wrong address or chroot?)"),
+                    bare);
+            assertEquals(
+                    failure("no Sluice cluster in ZooKeeper '" + connect
+                            + "/nosuch/cluster': chroot /nosuch/cluster does not exist"),
+                    missingChroot);
             try (ClusterConnection look = ClusterConnection.open(connect, ClusterConfig.defaults())) {
                 assertNull(look.client().checkExists().forPath("/nosuch"), "status must not write to ZooKeeper");
             }
@@ -60,14 +64,18 @@ class ClusterStatusCommandTest {
         try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.start(dir.resolve("zk"))) {
             String connect = zookeeper.connectString() + "/c1";
             try (ClusterConnection setup = ClusterConnection.open(connect, ClusterConfig.defaults())) {
-                setup.client().create().creatingParentsIfNeeded()
+                setup.client()
+                        .create()
+                        .creatingParentsIfNeeded()
                         .forPath(ZkPaths.CLUSTER_ID, "cid".getBytes(StandardCharsets.UTF_8));
             }
 
             CliResult result = run("cluster", "status", "--zookeeper", connect, "--wait-ms", "0");
 
-            assertEquals(failure("the cluster state in ZooKeeper '" + connect
-                    + "' stayed empty for 0 ms (no controller has published it yet)"), result);
+            assertEquals(
+                    failure("the cluster state in ZooKeeper '" + connect
+                            + "' stayed empty for 0 ms (no controller has published it yet)"),
+                    result);
         }
     }
 
@@ -77,7 +85,8 @@ class ClusterStatusCommandTest {
             String badController = zookeeper.connectString() + "/bad-controller";
             String badHead = zookeeper.connectString() + "/bad-head";
             try (ClusterConnection setup = ClusterConnection.open(badController, ClusterConfig.defaults())) {
-                setup.client().create().creatingParentsIfNeeded().forPath(ZkPaths.CONTROLLER_EPOCH, new byte[] {1, 2, 3});
+                setup.client().create().creatingParentsIfNeeded().forPath(ZkPaths.CONTROLLER_EPOCH, new byte[] {1, 2, 3
+                });
             }
             try (ClusterConnection setup = ClusterConnection.open(badHead, ClusterConfig.defaults())) {
                 setup.client().create().creatingParentsIfNeeded().forPath(ZkPaths.STATE_HEAD, new byte[] {(byte) 0xff});
@@ -89,7 +98,8 @@ class ClusterStatusCommandTest {
             assertEquals(failure("CorruptStateException: /controller_epoch: 3 bytes, expected 11"), controller);
             assertEquals(SluiceCli.EXIT_FAILURE, head.exitCode());
             assertEquals("", head.out());
-            assertTrue(head.err().startsWith("sluice cluster status: CorruptStateException: /cluster/state/head: "),
+            assertTrue(
+                    head.err().startsWith("sluice cluster status: CorruptStateException: /cluster/state/head: "),
                     head.err());
             assertEquals(1, head.err().lines().count(), head.err());
         }
@@ -100,18 +110,27 @@ class ClusterStatusCommandTest {
         Path data = dir.resolve("data");
         Path config = dir.resolve("server.properties");
         Files.writeString(config, "log.dirs=" + data + "\nlisteners=PLAINTEXT://127.0.0.1:0\n");
-        try (SluiceBroker broker = SluiceBroker.start(BrokerConfig.fromMap(Map.of(
-                "log.dirs", data.toString(), "listeners", "PLAINTEXT://127.0.0.1:0")))) {
+        try (SluiceBroker broker = SluiceBroker.start(
+                BrokerConfig.fromMap(Map.of("log.dirs", data.toString(), "listeners", "PLAINTEXT://127.0.0.1:0")))) {
             String bootstrap = "127.0.0.1:" + broker.boundAddress().getPort();
-            assertEquals(0, run("topic", "create", "events", "--partitions", "3", "-b", bootstrap).exitCode());
+            assertEquals(
+                    0,
+                    run("topic", "create", "events", "--partitions", "3", "-b", bootstrap)
+                            .exitCode());
 
             CliResult status = run("cluster", "status", "--config", config.toString());
 
             assertEquals(0, status.exitCode(), status.err());
             List<String> lines = status.out().lines().toList();
-            assertEquals("Topics: 1\tPartitions: 3\tOfflinePartitions: 0\tUnderReplicatedPartitions: 0\tLiveBrokers: 1\tReassigningPartitions: 0", lines.get(3), status.out());
-            assertEquals("Broker: 0\tEndpoint: " + bootstrap + "\tRack: -\tLive: yes\tRegistered: yes"
-                    + "\tLeads: 3\tHosts: 3", lines.get(4), status.out());
+            assertEquals(
+                    "Topics: 1\tPartitions: 3\tOfflinePartitions: 0\tUnderReplicatedPartitions: 0\tLiveBrokers: 1\tReassigningPartitions: 0",
+                    lines.get(3),
+                    status.out());
+            assertEquals(
+                    "Broker: 0\tEndpoint: " + bootstrap + "\tRack: -\tLive: yes\tRegistered: yes"
+                            + "\tLeads: 3\tHosts: 3",
+                    lines.get(4),
+                    status.out());
             assertEquals(5, lines.size(), status.out());
         }
     }
@@ -120,8 +139,12 @@ class ClusterStatusCommandTest {
     void shouldRefuseZooKeeperTogetherWithBrokerConfiguration() {
         CliResult result = run("cluster", "status", "--zookeeper", "127.0.0.1:2181", "--override", "log.dirs=x");
 
-        assertEquals(new CliResult(SluiceCli.EXIT_USAGE, "",
-                "sluice cluster status: --zookeeper cannot be combined with --config or --override\n"), result);
+        assertEquals(
+                new CliResult(
+                        SluiceCli.EXIT_USAGE,
+                        "",
+                        "sluice cluster status: --zookeeper cannot be combined with --config or --override\n"),
+                result);
         assertEquals(SluiceCli.EXIT_USAGE, run("cluster").exitCode());
     }
 

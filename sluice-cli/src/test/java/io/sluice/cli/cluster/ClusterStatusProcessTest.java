@@ -31,16 +31,23 @@ class ClusterStatusProcessTest {
 
     @Test
     void shouldShowBrokersControllerAndPartitionCountsThenTheStoppedBrokersPartitionsOffline() throws Exception {
-        try (CliProcess zookeeper = CliProcess.start(dir.resolve("zookeeper.err"), "zookeeper", "--port", "0",
-                "--dir", dir.resolve("zk").toString())) {
+        try (CliProcess zookeeper = CliProcess.start(
+                dir.resolve("zookeeper.err"),
+                "zookeeper",
+                "--port",
+                "0",
+                "--dir",
+                dir.resolve("zk").toString())) {
             String connect = group(ZOOKEEPER_READY, zookeeper) + "/sluice/test";
             try (CliProcess seven = startBroker(7, "rack-a", connect);
-                 CliProcess eight = startBroker(8, "rack-b", connect)) {
+                    CliProcess eight = startBroker(8, "rack-b", connect)) {
                 String sevenAddress = group(BROKER_READY, seven);
                 String eightAddress = group(BROKER_READY, eight);
-                CliResult created = run("topic", "create", "orders", "--partitions", "" + PARTITIONS,
-                        "-b", sevenAddress);
-                assertEquals(new CliResult(0, "Created topic orders.\n", ""), created,
+                CliResult created =
+                        run("topic", "create", "orders", "--partitions", "" + PARTITIONS, "-b", sevenAddress);
+                assertEquals(
+                        new CliResult(0, "Created topic orders.\n", ""),
+                        created,
                         () -> "broker 7:\n" + seven.stderr() + "\nbroker 8:\n" + eight.stderr());
 
                 CliResult status = run("cluster", "status", "--zookeeper", connect);
@@ -53,23 +60,35 @@ class ClusterStatusProcessTest {
                 Matcher controller = CONTROLLER.matcher(lines.get(1));
                 assertTrue(controller.matches(), lines.get(1));
                 assertTrue(lines.get(2).matches("StateSeq: (\\d+)\tPublishedSeq: \\1"), lines.get(2));
-                assertEquals("Topics: 1\tPartitions: " + PARTITIONS + "\tOfflinePartitions: 0\tUnderReplicatedPartitions: 0\tLiveBrokers: 2\tReassigningPartitions: 0",
+                assertEquals(
+                        "Topics: 1\tPartitions: " + PARTITIONS
+                                + "\tOfflinePartitions: 0\tUnderReplicatedPartitions: 0\tLiveBrokers: 2\tReassigningPartitions: 0",
                         lines.get(3));
-                assertEquals("Broker: 7\tEndpoint: " + sevenAddress + "\tRack: rack-a\tLive: yes\tRegistered: yes"
-                        + "\tLeads: 3\tHosts: 3", lines.get(4));
-                assertEquals("Broker: 8\tEndpoint: " + eightAddress + "\tRack: rack-b\tLive: yes\tRegistered: yes"
-                        + "\tLeads: 3\tHosts: 3", lines.get(5));
+                assertEquals(
+                        "Broker: 7\tEndpoint: " + sevenAddress + "\tRack: rack-a\tLive: yes\tRegistered: yes"
+                                + "\tLeads: 3\tHosts: 3",
+                        lines.get(4));
+                assertEquals(
+                        "Broker: 8\tEndpoint: " + eightAddress + "\tRack: rack-b\tLive: yes\tRegistered: yes"
+                                + "\tLeads: 3\tHosts: 3",
+                        lines.get(5));
 
                 boolean stopSeven = !controller.group(1).equals("7");
                 CliProcess stopped = stopSeven ? seven : eight;
                 int stoppedId = stopSeven ? 7 : 8;
                 assertEquals(0, stopped.terminate(), stopped.stderr());
-                List<String> after = awaitStatusLine(connect, "Topics: 1\tPartitions: " + PARTITIONS
-                        + "\tOfflinePartitions: 3\tUnderReplicatedPartitions: 0\tLiveBrokers: 1\tReassigningPartitions: 0");
+                List<String> after = awaitStatusLine(
+                        connect,
+                        "Topics: 1\tPartitions: " + PARTITIONS
+                                + "\tOfflinePartitions: 3\tUnderReplicatedPartitions: 0\tLiveBrokers: 1\tReassigningPartitions: 0");
 
-                assertTrue(after.contains("Broker: " + stoppedId + "\tEndpoint: -\tRack: -\tLive: no\tRegistered: no"
-                        + "\tLeads: 0\tHosts: 3"), String.join("\n", after));
-                List<String> offline = after.stream().filter(line -> line.startsWith("OfflinePartition: ")).toList();
+                assertTrue(
+                        after.contains("Broker: " + stoppedId + "\tEndpoint: -\tRack: -\tLive: no\tRegistered: no"
+                                + "\tLeads: 0\tHosts: 3"),
+                        String.join("\n", after));
+                List<String> offline = after.stream()
+                        .filter(line -> line.startsWith("OfflinePartition: "))
+                        .toList();
                 assertEquals(3, offline.size(), String.join("\n", after));
                 for (String line : offline) {
                     assertTrue(line.matches("OfflinePartition: orders-[0-5]\tReplicas: " + stoppedId), line);
@@ -79,16 +98,30 @@ class ClusterStatusProcessTest {
     }
 
     private CliProcess startBroker(int id, String rack, String connect) throws Exception {
-        return CliProcess.start(dir.resolve("broker-" + id + ".err"), "server",
-                "--data-dir", dir.resolve("broker-" + id).toString(), "--listen", "127.0.0.1:0",
-                "--override", "broker.id=" + id, "--override", "broker.rack=" + rack,
-                "--override", "zookeeper.connect=" + connect);
+        return CliProcess.start(
+                dir.resolve("broker-" + id + ".err"),
+                "server",
+                "--data-dir",
+                dir.resolve("broker-" + id).toString(),
+                "--listen",
+                "127.0.0.1:0",
+                "--override",
+                "broker.id=" + id,
+                "--override",
+                "broker.rack=" + rack,
+                "--override",
+                "zookeeper.connect=" + connect);
     }
 
     /** Runs status until it prints {@code expected} (the controller publishes the change when it sees it). */
     private static List<String> awaitStatusLine(String connect, String expected) throws InterruptedException {
-        return Poll.until("cluster status shows '" + expected + "'", Duration.ofSeconds(CliProcess.GUARD_SECONDS),
-                () -> run("cluster", "status", "--zookeeper", connect).out().lines().toList(),
+        return Poll.until(
+                "cluster status shows '" + expected + "'",
+                Duration.ofSeconds(CliProcess.GUARD_SECONDS),
+                () -> run("cluster", "status", "--zookeeper", connect)
+                        .out()
+                        .lines()
+                        .toList(),
                 lines -> lines.contains(expected));
     }
 

@@ -25,8 +25,8 @@ class ZooKeeperTargetTest {
 
     @Test
     void shouldRefuseMalformedConnectStringsNamingThem() {
-        IllegalArgumentException noPort = assertThrows(IllegalArgumentException.class,
-                () -> ZooKeeperTarget.resolve("zk1/sluice", null, Map.of()));
+        IllegalArgumentException noPort = assertThrows(
+                IllegalArgumentException.class, () -> ZooKeeperTarget.resolve("zk1/sluice", null, Map.of()));
         assertTrue(noPort.getMessage().contains("'zk1'"), noPort.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ZooKeeperTarget.resolve("zk1:99999", null, Map.of()));
         assertThrows(IllegalArgumentException.class, () -> ZooKeeperTarget.resolve("/only-chroot", null, Map.of()));
@@ -57,10 +57,15 @@ class ZooKeeperTargetTest {
     void shouldFailNamingTheConnectFileWhenTheBrokerNeverRan() {
         Path data = dir.resolve("never-started");
 
-        CommandFailedException e = assertThrows(CommandFailedException.class,
+        CommandFailedException e = assertThrows(
+                CommandFailedException.class,
                 () -> ZooKeeperTarget.resolve(null, null, Map.of("log.dirs", data.toString())));
 
-        assertTrue(e.getMessage().contains(data.resolve(".sluice-metadata").resolve("zookeeper.connect").toString()),
+        assertTrue(
+                e.getMessage()
+                        .contains(data.resolve(".sluice-metadata")
+                                .resolve("zookeeper.connect")
+                                .toString()),
                 e.getMessage());
     }
 
@@ -71,10 +76,10 @@ class ZooKeeperTargetTest {
         Path huge = dir.resolve("huge");
         Files.writeString(huge, "1".repeat(1 << 20));
 
-        CommandFailedException notHostPort = assertThrows(CommandFailedException.class,
-                () -> ZooKeeperTarget.readEmbeddedConnectFile(garbage));
-        CommandFailedException tooLarge = assertThrows(CommandFailedException.class,
-                () -> ZooKeeperTarget.readEmbeddedConnectFile(huge));
+        CommandFailedException notHostPort =
+                assertThrows(CommandFailedException.class, () -> ZooKeeperTarget.readEmbeddedConnectFile(garbage));
+        CommandFailedException tooLarge =
+                assertThrows(CommandFailedException.class, () -> ZooKeeperTarget.readEmbeddedConnectFile(huge));
 
         assertTrue(notHostPort.getMessage().startsWith(garbage + ": "), notHostPort.getMessage());
         assertTrue(tooLarge.getMessage().contains("1048576 bytes"), tooLarge.getMessage());
@@ -82,7 +87,8 @@ class ZooKeeperTargetTest {
 
     @Test
     void shouldRefuseAnInvalidBrokerConfigurationNamingTheKey() {
-        ConfigException e = assertThrows(ConfigException.class,
+        ConfigException e = assertThrows(
+                ConfigException.class,
                 () -> ZooKeeperTarget.resolve(null, null, Map.of("zookeeper.session.timeout.ms", "soon")));
         assertTrue(e.getMessage().contains("zookeeper.session.timeout.ms"), e.getMessage());
     }

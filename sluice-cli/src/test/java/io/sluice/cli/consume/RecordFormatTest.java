@@ -57,11 +57,22 @@ class RecordFormatTest {
     @Test
     void shouldWriteBinaryBytesUnchanged() throws IOException {
         byte[] value = {0, (byte) 0xff, '\n', 'a'};
-        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("t", 0, 0, 0L, TimestampType.CREATE_TIME,
-                -1, value.length, null, value, new RecordHeaders(), Optional.empty());
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
+                "t",
+                0,
+                0,
+                0L,
+                TimestampType.CREATE_TIME,
+                -1,
+                value.length,
+                null,
+                value,
+                new RecordHeaders(),
+                Optional.empty());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         RecordFormat.of("%s", null, "\n", false).write(record, out);
-        assertEquals(new String(value, java.nio.charset.StandardCharsets.ISO_8859_1),
+        assertEquals(
+                new String(value, java.nio.charset.StandardCharsets.ISO_8859_1),
                 out.toString(java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 
@@ -71,9 +82,18 @@ class RecordFormatTest {
         headers.add(new RecordHeader("h2", (byte[]) null));
         byte[] keyBytes = key == null ? null : key.getBytes(UTF_8);
         byte[] valueBytes = value == null ? null : value.getBytes(UTF_8);
-        return new ConsumerRecord<>("orders", 3, 17, 1700000000123L, TimestampType.CREATE_TIME,
-                keyBytes == null ? -1 : keyBytes.length, valueBytes == null ? -1 : valueBytes.length,
-                keyBytes, valueBytes, headers, Optional.empty());
+        return new ConsumerRecord<>(
+                "orders",
+                3,
+                17,
+                1700000000123L,
+                TimestampType.CREATE_TIME,
+                keyBytes == null ? -1 : keyBytes.length,
+                valueBytes == null ? -1 : valueBytes.length,
+                keyBytes,
+                valueBytes,
+                headers,
+                Optional.empty());
     }
 
     private static String format(RecordFormat format, ConsumerRecord<byte[], byte[]> record) throws IOException {

@@ -30,7 +30,8 @@ class StartOffsetTest {
     @Test
     void shouldRefuseGarbageNamingTheOption() {
         for (String bad : List.of("", "start", "--1", "-", "s@", "s@x", "1.5", "+3", "99999999999999999999")) {
-            IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> StartOffset.parse(bad), bad);
+            IllegalArgumentException error =
+                    assertThrows(IllegalArgumentException.class, () -> StartOffset.parse(bad), bad);
             assertTrue(error.getMessage().startsWith("-o expects"), error.getMessage());
         }
     }

@@ -16,25 +16,36 @@ class MoveProgressFormatTest {
 
     @Test
     void shouldShowNoRateOnTheFirstReading() {
-        assertEquals("orders-3 [############------------]  50%  50.0/100.0 MB  copying  replicas [4, 2, 1] adding [4]"
-                + " removing [1]", MoveProgressFormat.line(move(50 * MB, 100 * MB, MoveProgress.Phase.COPYING),
-                Map.of(), 0));
+        assertEquals(
+                "orders-3 [############------------]  50%  50.0/100.0 MB  copying  replicas [4, 2, 1] adding [4]"
+                        + " removing [1]",
+                MoveProgressFormat.line(move(50 * MB, 100 * MB, MoveProgress.Phase.COPYING), Map.of(), 0));
     }
 
     @Test
     void shouldDeriveRateAndEtaFromThePreviousReading() {
-        String line = MoveProgressFormat.line(move(60 * MB, 100 * MB, MoveProgress.Phase.COPYING),
-                Map.of("orders-3", 50 * MB), 2.0);
-        assertEquals("orders-3 [##############----------]  60%  60.0/100.0 MB  5.0 MB/s  ETA 8s  copying  replicas"
-                + " [4, 2, 1] adding [4] removing [1]", line);
+        String line = MoveProgressFormat.line(
+                move(60 * MB, 100 * MB, MoveProgress.Phase.COPYING), Map.of("orders-3", 50 * MB), 2.0);
+        assertEquals(
+                "orders-3 [##############----------]  60%  60.0/100.0 MB  5.0 MB/s  ETA 8s  copying  replicas"
+                        + " [4, 2, 1] adding [4] removing [1]",
+                line);
     }
 
     @Test
     void shouldSayEtaZeroWhenEverythingIsShippedAndUnknownWhenNothingMoves() {
-        assertEquals(true, MoveProgressFormat.line(move(100 * MB, 100 * MB, MoveProgress.Phase.SWITCHING),
-                Map.of("orders-3", 100 * MB), 1.0).contains("ETA 0s  switching"));
-        assertEquals(true, MoveProgressFormat.line(move(10 * MB, 100 * MB, MoveProgress.Phase.CATCH_UP),
-                Map.of("orders-3", 10 * MB), 1.0).contains("ETA -  catch-up"));
+        assertEquals(
+                true,
+                MoveProgressFormat.line(
+                                move(100 * MB, 100 * MB, MoveProgress.Phase.SWITCHING),
+                                Map.of("orders-3", 100 * MB),
+                                1.0)
+                        .contains("ETA 0s  switching"));
+        assertEquals(
+                true,
+                MoveProgressFormat.line(
+                                move(10 * MB, 100 * MB, MoveProgress.Phase.CATCH_UP), Map.of("orders-3", 10 * MB), 1.0)
+                        .contains("ETA -  catch-up"));
         assertEquals(1.0, move(0, 0, MoveProgress.Phase.SWITCHING).fraction(), "an empty partition is done");
     }
 }

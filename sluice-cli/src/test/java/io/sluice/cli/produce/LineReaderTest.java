@@ -61,8 +61,8 @@ class LineReaderTest {
     }
 
     @Property
-    void shouldRoundTripLinesJoinedByNewline(@ForAll List<@net.jqwik.api.constraints.CharRange(from = 'a', to = 'z') String> lines)
-            throws IOException {
+    void shouldRoundTripLinesJoinedByNewline(
+            @ForAll List<@net.jqwik.api.constraints.CharRange(from = 'a', to = 'z') String> lines) throws IOException {
         String input = String.join("\n", lines);
         List<String> read = readAll(input, 1 << 16);
         List<String> expected = new ArrayList<>(Arrays.asList(input.split("\n", -1)));

@@ -23,8 +23,12 @@ class ExampleConfigTest {
         BrokerConfig example = BrokerConfig.fromMap(ServerProperties.load(EXAMPLE));
 
         assertEquals(List.of(), example.unknownKeys());
-        assertEquals(List.of("num.recovery.threads.per.data.dir", "transaction.state.log.min.isr",
-                "transaction.state.log.replication.factor"), example.ignoredKeys());
+        assertEquals(
+                List.of(
+                        "num.recovery.threads.per.data.dir",
+                        "transaction.state.log.min.isr",
+                        "transaction.state.log.replication.factor"),
+                example.ignoredKeys());
     }
 
     @Test

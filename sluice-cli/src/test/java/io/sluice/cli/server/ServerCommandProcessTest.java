@@ -25,8 +25,15 @@ class ServerCommandProcessTest {
     @Test
     void shouldPrintOneReadyLineServeAndExitZeroOnSigterm() throws Exception {
         Path data = dir.resolve("data");
-        try (CliProcess server = CliProcess.start(dir.resolve("stderr"), "server", "--data-dir", data.toString(),
-                "--listen", "127.0.0.1:0", "--override", "broker.id=5")) {
+        try (CliProcess server = CliProcess.start(
+                dir.resolve("stderr"),
+                "server",
+                "--data-dir",
+                data.toString(),
+                "--listen",
+                "127.0.0.1:0",
+                "--override",
+                "broker.id=5")) {
             String ready = server.readLine();
             Matcher matcher = READY.matcher(ready == null ? "" : ready);
             assertTrue(matcher.matches(), "ready line was: " + ready + "; stderr: " + server.stderr());
@@ -48,8 +55,10 @@ class ServerCommandProcessTest {
         Files.writeString(file, "log.segment.bytes=tiny\n");
         try (CliProcess server = CliProcess.start(dir.resolve("stderr"), "server", "--config", file.toString())) {
             assertEquals(SluiceCli.EXIT_USAGE, server.awaitExit());
-            assertEquals(List.of("sluice server: Invalid value 'tiny' for configuration 'log.segment.bytes': "
-                    + "expected a 32-bit integer"), server.stderr().lines().toList());
+            assertEquals(
+                    List.of("sluice server: Invalid value 'tiny' for configuration 'log.segment.bytes': "
+                            + "expected a 32-bit integer"),
+                    server.stderr().lines().toList());
             assertNull(server.readLine());
         }
     }

@@ -50,8 +50,8 @@ class ServerPropertiesTest {
         Path file = dir.resolve("server.properties");
         Files.writeString(file, "log.dir=/from/file\nlisteners=PLAINTEXT://127.0.0.1:1\nnum.partitions=2\n");
 
-        Map<String, String> props = ServerProperties.build(file, Path.of("/flag/data"), "0.0.0.0:0",
-                Map.of("num.partitions", "5"));
+        Map<String, String> props =
+                ServerProperties.build(file, Path.of("/flag/data"), "0.0.0.0:0", Map.of("num.partitions", "5"));
         BrokerConfig config = BrokerConfig.fromMap(props);
 
         assertEquals(List.of(Path.of("/flag/data")), config.logDirs());
@@ -59,7 +59,10 @@ class ServerPropertiesTest {
         assertEquals(List.of(new Listener("PLAINTEXT", "0.0.0.0", 0)), config.listeners());
         assertEquals(5, config.numPartitions());
 
-        Map<String, String> overridden = ServerProperties.build(null, Path.of("/flag"), "127.0.0.1:0",
+        Map<String, String> overridden = ServerProperties.build(
+                null,
+                Path.of("/flag"),
+                "127.0.0.1:0",
                 Map.of("log.dirs", "/override", "listeners", "PLAINTEXT://127.0.0.1:7"));
         assertEquals("/override", overridden.get("log.dirs"));
         assertEquals("PLAINTEXT://127.0.0.1:7", overridden.get("listeners"));
@@ -76,14 +79,16 @@ class ServerPropertiesTest {
 
     @Test
     void shouldFailOnMissingFileNamingIt() {
-        NoSuchFileException error = assertThrows(NoSuchFileException.class,
+        NoSuchFileException error = assertThrows(
+                NoSuchFileException.class,
                 () -> ServerProperties.build(dir.resolve("absent.properties"), null, null, Map.of()));
         assertEquals(dir.resolve("absent.properties").toString(), error.getFile());
     }
 
     @Test
     void shouldPrintTheReadyLineTestsParse() throws IOException {
-        assertEquals("Sluice broker 4 started, listening on 127.0.0.1:40123",
+        assertEquals(
+                "Sluice broker 4 started, listening on 127.0.0.1:40123",
                 ServerCommand.readyLine(4, new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 40123)));
     }
 }

@@ -54,8 +54,9 @@ class ZooKeeperCommandProcessTest {
     void shouldRefusePortOutsideRangeWithOneLine() {
         CliResult result = CliResult.run("zookeeper", "--port", "65536", "--dir", dir.toString());
 
-        assertEquals(new CliResult(SluiceCli.EXIT_USAGE, "",
-                "sluice zookeeper: --port must be in 0..65535, got 65536\n"), result);
+        assertEquals(
+                new CliResult(SluiceCli.EXIT_USAGE, "", "sluice zookeeper: --port must be in 0..65535, got 65536\n"),
+                result);
     }
 
     @Test
@@ -67,15 +68,16 @@ class ZooKeeperCommandProcessTest {
 
             assertEquals(SluiceCli.EXIT_FAILURE, result.exitCode());
             assertEquals("", result.out());
-            assertTrue(result.err().startsWith("sluice zookeeper: cannot listen on 127.0.0.1:" + port + " ("),
+            assertTrue(
+                    result.err().startsWith("sluice zookeeper: cannot listen on 127.0.0.1:" + port + " ("),
                     result.err());
             assertEquals(1, result.err().lines().count(), result.err());
         }
     }
 
     private CliProcess startZooKeeper(Path data) throws Exception {
-        return CliProcess.start(dir.resolve("stderr-" + System.nanoTime()), "zookeeper", "--port", "0",
-                "--dir", data.toString());
+        return CliProcess.start(
+                dir.resolve("stderr-" + System.nanoTime()), "zookeeper", "--port", "0", "--dir", data.toString());
     }
 
     private static String connectStringOf(CliProcess zookeeper, Path data) throws Exception {

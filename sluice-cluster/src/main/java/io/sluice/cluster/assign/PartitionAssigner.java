@@ -23,11 +23,9 @@ import java.util.TreeMap;
 public final class PartitionAssigner {
 
     /** A live broker as the assigner sees it. Immutable. */
-    public record Candidate(int id, String rack) {
-    }
+    public record Candidate(int id, String rack) {}
 
-    private PartitionAssigner() {
-    }
+    private PartitionAssigner() {}
 
     /**
      * Assigns {@code partitions} partitions of {@code replicationFactor} replicas each.
@@ -45,8 +43,8 @@ public final class PartitionAssigner {
             throw new InvalidAssignmentException("replication factor must be > 0, was " + replicationFactor);
         }
         if (replicationFactor > brokers.size()) {
-            throw new InvalidAssignmentException("replication factor " + replicationFactor + " exceeds the "
-                    + brokers.size() + " live brokers");
+            throw new InvalidAssignmentException(
+                    "replication factor " + replicationFactor + " exceeds the " + brokers.size() + " live brokers");
         }
         int[] order = rackAlternated(brokers);
         String[] rackOf = new String[order.length];
@@ -98,7 +96,8 @@ public final class PartitionAssigner {
             if (!seen.add(c.id())) {
                 throw new InvalidAssignmentException("broker " + c.id() + " is listed twice");
             }
-            byRack.computeIfAbsent(c.rack() == null ? "" : c.rack(), k -> new ArrayList<>()).add(c.id());
+            byRack.computeIfAbsent(c.rack() == null ? "" : c.rack(), k -> new ArrayList<>())
+                    .add(c.id());
         }
         Map<String, List<Integer>> sorted = new LinkedHashMap<>();
         for (Map.Entry<String, List<Integer>> e : byRack.entrySet()) {

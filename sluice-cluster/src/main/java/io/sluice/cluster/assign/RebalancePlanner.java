@@ -27,12 +27,10 @@ import java.util.Set;
 public final class RebalancePlanner {
 
     /** A live broker. Immutable. */
-    public record Broker(int id, String rack) {
-    }
+    public record Broker(int id, String rack) {}
 
     /** A partition's replicas (preferred first) and its size in bytes (0 when unknown). */
-    public record PartitionReplicas(String topic, int partition, int[] replicas, long sizeBytes) {
-    }
+    public record PartitionReplicas(String topic, int partition, int[] replicas, long sizeBytes) {}
 
     /**
      * One reassignment of the plan.
@@ -46,8 +44,7 @@ public final class RebalancePlanner {
         }
     }
 
-    private RebalancePlanner() {
-    }
+    private RebalancePlanner() {}
 
     /**
      * The moves that empty {@code remove} and even out the others.
@@ -55,8 +52,8 @@ public final class RebalancePlanner {
      * @throws InvalidAssignmentException when a broker to remove or add is not live, or too few brokers remain for
      *                                    some partition's replication factor
      */
-    public static List<Move> plan(List<Broker> live, List<PartitionReplicas> partitions, Set<Integer> remove,
-                                  Set<Integer> add) {
+    public static List<Move> plan(
+            List<Broker> live, List<PartitionReplicas> partitions, Set<Integer> remove, Set<Integer> add) {
         Map<Integer, String> rackOf = new HashMap<>();
         for (Broker b : live) {
             rackOf.put(b.id(), b.rack() == null ? "" : b.rack());
@@ -70,7 +67,11 @@ public final class RebalancePlanner {
                 throw new InvalidAssignmentException("broker " + id + " cannot be both added and removed");
             }
         }
-        List<Integer> eligible = live.stream().map(Broker::id).filter(id -> !remove.contains(id)).sorted().toList();
+        List<Integer> eligible = live.stream()
+                .map(Broker::id)
+                .filter(id -> !remove.contains(id))
+                .sorted()
+                .toList();
         Plan plan = new Plan(partitions, eligible, rackOf);
         plan.evacuate(remove);
         plan.evenWeights();
@@ -143,7 +144,8 @@ public final class RebalancePlanner {
                     continue;
                 }
                 boolean newRack = !racksUsed.contains(rackOf.get(id));
-                if (best < 0 || (newRack && !bestNewRack)
+                if (best < 0
+                        || (newRack && !bestNewRack)
                         || (newRack == bestNewRack && weight.get(id) < weight.get(best))) {
                     best = id;
                     bestNewRack = newRack;
@@ -155,8 +157,12 @@ public final class RebalancePlanner {
         void evenWeights() {
             int limit = replicas.length * 4 + eligible.size();
             for (int step = 0; step < limit && eligible.size() > 1; step++) {
-                int heavy = eligible.stream().max(Comparator.comparingLong(weight::get)).orElseThrow();
-                int light = eligible.stream().min(Comparator.comparingLong(weight::get)).orElseThrow();
+                int heavy = eligible.stream()
+                        .max(Comparator.comparingLong(weight::get))
+                        .orElseThrow();
+                int light = eligible.stream()
+                        .min(Comparator.comparingLong(weight::get))
+                        .orElseThrow();
                 long gap = weight.get(heavy) - weight.get(light);
                 int bestPartition = -1;
                 int bestSlot = -1;
@@ -212,8 +218,12 @@ public final class RebalancePlanner {
                 preferred.computeIfPresent(r[0], (k, n) -> n + 1);
             }
             for (int step = 0; step < replicas.length && eligible.size() > 1; step++) {
-                int most = eligible.stream().max(Comparator.comparingInt(preferred::get)).orElseThrow();
-                int least = eligible.stream().min(Comparator.comparingInt(preferred::get)).orElseThrow();
+                int most = eligible.stream()
+                        .max(Comparator.comparingInt(preferred::get))
+                        .orElseThrow();
+                int least = eligible.stream()
+                        .min(Comparator.comparingInt(preferred::get))
+                        .orElseThrow();
                 if (preferred.get(most) - preferred.get(least) <= 1) {
                     return;
                 }
@@ -242,8 +252,14 @@ public final class RebalancePlanner {
                 if (Arrays.equals(p.replicas(), replicas[i])) {
                     continue;
                 }
-                long gained = Arrays.stream(replicas[i]).filter(id -> !contains(p.replicas(), id)).count();
-                moves.add(new Move(p.topic(), p.partition(), p.replicas().clone(), replicas[i].clone(),
+                long gained = Arrays.stream(replicas[i])
+                        .filter(id -> !contains(p.replicas(), id))
+                        .count();
+                moves.add(new Move(
+                        p.topic(),
+                        p.partition(),
+                        p.replicas().clone(),
+                        replicas[i].clone(),
                         gained * Math.max(0, p.sizeBytes())));
             }
             return moves;

@@ -1,7 +1,6 @@
 package io.sluice.cluster.config;
 
 import io.sluice.codec.compress.Compression;
-
 import java.time.Duration;
 
 /**
@@ -71,12 +70,12 @@ public record ClusterConfig(
             throw new IllegalArgumentException("deltasPerSnapshot must be >= 1, was " + deltasPerSnapshot);
         }
         if (leaderImbalanceCheckInterval.isNegative() || leaderImbalanceCheckInterval.isZero()) {
-            throw new IllegalArgumentException("leaderImbalanceCheckInterval must be > 0, was "
-                    + leaderImbalanceCheckInterval);
+            throw new IllegalArgumentException(
+                    "leaderImbalanceCheckInterval must be > 0, was " + leaderImbalanceCheckInterval);
         }
         if (leaderImbalancePerBrokerPercentage < 0 || leaderImbalancePerBrokerPercentage > 100) {
-            throw new IllegalArgumentException("leaderImbalancePerBrokerPercentage must be in 0..100, was "
-                    + leaderImbalancePerBrokerPercentage);
+            throw new IllegalArgumentException(
+                    "leaderImbalancePerBrokerPercentage must be in 0..100, was " + leaderImbalancePerBrokerPercentage);
         }
         if (controllerRetryDelay.isNegative() || controllerRetryDelay.isZero()) {
             throw new IllegalArgumentException("controllerRetryDelay must be > 0, was " + controllerRetryDelay);
@@ -96,8 +95,8 @@ public record ClusterConfig(
      * Whether a topic allows unclean leader election: its own setting, else the cluster-wide dynamic default
      * ({@code clusterDefaults}, set by IncrementalAlterConfigs on the empty broker resource), else the static default.
      */
-    public boolean uncleanLeaderElectionEnabled(java.util.Map<String, String> topicConfigs,
-                                                java.util.Map<String, String> clusterDefaults) {
+    public boolean uncleanLeaderElectionEnabled(
+            java.util.Map<String, String> topicConfigs, java.util.Map<String, String> clusterDefaults) {
         String v = topicConfigs.get(UNCLEAN_LEADER_ELECTION_ENABLE);
         if (v == null) {
             v = clusterDefaults.get(UNCLEAN_LEADER_ELECTION_ENABLE);
@@ -107,9 +106,20 @@ public record ClusterConfig(
 
     /** Defaults, with the part size derived from this JVM's jute.maxbuffer (the limit the client enforces). */
     public static ClusterConfig defaults() {
-        return new ClusterConfig(Duration.ofSeconds(18), Duration.ofSeconds(15),
-                juteMaxBuffer() - PART_HEADROOM_BYTES, 4096, 256 << 20, 100, Compression.ZLIB,
-                Duration.ofMillis(20), false, true, Duration.ofSeconds(300), 10, Duration.ofMillis(500));
+        return new ClusterConfig(
+                Duration.ofSeconds(18),
+                Duration.ofSeconds(15),
+                juteMaxBuffer() - PART_HEADROOM_BYTES,
+                4096,
+                256 << 20,
+                100,
+                Compression.ZLIB,
+                Duration.ofMillis(20),
+                false,
+                true,
+                Duration.ofSeconds(300),
+                10,
+                Duration.ofMillis(500));
     }
 
     /** ZooKeeper's jute.maxbuffer as this JVM sees it. */
@@ -197,9 +207,19 @@ public record ClusterConfig(
         }
 
         ClusterConfig build() {
-            return new ClusterConfig(sessionTimeout, connectionTimeout, partBytes, maxSnapshotParts, maxStateBytes,
-                    deltasPerSnapshot, compression, coalesceDelay, uncleanLeaderElectionEnable,
-                    autoLeaderRebalanceEnable, leaderImbalanceCheckInterval, leaderImbalancePerBrokerPercentage,
+            return new ClusterConfig(
+                    sessionTimeout,
+                    connectionTimeout,
+                    partBytes,
+                    maxSnapshotParts,
+                    maxStateBytes,
+                    deltasPerSnapshot,
+                    compression,
+                    coalesceDelay,
+                    uncleanLeaderElectionEnable,
+                    autoLeaderRebalanceEnable,
+                    leaderImbalanceCheckInterval,
+                    leaderImbalancePerBrokerPercentage,
                     controllerRetryDelay);
         }
     }

@@ -1,7 +1,6 @@
 package io.sluice.cluster.controller;
 
 import io.sluice.cluster.state.AclEntry;
-
 import java.util.List;
 import java.util.NavigableSet;
 

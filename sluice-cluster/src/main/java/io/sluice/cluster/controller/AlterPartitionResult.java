@@ -1,7 +1,6 @@
 package io.sluice.cluster.controller;
 
 import io.sluice.cluster.state.PartitionState;
-
 import java.util.UUID;
 
 /**
@@ -14,5 +13,4 @@ import java.util.UUID;
  * @param error     the outcome, Kafka's error code through {@link ReplicationError#kafkaCode()}
  * @param state     the partition after the request (leader, leaderEpoch, partitionEpoch, isr), null when unknown
  */
-public record AlterPartitionResult(UUID topicId, int partition, ReplicationError error, PartitionState state) {
-}
+public record AlterPartitionResult(UUID topicId, int partition, ReplicationError error, PartitionState state) {}

@@ -14,11 +14,6 @@ import io.sluice.cluster.state.wire.ScramRecord;
 import io.sluice.cluster.state.wire.SnapshotManifest;
 import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.cluster.zk.ZkPaths;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -31,6 +26,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The controller's work once elected, the way Kafka's KRaft controller divides it: this class takes over (loads the
@@ -78,8 +77,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         this.reader = new StateReader(client, config);
         this.loader = new StateLoader(client, brokerId, reader);
         this.replication = new ReplicationControl(config);
-        this.publisher = new StatePublisher(client, brokerId, config, reader, stats, this::submit, this::fenced,
-                replication::applied);
+        this.publisher = new StatePublisher(
+                client, brokerId, config, reader, stats, this::submit, this::fenced, replication::applied);
         this.membership = new MembershipTracker(client, brokerId, stats, this::scheduleMembership);
         if (config.autoLeaderRebalanceEnable()) {
             long every = config.leaderImbalanceCheckInterval().toMillis();
@@ -168,11 +167,13 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             fenced(e);
         } catch (Exception e) {
             LOG.warn("controller {} epoch {}: take-over failed, retrying: {}", brokerId, w.epoch(), e.toString());
-            schedule(() -> {
-                if (writer == w) {
-                    takeOver(w);
-                }
-            }, config.controllerRetryDelay().toMillis());
+            schedule(
+                    () -> {
+                        if (writer == w) {
+                            takeOver(w);
+                        }
+                    },
+                    config.controllerRetryDelay().toMillis());
         }
     }
 
@@ -201,18 +202,22 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     private void scheduleMembership() {
         if (membershipScheduled.compareAndSet(false, true)) {
-            schedule(() -> {
-                membershipScheduled.set(false);
-                try {
-                    reconcileMembership();
-                } catch (ControllerFencedException e) {
-                    fenced(e);
-                } catch (Exception e) {
-                    LOG.warn("controller {}: membership update failed, retrying: {}", brokerId, e.toString());
-                    membership.requestFullScan();
-                    schedule(this::scheduleMembership, config.controllerRetryDelay().toMillis());
-                }
-            }, config.coalesceDelay().toMillis());
+            schedule(
+                    () -> {
+                        membershipScheduled.set(false);
+                        try {
+                            reconcileMembership();
+                        } catch (ControllerFencedException e) {
+                            fenced(e);
+                        } catch (Exception e) {
+                            LOG.warn("controller {}: membership update failed, retrying: {}", brokerId, e.toString());
+                            membership.requestFullScan();
+                            schedule(
+                                    this::scheduleMembership,
+                                    config.controllerRetryDelay().toMillis());
+                        }
+                    },
+                    config.coalesceDelay().toMillis());
         }
     }
 
@@ -265,14 +270,17 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     /** Runs {@code task} on the controller thread after {@code delayMillis}; dropped once the controller closed. */
     private void schedule(Runnable task, long delayMillis) {
         try {
-            var unused = thread.schedule(() -> {
-                try {
-                    task.run();
-                } catch (RuntimeException e) {
-                    // Not left in the future nobody reads: a controller task that fails is worth an error line.
-                    LOG.error("controller {}: a task failed", brokerId, e);
-                }
-            }, delayMillis, TimeUnit.MILLISECONDS);
+            var unused = thread.schedule(
+                    () -> {
+                        try {
+                            task.run();
+                        } catch (RuntimeException e) {
+                            // Not left in the future nobody reads: a controller task that fails is worth an error line.
+                            LOG.error("controller {}: a task failed", brokerId, e);
+                        }
+                    },
+                    delayMillis,
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             LOG.debug("controller {} closed; dropping a task", brokerId);
         }
@@ -285,10 +293,12 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * lead and every replica is in sync (a new partition is empty everywhere). Completes with the topic as published;
      * more replicas than live brokers fail with {@link InvalidAssignmentRequestException}.
      */
-    public CompletableFuture<TopicState> createTopic(String name, int partitions, int replicationFactor,
-                                                     Map<String, String> configs) {
-        return call("createTopic " + name, state -> publishTopic(PartitionGrowth.newTopic(state, name,
-                PartitionGrowth.place(state, name, partitions, replicationFactor), configs)));
+    public CompletableFuture<TopicState> createTopic(
+            String name, int partitions, int replicationFactor, Map<String, String> configs) {
+        return call(
+                "createTopic " + name,
+                state -> publishTopic(PartitionGrowth.newTopic(
+                        state, name, PartitionGrowth.place(state, name, partitions, replicationFactor), configs)));
     }
 
     /**
@@ -296,8 +306,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * controller does; refusals fail with {@link InvalidAssignmentRequestException}). With {@code validateOnly}
      * nothing is published and the future completes with the topic as it would be.
      */
-    public CompletableFuture<TopicState> createTopic(String name, int[][] replicas, Map<String, String> configs,
-                                                     boolean validateOnly) {
+    public CompletableFuture<TopicState> createTopic(
+            String name, int[][] replicas, Map<String, String> configs, boolean validateOnly) {
         return call("createTopic " + name, state -> {
             TopicState topic = PartitionGrowth.manualTopic(state, name, replicas, configs);
             return validateOnly ? topic : publishTopic(topic);
@@ -316,8 +326,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * given or placed rack-aware; everything accepted is published in one delta, nothing with {@code validateOnly}.
      * Completes with one result per topic, in request order.
      */
-    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(List<PartitionIncrease> increases,
-                                                                            boolean validateOnly) {
+    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(
+            List<PartitionIncrease> increases, boolean validateOnly) {
         return call("createPartitions", state -> {
             DeltaRecord delta = new DeltaRecord();
             List<CreatePartitionsResult> results = PartitionGrowth.grow(state, increases, validateOnly, delta);
@@ -430,12 +440,12 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * configuration, checked by {@code schema}, published together in one delta unless {@code validateOnly}.
      * Completes with one result per change, in request order.
      */
-    public CompletableFuture<List<ConfigChangeResult>> alterConfigs(List<ConfigChange> changes, ConfigSchema schema,
-                                                                    boolean validateOnly) {
+    public CompletableFuture<List<ConfigChangeResult>> alterConfigs(
+            List<ConfigChange> changes, ConfigSchema schema, boolean validateOnly) {
         return call("alterConfigs", state -> {
             DeltaRecord delta = new DeltaRecord();
-            List<ConfigChangeResult> results = ConfigControl.alter(state, changes, schema, validateOnly,
-                    delta.configChanges);
+            List<ConfigChangeResult> results =
+                    ConfigControl.alter(state, changes, schema, validateOnly, delta.configChanges);
             publishIfAny(delta);
             return results;
         });
@@ -562,6 +572,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         public final AtomicLong bounces = new AtomicLong();
         /** Reconciliations that compared every registration (take-over, reconnect, failure); joins read only theirs. */
         public final AtomicLong fullScans = new AtomicLong();
+
         public final AtomicLong fencedWrites = new AtomicLong();
         public final AtomicLong lastSnapshotParts = new AtomicLong();
         public final AtomicLong lastSnapshotBytes = new AtomicLong();
@@ -572,7 +583,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         public String toString() {
             return "transactions=" + transactions + ", operations=" + operations + ", bytesWritten=" + bytesWritten
                     + ", deltas=" + deltas + " (membership " + membershipDeltas + "), snapshots=" + snapshots
-                    + ", repairs=" + snapshotRepairs + ", joins=" + joins + ", leaves=" + leaves + ", bounces=" + bounces
+                    + ", repairs=" + snapshotRepairs + ", joins=" + joins + ", leaves=" + leaves + ", bounces="
+                    + bounces
                     + ", fullScans=" + fullScans + ", fenced=" + fencedWrites + ", rebalances=" + rebalances;
         }
     }

@@ -7,5 +7,4 @@ package io.sluice.cluster.controller;
  * @param error    NONE when the change was published (or, with validateOnly, would have been)
  * @param message  why not, null on success
  */
-public record ConfigChangeResult(ConfigResource resource, ConfigError error, String message) {
-}
+public record ConfigChangeResult(ConfigResource resource, ConfigError error, String message) {}

@@ -3,7 +3,6 @@ package io.sluice.cluster.controller;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.ConfigRecord;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,12 +23,15 @@ import java.util.TreeMap;
  */
 final class ConfigControl {
 
-    private ConfigControl() {
-    }
+    private ConfigControl() {}
 
     /** One result per change, in request order; accepted changes go into {@code out} unless {@code validateOnly}. */
-    static List<ConfigChangeResult> alter(ClusterState state, List<ConfigChange> changes, ConfigSchema schema,
-                                          boolean validateOnly, List<ConfigRecord> out) {
+    static List<ConfigChangeResult> alter(
+            ClusterState state,
+            List<ConfigChange> changes,
+            ConfigSchema schema,
+            boolean validateOnly,
+            List<ConfigRecord> out) {
         List<ConfigChangeResult> results = new ArrayList<>(changes.size());
         Map<String, Map<String, String>> quotas = state.clientQuotaConfigs();
         boolean quotasChanged = false;
@@ -58,8 +60,8 @@ final class ConfigControl {
     }
 
     /** The quota table after {@code change}, the same instance when the entity's quotas stay as they are. */
-    private static Map<String, Map<String, String>> alterQuotas(ClusterState state, Map<String, Map<String, String>> quotas,
-                                                                ConfigChange change, ConfigSchema schema)
+    private static Map<String, Map<String, String>> alterQuotas(
+            ClusterState state, Map<String, Map<String, String>> quotas, ConfigChange change, ConfigSchema schema)
             throws ConfigRefusedException {
         ConfigResource resource = change.resource();
         String path = resource.quotaPath();
@@ -88,8 +90,8 @@ final class ConfigControl {
         if (resource.type() == ConfigResource.Type.TOPIC) {
             topic = state.topic(resource.name());
             if (topic == null) {
-                throw new ConfigRefusedException(ConfigError.UNKNOWN_TOPIC_OR_PARTITION,
-                        "The topic '" + resource.name() + "' does not exist.");
+                throw new ConfigRefusedException(
+                        ConfigError.UNKNOWN_TOPIC_OR_PARTITION, "The topic '" + resource.name() + "' does not exist.");
             }
             current = topic.configs();
         } else {
@@ -116,16 +118,20 @@ final class ConfigControl {
         } catch (NumberFormatException e) {
             // refused below
         }
-        throw new ConfigRefusedException(ConfigError.INVALID_REQUEST, "Illegal broker resource name '"
-                + resource.name() + "': expected a broker id or the empty name of the cluster default");
+        throw new ConfigRefusedException(
+                ConfigError.INVALID_REQUEST,
+                "Illegal broker resource name '" + resource.name()
+                        + "': expected a broker id or the empty name of the cluster default");
     }
 
-    private static Map<String, String> apply(ConfigResource resource, Map<String, String> current,
-                                             ConfigChange change, ConfigSchema schema) throws ConfigRefusedException {
+    private static Map<String, String> apply(
+            ConfigResource resource, Map<String, String> current, ConfigChange change, ConfigSchema schema)
+            throws ConfigRefusedException {
         Set<String> seen = new HashSet<>();
         for (ConfigOperation op : change.operations()) {
             if (!seen.add(op.key())) {
-                throw new ConfigRefusedException(ConfigError.INVALID_REQUEST,
+                throw new ConfigRefusedException(
+                        ConfigError.INVALID_REQUEST,
                         "Error due to duplicate config keys: " + op.key() + " is named more than once");
             }
         }
@@ -135,8 +141,8 @@ final class ConfigControl {
             switch (op.type()) {
                 case SET:
                     if (op.value() == null) {
-                        throw new ConfigRefusedException(ConfigError.INVALID_CONFIG,
-                                "Null value not supported for configuration '" + key + "'");
+                        throw new ConfigRefusedException(
+                                ConfigError.INVALID_CONFIG, "Null value not supported for configuration '" + key + "'");
                     }
                     next.put(key, op.value().trim());
                     break;
@@ -146,8 +152,9 @@ final class ConfigControl {
                 case APPEND:
                 case SUBTRACT:
                     if (!schema.isList(resource.type(), key)) {
-                        throw new ConfigRefusedException(ConfigError.INVALID_CONFIG, "Can't " + op.type() + " to key "
-                                + key + " because its type is not LIST.");
+                        throw new ConfigRefusedException(
+                                ConfigError.INVALID_CONFIG,
+                                "Can't " + op.type() + " to key " + key + " because its type is not LIST.");
                     }
                     String base = current.containsKey(key) ? current.get(key) : schema.baseValue(resource, key);
                     List<String> items = splitList(base);

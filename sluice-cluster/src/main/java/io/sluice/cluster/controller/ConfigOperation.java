@@ -12,7 +12,12 @@ import java.util.Objects;
 public record ConfigOperation(Type type, String key, String value) {
 
     /** Kafka's AlterConfigOp.OpType, in its id order (0..3). */
-    public enum Type { SET, DELETE, APPEND, SUBTRACT }
+    public enum Type {
+        SET,
+        DELETE,
+        APPEND,
+        SUBTRACT
+    }
 
     public ConfigOperation {
         Objects.requireNonNull(type, "type");

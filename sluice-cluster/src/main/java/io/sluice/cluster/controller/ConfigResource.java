@@ -17,7 +17,8 @@ public record ConfigResource(Type type, String name) {
 
     /** The kinds of resource Sluice keeps dynamic configurations for. */
     public enum Type {
-        TOPIC(null), BROKER(null),
+        TOPIC(null),
+        BROKER(null),
         /** Kafka's {@code /config/clients/<client-id>}. */
         CLIENT("clients"),
         /** Kafka's {@code /config/users/<user>} and {@code /config/users/<user>/clients/<client-id>}. */

@@ -1,7 +1,6 @@
 package io.sluice.cluster.controller;
 
 import io.sluice.cluster.state.ClusterState;
-
 import java.util.Map;
 
 /**

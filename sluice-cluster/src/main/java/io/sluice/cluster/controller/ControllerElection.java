@@ -1,6 +1,10 @@
 package io.sluice.cluster.controller;
 
 import io.sluice.cluster.zk.ZkPaths;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.Executor;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
@@ -9,11 +13,6 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.io.Closeable;
-import java.io.IOException;
-import java.util.List;
-import java.util.concurrent.Executor;
 
 /**
  * Controller election with Curator's {@link LeaderLatch}. On winning, the new controller takes the next epoch in one
@@ -53,26 +52,31 @@ public final class ControllerElection implements Closeable {
     public synchronized void start() throws Exception {
         ensureEpochZnode(client);
         latch = new LeaderLatch(client, ZkPaths.CONTROLLER_ELECTION, Integer.toString(brokerId));
-        latch.addListener(new LeaderLatchListener() {
-            @Override
-            public void isLeader() {
-                claimEpoch();
-            }
+        latch.addListener(
+                new LeaderLatchListener() {
+                    @Override
+                    public void isLeader() {
+                        claimEpoch();
+                    }
 
-            @Override
-            public void notLeader() {
-                LOG.info("broker {} lost controller leadership", brokerId);
-                listener.resigned();
-            }
-        }, executor);
+                    @Override
+                    public void notLeader() {
+                        LOG.info("broker {} lost controller leadership", brokerId);
+                        listener.resigned();
+                    }
+                },
+                executor);
         latch.start();
     }
 
     /** Creates {@code /controller_epoch} at epoch 0 when no controller ever ran. */
     public static void ensureEpochZnode(CuratorFramework client) throws Exception {
         try {
-            client.create().creatingParentContainersIfNeeded().forPath(ZkPaths.CONTROLLER_EPOCH,
-                    ControllerEpochDescriptor.encode(0, ControllerEpochDescriptor.NO_CONTROLLER));
+            client.create()
+                    .creatingParentContainersIfNeeded()
+                    .forPath(
+                            ZkPaths.CONTROLLER_EPOCH,
+                            ControllerEpochDescriptor.encode(0, ControllerEpochDescriptor.NO_CONTROLLER));
         } catch (KeeperException.NodeExistsException e) {
             // Another broker or an earlier run created it.
         }
@@ -91,10 +95,15 @@ public final class ControllerElection implements Closeable {
                 Stat stat = new Stat();
                 byte[] data = client.getData().storingStatIn(stat).forPath(ZkPaths.CONTROLLER_EPOCH);
                 int epoch = ControllerEpochDescriptor.epoch(data) + 1;
-                List<CuratorTransactionResult> results = client.transaction().forOperations(
-                        client.transactionOp().check().forPath(l.getOurPath()),
-                        client.transactionOp().setData().withVersion(stat.getVersion())
-                                .forPath(ZkPaths.CONTROLLER_EPOCH, ControllerEpochDescriptor.encode(epoch, brokerId)));
+                List<CuratorTransactionResult> results = client.transaction()
+                        .forOperations(
+                                client.transactionOp().check().forPath(l.getOurPath()),
+                                client.transactionOp()
+                                        .setData()
+                                        .withVersion(stat.getVersion())
+                                        .forPath(
+                                                ZkPaths.CONTROLLER_EPOCH,
+                                                ControllerEpochDescriptor.encode(epoch, brokerId)));
                 int version = results.get(1).getResultStat().getVersion();
                 LOG.info("broker {} is the controller, epoch {} (epoch znode version {})", brokerId, epoch, version);
                 listener.elected(new FencedWriter(client, ZkPaths.CONTROLLER_EPOCH, epoch, version));
@@ -108,7 +117,9 @@ public final class ControllerElection implements Closeable {
                 LOG.warn("broker {}: claiming the controller epoch failed: {}", brokerId, e.toString());
             }
         }
-        LOG.error("broker {} leads the latch but could not claim the controller epoch in {} attempts", brokerId,
+        LOG.error(
+                "broker {} leads the latch but could not claim the controller epoch in {} attempts",
+                brokerId,
                 CLAIM_ATTEMPTS);
     }
 

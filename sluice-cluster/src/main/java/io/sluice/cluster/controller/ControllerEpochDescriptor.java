@@ -1,7 +1,6 @@
 package io.sluice.cluster.controller;
 
 import io.sluice.cluster.state.CorruptStateException;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -34,8 +33,7 @@ public final class ControllerEpochDescriptor {
     /** Controller id recorded before any controller was elected. */
     public static final int NO_CONTROLLER = -1;
 
-    private ControllerEpochDescriptor() {
-    }
+    private ControllerEpochDescriptor() {}
 
     public static byte[] encode(int epoch, int controllerId) {
         ByteBuffer b = ByteBuffer.allocate(LENGTH);
@@ -57,8 +55,8 @@ public final class ControllerEpochDescriptor {
 
     private static ByteBuffer check(byte[] bytes) {
         if (bytes == null || bytes.length != LENGTH) {
-            throw new CorruptStateException("/controller_epoch: " + (bytes == null ? 0 : bytes.length)
-                    + " bytes, expected " + LENGTH);
+            throw new CorruptStateException(
+                    "/controller_epoch: " + (bytes == null ? 0 : bytes.length) + " bytes, expected " + LENGTH);
         }
         ByteBuffer b = ByteBuffer.wrap(bytes);
         if (b.getShort(MAGIC_OFFSET) != MAGIC || b.get(VERSION_OFFSET) != VERSION) {

@@ -13,5 +13,4 @@ import io.sluice.cluster.state.PartitionState;
  * @param message   a human-readable reason, empty on success
  * @param state     the partition after the election, null when it does not exist
  */
-public record ElectionResult(PartitionRef partition, ReplicationError error, String message, PartitionState state) {
-}
+public record ElectionResult(PartitionRef partition, ReplicationError error, String message, PartitionState state) {}

@@ -1,14 +1,13 @@
 package io.sluice.cluster.controller;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.OpResult;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Every ZooKeeper write a controller makes: one multi() whose first operation checks that {@code /controller_epoch}
@@ -75,7 +74,8 @@ public final class FencedWriter {
         if (results == null || results.isEmpty()) {
             // The whole multi failed before per-op results (e.g. session expired): treat as fenced only if the
             // error says the epoch check could not hold.
-            return e.code() == KeeperException.Code.BADVERSION || e.code() == KeeperException.Code.NONODE
+            return e.code() == KeeperException.Code.BADVERSION
+                    || e.code() == KeeperException.Code.NONODE
                     || e.code() == KeeperException.Code.SESSIONEXPIRED;
         }
         return results.get(0) instanceof OpResult.ErrorResult err && err.getErr() != 0;

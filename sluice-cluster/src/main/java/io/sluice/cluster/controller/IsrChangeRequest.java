@@ -23,8 +23,12 @@ public record IsrChangeRequest(UUID topicId, int partition, int leaderEpoch, int
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof IsrChangeRequest r && topicId.equals(r.topicId) && partition == r.partition
-                && leaderEpoch == r.leaderEpoch && partitionEpoch == r.partitionEpoch && Arrays.equals(newIsr, r.newIsr);
+        return o instanceof IsrChangeRequest r
+                && topicId.equals(r.topicId)
+                && partition == r.partition
+                && leaderEpoch == r.leaderEpoch
+                && partitionEpoch == r.partitionEpoch
+                && Arrays.equals(newIsr, r.newIsr);
     }
 
     @Override

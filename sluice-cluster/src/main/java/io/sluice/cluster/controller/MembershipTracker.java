@@ -7,6 +7,14 @@ import io.sluice.cluster.state.wire.BrokerRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.StateSerializer;
 import io.sluice.cluster.zk.ZkPaths;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.state.ConnectionState;
@@ -18,15 +26,6 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Follows broker membership for the controller through a persistent recursive watch on the registrations: a child's
@@ -56,11 +55,12 @@ final class MembershipTracker {
     private volatile boolean fullScanNeeded = true;
     /** Creation zxid of each broker's registration seen, to tell a bounce from a steady registration. */
     private final Map<Integer, Long> registrationZxids = new HashMap<>();
+
     private int lastBrokerCversion = -1;
 
     /** @param reconcile asks the controller to reconcile membership soon (called from any thread) */
-    MembershipTracker(CuratorFramework client, int brokerId, ClusterController.ControllerStats stats,
-                      Runnable reconcile) {
+    MembershipTracker(
+            CuratorFramework client, int brokerId, ClusterController.ControllerStats stats, Runnable reconcile) {
         this.client = client;
         this.brokerId = brokerId;
         this.stats = stats;
@@ -73,14 +73,20 @@ final class MembershipTracker {
         lastBrokerCversion = -1;
         fullScanNeeded = true;
         client.getConnectionStateListenable().addListener(connectionListener);
-        client.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(brokerIdsWatcher)
+        client.watchers()
+                .add()
+                .withMode(AddWatchMode.PERSISTENT_RECURSIVE)
+                .usingWatcher(brokerIdsWatcher)
                 .forPath(ZkPaths.BROKER_IDS);
     }
 
     void stop() {
         client.getConnectionStateListenable().removeListener(connectionListener);
         try {
-            client.watchers().remove(brokerIdsWatcher).ofType(Watcher.WatcherType.Any).locally()
+            client.watchers()
+                    .remove(brokerIdsWatcher)
+                    .ofType(Watcher.WatcherType.Any)
+                    .locally()
                     .forPath(ZkPaths.BROKER_IDS);
         } catch (Exception e) {
             LOG.debug("controller {}: removing the membership watch: {}", brokerId, e.toString());
@@ -118,7 +124,8 @@ final class MembershipTracker {
         String prefix = ZkPaths.BROKER_IDS + "/";
         if (path != null && path.startsWith(prefix) && path.indexOf('/', prefix.length()) < 0) {
             try {
-                changedBrokerIds.put(Integer.parseInt(path.substring(prefix.length())),
+                changedBrokerIds.put(
+                        Integer.parseInt(path.substring(prefix.length())),
                         event.getType() == Watcher.Event.EventType.NodeDeleted);
             } catch (NumberFormatException e) {
                 LOG.warn("controller {}: ignoring {}, not a broker id", brokerId, path);
@@ -148,7 +155,8 @@ final class MembershipTracker {
             byte[] data;
             try {
                 // After a deletion, ask without data first: a leave then costs no NoNodeException.
-                data = deleted && client.checkExists().forPath(ZkPaths.broker(id)) == null ? null
+                data = deleted && client.checkExists().forPath(ZkPaths.broker(id)) == null
+                        ? null
                         : client.getData().storingStatIn(st).forPath(ZkPaths.broker(id));
             } catch (KeeperException.NoNodeException e) {
                 data = null;
@@ -180,7 +188,9 @@ final class MembershipTracker {
     private long[] drainChangedIds() {
         long[] changes = new long[changedBrokerIds.size()];
         int n = 0;
-        for (Iterator<Map.Entry<Integer, Boolean>> it = changedBrokerIds.entrySet().iterator(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<Integer, Boolean>> it =
+                        changedBrokerIds.entrySet().iterator();
+                it.hasNext(); ) {
             Map.Entry<Integer, Boolean> e = it.next();
             it.remove();
             if (n == changes.length) {
@@ -199,8 +209,7 @@ final class MembershipTracker {
      * child version: more child changes than joins and leaves means some registration was replaced, and only then are
      * the registrations' creation zxids compared.
      */
-    private void scanAllRegistrations(ClusterState state, DeltaRecord delta, MembershipChange change)
-            throws Exception {
+    private void scanAllRegistrations(ClusterState state, DeltaRecord delta, MembershipChange change) throws Exception {
         // Events from here on concern changes the listing below may miss; earlier ones it covers.
         fullScanNeeded = false;
         changedBrokerIds.clear();
@@ -232,7 +241,8 @@ final class MembershipTracker {
                 registrationZxids.remove(id);
             }
         }
-        int childChanges = parent == null || lastBrokerCversion < 0 ? Integer.MAX_VALUE
+        int childChanges = parent == null || lastBrokerCversion < 0
+                ? Integer.MAX_VALUE
                 : parent.getCversion() - lastBrokerCversion;
         if (childChanges > change.joined.size() + change.left.size()) {
             for (int id : live) {
@@ -259,7 +269,8 @@ final class MembershipTracker {
     /** Broker {@code id}'s registration as it is now, null when it is gone or unreadable. */
     private BrokerInfo registeredInfo(int id) throws Exception {
         try {
-            return StateSerializer.decodeBroker(ZkPaths.broker(id), client.getData().forPath(ZkPaths.broker(id)));
+            return StateSerializer.decodeBroker(
+                    ZkPaths.broker(id), client.getData().forPath(ZkPaths.broker(id)));
         } catch (KeeperException.NoNodeException | ClusterStateException e) {
             return null;
         }
@@ -281,8 +292,7 @@ final class MembershipTracker {
         try {
             BrokerInfo info = StateSerializer.decodeBroker(ZkPaths.broker(id), data);
             if (info.id() != id) {
-                LOG.error("controller {}: {} holds broker id {}; ignoring it", brokerId, ZkPaths.broker(id),
-                        info.id());
+                LOG.error("controller {}: {} holds broker id {}; ignoring it", brokerId, ZkPaths.broker(id), info.id());
                 return false;
             }
             delta.joined.add(BrokerRecord.of(info));

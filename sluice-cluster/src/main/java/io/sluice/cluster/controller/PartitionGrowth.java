@@ -9,7 +9,6 @@ import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.PartitionChangeRecord;
 import io.sluice.cluster.state.wire.TopicRecord;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,15 +25,14 @@ import java.util.UUID;
  * <p>Pure logic over a {@link ClusterState}; stateless, safe to share.
  */
 final class PartitionGrowth {
-    private PartitionGrowth() {
-    }
+    private PartitionGrowth() {}
 
     /**
      * Adds the partitions of each request to {@code delta} (nothing when {@code validateOnly}); one result per request,
      * in request order. A topic named twice is the caller's to refuse.
      */
-    static List<CreatePartitionsResult> grow(ClusterState state, List<PartitionIncrease> requests,
-                                             boolean validateOnly, DeltaRecord delta) {
+    static List<CreatePartitionsResult> grow(
+            ClusterState state, List<PartitionIncrease> requests, boolean validateOnly, DeltaRecord delta) {
         List<CreatePartitionsResult> results = new ArrayList<>(requests.size());
         for (PartitionIncrease request : requests) {
             try {
@@ -43,8 +41,8 @@ final class PartitionGrowth {
                 if (!validateOnly) {
                     PartitionState[] added = ReplicationControl.newPartitions(replicas);
                     for (int i = 0; i < added.length; i++) {
-                        delta.addedPartitions.add(PartitionChangeRecord.of(topic.id(), topic.partitionCount() + i,
-                                added[i]));
+                        delta.addedPartitions.add(
+                                PartitionChangeRecord.of(topic.id(), topic.partitionCount() + i, added[i]));
                     }
                 }
                 results.add(CreatePartitionsResult.ok(request.topic()));
@@ -58,27 +56,30 @@ final class PartitionGrowth {
     private static int[][] newReplicas(ClusterState state, TopicState topic, PartitionIncrease request)
             throws InvalidAssignmentRequestException {
         if (topic == null) {
-            throw new InvalidAssignmentRequestException(ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
-                    "The topic '" + request.topic() + "' does not exist.");
+            throw new InvalidAssignmentRequestException(
+                    ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, "The topic '" + request.topic() + "' does not exist.");
         }
         int current = topic.partitionCount();
         if (request.count() < current) {
-            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_PARTITIONS,
+            throw new InvalidAssignmentRequestException(
+                    ReplicationError.INVALID_PARTITIONS,
                     "Topic currently has " + current + " partitions, " + request.count()
                             + " would not be an increase.");
         }
         if (request.count() == current) {
-            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_PARTITIONS,
-                    "Topic already has " + current + " partitions.");
+            throw new InvalidAssignmentRequestException(
+                    ReplicationError.INVALID_PARTITIONS, "Topic already has " + current + " partitions.");
         }
         if (request.count() > TopicRecord.MAX_PARTITIONS) {
-            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_PARTITIONS,
+            throw new InvalidAssignmentRequestException(
+                    ReplicationError.INVALID_PARTITIONS,
                     "Topic may have at most " + TopicRecord.MAX_PARTITIONS + " partitions, " + request.count()
                             + " were asked for.");
         }
         for (int p = 0; p < current; p++) {
             if (topic.partition(p).isReassigning()) {
-                throw new InvalidAssignmentRequestException(ReplicationError.REASSIGNMENT_IN_PROGRESS,
+                throw new InvalidAssignmentRequestException(
+                        ReplicationError.REASSIGNMENT_IN_PROGRESS,
                         "A partition reassignment is in progress for topic '" + topic.name() + "' (partition " + p
                                 + ").");
             }
@@ -90,7 +91,8 @@ final class PartitionGrowth {
             return Arrays.copyOfRange(all, current, all.length);
         }
         if (request.assignments().length != increment) {
-            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+            throw new InvalidAssignmentRequestException(
+                    ReplicationError.INVALID_REPLICA_ASSIGNMENT,
                     "Increasing the number of partitions by " + increment + " but " + request.assignments().length
                             + " assignments provided.");
         }
@@ -127,7 +129,8 @@ final class PartitionGrowth {
     static int[][] place(ClusterState state, String topic, int partitions, int replicationFactor)
             throws InvalidAssignmentRequestException {
         if (replicationFactor > state.brokerCount()) {
-            throw new InvalidAssignmentRequestException(ReplicationError.INVALID_REPLICATION_FACTOR,
+            throw new InvalidAssignmentRequestException(
+                    ReplicationError.INVALID_REPLICATION_FACTOR,
                     "Replication factor: " + replicationFactor + " larger than available brokers: "
                             + state.brokerCount() + ".");
         }

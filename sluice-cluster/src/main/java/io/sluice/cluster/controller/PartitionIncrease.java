@@ -8,5 +8,4 @@ package io.sluice.cluster.controller;
  * @param count       the total partition count asked for
  * @param assignments replicas of each new partition in partition order, null to let the controller place them
  */
-public record PartitionIncrease(String topic, int count, int[][] assignments) {
-}
+public record PartitionIncrease(String topic, int count, int[][] assignments) {}

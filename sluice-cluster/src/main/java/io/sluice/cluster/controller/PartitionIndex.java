@@ -6,7 +6,6 @@ import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.PartitionChangeRecord;
 import io.sluice.cluster.state.wire.TopicRecord;
-
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

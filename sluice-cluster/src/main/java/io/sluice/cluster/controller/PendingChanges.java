@@ -4,7 +4,6 @@ import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.PartitionChangeRecord;
-
 import java.util.HashMap;
 import java.util.Map;
 

@@ -10,10 +10,13 @@ package io.sluice.cluster.controller;
 @FunctionalInterface
 public interface PublicationObserver {
     /** Observes nothing. */
-    PublicationObserver NONE = (kind, bytes, nanos) -> { };
+    PublicationObserver NONE = (kind, bytes, nanos) -> {};
 
     /** What was published. */
-    enum Kind { DELTA, SNAPSHOT }
+    enum Kind {
+        DELTA,
+        SNAPSHOT
+    }
 
     void published(Kind kind, long bytes, long nanos);
 }

@@ -1,19 +1,18 @@
 package io.sluice.cluster.controller;
 
+import static io.sluice.cluster.state.PartitionState.NO_LEADER;
+
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
-
-import static io.sluice.cluster.state.PartitionState.NO_LEADER;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Kafka's partition reassignment (KIP-455) as the KRaft controller runs it. A target replica set puts the partition
@@ -31,16 +30,15 @@ final class ReassignmentControl {
     private static final Logger LOG = LoggerFactory.getLogger(ReassignmentControl.class);
     private static final int[] NONE = new int[0];
 
-    private ReassignmentControl() {
-    }
+    private ReassignmentControl() {}
 
     /**
      * Applies each request ({@code target} null cancels) and returns one result per request, in request order.
      *
      * @param eligible whether a broker may lead (live and not shutting down)
      */
-    static List<ReassignmentResult> alter(ClusterState state, Map<PartitionRef, int[]> targets, IntPredicate eligible,
-                                          PendingChanges pending) {
+    static List<ReassignmentResult> alter(
+            ClusterState state, Map<PartitionRef, int[]> targets, IntPredicate eligible, PendingChanges pending) {
         List<ReassignmentResult> results = new ArrayList<>(targets.size());
         for (Map.Entry<PartitionRef, int[]> e : targets.entrySet()) {
             results.add(alterOne(state, e.getKey(), e.getValue(), eligible, pending));
@@ -48,18 +46,20 @@ final class ReassignmentControl {
         return results;
     }
 
-    private static ReassignmentResult alterOne(ClusterState state, PartitionRef ref, int[] target,
-                                               IntPredicate eligible, PendingChanges pending) {
+    private static ReassignmentResult alterOne(
+            ClusterState state, PartitionRef ref, int[] target, IntPredicate eligible, PendingChanges pending) {
         TopicState topic = state.topic(ref.topic());
         if (topic == null || ref.partition() < 0 || ref.partition() >= topic.partitionCount()) {
-            return new ReassignmentResult(ref, ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
-                    "Unable to find partition " + ref);
+            return new ReassignmentResult(
+                    ref, ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, "Unable to find partition " + ref);
         }
         PartitionKey key = new PartitionKey(topic.id(), ref.partition());
         PartitionState ps = pending.current(key);
         if (target == null) {
             if (!ps.isReassigning()) {
-                return new ReassignmentResult(ref, ReplicationError.NO_REASSIGNMENT_IN_PROGRESS,
+                return new ReassignmentResult(
+                        ref,
+                        ReplicationError.NO_REASSIGNMENT_IN_PROGRESS,
                         "No ongoing reassignment for partition " + ref);
             }
             pending.change(key, cancelled(state, ref, ps, eligible));
@@ -111,8 +111,8 @@ final class ReassignmentControl {
             if (Arrays.equals(ps.replicas(), target) && !ps.isReassigning()) {
                 return null;
             }
-            return ps.withReplicas(target.clone(), NONE, NONE, ps.leader(), ps.leaderEpoch() + 1,
-                    intersect(ps.isr(), target));
+            return ps.withReplicas(
+                    target.clone(), NONE, NONE, ps.leader(), ps.leaderEpoch() + 1, intersect(ps.isr(), target));
         }
         int[] replicas = Arrays.copyOf(target, target.length + removing.length);
         System.arraycopy(removing, 0, replicas, target.length, removing.length);
@@ -150,15 +150,19 @@ final class ReassignmentControl {
      * sync, the first live one, as an unclean choice that is logged), the leader stays when it is one of them, else
      * the first eligible in-sync original replica leads.
      */
-    private static PartitionState cancelled(ClusterState state, PartitionRef ref, PartitionState ps,
-                                            IntPredicate eligible) {
+    private static PartitionState cancelled(
+            ClusterState state, PartitionRef ref, PartitionState ps, IntPredicate eligible) {
         int[] original = ps.originalReplicas();
         int[] isr = intersect(ps.isr(), original);
         if (isr.length == 0) {
             int first = firstIn(original, original, eligible);
-            LOG.error("cancelling the reassignment of {}: no original replica of {} is in sync (isr {}); {} becomes "
-                    + "leader, records only the adding replicas hold may be lost", ref, Arrays.toString(original),
-                    Arrays.toString(ps.isr()), first);
+            LOG.error(
+                    "cancelling the reassignment of {}: no original replica of {} is in sync (isr {}); {} becomes "
+                            + "leader, records only the adding replicas hold may be lost",
+                    ref,
+                    Arrays.toString(original),
+                    Arrays.toString(ps.isr()),
+                    first);
             isr = first == NO_LEADER ? new int[] {original[0]} : new int[] {first};
         }
         int leader = ps.leader();

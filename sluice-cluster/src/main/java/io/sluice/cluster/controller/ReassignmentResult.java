@@ -10,5 +10,4 @@ import io.sluice.cluster.state.PartitionRef;
  *                  INVALID_REPLICA_ASSIGNMENT or NO_REASSIGNMENT_IN_PROGRESS
  * @param message   why not, null on success
  */
-public record ReassignmentResult(PartitionRef partition, ReplicationError error, String message) {
-}
+public record ReassignmentResult(PartitionRef partition, ReplicationError error, String message) {}

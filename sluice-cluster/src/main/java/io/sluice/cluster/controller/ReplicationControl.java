@@ -1,14 +1,13 @@
 package io.sluice.cluster.controller;
 
+import static io.sluice.cluster.state.PartitionState.NO_LEADER;
+
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.DeltaRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -18,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
-
-import static io.sluice.cluster.state.PartitionState.NO_LEADER;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every partition rule of the controller, Kafka's (ReplicationControlManager, ZooKeeper-mode KafkaController):
@@ -107,8 +106,8 @@ final class ReplicationControl {
     }
 
     /** The partition after {@code change}, null when unchanged. */
-    private PartitionState afterMembership(PartitionKey key, PartitionState ps, MembershipChange change,
-                                           IntPredicate eligible, ClusterState state) {
+    private PartitionState afterMembership(
+            PartitionKey key, PartitionState ps, MembershipChange change, IntPredicate eligible, ClusterState state) {
         int[] isr = ps.isr();
         for (int id : change.left) {
             isr = withoutIfOthersRemain(isr, id);
@@ -151,28 +150,34 @@ final class ReplicationControl {
      * not live or shutting down); accepted changes keep leader and leader epoch and bump the partition epoch. A
      * change to the ISR the partition already has is accepted and publishes nothing.
      */
-    List<AlterPartitionResult> alterPartition(ClusterState state, int leaderId, List<IsrChangeRequest> changes,
-                                              DeltaRecord delta) {
+    List<AlterPartitionResult> alterPartition(
+            ClusterState state, int leaderId, List<IsrChangeRequest> changes, DeltaRecord delta) {
         PendingChanges pending = new PendingChanges(state, delta);
         List<AlterPartitionResult> results = new ArrayList<>(changes.size());
         for (IsrChangeRequest req : changes) {
             TopicState topic = state.topic(req.topicId());
             if (topic == null) {
-                results.add(new AlterPartitionResult(req.topicId(), req.partition(),
-                        ReplicationError.UNKNOWN_TOPIC_ID, null));
+                results.add(new AlterPartitionResult(
+                        req.topicId(), req.partition(), ReplicationError.UNKNOWN_TOPIC_ID, null));
                 continue;
             }
             if (req.partition() < 0 || req.partition() >= topic.partitionCount()) {
-                results.add(new AlterPartitionResult(req.topicId(), req.partition(),
-                        ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, null));
+                results.add(new AlterPartitionResult(
+                        req.topicId(), req.partition(), ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, null));
                 continue;
             }
             PartitionKey key = new PartitionKey(req.topicId(), req.partition());
             PartitionState ps = pending.current(key);
             ReplicationError error = validate(state, leaderId, ps, req);
             if (error != ReplicationError.NONE) {
-                LOG.info("AlterPartition from broker {} for {}-{} refused with {}: {} against {}", leaderId,
-                        topic.name(), req.partition(), error, req, ps);
+                LOG.info(
+                        "AlterPartition from broker {} for {}-{} refused with {}: {} against {}",
+                        leaderId,
+                        topic.name(),
+                        req.partition(),
+                        error,
+                        req,
+                        ps);
             } else if (!Arrays.equals(req.newIsr(), ps.isr())) {
                 ps = ps.withLeader(ps.leader(), ps.leaderEpoch(), req.newIsr().clone());
                 PartitionState completed = ReassignmentControl.completedIfInSync(ps, eligible(state));
@@ -215,8 +220,8 @@ final class ReplicationControl {
     // ---- reassignment ----------------------------------------------------------------------------------------
 
     /** Kafka's AlterPartitionReassignments ({@link ReassignmentControl}); a null target cancels. */
-    List<ReassignmentResult> alterReassignments(ClusterState state, Map<PartitionRef, int[]> targets,
-                                                DeltaRecord delta) {
+    List<ReassignmentResult> alterReassignments(
+            ClusterState state, Map<PartitionRef, int[]> targets, DeltaRecord delta) {
         return ReassignmentControl.alter(state, targets, eligible(state), new PendingChanges(state, delta));
     }
 
@@ -254,8 +259,11 @@ final class ReplicationControl {
                 pending.change(key, ps.withLeader(ps.leader(), ps.leaderEpoch(), without(ps.isr(), brokerId)));
             }
         }
-        LOG.info("broker {} shutting down: {} partition changes, still leads {}", brokerId,
-                delta.partitionChanges.size(), remaining);
+        LOG.info(
+                "broker {} shutting down: {} partition changes, still leads {}",
+                brokerId,
+                delta.partitionChanges.size(),
+                remaining);
         return new ControlledShutdownResult(ReplicationError.NONE, remaining);
     }
 
@@ -268,21 +276,22 @@ final class ReplicationControl {
      * else the first live in-sync replica, else the first live replica with an ISR of itself (logged as possible
      * data loss), else ELIGIBLE_LEADERS_NOT_AVAILABLE.
      */
-    List<ElectionResult> electLeaders(ClusterState state, Collection<PartitionRef> refs, ElectionType type,
-                                      DeltaRecord delta) {
+    List<ElectionResult> electLeaders(
+            ClusterState state, Collection<PartitionRef> refs, ElectionType type, DeltaRecord delta) {
         PendingChanges pending = new PendingChanges(state, delta);
         IntPredicate eligible = id -> state.hasBroker(id) && !shuttingDown.contains(id);
         List<ElectionResult> results = new ArrayList<>(refs.size());
         for (PartitionRef ref : refs) {
             TopicState topic = state.topic(ref.topic());
             if (topic == null || ref.partition() < 0 || ref.partition() >= topic.partitionCount()) {
-                results.add(new ElectionResult(ref, ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
-                        "no partition " + ref, null));
+                results.add(new ElectionResult(
+                        ref, ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, "no partition " + ref, null));
                 continue;
             }
             PartitionKey key = new PartitionKey(topic.id(), ref.partition());
             PartitionState ps = pending.current(key);
-            ElectionResult r = type == ElectionType.PREFERRED ? electPreferred(ref, ps, eligible)
+            ElectionResult r = type == ElectionType.PREFERRED
+                    ? electPreferred(ref, ps, eligible)
                     : electUnclean(state, key, ref, ps, eligible);
             if (r.error() == ReplicationError.NONE) {
                 pending.change(key, r.state());
@@ -295,8 +304,8 @@ final class ReplicationControl {
     private static ElectionResult electPreferred(PartitionRef ref, PartitionState ps, IntPredicate eligible) {
         int preferred = ps.preferredReplica();
         if (ps.leader() == preferred) {
-            return new ElectionResult(ref, ReplicationError.ELECTION_NOT_NEEDED, "preferred replica " + preferred
-                    + " already leads", ps);
+            return new ElectionResult(
+                    ref, ReplicationError.ELECTION_NOT_NEEDED, "preferred replica " + preferred + " already leads", ps);
         }
         int elected = NO_LEADER;
         if (eligible.test(preferred) && ps.inIsr(preferred)) {
@@ -305,15 +314,19 @@ final class ReplicationControl {
             elected = firstIn(ps.replicas(), ps.isr(), eligible);
         }
         if (elected == NO_LEADER || elected == ps.leader()) {
-            return new ElectionResult(ref, ReplicationError.PREFERRED_LEADER_NOT_AVAILABLE, "preferred replica "
-                    + preferred + " is not live and in sync (isr " + Arrays.toString(ps.isr()) + ")", ps);
+            return new ElectionResult(
+                    ref,
+                    ReplicationError.PREFERRED_LEADER_NOT_AVAILABLE,
+                    "preferred replica " + preferred + " is not live and in sync (isr " + Arrays.toString(ps.isr())
+                            + ")",
+                    ps);
         }
-        return new ElectionResult(ref, ReplicationError.NONE, "",
-                ps.withLeader(elected, ps.leaderEpoch() + 1, ps.isr()));
+        return new ElectionResult(
+                ref, ReplicationError.NONE, "", ps.withLeader(elected, ps.leaderEpoch() + 1, ps.isr()));
     }
 
-    private ElectionResult electUnclean(ClusterState state, PartitionKey key, PartitionRef ref, PartitionState ps,
-                                        IntPredicate eligible) {
+    private ElectionResult electUnclean(
+            ClusterState state, PartitionKey key, PartitionRef ref, PartitionState ps, IntPredicate eligible) {
         if (!ps.isOffline()) {
             return new ElectionResult(ref, ReplicationError.ELECTION_NOT_NEEDED, "led by " + ps.leader(), ps);
         }
@@ -322,8 +335,11 @@ final class ReplicationControl {
         if (elected == NO_LEADER) {
             elected = firstIn(ps.replicas(), ps.replicas(), eligible);
             if (elected == NO_LEADER) {
-                return new ElectionResult(ref, ReplicationError.ELIGIBLE_LEADERS_NOT_AVAILABLE, "no replica of "
-                        + Arrays.toString(ps.replicas()) + " is live", ps);
+                return new ElectionResult(
+                        ref,
+                        ReplicationError.ELIGIBLE_LEADERS_NOT_AVAILABLE,
+                        "no replica of " + Arrays.toString(ps.replicas()) + " is live",
+                        ps);
             }
             logUnclean(state, key, ps, elected);
             isr = new int[] {elected};
@@ -347,7 +363,8 @@ final class ReplicationControl {
                 int preferred = ps.preferredReplica();
                 preferredCount.computeIfAbsent(preferred, k -> new int[1])[0]++;
                 if (ps.leader() != preferred) {
-                    ledElsewhere.computeIfAbsent(preferred, k -> new ArrayList<>())
+                    ledElsewhere
+                            .computeIfAbsent(preferred, k -> new ArrayList<>())
                             .add(new PartitionKey(topic.id(), p));
                 }
             }
@@ -369,8 +386,13 @@ final class ReplicationControl {
                 }
             }
             if (moved > 0) {
-                LOG.info("leader imbalance of broker {} is {} (above {}): it leads {} of its preferred partitions "
-                        + "again", broker, ratio, threshold, moved);
+                LOG.info(
+                        "leader imbalance of broker {} is {} (above {}): it leads {} of its preferred partitions "
+                                + "again",
+                        broker,
+                        ratio,
+                        threshold,
+                        moved);
             }
         }
     }
@@ -403,8 +425,8 @@ final class ReplicationControl {
                 }
             }
             if (!ps.isOffline() && !contains(isr, ps.leader())) {
-                throw new InvalidIsrException("partition " + ref + ": ISR " + Arrays.toString(isr)
-                        + " leaves out the leader " + ps.leader());
+                throw new InvalidIsrException(
+                        "partition " + ref + ": ISR " + Arrays.toString(isr) + " leaves out the leader " + ps.leader());
             }
             pending.change(key, ps.withLeader(ps.leader(), ps.leaderEpoch(), isr));
         }
@@ -413,14 +435,18 @@ final class ReplicationControl {
     // ---- helpers ---------------------------------------------------------------------------------------------
 
     private boolean uncleanAllowed(ClusterState state, PartitionKey key) {
-        return config.uncleanLeaderElectionEnabled(state.topic(key.topicId()).configs(),
-                state.brokerConfigs(ClusterState.CLUSTER_DEFAULT_BROKER));
+        return config.uncleanLeaderElectionEnabled(
+                state.topic(key.topicId()).configs(), state.brokerConfigs(ClusterState.CLUSTER_DEFAULT_BROKER));
     }
 
     private static void logUnclean(ClusterState state, PartitionKey key, PartitionState ps, int elected) {
-        LOG.error("unclean leader election for {}-{}: no in-sync replica of {} is live, out-of-sync replica {} "
-                + "becomes leader; records acknowledged since it fell behind may be lost",
-                state.topic(key.topicId()).name(), key.partition(), Arrays.toString(ps.isr()), elected);
+        LOG.error(
+                "unclean leader election for {}-{}: no in-sync replica of {} is live, out-of-sync replica {} "
+                        + "becomes leader; records acknowledged since it fell behind may be lost",
+                state.topic(key.topicId()).name(),
+                key.partition(),
+                Arrays.toString(ps.isr()),
+                elected);
     }
 
     /** {@code ps} with the given leadership under the next partition epoch, null when nothing differs. */

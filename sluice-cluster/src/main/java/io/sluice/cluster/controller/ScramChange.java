@@ -2,7 +2,6 @@ package io.sluice.cluster.controller;
 
 import io.sluice.cluster.state.ScramCredentialEntry;
 import io.sluice.cluster.state.ScramCredentials;
-
 import java.util.List;
 
 /**

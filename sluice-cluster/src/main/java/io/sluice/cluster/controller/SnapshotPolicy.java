@@ -30,8 +30,8 @@ public record SnapshotPolicy(int minDeltas, int maxDeltas) {
 
     public SnapshotPolicy {
         if (minDeltas < 1 || maxDeltas < minDeltas) {
-            throw new IllegalArgumentException("need 1 <= minDeltas <= maxDeltas, were " + minDeltas + " and "
-                    + maxDeltas);
+            throw new IllegalArgumentException(
+                    "need 1 <= minDeltas <= maxDeltas, were " + minDeltas + " and " + maxDeltas);
         }
     }
 

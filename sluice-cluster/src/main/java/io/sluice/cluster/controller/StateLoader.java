@@ -41,9 +41,14 @@ final class StateLoader {
      * @param deltaBytesSinceSnapshot their bytes
      * @param needSnapshot          whether a fresh snapshot must be written (corrupt head, lost or unreadable delta)
      */
-    record Loaded(ClusterState state, SnapshotManifest head, boolean headExists, long nextSnapshotId,
-                  int deltasSinceSnapshot, long deltaBytesSinceSnapshot, boolean needSnapshot) {
-    }
+    record Loaded(
+            ClusterState state,
+            SnapshotManifest head,
+            boolean headExists,
+            long nextSnapshotId,
+            int deltasSinceSnapshot,
+            long deltaBytesSinceSnapshot,
+            boolean needSnapshot) {}
 
     Loaded load() throws Exception {
         boolean needSnapshot = false;
@@ -52,7 +57,9 @@ final class StateLoader {
         try {
             headManifest = reader.readHead(null);
         } catch (CorruptStateException e) {
-            LOG.error("controller {}: head manifest unreadable ({}); falling back to older snapshots", brokerId,
+            LOG.error(
+                    "controller {}: head manifest unreadable ({}); falling back to older snapshots",
+                    brokerId,
                     e.getMessage());
             headManifest = null;
             needSnapshot = true;
@@ -67,7 +74,9 @@ final class StateLoader {
                 s = reader.readSnapshot(headManifest);
                 head = headManifest;
             } catch (CorruptStateException e) {
-                LOG.error("controller {}: head snapshot corrupt ({}); falling back to older snapshots", brokerId,
+                LOG.error(
+                        "controller {}: head snapshot corrupt ({}); falling back to older snapshots",
+                        brokerId,
                         e.getMessage());
                 needSnapshot = true;
             }
@@ -102,8 +111,10 @@ final class StateLoader {
             }
             if (d.inSnapshot) {
                 // Its snapshot was never written (the controller that made it died): the change is lost.
-                LOG.warn("controller {}: delta {} refers to a snapshot that was never written; skipping it",
-                        brokerId, seq);
+                LOG.warn(
+                        "controller {}: delta {} refers to a snapshot that was never written; skipping it",
+                        brokerId,
+                        seq);
                 s = s.at(Math.max(s.controllerEpoch(), d.controllerEpoch), seq);
                 needSnapshot = true;
                 continue;
@@ -117,12 +128,11 @@ final class StateLoader {
                 needSnapshot = true;
             }
         }
-        return new Loaded(s, head, headExists, nextSnapshotId, applied, reader.bytesRead() - bytesBeforeDeltas,
-                needSnapshot);
+        return new Loaded(
+                s, head, headExists, nextSnapshotId, applied, reader.bytesRead() - bytesBeforeDeltas, needSnapshot);
     }
 
-    private record Fallback(ClusterState state, SnapshotManifest manifest) {
-    }
+    private record Fallback(ClusterState state, SnapshotManifest manifest) {}
 
     private Fallback fallback(long[] snapshotIds, SnapshotManifest skip) throws Exception {
         for (int i = snapshotIds.length - 1; i >= 0; i--) {
@@ -139,8 +149,7 @@ final class StateLoader {
                 LOG.error("controller {}: snapshot {} unreadable too: {}", brokerId, id, e.getMessage());
             }
         }
-        LOG.error("controller {}: no readable snapshot; rebuilding from the delta log and live brokers only",
-                brokerId);
+        LOG.error("controller {}: no readable snapshot; rebuilding from the delta log and live brokers only", brokerId);
         return null;
     }
 }

@@ -10,6 +10,10 @@ import io.sluice.cluster.state.wire.SnapshotManifestDescriptor;
 import io.sluice.cluster.state.wire.StateSerializer;
 import io.sluice.cluster.zk.ZkPaths;
 import io.sluice.codec.part.PartDescriptor;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -19,11 +23,6 @@ import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Writes the controller's state to ZooKeeper, every write fenced by the controller epoch: each change as one small
@@ -70,9 +69,15 @@ final class StatePublisher implements AutoCloseable {
      * @param controllerThread runs a task on the controller thread
      * @param onFenced         called on the controller thread when a write found a newer controller
      */
-    StatePublisher(CuratorFramework client, int brokerId, ClusterConfig config, StateReader reader,
-                   ClusterController.ControllerStats stats, Consumer<Runnable> controllerThread,
-                   Consumer<ControllerFencedException> onFenced, AppliedListener listener) {
+    StatePublisher(
+            CuratorFramework client,
+            int brokerId,
+            ClusterConfig config,
+            StateReader reader,
+            ClusterController.ControllerStats stats,
+            Consumer<Runnable> controllerThread,
+            Consumer<ControllerFencedException> onFenced,
+            AppliedListener listener) {
         this.client = client;
         this.brokerId = brokerId;
         this.config = config;
@@ -81,8 +86,8 @@ final class StatePublisher implements AutoCloseable {
         this.controllerThread = controllerThread;
         this.onFenced = onFenced;
         this.listener = listener;
-        this.serializer = new StateSerializer(config.compression(), config.partBytes(), config.maxSnapshotParts(),
-                config.maxStateBytes());
+        this.serializer = new StateSerializer(
+                config.compression(), config.partBytes(), config.maxSnapshotParts(), config.maxStateBytes());
         this.snapshotPolicy = SnapshotPolicy.of(config.deltasPerSnapshot(), config.partBytes());
     }
 
@@ -162,8 +167,12 @@ final class StatePublisher implements AutoCloseable {
             m.inSnapshot = true;
             bytes = serializer.encodeDelta(m);
         }
-        List<CuratorTransactionResult> r = commit("delta", List.of(client.transactionOp().create()
-                .withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(ZkPaths.STATE + "/" + ZkPaths.DELTA_PREFIX, bytes)),
+        List<CuratorTransactionResult> r = commit(
+                "delta",
+                List.of(client.transactionOp()
+                        .create()
+                        .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                        .forPath(ZkPaths.STATE + "/" + ZkPaths.DELTA_PREFIX, bytes)),
                 bytes.length);
         String path = r.get(0).getResultPath();
         long seq = ZkPaths.deltaSeq(path.substring(path.lastIndexOf('/') + 1));
@@ -199,14 +208,21 @@ final class StatePublisher implements AutoCloseable {
             written += parts.get(i).length;
         }
         ByteBuffer h = ByteBuffer.wrap(parts.get(0));
-        SnapshotManifest manifest = new SnapshotManifest(id, writer.epoch(), state.appliedSeq(), parts.size(),
-                h.getInt(PartDescriptor.TOTAL_LENGTH_OFFSET), h.getInt(PartDescriptor.STREAM_CRC_OFFSET),
+        SnapshotManifest manifest = new SnapshotManifest(
+                id,
+                writer.epoch(),
+                state.appliedSeq(),
+                parts.size(),
+                h.getInt(PartDescriptor.TOTAL_LENGTH_OFFSET),
+                h.getInt(PartDescriptor.STREAM_CRC_OFFSET),
                 config.compression());
         byte[] mbytes = SnapshotManifestDescriptor.encode(manifest);
-        CuratorOp headOp = headExists ? client.transactionOp().setData().forPath(ZkPaths.STATE_HEAD, mbytes)
+        CuratorOp headOp = headExists
+                ? client.transactionOp().setData().forPath(ZkPaths.STATE_HEAD, mbytes)
                 : client.transactionOp().create().forPath(ZkPaths.STATE_HEAD, mbytes);
-        commit("snapshot " + id + " manifest", List.of(
-                client.transactionOp().create().forPath(ZkPaths.snapshotManifest(id), mbytes), headOp),
+        commit(
+                "snapshot " + id + " manifest",
+                List.of(client.transactionOp().create().forPath(ZkPaths.snapshotManifest(id), mbytes), headOp),
                 2L * mbytes.length);
         written += 2L * mbytes.length;
         headExists = true;
@@ -219,8 +235,14 @@ final class StatePublisher implements AutoCloseable {
         stats.lastSnapshotParts.set(parts.size());
         stats.lastSnapshotBytes.set(enc.compressedBytes());
         observer.published(PublicationObserver.Kind.SNAPSHOT, written, System.nanoTime() - started);
-        LOG.info("controller {}: snapshot {} at seq {}: {} bytes state, {} compressed in {} parts", brokerId, id,
-                manifest.lastDeltaSeq(), enc.uncompressedBytes(), enc.compressedBytes(), parts.size());
+        LOG.info(
+                "controller {}: snapshot {} at seq {}: {} bytes state, {} compressed in {} parts",
+                brokerId,
+                id,
+                manifest.lastDeltaSeq(),
+                enc.uncompressedBytes(),
+                enc.compressedBytes(),
+                parts.size());
         prune();
         watchSnapshot();
     }
@@ -289,15 +311,16 @@ final class StatePublisher implements AutoCloseable {
             try {
                 SnapshotManifest published = reader.readHead(null);
                 if (published == null || !published.equals(h)) {
-                    throw new CorruptStateException(ZkPaths.STATE_HEAD + " no longer names snapshot "
-                            + h.snapshotId());
+                    throw new CorruptStateException(ZkPaths.STATE_HEAD + " no longer names snapshot " + h.snapshotId());
                 }
                 if (ours) {
                     reader.readSnapshot(h);
                 }
                 watchSnapshot();
             } catch (CorruptStateException e) {
-                LOG.error("controller {}: published snapshot damaged ({}); writing a fresh one", brokerId,
+                LOG.error(
+                        "controller {}: published snapshot damaged ({}); writing a fresh one",
+                        brokerId,
                         e.getMessage());
                 stats.snapshotRepairs.incrementAndGet();
                 writeSnapshot();

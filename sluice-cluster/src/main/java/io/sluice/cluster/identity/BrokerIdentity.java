@@ -36,7 +36,8 @@ public record BrokerIdentity(String clusterId, int brokerId) {
      *
      * @throws IdentityMismatchException when a directory belongs to another broker or cluster
      */
-    public static BrokerIdentity loadOrCreate(List<Path> logDirs, int brokerId, String configuredClusterId) throws IOException {
+    public static BrokerIdentity loadOrCreate(List<Path> logDirs, int brokerId, String configuredClusterId)
+            throws IOException {
         String clusterId = configuredClusterId;
         for (Path dir : logDirs) {
             Path file = dir.resolve(FILE_NAME);
@@ -50,10 +51,12 @@ public record BrokerIdentity(String clusterId, int brokerId) {
                 throw new IdentityMismatchException(file + " lacks " + CLUSTER_ID_KEY + " or " + BROKER_ID_KEY);
             }
             if (!storedBroker.equals(Integer.toString(brokerId))) {
-                throw new IdentityMismatchException(file + " belongs to broker.id " + storedBroker + ", but this broker is configured with broker.id " + brokerId);
+                throw new IdentityMismatchException(file + " belongs to broker.id " + storedBroker
+                        + ", but this broker is configured with broker.id " + brokerId);
             }
             if (clusterId != null && !clusterId.equals(storedCluster)) {
-                throw new IdentityMismatchException(file + " belongs to cluster " + storedCluster + ", but this broker expects cluster " + clusterId);
+                throw new IdentityMismatchException(file + " belongs to cluster " + storedCluster
+                        + ", but this broker expects cluster " + clusterId);
             }
             clusterId = storedCluster;
         }

@@ -1,10 +1,9 @@
 package io.sluice.cluster.node;
 
 import io.sluice.cluster.zk.ZkPaths;
+import java.nio.charset.StandardCharsets;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
-
-import java.nio.charset.StandardCharsets;
 
 /**
  * The cluster id kept in {@code /cluster/id}: the first broker to start writes its candidate, every later broker
@@ -14,8 +13,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Stateless; thread-safe.
  */
 public final class ClusterIdStore {
-    private ClusterIdStore() {
-    }
+    private ClusterIdStore() {}
 
     /** The id recorded in ZooKeeper; {@code candidate} is recorded first when there is none yet. */
     public static String resolve(CuratorFramework client, String candidate) throws Exception {
@@ -25,7 +23,8 @@ public final class ClusterIdStore {
                 return new String(stored, StandardCharsets.UTF_8);
             } catch (KeeperException.NoNodeException absent) {
                 try {
-                    client.create().creatingParentContainersIfNeeded()
+                    client.create()
+                            .creatingParentContainersIfNeeded()
                             .forPath(ZkPaths.CLUSTER_ID, candidate.getBytes(StandardCharsets.UTF_8));
                     return candidate;
                 } catch (KeeperException.NodeExistsException raced) {

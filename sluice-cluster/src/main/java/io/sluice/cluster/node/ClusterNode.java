@@ -7,30 +7,29 @@ import io.sluice.cluster.controller.ConfigChange;
 import io.sluice.cluster.controller.ConfigChangeResult;
 import io.sluice.cluster.controller.ConfigSchema;
 import io.sluice.cluster.controller.ControlledShutdownResult;
+import io.sluice.cluster.controller.ControllerElection;
 import io.sluice.cluster.controller.CreatePartitionsResult;
 import io.sluice.cluster.controller.ElectionResult;
 import io.sluice.cluster.controller.ElectionType;
 import io.sluice.cluster.controller.IsrChangeRequest;
+import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.controller.PartitionIncrease;
 import io.sluice.cluster.controller.ReassignmentResult;
 import io.sluice.cluster.controller.ReplicationError;
-import io.sluice.cluster.controller.ControllerElection;
-import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.registry.BrokerRegistration;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.ClusterStateFollower;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.TopicState;
-import org.apache.curator.framework.CuratorFramework;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One broker's place in the cluster, the single object the broker wires: its registration, its copy of the cluster
@@ -120,9 +119,10 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /** Creates a topic with replicas placed rack-aware over the live brokers; completes with the published topic. */
-    public CompletableFuture<TopicState> createTopic(String name, int partitions, int replicationFactor,
-                                                     Map<String, String> configs) {
-        return controller == null ? notController("createTopic")
+    public CompletableFuture<TopicState> createTopic(
+            String name, int partitions, int replicationFactor, Map<String, String> configs) {
+        return controller == null
+                ? notController("createTopic")
                 : controller.createTopic(name, partitions, replicationFactor, configs);
     }
 
@@ -131,9 +131,10 @@ public final class ClusterNode implements AutoCloseable {
      * {@link io.sluice.cluster.controller.InvalidAssignmentRequestException}. With {@code validateOnly} nothing is
      * published.
      */
-    public CompletableFuture<TopicState> createTopic(String name, int[][] replicas, Map<String, String> configs,
-                                                     boolean validateOnly) {
-        return controller == null ? notController("createTopic")
+    public CompletableFuture<TopicState> createTopic(
+            String name, int[][] replicas, Map<String, String> configs, boolean validateOnly) {
+        return controller == null
+                ? notController("createTopic")
                 : controller.createTopic(name, replicas, configs, validateOnly);
     }
 
@@ -141,9 +142,10 @@ public final class ClusterNode implements AutoCloseable {
      * Kafka's CreatePartitions: each topic grows to the count asked for; completes with one result per topic in
      * request order, everything accepted published in one delta (nothing with {@code validateOnly}).
      */
-    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(List<PartitionIncrease> increases,
-                                                                            boolean validateOnly) {
-        return controller == null ? notController("createPartitions")
+    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(
+            List<PartitionIncrease> increases, boolean validateOnly) {
+        return controller == null
+                ? notController("createPartitions")
                 : controller.createPartitions(increases, validateOnly);
     }
 
@@ -195,8 +197,8 @@ public final class ClusterNode implements AutoCloseable {
      * ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE, ELIGIBLE_LEADERS_NOT_AVAILABLE,
      * UNKNOWN_TOPIC_OR_PARTITION).
      */
-    public CompletableFuture<List<ElectionResult>> electLeaders(Collection<PartitionRef> partitions,
-                                                              ElectionType type) {
+    public CompletableFuture<List<ElectionResult>> electLeaders(
+            Collection<PartitionRef> partitions, ElectionType type) {
         return controller == null ? notController("electLeaders") : controller.electLeaders(partitions, type);
     }
 
@@ -204,9 +206,9 @@ public final class ClusterNode implements AutoCloseable {
      * Kafka's AlterPartitionReassignments: a target replica set per partition, null to cancel; completes with one
      * result per partition in the map's order.
      */
-    public CompletableFuture<List<ReassignmentResult>> alterPartitionReassignments(
-            Map<PartitionRef, int[]> targets) {
-        return controller == null ? notController("alterPartitionReassignments")
+    public CompletableFuture<List<ReassignmentResult>> alterPartitionReassignments(Map<PartitionRef, int[]> targets) {
+        return controller == null
+                ? notController("alterPartitionReassignments")
                 : controller.alterPartitionReassignments(targets);
     }
 
@@ -215,9 +217,10 @@ public final class ClusterNode implements AutoCloseable {
      * and the cluster default: each resource checked by {@code schema} on the controller; completes with one result
      * per change in request order, everything accepted published in one delta (nothing with {@code validateOnly}).
      */
-    public CompletableFuture<List<ConfigChangeResult>> alterConfigs(List<ConfigChange> changes, ConfigSchema schema,
-                                                                    boolean validateOnly) {
-        return controller == null ? notController("alterConfigs")
+    public CompletableFuture<List<ConfigChangeResult>> alterConfigs(
+            List<ConfigChange> changes, ConfigSchema schema, boolean validateOnly) {
+        return controller == null
+                ? notController("alterConfigs")
                 : controller.alterConfigs(changes, schema, validateOnly);
     }
 

@@ -2,11 +2,10 @@ package io.sluice.cluster.node;
 
 import io.sluice.cluster.state.CorruptStateException;
 import io.sluice.cluster.zk.ZkPaths;
+import java.nio.ByteBuffer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
-
-import java.nio.ByteBuffer;
 
 /**
  * Reserves blocks of producer ids for the whole cluster in {@code /latest_producer_id_block}, which holds the first
@@ -47,7 +46,9 @@ public final class ProducerIdBlocks {
             }
             long first = decode(current);
             try {
-                client.setData().withVersion(stat.getVersion()).forPath(ZkPaths.PRODUCER_ID_BLOCK, encode(first + size));
+                client.setData()
+                        .withVersion(stat.getVersion())
+                        .forPath(ZkPaths.PRODUCER_ID_BLOCK, encode(first + size));
                 return first;
             } catch (KeeperException.BadVersionException raced) {
                 // Another broker reserved a block meanwhile: read its end and try again.

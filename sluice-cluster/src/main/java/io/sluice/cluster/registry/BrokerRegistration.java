@@ -4,6 +4,10 @@ import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterStateException;
 import io.sluice.cluster.state.wire.StateSerializer;
 import io.sluice.cluster.zk.ZkPaths;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
@@ -12,11 +16,6 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A broker's membership: the ephemeral znode {@code /brokers/ids/<id>} holding its {@link BrokerInfo} (id, rack,
@@ -61,7 +60,10 @@ public final class BrokerRegistration implements AutoCloseable {
     private void createOrWait(long deadline) throws Exception {
         while (true) {
             try {
-                client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, data);
+                client.create()
+                        .creatingParentContainersIfNeeded()
+                        .withMode(CreateMode.EPHEMERAL)
+                        .forPath(path, data);
                 return;
             } catch (KeeperException.NodeExistsException e) {
                 Stat stat = new Stat();
@@ -77,8 +79,12 @@ public final class BrokerRegistration implements AutoCloseable {
                 if (!Arrays.equals(holder, data) || System.nanoTime() >= deadline) {
                     throw duplicate(holder, stat);
                 }
-                LOG.info("broker {}: {} is held by session 0x{} with our own data (an earlier session of this "
-                        + "broker); waiting for it to expire", self.id(), path, Long.toHexString(stat.getEphemeralOwner()));
+                LOG.info(
+                        "broker {}: {} is held by session 0x{} with our own data (an earlier session of this "
+                                + "broker); waiting for it to expire",
+                        self.id(),
+                        path,
+                        Long.toHexString(stat.getEphemeralOwner()));
                 awaitDeletion(deadline);
             }
         }
@@ -96,7 +102,8 @@ public final class BrokerRegistration implements AutoCloseable {
 
     private void awaitDeletion(long deadlineNanos) throws Exception {
         CountDownLatch gone = new CountDownLatch(1);
-        Stat s = client.checkExists().usingWatcher((org.apache.curator.framework.api.CuratorWatcher) e -> gone.countDown())
+        Stat s = client.checkExists()
+                .usingWatcher((org.apache.curator.framework.api.CuratorWatcher) e -> gone.countDown())
                 .forPath(path);
         if (s == null) {
             return;

@@ -13,7 +13,8 @@ public final class DuplicateBrokerIdException extends Exception {
 
     public DuplicateBrokerIdException(int brokerId, Endpoint holderEndpoint, long holderSession) {
         super("broker.id " + brokerId + " is already registered by the broker at " + holderEndpoint
-                + " (ZooKeeper session 0x" + Long.toHexString(holderSession) + "); each broker needs its own broker.id");
+                + " (ZooKeeper session 0x" + Long.toHexString(holderSession)
+                + "); each broker needs its own broker.id");
         this.brokerId = brokerId;
         this.holderEndpoint = holderEndpoint;
     }

@@ -11,8 +11,15 @@ import io.sluice.codec.error.MalformedInputException;
  *
  * <p>Immutable; thread-safe.
  */
-public record AclEntry(byte resourceType, String resourceName, byte patternType, String principal, String host,
-                       byte operation, byte permissionType) implements Comparable<AclEntry> {
+public record AclEntry(
+        byte resourceType,
+        String resourceName,
+        byte patternType,
+        String principal,
+        String host,
+        byte operation,
+        byte permissionType)
+        implements Comparable<AclEntry> {
     public static final byte TOPIC = 2;
     public static final byte GROUP = 3;
     public static final byte CLUSTER = 4;
@@ -23,6 +30,7 @@ public record AclEntry(byte resourceType, String resourceName, byte patternType,
     public static final byte PREFIXED = 4;
     /** AclOperation ALL .. DESCRIBE_TOKENS. */
     public static final byte FIRST_OPERATION = 2;
+
     public static final byte LAST_OPERATION = 14;
     public static final byte DENY = 2;
     public static final byte ALLOW = 3;
@@ -40,16 +48,20 @@ public record AclEntry(byte resourceType, String resourceName, byte patternType,
             throw new MalformedInputException("ACL: pattern type " + patternType + " is neither LITERAL nor PREFIXED");
         }
         if (operation < FIRST_OPERATION || operation > LAST_OPERATION) {
-            throw new MalformedInputException("ACL: operation " + operation + " outside " + FIRST_OPERATION + ".."
-                    + LAST_OPERATION);
+            throw new MalformedInputException(
+                    "ACL: operation " + operation + " outside " + FIRST_OPERATION + ".." + LAST_OPERATION);
         }
         if (permissionType != DENY && permissionType != ALLOW) {
             throw new MalformedInputException("ACL: permission type " + permissionType + " is neither DENY nor ALLOW");
         }
-        if (resourceName == null || resourceName.isEmpty() || principal == null || principal.isEmpty()
-                || host == null || host.isEmpty()) {
-            throw new MalformedInputException("ACL: empty resource name, principal or host in " + resourceName + " "
-                    + principal + " " + host);
+        if (resourceName == null
+                || resourceName.isEmpty()
+                || principal == null
+                || principal.isEmpty()
+                || host == null
+                || host.isEmpty()) {
+            throw new MalformedInputException(
+                    "ACL: empty resource name, principal or host in " + resourceName + " " + principal + " " + host);
         }
     }
 

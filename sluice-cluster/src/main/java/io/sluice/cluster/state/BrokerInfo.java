@@ -1,7 +1,6 @@
 package io.sluice.cluster.state;
 
 import io.sluice.codec.endpoint.Endpoint;
-
 import java.util.List;
 import java.util.Objects;
 

@@ -203,8 +203,8 @@ final class BrokerMapView extends AbstractMap<Integer, BrokerInfo> implements Na
     }
 
     @Override
-    public NavigableMap<Integer, BrokerInfo> subMap(Integer fromKey, boolean fromInclusive, Integer toKey,
-                                                     boolean toInclusive) {
+    public NavigableMap<Integer, BrokerInfo> subMap(
+            Integer fromKey, boolean fromInclusive, Integer toKey, boolean toInclusive) {
         return navigable().subMap(fromKey, fromInclusive, toKey, toInclusive);
     }
 

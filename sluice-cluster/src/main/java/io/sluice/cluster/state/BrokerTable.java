@@ -29,6 +29,7 @@ final class BrokerTable implements Iterable<BrokerInfo> {
 
     /** {@code ids[c]} sorted ascending, every id of chunk c below every id of chunk c + 1; never empty. */
     private final int[][] ids;
+
     private final BrokerInfo[][] infos;
     private final int size;
 
@@ -232,7 +233,9 @@ final class BrokerTable implements Iterable<BrokerInfo> {
             int half = grownIds.length / 2;
             ids[c] = Arrays.copyOfRange(grownIds, 0, half);
             infos[c] = Arrays.copyOfRange(grownInfos, 0, half);
-            insertChunk(c + 1, Arrays.copyOfRange(grownIds, half, grownIds.length),
+            insertChunk(
+                    c + 1,
+                    Arrays.copyOfRange(grownIds, half, grownIds.length),
                     Arrays.copyOfRange(grownInfos, half, grownInfos.length));
         }
 

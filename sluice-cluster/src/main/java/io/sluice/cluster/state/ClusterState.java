@@ -9,7 +9,6 @@ import io.sluice.cluster.state.wire.ScramRecord;
 import io.sluice.cluster.state.wire.SnapshotRecord;
 import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.error.MalformedInputException;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -36,8 +35,8 @@ import java.util.UUID;
 public final class ClusterState {
     private static final NavigableSet<AclEntry> NO_ACLS = Collections.unmodifiableNavigableSet(new TreeSet<>());
     /** Before anything was published: ZooKeeper numbers the first delta 0, so the empty state sits at -1. */
-    public static final ClusterState EMPTY = new ClusterState(0, -1, BrokerTable.EMPTY, new LinkedHashMap<>(),
-            Map.of(), Map.of(), NO_ACLS, ScramCredentials.EMPTY, null);
+    public static final ClusterState EMPTY = new ClusterState(
+            0, -1, BrokerTable.EMPTY, new LinkedHashMap<>(), Map.of(), Map.of(), NO_ACLS, ScramCredentials.EMPTY, null);
     /** The broker id under which the cluster-wide default broker configuration is kept (Kafka's empty name). */
     public static final int CLUSTER_DEFAULT_BROKER = ConfigRecord.CLUSTER_DEFAULT;
 
@@ -47,6 +46,7 @@ public final class ClusterState {
     private final BrokerTable brokerTable;
     /** Never modified after construction; shared by the next state when a delta leaves it unchanged. */
     private final LinkedHashMap<UUID, TopicState> topicsOwned;
+
     private final BrokerMapView brokers;
     private final Map<UUID, TopicState> topicsById;
     private final Map<String, TopicState> topicsByName;
@@ -63,10 +63,16 @@ public final class ClusterState {
      * {@code sameTopicsAs} non-null: the topics are that state's, so its name index is shared too (and its broker
      * view, when the brokers are the same table).
      */
-    private ClusterState(int controllerEpoch, long appliedSeq, BrokerTable brokers,
-                         LinkedHashMap<UUID, TopicState> topicsById, Map<Integer, Map<String, String>> brokerConfigs,
-                         Map<String, Map<String, String>> clientQuotaConfigs, NavigableSet<AclEntry> acls,
-                         ScramCredentials scramCredentials, ClusterState sameTopicsAs) {
+    private ClusterState(
+            int controllerEpoch,
+            long appliedSeq,
+            BrokerTable brokers,
+            LinkedHashMap<UUID, TopicState> topicsById,
+            Map<Integer, Map<String, String>> brokerConfigs,
+            Map<String, Map<String, String>> clientQuotaConfigs,
+            NavigableSet<AclEntry> acls,
+            ScramCredentials scramCredentials,
+            ClusterState sameTopicsAs) {
         this.controllerEpoch = controllerEpoch;
         this.clientQuotaConfigs = clientQuotaConfigs;
         this.acls = acls;
@@ -75,7 +81,8 @@ public final class ClusterState {
         this.appliedSeq = appliedSeq;
         this.brokerTable = brokers;
         this.topicsOwned = topicsById;
-        this.brokers = sameTopicsAs != null && sameTopicsAs.brokerTable == brokers ? sameTopicsAs.brokers
+        this.brokers = sameTopicsAs != null && sameTopicsAs.brokerTable == brokers
+                ? sameTopicsAs.brokers
                 : new BrokerMapView(brokers);
         this.topicsById = Collections.unmodifiableMap(topicsById);
         if (sameTopicsAs != null) {
@@ -158,8 +165,16 @@ public final class ClusterState {
 
     /** This state with {@code quotas} as its client quota configurations (for the controller's tests and tools). */
     public ClusterState withClientQuotaConfigs(Map<String, Map<String, String>> quotas) {
-        return new ClusterState(controllerEpoch, appliedSeq, brokerTable, topicsOwned, brokerConfigs,
-                sortedQuotas(quotas), acls, scramCredentials, this);
+        return new ClusterState(
+                controllerEpoch,
+                appliedSeq,
+                brokerTable,
+                topicsOwned,
+                brokerConfigs,
+                sortedQuotas(quotas),
+                acls,
+                scramCredentials,
+                this);
     }
 
     private static Map<String, Map<String, String>> sortedQuotas(Map<String, Map<String, String>> quotas) {
@@ -191,28 +206,41 @@ public final class ClusterState {
     }
 
     /** Builds a state from parts, for the controller and tests. */
-    public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
-                                  Iterable<TopicState> topics) {
+    public static ClusterState of(
+            int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers, Iterable<TopicState> topics) {
         return of(controllerEpoch, appliedSeq, brokers, topics, Map.of());
     }
 
     /** Builds a state from parts with dynamic broker configurations by broker id. */
-    public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
-                                  Iterable<TopicState> topics, Map<Integer, Map<String, String>> brokerConfigs) {
+    public static ClusterState of(
+            int controllerEpoch,
+            long appliedSeq,
+            Iterable<BrokerInfo> brokers,
+            Iterable<TopicState> topics,
+            Map<Integer, Map<String, String>> brokerConfigs) {
         return of(controllerEpoch, appliedSeq, brokers, topics, brokerConfigs, List.of());
     }
 
     /** Builds a state from parts with dynamic broker configurations and access control entries. */
-    public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
-                                  Iterable<TopicState> topics, Map<Integer, Map<String, String>> brokerConfigs,
-                                  Collection<AclEntry> acls) {
+    public static ClusterState of(
+            int controllerEpoch,
+            long appliedSeq,
+            Iterable<BrokerInfo> brokers,
+            Iterable<TopicState> topics,
+            Map<Integer, Map<String, String>> brokerConfigs,
+            Collection<AclEntry> acls) {
         return of(controllerEpoch, appliedSeq, brokers, topics, brokerConfigs, acls, List.of());
     }
 
     /** Builds a state from parts with dynamic broker configurations, access control entries and SCRAM credentials. */
-    public static ClusterState of(int controllerEpoch, long appliedSeq, Iterable<BrokerInfo> brokers,
-                                  Iterable<TopicState> topics, Map<Integer, Map<String, String>> brokerConfigs,
-                                  Collection<AclEntry> acls, Collection<ScramCredentialEntry> scram) {
+    public static ClusterState of(
+            int controllerEpoch,
+            long appliedSeq,
+            Iterable<BrokerInfo> brokers,
+            Iterable<TopicState> topics,
+            Map<Integer, Map<String, String>> brokerConfigs,
+            Collection<AclEntry> acls,
+            Collection<ScramCredentialEntry> scram) {
         BrokerTable b = BrokerTable.of(brokers);
         LinkedHashMap<UUID, TopicState> t = new LinkedHashMap<>();
         for (TopicState topic : topics) {
@@ -224,15 +252,22 @@ public final class ClusterState {
                 configs.put(e.getKey(), Collections.unmodifiableMap(new TreeMap<>(e.getValue())));
             }
         }
-        return new ClusterState(controllerEpoch, appliedSeq, b, t, Collections.unmodifiableMap(configs), Map.of(),
+        return new ClusterState(
+                controllerEpoch,
+                appliedSeq,
+                b,
+                t,
+                Collections.unmodifiableMap(configs),
+                Map.of(),
                 acls.isEmpty() ? NO_ACLS : Collections.unmodifiableNavigableSet(new TreeSet<>(acls)),
-                ScramCredentials.of(scram), null);
+                ScramCredentials.of(scram),
+                null);
     }
 
     /** This state re-stamped with a controller epoch and position (a snapshot written by a newer controller). */
     public ClusterState at(int epoch, long seq) {
-        return new ClusterState(epoch, seq, brokerTable, topicsOwned, brokerConfigs, clientQuotaConfigs, acls,
-                scramCredentials, this);
+        return new ClusterState(
+                epoch, seq, brokerTable, topicsOwned, brokerConfigs, clientQuotaConfigs, acls, scramCredentials, this);
     }
 
     /**
@@ -247,12 +282,19 @@ public final class ClusterState {
             throw new StaleEpochException("delta " + seq, delta.controllerEpoch, controllerEpoch);
         }
         if (delta.prevSeq != appliedSeq) {
-            throw new StateGapException("delta " + seq + " follows " + delta.prevSeq + " but the state is at "
-                    + appliedSeq);
+            throw new StateGapException(
+                    "delta " + seq + " follows " + delta.prevSeq + " but the state is at " + appliedSeq);
         }
-        if (delta.joined == null || delta.left == null || delta.createdTopics == null || delta.deletedTopics == null
-                || delta.partitionChanges == null || delta.configChanges == null || delta.addedPartitions == null
-                || delta.addedAcls == null || delta.removedAcls == null || delta.setScram == null
+        if (delta.joined == null
+                || delta.left == null
+                || delta.createdTopics == null
+                || delta.deletedTopics == null
+                || delta.partitionChanges == null
+                || delta.configChanges == null
+                || delta.addedPartitions == null
+                || delta.addedAcls == null
+                || delta.removedAcls == null
+                || delta.setScram == null
                 || delta.deletedScram == null) {
             throw new MalformedInputException("delta " + seq + ": a null list");
         }
@@ -260,7 +302,8 @@ public final class ClusterState {
         if (!delta.joined.isEmpty() || delta.left.length > 0) {
             List<BrokerInfo> joined = new ArrayList<>(delta.joined.size());
             for (Object r : delta.joined) {
-                joined.add(element(BrokerRecord.class, r, "delta " + seq + " joined").toInfo());
+                joined.add(element(BrokerRecord.class, r, "delta " + seq + " joined")
+                        .toInfo());
             }
             b = brokerTable.with(joined, delta.left);
         }
@@ -288,13 +331,17 @@ public final class ClusterState {
         if (configs != brokerConfigs) {
             configs = Collections.unmodifiableMap(configs);
         }
-        boolean topicsChanged = !delta.createdTopics.isEmpty() || !delta.deletedTopics.isEmpty()
-                || !delta.partitionChanges.isEmpty() || !delta.addedPartitions.isEmpty() || topicConfigsChanged;
+        boolean topicsChanged = !delta.createdTopics.isEmpty()
+                || !delta.deletedTopics.isEmpty()
+                || !delta.partitionChanges.isEmpty()
+                || !delta.addedPartitions.isEmpty()
+                || topicConfigsChanged;
         LinkedHashMap<UUID, TopicState> topics = topicsOwned;
         if (topicsChanged) {
             topics = new LinkedHashMap<>(topicsOwned);
             for (Object r : delta.createdTopics) {
-                TopicState topic = element(TopicRecord.class, r, "delta " + seq + " createdTopics").toTopic();
+                TopicState topic = element(TopicRecord.class, r, "delta " + seq + " createdTopics")
+                        .toTopic();
                 topics.put(topic.id(), topic);
             }
             for (UUID id : delta.deletedTopics) {
@@ -306,8 +353,16 @@ public final class ClusterState {
                 applyTopicConfigs(topics, delta.configChanges, seq);
             }
         }
-        return new ClusterState(delta.controllerEpoch, seq, b, topics, configs, quotas, applyAcls(delta, seq),
-                scramCredentials.apply(delta.deletedScram, delta.setScram, "delta " + seq), topicsChanged ? null : this);
+        return new ClusterState(
+                delta.controllerEpoch,
+                seq,
+                b,
+                topics,
+                configs,
+                quotas,
+                applyAcls(delta, seq),
+                scramCredentials.apply(delta.deletedScram, delta.setScram, "delta " + seq),
+                topicsChanged ? null : this);
     }
 
     /** CreateAcls and DeleteAcls: removals first, then additions; an unchanged set is shared. */
@@ -317,7 +372,8 @@ public final class ClusterState {
         }
         TreeSet<AclEntry> next = new TreeSet<>(acls);
         for (Object r : delta.removedAcls) {
-            next.remove(element(AclRecord.class, r, "delta " + seq + " removedAcls").toEntry());
+            next.remove(
+                    element(AclRecord.class, r, "delta " + seq + " removedAcls").toEntry());
         }
         for (Object r : delta.addedAcls) {
             next.add(element(AclRecord.class, r, "delta " + seq + " addedAcls").toEntry());
@@ -362,14 +418,15 @@ public final class ClusterState {
     }
 
     /** CreatePartitions: each record the next partition of its topic, with its complete state. */
-    private static void applyAddedPartitions(Map<UUID, TopicState> topics, List<PartitionChangeRecord> added,
-                                             long seq) {
+    private static void applyAddedPartitions(
+            Map<UUID, TopicState> topics, List<PartitionChangeRecord> added, long seq) {
         if (added.isEmpty()) {
             return;
         }
         Map<UUID, List<PartitionState>> byTopic = new LinkedHashMap<>();
         for (Object decoded : added) {
-            PartitionChangeRecord c = element(PartitionChangeRecord.class, decoded, "delta " + seq + " addedPartitions");
+            PartitionChangeRecord c =
+                    element(PartitionChangeRecord.class, decoded, "delta " + seq + " addedPartitions");
             TopicState topic = topicOf(topics, c, seq, "partitions added to");
             List<PartitionState> list = byTopic.computeIfAbsent(c.topicId, k -> new ArrayList<>());
             int expected = topic.partitionCount() + list.size();
@@ -382,44 +439,53 @@ public final class ClusterState {
                         + c.partition + " without replicas or isr");
             }
             requireReplicaSet(seq, topic, c);
-            int partitionEpoch = c.partitionEpoch == PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED ? 0
-                    : c.partitionEpoch;
-            list.add(new PartitionState(c.replicas, c.leader, c.leaderEpoch, c.isr, partitionEpoch,
-                    c.addingReplicas, c.removingReplicas));
+            int partitionEpoch =
+                    c.partitionEpoch == PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED ? 0 : c.partitionEpoch;
+            list.add(new PartitionState(
+                    c.replicas, c.leader, c.leaderEpoch, c.isr, partitionEpoch, c.addingReplicas, c.removingReplicas));
         }
         for (Map.Entry<UUID, List<PartitionState>> e : byTopic.entrySet()) {
             topics.put(e.getKey(), topics.get(e.getKey()).withAddedPartitions(e.getValue()));
         }
     }
 
-    private static void applyPartitionChanges(Map<UUID, TopicState> topics, List<PartitionChangeRecord> changes,
-                                              long seq) {
+    private static void applyPartitionChanges(
+            Map<UUID, TopicState> topics, List<PartitionChangeRecord> changes, long seq) {
         if (changes.isEmpty()) {
             return;
         }
         Map<UUID, PartitionState[]> byTopic = new LinkedHashMap<>();
         for (Object decoded : changes) {
-            PartitionChangeRecord c = element(PartitionChangeRecord.class, decoded, "delta " + seq + " partitionChanges");
+            PartitionChangeRecord c =
+                    element(PartitionChangeRecord.class, decoded, "delta " + seq + " partitionChanges");
             TopicState topic = topicOf(topics, c, seq, "partition change for");
             if (c.partition < 0 || c.partition >= topic.partitionCount()) {
                 throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " partition "
                         + c.partition + " outside 0.." + (topic.partitionCount() - 1));
             }
             if (c.isr == null) {
-                throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " partition "
-                        + c.partition + " has a null isr");
+                throw new MalformedInputException(
+                        "delta " + seq + ": topic " + topic.name() + " partition " + c.partition + " has a null isr");
             }
-            PartitionState[] slots = byTopic.computeIfAbsent(c.topicId, k -> new PartitionState[topic.partitionCount()]);
+            PartitionState[] slots =
+                    byTopic.computeIfAbsent(c.topicId, k -> new PartitionState[topic.partitionCount()]);
             PartitionState base = slots[c.partition] != null ? slots[c.partition] : topic.partition(c.partition);
             // A v0 record (written before partition epochs) still counts as a change: one epoch up.
             int partitionEpoch = c.partitionEpoch == PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED
-                    ? base.partitionEpoch() + 1 : c.partitionEpoch;
+                    ? base.partitionEpoch() + 1
+                    : c.partitionEpoch;
             if (c.replicas == null) {
                 slots[c.partition] = base.with(c.leader, c.leaderEpoch, c.isr, partitionEpoch);
             } else {
                 requireReplicaSet(seq, topic, c);
-                slots[c.partition] = new PartitionState(c.replicas, c.leader, c.leaderEpoch, c.isr, partitionEpoch,
-                        c.addingReplicas, c.removingReplicas);
+                slots[c.partition] = new PartitionState(
+                        c.replicas,
+                        c.leader,
+                        c.leaderEpoch,
+                        c.isr,
+                        partitionEpoch,
+                        c.addingReplicas,
+                        c.removingReplicas);
             }
         }
         for (Map.Entry<UUID, PartitionState[]> e : byTopic.entrySet()) {
@@ -466,7 +532,10 @@ public final class ClusterState {
 
     /** The state a decoded snapshot describes. */
     public static ClusterState fromSnapshot(SnapshotRecord s) {
-        if (s.brokers == null || s.topics == null || s.brokerConfigs == null || s.acls == null
+        if (s.brokers == null
+                || s.topics == null
+                || s.brokerConfigs == null
+                || s.acls == null
                 || s.scramCredentials == null) {
             throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a null list");
         }
@@ -490,12 +559,12 @@ public final class ClusterState {
                 continue;
             }
             if (c.entityType != ConfigRecord.BROKER) {
-                throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a topic config among the "
-                        + "broker configs");
+                throw new MalformedInputException(
+                        "snapshot at " + s.lastDeltaSeq + ": a topic config among the " + "broker configs");
             }
             if (configs.put(c.brokerId, c.configs()) != null) {
-                throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": broker " + c.brokerId
-                        + " has two configs");
+                throw new MalformedInputException(
+                        "snapshot at " + s.lastDeltaSeq + ": broker " + c.brokerId + " has two configs");
             }
         }
         List<AclEntry> acls = new ArrayList<>(s.acls.size());
@@ -512,9 +581,12 @@ public final class ClusterState {
 
     /** Same brokers and topics (epoch and position aside). */
     public boolean sameContent(ClusterState o) {
-        return brokerTable.sameEntries(o.brokerTable) && topicsById.equals(o.topicsById)
-                && brokerConfigs.equals(o.brokerConfigs) && acls.equals(o.acls)
-                && clientQuotaConfigs.equals(o.clientQuotaConfigs) && scramCredentials.equals(o.scramCredentials);
+        return brokerTable.sameEntries(o.brokerTable)
+                && topicsById.equals(o.topicsById)
+                && brokerConfigs.equals(o.brokerConfigs)
+                && acls.equals(o.acls)
+                && clientQuotaConfigs.equals(o.clientQuotaConfigs)
+                && scramCredentials.equals(o.scramCredentials);
     }
 
     @Override

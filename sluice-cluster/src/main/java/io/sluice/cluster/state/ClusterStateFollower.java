@@ -3,6 +3,14 @@ package io.sluice.cluster.state;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.SnapshotManifest;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.state.ConnectionState;
@@ -11,15 +19,6 @@ import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
 /**
  * A broker's copy of the cluster state. It watches the head manifest and the delta log and, on every change, reads
@@ -153,7 +152,9 @@ public final class ClusterStateFollower implements AutoCloseable {
                 lastError = e;
                 LOG.warn("follower {}: keeping state at seq {}: {}", name, current.appliedSeq(), e.getMessage());
             } catch (Exception e) {
-                LOG.warn("follower {}: refresh failed, retrying on the next change or reconnect: {}", name,
+                LOG.warn(
+                        "follower {}: refresh failed, retrying on the next change or reconnect: {}",
+                        name,
                         e.toString());
             }
             if (current != before) {
@@ -182,8 +183,8 @@ public final class ClusterStateFollower implements AutoCloseable {
         if (head != null && head.lastDeltaSeq() > state.appliedSeq()) {
             if (head.controllerEpoch() < state.controllerEpoch()) {
                 rejected.incrementAndGet();
-                throw new StaleEpochException("snapshot " + head.snapshotId(), head.controllerEpoch(),
-                        state.controllerEpoch());
+                throw new StaleEpochException(
+                        "snapshot " + head.snapshotId(), head.controllerEpoch(), state.controllerEpoch());
             }
             if (state.appliedSeq() < 0 || !deltasLeadTowards(head, deltas, state.appliedSeq())) {
                 state = readSnapshot(head);

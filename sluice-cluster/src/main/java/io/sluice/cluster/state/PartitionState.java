@@ -18,8 +18,14 @@ import java.util.Arrays;
  * @param removingReplicas replicas a reassignment removes once every adding replica is in sync: still in
  *                         {@code replicas}; empty when no reassignment is in progress
  */
-public record PartitionState(int[] replicas, int leader, int leaderEpoch, int[] isr, int partitionEpoch,
-                             int[] addingReplicas, int[] removingReplicas) {
+public record PartitionState(
+        int[] replicas,
+        int leader,
+        int leaderEpoch,
+        int[] isr,
+        int partitionEpoch,
+        int[] addingReplicas,
+        int[] removingReplicas) {
     public static final int NO_LEADER = -1;
     private static final int[] NONE = new int[0];
 
@@ -71,21 +77,21 @@ public record PartitionState(int[] replicas, int leader, int leaderEpoch, int[] 
 
     /** A change of this partition: the given leader, leader epoch and ISR, under the next partition epoch. */
     public PartitionState withLeader(int newLeader, int newLeaderEpoch, int[] newIsr) {
-        return new PartitionState(replicas, newLeader, newLeaderEpoch, newIsr, partitionEpoch + 1, addingReplicas,
-                removingReplicas);
+        return new PartitionState(
+                replicas, newLeader, newLeaderEpoch, newIsr, partitionEpoch + 1, addingReplicas, removingReplicas);
     }
 
     /** This partition with every leadership field as given (what a published change record says). */
     public PartitionState with(int newLeader, int newLeaderEpoch, int[] newIsr, int newPartitionEpoch) {
-        return new PartitionState(replicas, newLeader, newLeaderEpoch, newIsr, newPartitionEpoch, addingReplicas,
-                removingReplicas);
+        return new PartitionState(
+                replicas, newLeader, newLeaderEpoch, newIsr, newPartitionEpoch, addingReplicas, removingReplicas);
     }
 
     /** A change of this partition's replica set (a reassignment step) and leadership, under the next partition epoch. */
-    public PartitionState withReplicas(int[] newReplicas, int[] newAdding, int[] newRemoving, int newLeader,
-                                       int newLeaderEpoch, int[] newIsr) {
-        return new PartitionState(newReplicas, newLeader, newLeaderEpoch, newIsr, partitionEpoch + 1, newAdding,
-                newRemoving);
+    public PartitionState withReplicas(
+            int[] newReplicas, int[] newAdding, int[] newRemoving, int newLeader, int newLeaderEpoch, int[] newIsr) {
+        return new PartitionState(
+                newReplicas, newLeader, newLeaderEpoch, newIsr, partitionEpoch + 1, newAdding, newRemoving);
     }
 
     private static int[] without(int[] ids, int[] drop) {
@@ -110,9 +116,13 @@ public record PartitionState(int[] replicas, int leader, int leaderEpoch, int[] 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitionState p && leader == p.leader && leaderEpoch == p.leaderEpoch
-                && partitionEpoch == p.partitionEpoch && Arrays.equals(replicas, p.replicas)
-                && Arrays.equals(isr, p.isr) && Arrays.equals(addingReplicas, p.addingReplicas)
+        return o instanceof PartitionState p
+                && leader == p.leader
+                && leaderEpoch == p.leaderEpoch
+                && partitionEpoch == p.partitionEpoch
+                && Arrays.equals(replicas, p.replicas)
+                && Arrays.equals(isr, p.isr)
+                && Arrays.equals(addingReplicas, p.addingReplicas)
                 && Arrays.equals(removingReplicas, p.removingReplicas);
     }
 
@@ -125,7 +135,10 @@ public record PartitionState(int[] replicas, int leader, int leaderEpoch, int[] 
     public String toString() {
         return "PartitionState{replicas=" + Arrays.toString(replicas) + ", leader=" + leader + ", leaderEpoch="
                 + leaderEpoch + ", isr=" + Arrays.toString(isr) + ", partitionEpoch=" + partitionEpoch
-                + (isReassigning() ? ", adding=" + Arrays.toString(addingReplicas) + ", removing="
-                + Arrays.toString(removingReplicas) : "") + "}";
+                + (isReassigning()
+                        ? ", adding=" + Arrays.toString(addingReplicas) + ", removing="
+                                + Arrays.toString(removingReplicas)
+                        : "")
+                + "}";
     }
 }

@@ -1,7 +1,6 @@
 package io.sluice.cluster.state;
 
 import io.sluice.codec.error.MalformedInputException;
-
 import java.util.Arrays;
 
 /**
@@ -27,8 +26,9 @@ public final class ScramCredentialEntry {
                 throw new MalformedInputException("SCRAM credential: empty user name");
             }
             if (mechanism != SCRAM_SHA_256 && mechanism != SCRAM_SHA_512) {
-                throw new MalformedInputException("SCRAM credential of " + user + ": mechanism " + mechanism
-                        + " is neither " + SCRAM_SHA_256 + " (SCRAM-SHA-256) nor " + SCRAM_SHA_512 + " (SCRAM-SHA-512)");
+                throw new MalformedInputException(
+                        "SCRAM credential of " + user + ": mechanism " + mechanism + " is neither " + SCRAM_SHA_256
+                                + " (SCRAM-SHA-256) nor " + SCRAM_SHA_512 + " (SCRAM-SHA-512)");
             }
         }
 
@@ -52,8 +52,8 @@ public final class ScramCredentialEntry {
         this.storedKey = checked(key, "storedKey", storedKey);
         this.serverKey = checked(key, "serverKey", serverKey);
         if (iterations <= 0) {
-            throw new MalformedInputException("SCRAM credential of " + key.user() + ": iterations " + iterations
-                    + " is not positive");
+            throw new MalformedInputException(
+                    "SCRAM credential of " + key.user() + ": iterations " + iterations + " is not positive");
         }
         this.iterations = iterations;
     }
@@ -96,8 +96,11 @@ public final class ScramCredentialEntry {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ScramCredentialEntry e && key.equals(e.key) && iterations == e.iterations
-                && Arrays.equals(salt, e.salt) && Arrays.equals(storedKey, e.storedKey)
+        return o instanceof ScramCredentialEntry e
+                && key.equals(e.key)
+                && iterations == e.iterations
+                && Arrays.equals(salt, e.salt)
+                && Arrays.equals(storedKey, e.storedKey)
                 && Arrays.equals(serverKey, e.serverKey);
     }
 

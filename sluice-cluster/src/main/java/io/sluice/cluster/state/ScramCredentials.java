@@ -2,7 +2,6 @@ package io.sluice.cluster.state;
 
 import io.sluice.cluster.state.wire.ScramRecord;
 import io.sluice.codec.error.MalformedInputException;
-
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -36,8 +35,8 @@ public final class ScramCredentials {
         TreeMap<ScramCredentialEntry.Key, ScramCredentialEntry> map = new TreeMap<>();
         for (ScramCredentialEntry e : entries) {
             if (map.put(e.key(), e) != null) {
-                throw new MalformedInputException("two SCRAM credentials of " + e.user() + " for mechanism "
-                        + e.mechanism());
+                throw new MalformedInputException(
+                        "two SCRAM credentials of " + e.user() + " for mechanism " + e.mechanism());
             }
         }
         return new ScramCredentials(Collections.unmodifiableNavigableMap(map));

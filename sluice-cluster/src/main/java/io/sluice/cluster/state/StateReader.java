@@ -8,14 +8,13 @@ import io.sluice.cluster.state.wire.SnapshotRecord;
 import io.sluice.cluster.state.wire.StateSerializer;
 import io.sluice.cluster.zk.ZkPaths;
 import io.sluice.codec.error.CodecException;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.CuratorWatcher;
-import org.apache.zookeeper.KeeperException;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * Reads the cluster state from ZooKeeper: the head manifest, a snapshot's parts, and the delta log, optionally leaving
@@ -30,21 +29,25 @@ public final class StateReader implements AutoCloseable {
      * and over, and the exists watch left behind brings the reader back.
      */
     private static final int CREATE_RACE_ATTEMPTS = 3;
+
     private final CuratorFramework client;
     private final StateSerializer serializer;
     private long bytesRead;
 
     public StateReader(CuratorFramework client, ClusterConfig config) {
         this.client = client;
-        this.serializer = new StateSerializer(config.compression(), config.partBytes(), config.maxSnapshotParts(),
-                config.maxStateBytes());
+        this.serializer = new StateSerializer(
+                config.compression(), config.partBytes(), config.maxSnapshotParts(), config.maxStateBytes());
     }
 
     /** The head manifest, or null when no snapshot was ever written. */
     public SnapshotManifest readHead(CuratorWatcher watcher) throws Exception {
-        byte[] bytes = readOrWatchCreation(ZkPaths.STATE_HEAD, watcher, () -> watcher == null
-                ? client.getData().forPath(ZkPaths.STATE_HEAD)
-                : client.getData().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD));
+        byte[] bytes = readOrWatchCreation(
+                ZkPaths.STATE_HEAD,
+                watcher,
+                () -> watcher == null
+                        ? client.getData().forPath(ZkPaths.STATE_HEAD)
+                        : client.getData().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD));
         if (bytes == null) {
             return null;
         }
@@ -76,8 +79,8 @@ public final class StateReader implements AutoCloseable {
     /** Reads, verifies and decodes the snapshot {@code manifest} describes. */
     public ClusterState readSnapshot(SnapshotManifest manifest) throws Exception {
         if (manifest.partCount() < 1) {
-            throw new CorruptStateException("snapshot " + manifest.snapshotId() + ": manifest declares "
-                    + manifest.partCount() + " parts");
+            throw new CorruptStateException(
+                    "snapshot " + manifest.snapshotId() + ": manifest declares " + manifest.partCount() + " parts");
         }
         List<byte[]> parts = new ArrayList<>(Math.min(manifest.partCount(), 64));
         for (int i = 0; i < manifest.partCount(); i++) {
@@ -87,8 +90,8 @@ public final class StateReader implements AutoCloseable {
                 bytesRead += p.length;
                 parts.add(p);
             } catch (KeeperException.NoNodeException e) {
-                throw new CorruptStateException(path + ": missing, manifest declares " + manifest.partCount()
-                        + " parts");
+                throw new CorruptStateException(
+                        path + ": missing, manifest declares " + manifest.partCount() + " parts");
             }
         }
         SnapshotRecord record = serializer.decodeSnapshot(manifest, parts);
@@ -106,9 +109,12 @@ public final class StateReader implements AutoCloseable {
 
     /** Sequence numbers of the deltas present, ascending. */
     public long[] listDeltas(CuratorWatcher watcher) throws Exception {
-        List<String> children = readOrWatchCreation(ZkPaths.STATE, watcher, () -> watcher == null
-                ? client.getChildren().forPath(ZkPaths.STATE)
-                : client.getChildren().usingWatcher(watcher).forPath(ZkPaths.STATE));
+        List<String> children = readOrWatchCreation(
+                ZkPaths.STATE,
+                watcher,
+                () -> watcher == null
+                        ? client.getChildren().forPath(ZkPaths.STATE)
+                        : client.getChildren().usingWatcher(watcher).forPath(ZkPaths.STATE));
         if (children == null) {
             return new long[0];
         }
@@ -135,7 +141,8 @@ public final class StateReader implements AutoCloseable {
             try {
                 return read.call();
             } catch (KeeperException.NoNodeException e) {
-                if (watcher == null || client.checkExists().usingWatcher(watcher).forPath(path) == null
+                if (watcher == null
+                        || client.checkExists().usingWatcher(watcher).forPath(path) == null
                         || attempt == CREATE_RACE_ATTEMPTS) {
                     return null;
                 }
@@ -151,7 +158,11 @@ public final class StateReader implements AutoCloseable {
         } catch (KeeperException.NoNodeException e) {
             return new long[0];
         }
-        return children.stream().mapToLong(ZkPaths::snapshotId).filter(id -> id >= 0).sorted().toArray();
+        return children.stream()
+                .mapToLong(ZkPaths::snapshotId)
+                .filter(id -> id >= 0)
+                .sorted()
+                .toArray();
     }
 
     /** Delta {@code seq}, or null when it is gone (folded into a snapshot and deleted). */

@@ -76,7 +76,10 @@ public final class TopicState {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof TopicState t && id.equals(t.id) && name.equals(t.name) && configs.equals(t.configs)
+        return o instanceof TopicState t
+                && id.equals(t.id)
+                && name.equals(t.name)
+                && configs.equals(t.configs)
                 && Arrays.equals(partitions, t.partitions);
     }
 

@@ -20,8 +20,13 @@ import java.util.TreeSet;
  * @param publishedSeq    the newest delta sequence number ZooKeeper held when reading began (-1: none); the state is
  *                        complete when its applied sequence number reached it
  */
-public record ClusterStatus(String clusterId, int controllerId, int controllerEpoch, SortedSet<Integer> registered,
-                            ClusterState state, long publishedSeq) {
+public record ClusterStatus(
+        String clusterId,
+        int controllerId,
+        int controllerEpoch,
+        SortedSet<Integer> registered,
+        ClusterState state,
+        long publishedSeq) {
 
     public ClusterStatus {
         registered = Collections.unmodifiableSortedSet(new TreeSet<>(registered));

@@ -30,8 +30,7 @@ public final class ClusterStatusReader {
     /** How often the wait for the follower looks at its progress. */
     private static final long POLL_MILLIS = 10;
 
-    private ClusterStatusReader() {
-    }
+    private ClusterStatusReader() {}
 
     /**
      * Connects to the hosts of {@code connect} (the chroot is checked, never created) and reads the status.
@@ -60,7 +59,8 @@ public final class ClusterStatusReader {
             throws Exception {
         String clusterId = clusterId(client);
         byte[] controller = dataOrNull(client, ZkPaths.CONTROLLER_EPOCH);
-        int controllerId = controller == null ? ControllerEpochDescriptor.NO_CONTROLLER
+        int controllerId = controller == null
+                ? ControllerEpochDescriptor.NO_CONTROLLER
                 : ControllerEpochDescriptor.controllerId(controller);
         int controllerEpoch = controller == null ? -1 : ControllerEpochDescriptor.epoch(controller);
         long publishedSeq = publishedSeq(client, config);
@@ -80,12 +80,13 @@ public final class ClusterStatusReader {
             ClusterState state = awaitState(follower, Math.max(publishedSeq, 0), stateWait);
             if (state.appliedSeq() < 0) {
                 ClusterStateException error = follower.lastError();
-                throw new ClusterStatusException.NoState("the cluster state in ZooKeeper '" + where + "' stayed empty for "
-                        + stateWait.toMillis() + " ms" + (error == null
-                        ? " (no controller has published it yet)" : ": " + error.getMessage()));
+                throw new ClusterStatusException.NoState("the cluster state in ZooKeeper '" + where
+                        + "' stayed empty for "
+                        + stateWait.toMillis() + " ms"
+                        + (error == null ? " (no controller has published it yet)" : ": " + error.getMessage()));
             }
-            return new ClusterStatus(clusterId, controllerId, controllerEpoch, registeredBrokers(client), state,
-                    publishedSeq);
+            return new ClusterStatus(
+                    clusterId, controllerId, controllerEpoch, registeredBrokers(client), state, publishedSeq);
         } finally {
             thread.shutdown();
         }
@@ -108,8 +109,8 @@ public final class ClusterStatusReader {
             return client;
         }
         if (client.checkExists().forPath("/" + parsed.chroot()) == null) {
-            throw new ClusterStatusException.NoCluster("no Sluice cluster in ZooKeeper '" + connect + "': chroot /"
-                    + parsed.chroot() + " does not exist");
+            throw new ClusterStatusException.NoCluster(
+                    "no Sluice cluster in ZooKeeper '" + connect + "': chroot /" + parsed.chroot() + " does not exist");
         }
         return client.usingNamespace(parsed.chroot());
     }
@@ -118,7 +119,8 @@ public final class ClusterStatusReader {
     private static ClusterState awaitState(ClusterStateFollower follower, long seq, Duration wait)
             throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
-        while (follower.current().appliedSeq() < seq && follower.lastError() == null
+        while (follower.current().appliedSeq() < seq
+                && follower.lastError() == null
                 && System.nanoTime() - deadline < 0) {
             Thread.sleep(POLL_MILLIS);
         }

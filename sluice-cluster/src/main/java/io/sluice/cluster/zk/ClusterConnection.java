@@ -1,15 +1,14 @@
 package io.sluice.cluster.zk;
 
 import io.sluice.cluster.config.ClusterConfig;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A started Curator client for one {@code zookeeper.connect} value. A chroot becomes Curator's namespace, so every
@@ -73,7 +72,10 @@ public final class ClusterConnection implements AutoCloseable {
             client.close();
             throw new IOException("cannot prepare chroot /" + cs.chroot() + " on '" + zookeeperConnect + "'", e);
         }
-        LOG.info("connected to ZooKeeper {} (chroot '/{}'), session timeout {}", cs.hosts(), cs.chroot(),
+        LOG.info(
+                "connected to ZooKeeper {} (chroot '/{}'), session timeout {}",
+                cs.hosts(),
+                cs.chroot(),
                 config.sessionTimeout());
         return new ClusterConnection(cs, client, session);
     }

@@ -28,12 +28,12 @@ public record ConnectString(String hosts, String chroot) {
             try {
                 int port = Integer.parseInt(hp.substring(colon + 1));
                 if (port < 1 || port > 65535) {
-                    throw new IllegalArgumentException("zookeeper.connect '" + value + "': port " + port
-                            + " outside 1..65535");
+                    throw new IllegalArgumentException(
+                            "zookeeper.connect '" + value + "': port " + port + " outside 1..65535");
                 }
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("zookeeper.connect '" + value + "': '" + hp
-                        + "' has a non-numeric port", e);
+                throw new IllegalArgumentException(
+                        "zookeeper.connect '" + value + "': '" + hp + "' has a non-numeric port", e);
             }
         }
         if (chroot.contains("//")) {

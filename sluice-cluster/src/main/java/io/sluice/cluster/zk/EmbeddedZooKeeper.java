@@ -1,18 +1,17 @@
 package io.sluice.cluster.zk;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.zookeeper.server.DatadirCleanupManager;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.io.IOException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * A standalone ZooKeeper 3.9 server inside this process, the single-machine default when {@code zookeeper.connect}
@@ -30,10 +29,12 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     public static final int TICK_MILLIS = 500;
     /** Session timeouts the server grants: ZooKeeper's defaults for a 2 s tick (2 and 20 ticks of it). */
     public static final int MIN_SESSION_TIMEOUT_MILLIS = 4_000;
+
     public static final int MAX_SESSION_TIMEOUT_MILLIS = 40_000;
 
     /** Snapshots (and the transaction logs they make obsolete) kept by the hourly purge, as ZooKeeper's own default. */
     private static final int SNAPSHOTS_KEPT = 3;
+
     private static final int PURGE_INTERVAL_HOURS = 1;
 
     private final ZooKeeperServer server;
@@ -58,8 +59,8 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         ZooKeeperServer server = new ZooKeeperServer(dataDir.toFile(), dataDir.toFile(), TICK_MILLIS);
         server.setMinSessionTimeout(MIN_SESSION_TIMEOUT_MILLIS);
         server.setMaxSessionTimeout(MAX_SESSION_TIMEOUT_MILLIS);
-        ServerCnxnFactory factory = ServerCnxnFactory.createFactory(
-                new InetSocketAddress("127.0.0.1", port), maxConnections);
+        ServerCnxnFactory factory =
+                ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", port), maxConnections);
         try {
             factory.startup(server);
         } catch (InterruptedException e) {
@@ -67,8 +68,8 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             factory.shutdown();
             throw new IOException("interrupted while starting the embedded ZooKeeper", e);
         }
-        DatadirCleanupManager purge = new DatadirCleanupManager(dataDir.toFile(), dataDir.toFile(), SNAPSHOTS_KEPT,
-                PURGE_INTERVAL_HOURS);
+        DatadirCleanupManager purge =
+                new DatadirCleanupManager(dataDir.toFile(), dataDir.toFile(), SNAPSHOTS_KEPT, PURGE_INTERVAL_HOURS);
         purge.start();
         LOG.info("embedded ZooKeeper on 127.0.0.1:{}, data in {}", factory.getLocalPort(), dataDir);
         return new EmbeddedZooKeeper(server, factory, purge);

@@ -16,7 +16,9 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 public final class SessionStateTracker implements ConnectionStateListener {
     /** What the session is now; {@link #code()} is the number a numeric gauge shows. */
     public enum SessionState {
-        CONNECTED(0), SUSPENDED(1), LOST(2);
+        CONNECTED(0),
+        SUSPENDED(1),
+        LOST(2);
 
         private final int code;
 
@@ -35,11 +37,12 @@ public final class SessionStateTracker implements ConnectionStateListener {
         void changed(SessionState state);
     }
 
-    private static final Listener NONE = state -> { };
+    private static final Listener NONE = state -> {};
 
     private final AtomicLong expirations = new AtomicLong();
     /** Not connected until Curator says so: a client that never connected has no session to show. */
     private volatile SessionState state = SessionState.SUSPENDED;
+
     private volatile Listener listener = NONE;
 
     /** Starts following {@code client}'s connection (add before the client starts to see its first connection). */

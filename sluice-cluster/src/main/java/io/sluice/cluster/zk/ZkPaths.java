@@ -1,6 +1,7 @@
 package io.sluice.cluster.zk;
 
 import java.util.Locale;
+
 /**
  * The znodes Sluice uses, relative to the chroot. Stateless.
  *
@@ -30,8 +31,7 @@ public final class ZkPaths {
     public static final String PART_PREFIX = "part-";
     public static final String MANIFEST = "manifest";
 
-    private ZkPaths() {
-    }
+    private ZkPaths() {}
 
     public static String broker(int brokerId) {
         return BROKER_IDS + "/" + brokerId;

@@ -8,8 +8,7 @@ import org.apache.zookeeper.KeeperException;
  * thread-safe.
  */
 public final class ZooKeeperFailures {
-    private ZooKeeperFailures() {
-    }
+    private ZooKeeperFailures() {}
 
     /** Whether {@code failure} is an error ZooKeeper returned (a {@code KeeperException}). */
     public static boolean isZooKeeperFailure(Throwable failure) {

@@ -1,5 +1,15 @@
 package io.sluice.cluster.assign;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -9,32 +19,24 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class PartitionAssignerPropertiesTest {
 
     /** A cluster: distinct broker ids, each on one of a few racks (blank = no rack). */
     @Provide
     Arbitrary<List<PartitionAssigner.Candidate>> clusters() {
-        return Arbitraries.integers().between(1, 40).flatMap(n -> Combinators.combine(
-                Arbitraries.integers().between(0, 10_000).set().ofSize(n),
-                Arbitraries.of("", "a", "b", "c", "d").list().ofSize(n)).as((ids, racks) -> {
-                    List<PartitionAssigner.Candidate> out = new ArrayList<>();
-                    int i = 0;
-                    for (int id : ids) {
-                        out.add(new PartitionAssigner.Candidate(id, racks.get(i++)));
-                    }
-                    return out;
-                }));
+        return Arbitraries.integers()
+                .between(1, 40)
+                .flatMap(n -> Combinators.combine(
+                                Arbitraries.integers().between(0, 10_000).set().ofSize(n),
+                                Arbitraries.of("", "a", "b", "c", "d").list().ofSize(n))
+                        .as((ids, racks) -> {
+                            List<PartitionAssigner.Candidate> out = new ArrayList<>();
+                            int i = 0;
+                            for (int id : ids) {
+                                out.add(new PartitionAssigner.Candidate(id, racks.get(i++)));
+                            }
+                            return out;
+                        }));
     }
 
     @Property(tries = 300)
@@ -67,7 +69,9 @@ class PartitionAssignerPropertiesTest {
             leaders.merge(replicas[0], 1, Integer::sum);
         }
         int max = leaders.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-        int min = live.size() > partitions ? 0 : leaders.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+        int min = live.size() > partitions
+                ? 0
+                : leaders.values().stream().mapToInt(Integer::intValue).min().orElse(0);
         assertTrue(max - min <= 1, "leaders balanced within one: " + leaders);
     }
 
@@ -95,24 +99,35 @@ class PartitionAssignerPropertiesTest {
     }
 
     @Property(tries = 100)
-    void isAPureFunction(@ForAll("clusters") List<PartitionAssigner.Candidate> brokers,
-                         @ForAll @IntRange(min = 1, max = 50) int partitions, @ForAll int start) {
+    void isAPureFunction(
+            @ForAll("clusters") List<PartitionAssigner.Candidate> brokers,
+            @ForAll @IntRange(min = 1, max = 50) int partitions,
+            @ForAll int start) {
         int rf = Math.min(3, brokers.size());
         List<PartitionAssigner.Candidate> reversed = new ArrayList<>(brokers);
         java.util.Collections.reverse(reversed);
-        assertTrue(java.util.Arrays.deepEquals(PartitionAssigner.assign(brokers, partitions, rf, start),
-                PartitionAssigner.assign(reversed, partitions, rf, start)), "input order does not matter");
+        assertTrue(
+                java.util.Arrays.deepEquals(
+                        PartitionAssigner.assign(brokers, partitions, rf, start),
+                        PartitionAssigner.assign(reversed, partitions, rf, start)),
+                "input order does not matter");
     }
 
     @Test
     void shouldRefuseImpossibleAssignmentsWithTypedError() {
-        List<PartitionAssigner.Candidate> two = List.of(new PartitionAssigner.Candidate(1, ""),
-                new PartitionAssigner.Candidate(2, ""));
+        List<PartitionAssigner.Candidate> two =
+                List.of(new PartitionAssigner.Candidate(1, ""), new PartitionAssigner.Candidate(2, ""));
         assertTrue(assertThrows(InvalidAssignmentException.class, () -> PartitionAssigner.assign(two, 3, 3, 0))
-                .getMessage().contains("replication factor 3 exceeds the 2 live brokers"));
+                .getMessage()
+                .contains("replication factor 3 exceeds the 2 live brokers"));
         assertThrows(InvalidAssignmentException.class, () -> PartitionAssigner.assign(two, 0, 1, 0));
         assertThrows(InvalidAssignmentException.class, () -> PartitionAssigner.assign(two, 1, 0, 0));
-        assertThrows(InvalidAssignmentException.class, () -> PartitionAssigner.assign(List.of(
-                new PartitionAssigner.Candidate(1, ""), new PartitionAssigner.Candidate(1, "x")), 1, 1, 0));
+        assertThrows(
+                InvalidAssignmentException.class,
+                () -> PartitionAssigner.assign(
+                        List.of(new PartitionAssigner.Candidate(1, ""), new PartitionAssigner.Candidate(1, "x")),
+                        1,
+                        1,
+                        0));
     }
 }

@@ -1,14 +1,13 @@
 package io.sluice.cluster.assign;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.assign.RebalancePlanner.Broker;
 import io.sluice.cluster.assign.RebalancePlanner.Move;
 import io.sluice.cluster.assign.RebalancePlanner.PartitionReplicas;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,11 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
 
 /** The rebalance plan as a pure function: examples, then properties over random clusters. */
 class RebalancePlannerTest {
@@ -48,8 +47,8 @@ class RebalancePlannerTest {
         return out;
     }
 
-    private static Map<Integer, Long> bytesPerBroker(List<Broker> brokers, List<PartitionReplicas> partitions,
-                                                     Set<Integer> except) {
+    private static Map<Integer, Long> bytesPerBroker(
+            List<Broker> brokers, List<PartitionReplicas> partitions, Set<Integer> except) {
         Map<Integer, Long> load = new HashMap<>();
         for (Broker b : brokers) {
             if (!except.contains(b.id())) {
@@ -101,8 +100,8 @@ class RebalancePlannerTest {
     void shouldRefuseToRemoveWhenTooFewBrokersRemainOrTheBrokerIsNotLive() {
         List<Broker> live = brokers(3, 0);
         List<PartitionReplicas> ps = List.of(new PartitionReplicas("t", 0, new int[] {1, 2, 3}, 10));
-        InvalidAssignmentException e = assertThrows(InvalidAssignmentException.class,
-                () -> RebalancePlanner.plan(live, ps, Set.of(3), Set.of()));
+        InvalidAssignmentException e = assertThrows(
+                InvalidAssignmentException.class, () -> RebalancePlanner.plan(live, ps, Set.of(3), Set.of()));
         assertTrue(e.getMessage().contains("t-0 has 3 replicas"), e.getMessage());
         assertThrows(InvalidAssignmentException.class, () -> RebalancePlanner.plan(live, ps, Set.of(9), Set.of()));
     }
@@ -119,8 +118,10 @@ class RebalancePlannerTest {
 
     @Property(tries = 300)
     void plansKeepReplicationFactorsAvoidRemovedBrokersAndNeverWidenTheSpread(
-            @ForAll @IntRange(min = 3, max = 8) int brokerCount, @ForAll @IntRange(min = 0, max = 3) int racks,
-            @ForAll @IntRange(min = 1, max = 40) int partitionCount, @ForAll @LongRange(min = 0, max = 1 << 20) long seed,
+            @ForAll @IntRange(min = 3, max = 8) int brokerCount,
+            @ForAll @IntRange(min = 0, max = 3) int racks,
+            @ForAll @IntRange(min = 1, max = 40) int partitionCount,
+            @ForAll @LongRange(min = 0, max = 1 << 20) long seed,
             @ForAll boolean removeOne) {
         Random random = new Random(seed);
         List<Broker> live = brokers(brokerCount, racks);
@@ -133,8 +134,10 @@ class RebalancePlannerTest {
                 ids.add(id);
             }
             java.util.Collections.shuffle(ids, random);
-            int[] replicas = ids.subList(0, rf).stream().mapToInt(Integer::intValue).toArray();
-            ps.add(new PartitionReplicas("t" + (p % 3), p, replicas, random.nextInt(10) == 0 ? 0 : random.nextInt(1 << 20)));
+            int[] replicas =
+                    ids.subList(0, rf).stream().mapToInt(Integer::intValue).toArray();
+            ps.add(new PartitionReplicas(
+                    "t" + (p % 3), p, replicas, random.nextInt(10) == 0 ? 0 : random.nextInt(1 << 20)));
         }
         Set<Integer> remove = removeOne ? Set.of(brokerCount) : Set.of();
         List<Move> moves = RebalancePlanner.plan(live, ps, remove, Set.of());
@@ -147,12 +150,14 @@ class RebalancePlannerTest {
                 assertFalse(remove.contains(id), "no replica left on a removed broker");
             }
             if (racks > 0 && remove.isEmpty()) {
-                assertTrue(distinctRacks(r, racks) >= distinctRacks(ps.get(i).replicas(), racks),
+                assertTrue(
+                        distinctRacks(r, racks) >= distinctRacks(ps.get(i).replicas(), racks),
                         "a move never puts a partition on fewer racks");
             }
         }
         if (remove.isEmpty()) {
-            assertTrue(spread(bytesPerBroker(live, result, Set.of())) <= spread(bytesPerBroker(live, ps, Set.of())),
+            assertTrue(
+                    spread(bytesPerBroker(live, result, Set.of())) <= spread(bytesPerBroker(live, ps, Set.of())),
                     "the spread never widens");
         }
         for (Move m : moves) {

@@ -1,18 +1,17 @@
 package io.sluice.cluster.controller;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.node.ClusterFixture;
 import io.sluice.cluster.registry.BrokerRegistration;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The controller's work for one join does not grow with the cluster: the bytes its thread allocates for a join
@@ -31,7 +30,8 @@ class ControllerCostPerJoinTest {
     void shouldAllocateAboutTheSamePerSingleJoinAt400BrokersAsAt20() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
             ClusterFixture.Broker b1 = cluster.broker(1, "", true);
-            ClusterController controller = ClusterFixture.awaitController(List.of(b1)).node().controller();
+            ClusterController controller =
+                    ClusterFixture.awaitController(List.of(b1)).node().controller();
             CuratorFramework session = cluster.client();
             registerTogether(cluster, controller, 19);
             joinOneAtATime(session, controller, MEASURED_JOINS); // warm-up: class loading and JIT
@@ -39,8 +39,9 @@ class ControllerCostPerJoinTest {
             registerTogether(cluster, controller, 400 - controller.state().brokerCount());
             assertEquals(400, controller.state().brokerCount());
             long at400 = joinOneAtATime(session, controller, MEASURED_JOINS);
-            assertTrue(at400 < at20 * 3 / 2, "controller bytes per join: " + at20 + " at 20 brokers, " + at400
-                    + " at 400");
+            assertTrue(
+                    at400 < at20 * 3 / 2,
+                    "controller bytes per join: " + at20 + " at 20 brokers, " + at400 + " at 400");
         }
     }
 

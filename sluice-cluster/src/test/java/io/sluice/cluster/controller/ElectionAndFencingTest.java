@@ -1,7 +1,21 @@
 package io.sluice.cluster.controller;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.zk.ZkPaths;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
@@ -9,24 +23,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class ElectionAndFencingTest {
     @TempDir
     Path dir;
+
     TestingServer server;
     final List<AutoCloseable> closeables = new ArrayList<>();
     final ExecutorService callbacks = Executors.newSingleThreadExecutor();
@@ -131,11 +131,15 @@ class ElectionAndFencingTest {
         assertEquals(paused.epoch() + 1, successor.epoch());
 
         // Controller 1 wakes up still holding its old writer: nothing it tries lands.
-        ControllerFencedException fenced = assertThrows(ControllerFencedException.class, () -> paused.commit(
-                "late write", List.of(ca.transactionOp().create().forPath("/late-write-of-1")), 0));
+        ControllerFencedException fenced = assertThrows(
+                ControllerFencedException.class,
+                () -> paused.commit(
+                        "late write", List.of(ca.transactionOp().create().forPath("/late-write-of-1")), 0));
         assertEquals(paused.epoch(), fenced.epoch());
-        assertThrows(ControllerFencedException.class, () -> paused.commit("late delete",
-                List.of(ca.transactionOp().delete().forPath("/owned-by-1")), 0));
+        assertThrows(
+                ControllerFencedException.class,
+                () -> paused.commit(
+                        "late delete", List.of(ca.transactionOp().delete().forPath("/owned-by-1")), 0));
         assertNull(cb.checkExists().forPath("/late-write-of-1"));
         assertNotNull(cb.checkExists().forPath("/owned-by-1"));
 
@@ -149,7 +153,9 @@ class ElectionAndFencingTest {
         Recorder ra = new Recorder();
         election(ca, 1, ra);
         FencedWriter w = ra.awaitElected();
-        assertThrows(org.apache.zookeeper.KeeperException.NoNodeException.class, () -> w.commit("delete missing",
-                List.of(ca.transactionOp().delete().forPath("/does-not-exist")), 0));
+        assertThrows(
+                org.apache.zookeeper.KeeperException.NoNodeException.class,
+                () -> w.commit(
+                        "delete missing", List.of(ca.transactionOp().delete().forPath("/does-not-exist")), 0));
     }
 }

@@ -1,5 +1,8 @@
 package io.sluice.cluster.controller;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.node.ClusterFixture;
 import io.sluice.cluster.node.ClusterNode;
@@ -7,18 +10,14 @@ import io.sluice.cluster.registry.BrokerRegistration;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The controller follows membership through its persistent watch: after the take-over's full comparison, joins and
@@ -34,7 +33,9 @@ class MembershipWatchTest {
             ClusterFixture.Broker b1 = cluster.broker(1, "", true);
             ClusterFixture.Broker controllerBroker = ClusterFixture.awaitController(List.of(b1));
             ClusterController controller = controllerBroker.node().controller();
-            ZkTesting.await("own registration", () -> controller.state() != null && controller.state().hasBroker(1));
+            ZkTesting.await(
+                    "own registration",
+                    () -> controller.state() != null && controller.state().hasBroker(1));
             long scansAfterTakeOver = controller.stats().fullScans.get();
 
             CuratorFramework session = cluster.client();
@@ -56,7 +57,9 @@ class MembershipWatchTest {
             for (int p = 0; p < t.partitionCount(); p++) {
                 int leader = t.partition(p).leader();
                 boolean gone = leader == 10 || leader == 13;
-                assertEquals(gone ? PartitionState.NO_LEADER : leader, s.topic("watched").partition(p).leader(),
+                assertEquals(
+                        gone ? PartitionState.NO_LEADER : leader,
+                        s.topic("watched").partition(p).leader(),
                         "partition " + p);
             }
             ClusterController.ControllerStats stats = controller.stats();
@@ -78,18 +81,18 @@ class MembershipWatchTest {
             raw.create().forPath("/sluice-a");
             String chrooted = cluster.server.getConnectString() + "/sluice-a";
             try (CuratorFramework c1 = ZkTesting.client(chrooted);
-                 CuratorFramework session = ZkTesting.client(chrooted);
-                 ClusterNode node = new ClusterNode(c1, ZkTesting.broker(1, ""), cluster.config, true)) {
+                    CuratorFramework session = ZkTesting.client(chrooted);
+                    ClusterNode node = new ClusterNode(c1, ZkTesting.broker(1, ""), cluster.config, true)) {
                 node.start();
                 ZkTesting.await("controller", node::isController);
                 ClusterController controller = node.controller();
-                ZkTesting.await("own registration", () -> controller.state() != null
-                        && controller.state().hasBroker(1));
+                ZkTesting.await(
+                        "own registration",
+                        () -> controller.state() != null && controller.state().hasBroker(1));
                 long scansAfterTakeOver = controller.stats().fullScans.get();
                 List<BrokerRegistration> regs = new ArrayList<>();
                 for (int id = 20; id < 23; id++) {
-                    BrokerRegistration r = new BrokerRegistration(session, ZkTesting.broker(id, ""),
-                            ZkTesting.SESSION);
+                    BrokerRegistration r = new BrokerRegistration(session, ZkTesting.broker(id, ""), ZkTesting.SESSION);
                     r.register();
                     regs.add(r);
                     int joined = id;
@@ -98,7 +101,10 @@ class MembershipWatchTest {
                 assertTrue(raw.checkExists().forPath("/sluice-a/brokers/ids/20") != null, "registered in the chroot");
                 regs.get(1).close();
                 ZkTesting.await("leave", () -> !controller.state().hasBroker(21));
-                assertEquals(scansAfterTakeOver, controller.stats().fullScans.get(), controller.stats().toString());
+                assertEquals(
+                        scansAfterTakeOver,
+                        controller.stats().fullScans.get(),
+                        controller.stats().toString());
                 assertEquals(4, controller.stats().joins.get());
                 assertEquals(1, controller.stats().leaves.get());
                 regs.get(0).close();

@@ -1,25 +1,24 @@
 package io.sluice.cluster.controller;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.DeltaRecord;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 
 /**
  * CreatePartitions with automatic placement against a simple model: for any live brokers and racks, replication
@@ -30,11 +29,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PartitionGrowthPropertiesTest {
 
     @Property(tries = 300)
-    void growthKeepsTheExistingPartitionsAndPlacesValidReplicas(@ForAll @IntRange(min = 1, max = 9) int brokers,
-                                                                 @ForAll @IntRange(min = 1, max = 4) int racks,
-                                                                 @ForAll @IntRange(min = 1, max = 4) int replication,
-                                                                 @ForAll @IntRange(min = 1, max = 12) int existing,
-                                                                 @ForAll @IntRange(min = -3, max = 20) int increase) {
+    void growthKeepsTheExistingPartitionsAndPlacesValidReplicas(
+            @ForAll @IntRange(min = 1, max = 9) int brokers,
+            @ForAll @IntRange(min = 1, max = 4) int racks,
+            @ForAll @IntRange(min = 1, max = 4) int replication,
+            @ForAll @IntRange(min = 1, max = 12) int existing,
+            @ForAll @IntRange(min = -3, max = 20) int increase) {
         int rf = Math.min(replication, brokers);
         List<BrokerInfo> live = new ArrayList<>();
         Set<String> rackNames = new HashSet<>();
@@ -54,8 +54,9 @@ class PartitionGrowthPropertiesTest {
         ClusterState state = ClusterState.of(1, 0, live, List.of(topic));
         DeltaRecord delta = new DeltaRecord();
         int count = existing + increase;
-        CreatePartitionsResult result = PartitionGrowth.grow(state, List.of(new PartitionIncrease("t", count, null)),
-                false, delta).get(0);
+        CreatePartitionsResult result = PartitionGrowth.grow(
+                        state, List.of(new PartitionIncrease("t", count, null)), false, delta)
+                .get(0);
         if (increase <= 0) {
             assertEquals(ReplicationError.INVALID_PARTITIONS, result.error());
             assertTrue(delta.isEmpty());

@@ -1,16 +1,5 @@
 package io.sluice.cluster.controller;
 
-import io.sluice.cluster.config.ClusterConfig;
-import io.sluice.cluster.state.PartitionState;
-import io.sluice.cluster.state.TopicState;
-import org.junit.jupiter.api.Test;
-
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import static io.sluice.cluster.controller.ReplicationModel.ids;
 import static io.sluice.cluster.controller.ReplicationModel.topic;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -19,12 +8,24 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
 /** CreatePartitions and manual assignments in the controller, without ZooKeeper: each case drives a {@link ReplicationModel}. */
 class PartitionGrowthTest {
 
     /** Brokers 1..4; topic t with two partitions of three replicas. */
     private static ReplicationModel model() {
-        return new ReplicationModel(ClusterConfig.defaults(), List.of(1, 2, 3, 4),
+        return new ReplicationModel(
+                ClusterConfig.defaults(),
+                List.of(1, 2, 3, 4),
                 topic("t", Map.of("retention.ms", "5"), ids(1, 2, 3), ids(2, 3, 4)));
     }
 
@@ -63,7 +64,9 @@ class PartitionGrowthTest {
     @Test
     void shouldTakeManualAssignmentsAndIndexTheNewPartitions() {
         ReplicationModel m = model();
-        assertEquals(ReplicationError.NONE, m.grow(false, to(4, ids(4, 1, 2), ids(3, 4, 1))).get(0).error());
+        assertEquals(
+                ReplicationError.NONE,
+                m.grow(false, to(4, ids(4, 1, 2), ids(3, 4, 1))).get(0).error());
         assertArrayEquals(ids(4, 1, 2), m.partition("t", 2).replicas());
         assertEquals(3, m.partition("t", 3).leader());
         // The controller's index knows the new partitions: broker 3 leaving moves the leadership of partition 3.
@@ -89,32 +92,53 @@ class PartitionGrowthTest {
         CreatePartitionsResult fewer = m.grow(false, to(1)).get(0);
         assertEquals(ReplicationError.INVALID_PARTITIONS, fewer.error());
         assertEquals("Topic currently has 2 partitions, 1 would not be an increase.", fewer.message());
-        assertEquals(ReplicationError.INVALID_PARTITIONS, m.grow(false, to(-3)).get(0).error());
-        assertEquals(ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
+        assertEquals(
+                ReplicationError.INVALID_PARTITIONS,
+                m.grow(false, to(-3)).get(0).error());
+        assertEquals(
+                ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
                 m.grow(false, new PartitionIncrease("nope", 3, null)).get(0).error());
 
         CreatePartitionsResult count = m.grow(false, to(5, ids(1, 2, 3))).get(0);
         assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, count.error());
         assertEquals("Increasing the number of partitions by 3 but 1 assignments provided.", count.message());
-        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.grow(false, to(3, ids(1, 2, 9))).get(0).error());
-        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.grow(false, to(3, ids(1, 1, 2))).get(0).error());
-        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.grow(false, to(3, ids(1, 2))).get(0).error(),
+        assertEquals(
+                ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                m.grow(false, to(3, ids(1, 2, 9))).get(0).error());
+        assertEquals(
+                ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                m.grow(false, to(3, ids(1, 1, 2))).get(0).error());
+        assertEquals(
+                ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                m.grow(false, to(3, ids(1, 2))).get(0).error(),
                 "the topic's replication factor is 3");
-        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.grow(false, to(3, ids())).get(0).error());
-        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT,
-                m.grow(false, new PartitionIncrease("t", 3, new int[][] {null})).get(0).error());
+        assertEquals(
+                ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                m.grow(false, to(3, ids())).get(0).error());
+        assertEquals(
+                ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                m.grow(false, new PartitionIncrease("t", 3, new int[][] {null}))
+                        .get(0)
+                        .error());
         assertEquals(2, m.state.topic("t").partitionCount());
         assertTrue(m.lastDelta.isEmpty());
     }
 
     @Test
     void shouldAcceptSomeTopicsAndRefuseOthersInOneRequest() {
-        ReplicationModel m = new ReplicationModel(ClusterConfig.defaults(), List.of(1, 2),
-                topic("a", Map.of(), ids(1, 2)), topic("b", Map.of(), ids(2)));
-        List<CreatePartitionsResult> r = m.grow(false, new PartitionIncrease("a", 3, null),
-                new PartitionIncrease("b", 1, null), new PartitionIncrease("b2", 4, null));
-        assertEquals(List.of(ReplicationError.NONE, ReplicationError.INVALID_PARTITIONS,
-                ReplicationError.UNKNOWN_TOPIC_OR_PARTITION), r.stream().map(CreatePartitionsResult::error).toList());
+        ReplicationModel m = new ReplicationModel(
+                ClusterConfig.defaults(), List.of(1, 2), topic("a", Map.of(), ids(1, 2)), topic("b", Map.of(), ids(2)));
+        List<CreatePartitionsResult> r = m.grow(
+                false,
+                new PartitionIncrease("a", 3, null),
+                new PartitionIncrease("b", 1, null),
+                new PartitionIncrease("b2", 4, null));
+        assertEquals(
+                List.of(
+                        ReplicationError.NONE,
+                        ReplicationError.INVALID_PARTITIONS,
+                        ReplicationError.UNKNOWN_TOPIC_OR_PARTITION),
+                r.stream().map(CreatePartitionsResult::error).toList());
         assertEquals(3, m.state.topic("a").partitionCount());
         assertEquals(1, m.state.topic("b").partitionCount());
     }
@@ -132,20 +156,25 @@ class PartitionGrowthTest {
     void shouldRefuseWhileAPartitionOfTheTopicIsReassigned() {
         ReplicationModel m = model();
         m.reassign("t", 0, ids(4, 2, 3));
-        assertEquals(ReplicationError.REASSIGNMENT_IN_PROGRESS, m.grow(false, to(3)).get(0).error());
+        assertEquals(
+                ReplicationError.REASSIGNMENT_IN_PROGRESS,
+                m.grow(false, to(3)).get(0).error());
     }
 
     @Test
     void shouldCheckManualTopicAssignmentsAsKafkasController() throws Exception {
         ReplicationModel m = model();
         PartitionGrowth.checkManual(m.state, new int[][] {ids(1, 2), ids(3, 4)}, -1, 0);
-        InvalidAssignmentRequestException mixed = assertThrows(InvalidAssignmentRequestException.class,
+        InvalidAssignmentRequestException mixed = assertThrows(
+                InvalidAssignmentRequestException.class,
                 () -> PartitionGrowth.checkManual(m.state, new int[][] {ids(1, 2), ids(3)}, -1, 0));
         assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, mixed.error());
         assertTrue(mixed.getMessage().contains("partition 1 with 1 replica(s)"), mixed.getMessage());
-        InvalidAssignmentRequestException unknown = assertThrows(InvalidAssignmentRequestException.class,
+        InvalidAssignmentRequestException unknown = assertThrows(
+                InvalidAssignmentRequestException.class,
                 () -> PartitionGrowth.checkManual(m.state, new int[][] {ids(7)}, -1, 0));
-        assertEquals("The manual partition assignment includes broker 7, but no such broker is registered.",
+        assertEquals(
+                "The manual partition assignment includes broker 7, but no such broker is registered.",
                 unknown.getMessage());
         assertTrue(Arrays.stream(PartitionGrowth.place(m.state, "x", 8, 2)).allMatch(r -> r.length == 2));
     }

@@ -1,5 +1,7 @@
 package io.sluice.cluster.controller;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
@@ -7,14 +9,11 @@ import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.PartitionChangeRecord;
 import io.sluice.cluster.state.wire.TopicRecord;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class PartitionIndexTest {
 

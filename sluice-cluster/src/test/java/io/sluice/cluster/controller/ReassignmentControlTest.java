@@ -1,13 +1,5 @@
 package io.sluice.cluster.controller;
 
-import io.sluice.cluster.config.ClusterConfig;
-import io.sluice.cluster.state.PartitionState;
-import io.sluice.cluster.state.wire.PartitionChangeRecord;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.sluice.cluster.controller.ReplicationModel.ids;
 import static io.sluice.cluster.controller.ReplicationModel.topic;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -15,6 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.wire.PartitionChangeRecord;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** KIP-455 reassignment in the controller, without ZooKeeper: each case drives a {@link ReplicationModel}. */
 class ReassignmentControlTest {
@@ -79,7 +78,9 @@ class ReassignmentControlTest {
         m.reassign("t", 0, ids(4, 2, 3));
         assertEquals(ReplicationError.NONE, m.reassign("t", 0, null).error());
         PartitionState back = m.partition("t", 0);
-        assertArrayEquals(ids(2, 3, 1), back.replicas(),
+        assertArrayEquals(
+                ids(2, 3, 1),
+                back.replicas(),
                 "the interim replicas without the adding ones, in their order (as Kafka's controller reverts)");
         assertArrayEquals(ids(1, 2, 3), back.isr());
         assertEquals(1, back.leader());
@@ -109,15 +110,21 @@ class ReassignmentControlTest {
     void shouldRefuseInvalidTargetsWithKafkasErrors() {
         ReplicationModel m = model();
         PartitionState before = m.partition("t", 0);
-        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, m.reassign("t", 0, ids()).error());
+        assertEquals(
+                ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                m.reassign("t", 0, ids()).error());
         ReassignmentResult twice = m.reassign("t", 0, ids(1, 1, 2));
         assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, twice.error());
         assertTrue(twice.message().contains("broker 1 more than once"), twice.message());
         ReassignmentResult unknown = m.reassign("t", 0, ids(1, 2, 9));
         assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, unknown.error());
         assertTrue(unknown.message().contains("broker 9"), unknown.message());
-        assertEquals(ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, m.reassign("t", 5, ids(1)).error());
-        assertEquals(ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, m.reassign("nope", 0, ids(1)).error());
+        assertEquals(
+                ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
+                m.reassign("t", 5, ids(1)).error());
+        assertEquals(
+                ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
+                m.reassign("nope", 0, ids(1)).error());
         assertEquals(before, m.partition("t", 0), "nothing changed");
     }
 

@@ -1,26 +1,25 @@
 package io.sluice.cluster.controller;
 
+import static io.sluice.cluster.state.PartitionState.NO_LEADER;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-
-import static io.sluice.cluster.state.PartitionState.NO_LEADER;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link ReplicationControl} under random histories of leaves, joins, bounces, AlterPartition (current and stale),
@@ -32,44 +31,61 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReplicationControlPropertiesTest {
     static final int BROKERS = 5;
 
-    enum Kind { LEAVE, JOIN, BOUNCE, ALTER, STALE_ALTER, SHUTDOWN, PREFERRED, UNCLEAN_ELECTION, REBALANCE }
+    enum Kind {
+        LEAVE,
+        JOIN,
+        BOUNCE,
+        ALTER,
+        STALE_ALTER,
+        SHUTDOWN,
+        PREFERRED,
+        UNCLEAN_ELECTION,
+        REBALANCE
+    }
 
     /** One step: what, on which broker or partition, and a seed for the proposed ISR. */
-    record Step(Kind kind, int broker, int partition, int seed) {
-    }
+    record Step(Kind kind, int broker, int partition, int seed) {}
 
     @Provide
     Arbitrary<List<Step>> histories() {
-        Arbitrary<Step> step = Combinators.combine(Arbitraries.of(Kind.class),
-                Arbitraries.integers().between(1, BROKERS), Arbitraries.integers().between(0, 7),
-                Arbitraries.integers().between(0, 1 << 10)).as(Step::new);
+        Arbitrary<Step> step = Combinators.combine(
+                        Arbitraries.of(Kind.class),
+                        Arbitraries.integers().between(1, BROKERS),
+                        Arbitraries.integers().between(0, 7),
+                        Arbitraries.integers().between(0, 1 << 10))
+                .as(Step::new);
         return step.list().ofMinSize(1).ofMaxSize(60);
     }
 
     @Provide
     Arbitrary<int[][]> assignments() {
-        Arbitrary<int[]> replicas = Arbitraries.integers().between(1, BROKERS).set().ofMinSize(1).ofMaxSize(3)
+        Arbitrary<int[]> replicas = Arbitraries.integers()
+                .between(1, BROKERS)
+                .set()
+                .ofMinSize(1)
+                .ofMaxSize(3)
                 .map(s -> s.stream().mapToInt(Integer::intValue).toArray());
         return replicas.array(int[][].class).ofMinSize(8).ofMaxSize(8);
     }
 
     @Property(tries = 300)
-    void invariantsHoldAfterEveryStepWithCleanElection(@ForAll("assignments") int[][] replicas,
-                                                      @ForAll("histories") List<Step> history) {
+    void invariantsHoldAfterEveryStepWithCleanElection(
+            @ForAll("assignments") int[][] replicas, @ForAll("histories") List<Step> history) {
         run(false, replicas, history);
     }
 
     @Property(tries = 200)
-    void invariantsHoldAfterEveryStepWithUncleanElection(@ForAll("assignments") int[][] replicas,
-                                                        @ForAll("histories") List<Step> history) {
+    void invariantsHoldAfterEveryStepWithUncleanElection(
+            @ForAll("assignments") int[][] replicas, @ForAll("histories") List<Step> history) {
         run(true, replicas, history);
     }
 
     private static void run(boolean unclean, int[][] replicas, List<Step> history) {
-        ClusterConfig config = ClusterConfig.defaults().withUncleanLeaderElectionEnable(unclean)
+        ClusterConfig config = ClusterConfig.defaults()
+                .withUncleanLeaderElectionEnable(unclean)
                 .withLeaderImbalancePerBrokerPercentage(0);
-        ReplicationModel m = new ReplicationModel(config, List.of(1, 2, 3, 4, 5),
-                ReplicationModel.topic("t", Map.of(), replicas));
+        ReplicationModel m =
+                new ReplicationModel(config, List.of(1, 2, 3, 4, 5), ReplicationModel.topic("t", Map.of(), replicas));
         for (Step s : history) {
             ClusterState before = m.state;
             boolean explicitUnclean = apply(m, s);
@@ -125,15 +141,17 @@ class ReplicationControlPropertiesTest {
         int[] proposed = isr.stream().mapToInt(Integer::intValue).toArray();
         boolean stale = s.kind() == Kind.STALE_ALTER;
         int partitionEpoch = stale ? ps.partitionEpoch() - 1 - (s.seed() & 1) : ps.partitionEpoch();
-        IsrChangeRequest req = new IsrChangeRequest(m.id("t"), s.partition(), ps.leaderEpoch(), partitionEpoch,
-                proposed);
+        IsrChangeRequest req =
+                new IsrChangeRequest(m.id("t"), s.partition(), ps.leaderEpoch(), partitionEpoch, proposed);
         AlterPartitionResult r = m.alterPartition(ps.leader(), req).get(0);
         if (stale) {
             assertEquals(ReplicationError.INVALID_UPDATE_VERSION, r.error(), req.toString());
             assertTrue(m.lastDelta.isEmpty());
         } else {
             boolean allLive = isr.stream().allMatch(id -> m.state.hasBroker(id) && !m.control.isShuttingDown(id));
-            assertEquals(allLive ? ReplicationError.NONE : ReplicationError.INELIGIBLE_REPLICA, r.error(),
+            assertEquals(
+                    allLive ? ReplicationError.NONE : ReplicationError.INELIGIBLE_REPLICA,
+                    r.error(),
                     req + " against " + ps);
         }
     }

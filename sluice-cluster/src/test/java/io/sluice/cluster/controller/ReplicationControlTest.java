@@ -1,14 +1,5 @@
 package io.sluice.cluster.controller;
 
-import io.sluice.cluster.config.ClusterConfig;
-import io.sluice.cluster.state.PartitionRef;
-import io.sluice.cluster.state.PartitionState;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
 import static io.sluice.cluster.controller.ReplicationModel.ids;
 import static io.sluice.cluster.controller.ReplicationModel.topic;
 import static io.sluice.cluster.state.PartitionState.NO_LEADER;
@@ -16,6 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.PartitionRef;
+import io.sluice.cluster.state.PartitionState;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
 
 /** The partition rules without ZooKeeper: each case drives {@link ReplicationControl} through a model state. */
 class ReplicationControlTest {
@@ -40,7 +39,9 @@ class ReplicationControlTest {
         ReplicationModel m = threeBrokers(Map.of());
         m.leave(1);
         assertEquals(new PartitionState(ids(1, 2, 3), 2, 1, ids(2, 3), 1), m.partition("t", 0));
-        assertEquals(new PartitionState(ids(2, 3, 1), 2, 0, ids(2, 3), 1), m.partition("t", 1),
+        assertEquals(
+                new PartitionState(ids(2, 3, 1), 2, 0, ids(2, 3), 1),
+                m.partition("t", 1),
                 "a follower leaving shrinks the ISR only: leader epoch kept");
     }
 
@@ -84,8 +85,8 @@ class ReplicationControlTest {
     @Test
     void shouldLetTheTopicConfigOverrideTheClusterDefaultForUncleanElection() {
         ClusterConfig uncleanDefault = CONFIG.withUncleanLeaderElectionEnable(true);
-        ReplicationModel m = new ReplicationModel(uncleanDefault, List.of(1, 2),
-                topic("strict", CLEAN, ids(1, 2)), topic("lax", Map.of(), ids(1, 2)));
+        ReplicationModel m = new ReplicationModel(
+                uncleanDefault, List.of(1, 2), topic("strict", CLEAN, ids(1, 2)), topic("lax", Map.of(), ids(1, 2)));
         m.leave(2);
         m.join(2);
         m.leave(1);
@@ -141,11 +142,12 @@ class ReplicationControlTest {
 
     @Test
     void shouldPublishEveryAcceptedChangeOfOneRequestInOneDelta() {
-        ReplicationModel m = new ReplicationModel(CONFIG, List.of(1, 2, 3),
-                topic("t", Map.of(), ids(1, 2, 3), ids(1, 3, 2), ids(1, 2)));
-        List<AlterPartitionResult> r = m.alterPartition(1, m.isrChange("t", 0, 1), m.isrChange("t", 1, 1, 3),
-                new IsrChangeRequest(m.id("t"), 2, 0, 7, ids(1)));
-        assertEquals(List.of(ReplicationError.NONE, ReplicationError.NONE, ReplicationError.NOT_CONTROLLER),
+        ReplicationModel m = new ReplicationModel(
+                CONFIG, List.of(1, 2, 3), topic("t", Map.of(), ids(1, 2, 3), ids(1, 3, 2), ids(1, 2)));
+        List<AlterPartitionResult> r = m.alterPartition(
+                1, m.isrChange("t", 0, 1), m.isrChange("t", 1, 1, 3), new IsrChangeRequest(m.id("t"), 2, 0, 7, ids(1)));
+        assertEquals(
+                List.of(ReplicationError.NONE, ReplicationError.NONE, ReplicationError.NOT_CONTROLLER),
                 r.stream().map(AlterPartitionResult::error).toList());
         assertEquals(2, m.lastDelta.partitionChanges.size());
     }
@@ -171,8 +173,11 @@ class ReplicationControlTest {
         assertCode(m, ReplicationError.INVALID_REQUEST, 1, new IsrChangeRequest(t, 0, le, pe, ids(1, 9)));
         m.leave(2);
         PartitionState afterLeave = m.partition("t", 0);
-        assertCode(m, ReplicationError.INELIGIBLE_REPLICA, 1, new IsrChangeRequest(t, 0, afterLeave.leaderEpoch(),
-                afterLeave.partitionEpoch(), ids(1, 2)));
+        assertCode(
+                m,
+                ReplicationError.INELIGIBLE_REPLICA,
+                1,
+                new IsrChangeRequest(t, 0, afterLeave.leaderEpoch(), afterLeave.partitionEpoch(), ids(1, 2)));
         assertCode(m, ReplicationError.UNKNOWN_TOPIC_OR_PARTITION, 1, new IsrChangeRequest(t, 5, 0, 0, ids(1)));
         assertCode(m, ReplicationError.UNKNOWN_TOPIC_ID, 1, new IsrChangeRequest(UUID.randomUUID(), 0, 0, 0, ids(1)));
     }
@@ -197,7 +202,8 @@ class ReplicationControlTest {
 
     private static void assertCode(ReplicationModel m, ReplicationError expected, int sender, IsrChangeRequest req) {
         PartitionState before = m.state.topic(req.topicId()) == null
-                || req.partition() >= m.state.topic(req.topicId()).partitionCount() ? null
+                        || req.partition() >= m.state.topic(req.topicId()).partitionCount()
+                ? null
                 : m.state.topic(req.topicId()).partition(req.partition());
         List<AlterPartitionResult> r = m.alterPartition(sender, req);
         assertEquals(expected, r.get(0).error(), req.toString());
@@ -226,13 +232,13 @@ class ReplicationControlTest {
 
     @Test
     void shouldListThePartitionsAShuttingDownBrokerStillLeadsExceptSingleReplicaOnes() {
-        ReplicationModel m = new ReplicationModel(CONFIG, List.of(1, 2),
-                topic("t", Map.of(), ids(1, 2), ids(1)));
+        ReplicationModel m = new ReplicationModel(CONFIG, List.of(1, 2), topic("t", Map.of(), ids(1, 2), ids(1)));
         m.alterPartition(1, m.isrChange("t", 0, 1));
         ControlledShutdownResult r = m.controlledShutdown(1);
         assertEquals(List.of(new PartitionRef("t", 0)), r.remaining());
         assertEquals(1, m.partition("t", 0).leader());
-        assertEquals(ReplicationError.BROKER_NOT_AVAILABLE, m.controlledShutdown(9).error());
+        assertEquals(
+                ReplicationError.BROKER_NOT_AVAILABLE, m.controlledShutdown(9).error());
     }
 
     // ---- elections -------------------------------------------------------------------------------------------
@@ -241,18 +247,28 @@ class ReplicationControlTest {
     void shouldAnswerPreferredElectionsWithKafkasCodes() {
         ReplicationModel m = threeBrokers(Map.of());
         PartitionRef t0 = new PartitionRef("t", 0);
-        assertEquals(ReplicationError.ELECTION_NOT_NEEDED, m.elect(ElectionType.PREFERRED, t0).get(0).error());
+        assertEquals(
+                ReplicationError.ELECTION_NOT_NEEDED,
+                m.elect(ElectionType.PREFERRED, t0).get(0).error());
         m.leave(1);
-        assertEquals(ReplicationError.PREFERRED_LEADER_NOT_AVAILABLE,
-                m.elect(ElectionType.PREFERRED, t0).get(0).error(), "preferred replica not live");
+        assertEquals(
+                ReplicationError.PREFERRED_LEADER_NOT_AVAILABLE,
+                m.elect(ElectionType.PREFERRED, t0).get(0).error(),
+                "preferred replica not live");
         m.join(1);
-        assertEquals(ReplicationError.PREFERRED_LEADER_NOT_AVAILABLE,
-                m.elect(ElectionType.PREFERRED, t0).get(0).error(), "live but not in sync");
+        assertEquals(
+                ReplicationError.PREFERRED_LEADER_NOT_AVAILABLE,
+                m.elect(ElectionType.PREFERRED, t0).get(0).error(),
+                "live but not in sync");
         m.alterPartition(2, m.isrChange("t", 0, 2, 3, 1));
-        List<ElectionResult> r = m.elect(ElectionType.PREFERRED, t0, new PartitionRef("t", 7),
-                new PartitionRef("nope", 0));
-        assertEquals(List.of(ReplicationError.NONE, ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
-                ReplicationError.UNKNOWN_TOPIC_OR_PARTITION), r.stream().map(ElectionResult::error).toList());
+        List<ElectionResult> r =
+                m.elect(ElectionType.PREFERRED, t0, new PartitionRef("t", 7), new PartitionRef("nope", 0));
+        assertEquals(
+                List.of(
+                        ReplicationError.NONE,
+                        ReplicationError.UNKNOWN_TOPIC_OR_PARTITION,
+                        ReplicationError.UNKNOWN_TOPIC_OR_PARTITION),
+                r.stream().map(ElectionResult::error).toList());
         assertEquals(1, m.partition("t", 0).leader());
         assertEquals(2, m.partition("t", 0).leaderEpoch());
     }
@@ -261,10 +277,13 @@ class ReplicationControlTest {
     void shouldElectAnyLiveReplicaOnUncleanElectionOfAnOfflinePartitionOnly() {
         ReplicationModel m = threeBrokers(Map.of());
         PartitionRef t0 = new PartitionRef("t", 0);
-        assertEquals(ReplicationError.ELECTION_NOT_NEEDED, m.elect(ElectionType.UNCLEAN, t0).get(0).error());
+        assertEquals(
+                ReplicationError.ELECTION_NOT_NEEDED,
+                m.elect(ElectionType.UNCLEAN, t0).get(0).error());
         m.leave(2, 3);
         m.leave(1);
-        assertEquals(ReplicationError.ELIGIBLE_LEADERS_NOT_AVAILABLE,
+        assertEquals(
+                ReplicationError.ELIGIBLE_LEADERS_NOT_AVAILABLE,
                 m.elect(ElectionType.UNCLEAN, t0).get(0).error());
         m.join(3);
         assertEquals(NO_LEADER, m.partition("t", 0).leader());
@@ -286,8 +305,8 @@ class ReplicationControlTest {
 
     @Test
     void shouldGiveLeadershipBackToAPreferredReplicaWhoseImbalanceIsAboveThePercentage() {
-        ReplicationModel m = new ReplicationModel(CONFIG, List.of(1, 2),
-                topic("t", Map.of(), ids(1, 2), ids(1, 2), ids(2, 1)));
+        ReplicationModel m =
+                new ReplicationModel(CONFIG, List.of(1, 2), topic("t", Map.of(), ids(1, 2), ids(1, 2), ids(2, 1)));
         m.bounce(1);
         assertEquals(2, m.partition("t", 0).leader());
         m.alterPartition(2, m.isrChange("t", 0, 2, 1), m.isrChange("t", 1, 2, 1));
@@ -303,8 +322,8 @@ class ReplicationControlTest {
         for (int p = 0; p < 20; p++) {
             replicas[p] = ids(1, 2);
         }
-        ReplicationModel m = new ReplicationModel(CONFIG.withLeaderImbalancePerBrokerPercentage(10), List.of(1, 2),
-                topic("t", Map.of(), replicas));
+        ReplicationModel m = new ReplicationModel(
+                CONFIG.withLeaderImbalancePerBrokerPercentage(10), List.of(1, 2), topic("t", Map.of(), replicas));
         m.controlledShutdown(1);
         m.bounce(1);
         for (int p = 0; p < 20; p++) {

@@ -9,7 +9,6 @@ import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.BrokerRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

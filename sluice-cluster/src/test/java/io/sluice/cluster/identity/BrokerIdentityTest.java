@@ -29,8 +29,8 @@ class BrokerIdentityTest {
     void shouldRefuseADirectoryOfAnotherBroker() throws Exception {
         List<Path> dirs = List.of(tmp.resolve("a"));
         BrokerIdentity.loadOrCreate(dirs, 1, null);
-        BrokerIdentity.IdentityMismatchException e = assertThrows(BrokerIdentity.IdentityMismatchException.class,
-                () -> BrokerIdentity.loadOrCreate(dirs, 2, null));
+        BrokerIdentity.IdentityMismatchException e = assertThrows(
+                BrokerIdentity.IdentityMismatchException.class, () -> BrokerIdentity.loadOrCreate(dirs, 2, null));
         assertTrue(e.getMessage().contains("broker.id 1"), e.getMessage());
     }
 
@@ -38,7 +38,8 @@ class BrokerIdentityTest {
     void shouldRefuseADirectoryOfAnotherCluster() throws Exception {
         List<Path> dirs = List.of(tmp.resolve("a"));
         BrokerIdentity.loadOrCreate(dirs, 1, "clusterA");
-        assertThrows(BrokerIdentity.IdentityMismatchException.class, () -> BrokerIdentity.loadOrCreate(dirs, 1, "clusterB"));
+        assertThrows(
+                BrokerIdentity.IdentityMismatchException.class, () -> BrokerIdentity.loadOrCreate(dirs, 1, "clusterB"));
     }
 
     @Test
@@ -46,8 +47,12 @@ class BrokerIdentityTest {
         Path dir = tmp.resolve("a");
         Files.createDirectories(dir);
         Files.write(dir.resolve(BrokerIdentity.FILE_NAME), new byte[] {'\\', 'u', '0', 'z', 'z'});
-        assertThrows(BrokerIdentity.IdentityMismatchException.class, () -> BrokerIdentity.loadOrCreate(List.of(dir), 1, null));
+        assertThrows(
+                BrokerIdentity.IdentityMismatchException.class,
+                () -> BrokerIdentity.loadOrCreate(List.of(dir), 1, null));
         Files.writeString(dir.resolve(BrokerIdentity.FILE_NAME), "version=0\n", StandardCharsets.UTF_8);
-        assertThrows(BrokerIdentity.IdentityMismatchException.class, () -> BrokerIdentity.loadOrCreate(List.of(dir), 1, null));
+        assertThrows(
+                BrokerIdentity.IdentityMismatchException.class,
+                () -> BrokerIdentity.loadOrCreate(List.of(dir), 1, null));
     }
 }

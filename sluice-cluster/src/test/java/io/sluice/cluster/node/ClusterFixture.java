@@ -4,12 +4,11 @@ import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
 
 /** A TestingServer and brokers on it, each with its own ZooKeeper session; closes everything it made. */
 public final class ClusterFixture implements AutoCloseable {

@@ -1,5 +1,12 @@
 package io.sluice.cluster.node;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.controller.ClusterController;
 import io.sluice.cluster.controller.NotControllerException;
@@ -10,10 +17,6 @@ import io.sluice.cluster.state.ClusterStateFollower;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,13 +25,9 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ClusterNodeTest {
     @TempDir
@@ -47,8 +46,10 @@ class ClusterNodeTest {
                 brokers.add(cluster.broker(id, "rack-" + id, true));
             }
             ClusterFixture.Broker controller = ClusterFixture.awaitController(brokers);
-            ZkTesting.await("3 brokers in the state", () -> controller.node().controller().state() != null
-                    && controller.node().controller().state().brokers().size() == 3);
+            ZkTesting.await(
+                    "3 brokers in the state",
+                    () -> controller.node().controller().state() != null
+                            && controller.node().controller().state().brokers().size() == 3);
             TopicState topic = get(controller.node().createTopic("orders", 12, 2, Map.of("retention.ms", "1000")));
             ClusterState state = ClusterFixture.awaitConverged(controller, brokers);
             TopicState seen = brokers.get(0).node().current().topic("orders");
@@ -64,12 +65,13 @@ class ClusterNodeTest {
             assertEquals(Map.of(1, 4, 2, 4, 3, 4), leaders, "leaders balanced");
             assertEquals(3, state.brokers().size());
 
-            ExecutionException dup = assertThrows(ExecutionException.class,
-                    () -> get(controller.node().createTopic("orders", 1, 1, Map.of())));
+            ExecutionException dup = assertThrows(
+                    ExecutionException.class, () -> get(controller.node().createTopic("orders", 1, 1, Map.of())));
             assertInstanceOf(TopicExistsException.class, dup.getCause());
-            ClusterFixture.Broker other = brokers.stream().filter(b -> b != controller).findFirst().orElseThrow();
-            ExecutionException notController = assertThrows(ExecutionException.class,
-                    () -> get(other.node().createTopic("x", 1, 1, Map.of())));
+            ClusterFixture.Broker other =
+                    brokers.stream().filter(b -> b != controller).findFirst().orElseThrow();
+            ExecutionException notController = assertThrows(
+                    ExecutionException.class, () -> get(other.node().createTopic("x", 1, 1, Map.of())));
             assertInstanceOf(NotControllerException.class, notController.getCause());
 
             get(controller.node().deleteTopic("orders"));
@@ -98,22 +100,24 @@ class ClusterNodeTest {
                 lastTopics = s.topicsById().size();
             }
             assertEquals(10, lastTopics);
-            ClusterController.ControllerStats stats = controller.node().controller().stats();
+            ClusterController.ControllerStats stats =
+                    controller.node().controller().stats();
             assertTrue(stats.snapshots.get() >= 2, "folded: " + stats);
 
             // A broker that starts now reads the newest snapshot and only the few deltas after it.
             ClusterFixture.Broker late = cluster.broker(2, "", false);
             ZkTesting.await("2 brokers", () -> late.node().current().brokers().size() == 2);
             ClusterState converged = ClusterFixture.awaitConverged(controller, List.of(b1, late));
-            ExecutionException notEligible = assertThrows(ExecutionException.class,
-                    () -> get(late.node().createTopic("x", 1, 1, Map.of())));
+            ExecutionException notEligible =
+                    assertThrows(ExecutionException.class, () -> get(late.node().createTopic("x", 1, 1, Map.of())));
             assertInstanceOf(NotControllerException.class, notEligible.getCause());
             ClusterStateFollower f = late.node().follower();
             assertEquals(1, f.snapshotsLoaded());
             assertTrue(f.deltasApplied() < 4 + 1, "deltas read: " + f.deltasApplied());
             assertEquals(2, converged.brokers().size());
             long deltasPresent = cluster.client().getChildren().forPath("/cluster/state").stream()
-                    .filter(c -> c.startsWith("delta-")).count();
+                    .filter(c -> c.startsWith("delta-"))
+                    .count();
             assertTrue(deltasPresent <= 2 * 4 + 1, "old deltas pruned, " + deltasPresent + " left");
         }
     }
@@ -141,7 +145,8 @@ class ClusterNodeTest {
             for (BrokerRegistration r : regs) {
                 r.close();
             }
-            ZkTesting.await("leaves applied", () -> b1.node().current().brokers().size() == 1);
+            ZkTesting.await(
+                    "leaves applied", () -> b1.node().current().brokers().size() == 1);
         }
     }
 
@@ -152,9 +157,12 @@ class ClusterNodeTest {
             ClusterFixture.Broker controller = ClusterFixture.awaitController(List.of(b1));
             // Broker 2 is a bare ephemeral registration on its own session, so it can die without coming back.
             CuratorFramework c2 = cluster.client();
-            c2.create().creatingParentContainersIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
-                    .forPath("/brokers/ids/2", io.sluice.cluster.state.wire.StateSerializer.encodeBroker(
-                            ZkTesting.broker(2, "")));
+            c2.create()
+                    .creatingParentContainersIfNeeded()
+                    .withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                    .forPath(
+                            "/brokers/ids/2",
+                            io.sluice.cluster.state.wire.StateSerializer.encodeBroker(ZkTesting.broker(2, "")));
             ZkTesting.await("2 brokers", () -> b1.node().current().brokers().size() == 2);
             TopicState t = get(controller.node().createTopic("logs", 4, 1, Map.of()));
             List<Integer> ledBy2 = new ArrayList<>();
@@ -167,20 +175,24 @@ class ClusterNodeTest {
 
             // Broker 2 dies: its session expires on the server and nothing re-registers it.
             ZkTesting.expireSession(c2);
-            ZkTesting.await("broker 2 removed", () -> !b1.node().current().brokers().containsKey(2));
+            ZkTesting.await(
+                    "broker 2 removed", () -> !b1.node().current().brokers().containsKey(2));
             ClusterState offline = b1.node().current();
             for (int p : ledBy2) {
-                assertEquals(PartitionState.NO_LEADER, offline.topic("logs").partition(p).leader());
+                assertEquals(
+                        PartitionState.NO_LEADER,
+                        offline.topic("logs").partition(p).leader());
                 assertEquals(1, offline.topic("logs").partition(p).leaderEpoch());
             }
 
             // Broker 2 restarts with its data: it leads its partitions again, under a new leader epoch.
-            BrokerRegistration again = new BrokerRegistration(cluster.client(), ZkTesting.broker(2, ""),
-                    ZkTesting.SESSION);
+            BrokerRegistration again =
+                    new BrokerRegistration(cluster.client(), ZkTesting.broker(2, ""), ZkTesting.SESSION);
             again.register();
             ZkTesting.await("broker 2 back and leading again", () -> {
                 TopicState logs = b1.node().current().topic("logs");
-                return b1.node().current().brokers().containsKey(2) && logs.partition(ledBy2.get(0)).leader() == 2;
+                return b1.node().current().brokers().containsKey(2)
+                        && logs.partition(ledBy2.get(0)).leader() == 2;
             });
             ClusterState back = b1.node().current();
             for (int p : ledBy2) {
@@ -205,7 +217,8 @@ class ClusterNodeTest {
             // Session lost, registration re-created at once by the broker: the controller sees a new incarnation,
             // either as one bounce or (when the deletion and the re-creation reach it in separate batches) as a
             // leave followed by a join. Either way the old incarnation is fenced by a newer leader epoch.
-            ClusterController.ControllerStats stats = controller.node().controller().stats();
+            ClusterController.ControllerStats stats =
+                    controller.node().controller().stats();
             ZkTesting.expireSession(b2.client());
             ZkTesting.await("new incarnation noticed", () -> stats.bounces.get() + stats.leaves.get() >= 1);
             ZkTesting.await("follower applied it", () -> {
@@ -213,7 +226,9 @@ class ClusterNodeTest {
                 return now.leader() == 2 && now.leaderEpoch() >= 1;
             });
             PartitionState now = b1.node().current().topic("bounce").partition(p2);
-            assertEquals(stats.bounces.get() == 1 && stats.leaves.get() == 0 ? 1 : 2, now.leaderEpoch(),
+            assertEquals(
+                    stats.bounces.get() == 1 && stats.leaves.get() == 0 ? 1 : 2,
+                    now.leaderEpoch(),
                     "one epoch per leadership change: " + stats);
         }
     }
@@ -228,8 +243,10 @@ class ClusterNodeTest {
             }
             ClusterFixture.Broker first = ClusterFixture.awaitController(brokers);
             int firstEpoch = first.node().controllerEpoch();
-            ZkTesting.await("3 brokers", () -> first.node().controller().state() != null
-                    && first.node().controller().state().brokers().size() == 3);
+            ZkTesting.await(
+                    "3 brokers",
+                    () -> first.node().controller().state() != null
+                            && first.node().controller().state().brokers().size() == 3);
             get(first.node().createTopic("before", 6, 3, Map.of()));
             ClusterState before = ClusterFixture.awaitConverged(first, brokers);
 
@@ -250,7 +267,8 @@ class ClusterNodeTest {
             TopicState now = second.node().controller().state().topic("before");
             assertEquals(was.id(), now.id(), "state intact across failover");
             for (int p = 0; p < was.partitionCount(); p++) {
-                assertEquals(java.util.Arrays.toString(was.partition(p).replicas()),
+                assertEquals(
+                        java.util.Arrays.toString(was.partition(p).replicas()),
                         java.util.Arrays.toString(now.partition(p).replicas()));
             }
             get(second.node().createTopic("after", 3, 2, Map.of()));
@@ -259,12 +277,13 @@ class ClusterNodeTest {
             assertNotNull(after.topic("before"));
             assertNotNull(after.topic("after"));
             if (first != second) {
-                ExecutionException e = assertThrows(ExecutionException.class,
-                        () -> get(first.node().createTopic("from-old", 1, 1, Map.of())));
+                ExecutionException e = assertThrows(
+                        ExecutionException.class, () -> get(first.node().createTopic("from-old", 1, 1, Map.of())));
                 assertFalse(e.getCause() instanceof TopicExistsException);
             }
-            ZkTesting.await("stale first controller rejoins as a broker", () -> first.node().current().topic("after")
-                    != null);
+            ZkTesting.await(
+                    "stale first controller rejoins as a broker",
+                    () -> first.node().current().topic("after") != null);
         }
     }
 }

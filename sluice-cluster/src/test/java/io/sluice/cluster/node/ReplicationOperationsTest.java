@@ -1,5 +1,10 @@
 package io.sluice.cluster.node;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.controller.AlterPartitionResult;
 import io.sluice.cluster.controller.ClusterController;
@@ -13,10 +18,6 @@ import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,11 +25,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The controller's replication operations end to end on a real ZooKeeper: AlterPartition fencing, controlled
@@ -111,29 +110,36 @@ class ReplicationOperationsTest {
             UUID id = c.topic.id();
             int[] shrunk = {1, before.replicas()[0] == 1 ? before.replicas()[1] : before.replicas()[0]};
             IsrChangeRequest ok = new IsrChangeRequest(id, p, before.leaderEpoch(), before.partitionEpoch(), shrunk);
-            AlterPartitionResult accepted = get(c.node().alterPartition(1, List.of(ok))).get(0);
+            AlterPartitionResult accepted =
+                    get(c.node().alterPartition(1, List.of(ok))).get(0);
             assertEquals(ReplicationError.NONE, accepted.error());
             assertEquals(before.partitionEpoch() + 1, accepted.state().partitionEpoch());
             assertEquals(before.leaderEpoch(), accepted.state().leaderEpoch());
             ClusterState converged = ClusterFixture.awaitConverged(c.controller, List.of(c.controller));
-            assertEquals(accepted.state(), c.controller.node().current().topic("r").partition(p));
+            assertEquals(
+                    accepted.state(), c.controller.node().current().topic("r").partition(p));
             assertEquals(accepted.state(), converged.topic("r").partition(p));
 
             PartitionState now = accepted.state();
             int le = now.leaderEpoch();
             int pe = now.partitionEpoch();
-            assertRefused(c, ReplicationError.INVALID_UPDATE_VERSION, 1, new IsrChangeRequest(id, p, le, pe - 1,
-                    new int[] {1}));
-            assertRefused(c, ReplicationError.FENCED_LEADER_EPOCH, 1, new IsrChangeRequest(id, p, le - 1, pe,
-                    new int[] {1}));
-            assertRefused(c, ReplicationError.INVALID_REQUEST, 2, new IsrChangeRequest(id, p, le, pe,
-                    new int[] {1, 2}));
-            assertRefused(c, ReplicationError.INVALID_REQUEST, 1, new IsrChangeRequest(id, p, le, pe,
-                    new int[] {2, 3}));
+            assertRefused(
+                    c, ReplicationError.INVALID_UPDATE_VERSION, 1, new IsrChangeRequest(id, p, le, pe - 1, new int[] {1
+                    }));
+            assertRefused(
+                    c, ReplicationError.FENCED_LEADER_EPOCH, 1, new IsrChangeRequest(id, p, le - 1, pe, new int[] {1}));
+            assertRefused(
+                    c, ReplicationError.INVALID_REQUEST, 2, new IsrChangeRequest(id, p, le, pe, new int[] {1, 2}));
+            assertRefused(
+                    c, ReplicationError.INVALID_REQUEST, 1, new IsrChangeRequest(id, p, le, pe, new int[] {2, 3}));
             c.kill(3);
             PartitionState afterKill = c.partition(p);
-            assertRefused(c, ReplicationError.INELIGIBLE_REPLICA, 1, new IsrChangeRequest(id, p,
-                    afterKill.leaderEpoch(), afterKill.partitionEpoch(), new int[] {1, 2, 3}));
+            assertRefused(
+                    c,
+                    ReplicationError.INELIGIBLE_REPLICA,
+                    1,
+                    new IsrChangeRequest(
+                            id, p, afterKill.leaderEpoch(), afterKill.partitionEpoch(), new int[] {1, 2, 3}));
         }
     }
 
@@ -150,7 +156,8 @@ class ReplicationOperationsTest {
             long deltas = stats.deltas.get();
             long ownDeltas = stats.membershipDeltas.get() + stats.rebalances.get();
             PartitionState current = c.partition(req.partition());
-            AlterPartitionResult r = get(c.node().alterPartition(sender, List.of(req))).get(0);
+            AlterPartitionResult r =
+                    get(c.node().alterPartition(sender, List.of(req))).get(0);
             long deltasAfter = stats.deltas.get();
             long ownDeltasAfter = stats.membershipDeltas.get() + stats.rebalances.get();
             if (deltasAfter != deltas && ownDeltasAfter != ownDeltas && attempt < 5) {
@@ -179,8 +186,12 @@ class ReplicationOperationsTest {
                 PartitionState ps = s.topic("r").partition(q);
                 assertFalse(ps.leader() == 2 || ps.inIsr(2), "partition " + q + ": " + ps);
             }
-            assertEquals(c.topic.partition(p).leaderEpoch() + 1, s.topic("r").partition(p).leaderEpoch());
-            assertEquals(ReplicationError.BROKER_NOT_AVAILABLE, get(c.node().controlledShutdown(9)).error());
+            assertEquals(
+                    c.topic.partition(p).leaderEpoch() + 1,
+                    s.topic("r").partition(p).leaderEpoch());
+            assertEquals(
+                    ReplicationError.BROKER_NOT_AVAILABLE,
+                    get(c.node().controlledShutdown(9)).error());
         }
     }
 
@@ -205,8 +216,8 @@ class ReplicationOperationsTest {
 
     @Test
     void shouldGiveLeadershipBackToThePreferredReplicaThroughTheImbalanceCheck() throws Exception {
-        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config()
-                .withLeaderImbalanceCheckInterval(Duration.ofMillis(100)))) {
+        try (ClusterFixture fixture =
+                new ClusterFixture(dir, ZkTesting.config().withLeaderImbalanceCheckInterval(Duration.ofMillis(100)))) {
             Cluster c = new Cluster(fixture);
             int p = c.ledBy(2);
             get(c.node().controlledShutdown(2));
@@ -217,13 +228,19 @@ class ReplicationOperationsTest {
             PartitionState moved = c.partition(p);
             int[] isr = java.util.Arrays.copyOf(moved.isr(), moved.isr().length + 1);
             isr[isr.length - 1] = 2;
-            AlterPartitionResult r = get(c.node().alterPartition(moved.leader(), List.of(new IsrChangeRequest(
-                    c.topic.id(), p, moved.leaderEpoch(), moved.partitionEpoch(), isr)))).get(0);
+            AlterPartitionResult r = get(c.node()
+                            .alterPartition(
+                                    moved.leader(),
+                                    List.of(new IsrChangeRequest(
+                                            c.topic.id(), p, moved.leaderEpoch(), moved.partitionEpoch(), isr))))
+                    .get(0);
             assertEquals(ReplicationError.NONE, r.error());
-            ZkTesting.await("broker 2 leads its preferred partition again", () -> c.partition(p).leader() == 2);
+            ZkTesting.await(
+                    "broker 2 leads its preferred partition again",
+                    () -> c.partition(p).leader() == 2);
             assertTrue(c.stats().rebalances.get() >= 1);
-            List<ElectionResult> e = get(c.node().electLeaders(List.of(new PartitionRef("r", p)),
-                    ElectionType.PREFERRED));
+            List<ElectionResult> e =
+                    get(c.node().electLeaders(List.of(new PartitionRef("r", p)), ElectionType.PREFERRED));
             assertEquals(ReplicationError.ELECTION_NOT_NEEDED, e.get(0).error());
         }
     }

@@ -1,11 +1,23 @@
 package io.sluice.cluster.registry;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.CorruptStateException;
 import io.sluice.cluster.state.wire.StateSerializer;
 import io.sluice.cluster.zk.ZkPaths;
 import io.sluice.codec.endpoint.Endpoint;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.data.Stat;
@@ -14,22 +26,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class BrokerRegistrationTest {
     @TempDir
     Path dir;
+
     TestingServer server;
     CuratorFramework a;
     CuratorFramework b;
@@ -50,7 +50,10 @@ class BrokerRegistrationTest {
 
     @Test
     void shouldRegisterEphemeralZnodeWithIdRackAndEndpointBytes() throws Exception {
-        BrokerInfo self = new BrokerInfo(7, "rack-a", List.of("PLAINTEXT", "INTERNAL"),
+        BrokerInfo self = new BrokerInfo(
+                7,
+                "rack-a",
+                List.of("PLAINTEXT", "INTERNAL"),
                 List.of(Endpoint.of("10.0.0.7", 9092), Endpoint.of("broker7.internal", 19092)));
         try (BrokerRegistration reg = new BrokerRegistration(a, self, ZkTesting.SESSION)) {
             reg.register();
@@ -65,14 +68,19 @@ class BrokerRegistrationTest {
     @Test
     void shouldRefuseDuplicateBrokerIdNamingIdAndHolderEndpoint() throws Exception {
         try (BrokerRegistration first = new BrokerRegistration(a, ZkTesting.broker(3, ""), ZkTesting.SESSION);
-             BrokerRegistration second = new BrokerRegistration(b,
-                     BrokerInfo.of(3, "", Endpoint.of("10.9.9.9", 9999)), ZkTesting.SESSION)) {
+                BrokerRegistration second = new BrokerRegistration(
+                        b, BrokerInfo.of(3, "", Endpoint.of("10.9.9.9", 9999)), ZkTesting.SESSION)) {
             first.register();
             DuplicateBrokerIdException e = assertThrows(DuplicateBrokerIdException.class, second::register);
             assertEquals(3, e.brokerId());
             assertEquals(ZkTesting.broker(3, "").primaryEndpoint(), e.holderEndpoint());
-            assertTrue(e.getMessage().contains("broker.id 3") && e.getMessage().contains(
-                    ZkTesting.broker(3, "").primaryEndpoint().toString()), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("broker.id 3")
+                            && e.getMessage()
+                                    .contains(ZkTesting.broker(3, "")
+                                            .primaryEndpoint()
+                                            .toString()),
+                    e.getMessage());
         }
     }
 
@@ -80,7 +88,9 @@ class BrokerRegistrationTest {
     void shouldWaitOutOwnStaleRegistrationThenTakeIt() throws Exception {
         BrokerInfo self = ZkTesting.broker(4, "");
         // The previous run of this broker died (kill -9): its registration lingers until its session expires.
-        a.create().creatingParentContainersIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+        a.create()
+                .creatingParentContainersIfNeeded()
+                .withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
                 .forPath(ZkPaths.broker(4), StateSerializer.encodeBroker(self));
         // The restarted broker (a new session, same data) waits for the old session to expire, then registers.
         Thread killer = new Thread(() -> {
@@ -124,7 +134,9 @@ class BrokerRegistrationTest {
         byte[] good = StateSerializer.encodeBroker(ZkTesting.broker(9, "r"));
         for (int len = 0; len < good.length; len++) {
             byte[] truncated = Arrays.copyOf(good, len);
-            assertThrows(CorruptStateException.class, () -> StateSerializer.decodeBroker("/x", truncated),
+            assertThrows(
+                    CorruptStateException.class,
+                    () -> StateSerializer.decodeBroker("/x", truncated),
                     "truncated at " + len);
         }
         byte[] trailing = Arrays.copyOf(good, good.length + 1);

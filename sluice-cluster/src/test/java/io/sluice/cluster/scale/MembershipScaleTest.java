@@ -1,5 +1,8 @@
 package io.sluice.cluster.scale;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.controller.ClusterController;
@@ -8,11 +11,6 @@ import io.sluice.cluster.registry.BrokerRegistration;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.ClusterStateFollower;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,9 +23,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * 1,000 brokers' worth of membership in one JVM: lightweight participants (a registration and a state follower each,
@@ -49,16 +48,25 @@ class MembershipScaleTest {
 
     @Test
     void shouldConvergeThousandParticipantsWithFlatPerJoinControllerCost() throws Exception {
-        ClusterConfig config = ZkTesting.config().withSessionTimeout(Duration.ofSeconds(30))
-                .withCoalesceDelay(Duration.ofMillis(50));
+        ClusterConfig config =
+                ZkTesting.config().withSessionTimeout(Duration.ofSeconds(30)).withCoalesceDelay(Duration.ofMillis(50));
         List<AutoCloseable> owned = new ArrayList<>();
         ExecutorService followerThreads = Executors.newFixedThreadPool(4, daemon("scale-follower"));
         ExecutorService joiners = Executors.newFixedThreadPool(16, daemon("scale-joiner"));
         StringBuilder report = new StringBuilder();
         StringBuilder probes = new StringBuilder();
         StringBuilder folds = new StringBuilder();
-        report.append(String.format(Locale.ROOT, "%-8s %-6s %-12s %-10s %-14s %-16s %-12s %-12s %-10s%n", "total", "joins",
-                "converge_ms", "deltas", "zk_txn/join", "zk_bytes/join", "cpu_us/join", "alloc_B/join",
+        report.append(String.format(
+                Locale.ROOT,
+                "%-8s %-6s %-12s %-10s %-14s %-16s %-12s %-12s %-10s%n",
+                "total",
+                "joins",
+                "converge_ms",
+                "deltas",
+                "zk_txn/join",
+                "zk_bytes/join",
+                "cpu_us/join",
+                "alloc_B/join",
                 "snapshots"));
         EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"));
         try {
@@ -81,8 +89,8 @@ class MembershipScaleTest {
                         session = ZkTesting.client(zk.connectString());
                         owned.add(session);
                     }
-                    BrokerRegistration reg = new BrokerRegistration(session, ZkTesting.broker(id, "rack-" + id % 5),
-                            config.sessionTimeout());
+                    BrokerRegistration reg = new BrokerRegistration(
+                            session, ZkTesting.broker(id, "rack-" + id % 5), config.sessionTimeout());
                     owned.add(reg);
                     wave.add(reg);
                     ClusterStateFollower f = new ClusterStateFollower(session, config, "p" + id, followerThreads);
@@ -134,24 +142,51 @@ class MembershipScaleTest {
                 long alloc = mx.getThreadAllocatedBytes(ct.getId()) - alloc0;
                 long txn = controller.stats().transactions.get() - txn0;
                 long bytes = controller.stats().bytesWritten.get() - bytes0;
-                report.append(String.format(Locale.ROOT, "%-8d %-6d %-12d %-10d %-14.3f %-16.1f %-12.1f %-12.0f %-10d%n", target,
-                        joinsThisWave, convergeMs, controller.stats().membershipDeltas.get() - deltas0,
-                        (double) txn / joinsThisWave, (double) bytes / joinsThisWave,
-                        cpu / 1000.0 / joinsThisWave, (double) alloc / joinsThisWave,
+                report.append(String.format(
+                        Locale.ROOT,
+                        "%-8d %-6d %-12d %-10d %-14.3f %-16.1f %-12.1f %-12.0f %-10d%n",
+                        target,
+                        joinsThisWave,
+                        convergeMs,
+                        controller.stats().membershipDeltas.get() - deltas0,
+                        (double) txn / joinsThisWave,
+                        (double) bytes / joinsThisWave,
+                        cpu / 1000.0 / joinsThisWave,
+                        (double) alloc / joinsThisWave,
                         controller.stats().snapshots.get() - snaps0));
                 joined = target;
                 assertTrue(convergeMs < 60_000, "converged in " + convergeMs + " ms");
                 probes.append(probeSingleJoins(zk, config, controller, followers, owned, target));
                 folds.append(probeFold(controller, target));
             }
-            assertEquals(WAVES[WAVES.length - 1] + 1 + (nextProbeId - 50_000), controller.state().brokerCount());
-            report.append(String.format(Locale.ROOT, "%nsingle joins, one at a time (no coalescing), after each wave:%n"));
-            report.append(String.format(Locale.ROOT, "%-8s %-6s %-14s %-16s %-12s %-12s%n", "size", "joins", "zk_txn/join",
-                    "zk_bytes/join", "cpu_us/join", "alloc_B/join"));
+            assertEquals(
+                    WAVES[WAVES.length - 1] + 1 + (nextProbeId - 50_000),
+                    controller.state().brokerCount());
+            report.append(
+                    String.format(Locale.ROOT, "%nsingle joins, one at a time (no coalescing), after each wave:%n"));
+            report.append(String.format(
+                    Locale.ROOT,
+                    "%-8s %-6s %-14s %-16s %-12s %-12s%n",
+                    "size",
+                    "joins",
+                    "zk_txn/join",
+                    "zk_bytes/join",
+                    "cpu_us/join",
+                    "alloc_B/join"));
             report.append(probes);
-            report.append(String.format(Locale.ROOT, "%nsnapshot fold (paid once per fold interval), after each wave:%n"));
-            report.append(String.format(Locale.ROOT, "%-8s %-14s %-12s %-12s %-12s %-16s %-14s %-14s%n", "size", "snap_bytes",
-                    "cpu_us", "alloc_B", "deltas/fold", "amort_bytes/join", "amort_cpu_us", "amort_alloc_B"));
+            report.append(
+                    String.format(Locale.ROOT, "%nsnapshot fold (paid once per fold interval), after each wave:%n"));
+            report.append(String.format(
+                    Locale.ROOT,
+                    "%-8s %-14s %-12s %-12s %-12s %-16s %-14s %-14s%n",
+                    "size",
+                    "snap_bytes",
+                    "cpu_us",
+                    "alloc_B",
+                    "deltas/fold",
+                    "amort_bytes/join",
+                    "amort_cpu_us",
+                    "amort_alloc_B"));
             report.append(folds);
             report.append("controller totals: ").append(controller.stats()).append('\n');
             report.append("each join also costs the participant 1 ZooKeeper write (its ephemeral registration)\n");
@@ -171,12 +206,18 @@ class MembershipScaleTest {
     static final int PROBE_JOINS = 30;
     /** zk_bytes/join of the last single-join probe: the delta size the fold interval is derived from. */
     static double lastDeltaBytesPerJoin;
+
     static int nextProbeId = 50_000;
 
     /** Joins {@link #PROBE_JOINS} brokers one after another and measures the controller's cost of each. */
-    private static String probeSingleJoins(EmbeddedZooKeeper zk, ClusterConfig config, ClusterController controller,
-                                           List<ClusterStateFollower> followers, List<AutoCloseable> owned,
-                                           int size) throws Exception {
+    private static String probeSingleJoins(
+            EmbeddedZooKeeper zk,
+            ClusterConfig config,
+            ClusterController controller,
+            List<ClusterStateFollower> followers,
+            List<AutoCloseable> owned,
+            int size)
+            throws Exception {
         CuratorFramework session = ZkTesting.client(zk.connectString());
         owned.add(session);
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -190,8 +231,10 @@ class MembershipScaleTest {
             BrokerRegistration reg = new BrokerRegistration(session, ZkTesting.broker(id, ""), config.sessionTimeout());
             owned.add(reg);
             reg.register();
-            ZkTesting.await("probe " + id, () -> controller.state() != null
-                    && controller.state().brokers().containsKey(id));
+            ZkTesting.await(
+                    "probe " + id,
+                    () -> controller.state() != null
+                            && controller.state().brokers().containsKey(id));
         }
         long cpu = mx.getThreadCpuTime(tid) - cpu0;
         long alloc = mx.getThreadAllocatedBytes(tid) - alloc0;
@@ -207,8 +250,14 @@ class MembershipScaleTest {
             return true;
         });
         lastDeltaBytesPerJoin = (double) bytes / PROBE_JOINS;
-        return String.format(Locale.ROOT, "%-8d %-6d %-14.3f %-16.1f %-12.1f %-12.0f%n", size, PROBE_JOINS,
-                (double) txn / PROBE_JOINS, (double) bytes / PROBE_JOINS, cpu / 1000.0 / PROBE_JOINS,
+        return String.format(
+                Locale.ROOT,
+                "%-8d %-6d %-14.3f %-16.1f %-12.1f %-12.0f%n",
+                size,
+                PROBE_JOINS,
+                (double) txn / PROBE_JOINS,
+                (double) bytes / PROBE_JOINS,
+                cpu / 1000.0 / PROBE_JOINS,
                 (double) alloc / PROBE_JOINS);
     }
 
@@ -228,8 +277,16 @@ class MembershipScaleTest {
         long bytes = controller.stats().bytesWritten.get() - bytes0;
         long snapshotBytes = controller.stats().lastSnapshotBytes.get();
         int interval = controller.snapshotPolicy().deltasPerFold(snapshotBytes, Math.round(lastDeltaBytesPerJoin));
-        return String.format(Locale.ROOT, "%-8d %-14d %-12.1f %-12d %-12d %-16.1f %-14.1f %-14.0f%n", size, snapshotBytes,
-                cpu / 1000.0, alloc, interval, (double) bytes / interval, cpu / 1000.0 / interval,
+        return String.format(
+                Locale.ROOT,
+                "%-8d %-14d %-12.1f %-12d %-12d %-16.1f %-14.1f %-14.0f%n",
+                size,
+                snapshotBytes,
+                cpu / 1000.0,
+                alloc,
+                interval,
+                (double) bytes / interval,
+                cpu / 1000.0 / interval,
                 (double) alloc / interval);
     }
 

@@ -1,21 +1,17 @@
 package io.sluice.cluster.state;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.controller.ClusterController;
 import io.sluice.cluster.node.ClusterFixture;
-
-
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * ACLs in ZooKeeper through the controller ({@link ClusterController#alterAcls}): added and removed in deltas every
@@ -23,10 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * snapshots a new follower starts from, and kept by the next controller after a failover.
  */
 class AclStoreTest {
-    private static final AclEntry READ = new AclEntry(AclEntry.TOPIC, "orders", AclEntry.LITERAL, "User:alice", "*",
-            (byte) 3, AclEntry.ALLOW);
-    private static final AclEntry DENY = new AclEntry(AclEntry.GROUP, "g-", AclEntry.PREFIXED, "User:*", "*",
-            (byte) 2, AclEntry.DENY);
+    private static final AclEntry READ =
+            new AclEntry(AclEntry.TOPIC, "orders", AclEntry.LITERAL, "User:alice", "*", (byte) 3, AclEntry.ALLOW);
+    private static final AclEntry DENY =
+            new AclEntry(AclEntry.GROUP, "g-", AclEntry.PREFIXED, "User:*", "*", (byte) 2, AclEntry.DENY);
 
     @TempDir
     Path dir;
@@ -50,22 +46,29 @@ class AclStoreTest {
                 add.add(DENY);
                 return current.size() + 2;
             })));
-            assertEquals(Set.of(READ, DENY), ClusterFixture.awaitConverged(first, both).acls());
+            assertEquals(
+                    Set.of(READ, DENY),
+                    ClusterFixture.awaitConverged(first, both).acls());
 
             long seq = controller.state().appliedSeq();
             await(controller.alterAcls((current, add, remove) -> {
                 add.add(READ);
-                remove.add(new AclEntry(AclEntry.TOPIC, "absent", AclEntry.LITERAL, "User:x", "*", (byte) 3,
-                        AclEntry.ALLOW));
+                remove.add(new AclEntry(
+                        AclEntry.TOPIC, "absent", AclEntry.LITERAL, "User:x", "*", (byte) 3, AclEntry.ALLOW));
                 return null;
             }));
             assertEquals(seq, controller.state().appliedSeq(), "nothing changes, nothing is published");
 
             await(controller.alterAcls((current, add, remove) -> {
-                current.stream().filter(e -> e.permissionType() == AclEntry.DENY).forEach(remove::add);
+                current.stream()
+                        .filter(e -> e.permissionType() == AclEntry.DENY)
+                        .forEach(remove::add);
                 return null;
             }));
-            assertEquals(Set.of(READ), ClusterFixture.awaitConverged(first, both).acls(), "decided against the published entries");
+            assertEquals(
+                    Set.of(READ),
+                    ClusterFixture.awaitConverged(first, both).acls(),
+                    "decided against the published entries");
 
             await(controller.writeSnapshotNow());
             FollowerCatchUpTest.HeldExecutor held = new FollowerCatchUpTest.HeldExecutor();
@@ -79,12 +82,17 @@ class AclStoreTest {
             first.node().close();
             ClusterFixture.Broker survivor = first == b1 ? b2 : b1;
             ClusterFixture.Broker next = ClusterFixture.awaitController(List.of(survivor));
-            ZkTesting.await("the new controller loaded the state", () -> next.node().controller().state() != null
-                    && next.node().controller().state().acls().equals(Set.of(READ)));
-            ClusterState after = await(next.node().controller().alterAcls((current, add, remove) -> {
-                add.add(DENY);
-                return null;
-            }).thenApply(ignored -> next.node().controller().state()));
+            ZkTesting.await(
+                    "the new controller loaded the state",
+                    () -> next.node().controller().state() != null
+                            && next.node().controller().state().acls().equals(Set.of(READ)));
+            ClusterState after = await(next.node()
+                    .controller()
+                    .alterAcls((current, add, remove) -> {
+                        add.add(DENY);
+                        return null;
+                    })
+                    .thenApply(ignored -> next.node().controller().state()));
             assertTrue(after.acls().containsAll(Set.of(READ, DENY)));
         }
     }

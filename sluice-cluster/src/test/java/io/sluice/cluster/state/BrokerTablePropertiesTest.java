@@ -1,8 +1,21 @@
 package io.sluice.cluster.state;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.state.wire.BrokerRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -11,31 +24,17 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /** {@link BrokerTable} and {@link BrokerMapView} against a TreeMap reference model. */
 class BrokerTablePropertiesTest {
 
     /** One batch of changes: brokers put, then ids removed. */
-    record Batch(List<Integer> put, List<Integer> remove) {
-    }
+    record Batch(List<Integer> put, List<Integer> remove) {}
 
     @Provide
     Arbitrary<List<Batch>> histories() {
         // Ids from a small range so puts replace, removes hit, and chunks split and merge.
-        Arbitrary<List<Integer>> ids = Arbitraries.integers().between(0, 400).list().ofMaxSize(90);
+        Arbitrary<List<Integer>> ids =
+                Arbitraries.integers().between(0, 400).list().ofMaxSize(90);
         return Combinators.combine(ids, ids).as(Batch::new).list().ofMinSize(1).ofMaxSize(40);
     }
 
@@ -102,13 +101,15 @@ class BrokerTablePropertiesTest {
 
     @Test
     void shouldRefuseEveryMutationThroughTheView() {
-        NavigableMap<Integer, BrokerInfo> view = new BrokerMapView(BrokerTable.of(List.of(ZkTesting.broker(1, ""),
-                ZkTesting.broker(2, ""))));
+        NavigableMap<Integer, BrokerInfo> view =
+                new BrokerMapView(BrokerTable.of(List.of(ZkTesting.broker(1, ""), ZkTesting.broker(2, ""))));
         assertThrows(UnsupportedOperationException.class, () -> view.put(3, ZkTesting.broker(3, "")));
         assertThrows(UnsupportedOperationException.class, () -> view.remove(1));
         assertThrows(UnsupportedOperationException.class, view::clear);
         assertThrows(UnsupportedOperationException.class, view::pollFirstEntry);
-        assertThrows(UnsupportedOperationException.class, () -> view.entrySet().iterator().next().setValue(null));
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> view.entrySet().iterator().next().setValue(null));
         assertThrows(UnsupportedOperationException.class, () -> view.headMap(2).clear());
         assertEquals(2, view.size());
         @SuppressWarnings("CollectionIncompatibleType") // the point of the test: a key of another type

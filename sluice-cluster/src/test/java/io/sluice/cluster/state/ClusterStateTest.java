@@ -1,21 +1,20 @@
 package io.sluice.cluster.state;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.state.wire.BrokerRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.PartitionChangeRecord;
 import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.error.MalformedInputException;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class ClusterStateTest {
 
@@ -37,7 +36,8 @@ class ClusterStateTest {
 
         TopicState t = new TopicState(UUID.randomUUID(), "orders", Map.of(), new PartitionState[] {
             new PartitionState(new int[] {1, 2}, 1, 0, new int[] {1, 2}),
-            new PartitionState(new int[] {2, 1}, 2, 0, new int[] {2, 1})});
+            new PartitionState(new int[] {2, 1}, 2, 0, new int[] {2, 1})
+        });
         DeltaRecord create = delta(1, 5);
         create.createdTopics.add(TopicRecord.of(t));
         ClusterState s2 = s1.apply(create, 6);

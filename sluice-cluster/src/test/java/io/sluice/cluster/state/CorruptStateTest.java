@@ -1,26 +1,25 @@
 package io.sluice.cluster.state;
 
-import io.sluice.cluster.ZkTesting;
-import io.sluice.cluster.node.ClusterFixture;
-import io.sluice.cluster.state.wire.SnapshotManifest;
-import io.sluice.cluster.state.wire.SnapshotManifestDescriptor;
-import io.sluice.cluster.zk.ZkPaths;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cluster.ZkTesting;
+import io.sluice.cluster.node.ClusterFixture;
+import io.sluice.cluster.state.wire.SnapshotManifest;
+import io.sluice.cluster.state.wire.SnapshotManifestDescriptor;
+import io.sluice.cluster.zk.ZkPaths;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CorruptStateTest {
     @TempDir
@@ -52,12 +51,15 @@ class CorruptStateTest {
                     return false;
                 }
             });
-            assertEquals(1, controller.node().controller().stats().snapshotRepairs.get());
-            try (ClusterStateFollower fresh = new ClusterStateFollower(cluster.client(), cluster.config, "fresh",
-                    null)) {
+            assertEquals(
+                    1, controller.node().controller().stats().snapshotRepairs.get());
+            try (ClusterStateFollower fresh =
+                    new ClusterStateFollower(cluster.client(), cluster.config, "fresh", null)) {
                 fresh.start();
-                ZkTesting.await("fresh follower loads the rewritten snapshot",
-                        () -> fresh.current().sameContent(controller.node().controller().state()));
+                ZkTesting.await(
+                        "fresh follower loads the rewritten snapshot",
+                        () -> fresh.current()
+                                .sameContent(controller.node().controller().state()));
                 assertNull(fresh.lastError());
             }
         }
@@ -77,13 +79,23 @@ class CorruptStateTest {
 
             CuratorFramework raw = cluster.client();
             SnapshotManifest h = head(raw);
-            assertTrue(raw.getChildren().forPath(ZkPaths.STATE).stream()
-                    .filter(c -> c.startsWith(ZkPaths.SNAPSHOT_PREFIX)).count() >= 2, "head and previous kept");
+            assertTrue(
+                    raw.getChildren().forPath(ZkPaths.STATE).stream()
+                                    .filter(c -> c.startsWith(ZkPaths.SNAPSHOT_PREFIX))
+                                    .count()
+                            >= 2,
+                    "head and previous kept");
             byte[] part = raw.getData().forPath(ZkPaths.snapshotPart(h.snapshotId(), 0));
             raw.setData().forPath(ZkPaths.snapshotPart(h.snapshotId(), 0), Arrays.copyOf(part, part.length / 2));
             // A head that claims to be ahead of the follower, over the truncated part: the follower must read it.
-            SnapshotManifest ahead = new SnapshotManifest(h.snapshotId(), h.controllerEpoch(), h.lastDeltaSeq() + 1000,
-                    h.partCount(), h.totalLength(), h.streamCrc(), h.compression());
+            SnapshotManifest ahead = new SnapshotManifest(
+                    h.snapshotId(),
+                    h.controllerEpoch(),
+                    h.lastDeltaSeq() + 1000,
+                    h.partCount(),
+                    h.totalLength(),
+                    h.streamCrc(),
+                    h.compression());
             ClusterState good = follower.node().current();
             raw.setData().forPath(ZkPaths.STATE_HEAD, SnapshotManifestDescriptor.encode(ahead));
 
@@ -102,7 +114,8 @@ class CorruptStateTest {
                 TopicState now = recovered.topic("t" + t);
                 assertEquals(was.id(), now.id(), "topic t" + t + " recovered");
                 for (int p = 0; p < was.partitionCount(); p++) {
-                    assertEquals(Arrays.toString(was.partition(p).replicas()),
+                    assertEquals(
+                            Arrays.toString(was.partition(p).replicas()),
                             Arrays.toString(now.partition(p).replicas()));
                 }
             }
@@ -141,8 +154,14 @@ class CorruptStateTest {
             // A snapshot claiming to come from epoch 1 (a fenced controller's view) is refused.
             CuratorFramework raw = cluster.client();
             SnapshotManifest h = head(raw);
-            SnapshotManifest stale = new SnapshotManifest(h.snapshotId(), 1, h.lastDeltaSeq() + 100, h.partCount(),
-                    h.totalLength(), h.streamCrc(), h.compression());
+            SnapshotManifest stale = new SnapshotManifest(
+                    h.snapshotId(),
+                    1,
+                    h.lastDeltaSeq() + 100,
+                    h.partCount(),
+                    h.totalLength(),
+                    h.streamCrc(),
+                    h.compression());
             raw.setData().forPath(ZkPaths.STATE_HEAD, SnapshotManifestDescriptor.encode(stale));
             ZkTesting.await("stale epoch rejected", () -> f.lastError() != null);
             StaleEpochException e = assertInstanceOf(StaleEpochException.class, f.lastError());

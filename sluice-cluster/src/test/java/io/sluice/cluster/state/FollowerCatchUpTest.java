@@ -1,11 +1,11 @@
 package io.sluice.cluster.state;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.controller.ClusterController;
 import io.sluice.cluster.node.ClusterFixture;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -13,9 +13,8 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A follower behind a fold catches up through the deltas while they lead to the head, and reads the snapshot only
@@ -52,7 +51,8 @@ class FollowerCatchUpTest {
     void shouldCatchUpThroughDeltasPastAFoldAndReadTheSnapshotOnlyOnceTheyArePruned() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
             ClusterFixture.Broker b1 = cluster.broker(1, "", true);
-            ClusterController controller = ClusterFixture.awaitController(List.of(b1)).node().controller();
+            ClusterController controller =
+                    ClusterFixture.awaitController(List.of(b1)).node().controller();
             controller.createTopic("t0", 1, 1, Map.of()).get(60, TimeUnit.SECONDS);
             controller.writeSnapshotNow().get(60, TimeUnit.SECONDS);
             HeldExecutor held = new HeldExecutor();

@@ -1,18 +1,17 @@
 package io.sluice.cluster.state;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.controller.ClusterController;
 import io.sluice.cluster.node.ClusterFixture;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SCRAM credentials in ZooKeeper through the controller ({@link ClusterController#alterScramCredentials}): set and
@@ -50,11 +49,15 @@ class ScramStoreTest {
                 return null;
             }));
             for (ClusterFixture.Broker b : both) {
-                ZkTesting.await("broker applied the credentials", () -> b.node().current().scramCredentials()
-                        .all().size() == 2);
+                ZkTesting.await(
+                        "broker applied the credentials",
+                        () -> b.node().current().scramCredentials().all().size() == 2);
             }
-            assertEquals(ALICE, ClusterFixture.awaitConverged(first, both).scramCredentials()
-                    .get("alice", ScramCredentialEntry.SCRAM_SHA_256));
+            assertEquals(
+                    ALICE,
+                    ClusterFixture.awaitConverged(first, both)
+                            .scramCredentials()
+                            .get("alice", ScramCredentialEntry.SCRAM_SHA_256));
 
             long seq = controller.state().appliedSeq();
             assertEquals("absent", await(controller.alterScramCredentials((current, set, delete) -> {
@@ -68,16 +71,22 @@ class ScramStoreTest {
                 delete.add(BOB.key());
                 return null;
             }));
-            assertNull(ClusterFixture.awaitConverged(first, both).scramCredentials()
+            assertNull(ClusterFixture.awaitConverged(first, both)
+                    .scramCredentials()
                     .get("bob", ScramCredentialEntry.SCRAM_SHA_512));
 
             await(controller.writeSnapshotNow());
             first.node().close();
             ClusterFixture.Broker survivor = first == both.get(0) ? both.get(1) : both.get(0);
             ClusterFixture.Broker next = ClusterFixture.awaitController(List.of(survivor));
-            ZkTesting.await("the new controller loaded the credentials", () -> next.node().controller().state() != null
-                    && ALICE.equals(next.node().controller().state().scramCredentials()
-                    .get("alice", ScramCredentialEntry.SCRAM_SHA_256)));
+            ZkTesting.await(
+                    "the new controller loaded the credentials",
+                    () -> next.node().controller().state() != null
+                            && ALICE.equals(next.node()
+                                    .controller()
+                                    .state()
+                                    .scramCredentials()
+                                    .get("alice", ScramCredentialEntry.SCRAM_SHA_256)));
         }
     }
 }

@@ -1,5 +1,11 @@
 package io.sluice.cluster.state;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.state.wire.BrokerRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
@@ -12,11 +18,6 @@ import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.compress.Compression;
 import io.sluice.codec.error.CodecException;
 import io.sluice.codec.part.PartDescriptor;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,12 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 class StateSerializerTest {
     static final int PART_BYTES = 2048;
@@ -47,16 +46,24 @@ class StateSerializerTest {
                 int[] replicas = {p % 5, (p + 1) % 5, (p + 2) % 5};
                 ps[p] = new PartitionState(replicas, replicas[0], random.nextInt(100), replicas.clone());
             }
-            ts.add(new TopicState(new UUID(t, random.nextLong()), "topic-" + t,
-                    Map.of("retention.ms", Integer.toString(t), "cleanup.policy", "delete"), ps));
+            ts.add(new TopicState(
+                    new UUID(t, random.nextLong()),
+                    "topic-" + t,
+                    Map.of("retention.ms", Integer.toString(t), "cleanup.policy", "delete"),
+                    ps));
         }
         return ClusterState.of(3, 42, brokers, ts);
     }
 
     static SnapshotManifest manifestOf(long id, ClusterState state, List<byte[]> parts) {
         ByteBuffer h = ByteBuffer.wrap(parts.get(0));
-        return new SnapshotManifest(id, state.controllerEpoch(), state.appliedSeq(), parts.size(),
-                h.getInt(PartDescriptor.TOTAL_LENGTH_OFFSET), h.getInt(PartDescriptor.STREAM_CRC_OFFSET),
+        return new SnapshotManifest(
+                id,
+                state.controllerEpoch(),
+                state.appliedSeq(),
+                parts.size(),
+                h.getInt(PartDescriptor.TOTAL_LENGTH_OFFSET),
+                h.getInt(PartDescriptor.STREAM_CRC_OFFSET),
                 Compression.ZLIB);
     }
 
@@ -65,7 +72,8 @@ class StateSerializerTest {
         ClusterState state = sample(4, 500);
         try (StateSerializer s = new StateSerializer(Compression.ZLIB, PART_BYTES, 1000, 1 << 24)) {
             StateSerializer.EncodedSnapshot enc = s.encodeSnapshot(state.toSnapshot());
-            assertTrue(enc.parts().size() > 1, "split into parts: " + enc.parts().size());
+            assertTrue(
+                    enc.parts().size() > 1, "split into parts: " + enc.parts().size());
             for (byte[] p : enc.parts()) {
                 assertTrue(p.length <= PART_BYTES, "part of " + p.length);
             }
@@ -104,8 +112,8 @@ class StateSerializerTest {
             mixed.set(0, foreign.get(0));
             assertThrows(CorruptStateException.class, () -> s.decodeSnapshot(m, mixed));
 
-            SnapshotManifest lying = new SnapshotManifest(1, 3, 42, parts.size(), m.totalLength() + 1, m.streamCrc(),
-                    Compression.ZLIB);
+            SnapshotManifest lying =
+                    new SnapshotManifest(1, 3, 42, parts.size(), m.totalLength() + 1, m.streamCrc(), Compression.ZLIB);
             assertThrows(CorruptStateException.class, () -> s.decodeSnapshot(lying, parts));
             // The serializer still works after errors.
             assertTrue(ClusterState.fromSnapshot(s.decodeSnapshot(m, parts)).sameContent(state));
@@ -140,7 +148,8 @@ class StateSerializerTest {
     @Test
     void shouldRejectCorruptManifestBytes() {
         byte[] good = SnapshotManifestDescriptor.encode(new SnapshotManifest(9, 2, 100, 3, 5000, 77, Compression.ZSTD));
-        assertEquals(new SnapshotManifest(9, 2, 100, 3, 5000, 77, Compression.ZSTD),
+        assertEquals(
+                new SnapshotManifest(9, 2, 100, 3, 5000, 77, Compression.ZSTD),
                 SnapshotManifestDescriptor.decode(good));
         for (int i = 0; i < good.length; i++) {
             byte[] bad = good.clone();

@@ -16,7 +16,7 @@ class SessionStateTrackerTest {
     @Test
     void shouldShowConnectedThenCountEachExpiredSessionAndTheReconnection(@TempDir Path dir) throws Exception {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"));
-             ClusterConnection connection = ClusterConnection.open(zk.connectString(), ZkTesting.config())) {
+                ClusterConnection connection = ClusterConnection.open(zk.connectString(), ZkTesting.config())) {
             SessionStateTracker session = connection.session();
             ZkTesting.await("the first connection", () -> session.state() == SessionState.CONNECTED);
             assertEquals(0, session.expirations());

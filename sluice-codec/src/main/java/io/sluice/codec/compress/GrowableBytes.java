@@ -1,7 +1,6 @@
 package io.sluice.codec.compress;
 
 import io.sluice.codec.error.LimitExceededException;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

@@ -8,7 +8,6 @@ import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageRegistry;
 import io.sluice.codec.message.MessageWriter;
-
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -117,8 +116,8 @@ public final class StateCodec implements AutoCloseable {
         while (m == null) {
             if (d.needsInput()) {
                 if (slice == slices.size()) {
-                    throw new TruncatedInputException("compressed state: " + compression + " input ends after "
-                            + total + " uncompressed bytes, before the state message is complete");
+                    throw new TruncatedInputException("compressed state: " + compression + " input ends after " + total
+                            + " uncompressed bytes, before the state message is complete");
                 }
                 ByteBuffer s = requireHeap(slices.get(slice++));
                 d.setInput(s.array(), s.arrayOffset() + s.position(), s.remaining());
@@ -135,8 +134,8 @@ public final class StateCodec implements AutoCloseable {
                             + " bytes, before the state message is complete");
                 }
                 if (!d.needsInput()) {
-                    throw new MalformedInputException("compressed state: decoder made no progress after " + total
-                            + " bytes");
+                    throw new MalformedInputException(
+                            "compressed state: decoder made no progress after " + total + " bytes");
                 }
                 continue;
             }
@@ -144,8 +143,8 @@ public final class StateCodec implements AutoCloseable {
             reader.setBuffer(inflated);
             m = reader.read();
             if (m != null && inflated.hasRemaining()) {
-                throw new MalformedInputException("compressed state: " + inflated.remaining()
-                        + " bytes follow the state message");
+                throw new MalformedInputException(
+                        "compressed state: " + inflated.remaining() + " bytes follow the state message");
             }
         }
         inflated.clear();

@@ -1,7 +1,6 @@
 package io.sluice.codec.compress;
 
 import io.sluice.codec.error.MalformedInputException;
-
 import java.nio.ByteBuffer;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;

@@ -3,7 +3,6 @@ package io.sluice.codec.compress;
 import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -13,6 +12,7 @@ import java.nio.ByteBuffer;
 public final class ZstdStreamCompressor extends StreamCompressor {
     /** Level 3 is zstd's default: the speed/ratio knee for control-plane state. */
     private static final int LEVEL = 3;
+
     private final ZstdCompressCtx ctx = new ZstdCompressCtx();
     private final ByteBuffer input;
     private final ByteBuffer output;

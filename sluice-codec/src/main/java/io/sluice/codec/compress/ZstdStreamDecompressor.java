@@ -3,7 +3,6 @@ package io.sluice.codec.compress;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import io.sluice.codec.error.MalformedInputException;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -16,6 +15,7 @@ public final class ZstdStreamDecompressor extends StreamDecompressor {
     private final ByteBuffer src;
     /** Read mode: decompressed bytes not yet handed out. */
     private final ByteBuffer dst;
+
     private byte[] in;
     private int inPos;
     private int inEnd;
@@ -82,8 +82,8 @@ public final class ZstdStreamDecompressor extends StreamDecompressor {
             }
             dst.flip();
             if (!dst.hasRemaining() && src.position() == srcBefore && !frameDone) {
-                throw new MalformedInputException("zstd frame: decoder made no progress at compressed byte "
-                        + (inPos - src.remaining()));
+                throw new MalformedInputException(
+                        "zstd frame: decoder made no progress at compressed byte " + (inPos - src.remaining()));
             }
         }
         return out.position() - start;

@@ -11,6 +11,7 @@ import java.util.Arrays;
 public final class Endpoint implements Comparable<Endpoint> {
     /** DNS names are at most 253 characters; one length byte covers every real host. */
     public static final int MAX_HOST_BYTES = 255;
+
     public static final int MAX_PORT = 65535;
 
     private final byte[] host;
@@ -104,7 +105,9 @@ public final class Endpoint implements Comparable<Endpoint> {
         if (this == o) {
             return true;
         }
-        return o instanceof Endpoint other && other.hash == hash && other.port == port
+        return o instanceof Endpoint other
+                && other.hash == hash
+                && other.port == port
                 && Arrays.equals(other.host, host);
     }
 

@@ -10,8 +10,7 @@ public final class SeededHash {
     private static final long FNV_PRIME = 0x100000001b3L;
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
 
-    private SeededHash() {
-    }
+    private SeededHash() {}
 
     private static final long SEED_STEP = 0x9e3779b97f4a7c15L;
 

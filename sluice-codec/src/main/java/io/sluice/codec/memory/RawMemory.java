@@ -19,6 +19,7 @@ public final class RawMemory {
 
     /** The JDK's Unsafe, or null where it cannot be had (then {@link #AVAILABLE} is false). */
     public static final sun.misc.Unsafe UNSAFE;
+
     public static final boolean AVAILABLE;
     private static final long ADDRESS_FIELD;
     private static final long ARRAY_FIELD;
@@ -51,8 +52,7 @@ public final class RawMemory {
         AVAILABLE = unsafe != null;
     }
 
-    private RawMemory() {
-    }
+    private RawMemory() {}
 
     /** The array behind a heap buffer; null for a direct buffer (or without Unsafe). */
     public static byte[] array(ByteBuffer buffer) {
@@ -64,7 +64,8 @@ public final class RawMemory {
         if (!AVAILABLE) {
             return 0;
         }
-        return buffer.isDirect() ? UNSAFE.getLong(buffer, ADDRESS_FIELD)
+        return buffer.isDirect()
+                ? UNSAFE.getLong(buffer, ADDRESS_FIELD)
                 : BYTE_ARRAY_BASE + UNSAFE.getInt(buffer, ARRAY_OFFSET_FIELD);
     }
 }

@@ -19,8 +19,7 @@ final class BufferAccess {
     static final boolean RAW = RawMemory.AVAILABLE;
     private static final boolean SWAP = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
-    private BufferAccess() {
-    }
+    private BufferAccess() {}
 
     /** The array behind a heap buffer; null for a direct buffer (or without Unsafe). */
     static byte[] array(ByteBuffer buf) {

@@ -16,8 +16,7 @@ public abstract class FieldMessage implements Message {
     protected abstract boolean readField(MessageReader r, int index);
 
     /** Called after every field of an older schema was read, to default the newer fields. */
-    protected void onOlderVersionRead(int version) {
-    }
+    protected void onOlderVersionRead(int version) {}
 
     @Override
     public final boolean writeTo(MessageWriter w) {

@@ -10,7 +10,6 @@ import io.sluice.codec.error.MalformedInputException;
 import io.sluice.codec.error.TruncatedInputException;
 import io.sluice.codec.error.UnknownMessageTypeException;
 import io.sluice.codec.error.UnsupportedVersionException;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +38,7 @@ public final class MessageReader implements AutoCloseable {
     private ByteBuffer buf;
     /** Raw address of {@link #buf}; see {@code BufferAccess}. */
     private byte[] array;
+
     private long address;
     private int pos;
     private int limit;
@@ -78,8 +78,8 @@ public final class MessageReader implements AutoCloseable {
     public MessageReader(MessageRegistry registry, CodecConfig config) {
         this.registry = registry;
         this.config = config;
-        this.compressedIn = new GrowableBytes("compressed field", config.scratchInitialBytes(),
-                config.maxCompressedFieldBytes());
+        this.compressedIn =
+                new GrowableBytes("compressed field", config.scratchInitialBytes(), config.maxCompressedFieldBytes());
         for (int i = 0; i < frames.length; i++) {
             frames[i] = new ReaderFrame();
         }
@@ -208,8 +208,8 @@ public final class MessageReader implements AutoCloseable {
             return 0;
         }
         if ((z >>> 32) != 0) {
-            throw new MalformedInputException(where() + ": varint " + Long.toUnsignedString(z)
-                    + " does not fit an int");
+            throw new MalformedInputException(
+                    where() + ": varint " + Long.toUnsignedString(z) + " does not fit an int");
         }
         return (int) (z >>> 1) ^ -(int) (z & 1);
     }
@@ -251,7 +251,8 @@ public final class MessageReader implements AutoCloseable {
 
     public UUID readUuid() {
         if (pendingLen == 0 && limit - pos >= WireFormat.UUID_BYTES) {
-            UUID v = new UUID(BufferAccess.getLong(buf, array, address, pos), BufferAccess.getLong(buf, array, address, pos + 8));
+            UUID v = new UUID(
+                    BufferAccess.getLong(buf, array, address, pos), BufferAccess.getLong(buf, array, address, pos + 8));
             pos += WireFormat.UUID_BYTES;
             lastRead = true;
             return v;
@@ -617,8 +618,8 @@ public final class MessageReader implements AutoCloseable {
     public <T extends Message> T readMessage(Class<T> type) {
         Message m = readMessage();
         if (m != null && !type.isInstance(m)) {
-            throw new MalformedInputException(where() + ": expected " + type.getSimpleName() + " but got "
-                    + registry.name(m.typeId()));
+            throw new MalformedInputException(
+                    where() + ": expected " + type.getSimpleName() + " but got " + registry.name(m.typeId()));
         }
         return type.cast(m);
     }
@@ -660,8 +661,8 @@ public final class MessageReader implements AutoCloseable {
             }
             int max = registry.maxVersion(f.typeId);
             if (v > max) {
-                throw new UnsupportedVersionException(registry.name(f.typeId), (int) Math.min(v, Integer.MAX_VALUE),
-                        max);
+                throw new UnsupportedVersionException(
+                        registry.name(f.typeId), (int) Math.min(v, Integer.MAX_VALUE), max);
             }
             f.version = (int) v;
             f.message = registry.create(f.typeId);
@@ -698,8 +699,8 @@ public final class MessageReader implements AutoCloseable {
                 return null;
             }
             if (len > config.maxUncompressedFieldBytes()) {
-                throw new LimitExceededException(where() + " compressed field uncompressed size", len,
-                        config.maxUncompressedFieldBytes());
+                throw new LimitExceededException(
+                        where() + " compressed field uncompressed size", len, config.maxUncompressedFieldBytes());
             }
             declaredUncompressed = len;
             compressPhase = 2;
@@ -749,8 +750,8 @@ public final class MessageReader implements AutoCloseable {
     private Message inflate() {
         StreamDecompressor d = decompressors[compression.ordinal()];
         if (d == null) {
-            d = decompressors[compression.ordinal()] = StreamDecompressor.create(compression,
-                    config.compressChunkBytes());
+            d = decompressors[compression.ordinal()] =
+                    StreamDecompressor.create(compression, config.compressChunkBytes());
         }
         if (inflated == null) {
             inflated = ByteBuffer.allocate(config.compressChunkBytes());
@@ -769,8 +770,8 @@ public final class MessageReader implements AutoCloseable {
             int n = d.decompress(inflated);
             total += n;
             if (total > declaredUncompressed) {
-                throw new MalformedInputException(where() + ": compressed field inflates past its declared "
-                        + declaredUncompressed + " bytes");
+                throw new MalformedInputException(
+                        where() + ": compressed field inflates past its declared " + declaredUncompressed + " bytes");
             }
             if (n == 0) {
                 throw new TruncatedInputException(where() + ": compressed field ends after " + total
@@ -780,14 +781,14 @@ public final class MessageReader implements AutoCloseable {
             r.setBuffer(inflated);
             m = r.read();
             if (m != null && inflated.hasRemaining()) {
-                throw new MalformedInputException(where() + ": " + inflated.remaining()
-                        + " bytes follow the compressed message");
+                throw new MalformedInputException(
+                        where() + ": " + inflated.remaining() + " bytes follow the compressed message");
             }
         }
         inflated.clear();
         if (d.decompress(inflated) > 0 || !d.finished()) {
-            throw new MalformedInputException(where() + ": compressed frame continues after its message, or is not"
-                    + " terminated");
+            throw new MalformedInputException(
+                    where() + ": compressed frame continues after its message, or is not" + " terminated");
         }
         if (total != declaredUncompressed || d.remainingInput() != 0) {
             throw new MalformedInputException(where() + ": compressed field inflated to " + total + " bytes, declared "
@@ -809,7 +810,8 @@ public final class MessageReader implements AutoCloseable {
             } else {
                 sb.append(registry.name(f.typeId)).append('.').append(f.message.fieldName(f.state));
                 if (f.containerPhase == 1) {
-                    sb.append('[').append(f.list != null ? f.list.size() : f.map != null ? f.map.size() : 0)
+                    sb.append('[')
+                            .append(f.list != null ? f.list.size() : f.map != null ? f.map.size() : 0)
                             .append(']');
                 }
             }

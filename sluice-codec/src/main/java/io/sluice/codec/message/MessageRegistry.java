@@ -46,19 +46,19 @@ public final class MessageRegistry {
     public static final class Builder {
         private final String[] names = new String[MAX_TYPE_ID + 1];
         private final int[] maxVersions = new int[MAX_TYPE_ID + 1];
+
         @SuppressWarnings({"unchecked", "rawtypes"})
         private final Supplier<? extends Message>[] factories = new Supplier[MAX_TYPE_ID + 1];
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder register(int typeId, String name, int maxVersion, Supplier<? extends Message> factory) {
             if (typeId < 0 || typeId > MAX_TYPE_ID) {
                 throw new IllegalArgumentException("type id " + typeId + " outside 0.." + MAX_TYPE_ID);
             }
             if (factories[typeId] != null) {
-                throw new IllegalArgumentException("type id " + typeId + " already registered as " + names[typeId]
-                        + ", cannot register " + name);
+                throw new IllegalArgumentException(
+                        "type id " + typeId + " already registered as " + names[typeId] + ", cannot register " + name);
             }
             if (maxVersion < 0) {
                 throw new IllegalArgumentException("maxVersion of " + name + " must be >= 0, was " + maxVersion);

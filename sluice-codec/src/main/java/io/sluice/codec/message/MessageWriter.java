@@ -6,7 +6,6 @@ import io.sluice.codec.compress.GrowableBytes;
 import io.sluice.codec.compress.StreamCompressor;
 import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.codec.error.LimitExceededException;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.ReadOnlyBufferException;
@@ -36,6 +35,7 @@ public final class MessageWriter implements AutoCloseable {
     private ByteBuffer buf;
     /** Raw address of {@link #buf}: its array (null when direct) and the address of index 0; see {@code BufferAccess}. */
     private byte[] array;
+
     private long address;
     private int pos;
     private int limit;
@@ -47,31 +47,37 @@ public final class MessageWriter implements AutoCloseable {
 
     /** Encoded bytes of the primitive that did not fit, and how much of them is written. */
     private final byte[] pending = new byte[WireFormat.MAX_PRIMITIVE_BYTES];
+
     private int pendingPos;
     /** Bytes staged in {@link #pending}; 0 when nothing is pending; {@link #VARINT_PENDING} for a varint. */
     private int pendingLen;
+
     private static final int VARINT_PENDING = -1;
     /** Unwritten remainder of a varint that reached the end of a buffer. */
     private long varintRest;
 
     /** Innermost array in progress: 0 length pending, 1 elements; index of the next element or byte. */
     private int arrayPhase;
+
     private int arrayPos;
     /** Innermost compound field (endpoint) in progress. */
     private int endpointPhase;
     /** UTF-8 of the innermost string in progress. */
     private byte[] text = new byte[64];
+
     private int textLen;
 
     /** Calls starting with fewer free bytes than this write ahead into the spill. */
     static final int SPILL_THRESHOLD = 128;
     /** Capacity of the spill; larger than {@link #SPILL_THRESHOLD}, so an unfinished spill always fills the buffer. */
     static final int SPILL_BYTES = 512;
+
     private final ByteBuffer spill = ByteBuffer.allocate(SPILL_BYTES);
     private final byte[] spillArray = BufferAccess.array(spill);
     private final long spillAddress = BufferAccess.address(spill);
     /** Bytes of the spill already handed out, and the end of what was written into it. */
     private int spillRead;
+
     private int spillEnd;
     /** The root message ended inside the spill: the call that hands out its last byte reports it finished. */
     private boolean spillHoldsEnd;
@@ -83,6 +89,7 @@ public final class MessageWriter implements AutoCloseable {
 
     /** Compressed field in progress: 0 not compressed yet, 1 id pending, 2 length pending, 3 bytes. */
     private int compressPhase;
+
     private Compression compressing;
     private long uncompressedLength;
     private final GrowableBytes compressed;
@@ -95,8 +102,8 @@ public final class MessageWriter implements AutoCloseable {
 
     public MessageWriter(CodecConfig config) {
         this.config = config;
-        this.compressed = new GrowableBytes("compressed field", config.scratchInitialBytes(),
-                config.maxCompressedFieldBytes());
+        this.compressed =
+                new GrowableBytes("compressed field", config.scratchInitialBytes(), config.maxCompressedFieldBytes());
         for (int i = 0; i < frames.length; i++) {
             frames[i] = new WriterFrame();
         }
@@ -372,6 +379,7 @@ public final class MessageWriter implements AutoCloseable {
     private static final int VARINT = 0;
     /** What 8 varint bytes carry, and the continuation bit of the 8th byte of a varint word. */
     private static final int LOW_56_BITS_COUNT = 7 * Long.BYTES;
+
     private static final long LOW_56_BITS = (1L << LOW_56_BITS_COUNT) - 1;
     private static final long LAST_CONTINUATION_BIT = 1L << (Long.SIZE - 1);
 
@@ -403,8 +411,8 @@ public final class MessageWriter implements AutoCloseable {
             if (pendingLen == 0 && lim - p >= WireFormat.MAX_VARINT64_BYTES) {
                 // 9 or 10 bytes: the first 8 as one word, all with continuation bits, then the top 8 bits
                 long low = v & LOW_56_BITS;
-                BufferAccess.putLongLittleEndian(buf, array, address, p,
-                        WireFormat.varintWord(low, Long.BYTES) | LAST_CONTINUATION_BIT);
+                BufferAccess.putLongLittleEndian(
+                        buf, array, address, p, WireFormat.varintWord(low, Long.BYTES) | LAST_CONTINUATION_BIT);
                 p += Long.BYTES;
                 v >>>= LOW_56_BITS_COUNT;
             }
@@ -751,8 +759,8 @@ public final class MessageWriter implements AutoCloseable {
 
     private void requireUncompressedWithinCap(long total) {
         if (total > config.maxUncompressedFieldBytes()) {
-            throw new LimitExceededException("compressed field uncompressed size", total,
-                    config.maxUncompressedFieldBytes());
+            throw new LimitExceededException(
+                    "compressed field uncompressed size", total, config.maxUncompressedFieldBytes());
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 final class ReaderFrame {
     /** 0: type id pending, 1: version pending, 2: fields. */
     int headerPhase;
+
     int typeId;
     int version;
     Message message;
@@ -16,6 +17,7 @@ final class ReaderFrame {
     boolean childInProgress;
     /** 0: size pending, 1: elements. */
     int containerPhase;
+
     int containerSize;
     ArrayList<Object> list;
     Map<Object, Object> map;

@@ -5,8 +5,7 @@ package io.sluice.codec.message;
  * Stateless.
  */
 final class Utf8 {
-    private Utf8() {
-    }
+    private Utf8() {}
 
     /** Encodes {@code s} into {@code w.textScratch}; returns the byte length. Lone surrogates become '?'. */
     static int encode(String s, MessageWriter w) {

@@ -26,8 +26,7 @@ final class WireFormat {
     /** Largest single primitive encoding; sizes the pending-bytes buffer. */
     static final int MAX_PRIMITIVE_BYTES = UUID_BYTES;
 
-    private WireFormat() {
-    }
+    private WireFormat() {}
 
     static long zigzag(long v) {
         return (v << 1) ^ (v >> 63);
@@ -44,6 +43,7 @@ final class WireFormat {
 
     /** {@code ceil(significantBits / 7)} as {@code (640 - 9 * leadingZeros) >>> 6}, exact for 0..64 leading zeros. */
     private static final int VARINT_LENGTH_BASE = 640;
+
     private static final int VARINT_LENGTH_STEP = 9;
     private static final int VARINT_LENGTH_SHIFT = 6;
     /** The continuation bit of each of the first 7 bytes of a varint word; shifted right to keep the first n-1. */

@@ -15,6 +15,7 @@ final class WriterFrame {
     boolean childInProgress;
     /** 0: size of the current list/map pending, 1: elements. */
     int containerPhase;
+
     int containerIndex;
     Iterator<? extends Map.Entry<?, ?>> entries;
     Map.Entry<?, ?> entry;

@@ -1,7 +1,6 @@
 package io.sluice.codec.part;
 
 import io.sluice.codec.compress.Compression;
-
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -13,5 +12,4 @@ import java.util.List;
  * @param payloads    payload slices in stream order
  * @param totalLength sum of the payload lengths
  */
-public record AssembledStream(Compression compression, List<ByteBuffer> payloads, int totalLength) {
-}
+public record AssembledStream(Compression compression, List<ByteBuffer> payloads, int totalLength) {}

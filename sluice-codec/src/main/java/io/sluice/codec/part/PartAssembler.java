@@ -5,7 +5,6 @@ import io.sluice.codec.error.ChecksumMismatchException;
 import io.sluice.codec.error.LimitExceededException;
 import io.sluice.codec.error.MalformedInputException;
 import io.sluice.codec.error.TruncatedInputException;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,8 +62,8 @@ public final class PartAssembler {
             requireSame(i, "stream checksum", streamCrc, h.getInt(PartDescriptor.STREAM_CRC_OFFSET));
             requireSame(i, "compression id", compressionId, h.get(PartDescriptor.COMPRESSION_OFFSET));
             if (index < 0 || index >= count) {
-                throw new MalformedInputException("state part at position " + i + ": index " + index + " outside 0.."
-                        + (count - 1));
+                throw new MalformedInputException(
+                        "state part at position " + i + ": index " + index + " outside 0.." + (count - 1));
             }
             if (ordered[index] != null) {
                 throw new MalformedInputException("state parts: index " + index + " appears twice");
@@ -79,8 +78,8 @@ public final class PartAssembler {
             ordered[index] = p;
         }
         if (sum != total) {
-            throw new MalformedInputException("state parts: payloads add up to " + sum + " bytes, header declares "
-                    + total);
+            throw new MalformedInputException(
+                    "state parts: payloads add up to " + sum + " bytes, header declares " + total);
         }
         crc.reset();
         List<ByteBuffer> payloads = new ArrayList<>(count);
@@ -104,8 +103,9 @@ public final class PartAssembler {
         ByteBuffer h = ByteBuffer.wrap(p);
         short magic = h.getShort(PartDescriptor.MAGIC_OFFSET);
         if (magic != PartDescriptor.MAGIC) {
-            throw new MalformedInputException("state part at position " + position + ": magic 0x"
-                    + Integer.toHexString(magic & 0xFFFF) + ", expected 0x" + Integer.toHexString(PartDescriptor.MAGIC));
+            throw new MalformedInputException(
+                    "state part at position " + position + ": magic 0x" + Integer.toHexString(magic & 0xFFFF)
+                            + ", expected 0x" + Integer.toHexString(PartDescriptor.MAGIC));
         }
         byte version = h.get(PartDescriptor.VERSION_OFFSET);
         if (version != PartDescriptor.VERSION) {

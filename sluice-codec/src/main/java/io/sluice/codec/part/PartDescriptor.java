@@ -44,6 +44,5 @@ public final class PartDescriptor {
     public static final int PAYLOAD_OFFSET = PART_CRC_OFFSET + PART_CRC_LENGTH;
     public static final int HEADER_LENGTH = PAYLOAD_OFFSET;
 
-    private PartDescriptor() {
-    }
+    private PartDescriptor() {}
 }

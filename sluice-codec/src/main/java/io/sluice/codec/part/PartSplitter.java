@@ -2,7 +2,6 @@ package io.sluice.codec.part;
 
 import io.sluice.codec.compress.ByteSink;
 import io.sluice.codec.compress.Compression;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +18,7 @@ import java.util.zip.CRC32C;
 public final class PartSplitter implements ByteSink {
     /** Typical control-plane deltas fit; larger states grow by doubling. */
     static final int FIRST_PART_BYTES = 4096;
+
     private final int partLimit;
     private final List<byte[]> parts = new ArrayList<>();
     private final CRC32C streamCrc = new CRC32C();

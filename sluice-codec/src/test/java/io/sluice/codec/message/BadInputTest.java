@@ -1,22 +1,21 @@
 package io.sluice.codec.message;
 
-import io.sluice.codec.CodecConfig;
-import io.sluice.codec.sample.ClusterFixtures;
-import io.sluice.codec.sample.ClusterMessages;
-import io.sluice.codec.error.CodecException;
-import io.sluice.codec.error.LimitExceededException;
-import io.sluice.codec.error.MalformedInputException;
-import org.junit.jupiter.api.Test;
-
-import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
-import java.util.List;
-import java.util.Random;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.codec.CodecConfig;
+import io.sluice.codec.error.CodecException;
+import io.sluice.codec.error.LimitExceededException;
+import io.sluice.codec.error.MalformedInputException;
+import io.sluice.codec.sample.ClusterFixtures;
+import io.sluice.codec.sample.ClusterMessages;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class BadInputTest {
 
@@ -66,7 +65,8 @@ class BadInputTest {
                 for (int cut = 0; cut < good.length; cut++) {
                     byte[] truncated = java.util.Arrays.copyOf(good, cut);
                     Object o = outcome(truncated, 1 + cut % 9);
-                    assertTrue(o == null || o instanceof MalformedInputException,
+                    assertTrue(
+                            o == null || o instanceof MalformedInputException,
                             m.getClass().getSimpleName() + " truncated at " + cut + " gave " + o);
                 }
                 for (int i = 0; i < good.length * 4; i++) {
@@ -82,8 +82,18 @@ class BadInputTest {
     @Test
     void shouldRejectForgedArrayLengthAboveCapNamingTheField() {
         // PartitionMap header, controllerEpoch=0, mapVersion=0, brokerEndpoints list size forged to 2^40
-        byte[] forged = {(byte) (ClusterMessages.PARTITION_MAP + 1), 0, 0, 0, (byte) 0x81, (byte) 0x80, (byte) 0x80,
-            (byte) 0x80, (byte) 0x80, 0x20};
+        byte[] forged = {
+            (byte) (ClusterMessages.PARTITION_MAP + 1),
+            0,
+            0,
+            0,
+            (byte) 0x81,
+            (byte) 0x80,
+            (byte) 0x80,
+            (byte) 0x80,
+            (byte) 0x80,
+            0x20
+        };
         MessageReader r = new MessageReader(ClusterMessages.REGISTRY);
         r.setBuffer(ByteBuffer.wrap(forged));
         LimitExceededException e = assertThrows(LimitExceededException.class, r::read);
@@ -94,10 +104,58 @@ class BadInputTest {
     void shouldNotAllocateMoreThanTheBytesPresentForAForgedLengthBelowTheCap() {
         // MoveAbort with a reason string declared 60 KB long, 10 bytes present; and an int array declared 60M long
         CodecConfig roomy = CodecConfig.DEFAULT;
-        byte[] forgedString = {(byte) (ClusterMessages.MOVE_ABORT + 1), 0, 2, 2, 2, (byte) 0xE1, (byte) 0xD4, 0x03,
-            'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'};
-        byte[] forgedInts = {(byte) (ClusterMessages.PARTITION_STATE + 1), 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 2, 2, 2, 2, 2, (byte) 0x81, (byte) 0xDE, (byte) 0xCE, 0x1C, 1, 2, 3};
+        byte[] forgedString = {
+            (byte) (ClusterMessages.MOVE_ABORT + 1),
+            0,
+            2,
+            2,
+            2,
+            (byte) 0xE1,
+            (byte) 0xD4,
+            0x03,
+            'a',
+            'b',
+            'c',
+            'd',
+            'e',
+            'f',
+            'g',
+            'h',
+            'i',
+            'j'
+        };
+        byte[] forgedInts = {
+            (byte) (ClusterMessages.PARTITION_STATE + 1),
+            1,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            2,
+            2,
+            2,
+            2,
+            2,
+            (byte) 0x81,
+            (byte) 0xDE,
+            (byte) 0xCE,
+            0x1C,
+            1,
+            2,
+            3
+        };
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long tid = Thread.currentThread().getId();
         for (byte[] forged : List.of(forgedString, forgedInts)) {
@@ -114,11 +172,26 @@ class BadInputTest {
 
     @Test
     void shouldRejectOverlongVarintAndBadBoolean() {
-        byte[] overlong = {(byte) (ClusterMessages.MOVE_CHUNK_ACK + 1), 0, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
-            (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 1};
-        for (int chunk : new int[]{1, 3, 64}) {
+        byte[] overlong = {
+            (byte) (ClusterMessages.MOVE_CHUNK_ACK + 1),
+            0,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            1
+        };
+        for (int chunk : new int[] {1, 3, 64}) {
             Object o = outcome(overlong, chunk);
-            assertTrue(o instanceof MalformedInputException && ((Exception) o).getMessage().contains("varint"),
+            assertTrue(
+                    o instanceof MalformedInputException
+                            && ((Exception) o).getMessage().contains("varint"),
                     "got " + o);
         }
         byte[] badBoolean;
@@ -127,8 +200,10 @@ class BadInputTest {
         }
         badBoolean[badBoolean.length - 1] = 7;
         Object o = outcome(badBoolean, 5);
-        assertTrue(o instanceof MalformedInputException && ((Exception) o).getMessage()
-                .contains("MoveChunkHeader.lastChunkOfSegment"), "got " + o);
+        assertTrue(
+                o instanceof MalformedInputException
+                        && ((Exception) o).getMessage().contains("MoveChunkHeader.lastChunkOfSegment"),
+                "got " + o);
         assertEquals(MalformedInputException.class, o.getClass());
     }
 }

@@ -5,8 +5,7 @@ import java.nio.ByteBuffer;
 
 /** Test helper: pushes messages through fixed-size buffers. Stateless. */
 public final class Chunks {
-    private Chunks() {
-    }
+    private Chunks() {}
 
     /** Writes {@code m} through buffers of {@code size} bytes (direct when asked) and returns all bytes written. */
     public static byte[] write(MessageWriter w, Message m, int size, boolean direct) {

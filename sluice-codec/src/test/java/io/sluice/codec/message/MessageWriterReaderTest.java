@@ -1,12 +1,17 @@
 package io.sluice.codec.message;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.codec.CodecConfig;
 import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.codec.error.LimitExceededException;
 import io.sluice.codec.error.UnknownMessageTypeException;
 import io.sluice.codec.error.UnsupportedVersionException;
-import org.junit.jupiter.api.Test;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,13 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class MessageWriterReaderTest {
 
@@ -38,8 +37,8 @@ class MessageWriterReaderTest {
         if (m.bytes != null) {
             Arrays.fill(m.bytes, (byte) seed);
         }
-        m.ints = new int[]{seed, -1, Integer.MAX_VALUE};
-        m.longs = seed % 5 == 0 ? null : new long[]{Long.MIN_VALUE, seed};
+        m.ints = new int[] {seed, -1, Integer.MAX_VALUE};
+        m.longs = seed % 5 == 0 ? null : new long[] {Long.MIN_VALUE, seed};
         m.str = "héllo-" + seed + "-日本-\uD83D\uDE00";
         m.endpoint = seed % 3 == 2 ? null : Endpoint.of("node-" + seed + ".example", 9000 + seed);
         m.strings = new ArrayList<>(List.of("a", "", "ü" + seed));
@@ -60,7 +59,8 @@ class MessageWriterReaderTest {
     @Test
     void shouldRoundTripEveryFieldKindNestedThreeDeepThroughEveryBufferSize() {
         AllTypes m = sample(1, 2);
-        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
+        try (MessageWriter w = new MessageWriter();
+                MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
             byte[] reference = Chunks.write(w, m, 1 << 20, false);
             for (int size = 1; size <= 64; size++) {
                 byte[] bytes = Chunks.write(w, m, size, size % 3 == 0);
@@ -73,7 +73,8 @@ class MessageWriterReaderTest {
     @Test
     void shouldResumeMidFieldInBuffersThatStartWithRoomForTheDirectPath() {
         AllTypes m = sample(1, 2);
-        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
+        try (MessageWriter w = new MessageWriter();
+                MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
             byte[] reference = Chunks.write(w, m, 1 << 20, false);
             assertTrue(reference.length > 4 * MessageWriter.SPILL_BYTES, "message long enough to split many times");
             for (int size = MessageWriter.SPILL_THRESHOLD; size <= MessageWriter.SPILL_THRESHOLD + 80; size++) {
@@ -87,7 +88,8 @@ class MessageWriterReaderTest {
     @Test
     void shouldWriteTheSameBytesWhateverRoomEachCallFinds() {
         java.util.Random random = new java.util.Random(42);
-        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
+        try (MessageWriter w = new MessageWriter();
+                MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
             for (int round = 0; round < 300; round++) {
                 AllTypes m = sample(round, round % 3);
                 byte[] reference = Chunks.write(w, m, 1 << 20, false);
@@ -118,7 +120,8 @@ class MessageWriterReaderTest {
     void shouldStartTheNextMessageCleanAfterAResetInTheMiddleOfASpilledOne() {
         AllTypes big = sample(3, 2);
         AllTypes small = sample(8, 0);
-        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
+        try (MessageWriter w = new MessageWriter();
+                MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
             ByteBuffer tiny = ByteBuffer.allocate(16);
             w.setBuffer(tiny);
             assertFalse(w.write(big), "16 bytes cannot hold it; the rest waits in the spill");
@@ -131,7 +134,8 @@ class MessageWriterReaderTest {
 
     @Test
     void shouldReuseOneWriterAndReaderAcrossManyMessages() {
-        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
+        try (MessageWriter w = new MessageWriter();
+                MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
             for (int seed = 0; seed < 30; seed++) {
                 AllTypes m = sample(seed, seed % 3);
                 byte[] bytes = Chunks.write(w, m, 7 + seed, false);
@@ -142,7 +146,8 @@ class MessageWriterReaderTest {
 
     @Test
     void shouldReadMessagesBackToBackFromOneBuffer() {
-        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
+        try (MessageWriter w = new MessageWriter();
+                MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
             ByteBuffer buf = ByteBuffer.allocate(1 << 16);
             w.setBuffer(buf);
             for (int seed = 0; seed < 5; seed++) {
@@ -214,13 +219,15 @@ class MessageWriterReaderTest {
         byte[] bytes;
         try (MessageWriter w = new MessageWriter()) {
             bytes = Chunks.write(w, m, 1 << 16, false);
-            assertThrows(java.nio.ReadOnlyBufferException.class,
+            assertThrows(
+                    java.nio.ReadOnlyBufferException.class,
                     () -> w.setBuffer(ByteBuffer.allocate(8).asReadOnlyBuffer()));
         }
         byte[] padded = new byte[bytes.length + 10];
         System.arraycopy(bytes, 0, padded, 7, bytes.length);
         ByteBuffer direct = ByteBuffer.allocateDirect(padded.length).put(padded).flip();
-        for (ByteBuffer b : List.of(ByteBuffer.wrap(padded, 7, bytes.length).slice().asReadOnlyBuffer(),
+        for (ByteBuffer b : List.of(
+                ByteBuffer.wrap(padded, 7, bytes.length).slice().asReadOnlyBuffer(),
                 direct.position(7).limit(7 + bytes.length).slice().asReadOnlyBuffer())) {
             MessageReader r = new MessageReader(AllTypes.REGISTRY);
             r.setBuffer(b);

@@ -1,15 +1,14 @@
 package io.sluice.codec.message;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
-
-import java.nio.ByteBuffer;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The branch-free varint helpers of {@link WireFormat} against the byte-loop encoder, and writes into buffer slices. */
 class VarintWordTest {
@@ -47,8 +46,9 @@ class VarintWordTest {
         AllTypes m = MessageWriterReaderTest.sample(4, 1);
         try (MessageWriter w = new MessageWriter()) {
             byte[] reference = Chunks.write(w, m, 1 << 16, false);
-            for (boolean direct : new boolean[]{false, true}) {
-                ByteBuffer whole = direct ? ByteBuffer.allocateDirect(reference.length + 64)
+            for (boolean direct : new boolean[] {false, true}) {
+                ByteBuffer whole = direct
+                        ? ByteBuffer.allocateDirect(reference.length + 64)
                         : ByteBuffer.allocate(reference.length + 64);
                 ByteBuffer slice = whole.position(13).slice();
                 w.setBuffer(slice);

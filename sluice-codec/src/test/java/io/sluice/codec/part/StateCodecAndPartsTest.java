@@ -1,10 +1,12 @@
 package io.sluice.codec.part;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.github.luben.zstd.Zstd;
 import io.sluice.codec.CodecConfig;
-import io.sluice.codec.sample.ClusterFixtures;
-import io.sluice.codec.sample.ClusterMessages;
-import io.sluice.codec.sample.PartitionMap;
 import io.sluice.codec.compress.Compression;
 import io.sluice.codec.compress.StateCodec;
 import io.sluice.codec.error.ChecksumMismatchException;
@@ -14,10 +16,9 @@ import io.sluice.codec.error.MalformedInputException;
 import io.sluice.codec.error.TruncatedInputException;
 import io.sluice.codec.message.Chunks;
 import io.sluice.codec.message.MessageWriter;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-
+import io.sluice.codec.sample.ClusterFixtures;
+import io.sluice.codec.sample.ClusterMessages;
+import io.sluice.codec.sample.PartitionMap;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,11 +27,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.InflaterInputStream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class StateCodecAndPartsTest {
     private static final PartitionMap STATE = ClusterFixtures.partitionMap(30, 3000, 21);
@@ -64,15 +63,25 @@ class StateCodecAndPartsTest {
             int payloadPerPart = 1000;
             int limit = PartDescriptor.HEADER_LENGTH + payloadPerPart;
             int exactParts = (whole.length + payloadPerPart - 1) / payloadPerPart;
-            int exactLimit = PartDescriptor.HEADER_LENGTH + (whole.length / exactParts) + (whole.length % exactParts == 0 ? 0 : 1);
-            for (int l : new int[]{limit - 1, limit, limit + 1, exactLimit - 1, exactLimit, exactLimit + 1,
-                PartDescriptor.HEADER_LENGTH + whole.length, PartDescriptor.HEADER_LENGTH + whole.length - 1,
-                PartDescriptor.HEADER_LENGTH + whole.length + 1}) {
+            int exactLimit = PartDescriptor.HEADER_LENGTH
+                    + (whole.length / exactParts)
+                    + (whole.length % exactParts == 0 ? 0 : 1);
+            for (int l : new int[] {
+                limit - 1,
+                limit,
+                limit + 1,
+                exactLimit - 1,
+                exactLimit,
+                exactLimit + 1,
+                PartDescriptor.HEADER_LENGTH + whole.length,
+                PartDescriptor.HEADER_LENGTH + whole.length - 1,
+                PartDescriptor.HEADER_LENGTH + whole.length + 1
+            }) {
                 PartSplitter splitter = new PartSplitter(l);
                 codec.compress(STATE, compression, splitter);
                 List<byte[]> parts = splitter.finish(compression);
-                int expectedParts = (whole.length + (l - PartDescriptor.HEADER_LENGTH) - 1)
-                        / (l - PartDescriptor.HEADER_LENGTH);
+                int expectedParts =
+                        (whole.length + (l - PartDescriptor.HEADER_LENGTH) - 1) / (l - PartDescriptor.HEADER_LENGTH);
                 assertEquals(expectedParts, parts.size(), "limit " + l);
                 for (byte[] p : parts) {
                     assertTrue(p.length <= l, "part of " + p.length + " over limit " + l);
@@ -103,8 +112,8 @@ class StateCodecAndPartsTest {
 
         List<byte[]> flipped = copy(good);
         flipped.get(1)[PartDescriptor.PAYLOAD_OFFSET + 7] ^= 1;
-        ChecksumMismatchException crc = assertThrows(ChecksumMismatchException.class,
-                () -> assembler.assemble(flipped));
+        ChecksumMismatchException crc =
+                assertThrows(ChecksumMismatchException.class, () -> assembler.assemble(flipped));
         assertTrue(crc.getMessage().contains("state part 1"), crc.getMessage());
 
         List<byte[]> missing = copy(good);
@@ -155,8 +164,8 @@ class StateCodecAndPartsTest {
                 rnd.nextBytes(garbage);
                 assertThrows(CodecException.class, () -> codec.decompress(c, garbage));
                 byte[] trailing = Arrays.copyOf(good, good.length + 3);
-                MalformedInputException e = assertThrows(MalformedInputException.class,
-                        () -> codec.decompress(c, trailing));
+                MalformedInputException e =
+                        assertThrows(MalformedInputException.class, () -> codec.decompress(c, trailing));
                 assertTrue(e.getMessage().contains("follow"), e.getMessage());
             }
         }
@@ -168,8 +177,8 @@ class StateCodecAndPartsTest {
         try (StateCodec codec = new StateCodec(ClusterMessages.REGISTRY)) {
             zlib = codec.compress(STATE, Compression.ZLIB);
         }
-        try (StateCodec capped = new StateCodec(ClusterMessages.REGISTRY,
-                CodecConfig.DEFAULT.withMaxUncompressedFieldBytes(50_000), 4096)) {
+        try (StateCodec capped = new StateCodec(
+                ClusterMessages.REGISTRY, CodecConfig.DEFAULT.withMaxUncompressedFieldBytes(50_000), 4096)) {
             assertThrows(LimitExceededException.class, () -> capped.decompress(Compression.ZLIB, zlib));
         }
     }

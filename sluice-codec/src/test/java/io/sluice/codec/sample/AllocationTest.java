@@ -1,13 +1,12 @@
 package io.sluice.codec.sample;
 
-import io.sluice.codec.message.MessageWriter;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.codec.message.MessageWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** Allocation (not time) of the write paths, measured with the thread's allocated-bytes counter. */
 class AllocationTest {

@@ -2,7 +2,6 @@ package io.sluice.codec.sample;
 
 import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.codec.message.Message;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -10,12 +9,17 @@ import java.util.UUID;
 
 /** Sample messages of every cluster type. Stateless. */
 public final class ClusterFixtures {
-    private ClusterFixtures() {
-    }
+    private ClusterFixtures() {}
 
     public static PartitionState partitionState(Random rnd, int i) {
-        return new PartitionState(new UUID(rnd.nextLong(), rnd.nextLong()), i, rnd.nextInt(1000),
-                rnd.nextInt(1 << 20), 1L << 33 | rnd.nextInt(), rnd.nextLong() >>> 2, new int[]{1, 2, 3 + i % 5},
+        return new PartitionState(
+                new UUID(rnd.nextLong(), rnd.nextLong()),
+                i,
+                rnd.nextInt(1000),
+                rnd.nextInt(1 << 20),
+                1L << 33 | rnd.nextInt(),
+                rnd.nextLong() >>> 2,
+                new int[] {1, 2, 3 + i % 5},
                 rnd.nextInt(1 << 30));
     }
 
@@ -43,9 +47,15 @@ public final class ClusterFixtures {
                 topic = new UUID(rnd.nextLong(), rnd.nextLong());
             }
             int leader = brokers == 0 ? -1 : 1 + rnd.nextInt(brokers);
-            assignments.add(new PartitionAssignment(topic, "topic-ü-" + (p / 50), p % 50,
-                    new int[]{leader, leader % 7 + 1, leader % 5 + 2}, leader, rnd.nextInt(100),
-                    new int[]{leader, leader % 7 + 1}, rnd.nextInt(1000)));
+            assignments.add(new PartitionAssignment(
+                    topic,
+                    "topic-ü-" + (p / 50),
+                    p % 50,
+                    new int[] {leader, leader % 7 + 1, leader % 5 + 2},
+                    leader,
+                    rnd.nextInt(100),
+                    new int[] {leader, leader % 7 + 1},
+                    rnd.nextInt(1000)));
         }
         return new PartitionMap(3, 99L, endpoints, ids, assignments);
     }

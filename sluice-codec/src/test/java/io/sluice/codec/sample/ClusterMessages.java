@@ -33,6 +33,5 @@ public final class ClusterMessages {
             .register(MOVE_ABORT, "MoveAbort", 0, MoveAbort::new)
             .build();
 
-    private ClusterMessages() {
-    }
+    private ClusterMessages() {}
 }

@@ -1,18 +1,17 @@
 package io.sluice.codec.sample;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.codec.message.Chunks;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-import org.junit.jupiter.api.Test;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class ClusterMessagesRoundTripTest {
 
@@ -20,7 +19,8 @@ class ClusterMessagesRoundTripTest {
     void shouldRoundTripEveryMessageTypeThroughEveryBufferSizeFrom1To64() {
         List<Message> all = ClusterFixtures.everyType();
         Set<Integer> types = new HashSet<>();
-        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(ClusterMessages.REGISTRY)) {
+        try (MessageWriter w = new MessageWriter();
+                MessageReader r = new MessageReader(ClusterMessages.REGISTRY)) {
             for (Message m : all) {
                 types.add(m.typeId());
                 byte[] reference = Chunks.write(w, m, 1 << 16, false);
@@ -39,7 +39,8 @@ class ClusterMessagesRoundTripTest {
 
     @Test
     void shouldReadEveryMessageFedOneByteAtATimeAfterWritingInOneBuffer() {
-        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(ClusterMessages.REGISTRY)) {
+        try (MessageWriter w = new MessageWriter();
+                MessageReader r = new MessageReader(ClusterMessages.REGISTRY)) {
             for (Message m : ClusterFixtures.everyType()) {
                 byte[] bytes = Chunks.write(w, m, 4096, true);
                 assertEquals(m, Chunks.read(r, bytes, 1, false));

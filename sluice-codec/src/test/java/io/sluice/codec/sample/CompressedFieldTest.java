@@ -1,18 +1,17 @@
 package io.sluice.codec.sample;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.codec.CodecConfig;
 import io.sluice.codec.error.LimitExceededException;
 import io.sluice.codec.message.Chunks;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-import org.junit.jupiter.api.Test;
-
 import java.nio.ByteBuffer;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class CompressedFieldTest {
 
@@ -20,7 +19,8 @@ class CompressedFieldTest {
     void shouldRoundTripCompressedPayloadAbove40KbGrowingTheScratchThrough16ByteChunks() {
         PartitionStateReport report = ClusterFixtures.report(2000, 11);
         FullPartitionMap full = new FullPartitionMap(4, ClusterFixtures.partitionMap(50, 5000, 12));
-        try (MessageWriter w = new MessageWriter(); MessageReader r = new MessageReader(ClusterMessages.REGISTRY)) {
+        try (MessageWriter w = new MessageWriter();
+                MessageReader r = new MessageReader(ClusterMessages.REGISTRY)) {
             int initial = CodecConfig.DEFAULT.scratchInitialBytes();
             byte[] reportBytes = Chunks.write(w, report, 16, true);
             assertTrue(reportBytes.length > 40_000, "compressed report is " + reportBytes.length + " bytes");
@@ -58,10 +58,9 @@ class CompressedFieldTest {
         try (MessageWriter w = new MessageWriter()) {
             bytes = Chunks.write(w, ClusterFixtures.report(2000, 3), 1 << 16, false);
         }
-        MessageReader r = new MessageReader(ClusterMessages.REGISTRY,
-                CodecConfig.DEFAULT.withMaxUncompressedFieldBytes(10_000));
-        LimitExceededException e = assertThrows(LimitExceededException.class,
-                () -> Chunks.read(r, bytes, 100, false));
+        MessageReader r =
+                new MessageReader(ClusterMessages.REGISTRY, CodecConfig.DEFAULT.withMaxUncompressedFieldBytes(10_000));
+        LimitExceededException e = assertThrows(LimitExceededException.class, () -> Chunks.read(r, bytes, 100, false));
         assertTrue(e.getMessage().contains("PartitionStateReport.partitions"), e.getMessage());
     }
 

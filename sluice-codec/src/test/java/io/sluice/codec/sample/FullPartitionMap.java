@@ -4,7 +4,6 @@ import io.sluice.codec.compress.Compression;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.Objects;
 
 /**
@@ -19,8 +18,7 @@ public final class FullPartitionMap implements Message {
     public int controllerEpoch;
     public PartitionMap map = new PartitionMap();
 
-    public FullPartitionMap() {
-    }
+    public FullPartitionMap() {}
 
     public FullPartitionMap(int controllerEpoch, PartitionMap map) {
         this.controllerEpoch = controllerEpoch;

@@ -3,7 +3,6 @@ package io.sluice.codec.sample;
 import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.Objects;
 
 /**
@@ -24,8 +23,7 @@ public final class MoveAbort extends FieldMessage {
     public int reasonCode;
     public String reason = "";
 
-    public MoveAbort() {
-    }
+    public MoveAbort() {}
 
     public MoveAbort(long moveId, int leaderEpoch, int reasonCode, String reason) {
         this.moveId = moveId;
@@ -72,8 +70,11 @@ public final class MoveAbort extends FieldMessage {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MoveAbort m && moveId == m.moveId && leaderEpoch == m.leaderEpoch
-                && reasonCode == m.reasonCode && Objects.equals(reason, m.reason);
+        return o instanceof MoveAbort m
+                && moveId == m.moveId
+                && leaderEpoch == m.leaderEpoch
+                && reasonCode == m.reasonCode
+                && Objects.equals(reason, m.reason);
     }
 
     @Override

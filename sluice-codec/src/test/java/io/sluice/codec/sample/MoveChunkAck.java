@@ -3,7 +3,6 @@ package io.sluice.codec.sample;
 import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.Objects;
 
 /**
@@ -21,8 +20,7 @@ public final class MoveChunkAck extends FieldMessage {
     public long segmentBaseOffset;
     public long resumeFromPosition;
 
-    public MoveChunkAck() {
-    }
+    public MoveChunkAck() {}
 
     public MoveChunkAck(long moveId, int leaderEpoch, long segmentBaseOffset, long resumeFromPosition) {
         this.moveId = moveId;
@@ -69,8 +67,11 @@ public final class MoveChunkAck extends FieldMessage {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MoveChunkAck m && moveId == m.moveId && leaderEpoch == m.leaderEpoch
-                && segmentBaseOffset == m.segmentBaseOffset && resumeFromPosition == m.resumeFromPosition;
+        return o instanceof MoveChunkAck m
+                && moveId == m.moveId
+                && leaderEpoch == m.leaderEpoch
+                && segmentBaseOffset == m.segmentBaseOffset
+                && resumeFromPosition == m.resumeFromPosition;
     }
 
     @Override

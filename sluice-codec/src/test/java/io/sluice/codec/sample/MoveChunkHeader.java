@@ -3,7 +3,6 @@ package io.sluice.codec.sample;
 import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.Objects;
 
 /**
@@ -14,8 +13,9 @@ import java.util.Objects;
  */
 public final class MoveChunkHeader extends FieldMessage {
     public static final int TYPE_ID = ClusterMessages.MOVE_CHUNK_HEADER;
-    private static final String[] FIELDS = {"moveId", "leaderEpoch", "segmentBaseOffset", "filePosition", "length",
-        "crc32c", "lastChunkOfSegment"};
+    private static final String[] FIELDS = {
+        "moveId", "leaderEpoch", "segmentBaseOffset", "filePosition", "length", "crc32c", "lastChunkOfSegment"
+    };
 
     public long moveId;
     public int leaderEpoch;
@@ -25,11 +25,16 @@ public final class MoveChunkHeader extends FieldMessage {
     public int crc32c;
     public boolean lastChunkOfSegment;
 
-    public MoveChunkHeader() {
-    }
+    public MoveChunkHeader() {}
 
-    public MoveChunkHeader(long moveId, int leaderEpoch, long segmentBaseOffset, long filePosition, int length,
-                           int crc32c, boolean lastChunkOfSegment) {
+    public MoveChunkHeader(
+            long moveId,
+            int leaderEpoch,
+            long segmentBaseOffset,
+            long filePosition,
+            int length,
+            int crc32c,
+            boolean lastChunkOfSegment) {
         this.moveId = moveId;
         this.leaderEpoch = leaderEpoch;
         this.segmentBaseOffset = segmentBaseOffset;
@@ -83,9 +88,14 @@ public final class MoveChunkHeader extends FieldMessage {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MoveChunkHeader m && moveId == m.moveId && leaderEpoch == m.leaderEpoch
-                && segmentBaseOffset == m.segmentBaseOffset && filePosition == m.filePosition && length == m.length
-                && crc32c == m.crc32c && lastChunkOfSegment == m.lastChunkOfSegment;
+        return o instanceof MoveChunkHeader m
+                && moveId == m.moveId
+                && leaderEpoch == m.leaderEpoch
+                && segmentBaseOffset == m.segmentBaseOffset
+                && filePosition == m.filePosition
+                && length == m.length
+                && crc32c == m.crc32c
+                && lastChunkOfSegment == m.lastChunkOfSegment;
     }
 
     @Override

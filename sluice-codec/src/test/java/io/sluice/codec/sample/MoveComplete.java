@@ -3,7 +3,6 @@ package io.sluice.codec.sample;
 import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.Objects;
 import java.util.UUID;
 
@@ -22,8 +21,7 @@ public final class MoveComplete extends FieldMessage {
     public int leaderEpoch;
     public long logEndOffset;
 
-    public MoveComplete() {
-    }
+    public MoveComplete() {}
 
     public MoveComplete(long moveId, UUID topicId, int partition, int leaderEpoch, long logEndOffset) {
         this.moveId = moveId;
@@ -73,8 +71,12 @@ public final class MoveComplete extends FieldMessage {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MoveComplete m && moveId == m.moveId && Objects.equals(topicId, m.topicId)
-                && partition == m.partition && leaderEpoch == m.leaderEpoch && logEndOffset == m.logEndOffset;
+        return o instanceof MoveComplete m
+                && moveId == m.moveId
+                && Objects.equals(topicId, m.topicId)
+                && partition == m.partition
+                && leaderEpoch == m.leaderEpoch
+                && logEndOffset == m.logEndOffset;
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.sluice.codec.sample;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.UUID;
@@ -15,8 +14,9 @@ import java.util.UUID;
  */
 public final class PartitionAssignment implements Message {
     public static final int TYPE_ID = ClusterMessages.PARTITION_ASSIGNMENT;
-    private static final String[] FIELDS = {"topicId", "topicName", "partition", "replicas", "leaderId",
-        "leaderEpoch", "isr", "partitionEpoch"};
+    private static final String[] FIELDS = {
+        "topicId", "topicName", "partition", "replicas", "leaderId", "leaderEpoch", "isr", "partitionEpoch"
+    };
 
     public UUID topicId = new UUID(0, 0);
     public String topicName = "";
@@ -27,11 +27,17 @@ public final class PartitionAssignment implements Message {
     public int[] isr = new int[0];
     public int partitionEpoch;
 
-    public PartitionAssignment() {
-    }
+    public PartitionAssignment() {}
 
-    public PartitionAssignment(UUID topicId, String topicName, int partition, int[] replicas, int leaderId,
-                               int leaderEpoch, int[] isr, int partitionEpoch) {
+    public PartitionAssignment(
+            UUID topicId,
+            String topicName,
+            int partition,
+            int[] replicas,
+            int leaderId,
+            int leaderEpoch,
+            int[] isr,
+            int partitionEpoch) {
         this.topicId = topicId;
         this.topicName = topicName;
         this.partition = partition;
@@ -160,10 +166,15 @@ public final class PartitionAssignment implements Message {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitionAssignment p && Objects.equals(topicId, p.topicId)
-                && Objects.equals(topicName, p.topicName) && partition == p.partition
-                && Arrays.equals(replicas, p.replicas) && leaderId == p.leaderId && leaderEpoch == p.leaderEpoch
-                && Arrays.equals(isr, p.isr) && partitionEpoch == p.partitionEpoch;
+        return o instanceof PartitionAssignment p
+                && Objects.equals(topicId, p.topicId)
+                && Objects.equals(topicName, p.topicName)
+                && partition == p.partition
+                && Arrays.equals(replicas, p.replicas)
+                && leaderId == p.leaderId
+                && leaderEpoch == p.leaderEpoch
+                && Arrays.equals(isr, p.isr)
+                && partitionEpoch == p.partitionEpoch;
     }
 
     @Override

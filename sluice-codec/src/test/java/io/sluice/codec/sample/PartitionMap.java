@@ -1,12 +1,11 @@
 package io.sluice.codec.sample;
 
 import io.sluice.codec.endpoint.Endpoint;
+import io.sluice.codec.error.MalformedInputException;
 import io.sluice.codec.message.ElementType;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-import io.sluice.codec.error.MalformedInputException;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,8 +20,9 @@ import java.util.Objects;
  */
 public final class PartitionMap implements Message {
     public static final int TYPE_ID = ClusterMessages.PARTITION_MAP;
-    private static final String[] FIELDS = {"controllerEpoch", "mapVersion", "brokerEndpoints", "brokerIds",
-        "partitions"};
+    private static final String[] FIELDS = {
+        "controllerEpoch", "mapVersion", "brokerEndpoints", "brokerIds", "partitions"
+    };
 
     public int controllerEpoch;
     public long mapVersion;
@@ -30,11 +30,14 @@ public final class PartitionMap implements Message {
     public int[] brokerIds = new int[0];
     public List<PartitionAssignment> partitions = new ArrayList<>();
 
-    public PartitionMap() {
-    }
+    public PartitionMap() {}
 
-    public PartitionMap(int controllerEpoch, long mapVersion, List<Endpoint> brokerEndpoints, int[] brokerIds,
-                        List<PartitionAssignment> partitions) {
+    public PartitionMap(
+            int controllerEpoch,
+            long mapVersion,
+            List<Endpoint> brokerEndpoints,
+            int[] brokerIds,
+            List<PartitionAssignment> partitions) {
         this.controllerEpoch = controllerEpoch;
         this.mapVersion = mapVersion;
         this.brokerEndpoints = brokerEndpoints;
@@ -112,8 +115,8 @@ public final class PartitionMap implements Message {
                 int endpointCount = brokerEndpoints == null ? 0 : brokerEndpoints.size();
                 int idCount = ids == null ? 0 : ids.length;
                 if (endpointCount != idCount) {
-                    throw new MalformedInputException("PartitionMap.brokerIds: " + idCount
-                            + " ids for " + endpointCount + " endpoints; the parallel lists must match");
+                    throw new MalformedInputException("PartitionMap.brokerIds: " + idCount + " ids for " + endpointCount
+                            + " endpoints; the parallel lists must match");
                 }
                 brokerIds = ids;
                 r.incrementState();
@@ -142,8 +145,11 @@ public final class PartitionMap implements Message {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitionMap p && controllerEpoch == p.controllerEpoch && mapVersion == p.mapVersion
-                && Objects.equals(brokerEndpoints, p.brokerEndpoints) && Arrays.equals(brokerIds, p.brokerIds)
+        return o instanceof PartitionMap p
+                && controllerEpoch == p.controllerEpoch
+                && mapVersion == p.mapVersion
+                && Objects.equals(brokerEndpoints, p.brokerEndpoints)
+                && Arrays.equals(brokerIds, p.brokerIds)
                 && Objects.equals(partitions, p.partitions);
     }
 

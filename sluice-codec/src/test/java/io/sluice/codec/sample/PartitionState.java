@@ -3,7 +3,6 @@ package io.sluice.codec.sample;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.UUID;
@@ -17,8 +16,16 @@ import java.util.UUID;
 public final class PartitionState implements Message {
     public static final int TYPE_ID = ClusterMessages.PARTITION_STATE;
     public static final int CURRENT_VERSION = 1;
-    private static final String[] FIELDS = {"topicId", "partition", "leaderEpoch", "logStartOffset", "logEndOffset",
-        "highWatermark", "isr", "lastStableOffset"};
+    private static final String[] FIELDS = {
+        "topicId",
+        "partition",
+        "leaderEpoch",
+        "logStartOffset",
+        "logEndOffset",
+        "highWatermark",
+        "isr",
+        "lastStableOffset"
+    };
 
     public UUID topicId = new UUID(0, 0);
     public int partition;
@@ -31,11 +38,17 @@ public final class PartitionState implements Message {
     /** Version written; lower only to talk to an older broker (and in compatibility tests). */
     public int writeVersion = CURRENT_VERSION;
 
-    public PartitionState() {
-    }
+    public PartitionState() {}
 
-    public PartitionState(UUID topicId, int partition, int leaderEpoch, long logStartOffset, long logEndOffset,
-                          long highWatermark, int[] isr, long lastStableOffset) {
+    public PartitionState(
+            UUID topicId,
+            int partition,
+            int leaderEpoch,
+            long logStartOffset,
+            long logEndOffset,
+            long highWatermark,
+            int[] isr,
+            long lastStableOffset) {
         this.topicId = topicId;
         this.partition = partition;
         this.leaderEpoch = leaderEpoch;
@@ -169,9 +182,14 @@ public final class PartitionState implements Message {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitionState p && Objects.equals(topicId, p.topicId) && partition == p.partition
-                && leaderEpoch == p.leaderEpoch && logStartOffset == p.logStartOffset
-                && logEndOffset == p.logEndOffset && highWatermark == p.highWatermark && Arrays.equals(isr, p.isr)
+        return o instanceof PartitionState p
+                && Objects.equals(topicId, p.topicId)
+                && partition == p.partition
+                && leaderEpoch == p.leaderEpoch
+                && logStartOffset == p.logStartOffset
+                && logEndOffset == p.logEndOffset
+                && highWatermark == p.highWatermark
+                && Arrays.equals(isr, p.isr)
                 && lastStableOffset == p.lastStableOffset;
     }
 

@@ -4,7 +4,6 @@ import io.sluice.codec.message.ElementType;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,8 +16,7 @@ public final class PartitionStateList implements Message {
 
     public List<PartitionState> partitions = new ArrayList<>();
 
-    public PartitionStateList() {
-    }
+    public PartitionStateList() {}
 
     public PartitionStateList(List<PartitionState> partitions) {
         this.partitions = partitions;

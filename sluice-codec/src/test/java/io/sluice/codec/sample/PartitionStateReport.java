@@ -4,7 +4,6 @@ import io.sluice.codec.compress.Compression;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.Objects;
 
 /**
@@ -22,8 +21,7 @@ public final class PartitionStateReport implements Message {
     public long reportSequence;
     public PartitionStateList partitions = new PartitionStateList();
 
-    public PartitionStateReport() {
-    }
+    public PartitionStateReport() {}
 
     public PartitionStateReport(int brokerId, long brokerEpoch, long reportSequence, PartitionStateList partitions) {
         this.brokerId = brokerId;
@@ -107,8 +105,11 @@ public final class PartitionStateReport implements Message {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitionStateReport p && brokerId == p.brokerId && brokerEpoch == p.brokerEpoch
-                && reportSequence == p.reportSequence && Objects.equals(partitions, p.partitions);
+        return o instanceof PartitionStateReport p
+                && brokerId == p.brokerId
+                && brokerEpoch == p.brokerEpoch
+                && reportSequence == p.reportSequence
+                && Objects.equals(partitions, p.partitions);
     }
 
     @Override

@@ -1,14 +1,13 @@
 package io.sluice.codec.sample;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.codec.message.Chunks;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-import org.junit.jupiter.api.Test;
-
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class SchemaVersionTest {
 
@@ -25,8 +24,8 @@ class SchemaVersionTest {
         }
         assertTrue(oldBytes.length < newBytes.length, "v0 omits lastStableOffset");
         for (int size = 1; size <= 16; size++) {
-            PartitionState back = (PartitionState) Chunks.read(new MessageReader(ClusterMessages.REGISTRY), oldBytes,
-                    size, false);
+            PartitionState back =
+                    (PartitionState) Chunks.read(new MessageReader(ClusterMessages.REGISTRY), oldBytes, size, false);
             assertEquals(0, back.writeVersion);
             assertEquals(back.highWatermark, back.lastStableOffset, "v0 reads lastStableOffset as high watermark");
             assertEquals(v0.logEndOffset, back.logEndOffset);

@@ -3,7 +3,6 @@ package io.sluice.codec.sample;
 import io.sluice.codec.message.FieldMessage;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.Objects;
 import java.util.UUID;
 
@@ -14,8 +13,9 @@ import java.util.UUID;
  */
 public final class StartMove extends FieldMessage {
     public static final int TYPE_ID = ClusterMessages.START_MOVE;
-    private static final String[] FIELDS = {"moveId", "controllerEpoch", "topicId", "partition", "sourceBrokerId",
-        "targetBrokerId", "leaderEpoch"};
+    private static final String[] FIELDS = {
+        "moveId", "controllerEpoch", "topicId", "partition", "sourceBrokerId", "targetBrokerId", "leaderEpoch"
+    };
 
     public long moveId;
     public int controllerEpoch;
@@ -25,11 +25,16 @@ public final class StartMove extends FieldMessage {
     public int targetBrokerId;
     public int leaderEpoch;
 
-    public StartMove() {
-    }
+    public StartMove() {}
 
-    public StartMove(long moveId, int controllerEpoch, UUID topicId, int partition, int sourceBrokerId,
-                     int targetBrokerId, int leaderEpoch) {
+    public StartMove(
+            long moveId,
+            int controllerEpoch,
+            UUID topicId,
+            int partition,
+            int sourceBrokerId,
+            int targetBrokerId,
+            int leaderEpoch) {
         this.moveId = moveId;
         this.controllerEpoch = controllerEpoch;
         this.topicId = topicId;
@@ -83,9 +88,13 @@ public final class StartMove extends FieldMessage {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StartMove m && moveId == m.moveId && controllerEpoch == m.controllerEpoch
-                && Objects.equals(topicId, m.topicId) && partition == m.partition
-                && sourceBrokerId == m.sourceBrokerId && targetBrokerId == m.targetBrokerId
+        return o instanceof StartMove m
+                && moveId == m.moveId
+                && controllerEpoch == m.controllerEpoch
+                && Objects.equals(topicId, m.topicId)
+                && partition == m.partition
+                && sourceBrokerId == m.sourceBrokerId
+                && targetBrokerId == m.targetBrokerId
                 && leaderEpoch == m.leaderEpoch;
     }
 

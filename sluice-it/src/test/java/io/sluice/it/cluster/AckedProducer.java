@@ -1,10 +1,10 @@
 package io.sluice.it.cluster;
 
-import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -156,8 +156,10 @@ final class AckedProducer implements AutoCloseable {
         }
         Set<String> ackedKeys = acked();
         for (String key : ackedKeys) {
-            assertTrue(offsets.containsKey(key), () -> "acknowledged key " + key + " was lost; read " + read.size()
-                    + " records, " + ackedKeys.size() + " acknowledged");
+            assertTrue(
+                    offsets.containsKey(key),
+                    () -> "acknowledged key " + key + " was lost; read " + read.size() + " records, " + ackedKeys.size()
+                            + " acknowledged");
         }
     }
 

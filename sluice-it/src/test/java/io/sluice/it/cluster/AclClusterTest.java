@@ -80,10 +80,12 @@ class AclClusterTest extends ClusterTestBase {
     }
 
     private Map<String, String> superUser() {
-        Map<String, String> props = new HashMap<>(security.clientProperties("SASL_PLAINTEXT", "PLAIN",
-                TestSecurity.PASSWORD, false));
-        props.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-                + TestSecurity.BROKER_USER + "\" password=\"" + TestSecurity.BROKER_PASSWORD + "\";");
+        Map<String, String> props =
+                new HashMap<>(security.clientProperties("SASL_PLAINTEXT", "PLAIN", TestSecurity.PASSWORD, false));
+        props.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+                        + TestSecurity.BROKER_USER + "\" password=\"" + TestSecurity.BROKER_PASSWORD + "\";");
         return props;
     }
 
@@ -94,11 +96,10 @@ class AclClusterTest extends ClusterTestBase {
         try (Writer out = Files.newBufferedWriter(config)) {
             props.store(out, null);
         }
-        List<String> all = new ArrayList<>(List.of("--bootstrap-server", bootstrap, "--command-config",
-                config.toString()));
+        List<String> all =
+                new ArrayList<>(List.of("--bootstrap-server", bootstrap, "--command-config", config.toString()));
         all.addAll(List.of(args));
-        ProcessResult result = InProcessTool.run(ACL_COMMAND, new byte[0], TOOL_TIMEOUT,
-                all.toArray(new String[0]));
+        ProcessResult result = InProcessTool.run(ACL_COMMAND, new byte[0], TOOL_TIMEOUT, all.toArray(new String[0]));
         assertTrue(result.succeeded(), result::describe);
         return result;
     }
@@ -111,8 +112,8 @@ class AclClusterTest extends ClusterTestBase {
         props.put(ProducerConfig.ACKS_CONFIG, "1");
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "20000");
         props.putAll(security.clientProperties("SASL_PLAINTEXT", "PLAIN", TestSecurity.PASSWORD, false));
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
-                new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(TOPIC, partition, "k", "v")).get(30, TimeUnit.SECONDS);
             return null;
         } catch (ExecutionException e) {
@@ -123,11 +124,16 @@ class AclClusterTest extends ClusterTestBase {
     /** A raw connection to broker {@code id}, logged in with PLAIN as the brokers' own (super) user. */
     private RawConnection superUserOn(int id) throws IOException {
         RawConnection c = RawConnection.open(cluster.broker(id).bootstrap(), SETTLE);
-        c.call(new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")),
-                ApiKeys.SASL_HANDSHAKE, (short) 1);
-        SaslAuthenticateResponse login = c.call(new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData()
-                .setAuthBytes(("\u0000" + TestSecurity.BROKER_USER + "\u0000" + TestSecurity.BROKER_PASSWORD)
-                        .getBytes(StandardCharsets.UTF_8))), ApiKeys.SASL_AUTHENTICATE, (short) 2);
+        c.call(
+                new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")),
+                ApiKeys.SASL_HANDSHAKE,
+                (short) 1);
+        SaslAuthenticateResponse login = c.call(
+                new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData()
+                        .setAuthBytes(("\u0000" + TestSecurity.BROKER_USER + "\u0000" + TestSecurity.BROKER_PASSWORD)
+                                .getBytes(StandardCharsets.UTF_8))),
+                ApiKeys.SASL_AUTHENTICATE,
+                (short) 2);
         assertEquals(Errors.NONE, login.error());
         return c;
     }
@@ -135,8 +141,8 @@ class AclClusterTest extends ClusterTestBase {
     /** The ACLs broker {@code id} itself answers DescribeAcls with (from the state it applied). */
     private List<AclBinding> describedBy(int id) throws IOException {
         try (RawConnection c = superUserOn(id)) {
-            DescribeAclsResponse r = c.call(new DescribeAclsRequest.Builder(AclBindingFilter.ANY),
-                    ApiKeys.DESCRIBE_ACLS, (short) 3);
+            DescribeAclsResponse r =
+                    c.call(new DescribeAclsRequest.Builder(AclBindingFilter.ANY), ApiKeys.DESCRIBE_ACLS, (short) 3);
             assertEquals(Errors.NONE, r.error().error());
             return List.copyOf(DescribeAclsResponse.aclBindings(r.acls()));
         }
@@ -145,23 +151,36 @@ class AclClusterTest extends ClusterTestBase {
     @Test
     void shouldForwardAclWritesFromABrokerThatIsNotTheControllerAndServeThemFromEveryBroker() throws Exception {
         int controller = cluster.probe().controller().brokerId();
-        int other = cluster.brokerIds().stream().filter(id -> id != controller).findFirst().orElseThrow();
-        AclBinding forwarded = new AclBinding(new ResourcePattern(ResourceType.GROUP, "fw-", PatternType.PREFIXED),
+        int other = cluster.brokerIds().stream()
+                .filter(id -> id != controller)
+                .findFirst()
+                .orElseThrow();
+        AclBinding forwarded = new AclBinding(
+                new ResourcePattern(ResourceType.GROUP, "fw-", PatternType.PREFIXED),
                 new AccessControlEntry("User:" + TestSecurity.USER, "*", AclOperation.READ, AclPermissionType.ALLOW));
         try (RawConnection c = superUserOn(other)) {
-            CreateAclsResponse created = c.call(new CreateAclsRequest.Builder(new CreateAclsRequestData().setCreations(
-                    List.of(CreateAclsRequest.aclCreation(forwarded)))), ApiKeys.CREATE_ACLS, (short) 3);
+            CreateAclsResponse created = c.call(
+                    new CreateAclsRequest.Builder(new CreateAclsRequestData()
+                            .setCreations(List.of(CreateAclsRequest.aclCreation(forwarded)))),
+                    ApiKeys.CREATE_ACLS,
+                    (short) 3);
             assertEquals(Errors.NONE.code(), created.results().get(0).errorCode(), created.toString());
         }
         for (int id : cluster.brokerIds()) {
-            Poll.until("broker " + id + " describes the forwarded ACL", SETTLE, () -> describedBy(id),
+            Poll.until(
+                    "broker " + id + " describes the forwarded ACL",
+                    SETTLE,
+                    () -> describedBy(id),
                     acls -> acls.equals(List.of(forwarded)));
         }
         try (RawConnection c = superUserOn(other)) {
-            DeleteAclsResponse deleted = c.call(new DeleteAclsRequest.Builder(new DeleteAclsRequestData().setFilters(
-                    List.of(DeleteAclsRequest.deleteAclsFilter(new AclBindingFilter(new ResourcePatternFilter(
-                            ResourceType.GROUP, null, PatternType.ANY), AccessControlEntryFilter.ANY))))),
-                    ApiKeys.DELETE_ACLS, (short) 3);
+            DeleteAclsResponse deleted = c.call(
+                    new DeleteAclsRequest.Builder(new DeleteAclsRequestData()
+                            .setFilters(List.of(DeleteAclsRequest.deleteAclsFilter(new AclBindingFilter(
+                                    new ResourcePatternFilter(ResourceType.GROUP, null, PatternType.ANY),
+                                    AccessControlEntryFilter.ANY))))),
+                    ApiKeys.DELETE_ACLS,
+                    (short) 3);
             assertEquals(1, deleted.filterResults().get(0).matchingAcls().size(), deleted.toString());
         }
         for (int id : cluster.brokerIds()) {
@@ -181,34 +200,65 @@ class AclClusterTest extends ClusterTestBase {
                 onEachBroker.put(p, List.of(ids.get(p)));
             }
             admin.createTopics(List.of(new NewTopic(TOPIC, onEachBroker))).all().get(60, TimeUnit.SECONDS);
-            // Describe only: Metadata answers everywhere, so each refusal below is the partition leader's Produce check.
-            admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, TOPIC, PatternType.LITERAL),
-                    new AccessControlEntry("User:" + TestSecurity.USER, "*", AclOperation.DESCRIBE,
-                            AclPermissionType.ALLOW)))).all().get(60, TimeUnit.SECONDS);
+            // Describe only: Metadata answers everywhere, so each refusal below is the partition leader's Produce
+            // check.
+            admin.createAcls(List.of(new AclBinding(
+                            new ResourcePattern(ResourceType.TOPIC, TOPIC, PatternType.LITERAL),
+                            new AccessControlEntry(
+                                    "User:" + TestSecurity.USER, "*", AclOperation.DESCRIBE, AclPermissionType.ALLOW))))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         }
         for (int p = 0; p < ids.size(); p++) {
             int partition = p;
-            Poll.until("broker " + ids.get(p) + " refuses alice's write", SETTLE, () -> aliceSends(partition),
+            Poll.until(
+                    "broker " + ids.get(p) + " refuses alice's write",
+                    SETTLE,
+                    () -> aliceSends(partition),
                     failure -> failure instanceof TopicAuthorizationException);
         }
 
-        acls(cluster.broker(ids.get(0)).bootstrap(), "--add", "--allow-principal", "User:" + TestSecurity.USER,
-                "--operation", "Write", "--topic", TOPIC);
-        String listed = Poll.until("kafka-acls.sh --list shows the ACL", SETTLE,
-                () -> acls(cluster.broker(ids.get(1)).bootstrap(), "--list", "--topic", TOPIC).stdoutText(),
+        acls(
+                cluster.broker(ids.get(0)).bootstrap(),
+                "--add",
+                "--allow-principal",
+                "User:" + TestSecurity.USER,
+                "--operation",
+                "Write",
+                "--topic",
+                TOPIC);
+        String listed = Poll.until(
+                "kafka-acls.sh --list shows the ACL",
+                SETTLE,
+                () -> acls(cluster.broker(ids.get(1)).bootstrap(), "--list", "--topic", TOPIC)
+                        .stdoutText(),
                 out -> out.contains("operation=WRITE"));
         assertTrue(listed.contains("principal=User:" + TestSecurity.USER) && listed.contains("name=" + TOPIC), listed);
         for (int p = 0; p < ids.size(); p++) {
             int partition = p;
-            Poll.until("broker " + ids.get(p) + " accepts alice's write", SETTLE, () -> aliceSends(partition),
+            Poll.until(
+                    "broker " + ids.get(p) + " accepts alice's write",
+                    SETTLE,
+                    () -> aliceSends(partition),
                     failure -> failure == null);
         }
 
-        acls(cluster.broker(ids.get(2)).bootstrap(), "--remove", "--force", "--allow-principal",
-                "User:" + TestSecurity.USER, "--operation", "Write", "--topic", TOPIC);
+        acls(
+                cluster.broker(ids.get(2)).bootstrap(),
+                "--remove",
+                "--force",
+                "--allow-principal",
+                "User:" + TestSecurity.USER,
+                "--operation",
+                "Write",
+                "--topic",
+                TOPIC);
         for (int p = 0; p < ids.size(); p++) {
             int partition = p;
-            Poll.until("broker " + ids.get(p) + " refuses alice's write again", SETTLE, () -> aliceSends(partition),
+            Poll.until(
+                    "broker " + ids.get(p) + " refuses alice's write again",
+                    SETTLE,
+                    () -> aliceSends(partition),
                     failure -> failure instanceof TopicAuthorizationException);
         }
     }

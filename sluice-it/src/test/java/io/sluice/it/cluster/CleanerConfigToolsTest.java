@@ -32,8 +32,8 @@ class CleanerConfigToolsTest extends ClusterTestBase {
     private ProcessResult configs(String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of("--bootstrap-server", cluster.bootstrap()));
         all.addAll(List.of(args));
-        return ChildProcessRunner.run(ChildProcessRunner.javaMain(CONFIG_COMMAND, all.toArray(new String[0])),
-                new byte[0], TOOL_TIMEOUT);
+        return ChildProcessRunner.run(
+                ChildProcessRunner.javaMain(CONFIG_COMMAND, all.toArray(new String[0])), new byte[0], TOOL_TIMEOUT);
     }
 
     private String configsOk(String... args) throws IOException {
@@ -45,20 +45,31 @@ class CleanerConfigToolsTest extends ClusterTestBase {
     /** Cleaner threads alive in broker {@code id}'s JVM, from {@code jcmd <pid> Thread.print}. */
     private long cleanerThreads(int id) throws IOException {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        ProcessResult dump = ChildProcessRunner.run(List.of(jcmd, Long.toString(cluster.broker(id).pid()),
-                "Thread.print"), new byte[0], TOOL_TIMEOUT);
+        ProcessResult dump = ChildProcessRunner.run(
+                List.of(jcmd, Long.toString(cluster.broker(id).pid()), "Thread.print"), new byte[0], TOOL_TIMEOUT);
         assertTrue(dump.succeeded(), dump::describe);
-        return dump.stdoutText().lines().filter(line -> line.startsWith("\"sluice-log-cleaner-")).count();
+        return dump.stdoutText()
+                .lines()
+                .filter(line -> line.startsWith("\"sluice-log-cleaner-"))
+                .count();
     }
 
     private void awaitThreads(int id, String value, ConfigEntry.ConfigSource source) throws Exception {
         String bootstrap = cluster.broker(id).bootstrap();
-        Poll.until("broker " + id + " describes " + THREADS + "=" + value + " (" + source + ")", SETTLE,
+        Poll.until(
+                "broker " + id + " describes " + THREADS + "=" + value + " (" + source + ")",
+                SETTLE,
                 () -> OneRequest.describeConfig(bootstrap, null, Integer.toString(id), THREADS),
-                (DescribeConfigsResourceResult r) -> r != null && value.equals(r.value())
-                        && DescribeConfigsResponse.ConfigSource.forId(r.configSource()).source() == source);
+                (DescribeConfigsResourceResult r) -> r != null
+                        && value.equals(r.value())
+                        && DescribeConfigsResponse.ConfigSource.forId(r.configSource())
+                                        .source()
+                                == source);
         long expected = Long.parseLong(value);
-        Poll.until("broker " + id + " runs " + value + " cleaner threads", SETTLE, () -> cleanerThreads(id),
+        Poll.until(
+                "broker " + id + " runs " + value + " cleaner threads",
+                SETTLE,
+                () -> cleanerThreads(id),
                 n -> n == expected);
     }
 
@@ -67,8 +78,8 @@ class CleanerConfigToolsTest extends ClusterTestBase {
         for (int id : cluster.brokerIds()) {
             assertEquals(1, cleanerThreads(id), "broker " + id + " starts with log.cleaner.threads=1");
         }
-        String added = configsOk("--entity-type", "brokers", "--entity-default", "--alter", "--add-config",
-                THREADS + "=2");
+        String added =
+                configsOk("--entity-type", "brokers", "--entity-default", "--alter", "--add-config", THREADS + "=2");
         assertTrue(added.contains("Completed updating default config for brokers in the cluster"), added);
         for (int id : cluster.brokerIds()) {
             awaitThreads(id, "2", ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
@@ -84,13 +95,16 @@ class CleanerConfigToolsTest extends ClusterTestBase {
             }
         }
         String described = configsOk("--entity-type", "brokers", "--entity-name", self, "--describe");
-        assertTrue(described.contains(THREADS + "=3 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:" + THREADS + "=3, "
-                + "DYNAMIC_DEFAULT_BROKER_CONFIG:" + THREADS + "=2"), described);
+        assertTrue(
+                described.contains(THREADS + "=3 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:" + THREADS + "=3, "
+                        + "DYNAMIC_DEFAULT_BROKER_CONFIG:" + THREADS + "=2"),
+                described);
 
-        ProcessResult refused = configs("--entity-type", "brokers", "--entity-name", self, "--alter", "--add-config",
-                THREADS + "=10");
+        ProcessResult refused =
+                configs("--entity-type", "brokers", "--entity-name", self, "--alter", "--add-config", THREADS + "=10");
         assertFalse(refused.succeeded(), refused::describe);
-        assertTrue(refused.describe().contains("Log cleaner threads cannot be increased to more than double"),
+        assertTrue(
+                refused.describe().contains("Log cleaner threads cannot be increased to more than double"),
                 refused::describe);
 
         configsOk("--entity-type", "brokers", "--entity-name", self, "--alter", "--delete-config", THREADS);

@@ -47,6 +47,7 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
     private static final long FETCH_QUOTA = 262_144;
     /** Past the first burst and its throttle: from then on the rate is the steady one. */
     private static final Duration WARM_UP = Duration.ofSeconds(6);
+
     private static final Duration MEASURED = Duration.ofSeconds(10);
 
     @Override
@@ -57,12 +58,19 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
     private void setQuota(String clientId, String key, long value) throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId));
-            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity,
-                    List.of(new ClientQuotaAlteration.Op(key, (double) value))))).all().get();
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                            entity, List.of(new ClientQuotaAlteration.Op(key, (double) value)))))
+                    .all()
+                    .get();
             for (int id : cluster.brokerIds()) {
                 try (Admin one = ClusterClients.admin(cluster.broker(id).bootstrap())) {
-                    Poll.until("broker " + id + " has the quota of " + clientId, SETTLE,
-                            () -> one.describeClientQuotas(ClientQuotaFilter.all()).entities().get().get(entity),
+                    Poll.until(
+                            "broker " + id + " has the quota of " + clientId,
+                            SETTLE,
+                            () -> one.describeClientQuotas(ClientQuotaFilter.all())
+                                    .entities()
+                                    .get()
+                                    .get(entity),
                             quotas -> quotas != null && quotas.containsKey(key));
                 }
             }
@@ -97,9 +105,13 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
     /** A client's metric by name (its group's only one), as a double. */
     private static double metric(Map<MetricName, ? extends Metric> metrics, String group, String name) {
         return metrics.entrySet().stream()
-                .filter(e -> e.getKey().group().equals(group) && e.getKey().name().equals(name)
-                        && !e.getKey().tags().containsKey("node-id") && !e.getKey().tags().containsKey("topic"))
-                .map(e -> ((Number) e.getValue().metricValue()).doubleValue()).findFirst().orElseThrow();
+                .filter(e -> e.getKey().group().equals(group)
+                        && e.getKey().name().equals(name)
+                        && !e.getKey().tags().containsKey("node-id")
+                        && !e.getKey().tags().containsKey("topic"))
+                .map(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Bytes a client moved per second over {@link #MEASURED}, from {@link #WARM_UP} after {@code startNanos}. */
@@ -111,7 +123,10 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
             before[i] = counters[i].get();
         }
         long measuredFrom = System.nanoTime();
-        Poll.until("ten seconds measured", MEASURED.plusSeconds(30), System::nanoTime,
+        Poll.until(
+                "ten seconds measured",
+                MEASURED.plusSeconds(30),
+                System::nanoTime,
                 now -> now - measuredFrom >= MEASURED.toNanos());
         double seconds = (System.nanoTime() - measuredFrom) / 1e9;
         return (counters[0].get() - before[0]) / seconds;
@@ -126,33 +141,38 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
         AtomicLong freeAcked = new AtomicLong();
         byte[] value = new byte[RECORD_BYTES];
         try (KafkaProducer<byte[], byte[]> throttled = producer("throttled");
-             KafkaProducer<byte[], byte[]> free = producer("free")) {
+                KafkaProducer<byte[], byte[]> free = producer("free")) {
             long start = System.nanoTime();
-            Thread noisy = new Thread(() -> {
-                while (!stop.get()) {
-                    throttled.send(new ProducerRecord<>("produced", value), (m, e) -> {
-                        if (e == null) {
-                            throttledAcked.addAndGet(RECORD_BYTES);
+            Thread noisy = new Thread(
+                    () -> {
+                        while (!stop.get()) {
+                            throttled.send(new ProducerRecord<>("produced", value), (m, e) -> {
+                                if (e == null) {
+                                    throttledAcked.addAndGet(RECORD_BYTES);
+                                }
+                            });
                         }
-                    });
-                }
-            }, "throttled-producer");
-            Thread paced = new Thread(() -> {
-                long sent = 0;
-                while (!stop.get()) {
-                    // Sends only as much as FREE_PACE allows so far: the pace it keeps when nothing holds it back.
-                    if (sent < (System.nanoTime() - start) / 1e9 * FREE_PACE) {
-                        free.send(new ProducerRecord<>("produced", value), (m, e) -> {
-                            if (e == null) {
-                                freeAcked.addAndGet(RECORD_BYTES);
+                    },
+                    "throttled-producer");
+            Thread paced = new Thread(
+                    () -> {
+                        long sent = 0;
+                        while (!stop.get()) {
+                            // Sends only as much as FREE_PACE allows so far: the pace it keeps when nothing holds it
+                            // back.
+                            if (sent < (System.nanoTime() - start) / 1e9 * FREE_PACE) {
+                                free.send(new ProducerRecord<>("produced", value), (m, e) -> {
+                                    if (e == null) {
+                                        freeAcked.addAndGet(RECORD_BYTES);
+                                    }
+                                });
+                                sent += RECORD_BYTES;
+                            } else {
+                                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                             }
-                        });
-                        sent += RECORD_BYTES;
-                    } else {
-                        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-                    }
-                }
-            }, "free-producer");
+                        }
+                    },
+                    "free-producer");
             noisy.start();
             paced.start();
             double throttledRate;
@@ -161,11 +181,15 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
             try {
                 long freeBefore;
                 long from = start + WARM_UP.toNanos();
-                Poll.until("the quota's samples are full", WARM_UP.plusSeconds(30), System::nanoTime, now -> now >= from);
+                Poll.until(
+                        "the quota's samples are full", WARM_UP.plusSeconds(30), System::nanoTime, now -> now >= from);
                 long throttledBefore = throttledAcked.get();
                 freeBefore = freeAcked.get();
                 measuredFrom = System.nanoTime();
-                Poll.until("ten seconds measured", MEASURED.plusSeconds(30), System::nanoTime,
+                Poll.until(
+                        "ten seconds measured",
+                        MEASURED.plusSeconds(30),
+                        System::nanoTime,
                         now -> now - measuredFrom >= MEASURED.toNanos());
                 double seconds = (System.nanoTime() - measuredFrom) / 1e9;
                 throttledRate = (throttledAcked.get() - throttledBefore) / seconds;
@@ -175,14 +199,23 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
                 noisy.join(60_000);
                 paced.join(60_000);
             }
-            System.out.printf(java.util.Locale.ROOT, "produce quota %d B/s: throttled client %.0f B/s, free client %.0f B/s (pace %d)%n",
-                    PRODUCE_QUOTA, throttledRate, freeRate, FREE_PACE);
-            assertTrue(Math.abs(throttledRate - PRODUCE_QUOTA) <= 0.2 * PRODUCE_QUOTA,
+            System.out.printf(
+                    java.util.Locale.ROOT,
+                    "produce quota %d B/s: throttled client %.0f B/s, free client %.0f B/s (pace %d)%n",
+                    PRODUCE_QUOTA,
+                    throttledRate,
+                    freeRate,
+                    FREE_PACE);
+            assertTrue(
+                    Math.abs(throttledRate - PRODUCE_QUOTA) <= 0.2 * PRODUCE_QUOTA,
                     "the throttled producer ran at " + throttledRate + " B/s, quota " + PRODUCE_QUOTA);
             assertTrue(freeRate >= 0.8 * FREE_PACE, "the free producer ran at " + freeRate + " B/s, pace " + FREE_PACE);
-            assertTrue(metric(throttled.metrics(), "producer-metrics", "produce-throttle-time-max") > 0,
+            assertTrue(
+                    metric(throttled.metrics(), "producer-metrics", "produce-throttle-time-max") > 0,
                     "the broker answered the throttled producer with a throttle time");
-            assertEquals(0.0, metric(free.metrics(), "producer-metrics", "produce-throttle-time-max"),
+            assertEquals(
+                    0.0,
+                    metric(free.metrics(), "producer-metrics", "produce-throttle-time-max"),
                     "the broker never throttled the free producer");
         }
     }
@@ -204,7 +237,7 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
         AtomicLong fastBytes = new AtomicLong();
         TopicPartition partition = new TopicPartition("fetched", 0);
         try (KafkaConsumer<byte[], byte[]> slow = consumer("slow-consumer");
-             KafkaConsumer<byte[], byte[]> fast = consumer("fast-consumer")) {
+                KafkaConsumer<byte[], byte[]> fast = consumer("fast-consumer")) {
             Thread slowReader = reader(slow, partition, slowBytes, stop);
             Thread fastReader = reader(fast, partition, fastBytes, stop);
             long start = System.nanoTime();
@@ -213,35 +246,45 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
             double slowRate;
             try {
                 slowRate = measure(start, slowBytes);
-                Poll.until("the fast consumer read everything", SETTLE, fastBytes::get,
+                Poll.until(
+                        "the fast consumer read everything",
+                        SETTLE,
+                        fastBytes::get,
                         n -> n == (long) records * RECORD_BYTES);
             } finally {
                 stop.set(true);
                 slowReader.join(60_000);
                 fastReader.join(60_000);
             }
-            System.out.printf(java.util.Locale.ROOT, "fetch quota %d B/s: throttled consumer %.0f B/s%n", FETCH_QUOTA, slowRate);
-            assertTrue(Math.abs(slowRate - FETCH_QUOTA) <= 0.2 * FETCH_QUOTA,
+            System.out.printf(
+                    java.util.Locale.ROOT, "fetch quota %d B/s: throttled consumer %.0f B/s%n", FETCH_QUOTA, slowRate);
+            assertTrue(
+                    Math.abs(slowRate - FETCH_QUOTA) <= 0.2 * FETCH_QUOTA,
                     "the throttled consumer read " + slowRate + " B/s, quota " + FETCH_QUOTA);
             assertTrue(slowBytes.get() < (long) records * RECORD_BYTES, "the throttled consumer is still behind");
-            assertTrue(metric(slow.metrics(), "consumer-fetch-manager-metrics", "fetch-throttle-time-max") > 0,
+            assertTrue(
+                    metric(slow.metrics(), "consumer-fetch-manager-metrics", "fetch-throttle-time-max") > 0,
                     "the broker answered the throttled consumer with a throttle time");
-            assertEquals(0.0, metric(fast.metrics(), "consumer-fetch-manager-metrics", "fetch-throttle-time-max"),
+            assertEquals(
+                    0.0,
+                    metric(fast.metrics(), "consumer-fetch-manager-metrics", "fetch-throttle-time-max"),
                     "the broker never throttled the fast consumer");
         }
     }
 
     /** A thread reading {@code partition} from the start with {@code consumer}, adding value bytes to {@code bytes}. */
-    private static Thread reader(KafkaConsumer<byte[], byte[]> consumer, TopicPartition partition, AtomicLong bytes,
-                                 AtomicBoolean stop) {
-        return new Thread(() -> {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            while (!stop.get()) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    bytes.addAndGet(r.value().length);
-                }
-            }
-        }, "reader-" + partition);
+    private static Thread reader(
+            KafkaConsumer<byte[], byte[]> consumer, TopicPartition partition, AtomicLong bytes, AtomicBoolean stop) {
+        return new Thread(
+                () -> {
+                    consumer.assign(List.of(partition));
+                    consumer.seekToBeginning(List.of(partition));
+                    while (!stop.get()) {
+                        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                            bytes.addAndGet(r.value().length);
+                        }
+                    }
+                },
+                "reader-" + partition);
     }
 }

@@ -54,16 +54,22 @@ class ClientQuotaToolsTest extends ClusterTestBase {
 
     private int nonController() throws Exception {
         int controller = cluster.probe().controller().brokerId();
-        return cluster.brokerIds().stream().filter(id -> id != controller).findFirst().orElseThrow();
+        return cluster.brokerIds().stream()
+                .filter(id -> id != controller)
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Waits until every broker's describe of client {@code name} ({@code null}: the default) prints {@code expected}. */
     private void awaitEveryBrokerDescribes(String name, List<String> expected) throws Exception {
         for (int id : cluster.brokerIds()) {
             String bootstrap = cluster.broker(id).bootstrap();
-            List<String> args = name == null ? List.of("--entity-type", "clients", "--entity-default", "--describe")
+            List<String> args = name == null
+                    ? List.of("--entity-type", "clients", "--entity-default", "--describe")
                     : List.of("--entity-type", "clients", "--entity-name", name, "--describe");
-            Poll.until("broker " + id + " describes " + expected, SETTLE,
+            Poll.until(
+                    "broker " + id + " describes " + expected,
+                    SETTLE,
                     () -> configsOk(bootstrap, args.toArray(new String[0])),
                     out -> expected.stream().allMatch(out::contains) && (!expected.isEmpty() || out.isBlank()));
         }
@@ -82,54 +88,122 @@ class ClientQuotaToolsTest extends ClusterTestBase {
     }
 
     private static Throwable alterFails(Admin admin, ClientQuotaEntity entity, ClientQuotaAlteration.Op... ops) {
-        ExecutionException e = assertThrows(ExecutionException.class, () -> admin.alterClientQuotas(
-                List.of(new ClientQuotaAlteration(entity, List.of(ops)))).all().get());
+        ExecutionException e = assertThrows(
+                ExecutionException.class,
+                () -> admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity, List.of(ops))))
+                        .all()
+                        .get());
         return e.getCause();
     }
 
     @Test
     void shouldAlterDescribeAndDeleteClientQuotasWithKafkaConfigsTool() throws Exception {
         String viaFollower = cluster.broker(nonController()).bootstrap();
-        String added = configsOk(viaFollower, "--entity-type", "clients", "--entity-name", "app-1", "--alter",
-                "--add-config", "producer_byte_rate=1048576,consumer_byte_rate=2097152,request_percentage=200");
+        String added = configsOk(
+                viaFollower,
+                "--entity-type",
+                "clients",
+                "--entity-name",
+                "app-1",
+                "--alter",
+                "--add-config",
+                "producer_byte_rate=1048576,consumer_byte_rate=2097152,request_percentage=200");
         assertTrue(added.contains("Completed updating config for client app-1."), added);
-        awaitEveryBrokerDescribes("app-1", List.of("Quota configs for client-id 'app-1' are ",
-                "producer_byte_rate=1048576.0", "consumer_byte_rate=2097152.0", "request_percentage=200.0"));
+        awaitEveryBrokerDescribes(
+                "app-1",
+                List.of(
+                        "Quota configs for client-id 'app-1' are ",
+                        "producer_byte_rate=1048576.0",
+                        "consumer_byte_rate=2097152.0",
+                        "request_percentage=200.0"));
 
-        configsOk(cluster.bootstrap(), "--entity-type", "clients", "--entity-default", "--alter",
-                "--add-config", "consumer_byte_rate=4096");
-        awaitEveryBrokerDescribes(null, List.of("Quota configs for the default client-id are consumer_byte_rate=4096.0"));
+        configsOk(
+                cluster.bootstrap(),
+                "--entity-type",
+                "clients",
+                "--entity-default",
+                "--alter",
+                "--add-config",
+                "consumer_byte_rate=4096");
+        awaitEveryBrokerDescribes(
+                null, List.of("Quota configs for the default client-id are consumer_byte_rate=4096.0"));
 
-        String deleted = configsOk(viaFollower, "--entity-type", "clients", "--entity-name", "app-1", "--alter",
-                "--delete-config", "producer_byte_rate,request_percentage");
+        String deleted = configsOk(
+                viaFollower,
+                "--entity-type",
+                "clients",
+                "--entity-name",
+                "app-1",
+                "--alter",
+                "--delete-config",
+                "producer_byte_rate,request_percentage");
         assertTrue(deleted.contains("Completed updating config for client app-1."), deleted);
-        awaitEveryBrokerDescribes("app-1", List.of("Quota configs for client-id 'app-1' are consumer_byte_rate=2097152.0"));
-        String described = configsOk(cluster.bootstrap(), "--entity-type", "clients", "--entity-name", "app-1",
-                "--describe");
+        awaitEveryBrokerDescribes(
+                "app-1", List.of("Quota configs for client-id 'app-1' are consumer_byte_rate=2097152.0"));
+        String described =
+                configsOk(cluster.bootstrap(), "--entity-type", "clients", "--entity-name", "app-1", "--describe");
         assertFalse(described.contains("producer_byte_rate"), described);
 
         // Deleting the last quota removes the entity; deleting a key it does not have is the tool's own error.
-        configsOk(cluster.bootstrap(), "--entity-type", "clients", "--entity-name", "app-1", "--alter",
-                "--delete-config", "consumer_byte_rate");
+        configsOk(
+                cluster.bootstrap(),
+                "--entity-type",
+                "clients",
+                "--entity-name",
+                "app-1",
+                "--alter",
+                "--delete-config",
+                "consumer_byte_rate");
         awaitEveryBrokerDescribes("app-1", List.of());
-        ProcessResult notThere = tool("kafka.admin.ConfigCommand", cluster.bootstrap(), "--entity-type", "clients",
-                "--entity-name", "app-1", "--alter", "--delete-config", "consumer_byte_rate");
+        ProcessResult notThere = tool(
+                "kafka.admin.ConfigCommand",
+                cluster.bootstrap(),
+                "--entity-type",
+                "clients",
+                "--entity-name",
+                "app-1",
+                "--alter",
+                "--delete-config",
+                "consumer_byte_rate");
         assertFalse(notThere.succeeded(), notThere::describe);
         assertTrue(notThere.describe().contains("Invalid config(s): consumer_byte_rate"), notThere::describe);
-        ProcessResult notANumber = tool("kafka.admin.ConfigCommand", cluster.bootstrap(), "--entity-type", "clients",
-                "--entity-name", "app-2", "--alter", "--add-config", "producer_byte_rate=fast");
+        ProcessResult notANumber = tool(
+                "kafka.admin.ConfigCommand",
+                cluster.bootstrap(),
+                "--entity-type",
+                "clients",
+                "--entity-name",
+                "app-2",
+                "--alter",
+                "--add-config",
+                "producer_byte_rate=fast");
         assertFalse(notANumber.succeeded(), notANumber::describe);
-        assertTrue(notANumber.describe().contains("Cannot parse quota configuration value for producer_byte_rate: fast"),
+        assertTrue(
+                notANumber.describe().contains("Cannot parse quota configuration value for producer_byte_rate: fast"),
                 notANumber::describe);
-        ProcessResult unknownKey = tool("kafka.admin.ConfigCommand", cluster.bootstrap(), "--entity-type", "clients",
-                "--entity-name", "app-2", "--alter", "--add-config", "producer_rate=5");
+        ProcessResult unknownKey = tool(
+                "kafka.admin.ConfigCommand",
+                cluster.bootstrap(),
+                "--entity-type",
+                "clients",
+                "--entity-name",
+                "app-2",
+                "--alter",
+                "--add-config",
+                "producer_rate=5");
         assertFalse(unknownKey.succeeded(), unknownKey::describe);
-        assertTrue(unknownKey.describe().contains("Only quota configs can be added for 'clients' using --bootstrap-server. "
-                + "Unexpected config names: Set(producer_rate)"), unknownKey::describe);
+        assertTrue(
+                unknownKey
+                        .describe()
+                        .contains("Only quota configs can be added for 'clients' using --bootstrap-server. "
+                                + "Unexpected config names: Set(producer_rate)"),
+                unknownKey::describe);
 
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            assertEquals(Map.of(entity(ClientQuotaEntity.CLIENT_ID, null), Map.of("consumer_byte_rate", 4096.0)),
-                    describeAll(admin), "only the default client-id quota is left; nothing refused was stored");
+            assertEquals(
+                    Map.of(entity(ClientQuotaEntity.CLIENT_ID, null), Map.of("consumer_byte_rate", 4096.0)),
+                    describeAll(admin),
+                    "only the default client-id quota is left; nothing refused was stored");
         }
     }
 
@@ -139,52 +213,87 @@ class ClientQuotaToolsTest extends ClusterTestBase {
             ClientQuotaEntity aliceApp = entity(ClientQuotaEntity.USER, "alice", ClientQuotaEntity.CLIENT_ID, "app/1");
             ClientQuotaEntity defaultUser = entity(ClientQuotaEntity.USER, null);
             admin.alterClientQuotas(List.of(
-                    new ClientQuotaAlteration(aliceApp, List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 100.0))),
-                    new ClientQuotaAlteration(defaultUser, List.of(new ClientQuotaAlteration.Op("request_percentage", 50.5)))))
-                    .all().get();
-            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity(ClientQuotaEntity.CLIENT_ID, "v"),
-                    List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 7.0)))),
-                    new AlterClientQuotasOptions().validateOnly(true)).all().get();
+                            new ClientQuotaAlteration(
+                                    aliceApp, List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 100.0))),
+                            new ClientQuotaAlteration(
+                                    defaultUser, List.of(new ClientQuotaAlteration.Op("request_percentage", 50.5)))))
+                    .all()
+                    .get();
+            admin.alterClientQuotas(
+                            List.of(new ClientQuotaAlteration(
+                                    entity(ClientQuotaEntity.CLIENT_ID, "v"),
+                                    List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 7.0)))),
+                            new AlterClientQuotasOptions().validateOnly(true))
+                    .all()
+                    .get();
             Map<ClientQuotaEntity, Map<String, Double>> expected = Map.of(
                     aliceApp, Map.of("producer_byte_rate", 100.0), defaultUser, Map.of("request_percentage", 50.5));
             Poll.until("every broker describes the user quotas", SETTLE, () -> describeAll(admin), expected::equals);
 
             // Kafka's refusals: each INVALID_REQUEST with Kafka's message, nothing stored.
-            assertRefused(alterFails(admin, entity("group", "g"), op("producer_byte_rate", 1.0)),
+            assertRefused(
+                    alterFails(admin, entity("group", "g"), op("producer_byte_rate", 1.0)),
                     "Unhandled client quota entity type: group");
-            assertRefused(alterFails(admin, entity(), op("producer_byte_rate", 1.0)), "Invalid empty client quota entity");
-            assertRefused(alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, ""), op("producer_byte_rate", 1.0)),
+            assertRefused(
+                    alterFails(admin, entity(), op("producer_byte_rate", 1.0)), "Invalid empty client quota entity");
+            assertRefused(
+                    alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, ""), op("producer_byte_rate", 1.0)),
                     "Empty client-id not supported");
-            assertRefused(alterFails(admin, entity(ClientQuotaEntity.IP, "10.0.0.1", ClientQuotaEntity.USER, "u"),
-                    op("producer_byte_rate", 1.0)), "IP entity should not be used with user/client ID entity");
-            assertRefused(alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("producer_rate", 1.0)),
+            assertRefused(
+                    alterFails(
+                            admin,
+                            entity(ClientQuotaEntity.IP, "10.0.0.1", ClientQuotaEntity.USER, "u"),
+                            op("producer_byte_rate", 1.0)),
+                    "IP entity should not be used with user/client ID entity");
+            assertRefused(
+                    alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("producer_rate", 1.0)),
                     "Invalid configuration key producer_rate");
-            assertRefused(alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("producer_byte_rate", -5.0)),
+            assertRefused(
+                    alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("producer_byte_rate", -5.0)),
                     "Quota producer_byte_rate must be greater than 0");
-            assertRefused(alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("consumer_byte_rate", 0.0)),
+            assertRefused(
+                    alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("consumer_byte_rate", 0.0)),
                     "Quota consumer_byte_rate must be greater than 0");
-            assertRefused(alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("producer_byte_rate", 1.5)),
+            assertRefused(
+                    alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("producer_byte_rate", 1.5)),
                     "producer_byte_rate cannot be a fractional value.");
-            assertRefused(alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("controller_mutation_rate", 1.0)),
+            assertRefused(
+                    alterFails(admin, entity(ClientQuotaEntity.CLIENT_ID, "c"), op("controller_mutation_rate", 1.0)),
                     "controller_mutation_rate is not supported");
-            assertRefused(alterFails(admin, entity(ClientQuotaEntity.IP, "10.0.0.1"), op("connection_creation_rate", 5.0)),
+            assertRefused(
+                    alterFails(admin, entity(ClientQuotaEntity.IP, "10.0.0.1"), op("connection_creation_rate", 5.0)),
                     "connection_creation_rate is not supported");
 
-            ExecutionException custom = assertThrows(ExecutionException.class, () -> admin.describeClientQuotas(
-                    ClientQuotaFilter.contains(List.of(ClientQuotaFilterComponent.ofEntityType("group")))).entities().get());
+            ExecutionException custom = assertThrows(
+                    ExecutionException.class,
+                    () -> admin.describeClientQuotas(ClientQuotaFilter.contains(
+                                    List.of(ClientQuotaFilterComponent.ofEntityType("group"))))
+                            .entities()
+                            .get());
             assertInstanceOf(UnsupportedVersionException.class, custom.getCause());
-            ExecutionException mixed = assertThrows(ExecutionException.class, () -> admin.describeClientQuotas(
-                    ClientQuotaFilter.contains(List.of(ClientQuotaFilterComponent.ofEntityType(ClientQuotaEntity.IP),
-                            ClientQuotaFilterComponent.ofEntityType(ClientQuotaEntity.USER)))).entities().get());
+            ExecutionException mixed = assertThrows(
+                    ExecutionException.class,
+                    () -> admin.describeClientQuotas(ClientQuotaFilter.contains(List.of(
+                                    ClientQuotaFilterComponent.ofEntityType(ClientQuotaEntity.IP),
+                                    ClientQuotaFilterComponent.ofEntityType(ClientQuotaEntity.USER))))
+                            .entities()
+                            .get());
             assertRefused(mixed.getCause(), "IP filter component should not be used with user or clientId");
 
             assertEquals(expected, describeAll(admin), "nothing refused or validated only was stored");
-            assertEquals(Map.of(aliceApp, Map.of("producer_byte_rate", 100.0)), admin.describeClientQuotas(
-                    ClientQuotaFilter.containsOnly(List.of(ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.USER, "alice"),
-                            ClientQuotaFilterComponent.ofEntityType(ClientQuotaEntity.CLIENT_ID)))).entities().get());
-            assertEquals(Map.of(defaultUser, Map.of("request_percentage", 50.5)), admin.describeClientQuotas(
-                    ClientQuotaFilter.containsOnly(List.of(ClientQuotaFilterComponent.ofDefaultEntity(ClientQuotaEntity.USER))))
-                    .entities().get());
+            assertEquals(
+                    Map.of(aliceApp, Map.of("producer_byte_rate", 100.0)),
+                    admin.describeClientQuotas(ClientQuotaFilter.containsOnly(List.of(
+                                    ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.USER, "alice"),
+                                    ClientQuotaFilterComponent.ofEntityType(ClientQuotaEntity.CLIENT_ID))))
+                            .entities()
+                            .get());
+            assertEquals(
+                    Map.of(defaultUser, Map.of("request_percentage", 50.5)),
+                    admin.describeClientQuotas(ClientQuotaFilter.containsOnly(
+                                    List.of(ClientQuotaFilterComponent.ofDefaultEntity(ClientQuotaEntity.USER))))
+                            .entities()
+                            .get());
         }
     }
 
@@ -192,11 +301,15 @@ class ClientQuotaToolsTest extends ClusterTestBase {
     void shouldDescribeFeaturesAsKafkaDoes() throws Exception {
         ProcessResult described = tool("org.apache.kafka.tools.FeatureCommand", cluster.bootstrap(), "describe");
         assertTrue(described.succeeded(), described::describe);
-        assertEquals("Feature: metadata.version\tSupportedMinVersion: 3.9-IV0\tSupportedMaxVersion: 3.9-IV0\t"
-                + "FinalizedVersionLevel: UNKNOWN 0\tEpoch: 0\n", described.stdoutText());
+        assertEquals(
+                "Feature: metadata.version\tSupportedMinVersion: 3.9-IV0\tSupportedMaxVersion: 3.9-IV0\t"
+                        + "FinalizedVersionLevel: UNKNOWN 0\tEpoch: 0\n",
+                described.stdoutText());
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            FeatureMetadata features = admin.describeFeatures().featureMetadata().get();
-            assertEquals(Map.of("metadata.version", new SupportedVersionRange((short) 21, (short) 21)),
+            FeatureMetadata features =
+                    admin.describeFeatures().featureMetadata().get();
+            assertEquals(
+                    Map.of("metadata.version", new SupportedVersionRange((short) 21, (short) 21)),
                     features.supportedFeatures());
             assertEquals(Map.of(), features.finalizedFeatures());
             assertEquals(Optional.of(0L), features.finalizedFeaturesEpoch());

@@ -1,5 +1,11 @@
 package io.sluice.it.cluster;
 
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -13,13 +19,6 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-
 /**
  * Kafka Java clients for the cluster tests, with bounded timeouts so that a broker that never answers fails a test
  * instead of hanging it, and the Admin calls the tests share.
@@ -32,8 +31,7 @@ final class ClusterClients {
     /** What describeTopics reports as the leader of an offline partition (no leader node). */
     static final int NO_LEADER = -1;
 
-    private ClusterClients() {
-    }
+    private ClusterClients() {}
 
     static Admin admin(String bootstrap) {
         Properties props = new Properties();
@@ -111,14 +109,17 @@ final class ClusterClients {
     }
 
     static void createTopic(Admin admin, String topic, int partitions) throws Exception {
-        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all()
+        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                .all()
                 .get(REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
     }
 
     /** Partition → leader broker id ({@link #NO_LEADER} when offline), as the Admin client describes the topic. */
     static Map<Integer, Integer> leaders(Admin admin, String topic) throws Exception {
-        TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                .get(REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS).get(topic);
+        TopicDescription description = admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS)
+                .get(topic);
         Map<Integer, Integer> leaders = new TreeMap<>();
         for (TopicPartitionInfo partition : description.partitions()) {
             Node leader = partition.leader();

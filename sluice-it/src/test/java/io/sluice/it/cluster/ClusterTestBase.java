@@ -1,12 +1,18 @@
 package io.sluice.it.cluster;
 
-import io.sluice.testkit.security.TestSecurity;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.testkit.Poll;
 import io.sluice.testkit.SluiceBrokerProcess;
 import io.sluice.testkit.cluster.ClusterProbe;
 import io.sluice.testkit.cluster.ProcessCluster;
+import io.sluice.testkit.security.TestSecurity;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
@@ -15,13 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.IntStream;
 
 /**
  * What the cluster tests share: a fresh three-broker {@link ProcessCluster} per test (its own ZooKeeper, chroot and
@@ -42,8 +41,8 @@ abstract class ClusterTestBase {
 
     @BeforeEach
     void startCluster() throws Exception {
-        cluster = ProcessCluster.start(work, BROKERS, sessionTimeout(),
-                brokerOverrides().toArray(new String[0]));
+        cluster = ProcessCluster.start(
+                work, BROKERS, sessionTimeout(), brokerOverrides().toArray(new String[0]));
     }
 
     /**
@@ -52,8 +51,11 @@ abstract class ClusterTestBase {
      * retries soon, and leadership moves only when a test moves it.
      */
     static List<String> replicationSettings(int lagTimeMs) {
-        return List.of("replica.lag.time.max.ms=" + lagTimeMs, "replica.fetch.wait.max.ms=200",
-                "replica.high.watermark.checkpoint.interval.ms=500", "controlled.shutdown.retry.backoff.ms=500",
+        return List.of(
+                "replica.lag.time.max.ms=" + lagTimeMs,
+                "replica.fetch.wait.max.ms=200",
+                "replica.high.watermark.checkpoint.interval.ms=500",
+                "controlled.shutdown.retry.backoff.ms=500",
                 "auto.leader.rebalance.enable=false");
     }
 
@@ -80,8 +82,10 @@ abstract class ClusterTestBase {
     void stopCluster(TestInfo test) {
         if (cluster != null) {
             cluster.close();
-            cluster.keepLogs(ClusterClients.KEPT_LOGS, getClass().getSimpleName()
-                    + test.getTestMethod().map(m -> "-" + m.getName()).orElse(""));
+            cluster.keepLogs(
+                    ClusterClients.KEPT_LOGS,
+                    getClass().getSimpleName()
+                            + test.getTestMethod().map(m -> "-" + m.getName()).orElse(""));
         }
     }
 
@@ -89,7 +93,9 @@ abstract class ClusterTestBase {
     Map<Integer, Integer> createTopicWithLeaders(String topic, int partitions) throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             ClusterClients.createTopic(admin, topic, partitions);
-            return Poll.until("every partition of " + topic + " has a leader", SETTLE,
+            return Poll.until(
+                    "every partition of " + topic + " has a leader",
+                    SETTLE,
                     () -> ClusterClients.leaders(admin, topic),
                     l -> l.size() == partitions && !l.containsValue(ClusterClients.NO_LEADER));
         }
@@ -114,8 +120,10 @@ abstract class ClusterTestBase {
             if (!broker.isAlive() || broker.isPaused()) {
                 continue;
             }
-            Poll.until("broker " + id + " answers Metadata for " + topic + " with the leaders in the cluster state",
-                    SETTLE, () -> new Leaders(metadataLeaders(broker.bootstrap(), topic), stateLeaders(probe, topic)),
+            Poll.until(
+                    "broker " + id + " answers Metadata for " + topic + " with the leaders in the cluster state",
+                    SETTLE,
+                    () -> new Leaders(metadataLeaders(broker.bootstrap(), topic), stateLeaders(probe, topic)),
                     Leaders::agree);
         }
     }
@@ -143,8 +151,11 @@ abstract class ClusterTestBase {
 
     private static List<Integer> stateLeaders(ClusterProbe probe, String topic) {
         TopicState state = probe.state().topic(topic);
-        return state == null ? List.of() : IntStream.range(0, state.partitionCount())
-                .mapToObj(p -> state.partition(p).leader()).toList();
+        return state == null
+                ? List.of()
+                : IntStream.range(0, state.partitionCount())
+                        .mapToObj(p -> state.partition(p).leader())
+                        .toList();
     }
 
     static List<Integer> partitionNumbers(int count) {
@@ -153,8 +164,10 @@ abstract class ClusterTestBase {
 
     /** Partitions of {@code topic} led by {@code brokerId}, ascending. */
     static List<Integer> ledBy(TopicState topic, int brokerId) {
-        return IntStream.range(0, topic.partitionCount()).filter(p -> topic.partition(p).leader() == brokerId)
-                .boxed().toList();
+        return IntStream.range(0, topic.partitionCount())
+                .filter(p -> topic.partition(p).leader() == brokerId)
+                .boxed()
+                .toList();
     }
 
     /** Partitions of {@code topic} without a leader, ascending. */

@@ -1,7 +1,6 @@
 package io.sluice.it.cluster;
 
 import io.sluice.testkit.ChildProcessRunner;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -35,7 +34,8 @@ final class ConnectWorker implements AutoCloseable {
     private final Path properties;
     private final Path logFile;
     private final int restPort;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
     private Process process;
 
     private ConnectWorker(Path properties, Path logFile, int restPort) {
@@ -69,21 +69,31 @@ final class ConnectWorker implements AutoCloseable {
         settings.put("rest.advertised.host.name", "127.0.0.1");
         settings.put("plugin.discovery", "only_scan");
         Path properties = dir.resolve("worker.properties");
-        Files.writeString(properties, settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining("\n", "", "\n")), StandardCharsets.UTF_8);
+        Files.writeString(
+                properties,
+                settings.entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining("\n", "", "\n")),
+                StandardCharsets.UTF_8);
         ConnectWorker worker = new ConnectWorker(properties, dir.resolve("worker.log"), port);
         worker.launch();
         return worker;
     }
 
     private void launch() throws IOException {
-        List<String> command = ChildProcessRunner.javaMain("org.apache.kafka.connect.cli.ConnectDistributed",
-                properties.toString());
+        List<String> command =
+                ChildProcessRunner.javaMain("org.apache.kafka.connect.cli.ConnectDistributed", properties.toString());
         command.set(1, "-Xmx512m");
-        Files.writeString(logFile, "=== start: " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
+        Files.writeString(
+                logFile,
+                "=== start: " + String.join(" ", command) + "\n",
+                StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+        process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                .start();
     }
 
     /** SIGTERM, as an operator stops a worker: it leaves its group and flushes its source offsets first. */
@@ -92,8 +102,8 @@ final class ConnectWorker implements AutoCloseable {
             process.destroy();
             if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                throw new IllegalStateException("Connect worker did not stop within " + STOP_TIMEOUT + "; log "
-                        + logFile);
+                throw new IllegalStateException(
+                        "Connect worker did not stop within " + STOP_TIMEOUT + "; log " + logFile);
             }
         }
     }
@@ -115,14 +125,15 @@ final class ConnectWorker implements AutoCloseable {
 
     /** {@code PUT path} with a JSON body, as {@code curl -X PUT -H 'Content-Type: application/json'} sends it. */
     Answer putJson(String path, String json) throws InterruptedException {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     private Answer send(HttpRequest.Builder request) throws InterruptedException {
         try {
-            HttpResponse<String> response = http.send(request.timeout(HTTP_TIMEOUT).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(request.timeout(HTTP_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
             return new Answer(response.statusCode(), response.body());
         } catch (IOException e) {
             return new Answer(0, e.toString());

@@ -1,5 +1,9 @@
 package io.sluice.it.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.testkit.Poll;
@@ -7,21 +11,16 @@ import io.sluice.testkit.SluiceBrokerProcess;
 import io.sluice.testkit.cluster.ControllerRecord;
 import io.sluice.testkit.cluster.ProcessCluster;
 import io.sluice.testkit.cluster.StateZnode;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
-import org.apache.kafka.common.protocol.Errors;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.Test;
 
 /**
  * The controller's process frozen (SIGSTOP) past its ZooKeeper session: another broker is elected with a higher
@@ -40,7 +39,6 @@ class ControllerFencingTest extends ClusterTestBase {
     /** After the resumed broker rejoined: time for any write it still had queued to reach ZooKeeper (not asserted). */
     private static final Duration AFTER_RESUME_GRACE = Duration.ofSeconds(3);
 
-
     @Test
     void shouldFenceAPausedControllerAndKeepServingAfterItResumes() throws Exception {
         List<Integer> all = partitionNumbers(PARTITIONS);
@@ -56,33 +54,46 @@ class ControllerFencingTest extends ClusterTestBase {
         List<StateZnode> beforeResume;
         oldController.pause();
         try {
-            successor = cluster.probe().awaitController("a new controller while broker " + paused + " is paused",
-                    cluster.sessionTimeout().plus(ProcessCluster.ELECTION_SLACK),
-                    c -> c.brokerId() != paused && c.epoch() > old.epoch());
-            cluster.probe().awaitState("paused broker " + paused + " removed, its partitions offline", SETTLE,
-                    s -> s.controllerEpoch() == successor.epoch() && !s.hasBroker(paused)
-                            && offline(s.topic(TOPIC)).equals(pausedPartitions));
+            successor = cluster.probe()
+                    .awaitController(
+                            "a new controller while broker " + paused + " is paused",
+                            cluster.sessionTimeout().plus(ProcessCluster.ELECTION_SLACK),
+                            c -> c.brokerId() != paused && c.epoch() > old.epoch());
+            cluster.probe()
+                    .awaitState(
+                            "paused broker " + paused + " removed, its partitions offline",
+                            SETTLE,
+                            s -> s.controllerEpoch() == successor.epoch()
+                                    && !s.hasBroker(paused)
+                                    && offline(s.topic(TOPIC)).equals(pausedPartitions));
             beforeResume = cluster.probe().stateZnodes();
         } finally {
             oldController.resume();
         }
         // Straight after SIGCONT, before its client notices the lost session, the old controller is asked to write.
         CreatableTopicResult sentToOld = OneRequest.createTopic(oldController.bootstrap(), PROBE_TOPIC, 1);
-        assertTrue(sentToOld.errorCode() == Errors.NOT_CONTROLLER.code()
+        assertTrue(
+                sentToOld.errorCode() == Errors.NOT_CONTROLLER.code()
                         || sentToOld.errorCode() == Errors.REQUEST_TIMED_OUT.code(),
                 "a fenced controller creates no topic and sends the client to the controller: " + sentToOld);
 
-        ClusterState rejoined = cluster.probe().awaitState("broker " + paused + " re-registered and leading its "
-                        + "partitions again", SETTLE, s -> s.hasBroker(paused)
-                        && ledBy(s.topic(TOPIC), paused).equals(pausedPartitions));
+        ClusterState rejoined = cluster.probe()
+                .awaitState(
+                        "broker " + paused + " re-registered and leading its " + "partitions again",
+                        SETTLE,
+                        s -> s.hasBroker(paused)
+                                && ledBy(s.topic(TOPIC), paused).equals(pausedPartitions));
         Thread.sleep(AFTER_RESUME_GRACE.toMillis());
 
         assertEquals(successor, cluster.probe().controller(), "the successor still holds the epoch");
         assertTrue(cluster.probe().isRegistered(paused), "broker " + paused + " registered again");
         for (StateZnode znode : cluster.probe().stateZnodes()) {
             if (znode.writtenAfter(successor.modifiedZxid())) {
-                assertEquals(successor.epoch(), znode.controllerEpoch(), "written after the election of epoch "
-                        + successor.epoch() + ": " + znode + "; before resume: " + beforeResume);
+                assertEquals(
+                        successor.epoch(),
+                        znode.controllerEpoch(),
+                        "written after the election of epoch " + successor.epoch() + ": " + znode + "; before resume: "
+                                + beforeResume);
             } else {
                 assertTrue(znode.controllerEpoch() <= old.epoch(), "written before the election: " + znode);
             }
@@ -96,14 +107,23 @@ class ControllerFencingTest extends ClusterTestBase {
         awaitEveryBrokerServesTheProbedState(TOPIC);
 
         try (Admin admin = ClusterClients.admin(oldController.bootstrap())) {
-            int described = Poll.until("the resumed broker names the new controller", SETTLE,
-                    () -> admin.describeCluster().controller().get(ClusterClients.REQUEST_TIMEOUT_MS,
-                            TimeUnit.MILLISECONDS).id(), id -> id == successor.brokerId());
+            int described = Poll.until(
+                    "the resumed broker names the new controller",
+                    SETTLE,
+                    () -> admin.describeCluster()
+                            .controller()
+                            .get(ClusterClients.REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                            .id(),
+                    id -> id == successor.brokerId());
             assertEquals(successor.brokerId(), described);
             ClusterClients.createTopic(admin, NEW_TOPIC, NEW_TOPIC_PARTITIONS);
         }
-        TopicState created = cluster.probe().awaitState(NEW_TOPIC + " published with leaders", SETTLE,
-                s -> s.topic(NEW_TOPIC) != null && offline(s.topic(NEW_TOPIC)).isEmpty())
+        TopicState created = cluster.probe()
+                .awaitState(
+                        NEW_TOPIC + " published with leaders",
+                        SETTLE,
+                        s -> s.topic(NEW_TOPIC) != null
+                                && offline(s.topic(NEW_TOPIC)).isEmpty())
                 .topic(NEW_TOPIC);
         assertEquals(NEW_TOPIC_PARTITIONS, created.partitionCount(), "partitions of " + NEW_TOPIC);
         assertEquals(successor.epoch(), cluster.probe().state().controllerEpoch(), "created under the new epoch");
@@ -112,8 +132,8 @@ class ControllerFencingTest extends ClusterTestBase {
         Map<String, KeyedRecords.Expected> everything = new HashMap<>(before);
         everything.putAll(after);
         try (KafkaConsumer<String, String> consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
-            KeyedRecords.assertExactlyOnce(everything,
-                    KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, all), SETTLE));
+            KeyedRecords.assertExactlyOnce(
+                    everything, KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, all), SETTLE));
         }
     }
 }

@@ -68,17 +68,24 @@ class DivergentEpochTest extends ClusterTestBase {
         }
         partition.awaitFullIsrAfter(last);
 
-        assertEquals(Errors.NONE, Errors.forCode(acksOne.errorCode()), "precondition: the resumed broker " + preferred
-                + " still took the acks=1 batch as leader of epoch " + middle.leaderEpoch());
-        assertTrue(acksOne.baseOffset() == endOfSecondEpoch
+        assertEquals(
+                Errors.NONE,
+                Errors.forCode(acksOne.errorCode()),
+                "precondition: the resumed broker " + preferred + " still took the acks=1 batch as leader of epoch "
+                        + middle.leaderEpoch());
+        assertTrue(
+                acksOne.baseOffset() == endOfSecondEpoch
                         || acksOne.baseOffset() == endOfSecondEpoch + FrozenLeader.RECORDS_PER_REQUEST,
                 "precondition: the zombie batches (acks=1 and acks=all, in either order) are the first of epoch "
                         + middle.leaderEpoch() + ", from offset " + endOfSecondEpoch + "; acks=1 at "
                         + acksOne.baseOffset());
-        assertNotEquals(Errors.NONE, Errors.forCode(acksAll.errorCode()),
+        assertNotEquals(
+                Errors.NONE,
+                Errors.forCode(acksAll.errorCode()),
                 "acks=all acknowledged by a leader whose followers had left it: " + acksAll);
         OffsetForLeaderEpochResponseData.EpochEndOffset asked = endOffsetFor(last.leader(), middle.leaderEpoch());
-        assertEquals(List.of(Errors.NONE.code(), second.leaderEpoch(), endOfSecondEpoch),
+        assertEquals(
+                List.of(Errors.NONE.code(), second.leaderEpoch(), endOfSecondEpoch),
                 List.of(asked.errorCode(), asked.leaderEpoch(), asked.endOffset()),
                 "precondition: the final leader " + last.leader() + " never held epoch " + middle.leaderEpoch() + ": "
                         + asked);
@@ -95,27 +102,37 @@ class DivergentEpochTest extends ClusterTestBase {
     private PartitionState electPreferred(ReplicatedPartition partition, int preferred, PartitionState current)
             throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            Map<?, Optional<Throwable>> result = admin.electLeaders(ElectionType.PREFERRED,
-                    Set.of(partition.topicPartition())).partitions()
+            Map<?, Optional<Throwable>> result = admin.electLeaders(
+                            ElectionType.PREFERRED, Set.of(partition.topicPartition()))
+                    .partitions()
                     .get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
             assertEquals(Optional.empty(), result.values().iterator().next(), "preferred election");
         }
-        PartitionState elected = partition.awaitState("the preferred replica " + preferred + " leads again",
-                p -> p.leader() == preferred && p.leaderEpoch() > current.leaderEpoch()
+        PartitionState elected = partition.awaitState(
+                "the preferred replica " + preferred + " leads again",
+                p -> p.leader() == preferred
+                        && p.leaderEpoch() > current.leaderEpoch()
                         && p.isr().length == p.replicas().length);
         SluiceBrokerProcess broker = cluster.broker(preferred);
-        Poll.until("broker " + preferred + " answers Metadata as leader in epoch " + elected.leaderEpoch(), SETTLE,
-                () -> OneRequest.metadata(broker.bootstrap(), TOPIC).partitions().get(0),
-                (MetadataResponseData.MetadataResponsePartition p) -> p.leaderId() == preferred
-                        && p.leaderEpoch() == elected.leaderEpoch());
+        Poll.until(
+                "broker " + preferred + " answers Metadata as leader in epoch " + elected.leaderEpoch(),
+                SETTLE,
+                () -> OneRequest.metadata(broker.bootstrap(), TOPIC)
+                        .partitions()
+                        .get(0),
+                (MetadataResponseData.MetadataResponsePartition p) ->
+                        p.leaderId() == preferred && p.leaderEpoch() == elected.leaderEpoch());
         return elected;
     }
 
     private OffsetForLeaderEpochResponseData.EpochEndOffset endOffsetFor(int brokerId, int epoch) throws Exception {
-        OffsetsForLeaderEpochResponse response = RawConnection.once(cluster.broker(brokerId).bootstrap(), SETTLE,
-                ReplicationRequests.offsetForLeaderEpoch(TOPIC, ReplicationRequests.CONSUMER,
-                        ReplicationRequests.NO_EPOCH, epoch),
-                ApiKeys.OFFSET_FOR_LEADER_EPOCH, ReplicationRequests.OFFSET_FOR_LEADER_EPOCH_VERSION);
+        OffsetsForLeaderEpochResponse response = RawConnection.once(
+                cluster.broker(brokerId).bootstrap(),
+                SETTLE,
+                ReplicationRequests.offsetForLeaderEpoch(
+                        TOPIC, ReplicationRequests.CONSUMER, ReplicationRequests.NO_EPOCH, epoch),
+                ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+                ReplicationRequests.OFFSET_FOR_LEADER_EPOCH_VERSION);
         return ReplicationRequests.partition(response);
     }
 }

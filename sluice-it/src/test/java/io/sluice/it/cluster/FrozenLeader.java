@@ -22,6 +22,7 @@ final class FrozenLeader implements AutoCloseable {
     static final int RECORDS_PER_REQUEST = 3;
     /** The acks=all request's own timeout: longer than the freeze, so only the broker can end it. */
     private static final int PRODUCE_TIMEOUT_MS = 120_000;
+
     private static final Duration READ_TIMEOUT = Duration.ofMillis(PRODUCE_TIMEOUT_MS + 30_000);
     private static final short ACKS_LEADER = 1;
     private static final short ACKS_ALL = -1;
@@ -48,10 +49,14 @@ final class FrozenLeader implements AutoCloseable {
             all = RawConnection.open(broker.bootstrap(), READ_TIMEOUT);
             FrozenLeader frozen = new FrozenLeader(broker, one, all, tag);
             broker.pause();
-            one.send(ReplicationRequests.produce(topic, ACKS_LEADER, PRODUCE_TIMEOUT_MS, frozen.acksOneKeys),
-                    ApiKeys.PRODUCE, ReplicationRequests.PRODUCE_VERSION);
-            all.send(ReplicationRequests.produce(topic, ACKS_ALL, PRODUCE_TIMEOUT_MS, frozen.acksAllKeys),
-                    ApiKeys.PRODUCE, ReplicationRequests.PRODUCE_VERSION);
+            one.send(
+                    ReplicationRequests.produce(topic, ACKS_LEADER, PRODUCE_TIMEOUT_MS, frozen.acksOneKeys),
+                    ApiKeys.PRODUCE,
+                    ReplicationRequests.PRODUCE_VERSION);
+            all.send(
+                    ReplicationRequests.produce(topic, ACKS_ALL, PRODUCE_TIMEOUT_MS, frozen.acksAllKeys),
+                    ApiKeys.PRODUCE,
+                    ReplicationRequests.PRODUCE_VERSION);
             return frozen;
         } catch (IOException | RuntimeException e) {
             broker.resume();
@@ -84,7 +89,9 @@ final class FrozenLeader implements AutoCloseable {
     }
 
     private static List<String> keys(String prefix) {
-        return IntStream.range(0, RECORDS_PER_REQUEST).mapToObj(i -> prefix + "-" + i).toList();
+        return IntStream.range(0, RECORDS_PER_REQUEST)
+                .mapToObj(i -> prefix + "-" + i)
+                .toList();
     }
 
     @Override

@@ -54,43 +54,60 @@ class GroupCoordinatorFailoverTest extends ClusterTestBase {
 
     @Override
     List<String> brokerOverrides() {
-        return List.of("offsets.topic.num.partitions=" + OFFSETS_PARTITIONS, "group.initial.rebalance.delay.ms=300",
-                "group.min.session.timeout.ms=" + SESSION_TIMEOUT_MS, "replica.lag.time.max.ms=6000",
-                "replica.fetch.wait.max.ms=200", "controlled.shutdown.retry.backoff.ms=500");
+        return List.of(
+                "offsets.topic.num.partitions=" + OFFSETS_PARTITIONS,
+                "group.initial.rebalance.delay.ms=300",
+                "group.min.session.timeout.ms=" + SESSION_TIMEOUT_MS,
+                "replica.lag.time.max.ms=6000",
+                "replica.fetch.wait.max.ms=200",
+                "controlled.shutdown.retry.backoff.ms=500");
     }
 
     @Test
     void shouldServeTheGroupFromTheNewLeaderWithItsCommittedOffsetsWhenTheCoordinatorIsKilled() throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3)
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(
+                            new NewTopic(TOPIC, PARTITIONS, (short) 3).configs(Map.of("min.insync.replicas", "2"))))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
             produceRecords();
             Map<TopicPartition, OffsetAndMetadata> beforeKill = offsets(30, 50, 70, "before");
             Map<TopicPartition, OffsetAndMetadata> afterKill = offsets(60, 80, 90, "after");
             int offsetsPartition = Utils.abs(GROUP.hashCode()) % OFFSETS_PARTITIONS;
 
-            try (KafkaConsumer<String, String> member = ClusterClients.groupConsumer(cluster.bootstrap(), GROUP,
-                    SESSION_TIMEOUT_MS)) {
+            try (KafkaConsumer<String, String> member =
+                    ClusterClients.groupConsumer(cluster.bootstrap(), GROUP, SESSION_TIMEOUT_MS)) {
                 member.subscribe(List.of(TOPIC));
-                Poll.until("the member owns every partition", SETTLE, () -> {
-                    member.poll(Duration.ofMillis(100));
-                    return member.assignment().size();
-                }, n -> n == PARTITIONS);
+                Poll.until(
+                        "the member owns every partition",
+                        SETTLE,
+                        () -> {
+                            member.poll(Duration.ofMillis(100));
+                            return member.assignment().size();
+                        },
+                        n -> n == PARTITIONS);
                 awaitFullIsr(admin, offsetsPartition);
                 member.commitSync(beforeKill, SETTLE);
                 assertEquals(beforeKill, committed(admin));
 
                 int coordinator = coordinatorOf(admin);
-                assertEquals(coordinator, leaderOf(admin, offsetsPartition),
+                assertEquals(
+                        coordinator,
+                        leaderOf(admin, offsetsPartition),
                         "the leader of __consumer_offsets-" + offsetsPartition + " coordinates the group");
                 cluster.broker(coordinator).kill9();
                 long killedAt = System.nanoTime();
 
-                Map<TopicPartition, OffsetAndMetadata> served = Poll.until("the group's committed offsets from a new "
-                                + "coordinator after broker " + coordinator + " was killed",
-                        cluster.sessionTimeout().plus(ProcessCluster.ELECTION_SLACK), () -> committed(admin),
+                Map<TopicPartition, OffsetAndMetadata> served = Poll.until(
+                        "the group's committed offsets from a new " + "coordinator after broker " + coordinator
+                                + " was killed",
+                        cluster.sessionTimeout().plus(ProcessCluster.ELECTION_SLACK),
+                        () -> committed(admin),
                         beforeKill::equals);
-                System.out.printf(Locale.ROOT, "group %s served again %d ms after its coordinator was killed%n", GROUP,
+                System.out.printf(
+                        Locale.ROOT,
+                        "group %s served again %d ms after its coordinator was killed%n",
+                        GROUP,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt));
                 assertEquals(beforeKill, served, "every committed offset intact");
                 assertNotEquals(coordinator, coordinatorOf(admin));
@@ -131,32 +148,43 @@ class GroupCoordinatorFailoverTest extends ClusterTestBase {
     }
 
     /** The member keeps polling through the failover; its commit succeeds once the new coordinator serves it. */
-    private void commitThroughFailover(KafkaConsumer<String, String> member,
-                                       Map<TopicPartition, OffsetAndMetadata> offsets) throws InterruptedException {
-        Poll.until("a commit through the new coordinator", SETTLE, () -> {
-            member.poll(Duration.ofMillis(100));
-            try {
-                member.commitSync(offsets, PROBE);
-                return true;
-            } catch (CommitFailedException | RebalanceInProgressException | RetriableException e) {
-                return false; // the member rejoined meanwhile, or the coordinator is still moving: poll and retry
-            }
-        }, done -> done);
+    private void commitThroughFailover(
+            KafkaConsumer<String, String> member, Map<TopicPartition, OffsetAndMetadata> offsets)
+            throws InterruptedException {
+        Poll.until(
+                "a commit through the new coordinator",
+                SETTLE,
+                () -> {
+                    member.poll(Duration.ofMillis(100));
+                    try {
+                        member.commitSync(offsets, PROBE);
+                        return true;
+                    } catch (CommitFailedException | RebalanceInProgressException | RetriableException e) {
+                        return false; // the member rejoined meanwhile, or the coordinator is still moving: poll and
+                        // retry
+                    }
+                },
+                done -> done);
     }
 
     /** A new member of the group reads each partition from its committed offset to the end, every record once. */
     private void assertResumesAt(Map<TopicPartition, OffsetAndMetadata> committed) throws InterruptedException {
         Map<Integer, List<Long>> read = new TreeMap<>();
-        try (KafkaConsumer<String, String> member = ClusterClients.groupConsumer(cluster.bootstrap(), GROUP,
-                SESSION_TIMEOUT_MS)) {
+        try (KafkaConsumer<String, String> member =
+                ClusterClients.groupConsumer(cluster.bootstrap(), GROUP, SESSION_TIMEOUT_MS)) {
             member.subscribe(List.of(TOPIC));
-            Poll.until("the new member reads to the end of every partition", SETTLE, () -> {
-                for (ConsumerRecord<String, String> record : member.poll(Duration.ofMillis(200))) {
-                    assertEquals(valueOf(record.partition(), record.offset()), record.value());
-                    read.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(record.offset());
-                }
-                return read.values().stream().mapToInt(List::size).sum();
-            }, n -> n >= expectedCount(committed));
+            Poll.until(
+                    "the new member reads to the end of every partition",
+                    SETTLE,
+                    () -> {
+                        for (ConsumerRecord<String, String> record : member.poll(Duration.ofMillis(200))) {
+                            assertEquals(valueOf(record.partition(), record.offset()), record.value());
+                            read.computeIfAbsent(record.partition(), p -> new ArrayList<>())
+                                    .add(record.offset());
+                        }
+                        return read.values().stream().mapToInt(List::size).sum();
+                    },
+                    n -> n >= expectedCount(committed));
         }
         for (int p = 0; p < PARTITIONS; p++) {
             long from = committed.get(new TopicPartition(TOPIC, p)).offset();
@@ -164,8 +192,11 @@ class GroupCoordinatorFailoverTest extends ClusterTestBase {
             for (long offset = from; offset < RECORDS_PER_PARTITION; offset++) {
                 expected.add(offset);
             }
-            assertEquals(expected, read.getOrDefault(p, List.of()), "partition " + p + " resumes at " + from
-                    + ": nothing before it read again, nothing after it skipped, nothing twice");
+            assertEquals(
+                    expected,
+                    read.getOrDefault(p, List.of()),
+                    "partition " + p + " resumes at " + from
+                            + ": nothing before it read again, nothing after it skipped, nothing twice");
         }
     }
 
@@ -179,7 +210,8 @@ class GroupCoordinatorFailoverTest extends ClusterTestBase {
 
     private static Map<TopicPartition, OffsetAndMetadata> committed(Admin admin) throws Exception {
         return admin.listConsumerGroupOffsets(GROUP, new ListConsumerGroupOffsetsOptions().timeoutMs(probeMs()))
-                .partitionsToOffsetAndMetadata().get(PROBE.toMillis(), TimeUnit.MILLISECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(PROBE.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -191,15 +223,19 @@ class GroupCoordinatorFailoverTest extends ClusterTestBase {
     }
 
     private static int coordinatorOf(Admin admin) throws Exception {
-        ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(GROUP)).describedGroups().get(GROUP)
+        ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(GROUP))
+                .describedGroups()
+                .get(GROUP)
                 .get(60, TimeUnit.SECONDS);
         return group.coordinator().id();
     }
 
     private static TopicPartitionInfo offsetsPartition(Admin admin, int partition) throws Exception {
-        TopicDescription offsets = admin.describeTopics(List.of(Topic.GROUP_METADATA_TOPIC_NAME),
-                        new DescribeTopicsOptions().timeoutMs(probeMs())).allTopicNames()
-                .get(PROBE.toMillis(), TimeUnit.MILLISECONDS).get(Topic.GROUP_METADATA_TOPIC_NAME);
+        TopicDescription offsets = admin.describeTopics(
+                        List.of(Topic.GROUP_METADATA_TOPIC_NAME), new DescribeTopicsOptions().timeoutMs(probeMs()))
+                .allTopicNames()
+                .get(PROBE.toMillis(), TimeUnit.MILLISECONDS)
+                .get(Topic.GROUP_METADATA_TOPIC_NAME);
         assertTrue(offsets.isInternal());
         return offsets.partitions().get(partition);
     }
@@ -210,7 +246,9 @@ class GroupCoordinatorFailoverTest extends ClusterTestBase {
 
     /** Every replica of the group's partition is in sync before the commit, so the commit is on all three. */
     private void awaitFullIsr(Admin admin, int partition) throws InterruptedException {
-        Poll.until("three in-sync replicas of __consumer_offsets-" + partition, SETTLE,
+        Poll.until(
+                "three in-sync replicas of __consumer_offsets-" + partition,
+                SETTLE,
                 () -> offsetsPartition(admin, partition),
                 p -> p.replicas().size() == BROKERS && p.isr().size() == BROKERS);
     }

@@ -1,12 +1,9 @@
 package io.sluice.it.cluster;
 
-import io.sluice.testkit.Poll;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.config.ConfigResource;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testkit.Poll;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +12,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Test;
 
 /**
  * Apache Kafka Connect 3.9 (Maven Central's {@code connect-runtime} and {@code connect-file}) as a distributed worker
@@ -39,26 +38,54 @@ class KafkaConnectTest extends ClusterTestBase {
         List<String> lines = lines(0, 500);
         Files.write(source, lines, StandardCharsets.UTF_8);
 
-        try (ConnectWorker worker = ConnectWorker.start(work.resolve("connect"), cluster.bootstrap(), "sluice-connect");
-             Admin admin = ClusterClients.admin(cluster.bootstrap())) {
+        try (ConnectWorker worker =
+                        ConnectWorker.start(work.resolve("connect"), cluster.bootstrap(), "sluice-connect");
+                Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             awaitRestApi(worker);
-            for (String internal : List.of(ConnectWorker.CONFIG_TOPIC, ConnectWorker.OFFSET_TOPIC,
-                    ConnectWorker.STATUS_TOPIC)) {
-                TopicDescription description = Poll.until("the worker created " + internal + " (log "
-                        + worker.logFile() + ")", CONNECT_SETTLE, () -> admin.describeTopics(List.of(internal))
-                        .allTopicNames().get().get(internal), d -> true);
+            for (String internal :
+                    List.of(ConnectWorker.CONFIG_TOPIC, ConnectWorker.OFFSET_TOPIC, ConnectWorker.STATUS_TOPIC)) {
+                TopicDescription description = Poll.until(
+                        "the worker created " + internal + " (log " + worker.logFile() + ")",
+                        CONNECT_SETTLE,
+                        () -> admin.describeTopics(List.of(internal))
+                                .allTopicNames()
+                                .get()
+                                .get(internal),
+                        d -> true);
                 assertEquals(3, description.partitions().get(0).replicas().size(), internal + ": " + description);
                 Config config = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, internal)))
-                        .all().get().values().iterator().next();
+                        .all()
+                        .get()
+                        .values()
+                        .iterator()
+                        .next();
                 assertEquals("compact", config.get("cleanup.policy").value(), internal + " cleanup.policy");
             }
 
-            putConnector(worker, "file-source", Map.of(
-                    "connector.class", "org.apache.kafka.connect.file.FileStreamSourceConnector",
-                    "tasks.max", "1", "file", source.toString(), "topic", TOPIC));
-            putConnector(worker, "file-sink", Map.of(
-                    "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
-                    "tasks.max", "1", "file", sink.toString(), "topics", TOPIC));
+            putConnector(
+                    worker,
+                    "file-source",
+                    Map.of(
+                            "connector.class",
+                            "org.apache.kafka.connect.file.FileStreamSourceConnector",
+                            "tasks.max",
+                            "1",
+                            "file",
+                            source.toString(),
+                            "topic",
+                            TOPIC));
+            putConnector(
+                    worker,
+                    "file-sink",
+                    Map.of(
+                            "connector.class",
+                            "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                            "tasks.max",
+                            "1",
+                            "file",
+                            sink.toString(),
+                            "topics",
+                            TOPIC));
             awaitSinkHolds(worker, sink, lines);
 
             worker.restart();
@@ -81,8 +108,11 @@ class KafkaConnectTest extends ClusterTestBase {
     }
 
     private static void awaitRestApi(ConnectWorker worker) throws Exception {
-        Poll.until("the Connect worker's REST API answers (log " + worker.logFile() + ")", CONNECT_SETTLE,
-                () -> worker.get("/connectors"), answer -> {
+        Poll.until(
+                "the Connect worker's REST API answers (log " + worker.logFile() + ")",
+                CONNECT_SETTLE,
+                () -> worker.get("/connectors"),
+                answer -> {
                     if (!worker.isAlive()) {
                         throw new AssertionError("the Connect worker exited:\n" + worker.logTail());
                     }
@@ -93,20 +123,30 @@ class KafkaConnectTest extends ClusterTestBase {
     /** {@code PUT /connectors/<name>/config}: creates the connector, retried while the worker is still joining. */
     private static void putConnector(ConnectWorker worker, String name, Map<String, String> config) throws Exception {
         StringBuilder json = new StringBuilder("{");
-        config.forEach((k, v) -> json.append(json.length() > 1 ? "," : "").append('"').append(k).append("\":\"")
-                .append(v.replace("\\", "\\\\").replace("\"", "\\\"")).append('"'));
+        config.forEach((k, v) -> json.append(json.length() > 1 ? "," : "")
+                .append('"')
+                .append(k)
+                .append("\":\"")
+                .append(v.replace("\\", "\\\\").replace("\"", "\\\""))
+                .append('"'));
         json.append('}');
-        ConnectWorker.Answer created = Poll.until("connector " + name + " created", CONNECT_SETTLE,
-                () -> worker.putJson("/connectors/" + name + "/config", json.toString()), ConnectWorker.Answer::ok);
+        ConnectWorker.Answer created = Poll.until(
+                "connector " + name + " created",
+                CONNECT_SETTLE,
+                () -> worker.putJson("/connectors/" + name + "/config", json.toString()),
+                ConnectWorker.Answer::ok);
         assertTrue(created.body().contains(name), created.body());
     }
 
     /** Waits until the sink file holds exactly {@code expected}, failing at once on a duplicated or foreign line. */
     private static void awaitSinkHolds(ConnectWorker worker, Path sink, List<String> expected) throws Exception {
-        List<String> written = Poll.until("the sink file holds the " + expected.size() + " lines of the source (log "
-                + worker.logFile() + ")", CONNECT_SETTLE, () -> Files.exists(sink)
-                ? Files.readAllLines(sink, StandardCharsets.UTF_8) : List.<String>of(), got -> {
-                    assertTrue(got.size() <= expected.size() && got.equals(expected.subList(0, got.size())),
+        List<String> written = Poll.until(
+                "the sink file holds the " + expected.size() + " lines of the source (log " + worker.logFile() + ")",
+                CONNECT_SETTLE,
+                () -> Files.exists(sink) ? Files.readAllLines(sink, StandardCharsets.UTF_8) : List.<String>of(),
+                got -> {
+                    assertTrue(
+                            got.size() <= expected.size() && got.equals(expected.subList(0, got.size())),
                             () -> "the sink file diverged from the source: " + got.size() + " lines; first "
                                     + "difference at " + firstDifference(got, expected));
                     return got.size() == expected.size();

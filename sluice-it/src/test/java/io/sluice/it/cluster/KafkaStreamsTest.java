@@ -1,6 +1,18 @@
 package io.sluice.it.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.testkit.Poll;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -23,19 +35,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.Test;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Apache Kafka Streams 3.9 (Maven Central's {@code kafka-streams}) word count against a three-broker cluster,
@@ -72,10 +71,17 @@ class KafkaStreamsTest extends ClusterTestBase {
         }
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             Config changelog = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, CHANGELOG)))
-                    .all().get().values().iterator().next();
+                    .all()
+                    .get()
+                    .values()
+                    .iterator()
+                    .next();
             assertEquals("compact", changelog.get("cleanup.policy").value(), "the changelog's cleanup.policy");
-            Poll.until("Streams purged consumed records of " + REPARTITION + " with DeleteRecords", STREAMS_SETTLE,
-                    () -> logStarts(admin, REPARTITION), starts -> starts.values().stream().anyMatch(s -> s > 0));
+            Poll.until(
+                    "Streams purged consumed records of " + REPARTITION + " with DeleteRecords",
+                    STREAMS_SETTLE,
+                    () -> logStarts(admin, REPARTITION),
+                    starts -> starts.values().stream().anyMatch(s -> s > 0));
         }
 
         // The application's local state is gone (a new machine): the counts of the first lines, whose input offsets
@@ -107,7 +113,8 @@ class KafkaStreamsTest extends ClusterTestBase {
                 .flatMapValues(line -> Arrays.asList(line.split(" ")))
                 .groupBy((key, word) -> word, Grouped.with(STORE, Serdes.String(), Serdes.String()))
                 .count(Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as(STORE)
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.Long()))
                 .toStream()
                 .to(COUNTS, Produced.with(Serdes.String(), Serdes.Long()));
         return new KafkaStreams(builder.build(), props);
@@ -130,12 +137,13 @@ class KafkaStreamsTest extends ClusterTestBase {
 
     /** Waits until the running application's count store holds exactly {@code expected}. */
     private static void awaitCounts(KafkaStreams app, Map<String, Long> expected) throws Exception {
-        Map<String, Long> seen = Poll.until("the count store of " + APP + " holds " + expected, STREAMS_SETTLE,
-                () -> counts(app), counts -> {
+        Map<String, Long> seen = Poll.until(
+                "the count store of " + APP + " holds " + expected, STREAMS_SETTLE, () -> counts(app), counts -> {
                     if (app.state() == KafkaStreams.State.ERROR || app.state() == KafkaStreams.State.NOT_RUNNING) {
                         throw new AssertionError("the Streams application stopped: " + app.state());
                     }
-                    counts.forEach((word, n) -> assertTrue(n <= expected.getOrDefault(word, 0L),
+                    counts.forEach((word, n) -> assertTrue(
+                            n <= expected.getOrDefault(word, 0L),
                             () -> "counted " + word + " " + n + " times, more than the " + expected.get(word)
                                     + " written (at-least-once without a failure must not count twice)"));
                     return counts.equals(expected);
@@ -144,8 +152,8 @@ class KafkaStreamsTest extends ClusterTestBase {
     }
 
     private static Map<String, Long> counts(KafkaStreams app) {
-        ReadOnlyKeyValueStore<String, Long> store = app.store(StoreQueryParameters.fromNameAndType(STORE,
-                QueryableStoreTypes.keyValueStore()));
+        ReadOnlyKeyValueStore<String, Long> store =
+                app.store(StoreQueryParameters.fromNameAndType(STORE, QueryableStoreTypes.keyValueStore()));
         Map<String, Long> counts = new TreeMap<>();
         try (var all = store.all()) {
             all.forEachRemaining(kv -> counts.put(kv.key, kv.value));
@@ -154,12 +162,18 @@ class KafkaStreamsTest extends ClusterTestBase {
     }
 
     private static Map<Integer, Long> logStarts(Admin admin, String topic) throws Exception {
-        int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+        int partitions = admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get()
+                .get(topic)
+                .partitions()
+                .size();
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             request.put(new TopicPartition(topic, p), OffsetSpec.earliest());
         }
         return admin.listOffsets(request).all().get().entrySet().stream()
-                .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset()));
+                .collect(Collectors.toMap(
+                        e -> e.getKey().partition(), e -> e.getValue().offset()));
     }
 }

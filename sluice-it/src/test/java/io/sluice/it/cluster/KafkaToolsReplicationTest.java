@@ -23,8 +23,8 @@ class KafkaToolsReplicationTest extends ClusterTestBase {
     private static final String TOPIC = "tools-rf3";
     private static final int PARTITIONS = 3;
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(120);
-    private static final Pattern PARTITION_LINE = Pattern.compile(
-            "Topic: " + TOPIC + "\\s+Partition: (\\d+)\\s+Leader: (-?\\d+|none)\\s+Replicas: ([\\d,]+)\\s+Isr: ([\\d,]*)");
+    private static final Pattern PARTITION_LINE = Pattern.compile("Topic: " + TOPIC
+            + "\\s+Partition: (\\d+)\\s+Leader: (-?\\d+|none)\\s+Replicas: ([\\d,]+)\\s+Isr: ([\\d,]*)");
 
     /** One partition as kafka-topics.sh --describe prints it. */
     private record Described(int partition, String leader, String replicas, String isr) {
@@ -40,10 +40,11 @@ class KafkaToolsReplicationTest extends ClusterTestBase {
     }
 
     private List<Described> topics(String... describeArgs) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--bootstrap-server", cluster.bootstrap(), "--describe",
-                "--topic", TOPIC));
+        List<String> args =
+                new ArrayList<>(List.of("--bootstrap-server", cluster.bootstrap(), "--describe", "--topic", TOPIC));
         args.addAll(List.of(describeArgs));
-        String out = tool("org.apache.kafka.tools.TopicCommand", args.toArray(new String[0])).stdoutText();
+        String out = tool("org.apache.kafka.tools.TopicCommand", args.toArray(new String[0]))
+                .stdoutText();
         List<Described> partitions = new ArrayList<>();
         Matcher m = PARTITION_LINE.matcher(out);
         while (m.find()) {
@@ -54,28 +55,62 @@ class KafkaToolsReplicationTest extends ClusterTestBase {
 
     @Test
     void shouldCreateDescribeListUnderReplicatedAndElectPreferredLeaders() throws Exception {
-        tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", cluster.bootstrap(), "--create",
-                "--topic", TOPIC, "--partitions", Integer.toString(PARTITIONS), "--replication-factor", "3",
-                "--config", "min.insync.replicas=2");
-        Poll.until("every partition of " + TOPIC + " with three replicas in sync", SETTLE, this::topics,
-                ps -> ps.size() == PARTITIONS && ps.stream().allMatch(p -> p.isr().split(",").length == 3));
+        tool(
+                "org.apache.kafka.tools.TopicCommand",
+                "--bootstrap-server",
+                cluster.bootstrap(),
+                "--create",
+                "--topic",
+                TOPIC,
+                "--partitions",
+                Integer.toString(PARTITIONS),
+                "--replication-factor",
+                "3",
+                "--config",
+                "min.insync.replicas=2");
+        Poll.until(
+                "every partition of " + TOPIC + " with three replicas in sync",
+                SETTLE,
+                this::topics,
+                ps -> ps.size() == PARTITIONS
+                        && ps.stream().allMatch(p -> p.isr().split(",").length == 3));
 
         cluster.broker(3).kill9();
-        List<Described> under = Poll.until("kafka-topics lists the partitions broker 3 left under-replicated",
-                cluster.sessionTimeout().plus(SETTLE), () -> topics("--under-replicated-partitions"),
+        List<Described> under = Poll.until(
+                "kafka-topics lists the partitions broker 3 left under-replicated",
+                cluster.sessionTimeout().plus(SETTLE),
+                () -> topics("--under-replicated-partitions"),
                 ps -> ps.size() == PARTITIONS);
-        assertTrue(under.stream().noneMatch(p -> p.isr().contains("3") || p.leader().equals("3")), under::toString);
+        assertTrue(
+                under.stream()
+                        .noneMatch(p -> p.isr().contains("3") || p.leader().equals("3")),
+                under::toString);
 
         cluster.broker(3).restart();
-        Poll.until("no under-replicated partition once broker 3 is back", SETTLE,
-                () -> topics("--under-replicated-partitions"), List::isEmpty);
+        Poll.until(
+                "no under-replicated partition once broker 3 is back",
+                SETTLE,
+                () -> topics("--under-replicated-partitions"),
+                List::isEmpty);
 
-        String elected = tool("org.apache.kafka.tools.LeaderElectionCommand", "--bootstrap-server",
-                cluster.bootstrap(), "--election-type", "PREFERRED", "--all-topic-partitions").stdoutText();
-        List<Described> after = Poll.until("every partition led by its preferred replica", SETTLE, this::topics,
-                ps -> ps.size() == PARTITIONS && ps.stream().allMatch(p -> p.leader().equals(p.preferred())));
+        String elected = tool(
+                        "org.apache.kafka.tools.LeaderElectionCommand",
+                        "--bootstrap-server",
+                        cluster.bootstrap(),
+                        "--election-type",
+                        "PREFERRED",
+                        "--all-topic-partitions")
+                .stdoutText();
+        List<Described> after = Poll.until(
+                "every partition led by its preferred replica",
+                SETTLE,
+                this::topics,
+                ps -> ps.size() == PARTITIONS
+                        && ps.stream().allMatch(p -> p.leader().equals(p.preferred())));
         assertTrue(after.stream().allMatch(p -> p.isr().split(",").length == 3), after::toString);
-        assertTrue(elected.contains("Successfully completed leader election") || elected.contains("Valid replica already elected"),
+        assertTrue(
+                elected.contains("Successfully completed leader election")
+                        || elected.contains("Valid replica already elected"),
                 elected);
     }
 }

@@ -1,11 +1,8 @@
 package io.sluice.it.cluster;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,10 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Records with unique keys sent to chosen partitions, and the check that a read-back holds each of them exactly once,
@@ -33,11 +32,9 @@ final class KeyedRecords {
     private static final String PADDING = "x".repeat(64);
 
     /** Where a record was sent and what it holds. */
-    record Expected(int partition, String value) {
-    }
+    record Expected(int partition, String value) {}
 
-    private KeyedRecords() {
-    }
+    private KeyedRecords() {}
 
     /**
      * Sends {@code count} records keyed {@code <tag>-<i>}, record {@code i} to {@code partitions[i % size]}, and waits
@@ -45,8 +42,9 @@ final class KeyedRecords {
      *
      * @return key → where it was sent and its value, in send order
      */
-    static Map<String, Expected> produce(KafkaProducer<String, String> producer, String topic, List<Integer> partitions,
-                                         int count, String tag) throws Exception {
+    static Map<String, Expected> produce(
+            KafkaProducer<String, String> producer, String topic, List<Integer> partitions, int count, String tag)
+            throws Exception {
         Map<String, Expected> sent = new LinkedHashMap<>();
         List<Future<RecordMetadata>> acks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -64,8 +62,8 @@ final class KeyedRecords {
     }
 
     /** Every record of {@code partitions} from the beginning to the end offsets seen when reading starts. */
-    static List<ConsumerRecord<String, String>> readAll(KafkaConsumer<String, String> consumer,
-                                                       Collection<TopicPartition> partitions, Duration timeout) {
+    static List<ConsumerRecord<String, String>> readAll(
+            KafkaConsumer<String, String> consumer, Collection<TopicPartition> partitions, Duration timeout) {
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
         Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
@@ -108,14 +106,16 @@ final class KeyedRecords {
             }
             Expected e = expected.get(record.key());
             if (e == null) {
-                fail("read a record never sent: key " + record.key() + " partition " + record.partition()
-                        + " offset " + record.offset());
+                fail("read a record never sent: key " + record.key() + " partition " + record.partition() + " offset "
+                        + record.offset());
             }
             assertEquals(e.partition(), record.partition(), "partition of key " + record.key());
             assertEquals(e.value(), record.value(), "value of key " + record.key());
         }
-        assertTrue(byKey.keySet().containsAll(expected.keySet()), () -> "missing " + missing(expected, byKey)
-                + " of " + expected.size() + " records sent; read " + read.size());
+        assertTrue(
+                byKey.keySet().containsAll(expected.keySet()),
+                () -> "missing " + missing(expected, byKey) + " of " + expected.size() + " records sent; read "
+                        + read.size());
         assertEquals(expected.size(), read.size(), "records read");
     }
 

@@ -20,8 +20,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
-import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponsePartition;
+import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -33,8 +33,8 @@ import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -60,12 +60,24 @@ class ListenerNotFoundClusterTest {
 
     @BeforeEach
     void startBrokers() throws Exception {
-        cluster = ProcessCluster.start(work, 1, ProcessCluster.TEST_SESSION_TIMEOUT,
-                "listeners=EXTERNAL://127.0.0.1:0,INTERNAL://127.0.0.1:0", MAP, INTER_BROKER);
-        internalOnly = SluiceBrokerProcess.start(SluiceCliDistribution.fromEnvironment(), cluster.brokerDir(2),
-                List.of("listeners=INTERNAL://127.0.0.1:0", MAP, INTER_BROKER, "broker.id=2",
+        cluster = ProcessCluster.start(
+                work,
+                1,
+                ProcessCluster.TEST_SESSION_TIMEOUT,
+                "listeners=EXTERNAL://127.0.0.1:0,INTERNAL://127.0.0.1:0",
+                MAP,
+                INTER_BROKER);
+        internalOnly = SluiceBrokerProcess.start(
+                SluiceCliDistribution.fromEnvironment(),
+                cluster.brokerDir(2),
+                List.of(
+                        "listeners=INTERNAL://127.0.0.1:0",
+                        MAP,
+                        INTER_BROKER,
+                        "broker.id=2",
                         "zookeeper.connect=" + cluster.zookeeperConnect(),
-                        "zookeeper.session.timeout.ms=" + cluster.sessionTimeout().toMillis()),
+                        "zookeeper.session.timeout.ms="
+                                + cluster.sessionTimeout().toMillis()),
                 ProcessCluster.BROKER_READY_TIMEOUT);
     }
 
@@ -76,31 +88,44 @@ class ListenerNotFoundClusterTest {
         }
         if (cluster != null) {
             cluster.close();
-            cluster.keepLogs(ClusterClients.KEPT_LOGS, getClass().getSimpleName()
-                    + test.getTestMethod().map(m -> "-" + m.getName()).orElse(""));
+            cluster.keepLogs(
+                    ClusterClients.KEPT_LOGS,
+                    getClass().getSimpleName()
+                            + test.getTestMethod().map(m -> "-" + m.getName()).orElse(""));
         }
     }
 
     @Test
     void shouldAnswerListenerNotFoundForALeaderWithoutTheRequestsListener() throws Exception {
-        ClusterState state = Poll.until("both brokers registered", SETTLE, () -> cluster.probe().state(),
-                s -> s.brokerCount() == 2);
+        ClusterState state = Poll.until(
+                "both brokers registered", SETTLE, () -> cluster.probe().state(), s -> s.brokerCount() == 2);
         String external = endpoint(state.broker(1), "EXTERNAL");
         String internal = endpoint(state.broker(1), "INTERNAL");
         assertNull(state.broker(2).endpoint("EXTERNAL"), "broker 2 has no EXTERNAL listener");
 
         // Through INTERNAL, which every broker has, so that the admin client reaches whichever broker it needs.
         try (Admin admin = Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, internal))) {
-            admin.createTopics(List.of(new NewTopic(ON_BROKER_2, Map.of(0, List.of(2))),
-                    new NewTopic(ON_BROKER_1, Map.of(0, List.of(1))))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(
+                            new NewTopic(ON_BROKER_2, Map.of(0, List.of(2))),
+                            new NewTopic(ON_BROKER_1, Map.of(0, List.of(1)))))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         }
-        Poll.until("broker 1 names broker 2 as the leader on INTERNAL", SETTLE,
-                () -> partition(metadata(internal, (short) 12), ON_BROKER_2), p -> p != null && p.leaderId() == 2);
-        Poll.until("broker 1 names itself as the leader of " + ON_BROKER_1 + " on EXTERNAL", SETTLE,
-                () -> partition(metadata(external, (short) 12), ON_BROKER_1), p -> p != null && p.leaderId() == 1);
+        Poll.until(
+                "broker 1 names broker 2 as the leader on INTERNAL",
+                SETTLE,
+                () -> partition(metadata(internal, (short) 12), ON_BROKER_2),
+                p -> p != null && p.leaderId() == 2);
+        Poll.until(
+                "broker 1 names itself as the leader of " + ON_BROKER_1 + " on EXTERNAL",
+                SETTLE,
+                () -> partition(metadata(external, (short) 12), ON_BROKER_1),
+                p -> p != null && p.leaderId() == 1);
 
         MetadataResponse latest = metadata(external, (short) 12);
-        assertEquals(List.of(1), latest.data().brokers().stream().map(b -> b.nodeId()).toList(),
+        assertEquals(
+                List.of(1),
+                latest.data().brokers().stream().map(b -> b.nodeId()).toList(),
                 "only broker 1 has an EXTERNAL endpoint");
         MetadataResponsePartition missing = partition(latest, ON_BROKER_2);
         assertEquals(Errors.LISTENER_NOT_FOUND.code(), missing.errorCode());
@@ -121,19 +146,26 @@ class ListenerNotFoundClusterTest {
         assertEquals(List.of(), v0.replicaNodes(), "v0 lists only replicas reachable on the listener");
         assertEquals(List.of(), v0.isrNodes());
 
-        DescribeTopicPartitionsResponse described = RawConnection.once(external, SETTLE,
-                new DescribeTopicPartitionsRequest.Builder(new DescribeTopicPartitionsRequestData().setTopics(List.of(
-                        new DescribeTopicPartitionsRequestData.TopicRequest().setName(ON_BROKER_2)))),
-                ApiKeys.DESCRIBE_TOPIC_PARTITIONS, (short) 0);
-        DescribeTopicPartitionsResponsePartition dtp = described.data().topics().find(ON_BROKER_2).partitions().get(0);
+        DescribeTopicPartitionsResponse described = RawConnection.once(
+                external,
+                SETTLE,
+                new DescribeTopicPartitionsRequest.Builder(new DescribeTopicPartitionsRequestData()
+                        .setTopics(
+                                List.of(new DescribeTopicPartitionsRequestData.TopicRequest().setName(ON_BROKER_2)))),
+                ApiKeys.DESCRIBE_TOPIC_PARTITIONS,
+                (short) 0);
+        DescribeTopicPartitionsResponsePartition dtp =
+                described.data().topics().find(ON_BROKER_2).partitions().get(0);
         assertEquals(Errors.NONE.code(), dtp.errorCode(), "as Kafka, DescribeTopicPartitions has no partition error");
         assertEquals(-1, dtp.leaderId());
         assertEquals(List.of(2), dtp.replicaNodes());
         assertEquals(List.of(2), dtp.offlineReplicas());
 
         try (Admin admin = Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, external))) {
-            TopicDescription description = admin.describeTopics(List.of(ON_BROKER_2)).allTopicNames()
-                    .get(60, TimeUnit.SECONDS).get(ON_BROKER_2);
+            TopicDescription description = admin.describeTopics(List.of(ON_BROKER_2))
+                    .allTopicNames()
+                    .get(60, TimeUnit.SECONDS)
+                    .get(ON_BROKER_2);
             TopicPartitionInfo info = description.partitions().get(0);
             assertNull(info.leader(), "the admin client on EXTERNAL sees no leader");
             assertEquals(List.of(2), info.replicas().stream().map(n -> n.id()).toList());
@@ -141,7 +173,8 @@ class ListenerNotFoundClusterTest {
     }
 
     private static String endpoint(BrokerInfo broker, String listener) {
-        return broker.endpoint(listener).host() + ":" + broker.endpoint(listener).port();
+        return broker.endpoint(listener).host() + ":"
+                + broker.endpoint(listener).port();
     }
 
     /**

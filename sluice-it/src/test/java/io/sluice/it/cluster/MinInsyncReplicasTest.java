@@ -46,6 +46,7 @@ class MinInsyncReplicasTest extends ClusterTestBase {
      * {@link #LAG_TIME_MS} without a caught-up fetch), so its high watermark is still bounded by their logs.
      */
     private static final Duration BEFORE_ANY_SHRINK = Duration.ofMillis(LAG_TIME_MS * 2 / 3);
+
     private static final int RECORDS = 100;
     private static final short ACKS_LEADER = 1;
     private static final short ACKS_ALL = -1;
@@ -75,23 +76,33 @@ class MinInsyncReplicasTest extends ClusterTestBase {
             boolean beforeAnyShrink = System.nanoTime() - frozenAt < BEFORE_ANY_SHRINK.toNanos();
             assertReadOnlyBelowHighWatermark(fetched);
             if (beforeAnyShrink) {
-                assertTrue(fetched.highWatermark() <= beyond.baseOffset(), "high watermark " + fetched.highWatermark()
-                        + " passed offset " + beyond.baseOffset() + ", which no frozen ISR member holds");
+                assertTrue(
+                        fetched.highWatermark() <= beyond.baseOffset(),
+                        "high watermark " + fetched.highWatermark() + " passed offset " + beyond.baseOffset()
+                                + ", which no frozen ISR member holds");
             }
             visible.putAll(expected("beyond-hw"));
 
-            partition.awaitState("the ISR shrunk to the leader " + leader,
+            partition.awaitState(
+                    "the ISR shrunk to the leader " + leader,
                     p -> p.leader() == leader && p.isr().length == 1 && p.isr()[0] == leader);
-            Poll.until("the leader " + leader + " itself answers Metadata with the shrunk ISR", SETTLE,
-                    () -> OneRequest.metadata(leaderAddress, TOPIC).partitions().get(0).isrNodes(),
+            Poll.until(
+                    "the leader " + leader + " itself answers Metadata with the shrunk ISR",
+                    SETTLE,
+                    () -> OneRequest.metadata(leaderAddress, TOPIC)
+                            .partitions()
+                            .get(0)
+                            .isrNodes(),
                     isr -> isr.equals(List.of(leader)));
             ProduceResponseData.PartitionProduceResponse refused = rawProduce(leaderAddress, ACKS_ALL, "refused-raw");
             refusedKeys.addAll(expected("refused-raw").keySet());
             assertEquals(Errors.NOT_ENOUGH_REPLICAS, Errors.forCode(refused.errorCode()), "raw acks=all");
             try (KafkaProducer<String, String> acksAll = ClusterClients.unretriedProducer(leaderAddress, "all")) {
                 refusedKeys.add("refused-java");
-                ExecutionException e = assertThrows(ExecutionException.class, () -> acksAll.send(
-                        record("refused-java")).get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS));
+                ExecutionException e = assertThrows(
+                        ExecutionException.class,
+                        () -> acksAll.send(record("refused-java"))
+                                .get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS));
                 assertInstanceOf(NotEnoughReplicasException.class, e.getCause(), "Java producer, acks=all");
             }
             try (KafkaProducer<String, String> acksOne = ClusterClients.unretriedProducer(leaderAddress, "1")) {
@@ -99,8 +110,14 @@ class MinInsyncReplicasTest extends ClusterTestBase {
                         .get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
                 visible.put("accepted-acks1", new KeyedRecords.Expected(0, "value-of-accepted-acks1"));
                 long end = accepted.offset() + 1;
-                assertEquals(end, Poll.until("ListOffsets latest at the leader's log end " + end, SETTLE,
-                        () -> latestOffset(partition), latest -> latest == end), "high watermark with an ISR of one");
+                assertEquals(
+                        end,
+                        Poll.until(
+                                "ListOffsets latest at the leader's log end " + end,
+                                SETTLE,
+                                () -> latestOffset(partition),
+                                latest -> latest == end),
+                        "high watermark with an ISR of one");
             }
             List<ConsumerRecord<String, String>> read = partition.readAll();
             assertEquals(latestOffset(partition), read.size(), "a consumer reads exactly to ListOffsets latest");
@@ -119,8 +136,15 @@ class MinInsyncReplicasTest extends ClusterTestBase {
 
     private ProduceResponseData.PartitionProduceResponse rawProduce(String address, short acks, String tag)
             throws Exception {
-        ProduceResponse response = RawConnection.once(address, SETTLE, ReplicationRequests.produce(TOPIC, acks,
-                ClusterClients.REQUEST_TIMEOUT_MS, List.copyOf(expected(tag).keySet())), ApiKeys.PRODUCE,
+        ProduceResponse response = RawConnection.once(
+                address,
+                SETTLE,
+                ReplicationRequests.produce(
+                        TOPIC,
+                        acks,
+                        ClusterClients.REQUEST_TIMEOUT_MS,
+                        List.copyOf(expected(tag).keySet())),
+                ApiKeys.PRODUCE,
                 ReplicationRequests.PRODUCE_VERSION);
         return ReplicationRequests.partition(response);
     }
@@ -128,8 +152,8 @@ class MinInsyncReplicasTest extends ClusterTestBase {
     /** The records {@link #rawProduce} sends under {@code tag}. */
     private static Map<String, KeyedRecords.Expected> expected(String tag) {
         Map<String, KeyedRecords.Expected> out = new LinkedHashMap<>();
-        IntStream.range(0, FrozenLeader.RECORDS_PER_REQUEST).forEach(i ->
-                out.put(tag + "-" + i, new KeyedRecords.Expected(0, "value-of-" + tag + "-" + i)));
+        IntStream.range(0, FrozenLeader.RECORDS_PER_REQUEST)
+                .forEach(i -> out.put(tag + "-" + i, new KeyedRecords.Expected(0, "value-of-" + tag + "-" + i)));
         return out;
     }
 
@@ -137,27 +161,41 @@ class MinInsyncReplicasTest extends ClusterTestBase {
         return new ProducerRecord<>(TOPIC, 0, key, "value-of-" + key);
     }
 
-    private static FetchResponseData.PartitionData consumerFetch(ReplicatedPartition partition, String address,
-                                                                 long offset) throws Exception {
-        FetchResponse response = RawConnection.once(address, SETTLE, ReplicationRequests.fetch(TOPIC,
-                partition.topicId(), ReplicationRequests.CONSUMER, ReplicationRequests.NO_EPOCH, offset,
-                ReplicationRequests.NO_EPOCH, 0), ApiKeys.FETCH, ReplicationRequests.FETCH_VERSION);
+    private static FetchResponseData.PartitionData consumerFetch(
+            ReplicatedPartition partition, String address, long offset) throws Exception {
+        FetchResponse response = RawConnection.once(
+                address,
+                SETTLE,
+                ReplicationRequests.fetch(
+                        TOPIC,
+                        partition.topicId(),
+                        ReplicationRequests.CONSUMER,
+                        ReplicationRequests.NO_EPOCH,
+                        offset,
+                        ReplicationRequests.NO_EPOCH,
+                        0),
+                ApiKeys.FETCH,
+                ReplicationRequests.FETCH_VERSION);
         return ReplicationRequests.partition(response);
     }
 
     private static void assertReadOnlyBelowHighWatermark(FetchResponseData.PartitionData fetched) {
         assertEquals(Errors.NONE, Errors.forCode(fetched.errorCode()), "consumer fetch at the leader");
         for (long offset : ReplicationRequests.records(fetched).keySet()) {
-            assertTrue(offset < fetched.highWatermark(), "a consumer fetch returned offset " + offset
-                    + " at or past the high watermark " + fetched.highWatermark());
+            assertTrue(
+                    offset < fetched.highWatermark(),
+                    "a consumer fetch returned offset " + offset + " at or past the high watermark "
+                            + fetched.highWatermark());
         }
     }
 
     private long latestOffset(ReplicatedPartition partition) throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            return admin.listOffsets(Map.of(partition.topicPartition(), OffsetSpec.latest())).all()
+            return admin.listOffsets(Map.of(partition.topicPartition(), OffsetSpec.latest()))
+                    .all()
                     .get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS)
-                    .get(partition.topicPartition()).offset();
+                    .get(partition.topicPartition())
+                    .offset();
         }
     }
 }

@@ -80,14 +80,16 @@ class MultiListenerClusterTest extends ClusterTestBase {
 
     @Test
     void shouldServeClientsOnTheExternalListenerAndReplicateOnTheInternalOne() throws Exception {
-        ClusterState state = Poll.until("three brokers registered", SETTLE, () -> cluster.probe().state(),
-                s -> s.brokerCount() == BROKERS);
+        ClusterState state = Poll.until(
+                "three brokers registered", SETTLE, () -> cluster.probe().state(), s -> s.brokerCount() == BROKERS);
         Map<Integer, Integer> externalPorts = ports(state, "EXTERNAL");
         Map<Integer, Integer> internalPorts = ports(state, "INTERNAL");
         for (int id : cluster.brokerIds()) {
             assertEquals(cluster.broker(id).port(), externalPorts.get(id), "EXTERNAL is the first listener served");
             assertNotEquals(externalPorts.get(id), internalPorts.get(id));
-            assertEquals(internalPorts.get(id), state.broker(id).primaryEndpoint().port(),
+            assertEquals(
+                    internalPorts.get(id),
+                    state.broker(id).primaryEndpoint().port(),
                     "the inter-broker listener is registered first: where other brokers reach broker " + id);
         }
 
@@ -98,15 +100,25 @@ class MultiListenerClusterTest extends ClusterTestBase {
             }
             assertEquals(externalPorts, described, "DescribeCluster on EXTERNAL gives EXTERNAL endpoints");
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) BROKERS)
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
+                            .configs(Map.of("min.insync.replicas", "2"))))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         }
         List<Integer> partitions = partitionNumbers(PARTITIONS);
-        Poll.until("every partition of " + TOPIC + " has a leader", SETTLE, () -> cluster.probe().state().topic(TOPIC),
-                t -> t != null && partitions.stream().allMatch(p -> t.partition(p).leader() >= 0));
+        Poll.until(
+                "every partition of " + TOPIC + " has a leader",
+                SETTLE,
+                () -> cluster.probe().state().topic(TOPIC),
+                t -> t != null
+                        && partitions.stream().allMatch(p -> t.partition(p).leader() >= 0));
 
         int anyId = cluster.brokerIds().get(0);
-        MetadataResponse internalAnswer = RawConnection.once("127.0.0.1:" + internalPorts.get(anyId), SETTLE,
-                new MetadataRequest.Builder(new MetadataRequestData().setTopics(null)), ApiKeys.METADATA, (short) 12);
+        MetadataResponse internalAnswer = RawConnection.once(
+                "127.0.0.1:" + internalPorts.get(anyId),
+                SETTLE,
+                new MetadataRequest.Builder(new MetadataRequestData().setTopics(null)),
+                ApiKeys.METADATA,
+                (short) 12);
         Map<Integer, Integer> internalSeen = new TreeMap<>();
         internalAnswer.brokers().forEach(n -> internalSeen.put(n.id(), n.port()));
         assertEquals(internalPorts, internalSeen, "Metadata on INTERNAL gives INTERNAL endpoints");
@@ -121,7 +133,10 @@ class MultiListenerClusterTest extends ClusterTestBase {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps)) {
             sent = KeyedRecords.produce(producer, TOPIC, partitions, RECORDS, "m");
         }
-        Poll.until("every replica of " + TOPIC + " in the ISR", SETTLE, () -> cluster.probe().state().topic(TOPIC),
+        Poll.until(
+                "every replica of " + TOPIC + " in the ISR",
+                SETTLE,
+                () -> cluster.probe().state().topic(TOPIC),
                 t -> partitions.stream().allMatch(p -> t.partition(p).isr().length == BROKERS));
 
         Properties consumerProps = external();
@@ -131,8 +146,8 @@ class MultiListenerClusterTest extends ClusterTestBase {
         consumerProps.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         consumerProps.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProps)) {
-            KeyedRecords.assertExactlyOnce(sent, KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, partitions),
-                    SETTLE));
+            KeyedRecords.assertExactlyOnce(
+                    sent, KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, partitions), SETTLE));
             // The group's coordinator is found through FindCoordinator on EXTERNAL: committing reaches it there.
             consumer.commitSync(java.time.Duration.ofSeconds(60));
         }

@@ -54,7 +54,9 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
     @Override
     List<String> brokerOverrides() {
         List<String> settings = new ArrayList<>(replicationSettings(6000));
-        settings.addAll(List.of("log.flush.offset.checkpoint.interval.ms=300", "log.retention.check.interval.ms=300",
+        settings.addAll(List.of(
+                "log.flush.offset.checkpoint.interval.ms=300",
+                "log.retention.check.interval.ms=300",
                 "log.segment.delete.delay.ms=0"));
         return settings;
     }
@@ -65,7 +67,10 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
 
     private int nonController() throws Exception {
         int controller = cluster.probe().controller().brokerId();
-        return cluster.brokerIds().stream().filter(id -> id != controller).findFirst().orElseThrow();
+        return cluster.brokerIds().stream()
+                .filter(id -> id != controller)
+                .findFirst()
+                .orElseThrow();
     }
 
     private TopicState topicState() throws Exception {
@@ -74,11 +79,17 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
 
     /** Waits until every partition of the topic has a live leader and all three replicas in sync. */
     private TopicState awaitFullIsrs(int partitions) throws Exception {
-        return Poll.until(partitions + " partitions of " + TOPIC + " with a leader and three in-sync replicas", SETTLE,
-                this::topicState, t -> t != null && t.partitionCount() == partitions && java.util.stream.IntStream
-                        .range(0, partitions).allMatch(p -> !t.partition(p).isOffline()
-                                && t.partition(p).isr().length == BROKERS
-                                && cluster.broker(t.partition(p).leader()).isAlive()));
+        return Poll.until(
+                partitions + " partitions of " + TOPIC + " with a leader and three in-sync replicas",
+                SETTLE,
+                this::topicState,
+                t -> t != null
+                        && t.partitionCount() == partitions
+                        && java.util.stream.IntStream.range(0, partitions)
+                                .allMatch(p -> !t.partition(p).isOffline()
+                                        && t.partition(p).isr().length == BROKERS
+                                        && cluster.broker(t.partition(p).leader())
+                                                .isAlive()));
     }
 
     /** Reads partition {@code tp} from {@code from} up to {@code to} (exclusive) and returns the keys read. */
@@ -87,14 +98,18 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
         try (KafkaConsumer<String, String> consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
             consumer.assign(List.of(tp));
             consumer.seek(tp, from);
-            Poll.until("records of " + tp + " up to " + to, SETTLE, () -> {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-                    if (r.offset() < to) {
-                        keys.add(r.key());
-                    }
-                }
-                return consumer.position(tp);
-            }, position -> position >= to);
+            Poll.until(
+                    "records of " + tp + " up to " + to,
+                    SETTLE,
+                    () -> {
+                        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                            if (r.offset() < to) {
+                                keys.add(r.key());
+                            }
+                        }
+                        return consumer.position(tp);
+                    },
+                    position -> position >= to);
         }
         return keys;
     }
@@ -133,7 +148,8 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             for (Path segment : new PartitionDirectory(cluster.brokerDir(id), TOPIC, p).segments()) {
                 try (FileRecords records = FileRecords.open(segment.toFile(), false)) {
-                    for (org.apache.kafka.common.record.FileLogInputStream.FileChannelRecordBatch batch : records.batches()) {
+                    for (org.apache.kafka.common.record.FileLogInputStream.FileChannelRecordBatch batch :
+                            records.batches()) {
                         if (batch.lastOffset() >= start) {
                             ByteBuffer copy = ByteBuffer.allocate(batch.sizeInBytes());
                             batch.writeTo(copy);
@@ -154,7 +170,10 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
 
     private static String describe(Map<Integer, byte[]> copies) {
         StringBuilder out = new StringBuilder();
-        copies.forEach((id, bytes) -> out.append("broker ").append(id).append(": ").append(bytes.length)
+        copies.forEach((id, bytes) -> out.append("broker ")
+                .append(id)
+                .append(": ")
+                .append(bytes.length)
                 .append(" bytes; "));
         return out.toString();
     }
@@ -171,39 +190,82 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
 
     @Test
     void shouldCreateAndGrowOnManualAssignmentsWithKafkaTopicsTool() throws Exception {
-        ProcessResult created = tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", cluster.bootstrap(),
-                "--create", "--topic", "placed", "--replica-assignment", "1:2,2:3");
+        ProcessResult created = tool(
+                "org.apache.kafka.tools.TopicCommand",
+                "--bootstrap-server",
+                cluster.bootstrap(),
+                "--create",
+                "--topic",
+                "placed",
+                "--replica-assignment",
+                "1:2,2:3");
         assertTrue(created.succeeded(), created::describe);
-        assertEquals(List.of(List.of(1, 2), List.of(2, 3)), Poll.until("the placed topic published", SETTLE,
-                () -> replicas("placed"), r -> r.size() == 2));
-        ProcessResult grown = tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", cluster.bootstrap(),
-                "--alter", "--topic", "placed", "--partitions", "3", "--replica-assignment", "1:2,2:3,3:1");
+        assertEquals(
+                List.of(List.of(1, 2), List.of(2, 3)),
+                Poll.until("the placed topic published", SETTLE, () -> replicas("placed"), r -> r.size() == 2));
+        ProcessResult grown = tool(
+                "org.apache.kafka.tools.TopicCommand",
+                "--bootstrap-server",
+                cluster.bootstrap(),
+                "--alter",
+                "--topic",
+                "placed",
+                "--partitions",
+                "3",
+                "--replica-assignment",
+                "1:2,2:3,3:1");
         assertTrue(grown.succeeded(), grown::describe);
-        assertEquals(List.of(List.of(1, 2), List.of(2, 3), List.of(3, 1)), Poll.until("the third partition published",
-                SETTLE, () -> replicas("placed"), r -> r.size() == 3));
-        ProcessResult unknownBroker = tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server",
-                cluster.bootstrap(), "--alter", "--topic", "placed", "--partitions", "4", "--replica-assignment",
+        assertEquals(
+                List.of(List.of(1, 2), List.of(2, 3), List.of(3, 1)),
+                Poll.until("the third partition published", SETTLE, () -> replicas("placed"), r -> r.size() == 3));
+        ProcessResult unknownBroker = tool(
+                "org.apache.kafka.tools.TopicCommand",
+                "--bootstrap-server",
+                cluster.bootstrap(),
+                "--alter",
+                "--topic",
+                "placed",
+                "--partitions",
+                "4",
+                "--replica-assignment",
                 "1:2,2:3,3:1,1:9");
         assertFalse(unknownBroker.succeeded(), unknownBroker::describe);
         assertTrue((unknownBroker.stdoutText() + unknownBroker.stderr()).contains("broker 9"), unknownBroker::describe);
         assertEquals(3, replicas("placed").size());
         try (KafkaConsumer<String, String> consumer = ClusterClients.assignConsumer(cluster.bootstrap());
-             org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
-                     ClusterClients.idempotentProducer(cluster.bootstrap())) {
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("placed", 2, "k", "on 3 and 1")).get();
+                org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
+                        ClusterClients.idempotentProducer(cluster.bootstrap())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("placed", 2, "k", "on 3 and 1"))
+                    .get();
             TopicPartition tp = new TopicPartition("placed", 2);
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
-            ConsumerRecord<String, String> record = Poll.until("the record on the new partition", SETTLE,
-                    () -> consumer.poll(Duration.ofMillis(100)), r -> !r.isEmpty()).iterator().next();
+            ConsumerRecord<String, String> record = Poll.until(
+                            "the record on the new partition",
+                            SETTLE,
+                            () -> consumer.poll(Duration.ofMillis(100)),
+                            r -> !r.isEmpty())
+                    .iterator()
+                    .next();
             assertEquals("on 3 and 1", record.value());
         }
         // kafka-transactions.sh describe-producers: the idempotent producer that wrote, from the leader's state.
-        ProcessResult producers = tool("org.apache.kafka.tools.TransactionsCommand", "--bootstrap-server",
-                cluster.bootstrap(), "describe-producers", "--topic", "placed", "--partition", "2");
+        ProcessResult producers = tool(
+                "org.apache.kafka.tools.TransactionsCommand",
+                "--bootstrap-server",
+                cluster.bootstrap(),
+                "describe-producers",
+                "--topic",
+                "placed",
+                "--partition",
+                "2");
         assertTrue(producers.succeeded(), producers::describe);
-        List<String> lines = producers.stdoutLines().stream().filter(l -> !l.isBlank()).toList();
-        assertTrue(lines.size() == 2 && lines.get(0).contains("ProducerId") && lines.get(0).contains("LastSequence"),
+        List<String> lines =
+                producers.stdoutLines().stream().filter(l -> !l.isBlank()).toList();
+        assertTrue(
+                lines.size() == 2
+                        && lines.get(0).contains("ProducerId")
+                        && lines.get(0).contains("LastSequence"),
                 producers::describe);
         List<String> row = Arrays.asList(lines.get(1).trim().split("\\s+"));
         assertEquals(List.of("0", "-1", "0"), row.subList(1, 4), "epoch, coordinator epoch, last sequence: " + row);
@@ -221,53 +283,86 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
 
             // kafka-topics.sh --alter --partitions, sent to a broker that is not the controller.
             String viaFollower = cluster.broker(nonController()).bootstrap();
-            ProcessResult alter = tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", viaFollower,
-                    "--alter", "--topic", TOPIC, "--partitions", Integer.toString(PARTITIONS));
+            ProcessResult alter = tool(
+                    "org.apache.kafka.tools.TopicCommand",
+                    "--bootstrap-server",
+                    viaFollower,
+                    "--alter",
+                    "--topic",
+                    TOPIC,
+                    "--partitions",
+                    Integer.toString(PARTITIONS));
             assertTrue(alter.succeeded(), alter::describe);
             TopicState grown = awaitFullIsrs(PARTITIONS);
             for (int p = 1; p < PARTITIONS; p++) {
                 assertEquals(BROKERS, grown.partition(p).replicas().length, "the topic's replication factor");
             }
-            ProcessResult shrink = tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", viaFollower,
-                    "--alter", "--topic", TOPIC, "--partitions", "2");
+            ProcessResult shrink = tool(
+                    "org.apache.kafka.tools.TopicCommand",
+                    "--bootstrap-server",
+                    viaFollower,
+                    "--alter",
+                    "--topic",
+                    TOPIC,
+                    "--partitions",
+                    "2");
             String shrinkOutput = shrink.stdoutText() + shrink.stderr();
             assertFalse(shrink.succeeded(), shrink::describe);
-            assertTrue(shrinkOutput.contains("Topic currently has 3 partitions, 2 would not be an increase."),
+            assertTrue(
+                    shrinkOutput.contains("Topic currently has 3 partitions, 2 would not be an increase."),
                     shrink::describe);
-            ProcessResult described = tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server",
-                    cluster.bootstrap(), "--describe", "--topic", TOPIC);
+            ProcessResult described = tool(
+                    "org.apache.kafka.tools.TopicCommand",
+                    "--bootstrap-server",
+                    cluster.bootstrap(),
+                    "--describe",
+                    "--topic",
+                    TOPIC);
             assertTrue(described.stdoutText().contains("PartitionCount: 3"), described::describe);
-            Poll.until("acknowledgements on every partition", SETTLE, producer::ackedCount,
-                    n -> n >= 2 * BATCH_OF_ACKS);
+            Poll.until(
+                    "acknowledgements on every partition", SETTLE, producer::ackedCount, n -> n >= 2 * BATCH_OF_ACKS);
 
             // kafka-delete-records.sh on partition 0 with every broker up.
             TopicPartition p0 = new TopicPartition(TOPIC, 0);
             long firstCut = offset(admin, p0, OffsetSpec.latest()) / 2;
             deletedKeys.computeIfAbsent(0, k -> new HashSet<>()).addAll(keysBetween(p0, 0, firstCut));
             Path json = work.resolve("delete.json");
-            Files.writeString(json, "{\"version\":1,\"partitions\":[{\"topic\":\"" + TOPIC
-                    + "\",\"partition\":0,\"offset\":" + firstCut + "}]}");
-            ProcessResult deleted = tool("org.apache.kafka.tools.DeleteRecordsCommand", "--bootstrap-server",
-                    cluster.bootstrap(), "--offset-json-file", json.toString());
+            Files.writeString(
+                    json,
+                    "{\"version\":1,\"partitions\":[{\"topic\":\"" + TOPIC + "\",\"partition\":0,\"offset\":" + firstCut
+                            + "}]}");
+            ProcessResult deleted = tool(
+                    "org.apache.kafka.tools.DeleteRecordsCommand",
+                    "--bootstrap-server",
+                    cluster.bootstrap(),
+                    "--offset-json-file",
+                    json.toString());
             assertTrue(deleted.succeeded(), deleted::describe);
-            assertTrue(deleted.stdoutText().contains("partition: " + TOPIC + "-0\tlow_watermark: " + firstCut),
+            assertTrue(
+                    deleted.stdoutText().contains("partition: " + TOPIC + "-0\tlow_watermark: " + firstCut),
                     deleted::describe);
             deletedBelow.put(0, firstCut);
 
             // SIGKILL a follower of partition 0 mid-way; once the cluster dropped it, delete on partitions 0 and 1.
             PartitionState p0State = topicState().partition(0);
-            int follower = Arrays.stream(p0State.replicas()).filter(id -> id != p0State.leader()).findFirst()
+            int follower = Arrays.stream(p0State.replicas())
+                    .filter(id -> id != p0State.leader())
+                    .findFirst()
                     .orElseThrow();
             cluster.broker(follower).kill9();
-            Poll.until("broker " + follower + " gone from the cluster state", SETTLE,
-                    () -> cluster.probe().state().hasBroker(follower), live -> !live);
+            Poll.until(
+                    "broker " + follower + " gone from the cluster state",
+                    SETTLE,
+                    () -> cluster.probe().state().hasBroker(follower),
+                    live -> !live);
             Map<TopicPartition, RecordsToDelete> cuts = new HashMap<>();
             for (int p = 0; p < 2; p++) {
                 TopicPartition tp = new TopicPartition(TOPIC, p);
                 long end = offset(admin, tp, OffsetSpec.latest());
                 long cut = Math.max(deletedBelow.getOrDefault(p, 0L), end * 3 / 4);
-                deletedKeys.computeIfAbsent(p, k -> new HashSet<>()).addAll(keysBetween(tp,
-                        deletedBelow.getOrDefault(p, 0L), cut));
+                deletedKeys
+                        .computeIfAbsent(p, k -> new HashSet<>())
+                        .addAll(keysBetween(tp, deletedBelow.getOrDefault(p, 0L), cut));
                 cuts.put(tp, RecordsToDelete.beforeOffset(cut));
                 deletedBelow.put(p, cut);
             }
@@ -281,13 +376,25 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
             // SIGKILL the leader of partition 0: the new leader already holds the log start the answer promised.
             PartitionState beforeKill = topicState().partition(0);
             cluster.broker(beforeKill.leader()).kill9();
-            Poll.until("a new leader of partition 0", SETTLE, () -> topicState().partition(0),
-                    s -> s.leaderEpoch() > beforeKill.leaderEpoch() && !s.isOffline()
+            Poll.until(
+                    "a new leader of partition 0",
+                    SETTLE,
+                    () -> topicState().partition(0),
+                    s -> s.leaderEpoch() > beforeKill.leaderEpoch()
+                            && !s.isOffline()
                             && s.leader() != beforeKill.leader());
-            assertEquals(deletedBelow.get(0), Poll.until("the new leader answers ListOffsets", SETTLE,
-                    () -> offset(admin, p0, OffsetSpec.earliest()), o -> o >= 0));
+            assertEquals(
+                    deletedBelow.get(0),
+                    Poll.until(
+                            "the new leader answers ListOffsets",
+                            SETTLE,
+                            () -> offset(admin, p0, OffsetSpec.earliest()),
+                            o -> o >= 0));
             int ackedAtKill = producer.ackedCount();
-            Poll.until("acknowledgements after the leader was killed", SETTLE, producer::ackedCount,
+            Poll.until(
+                    "acknowledgements after the leader was killed",
+                    SETTLE,
+                    producer::ackedCount,
                     n -> n >= ackedAtKill + BATCH_OF_ACKS);
             cluster.broker(beforeKill.leader()).restart();
             awaitFullIsrs(PARTITIONS);
@@ -299,19 +406,23 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
         for (int p = 0; p < PARTITIONS; p++) {
             long start = deletedBelow.getOrDefault(p, 0L);
             int partition = p;
-            Map<Integer, Long> starts = Poll.until("every replica of " + TOPIC + "-" + p + " checkpoints log start "
-                    + start, SETTLE, () -> checkpointedLogStarts(partition),
+            Map<Integer, Long> starts = Poll.until(
+                    "every replica of " + TOPIC + "-" + p + " checkpoints log start " + start,
+                    SETTLE,
+                    () -> checkpointedLogStarts(partition),
                     s -> s.values().stream().allMatch(v -> v == start));
             assertEquals(BROKERS, starts.size());
-            Map<Integer, byte[]> copies = Poll.until("the replicas of " + TOPIC + "-" + p
-                    + " byte-identical on disk", SETTLE, () -> copies(partition, start), PartitionsAndRecordsToolsTest::identical);
+            Map<Integer, byte[]> copies = Poll.until(
+                    "the replicas of " + TOPIC + "-" + p + " byte-identical on disk",
+                    SETTLE,
+                    () -> copies(partition, start),
+                    PartitionsAndRecordsToolsTest::identical);
             assertTrue(copies.values().iterator().next().length > 0, describe(copies));
         }
 
         List<ConsumerRecord<String, String>> read;
         try (KafkaConsumer<String, String> consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
-            read = KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, partitionNumbers(PARTITIONS)),
-                    SETTLE);
+            read = KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, partitionNumbers(PARTITIONS)), SETTLE);
         }
         Map<String, Long> readOffsets = new HashMap<>();
         for (ConsumerRecord<String, String> r : read) {

@@ -1,16 +1,15 @@
 package io.sluice.it.cluster;
 
 import io.sluice.testkit.RawKafkaSocket;
-import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.requests.AbstractRequest;
-import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.RequestHeader;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.RequestHeader;
 
 /**
  * One connection to one chosen broker carrying requests at versions the test fixes (no ApiVersions round trip, no
@@ -59,8 +58,9 @@ final class RawConnection implements AutoCloseable {
     }
 
     /** One request to {@code bootstrap} over a fresh connection. */
-    static <R extends AbstractResponse> R once(String bootstrap, Duration readTimeout, AbstractRequest.Builder<?> builder,
-                                               ApiKeys api, short version) throws IOException {
+    static <R extends AbstractResponse> R once(
+            String bootstrap, Duration readTimeout, AbstractRequest.Builder<?> builder, ApiKeys api, short version)
+            throws IOException {
         try (RawConnection connection = open(bootstrap, readTimeout)) {
             return connection.call(builder, api, version);
         }

@@ -33,12 +33,13 @@ final class ReassignTool {
      * @param bootstrap the brokers to reach, asked anew for each run (a paused broker must not be among them)
      * @param targets   partition of {@code topic} → target replicas, in preference order
      */
-    ReassignTool(Supplier<String> bootstrap, Path dir, String topic, Map<Integer, List<Integer>> targets) throws IOException {
+    ReassignTool(Supplier<String> bootstrap, Path dir, String topic, Map<Integer, List<Integer>> targets)
+            throws IOException {
         this.bootstrap = bootstrap;
         this.json = dir.resolve("reassignment-" + topic + ".json");
         String partitions = targets.entrySet().stream()
-                .map(e -> "{\"topic\":\"" + topic + "\",\"partition\":" + e.getKey() + ",\"replicas\":"
-                        + e.getValue() + "}")
+                .map(e -> "{\"topic\":\"" + topic + "\",\"partition\":" + e.getKey() + ",\"replicas\":" + e.getValue()
+                        + "}")
                 .collect(Collectors.joining(","));
         Files.writeString(json, "{\"version\":1,\"partitions\":[" + partitions + "]}", StandardCharsets.UTF_8);
     }
@@ -64,8 +65,8 @@ final class ReassignTool {
     }
 
     private String run(String action, String... extra) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--bootstrap-server", bootstrap.get(), action,
-                "--reassignment-json-file", json.toString()));
+        List<String> args = new ArrayList<>(
+                List.of("--bootstrap-server", bootstrap.get(), action, "--reassignment-json-file", json.toString()));
         args.addAll(List.of(extra));
         return succeeded(args);
     }

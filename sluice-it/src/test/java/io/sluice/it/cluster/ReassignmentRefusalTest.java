@@ -39,8 +39,11 @@ class ReassignmentRefusalTest extends ClusterTestBase {
     }
 
     private static Throwable alter(Admin admin, TopicPartition tp, Optional<NewPartitionReassignment> target) {
-        ExecutionException e = assertThrows(ExecutionException.class, () -> admin.alterPartitionReassignments(
-                Map.of(tp, target)).all().get(ClusterClients.REQUEST_TIMEOUT_MS * 2L, TimeUnit.MILLISECONDS));
+        ExecutionException e = assertThrows(
+                ExecutionException.class,
+                () -> admin.alterPartitionReassignments(Map.of(tp, target))
+                        .all()
+                        .get(ClusterClients.REQUEST_TIMEOUT_MS * 2L, TimeUnit.MILLISECONDS));
         return e.getCause();
     }
 
@@ -50,11 +53,14 @@ class ReassignmentRefusalTest extends ClusterTestBase {
         awaitEveryBrokerServesTheProbedState(TOPIC);
         produce(TOPIC, List.of(0), 200, "r");
         PartitionState before = partition.awaitFullIsr();
-        int outsider = cluster.brokerIds().stream().filter(id -> !before.hasReplica(id)).findFirst().orElseThrow();
+        int outsider = cluster.brokerIds().stream()
+                .filter(id -> !before.hasReplica(id))
+                .findFirst()
+                .orElseThrow();
         TopicPartition tp = new TopicPartition(TOPIC, 0);
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            Throwable noRoom = alter(admin, tp, Optional.of(new NewPartitionReassignment(
-                    List.of(outsider, before.replicas()[0]))));
+            Throwable noRoom = alter(
+                    admin, tp, Optional.of(new NewPartitionReassignment(List.of(outsider, before.replicas()[0]))));
             assertInstanceOf(InvalidReplicaAssignmentException.class, noRoom);
             assertTrue(noRoom.getMessage().contains("Not enough disk on broker " + outsider), noRoom.getMessage());
             assertTrue(noRoom.getMessage().contains("sluice.move.free.space.margin.bytes"), noRoom.getMessage());
@@ -65,18 +71,29 @@ class ReassignmentRefusalTest extends ClusterTestBase {
             Throwable unknownBroker = alter(admin, tp, Optional.of(new NewPartitionReassignment(List.of(1, 42))));
             assertInstanceOf(InvalidReplicaAssignmentException.class, unknownBroker);
             assertTrue(unknownBroker.getMessage().contains("broker 42"), unknownBroker.getMessage());
-            assertInstanceOf(UnknownTopicOrPartitionException.class, alter(admin, new TopicPartition(TOPIC, 7),
-                    Optional.of(new NewPartitionReassignment(List.of(1)))));
+            assertInstanceOf(
+                    UnknownTopicOrPartitionException.class,
+                    alter(admin, new TopicPartition(TOPIC, 7), Optional.of(new NewPartitionReassignment(List.of(1)))));
             assertInstanceOf(NoReassignmentInProgressException.class, alter(admin, tp, Optional.empty()));
 
-            assertEquals(Map.of(), admin.listPartitionReassignments().reassignments().get());
+            assertEquals(
+                    Map.of(), admin.listPartitionReassignments().reassignments().get());
         }
-        ProcessResult tool = InProcessTool.run("org.apache.kafka.tools.reassign.ReassignPartitionsCommand",
-                new byte[0], Duration.ofSeconds(120), "--bootstrap-server", cluster.bootstrap(),
-                "--execute", "--reassignment-json-file", new ReassignTool(cluster::bootstrap, work, TOPIC,
-                        Map.of(0, List.of(outsider, before.replicas()[0]))).jsonFile().toString());
-        assertTrue(!tool.succeeded() && tool.stdoutText().concat(tool.stderr())
-                .contains("Not enough disk on broker " + outsider), tool::describe);
+        ProcessResult tool = InProcessTool.run(
+                "org.apache.kafka.tools.reassign.ReassignPartitionsCommand",
+                new byte[0],
+                Duration.ofSeconds(120),
+                "--bootstrap-server",
+                cluster.bootstrap(),
+                "--execute",
+                "--reassignment-json-file",
+                new ReassignTool(cluster::bootstrap, work, TOPIC, Map.of(0, List.of(outsider, before.replicas()[0])))
+                        .jsonFile()
+                        .toString());
+        assertTrue(
+                !tool.succeeded()
+                        && tool.stdoutText().concat(tool.stderr()).contains("Not enough disk on broker " + outsider),
+                tool::describe);
         assertEquals(before, partition.state(), "the partition is as it was");
         assertTrue(!partition.hasCopyOn(outsider), "no copy was started on broker " + outsider);
     }

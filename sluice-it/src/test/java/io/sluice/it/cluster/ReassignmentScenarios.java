@@ -31,10 +31,10 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
     static final String TOPIC = "moving";
     private static final int BACKLOG = 3_000;
     /** Small segments, so the moved partition spans many of them. */
-    static final Map<String, String> TOPIC_CONFIGS = Map.of("min.insync.replicas", "1",
-            "segment.bytes", "65536");
-    static final Map<String, String> ZSTD = Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd",
-            ProducerConfig.BATCH_SIZE_CONFIG, "4096");
+    static final Map<String, String> TOPIC_CONFIGS = Map.of("min.insync.replicas", "1", "segment.bytes", "65536");
+
+    static final Map<String, String> ZSTD =
+            Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd", ProducerConfig.BATCH_SIZE_CONFIG, "4096");
 
     /** Whether a new replica starts from segment files ({@code sluice.move.file.transfer.enable}). */
     abstract boolean fileTransfer();
@@ -80,7 +80,10 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
         awaitEveryBrokerServesTheProbedState(TOPIC);
         int source = before.leader();
         int kept = partition.followers(before).get(0);
-        int target = cluster.brokerIds().stream().filter(id -> !before.hasReplica(id)).findFirst().orElseThrow();
+        int target = cluster.brokerIds().stream()
+                .filter(id -> !before.hasReplica(id))
+                .findFirst()
+                .orElseThrow();
         return new Move(before, source, kept, target);
     }
 
@@ -92,19 +95,25 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
     void pauseTarget(Move move) throws Exception {
         if (cluster.probe().controller().brokerId() == move.target()) {
             cluster.broker(move.target()).stop();
-            cluster.probe().awaitController("a controller other than broker " + move.target(), SETTLE,
-                    c -> c.brokerId() != move.target() && c.brokerId() > 0);
+            cluster.probe()
+                    .awaitController(
+                            "a controller other than broker " + move.target(),
+                            SETTLE,
+                            c -> c.brokerId() != move.target() && c.brokerId() > 0);
             cluster.broker(move.target()).restart();
-            cluster.probe().awaitState("broker " + move.target() + " live again", SETTLE,
-                    s -> s.hasBroker(move.target()));
+            cluster.probe()
+                    .awaitState("broker " + move.target() + " live again", SETTLE, s -> s.hasBroker(move.target()));
         }
         cluster.broker(move.target()).pause();
     }
 
     /** Waits until ZooKeeper dropped the session of a killed broker, so it can register again. */
     void awaitGone(int brokerId) throws Exception {
-        Poll.until("broker " + brokerId + "'s registration gone", cluster.sessionTimeout().plus(SETTLE),
-                () -> cluster.probe().isRegistered(brokerId), registered -> !registered);
+        Poll.until(
+                "broker " + brokerId + "'s registration gone",
+                cluster.sessionTimeout().plus(SETTLE),
+                () -> cluster.probe().isRegistered(brokerId),
+                registered -> !registered);
     }
 
     ReassignTool tool(Move move) throws Exception {
@@ -113,14 +122,18 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
 
     /** Waits until the published partition has exactly the target replicas, all in sync, and no move in progress. */
     PartitionState awaitMoved(ReplicatedPartition partition, Move move) throws Exception {
-        int[] target = move.targetReplicas().stream().mapToInt(Integer::intValue).toArray();
-        return partition.awaitState("replicas " + move.targetReplicas() + " all in sync, move complete",
-                SETTLE.multipliedBy(2), (s, p) -> Arrays.equals(p.replicas(), target) && !p.isReassigning()
-                        && p.isr().length == target.length && s.hasBroker(p.leader()));
+        int[] target =
+                move.targetReplicas().stream().mapToInt(Integer::intValue).toArray();
+        return partition.awaitState(
+                "replicas " + move.targetReplicas() + " all in sync, move complete",
+                SETTLE.multipliedBy(2),
+                (s, p) -> Arrays.equals(p.replicas(), target)
+                        && !p.isReassigning()
+                        && p.isr().length == target.length
+                        && s.hasBroker(p.leader()));
     }
 
-    void assertEverythingThere(ReplicatedPartition partition, Move move, AckedProducer producer)
-            throws Exception {
+    void assertEverythingThere(ReplicatedPartition partition, Move move, AckedProducer producer) throws Exception {
         assertEquals(List.of(), producer.firstNonRetriable(5), "non-retriable errors at the producer");
         List<ConsumerRecord<String, String>> read = partition.readAll();
         producer.assertEveryAckedKeyReadOnce(read);
@@ -128,8 +141,11 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             assertEquals(i, read.get(i).offset(), "offsets are contiguous from 0");
         }
         partition.awaitIdenticalReplicas(move.targetReplicas());
-        Poll.until("broker " + move.source() + ", no longer a replica, deleted its copy", SETTLE,
-                () -> partition.hasCopyOn(move.source()), has -> !has);
+        Poll.until(
+                "broker " + move.source() + ", no longer a replica, deleted its copy",
+                SETTLE,
+                () -> partition.hasCopyOn(move.source()),
+                has -> !has);
     }
 
     void scenarioMoveAPartitionOffItsLeaderWhileItIsWrittenWithKafkasTool() throws Exception {
@@ -141,22 +157,32 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
         try {
             Poll.until("a backlog to move", SETTLE, producer::ackedCount, n -> n >= BACKLOG);
             String executed = tool.execute();
-            assertTrue(executed.contains("Successfully started partition reassignment for " + TOPIC + "-0"),
-                    executed);
-            assertTrue(executed.contains("\"replicas\":" + Arrays.toString(move.before().replicas()).replace(" ", "")),
+            assertTrue(executed.contains("Successfully started partition reassignment for " + TOPIC + "-0"), executed);
+            assertTrue(
+                    executed.contains("\"replicas\":"
+                            + Arrays.toString(move.before().replicas()).replace(" ", "")),
                     "the current assignment is printed for rollback: " + executed);
             PartitionState moved = awaitMoved(partition, move);
             assertTrue(moved.leader() != move.source(), "the source no longer leads: " + moved);
-            String verified = Poll.until("kafka-reassign-partitions --verify reports the move completed", SETTLE,
-                    tool::verify, out -> out.contains("Reassignment of partition " + TOPIC + "-0 is completed"));
+            String verified = Poll.until(
+                    "kafka-reassign-partitions --verify reports the move completed",
+                    SETTLE,
+                    tool::verify,
+                    out -> out.contains("Reassignment of partition " + TOPIC + "-0 is completed"));
             assertTrue(verified.contains("Clearing broker-level throttles"), "--verify clears throttles: " + verified);
             assertFalse(verified.contains("still in progress"), verified);
             assertTrue(tool.list().contains("No partition reassignments found"));
             int ackedAfterMove = producer.ackedCount();
-            Poll.until("acknowledgements after the move", SETTLE, producer::ackedCount,
+            Poll.until(
+                    "acknowledgements after the move",
+                    SETTLE,
+                    producer::ackedCount,
                     n -> n >= ackedAfterMove + BACKLOG / 3);
             long readBeforeStop = reader.position();
-            Poll.until("the tailing consumer reading on after the move", SETTLE, reader::position,
+            Poll.until(
+                    "the tailing consumer reading on after the move",
+                    SETTLE,
+                    reader::position,
                     at -> at > readBeforeStop);
         } finally {
             producer.stop(SETTLE);
@@ -164,7 +190,9 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
         }
         assertEquals(List.of(), reader.anomalies(), "a consumer reading through the move saw contiguous offsets");
         assertEverythingThere(partition, move, producer);
-        assertEquals(fileTransfer(), copiedFilesOn(move.target()),
+        assertEquals(
+                fileTransfer(),
+                copiedFilesOn(move.target()),
                 "the new replica started from segment files: " + fileTransfer());
     }
 
@@ -180,27 +208,36 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             PartitionState moving = partition.awaitState("the move in progress", PartitionState::isReassigning);
             assertArrayEquals(new int[] {move.target()}, moving.addingReplicas());
             String listed = tool.list();
-            assertTrue(listed.contains(TOPIC + "-0: replicas: " + move.target() + "," + move.kept() + ","
-                    + move.source() + ". adding: " + move.target() + ". removing: " + move.source() + "."), listed);
+            assertTrue(
+                    listed.contains(TOPIC + "-0: replicas: " + move.target() + "," + move.kept() + "," + move.source()
+                            + ". adding: " + move.target() + ". removing: " + move.source() + "."),
+                    listed);
             // The paused target cannot take a broker config change: its throttle stays until it is back.
             String verified = tool.verify("--preserve-throttles");
-            assertTrue(verified.contains("Reassignment of partition " + TOPIC + "-0 is still in progress."),
-                    verified);
+            assertTrue(verified.contains("Reassignment of partition " + TOPIC + "-0 is still in progress."), verified);
 
             String cancelled = tool.cancel("--preserve-throttles");
-            assertTrue(cancelled.contains("Successfully cancelled partition reassignment for: " + TOPIC + "-0"),
+            assertTrue(
+                    cancelled.contains("Successfully cancelled partition reassignment for: " + TOPIC + "-0"),
                     cancelled);
-            PartitionState back = partition.awaitState("the original replicas again",
-                    p -> !p.isReassigning() && p.replicas().length == 2);
-            assertEquals(List.of(move.source(), move.kept()).stream().sorted().toList(),
+            PartitionState back = partition.awaitState(
+                    "the original replicas again", p -> !p.isReassigning() && p.replicas().length == 2);
+            assertEquals(
+                    List.of(move.source(), move.kept()).stream().sorted().toList(),
                     Arrays.stream(back.replicas()).boxed().sorted().toList());
             assertEquals(move.source(), back.leader(), "the leader kept leading");
             int ackedAfterCancel = producer.ackedCount();
-            Poll.until("acknowledgements after the cancel", SETTLE, producer::ackedCount,
+            Poll.until(
+                    "acknowledgements after the cancel",
+                    SETTLE,
+                    producer::ackedCount,
                     n -> n >= ackedAfterCancel + BACKLOG / 3);
             cluster.broker(move.target()).resume();
-            Poll.until("broker " + move.target() + " holds no copy once it sees the cancel", SETTLE,
-                    () -> partition.hasCopyOn(move.target()), has -> !has);
+            Poll.until(
+                    "broker " + move.target() + " holds no copy once it sees the cancel",
+                    SETTLE,
+                    () -> partition.hasCopyOn(move.target()),
+                    has -> !has);
         } finally {
             producer.stop(SETTLE);
         }
@@ -221,7 +258,10 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             cluster.broker(move.target()).kill9();
             awaitGone(move.target());
             int ackedAtKill = producer.ackedCount();
-            Poll.until("acknowledgements while the target is down", SETTLE, producer::ackedCount,
+            Poll.until(
+                    "acknowledgements while the target is down",
+                    SETTLE,
+                    producer::ackedCount,
                     n -> n >= ackedAtKill + BACKLOG / 3);
             cluster.broker(move.target()).restart();
             awaitMoved(partition, move);
@@ -247,7 +287,10 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             cluster.broker(move.target()).resume();
             awaitMoved(partition, move);
             int ackedAfterMove = producer.ackedCount();
-            Poll.until("acknowledgements after the move", SETTLE, producer::ackedCount,
+            Poll.until(
+                    "acknowledgements after the move",
+                    SETTLE,
+                    producer::ackedCount,
                     n -> n >= ackedAfterMove + BACKLOG / 3);
         } finally {
             producer.stop(SETTLE);
@@ -257,7 +300,10 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
         producer.assertEveryAckedKeyReadOnce(read);
         partition.awaitIdenticalReplicas(survivors);
         cluster.broker(move.source()).restart();
-        Poll.until("broker " + move.source() + " sets its old copy aside when it comes back", SETTLE,
-                () -> partition.hasCopyOn(move.source()), has -> !has);
+        Poll.until(
+                "broker " + move.source() + " sets its old copy aside when it comes back",
+                SETTLE,
+                () -> partition.hasCopyOn(move.source()),
+                has -> !has);
     }
 }

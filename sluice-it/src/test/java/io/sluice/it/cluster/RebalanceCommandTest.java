@@ -30,7 +30,8 @@ class RebalanceCommandTest extends ClusterTestBase {
     private static final String TOPIC = "spread";
     private static final int PARTITIONS = 6;
     private static final int RECORDS = 1_200;
-    private static final Pattern MOVE_LINE = Pattern.compile("  " + TOPIC + "-(\\d+): \\[([\\d, ]+)] -> \\[([\\d, ]+)]");
+    private static final Pattern MOVE_LINE =
+            Pattern.compile("  " + TOPIC + "-(\\d+): \\[([\\d, ]+)] -> \\[([\\d, ]+)]");
 
     @Override
     List<String> brokerOverrides() {
@@ -38,8 +39,8 @@ class RebalanceCommandTest extends ClusterTestBase {
     }
 
     private ProcessResult sluice(String... args) throws Exception {
-        ProcessResult result = ChildProcessRunner.run(SluiceCliDistribution.fromEnvironment().command(args),
-                new byte[0], Duration.ofSeconds(180));
+        ProcessResult result = ChildProcessRunner.run(
+                SluiceCliDistribution.fromEnvironment().command(args), new byte[0], Duration.ofSeconds(180));
         assertTrue(result.succeeded(), result::describe);
         return result;
     }
@@ -48,7 +49,8 @@ class RebalanceCommandTest extends ClusterTestBase {
     void shouldPlanThenEmptyARemovedBrokerKeepingEveryReplicationFactor() throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(TOPIC, PARTITIONS, (short) 2)))
-                    .all().get();
+                    .all()
+                    .get();
         }
         cluster.probe().awaitState("every partition of " + TOPIC + " fully in sync", SETTLE, s -> {
             TopicState t = s.topic(TOPIC);
@@ -57,7 +59,8 @@ class RebalanceCommandTest extends ClusterTestBase {
         awaitEveryBrokerServesTheProbedState(TOPIC);
         var expected = produce(TOPIC, partitionNumbers(PARTITIONS), RECORDS, "r");
         ClusterState before = cluster.probe().state();
-        assertTrue(Arrays.stream(partitions(before.topic(TOPIC))).anyMatch(p -> p.hasReplica(3)),
+        assertTrue(
+                Arrays.stream(partitions(before.topic(TOPIC))).anyMatch(p -> p.hasReplica(3)),
                 "broker 3 holds replicas to begin with");
 
         String plan = sluice("cluster", "rebalance", "-b", cluster.bootstrap(), "--remove-broker", "3", "--dry-run")
@@ -72,26 +75,46 @@ class RebalanceCommandTest extends ClusterTestBase {
         assertTrue(moves > 0 && plan.startsWith("Rebalance plan: "), plan);
         assertEquals(before.topic(TOPIC), cluster.probe().state().topic(TOPIC), "a dry run changes nothing");
 
-        String ran = sluice("cluster", "rebalance", "-b", cluster.bootstrap(), "--remove-broker", "3",
-                "--max-concurrent-moves", "2").stdoutText();
+        String ran = sluice(
+                        "cluster",
+                        "rebalance",
+                        "-b",
+                        cluster.bootstrap(),
+                        "--remove-broker",
+                        "3",
+                        "--max-concurrent-moves",
+                        "2")
+                .stdoutText();
         assertTrue(ran.contains("Finished"), ran);
-        ClusterState after = cluster.probe().awaitState("no replica left on broker 3, every partition in sync",
-                SETTLE, s -> Arrays.stream(partitions(s.topic(TOPIC))).allMatch(p -> !p.hasReplica(3)
-                        && !p.isReassigning() && p.replicas().length == 2 && p.isr().length == 2));
+        ClusterState after = cluster.probe()
+                .awaitState(
+                        "no replica left on broker 3, every partition in sync",
+                        SETTLE,
+                        s -> Arrays.stream(partitions(s.topic(TOPIC)))
+                                .allMatch(p -> !p.hasReplica(3)
+                                        && !p.isReassigning()
+                                        && p.replicas().length == 2
+                                        && p.isr().length == 2));
         for (PartitionState p : partitions(after.topic(TOPIC))) {
             assertTrue(p.leader() != 3, p.toString());
         }
         for (int p = 0; p < PARTITIONS; p++) {
             PartitionDirectory dir = new PartitionDirectory(cluster.brokerDir(3), TOPIC, p);
             int partition = p;
-            io.sluice.testkit.Poll.until("broker 3 deleted its copy of " + TOPIC + "-" + partition, SETTLE,
-                    () -> Files.isDirectory(dir.dir()), exists -> !exists);
+            io.sluice.testkit.Poll.until(
+                    "broker 3 deleted its copy of " + TOPIC + "-" + partition,
+                    SETTLE,
+                    () -> Files.isDirectory(dir.dir()),
+                    exists -> !exists);
         }
-        assertTrue(sluice("partition", "moves", "-b", cluster.bootstrap()).stdoutText()
+        assertTrue(sluice("partition", "moves", "-b", cluster.bootstrap())
+                .stdoutText()
                 .contains("No partition moves in progress."));
         try (var consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
-            KeyedRecords.assertExactlyOnce(expected, KeyedRecords.readAll(consumer,
-                    KeyedRecords.partitions(TOPIC, partitionNumbers(PARTITIONS)), SETTLE));
+            KeyedRecords.assertExactlyOnce(
+                    expected,
+                    KeyedRecords.readAll(
+                            consumer, KeyedRecords.partitions(TOPIC, partitionNumbers(PARTITIONS)), SETTLE));
         }
     }
 

@@ -56,11 +56,12 @@ final class ReplicatedPartition {
     }
 
     /** Like {@link #create(ProcessCluster, String, Map)}, on {@code replicationFactor} of the brokers. */
-    static ReplicatedPartition create(ProcessCluster cluster, String topic, int replicationFactor,
-                                      Map<String, String> configs) throws Exception {
+    static ReplicatedPartition create(
+            ProcessCluster cluster, String topic, int replicationFactor, Map<String, String> configs) throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) replicationFactor).configs(configs)))
-                    .all().get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
+                    .all()
+                    .get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
         }
         ReplicatedPartition partition = new ReplicatedPartition(cluster, topic);
         partition.awaitFullIsr();
@@ -108,7 +109,9 @@ final class ReplicatedPartition {
 
     /** Waits until a live leader and every replica in the ISR are published; returns that state. */
     PartitionState awaitFullIsr() throws Exception {
-        return awaitState("a live leader and every replica in sync", SETTLE.multipliedBy(2),
+        return awaitState(
+                "a live leader and every replica in sync",
+                SETTLE.multipliedBy(2),
                 (s, p) -> !p.isOffline() && s.hasBroker(p.leader()) && p.isr().length == p.replicas().length);
     }
 
@@ -117,21 +120,30 @@ final class ReplicatedPartition {
      * epoch past {@code previous}'s (so a replica that left has come back, not merely not been dropped yet).
      */
     PartitionState awaitFullIsrAfter(PartitionState previous) throws Exception {
-        return awaitState("every replica in sync again after partition epoch " + previous.partitionEpoch(),
-                SETTLE.multipliedBy(2), (s, p) -> !p.isOffline() && s.hasBroker(p.leader())
-                        && p.isr().length == p.replicas().length && p.partitionEpoch() > previous.partitionEpoch());
+        return awaitState(
+                "every replica in sync again after partition epoch " + previous.partitionEpoch(),
+                SETTLE.multipliedBy(2),
+                (s, p) -> !p.isOffline()
+                        && s.hasBroker(p.leader())
+                        && p.isr().length == p.replicas().length
+                        && p.partitionEpoch() > previous.partitionEpoch());
     }
 
     /** Waits until a broker other than {@code previous} leads in a newer leader epoch; returns that state. */
     PartitionState awaitNewLeader(PartitionState previous) throws Exception {
-        return awaitState("a leader other than broker " + previous.leader() + " after epoch " + previous.leaderEpoch(),
+        return awaitState(
+                "a leader other than broker " + previous.leader() + " after epoch " + previous.leaderEpoch(),
                 cluster.sessionTimeout().plus(ProcessCluster.ELECTION_SLACK),
-                (s, p) -> !p.isOffline() && p.leader() != previous.leader() && p.leaderEpoch() > previous.leaderEpoch());
+                (s, p) ->
+                        !p.isOffline() && p.leader() != previous.leader() && p.leaderEpoch() > previous.leaderEpoch());
     }
 
     /** The partition's replicas other than its current leader, in replica order. */
     List<Integer> followers(PartitionState state) {
-        return Arrays.stream(state.replicas()).filter(id -> id != state.leader()).boxed().toList();
+        return Arrays.stream(state.replicas())
+                .filter(id -> id != state.leader())
+                .boxed()
+                .toList();
     }
 
     /** Whether broker {@code brokerId} holds a directory for the partition (a deleted one is renamed away). */
@@ -177,8 +189,13 @@ final class ReplicatedPartition {
             for (Map.Entry<Integer, byte[]> copy : bytes.entrySet()) {
                 CRC32 crc = new CRC32();
                 crc.update(copy.getValue());
-                out.append("broker ").append(copy.getKey()).append(": ").append(copy.getValue().length)
-                        .append(" bytes, crc ").append(Long.toHexString(crc.getValue())).append("; ");
+                out.append("broker ")
+                        .append(copy.getKey())
+                        .append(": ")
+                        .append(copy.getValue().length)
+                        .append(" bytes, crc ")
+                        .append(Long.toHexString(crc.getValue()))
+                        .append("; ");
             }
             return out.toString();
         }
@@ -194,8 +211,11 @@ final class ReplicatedPartition {
 
     /** Like {@link #awaitIdenticalReplicas()}, for the copies of brokers {@code brokerIds} only. */
     void awaitIdenticalReplicas(List<Integer> brokerIds) throws Exception {
-        Copies copies = Poll.until("the replicas of " + topic + "-0 on brokers " + brokerIds
-                + " to be byte-identical on disk", SETTLE, () -> replicaCopies(brokerIds), Copies::identical);
+        Copies copies = Poll.until(
+                "the replicas of " + topic + "-0 on brokers " + brokerIds + " to be byte-identical on disk",
+                SETTLE,
+                () -> replicaCopies(brokerIds),
+                Copies::identical);
         assertTrue(copies.bytes().values().iterator().next().length > 0, "the partition holds records");
     }
 }

@@ -46,6 +46,7 @@ class ReplicationBadInputTest {
 
     @TempDir
     static Path work;
+
     static ProcessCluster cluster;
     static ReplicatedPartition partition;
     /** Records acknowledged so far, all of which the partition must serve. */
@@ -59,7 +60,10 @@ class ReplicationBadInputTest {
 
     @BeforeAll
     static void startClusterWithTwoEpochs() throws Exception {
-        cluster = ProcessCluster.start(work, ClusterTestBase.BROKERS, ProcessCluster.TEST_SESSION_TIMEOUT,
+        cluster = ProcessCluster.start(
+                work,
+                ClusterTestBase.BROKERS,
+                ProcessCluster.TEST_SESSION_TIMEOUT,
                 ClusterTestBase.replicationSettings(LAG_TIME_MS).toArray(new String[0]));
         partition = ReplicatedPartition.create(cluster, TOPIC, 2, Map.of());
         produce("epoch0");
@@ -84,7 +88,10 @@ class ReplicationBadInputTest {
         before = partition.awaitFullIsr();
         leader = before.leader();
         follower = partition.followers(before).get(0);
-        nonReplica = cluster.brokerIds().stream().filter(id -> !before.hasReplica(id)).findFirst().orElseThrow();
+        nonReplica = cluster.brokerIds().stream()
+                .filter(id -> !before.hasReplica(id))
+                .findFirst()
+                .orElseThrow();
         topicId = partition.topicId();
     }
 
@@ -100,27 +107,52 @@ class ReplicationBadInputTest {
     @Test
     void shouldRefuseFetchesFromReplicaIdsThatAreNotFollowers() throws Exception {
         for (int replicaId : List.of(nonReplica, UNKNOWN_BROKER, leader)) {
-            assertFetchError(Errors.NOT_LEADER_OR_FOLLOWER, leader, replicaId, ReplicationRequests.NO_EPOCH, 0,
+            assertFetchError(
+                    Errors.NOT_LEADER_OR_FOLLOWER,
+                    leader,
+                    replicaId,
+                    ReplicationRequests.NO_EPOCH,
+                    0,
                     ReplicationRequests.NO_EPOCH);
-            assertFetchError(Errors.UNKNOWN_LEADER_EPOCH, leader, replicaId, before.leaderEpoch(), 0,
+            assertFetchError(
+                    Errors.UNKNOWN_LEADER_EPOCH,
+                    leader,
+                    replicaId,
+                    before.leaderEpoch(),
+                    0,
                     ReplicationRequests.NO_EPOCH);
         }
     }
 
     @Test
     void shouldRefuseFetchesAtAReplicaThatDoesNotLead() throws Exception {
-        assertFetchError(Errors.NOT_LEADER_OR_FOLLOWER, follower, leader, before.leaderEpoch(), 0,
-                ReplicationRequests.NO_EPOCH);
-        assertFetchError(Errors.NOT_LEADER_OR_FOLLOWER, nonReplica, follower, before.leaderEpoch(), 0,
+        assertFetchError(
+                Errors.NOT_LEADER_OR_FOLLOWER, follower, leader, before.leaderEpoch(), 0, ReplicationRequests.NO_EPOCH);
+        assertFetchError(
+                Errors.NOT_LEADER_OR_FOLLOWER,
+                nonReplica,
+                follower,
+                before.leaderEpoch(),
+                0,
                 ReplicationRequests.NO_EPOCH);
     }
 
     @Test
     void shouldFenceOlderAndRefuseNewerCurrentLeaderEpochs() throws Exception {
         for (int replicaId : List.of(ReplicationRequests.CONSUMER, follower)) {
-            assertFetchError(Errors.FENCED_LEADER_EPOCH, leader, replicaId, before.leaderEpoch() - 1, 0,
+            assertFetchError(
+                    Errors.FENCED_LEADER_EPOCH,
+                    leader,
+                    replicaId,
+                    before.leaderEpoch() - 1,
+                    0,
                     ReplicationRequests.NO_EPOCH);
-            assertFetchError(Errors.UNKNOWN_LEADER_EPOCH, leader, replicaId, before.leaderEpoch() + 1, 0,
+            assertFetchError(
+                    Errors.UNKNOWN_LEADER_EPOCH,
+                    leader,
+                    replicaId,
+                    before.leaderEpoch() + 1,
+                    0,
                     ReplicationRequests.NO_EPOCH);
         }
     }
@@ -130,7 +162,12 @@ class ReplicationBadInputTest {
         long end = logEnd();
         for (int replicaId : List.of(ReplicationRequests.CONSUMER, follower)) {
             for (long offset : List.of(end + FAR, end + 1, -5L, Long.MAX_VALUE)) {
-                assertFetchError(Errors.OFFSET_OUT_OF_RANGE, leader, replicaId, before.leaderEpoch(), offset,
+                assertFetchError(
+                        Errors.OFFSET_OUT_OF_RANGE,
+                        leader,
+                        replicaId,
+                        before.leaderEpoch(),
+                        offset,
                         ReplicationRequests.NO_EPOCH);
             }
         }
@@ -141,12 +178,15 @@ class ReplicationBadInputTest {
         long end = logEnd();
         FetchResponseData.PartitionData diverging = fetch(leader, follower, before.leaderEpoch(), end - 1, 0);
         assertEquals(Errors.NONE, Errors.forCode(diverging.errorCode()), diverging::toString);
-        assertEquals(List.of(0, (long) RECORDS_PER_EPOCH),
-                List.of(diverging.divergingEpoch().epoch(), diverging.divergingEpoch().endOffset()),
+        assertEquals(
+                List.of(0, (long) RECORDS_PER_EPOCH),
+                List.of(
+                        diverging.divergingEpoch().epoch(),
+                        diverging.divergingEpoch().endOffset()),
                 "diverging epoch for a follower claiming epoch 0 up to " + (end - 1));
         assertEquals(Map.of(), ReplicationRequests.records(diverging), "records next to a diverging epoch");
-        assertFetchError(Errors.OFFSET_OUT_OF_RANGE, leader, follower, before.leaderEpoch(), end,
-                before.leaderEpoch() + 5);
+        assertFetchError(
+                Errors.OFFSET_OUT_OF_RANGE, leader, follower, before.leaderEpoch(), end, before.leaderEpoch() + 5);
     }
 
     @Test
@@ -195,44 +235,66 @@ class ReplicationBadInputTest {
         return ACKED.size();
     }
 
-    private FetchResponseData.PartitionData fetch(int brokerId, int replicaId, int currentLeaderEpoch, long offset,
-                                                  int lastFetchedEpoch) throws Exception {
-        FetchResponse response = RawConnection.once(cluster.broker(brokerId).bootstrap(), ReplicatedPartition.SETTLE,
+    private FetchResponseData.PartitionData fetch(
+            int brokerId, int replicaId, int currentLeaderEpoch, long offset, int lastFetchedEpoch) throws Exception {
+        FetchResponse response = RawConnection.once(
+                cluster.broker(brokerId).bootstrap(),
+                ReplicatedPartition.SETTLE,
                 ReplicationRequests.fetch(TOPIC, topicId, replicaId, currentLeaderEpoch, offset, lastFetchedEpoch, 0),
-                ApiKeys.FETCH, ReplicationRequests.FETCH_VERSION);
+                ApiKeys.FETCH,
+                ReplicationRequests.FETCH_VERSION);
         return ReplicationRequests.partition(response);
     }
 
-    private void assertFetchError(Errors expected, int brokerId, int replicaId, int currentLeaderEpoch, long offset,
-                                  int lastFetchedEpoch) throws Exception {
-        FetchResponseData.PartitionData answer = fetch(brokerId, replicaId, currentLeaderEpoch, offset,
-                lastFetchedEpoch);
+    private void assertFetchError(
+            Errors expected, int brokerId, int replicaId, int currentLeaderEpoch, long offset, int lastFetchedEpoch)
+            throws Exception {
+        FetchResponseData.PartitionData answer =
+                fetch(brokerId, replicaId, currentLeaderEpoch, offset, lastFetchedEpoch);
         String request = "Fetch to broker " + brokerId + " as replica " + replicaId + ", current leader epoch "
                 + currentLeaderEpoch + ", offset " + offset + ", last fetched epoch " + lastFetchedEpoch;
         assertEquals(expected, Errors.forCode(answer.errorCode()), request);
         assertEquals(Map.of(), ReplicationRequests.records(answer), request + ": records");
     }
 
-    private void assertEndOffset(Errors error, int epoch, long endOffset, int brokerId, int replicaId,
-                                 int currentLeaderEpoch, int askedEpoch) throws Exception {
-        OffsetsForLeaderEpochResponse response = RawConnection.once(cluster.broker(brokerId).bootstrap(),
-                ReplicatedPartition.SETTLE, ReplicationRequests.offsetForLeaderEpoch(TOPIC, replicaId,
-                        currentLeaderEpoch, askedEpoch), ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+    private void assertEndOffset(
+            Errors error,
+            int epoch,
+            long endOffset,
+            int brokerId,
+            int replicaId,
+            int currentLeaderEpoch,
+            int askedEpoch)
+            throws Exception {
+        OffsetsForLeaderEpochResponse response = RawConnection.once(
+                cluster.broker(brokerId).bootstrap(),
+                ReplicatedPartition.SETTLE,
+                ReplicationRequests.offsetForLeaderEpoch(TOPIC, replicaId, currentLeaderEpoch, askedEpoch),
+                ApiKeys.OFFSET_FOR_LEADER_EPOCH,
                 ReplicationRequests.OFFSET_FOR_LEADER_EPOCH_VERSION);
         OffsetForLeaderEpochResponseData.EpochEndOffset answer = ReplicationRequests.partition(response);
-        assertEquals(List.of(error, epoch, endOffset),
+        assertEquals(
+                List.of(error, epoch, endOffset),
                 List.of(Errors.forCode(answer.errorCode()), answer.leaderEpoch(), answer.endOffset()),
                 "OffsetForLeaderEpoch to broker " + brokerId + " as replica " + replicaId + ", current leader epoch "
                         + currentLeaderEpoch + ", asking for epoch " + askedEpoch);
     }
 
-    private void assertAlterPartition(Errors expected, int brokerId, int senderId, int leaderEpoch,
-                                      int partitionEpoch, List<Integer> isr) throws Exception {
-        AlterPartitionResponse response = RawConnection.once(cluster.broker(brokerId).bootstrap(),
-                ReplicatedPartition.SETTLE, ReplicationRequests.alterPartition(topicId, senderId, leaderEpoch,
-                        partitionEpoch, isr), ApiKeys.ALTER_PARTITION, ReplicationRequests.ALTER_PARTITION_VERSION);
-        assertEquals(expected, ReplicationRequests.error(response), "AlterPartition to broker " + brokerId
-                + " from broker " + senderId + ", leader epoch " + leaderEpoch + ", partition epoch " + partitionEpoch
-                + ", ISR " + isr + " (partition " + before + ")");
+    private void assertAlterPartition(
+            Errors expected, int brokerId, int senderId, int leaderEpoch, int partitionEpoch, List<Integer> isr)
+            throws Exception {
+        AlterPartitionResponse response = RawConnection.once(
+                cluster.broker(brokerId).bootstrap(),
+                ReplicatedPartition.SETTLE,
+                ReplicationRequests.alterPartition(topicId, senderId, leaderEpoch, partitionEpoch, isr),
+                ApiKeys.ALTER_PARTITION,
+                ReplicationRequests.ALTER_PARTITION_VERSION);
+        assertEquals(
+                expected,
+                ReplicationRequests.error(response),
+                "AlterPartition to broker " + brokerId
+                        + " from broker " + senderId + ", leader epoch " + leaderEpoch + ", partition epoch "
+                        + partitionEpoch
+                        + ", ISR " + isr + " (partition " + before + ")");
     }
 }

@@ -33,7 +33,10 @@ class ReplicationFailoverTest extends ClusterTestBase {
             cluster.broker(before.leader()).kill9();
             PartitionState after = partition.awaitNewLeader(before);
             int ackedAtFailover = producer.ackedCount();
-            Poll.until("acknowledgements from the new leader " + after.leader(), SETTLE, producer::ackedCount,
+            Poll.until(
+                    "acknowledgements from the new leader " + after.leader(),
+                    SETTLE,
+                    producer::ackedCount,
                     n -> n >= ackedAtFailover + BATCH_OF_ACKS);
             cluster.broker(before.leader()).restart();
             partition.awaitFullIsr();

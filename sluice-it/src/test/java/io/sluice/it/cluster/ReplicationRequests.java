@@ -40,43 +40,65 @@ import org.apache.kafka.common.requests.ProduceResponse;
 final class ReplicationRequests {
     /** Versions the broker registers and kafka-clients 3.9 writes: Fetch with topic ids and ReplicaState. */
     static final short PRODUCE_VERSION = 9;
+
     static final short FETCH_VERSION = 15;
     static final short OFFSET_FOR_LEADER_EPOCH_VERSION = 4;
     static final short ALTER_PARTITION_VERSION = 2;
     /** What Fetch and OffsetForLeaderEpoch carry for "no epoch given"; replica id of a consumer. */
     static final int NO_EPOCH = RecordBatch.NO_PARTITION_LEADER_EPOCH;
+
     static final int CONSUMER = -1;
     private static final int PARTITION_MAX_BYTES = 1 << 20;
 
-    private ReplicationRequests() {
-    }
+    private ReplicationRequests() {}
 
     /** One uncompressed batch of records keyed {@code keys}, each value {@code "value-of-<key>"}. */
     static ProduceRequest.Builder produce(String topic, short acks, int timeoutMs, List<String> keys) {
         SimpleRecord[] records = new SimpleRecord[keys.size()];
         for (int i = 0; i < records.length; i++) {
-            records[i] = new SimpleRecord(System.currentTimeMillis(), bytes(keys.get(i)),
-                    bytes("value-of-" + keys.get(i)));
+            records[i] =
+                    new SimpleRecord(System.currentTimeMillis(), bytes(keys.get(i)), bytes("value-of-" + keys.get(i)));
         }
-        ProduceRequestData data = new ProduceRequestData().setAcks(acks).setTimeoutMs(timeoutMs)
+        ProduceRequestData data = new ProduceRequestData()
+                .setAcks(acks)
+                .setTimeoutMs(timeoutMs)
                 .setTopicData(new ProduceRequestData.TopicProduceDataCollection(List.of(
-                        new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(List.of(
-                                new ProduceRequestData.PartitionProduceData().setIndex(0)
-                                        .setRecords(MemoryRecords.withRecords(Compression.NONE, records)))))
+                                new ProduceRequestData.TopicProduceData()
+                                        .setName(topic)
+                                        .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData()
+                                                .setIndex(0)
+                                                .setRecords(MemoryRecords.withRecords(Compression.NONE, records)))))
                         .iterator()));
         return ProduceRequest.forCurrentMagic(data);
     }
 
     static ProduceResponseData.PartitionProduceResponse partition(ProduceResponse response) {
-        return response.data().responses().iterator().next().partitionResponses().get(0);
+        return response.data()
+                .responses()
+                .iterator()
+                .next()
+                .partitionResponses()
+                .get(0);
     }
 
     /** A Fetch of partition 0 as {@code replicaId} would send it; {@link #NO_EPOCH} leaves an epoch out. */
-    static FetchRequest.Builder fetch(String topic, Uuid topicId, int replicaId, int currentLeaderEpoch,
-                                      long fetchOffset, int lastFetchedEpoch, int maxWaitMs) {
-        Map<TopicPartition, FetchRequest.PartitionData> partitions = Map.of(new TopicPartition(topic, 0),
-                new FetchRequest.PartitionData(topicId, fetchOffset, -1L, PARTITION_MAX_BYTES,
-                        epoch(currentLeaderEpoch), epoch(lastFetchedEpoch)));
+    static FetchRequest.Builder fetch(
+            String topic,
+            Uuid topicId,
+            int replicaId,
+            int currentLeaderEpoch,
+            long fetchOffset,
+            int lastFetchedEpoch,
+            int maxWaitMs) {
+        Map<TopicPartition, FetchRequest.PartitionData> partitions = Map.of(
+                new TopicPartition(topic, 0),
+                new FetchRequest.PartitionData(
+                        topicId,
+                        fetchOffset,
+                        -1L,
+                        PARTITION_MAX_BYTES,
+                        epoch(currentLeaderEpoch),
+                        epoch(lastFetchedEpoch)));
         return replicaId == CONSUMER
                 ? FetchRequest.Builder.forConsumer(FETCH_VERSION, maxWaitMs, 0, partitions)
                 : FetchRequest.Builder.forReplica(FETCH_VERSION, replicaId, -1L, maxWaitMs, 0, partitions);
@@ -91,21 +113,27 @@ final class ReplicationRequests {
         Map<Long, String> out = new LinkedHashMap<>();
         for (RecordBatch batch : FetchResponse.recordsOrFail(partition).batches()) {
             for (Record record : batch) {
-                out.put(record.offset(), StandardCharsets.UTF_8.decode(record.key()).toString());
+                out.put(
+                        record.offset(),
+                        StandardCharsets.UTF_8.decode(record.key()).toString());
             }
         }
         return out;
     }
 
     /** OffsetForLeaderEpoch for partition 0, as a consumer ({@link #CONSUMER}) or a follower would ask. */
-    static OffsetsForLeaderEpochRequest.Builder offsetForLeaderEpoch(String topic, int replicaId,
-                                                                     int currentLeaderEpoch, int leaderEpoch) {
+    static OffsetsForLeaderEpochRequest.Builder offsetForLeaderEpoch(
+            String topic, int replicaId, int currentLeaderEpoch, int leaderEpoch) {
         OffsetForLeaderEpochRequestData.OffsetForLeaderTopicCollection topics =
                 new OffsetForLeaderEpochRequestData.OffsetForLeaderTopicCollection();
-        topics.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic().setTopic(topic).setPartitions(List.of(
-                new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition().setPartition(0)
-                        .setCurrentLeaderEpoch(currentLeaderEpoch).setLeaderEpoch(leaderEpoch))));
-        return replicaId == CONSUMER ? OffsetsForLeaderEpochRequest.Builder.forConsumer(topics)
+        topics.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic()
+                .setTopic(topic)
+                .setPartitions(List.of(new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition()
+                        .setPartition(0)
+                        .setCurrentLeaderEpoch(currentLeaderEpoch)
+                        .setLeaderEpoch(leaderEpoch))));
+        return replicaId == CONSUMER
+                ? OffsetsForLeaderEpochRequest.Builder.forConsumer(topics)
                 : OffsetsForLeaderEpochRequest.Builder.forFollower(OFFSET_FOR_LEADER_EPOCH_VERSION, topics, replicaId);
     }
 
@@ -114,16 +142,22 @@ final class ReplicationRequests {
     }
 
     /** AlterPartition from broker {@code senderId} proposing {@code newIsr} for partition 0 at the given epochs. */
-    static AlterPartitionRequest.Builder alterPartition(Uuid topicId, int senderId, int leaderEpoch,
-                                                        int partitionEpoch, List<Integer> newIsr) {
+    static AlterPartitionRequest.Builder alterPartition(
+            Uuid topicId, int senderId, int leaderEpoch, int partitionEpoch, List<Integer> newIsr) {
         List<AlterPartitionRequestData.BrokerState> isr = new ArrayList<>();
         for (int id : newIsr) {
             isr.add(new AlterPartitionRequestData.BrokerState().setBrokerId(id).setBrokerEpoch(-1));
         }
-        AlterPartitionRequestData data = new AlterPartitionRequestData().setBrokerId(senderId).setBrokerEpoch(-1)
-                .setTopics(List.of(new AlterPartitionRequestData.TopicData().setTopicId(topicId).setPartitions(List.of(
-                        new AlterPartitionRequestData.PartitionData().setPartitionIndex(0).setLeaderEpoch(leaderEpoch)
-                                .setPartitionEpoch(partitionEpoch).setNewIsrWithEpochs(isr)))));
+        AlterPartitionRequestData data = new AlterPartitionRequestData()
+                .setBrokerId(senderId)
+                .setBrokerEpoch(-1)
+                .setTopics(List.of(new AlterPartitionRequestData.TopicData()
+                        .setTopicId(topicId)
+                        .setPartitions(List.of(new AlterPartitionRequestData.PartitionData()
+                                .setPartitionIndex(0)
+                                .setLeaderEpoch(leaderEpoch)
+                                .setPartitionEpoch(partitionEpoch)
+                                .setNewIsrWithEpochs(isr)))));
         return new AlterPartitionRequest.Builder(data, true);
     }
 

@@ -33,7 +33,10 @@ class RollingRestartTest extends ClusterTestBase {
         try {
             for (int id : cluster.brokerIds()) {
                 int ackedBefore = producer.ackedCount();
-                Poll.until("acknowledgements before broker " + id + " restarts", SETTLE, producer::ackedCount,
+                Poll.until(
+                        "acknowledgements before broker " + id + " restarts",
+                        SETTLE,
+                        producer::ackedCount,
                         n -> n >= ackedBefore + ACKS_BETWEEN_RESTARTS);
                 PartitionState before = partition.state();
                 SluiceBrokerProcess broker = cluster.broker(id);
@@ -42,7 +45,10 @@ class RollingRestartTest extends ClusterTestBase {
                 partition.awaitFullIsrAfter(before);
             }
             int ackedAfterLast = producer.ackedCount();
-            Poll.until("acknowledgements after the last restart", SETTLE, producer::ackedCount,
+            Poll.until(
+                    "acknowledgements after the last restart",
+                    SETTLE,
+                    producer::ackedCount,
                     n -> n >= ackedAfterLast + ACKS_BETWEEN_RESTARTS);
         } finally {
             producer.stop(SETTLE);

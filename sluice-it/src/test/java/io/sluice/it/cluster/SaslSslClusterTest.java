@@ -45,17 +45,24 @@ class SaslSslClusterTest extends ClusterTestBase {
 
     @Test
     void shouldReplicateAnAcksAllStreamOverSaslSsl() throws Exception {
-        Map<String, String> secured = security.clientProperties("SASL_SSL", "SCRAM-SHA-256", TestSecurity.PASSWORD, false);
+        Map<String, String> secured =
+                security.clientProperties("SASL_SSL", "SCRAM-SHA-256", TestSecurity.PASSWORD, false);
         Properties adminProps = new Properties();
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap());
         adminProps.putAll(secured);
         try (Admin admin = Admin.create(adminProps)) {
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) BROKERS)
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
+                            .configs(Map.of("min.insync.replicas", "2"))))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         }
         List<Integer> partitions = partitionNumbers(PARTITIONS);
-        Poll.until("every partition of " + TOPIC + " has a leader", SETTLE, () -> cluster.probe().state().topic(TOPIC),
-                t -> t != null && partitions.stream().allMatch(p -> t.partition(p).leader() >= 0));
+        Poll.until(
+                "every partition of " + TOPIC + " has a leader",
+                SETTLE,
+                () -> cluster.probe().state().topic(TOPIC),
+                t -> t != null
+                        && partitions.stream().allMatch(p -> t.partition(p).leader() >= 0));
 
         Properties producerProps = new Properties();
         producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap());
@@ -70,7 +77,10 @@ class SaslSslClusterTest extends ClusterTestBase {
             sent = KeyedRecords.produce(producer, TOPIC, partitions, RECORDS, "s");
         }
 
-        Poll.until("every replica of " + TOPIC + " in the ISR", SETTLE, () -> cluster.probe().state().topic(TOPIC),
+        Poll.until(
+                "every replica of " + TOPIC + " in the ISR",
+                SETTLE,
+                () -> cluster.probe().state().topic(TOPIC),
                 t -> partitions.stream().allMatch(p -> t.partition(p).isr().length == BROKERS));
 
         Properties consumerProps = new Properties();
@@ -81,8 +91,8 @@ class SaslSslClusterTest extends ClusterTestBase {
         consumerProps.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         consumerProps.putAll(secured);
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProps)) {
-            KeyedRecords.assertExactlyOnce(sent, KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, partitions),
-                    SETTLE));
+            KeyedRecords.assertExactlyOnce(
+                    sent, KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, partitions), SETTLE));
         }
         assertEquals(BROKERS, cluster.probe().state().topic(TOPIC).partition(0).replicas().length);
     }

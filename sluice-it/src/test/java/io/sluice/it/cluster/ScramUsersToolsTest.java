@@ -48,16 +48,24 @@ class ScramUsersToolsTest extends ClusterTestBase {
         Path config = work.resolve("config-command.properties");
         Properties props = new Properties();
         props.putAll(security.clientProperties("SASL_PLAINTEXT", "PLAIN", TestSecurity.PASSWORD, false));
-        props.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-                + TestSecurity.BROKER_USER + "\" password=\"" + TestSecurity.BROKER_PASSWORD + "\";");
+        props.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+                        + TestSecurity.BROKER_USER + "\" password=\"" + TestSecurity.BROKER_PASSWORD + "\";");
         try (Writer out = Files.newBufferedWriter(config)) {
             props.store(out, null);
         }
-        List<String> all = new ArrayList<>(List.of("--bootstrap-server", bootstrap, "--command-config",
-                config.toString(), "--entity-type", "users", "--entity-name", USER));
+        List<String> all = new ArrayList<>(List.of(
+                "--bootstrap-server",
+                bootstrap,
+                "--command-config",
+                config.toString(),
+                "--entity-type",
+                "users",
+                "--entity-name",
+                USER));
         all.addAll(List.of(args));
-        ProcessResult result = InProcessTool.run(CONFIG_COMMAND, new byte[0], TOOL_TIMEOUT,
-                all.toArray(new String[0]));
+        ProcessResult result = InProcessTool.run(CONFIG_COMMAND, new byte[0], TOOL_TIMEOUT, all.toArray(new String[0]));
         assertTrue(result.succeeded(), result::describe);
         return result.stdoutText();
     }
@@ -67,8 +75,10 @@ class ScramUsersToolsTest extends ClusterTestBase {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.broker(id).bootstrap());
         props.putAll(security.clientProperties("SASL_PLAINTEXT", "SCRAM-SHA-256", PASSWORD, false));
-        props.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-                + USER + "\" password=\"" + PASSWORD + "\";");
+        props.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + USER + "\" password=\""
+                        + PASSWORD + "\";");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         try (Admin admin = Admin.create(props)) {
@@ -88,7 +98,10 @@ class ScramUsersToolsTest extends ClusterTestBase {
         for (int id : ids) {
             assertTrue(!logsInOn(id), "no credential yet for " + USER + " on broker " + id);
         }
-        String added = configs(cluster.broker(ids.get(0)).bootstrap(), "--alter", "--add-config",
+        String added = configs(
+                cluster.broker(ids.get(0)).bootstrap(),
+                "--alter",
+                "--add-config",
                 "SCRAM-SHA-256=[iterations=8192,password=" + PASSWORD + "]");
         assertTrue(added.contains("Completed updating config for user " + USER), added);
         for (int id : ids) {
@@ -96,15 +109,19 @@ class ScramUsersToolsTest extends ClusterTestBase {
         }
 
         String described = configs(cluster.broker(ids.get(1)).bootstrap(), "--describe");
-        assertTrue(described.contains("SCRAM credential configs for user-principal '" + USER
-                + "' are SCRAM-SHA-256=iterations=8192"), described);
+        assertTrue(
+                described.contains(
+                        "SCRAM credential configs for user-principal '" + USER + "' are SCRAM-SHA-256=iterations=8192"),
+                described);
 
         configs(cluster.broker(ids.get(2)).bootstrap(), "--alter", "--delete-config", "SCRAM-SHA-256");
         for (int id : ids) {
             Poll.until("broker " + id + " refuses " + USER + "'s new logins", SETTLE, () -> logsInOn(id), in -> !in);
         }
         // The admin client leaves out a user the broker answers RESOURCE_NOT_FOUND for: the tool prints no line.
-        Poll.until("--describe no longer shows the credential", SETTLE,
+        Poll.until(
+                "--describe no longer shows the credential",
+                SETTLE,
                 () -> configs(cluster.broker(ids.get(0)).bootstrap(), "--describe"),
                 out -> !out.contains("SCRAM credential configs for user-principal '" + USER + "'"));
     }

@@ -20,7 +20,9 @@ class ShutdownWithoutZooKeeperTest extends ClusterTestBase {
     @Test
     void shouldExitWithinABoundWhenZooKeeperIsUnreachable() throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic("outage", 3, (short) 3))).all().get();
+            admin.createTopics(List.of(new NewTopic("outage", 3, (short) 3)))
+                    .all()
+                    .get();
         }
         cluster.stopZooKeeper();
         SluiceBrokerProcess broker = cluster.broker(1);

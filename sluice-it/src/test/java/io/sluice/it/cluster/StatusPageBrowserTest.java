@@ -66,9 +66,12 @@ class StatusPageBrowserTest extends ClusterTestBase {
     void shouldShowBrokersPartitionsLagAndUnderReplicationInTheBrowser() throws Exception {
         assertTrue(HeadlessChromium.isInstalled(), HeadlessChromium.NOT_INSTALLED);
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3))).all()
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3)))
+                    .all()
                     .get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
-            Poll.until("every partition of " + TOPIC + " has a leader", SETTLE,
+            Poll.until(
+                    "every partition of " + TOPIC + " has a leader",
+                    SETTLE,
                     () -> ClusterClients.leaders(admin, TOPIC),
                     l -> l.size() == PARTITIONS && !l.containsValue(ClusterClients.NO_LEADER));
         }
@@ -89,30 +92,40 @@ class StatusPageBrowserTest extends ClusterTestBase {
         }
 
         cluster.broker(STOPPED).stop();
-        ClusterState state = cluster.probe().awaitState("broker " + STOPPED + " out of every ISR of " + TOPIC, SETTLE,
-                s -> s.topic(TOPIC) != null && !s.hasBroker(STOPPED) && Arrays.stream(isrs(s.topic(TOPIC)))
-                        .noneMatch(isr -> isr.contains(Integer.toString(STOPPED))));
+        ClusterState state = cluster.probe()
+                .awaitState(
+                        "broker " + STOPPED + " out of every ISR of " + TOPIC,
+                        SETTLE,
+                        s -> s.topic(TOPIC) != null
+                                && !s.hasBroker(STOPPED)
+                                && Arrays.stream(isrs(s.topic(TOPIC)))
+                                        .noneMatch(isr -> isr.contains(Integer.toString(STOPPED))));
         String url = httpBase(state, PAGE_BROKER) + "/";
 
         HeadlessChromium chromium = new HeadlessChromium(work.resolve("chromium"));
         String expectedLag = Integer.toString(PRODUCED_PER_PARTITION - COMMITTED_PER_PARTITION);
         String expectedTotal = Integer.toString(PARTITIONS * (PRODUCED_PER_PARTITION - COMMITTED_PER_PARTITION));
-        String dom = Poll.until("the page in chromium shows the group's lag and the stopped broker", PAGE_SETTLE,
+        String dom = Poll.until(
+                "the page in chromium shows the group's lag and the stopped broker",
+                PAGE_SETTLE,
                 () -> chromium.dumpDom(url),
-                html -> html.contains("data-loaded=\"true\"") && tagsWith(html, "data-group", GROUP).stream()
-                        .anyMatch(t -> expectedTotal.equals(t.get("data-total-lag")))
+                html -> html.contains("data-loaded=\"true\"")
+                        && tagsWith(html, "data-group", GROUP).stream()
+                                .anyMatch(t -> expectedTotal.equals(t.get("data-total-lag")))
                         && tagsWith(html, "data-broker", Integer.toString(STOPPED)).stream()
-                        .anyMatch(t -> "false".equals(t.get("data-live"))));
+                                .anyMatch(t -> "false".equals(t.get("data-live"))));
         chromium.screenshot(url, SCREENSHOT, 1280, 2000);
 
         for (int id : cluster.brokerIds()) {
             List<Map<String, String>> broker = tagsWith(dom, "data-broker", Integer.toString(id));
             assertEquals(1, broker.size(), "broker " + id + " shown once:\n" + dom);
-            assertEquals(Boolean.toString(id != STOPPED), broker.get(0).get("data-live"), "broker " + id + " live flag");
+            assertEquals(
+                    Boolean.toString(id != STOPPED), broker.get(0).get("data-live"), "broker " + id + " live flag");
         }
         String[] isrs = isrs(state.topic(TOPIC));
         List<Map<String, String>> partitionRows = tagsWith(dom, "data-topic", TOPIC).stream()
-                .filter(t -> t.containsKey("data-isr")).toList();
+                .filter(t -> t.containsKey("data-isr"))
+                .toList();
         assertEquals(PARTITIONS, partitionRows.size(), "a row per partition of " + TOPIC + ":\n" + dom);
         for (Map<String, String> row : partitionRows) {
             int partition = Integer.parseInt(row.get("data-partition"));
@@ -121,7 +134,8 @@ class StatusPageBrowserTest extends ClusterTestBase {
             assertTrue(row.get("class").contains("under-replicated"), TOPIC + "-" + partition + " highlighted");
         }
         List<Map<String, String>> lagRows = tagsWith(dom, "data-group", GROUP).stream()
-                .filter(t -> t.containsKey("data-lag")).toList();
+                .filter(t -> t.containsKey("data-lag"))
+                .toList();
         assertEquals(PARTITIONS, lagRows.size(), "a lag row per partition:\n" + dom);
         for (Map<String, String> row : lagRows) {
             assertEquals(expectedLag, row.get("data-lag"), "lag of " + row);

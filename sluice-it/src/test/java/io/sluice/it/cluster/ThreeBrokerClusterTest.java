@@ -1,10 +1,8 @@
 package io.sluice.it.cluster;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterResult;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.Node;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Collection;
 import java.util.HashSet;
@@ -14,10 +12,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.Node;
+import org.junit.jupiter.api.Test;
 
 /**
  * Three brokers in their own JVMs around one ZooKeeper: a 12-partition topic is spread over all of them and the Java
@@ -44,14 +43,16 @@ class ThreeBrokerClusterTest extends ClusterTestBase {
         Map<Integer, Integer> leaders = createTopicWithLeaders(TOPIC, PARTITIONS);
         assertEquals(BROKER_IDS, new TreeSet<>(leaders.values()), "leaders spread over all brokers: " + leaders);
         for (int id : BROKER_IDS) {
-            assertEquals(PARTITIONS / BROKERS, leaders.values().stream().filter(leader -> leader == id).count(),
+            assertEquals(
+                    PARTITIONS / BROKERS,
+                    leaders.values().stream().filter(leader -> leader == id).count(),
                     "partitions led by broker " + id + ": " + leaders);
         }
 
         Map<String, KeyedRecords.Expected> sent = produce(TOPIC, all, RECORDS, "r");
         try (KafkaConsumer<String, String> consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
-            KeyedRecords.assertExactlyOnce(sent,
-                    KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, all), SETTLE));
+            KeyedRecords.assertExactlyOnce(
+                    sent, KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, all), SETTLE));
         }
         Set<Integer> leadersInState = new HashSet<>();
         for (int p = 0; p < PARTITIONS; p++) {

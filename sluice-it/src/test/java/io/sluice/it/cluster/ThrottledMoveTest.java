@@ -39,9 +39,11 @@ class ThrottledMoveTest extends ReassignmentScenarios {
     private static final int SEGMENT_BYTES = 65_536;
     /** Bytes/s the tool's --throttle sets: a 2 MB partition takes about 10 s. */
     private static final long THROTTLE = 200_000;
+
     private static final int RECORDS = 2_000;
     private static final Pattern DONE = Pattern.compile(
-            TOPIC + "-0: segment files in; follower fetch continues from offset \\d+ \\(TransferProgress\\{DONE, verified (\\d+)/(\\d+), shipped (\\d+), resent (\\d+)");
+            TOPIC
+                    + "-0: segment files in; follower fetch continues from offset \\d+ \\(TransferProgress\\{DONE, verified (\\d+)/(\\d+), shipped (\\d+), resent (\\d+)");
 
     @Override
     boolean fileTransfer() {
@@ -77,7 +79,11 @@ class ThrottledMoveTest extends ReassignmentScenarios {
     /** The bytes broker {@code id} reports for the partition (a move's verified staged bytes included). */
     private long sizeOn(Admin admin, int id) throws Exception {
         long size = 0;
-        for (LogDirDescription dir : admin.describeLogDirs(List.of(id)).allDescriptions().get().get(id).values()) {
+        for (LogDirDescription dir : admin.describeLogDirs(List.of(id))
+                .allDescriptions()
+                .get()
+                .get(id)
+                .values()) {
             ReplicaInfo info = dir.replicaInfos().get(new TopicPartition(TOPIC, 0));
             size += info == null ? 0 : info.size();
         }
@@ -94,8 +100,8 @@ class ThrottledMoveTest extends ReassignmentScenarios {
 
     @Test
     void shouldResumeAThrottledTransferAfterItsTargetIsKilledMidwayAndClearTheThrottleOnVerify() throws Exception {
-        ReplicatedPartition partition = ReplicatedPartition.create(cluster, TOPIC, 2,
-                Map.of("segment.bytes", Integer.toString(SEGMENT_BYTES)));
+        ReplicatedPartition partition =
+                ReplicatedPartition.create(cluster, TOPIC, 2, Map.of("segment.bytes", Integer.toString(SEGMENT_BYTES)));
         Move move = plan(partition);
         fill();
         ReassignTool tool = tool(move);
@@ -105,35 +111,49 @@ class ThrottledMoveTest extends ReassignmentScenarios {
             assertTrue(executed.contains("The inter-broker throttle limit was set to " + THROTTLE), executed);
             Map<String, String> throttled = topicConfig(admin);
             assertEquals("0:" + move.target(), throttled.get("follower.replication.throttled.replicas"));
-            assertTrue(throttled.get("leader.replication.throttled.replicas").contains("0:" + move.source()),
+            assertTrue(
+                    throttled.get("leader.replication.throttled.replicas").contains("0:" + move.source()),
                     throttled.toString());
 
-            long before = Poll.until("the throttled transfer half done on broker " + move.target(), SETTLE,
-                    () -> sizeOn(admin, move.target()), size -> size > total / 4 && size < total * 3 / 4);
+            long before = Poll.until(
+                    "the throttled transfer half done on broker " + move.target(),
+                    SETTLE,
+                    () -> sizeOn(admin, move.target()),
+                    size -> size > total / 4 && size < total * 3 / 4);
             assertTrue(partition.state().isReassigning(), "still moving at the kill");
             cluster.broker(move.target()).kill9();
             awaitGone(move.target());
             cluster.broker(move.target()).restart();
             awaitMoved(partition, move);
 
-            Matcher done = DONE.matcher(Files.readString(cluster.broker(move.target()).logFile()));
+            Matcher done =
+                    DONE.matcher(Files.readString(cluster.broker(move.target()).logFile()));
             long shippedAfterRestart = -1;
             while (done.find()) {
                 shippedAfterRestart = Long.parseLong(done.group(3));
             }
             assertTrue(shippedAfterRestart >= 0, "the restarted target reported its transfer");
             long sentAgain = shippedAfterRestart - (total - before);
-            assertTrue(sentAgain <= CHUNK_BYTES + SEGMENT_BYTES, "sent again after the restart: " + sentAgain
-                    + " bytes (shipped " + shippedAfterRestart + " of " + total + ", " + before + " verified before)");
+            assertTrue(
+                    sentAgain <= CHUNK_BYTES + SEGMENT_BYTES,
+                    "sent again after the restart: " + sentAgain + " bytes (shipped " + shippedAfterRestart + " of "
+                            + total + ", " + before + " verified before)");
 
-            String verified = Poll.until("--verify reports the move completed", SETTLE, tool::verify,
+            String verified = Poll.until(
+                    "--verify reports the move completed",
+                    SETTLE,
+                    tool::verify,
                     out -> out.contains("Reassignment of partition " + TOPIC + "-0 is completed"));
             assertTrue(verified.contains("Clearing broker-level throttles"), verified);
             // The tool removed the throttle through one broker; the one this admin client asks may apply it a moment
             // later (a tool in its own JVM used to take that long to exit).
-            Poll.until("the topic's follower throttle cleared on the broker asked", SETTLE, () -> topicConfig(admin),
+            Poll.until(
+                    "the topic's follower throttle cleared on the broker asked",
+                    SETTLE,
+                    () -> topicConfig(admin),
                     cleared -> !(cleared.containsKey("follower.replication.throttled.replicas")
-                            && !cleared.get("follower.replication.throttled.replicas").isEmpty()));
+                            && !cleared.get("follower.replication.throttled.replicas")
+                                    .isEmpty()));
         }
         partition.awaitIdenticalReplicas(move.targetReplicas());
         assertEquals(RECORDS, partition.readAll().size());
@@ -141,26 +161,34 @@ class ThrottledMoveTest extends ReassignmentScenarios {
 
     @Test
     void shouldCancelAThrottledTransferMidwayAndLeaveNoStaging() throws Exception {
-        ReplicatedPartition partition = ReplicatedPartition.create(cluster, TOPIC, 2,
-                Map.of("segment.bytes", Integer.toString(SEGMENT_BYTES)));
+        ReplicatedPartition partition =
+                ReplicatedPartition.create(cluster, TOPIC, 2, Map.of("segment.bytes", Integer.toString(SEGMENT_BYTES)));
         Move move = plan(partition);
         fill();
         ReassignTool tool = tool(move);
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             long total = sizeOn(admin, move.source());
             tool.execute("--throttle", Long.toString(THROTTLE));
-            Poll.until("the throttled transfer under way on broker " + move.target(), SETTLE,
-                    () -> sizeOn(admin, move.target()), size -> size > 0 && size < total / 2);
+            Poll.until(
+                    "the throttled transfer under way on broker " + move.target(),
+                    SETTLE,
+                    () -> sizeOn(admin, move.target()),
+                    size -> size > 0 && size < total / 2);
             String cancelled = tool.cancel();
-            assertTrue(cancelled.contains("Successfully cancelled partition reassignment for: " + TOPIC + "-0"),
+            assertTrue(
+                    cancelled.contains("Successfully cancelled partition reassignment for: " + TOPIC + "-0"),
                     cancelled);
         }
-        PartitionState back = partition.awaitState("the original replicas again",
-                p -> !p.isReassigning() && p.replicas().length == 2);
-        assertEquals(Arrays.stream(move.before().replicas()).sorted().boxed().toList(),
+        PartitionState back = partition.awaitState(
+                "the original replicas again", p -> !p.isReassigning() && p.replicas().length == 2);
+        assertEquals(
+                Arrays.stream(move.before().replicas()).sorted().boxed().toList(),
                 Arrays.stream(back.replicas()).sorted().boxed().toList());
-        Poll.until("broker " + move.target() + " left no partition directory or staging", SETTLE,
-                () -> partition.hasCopyOn(move.target()), has -> !has);
+        Poll.until(
+                "broker " + move.target() + " left no partition directory or staging",
+                SETTLE,
+                () -> partition.hasCopyOn(move.target()),
+                has -> !has);
         assertEquals(RECORDS, partition.readAll().size(), "the original replicas serve every record");
         partition.awaitIdenticalReplicas(List.of(move.source(), move.kept()));
     }

@@ -43,11 +43,12 @@ class UncleanLeaderElectionTest extends ClusterTestBase {
     @Test
     void shouldKeepThePartitionOfflineUntilAnUncleanElectionPutsItOnTheOutOfSyncReplica() throws Exception {
         ReplicatedPartition clean = ReplicatedPartition.create(cluster, CLEAN, Map.of("min.insync.replicas", "2"));
-        ReplicatedPartition unclean = ReplicatedPartition.create(cluster, UNCLEAN, Map.of("min.insync.replicas", "2",
-                "unclean.leader.election.enable", "true"));
+        ReplicatedPartition unclean = ReplicatedPartition.create(
+                cluster, UNCLEAN, Map.of("min.insync.replicas", "2", "unclean.leader.election.enable", "true"));
         List<ReplicatedPartition> both = List.of(clean, unclean);
         int lastInSync = cluster.probe().controller().brokerId();
-        List<Integer> others = cluster.brokerIds().stream().filter(id -> id != lastInSync).toList();
+        List<Integer> others =
+                cluster.brokerIds().stream().filter(id -> id != lastInSync).toList();
         int outOfSync = others.get(0);
         int secondToDie = others.get(1);
         Map<ReplicatedPartition, Map<String, KeyedRecords.Expected>> heldByOutOfSync = new LinkedHashMap<>();
@@ -62,38 +63,56 @@ class UncleanLeaderElectionTest extends ClusterTestBase {
         }
         cluster.broker(secondToDie).kill9();
         for (ReplicatedPartition p : both) {
-            p.awaitState("broker " + lastInSync + " alone in the ISR and leading",
+            p.awaitState(
+                    "broker " + lastInSync + " alone in the ISR and leading",
                     s -> s.leader() == lastInSync && s.isr().length == 1);
-            ProduceResponse third = RawConnection.once(cluster.broker(lastInSync).bootstrap(), SETTLE,
-                    ReplicationRequests.produce(p.topic(), (short) 1, ClusterClients.REQUEST_TIMEOUT_MS,
-                            List.of("third-0", "third-1")), ApiKeys.PRODUCE, ReplicationRequests.PRODUCE_VERSION);
-            assertEquals(Errors.NONE, Errors.forCode(ReplicationRequests.partition(third).errorCode()),
+            ProduceResponse third = RawConnection.once(
+                    cluster.broker(lastInSync).bootstrap(),
+                    SETTLE,
+                    ReplicationRequests.produce(
+                            p.topic(), (short) 1, ClusterClients.REQUEST_TIMEOUT_MS, List.of("third-0", "third-1")),
+                    ApiKeys.PRODUCE,
+                    ReplicationRequests.PRODUCE_VERSION);
+            assertEquals(
+                    Errors.NONE,
+                    Errors.forCode(ReplicationRequests.partition(third).errorCode()),
                     "acks=1 on the last in-sync replica");
         }
         cluster.broker(lastInSync).kill9();
         cluster.broker(outOfSync).restart();
 
-        ClusterState decided = cluster.probe().awaitState("broker " + outOfSync + " live again: " + UNCLEAN
-                        + " elected on it, " + CLEAN + " still offline", ReplicatedPartition.SETTLE.multipliedBy(2),
-                s -> s.hasBroker(outOfSync) && !s.hasBroker(lastInSync) && s.topic(CLEAN).partition(0).isOffline()
-                        && s.topic(UNCLEAN).partition(0).leader() == outOfSync);
-        assertEquals(List.of(lastInSync), isr(decided.topic(CLEAN).partition(0)), "the offline partition keeps the "
-                + "ISR of its last leader, so that it can come back clean");
+        ClusterState decided = cluster.probe()
+                .awaitState(
+                        "broker " + outOfSync + " live again: " + UNCLEAN + " elected on it, " + CLEAN
+                                + " still offline",
+                        ReplicatedPartition.SETTLE.multipliedBy(2),
+                        s -> s.hasBroker(outOfSync)
+                                && !s.hasBroker(lastInSync)
+                                && s.topic(CLEAN).partition(0).isOffline()
+                                && s.topic(UNCLEAN).partition(0).leader() == outOfSync);
+        assertEquals(
+                List.of(lastInSync),
+                isr(decided.topic(CLEAN).partition(0)),
+                "the offline partition keeps the " + "ISR of its last leader, so that it can come back clean");
         assertEquals(List.of(outOfSync), isr(decided.topic(UNCLEAN).partition(0)), "unclean leader's ISR");
-        MetadataResponseData.MetadataResponsePartition offline = Poll.until("broker " + outOfSync
-                        + " answers Metadata for " + CLEAN + " without a leader", SETTLE,
-                () -> OneRequest.metadata(cluster.broker(outOfSync).bootstrap(), CLEAN).partitions().get(0),
+        MetadataResponseData.MetadataResponsePartition offline = Poll.until(
+                "broker " + outOfSync + " answers Metadata for " + CLEAN + " without a leader",
+                SETTLE,
+                () -> OneRequest.metadata(cluster.broker(outOfSync).bootstrap(), CLEAN)
+                        .partitions()
+                        .get(0),
                 p -> p.leaderId() == ClusterClients.NO_LEADER);
         assertEquals(Errors.LEADER_NOT_AVAILABLE, Errors.forCode(offline.errorCode()), "Metadata of " + CLEAN);
 
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            Map<?, Optional<Throwable>> result = admin.electLeaders(ElectionType.UNCLEAN,
-                    Set.of(clean.topicPartition())).partitions()
+            Map<?, Optional<Throwable>> result = admin.electLeaders(
+                            ElectionType.UNCLEAN, Set.of(clean.topicPartition()))
+                    .partitions()
                     .get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
             assertEquals(Optional.empty(), result.values().iterator().next(), "unclean election of " + CLEAN);
         }
-        PartitionState elected = clean.awaitState("the unclean election on broker " + outOfSync,
-                s -> s.leader() == outOfSync);
+        PartitionState elected =
+                clean.awaitState("the unclean election on broker " + outOfSync, s -> s.leader() == outOfSync);
         assertEquals(List.of(outOfSync), isr(elected), "unclean leader's ISR");
         for (ReplicatedPartition p : both) {
             KeyedRecords.assertExactlyOnce(heldByOutOfSync.get(p), p.readAll());

@@ -52,7 +52,10 @@ class ZombieLeaderTest extends ClusterTestBase {
                 zombieKeys = frozen.keys();
                 after = partition.awaitNewLeader(before);
                 int ackedAtFailover = producer.ackedCount();
-                Poll.until("acknowledgements from the new leader " + after.leader(), SETTLE, producer::ackedCount,
+                Poll.until(
+                        "acknowledgements from the new leader " + after.leader(),
+                        SETTLE,
+                        producer::ackedCount,
                         n -> n >= ackedAtFailover + BATCH_OF_ACKS);
                 acksOne = frozen.thaw();
                 readFromZombie = consumerFetch(partition, before.leader(), Math.max(0, acksOne.baseOffset()));
@@ -63,28 +66,44 @@ class ZombieLeaderTest extends ClusterTestBase {
             producer.stop(SETTLE);
         }
 
-        assertEquals(Errors.NONE, Errors.forCode(acksOne.errorCode()), "precondition: the resumed broker "
-                + before.leader() + " still took the acks=1 batch as leader of epoch " + before.leaderEpoch());
-        assertNotEquals(Errors.NONE, Errors.forCode(acksAll.errorCode()),
+        assertEquals(
+                Errors.NONE,
+                Errors.forCode(acksOne.errorCode()),
+                "precondition: the resumed broker " + before.leader()
+                        + " still took the acks=1 batch as leader of epoch " + before.leaderEpoch());
+        assertNotEquals(
+                Errors.NONE,
+                Errors.forCode(acksAll.errorCode()),
                 "acks=all acknowledged by a leader whose followers had left it: " + acksAll);
-        assertTrue(zombieKeys.stream().noneMatch(readFromZombie::containsValue),
+        assertTrue(
+                zombieKeys.stream().noneMatch(readFromZombie::containsValue),
                 "the resumed broker let a consumer read past its high watermark: " + readFromZombie);
         assertEquals(List.of(), producer.firstNonRetriable(5), "non-retriable errors at the producer");
         List<ConsumerRecord<String, String>> read = partition.readAll();
         Set<String> readKeys = read.stream().map(ConsumerRecord::key).collect(Collectors.toSet());
-        assertTrue(zombieKeys.stream().noneMatch(readKeys::contains), () -> "a consumer read what the zombie leader "
-                + "appended at offset " + acksOne.baseOffset() + ": " + zombieKeys);
+        assertTrue(
+                zombieKeys.stream().noneMatch(readKeys::contains),
+                () -> "a consumer read what the zombie leader " + "appended at offset " + acksOne.baseOffset() + ": "
+                        + zombieKeys);
         producer.assertEveryAckedKeyReadOnce(read);
         partition.awaitIdenticalReplicas();
     }
 
     /** A consumer's Fetch from {@code offset} sent to broker {@code brokerId}: the offsets and keys it returned. */
-    private Map<Long, String> consumerFetch(ReplicatedPartition partition, int brokerId, long offset)
-            throws Exception {
-        FetchResponse response = RawConnection.once(cluster.broker(brokerId).bootstrap(), SETTLE,
-                ReplicationRequests.fetch(TOPIC, partition.topicId(), ReplicationRequests.CONSUMER,
-                        ReplicationRequests.NO_EPOCH, offset, ReplicationRequests.NO_EPOCH, 0),
-                ApiKeys.FETCH, ReplicationRequests.FETCH_VERSION);
+    private Map<Long, String> consumerFetch(ReplicatedPartition partition, int brokerId, long offset) throws Exception {
+        FetchResponse response = RawConnection.once(
+                cluster.broker(brokerId).bootstrap(),
+                SETTLE,
+                ReplicationRequests.fetch(
+                        TOPIC,
+                        partition.topicId(),
+                        ReplicationRequests.CONSUMER,
+                        ReplicationRequests.NO_EPOCH,
+                        offset,
+                        ReplicationRequests.NO_EPOCH,
+                        0),
+                ApiKeys.FETCH,
+                ReplicationRequests.FETCH_VERSION);
         FetchResponseData.PartitionData data = ReplicationRequests.partition(response);
         return data.errorCode() == Errors.NONE.code() ? ReplicationRequests.records(data) : Map.of();
     }

@@ -1,6 +1,16 @@
 package io.sluice.it.group;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.testkit.SluiceBrokerProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -12,17 +22,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Offsets committed by a consumer group survive a clean broker restart and a SIGKILL: the admin client reads them
@@ -37,6 +36,7 @@ class CommittedOffsetsDurabilityTest {
 
     @TempDir
     Path tempDir;
+
     SluiceBrokerProcess broker;
 
     @BeforeEach
@@ -46,7 +46,8 @@ class CommittedOffsetsDurabilityTest {
         try (KafkaProducer<String, String> producer = GroupIt.producer(broker.bootstrap())) {
             for (int p = 0; p < PARTITIONS; p++) {
                 for (int i = 0; i < RECORDS_PER_PARTITION; i++) {
-                    producer.send(new ProducerRecord<>(TOPIC, p, "k", "p" + p + "-" + i)).get();
+                    producer.send(new ProducerRecord<>(TOPIC, p, "k", "p" + p + "-" + i))
+                            .get();
                 }
             }
         }
@@ -62,7 +63,8 @@ class CommittedOffsetsDurabilityTest {
                 new TopicPartition(TOPIC, 0), new OffsetAndMetadata(5, "first"),
                 new TopicPartition(TOPIC, 1), new OffsetAndMetadata(11, "second"),
                 new TopicPartition(TOPIC, 2), new OffsetAndMetadata(RECORDS_PER_PARTITION, ""));
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(GroupIt.consumerProps(broker.bootstrap(), GROUP))) {
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(GroupIt.consumerProps(broker.bootstrap(), GROUP))) {
             consumer.subscribe(List.of(TOPIC));
             long deadline = System.currentTimeMillis() + TIMEOUT_MS;
             while (consumer.assignment().size() < PARTITIONS && System.currentTimeMillis() < deadline) {
@@ -76,7 +78,8 @@ class CommittedOffsetsDurabilityTest {
 
     private Map<TopicPartition, OffsetAndMetadata> committedByAdmin() throws Exception {
         try (Admin admin = GroupIt.admin(broker.bootstrap())) {
-            return admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata()
+            return admin.listConsumerGroupOffsets(GROUP)
+                    .partitionsToOffsetAndMetadata()
                     .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
         }
     }
@@ -92,7 +95,8 @@ class CommittedOffsetsDurabilityTest {
 
     /** A new member of the group starts each partition at its committed offset. */
     private void assertConsumerResumesAt(Map<TopicPartition, OffsetAndMetadata> committed) {
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(GroupIt.consumerProps(broker.bootstrap(), GROUP))) {
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(GroupIt.consumerProps(broker.bootstrap(), GROUP))) {
             consumer.subscribe(List.of(TOPIC));
             long deadline = System.currentTimeMillis() + TIMEOUT_MS;
             while (consumer.assignment().size() < PARTITIONS && System.currentTimeMillis() < deadline) {
@@ -127,7 +131,8 @@ class CommittedOffsetsDurabilityTest {
         assertCommitted(commits, "after SIGKILL and restart");
         assertConsumerResumesAt(commits);
         // The store keeps accepting commits after recovery.
-        Map<TopicPartition, OffsetAndMetadata> again = Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(7, "again"));
+        Map<TopicPartition, OffsetAndMetadata> again =
+                Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(7, "again"));
         try (Admin admin = GroupIt.admin(broker.bootstrap())) {
             admin.alterConsumerGroupOffsets(GROUP, again).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
         }

@@ -1,17 +1,10 @@
 package io.sluice.it.group;
 
-import io.sluice.testkit.SluiceBrokerProcess;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
-import org.apache.kafka.clients.consumer.RangeAssignor;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import io.sluice.testkit.SluiceBrokerProcess;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,10 +18,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 6's churn scenario: three Java consumers (each in its own JVM) share a 12-partition topic while a producer
@@ -43,6 +42,7 @@ class ConsumerGroupChurnTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -53,7 +53,8 @@ class ConsumerGroupChurnTest {
 
     /** Eager (range) and incremental (cooperative-sticky) rebalancing, as the Java client drives them. */
     static Stream<Arguments> assignors() {
-        return Stream.of(Arguments.of("eager", RangeAssignor.class.getName()),
+        return Stream.of(
+                Arguments.of("eager", RangeAssignor.class.getName()),
                 Arguments.of("cooperative", CooperativeStickyAssignor.class.getName()));
     }
 
@@ -70,29 +71,34 @@ class ConsumerGroupChurnTest {
         final Thread thread;
 
         BackgroundProducer(String bootstrap) {
-            thread = new Thread(() -> {
-                try (KafkaProducer<String, String> producer = GroupIt.producer(bootstrap)) {
-                    long i = 0;
-                    while (running.get()) {
-                        int partition = (int) (i % PARTITIONS);
-                        producer.send(new ProducerRecord<>(TOPIC, partition, "k" + i, "v" + i), (metadata, e) -> {
-                            if (e != null) {
-                                failure.compareAndSet(null, e);
-                            } else {
-                                acked.computeIfAbsent(metadata.partition(), p -> ConcurrentHashMap.newKeySet())
-                                        .add(metadata.offset());
+            thread = new Thread(
+                    () -> {
+                        try (KafkaProducer<String, String> producer = GroupIt.producer(bootstrap)) {
+                            long i = 0;
+                            while (running.get()) {
+                                int partition = (int) (i % PARTITIONS);
+                                producer.send(
+                                        new ProducerRecord<>(TOPIC, partition, "k" + i, "v" + i), (metadata, e) -> {
+                                            if (e != null) {
+                                                failure.compareAndSet(null, e);
+                                            } else {
+                                                acked.computeIfAbsent(
+                                                                metadata.partition(),
+                                                                p -> ConcurrentHashMap.newKeySet())
+                                                        .add(metadata.offset());
+                                            }
+                                        });
+                                i++;
+                                if (i % 50 == 0) {
+                                    Thread.sleep(20);
+                                }
                             }
-                        });
-                        i++;
-                        if (i % 50 == 0) {
-                            Thread.sleep(20);
+                            producer.flush();
+                        } catch (Exception e) {
+                            failure.compareAndSet(null, e);
                         }
-                    }
-                    producer.flush();
-                } catch (Exception e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "background-producer");
+                    },
+                    "background-producer");
             thread.start();
         }
 

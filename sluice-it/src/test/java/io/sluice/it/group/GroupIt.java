@@ -1,8 +1,14 @@
 package io.sluice.it.group;
 
 import io.sluice.testkit.ChildProcessRunner;
-
 import io.sluice.testkit.SluiceBrokerProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -12,15 +18,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-
 /**
  * What the consumer-group integration tests share: the broker settings they run with, client configurations with
  * bounded timeouts, topic creation, and the command line that starts a class of this test classpath in its own JVM.
@@ -29,16 +26,15 @@ import java.util.concurrent.TimeUnit;
 final class GroupIt {
     /** Short initial delay and session bounds so rebalances in tests take seconds, not minutes. */
     static final String[] BROKER_OVERRIDES = {
-            "group.initial.rebalance.delay.ms=300",
-            "group.min.session.timeout.ms=6000",
+        "group.initial.rebalance.delay.ms=300", "group.min.session.timeout.ms=6000",
     };
+
     static final int SESSION_TIMEOUT_MS = 6000;
     static final int HEARTBEAT_INTERVAL_MS = 1000;
     static final int REQUEST_TIMEOUT_MS = 20_000;
     static final Path KEPT_LOGS = Path.of("target", "broker-logs");
 
-    private GroupIt() {
-    }
+    private GroupIt() {}
 
     static SluiceBrokerProcess startBroker(Path tempDir) throws IOException {
         return SluiceBrokerProcess.start(tempDir.resolve("data"), BROKER_OVERRIDES);
@@ -59,7 +55,9 @@ final class GroupIt {
         try {
             Files.createDirectories(KEPT_LOGS);
             if (Files.exists(broker.logFile())) {
-                Files.copy(broker.logFile(), KEPT_LOGS.resolve(testClass.getSimpleName() + ".log"),
+                Files.copy(
+                        broker.logFile(),
+                        KEPT_LOGS.resolve(testClass.getSimpleName() + ".log"),
                         StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
@@ -77,7 +75,8 @@ final class GroupIt {
 
     static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
         try (Admin admin = admin(bootstrap)) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all()
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                    .all()
                     .get(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         }
     }

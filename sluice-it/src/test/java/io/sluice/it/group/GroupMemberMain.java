@@ -1,15 +1,5 @@
 package io.sluice.it.group;
 
-import org.apache.kafka.clients.consumer.CommitFailedException;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.RangeAssignor;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.RebalanceInProgressException;
-
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -20,6 +10,15 @@ import java.util.List;
 import java.util.Properties;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 
 /**
  * A consumer-group member run in its own JVM by {@link GroupMemberProcess}: subscribes to a topic with the
@@ -34,8 +33,7 @@ public final class GroupMemberMain {
     private static final Duration POLL = Duration.ofMillis(200);
     static final int STATIC_SESSION_TIMEOUT_MS = 45_000;
 
-    private GroupMemberMain() {
-    }
+    private GroupMemberMain() {}
 
     public static void main(String[] args) throws Exception {
         String bootstrap = args[0];
@@ -45,19 +43,22 @@ public final class GroupMemberMain {
         String instanceId = args.length > 4 ? args[4] : null;
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         AtomicBoolean stop = new AtomicBoolean();
-        Thread stdin = new Thread(() -> {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    if (line.trim().equals("stop")) {
-                        break;
+        Thread stdin = new Thread(
+                () -> {
+                    try (BufferedReader reader =
+                            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = reader.readLine()) != null) {
+                            if (line.trim().equals("stop")) {
+                                break;
+                            }
+                        }
+                    } catch (Exception ignored) {
+                        // the parent went away: stop as well
                     }
-                }
-            } catch (Exception ignored) {
-                // the parent went away: stop as well
-            }
-            stop.set(true);
-        }, "stdin");
+                    stop.set(true);
+                },
+                "stdin");
         stdin.setDaemon(true);
         stdin.start();
 

@@ -1,7 +1,5 @@
 package io.sluice.it.group;
 
-import org.apache.kafka.clients.consumer.RangeAssignor;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -16,6 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.RangeAssignor;
 
 /**
  * Parent-side handle of a {@link GroupMemberMain} JVM: reads its output into the partitions it owns now and the
@@ -33,8 +32,7 @@ final class GroupMemberProcess implements AutoCloseable {
     private volatile boolean closedCleanly;
 
     /** What the member said it owns after its latest rebalance. */
-    record Owned(int generation, String memberId, Set<Integer> partitions) {
-    }
+    record Owned(int generation, String memberId, Set<Integer> partitions) {}
 
     private GroupMemberProcess(String name, Path errFile, Process process) {
         this.name = name;
@@ -45,17 +43,30 @@ final class GroupMemberProcess implements AutoCloseable {
         this.pump.start();
     }
 
-    static GroupMemberProcess start(String name, String bootstrap, String topic, String groupId, String assignor,
-                                    Path logDir) throws IOException {
-        return start(name, new ProcessBuilder(GroupIt.javaCommand(GroupMemberMain.class.getName(),
-                bootstrap, topic, groupId, assignor)), logDir);
+    static GroupMemberProcess start(
+            String name, String bootstrap, String topic, String groupId, String assignor, Path logDir)
+            throws IOException {
+        return start(
+                name,
+                new ProcessBuilder(
+                        GroupIt.javaCommand(GroupMemberMain.class.getName(), bootstrap, topic, groupId, assignor)),
+                logDir);
     }
 
     /** A static member: {@code instanceId} is its group.instance.id. */
-    static GroupMemberProcess startStatic(String name, String bootstrap, String topic, String groupId,
-                                          String instanceId, Path logDir) throws IOException {
-        return start(name, new ProcessBuilder(GroupIt.javaCommand(GroupMemberMain.class.getName(),
-                bootstrap, topic, groupId, RangeAssignor.class.getName(), instanceId)), logDir);
+    static GroupMemberProcess startStatic(
+            String name, String bootstrap, String topic, String groupId, String instanceId, Path logDir)
+            throws IOException {
+        return start(
+                name,
+                new ProcessBuilder(GroupIt.javaCommand(
+                        GroupMemberMain.class.getName(),
+                        bootstrap,
+                        topic,
+                        groupId,
+                        RangeAssignor.class.getName(),
+                        instanceId)),
+                logDir);
     }
 
     private static GroupMemberProcess start(String name, ProcessBuilder builder, Path logDir) throws IOException {
@@ -65,18 +76,21 @@ final class GroupMemberProcess implements AutoCloseable {
     }
 
     private void pumpOutput() {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 String[] parts = line.split(" ");
                 if (parts[0].equals("REC")) {
-                    processed.computeIfAbsent(Integer.parseInt(parts[1]), p -> ConcurrentHashMap.newKeySet())
+                    processed
+                            .computeIfAbsent(Integer.parseInt(parts[1]), p -> ConcurrentHashMap.newKeySet())
                             .add(Long.parseLong(parts[2]));
                 } else if (parts[0].equals("OWNED")) {
                     Set<Integer> partitions = new TreeSet<>();
                     if (!parts[3].equals("-")) {
-                        Arrays.stream(parts[3].split(",")).map(Integer::parseInt).forEach(partitions::add);
+                        Arrays.stream(parts[3].split(","))
+                                .map(Integer::parseInt)
+                                .forEach(partitions::add);
                     }
                     owned = new Owned(Integer.parseInt(parts[1]), parts[2], partitions);
                 } else if (parts[0].equals("CLOSED")) {

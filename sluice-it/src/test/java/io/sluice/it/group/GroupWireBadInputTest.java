@@ -1,12 +1,16 @@
 package io.sluice.it.group;
 
-import org.apache.kafka.common.message.FindCoordinatorRequestData;
-import org.apache.kafka.common.requests.FindCoordinatorRequest;
-import org.apache.kafka.common.requests.FindCoordinatorResponse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.sluice.testkit.RawKafkaSocket;
 import io.sluice.testkit.SluiceBrokerProcess;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
@@ -16,6 +20,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.FindCoordinatorRequest;
+import org.apache.kafka.common.requests.FindCoordinatorResponse;
 import org.apache.kafka.common.requests.HeartbeatRequest;
 import org.apache.kafka.common.requests.HeartbeatResponse;
 import org.apache.kafka.common.requests.JoinGroupRequest;
@@ -30,13 +36,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Bad group requests over the wire get the errors Kafka returns, and the coordinator keeps serving the group that
@@ -53,6 +52,7 @@ class GroupWireBadInputTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -69,8 +69,8 @@ class GroupWireBadInputTest {
     private static int correlation = 1;
 
     @SuppressWarnings("unchecked")
-    private static <R extends AbstractResponse> R send(RawKafkaSocket socket, AbstractRequest.Builder<?> builder,
-                                                       ApiKeys api, short version) throws IOException {
+    private static <R extends AbstractResponse> R send(
+            RawKafkaSocket socket, AbstractRequest.Builder<?> builder, ApiKeys api, short version) throws IOException {
         RequestHeader header = new RequestHeader(api, version, "bad-input", correlation++);
         socket.sendFrame(builder.build(version).serializeWithHeader(header));
         return (R) AbstractResponse.parseResponse(socket.readFrame(MAX_RESPONSE_BYTES), header);
@@ -79,22 +79,33 @@ class GroupWireBadInputTest {
     private static JoinGroupRequestData join(String group, String memberId, String protocolType, byte[] metadata) {
         JoinGroupRequestData.JoinGroupRequestProtocolCollection protocols =
                 new JoinGroupRequestData.JoinGroupRequestProtocolCollection();
-        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range").setMetadata(metadata));
-        return new JoinGroupRequestData().setGroupId(group).setMemberId(memberId).setProtocolType(protocolType)
-                .setSessionTimeoutMs(GroupIt.SESSION_TIMEOUT_MS).setRebalanceTimeoutMs(30_000).setProtocols(protocols);
+        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol()
+                .setName("range")
+                .setMetadata(metadata));
+        return new JoinGroupRequestData()
+                .setGroupId(group)
+                .setMemberId(memberId)
+                .setProtocolType(protocolType)
+                .setSessionTimeoutMs(GroupIt.SESSION_TIMEOUT_MS)
+                .setRebalanceTimeoutMs(30_000)
+                .setProtocols(protocols);
     }
 
     private static byte[] subscription() {
-        return Utils.toArray(ConsumerProtocol.serializeSubscription(
-                new ConsumerPartitionAssignor.Subscription(List.of(TOPIC))));
+        return Utils.toArray(
+                ConsumerProtocol.serializeSubscription(new ConsumerPartitionAssignor.Subscription(List.of(TOPIC))));
     }
 
     private static void awaitCoordinator(RawKafkaSocket socket, String group) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
-            FindCoordinatorResponse response = send(socket, new FindCoordinatorRequest.Builder(
-                    new FindCoordinatorRequestData().setKeyType(FindCoordinatorRequest.CoordinatorType.GROUP.id())
-                            .setCoordinatorKeys(List.of(group))), ApiKeys.FIND_COORDINATOR, (short) 4);
+            FindCoordinatorResponse response = send(
+                    socket,
+                    new FindCoordinatorRequest.Builder(new FindCoordinatorRequestData()
+                            .setKeyType(FindCoordinatorRequest.CoordinatorType.GROUP.id())
+                            .setCoordinatorKeys(List.of(group))),
+                    ApiKeys.FIND_COORDINATOR,
+                    (short) 4);
             Errors error = Errors.forCode(response.data().coordinators().get(0).errorCode());
             if (error == Errors.NONE) {
                 return;
@@ -112,7 +123,8 @@ class GroupWireBadInputTest {
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
-            JoinGroupResponse response = send(socket, new JoinGroupRequest.Builder(request), ApiKeys.JOIN_GROUP, JOIN_V);
+            JoinGroupResponse response =
+                    send(socket, new JoinGroupRequest.Builder(request), ApiKeys.JOIN_GROUP, JOIN_V);
             if (response.data().errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code()
                     || System.nanoTime() > deadline) {
                 return response.data();
@@ -123,14 +135,19 @@ class GroupWireBadInputTest {
 
     private static Errors commit(RawKafkaSocket socket, String group, String memberId, int generation, String topic)
             throws IOException {
-        OffsetCommitRequestData data = new OffsetCommitRequestData().setGroupId(group).setMemberId(memberId)
-                .setGenerationIdOrMemberEpoch(generation).setTopics(List.of(
-                        new OffsetCommitRequestData.OffsetCommitRequestTopic().setName(topic).setPartitions(List.of(
-                                new OffsetCommitRequestData.OffsetCommitRequestPartition().setPartitionIndex(0)
-                                        .setCommittedOffset(1)))));
-        OffsetCommitResponse response = send(socket, new OffsetCommitRequest.Builder(data), ApiKeys.OFFSET_COMMIT,
-                COMMIT_V);
-        return Errors.forCode(response.data().topics().get(0).partitions().get(0).errorCode());
+        OffsetCommitRequestData data = new OffsetCommitRequestData()
+                .setGroupId(group)
+                .setMemberId(memberId)
+                .setGenerationIdOrMemberEpoch(generation)
+                .setTopics(List.of(new OffsetCommitRequestData.OffsetCommitRequestTopic()
+                        .setName(topic)
+                        .setPartitions(List.of(new OffsetCommitRequestData.OffsetCommitRequestPartition()
+                                .setPartitionIndex(0)
+                                .setCommittedOffset(1)))));
+        OffsetCommitResponse response =
+                send(socket, new OffsetCommitRequest.Builder(data), ApiKeys.OFFSET_COMMIT, COMMIT_V);
+        return Errors.forCode(
+                response.data().topics().get(0).partitions().get(0).errorCode());
     }
 
     @Test
@@ -143,32 +160,57 @@ class GroupWireBadInputTest {
             // A well-behaved member makes group "good" stable.
             JoinGroupResponseData first = joinResponse(socket, join("good", "", "consumer", subscription()));
             assertEquals(Errors.MEMBER_ID_REQUIRED.code(), first.errorCode());
-            JoinGroupResponseData joined = joinResponse(socket, join("good", first.memberId(), "consumer", subscription()));
+            JoinGroupResponseData joined =
+                    joinResponse(socket, join("good", first.memberId(), "consumer", subscription()));
             assertEquals(Errors.NONE.code(), joined.errorCode());
             String member = joined.memberId();
             int generation = joined.generationId();
-            SyncGroupResponse synced = send(socket, new SyncGroupRequest.Builder(new SyncGroupRequestData()
-                    .setGroupId("good").setMemberId(member).setGenerationId(generation).setProtocolType("consumer")
-                    .setProtocolName("range").setAssignments(List.of(new SyncGroupRequestData.SyncGroupRequestAssignment()
-                            .setMemberId(member).setAssignment(new byte[0])))), ApiKeys.SYNC_GROUP, SYNC_V);
+            SyncGroupResponse synced = send(
+                    socket,
+                    new SyncGroupRequest.Builder(new SyncGroupRequestData()
+                            .setGroupId("good")
+                            .setMemberId(member)
+                            .setGenerationId(generation)
+                            .setProtocolType("consumer")
+                            .setProtocolName("range")
+                            .setAssignments(List.of(new SyncGroupRequestData.SyncGroupRequestAssignment()
+                                    .setMemberId(member)
+                                    .setAssignment(new byte[0])))),
+                    ApiKeys.SYNC_GROUP,
+                    SYNC_V);
             assertEquals(Errors.NONE.code(), synced.data().errorCode());
 
-            assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL.code(),
-                    joinResponse(socket, join("good", "", "connect", subscription())).errorCode(), "unknown protocol type");
-            assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL.code(),
-                    joinResponse(socket, join("other", "", "", subscription())).errorCode(), "empty protocol type");
-            assertEquals(Errors.INVALID_REQUEST.code(),
-                    joinResponse(socket, join("big", "", "consumer", new byte[2 * 1024 * 1024])).errorCode(),
+            assertEquals(
+                    Errors.INCONSISTENT_GROUP_PROTOCOL.code(),
+                    joinResponse(socket, join("good", "", "connect", subscription()))
+                            .errorCode(),
+                    "unknown protocol type");
+            assertEquals(
+                    Errors.INCONSISTENT_GROUP_PROTOCOL.code(),
+                    joinResponse(socket, join("other", "", "", subscription())).errorCode(),
+                    "empty protocol type");
+            assertEquals(
+                    Errors.INVALID_REQUEST.code(),
+                    joinResponse(socket, join("big", "", "consumer", new byte[2 * 1024 * 1024]))
+                            .errorCode(),
                     "member metadata above group.member.metadata.max.bytes");
 
             assertEquals(Errors.ILLEGAL_GENERATION, commit(socket, "good", member, generation + 1, TOPIC));
             assertEquals(Errors.UNKNOWN_MEMBER_ID, commit(socket, "good", "intruder", generation, TOPIC));
-            assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION, commit(socket, "good", member, generation, "no-such-topic"));
+            assertEquals(
+                    Errors.UNKNOWN_TOPIC_OR_PARTITION, commit(socket, "good", member, generation, "no-such-topic"));
             assertEquals(Errors.ILLEGAL_GENERATION, commit(socket, "never-seen", "m", 4, TOPIC));
 
-            assertEquals(Errors.NONE, commit(socket, "good", member, generation, TOPIC), "the good member still commits");
-            HeartbeatResponse heartbeat = send(socket, new HeartbeatRequest.Builder(new HeartbeatRequestData()
-                    .setGroupId("good").setMemberId(member).setGenerationId(generation)), ApiKeys.HEARTBEAT, HEARTBEAT_V);
+            assertEquals(
+                    Errors.NONE, commit(socket, "good", member, generation, TOPIC), "the good member still commits");
+            HeartbeatResponse heartbeat = send(
+                    socket,
+                    new HeartbeatRequest.Builder(new HeartbeatRequestData()
+                            .setGroupId("good")
+                            .setMemberId(member)
+                            .setGenerationId(generation)),
+                    ApiKeys.HEARTBEAT,
+                    HEARTBEAT_V);
             assertEquals(Errors.NONE.code(), heartbeat.data().errorCode());
         }
     }

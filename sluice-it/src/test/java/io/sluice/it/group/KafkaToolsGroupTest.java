@@ -1,13 +1,11 @@
 package io.sluice.it.group;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.it.InProcessTool;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.SluiceBrokerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,9 +15,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Apache Kafka's own command-line tools (org.apache.kafka:kafka-tools 3.9, each run in-process by InProcessTool) against Sluice:
@@ -36,6 +35,7 @@ class KafkaToolsGroupTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -56,10 +56,21 @@ class KafkaToolsGroupTest {
     }
 
     private static Set<String> consoleConsume() throws IOException {
-        ProcessResult consumed = tool("org.apache.kafka.tools.consumer.ConsoleConsumer",
-                "--bootstrap-server", broker.bootstrap(), "--topic", TOPIC, "--group", GROUP,
-                "--from-beginning", "--max-messages", Integer.toString(MESSAGES), "--timeout-ms", "60000",
-                "--consumer-property", "session.timeout.ms=" + GroupIt.SESSION_TIMEOUT_MS);
+        ProcessResult consumed = tool(
+                "org.apache.kafka.tools.consumer.ConsoleConsumer",
+                "--bootstrap-server",
+                broker.bootstrap(),
+                "--topic",
+                TOPIC,
+                "--group",
+                GROUP,
+                "--from-beginning",
+                "--max-messages",
+                Integer.toString(MESSAGES),
+                "--timeout-ms",
+                "60000",
+                "--consumer-property",
+                "session.timeout.ms=" + GroupIt.SESSION_TIMEOUT_MS);
         return consumed.stdoutLines().stream().filter(l -> !l.isBlank()).collect(Collectors.toCollection(TreeSet::new));
     }
 
@@ -68,29 +79,44 @@ class KafkaToolsGroupTest {
         full[0] = "--bootstrap-server";
         full[1] = broker.bootstrap();
         System.arraycopy(args, 0, full, 2, args.length);
-        return tool("org.apache.kafka.tools.consumer.group.ConsumerGroupCommand", full).stdoutText();
+        return tool("org.apache.kafka.tools.consumer.group.ConsumerGroupCommand", full)
+                .stdoutText();
     }
 
     @Test
     void shouldConsumeWithGroupThenListDescribeAndResetIt() throws Exception {
-        tool("org.apache.kafka.tools.VerifiableProducer", "--bootstrap-server", broker.bootstrap(),
-                "--topic", TOPIC, "--max-messages", Integer.toString(MESSAGES), "--acks", "-1");
-        Set<String> expected = IntStream.range(0, MESSAGES).mapToObj(Integer::toString)
-                .collect(Collectors.toCollection(TreeSet::new));
+        tool(
+                "org.apache.kafka.tools.VerifiableProducer",
+                "--bootstrap-server",
+                broker.bootstrap(),
+                "--topic",
+                TOPIC,
+                "--max-messages",
+                Integer.toString(MESSAGES),
+                "--acks",
+                "-1");
+        Set<String> expected =
+                IntStream.range(0, MESSAGES).mapToObj(Integer::toString).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(expected, consoleConsume(), "the console consumer reads every produced value");
 
         assertTrue(groups("--list").lines().anyMatch(GROUP::equals), "the group is listed");
         String described = groups("--describe", "--group", GROUP);
-        long atEnd = described.lines().filter(l -> l.startsWith(GROUP + " ") && l.contains(TOPIC)).count();
+        long atEnd = described
+                .lines()
+                .filter(l -> l.startsWith(GROUP + " ") && l.contains(TOPIC))
+                .count();
         assertEquals(PARTITIONS, atEnd, described);
-        assertTrue(described.lines().filter(l -> l.startsWith(GROUP + " ")).allMatch(l -> {
-            String[] cols = l.trim().split("\\s+");
-            return cols[3].equals(cols[4]) && cols[5].equals("0");
-        }), "current offset equals the log end, lag 0:\n" + described);
+        assertTrue(
+                described.lines().filter(l -> l.startsWith(GROUP + " ")).allMatch(l -> {
+                    String[] cols = l.trim().split("\\s+");
+                    return cols[3].equals(cols[4]) && cols[5].equals("0");
+                }),
+                "current offset equals the log end, lag 0:\n" + described);
 
         // kafka-tools 3.9 prints the reset rows without line breaks between them: match rows anywhere.
         String reset = groups("--reset-offsets", "--group", GROUP, "--topic", TOPIC, "--to-earliest", "--execute");
-        Matcher row = Pattern.compile(Pattern.quote(GROUP) + "\\s+" + TOPIC + "\\s+(\\d+)\\s+(\\d+)").matcher(reset);
+        Matcher row = Pattern.compile(Pattern.quote(GROUP) + "\\s+" + TOPIC + "\\s+(\\d+)\\s+(\\d+)")
+                .matcher(reset);
         Set<String> resetPartitions = new TreeSet<>();
         while (row.find()) {
             assertEquals("0", row.group(2), reset);

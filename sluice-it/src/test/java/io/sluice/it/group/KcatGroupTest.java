@@ -1,8 +1,18 @@
 package io.sluice.it.group;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.testkit.Kcat;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.SluiceBrokerProcess;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -14,17 +24,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /** librdkafka's balanced consumer ({@code kcat -G}) reads a topic to its end through a Sluice consumer group. */
 class KcatGroupTest {
     private static final String TOPIC = "kcat-group-topic";
@@ -34,6 +33,7 @@ class KcatGroupTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -56,20 +56,34 @@ class KcatGroupTest {
 
     @Test
     void shouldReadTopicToTheEndAsBalancedConsumer() throws Exception {
-        ProcessResult result = new Kcat(broker.bootstrap()).run(new byte[0], "-G", GROUP,
-                "-X", "auto.offset.reset=earliest", "-X", "session.timeout.ms=" + GroupIt.SESSION_TIMEOUT_MS,
-                "-o", "beginning", "-e", "-q", "-f", "%s\\n", TOPIC);
+        ProcessResult result = new Kcat(broker.bootstrap())
+                .run(
+                        new byte[0],
+                        "-G",
+                        GROUP,
+                        "-X",
+                        "auto.offset.reset=earliest",
+                        "-X",
+                        "session.timeout.ms=" + GroupIt.SESSION_TIMEOUT_MS,
+                        "-o",
+                        "beginning",
+                        "-e",
+                        "-q",
+                        "-f",
+                        "%s\\n",
+                        TOPIC);
         assertTrue(result.succeeded(), () -> result.describe() + "\nbroker: " + broker.outputTail());
-        Set<String> expected = IntStream.range(0, RECORDS).mapToObj(i -> "v" + i)
-                .collect(Collectors.toCollection(TreeSet::new));
-        Set<String> read = result.stdoutLines().stream().filter(l -> !l.isBlank())
-                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> expected =
+                IntStream.range(0, RECORDS).mapToObj(i -> "v" + i).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> read =
+                result.stdoutLines().stream().filter(l -> !l.isBlank()).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(expected, read);
 
         // librdkafka commits what it consumed when it leaves: the group's offsets are at the end of each partition.
         try (Admin admin = GroupIt.admin(broker.bootstrap())) {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(GROUP)
-                    .partitionsToOffsetAndMetadata().get(60, TimeUnit.SECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(60, TimeUnit.SECONDS);
             assertEquals(PARTITIONS, committed.size(), committed.toString());
             committed.values().forEach(o -> assertEquals(RECORDS / PARTITIONS, o.offset(), committed.toString()));
         }

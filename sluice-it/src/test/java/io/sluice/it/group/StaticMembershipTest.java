@@ -1,22 +1,21 @@
 package io.sluice.it.group;
 
-import io.sluice.testkit.SluiceBrokerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testkit.SluiceBrokerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Static membership (group.instance.id, KIP-345) with the Java client: a static member whose process is SIGKILLed and
@@ -33,6 +32,7 @@ class StaticMembershipTest {
 
     @TempDir
     static Path tempDir;
+
     static SluiceBrokerProcess broker;
 
     @BeforeAll
@@ -46,7 +46,8 @@ class StaticMembershipTest {
         GroupIt.stopAndKeepLog(broker, StaticMembershipTest.class);
     }
 
-    private static GroupMemberProcess.Owned awaitOwned(GroupMemberProcess member, String step) throws InterruptedException {
+    private static GroupMemberProcess.Owned awaitOwned(GroupMemberProcess member, String step)
+            throws InterruptedException {
         long deadline = System.currentTimeMillis() + TIMEOUT_MS;
         while (member.owned() == null && System.currentTimeMillis() < deadline) {
             Thread.sleep(100);
@@ -63,7 +64,8 @@ class StaticMembershipTest {
             if (oa != null && ob != null && oa.generation() == ob.generation()) {
                 Set<Integer> all = new HashSet<>(oa.partitions());
                 all.addAll(ob.partitions());
-                if (all.size() == PARTITIONS && oa.partitions().size() + ob.partitions().size() == PARTITIONS) {
+                if (all.size() == PARTITIONS
+                        && oa.partitions().size() + ob.partitions().size() == PARTITIONS) {
                     return;
                 }
             }
@@ -80,16 +82,18 @@ class StaticMembershipTest {
         String bootstrap = broker.bootstrap();
         List<GroupMemberProcess> everyone = new ArrayList<>();
         try {
-            GroupMemberProcess first = GroupMemberProcess.startStatic("first", bootstrap, TOPIC, GROUP, "instance-1", logs);
-            GroupMemberProcess other = GroupMemberProcess.startStatic("other", bootstrap, TOPIC, GROUP, "instance-2", logs);
+            GroupMemberProcess first =
+                    GroupMemberProcess.startStatic("first", bootstrap, TOPIC, GROUP, "instance-1", logs);
+            GroupMemberProcess other =
+                    GroupMemberProcess.startStatic("other", bootstrap, TOPIC, GROUP, "instance-2", logs);
             everyone.addAll(List.of(first, other));
             awaitBothOwnAll(first, other);
             GroupMemberProcess.Owned before = first.owned();
             GroupMemberProcess.Owned otherBefore = other.owned();
 
             first.crash();
-            GroupMemberProcess restarted = GroupMemberProcess.startStatic("restarted", bootstrap, TOPIC, GROUP,
-                    "instance-1", logs);
+            GroupMemberProcess restarted =
+                    GroupMemberProcess.startStatic("restarted", bootstrap, TOPIC, GROUP, "instance-1", logs);
             everyone.add(restarted);
             GroupMemberProcess.Owned after = awaitOwned(restarted, "restarted static member");
             assertNotEquals(before.memberId(), after.memberId(), "the restarted instance has a new member id");

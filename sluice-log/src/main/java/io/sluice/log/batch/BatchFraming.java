@@ -1,19 +1,18 @@
 package io.sluice.log.batch;
 
-import io.sluice.record.batch.RecordBatchView;
-
 import static io.sluice.record.batch.RecordBatchDescriptor.LOG_OVERHEAD;
 import static io.sluice.record.batch.RecordBatchDescriptor.MAGIC_V2;
 import static io.sluice.record.batch.RecordBatchDescriptor.NO_PRODUCER_ID;
 import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
+
+import io.sluice.record.batch.RecordBatchView;
 
 /**
  * The header checks storage needs before trusting a batch's length and offsets, whether the bytes come from a
  * producer (already validated upstream) or from a segment file being recovered. Stateless; thread-safe.
  */
 public final class BatchFraming {
-    private BatchFraming() {
-    }
+    private BatchFraming() {}
 
     /**
      * @param available bytes available from the batch start; the header must already be readable when

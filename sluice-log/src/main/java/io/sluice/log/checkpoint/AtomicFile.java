@@ -10,14 +10,13 @@ import java.nio.file.StandardOpenOption;
 
 /** Replaces a small file atomically: a temporary sibling, fsync, rename. Stateless; callers serialize writers. */
 public final class AtomicFile {
-    private AtomicFile() {
-    }
+    private AtomicFile() {}
 
     /** Writes the remaining bytes of {@code bytes} as the new content of {@code file}. */
     public static void write(Path file, ByteBuffer bytes) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel channel = FileChannel.open(
+                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             while (bytes.hasRemaining()) {
                 channel.write(bytes);
             }

@@ -16,16 +16,16 @@ public final class CleanShutdownFile {
     public static final String FILE_NAME = "clean-shutdown-checkpoint";
     private static final long MAX_FILE_BYTES = 128;
 
-    private CleanShutdownFile() {
-    }
+    private CleanShutdownFile() {}
 
     /** Offsets recorded at clean shutdown. */
-    public record Offsets(long recoveryPoint, long logStartOffset) {
-    }
+    public record Offsets(long recoveryPoint, long logStartOffset) {}
 
     public static void write(Path dir, Offsets offsets) throws IOException {
         Path file = dir.resolve(FILE_NAME);
-        Files.writeString(file, "0 " + offsets.recoveryPoint() + " " + offsets.logStartOffset() + "\n",
+        Files.writeString(
+                file,
+                "0 " + offsets.recoveryPoint() + " " + offsets.logStartOffset() + "\n",
                 StandardCharsets.US_ASCII);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             channel.force(true);
@@ -48,7 +48,8 @@ public final class CleanShutdownFile {
         String text = new String(Files.readAllBytes(file), StandardCharsets.US_ASCII).trim();
         String[] parts = text.split(" ");
         if (parts.length != 3 || !parts[0].equals("0")) {
-            throw new CorruptCheckpointException(file, 1, "expected '0 recoveryPoint logStartOffset', got '" + text + "'");
+            throw new CorruptCheckpointException(
+                    file, 1, "expected '0 recoveryPoint logStartOffset', got '" + text + "'");
         }
         try {
             long recoveryPoint = Long.parseLong(parts[1]);

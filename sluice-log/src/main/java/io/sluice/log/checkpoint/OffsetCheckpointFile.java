@@ -1,7 +1,6 @@
 package io.sluice.log.checkpoint;
 
 import io.sluice.log.TopicPartitionKey;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -61,8 +60,12 @@ public final class OffsetCheckpointFile {
             StringBuilder text = new StringBuilder();
             text.append(VERSION).append('\n').append(offsets.size()).append('\n');
             for (Map.Entry<TopicPartitionKey, Long> e : offsets.entrySet()) {
-                text.append(e.getKey().topic()).append(' ').append(e.getKey().partition()).append(' ')
-                        .append(e.getValue()).append('\n');
+                text.append(e.getKey().topic())
+                        .append(' ')
+                        .append(e.getKey().partition())
+                        .append(' ')
+                        .append(e.getValue())
+                        .append('\n');
             }
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
@@ -95,8 +98,8 @@ public final class OffsetCheckpointFile {
         if (!Files.exists(file)) {
             return offsets;
         }
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
-                StandardCharsets.UTF_8.newDecoder()))) {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()))) {
             String versionLine = readLine(reader, file, 1);
             if (versionLine == null || !versionLine.equals(Integer.toString(VERSION))) {
                 throw new CorruptCheckpointException(file, 1, "version '" + versionLine + "' is not " + VERSION);
@@ -108,8 +111,8 @@ public final class OffsetCheckpointFile {
             while ((line = readLine(reader, file, ++lineNumber)) != null) {
                 String[] parts = line.split(" ");
                 if (parts.length != 3 || parts[0].isEmpty()) {
-                    throw new CorruptCheckpointException(file, lineNumber, "expected 'topic partition offset', got '"
-                            + line + "'");
+                    throw new CorruptCheckpointException(
+                            file, lineNumber, "expected 'topic partition offset', got '" + line + "'");
                 }
                 long partition = parseNonNegative(parts[1], file, lineNumber, "partition");
                 if (partition > Integer.MAX_VALUE) {
@@ -122,8 +125,8 @@ public final class OffsetCheckpointFile {
                 }
             }
             if (offsets.size() != expected) {
-                throw new CorruptCheckpointException(file, lineNumber, "entry count " + expected + " but "
-                        + offsets.size() + " entries found");
+                throw new CorruptCheckpointException(
+                        file, lineNumber, "entry count " + expected + " but " + offsets.size() + " entries found");
             }
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new CorruptCheckpointException(file, 0, "not UTF-8 text");
@@ -139,7 +142,8 @@ public final class OffsetCheckpointFile {
                 return line.toString();
             }
             if (line.length() >= MAX_LINE_CHARS) {
-                throw new CorruptCheckpointException(file, lineNumber, "line longer than " + MAX_LINE_CHARS + " characters");
+                throw new CorruptCheckpointException(
+                        file, lineNumber, "line longer than " + MAX_LINE_CHARS + " characters");
             }
             line.append((char) c);
         }

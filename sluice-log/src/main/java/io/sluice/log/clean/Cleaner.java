@@ -10,9 +10,6 @@ import io.sluice.record.batch.BatchFormatException;
 import io.sluice.record.batch.RecordBatchView;
 import io.sluice.record.clean.BatchRebuilder;
 import io.sluice.record.clean.DecodedBatch;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -20,6 +17,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Cleans one log as Kafka's cleaner does. First the dirty section is read and the offset of the latest record of every
@@ -144,8 +143,9 @@ final class Cleaner implements AutoCloseable {
             }
         }
         if (sawBatch && map.latestOffset() < start) {
-            throw new IOException("the offset map of " + map.maxEntries() + " keys cannot hold the keys of one batch of "
-                    + target.key() + " at offset " + start + "; raise log.cleaner.dedupe.buffer.size");
+            throw new IOException(
+                    "the offset map of " + map.maxEntries() + " keys cannot hold the keys of one batch of "
+                            + target.key() + " at offset " + start + "; raise log.cleaner.dedupe.buffer.size");
         }
         stats.mapped(map.size());
         return map.latestOffset() < start ? start : map.latestOffset() + 1;
@@ -156,7 +156,8 @@ final class Cleaner implements AutoCloseable {
         int n = decode(batch);
         ByteBuffer records = decoded.records();
         for (int r = 0; r < n; r++) {
-            if (decoded.keyLength(r) >= 0 && decoded.offset(r) >= start
+            if (decoded.keyLength(r) >= 0
+                    && decoded.offset(r) >= start
                     && !map.put(records, decoded.keyPosition(r), decoded.keyLength(r), decoded.offset(r))) {
                 return false;
             }
@@ -184,9 +185,11 @@ final class Cleaner implements AutoCloseable {
             i++;
             while (i < segments.size()) {
                 LogSegment next = segments.get(i);
-                long nextEnd = i + 1 < segments.size() ? segments.get(i + 1).baseOffset() : Math.min(next.nextOffset(),
-                        firstUncleanable);
-                if (bytes + next.size() > config.segmentBytes() || indexBytes + next.indexBytes() > config.maxIndexSizeBytes()
+                long nextEnd = i + 1 < segments.size()
+                        ? segments.get(i + 1).baseOffset()
+                        : Math.min(next.nextOffset(), firstUncleanable);
+                if (bytes + next.size() > config.segmentBytes()
+                        || indexBytes + next.indexBytes() > config.maxIndexSizeBytes()
                         || next.size() > 0 && nextEnd - 1 - segments.get(from).baseOffset() > Integer.MAX_VALUE) {
                     break;
                 }
@@ -199,15 +202,16 @@ final class Cleaner implements AutoCloseable {
         return groups;
     }
 
-    private void cleanGroup(PartitionLog log, LogSegment[] group, long nowMs, Map<Long, Long> lastBatches,
-                            BooleanSupplier abort) throws IOException {
+    private void cleanGroup(
+            PartitionLog log, LogSegment[] group, long nowMs, Map<Long, Long> lastBatches, BooleanSupplier abort)
+            throws IOException {
         LogConfig config = log.config();
         int[] sizes = new int[group.length];
         for (int i = 0; i < group.length; i++) {
             sizes[i] = group[i].size();
         }
-        LogSegment cleaned = LogSegment.createCleaned(log.dir(), group[0].baseOffset(), config.indexIntervalBytes(),
-                config.maxIndexSizeBytes(), nowMs);
+        LogSegment cleaned = LogSegment.createCleaned(
+                log.dir(), group[0].baseOffset(), config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs);
         boolean handedOver = false;
         try {
             long lastModified = 0;
@@ -241,8 +245,9 @@ final class Cleaner implements AutoCloseable {
         }
     }
 
-    private void filterInto(LogSegment cleaned, RecordBatchView batch, long nowMs, long deleteRetentionMs,
-                            Map<Long, Long> lastBatches) throws IOException {
+    private void filterInto(
+            LogSegment cleaned, RecordBatchView batch, long nowMs, long deleteRetentionMs, Map<Long, Long> lastBatches)
+            throws IOException {
         stats.read(batch.sizeInBytes());
         runBytesRead += batch.sizeInBytes();
         int n = batch.isControl() ? -1 : decode(batch);
@@ -278,10 +283,11 @@ final class Cleaner implements AutoCloseable {
         if (keptCount == n && !setHorizon) {
             write(cleaned, batch.buffer(), batch.offset(), batch.sizeInBytes());
         } else if (keptCount > 0) {
-            ByteBuffer rebuilt = rebuilder.rebuild(batch, decoded, kept, keptCount,
-                    setHorizon ? saturatedAdd(nowMs, deleteRetentionMs) : -1);
+            ByteBuffer rebuilt = rebuilder.rebuild(
+                    batch, decoded, kept, keptCount, setHorizon ? saturatedAdd(nowMs, deleteRetentionMs) : -1);
             write(cleaned, rebuilt, 0, rebuilt.limit());
-        } else if (batch.producerId() >= 0 && Long.valueOf(batch.lastOffset()).equals(lastBatches.get(batch.producerId()))) {
+        } else if (batch.producerId() >= 0
+                && Long.valueOf(batch.lastOffset()).equals(lastBatches.get(batch.producerId()))) {
             ByteBuffer empty = rebuilder.emptyHeader(batch);
             write(cleaned, empty, 0, empty.limit());
         }

@@ -4,7 +4,6 @@ import io.sluice.log.RecoveryReport;
 import io.sluice.log.TopicPartitionKey;
 import io.sluice.log.checkpoint.CorruptCheckpointException;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -5,9 +5,6 @@ import io.sluice.log.TopicPartitionKey;
 import io.sluice.log.segment.CleanFaults;
 import io.sluice.log.segment.CleanStep;
 import io.sluice.log.segment.LogSegment;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +17,8 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The log cleaner: {@code log.cleaner.threads} threads ({@code sluice-log-cleaner-<i>}) each repeatedly take the
@@ -76,9 +75,13 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
      * @param clock    wall clock in ms (lags, delete horizons)
      * @param faults   {@link CleanFaults#NONE} outside crash tests
      */
-    public LogCleaner(CleanerConfig config, Supplier<Map<TopicPartitionKey, PartitionLog>> logs,
-                      Function<TopicPartitionKey, Path> logDirOf, CleanerCheckpoints checkpoints, LongSupplier clock,
-                      CleanFaults faults) {
+    public LogCleaner(
+            CleanerConfig config,
+            Supplier<Map<TopicPartitionKey, PartitionLog>> logs,
+            Function<TopicPartitionKey, Path> logDirOf,
+            CleanerCheckpoints checkpoints,
+            LongSupplier clock,
+            CleanFaults faults) {
         this.config = config;
         this.logs = logs;
         this.logDirOf = logDirOf;
@@ -115,7 +118,9 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
         for (Worker worker : added) {
             worker.thread.start();
         }
-        LOG.info("started {} log cleaner threads with {} bytes of offset map each", with.threads(),
+        LOG.info(
+                "started {} log cleaner threads with {} bytes of offset map each",
+                with.threads(),
                 with.mapBytesPerThread());
     }
 
@@ -163,8 +168,8 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
             if (target.checkpointReset() && dir != null) {
                 checkpoints.update(dir, target.key(), target.firstDirtyOffset());
             }
-            long end = cleaner.clean(target, clock.getAsLong(),
-                    () -> stopping || (worker != null && worker.retired) || isAborted(log));
+            long end = cleaner.clean(
+                    target, clock.getAsLong(), () -> stopping || (worker != null && worker.retired) || isAborted(log));
             if (end < 0) {
                 return false;
             }
@@ -173,8 +178,13 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
                 faults.reached(CleanStep.CHECKPOINT_WRITTEN);
             }
             stats.cleaned();
-            LOG.info("cleaned {} from offset {} to {} in {} ms ({} bytes were dirty of {})", log.name(),
-                    target.firstDirtyOffset(), end, (System.nanoTime() - started) / 1_000_000, target.cleanableBytes(),
+            LOG.info(
+                    "cleaned {} from offset {} to {} in {} ms ({} bytes were dirty of {})",
+                    log.name(),
+                    target.firstDirtyOffset(),
+                    end,
+                    (System.nanoTime() - started) / 1_000_000,
+                    target.cleanableBytes(),
                     target.totalBytes());
             return true;
         } catch (CleanAbortedException e) {
@@ -223,7 +233,11 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
         Long existing = checkpoints.get(dir, key);
         if (existing != null && existing > offset) {
             checkpoints.update(dir, key, offset);
-            LOG.info("lowered the cleaner checkpoint of {} from {} to {} after truncation", log.name(), existing, offset);
+            LOG.info(
+                    "lowered the cleaner checkpoint of {} from {} to {} after truncation",
+                    log.name(),
+                    existing,
+                    offset);
         }
     }
 
@@ -235,20 +249,24 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
         LogToClean best = null;
         for (Map.Entry<TopicPartitionKey, PartitionLog> e : logs.get().entrySet()) {
             PartitionLog log = e.getValue();
-            if (!log.config().compact() || log.isClosed() || inProgress.contains(log) || aborted.contains(log)
+            if (!log.config().compact()
+                    || log.isClosed()
+                    || inProgress.contains(log)
+                    || aborted.contains(log)
                     || uncleanable.contains(log)) {
                 continue;
             }
             try {
                 Path dir = logDirOf.apply(e.getKey());
                 Long checkpoint = dir == null ? null : checkpoints.get(dir, e.getKey());
-                LogToClean candidate = LogToClean.of(e.getKey(), log, checkpoint,
-                        stableOffsets.applyAsLong(e.getKey()), now);
+                LogToClean candidate =
+                        LogToClean.of(e.getKey(), log, checkpoint, stableOffsets.applyAsLong(e.getKey()), now);
                 maxDelayMs = Math.max(maxDelayMs, candidate.compactionDelayMs());
                 if (candidate.totalBytes() > 0) {
                     dirtiest = Math.max(dirtiest, candidate.cleanableRatio());
                 }
-                if (candidate.totalBytes() > 0 && candidate.shouldClean()
+                if (candidate.totalBytes() > 0
+                        && candidate.shouldClean()
                         && (best == null || candidate.cleanableRatio() > best.cleanableRatio())) {
                     best = candidate;
                 }
@@ -327,7 +345,8 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
                 throttle.rate(next.ioMaxBytesPerSecond());
                 LOG.info("log cleaner I/O rate is now {} bytes/s", next.ioMaxBytesPerSecond());
             }
-            boolean restart = before.threads() != next.threads() || before.dedupeBufferSize() != next.dedupeBufferSize()
+            boolean restart = before.threads() != next.threads()
+                    || before.dedupeBufferSize() != next.dedupeBufferSize()
                     || before.ioBufferLoadFactor() != next.ioBufferLoadFactor()
                     || before.ioBufferSize() != next.ioBufferSize();
             if (!restart || !started || stopping) {
@@ -439,10 +458,16 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
     public long uncleanableBytes(Path logDir) {
         long now = clock.getAsLong();
         long bytes = 0;
-        for (Map.Entry<TopicPartitionKey, PartitionLog> e : uncleanableIn(logDir).entrySet()) {
+        for (Map.Entry<TopicPartitionKey, PartitionLog> e :
+                uncleanableIn(logDir).entrySet()) {
             try {
-                bytes += LogToClean.of(e.getKey(), e.getValue(), checkpoints.get(logDir, e.getKey()),
-                        stableOffsets.applyAsLong(e.getKey()), now).cleanableBytes();
+                bytes += LogToClean.of(
+                                e.getKey(),
+                                e.getValue(),
+                                checkpoints.get(logDir, e.getKey()),
+                                stableOffsets.applyAsLong(e.getKey()),
+                                now)
+                        .cleanableBytes();
             } catch (IOException | RuntimeException ex) {
                 LOG.debug("could not weigh uncleanable {}: {}", e.getKey(), ex.toString());
             }

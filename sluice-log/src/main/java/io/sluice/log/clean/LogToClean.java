@@ -4,7 +4,6 @@ import io.sluice.log.LogConfig;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.TopicPartitionKey;
 import io.sluice.log.segment.LogSegment;
-
 import java.io.IOException;
 
 /**
@@ -18,9 +17,17 @@ import java.io.IOException;
  * @param compactionDelayMs how long past max.compaction.lag.ms its oldest dirty segment is (Kafka's
  *                          maxCompactionDelay; 0 when not overdue)
  */
-public record LogToClean(TopicPartitionKey key, PartitionLog log, LogSegment[] chain, long firstDirtyOffset,
-                         long firstUncleanableOffset, long cleanBytes, long cleanableBytes, boolean needCompactionNow,
-                         boolean checkpointReset, long compactionDelayMs) {
+public record LogToClean(
+        TopicPartitionKey key,
+        PartitionLog log,
+        LogSegment[] chain,
+        long firstDirtyOffset,
+        long firstUncleanableOffset,
+        long cleanBytes,
+        long cleanableBytes,
+        boolean needCompactionNow,
+        boolean checkpointReset,
+        long compactionDelayMs) {
 
     /**
      * @param checkpoint   the checkpointed first dirty offset, or null
@@ -53,8 +60,17 @@ public record LogToClean(TopicPartitionKey key, PartitionLog log, LogSegment[] c
         uncleanable = Math.max(firstDirty, uncleanable);
         long cleanUntil = nowMs - Math.max(config.maxCompactionLagMs(), 0L);
         boolean due = earliestDirtyTimestamp < cleanUntil;
-        return new LogToClean(key, log, chain, firstDirty, uncleanable, bytesIn(chain, logEnd, logStart, firstDirty),
-                bytesIn(chain, logEnd, firstDirty, uncleanable), due, reset, due ? cleanUntil - earliestDirtyTimestamp : 0);
+        return new LogToClean(
+                key,
+                log,
+                chain,
+                firstDirty,
+                uncleanable,
+                bytesIn(chain, logEnd, logStart, firstDirty),
+                bytesIn(chain, logEnd, firstDirty, uncleanable),
+                due,
+                reset,
+                due ? cleanUntil - earliestDirtyTimestamp : 0);
     }
 
     /** Bytes of the segments overlapping [from, to). */
@@ -80,6 +96,7 @@ public record LogToClean(TopicPartitionKey key, PartitionLog log, LogSegment[] c
 
     /** Kafka's rule: due by max.compaction.lag.ms with something to clean, or dirtier than min.cleanable.dirty.ratio. */
     public boolean shouldClean() {
-        return (needCompactionNow && cleanableBytes > 0) || cleanableRatio() > log.config().minCleanableDirtyRatio();
+        return (needCompactionNow && cleanableBytes > 0)
+                || cleanableRatio() > log.config().minCleanableDirtyRatio();
     }
 }

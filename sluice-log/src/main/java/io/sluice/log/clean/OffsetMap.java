@@ -13,6 +13,7 @@ import java.util.Arrays;
 public final class OffsetMap {
     /** Two longs of hash and one of offset. */
     public static final int ENTRY_BYTES = 3 * Long.BYTES;
+
     private static final int INITIAL_SLOTS = 1 << 12;
     private static final long EMPTY = -1L;
     /** Fill of a table that may still grow at which it grows (probes stay short until the table is at its cap). */

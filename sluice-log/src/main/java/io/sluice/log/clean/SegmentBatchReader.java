@@ -1,14 +1,13 @@
 package io.sluice.log.clean;
 
+import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
+
 import io.sluice.log.batch.BatchFraming;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.record.batch.RecordBatchView;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-
-import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
 
 /**
  * Reads the whole batches of a segment file in order through one reused buffer (grown for a batch larger than it,
@@ -48,12 +47,14 @@ final class SegmentBatchReader {
             return null;
         }
         if (!fill(RECORD_BATCH_OVERHEAD)) {
-            throw new IOException(segment + " ends inside a batch header at byte " + (filePosition - buffer.remaining()));
+            throw new IOException(
+                    segment + " ends inside a batch header at byte " + (filePosition - buffer.remaining()));
         }
         view.wrap(buffer, buffer.position());
         int size = view.sizeInBytes();
         if (size < RECORD_BATCH_OVERHEAD || size > fileLimit) {
-            throw new IOException(segment + ": batch of " + size + " bytes at byte " + (filePosition - buffer.remaining()));
+            throw new IOException(
+                    segment + ": batch of " + size + " bytes at byte " + (filePosition - buffer.remaining()));
         }
         if (!fill(size)) {
             throw new IOException(segment + " ends inside a batch of " + size + " bytes");

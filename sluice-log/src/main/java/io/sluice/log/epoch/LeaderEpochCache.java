@@ -2,7 +2,6 @@ package io.sluice.log.epoch;
 
 import io.sluice.log.checkpoint.CorruptCheckpointException;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -58,8 +57,8 @@ public final class LeaderEpochCache {
             return null;
         }
         LeaderEpochCache cache = new LeaderEpochCache(file);
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
-                StandardCharsets.UTF_8.newDecoder()))) {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()))) {
             String version = readLine(reader, file, 1);
             if (version == null || !version.equals(Integer.toString(VERSION))) {
                 throw new CorruptCheckpointException(file, 1, "version '" + version + "' is not " + VERSION);
@@ -73,7 +72,8 @@ public final class LeaderEpochCache {
                 String line = readLine(reader, file, lineNumber);
                 String[] parts = line == null ? new String[0] : line.split(" ");
                 if (parts.length != 2) {
-                    throw new CorruptCheckpointException(file, lineNumber, "expected 'epoch startOffset', got '" + line + "'");
+                    throw new CorruptCheckpointException(
+                            file, lineNumber, "expected 'epoch startOffset', got '" + line + "'");
                 }
                 long epoch = number(parts[0], file, lineNumber, "epoch");
                 long startOffset = number(parts[1], file, lineNumber, "startOffset");
@@ -82,8 +82,11 @@ public final class LeaderEpochCache {
                 }
                 EpochEntry last = cache.latest();
                 if (last != null && (epoch <= last.epoch() || startOffset < last.startOffset())) {
-                    throw new CorruptCheckpointException(file, lineNumber, "entry (" + epoch + ", " + startOffset
-                            + ") does not follow (" + last.epoch() + ", " + last.startOffset() + ")");
+                    throw new CorruptCheckpointException(
+                            file,
+                            lineNumber,
+                            "entry (" + epoch + ", " + startOffset + ") does not follow (" + last.epoch() + ", "
+                                    + last.startOffset() + ")");
                 }
                 cache.entries.add(new EpochEntry((int) epoch, startOffset));
             }
@@ -104,7 +107,8 @@ public final class LeaderEpochCache {
                 return line.toString();
             }
             if (line.length() >= MAX_LINE_CHARS) {
-                throw new CorruptCheckpointException(file, lineNumber, "line longer than " + MAX_LINE_CHARS + " characters");
+                throw new CorruptCheckpointException(
+                        file, lineNumber, "line longer than " + MAX_LINE_CHARS + " characters");
             }
             line.append((char) c);
         }
@@ -219,7 +223,8 @@ public final class LeaderEpochCache {
         if (higher == null) {
             return EpochEndOffset.UNDEFINED;
         }
-        return floor == null ? new EpochEndOffset(requestedEpoch, higher.startOffset())
+        return floor == null
+                ? new EpochEndOffset(requestedEpoch, higher.startOffset())
                 : new EpochEndOffset(floor.epoch(), higher.startOffset());
     }
 

@@ -8,8 +8,7 @@ import java.nio.file.StandardOpenOption;
 
 /** Reading and writing whole index files with positional IO. Stateless; thread-safe. */
 final class IndexFiles {
-    private IndexFiles() {
-    }
+    private IndexFiles() {}
 
     /** A read-only mapping of the first {@code size} bytes; the mapping outlives the channel. */
     static ByteBuffer mapReadOnly(Path file, long size) throws IOException {

@@ -1,11 +1,11 @@
 package io.sluice.log.index;
 
+import static io.sluice.log.index.OffsetIndexDescriptor.*;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static io.sluice.log.index.OffsetIndexDescriptor.*;
 
 /**
  * Sparse offset → file position index of one segment. While its segment is active the entries live in a heap
@@ -26,13 +26,23 @@ public final class OffsetIndex extends SegmentIndexFile {
     }
 
     private record Heap(long[] array) implements Entries {
-        public int relative(int i) { return (int) (array[i] >>> 32); }
-        public int position(int i) { return (int) array[i]; }
+        public int relative(int i) {
+            return (int) (array[i] >>> 32);
+        }
+
+        public int position(int i) {
+            return (int) array[i];
+        }
     }
 
     private record Mapped(ByteBuffer buffer) implements Entries {
-        public int relative(int i) { return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET); }
-        public int position(int i) { return buffer.getInt(i * ENTRY_LENGTH + POSITION_OFFSET); }
+        public int relative(int i) {
+            return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
+        }
+
+        public int position(int i) {
+            return buffer.getInt(i * ENTRY_LENGTH + POSITION_OFFSET);
+        }
     }
 
     private volatile Entries entries;
@@ -58,19 +68,22 @@ public final class OffsetIndex extends SegmentIndexFile {
     public static OffsetIndex load(Path file, long baseOffset, int maxIndexSizeBytes, long segmentSize)
             throws IOException {
         int n = entriesInFile(file, maxIndexSizeBytes, ENTRY_LENGTH);
-        Entries mapped = n == 0 ? new Heap(new long[16]) : new Mapped(IndexFiles.mapReadOnly(file, (long) n * ENTRY_LENGTH));
+        Entries mapped =
+                n == 0 ? new Heap(new long[16]) : new Mapped(IndexFiles.mapReadOnly(file, (long) n * ENTRY_LENGTH));
         int lastRelative = -1;
         int lastPosition = -1;
         for (int i = 0; i < n; i++) {
             int relative = mapped.relative(i);
             int position = mapped.position(i);
             if (relative <= lastRelative) {
-                throw new CorruptIndexException(file, "entry " + i + " relative offset " + relative
-                        + " does not follow " + lastRelative);
+                throw new CorruptIndexException(
+                        file, "entry " + i + " relative offset " + relative + " does not follow " + lastRelative);
             }
             if (position <= lastPosition || position >= segmentSize) {
-                throw new CorruptIndexException(file, "entry " + i + " position " + position
-                        + " is not increasing from " + lastPosition + " within segment size " + segmentSize);
+                throw new CorruptIndexException(
+                        file,
+                        "entry " + i + " position " + position + " is not increasing from " + lastPosition
+                                + " within segment size " + segmentSize);
             }
             lastRelative = relative;
             lastPosition = position;
@@ -103,7 +116,9 @@ public final class OffsetIndex extends SegmentIndexFile {
         int n = count;
         long relative = lastOffset - baseOffset;
         Entries e = entries;
-        if (n >= maxEntries || relative > Integer.MAX_VALUE || relative < 0
+        if (n >= maxEntries
+                || relative > Integer.MAX_VALUE
+                || relative < 0
                 || (n > 0 && (relative <= e.relative(n - 1) || position <= e.position(n - 1)))) {
             return;
         }

@@ -10,8 +10,7 @@ package io.sluice.log.index;
  * Constants only.
  */
 public final class OffsetIndexDescriptor {
-    private OffsetIndexDescriptor() {
-    }
+    private OffsetIndexDescriptor() {}
 
     public static final int RELATIVE_OFFSET_OFFSET = 0;
     public static final int RELATIVE_OFFSET_LENGTH = 4;

@@ -22,6 +22,7 @@ public abstract class SegmentIndexFile {
     protected final int maxEntries;
     /** Entries readers may see; written by the appending thread after the entry itself. */
     protected volatile int count;
+
     private int persistedCount;
 
     protected SegmentIndexFile(Path file, long baseOffset, int maxIndexSizeBytes, int entryLength, int count) {
@@ -44,10 +45,12 @@ public abstract class SegmentIndexFile {
         }
         long size = Files.size(file);
         if (size % entryLength != 0) {
-            throw new CorruptIndexException(file, "size " + size + " is not a multiple of the entry length " + entryLength);
+            throw new CorruptIndexException(
+                    file, "size " + size + " is not a multiple of the entry length " + entryLength);
         }
         if (size > Math.max(maxIndexSizeBytes, entryLength)) {
-            throw new CorruptIndexException(file, "size " + size + " exceeds log.index.size.max.bytes " + maxIndexSizeBytes);
+            throw new CorruptIndexException(
+                    file, "size " + size + " exceeds log.index.size.max.bytes " + maxIndexSizeBytes);
         }
         return (int) (size / entryLength);
     }

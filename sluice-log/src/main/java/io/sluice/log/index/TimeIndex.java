@@ -1,11 +1,11 @@
 package io.sluice.log.index;
 
+import static io.sluice.log.index.TimeIndexDescriptor.*;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static io.sluice.log.index.TimeIndexDescriptor.*;
 
 /**
  * Sparse timestamp → offset index of one segment: heap arrays while the segment is active, written behind to the
@@ -24,13 +24,23 @@ public final class TimeIndex extends SegmentIndexFile {
     }
 
     private record Heap(long[] timestamps, int[] relatives) implements Entries {
-        public long timestamp(int i) { return timestamps[i]; }
-        public int relative(int i) { return relatives[i]; }
+        public long timestamp(int i) {
+            return timestamps[i];
+        }
+
+        public int relative(int i) {
+            return relatives[i];
+        }
     }
 
     private record Mapped(ByteBuffer buffer) implements Entries {
-        public long timestamp(int i) { return buffer.getLong(i * ENTRY_LENGTH + TIMESTAMP_OFFSET); }
-        public int relative(int i) { return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET); }
+        public long timestamp(int i) {
+            return buffer.getLong(i * ENTRY_LENGTH + TIMESTAMP_OFFSET);
+        }
+
+        public int relative(int i) {
+            return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
+        }
     }
 
     private volatile Entries entries;
@@ -55,7 +65,8 @@ public final class TimeIndex extends SegmentIndexFile {
     public static TimeIndex load(Path file, long baseOffset, int maxIndexSizeBytes, long nextOffset)
             throws IOException {
         int n = entriesInFile(file, maxIndexSizeBytes, ENTRY_LENGTH);
-        Entries mapped = n == 0 ? new Heap(new long[16], new int[16])
+        Entries mapped = n == 0
+                ? new Heap(new long[16], new int[16])
                 : new Mapped(IndexFiles.mapReadOnly(file, (long) n * ENTRY_LENGTH));
         long lastTimestamp = Long.MIN_VALUE;
         int lastRelative = 0;
@@ -63,12 +74,14 @@ public final class TimeIndex extends SegmentIndexFile {
             long timestamp = mapped.timestamp(i);
             int relative = mapped.relative(i);
             if (timestamp <= lastTimestamp || timestamp < 0) {
-                throw new CorruptIndexException(file, "entry " + i + " timestamp " + timestamp
-                        + " does not follow " + lastTimestamp);
+                throw new CorruptIndexException(
+                        file, "entry " + i + " timestamp " + timestamp + " does not follow " + lastTimestamp);
             }
             if (relative < lastRelative || baseOffset + relative >= nextOffset) {
-                throw new CorruptIndexException(file, "entry " + i + " relative offset " + relative
-                        + " is not in [" + lastRelative + ", " + (nextOffset - baseOffset) + ")");
+                throw new CorruptIndexException(
+                        file,
+                        "entry " + i + " relative offset " + relative + " is not in [" + lastRelative + ", "
+                                + (nextOffset - baseOffset) + ")");
             }
             lastTimestamp = timestamp;
             lastRelative = relative;
@@ -98,7 +111,10 @@ public final class TimeIndex extends SegmentIndexFile {
         int n = count;
         long relative = offset - baseOffset;
         Entries e = entries;
-        if (n >= maxEntries || relative < 0 || relative > Integer.MAX_VALUE || timestamp < 0
+        if (n >= maxEntries
+                || relative < 0
+                || relative > Integer.MAX_VALUE
+                || timestamp < 0
                 || (n > 0 && (timestamp <= e.timestamp(n - 1) || relative < e.relative(n - 1)))) {
             return;
         }

@@ -10,8 +10,7 @@ package io.sluice.log.index;
  * Constants only.
  */
 public final class TimeIndexDescriptor {
-    private TimeIndexDescriptor() {
-    }
+    private TimeIndexDescriptor() {}
 
     public static final int TIMESTAMP_OFFSET = 0;
     public static final int TIMESTAMP_LENGTH = 8;

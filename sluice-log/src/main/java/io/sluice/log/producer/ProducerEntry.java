@@ -1,10 +1,10 @@
 package io.sluice.log.producer;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-
 import static io.sluice.record.batch.RecordBatchDescriptor.NO_PRODUCER_EPOCH;
 import static io.sluice.record.batch.RecordBatchDescriptor.NO_SEQUENCE;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 /**
  * One idempotent producer's state in one partition: its epoch and its last {@link ProducerStateManager#BATCHES_RETAINED}
@@ -32,12 +32,29 @@ public final class ProducerEntry {
         return new ProducerEntry(producerId, epoch, lastTimestamp);
     }
 
-    public long producerId() { return producerId; }
-    public short epoch() { return epoch; }
-    public long lastTimestamp() { return lastTimestamp; }
-    public boolean isEmpty() { return batches.isEmpty(); }
-    public Iterable<BatchMetadata> batches() { return batches; }
-    public int batchCount() { return batches.size(); }
+    public long producerId() {
+        return producerId;
+    }
+
+    public short epoch() {
+        return epoch;
+    }
+
+    public long lastTimestamp() {
+        return lastTimestamp;
+    }
+
+    public boolean isEmpty() {
+        return batches.isEmpty();
+    }
+
+    public Iterable<BatchMetadata> batches() {
+        return batches;
+    }
+
+    public int batchCount() {
+        return batches.size();
+    }
 
     public int lastSeq() {
         return batches.isEmpty() ? NO_SEQUENCE : batches.peekLast().lastSeq();

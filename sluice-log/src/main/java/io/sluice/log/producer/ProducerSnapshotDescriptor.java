@@ -24,8 +24,7 @@ package io.sluice.log.producer;
  * Constants only.
  */
 public final class ProducerSnapshotDescriptor {
-    private ProducerSnapshotDescriptor() {
-    }
+    private ProducerSnapshotDescriptor() {}
 
     public static final short VERSION = 0;
 

@@ -1,7 +1,6 @@
 package io.sluice.log.producer;
 
 import io.sluice.log.segment.SegmentFileNames;
-
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -13,15 +12,15 @@ import java.util.TreeSet;
  * deletion. Stateless; callers serialize writers (the partition's lock).
  */
 public final class ProducerSnapshotFiles {
-    private ProducerSnapshotFiles() {
-    }
+    private ProducerSnapshotFiles() {}
 
     /** Offsets of the snapshot files in {@code dir}, ascending. */
     public static TreeSet<Long> offsets(Path dir) throws IOException {
         TreeSet<Long> offsets = new TreeSet<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SegmentFileNames.SNAPSHOT_SUFFIX)) {
             for (Path file : files) {
-                long offset = SegmentFileNames.parseOffset(file.getFileName().toString(), SegmentFileNames.SNAPSHOT_SUFFIX);
+                long offset =
+                        SegmentFileNames.parseOffset(file.getFileName().toString(), SegmentFileNames.SNAPSHOT_SUFFIX);
                 if (offset >= 0) {
                     offsets.add(offset);
                 }
@@ -31,7 +30,8 @@ public final class ProducerSnapshotFiles {
     }
 
     /** Writes a snapshot of {@code state} at {@code offset} and deletes the oldest beyond {@code retained}. */
-    public static void writeRotating(ProducerStateManager state, Path dir, long offset, int retained) throws IOException {
+    public static void writeRotating(ProducerStateManager state, Path dir, long offset, int retained)
+            throws IOException {
         state.writeSnapshot(SegmentFileNames.snapshotFile(dir, offset));
         TreeSet<Long> offsets = offsets(dir);
         while (offsets.size() > retained) {

@@ -1,15 +1,14 @@
 package io.sluice.log.producer;
 
-import io.sluice.log.ProducerStateException;
-import io.sluice.record.batch.RecordBatchView;
-import io.sluice.log.batch.BatchFraming;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_PRODUCER_EPOCH;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_SEQUENCE;
 
+import io.sluice.log.ProducerStateException;
+import io.sluice.log.batch.BatchFraming;
+import io.sluice.record.batch.RecordBatchView;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-
-import static io.sluice.record.batch.RecordBatchDescriptor.NO_PRODUCER_EPOCH;
-import static io.sluice.record.batch.RecordBatchDescriptor.NO_SEQUENCE;
 
 /**
  * Idempotent-producer state of one partition, with Kafka 3.9's rules (ProducerAppendInfo / UnifiedLog):
@@ -90,7 +89,9 @@ public final class ProducerStateManager {
      */
     public BatchMetadata findDuplicate(RecordBatchView batch) {
         ProducerEntry entry = producers.get(batch.producerId());
-        return entry == null ? null : entry.findDuplicate(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence());
+        return entry == null
+                ? null
+                : entry.findDuplicate(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence());
     }
 
     /** Validations of one append request; nothing changes until {@link #commit}. Not thread-safe; one per manager. */
@@ -113,7 +114,8 @@ public final class ProducerStateManager {
             }
             short epoch = batch.producerEpoch();
             if (epoch < next.epoch()) {
-                throw new ProducerStateException(ProducerStateException.INVALID_PRODUCER_EPOCH,
+                throw new ProducerStateException(
+                        ProducerStateException.INVALID_PRODUCER_EPOCH,
                         "epoch of producer " + producerId + " at offset " + firstOffset + " in " + partition + " is "
                                 + epoch + ", older than the last seen epoch " + next.epoch());
             }
@@ -124,7 +126,8 @@ public final class ProducerStateManager {
             int firstSeq = batch.baseSequence();
             if (epoch != next.epoch()) {
                 if (firstSeq != 0 && next.epoch() != NO_PRODUCER_EPOCH) {
-                    throw new ProducerStateException(ProducerStateException.OUT_OF_ORDER_SEQUENCE_NUMBER,
+                    throw new ProducerStateException(
+                            ProducerStateException.OUT_OF_ORDER_SEQUENCE_NUMBER,
                             "invalid sequence number for new epoch of producer " + producerId + " at offset "
                                     + firstOffset + " in " + partition + ": " + epoch + " (request epoch), " + firstSeq
                                     + " (seq. number), " + next.epoch() + " (current producer epoch)");
@@ -139,14 +142,17 @@ public final class ProducerStateManager {
                     currentLastSeq = NO_SEQUENCE;
                 }
                 if (current.epoch() != NO_PRODUCER_EPOCH && !inSequence(currentLastSeq, firstSeq)) {
-                    throw new ProducerStateException(ProducerStateException.OUT_OF_ORDER_SEQUENCE_NUMBER,
+                    throw new ProducerStateException(
+                            ProducerStateException.OUT_OF_ORDER_SEQUENCE_NUMBER,
                             "out of order sequence number for producer " + producerId + " at offset " + firstOffset
                                     + " in " + partition + ": " + firstSeq + " (incoming seq. number), "
                                     + currentLastSeq + " (current end sequence number)");
                 }
             }
-            next.addBatch(epoch, new BatchMetadata(batch.lastSequence(), lastOffset, (int) (lastOffset - firstOffset),
-                    batch.maxTimestamp()));
+            next.addBatch(
+                    epoch,
+                    new BatchMetadata(
+                            batch.lastSequence(), lastOffset, (int) (lastOffset - firstOffset), batch.maxTimestamp()));
         }
 
         /** Applies every validated batch; call once the bytes are in the log. */
@@ -190,8 +196,10 @@ public final class ProducerStateManager {
             entry.maybeUpdateEpoch(epoch);
             return;
         }
-        entry.addBatch(epoch, new BatchMetadata(batch.lastSequence(), batch.lastOffset(), batch.lastOffsetDelta(),
-                batch.maxTimestamp()));
+        entry.addBatch(
+                epoch,
+                new BatchMetadata(
+                        batch.lastSequence(), batch.lastOffset(), batch.lastOffsetDelta(), batch.maxTimestamp()));
     }
 
     /** Forgets producers whose last batch is older than {@code expirationMs} (producer.id.expiration.ms). */

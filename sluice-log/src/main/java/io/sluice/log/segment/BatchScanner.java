@@ -1,15 +1,14 @@
 package io.sluice.log.segment;
 
-import io.sluice.record.batch.RecordBatchView;
-import io.sluice.log.batch.BatchFraming;
+import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
+import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
 
+import io.sluice.log.batch.BatchFraming;
+import io.sluice.record.batch.RecordBatchView;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.zip.CRC32C;
-
-import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
-import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
 
 /**
  * Walks batch headers of a segment file with positional reads into one small reused buffer; record bytes are

@@ -1,14 +1,13 @@
 package io.sluice.log.segment;
 
-import io.sluice.log.batch.BatchFraming;
-import io.sluice.record.batch.RecordBatchView;
-
-import java.nio.ByteBuffer;
-import java.util.zip.CRC32C;
-
 import static io.sluice.record.batch.RecordBatchDescriptor.CRC_COVERED_OFFSET;
 import static io.sluice.record.batch.RecordBatchDescriptor.LOG_OVERHEAD;
 import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
+
+import io.sluice.log.batch.BatchFraming;
+import io.sluice.record.batch.RecordBatchView;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
 
 /**
  * Checks the record batches of a segment file as its bytes stream past, in order, in runs of any size and alignment:
@@ -29,9 +28,11 @@ public final class BatchStreamCheck {
     private long position;
     /** File position just after the last batch that passed every check. */
     private long checkedUpTo;
+
     private long nextOffsetAtLeast;
     /** Bytes of the current batch still to come once its header is complete; -1 while the header is incomplete. */
     private long bodyLeft = -1;
+
     private int storedCrc;
     private String problem;
     private long problemAt = -1;
@@ -101,8 +102,10 @@ public final class BatchStreamCheck {
             return;
         }
         if (batch.baseOffset() < nextOffsetAtLeast || batch.lastOffset() > lastOffset) {
-            fail(batchStart, "offsets " + batch.baseOffset() + ".." + batch.lastOffset() + " outside ["
-                    + nextOffsetAtLeast + ", " + lastOffset + "]");
+            fail(
+                    batchStart,
+                    "offsets " + batch.baseOffset() + ".." + batch.lastOffset() + " outside [" + nextOffsetAtLeast
+                            + ", " + lastOffset + "]");
             return;
         }
         storedCrc = batch.storedCrc();

@@ -8,7 +8,7 @@ import java.io.IOException;
  */
 @FunctionalInterface
 public interface CleanFaults {
-    CleanFaults NONE = step -> { };
+    CleanFaults NONE = step -> {};
 
     void reached(CleanStep step) throws IOException;
 }

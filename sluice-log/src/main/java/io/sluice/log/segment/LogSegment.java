@@ -1,11 +1,12 @@
 package io.sluice.log.segment;
 
-import io.sluice.record.batch.RecordBatchView;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
+
 import io.sluice.log.OffsetAndTimestamp;
 import io.sluice.log.index.CorruptIndexException;
 import io.sluice.log.index.OffsetIndex;
 import io.sluice.log.index.TimeIndex;
-
+import io.sluice.record.batch.RecordBatchView;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,8 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
-
-import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 
 /**
  * One segment: a {@code .log} file of whole v2 batches with its sparse offset and time indexes.
@@ -42,8 +41,14 @@ public final class LogSegment {
     private volatile boolean renamedForDeletion;
     private volatile boolean inactive;
 
-    private LogSegment(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, FileChannel channel,
-                       long createdMs, Path logFile) {
+    private LogSegment(
+            Path dir,
+            long baseOffset,
+            int indexIntervalBytes,
+            int maxIndexSizeBytes,
+            FileChannel channel,
+            long createdMs,
+            Path logFile) {
         this.dir = dir;
         this.baseOffset = baseOffset;
         this.indexIntervalBytes = indexIntervalBytes;
@@ -55,14 +60,26 @@ public final class LogSegment {
     }
 
     /** Creates new empty files for a segment starting at {@code baseOffset}; an existing .log is truncated. */
-    public static LogSegment create(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes,
-                                    long nowMs) throws IOException {
-        FileChannel channel = FileChannel.open(SegmentFileNames.logFile(dir, baseOffset), StandardOpenOption.CREATE,
-                StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        LogSegment segment = new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, channel, nowMs,
+    public static LogSegment create(
+            Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, long nowMs) throws IOException {
+        FileChannel channel = FileChannel.open(
+                SegmentFileNames.logFile(dir, baseOffset),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.READ,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        LogSegment segment = new LogSegment(
+                dir,
+                baseOffset,
+                indexIntervalBytes,
+                maxIndexSizeBytes,
+                channel,
+                nowMs,
                 SegmentFileNames.logFile(dir, baseOffset));
-        segment.offsetIndex = OffsetIndex.empty(SegmentFileNames.indexFile(dir, baseOffset), baseOffset, maxIndexSizeBytes);
-        segment.timeIndex = TimeIndex.empty(SegmentFileNames.timeIndexFile(dir, baseOffset), baseOffset, maxIndexSizeBytes);
+        segment.offsetIndex =
+                OffsetIndex.empty(SegmentFileNames.indexFile(dir, baseOffset), baseOffset, maxIndexSizeBytes);
+        segment.timeIndex =
+                TimeIndex.empty(SegmentFileNames.timeIndexFile(dir, baseOffset), baseOffset, maxIndexSizeBytes);
         return segment;
     }
 
@@ -70,17 +87,26 @@ public final class LogSegment {
      * Creates the empty segment a clean writes into: every file name carries {@link SegmentFileNames#CLEANED_SUFFIX}
      * (a leftover of an interrupted clean is replaced), until {@link #changeFileSuffixes} swaps it in.
      */
-    public static LogSegment createCleaned(Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes,
-                                           long nowMs) throws IOException {
+    public static LogSegment createCleaned(
+            Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, long nowMs) throws IOException {
         String suffix = SegmentFileNames.CLEANED_SUFFIX;
         Path log = SegmentFileNames.withSuffix(SegmentFileNames.logFile(dir, baseOffset), suffix);
-        FileChannel channel = FileChannel.open(log, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        LogSegment segment = new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, channel, nowMs, log);
-        segment.offsetIndex = OffsetIndex.empty(SegmentFileNames.withSuffix(SegmentFileNames.indexFile(dir, baseOffset),
-                suffix), baseOffset, maxIndexSizeBytes);
-        segment.timeIndex = TimeIndex.empty(SegmentFileNames.withSuffix(SegmentFileNames.timeIndexFile(dir, baseOffset),
-                suffix), baseOffset, maxIndexSizeBytes);
+        FileChannel channel = FileChannel.open(
+                log,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.READ,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        LogSegment segment =
+                new LogSegment(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, channel, nowMs, log);
+        segment.offsetIndex = OffsetIndex.empty(
+                SegmentFileNames.withSuffix(SegmentFileNames.indexFile(dir, baseOffset), suffix),
+                baseOffset,
+                maxIndexSizeBytes);
+        segment.timeIndex = TimeIndex.empty(
+                SegmentFileNames.withSuffix(SegmentFileNames.timeIndexFile(dir, baseOffset), suffix),
+                baseOffset,
+                maxIndexSizeBytes);
         return segment;
     }
 
@@ -112,10 +138,14 @@ public final class LogSegment {
         if (fileSize > Integer.MAX_VALUE) {
             fileSize = Integer.MAX_VALUE;
         }
-        offsetIndex = OffsetIndex.empty(offsetIndex == null ? SegmentFileNames.indexFile(dir, baseOffset) : offsetIndex.file(),
-                baseOffset, maxIndexSizeBytes);
-        timeIndex = TimeIndex.empty(timeIndex == null ? SegmentFileNames.timeIndexFile(dir, baseOffset) : timeIndex.file(),
-                baseOffset, maxIndexSizeBytes);
+        offsetIndex = OffsetIndex.empty(
+                offsetIndex == null ? SegmentFileNames.indexFile(dir, baseOffset) : offsetIndex.file(),
+                baseOffset,
+                maxIndexSizeBytes);
+        timeIndex = TimeIndex.empty(
+                timeIndex == null ? SegmentFileNames.timeIndexFile(dir, baseOffset) : timeIndex.file(),
+                baseOffset,
+                maxIndexSizeBytes);
         maxTimestamp = NO_TIMESTAMP;
         offsetOfMaxTimestamp = -1;
         firstBatchTimestamp = NO_TIMESTAMP;
@@ -208,7 +238,8 @@ public final class LogSegment {
         nextOffset = fileSize == 0 ? baseOffset : expectedAtLeast;
         size = (int) fileSize;
         try {
-            timeIndex = TimeIndex.load(timeIndexPath, baseOffset, maxIndexSizeBytes, Math.max(nextOffset, baseOffset + 1));
+            timeIndex =
+                    TimeIndex.load(timeIndexPath, baseOffset, maxIndexSizeBytes, Math.max(nextOffset, baseOffset + 1));
         } catch (CorruptIndexException e) {
             return "time index " + e.getMessage();
         }
@@ -292,8 +323,7 @@ public final class LogSegment {
     }
 
     /** A byte range of whole batches in this segment. */
-    public record Region(long position, int sizeInBytes, long firstOffset) {
-    }
+    public record Region(long position, int sizeInBytes, long firstOffset) {}
 
     /**
      * Whole batches from the one containing {@code offset}: at most {@code maxBytes} (the first batch whole
@@ -369,7 +399,8 @@ public final class LogSegment {
             }
             int batchSize = batch.sizeInBytes();
             if (batch.maxTimestamp() >= timestamp && batch.lastOffset() >= startingOffset) {
-                OffsetAndTimestamp found = RecordTimestampSearch.find(channel, position, batchSize, timestamp, startingOffset);
+                OffsetAndTimestamp found =
+                        RecordTimestampSearch.find(channel, position, batchSize, timestamp, startingOffset);
                 if (found != null) {
                     return found;
                 }
@@ -380,7 +411,8 @@ public final class LogSegment {
     }
 
     /** Calls {@code action} for each batch whose last offset is at least {@code fromOffset}, in order. */
-    public void forEachBatch(long fromOffset, BatchScanner scanner, Consumer<RecordBatchView> action) throws IOException {
+    public void forEachBatch(long fromOffset, BatchScanner scanner, Consumer<RecordBatchView> action)
+            throws IOException {
         int limit = size;
         long position = findBatchPosition(fromOffset, scanner);
         if (position < 0) {
@@ -480,7 +512,8 @@ public final class LogSegment {
         Path deletedLog = SegmentFileNames.withSuffix(logFile, SegmentFileNames.DELETED_SUFFIX);
         Files.move(logFile, deletedLog, StandardCopyOption.REPLACE_EXISTING);
         logFile = deletedLog;
-        for (io.sluice.log.index.SegmentIndexFile index : new io.sluice.log.index.SegmentIndexFile[] {offsetIndex, timeIndex}) {
+        for (io.sluice.log.index.SegmentIndexFile index :
+                new io.sluice.log.index.SegmentIndexFile[] {offsetIndex, timeIndex}) {
             index.renameTo(SegmentFileNames.withSuffix(index.file(), SegmentFileNames.DELETED_SUFFIX));
         }
     }
@@ -491,7 +524,8 @@ public final class LogSegment {
      * channel and index mappings stay valid.
      */
     public synchronized void changeFileSuffixes(String from, String to) throws IOException {
-        for (io.sluice.log.index.SegmentIndexFile index : new io.sluice.log.index.SegmentIndexFile[] {offsetIndex, timeIndex}) {
+        for (io.sluice.log.index.SegmentIndexFile index :
+                new io.sluice.log.index.SegmentIndexFile[] {offsetIndex, timeIndex}) {
             index.persist();
             index.renameTo(SegmentFileNames.replaceSuffix(index.file(), from, to));
         }
@@ -548,19 +582,49 @@ public final class LogSegment {
         return offsetIndex.isFull() || timeIndex.isFull();
     }
 
-    public long baseOffset() { return baseOffset; }
-    public int size() { return size; }
-    public long nextOffset() { return nextOffset; }
-    public long maxTimestamp() { return maxTimestamp; }
+    public long baseOffset() {
+        return baseOffset;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public long nextOffset() {
+        return nextOffset;
+    }
+
+    public long maxTimestamp() {
+        return maxTimestamp;
+    }
     /** Max timestamp of the first batch, or -1 for an empty segment (max.compaction.lag.ms measures from it). */
-    public long firstBatchTimestamp() { return firstBatchTimestamp; }
+    public long firstBatchTimestamp() {
+        return firstBatchTimestamp;
+    }
     /** The larger of the two index files' sizes, for grouping segments under the index size cap. */
-    public long indexBytes() { return Math.max(offsetIndex.sizeInBytes(), timeIndex.sizeInBytes()); }
-    public long offsetOfMaxTimestamp() { return offsetOfMaxTimestamp; }
-    public FileChannel channel() { return channel; }
-    public Path logFile() { return logFile; }
-    public OffsetIndex offsetIndex() { return offsetIndex; }
-    public TimeIndex timeIndex() { return timeIndex; }
+    public long indexBytes() {
+        return Math.max(offsetIndex.sizeInBytes(), timeIndex.sizeInBytes());
+    }
+
+    public long offsetOfMaxTimestamp() {
+        return offsetOfMaxTimestamp;
+    }
+
+    public FileChannel channel() {
+        return channel;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    public OffsetIndex offsetIndex() {
+        return offsetIndex;
+    }
+
+    public TimeIndex timeIndex() {
+        return timeIndex;
+    }
 
     @Override
     public String toString() {

@@ -1,5 +1,12 @@
 package io.sluice.log.segment;
 
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_GZIP;
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_LZ4;
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_NONE;
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_SNAPPY;
+import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_ZSTD;
+import static io.sluice.record.batch.RecordBatchDescriptor.RECORDS_OFFSET;
+
 import io.sluice.log.OffsetAndTimestamp;
 import io.sluice.record.batch.BatchFormatException;
 import io.sluice.record.batch.RecordBatchView;
@@ -9,17 +16,9 @@ import io.sluice.record.compress.Lz4PayloadDecompressor;
 import io.sluice.record.compress.PayloadDecompressor;
 import io.sluice.record.compress.SnappyPayloadDecompressor;
 import io.sluice.record.compress.ZstdPayloadDecompressor;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-
-import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_GZIP;
-import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_LZ4;
-import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_NONE;
-import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_SNAPPY;
-import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_ZSTD;
-import static io.sluice.record.batch.RecordBatchDescriptor.RECORDS_OFFSET;
 
 /**
  * Finds, inside one stored batch, the first record whose timestamp reaches a target, as Kafka's ListOffsets
@@ -30,10 +29,10 @@ import static io.sluice.record.batch.RecordBatchDescriptor.RECORDS_OFFSET;
 final class RecordTimestampSearch {
     /** Decompressed bytes allowed per compressed byte before the batch is treated as a bomb. */
     private static final int MAX_DECOMPRESSION_RATIO = 256;
+
     private static final int WINDOW_BYTES = 64 * 1024;
 
-    private RecordTimestampSearch() {
-    }
+    private RecordTimestampSearch() {}
 
     /**
      * @return the first record at or after {@code startingOffset} with timestamp at least {@code target}, null
@@ -62,8 +61,8 @@ final class RecordTimestampSearch {
                 cursor.over(batch, RECORDS_OFFSET, size);
             } else {
                 decompressor.begin(batch, RECORDS_OFFSET, size);
-                cursor.streaming(ByteBuffer.allocateDirect(WINDOW_BYTES), decompressor,
-                        (long) size * MAX_DECOMPRESSION_RATIO);
+                cursor.streaming(
+                        ByteBuffer.allocateDirect(WINDOW_BYTES), decompressor, (long) size * MAX_DECOMPRESSION_RATIO);
             }
             long baseTimestamp = view.baseTimestamp();
             int count = view.recordCount();

@@ -1,27 +1,25 @@
 package io.sluice.log.segment;
 
-import io.sluice.log.OffsetAndTimestamp;
+import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 
+import io.sluice.log.OffsetAndTimestamp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-
-import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 
 /**
  * Timestamp searches over a partition's segment chain (ListOffsets), on an immutable snapshot of the chain and the
  * log start offset. Stateless; thread-safe (the caller passes its own scanner).
  */
 public final class SegmentChainSearch {
-    private SegmentChainSearch() {
-    }
+    private SegmentChainSearch() {}
 
     /**
      * The first record at or after {@code start} whose timestamp is at least {@code timestampMs} (records of the
      * batch are walked, decompressing when needed), with its timestamp and its batch's leader epoch; null when no
      * record is that recent.
      */
-    public static OffsetAndTimestamp offsetForTimestamp(String name, LogSegment[] chain, long start, long timestampMs,
-                                                        BatchScanner scanner) {
+    public static OffsetAndTimestamp offsetForTimestamp(
+            String name, LogSegment[] chain, long start, long timestampMs, BatchScanner scanner) {
         try {
             for (LogSegment segment : chain) {
                 if (segment.nextOffset() <= start) {
@@ -39,8 +37,8 @@ public final class SegmentChainSearch {
     }
 
     /** The first record carrying the largest timestamp at or after {@code start}; null when none is timestamped. */
-    public static OffsetAndTimestamp offsetOfMaxTimestamp(String name, LogSegment[] chain, long start,
-                                                          BatchScanner scanner) {
+    public static OffsetAndTimestamp offsetOfMaxTimestamp(
+            String name, LogSegment[] chain, long start, BatchScanner scanner) {
         long max = NO_TIMESTAMP;
         long offset = -1;
         for (LogSegment segment : chain) {

@@ -7,8 +7,7 @@ import java.nio.file.Path;
  * Stateless; thread-safe.
  */
 public final class SegmentFileNames {
-    private SegmentFileNames() {
-    }
+    private SegmentFileNames() {}
 
     public static final String LOG_SUFFIX = ".log";
     public static final String INDEX_SUFFIX = ".index";
@@ -20,6 +19,7 @@ public final class SegmentFileNames {
     public static final String CLEANED_SUFFIX = ".cleaned";
     /** Appended to every file of a cleaned segment being swapped in; recovery completes the swap. */
     public static final String SWAP_SUFFIX = ".swap";
+
     public static final int OFFSET_DIGITS = 20;
 
     /** {@code file} with {@code suffix} appended to its name. */

@@ -1,7 +1,6 @@
 package io.sluice.log.segment;
 
 import io.sluice.record.batch.RecordBatchView;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
@@ -23,8 +22,7 @@ import java.util.function.Consumer;
  * Stateless; thread-safe (callers own the directory).
  */
 public final class SwapRecovery {
-    private SwapRecovery() {
-    }
+    private SwapRecovery() {}
 
     /**
      * Applies the rules above to {@code dir}.
@@ -57,7 +55,9 @@ public final class SwapRecovery {
     }
 
     private static void complete(Path dir, Path swap, Consumer<String> report) throws IOException {
-        String logName = SegmentFileNames.replaceSuffix(swap, SegmentFileNames.SWAP_SUFFIX, "").getFileName().toString();
+        String logName = SegmentFileNames.replaceSuffix(swap, SegmentFileNames.SWAP_SUFFIX, "")
+                .getFileName()
+                .toString();
         long base = SegmentFileNames.parseOffset(logName, SegmentFileNames.LOG_SUFFIX);
         if (base < 0) {
             Files.deleteIfExists(swap);
@@ -81,7 +81,10 @@ public final class SwapRecovery {
         }
         Files.deleteIfExists(SegmentFileNames.indexFile(dir, base));
         Files.deleteIfExists(SegmentFileNames.timeIndexFile(dir, base));
-        Files.move(swap, SegmentFileNames.logFile(dir, base), StandardCopyOption.ATOMIC_MOVE,
+        Files.move(
+                swap,
+                SegmentFileNames.logFile(dir, base),
+                StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
         report.accept("completed the swap of cleaned segment " + dir.getFileName() + "/" + logName + " replacing "
                 + replaced.size() + " segments at offsets " + replaced);

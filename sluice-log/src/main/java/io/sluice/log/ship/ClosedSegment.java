@@ -11,5 +11,4 @@ import java.nio.channels.FileChannel;
  * @param sizeInBytes bytes of whole batches in the file; a closed segment does not grow
  * @param channel     the segment's channel, owned by the log (never closed by a shipper)
  */
-public record ClosedSegment(long baseOffset, long lastOffset, int sizeInBytes, FileChannel channel) {
-}
+public record ClosedSegment(long baseOffset, long lastOffset, int sizeInBytes, FileChannel channel) {}

@@ -9,8 +9,7 @@ import java.nio.file.Path;
  * Whether a log directory has room for a partition about to be moved in. Stateless; thread-safe.
  */
 public final class LogDirSpace {
-    private LogDirSpace() {
-    }
+    private LogDirSpace() {}
 
     /**
      * True when the file store of {@code logDir} has at least {@code partitionBytes + marginBytes} usable bytes

@@ -1,16 +1,15 @@
 package io.sluice.log.ship;
 
+import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
+
 import io.sluice.log.batch.BatchFraming;
 import io.sluice.record.batch.Crc32cCombine;
 import io.sluice.record.batch.RecordBatchView;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.zip.CRC32C;
-
-import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
 
 /**
  * CRC-32C of a byte range of a segment file, as the sender of the range must vouch for it, computed on the segment
@@ -32,6 +31,7 @@ import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
 public final class SegmentRangeChecksum {
     /** Below this a batch's bytes are checksummed faster than its stored CRC is combined (about half a microsecond). */
     public static final int COMBINE_MIN_BYTES = 2048;
+
     private static final int READ_BYTES = 64 * 1024;
 
     private final RecordBatchView header = new RecordBatchView();
@@ -44,6 +44,7 @@ public final class SegmentRangeChecksum {
     private ByteBuffer view;
     /** The end of the last range, and the batch boundary at or before it (-1: no sane batch from there on). */
     private long lastEnd = -1;
+
     private long lastBoundary = -1;
     private long batchesCombined;
     private long bytesChecksummed;
@@ -55,8 +56,8 @@ public final class SegmentRangeChecksum {
     public int of(FileChannel file, long position, int length, long limit) throws IOException {
         long end = position + length;
         if (position < 0 || length < 0 || end > limit || limit > Integer.MAX_VALUE) {
-            throw new IOException("range [" + position + ", " + end + ") is not inside the " + limit
-                    + " bytes of the segment");
+            throw new IOException(
+                    "range [" + position + ", " + end + ") is not inside the " + limit + " bytes of the segment");
         }
         boolean continues = file == mappedFile && limit == mappedLimit && position == lastEnd;
         ByteBuffer bytes = map(file, limit);
@@ -156,7 +157,8 @@ public final class SegmentRangeChecksum {
     private int wholeBatch(int start) {
         crc.reset();
         crc.update(view.clear().position(start).limit(start + ATTRIBUTES_OFFSET));
-        return Crc32cCombine.combine((int) crc.getValue(), header.storedCrc(), header.sizeInBytes() - ATTRIBUTES_OFFSET);
+        return Crc32cCombine.combine(
+                (int) crc.getValue(), header.storedCrc(), header.sizeInBytes() - ATTRIBUTES_OFFSET);
     }
 
     private int crcOf(int from, int to) {

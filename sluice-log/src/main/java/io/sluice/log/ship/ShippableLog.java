@@ -3,7 +3,6 @@ package io.sluice.log.ship;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentFileNames;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -31,9 +30,15 @@ public final class ShippableLog implements AutoCloseable {
     private final long producerSnapshotSize;
     private final SegmentPins.Pin pin;
 
-    private ShippableLog(long logStartOffset, long boundaryOffset, List<ClosedSegment> segments, List<EpochEntry> epochs,
-                         long producerSnapshotOffset, FileChannel producerSnapshot, long producerSnapshotSize,
-                         SegmentPins.Pin pin) {
+    private ShippableLog(
+            long logStartOffset,
+            long boundaryOffset,
+            List<ClosedSegment> segments,
+            List<EpochEntry> epochs,
+            long producerSnapshotOffset,
+            FileChannel producerSnapshot,
+            long producerSnapshotSize,
+            SegmentPins.Pin pin) {
         this.logStartOffset = logStartOffset;
         this.boundaryOffset = boundaryOffset;
         this.segments = segments;
@@ -52,8 +57,14 @@ public final class ShippableLog implements AutoCloseable {
      *                          high watermark, so nothing uncommitted is shipped)
      * @param snapshotOffsets   offsets of the producer snapshot files in {@code dir}
      */
-    public static ShippableLog pin(Path dir, LogSegment[] chain, long logStartOffset, long maxBoundaryOffset,
-                                   List<EpochEntry> epochEntries, NavigableSet<Long> snapshotOffsets, SegmentPins pins)
+    public static ShippableLog pin(
+            Path dir,
+            LogSegment[] chain,
+            long logStartOffset,
+            long maxBoundaryOffset,
+            List<EpochEntry> epochEntries,
+            NavigableSet<Long> snapshotOffsets,
+            SegmentPins pins)
             throws IOException {
         int boundaryIndex = 0;
         for (int i = 1; i < chain.length; i++) {
@@ -66,8 +77,8 @@ public final class ShippableLog implements AutoCloseable {
         for (int i = 0; i < boundaryIndex; i++) {
             LogSegment segment = chain[i];
             if (segment.size() > 0 && segment.nextOffset() > logStartOffset) {
-                closed.add(new ClosedSegment(segment.baseOffset(), segment.nextOffset() - 1, segment.size(),
-                        segment.channel()));
+                closed.add(new ClosedSegment(
+                        segment.baseOffset(), segment.nextOffset() - 1, segment.size(), segment.channel()));
             }
         }
         List<EpochEntry> epochs = new ArrayList<>();
@@ -83,22 +94,46 @@ public final class ShippableLog implements AutoCloseable {
             snapshot = FileChannel.open(SegmentFileNames.snapshotFile(dir, snapshotOffset), StandardOpenOption.READ);
             snapshotSize = snapshot.size();
         }
-        SegmentPins.Pin pin = pins.pin(closed.isEmpty() ? Long.MAX_VALUE : closed.get(0).baseOffset());
-        return new ShippableLog(logStartOffset, boundary, List.copyOf(closed), List.copyOf(epochs),
-                snapshotOffset == null ? -1 : snapshotOffset, snapshot, snapshotSize, pin);
+        SegmentPins.Pin pin =
+                pins.pin(closed.isEmpty() ? Long.MAX_VALUE : closed.get(0).baseOffset());
+        return new ShippableLog(
+                logStartOffset,
+                boundary,
+                List.copyOf(closed),
+                List.copyOf(epochs),
+                snapshotOffset == null ? -1 : snapshotOffset,
+                snapshot,
+                snapshotSize,
+                pin);
     }
 
-    public long logStartOffset() { return logStartOffset; }
+    public long logStartOffset() {
+        return logStartOffset;
+    }
     /** The receiver's log end offset once everything is installed; follower fetch continues from it. */
-    public long boundaryOffset() { return boundaryOffset; }
-    public List<ClosedSegment> segments() { return segments; }
+    public long boundaryOffset() {
+        return boundaryOffset;
+    }
+
+    public List<ClosedSegment> segments() {
+        return segments;
+    }
     /** Leader epochs starting below the boundary, oldest first. */
-    public List<EpochEntry> epochs() { return epochs; }
+    public List<EpochEntry> epochs() {
+        return epochs;
+    }
     /** Offset of the shipped producer snapshot, or -1 when there is none. */
-    public long producerSnapshotOffset() { return producerSnapshotOffset; }
+    public long producerSnapshotOffset() {
+        return producerSnapshotOffset;
+    }
     /** The snapshot's open channel (null when there is none); closed by {@link #close()}. */
-    public FileChannel producerSnapshot() { return producerSnapshot; }
-    public long producerSnapshotSize() { return producerSnapshotSize; }
+    public FileChannel producerSnapshot() {
+        return producerSnapshot;
+    }
+
+    public long producerSnapshotSize() {
+        return producerSnapshotSize;
+    }
 
     /** Total bytes to ship: every segment plus the snapshot. */
     public long totalBytes() {

@@ -1,7 +1,6 @@
 package io.sluice.log.ship;
 
 import io.sluice.log.epoch.EpochEntry;
-
 import java.nio.file.Path;
 import java.util.List;
 
@@ -18,13 +17,19 @@ import java.util.List;
  * @param epochs                 leader epochs starting below the boundary, oldest first
  * @param producerSnapshotOffset offset of the staged producer snapshot, or -1 when none was shipped
  */
-public record StagedLog(Path stagingDir, long[] baseOffsets, long[] lastOffsets, long logStartOffset,
-                        long boundaryOffset, List<EpochEntry> epochs, long producerSnapshotOffset) {
+public record StagedLog(
+        Path stagingDir,
+        long[] baseOffsets,
+        long[] lastOffsets,
+        long logStartOffset,
+        long boundaryOffset,
+        List<EpochEntry> epochs,
+        long producerSnapshotOffset) {
 
     public StagedLog {
         if (baseOffsets.length != lastOffsets.length) {
-            throw new IllegalArgumentException(baseOffsets.length + " base offsets but " + lastOffsets.length
-                    + " last offsets");
+            throw new IllegalArgumentException(
+                    baseOffsets.length + " base offsets but " + lastOffsets.length + " last offsets");
         }
         for (int i = 0; i < baseOffsets.length; i++) {
             long nextBase = i + 1 < baseOffsets.length ? baseOffsets[i + 1] : boundaryOffset;

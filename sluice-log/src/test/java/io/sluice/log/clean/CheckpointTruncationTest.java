@@ -1,20 +1,19 @@
 package io.sluice.log.clean;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.log.LogConfig;
 import io.sluice.log.LogManager;
 import io.sluice.log.LogManagerConfig;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.TopicPartitionKey;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kafka's LogCleanerManager.maybeTruncateCheckpoint through the log manager's wiring: a follower truncation below a
@@ -27,11 +26,18 @@ class CheckpointTruncationTest {
 
     @TempDir
     Path dir;
+
     private final AtomicLong clock = new AtomicLong(1_000_000);
 
     private LogManager manager(LogConfig config) throws Exception {
-        LogManager manager = new LogManager(List.of(dir), config, topic -> config, LogManagerConfig.defaults(),
-                clock::get, null, CleanerConfig.defaults());
+        LogManager manager = new LogManager(
+                List.of(dir),
+                config,
+                topic -> config,
+                LogManagerConfig.defaults(),
+                clock::get,
+                null,
+                CleanerConfig.defaults());
         manager.loadAll();
         return manager;
     }
@@ -43,7 +49,9 @@ class CheckpointTruncationTest {
     private PartitionLog fill(LogManager manager, int batches) throws Exception {
         PartitionLog log = manager.create(KEY.topic(), KEY.partition(), null);
         for (int i = 0; i < batches; i++) {
-            log.appendAsLeader(CompactedLogs.batch(clock.get(), new String[] {"k" + (i % 3)}, new String[] {"v" + i}), 0,
+            log.appendAsLeader(
+                    CompactedLogs.batch(clock.get(), new String[] {"k" + (i % 3)}, new String[] {"v" + i}),
+                    0,
                     clock.get());
         }
         return log;
@@ -63,8 +71,10 @@ class CheckpointTruncationTest {
             long activeBase = bases[bases.length - 1];
             assertTrue(activeBase <= 20, "the cut is in the active segment: " + activeBase);
             assertEquals(activeBase, cleaner.checkpoints().get(dir, KEY));
-            assertEquals(activeBase, new CleanerCheckpoints(List.of(dir), new io.sluice.log.RecoveryReport())
-                    .get(dir, KEY), "the lowered checkpoint is on disk");
+            assertEquals(
+                    activeBase,
+                    new CleanerCheckpoints(List.of(dir), new io.sluice.log.RecoveryReport()).get(dir, KEY),
+                    "the lowered checkpoint is on disk");
         }
     }
 

@@ -1,19 +1,18 @@
 package io.sluice.log.clean;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.log.RecoveryReport;
 import io.sluice.log.TopicPartitionKey;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The cleaner-offset-checkpoint file: round trip, and garbage or truncated files never stop a start. */
 class CleanerCheckpointsTest {
@@ -31,8 +30,10 @@ class CleanerCheckpointsTest {
         assertEquals(1234L, reread.get(dir, orders));
         reread.remove(dir, orders);
         assertNull(new CleanerCheckpoints(List.of(dir), new RecoveryReport()).get(dir, orders));
-        assertEquals(7L, new CleanerCheckpoints(List.of(dir), new RecoveryReport())
-                .get(dir, new TopicPartitionKey("__consumer_offsets", 0)));
+        assertEquals(
+                7L,
+                new CleanerCheckpoints(List.of(dir), new RecoveryReport())
+                        .get(dir, new TopicPartitionKey("__consumer_offsets", 0)));
         assertTrue(Files.readString(dir.resolve(CleanerCheckpoints.FILE_NAME)).startsWith("0\n1\n"));
     }
 
@@ -54,9 +55,15 @@ class CleanerCheckpointsTest {
     @Test
     void shouldIgnoreGarbageAndForgedCounts() throws Exception {
         Random random = new Random(14);
-        List<String> texts = new java.util.ArrayList<>(List.of("0\n99999999999\norders 3 5\n", "0\n1\norders -3 5\n",
-                "0\n1\norders 3 -5\n", "7\n0\n", "0\n1\norders 3 5 6\n", "0\n1\n" + "x".repeat(100_000) + " 3 5\n",
-                "0\n2147483648\n", "\0\0\0\0"));
+        List<String> texts = new java.util.ArrayList<>(List.of(
+                "0\n99999999999\norders 3 5\n",
+                "0\n1\norders -3 5\n",
+                "0\n1\norders 3 -5\n",
+                "7\n0\n",
+                "0\n1\norders 3 5 6\n",
+                "0\n1\n" + "x".repeat(100_000) + " 3 5\n",
+                "0\n2147483648\n",
+                "\0\0\0\0"));
         for (int i = 0; i < 200; i++) {
             byte[] bytes = new byte[random.nextInt(64)];
             random.nextBytes(bytes);

@@ -1,14 +1,15 @@
 package io.sluice.log.clean;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
 import io.sluice.log.segment.CleanFaults;
 import io.sluice.log.segment.CleanStep;
 import io.sluice.log.segment.LogSegment;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -16,11 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A crash at each step of a clean (an injected fault that, like a crash, skips every clean-up) followed by reopening the
@@ -48,8 +47,11 @@ class CleanerCrashTest {
         var config = CompactedLogs.compacted(2048).build();
         PartitionLog log = CompactedLogs.open(partition, config, clock);
         for (int i = 0; i < 300; i++) {
-            log.appendAsLeader(CompactedLogs.batch(clock.get(), new String[] {"k" + (i % 17), "k" + (i % 5)},
-                    new String[] {"v" + i, "w" + i}), 0, clock.get());
+            log.appendAsLeader(
+                    CompactedLogs.batch(
+                            clock.get(), new String[] {"k" + (i % 17), "k" + (i % 5)}, new String[] {"v" + i, "w" + i}),
+                    0,
+                    clock.get());
         }
         Map<String, String> expected = latest(CompactedLogs.readAll(log));
         assertTrue(log.segmentCount() > 4, "several segments to group");
@@ -68,15 +70,21 @@ class CleanerCrashTest {
         try {
             assertEquals(expected, latest(CompactedLogs.readAll(reopened)), "keys after recovery from " + crashAt);
             try (Stream<Path> files = Files.list(partition)) {
-                assertFalse(files.anyMatch(f -> f.toString().endsWith(".cleaned") || f.toString().endsWith(".swap")),
+                assertFalse(
+                        files.anyMatch(f -> f.toString().endsWith(".cleaned")
+                                || f.toString().endsWith(".swap")),
                         "no leftovers of the clean");
             }
             LogCleaner again = CompactedLogs.cleaner(reopened, dir, clock, 1 << 20, CleanFaults.NONE);
             again.cleanDirtiestNow();
             assertEquals(expected, latest(CompactedLogs.readAll(reopened)), "keys after cleaning again");
             long activeBase = reopened.segmentChain()[reopened.segmentCount() - 1].baseOffset();
-            long belowActive = CompactedLogs.readAll(reopened).stream().filter(r -> r.offset() < activeBase).count();
-            assertTrue(belowActive <= expected.size(), "at most one record per key below the active segment: " + belowActive);
+            long belowActive = CompactedLogs.readAll(reopened).stream()
+                    .filter(r -> r.offset() < activeBase)
+                    .count();
+            assertTrue(
+                    belowActive <= expected.size(),
+                    "at most one record per key below the active segment: " + belowActive);
         } finally {
             reopened.close();
         }

@@ -1,16 +1,10 @@
 package io.sluice.log.clean;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.log.PartitionLog;
 import io.sluice.log.segment.CleanFaults;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.RecordBatch;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,9 +15,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.RecordBatch;
 
 /**
  * The cleaner against a reference model: random keyed writes (some compressed, some tombstones), clock advances and
@@ -34,27 +33,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CleanerModelPropertyTest {
     private static final long RETENTION_MS = 1_000;
 
-    sealed interface Op permits Write, Advance, Clean {
-    }
+    sealed interface Op permits Write, Advance, Clean {}
 
-    record Write(List<Integer> keys, List<Boolean> tombstones, int codec) implements Op {
-    }
+    record Write(List<Integer> keys, List<Boolean> tombstones, int codec) implements Op {}
 
-    record Advance(long ms) implements Op {
-    }
+    record Advance(long ms) implements Op {}
 
-    record Clean() implements Op {
-    }
+    record Clean() implements Op {}
 
     @Provide
     Arbitrary<List<Op>> operations() {
-        Arbitrary<Op> write = Combinators.combine(Arbitraries.integers().between(0, 24).list().ofMinSize(1).ofMaxSize(6),
-                Arbitraries.of(false, false, false, true).list().ofSize(6), Arbitraries.integers().between(0, 4))
+        Arbitrary<Op> write = Combinators.combine(
+                        Arbitraries.integers()
+                                .between(0, 24)
+                                .list()
+                                .ofMinSize(1)
+                                .ofMaxSize(6),
+                        Arbitraries.of(false, false, false, true).list().ofSize(6),
+                        Arbitraries.integers().between(0, 4))
                 .as((keys, tombstones, codec) -> (Op) new Write(keys, tombstones, codec));
         Arbitrary<Op> advance = Arbitraries.longs().between(1, 2 * RETENTION_MS).map(Advance::new);
         Arbitrary<Op> clean = Arbitraries.just(new Clean());
-        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, write), net.jqwik.api.Tuple.of(2, advance),
-                net.jqwik.api.Tuple.of(2, clean)).list().ofMinSize(5).ofMaxSize(80);
+        return Arbitraries.frequencyOf(
+                        net.jqwik.api.Tuple.of(8, write),
+                        net.jqwik.api.Tuple.of(2, advance),
+                        net.jqwik.api.Tuple.of(2, clean))
+                .list()
+                .ofMinSize(5)
+                .ofMaxSize(80);
     }
 
     @Property(tries = 40)
@@ -63,7 +69,10 @@ class CleanerModelPropertyTest {
         Path dir = Files.createTempDirectory("cleaner-model");
         Path partition = dir.resolve("t-0");
         AtomicLong clock = new AtomicLong(1_000_000);
-        PartitionLog log = CompactedLogs.open(partition, CompactedLogs.compacted(600).deleteRetentionMs(RETENTION_MS).build(), clock);
+        PartitionLog log = CompactedLogs.open(
+                partition,
+                CompactedLogs.compacted(600).deleteRetentionMs(RETENTION_MS).build(),
+                clock);
         LogCleaner cleaner = CompactedLogs.cleaner(log, dir, clock, smallMap ? 24 * 1024 : 1 << 20, CleanFaults.NONE);
         List<CompactedLogs.Stored> written = new ArrayList<>();
         try {
@@ -81,12 +90,14 @@ class CleanerModelPropertyTest {
         } finally {
             log.deleteFiles();
             try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             }
         }
     }
 
-    private static void write(PartitionLog log, Write w, long now, List<CompactedLogs.Stored> written) throws Exception {
+    private static void write(PartitionLog log, Write w, long now, List<CompactedLogs.Stored> written)
+            throws Exception {
         String[] keys = new String[w.keys().size()];
         String[] values = new String[keys.length];
         for (int i = 0; i < keys.length; i++) {
@@ -100,8 +111,17 @@ class CleanerModelPropertyTest {
             case 4 -> Compression.zstd().build();
             default -> Compression.NONE;
         };
-        var result = log.appendAsLeader(CompactedLogs.batch(compression, RecordBatch.NO_PRODUCER_ID,
-                RecordBatch.NO_PRODUCER_EPOCH, RecordBatch.NO_SEQUENCE, now, keys, values), 0, now);
+        var result = log.appendAsLeader(
+                CompactedLogs.batch(
+                        compression,
+                        RecordBatch.NO_PRODUCER_ID,
+                        RecordBatch.NO_PRODUCER_EPOCH,
+                        RecordBatch.NO_SEQUENCE,
+                        now,
+                        keys,
+                        values),
+                0,
+                now);
         for (int i = 0; i < keys.length; i++) {
             written.add(new CompactedLogs.Stored(result.firstOffset() + i, keys[i], values[i], now));
         }
@@ -120,16 +140,20 @@ class CleanerModelPropertyTest {
             assertTrue(r.offset() > previous, "offsets increase: " + r.offset() + " after " + previous);
             previous = r.offset();
             CompactedLogs.Stored w = byOffset.get(r.offset());
-            assertEquals(new CompactedLogs.Stored(w.offset(), w.key(), w.value(), 0), new CompactedLogs.Stored(r.offset(),
-                    r.key(), r.value(), 0), "the record at offset " + r.offset() + " is the one written there");
+            assertEquals(
+                    new CompactedLogs.Stored(w.offset(), w.key(), w.value(), 0),
+                    new CompactedLogs.Stored(r.offset(), r.key(), r.value(), 0),
+                    "the record at offset " + r.offset() + " is the one written there");
             assertEquals(w.timestamp(), r.timestamp(), "timestamp at offset " + r.offset());
         }
         Set<Long> present = new HashSet<>();
         read.forEach(r -> present.add(r.offset()));
         for (CompactedLogs.Stored w : written) {
             if (w.offset() >= firstUncleanable) {
-                assertTrue(present.contains(w.offset()), "offset " + w.offset() + " at or past the first uncleanable "
-                        + firstUncleanable + " is untouched");
+                assertTrue(
+                        present.contains(w.offset()),
+                        "offset " + w.offset() + " at or past the first uncleanable " + firstUncleanable
+                                + " is untouched");
             }
         }
         for (CompactedLogs.Stored latest : latestByKey(written).values()) {
@@ -148,7 +172,8 @@ class CleanerModelPropertyTest {
     }
 
     /** Rolls past every written record, cleans, waits out delete.retention.ms, rolls and cleans again. */
-    private static void drain(PartitionLog log, LogCleaner cleaner, AtomicLong clock, List<CompactedLogs.Stored> written)
+    private static void drain(
+            PartitionLog log, LogCleaner cleaner, AtomicLong clock, List<CompactedLogs.Stored> written)
             throws Exception {
         int originalCount = written.size();
         for (int round = 0; round < 2; round++) {

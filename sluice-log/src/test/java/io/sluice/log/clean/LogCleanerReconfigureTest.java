@@ -1,15 +1,14 @@
 package io.sluice.log.clean;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.sluice.log.RecoveryReport;
 import io.sluice.log.segment.CleanFaults;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link LogCleaner#reconfigure}, as Kafka's LogCleaner.reconfigure: a new thread count or map size restarts the pool
@@ -25,13 +24,19 @@ class LogCleanerReconfigureTest {
     }
 
     private LogCleaner cleaner(CleanerConfig config) {
-        return new LogCleaner(config, Map::of, key -> dir, new CleanerCheckpoints(List.of(dir), new RecoveryReport()),
-                System::currentTimeMillis, CleanFaults.NONE);
+        return new LogCleaner(
+                config,
+                Map::of,
+                key -> dir,
+                new CleanerCheckpoints(List.of(dir), new RecoveryReport()),
+                System::currentTimeMillis,
+                CleanFaults.NONE);
     }
 
     private static long threadsNamedLikeCleaners() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith("sluice-log-cleaner-")).count();
+                .filter(t -> t.isAlive() && t.getName().startsWith("sluice-log-cleaner-"))
+                .count();
     }
 
     @Test

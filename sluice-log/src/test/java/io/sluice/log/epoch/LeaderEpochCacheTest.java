@@ -1,18 +1,17 @@
 package io.sluice.log.epoch;
 
+import static org.junit.jupiter.api.Assertions.*;
+
 import io.sluice.log.checkpoint.CorruptCheckpointException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.*;
 
 class LeaderEpochCacheTest {
     @TempDir
@@ -31,7 +30,8 @@ class LeaderEpochCacheTest {
         LeaderEpochCache cache = cacheWith(2, 10, 4, 30, 7, 55);
         assertEquals(new EpochEndOffset(7, 80), cache.endOffsetFor(7, 80), "latest epoch ends at the log end");
         assertEquals(new EpochEndOffset(4, 55), cache.endOffsetFor(4, 80));
-        assertEquals(new EpochEndOffset(4, 55), cache.endOffsetFor(5, 80), "an unknown epoch answers with the one before");
+        assertEquals(
+                new EpochEndOffset(4, 55), cache.endOffsetFor(5, 80), "an unknown epoch answers with the one before");
         assertEquals(new EpochEndOffset(1, 10), cache.endOffsetFor(1, 80), "below the first epoch");
         assertEquals(EpochEndOffset.UNDEFINED, cache.endOffsetFor(8, 80), "above the latest epoch");
         assertEquals(EpochEndOffset.UNDEFINED, cache.endOffsetFor(-1, 80));

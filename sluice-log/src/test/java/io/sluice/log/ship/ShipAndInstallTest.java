@@ -1,15 +1,13 @@
 package io.sluice.log.ship;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.log.LogConfig;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
 import io.sluice.log.epoch.EpochEntry;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,10 +15,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Pins against retention, and installing staged files into an empty log, at the log's own level. */
 class ShipAndInstallTest {
@@ -31,7 +30,11 @@ class ShipAndInstallTest {
     Path root;
 
     private static LogConfig config() {
-        return LogConfig.builder().segmentBytes(1024).fileDeleteDelayMs(0).retentionMs(1).build();
+        return LogConfig.builder()
+                .segmentBytes(1024)
+                .fileDeleteDelayMs(0)
+                .retentionMs(1)
+                .build();
     }
 
     private PartitionLog log(String name) throws Exception {
@@ -39,8 +42,10 @@ class ShipAndInstallTest {
     }
 
     private static ByteBuffer batch(int i) {
-        return MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(NOW, ("value-" + i + "-" + "x".repeat(200))
-                .getBytes(StandardCharsets.UTF_8))).buffer();
+        return MemoryRecords.withRecords(
+                        Compression.NONE,
+                        new SimpleRecord(NOW, ("value-" + i + "-" + "x".repeat(200)).getBytes(StandardCharsets.UTF_8)))
+                .buffer();
     }
 
     private static PartitionLog fill(PartitionLog log) throws Exception {
@@ -88,7 +93,8 @@ class ShipAndInstallTest {
             try (ShippableLog view = log.pinForShipping(end, 1)) {
                 assertEquals(end, view.boundaryOffset(), "every record lies below the boundary");
                 assertEquals(segments, view.segments().size(), "the active segment was rolled and is shipped");
-                assertEquals(end - 1, view.segments().get(view.segments().size() - 1).lastOffset());
+                assertEquals(
+                        end - 1, view.segments().get(view.segments().size() - 1).lastOffset());
                 assertEquals(segments + 1, log.segmentCount());
             }
             log.appendAsLeader(batch(99), 1, NOW);
@@ -113,8 +119,9 @@ class ShipAndInstallTest {
 
     @Test
     void shouldInstallStagedCopiesAsTheLogAndRefuseANonEmptyLog() throws Exception {
-        try (PartitionLog source = fill(log("source")); PartitionLog target = log("target");
-             ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
+        try (PartitionLog source = fill(log("source"));
+                PartitionLog target = log("target");
+                ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
             Path staging = Files.createDirectories(root.resolve("target").resolve("staging"));
             long[] bases = new long[view.segments().size()];
             long[] lasts = new long[bases.length];
@@ -125,32 +132,41 @@ class ShipAndInstallTest {
                 Files.copy(source.dir().resolve(name), staging.resolve(name), StandardCopyOption.REPLACE_EXISTING);
             }
             List<EpochEntry> epochs = view.epochs();
-            target.installStaged(new StagedLog(staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(),
-                    epochs, -1));
+            target.installStaged(
+                    new StagedLog(staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), epochs, -1));
 
             assertEquals(view.boundaryOffset(), target.logEndOffset());
             assertEquals(epochs, target.leaderEpochs());
             assertEquals(bases.length + 1, target.segmentCount());
             target.appendAsFollower(readAll(source, view.boundaryOffset()));
             assertEquals(source.logEndOffset(), target.logEndOffset());
-            assertThrows(IllegalStateException.class, () -> target.installStaged(new StagedLog(staging, new long[0],
-                    new long[0], 0, 0, List.of(), -1)));
+            assertThrows(
+                    IllegalStateException.class,
+                    () -> target.installStaged(new StagedLog(staging, new long[0], new long[0], 0, 0, List.of(), -1)));
         }
     }
 
     @Test
     void shouldLeaveTheLogEmptyWhenAStagedSegmentIsNotWhole() throws Exception {
-        try (PartitionLog source = fill(log("source")); PartitionLog target = log("target");
-             ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
+        try (PartitionLog source = fill(log("source"));
+                PartitionLog target = log("target");
+                ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
             Path staging = Files.createDirectories(root.resolve("target").resolve("staging"));
             ClosedSegment first = view.segments().get(0);
             String name = String.format(Locale.ROOT, "%020d.log", first.baseOffset());
             byte[] bytes = Files.readAllBytes(source.dir().resolve(name));
             Files.write(staging.resolve(name), java.util.Arrays.copyOf(bytes, bytes.length - 7));
 
-            assertThrows(java.io.IOException.class, () -> target.installStaged(new StagedLog(staging,
-                    new long[] {first.baseOffset()}, new long[] {first.lastOffset()}, 0, first.lastOffset() + 1,
-                    List.of(), -1)));
+            assertThrows(
+                    java.io.IOException.class,
+                    () -> target.installStaged(new StagedLog(
+                            staging,
+                            new long[] {first.baseOffset()},
+                            new long[] {first.lastOffset()},
+                            0,
+                            first.lastOffset() + 1,
+                            List.of(),
+                            -1)));
             assertEquals(0, target.logEndOffset());
             assertEquals(1, target.segmentCount());
             target.appendAsLeader(batch(0), 0, NOW);

@@ -97,7 +97,8 @@ public final class ByteWindow {
     public void produced(int count) throws BatchFormatException {
         producedTotal += count;
         if (producedTotal > ceiling) {
-            throw new BatchFormatException(BatchFormatException.Reason.DECOMPRESSED_TOO_LARGE,
+            throw new BatchFormatException(
+                    BatchFormatException.Reason.DECOMPRESSED_TOO_LARGE,
                     "decompressed size exceeds the ceiling of " + ceiling + " bytes");
         }
         limit += count;
@@ -109,7 +110,8 @@ public final class ByteWindow {
      */
     public void reserve(int bytes) throws BatchFormatException {
         if (bytes < 0 || bytes > ceiling) {
-            throw new BatchFormatException(BatchFormatException.Reason.DECOMPRESSED_TOO_LARGE,
+            throw new BatchFormatException(
+                    BatchFormatException.Reason.DECOMPRESSED_TOO_LARGE,
                     "a block of " + bytes + " decompressed bytes exceeds the ceiling of " + ceiling + " bytes");
         }
         reserveRoom(bytes);
@@ -123,8 +125,8 @@ public final class ByteWindow {
      */
     public void reserveFormatBlock(int bytes) {
         if (bytes < 0 || bytes > MAX_FORMAT_BLOCK_BYTES) {
-            throw new IllegalArgumentException("a format's block bound must be 0.." + MAX_FORMAT_BLOCK_BYTES
-                    + ", was " + bytes);
+            throw new IllegalArgumentException(
+                    "a format's block bound must be 0.." + MAX_FORMAT_BLOCK_BYTES + ", was " + bytes);
         }
         reserveRoom(bytes);
     }
@@ -220,7 +222,8 @@ public final class ByteWindow {
             value |= (b & 0x7f) << shift;
             shift += 7;
             if (shift > 28) {
-                throw new BatchFormatException(BatchFormatException.Reason.MALFORMED_RECORD,
+                throw new BatchFormatException(
+                        BatchFormatException.Reason.MALFORMED_RECORD,
                         "varint longer than " + MAX_VARINT_LENGTH + " bytes at stream position "
                                 + (streamPosition() - MAX_VARINT_LENGTH));
             }
@@ -246,7 +249,8 @@ public final class ByteWindow {
             value |= (long) (b & 0x7f) << shift;
             shift += 7;
             if (shift > 63) {
-                throw new BatchFormatException(BatchFormatException.Reason.MALFORMED_RECORD,
+                throw new BatchFormatException(
+                        BatchFormatException.Reason.MALFORMED_RECORD,
                         "varlong longer than " + MAX_VARLONG_LENGTH + " bytes at stream position "
                                 + (streamPosition() - MAX_VARLONG_LENGTH));
             }
@@ -299,7 +303,8 @@ public final class ByteWindow {
     }
 
     private BatchFormatException truncated(String what) {
-        return new BatchFormatException(BatchFormatException.Reason.MALFORMED_RECORD,
+        return new BatchFormatException(
+                BatchFormatException.Reason.MALFORMED_RECORD,
                 "records end early: " + what + " needed at stream position " + streamPosition()
                         + " but the stream ends at " + (discarded + limit));
     }

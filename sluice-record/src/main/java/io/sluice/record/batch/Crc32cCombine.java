@@ -28,8 +28,7 @@ public final class Crc32cCombine {
         }
     }
 
-    private Crc32cCombine() {
-    }
+    private Crc32cCombine() {}
 
     /**
      * The CRC-32C of A followed by B.

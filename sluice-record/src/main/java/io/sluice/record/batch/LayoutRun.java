@@ -21,6 +21,7 @@ final class LayoutRun {
     private RecordLayout layout;
     /** What the records of the last run share, gathered once it is read (see {@link RecordCursor#nextRun}). */
     private int attributesOr;
+
     private boolean offsetDeltasFollowOn;
     private long leastTimestampDelta;
     private long greatestTimestampDelta;
@@ -34,8 +35,7 @@ final class LayoutRun {
      */
     int read(RecordLayout known, ByteBuffer buffer, int start, int maxRecords) {
         int n = Math.min(maxRecords, MAX_RECORDS);
-        if (!RawWords.AVAILABLE || n <= 0 || start < 0
-                || (long) start + (long) n * known.total > buffer.capacity()) {
+        if (!RawWords.AVAILABLE || n <= 0 || start < 0 || (long) start + (long) n * known.total > buffer.capacity()) {
             return 0;
         }
         layout = known;

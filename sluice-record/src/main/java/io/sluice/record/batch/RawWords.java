@@ -19,8 +19,7 @@ final class RawWords {
     static final boolean AVAILABLE = RawMemory.AVAILABLE && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     private static final sun.misc.Unsafe UNSAFE = RawMemory.UNSAFE;
 
-    private RawWords() {
-    }
+    private RawWords() {}
 
     /** Little-endian bytes {@code [index, index + 8)}, which the caller has proven inside the buffer. */
     static long direct(long address, int index) {

@@ -66,6 +66,7 @@ public final class RecordBatchDescriptor {
     public static final int PARTITION_LEADER_EPOCH_LENGTH = Integer.BYTES;
     /** Common to every Kafka message format: magic sits here for v0, v1 and v2. */
     public static final int MAGIC_OFFSET = PARTITION_LEADER_EPOCH_OFFSET + PARTITION_LEADER_EPOCH_LENGTH;
+
     public static final int MAGIC_LENGTH = Byte.BYTES;
     public static final int CRC_OFFSET = MAGIC_OFFSET + MAGIC_LENGTH;
     public static final int CRC_LENGTH = Integer.BYTES;
@@ -106,6 +107,7 @@ public final class RecordBatchDescriptor {
 
     /** Producer id, epoch and sequence values meaning "not idempotent". */
     public static final long NO_PRODUCER_ID = -1L;
+
     public static final short NO_PRODUCER_EPOCH = -1;
     public static final int NO_SEQUENCE = -1;
     /** Timestamp value meaning "no timestamp" (never range-checked). */
@@ -115,8 +117,8 @@ public final class RecordBatchDescriptor {
     public static final int MIN_RECORD_SIZE = 7;
     /** Largest encoding of a zigzag varint (int32) and varlong (int64). */
     public static final int MAX_VARINT_LENGTH = 5;
+
     public static final int MAX_VARLONG_LENGTH = 10;
 
-    private RecordBatchDescriptor() {
-    }
+    private RecordBatchDescriptor() {}
 }

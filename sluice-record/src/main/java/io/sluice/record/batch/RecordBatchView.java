@@ -37,14 +37,18 @@ import java.util.zip.CRC32C;
 public final class RecordBatchView {
 
     /** Attribute bits Kafka keeps when it rewrites attributes; higher bits are reserved. */
-    private static final int KNOWN_ATTRIBUTE_BITS = COMPRESSION_CODEC_MASK | TIMESTAMP_TYPE_MASK
-            | TRANSACTIONAL_FLAG_MASK | CONTROL_FLAG_MASK | DELETE_HORIZON_FLAG_MASK;
+    private static final int KNOWN_ATTRIBUTE_BITS = COMPRESSION_CODEC_MASK
+            | TIMESTAMP_TYPE_MASK
+            | TRANSACTIONAL_FLAG_MASK
+            | CONTROL_FLAG_MASK
+            | DELETE_HORIZON_FLAG_MASK;
 
     private final CRC32C crc = new CRC32C();
     private ByteBuffer buffer;
     private int offset;
     /** Cached duplicate of a direct {@link #buffer}, so CRC over it neither copies nor moves it. */
     private ByteBuffer crcWindow;
+
     private ByteBuffer crcWindowSource;
 
     /**

@@ -35,6 +35,7 @@ public final class RecordCursor {
     private int headerCount;
     /** Header shape of the last record walked header by header: see {@link #sameHeaderShape}. */
     private final int[] shapeOffsets = new int[2 * MAX_SHAPE_HEADERS];
+
     private final byte[] shapeBytes = new byte[2 * MAX_SHAPE_HEADERS];
     private int shapeHeaderCount = NO_SHAPE;
     private int shapeLength;
@@ -45,12 +46,14 @@ public final class RecordCursor {
      * for the first 64 records, of two after), and a batch then needs no learning.
      */
     private RecordLayout layout = new RecordLayout();
+
     private RecordLayout previousLayout = new RecordLayout();
     /**
      * False after the field chain read a record without learning a layout from it: records of
      * varying sizes then skip the layout attempts, which would fail, until a layout is learned.
      */
     private boolean tryLayouts = true;
+
     private long carefulReads;
 
     /** Starts reading uncompressed records in place from {@code buffer[from, to)}. */
@@ -360,9 +363,10 @@ public final class RecordCursor {
         }
         int headers = zigzag(r);
         p = (int) r;
-        if (headers < 0 || headers > end - p
+        if (headers < 0
+                || headers > end - p
                 || !(headers == shapeHeaderCount && end - p == shapeLength && sameHeaderShape(b, p))
-                && !headersEndAt(b, p, end, headers)) {
+                        && !headersEndAt(b, p, end, headers)) {
             return false;
         }
         tryLayouts = length == lastWalkedLength;
@@ -470,6 +474,7 @@ public final class RecordCursor {
 
     /** Header shapes of records with more headers are not remembered (their walk is long anyway). */
     private static final int MAX_SHAPE_HEADERS = 16;
+
     private static final int NO_SHAPE = -1;
 
     /** Bits of a varint byte that are clear when it is complete in one byte and zigzag-decodes to >= 0. */

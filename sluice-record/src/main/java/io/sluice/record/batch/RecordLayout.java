@@ -27,6 +27,7 @@ final class RecordLayout {
     static final int MAX_WORDS = 32;
     /** timestampDelta and offsetDelta of at most this many bytes each are decoded from the first word. */
     private static final int MAX_DELTA_BYTES = 3;
+
     private static final int NONE = Integer.MAX_VALUE;
     private static final long ALL_BITS = 0xFF;
     private static final long CONTINUATION_BIT = 0x80;
@@ -34,6 +35,7 @@ final class RecordLayout {
 
     /** Bytes of a record of this layout, length prefix included; {@link Integer#MAX_VALUE} when none is known. */
     int total = NONE;
+
     boolean bigEndian;
     int bodyLength;
     int keyLength;
@@ -44,6 +46,7 @@ final class RecordLayout {
      * whatever the buffer's order, so that the deltas are decoded with fixed shifts.
      */
     long firstMask;
+
     long firstExpected;
     /**
      * The other words, read in the buffer's byte order: offset from the record's start, mask and
@@ -52,10 +55,12 @@ final class RecordLayout {
      * has all of them inside it too.
      */
     final int[] checkAt = new int[MAX_WORDS];
+
     final long[] checkMask = new long[MAX_WORDS];
     final long[] checkExpected = new long[MAX_WORDS];
     /** {@link #checkMask} and {@link #checkExpected} as little-endian bits, for {@link RawWords} loads. */
     final long[] checkMaskLittleEndian = new long[MAX_WORDS];
+
     final long[] checkExpectedLittleEndian = new long[MAX_WORDS];
     int checkEnd;
     private int attributesShift;
@@ -66,6 +71,7 @@ final class RecordLayout {
 
     /** Learning state: the words' offsets and little-endian masks, the next byte's offset, the record's size. */
     private final int[] wordAt = new int[MAX_WORDS];
+
     private final long[] wordMask = new long[MAX_WORDS];
     private int words;
     private int at;

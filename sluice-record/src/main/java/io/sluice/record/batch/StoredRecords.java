@@ -24,6 +24,7 @@ public final class StoredRecords {
     private int rangeEnd;
     /** The cursor reads {@code source[.., rangeEnd)} of the current range; its position is the next record's. */
     private boolean inPlace;
+
     private ByteBuffer scratch;
 
     /**

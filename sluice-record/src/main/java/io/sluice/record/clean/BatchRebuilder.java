@@ -33,8 +33,11 @@ import java.nio.ByteBuffer;
  */
 public final class BatchRebuilder {
     /** Attribute bits a rebuilt batch keeps from the original (Kafka's builder writes the same). */
-    private static final int KEPT_ATTRIBUTES = COMPRESSION_CODEC_MASK | TIMESTAMP_TYPE_MASK | TRANSACTIONAL_FLAG_MASK
-            | CONTROL_FLAG_MASK | DELETE_HORIZON_FLAG_MASK;
+    private static final int KEPT_ATTRIBUTES = COMPRESSION_CODEC_MASK
+            | TIMESTAMP_TYPE_MASK
+            | TRANSACTIONAL_FLAG_MASK
+            | CONTROL_FLAG_MASK
+            | DELETE_HORIZON_FLAG_MASK;
     /** Attribute bits of an empty batch kept for producer state: no codec, no horizon. */
     private static final int EMPTY_BATCH_ATTRIBUTES = TIMESTAMP_TYPE_MASK | TRANSACTIONAL_FLAG_MASK | CONTROL_FLAG_MASK;
     /** Length prefix, attributes and timestamp delta: the bytes a record may grow by when re-encoded. */
@@ -51,8 +54,8 @@ public final class BatchRebuilder {
      * @param deleteHorizonMs a delete horizon to set (the batch must not have one yet), or -1 to keep the batch's own
      * @return a buffer whose position is 0 and limit the rebuilt batch's size
      */
-    public ByteBuffer rebuild(RecordBatchView original, DecodedBatch decoded, int[] kept, int keptCount,
-                              long deleteHorizonMs) {
+    public ByteBuffer rebuild(
+            RecordBatchView original, DecodedBatch decoded, int[] kept, int keptCount, long deleteHorizonMs) {
         int originalAttributes = original.attributes();
         boolean newHorizon = deleteHorizonMs >= 0;
         long baseTimestamp = newHorizon ? deleteHorizonMs : original.baseTimestamp();
@@ -150,7 +153,9 @@ public final class BatchRebuilder {
             buffer.clear();
             return buffer;
         }
-        int grown = buffer == null ? capacity : (int) Math.min(Integer.MAX_VALUE - 8, Math.max(capacity, 2L * buffer.capacity()));
+        int grown = buffer == null
+                ? capacity
+                : (int) Math.min(Integer.MAX_VALUE - 8, Math.max(capacity, 2L * buffer.capacity()));
         return ByteBuffer.allocateDirect(Math.max(grown, RECORDS_OFFSET));
     }
 

@@ -88,7 +88,8 @@ public final class DecodedBatch implements AutoCloseable {
         int length = window.readVarint();
         int bodyStart = window.position();
         if (length < MIN_RECORD_BODY || length > window.limit() - bodyStart) {
-            throw malformed("record " + count + " length " + length + " with " + (window.limit() - bodyStart) + " bytes left");
+            throw malformed(
+                    "record " + count + " length " + length + " with " + (window.limit() - bodyStart) + " bytes left");
         }
         int end = bodyStart + length;
         window.readByte();
@@ -139,30 +140,48 @@ public final class DecodedBatch implements AutoCloseable {
     }
 
     /** Records decoded by the last {@link #decode}. */
-    public int count() { return count; }
+    public int count() {
+        return count;
+    }
 
     /** The buffer the records' bytes lie in (the batch's own, or the decompression buffer). */
-    public ByteBuffer records() { return records; }
+    public ByteBuffer records() {
+        return records;
+    }
 
-    public long offset(int i) { return offsets[i]; }
+    public long offset(int i) {
+        return offsets[i];
+    }
 
     /** Base timestamp plus the record's delta (the stored value, whatever the batch's timestamp type). */
-    public long timestamp(int i) { return timestamps[i]; }
+    public long timestamp(int i) {
+        return timestamps[i];
+    }
 
     /** Index in {@link #records()} of the record's key bytes. */
-    public int keyPosition(int i) { return keyPositions[i]; }
+    public int keyPosition(int i) {
+        return keyPositions[i];
+    }
 
     /** -1 for a null key. */
-    public int keyLength(int i) { return keyLengths[i]; }
+    public int keyLength(int i) {
+        return keyLengths[i];
+    }
 
     /** False for a tombstone (null value). */
-    public boolean hasValue(int i) { return hasValue[i]; }
+    public boolean hasValue(int i) {
+        return hasValue[i];
+    }
 
     /** Index in {@link #records()} where the record's offset delta starts; a rebuilt record copies from here. */
-    int copyFrom(int i) { return copyFrom[i]; }
+    int copyFrom(int i) {
+        return copyFrom[i];
+    }
 
     /** Index in {@link #records()} just after the record. */
-    int end(int i) { return ends[i]; }
+    int end(int i) {
+        return ends[i];
+    }
 
     /** Drops a decompression buffer grown above {@code maxRetainedBytes}, so one huge batch does not pin memory. */
     public void trim(int maxRetainedBytes) {

@@ -22,8 +22,8 @@ public final class GzipPayloadCompressor implements PayloadCompressor {
     @Override
     public int maxCompressedLength(int length) {
         // zlib's deflateBound for stored blocks, plus the gzip header and trailer.
-        long bound = (long) length + (length >> 12) + (length >> 14) + (length >> 25) + 13
-                + HEADER.length + TRAILER_LENGTH;
+        long bound =
+                (long) length + (length >> 12) + (length >> 14) + (length >> 25) + 13 + HEADER.length + TRAILER_LENGTH;
         return (int) Math.min(Integer.MAX_VALUE - 8, bound);
     }
 

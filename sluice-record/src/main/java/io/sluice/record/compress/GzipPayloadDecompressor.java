@@ -63,8 +63,8 @@ public final class GzipPayloadDecompressor implements PayloadDecompressor {
         try {
             produced = inflater.inflate(out);
         } catch (DataFormatException e) {
-            throw PayloadDecompressor.corrupt(CODEC, "invalid deflate data after " + inflater.getBytesRead()
-                    + " compressed bytes", e);
+            throw PayloadDecompressor.corrupt(
+                    CODEC, "invalid deflate data after " + inflater.getBytesRead() + " compressed bytes", e);
         }
         if (produced > 0) {
             out.position(start).limit(start + produced);
@@ -81,16 +81,16 @@ public final class GzipPayloadDecompressor implements PayloadDecompressor {
         if (inflater.needsDictionary()) {
             throw PayloadDecompressor.corrupt(CODEC, "deflate stream asks for a preset dictionary");
         }
-        throw PayloadDecompressor.corrupt(CODEC, "deflate stream truncated after " + inflater.getBytesRead()
-                + " compressed bytes");
+        throw PayloadDecompressor.corrupt(
+                CODEC, "deflate stream truncated after " + inflater.getBytesRead() + " compressed bytes");
     }
 
     private void checkTrailer() throws BatchFormatException {
         int trailer = input.position();
         int left = input.limit() - trailer;
         if (left != TRAILER_LENGTH) {
-            throw PayloadDecompressor.corrupt(CODEC, left + " bytes follow the deflate data, expected an "
-                    + TRAILER_LENGTH + "-byte trailer");
+            throw PayloadDecompressor.corrupt(
+                    CODEC, left + " bytes follow the deflate data, expected an " + TRAILER_LENGTH + "-byte trailer");
         }
         ByteOrder order = input.order();
         input.order(ByteOrder.LITTLE_ENDIAN);
@@ -98,12 +98,16 @@ public final class GzipPayloadDecompressor implements PayloadDecompressor {
         int storedSize = input.getInt(trailer + Integer.BYTES);
         input.order(order);
         if (storedCrc != (int) crc.getValue()) {
-            throw PayloadDecompressor.corrupt(CODEC, "trailer CRC-32 " + Integer.toUnsignedString(storedCrc)
-                    + " does not match inflated data's " + crc.getValue());
+            throw PayloadDecompressor.corrupt(
+                    CODEC,
+                    "trailer CRC-32 " + Integer.toUnsignedString(storedCrc) + " does not match inflated data's "
+                            + crc.getValue());
         }
         if (storedSize != (int) inflatedBytes) {
-            throw PayloadDecompressor.corrupt(CODEC, "trailer size " + Integer.toUnsignedString(storedSize)
-                    + " does not match the " + inflatedBytes + " bytes inflated");
+            throw PayloadDecompressor.corrupt(
+                    CODEC,
+                    "trailer size " + Integer.toUnsignedString(storedSize) + " does not match the " + inflatedBytes
+                            + " bytes inflated");
         }
     }
 
@@ -116,8 +120,10 @@ public final class GzipPayloadDecompressor implements PayloadDecompressor {
         int id2 = in.get(from + 1) & 0xff;
         int method = in.get(from + 2) & 0xff;
         if (id1 != ID1 || id2 != ID2 || method != CM_DEFLATE) {
-            throw PayloadDecompressor.corrupt(CODEC, "header magic/method " + id1 + "," + id2 + "," + method
-                    + ", expected " + ID1 + "," + ID2 + "," + CM_DEFLATE);
+            throw PayloadDecompressor.corrupt(
+                    CODEC,
+                    "header magic/method " + id1 + "," + id2 + "," + method + ", expected " + ID1 + "," + ID2 + ","
+                            + CM_DEFLATE);
         }
         int flags = in.get(from + FLAGS_OFFSET) & 0xff;
         int at = from + FIXED_HEADER_LENGTH;

@@ -32,10 +32,12 @@ final class Lz4FrameLayout {
     static final int CONTENT_SIZE_LENGTH = Long.BYTES;
     /** Where the header checksum sits when the content size is absent, or follows it. */
     static final int HEADER_CHECKSUM_OFFSET = CONTENT_SIZE_OFFSET;
+
     static final int HEADER_CHECKSUM_OFFSET_WITH_CONTENT_SIZE = CONTENT_SIZE_OFFSET + CONTENT_SIZE_LENGTH;
     static final int HEADER_CHECKSUM_LENGTH = 1;
     /** Block sizes, block checksums, the end mark and the content checksum. */
     static final int FRAME_INT_LENGTH = Integer.BYTES;
+
     static final int VERSION_MASK = 0xC0;
     static final int SUPPORTED_VERSION = 0x40;
     static final int FLG_RESERVED_MASK = 0x03;
@@ -49,8 +51,7 @@ final class Lz4FrameLayout {
     static final int STORED_BLOCK_FLAG = 0x80000000;
     static final int END_MARK = 0;
 
-    private Lz4FrameLayout() {
-    }
+    private Lz4FrameLayout() {}
 
     /** The largest block a frame whose BD byte names {@code blockSizeId} may hold: 64 KiB for id 4 up to 4 MiB. */
     static int maxBlockSize(int blockSizeId) {
@@ -67,8 +68,8 @@ final class Lz4FrameLayout {
      * {@link PayloadDecompressor#NOT_STORED} for anything else, for more ranges than the array
      * holds, or for more than {@code maxBytes} bytes in all. Reads block sizes only.
      */
-    static int storedBlockRanges(ByteBuffer frame, int firstBlock, int to, int maxBlockSize, long contentSize,
-                                 long maxBytes, int[] ranges) {
+    static int storedBlockRanges(
+            ByteBuffer frame, int firstBlock, int to, int maxBlockSize, long contentSize, long maxBytes, int[] ranges) {
         int count = 0;
         long total = 0;
         int p = firstBlock;

@@ -16,7 +16,8 @@ public final class Lz4PayloadCompressor implements PayloadCompressor {
     private static final byte FLG_V1_INDEPENDENT_BLOCKS = 0x60;
     private static final byte BD_64_KIB = 0x40;
     private static final int BLOCK_SIZE = 64 * 1024;
-    private static final int HEADER_LENGTH = Lz4FrameLayout.HEADER_CHECKSUM_OFFSET + Lz4FrameLayout.HEADER_CHECKSUM_LENGTH;
+    private static final int HEADER_LENGTH =
+            Lz4FrameLayout.HEADER_CHECKSUM_OFFSET + Lz4FrameLayout.HEADER_CHECKSUM_LENGTH;
 
     private final LZ4Compressor compressor = LZ4Factory.fastestInstance().fastCompressor();
     private final int headerChecksum;
@@ -29,7 +30,8 @@ public final class Lz4PayloadCompressor implements PayloadCompressor {
     @Override
     public int maxCompressedLength(int length) {
         int blocks = Math.max(1, (length + BLOCK_SIZE - 1) / BLOCK_SIZE);
-        long bound = HEADER_LENGTH + (long) blocks * (Integer.BYTES + compressor.maxCompressedLength(BLOCK_SIZE))
+        long bound = HEADER_LENGTH
+                + (long) blocks * (Integer.BYTES + compressor.maxCompressedLength(BLOCK_SIZE))
                 + Integer.BYTES;
         return (int) Math.min(Integer.MAX_VALUE - 8, bound);
     }

@@ -44,19 +44,22 @@ public final class Lz4PayloadDecompressor implements PayloadDecompressor {
     private static final String CODEC = "lz4";
 
     private final SourceWindow sources = new SourceWindow(false);
-    private final LZ4SafeDecompressor decompressor = LZ4Factory.fastestInstance().safeDecompressor();
+    private final LZ4SafeDecompressor decompressor =
+            LZ4Factory.fastestInstance().safeDecompressor();
     private final XXHash32 hash = XXHashFactory.fastestInstance().hash32();
     /**
      * The frame header checksum covers 2-10 bytes: copied to an array and hashed in Java, not through
      * a JNI call per batch (the Java hash of a ByteBuffer would allocate a duplicate).
      */
     private final XXHash32 headerHash = XXHashFactory.fastestJavaInstance().hash32();
+
     private final byte[] headerBytes = new byte[HEADER_CHECKSUM_OFFSET_WITH_CONTENT_SIZE - FLG_OFFSET];
     private ByteBuffer input;
     private int position;
     private int end;
     /** The payload's first byte in {@link #input}: error messages count bytes from it. */
     private int payloadStart;
+
     private int maxBlockSize;
     private boolean blockChecksums;
     private boolean contentChecksum;
@@ -82,19 +85,23 @@ public final class Lz4PayloadDecompressor implements PayloadDecompressor {
         }
         int magic = Lz4FrameLayout.int32(input, from + MAGIC_OFFSET);
         if (magic != MAGIC) {
-            throw PayloadDecompressor.corrupt(CODEC, "frame magic 0x" + Integer.toHexString(magic) + ", expected 0x"
-                    + Integer.toHexString(MAGIC));
+            throw PayloadDecompressor.corrupt(
+                    CODEC,
+                    "frame magic 0x" + Integer.toHexString(magic) + ", expected 0x" + Integer.toHexString(MAGIC));
         }
         int flg = input.get(from + FLG_OFFSET) & 0xff;
         int bd = input.get(from + BD_OFFSET) & 0xff;
         if ((flg & VERSION_MASK) != SUPPORTED_VERSION || (flg & FLG_RESERVED_MASK) != 0) {
-            throw PayloadDecompressor.corrupt(CODEC, "frame FLG byte 0x" + Integer.toHexString(flg)
-                    + " has an unsupported version or reserved bits");
+            throw PayloadDecompressor.corrupt(
+                    CODEC,
+                    "frame FLG byte 0x" + Integer.toHexString(flg) + " has an unsupported version or reserved bits");
         }
         int blockSizeId = bd >>> BD_BLOCK_SIZE_SHIFT & BD_BLOCK_SIZE_MASK;
         if ((bd & BD_RESERVED_MASK) != 0 || blockSizeId < BD_MIN_BLOCK_SIZE_ID) {
-            throw PayloadDecompressor.corrupt(CODEC, "frame BD byte 0x" + Integer.toHexString(bd)
-                    + " has reserved bits or block size id " + blockSizeId);
+            throw PayloadDecompressor.corrupt(
+                    CODEC,
+                    "frame BD byte 0x" + Integer.toHexString(bd) + " has reserved bits or block size id "
+                            + blockSizeId);
         }
         maxBlockSize = Lz4FrameLayout.maxBlockSize(blockSizeId);
         blockChecksums = (flg & FLG_BLOCK_CHECKSUM) != 0;
@@ -149,9 +156,11 @@ public final class Lz4PayloadDecompressor implements PayloadDecompressor {
         boolean stored = (rawSize & STORED_BLOCK_FLAG) != 0;
         int size = rawSize & ~STORED_BLOCK_FLAG;
         if (size > maxBlockSize || size > end - position) {
-            throw PayloadDecompressor.corrupt(CODEC, "block size " + size + " at byte " + (position - payloadStart)
-                    + " exceeds the frame's max block size " + maxBlockSize + " or the " + (end - position)
-                    + " bytes left");
+            throw PayloadDecompressor.corrupt(
+                    CODEC,
+                    "block size " + size + " at byte " + (position - payloadStart)
+                            + " exceeds the frame's max block size " + maxBlockSize + " or the " + (end - position)
+                            + " bytes left");
         }
         int block = position;
         position += size;
@@ -185,7 +194,8 @@ public final class Lz4PayloadDecompressor implements PayloadDecompressor {
 
     private int readInt(String what) throws BatchFormatException {
         if (end - position < FRAME_INT_LENGTH) {
-            throw PayloadDecompressor.corrupt(CODEC, "frame truncated: " + what + " missing at byte " + (position - payloadStart));
+            throw PayloadDecompressor.corrupt(
+                    CODEC, "frame truncated: " + what + " missing at byte " + (position - payloadStart));
         }
         int value = Lz4FrameLayout.int32(input, position);
         position += FRAME_INT_LENGTH;

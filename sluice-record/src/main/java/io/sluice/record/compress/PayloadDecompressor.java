@@ -47,7 +47,9 @@ public interface PayloadDecompressor extends ByteWindow.Refill, AutoCloseable {
     }
 
     static BatchFormatException corrupt(String codec, String message, Throwable cause) {
-        return new BatchFormatException(BatchFormatException.Reason.CORRUPT_PAYLOAD,
-                codec + " payload: " + message + " (" + cause.getMessage() + ")", cause);
+        return new BatchFormatException(
+                BatchFormatException.Reason.CORRUPT_PAYLOAD,
+                codec + " payload: " + message + " (" + cause.getMessage() + ")",
+                cause);
     }
 }

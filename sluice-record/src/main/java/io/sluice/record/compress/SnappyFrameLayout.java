@@ -34,6 +34,7 @@ final class SnappyFrameLayout {
     static final int VARINT_CONTINUATION = 0x80;
     /** The shift of a 32-bit varint's fifth byte, which must hold the top 4 bits only. */
     static final int VARINT_LAST_SHIFT = 28;
+
     static final int VARINT_LAST_BYTE_LIMIT = 1 << (Integer.SIZE - VARINT_LAST_SHIFT);
     static final int TAG_TYPE_MASK = 0x03;
     static final int TAG_TYPE_LITERAL = 0;
@@ -46,6 +47,7 @@ final class SnappyFrameLayout {
      * offset takes 3 bytes and yields at most 64 (literals yield at most one byte per byte).
      */
     static final int MAX_COPY_OUTPUT = 64;
+
     static final int MIN_COPY_INPUT_FOR_MAX_OUTPUT = 3;
 
     /** True when a block of {@code compressedBytes} bytes cannot decode to {@code declaredLength} bytes. */
@@ -53,8 +55,7 @@ final class SnappyFrameLayout {
         return (long) declaredLength * MIN_COPY_INPUT_FOR_MAX_OUTPUT > (long) compressedBytes * MAX_COPY_OUTPUT;
     }
 
-    private SnappyFrameLayout() {
-    }
+    private SnappyFrameLayout() {}
 
     /** True when {@code payload[from, to)} opens with the xerial stream header. */
     static boolean hasXerialHeader(ByteBuffer payload, int from, int to) {

@@ -30,12 +30,14 @@ public final class SnappyPayloadDecompressor implements PayloadDecompressor {
     private final SourceWindow sources = new SourceWindow(true);
     /** The payload as given to {@link #begin}: the header and {@link #storedRanges} read it in place. */
     private ByteBuffer source;
+
     private int sourceFrom;
     private int sourceTo;
     /** Where the first chunk (or the one raw block) starts in {@link #source}; -1 until begun. */
     private int firstChunk = -1;
     /** The payload readable by snappy-java's native calls (direct), from the first refill on; else null. */
     private ByteBuffer input;
+
     private boolean framed;
     private int end;
     /** The payload's first byte in {@link #input}: error messages count bytes from it. */
@@ -52,8 +54,9 @@ public final class SnappyPayloadDecompressor implements PayloadDecompressor {
         if (framed) {
             int compatible = SnappyFrameLayout.bigEndianInt32(source, from + XERIAL_COMPATIBLE_VERSION_OFFSET);
             if (compatible < XERIAL_MIN_COMPATIBLE_VERSION) {
-                throw PayloadDecompressor.corrupt(CODEC, "xerial compatible version " + compatible + " is below "
-                        + XERIAL_MIN_COMPATIBLE_VERSION);
+                throw PayloadDecompressor.corrupt(
+                        CODEC,
+                        "xerial compatible version " + compatible + " is below " + XERIAL_MIN_COMPATIBLE_VERSION);
             }
         }
         firstChunk = framed ? from + XERIAL_HEADER_LENGTH : from;
@@ -94,8 +97,10 @@ public final class SnappyPayloadDecompressor implements PayloadDecompressor {
             int chunkLength = SnappyFrameLayout.bigEndianInt32(input, at);
             at += CHUNK_LENGTH_LENGTH;
             if (chunkLength < 0 || chunkLength > end - at) {
-                throw PayloadDecompressor.corrupt(CODEC, "chunk length " + chunkLength + " at byte " + (at - payloadStart)
-                        + " is negative or exceeds the " + (end - at) + " bytes left");
+                throw PayloadDecompressor.corrupt(
+                        CODEC,
+                        "chunk length " + chunkLength + " at byte " + (at - payloadStart)
+                                + " is negative or exceeds the " + (end - at) + " bytes left");
             }
             blockEnd = at + chunkLength;
         }
@@ -107,8 +112,10 @@ public final class SnappyPayloadDecompressor implements PayloadDecompressor {
             }
             if (SnappyFrameLayout.declaresMoreThanDecodable(length, blockEnd - at)) {
                 // checked before any room is reserved: a forged length must not grow the window
-                throw PayloadDecompressor.corrupt(CODEC, "block of " + (blockEnd - at) + " bytes declares "
-                        + length + " decompressed bytes, more than snappy's copies can expand it to");
+                throw PayloadDecompressor.corrupt(
+                        CODEC,
+                        "block of " + (blockEnd - at) + " bytes declares " + length
+                                + " decompressed bytes, more than snappy's copies can expand it to");
             }
             window.reserve(length);
             ByteBuffer out = window.buffer();

@@ -8,8 +8,7 @@ package io.sluice.record.compress;
  */
 final class StoredRanges {
 
-    private StoredRanges() {
-    }
+    private StoredRanges() {}
 
     /**
      * Appends {@code [from, to)} as range number {@code count} of {@code ranges} unless it is empty;

@@ -28,9 +28,11 @@ final class ZstdFrameLayout {
     private static final int[] DICTIONARY_ID_SIZES = {0, 1, 2, 4};
     /** Frame_Content_Size field size by its flag; flag 0 means 1 byte when Single_Segment_flag is set. */
     private static final int[] FRAME_CONTENT_SIZES = {0, 2, 4, 8};
+
     static final int SINGLE_SEGMENT_CONTENT_SIZE_BYTES = 1;
     /** A 2-byte Frame_Content_Size field stores the size minus this. */
     static final int TWO_BYTE_CONTENT_SIZE_OFFSET = 256;
+
     static final int WINDOW_LOG_BASE = 10;
     static final int WINDOW_EXPONENT_SHIFT = 3;
     static final int WINDOW_MANTISSA_MASK = 0x07;
@@ -53,8 +55,7 @@ final class ZstdFrameLayout {
      */
     static final long STREAMING_WINDOW_SIZE_MAX = 1L << 27;
 
-    private ZstdFrameLayout() {
-    }
+    private ZstdFrameLayout() {}
 
     /**
      * An upper bound of the bytes {@code source[from, to)} decompresses to when it is one or more
@@ -80,7 +81,8 @@ final class ZstdFrameLayout {
             }
             boolean singleSegment = (descriptor & SINGLE_SEGMENT_BIT) != 0;
             int contentSizeFlag = descriptor >>> FRAME_CONTENT_SIZE_FLAG_SHIFT;
-            int contentSizeBytes = contentSizeFlag == 0 && singleSegment ? SINGLE_SEGMENT_CONTENT_SIZE_BYTES
+            int contentSizeBytes = contentSizeFlag == 0 && singleSegment
+                    ? SINGLE_SEGMENT_CONTENT_SIZE_BYTES
                     : FRAME_CONTENT_SIZES[contentSizeFlag];
             int dictionaryIdBytes = DICTIONARY_ID_SIZES[descriptor & DICTIONARY_ID_FLAG_MASK];
             int windowDescriptorBytes = singleSegment ? 0 : WINDOW_DESCRIPTOR_SIZE;
@@ -108,7 +110,8 @@ final class ZstdFrameLayout {
                     return NOT_BOUNDED;
                 }
                 // One 4-byte read where it fits (the block's first byte, or the checksum, follows).
-                int header = to - p > BLOCK_HEADER_SIZE ? int32(source, p) & BLOCK_HEADER_MASK
+                int header = to - p > BLOCK_HEADER_SIZE
+                        ? int32(source, p) & BLOCK_HEADER_MASK
                         : (int) littleEndian(source, p, BLOCK_HEADER_SIZE);
                 p += BLOCK_HEADER_SIZE;
                 last = (header & LAST_BLOCK_BIT) != 0;
@@ -178,13 +181,15 @@ final class ZstdFrameLayout {
             }
             boolean singleSegment = (descriptor & SINGLE_SEGMENT_BIT) != 0;
             int contentSizeFlag = descriptor >>> FRAME_CONTENT_SIZE_FLAG_SHIFT;
-            int contentSizeBytes = contentSizeFlag == 0 && singleSegment ? SINGLE_SEGMENT_CONTENT_SIZE_BYTES
+            int contentSizeBytes = contentSizeFlag == 0 && singleSegment
+                    ? SINGLE_SEGMENT_CONTENT_SIZE_BYTES
                     : FRAME_CONTENT_SIZES[contentSizeFlag];
             int windowDescriptorBytes = singleSegment ? 0 : WINDOW_DESCRIPTOR_SIZE;
             if (to - p < windowDescriptorBytes + contentSizeBytes) {
                 return PayloadDecompressor.NOT_STORED;
             }
-            long contentSize = contentSizeBytes == 0 ? -1
+            long contentSize = contentSizeBytes == 0
+                    ? -1
                     : littleEndian(source, p + windowDescriptorBytes, contentSizeBytes)
                             + (contentSizeBytes == 2 ? TWO_BYTE_CONTENT_SIZE_OFFSET : 0);
             long windowSize;
@@ -210,7 +215,8 @@ final class ZstdFrameLayout {
                 p += BLOCK_HEADER_SIZE;
                 last = (header & LAST_BLOCK_BIT) != 0;
                 int size = header >>> BLOCK_SIZE_SHIFT;
-                if (((header >>> BLOCK_TYPE_SHIFT) & BLOCK_TYPE_MASK) != BLOCK_TYPE_RAW || size > blockMax
+                if (((header >>> BLOCK_TYPE_SHIFT) & BLOCK_TYPE_MASK) != BLOCK_TYPE_RAW
+                        || size > blockMax
                         || to - p < size) {
                     return PayloadDecompressor.NOT_STORED;
                 }

@@ -25,6 +25,7 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
 
     /** Largest payload decoded in one call by default: the validator's default retained window. */
     public static final int DEFAULT_MAX_WHOLE_PAYLOAD_BYTES = 4 * 1024 * 1024 + 1024;
+
     private static final String CODEC = "zstd";
     private final SourceWindow sources = new SourceWindow(true);
     private final int maxWholePayloadBytes;
@@ -34,6 +35,7 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
     private int payloadStart;
     /** The payload as given to {@link #begin}: {@link #storedRanges} indexes the caller's buffer. */
     private ByteBuffer source;
+
     private int sourceFrom;
     private int sourceTo;
     private boolean frameComplete;
@@ -105,7 +107,8 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
             try {
                 ended = context.decompressDirectByteBufferStream(out, input);
             } catch (ZstdException e) {
-                throw PayloadDecompressor.corrupt(CODEC, "undecodable at compressed byte " + (consumedBefore - payloadStart), e);
+                throw PayloadDecompressor.corrupt(
+                        CODEC, "undecodable at compressed byte " + (consumedBefore - payloadStart), e);
             }
             int produced = out.position() - start;
             boolean progressed = produced > 0 || input.position() != consumedBefore;
@@ -118,13 +121,14 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
             }
             if (!input.hasRemaining()) {
                 if (!frameComplete) {
-                    throw PayloadDecompressor.corrupt(CODEC, "frame truncated after " + (input.limit() - payloadStart)
-                            + " compressed bytes");
+                    throw PayloadDecompressor.corrupt(
+                            CODEC, "frame truncated after " + (input.limit() - payloadStart) + " compressed bytes");
                 }
                 return false;
             }
             if (!progressed) {
-                throw PayloadDecompressor.corrupt(CODEC, "no progress at compressed byte " + (consumedBefore - payloadStart));
+                throw PayloadDecompressor.corrupt(
+                        CODEC, "no progress at compressed byte " + (consumedBefore - payloadStart));
             }
         }
     }
@@ -144,8 +148,8 @@ public final class ZstdPayloadDecompressor implements PayloadDecompressor {
         out.limit(out.capacity());
         int produced;
         try {
-            produced = context.decompressDirectByteBuffer(out, start, out.capacity() - start,
-                    input, input.position(), input.remaining());
+            produced = context.decompressDirectByteBuffer(
+                    out, start, out.capacity() - start, input, input.position(), input.remaining());
         } catch (ZstdException e) {
             return false;
         }

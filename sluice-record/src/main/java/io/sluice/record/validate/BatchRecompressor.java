@@ -84,7 +84,9 @@ final class BatchRecompressor implements AutoCloseable {
             to = drain.limit();
         }
         int length = to - from;
-        int bound = targetCodec == COMPRESSION_NONE ? length : compressor(targetCodec).maxCompressedLength(length);
+        int bound = targetCodec == COMPRESSION_NONE
+                ? length
+                : compressor(targetCodec).maxCompressedLength(length);
         output = ensure(output, RECORDS_OFFSET + bound);
         output.clear();
         output.put(0, source, start, RECORDS_OFFSET);
@@ -126,8 +128,9 @@ final class BatchRecompressor implements AutoCloseable {
         if (buffer != null && buffer.capacity() >= capacity) {
             return buffer;
         }
-        int grown = buffer == null ? capacity : (int) Math.min(Integer.MAX_VALUE - 8,
-                Math.max(capacity, 2L * buffer.capacity()));
+        int grown = buffer == null
+                ? capacity
+                : (int) Math.min(Integer.MAX_VALUE - 8, Math.max(capacity, 2L * buffer.capacity()));
         return ByteBuffer.allocateDirect(grown);
     }
 

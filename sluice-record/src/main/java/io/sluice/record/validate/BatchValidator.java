@@ -14,14 +14,14 @@ import static io.sluice.record.batch.RecordBatchDescriptor.RECORDS_OFFSET;
 import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
 
 import io.sluice.record.batch.BatchFormatException;
+import io.sluice.record.batch.RecordBatchView;
+import io.sluice.record.batch.RecordCursor;
+import io.sluice.record.batch.StoredRecords;
 import io.sluice.record.compress.GzipPayloadDecompressor;
 import io.sluice.record.compress.Lz4PayloadDecompressor;
 import io.sluice.record.compress.PayloadDecompressor;
 import io.sluice.record.compress.SnappyPayloadDecompressor;
 import io.sluice.record.compress.ZstdPayloadDecompressor;
-import io.sluice.record.batch.RecordBatchView;
-import io.sluice.record.batch.RecordCursor;
-import io.sluice.record.batch.StoredRecords;
 import java.nio.ByteBuffer;
 
 /**
@@ -52,11 +52,13 @@ public final class BatchValidator implements AutoCloseable {
     private final BatchRecompressor recompressor;
     /** Most source ranges of a stored payload read in place (more: it is decompressed instead). */
     private static final int MAX_STORED_RANGES = 128;
+
     private final int[] storedRanges = new int[2 * MAX_STORED_RANGES];
     private final StoredRecords stored = new StoredRecords();
     private final boolean readStoredInPlace;
     /** Batches whose stored payload was read in place since construction (tests check which path ran). */
     private long storedPayloadsReadInPlace;
+
     private ByteBuffer window;
 
     public BatchValidator(ValidatorConfig config) {
@@ -122,15 +124,21 @@ public final class BatchValidator implements AutoCloseable {
     private ByteBuffer recompress(int codec, TopicValidationPolicy policy) throws RecordValidationException {
         ByteBuffer rewritten;
         try {
-            rewritten = recompressor.recompress(view, codec == COMPRESSION_NONE ? null : decompressor(codec),
-                    policy.targetCompressionId(), config.decompressedCeiling(policy.maxMessageBytes()));
+            rewritten = recompressor.recompress(
+                    view,
+                    codec == COMPRESSION_NONE ? null : decompressor(codec),
+                    policy.targetCompressionId(),
+                    config.decompressedCeiling(policy.maxMessageBytes()));
         } catch (BatchFormatException e) {
             throw translate(e);
         }
         if (rewritten.remaining() > policy.maxMessageBytes()) {
-            throw new RecordValidationException(KafkaErrorCodes.MESSAGE_TOO_LARGE, "batch size "
-                    + rewritten.remaining() + " bytes after recompression to codec " + policy.targetCompressionId()
-                    + " exceeds max.message.bytes " + policy.maxMessageBytes());
+            throw new RecordValidationException(
+                    KafkaErrorCodes.MESSAGE_TOO_LARGE,
+                    "batch size "
+                            + rewritten.remaining() + " bytes after recompression to codec "
+                            + policy.targetCompressionId()
+                            + " exceeds max.message.bytes " + policy.maxMessageBytes());
         }
         return rewritten;
     }
@@ -148,8 +156,9 @@ public final class BatchValidator implements AutoCloseable {
         window = null;
     }
 
-    private void walkCompressedRecords(ByteBuffer records, int start, int size, int codec,
-                                       TopicValidationPolicy policy, long nowMs) throws RecordValidationException {
+    private void walkCompressedRecords(
+            ByteBuffer records, int start, int size, int codec, TopicValidationPolicy policy, long nowMs)
+            throws RecordValidationException {
         PayloadDecompressor decompressor = decompressor(codec);
         if (window == null) {
             window = ByteBuffer.allocateDirect(config.decompressionWindowBytes());
@@ -176,8 +185,8 @@ public final class BatchValidator implements AutoCloseable {
      * afresh: then the payload is decompressed and walked again, so every verdict is the one the
      * decompressing walk gives.
      */
-    private boolean walkStoredRecords(ByteBuffer records, PayloadDecompressor decompressor,
-                                      TopicValidationPolicy policy, long nowMs) {
+    private boolean walkStoredRecords(
+            ByteBuffer records, PayloadDecompressor decompressor, TopicValidationPolicy policy, long nowMs) {
         int rangeCount = decompressor.storedRanges(config.decompressedCeiling(policy.maxMessageBytes()), storedRanges);
         if (rangeCount == PayloadDecompressor.NOT_STORED) {
             return false;
@@ -232,16 +241,18 @@ public final class BatchValidator implements AutoCloseable {
     private static int frameSingleBatch(ByteBuffer records, int start, int end, TopicValidationPolicy policy)
             throws RecordValidationException {
         if (end - start <= 0) {
-            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.INVALID_RECORD,
                     "records: no record batch at all (0 bytes), Produce v3+ needs exactly one");
         }
         int size = frameBatch(records, start, end);
         int next = start + size;
         if (next != end) {
             frameBatch(records, next, end);
-            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
-                    "records: more than one record batch (a second starts at byte " + (next - start)
-                            + " of " + (end - start) + "), Produce v3+ allows exactly one per partition");
+            throw new RecordValidationException(
+                    KafkaErrorCodes.INVALID_RECORD,
+                    "records: more than one record batch (a second starts at byte " + (next - start) + " of "
+                            + (end - start) + "), Produce v3+ allows exactly one per partition");
         }
         return size;
     }
@@ -250,7 +261,8 @@ public final class BatchValidator implements AutoCloseable {
     private static int frameBatch(ByteBuffer records, int at, int end) throws RecordValidationException {
         int remaining = end - at;
         if (remaining < LOG_OVERHEAD) {
-            throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.CORRUPT_MESSAGE,
                     "records: " + remaining + " trailing bytes cannot hold a batch header of " + LOG_OVERHEAD);
         }
         int batchLength = records.getInt(at + BATCH_LENGTH_OFFSET);
@@ -258,11 +270,14 @@ public final class BatchValidator implements AutoCloseable {
             if (remaining > MAGIC_OFFSET) {
                 checkMagic(records.get(at + MAGIC_OFFSET));
             }
-            throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE,
-                    "batchLength " + batchLength + " is below the v2 minimum of " + (RECORD_BATCH_OVERHEAD - LOG_OVERHEAD));
+            throw new RecordValidationException(
+                    KafkaErrorCodes.CORRUPT_MESSAGE,
+                    "batchLength " + batchLength + " is below the v2 minimum of "
+                            + (RECORD_BATCH_OVERHEAD - LOG_OVERHEAD));
         }
         if (batchLength > remaining - LOG_OVERHEAD) {
-            throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.CORRUPT_MESSAGE,
                     "batchLength " + batchLength + " exceeds the " + (remaining - LOG_OVERHEAD)
                             + " bytes present: the batch is truncated");
         }
@@ -275,7 +290,8 @@ public final class BatchValidator implements AutoCloseable {
             return;
         }
         if (magic == 0 || magic == 1) {
-            throw new RecordValidationException(KafkaErrorCodes.UNSUPPORTED_FOR_MESSAGE_FORMAT,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.UNSUPPORTED_FOR_MESSAGE_FORMAT,
                     "magic " + magic + " batches are not supported, only magic " + MAGIC_V2);
         }
         throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE, "magic " + magic + " is unknown");
@@ -283,48 +299,57 @@ public final class BatchValidator implements AutoCloseable {
 
     private void checkBatchHeader(int size, TopicValidationPolicy policy) throws RecordValidationException {
         if (view.baseOffset() != 0) {
-            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.INVALID_RECORD,
                     "baseOffset must be 0 in a produced batch, was " + view.baseOffset());
         }
         if (size > policy.maxMessageBytes()) {
-            throw new RecordValidationException(KafkaErrorCodes.MESSAGE_TOO_LARGE,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.MESSAGE_TOO_LARGE,
                     "batch size " + size + " bytes exceeds max.message.bytes " + policy.maxMessageBytes());
         }
         int stored = view.storedCrc();
         int computed = view.computeCrc();
         if (stored != computed) {
-            throw new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.CORRUPT_MESSAGE,
                     "crc stored " + Integer.toUnsignedString(stored) + " does not match computed "
                             + Integer.toUnsignedString(computed));
         }
         long countFromOffsets = (long) view.lastOffsetDelta() + 1;
         if (countFromOffsets <= 0) {
-            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.INVALID_RECORD,
                     "lastOffsetDelta " + view.lastOffsetDelta() + " gives an empty offset range");
         }
         int count = view.recordCount();
         if (count <= 0) {
-            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
-                    "recordsCount " + count + " must be positive");
+            throw new RecordValidationException(
+                    KafkaErrorCodes.INVALID_RECORD, "recordsCount " + count + " must be positive");
         }
         if (countFromOffsets != count) {
-            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.INVALID_RECORD,
                     "lastOffsetDelta " + view.lastOffsetDelta() + " + 1 does not match recordsCount " + count);
         }
         if (count > size - RECORD_BATCH_OVERHEAD && view.compressionId() == COMPRESSION_NONE) {
-            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.INVALID_RECORD,
                     "recordsCount " + count + " cannot fit in " + (size - RECORD_BATCH_OVERHEAD) + " record bytes");
         }
         if (view.isControl()) {
-            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.INVALID_RECORD,
                     "attributes " + view.attributes() + " mark a control batch: clients may not write control records");
         }
         if (view.producerId() != NO_PRODUCER_ID && view.baseSequence() < 0) {
-            throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.INVALID_RECORD,
                     "baseSequence " + view.baseSequence() + " is negative for producerId " + view.producerId());
         }
         if (view.compressionId() > COMPRESSION_ZSTD) {
-            throw new RecordValidationException(KafkaErrorCodes.UNSUPPORTED_COMPRESSION_TYPE,
+            throw new RecordValidationException(
+                    KafkaErrorCodes.UNSUPPORTED_COMPRESSION_TYPE,
                     "compression codec id " + view.compressionId() + " in attributes " + view.attributes()
                             + " is unknown (0..4 allowed)");
         }
@@ -343,7 +368,8 @@ public final class BatchValidator implements AutoCloseable {
                 }
             }
             if (records.hasRemaining()) {
-                throw new RecordValidationException(KafkaErrorCodes.INVALID_RECORD,
+                throw new RecordValidationException(
+                        KafkaErrorCodes.INVALID_RECORD,
                         "bytes remain after the " + count + " records declared by recordsCount");
             }
         } catch (BatchFormatException e) {
@@ -355,8 +381,8 @@ public final class BatchValidator implements AutoCloseable {
         return switch (e.reason()) {
             case MALFORMED_RECORD -> new RecordValidationException(KafkaErrorCodes.INVALID_RECORD, e.getMessage());
             case CORRUPT_PAYLOAD -> new RecordValidationException(KafkaErrorCodes.CORRUPT_MESSAGE, e.getMessage());
-            case DECOMPRESSED_TOO_LARGE -> new RecordValidationException(KafkaErrorCodes.MESSAGE_TOO_LARGE,
-                    e.getMessage());
+            case DECOMPRESSED_TOO_LARGE ->
+                new RecordValidationException(KafkaErrorCodes.MESSAGE_TOO_LARGE, e.getMessage());
         };
     }
 }

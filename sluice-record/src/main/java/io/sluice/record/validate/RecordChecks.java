@@ -46,8 +46,10 @@ final class RecordChecks {
      * checked one by one, which names every failure.
      */
     int run(int index, RecordCursor records, int run) {
-        if (!batchLogAppendTime && !(policy.compacted() && records.keyLength() < 0)
-                && records.runAttributesOr() == 0 && records.runOffsetDeltasFollowOn()
+        if (!batchLogAppendTime
+                && !(policy.compacted() && records.keyLength() < 0)
+                && records.runAttributesOr() == 0
+                && records.runOffsetDeltasFollowOn()
                 && records.runOffsetDelta(0) == index) {
             long leastDelta = records.runLeastTimestampDelta();
             long greatestDelta = records.runGreatestTimestampDelta();
@@ -56,7 +58,8 @@ final class RecordChecks {
             // A record without timestamp (-1) is not bounds-checked and never the max: when the
             // bounds hold across [least, greatest] it passes either way, and is never above both.
             // Adding the base timestamp keeps the order of the deltas unless an end overflows.
-            if (!overflows(leastDelta, least) && !overflows(greatestDelta, greatest)
+            if (!overflows(leastDelta, least)
+                    && !overflows(greatestDelta, greatest)
                     && (policy.logAppendTime() || boundsHoldBetween(least, greatest))) {
                 if (greatest > maxTimestamp) {
                     maxTimestamp = greatest;
@@ -67,7 +70,11 @@ final class RecordChecks {
         }
         int keyLength = records.keyLength();
         for (int k = 0; k < run; k++) {
-            record(index + k, records.runAttributes(k), records.runTimestampDelta(k), records.runOffsetDelta(k),
+            record(
+                    index + k,
+                    records.runAttributes(k),
+                    records.runTimestampDelta(k),
+                    records.runOffsetDelta(k),
                     keyLength);
         }
         return index + run;
@@ -87,8 +94,10 @@ final class RecordChecks {
     private boolean boundsHoldBetween(long least, long greatest) {
         long fromLeast = nowMs - least;
         long fromGreatest = nowMs - greatest;
-        return steady(least, fromLeast) && steady(greatest, fromGreatest)
-                && withinBounds(fromLeast) && withinBounds(fromGreatest);
+        return steady(least, fromLeast)
+                && steady(greatest, fromGreatest)
+                && withinBounds(fromLeast)
+                && withinBounds(fromGreatest);
     }
 
     /** True when {@code difference = now - timestamp} did not overflow and is not {@link Long#MIN_VALUE}. */
@@ -121,9 +130,12 @@ final class RecordChecks {
         if (!policy.logAppendTime() && timestamp != NO_TIMESTAMP) {
             long diff = nowMs - timestamp;
             if (!withinBounds(diff)) {
-                fail(index, "timestamp " + timestamp + " of record " + index + " is out of range [now - "
-                        + policy.timestampBeforeMaxMs() + ", now + " + policy.timestampAfterMaxMs()
-                        + "] with now " + nowMs, true);
+                fail(
+                        index,
+                        "timestamp " + timestamp + " of record " + index + " is out of range [now - "
+                                + policy.timestampBeforeMaxMs() + ", now + " + policy.timestampAfterMaxMs()
+                                + "] with now " + nowMs,
+                        true);
                 return;
             }
         } else if (batchLogAppendTime) {
@@ -141,8 +153,10 @@ final class RecordChecks {
             return;
         }
         short code = timestampError ? KafkaErrorCodes.INVALID_TIMESTAMP : KafkaErrorCodes.INVALID_RECORD;
-        throw new RecordValidationException(code, errors.size() + " record(s) rejected, first: "
-                + errors.get(0).message(), errors);
+        throw new RecordValidationException(
+                code,
+                errors.size() + " record(s) rejected, first: " + errors.get(0).message(),
+                errors);
     }
 
     long maxTimestamp() {

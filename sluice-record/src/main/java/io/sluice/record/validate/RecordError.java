@@ -8,5 +8,4 @@ package io.sluice.record.validate;
  * @param batchIndex index of the record inside its batch (0 = first record)
  * @param message    names the field and the value seen
  */
-public record RecordError(int batchIndex, String message) {
-}
+public record RecordError(int batchIndex, String message) {}

@@ -33,44 +33,49 @@ public record TopicValidationPolicy(
             throw new IllegalArgumentException("maxMessageBytes must be positive, was " + maxMessageBytes);
         }
         if (timestampBeforeMaxMs < 0 || timestampAfterMaxMs < 0) {
-            throw new IllegalArgumentException("timestamp bounds must be >= 0, were before="
-                    + timestampBeforeMaxMs + " after=" + timestampAfterMaxMs);
+            throw new IllegalArgumentException("timestamp bounds must be >= 0, were before=" + timestampBeforeMaxMs
+                    + " after=" + timestampAfterMaxMs);
         }
         if (targetCompressionId < PRODUCER_COMPRESSION || targetCompressionId > 4) {
-            throw new IllegalArgumentException("targetCompressionId must be -1 (producer) or 0..4, was "
-                    + targetCompressionId);
+            throw new IllegalArgumentException(
+                    "targetCompressionId must be -1 (producer) or 0..4, was " + targetCompressionId);
         }
     }
 
     /** Kafka's topic defaults: 1 MiB batches, CreateTime without bounds, delete policy, producer codec. */
     public static TopicValidationPolicy defaults() {
-        return new TopicValidationPolicy(DEFAULT_MAX_MESSAGE_BYTES, false, Long.MAX_VALUE, Long.MAX_VALUE, false,
-                PRODUCER_COMPRESSION);
+        return new TopicValidationPolicy(
+                DEFAULT_MAX_MESSAGE_BYTES, false, Long.MAX_VALUE, Long.MAX_VALUE, false, PRODUCER_COMPRESSION);
     }
 
     public TopicValidationPolicy withMaxMessageBytes(int bytes) {
-        return new TopicValidationPolicy(bytes, logAppendTime, timestampBeforeMaxMs, timestampAfterMaxMs, compacted,
-                targetCompressionId);
+        return new TopicValidationPolicy(
+                bytes, logAppendTime, timestampBeforeMaxMs, timestampAfterMaxMs, compacted, targetCompressionId);
     }
 
     public TopicValidationPolicy withLogAppendTime(boolean stamp) {
-        return new TopicValidationPolicy(maxMessageBytes, stamp, timestampBeforeMaxMs, timestampAfterMaxMs, compacted,
-                targetCompressionId);
+        return new TopicValidationPolicy(
+                maxMessageBytes, stamp, timestampBeforeMaxMs, timestampAfterMaxMs, compacted, targetCompressionId);
     }
 
     public TopicValidationPolicy withTimestampBounds(long beforeMaxMs, long afterMaxMs) {
-        return new TopicValidationPolicy(maxMessageBytes, logAppendTime, beforeMaxMs, afterMaxMs, compacted,
-                targetCompressionId);
+        return new TopicValidationPolicy(
+                maxMessageBytes, logAppendTime, beforeMaxMs, afterMaxMs, compacted, targetCompressionId);
     }
 
     public TopicValidationPolicy withCompacted(boolean keyRequired) {
-        return new TopicValidationPolicy(maxMessageBytes, logAppendTime, timestampBeforeMaxMs, timestampAfterMaxMs,
-                keyRequired, targetCompressionId);
+        return new TopicValidationPolicy(
+                maxMessageBytes,
+                logAppendTime,
+                timestampBeforeMaxMs,
+                timestampAfterMaxMs,
+                keyRequired,
+                targetCompressionId);
     }
 
     public TopicValidationPolicy withTargetCompressionId(int codecId) {
-        return new TopicValidationPolicy(maxMessageBytes, logAppendTime, timestampBeforeMaxMs, timestampAfterMaxMs,
-                compacted, codecId);
+        return new TopicValidationPolicy(
+                maxMessageBytes, logAppendTime, timestampBeforeMaxMs, timestampAfterMaxMs, compacted, codecId);
     }
 
     /** True when batches keep the codec the producer chose. */

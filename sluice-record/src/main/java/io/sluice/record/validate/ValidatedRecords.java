@@ -17,11 +17,15 @@ public final class ValidatedRecords {
     private int maxTimestampOffsetDelta;
     private int recompressedBatches;
 
-    ValidatedRecords() {
-    }
+    ValidatedRecords() {}
 
-    void set(ByteBuffer records, int batchCount, int recordCount, long maxTimestamp, int maxTimestampOffsetDelta,
-             int recompressedBatches) {
+    void set(
+            ByteBuffer records,
+            int batchCount,
+            int recordCount,
+            long maxTimestamp,
+            int maxTimestampOffsetDelta,
+            int recompressedBatches) {
         this.records = records;
         this.batchCount = batchCount;
         this.recordCount = recordCount;

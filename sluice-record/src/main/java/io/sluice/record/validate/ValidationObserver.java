@@ -10,7 +10,7 @@ package io.sluice.record.validate;
 @FunctionalInterface
 public interface ValidationObserver {
     /** Observes nothing (metrics off). */
-    ValidationObserver NONE = (batches, recompressed, nanos) -> { };
+    ValidationObserver NONE = (batches, recompressed, nanos) -> {};
 
     void validated(int batches, int recompressedBatches, long nanos);
 }

@@ -18,8 +18,11 @@ package io.sluice.record.validate;
  *                                 the largest zstd payload decoded in one call straight into the window
  *                                 (larger ones stream), so that growth is always retained
  */
-public record ValidatorConfig(int decompressionWindowBytes, int maxDecompressionRatio, long maxDecompressedBytes,
-                              int maxRetainedWindowBytes) {
+public record ValidatorConfig(
+        int decompressionWindowBytes,
+        int maxDecompressionRatio,
+        long maxDecompressedBytes,
+        int maxRetainedWindowBytes) {
 
     public static final int DEFAULT_DECOMPRESSION_WINDOW_BYTES = 128 * 1024;
     public static final int DEFAULT_MAX_DECOMPRESSION_RATIO = 128;
@@ -47,13 +50,16 @@ public record ValidatorConfig(int decompressionWindowBytes, int maxDecompression
 
     /** Keeps {@link #DEFAULT_MAX_RETAINED_WINDOW_BYTES} (or the window size, if larger). */
     public ValidatorConfig(int decompressionWindowBytes, int maxDecompressionRatio, long maxDecompressedBytes) {
-        this(decompressionWindowBytes, maxDecompressionRatio, maxDecompressedBytes,
+        this(
+                decompressionWindowBytes,
+                maxDecompressionRatio,
+                maxDecompressedBytes,
                 Math.max(decompressionWindowBytes, DEFAULT_MAX_RETAINED_WINDOW_BYTES));
     }
 
     public static ValidatorConfig defaults() {
-        return new ValidatorConfig(DEFAULT_DECOMPRESSION_WINDOW_BYTES, DEFAULT_MAX_DECOMPRESSION_RATIO,
-                DEFAULT_MAX_DECOMPRESSED_BYTES);
+        return new ValidatorConfig(
+                DEFAULT_DECOMPRESSION_WINDOW_BYTES, DEFAULT_MAX_DECOMPRESSION_RATIO, DEFAULT_MAX_DECOMPRESSED_BYTES);
     }
 
     /** Decompressed bytes one batch may expand to under a topic's {@code max.message.bytes}. */

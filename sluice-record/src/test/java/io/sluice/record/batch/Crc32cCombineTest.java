@@ -1,14 +1,13 @@
 package io.sluice.record.batch;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.zip.CRC32C;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
-
-import java.util.zip.CRC32C;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** {@link Crc32cCombine}: the checksum of A then B from the checksums of A and B equals the checksum of the bytes. */
 class Crc32cCombineTest {
@@ -41,7 +40,8 @@ class Crc32cCombineTest {
         byte[] head = {1, 2, 3};
         byte[] all = new byte[head.length + zeros.length];
         System.arraycopy(head, 0, all, 0, head.length);
-        assertEquals(crc(all, 0, all.length),
+        assertEquals(
+                crc(all, 0, all.length),
                 Crc32cCombine.combine(crc(head, 0, head.length), crc(zeros, 0, zeros.length), zeros.length));
     }
 

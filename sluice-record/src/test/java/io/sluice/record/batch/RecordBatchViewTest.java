@@ -19,12 +19,19 @@ class RecordBatchViewTest {
     private final RecordBatchView view = new RecordBatchView();
 
     private static MutableRecordBatch kafkaView(ByteBuffer batch) {
-        return MemoryRecords.readableRecords(batch.duplicate()).batches().iterator().next();
+        return MemoryRecords.readableRecords(batch.duplicate())
+                .batches()
+                .iterator()
+                .next();
     }
 
     private static ByteBuffer idempotentBatch(int codec, int baseSequence) {
         List<KafkaBatches.Rec> recs = List.of(
-                new KafkaBatches.Rec(1_000L, "k1".getBytes(StandardCharsets.UTF_8), "v1".getBytes(StandardCharsets.UTF_8), new Header[0]),
+                new KafkaBatches.Rec(
+                        1_000L,
+                        "k1".getBytes(StandardCharsets.UTF_8),
+                        "v1".getBytes(StandardCharsets.UTF_8),
+                        new Header[0]),
                 new KafkaBatches.Rec(3_000L, null, "v2".getBytes(StandardCharsets.UTF_8), new Header[0]),
                 new KafkaBatches.Rec(2_000L, "k3".getBytes(StandardCharsets.UTF_8), null, new Header[0]));
         return KafkaBatches.batch(codec, recs, 77L, (short) 3, baseSequence, true);
@@ -46,7 +53,8 @@ class RecordBatchViewTest {
             assertEquals(kafka.isControlBatch(), view.isControl());
             assertEquals(kafka.timestampType() == TimestampType.LOG_APPEND_TIME, view.isLogAppendTime());
             assertEquals(kafka.lastOffset(), view.lastOffset());
-            assertEquals(((org.apache.kafka.common.record.DefaultRecordBatch) kafka).baseTimestamp(), view.baseTimestamp());
+            assertEquals(
+                    ((org.apache.kafka.common.record.DefaultRecordBatch) kafka).baseTimestamp(), view.baseTimestamp());
             assertEquals(kafka.maxTimestamp(), view.maxTimestamp());
             assertEquals(kafka.producerId(), view.producerId());
             assertEquals(kafka.producerEpoch(), view.producerEpoch());

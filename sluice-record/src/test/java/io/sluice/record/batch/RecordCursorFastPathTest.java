@@ -35,14 +35,16 @@ class RecordCursorFastPathTest {
      * learned from earlier inputs (in buffers of either byte order) are exercised.
      */
     private static final RecordCursor FAST = new RecordCursor();
+
     private static final RecordCursor STREAMING = new RecordCursor();
     /** Cursors read with {@link RecordCursor#nextRun} where it reads any record, else {@link RecordCursor#next}. */
     private static final RecordCursor RUNS = new RecordCursor();
+
     private static final RecordCursor STREAMING_RUNS = new RecordCursor();
 
     @Property(tries = 3000)
-    void shouldReadRecordsExactlyAsTheCarefulPathDoes(@ForAll("seeds") long seed,
-                                                      @ForAll @IntRange(min = 0, max = 3) int damage) {
+    void shouldReadRecordsExactlyAsTheCarefulPathDoes(
+            @ForAll("seeds") long seed, @ForAll @IntRange(min = 0, max = 3) int damage) {
         Random random = new Random(seed);
         byte[] records = encode(randomRecords(random));
         int count = Math.max(1, countRecords(records) + random.nextInt(3) - 1);
@@ -56,13 +58,17 @@ class RecordCursorFastPathTest {
             String runs = runTranscript(RUNS.over(buffer, from, from + records.length), count, random);
             assertEquals(careful, runs, "runs, seed " + seed + " damage " + damage + " direct " + direct);
             ByteBuffer reusable = ByteBuffer.allocate(64).order(randomOrder(random));
-            String streamed = transcript(STREAMING.streaming(reusable,
-                    fewBytesAtATime(records, 1 + random.nextInt(600)), Long.MAX_VALUE), count);
+            String streamed = transcript(
+                    STREAMING.streaming(reusable, fewBytesAtATime(records, 1 + random.nextInt(600)), Long.MAX_VALUE),
+                    count);
             assertEquals(careful, streamed, "streamed, seed " + seed + " damage " + damage);
             ByteBuffer window = (random.nextBoolean() ? ByteBuffer.allocateDirect(64) : ByteBuffer.allocate(64))
                     .order(randomOrder(random));
-            String streamedRuns = runTranscript(STREAMING_RUNS.streaming(window,
-                    fewBytesAtATime(records, 1 + random.nextInt(6000)), Long.MAX_VALUE), count, random);
+            String streamedRuns = runTranscript(
+                    STREAMING_RUNS.streaming(
+                            window, fewBytesAtATime(records, 1 + random.nextInt(6000)), Long.MAX_VALUE),
+                    count,
+                    random);
             assertEquals(careful, streamedRuns, "streamed runs, seed " + seed + " damage " + damage);
         }
     }
@@ -78,7 +84,8 @@ class RecordCursorFastPathTest {
         byte[][] values = {{1, 2}, {3}};
         byte[] twoAlike = encode(List.of(record(0, keys, values), record(1, keys, values)));
         RecordCursor cursor = new RecordCursor();
-        assertTrue(transcript(cursor.over(ByteBuffer.wrap(twoAlike), 0, twoAlike.length), 2).endsWith("end"));
+        assertTrue(transcript(cursor.over(ByteBuffer.wrap(twoAlike), 0, twoAlike.length), 2)
+                .endsWith("end"));
         // Same header count and block length in the second record, but its second header key
         // length byte now claims 60 bytes, more than the record holds.
         byte[] forged = twoAlike.clone();
@@ -96,7 +103,8 @@ class RecordCursorFastPathTest {
         byte[][] values = {{1}};
         byte[] twoAlike = encode(List.of(record(0, keys, values), record(1, keys, values)));
         RecordCursor cursor = new RecordCursor();
-        assertTrue(transcript(cursor.over(ByteBuffer.wrap(twoAlike), 0, twoAlike.length), 2).endsWith("end"));
+        assertTrue(transcript(cursor.over(ByteBuffer.wrap(twoAlike), 0, twoAlike.length), 2)
+                .endsWith("end"));
         // The second record's key length (zigzag 128: bytes 0x80 0x01) becomes 0x80 0x02, 128 bytes:
         // only its second byte differs from the first record.
         byte[] forged = twoAlike.clone();
@@ -117,7 +125,8 @@ class RecordCursorFastPathTest {
         }
         byte[] records = encode(alike);
         RecordCursor cursor = new RecordCursor();
-        assertTrue(transcript(cursor.over(ByteBuffer.wrap(records), 0, records.length), 3).endsWith("end"));
+        assertTrue(transcript(cursor.over(ByteBuffer.wrap(records), 0, records.length), 3)
+                .endsWith("end"));
         // The third record keeps its length, but its key length byte says 6 instead of 4 bytes:
         // the value length is then read from inside the value, and the record no longer adds up.
         byte[] forged = records.clone();
@@ -207,7 +216,8 @@ class RecordCursorFastPathTest {
         }
         byte[] records = encode(alike);
         RecordCursor cursor = new RecordCursor();
-        assertTrue(transcript(cursor.over(ByteBuffer.wrap(records), 0, records.length), 3).endsWith("end"));
+        assertTrue(transcript(cursor.over(ByteBuffer.wrap(records), 0, records.length), 3)
+                .endsWith("end"));
         // The third record's last header value length (zigzag 6: 3 bytes) now says 2 bytes; it is
         // in the word that ends at the record's end.
         byte[] forged = records.clone();
@@ -221,7 +231,11 @@ class RecordCursorFastPathTest {
 
     @Test
     void shouldReadRunsOfOneLayoutAndStopBeforeAnyRecordWithOneByteChanged() throws BatchFormatException {
-        byte[][] keys = {"abc".getBytes(StandardCharsets.UTF_8), "de".getBytes(StandardCharsets.UTF_8), "f".getBytes(StandardCharsets.UTF_8)};
+        byte[][] keys = {
+            "abc".getBytes(StandardCharsets.UTF_8),
+            "de".getBytes(StandardCharsets.UTF_8),
+            "f".getBytes(StandardCharsets.UTF_8)
+        };
         byte[][] values = {{1, 2}, {3, 4, 5}, {}};
         List<Rec> alike = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
@@ -230,7 +244,8 @@ class RecordCursorFastPathTest {
         byte[] records = encode(alike);
         int recordBytes = records.length / 40;
         for (boolean direct : new boolean[] {false, true}) {
-            ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(records.length) : ByteBuffer.allocate(records.length);
+            ByteBuffer buffer =
+                    direct ? ByteBuffer.allocateDirect(records.length) : ByteBuffer.allocate(records.length);
             buffer.put(0, records);
             RecordCursor cursor = new RecordCursor().over(buffer, 0, records.length);
             cursor.next();
@@ -245,12 +260,12 @@ class RecordCursorFastPathTest {
                 for (int flip : new int[] {1, 0x40, 0x80, 0xFF}) {
                     byte[] forged = records.clone();
                     forged[at] ^= (byte) flip;
-                    ByteBuffer forgedBuffer = direct ? ByteBuffer.allocateDirect(forged.length)
-                            : ByteBuffer.allocate(forged.length);
+                    ByteBuffer forgedBuffer =
+                            direct ? ByteBuffer.allocateDirect(forged.length) : ByteBuffer.allocate(forged.length);
                     forgedBuffer.put(0, forged);
                     String careful = carefulTranscript(new RecordCursor().over(forgedBuffer, 0, forged.length), 40);
-                    String runs = runTranscript(new RecordCursor().over(forgedBuffer, 0, forged.length), 40,
-                            new Random(at));
+                    String runs =
+                            runTranscript(new RecordCursor().over(forgedBuffer, 0, forged.length), 40, new Random(at));
                     assertEquals(careful, runs, "byte " + at + " ^ " + flip + " direct " + direct);
                 }
             }
@@ -270,8 +285,11 @@ class RecordCursorFastPathTest {
         System.arraycopy(records, 0, around, 17, records.length);
         ByteBuffer direct = ByteBuffer.allocateDirect(around.length).put(around).flip();
         // heap and direct slices starting 17 bytes into their memory, whose capacity ends at the last record
-        ByteBuffer[] slices = {ByteBuffer.wrap(around, 17, records.length).slice(),
-            direct.slice(17, records.length), ByteBuffer.wrap(records).asReadOnlyBuffer()};
+        ByteBuffer[] slices = {
+            ByteBuffer.wrap(around, 17, records.length).slice(),
+            direct.slice(17, records.length),
+            ByteBuffer.wrap(records).asReadOnlyBuffer()
+        };
         assertEquals(17, slices[0].arrayOffset());
         for (ByteBuffer slice : slices) {
             String careful = carefulTranscript(new RecordCursor().over(slice, 0, records.length), 30);
@@ -319,7 +337,8 @@ class RecordCursorFastPathTest {
         for (ByteBuffer reusable : new ByteBuffer[] {ByteBuffer.allocateDirect(4096), ByteBuffer.allocate(4096)}) {
             RecordCursor cursor = new RecordCursor();
             // chunks of 1000 bytes: about one record in three straddles a refill
-            String streamed = transcript(cursor.streaming(reusable, fewBytesAtATime(records, 1000), Long.MAX_VALUE), 100);
+            String streamed =
+                    transcript(cursor.streaming(reusable, fewBytesAtATime(records, 1000), Long.MAX_VALUE), 100);
             assertEquals(careful, streamed);
             assertEquals(0, cursor.carefulReads(), "every straddling record was pulled whole into the window");
         }
@@ -334,16 +353,19 @@ class RecordCursorFastPathTest {
         byte[] records = encode(large);
         String careful = carefulTranscript(new RecordCursor().over(ByteBuffer.wrap(records), 0, records.length), 4);
         RecordCursor cursor = new RecordCursor();
-        String streamed = transcript(cursor.streaming(ByteBuffer.allocate(4096), fewBytesAtATime(records, 1000),
-                Long.MAX_VALUE), 4);
+        String streamed = transcript(
+                cursor.streaming(ByteBuffer.allocate(4096), fewBytesAtATime(records, 1000), Long.MAX_VALUE), 4);
         assertEquals(careful, streamed);
         assertTrue(cursor.carefulReads() > 0, "records above half the window are read across refills");
     }
 
     @Test
     void shouldKeepTheByteOrderWhenTheStreamingBufferGrows() throws BatchFormatException {
-        ByteWindow window = new ByteWindow().streaming(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN),
-                fewBytesAtATime(new byte[100], 100), Long.MAX_VALUE);
+        ByteWindow window = new ByteWindow()
+                .streaming(
+                        ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN),
+                        fewBytesAtATime(new byte[100], 100),
+                        Long.MAX_VALUE);
         assertTrue(window.request(50));
         assertEquals(ByteOrder.LITTLE_ENDIAN, window.buffer().order());
     }
@@ -374,8 +396,13 @@ class RecordCursorFastPathTest {
                 } else {
                     cursor.next();
                 }
-                appendRecord(out, cursor.bodyLength(), cursor.attributes(), cursor.timestampDelta(),
-                        cursor.offsetDelta(), cursor);
+                appendRecord(
+                        out,
+                        cursor.bodyLength(),
+                        cursor.attributes(),
+                        cursor.timestampDelta(),
+                        cursor.offsetDelta(),
+                        cursor);
             }
             out.append(cursor.hasRemaining() ? "trailing bytes" : "end");
         } catch (BatchFormatException e) {
@@ -396,15 +423,25 @@ class RecordCursorFastPathTest {
                 int run = cursor.nextRun(random.nextInt(4) == 0 ? 1 + random.nextInt(count - i) : count - i);
                 if (run == 0) {
                     cursor.next();
-                    appendRecord(out, cursor.bodyLength(), cursor.attributes(), cursor.timestampDelta(),
-                            cursor.offsetDelta(), cursor);
+                    appendRecord(
+                            out,
+                            cursor.bodyLength(),
+                            cursor.attributes(),
+                            cursor.timestampDelta(),
+                            cursor.offsetDelta(),
+                            cursor);
                     i++;
                     continue;
                 }
                 assertTrue(run <= count - i, "a run reads no more records than asked for");
                 for (int k = 0; k < run; k++, i++) {
-                    appendRecord(out, cursor.bodyLength(), cursor.runAttributes(k), cursor.runTimestampDelta(k),
-                            cursor.runOffsetDelta(k), cursor);
+                    appendRecord(
+                            out,
+                            cursor.bodyLength(),
+                            cursor.runAttributes(k),
+                            cursor.runTimestampDelta(k),
+                            cursor.runOffsetDelta(k),
+                            cursor);
                 }
                 assertEquals(cursor.runOffsetDelta(run - 1), cursor.offsetDelta(), "the last record's fields");
             }
@@ -415,12 +452,28 @@ class RecordCursorFastPathTest {
         return out.toString();
     }
 
-    private static void appendRecord(StringBuilder out, int bodyLength, byte attributes, long timestampDelta,
-                                     int offsetDelta, RecordCursor shared) {
-        out.append("record length=").append(bodyLength).append(" attrs=").append(attributes)
-                .append(" ts=").append(timestampDelta).append(" off=").append(offsetDelta)
-                .append(" key=").append(shared.keyLength()).append(" value=").append(shared.valueLength())
-                .append(" headers=").append(shared.headerCount()).append('\n');
+    private static void appendRecord(
+            StringBuilder out,
+            int bodyLength,
+            byte attributes,
+            long timestampDelta,
+            int offsetDelta,
+            RecordCursor shared) {
+        out.append("record length=")
+                .append(bodyLength)
+                .append(" attrs=")
+                .append(attributes)
+                .append(" ts=")
+                .append(timestampDelta)
+                .append(" off=")
+                .append(offsetDelta)
+                .append(" key=")
+                .append(shared.keyLength())
+                .append(" value=")
+                .append(shared.valueLength())
+                .append(" headers=")
+                .append(shared.headerCount())
+                .append('\n');
     }
 
     /** Hands out the bytes {@code chunk} at a time, so records straddle refills. */
@@ -443,8 +496,10 @@ class RecordCursorFastPathTest {
     private static ByteBuffer place(byte[] records, boolean direct, Random random) {
         int before = random.nextInt(8);
         int after = random.nextInt(3) == 0 ? 0 : random.nextInt(16);
-        ByteBuffer buffer = (direct ? ByteBuffer.allocateDirect(before + records.length + after)
-                : ByteBuffer.allocate(before + records.length + after)).order(randomOrder(random));
+        ByteBuffer buffer = (direct
+                        ? ByteBuffer.allocateDirect(before + records.length + after)
+                        : ByteBuffer.allocate(before + records.length + after))
+                .order(randomOrder(random));
         for (int i = 0; i < buffer.capacity(); i++) {
             buffer.put(i, (byte) random.nextInt());
         }
@@ -456,9 +511,14 @@ class RecordCursorFastPathTest {
         return random.nextBoolean() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
     }
 
-    private record Rec(int attributes, long timestampDelta, int offsetDelta, byte[] key, byte[] value,
-                       byte[][] headerKeys, byte[][] headerValues) {
-    }
+    private record Rec(
+            int attributes,
+            long timestampDelta,
+            int offsetDelta,
+            byte[] key,
+            byte[] value,
+            byte[][] headerKeys,
+            byte[][] headerValues) {}
 
     private static Rec record(int offsetDelta, byte[][] headerKeys, byte[][] headerValues) {
         return new Rec(0, offsetDelta * 3L, offsetDelta, null, new byte[] {7, 7}, headerKeys, headerValues);
@@ -487,8 +547,9 @@ class RecordCursorFastPathTest {
             byte[][] keys = templateKeys;
             byte[][] values = templateValues;
             if (oneLayout && random.nextInt(10) != 0) {
-                long ts = random.nextInt(3) == 0 ? random.nextInt(64) : random.nextInt(3) == 0
-                        ? deltaBase + random.nextInt(32) : random.nextInt(8192);
+                long ts = random.nextInt(3) == 0
+                        ? random.nextInt(64)
+                        : random.nextInt(3) == 0 ? deltaBase + random.nextInt(32) : random.nextInt(8192);
                 int offset = random.nextInt(20) == 0 ? random.nextInt(200) : (int) deltaBase + i;
                 byte[] key = layoutKeySize < 0 ? null : bytes(random, layoutKeySize);
                 byte[] value = layoutValueSize < 0 ? null : bytes(random, layoutValueSize);
@@ -512,7 +573,8 @@ class RecordCursorFastPathTest {
             };
             int offset = random.nextInt(10) == 0 ? random.nextInt() : i;
             byte[] key = random.nextBoolean() ? null : bytes(random, size(random));
-            byte[] value = random.nextInt(8) == 0 ? null : bytes(random, random.nextInt(12) == 0 ? 9_000 : size(random));
+            byte[] value =
+                    random.nextInt(8) == 0 ? null : bytes(random, random.nextInt(12) == 0 ? 9_000 : size(random));
             int attributes = random.nextInt(20) == 0 ? random.nextInt(256) - 128 : 0;
             records.add(new Rec(attributes, ts, offset, key, value, keys, values));
         }

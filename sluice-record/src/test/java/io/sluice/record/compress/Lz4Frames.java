@@ -130,8 +130,8 @@ final class Lz4Frames {
             total += size;
         }
         long declared = random.nextInt(3) == 0 ? total + random.nextInt(3) - 1 : total;
-        Lz4Frames frame = new Lz4Frames(flg, blockSizeId << Lz4FrameLayout.BD_BLOCK_SIZE_SHIFT, declared,
-                random.nextInt(40) == 0 ? 1 : 0);
+        Lz4Frames frame = new Lz4Frames(
+                flg, blockSizeId << Lz4FrameLayout.BD_BLOCK_SIZE_SHIFT, declared, random.nextInt(40) == 0 ? 1 : 0);
         for (int b = 0; b < blocks; b++) {
             int checksumError = random.nextInt(5) == 0 ? 1 << random.nextInt(32) : 0;
             switch (kinds[b]) {

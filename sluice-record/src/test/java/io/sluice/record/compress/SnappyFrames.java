@@ -63,8 +63,8 @@ final class SnappyFrames {
     /** A literal of {@code data}, its length in the fewest bytes. */
     SnappyFrames literal(byte[] data) {
         int lengthBytes = 0;
-        while (data.length - 1 >= (lengthBytes == 0 ? SnappyFrameLayout.LITERAL_LENGTH_IN_TAG_LIMIT
-                : 1L << (8 * lengthBytes))) {
+        while (data.length - 1
+                >= (lengthBytes == 0 ? SnappyFrameLayout.LITERAL_LENGTH_IN_TAG_LIMIT : 1L << (8 * lengthBytes))) {
             lengthBytes++;
         }
         literalTag(data.length, lengthBytes);
@@ -136,7 +136,8 @@ final class SnappyFrames {
         boolean framed = random.nextInt(5) != 0;
         SnappyFrames payload = new SnappyFrames();
         if (framed) {
-            int compatible = random.nextInt(20) == 0 ? random.nextInt(3) - 1 : SnappyFrameLayout.XERIAL_MIN_COMPATIBLE_VERSION;
+            int compatible =
+                    random.nextInt(20) == 0 ? random.nextInt(3) - 1 : SnappyFrameLayout.XERIAL_MIN_COMPATIBLE_VERSION;
             payload.raw(xerialHeader(compatible));
         }
         int blocks = framed ? random.nextInt(4) : 1;
@@ -160,7 +161,8 @@ final class SnappyFrames {
         int[] copies = new int[literals];
         long total = 0;
         for (int i = 0; i < literals; i++) {
-            data[i] = StoredPayloads.randomBytes(random, 1 + (random.nextBoolean() ? random.nextInt(64) : random.nextInt(3000)));
+            data[i] = StoredPayloads.randomBytes(
+                    random, 1 + (random.nextBoolean() ? random.nextInt(64) : random.nextInt(3000)));
             copies[i] = random.nextInt(15) == 0 ? 1 + random.nextInt(random.nextBoolean() ? 4 : 64) : 0;
             total += data[i].length + copies[i];
         }
@@ -173,8 +175,8 @@ final class SnappyFrames {
             default -> block.varint(declared);
         }
         for (int i = 0; i < literals; i++) {
-            int minimal = data[i].length <= SnappyFrameLayout.LITERAL_LENGTH_IN_TAG_LIMIT ? 0
-                    : data[i].length <= 256 ? 1 : 2;
+            int minimal =
+                    data[i].length <= SnappyFrameLayout.LITERAL_LENGTH_IN_TAG_LIMIT ? 0 : data[i].length <= 256 ? 1 : 2;
             int lengthBytes = random.nextInt(6) == 0 ? minimal + random.nextInt(5 - minimal) : minimal;
             long length = random.nextInt(30) == 0 ? data[i].length + random.nextInt(5) - 2 : data[i].length;
             block.literalTag(Math.max(1, length), lengthBytes);

@@ -43,18 +43,21 @@ class SnappyStoredRangesTest {
     void shouldKeepTheContractForDamagedAndForgedPayloads() {
         Random random = new Random(0x5A);
         byte[][] valid = {
-                StoredPayloads.kafkaPayload(SNAPPY, random, 30, 3000, false),
-                StoredPayloads.kafkaPayload(SNAPPY, random, 1, 100_000, false),
-                StoredPayloads.kafkaPayload(SNAPPY, random, 5, 100, true),
-                StoredPayloads.kafkaTextPayload(SNAPPY, 50, 500),
-                SnappyFrames.framed(SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 70),
-                        StoredPayloads.randomBytes(random, 3)), SnappyFrames.literalBlock()),
-                SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 300), StoredPayloads.randomBytes(random, 1)),
+            StoredPayloads.kafkaPayload(SNAPPY, random, 30, 3000, false),
+            StoredPayloads.kafkaPayload(SNAPPY, random, 1, 100_000, false),
+            StoredPayloads.kafkaPayload(SNAPPY, random, 5, 100, true),
+            StoredPayloads.kafkaTextPayload(SNAPPY, 50, 500),
+            SnappyFrames.framed(
+                    SnappyFrames.literalBlock(
+                            StoredPayloads.randomBytes(random, 70), StoredPayloads.randomBytes(random, 3)),
+                    SnappyFrames.literalBlock()),
+            SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 300), StoredPayloads.randomBytes(random, 1)),
         };
         int cases = 6000;
         int stored;
         try (SnappyPayloadDecompressor decompressor = new SnappyPayloadDecompressor()) {
-            stored = StoredPayloads.countStoredOfDamaged(decompressor, valid, SnappyFrames::forged, random, cases, DIFFERENTIAL_CEILING);
+            stored = StoredPayloads.countStoredOfDamaged(
+                    decompressor, valid, SnappyFrames::forged, random, cases, DIFFERENTIAL_CEILING);
         }
         assertTrue(stored > cases / 12, "only " + stored + " of " + cases + " payloads were stored");
     }
@@ -70,26 +73,35 @@ class SnappyStoredRangesTest {
         }
         byte[] payload = SnappyFrames.framed(block.bytes());
         try (SnappyPayloadDecompressor decompressor = new SnappyPayloadDecompressor()) {
-            StoredPayloads.Verdict all = StoredPayloads.assertContract(decompressor, payload, NO_CEILING, true, literals,
-                    "a million literals");
+            StoredPayloads.Verdict all = StoredPayloads.assertContract(
+                    decompressor, payload, NO_CEILING, true, literals, "a million literals");
             assertEquals(literals, all.rangeCount());
-            assertEquals(PayloadDecompressor.NOT_STORED,
-                    StoredPayloads.verdict(decompressor, payload, NO_CEILING, true, literals - 1).rangeCount());
-            assertEquals(PayloadDecompressor.NOT_STORED,
-                    StoredPayloads.verdict(decompressor, payload, NO_CEILING, true, 128).rangeCount());
+            assertEquals(
+                    PayloadDecompressor.NOT_STORED,
+                    StoredPayloads.verdict(decompressor, payload, NO_CEILING, true, literals - 1)
+                            .rangeCount());
+            assertEquals(
+                    PayloadDecompressor.NOT_STORED,
+                    StoredPayloads.verdict(decompressor, payload, NO_CEILING, true, 128)
+                            .rangeCount());
         }
     }
 
     @Test
     void shouldRefuseMoreBytesThanAllowed() {
         Random random = new Random(12);
-        byte[] payload = SnappyFrames.framed(SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 300)),
+        byte[] payload = SnappyFrames.framed(
+                SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 300)),
                 SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 200)));
         try (SnappyPayloadDecompressor decompressor = new SnappyPayloadDecompressor()) {
-            assertEquals(2, StoredPayloads.verdict(decompressor, payload, 500, true, 2).rangeCount());
+            assertEquals(
+                    2,
+                    StoredPayloads.verdict(decompressor, payload, 500, true, 2).rangeCount());
             StoredPayloads.Verdict overLimit = StoredPayloads.verdict(decompressor, payload, 499, true, 2);
             assertEquals(PayloadDecompressor.NOT_STORED, overLimit.rangeCount());
-            assertTrue(overLimit.streamed().error().startsWith("DECOMPRESSED_TOO_LARGE"), overLimit.streamed().error());
+            assertTrue(
+                    overLimit.streamed().error().startsWith("DECOMPRESSED_TOO_LARGE"),
+                    overLimit.streamed().error());
         }
     }
 
@@ -99,8 +111,8 @@ class SnappyStoredRangesTest {
         byte[] block = SnappyFrames.literalBlock(literal);
         try (SnappyPayloadDecompressor decompressor = new SnappyPayloadDecompressor()) {
             for (boolean direct : new boolean[] {false, true}) {
-                StoredPayloads.Verdict verdict = StoredPayloads.assertContract(decompressor, SnappyFrames.framed(block),
-                        NO_CEILING, direct, 1, direct ? "direct" : "heap");
+                StoredPayloads.Verdict verdict = StoredPayloads.assertContract(
+                        decompressor, SnappyFrames.framed(block), NO_CEILING, direct, 1, direct ? "direct" : "heap");
                 assertArrayEquals(literal, verdict.concatenation());
             }
         }
@@ -112,28 +124,35 @@ class SnappyStoredRangesTest {
         byte[] first = StoredPayloads.randomBytes(random, 61);
         byte[] second = StoredPayloads.randomBytes(random, 5000);
         try (SnappyPayloadDecompressor decompressor = new SnappyPayloadDecompressor()) {
-            StoredPayloads.Verdict raw = StoredPayloads.assertContract(decompressor,
-                    SnappyFrames.literalBlock(first, second), NO_CEILING, false, 2, "raw block");
+            StoredPayloads.Verdict raw = StoredPayloads.assertContract(
+                    decompressor, SnappyFrames.literalBlock(first, second), NO_CEILING, false, 2, "raw block");
             assertEquals(2, raw.rangeCount());
-            assertEquals(0, StoredPayloads.assertContract(decompressor, new byte[0], NO_CEILING, true, 1, "empty")
-                    .rangeCount());
-            assertEquals(0, StoredPayloads.assertContract(decompressor, SnappyFrames.framed(), NO_CEILING, true, 1,
-                    "header only").rangeCount());
+            assertEquals(
+                    0,
+                    StoredPayloads.assertContract(decompressor, new byte[0], NO_CEILING, true, 1, "empty")
+                            .rangeCount());
+            assertEquals(
+                    0,
+                    StoredPayloads.assertContract(
+                                    decompressor, SnappyFrames.framed(), NO_CEILING, true, 1, "header only")
+                            .rangeCount());
         }
     }
 
     @Test
     void shouldReadVarintsAsSnappyDoes() {
         byte[] literal = StoredPayloads.randomBytes(new Random(15), 20);
-        byte[] padded = new SnappyFrames().varint(literal.length, 5).literal(literal).bytes();
-        byte[] overlong = new SnappyFrames().varint(literal.length, 6).literal(literal).bytes();
+        byte[] padded =
+                new SnappyFrames().varint(literal.length, 5).literal(literal).bytes();
+        byte[] overlong =
+                new SnappyFrames().varint(literal.length, 6).literal(literal).bytes();
         try (SnappyPayloadDecompressor decompressor = new SnappyPayloadDecompressor()) {
-            StoredPayloads.Verdict five = StoredPayloads.verdict(decompressor, SnappyFrames.framed(padded), NO_CEILING,
-                    true, 1);
+            StoredPayloads.Verdict five =
+                    StoredPayloads.verdict(decompressor, SnappyFrames.framed(padded), NO_CEILING, true, 1);
             assertNull(five.streamed().error());
             assertEquals(1, five.rangeCount());
-            StoredPayloads.Verdict six = StoredPayloads.verdict(decompressor, SnappyFrames.framed(overlong), NO_CEILING,
-                    true, 1);
+            StoredPayloads.Verdict six =
+                    StoredPayloads.verdict(decompressor, SnappyFrames.framed(overlong), NO_CEILING, true, 1);
             assertTrue(six.streamed().error() != null, "snappy reads at most 5 varint bytes");
             assertEquals(PayloadDecompressor.NOT_STORED, six.rangeCount());
         }
@@ -144,12 +163,17 @@ class SnappyStoredRangesTest {
         byte[] literal = StoredPayloads.randomBytes(new Random(17), 10);
         // A copy of 2 bytes with a 2-byte offset reads, taken as a literal tag, as a 2-byte literal of
         // its offset bytes (likewise 4 and 4): the lengths add up either way, the bytes do not.
-        byte[] twoByteOffset = new SnappyFrames().varint(12).literal(literal).longCopy(2, 10, 2).bytes();
-        byte[] fourByteOffset = new SnappyFrames().varint(14).literal(literal).longCopy(4, 3, 4).bytes();
+        byte[] twoByteOffset = new SnappyFrames()
+                .varint(12)
+                .literal(literal)
+                .longCopy(2, 10, 2)
+                .bytes();
+        byte[] fourByteOffset =
+                new SnappyFrames().varint(14).literal(literal).longCopy(4, 3, 4).bytes();
         try (SnappyPayloadDecompressor decompressor = new SnappyPayloadDecompressor()) {
             for (byte[] block : new byte[][] {twoByteOffset, fourByteOffset}) {
-                StoredPayloads.Verdict verdict = StoredPayloads.verdict(decompressor, SnappyFrames.framed(block),
-                        NO_CEILING, true, 4);
+                StoredPayloads.Verdict verdict =
+                        StoredPayloads.verdict(decompressor, SnappyFrames.framed(block), NO_CEILING, true, 4);
                 assertNull(verdict.streamed().error());
                 assertEquals(PayloadDecompressor.NOT_STORED, verdict.rangeCount());
             }
@@ -159,7 +183,8 @@ class SnappyStoredRangesTest {
     @Test
     void shouldNotReadPastThePayloadWhenALiteralLengthIsCutOff() throws Exception {
         // a literal tag announcing 4 length bytes, the last byte of the payload and of its buffer
-        byte[] block = new SnappyFrames().varint(100).raw(new byte[] {(byte) 0xFC}).bytes();
+        byte[] block =
+                new SnappyFrames().varint(100).raw(new byte[] {(byte) 0xFC}).bytes();
         for (byte[] payload : new byte[][] {SnappyFrames.framed(block), block}) {
             ByteBuffer source = ByteBuffer.allocateDirect(payload.length).put(0, payload);
             try (SnappyPayloadDecompressor decompressor = new SnappyPayloadDecompressor()) {
@@ -173,7 +198,8 @@ class SnappyStoredRangesTest {
     @Test
     void shouldGiveTheSameRangesAfterAFailedRefill() throws Exception {
         Random random = new Random(16);
-        byte[] payload = SnappyFrames.framed(SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 100)),
+        byte[] payload = SnappyFrames.framed(
+                SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 100)),
                 SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 100)),
                 SnappyFrames.literalBlock(StoredPayloads.randomBytes(random, 100)));
         try (SnappyPayloadDecompressor decompressor = new SnappyPayloadDecompressor()) {

@@ -33,11 +33,11 @@ final class StoredPayloads {
     static final int MANY_RANGES = 100_000;
     /** Where payloads are put in their source buffer: ranges must index the source, not the payload. */
     static final int SOURCE_OFFSET = 3;
+
     private static final int SMALL_WINDOW = 1024;
 
     /** What draining a payload through the streaming decoder gave: the bytes, or the error. */
-    record Outcome(byte[] bytes, String error) {
-    }
+    record Outcome(byte[] bytes, String error) {}
 
     /** What one payload gave: stored ranges (or {@link PayloadDecompressor#NOT_STORED}) and the decoder's outcome. */
     record Verdict(int rangeCount, byte[] concatenation, Outcome streamed) {
@@ -46,8 +46,7 @@ final class StoredPayloads {
         }
     }
 
-    private StoredPayloads() {
-    }
+    private StoredPayloads() {}
 
     /**
      * The payload at {@link #SOURCE_OFFSET} of a buffer with bytes after it; heap buffers are
@@ -55,7 +54,8 @@ final class StoredPayloads {
      */
     static ByteBuffer source(byte[] payload, boolean direct) {
         int capacity = SOURCE_OFFSET + payload.length + SOURCE_OFFSET;
-        ByteBuffer source = direct ? ByteBuffer.allocateDirect(capacity)
+        ByteBuffer source = direct
+                ? ByteBuffer.allocateDirect(capacity)
                 : ByteBuffer.allocate(capacity).order(ByteOrder.LITTLE_ENDIAN);
         return source.put(SOURCE_OFFSET, payload);
     }
@@ -95,8 +95,8 @@ final class StoredPayloads {
      * Begins the payload, asks for its stored ranges, then drains it through the same decompressor
      * (the ranges must have consumed nothing); the outcome must be the one a fresh drain gives.
      */
-    static Verdict verdict(PayloadDecompressor decompressor, byte[] payload, long ceiling, boolean direct,
-                           int maxRanges) {
+    static Verdict verdict(
+            PayloadDecompressor decompressor, byte[] payload, long ceiling, boolean direct, int maxRanges) {
         ByteBuffer source = source(payload, direct);
         int[] ranges = new int[2 * maxRanges];
         int count;
@@ -117,14 +117,22 @@ final class StoredPayloads {
     }
 
     /** The contract: stored ranges are given only for a payload the decoder accepts, and are exactly its bytes. */
-    static Verdict assertContract(PayloadDecompressor decompressor, byte[] payload, long ceiling, boolean direct,
-                                  int maxRanges, String what) {
+    static Verdict assertContract(
+            PayloadDecompressor decompressor,
+            byte[] payload,
+            long ceiling,
+            boolean direct,
+            int maxRanges,
+            String what) {
         Verdict verdict = verdict(decompressor, payload, ceiling, direct, maxRanges);
-        assertTrue(verdict.rangeCount() >= PayloadDecompressor.NOT_STORED && verdict.rangeCount() <= maxRanges,
+        assertTrue(
+                verdict.rangeCount() >= PayloadDecompressor.NOT_STORED && verdict.rangeCount() <= maxRanges,
                 what + ": " + verdict.rangeCount() + " ranges");
         if (verdict.stored()) {
             assertNull(verdict.streamed().error(), what + ": stored ranges given for a payload the decoder rejects");
-            assertArrayEquals(verdict.streamed().bytes(), verdict.concatenation(),
+            assertArrayEquals(
+                    verdict.streamed().bytes(),
+                    verdict.concatenation(),
                     what + ": stored ranges differ from the decoded bytes");
         }
         return verdict;
@@ -142,8 +150,8 @@ final class StoredPayloads {
                 int records = Math.max(1, Math.min(count, 4_000_000 / valueSize));
                 byte[] payload = kafkaPayload(codec, random, records, valueSize, false);
                 String what = records + " x " + valueSize + " B";
-                Verdict verdict = assertContract(decompressor, payload, NO_CEILING, random.nextBoolean(), MANY_RANGES,
-                        what);
+                Verdict verdict =
+                        assertContract(decompressor, payload, NO_CEILING, random.nextBoolean(), MANY_RANGES, what);
                 assertTrue(verdict.stored(), what + ": not stored");
                 int blocks = (verdict.concatenation().length + blockBytes - 1) / blockBytes;
                 assertEquals(blocks, verdict.rangeCount(), what + ": one range per " + blockBytes + "-byte block");
@@ -157,8 +165,16 @@ final class StoredPayloads {
             for (int valueSize : new int[] {100, 1000, 20_000}) {
                 int records = Math.max(1, Math.min(count, 4_000_000 / valueSize));
                 byte[] payload = kafkaTextPayload(codec, records, valueSize);
-                assertEquals(PayloadDecompressor.NOT_STORED, assertContract(decompressor, payload, NO_CEILING,
-                        count % 2 == 0, MANY_RANGES, records + " x " + valueSize).rangeCount());
+                assertEquals(
+                        PayloadDecompressor.NOT_STORED,
+                        assertContract(
+                                        decompressor,
+                                        payload,
+                                        NO_CEILING,
+                                        count % 2 == 0,
+                                        MANY_RANGES,
+                                        records + " x " + valueSize)
+                                .rangeCount());
             }
         }
     }
@@ -168,16 +184,24 @@ final class StoredPayloads {
      * from {@code valid}, at random ceilings (up to {@code ceiling}) and range capacities, in heap and
      * direct buffers; returns how many were stored.
      */
-    static int countStoredOfDamaged(PayloadDecompressor decompressor, byte[][] valid, Function<Random, byte[]> forged,
-                                    Random random, int cases, long ceiling) {
+    static int countStoredOfDamaged(
+            PayloadDecompressor decompressor,
+            byte[][] valid,
+            Function<Random, byte[]> forged,
+            Random random,
+            int cases,
+            long ceiling) {
         int stored = 0;
         for (int i = 0; i < cases; i++) {
-            byte[] payload = i % 3 == 0 ? forged.apply(random)
+            byte[] payload = i % 3 == 0
+                    ? forged.apply(random)
                     : mutate(valid[random.nextInt(valid.length)], valid, random, i % 6);
             long caseCeiling = random.nextInt(4) == 0 ? random.nextInt(300_000) : ceiling;
             int maxRanges = random.nextInt(4) == 0 ? random.nextInt(4) : MANY_RANGES;
             stored += assertContract(decompressor, payload, caseCeiling, random.nextBoolean(), maxRanges, "case " + i)
-                    .stored() ? 1 : 0;
+                            .stored()
+                    ? 1
+                    : 0;
         }
         return stored;
     }
@@ -187,7 +211,8 @@ final class StoredPayloads {
         for (int i = 0; i < count; i++) {
             int from = ranges[2 * i];
             int to = ranges[2 * i + 1];
-            assertTrue(SOURCE_OFFSET <= from && from <= to && to <= source.capacity() - SOURCE_OFFSET,
+            assertTrue(
+                    SOURCE_OFFSET <= from && from <= to && to <= source.capacity() - SOURCE_OFFSET,
                     "range " + from + ".." + to + " outside the payload");
             for (int at = from; at < to; at++) {
                 out.write(source.get(at));
@@ -200,11 +225,12 @@ final class StoredPayloads {
     static byte[] kafkaPayload(int codec, Random random, int count, int valueSize, boolean headers) {
         List<KafkaBatches.Rec> records = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            Header[] recordHeaders = headers ? new Header[] {
-                    new RecordHeader("header-key-" + random.nextInt(1000), randomBytes(random, 8))} : new Header[0];
+            Header[] recordHeaders = headers
+                    ? new Header[] {new RecordHeader("header-key-" + random.nextInt(1000), randomBytes(random, 8))}
+                    : new Header[0];
             byte[] key = random.nextBoolean() ? null : randomBytes(random, 8);
-            records.add(new KafkaBatches.Rec(1_700_000_000_000L + i, key, randomBytes(random, valueSize),
-                    recordHeaders));
+            records.add(
+                    new KafkaBatches.Rec(1_700_000_000_000L + i, key, randomBytes(random, valueSize), recordHeaders));
         }
         return payloadOf(KafkaBatches.batch(codec, records));
     }
@@ -259,8 +285,7 @@ final class StoredPayloads {
                 int to = from + random.nextInt(copy.length - from + 1);
                 copy = concat(Arrays.copyOf(copy, from), Arrays.copyOfRange(copy, to, copy.length));
             }
-            default -> {
-            }
+            default -> {}
         }
         return copy;
     }

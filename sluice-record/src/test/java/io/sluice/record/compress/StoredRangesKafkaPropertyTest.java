@@ -28,29 +28,45 @@ class StoredRangesKafkaPropertyTest {
     }
 
     @Property(tries = 80)
-    void shouldGiveExactlyTheDecodedBytesOfKafkaRandomBatches(@ForAll @IntRange(min = SNAPPY, max = LZ4) int codec,
-                                                              @ForAll @IntRange(min = 1, max = 2000) int count,
-                                                              @ForAll @IntRange(min = 0, max = 100_000) int valueSize,
-                                                              @ForAll boolean headers, @ForAll boolean direct,
-                                                              @ForAll long seed) {
+    void shouldGiveExactlyTheDecodedBytesOfKafkaRandomBatches(
+            @ForAll @IntRange(min = SNAPPY, max = LZ4) int codec,
+            @ForAll @IntRange(min = 1, max = 2000) int count,
+            @ForAll @IntRange(min = 0, max = 100_000) int valueSize,
+            @ForAll boolean headers,
+            @ForAll boolean direct,
+            @ForAll long seed) {
         int records = Math.max(1, Math.min(count, MAX_BATCH_BYTES / (valueSize + 1)));
         byte[] payload = StoredPayloads.kafkaPayload(codec, new Random(seed), records, valueSize, headers);
         try (PayloadDecompressor decompressor = decompressor(codec)) {
-            StoredPayloads.assertContract(decompressor, payload, StoredPayloads.NO_CEILING, direct, MANY_RANGES,
+            StoredPayloads.assertContract(
+                    decompressor,
+                    payload,
+                    StoredPayloads.NO_CEILING,
+                    direct,
+                    MANY_RANGES,
                     records + " x " + valueSize + " B");
         }
     }
 
     @Property(tries = 40)
-    void shouldRefuseKafkaCompressibleBatches(@ForAll @IntRange(min = SNAPPY, max = LZ4) int codec,
-                                             @ForAll @IntRange(min = 2, max = 2000) int count,
-                                             @ForAll @IntRange(min = 30, max = 100_000) int valueSize,
-                                             @ForAll boolean direct) {
+    void shouldRefuseKafkaCompressibleBatches(
+            @ForAll @IntRange(min = SNAPPY, max = LZ4) int codec,
+            @ForAll @IntRange(min = 2, max = 2000) int count,
+            @ForAll @IntRange(min = 30, max = 100_000) int valueSize,
+            @ForAll boolean direct) {
         int records = Math.max(2, Math.min(count, MAX_BATCH_BYTES / valueSize));
         byte[] payload = StoredPayloads.kafkaTextPayload(codec, records, valueSize);
         try (PayloadDecompressor decompressor = decompressor(codec)) {
-            assertEquals(PayloadDecompressor.NOT_STORED, StoredPayloads.assertContract(decompressor, payload,
-                    StoredPayloads.NO_CEILING, direct, MANY_RANGES, records + " x " + valueSize + " B").rangeCount());
+            assertEquals(
+                    PayloadDecompressor.NOT_STORED,
+                    StoredPayloads.assertContract(
+                                    decompressor,
+                                    payload,
+                                    StoredPayloads.NO_CEILING,
+                                    direct,
+                                    MANY_RANGES,
+                                    records + " x " + valueSize + " B")
+                            .rangeCount());
         }
     }
 
@@ -64,7 +80,8 @@ class StoredRangesKafkaPropertyTest {
             try (PayloadDecompressor decompressor = decompressor(codec)) {
                 for (boolean direct : new boolean[] {false, true}) {
                     java.nio.ByteBuffer source = StoredPayloads.source(payload, direct);
-                    decompressor.begin(source, StoredPayloads.SOURCE_OFFSET, StoredPayloads.SOURCE_OFFSET + payload.length);
+                    decompressor.begin(
+                            source, StoredPayloads.SOURCE_OFFSET, StoredPayloads.SOURCE_OFFSET + payload.length);
                     int expected = decompressor.storedRanges(Long.MAX_VALUE, ranges);
                     assertTrue(expected > 0, "codec " + codec + " payload not stored");
                     int calls = 20_000;
@@ -73,8 +90,9 @@ class StoredRangesKafkaPropertyTest {
                     mismatches += countMismatches(decompressor, ranges, expected, calls);
                     long allocated = threads.getCurrentThreadAllocatedBytes() - before;
                     assertEquals(0, mismatches);
-                    assertTrue(allocated < calls, "codec " + codec + " allocated " + allocated + " bytes in " + calls
-                            + " calls");
+                    assertTrue(
+                            allocated < calls,
+                            "codec " + codec + " allocated " + allocated + " bytes in " + calls + " calls");
                 }
             }
         }

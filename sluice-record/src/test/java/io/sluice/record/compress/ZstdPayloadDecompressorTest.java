@@ -48,20 +48,20 @@ class ZstdPayloadDecompressorTest {
         }
     }
 
-    static Outcome drain(ZstdPayloadDecompressor decompressor, byte[] payload, long ceiling,
-                                 boolean directSource) {
-        ByteBuffer source = directSource ? ByteBuffer.allocateDirect(payload.length + 3) : ByteBuffer.allocate(
-                payload.length + 3);
+    static Outcome drain(ZstdPayloadDecompressor decompressor, byte[] payload, long ceiling, boolean directSource) {
+        ByteBuffer source =
+                directSource ? ByteBuffer.allocateDirect(payload.length + 3) : ByteBuffer.allocate(payload.length + 3);
         source.put(3, payload);
         long wholeBefore = decompressor.wholePayloadDecodes();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             decompressor.begin(source, 3, 3 + payload.length);
-            StoredPayloads.readAll(new ByteWindow().streaming(ByteBuffer.allocateDirect(SMALL_WINDOW), decompressor,
-                    ceiling), out);
+            StoredPayloads.readAll(
+                    new ByteWindow().streaming(ByteBuffer.allocateDirect(SMALL_WINDOW), decompressor, ceiling), out);
             return new Outcome(out.toByteArray(), null, decompressor.wholePayloadDecodes() > wholeBefore);
         } catch (BatchFormatException e) {
-            return new Outcome(null, e.reason() + ": " + e.getMessage(), decompressor.wholePayloadDecodes() > wholeBefore);
+            return new Outcome(
+                    null, e.reason() + ": " + e.getMessage(), decompressor.wholePayloadDecodes() > wholeBefore);
         }
     }
 
@@ -74,8 +74,11 @@ class ZstdPayloadDecompressorTest {
     static byte[] text(Random random, int size) {
         StringBuilder json = new StringBuilder();
         while (json.length() < size) {
-            json.append("{\"user\":").append(random.nextInt(1000)).append(",\"event\":\"click\",\"page\":\"/p/")
-                    .append(random.nextInt(50)).append("\"}");
+            json.append("{\"user\":")
+                    .append(random.nextInt(1000))
+                    .append(",\"event\":\"click\",\"page\":\"/p/")
+                    .append(random.nextInt(50))
+                    .append("\"}");
         }
         return Arrays.copyOf(json.toString().getBytes(StandardCharsets.US_ASCII), size);
     }
@@ -111,7 +114,9 @@ class ZstdPayloadDecompressorTest {
         do {
             int size = Math.min(blockMax, content.length - at);
             boolean last = at + size == content.length;
-            writeLittleEndian(out, size << ZstdFrameLayout.BLOCK_SIZE_SHIFT | (last ? ZstdFrameLayout.LAST_BLOCK_BIT : 0),
+            writeLittleEndian(
+                    out,
+                    size << ZstdFrameLayout.BLOCK_SIZE_SHIFT | (last ? ZstdFrameLayout.LAST_BLOCK_BIT : 0),
                     ZstdFrameLayout.BLOCK_HEADER_SIZE);
             out.write(content, at, size);
             at += size;
@@ -135,7 +140,7 @@ class ZstdPayloadDecompressorTest {
 
     private static void assertSameAsStreaming(byte[] payload, long ceiling, boolean expectWhole, String what) {
         try (ZstdPayloadDecompressor whole = new ZstdPayloadDecompressor();
-             ZstdPayloadDecompressor streaming = new ZstdPayloadDecompressor(0)) {
+                ZstdPayloadDecompressor streaming = new ZstdPayloadDecompressor(0)) {
             Outcome streamed = drain(streaming, payload, ceiling, true);
             assertEquals(false, streamed.whole, what);
             Outcome ours = drain(whole, payload, ceiling, true);
@@ -160,7 +165,9 @@ class ZstdPayloadDecompressorTest {
     @Test
     void shouldDecodeConcatenatedFramesLikeStreaming() {
         Random random = new Random(2);
-        byte[] payload = concat(streamedFrame(randomBytes(random, 5000)), sizedFrame(text(random, 7000)),
+        byte[] payload = concat(
+                streamedFrame(randomBytes(random, 5000)),
+                sizedFrame(text(random, 7000)),
                 rawFrame(randomBytes(random, 300), 17));
         assertSameAsStreaming(payload, NO_CEILING, true, "three frames");
     }
@@ -218,11 +225,13 @@ class ZstdPayloadDecompressorTest {
             ByteBuffer fits = ByteBuffer.allocateDirect(80_000);
             fits.put(0, rawFrame(randomBytes(random, 70_000), 17));
             decompressor.begin(fits, 0, ZstdFrameLayout.MAGIC_SIZE + 2 + ZstdFrameLayout.BLOCK_HEADER_SIZE + 70_000);
-            ByteWindow window = new ByteWindow().streaming(ByteBuffer.allocateDirect(SMALL_WINDOW), decompressor,
-                    NO_CEILING);
+            ByteWindow window =
+                    new ByteWindow().streaming(ByteBuffer.allocateDirect(SMALL_WINDOW), decompressor, NO_CEILING);
             assertTrue(window.request(1));
             assertEquals(70_000, window.available());
-            assertTrue(window.buffer().capacity() <= limit, "window grew to " + window.buffer().capacity());
+            assertTrue(
+                    window.buffer().capacity() <= limit,
+                    "window grew to " + window.buffer().capacity());
             byte[] large = rawFrame(randomBytes(random, 150_000), 17);
             ByteBuffer tooLarge = ByteBuffer.allocateDirect(large.length).put(0, large);
             long wholeBefore = decompressor.wholePayloadDecodes();
@@ -236,7 +245,9 @@ class ZstdPayloadDecompressorTest {
             }
             assertEquals(150_000, total);
             assertEquals(wholeBefore, decompressor.wholePayloadDecodes());
-            assertTrue(window.buffer().capacity() <= limit, "window grew to " + window.buffer().capacity());
+            assertTrue(
+                    window.buffer().capacity() <= limit,
+                    "window grew to " + window.buffer().capacity());
         }
     }
 
@@ -244,11 +255,14 @@ class ZstdPayloadDecompressorTest {
     void shouldBoundRawFramesExactlyInEitherByteOrderAndRefuseSkippableFrames() {
         Random random = new Random(8);
         byte[] frame = concat(rawFrame(randomBytes(random, 300_000), 17), rawFrame(randomBytes(random, 5), 10));
-        for (java.nio.ByteOrder order : new java.nio.ByteOrder[] {java.nio.ByteOrder.BIG_ENDIAN,
-                java.nio.ByteOrder.LITTLE_ENDIAN}) {
-            ByteBuffer source = ByteBuffer.allocate(frame.length + 2).order(order).put(1, frame);
+        for (java.nio.ByteOrder order :
+                new java.nio.ByteOrder[] {java.nio.ByteOrder.BIG_ENDIAN, java.nio.ByteOrder.LITTLE_ENDIAN}) {
+            ByteBuffer source =
+                    ByteBuffer.allocate(frame.length + 2).order(order).put(1, frame);
             assertEquals(300_005, ZstdFrameLayout.decompressedBound(source, 1, 1 + frame.length), order.toString());
-            assertEquals(ZstdFrameLayout.NOT_BOUNDED, ZstdFrameLayout.decompressedBound(source, 1, frame.length),
+            assertEquals(
+                    ZstdFrameLayout.NOT_BOUNDED,
+                    ZstdFrameLayout.decompressedBound(source, 1, frame.length),
                     order + " truncated by one byte");
         }
         byte[] skippable = {0x50, 0x2A, 0x4D, 0x18, 0, 0, 0, 0};
@@ -260,15 +274,17 @@ class ZstdPayloadDecompressorTest {
     void shouldAgreeWithStreamingOnDamagedPayloadsAtAnyCeiling() {
         Random random = new Random(0x25D);
         byte[][] valid = {
-                streamedFrame(randomBytes(random, 20_000)), streamedFrame(text(random, 40_000)),
-                sizedFrame(text(random, 3000)), rawFrame(randomBytes(random, 2000), 12),
-                concat(streamedFrame(text(random, 900)), streamedFrame(randomBytes(random, 700))),
-                streamedFrame(new byte[150_000]),
+            streamedFrame(randomBytes(random, 20_000)),
+            streamedFrame(text(random, 40_000)),
+            sizedFrame(text(random, 3000)),
+            rawFrame(randomBytes(random, 2000), 12),
+            concat(streamedFrame(text(random, 900)), streamedFrame(randomBytes(random, 700))),
+            streamedFrame(new byte[150_000]),
         };
         int wholeDecodes = 0;
         int cases = 3000;
         try (ZstdPayloadDecompressor whole = new ZstdPayloadDecompressor();
-             ZstdPayloadDecompressor streaming = new ZstdPayloadDecompressor(0)) {
+                ZstdPayloadDecompressor streaming = new ZstdPayloadDecompressor(0)) {
             for (int i = 0; i < cases; i++) {
                 byte[] payload = StoredPayloads.mutate(valid[random.nextInt(valid.length)], valid, random, i % 5);
                 long ceiling = switch (random.nextInt(4)) {

@@ -29,7 +29,8 @@ class ZstdStoredRangesTest {
 
     /** The ranges found in {@code payload} (placed at {@link #OFFSET} of a buffer), concatenated; null if not stored. */
     private static byte[] stored(ZstdPayloadDecompressor decompressor, byte[] payload, long maxBytes, int[] ranges) {
-        ByteBuffer source = ByteBuffer.allocateDirect(payload.length + 2 * OFFSET).put(OFFSET, payload);
+        ByteBuffer source =
+                ByteBuffer.allocateDirect(payload.length + 2 * OFFSET).put(OFFSET, payload);
         decompressor.begin(source, OFFSET, OFFSET + payload.length);
         int count = decompressor.storedRanges(maxBytes, ranges);
         if (count == PayloadDecompressor.NOT_STORED) {
@@ -53,12 +54,16 @@ class ZstdStoredRangesTest {
         try (ZstdPayloadDecompressor decompressor = new ZstdPayloadDecompressor()) {
             for (int size : new int[] {1, 100, 1000, 131_072, 131_073, 300_000, 1_100_000}) {
                 byte[] content = randomBytes(random, size);
-                assertArrayEquals(content, stored(decompressor, streamedFrame(content), NO_CEILING, new int[256]),
+                assertArrayEquals(
+                        content,
+                        stored(decompressor, streamedFrame(content), NO_CEILING, new int[256]),
                         "random " + size);
             }
             byte[] two = concat(rawFrame(randomBytes(random, 3000), 10), rawFrame(randomBytes(random, 7), 12));
-            assertArrayEquals(drain(new ZstdPayloadDecompressor(0), two, NO_CEILING, true).bytes(),
-                    stored(decompressor, two, NO_CEILING, new int[256]), "two raw frames");
+            assertArrayEquals(
+                    drain(new ZstdPayloadDecompressor(0), two, NO_CEILING, true).bytes(),
+                    stored(decompressor, two, NO_CEILING, new int[256]),
+                    "two raw frames");
         }
     }
 
@@ -66,11 +71,14 @@ class ZstdStoredRangesTest {
     void shouldRefuseCompressedChecksummedOversizedAndUnboundedFrames() {
         Random random = new Random(2);
         try (ZstdPayloadDecompressor decompressor = new ZstdPayloadDecompressor()) {
-            assertNull(stored(decompressor, streamedFrame(text(random, 50_000)), NO_CEILING, new int[256]),
+            assertNull(
+                    stored(decompressor, streamedFrame(text(random, 50_000)), NO_CEILING, new int[256]),
                     "compressible text");
-            assertNull(stored(decompressor, sizedFrame(randomBytes(random, 5000)), NO_CEILING, new int[256]),
+            assertNull(
+                    stored(decompressor, sizedFrame(randomBytes(random, 5000)), NO_CEILING, new int[256]),
                     "content checksum");
-            assertNull(stored(decompressor, rawFrame(randomBytes(random, 5000), 28), NO_CEILING, new int[256]),
+            assertNull(
+                    stored(decompressor, rawFrame(randomBytes(random, 5000), 28), NO_CEILING, new int[256]),
                     "window above what the streaming decoder accepts");
             byte[] frame = streamedFrame(randomBytes(random, 300_000));
             assertNull(stored(decompressor, frame, NO_CEILING, new int[4]), "3 blocks, room for 2 ranges");
@@ -86,21 +94,26 @@ class ZstdStoredRangesTest {
     void shouldOnlyGiveRangesTheStreamingDecoderProducesFromDamagedPayloads() {
         Random random = new Random(0x5707ED);
         byte[][] valid = {
-                streamedFrame(randomBytes(random, 20_000)), streamedFrame(randomBytes(random, 200_000)),
-                rawFrame(randomBytes(random, 2000), 10), rawFrame(randomBytes(random, 70_000), 16),
-                concat(rawFrame(randomBytes(random, 900), 11), rawFrame(randomBytes(random, 700), 10)),
-                streamedFrame(text(random, 3000)), sizedFrame(randomBytes(random, 4000)),
-                singleSegmentRawFrame(randomBytes(random, 5000)), singleSegmentRawFrame(randomBytes(random, 200)),
+            streamedFrame(randomBytes(random, 20_000)),
+            streamedFrame(randomBytes(random, 200_000)),
+            rawFrame(randomBytes(random, 2000), 10),
+            rawFrame(randomBytes(random, 70_000), 16),
+            concat(rawFrame(randomBytes(random, 900), 11), rawFrame(randomBytes(random, 700), 10)),
+            streamedFrame(text(random, 3000)),
+            sizedFrame(randomBytes(random, 4000)),
+            singleSegmentRawFrame(randomBytes(random, 5000)),
+            singleSegmentRawFrame(randomBytes(random, 200)),
         };
         int cases = 4000;
         int storedCases = 0;
         int damagedStoredCases = 0;
         int[] ranges = new int[256];
         try (ZstdPayloadDecompressor ours = new ZstdPayloadDecompressor();
-             ZstdPayloadDecompressor streaming = new ZstdPayloadDecompressor(0)) {
+                ZstdPayloadDecompressor streaming = new ZstdPayloadDecompressor(0)) {
             for (int i = 0; i < cases; i++) {
                 byte[] original = valid[random.nextInt(valid.length)];
-                byte[] payload = i % 6 == 5 ? flipInHeaders(original, random)
+                byte[] payload = i % 6 == 5
+                        ? flipInHeaders(original, random)
                         : StoredPayloads.mutate(original, valid, random, i % 5);
                 long ceiling = random.nextInt(4) == 0 ? random.nextInt(250_000) : NO_CEILING;
                 byte[] inPlace = stored(ours, payload, ceiling, ranges);

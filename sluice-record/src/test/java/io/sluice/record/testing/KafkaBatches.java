@@ -21,11 +21,9 @@ import org.apache.kafka.common.record.TimestampType;
 public final class KafkaBatches {
 
     /** One record to put in a batch. */
-    public record Rec(long timestamp, byte[] key, byte[] value, Header[] headers) {
-    }
+    public record Rec(long timestamp, byte[] key, byte[] value, Header[] headers) {}
 
-    private KafkaBatches() {
-    }
+    private KafkaBatches() {}
 
     public static CompressionType codec(int id) {
         return CompressionType.forId(id);
@@ -33,15 +31,34 @@ public final class KafkaBatches {
 
     /** A non-idempotent batch of {@code records} compressed with {@code codecId}. */
     public static ByteBuffer batch(int codecId, List<Rec> records) {
-        return batch(codecId, records, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH,
-                RecordBatch.NO_SEQUENCE, false);
+        return batch(
+                codecId,
+                records,
+                RecordBatch.NO_PRODUCER_ID,
+                RecordBatch.NO_PRODUCER_EPOCH,
+                RecordBatch.NO_SEQUENCE,
+                false);
     }
 
-    public static ByteBuffer batch(int codecId, List<Rec> records, long producerId, short producerEpoch,
-                                   int baseSequence, boolean transactional) {
-        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024), RecordBatch.MAGIC_VALUE_V2,
-                Compression.of(codec(codecId)).build(), TimestampType.CREATE_TIME, 0L, RecordBatch.NO_TIMESTAMP,
-                producerId, producerEpoch, baseSequence, transactional, RecordBatch.NO_PARTITION_LEADER_EPOCH);
+    public static ByteBuffer batch(
+            int codecId,
+            List<Rec> records,
+            long producerId,
+            short producerEpoch,
+            int baseSequence,
+            boolean transactional) {
+        MemoryRecordsBuilder builder = MemoryRecords.builder(
+                ByteBuffer.allocate(1024),
+                RecordBatch.MAGIC_VALUE_V2,
+                Compression.of(codec(codecId)).build(),
+                TimestampType.CREATE_TIME,
+                0L,
+                RecordBatch.NO_TIMESTAMP,
+                producerId,
+                producerEpoch,
+                baseSequence,
+                transactional,
+                RecordBatch.NO_PARTITION_LEADER_EPOCH);
         for (Rec rec : records) {
             builder.append(rec.timestamp(), rec.key(), rec.value(), rec.headers());
         }

@@ -4,11 +4,11 @@ import io.sluice.record.validate.TopicValidationPolicy;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.record.MemoryRecords;
@@ -67,11 +67,21 @@ public record KafkaVerdict(short errorCode, ByteBuffer records, long maxTimestam
             }
             Compression target = policy.keepsProducerCompression()
                     ? Compression.of(source).build()
-                    : Compression.of(CompressionType.forId(policy.targetCompressionId())).build();
-            LogValidator validator = new LogValidator(records, new TopicPartition("t", 0), new FixedTime(nowMs),
-                    source, target, policy.compacted(), RecordBatch.MAGIC_VALUE_V2,
+                    : Compression.of(CompressionType.forId(policy.targetCompressionId()))
+                            .build();
+            LogValidator validator = new LogValidator(
+                    records,
+                    new TopicPartition("t", 0),
+                    new FixedTime(nowMs),
+                    source,
+                    target,
+                    policy.compacted(),
+                    RecordBatch.MAGIC_VALUE_V2,
                     policy.logAppendTime() ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
-                    policy.timestampBeforeMaxMs(), policy.timestampAfterMaxMs(), LEADER_EPOCH, AppendOrigin.CLIENT,
+                    policy.timestampBeforeMaxMs(),
+                    policy.timestampAfterMaxMs(),
+                    LEADER_EPOCH,
+                    AppendOrigin.CLIENT,
                     MetadataVersion.latestProduction());
             LogValidator.ValidationResult result = validator.validateMessagesAndAssignOffsets(
                     PrimitiveRef.ofLong(0), NO_METRICS, BufferSupplier.create());
@@ -83,10 +93,13 @@ public record KafkaVerdict(short errorCode, ByteBuffer records, long maxTimestam
                     }
                 }
             }
-            return new KafkaVerdict(Errors.NONE.code(), result.validatedRecords.buffer(), result.maxTimestampMs,
-                    List.of());
+            return new KafkaVerdict(
+                    Errors.NONE.code(), result.validatedRecords.buffer(), result.maxTimestampMs, List.of());
         } catch (RecordValidationException e) {
-            return new KafkaVerdict(Errors.forException(e.invalidException()).code(), null, -1,
+            return new KafkaVerdict(
+                    Errors.forException(e.invalidException()).code(),
+                    null,
+                    -1,
                     e.recordErrors().stream().map(r -> r.batchIndex).toList());
         } catch (RuntimeException e) {
             return new KafkaVerdict(Errors.forException(e).code(), null, -1, List.of());
@@ -95,24 +108,19 @@ public record KafkaVerdict(short errorCode, ByteBuffer records, long maxTimestam
 
     private static final LogValidator.MetricsRecorder NO_METRICS = new LogValidator.MetricsRecorder() {
         @Override
-        public void recordInvalidMagic() {
-        }
+        public void recordInvalidMagic() {}
 
         @Override
-        public void recordInvalidOffset() {
-        }
+        public void recordInvalidOffset() {}
 
         @Override
-        public void recordInvalidSequence() {
-        }
+        public void recordInvalidSequence() {}
 
         @Override
-        public void recordInvalidChecksums() {
-        }
+        public void recordInvalidChecksums() {}
 
         @Override
-        public void recordNoKeyCompactedTopic() {
-        }
+        public void recordNoKeyCompactedTopic() {}
     };
 
     /** A clock stopped at one instant. */
@@ -128,11 +136,9 @@ public record KafkaVerdict(short errorCode, ByteBuffer records, long maxTimestam
         }
 
         @Override
-        public void sleep(long ms) {
-        }
+        public void sleep(long ms) {}
 
         @Override
-        public void waitObject(Object obj, Supplier<Boolean> condition, long deadlineMs) {
-        }
+        public void waitObject(Object obj, Supplier<Boolean> condition, long deadlineMs) {}
     }
 }

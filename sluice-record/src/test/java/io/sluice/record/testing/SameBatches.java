@@ -19,12 +19,13 @@ import org.apache.kafka.common.utils.Utils;
  */
 public final class SameBatches {
 
-    private SameBatches() {
-    }
+    private SameBatches() {}
 
     public static void assertSameContent(ByteBuffer expected, ByteBuffer actual) {
-        Iterator<MutableRecordBatch> theirs = MemoryRecords.readableRecords(expected.duplicate()).batches().iterator();
-        Iterator<MutableRecordBatch> ours = MemoryRecords.readableRecords(actual.duplicate()).batches().iterator();
+        Iterator<MutableRecordBatch> theirs =
+                MemoryRecords.readableRecords(expected.duplicate()).batches().iterator();
+        Iterator<MutableRecordBatch> ours =
+                MemoryRecords.readableRecords(actual.duplicate()).batches().iterator();
         while (theirs.hasNext()) {
             assertTrue(ours.hasNext(), "fewer batches than expected");
             MutableRecordBatch e = theirs.next();
@@ -49,7 +50,9 @@ public final class SameBatches {
                 assertEquals(x.offset(), y.offset());
                 assertEquals(x.timestamp(), y.timestamp());
                 assertEquals(x.sequence(), y.sequence());
-                assertEquals(x.hasKey() ? Utils.toArray(x.key()).length : -1, y.hasKey() ? Utils.toArray(y.key()).length : -1);
+                assertEquals(
+                        x.hasKey() ? Utils.toArray(x.key()).length : -1,
+                        y.hasKey() ? Utils.toArray(y.key()).length : -1);
                 if (x.hasKey()) {
                     assertArrayEquals(Utils.toArray(x.key()), Utils.toArray(y.key()));
                 }

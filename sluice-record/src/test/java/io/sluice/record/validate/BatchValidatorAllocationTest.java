@@ -26,8 +26,7 @@ class BatchValidatorAllocationTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 2, 3, 4})
     void shouldAllocateAtMost64BytesPerBatchOnceWarm(int codec) throws Exception {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         ByteBuffer template = KafkaBatches.simple(codec, 200, 100, NOW);
         ByteBuffer heap = KafkaBatches.copyOf(template);
         ByteBuffer direct = KafkaBatches.directCopyOf(template);
@@ -43,15 +42,15 @@ class BatchValidatorAllocationTest {
                 validateFresh(validator, template, direct, policy, i);
             }
             long perBatch = (threads.getCurrentThreadAllocatedBytes() - before) / (2L * ROUNDS);
-            assertTrue(perBatch <= MAX_BYTES_PER_BATCH, "codec " + codec + " allocated " + perBatch + " bytes per batch");
+            assertTrue(
+                    perBatch <= MAX_BYTES_PER_BATCH, "codec " + codec + " allocated " + perBatch + " bytes per batch");
         }
     }
 
     @ParameterizedTest
     @ValueSource(ints = {COMPRESSION_SNAPPY, COMPRESSION_LZ4, COMPRESSION_ZSTD})
     void shouldAllocateAtMost64BytesPerIncompressibleBatchReadInPlace(int codec) throws Exception {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Random random = new Random(codec);
         List<KafkaBatches.Rec> recs = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
@@ -73,13 +72,15 @@ class BatchValidatorAllocationTest {
             }
             long perBatch = (threads.getCurrentThreadAllocatedBytes() - before) / ROUNDS;
             assertEquals(ROUNDS, validator.storedPayloadsReadInPlace() - inPlaceBefore, "batches read in place");
-            assertTrue(perBatch <= MAX_BYTES_PER_BATCH, "codec " + codec + " allocated " + perBatch + " bytes per batch");
+            assertTrue(
+                    perBatch <= MAX_BYTES_PER_BATCH, "codec " + codec + " allocated " + perBatch + " bytes per batch");
         }
     }
 
     /** Restores the producer's bytes (the previous round stamped LogAppendTime into them), then validates. */
-    private static void validateFresh(BatchValidator validator, ByteBuffer template, ByteBuffer target,
-                                      TopicValidationPolicy policy, int round) throws RecordValidationException {
+    private static void validateFresh(
+            BatchValidator validator, ByteBuffer template, ByteBuffer target, TopicValidationPolicy policy, int round)
+            throws RecordValidationException {
         target.put(0, template, 0, template.remaining());
         validator.validate(target, policy, NOW + round);
     }

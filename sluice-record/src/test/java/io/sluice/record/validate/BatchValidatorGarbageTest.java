@@ -24,14 +24,14 @@ class BatchValidatorGarbageTest {
     @Property(tries = 2000)
     void shouldRejectRandomBytesWithATypedError(@ForAll @Size(max = 300) byte[] garbage) {
         try (BatchValidator validator = new BatchValidator(ValidatorConfig.defaults())) {
-            assertThrows(RecordValidationException.class,
-                    () -> validator.validate(ByteBuffer.wrap(garbage), policy, NOW));
+            assertThrows(
+                    RecordValidationException.class, () -> validator.validate(ByteBuffer.wrap(garbage), policy, NOW));
         }
     }
 
     @Property(tries = 1000)
-    void shouldRejectRandomBytesBehindAPlausibleHeader(@ForAll @Size(min = 61, max = 400) byte[] garbage,
-                                                       @ForAll @IntRange(min = 0, max = 4) int codec) {
+    void shouldRejectRandomBytesBehindAPlausibleHeader(
+            @ForAll @Size(min = 61, max = 400) byte[] garbage, @ForAll @IntRange(min = 0, max = 4) int codec) {
         ByteBuffer batch = ByteBuffer.wrap(garbage);
         ByteBuffer valid = KafkaBatches.simple(codec, 1, 1, NOW);
         batch.put(0, valid, 0, RECORDS_OFFSET);
@@ -57,9 +57,10 @@ class BatchValidatorGarbageTest {
     }
 
     @Property(tries = 3000)
-    void shouldSurviveForgedRecordBytesWithAValidCrc(@ForAll @IntRange(min = 0, max = 10_000) int where,
-                                                     @ForAll int forged,
-                                                     @ForAll @IntRange(min = 1, max = 4) int width) {
+    void shouldSurviveForgedRecordBytesWithAValidCrc(
+            @ForAll @IntRange(min = 0, max = 10_000) int where,
+            @ForAll int forged,
+            @ForAll @IntRange(min = 1, max = 4) int width) {
         ByteBuffer batch = KafkaBatches.simple(0, 10, 12, NOW);
         int at = RECORDS_OFFSET + where % (batch.remaining() - RECORDS_OFFSET - width + 1);
         for (int i = 0; i < width; i++) {

@@ -17,8 +17,8 @@ import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.statistics.Statistics;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
@@ -31,18 +31,20 @@ class BatchValidatorKafkaEquivalenceTest {
     private static final long NOW = 1_700_000_000_000L;
 
     @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
-    void shouldReachKafkasVerdictAndBytes(@ForAll @IntRange(min = 0, max = 4) int codec,
-                                          @ForAll @IntRange(min = 1, max = 2000) int count,
-                                          @ForAll @IntRange(min = 0, max = 102_400) int maxValueSize,
-                                          @ForAll boolean headers,
-                                          @ForAll boolean nullKeys,
-                                          @ForAll boolean compacted,
-                                          @ForAll boolean logAppendTime,
-                                          @ForAll boolean tightTimestamps,
-                                          @ForAll @IntRange(min = 0, max = 7) int sizeMode,
-                                          @ForAll boolean directBuffer,
-                                          @ForAll @IntRange(min = -4, max = 4) int target,
-                                          @ForAll long seed) throws Exception {
+    void shouldReachKafkasVerdictAndBytes(
+            @ForAll @IntRange(min = 0, max = 4) int codec,
+            @ForAll @IntRange(min = 1, max = 2000) int count,
+            @ForAll @IntRange(min = 0, max = 102_400) int maxValueSize,
+            @ForAll boolean headers,
+            @ForAll boolean nullKeys,
+            @ForAll boolean compacted,
+            @ForAll boolean logAppendTime,
+            @ForAll boolean tightTimestamps,
+            @ForAll @IntRange(min = 0, max = 7) int sizeMode,
+            @ForAll boolean directBuffer,
+            @ForAll @IntRange(min = -4, max = 4) int target,
+            @ForAll long seed)
+            throws Exception {
         Random random = new Random(seed);
         int valueBound = Math.max(1, Math.min(maxValueSize, 600_000 / count));
         List<KafkaBatches.Rec> recs = new ArrayList<>(count);
@@ -78,8 +80,10 @@ class BatchValidatorKafkaEquivalenceTest {
         for (int codec : new int[] {1, 3, 4}) { // snappy cannot expand past the default ratio of 128
             ByteBuffer batch = KafkaBatches.batch(codec, List.of(new KafkaBatches.Rec(NOW, null, json, new Header[0])));
             TopicValidationPolicy policy = TopicValidationPolicy.defaults().withMaxMessageBytes(batch.remaining());
-            assertTrue(KafkaBatches.recordsSectionBytes(batch)
-                    > ValidatorConfig.defaults().decompressedCeiling(batch.remaining()), "codec " + codec);
+            assertTrue(
+                    KafkaBatches.recordsSectionBytes(batch)
+                            > ValidatorConfig.defaults().decompressedCeiling(batch.remaining()),
+                    "codec " + codec);
             assertTrue(assertSameAsKafka(batch, policy, codec % 2 == 0).accepted(), "Kafka accepts, codec " + codec);
         }
     }
@@ -95,13 +99,15 @@ class BatchValidatorKafkaEquivalenceTest {
         ByteBuffer ours = direct ? KafkaBatches.directCopyOf(batch) : KafkaBatches.copyOf(batch);
         ValidatorConfig config = ValidatorConfig.defaults();
         long ceiling = config.decompressedCeiling(policy.maxMessageBytes());
-        boolean aboveCeiling = new RecordBatchView().wrap(batch, batch.position()).compressionId() != 0
-                && KafkaBatches.recordsSectionBytes(batch) > ceiling;
+        boolean aboveCeiling =
+                new RecordBatchView().wrap(batch, batch.position()).compressionId() != 0
+                        && KafkaBatches.recordsSectionBytes(batch) > ceiling;
         try (BatchValidator validator = new BatchValidator(config)) {
             ValidatedRecords result = validator.validate(ours, policy, NOW);
             assertFalse(aboveCeiling, "Sluice accepted a batch that decompresses beyond its ceiling of " + ceiling);
             assertEquals(0, kafka.errorCode(), "Sluice accepted, Kafka rejected");
-            RecordBatchView view = new RecordBatchView().wrap(result.records(), result.records().position());
+            RecordBatchView view = new RecordBatchView()
+                    .wrap(result.records(), result.records().position());
             view.partitionLeaderEpoch(KafkaVerdict.LEADER_EPOCH);
             if (result.recompressedBatches() == 0 || policy.targetCompressionId() == 0) {
                 assertEquals(kafka.records(), result.records(), "stamped bytes differ from Kafka's");
@@ -110,11 +116,15 @@ class BatchValidatorKafkaEquivalenceTest {
             }
             assertEquals(kafka.maxTimestamp(), result.maxTimestamp());
         } catch (RecordValidationException e) {
-            if (aboveCeiling && e.errorCode() == KafkaErrorCodes.MESSAGE_TOO_LARGE && e.getMessage().contains("ceiling")) {
+            if (aboveCeiling
+                    && e.errorCode() == KafkaErrorCodes.MESSAGE_TOO_LARGE
+                    && e.getMessage().contains("ceiling")) {
                 return kafka;
             }
             assertEquals(kafka.errorCode(), e.errorCode(), "error code differs from Kafka's: " + e.getMessage());
-            assertEquals(kafka.recordErrorIndexes(), e.recordErrors().stream().map(RecordError::batchIndex).toList());
+            assertEquals(
+                    kafka.recordErrorIndexes(),
+                    e.recordErrors().stream().map(RecordError::batchIndex).toList());
         }
         return kafka;
     }

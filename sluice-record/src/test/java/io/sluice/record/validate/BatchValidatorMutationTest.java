@@ -32,7 +32,12 @@ class BatchValidatorMutationTest {
     private static final long NOW = 1_700_000_000_000L;
     private static final int CASES_PER_CODEC = 3000;
 
-    enum Mutation { FLIP, TRUNCATE, EXTEND, SPLICE }
+    enum Mutation {
+        FLIP,
+        TRUNCATE,
+        EXTEND,
+        SPLICE
+    }
 
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 2, 3, 4})
@@ -53,8 +58,9 @@ class BatchValidatorMutationTest {
                 try {
                     ValidatedRecords result = validator.validate(ours, policy, NOW);
                     KafkaVerdict kafka = KafkaVerdict.of(batch, policy, NOW);
-                    assertTrue(kafka.accepted(), "case " + i + " " + mutation + ": Sluice accepted, Kafka said "
-                            + kafka.errorCode());
+                    assertTrue(
+                            kafka.accepted(),
+                            "case " + i + " " + mutation + ": Sluice accepted, Kafka said " + kafka.errorCode());
                     new RecordBatchView().wrap(ours, 0).partitionLeaderEpoch(KafkaVerdict.LEADER_EPOCH);
                     assertEquals(kafka.records(), result.records(), "case " + i + " " + mutation);
                     counts[0]++;
@@ -77,8 +83,11 @@ class BatchValidatorMutationTest {
             for (int h = 0; h < headers.length; h++) {
                 headers[h] = new RecordHeader("h" + h, BatchValidatorKafkaEquivalenceTest.payload(random, 5));
             }
-            recs.add(new KafkaBatches.Rec(NOW - random.nextInt(1000), random.nextBoolean() ? null : ("k" + i).getBytes(StandardCharsets.UTF_8),
-                    BatchValidatorKafkaEquivalenceTest.payload(random, random.nextInt(300)), headers));
+            recs.add(new KafkaBatches.Rec(
+                    NOW - random.nextInt(1000),
+                    random.nextBoolean() ? null : ("k" + i).getBytes(StandardCharsets.UTF_8),
+                    BatchValidatorKafkaEquivalenceTest.payload(random, random.nextInt(300)),
+                    headers));
         }
         return KafkaBatches.batch(codec, recs);
     }

@@ -71,9 +71,13 @@ class BatchValidatorTest {
         ByteBuffer batch = KafkaBatches.simple(3, 10, 30, NOW);
         TopicValidationPolicy small = policy.withMaxMessageBytes(400);
         assertTrue(ValidatorConfig.defaults().decompressedCeiling(400) < 64 * 1024);
-        assertTrue(org.apache.kafka.common.record.CompressionType.LZ4 == KafkaBatches.codec(3)
-                && io.sluice.record.testing.KafkaVerdict.of(batch, small, NOW).accepted(), "Kafka accepts it");
-        assertEquals(10, validator.validate(KafkaBatches.copyOf(batch), small, NOW).recordCount());
+        assertTrue(
+                org.apache.kafka.common.record.CompressionType.LZ4 == KafkaBatches.codec(3)
+                        && io.sluice.record.testing.KafkaVerdict.of(batch, small, NOW)
+                                .accepted(),
+                "Kafka accepts it");
+        assertEquals(
+                10, validator.validate(KafkaBatches.copyOf(batch), small, NOW).recordCount());
     }
 
     @Test
@@ -82,10 +86,10 @@ class BatchValidatorTest {
         // drains the payload in: only the bytes produced count against it
         for (int codec = 1; codec <= 4; codec++) {
             ByteBuffer batch = KafkaBatches.simple(codec, 10, 30, NOW);
-            TopicValidationPolicy small = policy.withMaxMessageBytes(450)
-                    .withTargetCompressionId(codec == 4 ? 1 : 4);
+            TopicValidationPolicy small = policy.withMaxMessageBytes(450).withTargetCompressionId(codec == 4 ? 1 : 4);
             assertTrue(ValidatorConfig.defaults().decompressedCeiling(small.maxMessageBytes()) < 64 * 1024);
-            assertTrue(io.sluice.record.testing.KafkaVerdict.of(batch, small, NOW).accepted(), "Kafka accepts it");
+            assertTrue(
+                    io.sluice.record.testing.KafkaVerdict.of(batch, small, NOW).accepted(), "Kafka accepts it");
             ValidatedRecords result = validator.validate(KafkaBatches.copyOf(batch), small, NOW);
             assertEquals(1, result.recompressedBatches(), "codec " + codec);
             assertEquals(10, result.recordCount());
@@ -96,7 +100,8 @@ class BatchValidatorTest {
     void shouldStampLogAppendTimeWhenTheTopicAsksForIt() throws Exception {
         ByteBuffer batch = KafkaBatches.simple(0, 3, 10, 5L);
         ValidatedRecords result = validator.validate(batch, policy.withLogAppendTime(true), NOW);
-        MutableRecordBatch kafka = MemoryRecords.readableRecords(batch).batches().iterator().next();
+        MutableRecordBatch kafka =
+                MemoryRecords.readableRecords(batch).batches().iterator().next();
         assertEquals(TimestampType.LOG_APPEND_TIME, kafka.timestampType());
         assertEquals(NOW, kafka.maxTimestamp());
         assertTrue(kafka.isValid());
@@ -105,7 +110,9 @@ class BatchValidatorTest {
 
     @Test
     void shouldRejectAnEmptyRecordSet() {
-        assertEquals(KafkaErrorCodes.INVALID_RECORD, rejected(ByteBuffer.allocate(0), policy).errorCode());
+        assertEquals(
+                KafkaErrorCodes.INVALID_RECORD,
+                rejected(ByteBuffer.allocate(0), policy).errorCode());
     }
 
     @Test
@@ -131,7 +138,9 @@ class BatchValidatorTest {
     void shouldRejectOldMagicAsUnsupportedFormat() {
         ByteBuffer batch = KafkaBatches.simple(0, 2, 5, NOW);
         batch.put(MAGIC_OFFSET, (byte) 1);
-        assertEquals(KafkaErrorCodes.UNSUPPORTED_FOR_MESSAGE_FORMAT, rejected(batch, policy).errorCode());
+        assertEquals(
+                KafkaErrorCodes.UNSUPPORTED_FOR_MESSAGE_FORMAT,
+                rejected(batch, policy).errorCode());
     }
 
     @Test
@@ -220,7 +229,9 @@ class BatchValidatorTest {
         ByteBuffer batch = KafkaBatches.simple(0, 1, 5, NOW);
         batch.putShort(ATTRIBUTES_OFFSET, (short) 6);
         recomputeCrc(batch);
-        assertEquals(KafkaErrorCodes.UNSUPPORTED_COMPRESSION_TYPE, rejected(batch, policy).errorCode());
+        assertEquals(
+                KafkaErrorCodes.UNSUPPORTED_COMPRESSION_TYPE,
+                rejected(batch, policy).errorCode());
     }
 
     @Test
@@ -245,18 +256,23 @@ class BatchValidatorTest {
         }
         ByteBuffer intact = KafkaBatches.batch(0, recs);
         int size = (intact.remaining() - RECORDS_OFFSET) / 60;
-        Object[][] forgeries = {{10, 3, 2 * 11, "offsetDelta 11 of record 10"},
-            {30, 1, 1, "record attributes 1 must be 0"}, {45, 2, 2 * 30, "timestamp " + (NOW + 30)},
-            {59, 3, 2 * 58, "offsetDelta 58 of record 59"}};
+        Object[][] forgeries = {
+            {10, 3, 2 * 11, "offsetDelta 11 of record 10"},
+            {30, 1, 1, "record attributes 1 must be 0"},
+            {45, 2, 2 * 30, "timestamp " + (NOW + 30)},
+            {59, 3, 2 * 58, "offsetDelta 58 of record 59"}
+        };
         for (boolean direct : new boolean[] {false, true}) {
             for (Object[] forgery : forgeries) {
                 int index = (int) forgery[0];
                 ByteBuffer batch = KafkaBatches.copyOf(intact);
                 batch.put(RECORDS_OFFSET + index * size + (int) forgery[1], (byte) (int) forgery[2]);
                 recomputeCrc(batch);
-                RecordValidationException e = rejected(direct ? KafkaBatches.directCopyOf(batch) : batch,
-                        policy.withTimestampBounds(10, 10));
-                assertEquals(List.of(index), e.recordErrors().stream().map(RecordError::batchIndex).toList());
+                RecordValidationException e =
+                        rejected(direct ? KafkaBatches.directCopyOf(batch) : batch, policy.withTimestampBounds(10, 10));
+                assertEquals(
+                        List.of(index),
+                        e.recordErrors().stream().map(RecordError::batchIndex).toList());
                 assertTrue(e.recordErrors().get(0).message().contains((String) forgery[3]), e.getMessage());
             }
         }
@@ -264,23 +280,31 @@ class BatchValidatorTest {
 
     @Test
     void shouldRejectRecordsWithoutKeyOnACompactedTopic() {
-        ByteBuffer batch = KafkaBatches.batch(0, List.of(
-                new KafkaBatches.Rec(NOW, "k".getBytes(StandardCharsets.UTF_8), null, new Header[0]),
-                new KafkaBatches.Rec(NOW, null, "v".getBytes(StandardCharsets.UTF_8), new Header[0])));
+        ByteBuffer batch = KafkaBatches.batch(
+                0,
+                List.of(
+                        new KafkaBatches.Rec(NOW, "k".getBytes(StandardCharsets.UTF_8), null, new Header[0]),
+                        new KafkaBatches.Rec(NOW, null, "v".getBytes(StandardCharsets.UTF_8), new Header[0])));
         RecordValidationException e = rejected(batch, policy.withCompacted(true));
         assertEquals(KafkaErrorCodes.INVALID_RECORD, e.errorCode());
-        assertEquals(List.of(1), e.recordErrors().stream().map(RecordError::batchIndex).toList());
+        assertEquals(
+                List.of(1),
+                e.recordErrors().stream().map(RecordError::batchIndex).toList());
     }
 
     @Test
     void shouldRejectTimestampsOutsideTheTopicBoundsPerRecord() {
-        ByteBuffer batch = KafkaBatches.batch(0, List.of(
-                new KafkaBatches.Rec(NOW - 5_000, null, null, new Header[0]),
-                new KafkaBatches.Rec(NOW, null, null, new Header[0]),
-                new KafkaBatches.Rec(NOW + 5_000, null, null, new Header[0])));
+        ByteBuffer batch = KafkaBatches.batch(
+                0,
+                List.of(
+                        new KafkaBatches.Rec(NOW - 5_000, null, null, new Header[0]),
+                        new KafkaBatches.Rec(NOW, null, null, new Header[0]),
+                        new KafkaBatches.Rec(NOW + 5_000, null, null, new Header[0])));
         RecordValidationException e = rejected(batch, policy.withTimestampBounds(1_000, 1_000));
         assertEquals(KafkaErrorCodes.INVALID_TIMESTAMP, e.errorCode());
-        assertEquals(List.of(0, 2), e.recordErrors().stream().map(RecordError::batchIndex).toList());
+        assertEquals(
+                List.of(0, 2),
+                e.recordErrors().stream().map(RecordError::batchIndex).toList());
         assertTrue(e.recordErrors().get(0).message().contains(Long.toString(NOW - 5_000)));
     }
 
@@ -289,7 +313,9 @@ class BatchValidatorTest {
         ByteBuffer batch = KafkaBatches.simple(0, 1, 5, NOW);
         batch.putShort(ATTRIBUTES_OFFSET, (short) TIMESTAMP_TYPE_MASK);
         recomputeCrc(batch);
-        assertEquals(KafkaErrorCodes.INVALID_TIMESTAMP, rejected(batch, policy.withLogAppendTime(true)).errorCode());
+        assertEquals(
+                KafkaErrorCodes.INVALID_TIMESTAMP,
+                rejected(batch, policy.withLogAppendTime(true)).errorCode());
     }
 
     @Test

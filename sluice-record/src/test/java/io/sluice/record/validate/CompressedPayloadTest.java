@@ -66,14 +66,19 @@ class CompressedPayloadTest {
         ByteBuffer plain = KafkaBatches.simple(0, 300, 500, NOW);
         byte[] records = recordsSection(plain);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (LZ4FrameOutputStream lz4 = new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB,
-                LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE, LZ4FrameOutputStream.FLG.Bits.BLOCK_CHECKSUM,
+        try (LZ4FrameOutputStream lz4 = new LZ4FrameOutputStream(
+                out,
+                LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB,
+                LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE,
+                LZ4FrameOutputStream.FLG.Bits.BLOCK_CHECKSUM,
                 LZ4FrameOutputStream.FLG.Bits.CONTENT_CHECKSUM)) {
             lz4.write(records);
         }
         ByteBuffer batch = withPayload(plain, out.toByteArray(), COMPRESSION_LZ4);
         try (BatchValidator validator = new BatchValidator(ValidatorConfig.defaults())) {
-            assertEquals(300, validator.validate(KafkaBatches.copyOf(batch), policy, NOW).recordCount());
+            assertEquals(
+                    300,
+                    validator.validate(KafkaBatches.copyOf(batch), policy, NOW).recordCount());
         }
         BatchValidatorKafkaEquivalenceTest.assertSameAsKafka(batch, policy, false);
     }
@@ -82,16 +87,19 @@ class CompressedPayloadTest {
     void shouldRejectAnLz4BlockChecksumMismatchAsCorrupt() throws Exception {
         ByteBuffer plain = KafkaBatches.simple(0, 20, 50, NOW);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (LZ4FrameOutputStream lz4 = new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB,
-                LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE, LZ4FrameOutputStream.FLG.Bits.BLOCK_CHECKSUM)) {
+        try (LZ4FrameOutputStream lz4 = new LZ4FrameOutputStream(
+                out,
+                LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB,
+                LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE,
+                LZ4FrameOutputStream.FLG.Bits.BLOCK_CHECKSUM)) {
             lz4.write(recordsSection(plain));
         }
         byte[] frame = out.toByteArray();
         frame[frame.length - 5] ^= 1; // last byte of the block checksum, just before the end mark
         ByteBuffer batch = withPayload(plain, frame, COMPRESSION_LZ4);
         try (BatchValidator validator = new BatchValidator(ValidatorConfig.defaults())) {
-            RecordValidationException e = assertThrows(RecordValidationException.class,
-                    () -> validator.validate(batch, policy, NOW));
+            RecordValidationException e =
+                    assertThrows(RecordValidationException.class, () -> validator.validate(batch, policy, NOW));
             assertEquals(KafkaErrorCodes.CORRUPT_MESSAGE, e.errorCode());
             assertTrue(e.getMessage().contains("block checksum"), e.getMessage());
         }
@@ -105,15 +113,14 @@ class CompressedPayloadTest {
             recs.add(new KafkaBatches.Rec(NOW, null, new byte[1 << 20], new Header[0]));
         }
         ByteBuffer bomb = KafkaBatches.batch(codec, recs);
-        ValidatorConfig tight = new ValidatorConfig(ValidatorConfig.DEFAULT_DECOMPRESSION_WINDOW_BYTES, 4,
-                ValidatorConfig.DEFAULT_MAX_DECOMPRESSED_BYTES);
+        ValidatorConfig tight = new ValidatorConfig(
+                ValidatorConfig.DEFAULT_DECOMPRESSION_WINDOW_BYTES, 4, ValidatorConfig.DEFAULT_MAX_DECOMPRESSED_BYTES);
         TopicValidationPolicy topic = policy.withMaxMessageBytes(2 << 20);
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (BatchValidator validator = new BatchValidator(tight)) {
             long before = threads.getCurrentThreadAllocatedBytes();
-            RecordValidationException e = assertThrows(RecordValidationException.class,
-                    () -> validator.validate(bomb, topic, NOW));
+            RecordValidationException e =
+                    assertThrows(RecordValidationException.class, () -> validator.validate(bomb, topic, NOW));
             long allocated = threads.getCurrentThreadAllocatedBytes() - before;
             assertEquals(KafkaErrorCodes.MESSAGE_TOO_LARGE, e.errorCode(), e.getMessage());
             assertTrue(e.getMessage().contains("ceiling of " + (8L << 20)), e.getMessage());
@@ -136,19 +143,24 @@ class CompressedPayloadTest {
             assertTrue(view.isCrcValid());
             assertTrue(view.isLogAppendTime());
             view.partitionLeaderEpoch(KafkaVerdict.LEADER_EPOCH);
-            SameBatches.assertSameContent(KafkaVerdict.of(original, zstdTopic, NOW).records(), result.records());
-            assertEquals(0, validator.validate(KafkaBatches.copyOf(original), policy, NOW).recompressedBatches());
+            SameBatches.assertSameContent(
+                    KafkaVerdict.of(original, zstdTopic, NOW).records(), result.records());
+            assertEquals(
+                    0,
+                    validator
+                            .validate(KafkaBatches.copyOf(original), policy, NOW)
+                            .recompressedBatches());
         }
     }
 
     @Test
     void shouldRejectARecompressedBatchThatOutgrowsMaxMessageBytes() {
         ByteBuffer batch = KafkaBatches.simple(4, 200, 200, NOW);
-        TopicValidationPolicy uncompressedTopic = policy.withTargetCompressionId(0)
-                .withMaxMessageBytes(batch.remaining() + 100);
+        TopicValidationPolicy uncompressedTopic =
+                policy.withTargetCompressionId(0).withMaxMessageBytes(batch.remaining() + 100);
         try (BatchValidator validator = new BatchValidator(ValidatorConfig.defaults())) {
-            RecordValidationException e = assertThrows(RecordValidationException.class,
-                    () -> validator.validate(batch, uncompressedTopic, NOW));
+            RecordValidationException e = assertThrows(
+                    RecordValidationException.class, () -> validator.validate(batch, uncompressedTopic, NOW));
             assertEquals(KafkaErrorCodes.MESSAGE_TOO_LARGE, e.errorCode());
             assertTrue(e.getMessage().contains("after recompression"), e.getMessage());
         }
@@ -162,7 +174,11 @@ class CompressedPayloadTest {
         }
         validator.close();
         validator.close();
-        assertEquals(3, validator.validate(KafkaBatches.simple(4, 3, 10, NOW), policy, NOW).recordCount());
+        assertEquals(
+                3,
+                validator
+                        .validate(KafkaBatches.simple(4, 3, 10, NOW), policy, NOW)
+                        .recordCount());
         validator.close();
     }
 

@@ -18,8 +18,8 @@ import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.statistics.Statistics;
-import org.junit.jupiter.api.Test;
 import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link RecordChecks#run}, which decides a whole run of records from the OR of their
@@ -30,8 +30,19 @@ import org.apache.kafka.common.header.Header;
  */
 class RecordChecksRunTest {
 
-    private static final long[] EDGES = {0, -1, 1, -2, 1_700_000_000_000L, Long.MAX_VALUE, Long.MIN_VALUE,
-        Long.MAX_VALUE - 40, Long.MIN_VALUE + 40, Long.MAX_VALUE / 2, Long.MIN_VALUE / 2};
+    private static final long[] EDGES = {
+        0,
+        -1,
+        1,
+        -2,
+        1_700_000_000_000L,
+        Long.MAX_VALUE,
+        Long.MIN_VALUE,
+        Long.MAX_VALUE - 40,
+        Long.MIN_VALUE + 40,
+        Long.MAX_VALUE / 2,
+        Long.MIN_VALUE / 2
+    };
 
     @Property(tries = 3000)
     void shouldDecideARunAsCheckingItsRecordsOneByOneDoes(@ForAll long seed) throws BatchFormatException {
@@ -41,8 +52,8 @@ class RecordChecksRunTest {
         int size = (batch.remaining() - RECORDS_OFFSET) / count;
         for (int forged = random.nextInt(3); forged > 0; forged--) {
             // attributes (+1) or offsetDelta (+3) of one record, keeping one byte
-            batch.put(RECORDS_OFFSET + random.nextInt(count) * size + (random.nextBoolean() ? 1 : 3),
-                    (byte) (2 * random.nextInt(64)));
+            batch.put(RECORDS_OFFSET + random.nextInt(count) * size + (random.nextBoolean() ? 1 : 3), (byte)
+                    (2 * random.nextInt(64)));
         }
         batch.putLong(BASE_TIMESTAMP_OFFSET, pick(random));
         if (random.nextInt(8) == 0) {
@@ -77,8 +88,12 @@ class RecordChecksRunTest {
             }
             runs++;
             for (int k = 0; k < run; k++) {
-                oneByOne.record(index + k, cursor.runAttributes(k), cursor.runTimestampDelta(k),
-                        cursor.runOffsetDelta(k), cursor.keyLength());
+                oneByOne.record(
+                        index + k,
+                        cursor.runAttributes(k),
+                        cursor.runTimestampDelta(k),
+                        cursor.runOffsetDelta(k),
+                        cursor.keyLength());
             }
             index = inRuns.run(index, cursor, run);
         }
@@ -91,13 +106,15 @@ class RecordChecksRunTest {
     void shouldNotDecideARunFromItsEndsWhereNowMinusATimestampOverflows() throws BatchFormatException {
         // now = 50: now - t overflows for t below MIN + 51. The bounds pass at t = MIN + 20 (now - t
         // wraps to MIN + 30) and at t = MIN + 83 (MAX - 32), not at t = MIN + 52 (MAX - 1).
-        ByteBuffer batch = KafkaBatches.batch(0, List.of(
-                new KafkaBatches.Rec(1_000, null, new byte[10], new Header[0]),
-                new KafkaBatches.Rec(1_032, null, new byte[10], new Header[0]),
-                new KafkaBatches.Rec(1_063, null, new byte[10], new Header[0])));
+        ByteBuffer batch = KafkaBatches.batch(
+                0,
+                List.of(
+                        new KafkaBatches.Rec(1_000, null, new byte[10], new Header[0]),
+                        new KafkaBatches.Rec(1_032, null, new byte[10], new Header[0]),
+                        new KafkaBatches.Rec(1_063, null, new byte[10], new Header[0])));
         batch.putLong(BASE_TIMESTAMP_OFFSET, Long.MIN_VALUE + 20);
-        TopicValidationPolicy policy = TopicValidationPolicy.defaults()
-                .withTimestampBounds(Long.MAX_VALUE - 32, Long.MAX_VALUE - 29);
+        TopicValidationPolicy policy =
+                TopicValidationPolicy.defaults().withTimestampBounds(Long.MAX_VALUE - 32, Long.MAX_VALUE - 29);
         RecordBatchView view = new RecordBatchView().wrap(batch, 0);
         RecordChecks checks = new RecordChecks();
         checks.start(view, policy, 50);
@@ -116,8 +133,8 @@ class RecordChecksRunTest {
         List<KafkaBatches.Rec> recs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             long delta = i == 0 ? 0 : random.nextInt(64);
-            recs.add(new KafkaBatches.Rec(1_000 + delta, nullKeys ? null : new byte[] {1, 2, 3}, new byte[10],
-                    new Header[0]));
+            recs.add(new KafkaBatches.Rec(
+                    1_000 + delta, nullKeys ? null : new byte[] {1, 2, 3}, new byte[10], new Header[0]));
         }
         return KafkaBatches.batch(0, recs);
     }

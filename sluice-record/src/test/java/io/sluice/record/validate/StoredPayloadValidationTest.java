@@ -45,14 +45,16 @@ class StoredPayloadValidationTest {
         for (int i = 0; i < count; i++) {
             Header[] headers = new Header[uniform ? headerCount : random.nextInt(6)];
             for (int h = 0; h < headers.length; h++) {
-                headers[h] = uniform ? new RecordHeader(new String(bytes(random, 6), StandardCharsets.ISO_8859_1),
-                        bytes(random, 3 * h)) : new RecordHeader("h" + random.nextInt(1 << 30),
-                        bytes(random, random.nextInt(40)));
+                headers[h] = uniform
+                        ? new RecordHeader(
+                                new String(bytes(random, 6), StandardCharsets.ISO_8859_1), bytes(random, 3 * h))
+                        : new RecordHeader("h" + random.nextInt(1 << 30), bytes(random, random.nextInt(40)));
             }
-            byte[] key = uniform ? bytes(random, 8) : random.nextInt(10) == 0 ? null : bytes(random, random.nextInt(20));
+            byte[] key =
+                    uniform ? bytes(random, 8) : random.nextInt(10) == 0 ? null : bytes(random, random.nextInt(20));
             long timestamp = uniform ? NOW - 1500 - random.nextInt(64) : NOW - random.nextInt(5000);
-            recs.add(new KafkaBatches.Rec(timestamp, key,
-                    bytes(random, uniform ? valueSize : random.nextInt(maxValue + 1)), headers));
+            recs.add(new KafkaBatches.Rec(
+                    timestamp, key, bytes(random, uniform ? valueSize : random.nextInt(maxValue + 1)), headers));
         }
         return KafkaBatches.batch(codec, recs);
     }
@@ -64,8 +66,8 @@ class StoredPayloadValidationTest {
     }
 
     /** What validating gave, as comparable text: the accepted batch and its metadata, or the error. */
-    private static String outcome(BatchValidator validator, ByteBuffer batch, TopicValidationPolicy policy,
-                                  boolean direct) {
+    private static String outcome(
+            BatchValidator validator, ByteBuffer batch, TopicValidationPolicy policy, boolean direct) {
         ByteBuffer copy = direct ? KafkaBatches.directCopyOf(batch) : KafkaBatches.copyOf(batch);
         try {
             ValidatedRecords result = validator.validate(copy, policy, NOW);
@@ -96,18 +98,21 @@ class StoredPayloadValidationTest {
         Random random = new Random(0x570 + codec);
         int batches = 40;
         try (BatchValidator inPlace = new BatchValidator(ValidatorConfig.defaults());
-             BatchValidator decompressing = new BatchValidator(ValidatorConfig.defaults(), false)) {
+                BatchValidator decompressing = new BatchValidator(ValidatorConfig.defaults(), false)) {
             for (int b = 0; b < batches; b++) {
                 int count = b % 4 == 0 ? 1 + random.nextInt(2000) : 1 + random.nextInt(50);
                 int maxValue = b % 5 == 0 ? 100_000 : count > 100 ? 1000 : 20_000;
                 ByteBuffer batch = incompressibleBatch(random, codec, count, maxValue);
                 TopicValidationPolicy policy = policy(random);
                 // heap and direct requests give the same messages (byte positions count from the payload)
-                assertEquals(outcome(decompressing, batch, policy, true), outcome(inPlace, batch, policy, b % 2 == 0),
+                assertEquals(
+                        outcome(decompressing, batch, policy, true),
+                        outcome(inPlace, batch, policy, b % 2 == 0),
                         "batch " + b + ": " + count + " records");
             }
             assertEquals(0, decompressing.storedPayloadsReadInPlace());
-            assertTrue(inPlace.storedPayloadsReadInPlace() > batches / 2,
+            assertTrue(
+                    inPlace.storedPayloadsReadInPlace() > batches / 2,
                     "only " + inPlace.storedPayloadsReadInPlace() + " of " + batches + " batches read in place");
         }
     }
@@ -132,11 +137,13 @@ class StoredPayloadValidationTest {
         }
         int cases = 3000;
         // a scratch buffer of the smallest window cannot gather the larger records that span blocks
-        ValidatorConfig smallWindow = new ValidatorConfig(ValidatorConfig.MIN_DECOMPRESSION_WINDOW_BYTES,
-                ValidatorConfig.DEFAULT_MAX_DECOMPRESSION_RATIO, ValidatorConfig.DEFAULT_MAX_DECOMPRESSED_BYTES);
+        ValidatorConfig smallWindow = new ValidatorConfig(
+                ValidatorConfig.MIN_DECOMPRESSION_WINDOW_BYTES,
+                ValidatorConfig.DEFAULT_MAX_DECOMPRESSION_RATIO,
+                ValidatorConfig.DEFAULT_MAX_DECOMPRESSED_BYTES);
         try (BatchValidator inPlace = new BatchValidator(ValidatorConfig.defaults());
-             BatchValidator inPlaceSmall = new BatchValidator(smallWindow);
-             BatchValidator decompressing = new BatchValidator(ValidatorConfig.defaults(), false)) {
+                BatchValidator inPlaceSmall = new BatchValidator(smallWindow);
+                BatchValidator decompressing = new BatchValidator(ValidatorConfig.defaults(), false)) {
             for (int i = 0; i < cases; i++) {
                 BatchValidatorMutationTest.Mutation mutation = BatchValidatorMutationTest.Mutation.values()[
                         i % BatchValidatorMutationTest.Mutation.values().length];
@@ -150,10 +157,13 @@ class StoredPayloadValidationTest {
                 // heap and direct requests give the same messages (byte positions count from the payload)
                 String expected = outcome(decompressing, batch, policy, true);
                 assertEquals(expected, outcome(inPlace, batch, policy, i % 2 == 0), "case " + i + " " + mutation);
-                assertEquals(expected, outcome(inPlaceSmall, batch, policy, i % 2 == 1),
+                assertEquals(
+                        expected,
+                        outcome(inPlaceSmall, batch, policy, i % 2 == 1),
                         "case " + i + " " + mutation + ", small window");
             }
-            assertTrue(inPlace.storedPayloadsReadInPlace() > cases / 4,
+            assertTrue(
+                    inPlace.storedPayloadsReadInPlace() > cases / 4,
                     "only " + inPlace.storedPayloadsReadInPlace() + " of " + cases + " cases read in place");
         }
     }

@@ -11,14 +11,13 @@ import io.sluice.cluster.state.wire.SnapshotManifest;
 import io.sluice.cluster.zk.ClusterConnection;
 import io.sluice.cluster.zk.ZkPaths;
 import io.sluice.testkit.Poll;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.data.Stat;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * A test's read-only window on a cluster's ZooKeeper data: its own session on the cluster's chroot, a
@@ -71,8 +70,8 @@ public final class ClusterProbe implements AutoCloseable {
     public ControllerRecord controller() throws Exception {
         Stat stat = new Stat();
         byte[] data = connection.client().getData().storingStatIn(stat).forPath(ZkPaths.CONTROLLER_EPOCH);
-        return new ControllerRecord(ControllerEpochDescriptor.controllerId(data), ControllerEpochDescriptor.epoch(data),
-                stat.getMzxid());
+        return new ControllerRecord(
+                ControllerEpochDescriptor.controllerId(data), ControllerEpochDescriptor.epoch(data), stat.getMzxid());
     }
 
     /** Waits until the recorded controller satisfies {@code done}. */
@@ -95,8 +94,8 @@ public final class ClusterProbe implements AutoCloseable {
         Stat headStat = connection.client().checkExists().forPath(ZkPaths.STATE_HEAD);
         SnapshotManifest head = reader.readHead(null);
         if (head != null && headStat != null) {
-            znodes.add(new StateZnode(ZkPaths.STATE_HEAD, headStat.getCzxid(), headStat.getMzxid(),
-                    head.controllerEpoch()));
+            znodes.add(new StateZnode(
+                    ZkPaths.STATE_HEAD, headStat.getCzxid(), headStat.getMzxid(), head.controllerEpoch()));
         }
         for (long snapshotId : reader.listSnapshots()) {
             String path = ZkPaths.snapshotManifest(snapshotId);

@@ -8,5 +8,4 @@ package io.sluice.testkit.cluster;
  * @param modifiedZxid ZooKeeper transaction id of the write that set this epoch: every znode a controller of this
  *                     epoch writes afterwards has a higher zxid
  */
-public record ControllerRecord(int brokerId, int epoch, long modifiedZxid) {
-}
+public record ControllerRecord(int brokerId, int epoch, long modifiedZxid) {}

@@ -3,7 +3,6 @@ package io.sluice.testkit.cluster;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
 import io.sluice.testkit.SluiceBrokerProcess;
 import io.sluice.testkit.SluiceCliDistribution;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -74,21 +73,29 @@ public final class ProcessCluster implements AutoCloseable {
         return start(SluiceCliDistribution.fromEnvironment(), workDir, brokerCount, sessionTimeout, List.of(overrides));
     }
 
-    public static ProcessCluster start(SluiceCliDistribution distribution, Path workDir, int brokerCount,
-                                       Duration sessionTimeout, List<String> overrides)
+    public static ProcessCluster start(
+            SluiceCliDistribution distribution,
+            Path workDir,
+            int brokerCount,
+            Duration sessionTimeout,
+            List<String> overrides)
             throws IOException, InterruptedException {
         if (brokerCount < 1) {
             throw new IllegalArgumentException("brokerCount must be >= 1, was " + brokerCount);
         }
         distribution.requireBuilt();
         Path dir = workDir.toAbsolutePath().normalize();
-        String chroot = "/sluice-test-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
-        ProcessCluster cluster = new ProcessCluster(dir, EmbeddedZooKeeper.start(dir.resolve("zookeeper"), 0, 0),
-                chroot, sessionTimeout);
+        String chroot =
+                "/sluice-test-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+        ProcessCluster cluster = new ProcessCluster(
+                dir, EmbeddedZooKeeper.start(dir.resolve("zookeeper"), 0, 0), chroot, sessionTimeout);
         try {
             cluster.startBrokers(distribution, brokerCount, overrides);
-            cluster.probe().awaitState("all " + brokerCount + " brokers live in the cluster state",
-                    sessionTimeout.plus(ELECTION_SLACK), s -> s.brokerCount() == brokerCount);
+            cluster.probe()
+                    .awaitState(
+                            "all " + brokerCount + " brokers live in the cluster state",
+                            sessionTimeout.plus(ELECTION_SLACK),
+                            s -> s.brokerCount() == brokerCount);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             cluster.close();
@@ -103,8 +110,13 @@ public final class ProcessCluster implements AutoCloseable {
     private String outputTails() {
         StringBuilder tails = new StringBuilder();
         for (Map.Entry<Integer, SluiceBrokerProcess> broker : brokers.entrySet()) {
-            tails.append("--- broker ").append(broker.getKey()).append(" (").append(broker.getValue().logFile())
-                    .append("):\n").append(broker.getValue().outputTail()).append('\n');
+            tails.append("--- broker ")
+                    .append(broker.getKey())
+                    .append(" (")
+                    .append(broker.getValue().logFile())
+                    .append("):\n")
+                    .append(broker.getValue().outputTail())
+                    .append('\n');
         }
         return tails.toString();
     }
@@ -124,13 +136,15 @@ public final class ProcessCluster implements AutoCloseable {
             settings.add("zookeeper.connect=" + zookeeperConnect);
             settings.add("zookeeper.session.timeout.ms=" + sessionTimeout.toMillis());
             Path dataDir = brokerDir(id);
-            starting.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return SluiceBrokerProcess.start(distribution, dataDir, settings, BROKER_READY_TIMEOUT);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }, starters));
+            starting.add(CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            return SluiceBrokerProcess.start(distribution, dataDir, settings, BROKER_READY_TIMEOUT);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    },
+                    starters));
         }
         starters.shutdown();
         IOException failure = null;
@@ -138,8 +152,8 @@ public final class ProcessCluster implements AutoCloseable {
             try {
                 brokers.put(i + 1, starting.get(i).join());
             } catch (CompletionException e) {
-                IOException cause = new IOException("broker " + (i + 1) + " did not start: "
-                        + e.getCause().getMessage(), e.getCause());
+                IOException cause = new IOException(
+                        "broker " + (i + 1) + " did not start: " + e.getCause().getMessage(), e.getCause());
                 if (failure == null) {
                     failure = cause;
                 } else {
@@ -216,7 +230,9 @@ public final class ProcessCluster implements AutoCloseable {
             try {
                 Files.createDirectories(dir);
                 if (Files.exists(log)) {
-                    Files.copy(log, dir.resolve(prefix + "-broker-" + broker.getKey() + ".log"),
+                    Files.copy(
+                            log,
+                            dir.resolve(prefix + "-broker-" + broker.getKey() + ".log"),
                             StandardCopyOption.REPLACE_EXISTING);
                 }
             } catch (IOException e) {

@@ -43,24 +43,73 @@ public final class TestSecurity {
     public static TestSecurity create(Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         TestSecurity security = new TestSecurity(dir);
-        security.keyPair(security.brokerKeyStore, "broker", "CN=localhost,OU=sluice-test", "SAN=ip:127.0.0.1,dns:localhost");
+        security.keyPair(
+                security.brokerKeyStore, "broker", "CN=localhost,OU=sluice-test", "SAN=ip:127.0.0.1,dns:localhost");
         security.keyPair(security.clientKeyStore, "client", CLIENT_DN, null);
         Path clientPem = dir.resolve("client.pem");
-        keytool("-exportcert", "-rfc", "-alias", "broker", "-keystore", security.brokerKeyStore.toString(),
-                "-storepass", STORE_PASSWORD, "-file", security.brokerCertificatePem.toString());
-        keytool("-exportcert", "-rfc", "-alias", "client", "-keystore", security.clientKeyStore.toString(),
-                "-storepass", STORE_PASSWORD, "-file", clientPem.toString());
-        for (String[] entry : new String[][] {{"broker", security.brokerCertificatePem.toString()}, {"client", clientPem.toString()}}) {
-            keytool("-importcert", "-noprompt", "-alias", entry[0], "-file", entry[1], "-keystore",
-                    security.trustStore.toString(), "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
+        keytool(
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                "broker",
+                "-keystore",
+                security.brokerKeyStore.toString(),
+                "-storepass",
+                STORE_PASSWORD,
+                "-file",
+                security.brokerCertificatePem.toString());
+        keytool(
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                "client",
+                "-keystore",
+                security.clientKeyStore.toString(),
+                "-storepass",
+                STORE_PASSWORD,
+                "-file",
+                clientPem.toString());
+        for (String[] entry :
+                new String[][] {{"broker", security.brokerCertificatePem.toString()}, {"client", clientPem.toString()}
+                }) {
+            keytool(
+                    "-importcert",
+                    "-noprompt",
+                    "-alias",
+                    entry[0],
+                    "-file",
+                    entry[1],
+                    "-keystore",
+                    security.trustStore.toString(),
+                    "-storetype",
+                    "PKCS12",
+                    "-storepass",
+                    STORE_PASSWORD);
         }
         return security;
     }
 
     private void keyPair(Path store, String alias, String dn, String san) throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of("-genkeypair", "-alias", alias, "-keyalg", "EC", "-groupname",
-                "secp256r1", "-validity", "3", "-dname", dn, "-keystore", store.toString(), "-storetype", "PKCS12",
-                "-storepass", STORE_PASSWORD, "-keypass", STORE_PASSWORD));
+        List<String> args = new ArrayList<>(List.of(
+                "-genkeypair",
+                "-alias",
+                alias,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-validity",
+                "3",
+                "-dname",
+                dn,
+                "-keystore",
+                store.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                STORE_PASSWORD,
+                "-keypass",
+                STORE_PASSWORD));
         if (san != null) {
             args.add("-ext");
             args.add(san);
@@ -75,15 +124,26 @@ public final class TestSecurity {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         byte[] output = process.getInputStream().readAllBytes();
         if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IOException("keytool " + String.join(" ", args) + " failed: " + new String(output, StandardCharsets.UTF_8));
+            throw new IOException(
+                    "keytool " + String.join(" ", args) + " failed: " + new String(output, StandardCharsets.UTF_8));
         }
     }
 
-    public Path brokerKeyStore() { return brokerKeyStore; }
-    public Path clientKeyStore() { return clientKeyStore; }
-    public Path trustStore() { return trustStore; }
+    public Path brokerKeyStore() {
+        return brokerKeyStore;
+    }
+
+    public Path clientKeyStore() {
+        return clientKeyStore;
+    }
+
+    public Path trustStore() {
+        return trustStore;
+    }
     /** The broker certificate in PEM, the CA file for librdkafka ({@code ssl.ca.location}). */
-    public Path brokerCertificatePem() { return brokerCertificatePem; }
+    public Path brokerCertificatePem() {
+        return brokerCertificatePem;
+    }
 
     /**
      * Broker settings ({@code key=value}) for one listener of {@code protocol} (SSL, SASL_PLAINTEXT, SASL_SSL) on an
@@ -115,7 +175,8 @@ public final class TestSecurity {
     }
 
     /** Kafka client properties for {@code protocol}, {@code mechanism} (null without SASL) and a client certificate. */
-    public Map<String, String> clientProperties(String protocol, String mechanism, String password, boolean clientCertificate) {
+    public Map<String, String> clientProperties(
+            String protocol, String mechanism, String password, boolean clientCertificate) {
         Map<String, String> props = new LinkedHashMap<>();
         props.put("security.protocol", protocol);
         if (protocol.contains("SSL")) {
@@ -130,9 +191,11 @@ public final class TestSecurity {
         }
         if (mechanism != null) {
             props.put("sasl.mechanism", mechanism);
-            String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+            String module = mechanism.equals("PLAIN")
+                    ? "org.apache.kafka.common.security.plain.PlainLoginModule"
                     : "org.apache.kafka.common.security.scram.ScramLoginModule";
-            props.put("sasl.jaas.config", module + " required username=\"" + USER + "\" password=\"" + password + "\";");
+            props.put(
+                    "sasl.jaas.config", module + " required username=\"" + USER + "\" password=\"" + password + "\";");
         }
         return props;
     }

@@ -1,5 +1,9 @@
 package io.sluice.testkit.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.node.ClusterNode;
 import io.sluice.cluster.state.BrokerInfo;
@@ -11,21 +15,16 @@ import io.sluice.cluster.zk.EmbeddedZooKeeper;
 import io.sluice.cluster.zk.ZkPaths;
 import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.testkit.Poll;
-import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The probe against a real in-process ZooKeeper and a real controller from sluice-cluster. */
 class ClusterProbeTest {
@@ -72,13 +71,17 @@ class ClusterProbeTest {
         probe.awaitState("broker 4 published", WAIT, s -> s.hasBroker(4));
 
         broker.createTopic("orders", 3, 1, Map.of()).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        assertEquals(3, probe.awaitState("orders published", WAIT, s -> s.topic("orders") != null)
-                .topic("orders").partitionCount());
+        assertEquals(
+                3,
+                probe.awaitState("orders published", WAIT, s -> s.topic("orders") != null)
+                        .topic("orders")
+                        .partitionCount());
         List<StateZnode> znodes = Poll.until("state znodes listed", WAIT, probe::stateZnodes, z -> !z.isEmpty());
         for (StateZnode znode : znodes) {
             assertEquals(controller.epoch(), znode.controllerEpoch(), znode.toString());
-            assertTrue(znode.writtenAfter(controller.modifiedZxid()), "written after the election: " + znode
-                    + ", election at zxid " + controller.modifiedZxid());
+            assertTrue(
+                    znode.writtenAfter(controller.modifiedZxid()),
+                    "written after the election: " + znode + ", election at zxid " + controller.modifiedZxid());
         }
         assertEquals(0, probe.follower().rejected(), "nothing stale");
     }
@@ -93,25 +96,37 @@ class ClusterProbeTest {
         forged.controllerEpoch = controller.epoch() - 1;
         forged.prevSeq = published.appliedSeq();
         forged.left = new int[] {4};
-        try (StateSerializer serializer = new StateSerializer(CONFIG.compression(), CONFIG.partBytes(),
-                CONFIG.maxSnapshotParts(), CONFIG.maxStateBytes())) {
-            probe.client().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+        try (StateSerializer serializer = new StateSerializer(
+                CONFIG.compression(), CONFIG.partBytes(), CONFIG.maxSnapshotParts(), CONFIG.maxStateBytes())) {
+            probe.client()
+                    .create()
+                    .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
                     .forPath(ZkPaths.STATE + "/" + ZkPaths.DELTA_PREFIX, serializer.encodeDelta(forged));
         }
 
-        List<StateZnode> stale = Poll.until("the forged delta listed", WAIT, probe::stateZnodes,
+        List<StateZnode> stale = Poll.until(
+                "the forged delta listed",
+                WAIT,
+                probe::stateZnodes,
                 znodes -> znodes.stream().anyMatch(z -> z.controllerEpoch() < controller.epoch()));
-        assertTrue(stale.stream().anyMatch(z -> z.controllerEpoch() == controller.epoch() - 1
-                && z.writtenAfter(controller.modifiedZxid())), "a stale delta written after the election: " + stale);
-        Poll.until("the follower refuses the stale delta", WAIT, () -> probe.follower().rejected(), n -> n > 0);
+        assertTrue(
+                stale.stream()
+                        .anyMatch(z -> z.controllerEpoch() == controller.epoch() - 1
+                                && z.writtenAfter(controller.modifiedZxid())),
+                "a stale delta written after the election: " + stale);
+        Poll.until(
+                "the follower refuses the stale delta",
+                WAIT,
+                () -> probe.follower().rejected(),
+                n -> n > 0);
         assertTrue(probe.state().hasBroker(4), "the stale delta did not remove broker 4: " + probe.state());
     }
 
     /** Broker 4, controller-eligible, on its own session; then the probe on another. */
     private void startBrokerAndProbe() throws Exception {
         brokerConnection = ClusterConnection.open(zooKeeper.connectString() + CHROOT, CONFIG);
-        broker = new ClusterNode(brokerConnection.client(), BrokerInfo.of(4, "", Endpoint.of("127.0.0.1", 9092)),
-                CONFIG, true);
+        broker = new ClusterNode(
+                brokerConnection.client(), BrokerInfo.of(4, "", Endpoint.of("127.0.0.1", 9092)), CONFIG, true);
         broker.start();
         probe = ClusterProbe.open(zooKeeper.connectString() + CHROOT, ProcessCluster.TEST_SESSION_TIMEOUT);
     }

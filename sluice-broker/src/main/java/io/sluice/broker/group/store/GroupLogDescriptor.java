@@ -56,6 +56,5 @@ public final class GroupLogDescriptor {
     /** Frames larger than this are treated as corruption: a forged length never causes a huge read. */
     public static final int MAX_PAYLOAD_LENGTH = 64 * 1024 * 1024;
 
-    private GroupLogDescriptor() {
-    }
+    private GroupLogDescriptor() {}
 }

@@ -2,10 +2,6 @@ package io.sluice.broker.group.store;
 
 import io.sluice.log.LogReadResult;
 import io.sluice.log.PartitionLog;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.Record;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,6 +9,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.Record;
 
 /**
  * Replays one {@code __consumer_offsets} partition's log from its start to its end into the live group records:
@@ -45,7 +44,8 @@ final class GroupPartitionReader {
             if (region.isEmpty()) {
                 break;
             }
-            ByteBuffer bytes = region.sizeInBytes() <= buffer.capacity() ? buffer : ByteBuffer.allocate(region.sizeInBytes());
+            ByteBuffer bytes =
+                    region.sizeInBytes() <= buffer.capacity() ? buffer : ByteBuffer.allocate(region.sizeInBytes());
             bytes.clear().limit(region.sizeInBytes());
             readFully(region.channel(), bytes, region.position());
             bytes.flip();
@@ -71,7 +71,8 @@ final class GroupPartitionReader {
         long before = next;
         long at = next;
         try {
-            for (MutableRecordBatch batch : MemoryRecords.readableRecords(bytes.slice()).batches()) {
+            for (MutableRecordBatch batch :
+                    MemoryRecords.readableRecords(bytes.slice()).batches()) {
                 at = batch.baseOffset();
                 batch.ensureValid();
                 if (!batch.isControlBatch()) {
@@ -90,8 +91,8 @@ final class GroupPartitionReader {
             throw new GroupStoreCorruptException(name + " at offset " + at + ": unreadable record batch: " + e);
         }
         if (next == before) {
-            throw new GroupStoreCorruptException(name + " at offset " + before + ": " + bytes.remaining()
-                    + " bytes hold no whole record batch");
+            throw new GroupStoreCorruptException(
+                    name + " at offset " + before + ": " + bytes.remaining() + " bytes hold no whole record batch");
         }
     }
 

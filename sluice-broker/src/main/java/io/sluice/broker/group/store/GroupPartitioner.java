@@ -2,8 +2,7 @@ package io.sluice.broker.group.store;
 
 /** Maps a group id to its partition of the group store the way Kafka maps it to __consumer_offsets. Stateless. */
 public final class GroupPartitioner {
-    private GroupPartitioner() {
-    }
+    private GroupPartitioner() {}
 
     /** Kafka's {@code Utils.abs(groupId.hashCode()) % partitionCount}. */
     public static int partitionFor(String groupId, int partitionCount) {

@@ -32,8 +32,16 @@ public sealed interface GroupRecord {
      * A committed offset. {@code metadata} may be null; {@code leaderEpoch} is -1 when unknown;
      * {@code expireTimestampMs} is -1 unless the client asked for an explicit retention (OffsetCommit v2-v4).
      */
-    record OffsetCommit(String groupId, String topic, int partition, long offset, int leaderEpoch,
-                        String metadata, long commitTimestampMs, long expireTimestampMs) implements GroupRecord {
+    record OffsetCommit(
+            String groupId,
+            String topic,
+            int partition,
+            long offset,
+            int leaderEpoch,
+            String metadata,
+            long commitTimestampMs,
+            long expireTimestampMs)
+            implements GroupRecord {
         public OffsetCommit {
             Objects.requireNonNull(groupId, "groupId");
             Objects.requireNonNull(topic, "topic");
@@ -67,8 +75,15 @@ public sealed interface GroupRecord {
      * The membership of a group at the end of a rebalance (or when it became empty).
      * {@code protocolType}, {@code protocolName} and {@code leaderId} may be null.
      */
-    record GroupMetadata(String groupId, String protocolType, int generationId, String protocolName,
-                         String leaderId, long stateTimestampMs, List<Member> members) implements GroupRecord {
+    record GroupMetadata(
+            String groupId,
+            String protocolType,
+            int generationId,
+            String protocolName,
+            String leaderId,
+            long stateTimestampMs,
+            List<Member> members)
+            implements GroupRecord {
         public GroupMetadata {
             Objects.requireNonNull(groupId, "groupId");
             members = List.copyOf(members);
@@ -85,8 +100,15 @@ public sealed interface GroupRecord {
      * {@code groupInstanceId} is null for dynamic members. The byte arrays are not copied; callers must not
      * mutate them after handing them over.
      */
-    record Member(String memberId, String groupInstanceId, String clientId, String clientHost,
-                  int rebalanceTimeoutMs, int sessionTimeoutMs, byte[] subscription, byte[] assignment) {
+    record Member(
+            String memberId,
+            String groupInstanceId,
+            String clientId,
+            String clientHost,
+            int rebalanceTimeoutMs,
+            int sessionTimeoutMs,
+            byte[] subscription,
+            byte[] assignment) {
         public Member {
             Objects.requireNonNull(memberId, "memberId");
             Objects.requireNonNull(clientId, "clientId");

@@ -1,19 +1,18 @@
 package io.sluice.broker.group.store;
 
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MemoryRecordsBuilder;
-import org.apache.kafka.common.record.TimestampType;
+import static io.sluice.broker.group.store.GroupRecordDescriptor.CURRENT_VALUE_VERSION;
+import static io.sluice.broker.group.store.GroupRecordDescriptor.GROUP_KEY;
+import static io.sluice.broker.group.store.GroupRecordDescriptor.OFFSET_KEY;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
-import static io.sluice.broker.group.store.GroupRecordDescriptor.CURRENT_VALUE_VERSION;
-import static io.sluice.broker.group.store.GroupRecordDescriptor.GROUP_KEY;
-import static io.sluice.broker.group.store.GroupRecordDescriptor.OFFSET_KEY;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MemoryRecordsBuilder;
+import org.apache.kafka.common.record.TimestampType;
 
 /**
  * Encodes {@link GroupRecord}s as Kafka record keys and values ({@link GroupRecordDescriptor}), builds the v2 batch
@@ -25,16 +24,15 @@ public final class GroupRecordCodec {
     /** Room for the batch header and a little more; the builder grows its buffer as records arrive. */
     private static final int INITIAL_BATCH_BYTES = 512;
 
-    private GroupRecordCodec() {
-    }
+    private GroupRecordCodec() {}
 
     /**
      * One uncompressed v2 batch holding {@code records} in order, all stamped {@code timestampMs}; base offset and
      * leader epoch are left for the log to assign.
      */
     public static ByteBuffer batch(List<? extends GroupRecord> records, long timestampMs) {
-        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(INITIAL_BATCH_BYTES),
-                Compression.NONE, TimestampType.CREATE_TIME, 0L);
+        MemoryRecordsBuilder builder = MemoryRecords.builder(
+                ByteBuffer.allocate(INITIAL_BATCH_BYTES), Compression.NONE, TimestampType.CREATE_TIME, 0L);
         for (GroupRecord record : records) {
             builder.append(timestampMs, key(record), value(record));
         }
@@ -123,7 +121,8 @@ public final class GroupRecordCodec {
                 String groupId = readString(k, "groupId");
                 String topic = readString(k, "topic");
                 int partition = k.getInt();
-                record = v == null ? new GroupRecord.OffsetTombstone(groupId, topic, partition)
+                record = v == null
+                        ? new GroupRecord.OffsetTombstone(groupId, topic, partition)
                         : readOffsetValue(checkVersion(v), groupId, topic, partition);
             } else if (type == GROUP_KEY) {
                 String groupId = readString(k, "groupId");
@@ -173,15 +172,22 @@ public final class GroupRecordCodec {
             case GroupLogDescriptor.TYPE_GROUP_TOMBSTONE:
                 return new GroupRecord.GroupTombstone(readString(in, "groupId"));
             default:
-                throw new GroupStoreCorruptException("unknown group record type " + type + " at payload position "
-                        + (in.position() - 1));
+                throw new GroupStoreCorruptException(
+                        "unknown group record type " + type + " at payload position " + (in.position() - 1));
         }
     }
 
     private static GroupRecord readOffsetValue(ByteBuffer in, String groupId, String topic, int partition)
             throws GroupStoreCorruptException {
-        return new GroupRecord.OffsetCommit(groupId, topic, partition, in.getLong(), in.getInt(),
-                readNullableString(in), in.getLong(), in.getLong());
+        return new GroupRecord.OffsetCommit(
+                groupId,
+                topic,
+                partition,
+                in.getLong(),
+                in.getInt(),
+                readNullableString(in),
+                in.getLong(),
+                in.getLong());
     }
 
     private static GroupRecord readGroupValue(ByteBuffer in, String groupId) throws GroupStoreCorruptException {
@@ -192,17 +198,23 @@ public final class GroupRecordCodec {
         long stateTimestamp = in.getLong();
         int memberCount = in.getInt();
         if (memberCount < 0 || memberCount > in.remaining()) {
-            throw new GroupStoreCorruptException("group " + groupId + " member count " + memberCount
-                    + " is outside 0.." + in.remaining());
+            throw new GroupStoreCorruptException(
+                    "group " + groupId + " member count " + memberCount + " is outside 0.." + in.remaining());
         }
         List<GroupRecord.Member> members = new ArrayList<>(memberCount);
         for (int i = 0; i < memberCount; i++) {
-            members.add(new GroupRecord.Member(readString(in, "memberId"), readNullableString(in),
-                    readString(in, "clientId"), readString(in, "clientHost"), in.getInt(), in.getInt(),
-                    readBytes(in, "subscription"), readBytes(in, "assignment")));
+            members.add(new GroupRecord.Member(
+                    readString(in, "memberId"),
+                    readNullableString(in),
+                    readString(in, "clientId"),
+                    readString(in, "clientHost"),
+                    in.getInt(),
+                    in.getInt(),
+                    readBytes(in, "subscription"),
+                    readBytes(in, "assignment")));
         }
-        return new GroupRecord.GroupMetadata(groupId, protocolType, generation, protocolName, leader,
-                stateTimestamp, members);
+        return new GroupRecord.GroupMetadata(
+                groupId, protocolType, generation, protocolName, leader, stateTimestamp, members);
     }
 
     private static String readString(ByteBuffer in, String field) throws GroupStoreCorruptException {
@@ -261,8 +273,8 @@ public final class GroupRecordCodec {
             }
             byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
             if (utf8.length > Short.MAX_VALUE) {
-                throw new IllegalArgumentException("group record string of " + utf8.length
-                        + " UTF-8 bytes exceeds " + Short.MAX_VALUE);
+                throw new IllegalArgumentException(
+                        "group record string of " + utf8.length + " UTF-8 bytes exceeds " + Short.MAX_VALUE);
             }
             ensure(Short.BYTES + utf8.length).putShort((short) utf8.length).put(utf8);
         }

@@ -45,6 +45,5 @@ public final class GroupRecordDescriptor {
 
     public static final byte CURRENT_VALUE_VERSION = 1;
 
-    private GroupRecordDescriptor() {
-    }
+    private GroupRecordDescriptor() {}
 }

@@ -32,7 +32,8 @@ public final class GroupStoreException extends IOException {
     /** The store error behind {@code failure} (unwrapping futures' wrappers), or null when it is something else. */
     public static Errors errorOf(Throwable failure) {
         Throwable cause = failure;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
             cause = cause.getCause();
         }
         return cause instanceof GroupStoreException e ? e.error() : null;

@@ -1,8 +1,5 @@
 package io.sluice.broker.group.store;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +7,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one-time import of the group files a broker kept before group state moved to {@code __consumer_offsets}
@@ -52,15 +51,21 @@ public final class GroupStoreMigration {
         Map<Integer, List<GroupRecord>> byPartition = new HashMap<>();
         List<GroupRecord> live = LegacyGroupLog.readLive(dir);
         for (GroupRecord record : live) {
-            byPartition.computeIfAbsent(GroupPartitioner.partitionFor(record.groupId(), partitionCount),
-                    p -> new ArrayList<>()).add(record);
+            byPartition
+                    .computeIfAbsent(
+                            GroupPartitioner.partitionFor(record.groupId(), partitionCount), p -> new ArrayList<>())
+                    .add(record);
         }
         GroupStoreMigration migration = new GroupStoreMigration(dir, byPartition);
         if (byPartition.isEmpty()) {
             migration.moveAside();
         } else {
-            LOG.info("Group files {} hold {} live records for {} partitions of __consumer_offsets; each is imported "
-                    + "when this broker first leads it", dir, live.size(), byPartition.size());
+            LOG.info(
+                    "Group files {} hold {} live records for {} partitions of __consumer_offsets; each is imported "
+                            + "when this broker first leads it",
+                    dir,
+                    live.size(),
+                    byPartition.size());
         }
         return migration;
     }

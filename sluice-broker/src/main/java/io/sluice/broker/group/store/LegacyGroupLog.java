@@ -1,5 +1,16 @@
 package io.sluice.broker.group.store;
 
+import static io.sluice.broker.group.store.GroupLogDescriptor.CRC_OFFSET;
+import static io.sluice.broker.group.store.GroupLogDescriptor.CURRENT_VERSION;
+import static io.sluice.broker.group.store.GroupLogDescriptor.FRAME_HEADER_LENGTH;
+import static io.sluice.broker.group.store.GroupLogDescriptor.LENGTH_OFFSET;
+import static io.sluice.broker.group.store.GroupLogDescriptor.LOG_FILE_NAME;
+import static io.sluice.broker.group.store.GroupLogDescriptor.MAX_PAYLOAD_LENGTH;
+import static io.sluice.broker.group.store.GroupLogDescriptor.PARTITION_DIR_PREFIX;
+import static io.sluice.broker.group.store.GroupLogDescriptor.RECORDS_OFFSET;
+import static io.sluice.broker.group.store.GroupLogDescriptor.RECORD_COUNT_OFFSET;
+import static io.sluice.broker.group.store.GroupLogDescriptor.VERSION_OFFSET;
+
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -14,17 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
 
-import static io.sluice.broker.group.store.GroupLogDescriptor.CRC_OFFSET;
-import static io.sluice.broker.group.store.GroupLogDescriptor.CURRENT_VERSION;
-import static io.sluice.broker.group.store.GroupLogDescriptor.FRAME_HEADER_LENGTH;
-import static io.sluice.broker.group.store.GroupLogDescriptor.LENGTH_OFFSET;
-import static io.sluice.broker.group.store.GroupLogDescriptor.LOG_FILE_NAME;
-import static io.sluice.broker.group.store.GroupLogDescriptor.MAX_PAYLOAD_LENGTH;
-import static io.sluice.broker.group.store.GroupLogDescriptor.PARTITION_DIR_PREFIX;
-import static io.sluice.broker.group.store.GroupLogDescriptor.RECORDS_OFFSET;
-import static io.sluice.broker.group.store.GroupLogDescriptor.RECORD_COUNT_OFFSET;
-import static io.sluice.broker.group.store.GroupLogDescriptor.VERSION_OFFSET;
-
 /**
  * Reads the group log files of the file store that preceded {@code __consumer_offsets} ({@link GroupLogDescriptor}):
  * every intact frame in order, latest record per key, tombstoned keys dropped. A torn or corrupt tail (length out of
@@ -32,8 +32,7 @@ import static io.sluice.broker.group.store.GroupLogDescriptor.VERSION_OFFSET;
  * whose CRC holds but whose content cannot be decoded is an error. Nothing is written. Stateless; thread-safe.
  */
 final class LegacyGroupLog {
-    private LegacyGroupLog() {
-    }
+    private LegacyGroupLog() {}
 
     /** The live records of every {@code __consumer_offsets-<n>/groups.log} under {@code rootDir}, file by file. */
     static List<GroupRecord> readLive(Path rootDir) throws IOException {
@@ -81,8 +80,8 @@ final class LegacyGroupLog {
                         }
                     }
                 } catch (GroupStoreCorruptException e) {
-                    throw new GroupStoreCorruptException("group log " + file + " at position " + position + ": "
-                            + e.getMessage());
+                    throw new GroupStoreCorruptException(
+                            "group log " + file + " at position " + position + ": " + e.getMessage());
                 }
                 position += FRAME_HEADER_LENGTH + length;
             }
@@ -102,14 +101,14 @@ final class LegacyGroupLog {
         try {
             byte version = in.get(VERSION_OFFSET);
             if (version != CURRENT_VERSION) {
-                throw new GroupStoreCorruptException("group log frame version " + version
-                        + " is not supported (expected " + CURRENT_VERSION + ")");
+                throw new GroupStoreCorruptException(
+                        "group log frame version " + version + " is not supported (expected " + CURRENT_VERSION + ")");
             }
             int count = in.getInt(RECORD_COUNT_OFFSET);
             int maxCount = (in.limit() - RECORDS_OFFSET) / (Byte.BYTES + Short.BYTES);
             if (count < 0 || count > maxCount) {
-                throw new GroupStoreCorruptException("group log frame record count " + count
-                        + " is outside 0.." + maxCount + " for a payload of " + in.limit() + " bytes");
+                throw new GroupStoreCorruptException("group log frame record count " + count + " is outside 0.."
+                        + maxCount + " for a payload of " + in.limit() + " bytes");
             }
             in.position(RECORDS_OFFSET);
             List<GroupRecord> records = new ArrayList<>(count);
@@ -117,13 +116,13 @@ final class LegacyGroupLog {
                 records.add(GroupRecordCodec.decodeLegacy(in));
             }
             if (in.hasRemaining()) {
-                throw new GroupStoreCorruptException("group log frame has " + in.remaining()
-                        + " trailing bytes after " + count + " records");
+                throw new GroupStoreCorruptException(
+                        "group log frame has " + in.remaining() + " trailing bytes after " + count + " records");
             }
             return records;
         } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
-            throw new GroupStoreCorruptException("group log frame payload of " + payload.remaining()
-                    + " bytes is truncated: " + e);
+            throw new GroupStoreCorruptException(
+                    "group log frame payload of " + payload.remaining() + " bytes is truncated: " + e);
         }
     }
 }

@@ -5,10 +5,6 @@ import io.sluice.broker.topic.Partition;
 import io.sluice.log.AppendResult;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.ProducerStateException;
-import org.apache.kafka.common.protocol.Errors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -17,6 +13,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link GroupStore} on the partitions of {@code __consumer_offsets} this broker leads, Kafka's way. An append writes
@@ -54,8 +53,13 @@ public final class ReplicatedGroupStore implements GroupStore {
      * @param timer           expires appends the in-sync replicas did not all take in time; not owned
      * @param commitTimeoutMs offsets.commit.timeout.ms
      */
-    public ReplicatedGroupStore(IntFunction<Partition> hosted, int partitionCount, ScheduledExecutorService timer,
-                                long commitTimeoutMs, LongSupplier clock, GroupStoreMigration migration) {
+    public ReplicatedGroupStore(
+            IntFunction<Partition> hosted,
+            int partitionCount,
+            ScheduledExecutorService timer,
+            long commitTimeoutMs,
+            LongSupplier clock,
+            GroupStoreMigration migration) {
         if (partitionCount <= 0) {
             throw new IllegalArgumentException("offsets.topic.num.partitions must be positive, was " + partitionCount);
         }
@@ -100,14 +104,21 @@ public final class ReplicatedGroupStore implements GroupStore {
         }
         PartitionLog log = leading.log();
         if (log.logEndOffset() > 0) {
-            LOG.warn("{} already holds records up to offset {}; the {} records of the old group files for it are "
-                    + "not imported", leading, log.logEndOffset(), legacy.size());
+            LOG.warn(
+                    "{} already holds records up to offset {}; the {} records of the old group files for it are "
+                            + "not imported",
+                    leading,
+                    log.logEndOffset(),
+                    legacy.size());
         } else {
-            Errors error = GroupStoreException.errorOf(appendBatch(leading, epoch, legacy).handle(
-                    (ok, failure) -> failure).join());
+            Errors error = GroupStoreException.errorOf(appendBatch(leading, epoch, legacy)
+                    .handle((ok, failure) -> failure)
+                    .join());
             if (error != null) {
-                throw new GroupStoreException(error, "importing " + legacy.size() + " records of the old group files "
-                        + "into " + leading + " failed with " + error + "; retried when it is loaded again");
+                throw new GroupStoreException(
+                        error,
+                        "importing " + legacy.size() + " records of the old group files " + "into " + leading
+                                + " failed with " + error + "; retried when it is loaded again");
             }
             LOG.info("Imported {} records of the old group files into {}", legacy.size(), leading);
         }
@@ -119,8 +130,8 @@ public final class ReplicatedGroupStore implements GroupStore {
             throws GroupStoreException {
         for (GroupRecord record : records) {
             if (!record.groupId().equals(groupId)) {
-                throw new IllegalArgumentException("record of group " + record.groupId()
-                        + " appended in a batch for group " + groupId);
+                throw new IllegalArgumentException(
+                        "record of group " + record.groupId() + " appended in a batch for group " + groupId);
             }
         }
         if (records.isEmpty()) {
@@ -141,8 +152,9 @@ public final class ReplicatedGroupStore implements GroupStore {
         int minInsync = leading.config().minInsyncReplicas();
         int inSync = leading.inSyncReplicaCount();
         if (inSync < minInsync) {
-            throw new GroupStoreException(Errors.NOT_ENOUGH_REPLICAS, leading + " has " + inSync
-                    + " in-sync replicas, below its min.insync.replicas=" + minInsync);
+            throw new GroupStoreException(
+                    Errors.NOT_ENOUGH_REPLICAS,
+                    leading + " has " + inSync + " in-sync replicas, below its min.insync.replicas=" + minInsync);
         }
         long now = clock.getAsLong();
         ByteBuffer batch = GroupRecordCodec.batch(records, now);
@@ -150,32 +162,42 @@ public final class ReplicatedGroupStore implements GroupStore {
         try {
             appended = leading.log().appendAsLeader(batch, epoch, now);
         } catch (IOException | ProducerStateException | RuntimeException e) {
-            throw new GroupStoreException(Errors.KAFKA_STORAGE_ERROR, "appending " + records.size()
-                    + " group records to " + leading + " failed: " + e.getMessage(), e);
+            throw new GroupStoreException(
+                    Errors.KAFKA_STORAGE_ERROR,
+                    "appending " + records.size() + " group records to " + leading + " failed: " + e.getMessage(),
+                    e);
         }
         leading.maybeAdvanceHighWatermark();
         leading.notifyAppended();
         CompletableFuture<Void> durable = new CompletableFuture<>();
         // Every outcome goes to durable; the future whenComplete returns only repeats a failure durable carries.
-        var unused = new DelayedProduce(leading, appended.lastOffset() + 1, epoch, minInsync).start(timer, commitTimeoutMs)
+        var unused = new DelayedProduce(leading, appended.lastOffset() + 1, epoch, minInsync)
+                .start(timer, commitTimeoutMs)
                 .whenComplete((error, failure) -> {
                     if (failure != null) {
                         durable.completeExceptionally(failure);
                     } else if (error == Errors.NONE) {
                         durable.complete(null);
                     } else {
-                        durable.completeExceptionally(new GroupStoreException(error, "records " + appended.firstOffset()
-                                + ".." + appended.lastOffset() + " of " + leading + " did not reach every in-sync "
-                                + "replica: " + error));
+                        durable.completeExceptionally(new GroupStoreException(
+                                error,
+                                "records " + appended.firstOffset()
+                                        + ".." + appended.lastOffset() + " of " + leading
+                                        + " did not reach every in-sync "
+                                        + "replica: " + error));
                     }
                 });
         return durable;
     }
 
     private GroupStoreException notLeader(int partition, String what) {
-        return new GroupStoreException(Errors.NOT_LEADER_OR_FOLLOWER, "cannot " + what + " partition " + partition
-                + " of the group store: " + (closed ? "the store is closed" : "this broker does not lead it in the "
-                + "leader epoch it was loaded in"));
+        return new GroupStoreException(
+                Errors.NOT_LEADER_OR_FOLLOWER,
+                "cannot " + what + " partition " + partition
+                        + " of the group store: "
+                        + (closed
+                                ? "the store is closed"
+                                : "this broker does not lead it in the " + "leader epoch it was loaded in"));
     }
 
     /** Refuses appends from now on; the partitions' logs belong to the broker and stay open. */

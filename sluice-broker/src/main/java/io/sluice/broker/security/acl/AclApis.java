@@ -12,11 +12,10 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * <p>Stateless.
  */
 public final class AclApis {
-    private AclApis() {
-    }
+    private AclApis() {}
 
-    public static void register(ApiRegistry registry, AclAuthorizer authorizer, Supplier<ClusterNode> node,
-                                ControllerChannel controller) {
+    public static void register(
+            ApiRegistry registry, AclAuthorizer authorizer, Supplier<ClusterNode> node, ControllerChannel controller) {
         registry.register(ApiKeys.CREATE_ACLS, 0, 3, new CreateAclsHandler(authorizer, node, controller))
                 .register(ApiKeys.DESCRIBE_ACLS, 0, 3, new DescribeAclsHandler(authorizer))
                 .register(ApiKeys.DELETE_ACLS, 0, 3, new DeleteAclsHandler(authorizer, node, controller));

@@ -35,11 +35,10 @@ public final class AclAuthorizer {
     private final Supplier<ClusterState> state;
     private volatile Indexed indexed = new Indexed(null, new AclIndex(List.of()));
 
-    private record Indexed(NavigableSet<AclEntry> source, AclIndex index) {
-    }
+    private record Indexed(NavigableSet<AclEntry> source, AclIndex index) {}
 
-    public AclAuthorizer(boolean enabled, String superUsers, boolean allowEveryoneIfNoAclFound,
-                         Supplier<ClusterState> state) {
+    public AclAuthorizer(
+            boolean enabled, String superUsers, boolean allowEveryoneIfNoAclFound, Supplier<ClusterState> state) {
         this.enabled = enabled;
         this.superUsers = parseSuperUsers(superUsers);
         this.allowEveryoneIfNoAclFound = allowEveryoneIfNoAclFound;
@@ -48,8 +47,11 @@ public final class AclAuthorizer {
 
     /** The authorizer a broker's configuration asks for, reading entries from {@code state}. */
     public static AclAuthorizer of(BrokerConfig config, Supplier<ClusterState> state) {
-        return new AclAuthorizer(!config.authorizerClassName().isEmpty(), config.superUsers(),
-                config.allowEveryoneIfNoAclFound(), state);
+        return new AclAuthorizer(
+                !config.authorizerClassName().isEmpty(),
+                config.superUsers(),
+                config.allowEveryoneIfNoAclFound(),
+                state);
     }
 
     /** No authorizer: everything is allowed (tests, single-node default). */
@@ -70,7 +72,8 @@ public final class AclAuthorizer {
         if (!enabled) {
             return Errors.SECURITY_DISABLED;
         }
-        return authorize(request, operation, ResourceType.CLUSTER, CLUSTER_NAME) ? null
+        return authorize(request, operation, ResourceType.CLUSTER, CLUSTER_NAME)
+                ? null
                 : Errors.CLUSTER_AUTHORIZATION_FAILED;
     }
 
@@ -131,7 +134,8 @@ public final class AclAuthorizer {
             return false;
         }
         for (AclEntry e : all) {
-            if (e.permissionType() == AclEntry.ALLOW && applies(e, principal, request.clientHost(), operation.code())
+            if (e.permissionType() == AclEntry.ALLOW
+                    && applies(e, principal, request.clientHost(), operation.code())
                     && !(e.patternType() == AclEntry.LITERAL && deniedLiterals.contains(e.resourceName()))
                     && !coveredByPrefix(e.resourceName(), deniedPrefixes)) {
                 return true;
@@ -153,7 +157,11 @@ public final class AclAuthorizer {
     static List<AclOperation> grantedBy(AclOperation operation) {
         switch (operation) {
             case DESCRIBE:
-                return List.of(AclOperation.DESCRIBE, AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE,
+                return List.of(
+                        AclOperation.DESCRIBE,
+                        AclOperation.READ,
+                        AclOperation.WRITE,
+                        AclOperation.DELETE,
                         AclOperation.ALTER);
             case DESCRIBE_CONFIGS:
                 return List.of(AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS);
@@ -162,8 +170,8 @@ public final class AclAuthorizer {
         }
     }
 
-    private static boolean anyMatch(List<AclEntry> entries, String principal, String host, byte operation,
-                                    byte permission) {
+    private static boolean anyMatch(
+            List<AclEntry> entries, String principal, String host, byte operation, byte permission) {
         for (AclEntry e : entries) {
             if (e.permissionType() == permission && applies(e, principal, host, operation)) {
                 return true;

@@ -21,13 +21,19 @@ public final class AclBindings {
     /** The one name of the cluster resource. */
     public static final String CLUSTER_NAME = AclAuthorizer.CLUSTER_NAME;
 
-    private AclBindings() {
-    }
+    private AclBindings() {}
 
     public static AclBinding toBinding(AclEntry e) {
-        return new AclBinding(new ResourcePattern(ResourceType.fromCode(e.resourceType()), e.resourceName(),
-                PatternType.fromCode(e.patternType())), new AccessControlEntry(e.principal(), e.host(),
-                AclOperation.fromCode(e.operation()), AclPermissionType.fromCode(e.permissionType())));
+        return new AclBinding(
+                new ResourcePattern(
+                        ResourceType.fromCode(e.resourceType()),
+                        e.resourceName(),
+                        PatternType.fromCode(e.patternType())),
+                new AccessControlEntry(
+                        e.principal(),
+                        e.host(),
+                        AclOperation.fromCode(e.operation()),
+                        AclPermissionType.fromCode(e.permissionType())));
     }
 
     /**
@@ -63,7 +69,13 @@ public final class AclBindings {
         if (a.host() == null || a.host().isEmpty()) {
             throw new InvalidRequestException("Invalid empty host");
         }
-        return new AclEntry(p.resourceType().code(), p.name(), p.patternType().code(), a.principal(), a.host(),
-                a.operation().code(), a.permissionType().code());
+        return new AclEntry(
+                p.resourceType().code(),
+                p.name(),
+                p.patternType().code(),
+                a.principal(),
+                a.host(),
+                a.operation().code(),
+                a.permissionType().code());
     }
 }

@@ -25,7 +25,8 @@ final class AclIndex {
         for (AclEntry e : entries) {
             Map<Byte, Map<String, List<AclEntry>>> side = e.patternType() == AclEntry.LITERAL ? literal : prefixed;
             side.computeIfAbsent(e.resourceType(), t -> new HashMap<>())
-                    .computeIfAbsent(e.resourceName(), n -> new ArrayList<>()).add(e);
+                    .computeIfAbsent(e.resourceName(), n -> new ArrayList<>())
+                    .add(e);
             byType.computeIfAbsent(e.resourceType(), t -> new ArrayList<>()).add(e);
         }
     }

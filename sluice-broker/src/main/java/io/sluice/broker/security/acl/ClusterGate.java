@@ -36,14 +36,18 @@ public final class ClusterGate<R extends ApiMessage> implements ApiHandler<R> {
         if (context.authorizeCluster(operation)) {
             return handler.handle(context, request);
         }
-        return CompletableFuture.completedFuture(refusal(context, request, new ClusterAuthorizationException(
-                context.apiKey() + " needs " + operation + " on the cluster, which " + context.principal() + " lacks")));
+        return CompletableFuture.completedFuture(refusal(
+                context,
+                request,
+                new ClusterAuthorizationException(context.apiKey() + " needs " + operation + " on the cluster, which "
+                        + context.principal() + " lacks")));
     }
 
     /** The error response kafka-clients defines for {@code request}'s API, every element failed with {@code error}. */
     public static ApiMessage refusal(RequestContext context, ApiMessage request, RuntimeException error) {
-        AbstractRequest parsed = AbstractRequest.parseRequest(context.apiKey(), context.apiVersion(),
-                MessageUtil.toByteBuffer(request, context.apiVersion())).request;
+        AbstractRequest parsed = AbstractRequest.parseRequest(
+                        context.apiKey(), context.apiVersion(), MessageUtil.toByteBuffer(request, context.apiVersion()))
+                .request;
         return parsed.getErrorResponse(0, error).data();
     }
 }

@@ -47,33 +47,47 @@ public final class CreateAclsHandler implements ApiHandler<CreateAclsRequestData
             return CompletableFuture.completedFuture(failAll(request, refused, AclAuthorizer.refusalMessage(refused)));
         }
         short version = context.apiVersion();
-        return writes.<CreateAclsResponseData>write(n -> n.<CreateAclsResponseData>alterAcls((current, add, remove) -> {
-            CreateAclsResponseData response = new CreateAclsResponseData();
-            for (AclCreation c : request.creations()) {
-                AclCreationResult result = new AclCreationResult();
-                try {
-                    add.add(AclBindings.toEntry(binding(c)));
-                } catch (InvalidRequestException | IllegalArgumentException e) {
-                    result.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage(e.getMessage());
-                }
-                response.results().add(result);
-            }
-            return response;
-        }), ApiKeys.CREATE_ACLS, version, request, readable -> new CreateAclsResponseData(readable, version),
-                failure -> failAll(request, Errors.forException(failure), failure.getMessage()))
+        return writes.<CreateAclsResponseData>write(
+                        n -> n.<CreateAclsResponseData>alterAcls((current, add, remove) -> {
+                            CreateAclsResponseData response = new CreateAclsResponseData();
+                            for (AclCreation c : request.creations()) {
+                                AclCreationResult result = new AclCreationResult();
+                                try {
+                                    add.add(AclBindings.toEntry(binding(c)));
+                                } catch (InvalidRequestException | IllegalArgumentException e) {
+                                    result.setErrorCode(Errors.INVALID_REQUEST.code())
+                                            .setErrorMessage(e.getMessage());
+                                }
+                                response.results().add(result);
+                            }
+                            return response;
+                        }),
+                        ApiKeys.CREATE_ACLS,
+                        version,
+                        request,
+                        readable -> new CreateAclsResponseData(readable, version),
+                        failure -> failAll(request, Errors.forException(failure), failure.getMessage()))
                 .thenApply(response -> response);
     }
 
     private static AclBinding binding(AclCreation c) {
-        return new AclBinding(new ResourcePattern(ResourceType.fromCode(c.resourceType()), c.resourceName(),
-                PatternType.fromCode(c.resourcePatternType())), new AccessControlEntry(c.principal(), c.host(),
-                AclOperation.fromCode(c.operation()), AclPermissionType.fromCode(c.permissionType())));
+        return new AclBinding(
+                new ResourcePattern(
+                        ResourceType.fromCode(c.resourceType()),
+                        c.resourceName(),
+                        PatternType.fromCode(c.resourcePatternType())),
+                new AccessControlEntry(
+                        c.principal(),
+                        c.host(),
+                        AclOperation.fromCode(c.operation()),
+                        AclPermissionType.fromCode(c.permissionType())));
     }
 
     private static CreateAclsResponseData failAll(CreateAclsRequestData request, Errors error, String message) {
         CreateAclsResponseData response = new CreateAclsResponseData();
         for (int i = 0; i < request.creations().size(); i++) {
-            response.results().add(new AclCreationResult().setErrorCode(error.code()).setErrorMessage(message));
+            response.results()
+                    .add(new AclCreationResult().setErrorCode(error.code()).setErrorMessage(message));
         }
         return response;
     }

@@ -50,51 +50,67 @@ public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequestData
             return CompletableFuture.completedFuture(failAll(request, refused, AclAuthorizer.refusalMessage(refused)));
         }
         short version = context.apiVersion();
-        return writes.<DeleteAclsResponseData>write(n -> n.<DeleteAclsResponseData>alterAcls((current, add, remove) -> {
-            DeleteAclsResponseData response = new DeleteAclsResponseData();
-            Set<AclEntry> removed = new HashSet<>();
-            for (DeleteAclsFilter f : request.filters()) {
-                AclBindingFilter filter = filter(f);
-                DeleteAclsFilterResult result = new DeleteAclsFilterResult();
-                response.filterResults().add(result);
-                if (filter.isUnknown()) {
-                    result.setErrorCode(Errors.INVALID_REQUEST.code())
-                            .setErrorMessage("The filter contains UNKNOWN elements: " + filter);
-                    continue;
-                }
-                for (AclEntry e : current) {
-                    if (filter.matches(AclBindings.toBinding(e))) {
-                        result.matchingAcls().add(matching(e));
-                        if (removed.add(e)) {
-                            remove.add(e);
-                        }
-                    }
-                }
-            }
-            return response;
-        }), ApiKeys.DELETE_ACLS, version, request, readable -> new DeleteAclsResponseData(readable, version),
-                failure -> failAll(request, Errors.forException(failure), failure.getMessage()))
+        return writes.<DeleteAclsResponseData>write(
+                        n -> n.<DeleteAclsResponseData>alterAcls((current, add, remove) -> {
+                            DeleteAclsResponseData response = new DeleteAclsResponseData();
+                            Set<AclEntry> removed = new HashSet<>();
+                            for (DeleteAclsFilter f : request.filters()) {
+                                AclBindingFilter filter = filter(f);
+                                DeleteAclsFilterResult result = new DeleteAclsFilterResult();
+                                response.filterResults().add(result);
+                                if (filter.isUnknown()) {
+                                    result.setErrorCode(Errors.INVALID_REQUEST.code())
+                                            .setErrorMessage("The filter contains UNKNOWN elements: " + filter);
+                                    continue;
+                                }
+                                for (AclEntry e : current) {
+                                    if (filter.matches(AclBindings.toBinding(e))) {
+                                        result.matchingAcls().add(matching(e));
+                                        if (removed.add(e)) {
+                                            remove.add(e);
+                                        }
+                                    }
+                                }
+                            }
+                            return response;
+                        }),
+                        ApiKeys.DELETE_ACLS,
+                        version,
+                        request,
+                        readable -> new DeleteAclsResponseData(readable, version),
+                        failure -> failAll(request, Errors.forException(failure), failure.getMessage()))
                 .thenApply(response -> response);
     }
 
     private static AclBindingFilter filter(DeleteAclsFilter f) {
-        return new AclBindingFilter(new ResourcePatternFilter(ResourceType.fromCode(f.resourceTypeFilter()),
-                f.resourceNameFilter(), PatternType.fromCode(f.patternTypeFilter())),
-                new AccessControlEntryFilter(f.principalFilter(), f.hostFilter(), AclOperation.fromCode(f.operation()),
+        return new AclBindingFilter(
+                new ResourcePatternFilter(
+                        ResourceType.fromCode(f.resourceTypeFilter()),
+                        f.resourceNameFilter(),
+                        PatternType.fromCode(f.patternTypeFilter())),
+                new AccessControlEntryFilter(
+                        f.principalFilter(),
+                        f.hostFilter(),
+                        AclOperation.fromCode(f.operation()),
                         AclPermissionType.fromCode(f.permissionType())));
     }
 
     private static DeleteAclsMatchingAcl matching(AclEntry e) {
-        return new DeleteAclsMatchingAcl().setResourceType(e.resourceType()).setResourceName(e.resourceName())
-                .setPatternType(e.patternType()).setPrincipal(e.principal()).setHost(e.host())
-                .setOperation(e.operation()).setPermissionType(e.permissionType());
+        return new DeleteAclsMatchingAcl()
+                .setResourceType(e.resourceType())
+                .setResourceName(e.resourceName())
+                .setPatternType(e.patternType())
+                .setPrincipal(e.principal())
+                .setHost(e.host())
+                .setOperation(e.operation())
+                .setPermissionType(e.permissionType());
     }
 
     private static DeleteAclsResponseData failAll(DeleteAclsRequestData request, Errors error, String message) {
         DeleteAclsResponseData response = new DeleteAclsResponseData();
         for (int i = 0; i < request.filters().size(); i++) {
-            response.filterResults().add(new DeleteAclsFilterResult().setErrorCode(error.code())
-                    .setErrorMessage(message));
+            response.filterResults()
+                    .add(new DeleteAclsFilterResult().setErrorCode(error.code()).setErrorMessage(message));
         }
         return response;
     }

@@ -46,10 +46,15 @@ public final class DescribeAclsHandler implements ApiHandler<DescribeAclsRequest
             return done(response, refused, AclAuthorizer.refusalMessage(refused));
         }
         AclBindingFilter filter = new AclBindingFilter(
-                new ResourcePatternFilter(ResourceType.fromCode(request.resourceTypeFilter()),
-                        request.resourceNameFilter(), PatternType.fromCode(request.patternTypeFilter())),
-                new AccessControlEntryFilter(request.principalFilter(), request.hostFilter(),
-                        AclOperation.fromCode(request.operation()), AclPermissionType.fromCode(request.permissionType())));
+                new ResourcePatternFilter(
+                        ResourceType.fromCode(request.resourceTypeFilter()),
+                        request.resourceNameFilter(),
+                        PatternType.fromCode(request.patternTypeFilter())),
+                new AccessControlEntryFilter(
+                        request.principalFilter(),
+                        request.hostFilter(),
+                        AclOperation.fromCode(request.operation()),
+                        AclPermissionType.fromCode(request.permissionType())));
         if (filter.isUnknown()) {
             return done(response, Errors.INVALID_REQUEST, "The filter contains UNKNOWN elements: " + filter);
         }
@@ -59,16 +64,26 @@ public final class DescribeAclsHandler implements ApiHandler<DescribeAclsRequest
             if (!filter.matches(b)) {
                 continue;
             }
-            byPattern.computeIfAbsent(b.pattern(), p -> new DescribeAclsResource().setResourceType(p.resourceType().code())
-                            .setResourceName(p.name()).setPatternType(p.patternType().code()))
-                    .acls().add(new AclDescription().setPrincipal(e.principal()).setHost(e.host())
-                            .setOperation(e.operation()).setPermissionType(e.permissionType()));
+            byPattern
+                    .computeIfAbsent(
+                            b.pattern(),
+                            p -> new DescribeAclsResource()
+                                    .setResourceType(p.resourceType().code())
+                                    .setResourceName(p.name())
+                                    .setPatternType(p.patternType().code()))
+                    .acls()
+                    .add(new AclDescription()
+                            .setPrincipal(e.principal())
+                            .setHost(e.host())
+                            .setOperation(e.operation())
+                            .setPermissionType(e.permissionType()));
         }
         response.resources().addAll(byPattern.values());
         return CompletableFuture.completedFuture(response);
     }
 
     private static CompletableFuture<ApiMessage> done(DescribeAclsResponseData response, Errors error, String message) {
-        return CompletableFuture.completedFuture(response.setErrorCode(error.code()).setErrorMessage(message));
+        return CompletableFuture.completedFuture(
+                response.setErrorCode(error.code()).setErrorMessage(message));
     }
 }

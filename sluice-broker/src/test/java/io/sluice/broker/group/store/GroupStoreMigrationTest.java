@@ -1,9 +1,10 @@
 package io.sluice.broker.group.store;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static io.sluice.broker.group.store.StoreFixtures.group;
+import static io.sluice.broker.group.store.StoreFixtures.offset;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,12 +15,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-
-import static io.sluice.broker.group.store.StoreFixtures.group;
-import static io.sluice.broker.group.store.StoreFixtures.offset;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A broker upgraded from the per-broker group files: the first loads of the {@code __consumer_offsets} partitions
@@ -28,11 +27,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GroupStoreMigrationTest {
     /** The old store was spread over another partition count than the topic has: records follow their group. */
     private static final int OLD_PARTITIONS = 3;
+
     private static final int PARTITIONS = 5;
     private static final List<String> GROUPS = List.of("a", "b", "c", "d", "e", "f", "g", "h");
 
     @TempDir
     Path dir;
+
     Path legacy;
     LocalOffsetsPartitions partitions;
     ScheduledThreadPoolExecutor timer;
@@ -44,8 +45,13 @@ class GroupStoreMigrationTest {
             LegacyGroupFiles.append(legacy, OLD_PARTITIONS, List.of(offset(g, 0, 1), group(g, 1)));
             LegacyGroupFiles.append(legacy, OLD_PARTITIONS, List.of(offset(g, 0, 2), offset(g, 1, 7)));
         }
-        LegacyGroupFiles.append(legacy, OLD_PARTITIONS, List.of(new GroupRecord.GroupTombstone("h"),
-                new GroupRecord.OffsetTombstone("h", "topic", 0), new GroupRecord.OffsetTombstone("h", "topic", 1)));
+        LegacyGroupFiles.append(
+                legacy,
+                OLD_PARTITIONS,
+                List.of(
+                        new GroupRecord.GroupTombstone("h"),
+                        new GroupRecord.OffsetTombstone("h", "topic", 0),
+                        new GroupRecord.OffsetTombstone("h", "topic", 1)));
         partitions = new LocalOffsetsPartitions(dir.resolve("logs"), PARTITIONS, System::currentTimeMillis);
         timer = new ScheduledThreadPoolExecutor(1);
     }
@@ -86,8 +92,10 @@ class GroupStoreMigrationTest {
     }
 
     private static String describe(GroupRecord r) {
-        return r instanceof GroupRecord.GroupMetadata g ? "group " + g.groupId() + " generation " + g.generationId()
-                + " members " + g.members().stream().map(GroupRecord.Member::memberId).toList() : r.toString();
+        return r instanceof GroupRecord.GroupMetadata g
+                ? "group " + g.groupId() + " generation " + g.generationId() + " members "
+                        + g.members().stream().map(GroupRecord.Member::memberId).toList()
+                : r.toString();
     }
 
     @Test

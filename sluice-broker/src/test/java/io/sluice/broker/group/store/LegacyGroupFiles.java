@@ -12,12 +12,12 @@ import java.util.List;
  * for tests of reading and importing them. Stateless; thread-safe.
  */
 public final class LegacyGroupFiles {
-    private LegacyGroupFiles() {
-    }
+    private LegacyGroupFiles() {}
 
     /** The file of {@code partition} under {@code rootDir}. */
     static Path logOf(Path rootDir, int partition) {
-        return rootDir.resolve(GroupLogDescriptor.PARTITION_DIR_PREFIX + partition).resolve(GroupLogDescriptor.LOG_FILE_NAME);
+        return rootDir.resolve(GroupLogDescriptor.PARTITION_DIR_PREFIX + partition)
+                .resolve(GroupLogDescriptor.LOG_FILE_NAME);
     }
 
     /** Appends one frame holding {@code records} to the partition file of their group. */
@@ -37,19 +37,25 @@ public final class LegacyGroupFiles {
             payloadLength += encoded[i].length;
         }
         ByteBuffer frame = ByteBuffer.allocate(GroupLogDescriptor.FRAME_HEADER_LENGTH + payloadLength);
-        frame.putInt(payloadLength).putInt(0).put(GroupLogDescriptor.CURRENT_VERSION).putInt(records.size());
+        frame.putInt(payloadLength)
+                .putInt(0)
+                .put(GroupLogDescriptor.CURRENT_VERSION)
+                .putInt(records.size());
         for (byte[] r : encoded) {
             frame.put(r);
         }
-        frame.putInt(GroupLogDescriptor.CRC_OFFSET, LegacyGroupLog.crcOf(frame.array(),
-                GroupLogDescriptor.FRAME_HEADER_LENGTH, payloadLength));
+        frame.putInt(
+                GroupLogDescriptor.CRC_OFFSET,
+                LegacyGroupLog.crcOf(frame.array(), GroupLogDescriptor.FRAME_HEADER_LENGTH, payloadLength));
         return frame.flip();
     }
 
     /** A frame around a payload given as bytes, with a valid CRC. */
     static ByteBuffer frame(byte[] payload) {
         ByteBuffer frame = ByteBuffer.allocate(GroupLogDescriptor.FRAME_HEADER_LENGTH + payload.length);
-        frame.putInt(payload.length).putInt(LegacyGroupLog.crcOf(payload, 0, payload.length)).put(payload);
+        frame.putInt(payload.length)
+                .putInt(LegacyGroupLog.crcOf(payload, 0, payload.length))
+                .put(payload);
         return frame.flip();
     }
 

@@ -1,7 +1,12 @@
 package io.sluice.broker.group.store;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static io.sluice.broker.group.store.StoreFixtures.group;
+import static io.sluice.broker.group.store.StoreFixtures.metadata;
+import static io.sluice.broker.group.store.StoreFixtures.offset;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,14 +16,8 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static io.sluice.broker.group.store.StoreFixtures.group;
-import static io.sluice.broker.group.store.StoreFixtures.metadata;
-import static io.sluice.broker.group.store.StoreFixtures.offset;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Reading the group files of the pre-replication store: what its recovery kept is what the import gets. */
 class LegacyGroupLogTest {
@@ -45,14 +44,16 @@ class LegacyGroupLogTest {
         GroupRecord.GroupMetadata g = metadata(live);
         assertEquals(2, g.generationId());
         assertEquals("instance-2", g.members().get(1).groupInstanceId());
-        assertArrayEquals(new byte[]{4, 5, 6}, g.members().get(1).assignment());
+        assertArrayEquals(new byte[] {4, 5, 6}, g.members().get(1).assignment());
     }
 
     @Test
     void shouldDropTombstonedKeys() throws IOException {
         LegacyGroupFiles.append(dir, PARTITIONS, List.of(offset("g", 0, 1), offset("g", 1, 1), group("g", 1)));
-        LegacyGroupFiles.append(dir, PARTITIONS, List.of(new GroupRecord.OffsetTombstone("g", "topic", 0),
-                new GroupRecord.GroupTombstone("g")));
+        LegacyGroupFiles.append(
+                dir,
+                PARTITIONS,
+                List.of(new GroupRecord.OffsetTombstone("g", "topic", 0), new GroupRecord.GroupTombstone("g")));
         assertEquals(List.of(offset("g", 1, 1)), LegacyGroupLog.readLive(dir));
     }
 
@@ -70,7 +71,8 @@ class LegacyGroupLogTest {
         Path log = logOf("g");
         Files.createDirectories(log.getParent());
         Files.write(log, LegacyGroupFiles.frame(bytes).array());
-        assertEquals(List.of(new GroupRecord.OffsetCommit("g", "orders", 4, 42L, 7, "meta", 1234L, -1L)),
+        assertEquals(
+                List.of(new GroupRecord.OffsetCommit("g", "orders", 4, 42L, 7, "meta", 1234L, -1L)),
                 LegacyGroupLog.readLive(dir));
     }
 
@@ -87,7 +89,9 @@ class LegacyGroupLogTest {
         byte[] full = Files.readAllBytes(logOf("g"));
         for (long cut = intact; cut < full.length; cut++) {
             Files.write(logOf("g"), Arrays.copyOf(full, (int) cut));
-            assertEquals(List.of(offset("g", 0, 1)), LegacyGroupLog.readLive(dir),
+            assertEquals(
+                    List.of(offset("g", 0, 1)),
+                    LegacyGroupLog.readLive(dir),
                     "a torn frame is dropped whole (cut at " + cut + ")");
         }
     }
@@ -129,19 +133,25 @@ class LegacyGroupLogTest {
     void shouldReportCorruptContentBehindValidChecksum() throws IOException {
         Path log = logOf("g");
         Files.createDirectories(log.getParent());
-        Files.write(log, LegacyGroupFiles.frame(new byte[]{GroupLogDescriptor.CURRENT_VERSION, 0, 0, 0, 1, 99, 0, 0})
-                .array());
-        GroupStoreCorruptException e = assertThrows(GroupStoreCorruptException.class, () -> LegacyGroupLog.readLive(dir));
+        Files.write(
+                log,
+                LegacyGroupFiles.frame(new byte[] {GroupLogDescriptor.CURRENT_VERSION, 0, 0, 0, 1, 99, 0, 0})
+                        .array());
+        GroupStoreCorruptException e =
+                assertThrows(GroupStoreCorruptException.class, () -> LegacyGroupLog.readLive(dir));
         assertTrue(e.getMessage().contains("unknown group record type 99"), e.getMessage());
         assertTrue(e.getMessage().contains(log.toString()), e.getMessage());
     }
 
     @Test
     void shouldDecodeTruncatedAndMutatedPayloadsIntoRecordsOrTypedError() {
-        byte[] payload = new byte[LegacyGroupFiles.frame(List.of(group("g", 1), offset("g", 0, 1))).remaining()
-                - GroupLogDescriptor.FRAME_HEADER_LENGTH];
+        byte[] payload = new byte
+                [LegacyGroupFiles.frame(List.of(group("g", 1), offset("g", 0, 1)))
+                                .remaining()
+                        - GroupLogDescriptor.FRAME_HEADER_LENGTH];
         LegacyGroupFiles.frame(List.of(group("g", 1), offset("g", 0, 1)))
-                .position(GroupLogDescriptor.FRAME_HEADER_LENGTH).get(payload);
+                .position(GroupLogDescriptor.FRAME_HEADER_LENGTH)
+                .get(payload);
         for (int cut = 0; cut <= payload.length; cut++) {
             decodeOrTypedError(Arrays.copyOf(payload, cut));
         }

@@ -10,13 +10,12 @@ import io.sluice.broker.topic.TopicManager;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
-import org.apache.kafka.common.Uuid;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.Uuid;
 
 /**
  * The {@code __consumer_offsets} partitions of one broker in a test: real partition logs in a directory, each led
@@ -46,17 +45,25 @@ public final class LocalOffsetsPartitions implements AutoCloseable {
 
     private void open() throws IOException {
         for (int p = 0; p < partitions.length; p++) {
-            PartitionLog log = PartitionLog.open(dir.resolve(OffsetsTopic.NAME + "-" + p),
-                    TopicManager.logConfig(BrokerConfig.fromMap(Map.of()), config), new RecoveryReport());
-            partitions[p] = new Partition(topic, p, log, config,
-                    new PartitionState(new int[]{SELF}, PartitionState.NO_LEADER, -1, new int[]{SELF}), SELF, 0);
+            PartitionLog log = PartitionLog.open(
+                    dir.resolve(OffsetsTopic.NAME + "-" + p),
+                    TopicManager.logConfig(BrokerConfig.fromMap(Map.of()), config),
+                    new RecoveryReport());
+            partitions[p] = new Partition(
+                    topic,
+                    p,
+                    log,
+                    config,
+                    new PartitionState(new int[] {SELF}, PartitionState.NO_LEADER, -1, new int[] {SELF}),
+                    SELF,
+                    0);
             lead(p);
         }
     }
 
     /** A store over these partitions, as the broker builds it. */
-    public ReplicatedGroupStore store(ScheduledExecutorService timer, long commitTimeoutMs,
-                                      GroupStoreMigration migration) {
+    public ReplicatedGroupStore store(
+            ScheduledExecutorService timer, long commitTimeoutMs, GroupStoreMigration migration) {
         return new ReplicatedGroupStore(this::get, partitions.length, timer, commitTimeoutMs, clock, migration);
     }
 
@@ -70,7 +77,7 @@ public final class LocalOffsetsPartitions implements AutoCloseable {
 
     /** This broker leads {@code partition} alone, in a new leader epoch; returns the epoch. */
     public int lead(int partition) throws IOException {
-        return assign(partition, SELF, new int[]{SELF}, new int[]{SELF});
+        return assign(partition, SELF, new int[] {SELF}, new int[] {SELF});
     }
 
     /** This broker leads {@code partition} with {@link #FOLLOWER} in the ISR, in a new leader epoch. */

@@ -1,21 +1,18 @@
 package io.sluice.broker.group.store;
 
+import static io.sluice.broker.group.store.StoreFixtures.group;
+import static io.sluice.broker.group.store.StoreFixtures.metadata;
+import static io.sluice.broker.group.store.StoreFixtures.offset;
+import static io.sluice.broker.group.store.StoreFixtures.only;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.broker.topic.Partition;
 import io.sluice.log.checkpoint.CleanShutdownFile;
 import io.sluice.log.segment.SegmentFileNames;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.Size;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.SimpleRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -30,16 +27,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static io.sluice.broker.group.store.StoreFixtures.group;
-import static io.sluice.broker.group.store.StoreFixtures.metadata;
-import static io.sluice.broker.group.store.StoreFixtures.offset;
-import static io.sluice.broker.group.store.StoreFixtures.only;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The group store on {@code __consumer_offsets} partition logs: atomic batches, replay on load, acks=all waits. */
 class ReplicatedGroupStoreTest {
@@ -48,6 +47,7 @@ class ReplicatedGroupStoreTest {
 
     @TempDir
     Path dir;
+
     LocalOffsetsPartitions partitions;
     ScheduledThreadPoolExecutor timer;
     ReplicatedGroupStore store;
@@ -98,7 +98,7 @@ class ReplicatedGroupStoreTest {
         GroupRecord.GroupMetadata g = metadata(loaded);
         assertEquals(2, g.generationId());
         assertEquals("instance-2", g.members().get(1).groupInstanceId());
-        assertArrayEquals(new byte[]{4, 5, 6}, g.members().get(1).assignment());
+        assertArrayEquals(new byte[] {4, 5, 6}, g.members().get(1).assignment());
     }
 
     @Test
@@ -117,7 +117,9 @@ class ReplicatedGroupStoreTest {
         append("g", offset("g", 0, 2));
         List<MutableRecordBatch> batches = batchesOf(partition);
         assertEquals(2, batches.size());
-        assertEquals(List.of(0L, 3L), List.of(batches.get(0).baseOffset(), batches.get(1).baseOffset()));
+        assertEquals(
+                List.of(0L, 3L),
+                List.of(batches.get(0).baseOffset(), batches.get(1).baseOffset()));
         assertEquals(3, batches.get(0).countOrNull());
         assertEquals(partition.leaderEpoch(), batches.get(1).partitionLeaderEpoch());
         assertEquals(4, partition.highWatermark(), "the only in-sync replica holds both batches");
@@ -143,18 +145,28 @@ class ReplicatedGroupStoreTest {
     @Test
     void shouldAdmitAppendsOnlyInTheLeadershipItLoaded() throws Exception {
         int p = partitionOf("g");
-        assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, assertThrows(GroupStoreException.class,
-                () -> store.append("g", List.of(offset("g", 0, 1)))).error(), "not loaded yet");
+        assertEquals(
+                Errors.NOT_LEADER_OR_FOLLOWER,
+                assertThrows(GroupStoreException.class, () -> store.append("g", List.of(offset("g", 0, 1))))
+                        .error(),
+                "not loaded yet");
         store.load(p);
         append("g", offset("g", 0, 1));
         partitions.follow(p);
-        assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, assertThrows(GroupStoreException.class,
-                () -> store.append("g", List.of(offset("g", 0, 2)))).error(), "another broker leads it");
-        assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, assertThrows(GroupStoreException.class,
-                () -> store.load(p)).error());
+        assertEquals(
+                Errors.NOT_LEADER_OR_FOLLOWER,
+                assertThrows(GroupStoreException.class, () -> store.append("g", List.of(offset("g", 0, 2))))
+                        .error(),
+                "another broker leads it");
+        assertEquals(
+                Errors.NOT_LEADER_OR_FOLLOWER,
+                assertThrows(GroupStoreException.class, () -> store.load(p)).error());
         partitions.lead(p);
-        assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, assertThrows(GroupStoreException.class,
-                () -> store.append("g", List.of(offset("g", 0, 2)))).error(), "led again, but not loaded again");
+        assertEquals(
+                Errors.NOT_LEADER_OR_FOLLOWER,
+                assertThrows(GroupStoreException.class, () -> store.append("g", List.of(offset("g", 0, 2))))
+                        .error(),
+                "led again, but not loaded again");
         assertEquals(List.of(offset("g", 0, 1)), store.load(p));
         append("g", offset("g", 0, 2));
         assertThrows(IllegalArgumentException.class, () -> store.append("g", List.of(offset("other", 0, 1))));
@@ -194,7 +206,8 @@ class ReplicatedGroupStoreTest {
     }
 
     private static Errors failureOf(CompletableFuture<Void> durable) throws Exception {
-        ExecutionException e = assertThrows(ExecutionException.class, () -> durable.get(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        ExecutionException e =
+                assertThrows(ExecutionException.class, () -> durable.get(TIMEOUT_MS, TimeUnit.MILLISECONDS));
         return GroupStoreException.errorOf(e);
     }
 
@@ -204,13 +217,14 @@ class ReplicatedGroupStoreTest {
         store.load(p);
         append("g", offset("g", 0, 1));
         byte[] key = GroupRecordCodec.key(offset("g", 0, 1));
-        appendRaw(p, new SimpleRecord(1L, Arrays.copyOf(key, key.length - 2), GroupRecordCodec.value(offset("g", 0, 2))));
+        appendRaw(
+                p, new SimpleRecord(1L, Arrays.copyOf(key, key.length - 2), GroupRecordCodec.value(offset("g", 0, 2))));
         GroupStoreCorruptException truncated = assertThrows(GroupStoreCorruptException.class, () -> store.load(p));
         assertTrue(truncated.getMessage().contains("__consumer_offsets-" + p + " at offset 1"), truncated.getMessage());
 
         int q = (p + 1) % PARTITIONS;
         store.load(q);
-        appendRaw(q, new SimpleRecord(1L, new byte[]{42, 1, 2}, new byte[]{7}));
+        appendRaw(q, new SimpleRecord(1L, new byte[] {42, 1, 2}, new byte[] {7}));
         GroupStoreCorruptException garbage = assertThrows(GroupStoreCorruptException.class, () -> store.load(q));
         assertTrue(garbage.getMessage().contains("key type 42"), garbage.getMessage());
     }
@@ -245,20 +259,26 @@ class ReplicatedGroupStoreTest {
 
     private void appendRaw(int partition, SimpleRecord record) throws Exception {
         Partition leading = partitions.get(partition);
-        leading.log().appendAsLeader(MemoryRecords.withRecords(Compression.NONE, record).buffer(), leading.leaderEpoch(),
-                System.currentTimeMillis());
+        leading.log()
+                .appendAsLeader(
+                        MemoryRecords.withRecords(Compression.NONE, record).buffer(),
+                        leading.leaderEpoch(),
+                        System.currentTimeMillis());
     }
 
     private static List<MutableRecordBatch> batchesOf(Partition partition) throws IOException {
         List<MutableRecordBatch> batches = new ArrayList<>();
-        MemoryRecords.readableRecords(ByteBuffer.wrap(Files.readAllBytes(segmentOf(partition.log().dir()))))
-                .batches().forEach(batches::add);
+        MemoryRecords.readableRecords(ByteBuffer.wrap(
+                        Files.readAllBytes(segmentOf(partition.log().dir()))))
+                .batches()
+                .forEach(batches::add);
         return batches;
     }
 
     private static Path segmentOf(Path partitionDir) throws IOException {
         try (Stream<Path> files = Files.list(partitionDir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(SegmentFileNames.LOG_SUFFIX)).findFirst()
+            return files.filter(f -> f.getFileName().toString().endsWith(SegmentFileNames.LOG_SUFFIX))
+                    .findFirst()
                     .orElseThrow();
         }
     }

@@ -21,8 +21,12 @@ import org.junit.jupiter.api.Test;
  * topics: an ALLOW counts unless a DENY on the same literal or a covering prefix (or the wildcard) takes it away.
  */
 class AuthorizeByResourceTypeTest {
-    private static final RequestContext ALICE = new RequestContext(new RequestHeader(ApiKeys.INIT_PRODUCER_ID,
-            (short) 4, "client", 1), "10.0.0.1", "c1", new KafkaPrincipal("User", "alice"), "SASL_PLAINTEXT",
+    private static final RequestContext ALICE = new RequestContext(
+            new RequestHeader(ApiKeys.INIT_PRODUCER_ID, (short) 4, "client", 1),
+            "10.0.0.1",
+            "c1",
+            new KafkaPrincipal("User", "alice"),
+            "SASL_PLAINTEXT",
             AclAuthorizer.disabled());
 
     private static boolean anyWrite(String superUsers, boolean allowEveryone, AclEntry... acls) {
@@ -42,19 +46,44 @@ class AuthorizeByResourceTypeTest {
         assertTrue(anyWrite("User:alice", false), "a super user");
         assertFalse(anyWrite("", false), "no ACL at all");
         assertTrue(anyWrite("", true), "no ACL at all, open by allow.everyone.if.no.acl.found");
-        assertFalse(anyWrite("", false, acl(ResourceType.TOPIC, "orders", AclEntry.LITERAL, "User:alice", "*",
-                AclOperation.READ, AclEntry.ALLOW)), "Read is not Write");
+        assertFalse(
+                anyWrite(
+                        "",
+                        false,
+                        acl(
+                                ResourceType.TOPIC,
+                                "orders",
+                                AclEntry.LITERAL,
+                                "User:alice",
+                                "*",
+                                AclOperation.READ,
+                                AclEntry.ALLOW)),
+                "Read is not Write");
     }
 
     @Test
     void shouldLetDenyOnTheSameOrAWiderPatternWin() {
-        assertFalse(anyWrite("", false, write("orders", AclEntry.LITERAL, AclEntry.ALLOW),
+        assertFalse(anyWrite(
+                "",
+                false,
+                write("orders", AclEntry.LITERAL, AclEntry.ALLOW),
                 write("orders", AclEntry.LITERAL, AclEntry.DENY)));
-        assertFalse(anyWrite("", false, write("pay-eu", AclEntry.LITERAL, AclEntry.ALLOW),
+        assertFalse(anyWrite(
+                "",
+                false,
+                write("pay-eu", AclEntry.LITERAL, AclEntry.ALLOW),
                 write("pay-", AclEntry.PREFIXED, AclEntry.DENY)));
-        assertFalse(anyWrite("", false, write("orders", AclEntry.LITERAL, AclEntry.ALLOW),
+        assertFalse(anyWrite(
+                "",
+                false,
+                write("orders", AclEntry.LITERAL, AclEntry.ALLOW),
                 write("*", AclEntry.LITERAL, AclEntry.DENY)));
-        assertTrue(anyWrite("", false, write("pay-", AclEntry.PREFIXED, AclEntry.ALLOW),
-                write("pay-eu", AclEntry.LITERAL, AclEntry.DENY)), "a narrower deny leaves the rest of the prefix");
+        assertTrue(
+                anyWrite(
+                        "",
+                        false,
+                        write("pay-", AclEntry.PREFIXED, AclEntry.ALLOW),
+                        write("pay-eu", AclEntry.LITERAL, AclEntry.DENY)),
+                "a narrower deny leaves the rest of the prefix");
     }
 }

@@ -12,8 +12,9 @@ import io.sluice.codec.message.MessageWriter;
  * Mutable value holder; not thread-safe.
  */
 public final class AclRecord implements Message {
-    private static final String[] FIELDS = {"resourceType", "resourceName", "patternType", "principal", "host",
-        "operation", "permissionType"};
+    private static final String[] FIELDS = {
+        "resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"
+    };
 
     public byte resourceType;
     public String resourceName;

@@ -7,7 +7,6 @@ import io.sluice.codec.message.ElementType;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.List;
 
 /**
@@ -23,8 +22,7 @@ public final class BrokerRecord implements Message {
     public List<String> listenerNames = List.of();
     public List<Endpoint> endpoints = List.of();
 
-    public BrokerRecord() {
-    }
+    public BrokerRecord() {}
 
     public static BrokerRecord of(BrokerInfo info) {
         BrokerRecord r = new BrokerRecord();
@@ -43,8 +41,8 @@ public final class BrokerRecord implements Message {
         List<String> names = listenerNames == null ? List.of() : listenerNames;
         List<Endpoint> eps = endpoints == null ? List.of() : endpoints;
         if (names.size() != eps.size() || hasNull(names) || hasNull(eps)) {
-            throw new MalformedInputException("BrokerRecord " + brokerId + ": " + names.size()
-                    + " listener names but " + eps.size() + " endpoints (or null entries)");
+            throw new MalformedInputException("BrokerRecord " + brokerId + ": " + names.size() + " listener names but "
+                    + eps.size() + " endpoints (or null entries)");
         }
         return new BrokerInfo(brokerId, rack == null ? "" : rack, names, eps);
     }

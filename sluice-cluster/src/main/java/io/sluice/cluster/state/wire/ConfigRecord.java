@@ -5,7 +5,6 @@ import io.sluice.codec.message.ElementType;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,6 +35,7 @@ public final class ConfigRecord implements Message {
     public static final byte CLIENT_QUOTAS = 2;
     /** The broker id of the cluster-wide default (Kafka's empty broker resource name). */
     public static final int CLUSTER_DEFAULT = -1;
+
     private static final UUID NO_TOPIC = new UUID(0, 0);
     private static final String[] FIELDS = {"entityType", "topicId", "brokerId", "configKeys", "configValues"};
 
@@ -45,8 +45,7 @@ public final class ConfigRecord implements Message {
     public List<String> configKeys = new ArrayList<>();
     public List<String> configValues = new ArrayList<>();
 
-    public ConfigRecord() {
-    }
+    public ConfigRecord() {}
 
     /** The dynamic configuration of topic {@code topicId} after a change. */
     public static ConfigRecord topic(UUID topicId, Map<String, String> configs) {
@@ -94,8 +93,8 @@ public final class ConfigRecord implements Message {
         for (Map.Entry<String, String> e : configs().entrySet()) {
             int slash = e.getKey().lastIndexOf('/');
             if (slash <= 0 || slash == e.getKey().length() - 1) {
-                throw new MalformedInputException("ConfigRecord client quotas: key '" + e.getKey()
-                        + "' is not <entity path>/<quota key>");
+                throw new MalformedInputException(
+                        "ConfigRecord client quotas: key '" + e.getKey() + "' is not <entity path>/<quota key>");
             }
             byEntity.computeIfAbsent(e.getKey().substring(0, slash), k -> new TreeMap<>())
                     .put(e.getKey().substring(slash + 1), e.getValue());
@@ -132,8 +131,8 @@ public final class ConfigRecord implements Message {
         List<String> keys = configKeys == null ? List.of() : configKeys;
         List<String> values = configValues == null ? List.of() : configValues;
         if (keys.size() != values.size()) {
-            throw new MalformedInputException("ConfigRecord " + describe() + ": " + keys.size() + " keys but "
-                    + values.size() + " values");
+            throw new MalformedInputException(
+                    "ConfigRecord " + describe() + ": " + keys.size() + " keys but " + values.size() + " values");
         }
         Map<String, String> out = new TreeMap<>();
         for (int i = 0; i < keys.size(); i++) {

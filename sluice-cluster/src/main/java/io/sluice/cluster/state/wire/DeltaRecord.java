@@ -4,7 +4,6 @@ import io.sluice.codec.message.ElementType;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -30,9 +29,22 @@ import java.util.UUID;
  * Mutable value holder; not thread-safe.
  */
 public final class DeltaRecord implements Message {
-    private static final String[] FIELDS = {"controllerEpoch", "prevSeq", "joined", "left", "createdTopics",
-        "deletedTopics", "partitionChanges", "inSnapshot", "configChanges", "addedPartitions", "addedAcls", "removedAcls",
-        "setScram", "deletedScram"};
+    private static final String[] FIELDS = {
+        "controllerEpoch",
+        "prevSeq",
+        "joined",
+        "left",
+        "createdTopics",
+        "deletedTopics",
+        "partitionChanges",
+        "inSnapshot",
+        "configChanges",
+        "addedPartitions",
+        "addedAcls",
+        "removedAcls",
+        "setScram",
+        "deletedScram"
+    };
     public static final int CURRENT_VERSION = 4;
 
     public int controllerEpoch;
@@ -62,9 +74,17 @@ public final class DeltaRecord implements Message {
     }
 
     public boolean isEmpty() {
-        return joined.isEmpty() && left.length == 0 && createdTopics.isEmpty() && deletedTopics.isEmpty()
-                && partitionChanges.isEmpty() && configChanges.isEmpty() && addedPartitions.isEmpty()
-                && addedAcls.isEmpty() && removedAcls.isEmpty() && setScram.isEmpty() && deletedScram.isEmpty();
+        return joined.isEmpty()
+                && left.length == 0
+                && createdTopics.isEmpty()
+                && deletedTopics.isEmpty()
+                && partitionChanges.isEmpty()
+                && configChanges.isEmpty()
+                && addedPartitions.isEmpty()
+                && addedAcls.isEmpty()
+                && removedAcls.isEmpty()
+                && setScram.isEmpty()
+                && deletedScram.isEmpty();
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.sluice.cluster.state.wire;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.UUID;
 
 /**
@@ -17,8 +16,18 @@ public final class PartitionChangeRecord implements Message {
     public static final int CURRENT_VERSION = 2;
     /** The partition epoch of a v0 record, written before the field existed. */
     public static final int PARTITION_EPOCH_NOT_CARRIED = -1;
-    private static final String[] FIELDS = {"topicId", "partition", "leader", "leaderEpoch", "isr",
-        "partitionEpoch", "replicas", "addingReplicas", "removingReplicas"};
+
+    private static final String[] FIELDS = {
+        "topicId",
+        "partition",
+        "leader",
+        "leaderEpoch",
+        "isr",
+        "partitionEpoch",
+        "replicas",
+        "addingReplicas",
+        "removingReplicas"
+    };
 
     public UUID topicId = new UUID(0, 0);
     public int partition;
@@ -28,21 +37,21 @@ public final class PartitionChangeRecord implements Message {
     public int partitionEpoch = PARTITION_EPOCH_NOT_CARRIED;
     /** The replica set after the change; null when unchanged (and in records older than v2). */
     public int[] replicas;
+
     public int[] addingReplicas;
     public int[] removingReplicas;
     /** Version written; lower only in compatibility tests (what an older controller wrote). */
     public int writeVersion = CURRENT_VERSION;
 
-    public PartitionChangeRecord() {
-    }
+    public PartitionChangeRecord() {}
 
     /** A change that does not name its partition epoch: applying it bumps the partition's epoch by one. */
     public PartitionChangeRecord(UUID topicId, int partition, int leader, int leaderEpoch, int[] isr) {
         this(topicId, partition, leader, leaderEpoch, isr, PARTITION_EPOCH_NOT_CARRIED);
     }
 
-    public PartitionChangeRecord(UUID topicId, int partition, int leader, int leaderEpoch, int[] isr,
-                                 int partitionEpoch) {
+    public PartitionChangeRecord(
+            UUID topicId, int partition, int leader, int leaderEpoch, int[] isr, int partitionEpoch) {
         this.topicId = topicId;
         this.partition = partition;
         this.leader = leader;
@@ -53,8 +62,8 @@ public final class PartitionChangeRecord implements Message {
 
     /** The change that makes partition {@code partition} of topic {@code topicId} into {@code state}. */
     public static PartitionChangeRecord of(UUID topicId, int partition, io.sluice.cluster.state.PartitionState state) {
-        PartitionChangeRecord r = new PartitionChangeRecord(topicId, partition, state.leader(), state.leaderEpoch(),
-                state.isr(), state.partitionEpoch());
+        PartitionChangeRecord r = new PartitionChangeRecord(
+                topicId, partition, state.leader(), state.leaderEpoch(), state.isr(), state.partitionEpoch());
         r.replicas = state.replicas();
         r.addingReplicas = state.addingReplicas();
         r.removingReplicas = state.removingReplicas();

@@ -14,6 +14,11 @@ import io.sluice.codec.compress.Compression;
  * @param streamCrc       CRC-32C of the whole compressed stream
  * @param compression     format of the stream
  */
-public record SnapshotManifest(long snapshotId, int controllerEpoch, long lastDeltaSeq, int partCount,
-                               int totalLength, int streamCrc, Compression compression) {
-}
+public record SnapshotManifest(
+        long snapshotId,
+        int controllerEpoch,
+        long lastDeltaSeq,
+        int partCount,
+        int totalLength,
+        int streamCrc,
+        Compression compression) {}

@@ -5,7 +5,6 @@ import io.sluice.codec.error.ChecksumMismatchException;
 import io.sluice.codec.error.MalformedInputException;
 import io.sluice.codec.error.TruncatedInputException;
 import io.sluice.codec.error.UnsupportedVersionException;
-
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
@@ -47,8 +46,7 @@ public final class SnapshotManifestDescriptor {
     public static final int MANIFEST_CRC_LENGTH = 4;
     public static final int LENGTH = MANIFEST_CRC_OFFSET + MANIFEST_CRC_LENGTH;
 
-    private SnapshotManifestDescriptor() {
-    }
+    private SnapshotManifestDescriptor() {}
 
     public static byte[] encode(SnapshotManifest m) {
         ByteBuffer b = ByteBuffer.allocate(LENGTH);
@@ -68,8 +66,8 @@ public final class SnapshotManifestDescriptor {
     /** Decodes and verifies a manifest; bad bytes raise a typed {@link MalformedInputException}. */
     public static SnapshotManifest decode(byte[] bytes) {
         if (bytes == null || bytes.length < LENGTH) {
-            throw new TruncatedInputException("snapshot manifest: " + (bytes == null ? 0 : bytes.length)
-                    + " bytes, expected " + LENGTH);
+            throw new TruncatedInputException(
+                    "snapshot manifest: " + (bytes == null ? 0 : bytes.length) + " bytes, expected " + LENGTH);
         }
         if (bytes.length > LENGTH) {
             throw new MalformedInputException("snapshot manifest: " + bytes.length + " bytes, expected " + LENGTH);
@@ -94,9 +92,14 @@ public final class SnapshotManifestDescriptor {
         if (compression == null) {
             throw new MalformedInputException("snapshot manifest: unknown compression id " + compressionId);
         }
-        return new SnapshotManifest(b.getLong(SNAPSHOT_ID_OFFSET), b.getInt(EPOCH_OFFSET),
-                b.getLong(LAST_DELTA_SEQ_OFFSET), b.getInt(PART_COUNT_OFFSET), b.getInt(TOTAL_LENGTH_OFFSET),
-                b.getInt(STREAM_CRC_OFFSET), compression);
+        return new SnapshotManifest(
+                b.getLong(SNAPSHOT_ID_OFFSET),
+                b.getInt(EPOCH_OFFSET),
+                b.getLong(LAST_DELTA_SEQ_OFFSET),
+                b.getInt(PART_COUNT_OFFSET),
+                b.getInt(TOTAL_LENGTH_OFFSET),
+                b.getInt(STREAM_CRC_OFFSET),
+                compression);
     }
 
     private static int crc(byte[] bytes) {

@@ -4,7 +4,6 @@ import io.sluice.codec.message.ElementType;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,13 +19,15 @@ import java.util.List;
  * as empty. Written as v3 only when there is a SCRAM credential. Mutable value holder; not thread-safe.
  */
 public final class SnapshotRecord implements Message {
-    private static final String[] FIELDS = {"controllerEpoch", "lastDeltaSeq", "brokers", "topics", "brokerConfigs", "acls",
-        "scramCredentials"};
+    private static final String[] FIELDS = {
+        "controllerEpoch", "lastDeltaSeq", "brokers", "topics", "brokerConfigs", "acls", "scramCredentials"
+    };
     public static final int CURRENT_VERSION = 3;
 
     public int controllerEpoch;
     /** Sequence number of the last delta folded in; deltas after it apply on top. */
     public long lastDeltaSeq;
+
     public List<BrokerRecord> brokers = new ArrayList<>();
     public List<TopicRecord> topics = new ArrayList<>();
     /** Dynamic broker configurations (schema v1). */

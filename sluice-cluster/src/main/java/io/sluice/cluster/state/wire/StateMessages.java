@@ -20,7 +20,10 @@ public final class StateMessages {
     public static final MessageRegistry REGISTRY = MessageRegistry.builder()
             .register(BROKER, "BrokerRecord", 0, BrokerRecord::new)
             .register(TOPIC, "TopicRecord", TopicRecord.CURRENT_VERSION, TopicRecord::new)
-            .register(PARTITION_CHANGE, "PartitionChangeRecord", PartitionChangeRecord.CURRENT_VERSION,
+            .register(
+                    PARTITION_CHANGE,
+                    "PartitionChangeRecord",
+                    PartitionChangeRecord.CURRENT_VERSION,
                     PartitionChangeRecord::new)
             .register(SNAPSHOT, "SnapshotRecord", SnapshotRecord.CURRENT_VERSION, SnapshotRecord::new)
             .register(DELTA, "DeltaRecord", DeltaRecord.CURRENT_VERSION, DeltaRecord::new)
@@ -29,6 +32,5 @@ public final class StateMessages {
             .register(SCRAM, "ScramRecord", 0, ScramRecord::new)
             .build();
 
-    private StateMessages() {
-    }
+    private StateMessages() {}
 }

@@ -13,7 +13,6 @@ import io.sluice.codec.message.MessageWriter;
 import io.sluice.codec.part.AssembledStream;
 import io.sluice.codec.part.PartAssembler;
 import io.sluice.codec.part.PartSplitter;
-
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -29,6 +28,7 @@ import java.util.List;
 public final class StateSerializer implements AutoCloseable {
     /** Coalescing chunk between the message writer and the compressor. */
     private static final int CHUNK_BYTES = 16 << 10;
+
     private static final int BROKER_RECORD_CHUNK = 512;
 
     private final Compression compression;
@@ -74,12 +74,14 @@ public final class StateSerializer implements AutoCloseable {
         String what = "snapshot " + manifest.snapshotId();
         try {
             AssembledStream stream = snapshotAssembler.assemble(parts);
-            if (stream.payloads().size() != manifest.partCount() || stream.totalLength() != manifest.totalLength()
+            if (stream.payloads().size() != manifest.partCount()
+                    || stream.totalLength() != manifest.totalLength()
                     || stream.compression() != manifest.compression()) {
-                throw new CorruptStateException(what + ": parts hold " + stream.payloads().size() + " parts, "
-                        + stream.totalLength() + " bytes, " + stream.compression() + "; manifest says "
-                        + manifest.partCount() + " parts, " + manifest.totalLength() + " bytes, "
-                        + manifest.compression());
+                throw new CorruptStateException(
+                        what + ": parts hold " + stream.payloads().size() + " parts, "
+                                + stream.totalLength() + " bytes, " + stream.compression() + "; manifest says "
+                                + manifest.partCount() + " parts, " + manifest.totalLength() + " bytes, "
+                                + manifest.compression());
             }
             if (crcOf(stream) != manifest.streamCrc()) {
                 throw new CorruptStateException(what + ": stream checksum differs from the manifest's 0x"
@@ -170,7 +172,9 @@ public final class StateSerializer implements AutoCloseable {
         requireElements(d.createdTopics, TopicRecord.class, what + " createdTopics");
         requireElements(d.partitionChanges, PartitionChangeRecord.class, what + " partitionChanges");
         requireElements(d.addedPartitions, PartitionChangeRecord.class, what + " addedPartitions");
-        if (d.left == null || d.deletedTopics == null || d.deletedTopics.stream().anyMatch(java.util.Objects::isNull)) {
+        if (d.left == null
+                || d.deletedTopics == null
+                || d.deletedTopics.stream().anyMatch(java.util.Objects::isNull)) {
             throw new CorruptStateException(what + ": null left or deletedTopics");
         }
     }
@@ -181,8 +185,8 @@ public final class StateSerializer implements AutoCloseable {
         }
         for (Object o : list) {
             if (!type.isInstance(o)) {
-                throw new CorruptStateException(what + ": element " + (o == null ? "null" : o.getClass().getSimpleName())
-                        + ", expected " + type.getSimpleName());
+                throw new CorruptStateException(what + ": element "
+                        + (o == null ? "null" : o.getClass().getSimpleName()) + ", expected " + type.getSimpleName());
             }
         }
     }

@@ -8,7 +8,6 @@ import io.sluice.codec.message.ElementType;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,9 +28,11 @@ import java.util.UUID;
 public final class TopicRecord implements Message {
     /** Partitions one topic may declare; more is treated as a forged count (Kafka itself is far below). */
     public static final int MAX_PARTITIONS = 1 << 20;
+
     public static final int CURRENT_VERSION = 2;
-    private static final String[] FIELDS = {"topicId", "name", "configKeys", "configValues", "partitionCount",
-        "partitions"};
+    private static final String[] FIELDS = {
+        "topicId", "name", "configKeys", "configValues", "partitionCount", "partitions"
+    };
 
     private TopicState source;
     private UUID topicId;
@@ -43,6 +44,7 @@ public final class TopicRecord implements Message {
 
     /** Partition and field within it where writing or reading resumes. */
     private int cursor;
+
     private int cursorField;
     private int[] pendingReplicas;
     private int pendingLeader;
@@ -53,8 +55,7 @@ public final class TopicRecord implements Message {
     /** Version written; lower only in compatibility tests (what an older controller wrote). */
     private int writeVersion = CURRENT_VERSION;
 
-    public TopicRecord() {
-    }
+    public TopicRecord() {}
 
     /** A record that writes {@code topic} in schema {@code version} (compatibility tests write v0). */
     public static TopicRecord of(TopicState topic, int version) {
@@ -94,8 +95,8 @@ public final class TopicRecord implements Message {
         List<String> keys = configKeys == null ? List.of() : configKeys;
         List<String> values = configValues == null ? List.of() : configValues;
         if (keys.size() != values.size()) {
-            throw new MalformedInputException("TopicRecord " + name + ": " + keys.size() + " config keys but "
-                    + values.size() + " values");
+            throw new MalformedInputException(
+                    "TopicRecord " + name + ": " + keys.size() + " config keys but " + values.size() + " values");
         }
         Map<String, String> configs = new HashMap<>();
         for (int i = 0; i < keys.size(); i++) {
@@ -290,8 +291,8 @@ public final class TopicRecord implements Message {
                         return false;
                     }
                     if (pendingReplicas == null || pendingIsr == null) {
-                        throw new MalformedInputException("TopicRecord " + name + " partition " + read.size()
-                                + ": null replicas or isr");
+                        throw new MalformedInputException(
+                                "TopicRecord " + name + " partition " + read.size() + ": null replicas or isr");
                     }
                     if (r.version() < 1) {
                         addPartition(0);
@@ -323,8 +324,14 @@ public final class TopicRecord implements Message {
                         throw new MalformedInputException("TopicRecord " + name + " partition " + read.size()
                                 + ": null adding or removing replicas");
                     }
-                    read.add(new PartitionState(pendingReplicas, pendingLeader, pendingLeaderEpoch, pendingIsr,
-                            pendingPartitionEpoch, pendingAdding, removing));
+                    read.add(new PartitionState(
+                            pendingReplicas,
+                            pendingLeader,
+                            pendingLeaderEpoch,
+                            pendingIsr,
+                            pendingPartitionEpoch,
+                            pendingAdding,
+                            removing));
                     pendingReplicas = null;
                     pendingIsr = null;
                     pendingAdding = null;

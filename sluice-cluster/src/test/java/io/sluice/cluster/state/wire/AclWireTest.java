@@ -1,19 +1,5 @@
 package io.sluice.cluster.state.wire;
 
-import io.sluice.cluster.ZkTesting;
-import io.sluice.cluster.state.AclEntry;
-import io.sluice.cluster.state.ClusterState;
-import io.sluice.codec.error.CodecException;
-import io.sluice.codec.message.Message;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.decode;
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.encode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,18 +7,31 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.cluster.ZkTesting;
+import io.sluice.cluster.state.AclEntry;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.codec.error.CodecException;
+import io.sluice.codec.message.Message;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
 /**
  * The records that carry access control entries (AclRecord v0, DeltaRecord v3, SnapshotRecord v2): round trips
  * through any split of their bytes, older deltas and snapshots still read, and truncated, garbage or forged bytes end
  * in a typed error or a request for more bytes, never a big allocation.
  */
 class AclWireTest {
-    static final AclEntry READ_ORDERS = new AclEntry(AclEntry.TOPIC, "orders", AclEntry.LITERAL, "User:alice", "*",
-            (byte) 3, AclEntry.ALLOW);
-    static final AclEntry DENY_PAY = new AclEntry(AclEntry.TOPIC, "pay-", AclEntry.PREFIXED, "User:*", "10.0.0.1",
-            (byte) 4, AclEntry.DENY);
-    static final AclEntry CLUSTER_ALL = new AclEntry(AclEntry.CLUSTER, "kafka-cluster", AclEntry.LITERAL, "User:bob",
-            "*", (byte) 2, AclEntry.ALLOW);
+    static final AclEntry READ_ORDERS =
+            new AclEntry(AclEntry.TOPIC, "orders", AclEntry.LITERAL, "User:alice", "*", (byte) 3, AclEntry.ALLOW);
+    static final AclEntry DENY_PAY =
+            new AclEntry(AclEntry.TOPIC, "pay-", AclEntry.PREFIXED, "User:*", "10.0.0.1", (byte) 4, AclEntry.DENY);
+    static final AclEntry CLUSTER_ALL = new AclEntry(
+            AclEntry.CLUSTER, "kafka-cluster", AclEntry.LITERAL, "User:bob", "*", (byte) 2, AclEntry.ALLOW);
 
     static DeltaRecord aclDelta(long prevSeq, List<AclEntry> add, List<AclEntry> remove) {
         DeltaRecord d = new DeltaRecord();
@@ -50,8 +49,8 @@ class AclWireTest {
     @Test
     void shouldRoundTripAclChangesThroughAnySplit() {
         for (int chunk : new int[] {1, 2, 3, 7, 64, 4096}) {
-            DeltaRecord back = (DeltaRecord) decode(encode(aclDelta(0, List.of(READ_ORDERS, DENY_PAY, CLUSTER_ALL),
-                    List.of()), chunk), chunk);
+            DeltaRecord back = (DeltaRecord) decode(
+                    encode(aclDelta(0, List.of(READ_ORDERS, DENY_PAY, CLUSTER_ALL), List.of()), chunk), chunk);
             assertEquals(3, back.version());
             ClusterState applied = base().apply(back, 1);
             assertEquals(Set.of(READ_ORDERS, DENY_PAY, CLUSTER_ALL), applied.acls());
@@ -68,8 +67,9 @@ class AclWireTest {
     @Test
     void shouldRemoveBeforeAddingAndIgnoreWhatIsAbsent() {
         ClusterState two = base().apply(aclDelta(0, List.of(READ_ORDERS, DENY_PAY), List.of()), 1);
-        ClusterState after = two.apply((DeltaRecord) decode(encode(aclDelta(1, List.of(CLUSTER_ALL),
-                List.of(DENY_PAY, CLUSTER_ALL)), 64), 64), 2);
+        ClusterState after = two.apply(
+                (DeltaRecord) decode(encode(aclDelta(1, List.of(CLUSTER_ALL), List.of(DENY_PAY, CLUSTER_ALL)), 64), 64),
+                2);
         assertEquals(Set.of(READ_ORDERS, CLUSTER_ALL), after.acls());
         ClusterState untouched = after.apply(ConfigWireTest.configDeltaWithoutTopic(2), 3);
         assertSame(after.acls(), untouched.acls(), "a delta without ACL changes shares the set");
@@ -125,15 +125,17 @@ class AclWireTest {
 
     @Test
     void shouldAskForMoreBytesAtEveryTruncation() {
-        WireChecks.assertEveryTruncationAsksForMore(List.of(AclRecord.of(READ_ORDERS),
+        WireChecks.assertEveryTruncationAsksForMore(List.of(
+                AclRecord.of(READ_ORDERS),
                 aclDelta(0, List.of(READ_ORDERS), List.of(DENY_PAY)),
                 base().apply(aclDelta(0, List.of(CLUSTER_ALL), List.of()), 1).toSnapshot()));
     }
 
     @Property(tries = 500)
-    void garbageInAclRecordsEndsInATypedError(@ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 80) int at,
-                                             @ForAll boolean delta) {
-        Message m = delta ? aclDelta(0, List.of(READ_ORDERS, DENY_PAY), List.of(CLUSTER_ALL))
+    void garbageInAclRecordsEndsInATypedError(
+            @ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 80) int at, @ForAll boolean delta) {
+        Message m = delta
+                ? aclDelta(0, List.of(READ_ORDERS, DENY_PAY), List.of(CLUSTER_ALL))
                 : base().apply(aclDelta(0, List.of(READ_ORDERS), List.of()), 1).toSnapshot();
         WireChecks.decodeSplicedGarbage(m, garbage, at, AclWireTest::use);
     }

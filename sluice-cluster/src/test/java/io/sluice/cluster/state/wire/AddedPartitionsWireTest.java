@@ -1,23 +1,5 @@
 package io.sluice.cluster.state.wire;
 
-import io.sluice.cluster.ZkTesting;
-import io.sluice.cluster.state.ClusterState;
-import io.sluice.cluster.state.PartitionState;
-import io.sluice.cluster.state.TopicState;
-import io.sluice.codec.error.CodecException;
-import io.sluice.codec.message.Message;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
-
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.decode;
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.encode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,6 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cluster.ZkTesting;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.TopicState;
+import io.sluice.codec.error.CodecException;
+import io.sluice.codec.message.Message;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /**
  * DeltaRecord v2 (addedPartitions, CreatePartitions): round trips through any split of its bytes, older deltas (v0,
@@ -37,13 +36,14 @@ class AddedPartitionsWireTest {
 
     static ClusterState base() {
         TopicState topic = new TopicState(TOPIC, "growing", Map.of(), new PartitionState[] {
-            new PartitionState(new int[] {1, 2}, 1, 3, new int[] {1, 2}, 5)});
+            new PartitionState(new int[] {1, 2}, 1, 3, new int[] {1, 2}, 5)
+        });
         return ClusterState.of(2, 0, List.of(ZkTesting.broker(1, ""), ZkTesting.broker(2, "")), List.of(topic));
     }
 
     static PartitionChangeRecord added(int partition, int... replicas) {
-        return PartitionChangeRecord.of(TOPIC, partition,
-                new PartitionState(replicas, replicas[0], 0, replicas.clone(), 0));
+        return PartitionChangeRecord.of(
+                TOPIC, partition, new PartitionState(replicas, replicas[0], 0, replicas.clone(), 0));
     }
 
     static DeltaRecord growDelta() {
@@ -66,7 +66,8 @@ class AddedPartitionsWireTest {
             assertEquals(new PartitionState(new int[] {2, 1}, 2, 0, new int[] {2, 1}, 0), grown.partition(1));
             assertEquals(new PartitionState(new int[] {1, 2}, 1, 0, new int[] {1, 2}, 0), grown.partition(2));
 
-            SnapshotRecord snap = (SnapshotRecord) decode(encode(base().apply(back, 1).toSnapshot(), chunk), chunk);
+            SnapshotRecord snap =
+                    (SnapshotRecord) decode(encode(base().apply(back, 1).toSnapshot(), chunk), chunk);
             assertEquals(grown, ClusterState.fromSnapshot(snap).topic(TOPIC), "chunk " + chunk);
         }
     }
@@ -99,7 +100,9 @@ class AddedPartitionsWireTest {
     void shouldApplyAChangeOfAPartitionAddedInTheSameDelta() {
         DeltaRecord d = growDelta();
         d.partitionChanges.add(new PartitionChangeRecord(TOPIC, 2, 2, 1, new int[] {2}, 1));
-        PartitionState p2 = base().apply((DeltaRecord) decode(encode(d, 64), 64), 1).topic(TOPIC).partition(2);
+        PartitionState p2 = base().apply((DeltaRecord) decode(encode(d, 64), 64), 1)
+                .topic(TOPIC)
+                .partition(2);
         assertEquals(2, p2.leader());
         assertEquals(1, p2.partitionEpoch());
     }
@@ -181,8 +184,8 @@ class AddedPartitionsWireTest {
     }
 
     @Property(tries = 500)
-    void garbageInAddedPartitionsEndsInATypedError(@ForAll byte[] garbage,
-                                                   @ForAll @IntRange(min = 0, max = 120) int at) {
+    void garbageInAddedPartitionsEndsInATypedError(
+            @ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 120) int at) {
         byte[] spliced = encode(growDelta(), 64);
         for (int i = 0; i < garbage.length && at + i < spliced.length; i++) {
             spliced[at + i] = garbage[i];

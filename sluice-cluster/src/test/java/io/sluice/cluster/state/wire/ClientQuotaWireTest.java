@@ -1,16 +1,5 @@
 package io.sluice.cluster.state.wire;
 
-import io.sluice.cluster.state.ClusterState;
-import io.sluice.codec.error.CodecException;
-import io.sluice.codec.message.Message;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.sluice.cluster.state.wire.ConfigWireTest.base;
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.decode;
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.encode;
@@ -18,6 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.codec.error.CodecException;
+import io.sluice.codec.message.Message;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /**
  * The client quota table as a ConfigRecord of entity type CLIENT_QUOTAS (schema v0 of every record involved): round
@@ -64,7 +63,11 @@ class ClientQuotaWireTest {
         assertSame(second.clientQuotaConfigs(), third.clientQuotaConfigs(), "a broker config change leaves quotas");
         ClusterState cleared = third.apply(quotaDelta(3, Map.of()), 4);
         assertEquals(Map.of(), cleared.clientQuotaConfigs());
-        assertEquals(0, ClusterState.fromSnapshot(cleared.toSnapshot()).clientQuotaConfigs().size());
+        assertEquals(
+                0,
+                ClusterState.fromSnapshot(cleared.toSnapshot())
+                        .clientQuotaConfigs()
+                        .size());
         assertTrue(cleared.toSnapshot().brokerConfigs.size() == 1, "no quota table in the snapshot once empty");
     }
 
@@ -87,7 +90,9 @@ class ClientQuotaWireTest {
 
     @Test
     void shouldAskForMoreBytesAtEveryTruncation() {
-        WireChecks.assertEveryTruncationAsksForMore(List.of(ConfigRecord.clientQuotas(QUOTAS), quotaDelta(0, QUOTAS),
+        WireChecks.assertEveryTruncationAsksForMore(List.of(
+                ConfigRecord.clientQuotas(QUOTAS),
+                quotaDelta(0, QUOTAS),
                 base().apply(quotaDelta(0, QUOTAS), 1).toSnapshot()));
     }
 
@@ -101,9 +106,11 @@ class ClientQuotaWireTest {
     }
 
     @Property(tries = 300)
-    void garbageInTheQuotaTableEndsInATypedError(@ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 120) int at,
-                                                 @ForAll boolean delta) {
-        Message m = delta ? quotaDelta(0, QUOTAS) : base().apply(quotaDelta(0, QUOTAS), 1).toSnapshot();
+    void garbageInTheQuotaTableEndsInATypedError(
+            @ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 120) int at, @ForAll boolean delta) {
+        Message m = delta
+                ? quotaDelta(0, QUOTAS)
+                : base().apply(quotaDelta(0, QUOTAS), 1).toSnapshot();
         WireChecks.decodeSplicedGarbage(m, garbage, at, read -> {
             if (read instanceof DeltaRecord d && d.controllerEpoch == 2 && d.prevSeq == 0) {
                 base().apply(d, 1);

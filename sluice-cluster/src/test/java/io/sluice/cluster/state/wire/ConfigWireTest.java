@@ -1,25 +1,24 @@
 package io.sluice.cluster.state.wire;
 
+import static io.sluice.cluster.state.wire.PartitionEpochWireTest.decode;
+import static io.sluice.cluster.state.wire.PartitionEpochWireTest.encode;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.codec.error.CodecException;
 import io.sluice.codec.message.Message;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import static io.sluice.cluster.state.wire.PartitionEpochWireTest.decode;
-import static io.sluice.cluster.state.wire.PartitionEpochWireTest.encode;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The records that carry dynamic configurations (ConfigRecord v0, DeltaRecord v1, SnapshotRecord v1): round trips
@@ -31,7 +30,8 @@ class ConfigWireTest {
 
     static TopicState topic(Map<String, String> configs) {
         return new TopicState(TOPIC, "configured", configs, new PartitionState[] {
-            new PartitionState(new int[] {1, 2}, 1, 3, new int[] {1, 2}, 5)});
+            new PartitionState(new int[] {1, 2}, 1, 3, new int[] {1, 2}, 5)
+        });
     }
 
     static DeltaRecord configDelta() {
@@ -54,7 +54,10 @@ class ConfigWireTest {
     }
 
     static ClusterState base() {
-        return ClusterState.of(2, 0, List.of(ZkTesting.broker(1, ""), ZkTesting.broker(2, "")),
+        return ClusterState.of(
+                2,
+                0,
+                List.of(ZkTesting.broker(1, ""), ZkTesting.broker(2, "")),
                 List.of(topic(Map.of("retention.ms", "5"))));
     }
 
@@ -65,7 +68,9 @@ class ConfigWireTest {
             DeltaRecord back = (DeltaRecord) decode(encode(configDelta(), chunk), chunk);
             assertEquals(3, back.configChanges.size());
             ClusterState applied = base().apply(back, 1);
-            assertEquals(Map.of("retention.ms", "1000", "segment.bytes", "4096"), applied.topic(TOPIC).configs());
+            assertEquals(
+                    Map.of("retention.ms", "1000", "segment.bytes", "4096"),
+                    applied.topic(TOPIC).configs());
             assertEquals(Map.of("leader.replication.throttled.rate", "100"), applied.brokerConfigs(2));
             assertEquals(Map.of("log.retention.ms", "7"), applied.brokerConfigs(ClusterState.CLUSTER_DEFAULT_BROKER));
             assertTrue(applied.sameContent(expected));
@@ -148,13 +153,15 @@ class ConfigWireTest {
 
     @Test
     void shouldAskForMoreBytesAtEveryTruncation() {
-        WireChecks.assertEveryTruncationAsksForMore(List.of(ConfigRecord.broker(2, Map.of("x", "y")), configDelta(),
+        WireChecks.assertEveryTruncationAsksForMore(List.of(
+                ConfigRecord.broker(2, Map.of("x", "y")),
+                configDelta(),
                 base().apply(configDelta(), 1).toSnapshot()));
     }
 
     @Property(tries = 500)
-    void garbageInConfigRecordsEndsInATypedError(@ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 80) int at,
-                                                @ForAll boolean delta) {
+    void garbageInConfigRecordsEndsInATypedError(
+            @ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 80) int at, @ForAll boolean delta) {
         Message m = delta ? configDelta() : base().apply(configDelta(), 1).toSnapshot();
         WireChecks.decodeSplicedGarbage(m, garbage, at, read -> {
             if (read instanceof DeltaRecord d && d.controllerEpoch == 2 && d.prevSeq == 0) {

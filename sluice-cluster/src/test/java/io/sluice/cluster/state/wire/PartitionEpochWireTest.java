@@ -1,5 +1,9 @@
 package io.sluice.cluster.state.wire;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
@@ -9,20 +13,15 @@ import io.sluice.codec.error.CodecException;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /**
  * The records that carry partition epochs (PartitionChangeRecord v1, TopicRecord v1): round trips through any
@@ -35,7 +34,8 @@ class PartitionEpochWireTest {
     static TopicState topic() {
         return new TopicState(TOPIC, "epochs", Map.of("retention.ms", "5"), new PartitionState[] {
             new PartitionState(new int[] {1, 2, 3}, 2, 4, new int[] {2, 3}, 17),
-            new PartitionState(new int[] {3, 1}, PartitionState.NO_LEADER, 9, new int[] {3}, 40)});
+            new PartitionState(new int[] {3, 1}, PartitionState.NO_LEADER, 9, new int[] {3}, 40)
+        });
     }
 
     static byte[] encode(Message m, int chunk) {
@@ -111,7 +111,8 @@ class PartitionEpochWireTest {
     static TopicState moving() {
         return new TopicState(TOPIC, "moving", Map.of(), new PartitionState[] {
             new PartitionState(new int[] {4, 2, 3, 1}, 1, 6, new int[] {1, 2, 3}, 12, new int[] {4}, new int[] {1}),
-            new PartitionState(new int[] {3, 1}, 3, 2, new int[] {3, 1}, 5)});
+            new PartitionState(new int[] {3, 1}, 3, 2, new int[] {3, 1}, 5)
+        });
     }
 
     @Test
@@ -127,8 +128,8 @@ class PartitionEpochWireTest {
         }
         // Applied to a state, the change moves the replica set; a v1 change keeps it.
         TopicState before = new TopicState(TOPIC, "moving", Map.of(), new PartitionState[] {
-            new PartitionState(new int[] {1, 2, 3}, 1, 5, new int[] {1, 2, 3}, 11),
-            moving().partition(1)});
+            new PartitionState(new int[] {1, 2, 3}, 1, 5, new int[] {1, 2, 3}, 11), moving().partition(1)
+        });
         ClusterState s = ClusterState.of(1, 0, List.of(ZkTesting.broker(1, "")), List.of(before));
         DeltaRecord d = new DeltaRecord();
         d.controllerEpoch = 1;
@@ -142,7 +143,8 @@ class PartitionEpochWireTest {
         DeltaRecord d1 = new DeltaRecord();
         d1.controllerEpoch = 1;
         d1.partitionChanges.add(v1Read);
-        assertArrayEquals(new int[] {1, 2, 3}, s.apply(d1, 1).topic(TOPIC).partition(0).replicas());
+        assertArrayEquals(
+                new int[] {1, 2, 3}, s.apply(d1, 1).topic(TOPIC).partition(0).replicas());
 
         TopicRecord v1Topic = (TopicRecord) decode(encode(TopicRecord.of(moving(), 1), 5), 3);
         assertEquals(0, v1Topic.toTopic().partition(0).addingReplicas().length, "v1 topics read as not moving");
@@ -161,8 +163,10 @@ class PartitionEpochWireTest {
 
     @Test
     void shouldAskForMoreBytesAtEveryTruncation() {
-        for (Message m : List.of(new PartitionChangeRecord(TOPIC, 1, 3, 10, new int[] {3, 1}, 41),
-                TopicRecord.of(topic()), TopicRecord.of(moving()),
+        for (Message m : List.of(
+                new PartitionChangeRecord(TOPIC, 1, 3, 10, new int[] {3, 1}, 41),
+                TopicRecord.of(topic()),
+                TopicRecord.of(moving()),
                 PartitionChangeRecord.of(TOPIC, 0, moving().partition(0)))) {
             byte[] bytes = encode(m, 64);
             for (int len = 0; len < bytes.length; len++) {
@@ -177,11 +181,9 @@ class PartitionEpochWireTest {
     }
 
     @Property(tries = 500)
-    void garbageInThePartitionEpochRecordsEndsInATypedError(@ForAll byte[] garbage,
-                                                            @ForAll @IntRange(min = 0, max = 60) int at,
-                                                            @ForAll boolean topicRecord) {
-        Message m = topicRecord ? TopicRecord.of(moving())
-                : PartitionChangeRecord.of(TOPIC, 0, moving().partition(0));
+    void garbageInThePartitionEpochRecordsEndsInATypedError(
+            @ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 60) int at, @ForAll boolean topicRecord) {
+        Message m = topicRecord ? TopicRecord.of(moving()) : PartitionChangeRecord.of(TOPIC, 0, moving().partition(0));
         WireChecks.decodeSplicedGarbage(m, garbage, at, read -> {
             if (read instanceof TopicRecord t) {
                 t.toTopic();

@@ -1,18 +1,5 @@
 package io.sluice.cluster.state.wire;
 
-import io.sluice.cluster.ZkTesting;
-import io.sluice.cluster.state.ClusterState;
-import io.sluice.cluster.state.ScramCredentialEntry;
-import io.sluice.codec.error.CodecException;
-import io.sluice.codec.message.Message;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.decode;
 import static io.sluice.cluster.state.wire.PartitionEpochWireTest.encode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -21,6 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cluster.ZkTesting;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.ScramCredentialEntry;
+import io.sluice.codec.error.CodecException;
+import io.sluice.codec.message.Message;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /**
  * The records that carry SCRAM credentials (ScramRecord v0, DeltaRecord v4, SnapshotRecord v3): round trips through
@@ -34,8 +33,12 @@ class ScramWireTest {
 
     static ScramCredentialEntry entry(String user, byte mechanism, int iterations, int seed) {
         int keyLength = mechanism == ScramCredentialEntry.SCRAM_SHA_256 ? 32 : 64;
-        return new ScramCredentialEntry(new ScramCredentialEntry.Key(user, mechanism), filled(32, seed),
-                filled(keyLength, seed + 10), filled(keyLength, seed + 20), iterations);
+        return new ScramCredentialEntry(
+                new ScramCredentialEntry.Key(user, mechanism),
+                filled(32, seed),
+                filled(keyLength, seed + 10),
+                filled(keyLength, seed + 20),
+                iterations);
     }
 
     private static byte[] filled(int length, int seed) {
@@ -62,11 +65,13 @@ class ScramWireTest {
     @Test
     void shouldRoundTripCredentialsThroughAnySplit() {
         for (int chunk : new int[] {1, 2, 3, 7, 64, 4096}) {
-            DeltaRecord back = (DeltaRecord) decode(encode(scramDelta(0, List.of(ALICE_256, ALICE_512, BOB_256),
-                    List.of()), chunk), chunk);
+            DeltaRecord back = (DeltaRecord) decode(
+                    encode(scramDelta(0, List.of(ALICE_256, ALICE_512, BOB_256), List.of()), chunk), chunk);
             assertEquals(4, back.version());
             ClusterState applied = base().apply(back, 1);
-            assertEquals(List.of(ALICE_256, ALICE_512, BOB_256), List.copyOf(applied.scramCredentials().all()));
+            assertEquals(
+                    List.of(ALICE_256, ALICE_512, BOB_256),
+                    List.copyOf(applied.scramCredentials().all()));
             ScramCredentialEntry read = applied.scramCredentials().get("alice", ScramCredentialEntry.SCRAM_SHA_512);
             assertArrayEquals(ALICE_512.storedKey(), read.storedKey());
             assertArrayEquals(ALICE_512.serverKey(), read.serverKey());
@@ -85,9 +90,13 @@ class ScramWireTest {
     void shouldDeleteBeforeSettingReplaceByKeyAndIgnoreWhatIsAbsent() {
         ClusterState two = base().apply(scramDelta(0, List.of(ALICE_256, BOB_256), List.of()), 1);
         ScramCredentialEntry alice256Again = entry("alice", ScramCredentialEntry.SCRAM_SHA_256, 16384, 9);
-        ClusterState after = two.apply((DeltaRecord) decode(encode(scramDelta(1, List.of(alice256Again, ALICE_512),
-                List.of(BOB_256, ALICE_512)), 64), 64), 2);
-        assertEquals(List.of(alice256Again, ALICE_512), List.copyOf(after.scramCredentials().all()));
+        ClusterState after = two.apply(
+                (DeltaRecord) decode(
+                        encode(scramDelta(1, List.of(alice256Again, ALICE_512), List.of(BOB_256, ALICE_512)), 64), 64),
+                2);
+        assertEquals(
+                List.of(alice256Again, ALICE_512),
+                List.copyOf(after.scramCredentials().all()));
         assertNull(after.scramCredentials().get("bob", ScramCredentialEntry.SCRAM_SHA_256));
         assertNull(after.scramCredentials().get("alice", (byte) 7), "an unknown mechanism finds nothing");
         ClusterState untouched = after.apply(ConfigWireTest.configDeltaWithoutTopic(2), 3);
@@ -153,7 +162,9 @@ class ScramWireTest {
 
     @Test
     void shouldNotAllocateForAForgedLength() {
-        for (Message m : List.of(ScramRecord.of(ALICE_512), scramDelta(0, List.of(ALICE_512), List.of(BOB_256)),
+        for (Message m : List.of(
+                ScramRecord.of(ALICE_512),
+                scramDelta(0, List.of(ALICE_512), List.of(BOB_256)),
                 base().apply(scramDelta(0, List.of(BOB_256), List.of()), 1).toSnapshot())) {
             WireChecks.forgeEveryLength(m, ScramWireTest::use);
         }
@@ -161,15 +172,18 @@ class ScramWireTest {
 
     @Test
     void shouldAskForMoreBytesAtEveryTruncation() {
-        WireChecks.assertEveryTruncationAsksForMore(List.of(ScramRecord.of(ALICE_256),
-                ScramRecord.deletion(BOB_256.key()), scramDelta(0, List.of(ALICE_256), List.of(BOB_256)),
+        WireChecks.assertEveryTruncationAsksForMore(List.of(
+                ScramRecord.of(ALICE_256),
+                ScramRecord.deletion(BOB_256.key()),
+                scramDelta(0, List.of(ALICE_256), List.of(BOB_256)),
                 base().apply(scramDelta(0, List.of(ALICE_512), List.of()), 1).toSnapshot()));
     }
 
     @Property(tries = 500)
-    void garbageInScramRecordsEndsInATypedError(@ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 200) int at,
-                                               @ForAll boolean delta) {
-        Message m = delta ? scramDelta(0, List.of(ALICE_256, ALICE_512), List.of(BOB_256))
+    void garbageInScramRecordsEndsInATypedError(
+            @ForAll byte[] garbage, @ForAll @IntRange(min = 0, max = 200) int at, @ForAll boolean delta) {
+        Message m = delta
+                ? scramDelta(0, List.of(ALICE_256, ALICE_512), List.of(BOB_256))
                 : base().apply(scramDelta(0, List.of(ALICE_256), List.of()), 1).toSnapshot();
         WireChecks.decodeSplicedGarbage(m, garbage, at, ScramWireTest::use);
     }

@@ -14,8 +14,7 @@ import java.util.function.Consumer;
 
 /** The bad-input checks every cluster-state record gets: truncations, forged lengths, spliced garbage. Stateless. */
 final class WireChecks {
-    private WireChecks() {
-    }
+    private WireChecks() {}
 
     /** Each message cut at every byte asks for more bytes (or, cut inside a length, fails typed). */
     static void assertEveryTruncationAsksForMore(List<Message> messages) {
