@@ -32,6 +32,9 @@ public final class ZooKeeperBrokers implements AutoCloseable {
         props.put("listeners", "PLAINTEXT://127.0.0.1:0");
         props.put("zookeeper.connect", zk.connectString() + chroot);
         props.put("zookeeper.session.timeout.ms", "6000");
+        // The last broker of a stopping cluster has nobody to hand its leaderships to: with Kafka's 5 s backoff its
+        // controlled shutdown retries for 15 s (ProcessCluster sets the same for brokers in their own JVMs).
+        props.put("controlled.shutdown.retry.backoff.ms", "500");
         return props;
     }
 
