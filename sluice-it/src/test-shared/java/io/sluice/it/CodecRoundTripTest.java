@@ -53,11 +53,13 @@ class CodecRoundTripTest {
         AtomicReference<Exception> firstSendFailure = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), codec)) {
             for (long i = 0; i < RECORDS; i++) {
-                producer.send(TestRecords.record(topic, (int) (i % PARTITIONS), codec, i), (metadata, error) -> {
-                    if (error != null) {
-                        firstSendFailure.compareAndSet(null, error);
-                    }
-                });
+                // A failed send reaches the callback, which keeps it for the assertions below.
+                var unused = producer.send(
+                        TestRecords.record(topic, (int) (i % PARTITIONS), codec, i), (metadata, error) -> {
+                            if (error != null) {
+                                firstSendFailure.compareAndSet(null, error);
+                            }
+                        });
             }
             producer.flush();
         }

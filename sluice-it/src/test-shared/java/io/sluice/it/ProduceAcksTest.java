@@ -3,6 +3,7 @@ package io.sluice.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.sluice.testkit.Poll;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +59,8 @@ class ProduceAcksTest {
         AtomicReference<Exception> firstFailure = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             for (long i = 0; i < RECORDS; i++) {
-                producer.send(TestRecords.record(topic, 0, run, i), (metadata, error) -> {
+                // A failed send reaches the callback, which keeps it for the assertions below.
+                var unused = producer.send(TestRecords.record(topic, 0, run, i), (metadata, error) -> {
                     if (error != null) {
                         firstFailure.compareAndSet(null, error);
                     }
@@ -80,10 +82,11 @@ class ProduceAcksTest {
     private static List<ConsumerRecord<byte[], byte[]>> readAllOnceWritten(String topic) throws InterruptedException {
         TopicPartition partition = new TopicPartition(topic, 0);
         try (KafkaConsumer<byte[], byte[]> consumer = TestClients.consumer(broker.bootstrap())) {
-            long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-            while (consumer.endOffsets(List.of(partition)).get(partition) < RECORDS && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            Poll.until(
+                    "all " + RECORDS + " records written",
+                    READ_TIMEOUT,
+                    () -> consumer.endOffsets(List.of(partition)).get(partition),
+                    end -> end >= RECORDS);
             return PartitionReader.readAll(consumer, List.of(partition), READ_TIMEOUT)
                     .get(partition);
         }

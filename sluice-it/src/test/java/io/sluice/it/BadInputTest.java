@@ -2,10 +2,10 @@ package io.sluice.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.sluice.testkit.Poll;
 import io.sluice.testkit.RawKafkaSocket;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.io.EOFException;
@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +27,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -113,14 +114,12 @@ class BadInputTest {
             TopicPartition partition = new TopicPartition(HEALTHY, 0);
             consumer.assign(List.of(partition));
             consumer.seek(partition, written.offset());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-            while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    TestRecords.assertIntact(record, "healthy", 7);
-                    return;
-                }
-            }
-            fail("the record just written at offset " + written.offset() + " was not consumed");
+            ConsumerRecords<byte[], byte[]> read = Poll.until(
+                    "the record just written at offset " + written.offset() + " consumed",
+                    Duration.ofSeconds(TIMEOUT_SECONDS),
+                    () -> consumer.poll(Duration.ofMillis(200)),
+                    records -> !records.isEmpty());
+            TestRecords.assertIntact(read.iterator().next(), "healthy", 7);
         }
     }
 
@@ -350,12 +349,19 @@ class BadInputTest {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
             consumer.assign(List.of(partition));
             consumer.seek(partition, end + 100);
-            OffsetOutOfRangeException failure = assertThrows(OffsetOutOfRangeException.class, () -> {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-                while (System.nanoTime() < deadline) {
-                    consumer.poll(Duration.ofMillis(200));
-                }
-            });
+            OffsetOutOfRangeException failure = Poll.until(
+                    "the consumer told the offset is out of range",
+                    Duration.ofSeconds(TIMEOUT_SECONDS),
+                    () -> {
+                        try {
+                            ConsumerRecords<byte[], byte[]> none = consumer.poll(Duration.ofMillis(200));
+                            assertTrue(none.isEmpty(), "records from beyond the log end");
+                            return null;
+                        } catch (OffsetOutOfRangeException e) {
+                            return e;
+                        }
+                    },
+                    Objects::nonNull);
             assertEquals(Map.of(partition, end + 100), failure.offsetOutOfRangePartitions());
         }
     }

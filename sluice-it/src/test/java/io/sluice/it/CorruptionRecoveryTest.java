@@ -8,9 +8,11 @@ import io.sluice.testkit.SluiceBrokerProcess;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -75,10 +77,12 @@ class CorruptionRecoveryTest {
         for (String topic : topics) {
             TestTopics.create(broker.bootstrap(), topic, 1);
             try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "none")) {
+                List<Future<RecordMetadata>> acks = new ArrayList<>();
                 for (long i = 0; i < RECORDS; i++) {
-                    producer.send(TestRecords.record(topic, 0, topic, i));
+                    acks.add(producer.send(TestRecords.record(topic, 0, topic, i)));
                 }
                 producer.flush();
+                Acks.awaitAll(acks);
             }
         }
     }

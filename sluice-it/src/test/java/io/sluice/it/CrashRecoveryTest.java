@@ -88,7 +88,9 @@ class CrashRecoveryTest {
                 }
                 long index = i;
                 int partition = (int) (i % PARTITIONS);
-                producer.send(TestRecords.record(TOPIC, partition, "crash", index), (metadata, error) -> {
+                // A failed send reaches the callback: before the kill it is kept for the failure message, after it
+                // expected.
+                var unused = producer.send(TestRecords.record(TOPIC, partition, "crash", index), (metadata, error) -> {
                     if (error == null) {
                         acks.add(new Ack(index, partition, metadata.offset()));
                         ackCount.incrementAndGet();

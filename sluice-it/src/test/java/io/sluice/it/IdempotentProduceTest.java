@@ -3,9 +3,11 @@ package io.sluice.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testkit.Poll;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +42,6 @@ class IdempotentProduceTest {
 
     private static final int TRANSACTION_TIMEOUT_MS = 60_000;
     private static final long INIT_RETRY_SECONDS = 30;
-    private static final long RETRY_BACKOFF_MS = 200;
 
     @TempDir
     static Path tempDir;
@@ -132,23 +133,19 @@ class IdempotentProduceTest {
 
     /** InitProducerId, retried while the broker answers with a retriable error (as Kafka's does while loading). */
     private static ProducerIdentity initProducerId() throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(INIT_RETRY_SECONDS);
         try (RawProtocolClient client = RawProtocolClient.connect(broker.bootstrap())) {
-            while (true) {
-                InitProducerIdResponse response = client.send(
-                        new InitProducerIdRequest.Builder(new InitProducerIdRequestData()
-                                .setTransactionalId(null)
-                                .setTransactionTimeoutMs(TRANSACTION_TIMEOUT_MS)),
-                        ApiKeys.INIT_PRODUCER_ID);
-                Errors error = Errors.forCode(response.data().errorCode());
-                if (error.exception() instanceof RetriableException && System.nanoTime() < deadline) {
-                    Thread.sleep(RETRY_BACKOFF_MS);
-                    continue;
-                }
-                assertEquals(Errors.NONE, error, response.data()::toString);
-                return new ProducerIdentity(
-                        response.data().producerId(), response.data().producerEpoch());
-            }
+            InitProducerIdResponse response = Poll.<InitProducerIdResponse>until(
+                    "an InitProducerId answer that is not a retriable error",
+                    Duration.ofSeconds(INIT_RETRY_SECONDS),
+                    () -> client.send(
+                            new InitProducerIdRequest.Builder(new InitProducerIdRequestData()
+                                    .setTransactionalId(null)
+                                    .setTransactionTimeoutMs(TRANSACTION_TIMEOUT_MS)),
+                            ApiKeys.INIT_PRODUCER_ID),
+                    answer -> !(Errors.forCode(answer.data().errorCode()).exception() instanceof RetriableException));
+            assertEquals(Errors.NONE, Errors.forCode(response.data().errorCode()), response.data()::toString);
+            return new ProducerIdentity(
+                    response.data().producerId(), response.data().producerEpoch());
         }
     }
 

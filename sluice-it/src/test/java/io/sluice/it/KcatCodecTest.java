@@ -10,9 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,14 +68,16 @@ class KcatCodecTest {
         TestTopics.create(broker.bootstrap(), topic, 1);
         List<String> expected = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), codec)) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < RECORDS; i++) {
                 String key = "java-" + i;
                 String value = "from-java-" + codec + "-" + i;
-                producer.send(new ProducerRecord<>(
-                        topic, 0, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+                acks.add(producer.send(new ProducerRecord<>(
+                        topic, 0, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8))));
                 expected.add(key + Kcat.KEY_DELIMITER + value);
             }
             producer.flush();
+            Acks.awaitAll(acks);
             producer.send(new ProducerRecord<>(topic, 0, new byte[0], new byte[0]))
                     .get(30, TimeUnit.SECONDS);
             expected.add(Kcat.KEY_DELIMITER);

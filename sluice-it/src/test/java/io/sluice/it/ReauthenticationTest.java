@@ -3,8 +3,12 @@ package io.sluice.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testkit.Poll;
 import io.sluice.testkit.SluiceBrokerProcess;
 import io.sluice.testkit.security.TestSecurity;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,10 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
@@ -24,6 +31,7 @@ import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.SaslAuthenticateRequest;
 import org.apache.kafka.common.requests.SaslAuthenticateResponse;
 import org.apache.kafka.common.requests.SaslHandshakeRequest;
@@ -64,15 +72,20 @@ class ReauthenticationTest {
                 security.clientProperties("SASL_PLAINTEXT", "SCRAM-SHA-512", TestSecurity.PASSWORD, false);
         Properties producerProps = TestClients.producerProps(broker.bootstrap(), "none");
         producerProps.putAll(secured);
-        int sent = 0;
+        AtomicInteger sent = new AtomicInteger();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps)) {
-            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REAUTH_MS * 3 + 500);
-            while (System.nanoTime() < end) {
-                producer.send(new ProducerRecord<>("reauth", ("v" + sent).getBytes(StandardCharsets.UTF_8)))
-                        .get(30, TimeUnit.SECONDS);
-                sent++;
-                Thread.sleep(200);
-            }
+            Poll.until(
+                    "the producer's connection logged in again twice while sending",
+                    Duration.ofSeconds(60),
+                    () -> {
+                        producer.send(new ProducerRecord<>(
+                                        "reauth", ("v" + sent.get()).getBytes(StandardCharsets.UTF_8)))
+                                .get(30, TimeUnit.SECONDS);
+                        sent.incrementAndGet();
+                        return clientMetric(producer.metrics(), "successful-reauthentication-total");
+                    },
+                    reauthentications -> reauthentications >= 2);
+            assertEquals(0, clientMetric(producer.metrics(), "failed-reauthentication-total"), "failed re-logins");
         }
         Properties consumerProps = TestClients.consumerProps(broker.bootstrap());
         consumerProps.putAll(secured);
@@ -80,11 +93,20 @@ class ReauthenticationTest {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps)) {
             consumer.assign(List.of(new TopicPartition("reauth", 0)));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (read.size() < sent && System.nanoTime() < deadline) {
+            while (read.size() < sent.get() && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(300)).forEach(read::add);
             }
         }
-        assertEquals(sent, read.size(), "every record sent across " + (REAUTH_MS * 3) + " ms of sessions is read back");
+        assertEquals(sent.get(), read.size(), "every record sent across several sessions is read back");
+    }
+
+    /** The value of the client metric {@code name} of the client's own group (summed over connections). */
+    private static double clientMetric(Map<MetricName, ? extends Metric> metrics, String name) {
+        return metrics.entrySet().stream()
+                .filter(e ->
+                        e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .sum();
     }
 
     @Test
@@ -94,6 +116,7 @@ class ReauthenticationTest {
                     new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism("PLAIN")),
                     ApiKeys.SASL_HANDSHAKE,
                     (short) 1);
+            long loginSentAt = System.nanoTime();
             SaslAuthenticateResponse login = client.send(
                     new SaslAuthenticateRequest.Builder(new SaslAuthenticateRequestData()
                             .setAuthBytes(("\u0000" + TestSecurity.USER + "\u0000" + TestSecurity.PASSWORD)
@@ -102,10 +125,27 @@ class ReauthenticationTest {
                     (short) 2);
             assertEquals(Errors.NONE, login.error());
             assertEquals(REAUTH_MS, login.data().sessionLifetimeMs());
-            client.send(new MetadataRequest.Builder(new MetadataRequestData()), ApiKeys.METADATA, (short) 12);
-            Thread.sleep(REAUTH_MS + 200);
-            client.sendOnly(new MetadataRequest.Builder(new MetadataRequestData()), ApiKeys.METADATA, (short) 12);
-            assertTrue(client.socket().awaitClosedByPeer(Duration.ofSeconds(10)), "closed after the session ended");
+            // Requests are answered while the session lasts; the first after its end closes the connection.
+            Poll.until(
+                    "the connection closed at a request after the session ended",
+                    Duration.ofSeconds(30),
+                    () -> closedAtMetadataRequest(client),
+                    closed -> closed);
+            long closedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - loginSentAt);
+            assertTrue(
+                    closedAfterMs >= REAUTH_MS, "closed " + closedAfterMs + " ms after the login, within its session");
+        }
+    }
+
+    /** Sends a Metadata request: false when it is answered, true when the broker closes the connection instead. */
+    private static boolean closedAtMetadataRequest(RawProtocolClient client) throws IOException {
+        RequestHeader header =
+                client.sendOnly(new MetadataRequest.Builder(new MetadataRequestData()), ApiKeys.METADATA, (short) 12);
+        try {
+            client.receive(header);
+            return false;
+        } catch (EOFException | SocketException e) {
+            return true;
         }
     }
 }

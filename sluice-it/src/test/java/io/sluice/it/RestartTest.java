@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -46,10 +48,12 @@ class RestartTest {
     void shouldServeEveryRecordAfterCleanRestartAndKeepAppending() throws Exception {
         TestTopics.create(broker.bootstrap(), TOPIC, PARTITIONS);
         try (KafkaProducer<byte[], byte[]> producer = TestClients.producer(broker.bootstrap(), "lz4")) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (long i = 0; i < RECORDS; i++) {
-                producer.send(TestRecords.record(TOPIC, (int) (i % PARTITIONS), "before", i));
+                acks.add(producer.send(TestRecords.record(TOPIC, (int) (i % PARTITIONS), "before", i)));
             }
             producer.flush();
+            Acks.awaitAll(acks);
         }
 
         assertTrue(broker.stop(), () -> "broker exits by itself on SIGTERM; log tail:\n" + broker.outputTail());

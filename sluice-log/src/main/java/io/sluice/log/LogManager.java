@@ -51,7 +51,6 @@ public final class LogManager implements AutoCloseable {
     public static final String STRAY_DIR_SUFFIX = "-stray";
 
     private final List<Path> logDirs;
-    private final LogConfig defaults;
     private final Function<String, LogConfig> topicConfigs;
     private final LogManagerConfig managerConfig;
     private final LongSupplier clock;
@@ -107,7 +106,7 @@ public final class LogManager implements AutoCloseable {
         this.logDirs = List.copyOf(logDirs);
         this.recoveryPointCheckpoints = checkpointFiles(this.logDirs, OffsetCheckpointFile.RECOVERY_POINT_FILE);
         this.logStartOffsetCheckpoints = checkpointFiles(this.logDirs, OffsetCheckpointFile.LOG_START_OFFSET_FILE);
-        this.defaults = Objects.requireNonNull(defaults, "defaults");
+        Objects.requireNonNull(defaults, "defaults");
         this.topicConfigs = topicConfigs == null ? topic -> defaults : topicConfigs;
         this.managerConfig = Objects.requireNonNull(managerConfig, "managerConfig");
         this.clock = Objects.requireNonNull(clock, "clock");

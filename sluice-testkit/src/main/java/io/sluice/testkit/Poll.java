@@ -3,6 +3,7 @@ package io.sluice.testkit;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Waits for a condition by polling a probe until it holds or a deadline passes, for tests on a shared, noisy machine:
@@ -25,6 +26,16 @@ public final class Poll {
      */
     public static <T> T until(String what, Duration timeout, Callable<T> probe, Predicate<? super T> done)
             throws InterruptedException {
+        return until(what, timeout, probe, done, () -> "");
+    }
+
+    /**
+     * As {@link #until(String, Duration, Callable, Predicate)}, with {@code diagnostics} (what helps to explain a
+     * failure: a process's output, a log's tail) computed only when the deadline passes and added to the message.
+     */
+    public static <T> T until(
+            String what, Duration timeout, Callable<T> probe, Predicate<? super T> done, Supplier<String> diagnostics)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         T last = null;
         Exception lastFailure = null;
@@ -43,10 +54,15 @@ public final class Poll {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError(
                         "not within " + timeout + ": " + what + "; last seen: " + last
-                                + (lastFailure == null ? "" : "; last probe failure: " + lastFailure),
+                                + (lastFailure == null ? "" : "; last probe failure: " + lastFailure)
+                                + diagnosticsOrEmpty(diagnostics.get()),
                         lastFailure);
             }
             Thread.sleep(INTERVAL.toMillis());
         }
+    }
+
+    private static String diagnosticsOrEmpty(String diagnostics) {
+        return diagnostics == null || diagnostics.isEmpty() ? "" : "\n" + diagnostics;
     }
 }

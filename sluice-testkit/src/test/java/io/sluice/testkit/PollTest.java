@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class PollTest {
@@ -42,6 +43,24 @@ class PollTest {
                 AssertionError.class, () -> Poll.until("the answer", Duration.ZERO, () -> 41, n -> n == 42));
         assertTrue(failure.getMessage().contains("the answer"), failure.getMessage());
         assertTrue(failure.getMessage().contains("last seen: 41"), failure.getMessage());
+    }
+
+    @Test
+    void shouldAddDiagnosticsToAFailureOnly() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        Supplier<String> diagnostics = () -> {
+            asked.incrementAndGet();
+            return "broker log tail: started";
+        };
+        assertEquals(1, Poll.until("one", GENEROUS, () -> 1, n -> n == 1, diagnostics));
+        assertEquals(0, asked.get(), "diagnostics are computed only for a failure");
+
+        AssertionError failure = assertThrows(
+                AssertionError.class,
+                () -> Poll.until("the answer", Duration.ZERO, () -> 41, n -> n == 42, diagnostics));
+        assertTrue(failure.getMessage().contains("last seen: 41"), failure.getMessage());
+        assertTrue(failure.getMessage().endsWith("\nbroker log tail: started"), failure.getMessage());
+        assertEquals(1, asked.get());
     }
 
     @Test

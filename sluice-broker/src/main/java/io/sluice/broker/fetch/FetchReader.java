@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * them, so a consumer or follower always progresses; every later partition stays within
  * min(partition_max_bytes, what is left of max_bytes).
  *
- * <p>Thread-safe: each {@link #read()} builds a fresh response.
+ * <p>Thread-safe: each {@link #read(boolean)} builds a fresh response.
  */
 final class FetchReader {
     private static final Logger LOG = LoggerFactory.getLogger(FetchReader.class);

@@ -68,10 +68,16 @@ public final class BrokerStatus implements AutoCloseable {
         ConsumerLagMetrics lagMetrics = new ConsumerLagMetrics(metrics.registry(), lag::groups, System::nanoTime);
         MetricsHttpServer http = null;
         try {
-            scheduler.scheduleWithFixedDelay(
+            // The task logs its own failures: one that threw would stop the refresh for good, its exception kept
+            // in this future.
+            var unused = scheduler.scheduleWithFixedDelay(
                     () -> {
-                        highWatermarks.refresh(groups.servedGroupOffsets());
-                        lagMetrics.sync();
+                        try {
+                            highWatermarks.refresh(groups.servedGroupOffsets());
+                            lagMetrics.sync();
+                        } catch (RuntimeException e) {
+                            LOG.warn("Refreshing consumer lag failed; trying again in {}", LAG_REFRESH_INTERVAL, e);
+                        }
                     },
                     LAG_REFRESH_INTERVAL.toMillis(),
                     LAG_REFRESH_INTERVAL.toMillis(),

@@ -158,7 +158,8 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
             ctx.channel().attr(ANSWER_PENDING).set(Boolean.TRUE);
             ctx.channel().config().setAutoRead(false);
         }
-        answer.whenComplete((bytes, failure) -> {
+        // The callback answers a failed answer itself, and a failed write reaches exceptionCaught (see send).
+        var unused = answer.whenComplete((bytes, failure) -> {
             if (failure != null) {
                 LOG.warn("Answering {} failed", path, failure);
                 send(ctx, keepOpen, text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Status unavailable\n"));
@@ -185,7 +186,8 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
             case REFUSED -> {
                 LOG.info("Refused an HTTP login from {}", ctx.channel().remoteAddress());
                 ctx.channel().config().setAutoRead(false);
-                ctx.executor()
+                // A failed write of the delayed challenge reaches exceptionCaught (see sendAndClose).
+                var unused = ctx.executor()
                         .schedule(
                                 () -> sendAndClose(ctx, challenge()),
                                 authenticator.failedDelayMs(),
@@ -237,7 +239,7 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         LOG.debug("Closing HTTP connection from {}", ctx.channel().remoteAddress(), cause);
-        ctx.close();
+        var unused = ctx.close(); // closing is the whole answer; a close that fails leaves nothing more to do
     }
 
     /** A response with {@code bytes} as its body, or only its length when answering HEAD. */
@@ -257,7 +259,7 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
         response.headers().set("X-Content-Type-Options", "nosniff");
         if (keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            ctx.writeAndFlush(response);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
         } else {
             sendAndClose(ctx, response);
         }
@@ -265,6 +267,8 @@ final class HttpRoutes extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static void sendAndClose(ChannelHandlerContext ctx, FullHttpResponse response) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(response)
+                .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE)
+                .addListener(ChannelFutureListener.CLOSE);
     }
 }

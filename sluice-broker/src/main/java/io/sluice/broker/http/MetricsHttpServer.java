@@ -18,6 +18,8 @@ import io.sluice.broker.metrics.KafkaMetrics;
 import io.sluice.broker.metrics.PrometheusBridge;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The broker's HTTP listener (off unless {@code sluice.http.listener} is set): read-only, GET only, serving
@@ -30,6 +32,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe; {@link #close()} may be called more than once.
  */
 public final class MetricsHttpServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MetricsHttpServer.class);
     /** Longest request line: a path and a short query is all this listener answers. */
     static final int MAX_INITIAL_LINE_BYTES = 4096;
     /** All headers together: browsers and scrapers send well under this. */
@@ -96,8 +99,19 @@ public final class MetricsHttpServer implements AutoCloseable {
                 authenticator);
         try {
             throughput.sample();
-            workers.scheduleAtFixedRate(
-                    throughput::sample, THROUGHPUT_SAMPLE_MS, THROUGHPUT_SAMPLE_MS, TimeUnit.MILLISECONDS);
+            // The task logs its own failures: one that threw would stop the sampling for good, its exception kept
+            // in this future.
+            var unused = workers.scheduleAtFixedRate(
+                    () -> {
+                        try {
+                            throughput.sample();
+                        } catch (RuntimeException e) {
+                            LOG.warn("Sampling throughput for the status page failed", e);
+                        }
+                    },
+                    THROUGHPUT_SAMPLE_MS,
+                    THROUGHPUT_SAMPLE_MS,
+                    TimeUnit.MILLISECONDS);
             Channel channel = new ServerBootstrap()
                     .group(acceptor, workers)
                     .channel(NioServerSocketChannel.class)
@@ -120,8 +134,8 @@ public final class MetricsHttpServer implements AutoCloseable {
             return new MetricsHttpServer(acceptor, workers, channel, peers);
         } catch (InterruptedException | RuntimeException e) {
             peers.close();
-            acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-            workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+            workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly();
             throw e;
         }
     }

@@ -78,7 +78,7 @@ public final class BlockingTransport implements AutoCloseable {
                 case NEED_WRAP -> status = wrapAndSend(EMPTY, deadlineNanos).getHandshakeStatus();
                 case NEED_TASK -> status = runTasks();
                 default -> {
-                    SSLEngineResult result = unwrap(appIn, deadlineNanos);
+                    SSLEngineResult result = unwrapBuffered(deadlineNanos);
                     status = result.getHandshakeStatus();
                 }
             }
@@ -126,14 +126,32 @@ public final class BlockingTransport implements AutoCloseable {
                 continue;
             }
             boolean direct = target.remaining() >= engine.getSession().getApplicationBufferSize();
-            unwrap(direct ? target : appIn, deadlineNanos);
+            if (direct) {
+                unwrap(target, deadlineNanos);
+            } else {
+                unwrapBuffered(deadlineNanos);
+            }
             if (engine.getHandshakeStatus() == HandshakeStatus.NEED_WRAP) {
                 wrapAndSend(EMPTY, deadlineNanos);
             }
         }
     }
 
-    /** One unwrap into {@code into}, reading from the socket first when no whole record is buffered. */
+    /** One unwrap into {@link #appIn}, growing it while the session's records do not fit. */
+    private SSLEngineResult unwrapBuffered(long deadlineNanos) throws IOException {
+        while (true) {
+            SSLEngineResult result = unwrap(appIn, deadlineNanos);
+            if (result.getStatus() != SSLEngineResult.Status.BUFFER_OVERFLOW) {
+                return result;
+            }
+            appIn = grow(appIn, engine.getSession().getApplicationBufferSize());
+        }
+    }
+
+    /**
+     * One unwrap into {@code into}, reading from the socket first when no whole record is buffered; returns
+     * BUFFER_OVERFLOW to the caller when the record does not fit.
+     */
     private SSLEngineResult unwrap(ByteBuffer into, long deadlineNanos) throws IOException {
         while (true) {
             netIn.flip();
@@ -158,10 +176,7 @@ public final class BlockingTransport implements AutoCloseable {
                     fillNetIn(deadlineNanos);
                 }
                 case BUFFER_OVERFLOW -> {
-                    if (into != appIn) {
-                        return result;
-                    }
-                    appIn = grow(appIn, engine.getSession().getApplicationBufferSize());
+                    return result;
                 }
                 default -> throw new EOFException("TLS connection to " + address + " closed by the peer");
             }

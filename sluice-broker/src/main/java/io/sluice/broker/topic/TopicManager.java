@@ -73,7 +73,10 @@ public final class TopicManager {
         this(new DynamicBrokerConfig(config), new ReplicationThrottles(), logs);
     }
 
-    /** @param dynamicConfig updated here with each applied state; @param throttles likewise */
+    /**
+     * @param dynamicConfig updated here with each applied state
+     * @param throttles likewise
+     */
     public TopicManager(DynamicBrokerConfig dynamicConfig, ReplicationThrottles throttles, LogManager logs) {
         this.dynamicConfig = dynamicConfig;
         this.throttles = throttles;

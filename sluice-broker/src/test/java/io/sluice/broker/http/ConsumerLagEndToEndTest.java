@@ -16,11 +16,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,6 +37,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -77,12 +80,16 @@ class ConsumerLagEndToEndTest {
         producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 for (int i = 0; i < PRODUCED[p]; i++) {
-                    producer.send(new ProducerRecord<>(TOPIC, p, null, new byte[] {(byte) i}));
+                    acks.add(producer.send(new ProducerRecord<>(TOPIC, p, null, new byte[] {(byte) i})));
                 }
             }
             producer.flush();
+            for (Future<RecordMetadata> ack : acks) {
+                ack.get(30, TimeUnit.SECONDS);
+            }
         }
         Properties consumerProps = new Properties();
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());

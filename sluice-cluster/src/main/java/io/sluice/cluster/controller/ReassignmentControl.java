@@ -62,7 +62,7 @@ final class ReassignmentControl {
                         ReplicationError.NO_REASSIGNMENT_IN_PROGRESS,
                         "No ongoing reassignment for partition " + ref);
             }
-            pending.change(key, cancelled(state, ref, ps, eligible));
+            pending.change(key, cancelled(ref, ps, eligible));
             LOG.info("reassignment of {} cancelled: replicas back to {}", ref, Arrays.toString(ps.originalReplicas()));
             return new ReassignmentResult(ref, ReplicationError.NONE, null);
         }
@@ -150,8 +150,7 @@ final class ReassignmentControl {
      * sync, the first live one, as an unclean choice that is logged), the leader stays when it is one of them, else
      * the first eligible in-sync original replica leads.
      */
-    private static PartitionState cancelled(
-            ClusterState state, PartitionRef ref, PartitionState ps, IntPredicate eligible) {
+    private static PartitionState cancelled(PartitionRef ref, PartitionState ps, IntPredicate eligible) {
         int[] original = ps.originalReplicas();
         int[] isr = intersect(ps.isr(), original);
         if (isr.length == 0) {

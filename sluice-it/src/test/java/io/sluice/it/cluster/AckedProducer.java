@@ -78,7 +78,8 @@ final class AckedProducer implements AutoCloseable {
             String key = tag + "-" + n++;
             sent.add(key);
             try {
-                producer.send(new ProducerRecord<>(topic, key, "value-of-" + key), (metadata, error) -> {
+                // A failed send reaches the callback, which counts or keeps it for the test's assertions.
+                var unused = producer.send(new ProducerRecord<>(topic, key, "value-of-" + key), (metadata, error) -> {
                     if (error == null) {
                         acked.add(key);
                     } else if (error instanceof RetriableException) {

@@ -3,15 +3,18 @@ package io.sluice.it.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.it.Acks;
 import io.sluice.testkit.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -19,6 +22,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.Serdes;
@@ -123,15 +127,17 @@ class KafkaStreamsTest extends ClusterTestBase {
     /** Writes lines {@code from} to {@code to} (exclusive), each a few words, and adds their words to {@code counts}. */
     private void writeLines(int from, int to, Map<String, Long> counts) throws Exception {
         try (KafkaProducer<String, String> producer = ClusterClients.idempotentProducer(cluster.bootstrap())) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = from; i < to; i++) {
                 String line = WORDS.get(i % WORDS.size()) + " " + WORDS.get((i * 3 + 1) % WORDS.size()) + " "
                         + WORDS.get((i / 7) % WORDS.size());
                 for (String word : line.split(" ")) {
                     counts.merge(word, 1L, Long::sum);
                 }
-                producer.send(new ProducerRecord<>(LINES, Integer.toString(i), line));
+                acks.add(producer.send(new ProducerRecord<>(LINES, Integer.toString(i), line)));
             }
             producer.flush();
+            Acks.awaitAll(acks);
         }
     }
 

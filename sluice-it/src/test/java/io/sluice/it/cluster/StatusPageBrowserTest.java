@@ -1,14 +1,12 @@
 package io.sluice.it.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
-import io.sluice.codec.endpoint.Endpoint;
+import io.sluice.it.Acks;
 import io.sluice.testkit.HeadlessChromium;
 import io.sluice.testkit.Poll;
 import java.nio.file.Files;
@@ -20,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,6 +29,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -76,12 +76,14 @@ class StatusPageBrowserTest extends ClusterTestBase {
                     l -> l.size() == PARTITIONS && !l.containsValue(ClusterClients.NO_LEADER));
         }
         try (KafkaProducer<String, String> producer = ClusterClients.idempotentProducer(cluster.bootstrap())) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 for (int i = 0; i < PRODUCED_PER_PARTITION; i++) {
-                    producer.send(new ProducerRecord<>(TOPIC, p, "k" + i, "v" + i));
+                    acks.add(producer.send(new ProducerRecord<>(TOPIC, p, "k" + i, "v" + i)));
                 }
             }
             producer.flush();
+            Acks.awaitAll(acks);
         }
         try (KafkaConsumer<String, String> consumer = ClusterClients.groupConsumer(cluster.bootstrap(), GROUP, 6_000)) {
             Map<TopicPartition, OffsetAndMetadata> commits = new HashMap<>();
@@ -100,7 +102,7 @@ class StatusPageBrowserTest extends ClusterTestBase {
                                 && !s.hasBroker(STOPPED)
                                 && Arrays.stream(isrs(s.topic(TOPIC)))
                                         .noneMatch(isr -> isr.contains(Integer.toString(STOPPED))));
-        String url = httpBase(state, PAGE_BROKER) + "/";
+        String url = BrokerHttp.base(state, PAGE_BROKER) + "/";
 
         HeadlessChromium chromium = new HeadlessChromium(work.resolve("chromium"));
         String expectedLag = Integer.toString(PRODUCED_PER_PARTITION - COMMITTED_PER_PARTITION);
@@ -151,15 +153,6 @@ class StatusPageBrowserTest extends ClusterTestBase {
             isrs[p] = Arrays.stream(ps.isr()).mapToObj(Integer::toString).collect(Collectors.joining(","));
         }
         return isrs;
-    }
-
-    private static String httpBase(ClusterState state, int brokerId) {
-        BrokerInfo broker = state.broker(brokerId);
-        assertNotNull(broker, "broker " + brokerId + " in the cluster state");
-        int index = broker.listenerNames().indexOf("SLUICE_HTTP");
-        assertTrue(index >= 0, "broker " + brokerId + " registered its HTTP listener: " + broker);
-        Endpoint http = broker.endpoints().get(index);
-        return "http://" + http.host() + ":" + http.port();
     }
 
     /** The attributes of every tr, div and details element whose {@code attribute} is {@code value}. */

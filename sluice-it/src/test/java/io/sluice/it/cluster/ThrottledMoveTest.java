@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.state.PartitionState;
+import io.sluice.it.Acks;
 import io.sluice.testkit.Poll;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
@@ -22,6 +24,7 @@ import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -67,12 +70,15 @@ class ThrottledMoveTest extends ReassignmentScenarios {
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         Random random = new Random(42);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < RECORDS; i++) {
                 byte[] value = new byte[1_000];
                 random.nextBytes(value);
-                producer.send(new ProducerRecord<>(TOPIC, 0, ("f-" + i).getBytes(StandardCharsets.UTF_8), value));
+                acks.add(producer.send(
+                        new ProducerRecord<>(TOPIC, 0, ("f-" + i).getBytes(StandardCharsets.UTF_8), value)));
             }
             producer.flush();
+            Acks.awaitAll(acks);
         }
     }
 

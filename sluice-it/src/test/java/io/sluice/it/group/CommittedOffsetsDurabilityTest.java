@@ -3,6 +3,7 @@ package io.sluice.it.group;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testkit.Poll;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,19 +59,28 @@ class CommittedOffsetsDurabilityTest {
         GroupIt.stopAndKeepLog(broker, CommittedOffsetsDurabilityTest.class);
     }
 
-    private Map<TopicPartition, OffsetAndMetadata> commitThroughGroup() {
+    /** Subscribes and polls (which joins the group) until this only member owns every partition. */
+    private static Set<TopicPartition> awaitEveryPartition(KafkaConsumer<String, String> consumer)
+            throws InterruptedException {
+        consumer.subscribe(List.of(TOPIC));
+        return Poll.until(
+                "the only member owns every partition",
+                Duration.ofMillis(TIMEOUT_MS),
+                () -> {
+                    ConsumerRecords<String, String> ignored = consumer.poll(Duration.ofMillis(200));
+                    return consumer.assignment();
+                },
+                assigned -> assigned.size() == PARTITIONS);
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> commitThroughGroup() throws InterruptedException {
         Map<TopicPartition, OffsetAndMetadata> commits = Map.of(
                 new TopicPartition(TOPIC, 0), new OffsetAndMetadata(5, "first"),
                 new TopicPartition(TOPIC, 1), new OffsetAndMetadata(11, "second"),
                 new TopicPartition(TOPIC, 2), new OffsetAndMetadata(RECORDS_PER_PARTITION, ""));
         try (KafkaConsumer<String, String> consumer =
                 new KafkaConsumer<>(GroupIt.consumerProps(broker.bootstrap(), GROUP))) {
-            consumer.subscribe(List.of(TOPIC));
-            long deadline = System.currentTimeMillis() + TIMEOUT_MS;
-            while (consumer.assignment().size() < PARTITIONS && System.currentTimeMillis() < deadline) {
-                ConsumerRecords<String, String> ignored = consumer.poll(Duration.ofMillis(200));
-            }
-            assertEquals(PARTITIONS, consumer.assignment().size(), "the only member owns every partition");
+            awaitEveryPartition(consumer);
             consumer.commitSync(commits);
         }
         return commits;
@@ -94,16 +104,10 @@ class CommittedOffsetsDurabilityTest {
     }
 
     /** A new member of the group starts each partition at its committed offset. */
-    private void assertConsumerResumesAt(Map<TopicPartition, OffsetAndMetadata> committed) {
+    private void assertConsumerResumesAt(Map<TopicPartition, OffsetAndMetadata> committed) throws InterruptedException {
         try (KafkaConsumer<String, String> consumer =
                 new KafkaConsumer<>(GroupIt.consumerProps(broker.bootstrap(), GROUP))) {
-            consumer.subscribe(List.of(TOPIC));
-            long deadline = System.currentTimeMillis() + TIMEOUT_MS;
-            while (consumer.assignment().size() < PARTITIONS && System.currentTimeMillis() < deadline) {
-                consumer.poll(Duration.ofMillis(200));
-            }
-            Set<TopicPartition> assigned = consumer.assignment();
-            assertEquals(PARTITIONS, assigned.size());
+            Set<TopicPartition> assigned = awaitEveryPartition(consumer);
             Map<TopicPartition, OffsetAndMetadata> seen = consumer.committed(assigned);
             for (TopicPartition tp : assigned) {
                 assertEquals(committed.get(tp).offset(), seen.get(tp).offset(), "committed() of " + tp);

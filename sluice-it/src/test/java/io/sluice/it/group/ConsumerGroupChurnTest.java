@@ -2,21 +2,23 @@ package io.sluice.it.group;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.fail;
 
+import io.sluice.testkit.Poll;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.RangeAssignor;
@@ -37,8 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConsumerGroupChurnTest {
     private static final String TOPIC = "churn";
     private static final int PARTITIONS = 12;
-    private static final long STABLE_TIMEOUT_MS = 90_000;
-    private static final long DRAIN_TIMEOUT_MS = 90_000;
+    private static final Duration STABLE_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(90);
 
     @TempDir
     static Path tempDir;
@@ -77,7 +79,8 @@ class ConsumerGroupChurnTest {
                             long i = 0;
                             while (running.get()) {
                                 int partition = (int) (i % PARTITIONS);
-                                producer.send(
+                                // A failed send reaches the callback, which keeps it for the test to assert.
+                                var unused = producer.send(
                                         new ProducerRecord<>(TOPIC, partition, "k" + i, "v" + i), (metadata, e) -> {
                                             if (e != null) {
                                                 failure.compareAndSet(null, e);
@@ -124,17 +127,12 @@ class ConsumerGroupChurnTest {
 
     /** Waits until the live members, all in one generation, own disjoint sets covering every partition. */
     private static void awaitExactOwnership(List<GroupMemberProcess> live, String step) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + STABLE_TIMEOUT_MS;
-        String problem = "";
-        while (System.currentTimeMillis() < deadline) {
-            problem = ownershipProblem(live);
-            if (problem == null) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        fail(step + ": no exact ownership within " + STABLE_TIMEOUT_MS + " ms: " + problem + "\n" + describe(live)
-                + "\nbroker: " + broker.outputTail());
+        Poll.until(
+                step + ": exact ownership",
+                STABLE_TIMEOUT,
+                () -> ownershipProblem(live),
+                Objects::isNull,
+                () -> describe(live) + "\nbroker: " + broker.outputTail());
     }
 
     private static String ownershipProblem(List<GroupMemberProcess> live) {
@@ -166,7 +164,6 @@ class ConsumerGroupChurnTest {
 
     private static void awaitAllProcessed(BackgroundProducer producer, List<GroupMemberProcess> everyone)
             throws InterruptedException {
-        long deadline = System.currentTimeMillis() + DRAIN_TIMEOUT_MS;
         Supplier<String> missing = () -> {
             for (Map.Entry<Integer, Set<Long>> e : producer.acked.entrySet()) {
                 Set<Long> processed = new HashSet<>();
@@ -179,12 +176,12 @@ class ConsumerGroupChurnTest {
             }
             return null;
         };
-        String gap = missing.get();
-        while (gap != null && System.currentTimeMillis() < deadline) {
-            Thread.sleep(250);
-            gap = missing.get();
-        }
-        assertNull(gap, () -> "records skipped:\n" + describe(everyone));
+        Poll.until(
+                "every acknowledged record processed",
+                DRAIN_TIMEOUT,
+                missing::get,
+                Objects::isNull,
+                () -> "records skipped:\n" + describe(everyone));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -213,7 +210,15 @@ class ConsumerGroupChurnTest {
             everyone.add(d);
             awaitExactOwnership(List.of(c, d), "after d joined");
 
-            TimeUnit.MILLISECONDS.sleep(500);
+            // Records go on being produced until the newest member has processed some in the final assignment.
+            Poll.until(
+                    "d processes records",
+                    DRAIN_TIMEOUT,
+                    () -> IntStream.range(0, PARTITIONS)
+                            .map(p -> d.processed(p).size())
+                            .sum(),
+                    n -> n > 0,
+                    () -> describe(everyone));
             producer.stop();
             assertNull(producer.failure.get(), "the producer failed");
             awaitAllProcessed(producer, everyone);

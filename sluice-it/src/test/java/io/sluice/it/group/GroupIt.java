@@ -1,6 +1,7 @@
 package io.sluice.it.group;
 
 import io.sluice.testkit.ChildProcessRunner;
+import io.sluice.testkit.RawKafkaSocket;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,18 +10,23 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * What the consumer-group integration tests share: the broker settings they run with, client configurations with
- * bounded timeouts, topic creation, and the command line that starts a class of this test classpath in its own JVM.
+ * bounded timeouts, topic creation, raw requests over a socket, and the command line that starts a class of this test classpath in its own JVM.
  * Stateless; thread-safe.
  */
 final class GroupIt {
@@ -33,8 +39,21 @@ final class GroupIt {
     static final int HEARTBEAT_INTERVAL_MS = 1000;
     static final int REQUEST_TIMEOUT_MS = 20_000;
     static final Path KEPT_LOGS = Path.of("target", "broker-logs");
+    /** Bound on a response frame read over a raw socket: far above any group response, far below the test heap. */
+    static final int MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+    private static final AtomicInteger CORRELATION = new AtomicInteger(1);
 
     private GroupIt() {}
+
+    /** Sends one request built with kafka-clients' classes over {@code socket} and parses the response. */
+    @SuppressWarnings("unchecked")
+    static <R extends AbstractResponse> R send(
+            RawKafkaSocket socket, AbstractRequest.Builder<?> builder, ApiKeys api, short version) throws IOException {
+        RequestHeader header = new RequestHeader(api, version, "sluice-it-group", CORRELATION.getAndIncrement());
+        socket.sendFrame(builder.build(version).serializeWithHeader(header));
+        return (R) AbstractResponse.parseResponse(socket.readFrame(MAX_RESPONSE_BYTES), header);
+    }
 
     static SluiceBrokerProcess startBroker(Path tempDir) throws IOException {
         return SluiceBrokerProcess.start(tempDir.resolve("data"), BROKER_OVERRIDES);

@@ -1,7 +1,9 @@
 package io.sluice.it.group;
 
+import static io.sluice.it.group.GroupIt.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sluice.testkit.Poll;
 import io.sluice.testkit.RawKafkaSocket;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.io.IOException;
@@ -18,8 +20,6 @@ import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.requests.AbstractRequest;
-import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.FindCoordinatorRequest;
 import org.apache.kafka.common.requests.FindCoordinatorResponse;
 import org.apache.kafka.common.requests.HeartbeatRequest;
@@ -28,7 +28,6 @@ import org.apache.kafka.common.requests.JoinGroupRequest;
 import org.apache.kafka.common.requests.JoinGroupResponse;
 import org.apache.kafka.common.requests.OffsetCommitRequest;
 import org.apache.kafka.common.requests.OffsetCommitResponse;
-import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.SyncGroupRequest;
 import org.apache.kafka.common.requests.SyncGroupResponse;
 import org.apache.kafka.common.utils.Utils;
@@ -48,7 +47,7 @@ class GroupWireBadInputTest {
     private static final short SYNC_V = 5;
     private static final short HEARTBEAT_V = 4;
     private static final short COMMIT_V = 8;
-    private static final int MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+    private static final Duration AWAIT_TIMEOUT = Duration.ofSeconds(30);
 
     @TempDir
     static Path tempDir;
@@ -64,16 +63,6 @@ class GroupWireBadInputTest {
     @AfterAll
     static void stopBroker() {
         GroupIt.stopAndKeepLog(broker, GroupWireBadInputTest.class);
-    }
-
-    private static int correlation = 1;
-
-    @SuppressWarnings("unchecked")
-    private static <R extends AbstractResponse> R send(
-            RawKafkaSocket socket, AbstractRequest.Builder<?> builder, ApiKeys api, short version) throws IOException {
-        RequestHeader header = new RequestHeader(api, version, "bad-input", correlation++);
-        socket.sendFrame(builder.build(version).serializeWithHeader(header));
-        return (R) AbstractResponse.parseResponse(socket.readFrame(MAX_RESPONSE_BYTES), header);
     }
 
     private static JoinGroupRequestData join(String group, String memberId, String protocolType, byte[] metadata) {
@@ -97,40 +86,37 @@ class GroupWireBadInputTest {
     }
 
     private static void awaitCoordinator(RawKafkaSocket socket, String group) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            FindCoordinatorResponse response = send(
-                    socket,
-                    new FindCoordinatorRequest.Builder(new FindCoordinatorRequestData()
-                            .setKeyType(FindCoordinatorRequest.CoordinatorType.GROUP.id())
-                            .setCoordinatorKeys(List.of(group))),
-                    ApiKeys.FIND_COORDINATOR,
-                    (short) 4);
-            Errors error = Errors.forCode(response.data().coordinators().get(0).errorCode());
-            if (error == Errors.NONE) {
-                return;
-            }
-            assertEquals(Errors.COORDINATOR_NOT_AVAILABLE, error, "while " + "__consumer_offsets is created");
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no coordinator for group " + group);
-            }
-            Thread.sleep(50);
-        }
+        Poll.until(
+                "a coordinator for group " + group,
+                AWAIT_TIMEOUT,
+                () -> {
+                    FindCoordinatorResponse response = send(
+                            socket,
+                            new FindCoordinatorRequest.Builder(new FindCoordinatorRequestData()
+                                    .setKeyType(FindCoordinatorRequest.CoordinatorType.GROUP.id())
+                                    .setCoordinatorKeys(List.of(group))),
+                            ApiKeys.FIND_COORDINATOR,
+                            (short) 4);
+                    Errors error =
+                            Errors.forCode(response.data().coordinators().get(0).errorCode());
+                    if (error != Errors.NONE) {
+                        assertEquals(Errors.COORDINATOR_NOT_AVAILABLE, error, "while __consumer_offsets is created");
+                    }
+                    return error;
+                },
+                error -> error == Errors.NONE);
     }
 
     /** The answer to a JoinGroup, retried like a client retries while the coordinator loads the group's partition. */
     private static JoinGroupResponseData joinResponse(RawKafkaSocket socket, JoinGroupRequestData request)
-            throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            JoinGroupResponse response =
-                    send(socket, new JoinGroupRequest.Builder(request), ApiKeys.JOIN_GROUP, JOIN_V);
-            if (response.data().errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code()
-                    || System.nanoTime() > deadline) {
-                return response.data();
-            }
-            Thread.sleep(50);
-        }
+            throws InterruptedException {
+        return Poll.until(
+                "a JoinGroup answer other than COORDINATOR_LOAD_IN_PROGRESS",
+                AWAIT_TIMEOUT,
+                () -> GroupIt.<JoinGroupResponse>send(
+                                socket, new JoinGroupRequest.Builder(request), ApiKeys.JOIN_GROUP, JOIN_V)
+                        .data(),
+                (JoinGroupResponseData answer) -> answer.errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
     }
 
     private static Errors commit(RawKafkaSocket socket, String group, String memberId, int generation, String topic)

@@ -3,13 +3,17 @@ package io.sluice.it.group;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.it.Acks;
 import io.sluice.testkit.Kcat;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -17,6 +21,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -42,10 +47,12 @@ class KcatGroupTest {
         broker = GroupIt.startBroker(tempDir);
         GroupIt.createTopic(broker.bootstrap(), TOPIC, PARTITIONS);
         try (KafkaProducer<String, String> producer = GroupIt.producer(broker.bootstrap())) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < RECORDS; i++) {
-                producer.send(new ProducerRecord<>(TOPIC, i % PARTITIONS, "k" + i, "v" + i));
+                acks.add(producer.send(new ProducerRecord<>(TOPIC, i % PARTITIONS, "k" + i, "v" + i)));
             }
             producer.flush();
+            Acks.awaitAll(acks);
         }
     }
 

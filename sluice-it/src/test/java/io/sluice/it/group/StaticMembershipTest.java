@@ -2,16 +2,26 @@ package io.sluice.it.group;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testkit.Poll;
+import io.sluice.testkit.RawKafkaSocket;
 import io.sluice.testkit.SluiceBrokerProcess;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import org.apache.kafka.common.message.HeartbeatRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.HeartbeatRequest;
+import org.apache.kafka.common.requests.HeartbeatResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,9 +36,9 @@ class StaticMembershipTest {
     private static final String TOPIC = "static";
     private static final String GROUP = "static-group";
     private static final int PARTITIONS = 6;
-    private static final long TIMEOUT_MS = 60_000;
-    /** Several heartbeat intervals: long enough for a rebalance, had one been started, to reach the other member. */
-    private static final long QUIET_MS = 4 * GroupIt.HEARTBEAT_INTERVAL_MS;
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /** Heartbeat v3 is the first with group.instance.id. */
+    private static final short HEARTBEAT_V = 4;
 
     @TempDir
     static Path tempDir;
@@ -48,31 +58,48 @@ class StaticMembershipTest {
 
     private static GroupMemberProcess.Owned awaitOwned(GroupMemberProcess member, String step)
             throws InterruptedException {
-        long deadline = System.currentTimeMillis() + TIMEOUT_MS;
-        while (member.owned() == null && System.currentTimeMillis() < deadline) {
-            Thread.sleep(100);
-        }
-        assertNotNull(member.owned(), () -> step + ": " + member.describe() + "\nbroker: " + broker.outputTail());
-        return member.owned();
+        return Poll.until(
+                step + " owns partitions",
+                TIMEOUT,
+                member::owned,
+                Objects::nonNull,
+                () -> member.describe() + "\nbroker: " + broker.outputTail());
     }
 
     private static void awaitBothOwnAll(GroupMemberProcess a, GroupMemberProcess b) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + TIMEOUT_MS;
-        while (System.currentTimeMillis() < deadline) {
-            GroupMemberProcess.Owned oa = a.owned();
-            GroupMemberProcess.Owned ob = b.owned();
-            if (oa != null && ob != null && oa.generation() == ob.generation()) {
-                Set<Integer> all = new HashSet<>(oa.partitions());
-                all.addAll(ob.partitions());
-                if (all.size() == PARTITIONS
-                        && oa.partitions().size() + ob.partitions().size() == PARTITIONS) {
-                    return;
-                }
-            }
-            Thread.sleep(100);
+        Poll.until(
+                "both members in one generation, owning every partition once",
+                TIMEOUT,
+                () -> Arrays.asList(a.owned(), b.owned()),
+                owned -> owned.get(0) != null && owned.get(1) != null && ownExactlyAll(owned.get(0), owned.get(1)),
+                () -> a.describe() + "\n" + b.describe() + "\nbroker: " + broker.outputTail());
+    }
+
+    private static boolean ownExactlyAll(GroupMemberProcess.Owned oa, GroupMemberProcess.Owned ob) {
+        Set<Integer> all = new HashSet<>(oa.partitions());
+        all.addAll(ob.partitions());
+        return oa.generation() == ob.generation()
+                && all.size() == PARTITIONS
+                && oa.partitions().size() + ob.partitions().size() == PARTITIONS;
+    }
+
+    /**
+     * The coordinator's answer to a heartbeat sent in {@code owned}'s name: NONE only while the group is stable in that
+     * generation; REBALANCE_IN_PROGRESS once a rebalance started, ILLEGAL_GENERATION once one completed.
+     */
+    private static Errors heartbeatAs(GroupMemberProcess.Owned owned, String instanceId) throws IOException {
+        try (RawKafkaSocket socket = RawKafkaSocket.connect(broker.bootstrap())) {
+            HeartbeatResponse response = GroupIt.send(
+                    socket,
+                    new HeartbeatRequest.Builder(new HeartbeatRequestData()
+                            .setGroupId(GROUP)
+                            .setGenerationId(owned.generation())
+                            .setMemberId(owned.memberId())
+                            .setGroupInstanceId(instanceId)),
+                    ApiKeys.HEARTBEAT,
+                    HEARTBEAT_V);
+            return response.error();
         }
-        throw new AssertionError("no exact ownership: " + a.describe() + " owns " + a.owned() + "; " + b.describe()
-                + " owns " + b.owned());
     }
 
     @Test
@@ -100,7 +127,13 @@ class StaticMembershipTest {
             assertEquals(before.generation(), after.generation(), "no new generation for a returning static member");
             assertEquals(before.partitions(), after.partitions(), "it gets its partitions back");
 
-            Thread.sleep(QUIET_MS);
+            // Sent after the restarted member was answered, so after whatever its return made the coordinator do: a
+            // rebalance, had one started, would answer REBALANCE_IN_PROGRESS (or ILLEGAL_GENERATION once done) to the
+            // other member's next heartbeat as to this one.
+            assertEquals(
+                    Errors.NONE,
+                    heartbeatAs(otherBefore, "instance-2"),
+                    "the group is still stable in the other member's generation");
             assertEquals(otherBefore, other.owned(), "the other member never saw a rebalance");
             assertTrue(restarted.isAlive() && other.isAlive());
         } finally {

@@ -26,20 +26,24 @@ public final class OffsetIndex extends SegmentIndexFile {
     }
 
     private record Heap(long[] array) implements Entries {
+        @Override
         public int relative(int i) {
             return (int) (array[i] >>> 32);
         }
 
+        @Override
         public int position(int i) {
             return (int) array[i];
         }
     }
 
     private record Mapped(ByteBuffer buffer) implements Entries {
+        @Override
         public int relative(int i) {
             return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
         }
 
+        @Override
         public int position(int i) {
             return buffer.getInt(i * ENTRY_LENGTH + POSITION_OFFSET);
         }

@@ -24,20 +24,24 @@ public final class TimeIndex extends SegmentIndexFile {
     }
 
     private record Heap(long[] timestamps, int[] relatives) implements Entries {
+        @Override
         public long timestamp(int i) {
             return timestamps[i];
         }
 
+        @Override
         public int relative(int i) {
             return relatives[i];
         }
     }
 
     private record Mapped(ByteBuffer buffer) implements Entries {
+        @Override
         public long timestamp(int i) {
             return buffer.getLong(i * ENTRY_LENGTH + TIMESTAMP_OFFSET);
         }
 
+        @Override
         public int relative(int i) {
             return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
         }

@@ -87,7 +87,7 @@ public final class BatchValidator implements AutoCloseable {
             throws RecordValidationException {
         int start = records.position();
         int end = records.limit();
-        int size = frameSingleBatch(records, start, end, policy);
+        int size = frameSingleBatch(records, start, end);
         view.wrap(records, start);
         checkBatchHeader(size, policy);
         int codec = view.compressionId();
@@ -238,8 +238,7 @@ public final class BatchValidator implements AutoCloseable {
     }
 
     /** Returns the size of the only batch in {@code [start, end)}, or throws. */
-    private static int frameSingleBatch(ByteBuffer records, int start, int end, TopicValidationPolicy policy)
-            throws RecordValidationException {
+    private static int frameSingleBatch(ByteBuffer records, int start, int end) throws RecordValidationException {
         if (end - start <= 0) {
             throw new RecordValidationException(
                     KafkaErrorCodes.INVALID_RECORD,
