@@ -18,8 +18,9 @@ import java.util.List;
 
 /**
  * Turns verified staged files into the segments of an empty partition log: rebuilds each staged segment's indexes in
- * the staging directory (checking it ends where the source said), renames index files then the {@code .log} into
- * the partition directory, opens them, and loads the shipped leader epochs and producer state at the boundary.
+ * the staging directory unless they were written as its batches were checked (checking it ends where the source
+ * said), renames index files then the {@code .log} into the partition directory, opens them (an index that does not
+ * hold up is rebuilt there), and loads the shipped leader epochs and producer state at the boundary.
  * Everything that can find a problem runs before the empty log is touched; a failure after that removes what was
  * renamed in (see {@link #removedEmptyActive()}).
  * Not thread-safe; one per install, run under the partition's lock.
@@ -54,8 +55,10 @@ final class StagedLogInstaller {
         long[] bases = staged.baseOffsets();
         long[] lasts = staged.lastOffsets();
         Path stage = staged.stagingDir();
-        for (int i = 0; i < bases.length; i++) {
-            rebuildIndexes(stage, bases[i], lasts[i]);
+        if (!staged.indexed()) {
+            for (int i = 0; i < bases.length; i++) {
+                rebuildIndexes(stage, bases[i], lasts[i]);
+            }
         }
         long snapshotOffset = staged.producerSnapshotOffset();
         if (snapshotOffset >= 0) {
@@ -78,12 +81,16 @@ final class StagedLogInstaller {
                         SegmentFileNames.filenamePrefix(snapshotOffset) + SegmentFileNames.SNAPSHOT_SUFFIX,
                         moved);
             }
-            for (long base : bases) {
+            for (int i = 0; i < bases.length; i++) {
                 LogSegment segment =
-                        LogSegment.openExisting(dir, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
+                        LogSegment.openExisting(dir, bases[i], config.indexIntervalBytes(), config.maxIndexSizeBytes());
                 opened.add(segment);
                 if (segment.loadTrusted(scanner) != null) {
                     segment.recover(scanner, true);
+                }
+                if (segment.nextOffset() != lasts[i] + 1) {
+                    throw new IOException("staged segment " + SegmentFileNames.filenamePrefix(bases[i])
+                            + " ends at offset " + (segment.nextOffset() - 1) + ", the source listed " + lasts[i]);
                 }
                 segment.onBecomeInactive();
                 segment.mapIndexesReadOnly();

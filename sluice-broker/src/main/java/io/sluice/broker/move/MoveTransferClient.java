@@ -112,7 +112,7 @@ public final class MoveTransferClient {
                 progress.phase(TransferPhase.DONE);
                 return emptyLocalLog.logEndOffset();
             }
-            try (StagingArea staging = StagingArea.open(partitionDir, codec);
+            try (StagingArea staging = StagingArea.open(partitionDir, codec, emptyLocalLog.config());
                     StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
                 this.flusher = flusher;
                 transferId = staging.transferId();

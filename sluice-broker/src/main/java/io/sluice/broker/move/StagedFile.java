@@ -1,7 +1,9 @@
 package io.sluice.broker.move;
 
+import io.sluice.log.LogConfig;
 import io.sluice.log.producer.ProducerSnapshotFile;
 import io.sluice.log.segment.BatchStreamCheck;
+import io.sluice.log.segment.SegmentIndexBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,7 +17,8 @@ import org.apache.kafka.common.protocol.Errors;
  * also passed their own CRC-32C and offset checks (a batch cut by a chunk boundary is checked once its rest lands).
  * A segment's batches are checked on the bytes as they arrive ({@link #arrived}, a {@link BatchStreamCheck}), never
  * read back, and the result is taken only once the chunk's checksum matched ({@link #accept}); a rejected chunk
- * rewinds the check to the last verified batch. What lies beyond {@link #verified()} in the file is never trusted
+ * rewinds the check to the last verified batch. The batches taken are indexed as they are taken
+ * ({@link SegmentIndexBuilder}, the index files beside the staged {@code .log}), so installing needs no second pass. What lies beyond {@link #verified()} in the file is never trusted
  * and is overwritten or truncated.
  *
  * <p>Not thread-safe; used by the transfer thread only.
@@ -30,16 +33,27 @@ final class StagedFile implements AutoCloseable {
     private final BatchStreamCheck check;
     /** Reads verified bytes back into {@link #check} after a rejected chunk or a restart; shared by a transfer's files. */
     private final ByteBuffer rereadBuffer;
+    /** The indexes of a segment's verified batches (null for the producer snapshot). */
+    private final SegmentIndexBuilder indexes;
 
     private FileChannel channel;
     private long verified;
     private long batchesVerified;
     private long nextOffsetAtLeast;
     private long highWater;
+    /** Set by the flusher thread; read after waiting for it. */
+    private volatile boolean forced;
 
     private StagedFile(
-            Path path, boolean segment, long fileOffset, long expectedSize, long lastOffset, ByteBuffer rereadBuffer) {
+            Path path,
+            boolean segment,
+            long fileOffset,
+            long expectedSize,
+            long lastOffset,
+            ByteBuffer rereadBuffer,
+            SegmentIndexBuilder indexes) {
         this.path = path;
+        this.indexes = indexes;
         this.segment = segment;
         this.fileOffset = fileOffset;
         this.expectedSize = expectedSize;
@@ -54,10 +68,19 @@ final class StagedFile implements AutoCloseable {
      * offset checks, as a restarted target must: nothing in the file was fsynced before the crash.
      *
      * @param rereadBuffer a direct buffer the transfer's files share for reading their own bytes back
+     * @param logConfig    the partition's configuration: its installed segments use its index interval and size cap
      */
-    static StagedFile segment(Path path, long baseOffset, long lastOffset, long expectedSize, ByteBuffer rereadBuffer)
+    static StagedFile segment(
+            Path path,
+            long baseOffset,
+            long lastOffset,
+            long expectedSize,
+            ByteBuffer rereadBuffer,
+            LogConfig logConfig)
             throws IOException {
-        StagedFile file = new StagedFile(path, true, baseOffset, expectedSize, lastOffset, rereadBuffer);
+        SegmentIndexBuilder indexes = SegmentIndexBuilder.start(
+                path.getParent(), baseOffset, logConfig.indexIntervalBytes(), logConfig.maxIndexSizeBytes());
+        StagedFile file = new StagedFile(path, true, baseOffset, expectedSize, lastOffset, rereadBuffer, indexes);
         file.open();
         file.rereadIntoCheck(Math.min(file.channel.size(), expectedSize));
         file.verified = file.check.checkedUpTo();
@@ -68,7 +91,7 @@ final class StagedFile implements AutoCloseable {
 
     /** Opens (creating) the staged producer snapshot; a complete one that parses is kept, anything else dropped. */
     static StagedFile producerSnapshot(Path path, long snapshotOffset, long expectedSize) throws IOException {
-        StagedFile file = new StagedFile(path, false, snapshotOffset, expectedSize, -1, null);
+        StagedFile file = new StagedFile(path, false, snapshotOffset, expectedSize, -1, null, null);
         file.open();
         if (file.channel.size() == expectedSize) {
             try {
@@ -205,10 +228,11 @@ final class StagedFile implements AutoCloseable {
         commitCheck();
     }
 
-    /** Takes the check's last good batch boundary as this file's. */
+    /** Takes the check's last good batch boundary as this file's, and indexes the batches below it. */
     private void commitCheck() {
         batchesVerified = check.checkedUpTo();
         nextOffsetAtLeast = check.nextOffsetAtLeast();
+        check.drainChecked(indexes);
     }
 
     /** Rewinds the batch check to the last verified batch and feeds it the file's bytes from there to {@code end}. */
@@ -223,13 +247,23 @@ final class StagedFile implements AutoCloseable {
             }
             rereadBuffer.flip();
             check.accept(rereadBuffer);
+            check.drainChecked(indexes); // every batch passing here lies below what this file already verified
             at += read;
         }
     }
 
-    /** Flushes a complete file to disk before it is installed. */
+    /** Writes a complete segment's index files and flushes the file and them to disk before it is installed. */
     void force() throws IOException {
+        if (indexes != null) {
+            indexes.persist();
+        }
         channel.force(true);
+        forced = true;
+    }
+
+    /** Whether {@link #force()} ran since this file was opened. */
+    boolean isForced() {
+        return forced;
     }
 
     @Override

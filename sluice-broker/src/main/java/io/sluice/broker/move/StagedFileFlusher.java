@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +21,9 @@ import org.slf4j.LoggerFactory;
  */
 final class StagedFileFlusher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StagedFileFlusher.class);
+
+    /** Bound on waiting for a running force at close: an fsync of one segment. */
+    private static final long CLOSE_WAIT_MS = 30_000;
 
     private final String name;
     private ExecutorService thread;
@@ -62,11 +66,22 @@ final class StagedFileFlusher implements AutoCloseable {
         }
     }
 
-    /** Stops the thread once the forces already started are done. */
+    /**
+     * Stops the thread and waits for the forces already started (a force writes the segment's index files into
+     * staging, which a failed or cancelled transfer deletes next), at most {@link #CLOSE_WAIT_MS}.
+     */
     @Override
     public void close() {
-        if (thread != null) {
-            thread.shutdown();
+        if (thread == null) {
+            return;
+        }
+        thread.shutdown();
+        try {
+            if (!thread.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                LOG.warn("a force of {} staging still runs after {} ms", name, CLOSE_WAIT_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

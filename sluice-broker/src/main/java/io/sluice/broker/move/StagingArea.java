@@ -1,5 +1,6 @@
 package io.sluice.broker.move;
 
+import io.sluice.log.LogConfig;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.ship.StagedLog;
@@ -29,6 +30,8 @@ final class StagingArea implements AutoCloseable {
 
     private final Path dir;
     private final MoveCodec codec;
+    /** The partition's configuration: staged segments are indexed as its installed segments are. */
+    private final LogConfig logConfig;
     /** Staged files read their own verified bytes back through it (after a rejected chunk or a restart). */
     private final ByteBuffer rereadBuffer = ByteBuffer.allocateDirect(REREAD_BUFFER_BYTES);
 
@@ -36,18 +39,22 @@ final class StagingArea implements AutoCloseable {
     private MoveSegmentList manifest;
     private long transferId;
 
-    private StagingArea(Path dir, MoveCodec codec) {
+    private StagingArea(Path dir, MoveCodec codec, LogConfig logConfig) {
         this.dir = dir;
         this.codec = codec;
+        this.logConfig = logConfig;
     }
 
     static Path dirOf(Path partitionDir) {
         return partitionDir.resolve(DIR_NAME);
     }
 
-    /** Opens (creating) the staging area of {@code partitionDir}; an unreadable manifest discards what is there. */
-    static StagingArea open(Path partitionDir, MoveCodec codec) throws IOException {
-        StagingArea area = new StagingArea(dirOf(partitionDir), codec);
+    /**
+     * Opens (creating) the staging area of {@code partitionDir}, whose log has {@code logConfig}; an unreadable
+     * manifest discards what is there.
+     */
+    static StagingArea open(Path partitionDir, MoveCodec codec, LogConfig logConfig) throws IOException {
+        StagingArea area = new StagingArea(dirOf(partitionDir), codec, logConfig);
         Files.createDirectories(area.dir);
         Path manifestFile = area.dir.resolve(MANIFEST_FILE);
         if (Files.exists(manifestFile)) {
@@ -92,10 +99,12 @@ final class StagingArea implements AutoCloseable {
                     Files.delete(path);
                 }
                 open = StagedFile.segment(
-                        path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], rereadBuffer);
+                        path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], rereadBuffer, logConfig);
             }
             files.add(open);
             keep.add(path);
+            keep.add(SegmentFileNames.indexFile(dir, base));
+            keep.add(SegmentFileNames.timeIndexFile(dir, base));
         }
         if (listing.producerSnapshotOffset >= 0) {
             Path path = SegmentFileNames.snapshotFile(dir, listing.producerSnapshotOffset);
@@ -159,8 +168,8 @@ final class StagingArea implements AutoCloseable {
                 throw new IllegalStateException("staged file " + file.path() + " holds " + file.verified() + " of "
                         + file.expectedSize() + " bytes");
             }
-            if (!file.isSegment()) {
-                file.force();
+            if (!file.isSegment() || !file.isForced()) {
+                file.force(); // a segment complete when its staging was reopened was not flushed by the transfer
             }
         }
         closeFiles();
@@ -172,7 +181,8 @@ final class StagingArea implements AutoCloseable {
                 manifest.logStartOffset,
                 manifest.boundaryOffset,
                 manifest.epochEntries(),
-                manifest.producerSnapshotOffset);
+                manifest.producerSnapshotOffset,
+                true);
     }
 
     private void closeFiles() throws IOException {

@@ -11,6 +11,9 @@ import io.sluice.broker.security.SaslApis;
 import io.sluice.log.LogConfig;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
+import io.sluice.log.segment.BatchScanner;
+import io.sluice.log.segment.LogSegment;
+import io.sluice.log.segment.SegmentFileNames;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -140,9 +143,37 @@ final class MoveFixtures {
                     -1L,
                     Files.mismatch(source.dir().resolve(name), target.dir().resolve(name)),
                     "segment " + name + " differs");
+            assertIndexedAsRecovered(target, base);
             compared++;
         }
         assertEquals(compared + 1, target.segmentCount(), "installed segments plus the new active one");
+    }
+
+    /**
+     * The installed segment's index files (written as its chunks landed) are the ones the log's own recovery builds
+     * from a copy of its {@code .log}.
+     */
+    private static void assertIndexedAsRecovered(PartitionLog target, long base) throws IOException {
+        Path copy = Files.createTempDirectory(target.dir().getParent(), "recovered");
+        Files.copy(SegmentFileNames.logFile(target.dir(), base), SegmentFileNames.logFile(copy, base));
+        LogSegment recovered = LogSegment.openExisting(
+                copy,
+                base,
+                target.config().indexIntervalBytes(),
+                target.config().maxIndexSizeBytes());
+        try {
+            assertEquals(null, recovered.recover(new BatchScanner(), true).problem());
+        } finally {
+            recovered.close();
+        }
+        for (Path index :
+                new Path[] {SegmentFileNames.indexFile(copy, base), SegmentFileNames.timeIndexFile(copy, base)}) {
+            Path installed = target.dir().resolve(index.getFileName());
+            assertEquals(-1L, Files.mismatch(index, installed), installed + " differs from the recovered index");
+            Files.delete(index);
+        }
+        Files.delete(SegmentFileNames.logFile(copy, base));
+        Files.delete(copy);
     }
 
     /** A source broker: the move handler behind a real Kafka listener on 127.0.0.1. */

@@ -7,6 +7,7 @@ import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD
 import io.sluice.log.batch.BatchFraming;
 import io.sluice.record.batch.RecordBatchView;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -14,11 +15,19 @@ import java.util.zip.CRC32C;
  * each batch's framing ({@link BatchFraming}), that its offsets rise and stay within {@code [nextOffsetAtLeast,
  * lastOffset]}, and its CRC-32C, computed on the bytes as they are handed in, so a file being received is checked
  * without being read back. Holds one batch header (61 bytes) and a running CRC; a forged length costs nothing.
- * After the first problem it ignores further bytes until {@link #restart}.
+ * After the first problem it ignores further bytes until {@link #restart}. The batches that passed are kept (position,
+ * size, last offset and largest timestamp: 28 bytes each) until {@link #drainChecked} hands them on, so whoever takes
+ * the outcome can index them without reading the file again.
  *
  * <p>Not thread-safe; one per file being received.
  */
 public final class BatchStreamCheck {
+    /** Takes the batches that passed, in file order. */
+    public interface CheckedBatchSink {
+        void checked(long position, int sizeInBytes, long lastOffset, long maxTimestamp);
+    }
+
+    private static final int INITIAL_CHECKED_CAPACITY = 64;
     private final ByteBuffer header = ByteBuffer.allocate(RECORD_BATCH_OVERHEAD);
     private final RecordBatchView batch = new RecordBatchView().wrap(header, 0);
     private final CRC32C crc = new CRC32C();
@@ -37,6 +46,17 @@ public final class BatchStreamCheck {
     private String problem;
     private long problemAt = -1;
     private long batches;
+
+    /** Batches that passed since the last {@link #drainChecked} or {@link #restart}: start positions, ... */
+    private long[] checkedPositions = new long[INITIAL_CHECKED_CAPACITY];
+    /** ... sizes, ... */
+    private int[] checkedSizes = new int[INITIAL_CHECKED_CAPACITY];
+    /** ... last offsets ... */
+    private long[] checkedLastOffsets = new long[INITIAL_CHECKED_CAPACITY];
+    /** ... and largest timestamps. */
+    private long[] checkedMaxTimestamps = new long[INITIAL_CHECKED_CAPACITY];
+
+    private int checkedCount;
 
     /**
      * @param fileSize   the file's full size: no batch may run past it
@@ -59,6 +79,7 @@ public final class BatchStreamCheck {
         bodyLeft = -1;
         problem = null;
         problemAt = -1;
+        checkedCount = 0;
         return this;
     }
 
@@ -121,10 +142,39 @@ public final class BatchStreamCheck {
             return;
         }
         nextOffsetAtLeast = batch.lastOffset() + 1;
+        keepChecked(batchStart, (int) (position - batchStart), batch.lastOffset(), batch.maxTimestamp());
         checkedUpTo = position;
         batches++;
         header.clear();
         bodyLeft = -1;
+    }
+
+    private void keepChecked(long batchStart, int size, long lastOffset, long maxTimestamp) {
+        int n = checkedCount;
+        if (n == checkedPositions.length) {
+            int capacity = n * 2;
+            checkedPositions = Arrays.copyOf(checkedPositions, capacity);
+            checkedSizes = Arrays.copyOf(checkedSizes, capacity);
+            checkedLastOffsets = Arrays.copyOf(checkedLastOffsets, capacity);
+            checkedMaxTimestamps = Arrays.copyOf(checkedMaxTimestamps, capacity);
+        }
+        checkedPositions[n] = batchStart;
+        checkedSizes[n] = size;
+        checkedLastOffsets[n] = lastOffset;
+        checkedMaxTimestamps[n] = maxTimestamp;
+        checkedCount = n + 1;
+    }
+
+    /**
+     * Hands every batch that passed since the last call (or {@link #restart}) to {@code sink}, in file order, and
+     * forgets them: all of them lie below {@link #checkedUpTo()}.
+     */
+    public void drainChecked(CheckedBatchSink sink) {
+        int n = checkedCount;
+        checkedCount = 0;
+        for (int i = 0; i < n; i++) {
+            sink.checked(checkedPositions[i], checkedSizes[i], checkedLastOffsets[i], checkedMaxTimestamps[i]);
+        }
     }
 
     private void fail(long batchStart, String why) {

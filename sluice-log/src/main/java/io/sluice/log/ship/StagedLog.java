@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * Verified files in a staging directory, ready to become a partition log (see
- * {@code PartitionLog.installStaged}): {@code <base>.log} for each segment (whole batches, every CRC checked) and
- * optionally {@code <offset>.snapshot}. Immutable; thread-safe.
+ * {@code PartitionLog.installStaged}): {@code <base>.log} for each segment (whole batches, every CRC checked), with
+ * its {@code .index} and {@code .timeindex} when {@code indexed}, and optionally {@code <offset>.snapshot}.
+ * Immutable; thread-safe.
  *
  * @param stagingDir             directory holding the files; on the same file system as the log (renames are atomic)
  * @param baseOffsets            segment base offsets, increasing
@@ -16,6 +17,9 @@ import java.util.List;
  * @param boundaryOffset         where the installed log ends and follower fetch continues
  * @param epochs                 leader epochs starting below the boundary, oldest first
  * @param producerSnapshotOffset offset of the staged producer snapshot, or -1 when none was shipped
+ * @param indexed                whether each segment's index files were written beside it from its checked batches
+ *                               (the install then only loads them); otherwise the install builds them by reading
+ *                               every batch header
  */
 public record StagedLog(
         Path stagingDir,
@@ -24,7 +28,8 @@ public record StagedLog(
         long logStartOffset,
         long boundaryOffset,
         List<EpochEntry> epochs,
-        long producerSnapshotOffset) {
+        long producerSnapshotOffset,
+        boolean indexed) {
 
     public StagedLog {
         if (baseOffsets.length != lastOffsets.length) {

@@ -1,5 +1,6 @@
 package io.sluice.log.ship;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +9,9 @@ import io.sluice.log.LogConfig;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
 import io.sluice.log.epoch.EpochEntry;
+import io.sluice.log.segment.BatchStreamCheck;
+import io.sluice.log.segment.SegmentFileNames;
+import io.sluice.log.segment.SegmentIndexBuilder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,6 +36,7 @@ class ShipAndInstallTest {
     private static LogConfig config() {
         return LogConfig.builder()
                 .segmentBytes(1024)
+                .indexIntervalBytes(100)
                 .fileDeleteDelayMs(0)
                 .retentionMs(1)
                 .build();
@@ -132,8 +137,8 @@ class ShipAndInstallTest {
                 Files.copy(source.dir().resolve(name), staging.resolve(name), StandardCopyOption.REPLACE_EXISTING);
             }
             List<EpochEntry> epochs = view.epochs();
-            target.installStaged(
-                    new StagedLog(staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), epochs, -1));
+            target.installStaged(new StagedLog(
+                    staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), epochs, -1, false));
 
             assertEquals(view.boundaryOffset(), target.logEndOffset());
             assertEquals(epochs, target.leaderEpochs());
@@ -142,7 +147,8 @@ class ShipAndInstallTest {
             assertEquals(source.logEndOffset(), target.logEndOffset());
             assertThrows(
                     IllegalStateException.class,
-                    () -> target.installStaged(new StagedLog(staging, new long[0], new long[0], 0, 0, List.of(), -1)));
+                    () -> target.installStaged(
+                            new StagedLog(staging, new long[0], new long[0], 0, 0, List.of(), -1, false)));
         }
     }
 
@@ -166,12 +172,109 @@ class ShipAndInstallTest {
                             0,
                             first.lastOffset() + 1,
                             List.of(),
-                            -1)));
+                            -1,
+                            false)));
             assertEquals(0, target.logEndOffset());
             assertEquals(1, target.segmentCount());
             target.appendAsLeader(batch(0), 0, NOW);
             assertEquals(1, target.logEndOffset());
         }
+    }
+
+    @Test
+    void shouldInstallIndexedStagedSegmentsAndRebuildAnIndexThatDoesNotHoldUp() throws Exception {
+        try (PartitionLog source = fill(log("source"));
+                PartitionLog target = log("target");
+                ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
+            Path staging = Files.createDirectories(root.resolve("target").resolve("staging"));
+            long[] bases = new long[view.segments().size()];
+            long[] lasts = new long[bases.length];
+            for (int i = 0; i < bases.length; i++) {
+                bases[i] = view.segments().get(i).baseOffset();
+                lasts[i] = view.segments().get(i).lastOffset();
+                stageWithIndexes(source, staging, bases[i]);
+            }
+            assertTrue(bases.length >= 2, "the fill makes several segments");
+            byte[] firstIndex = Files.readAllBytes(SegmentFileNames.indexFile(staging, bases[0]));
+            Path damaged = SegmentFileNames.indexFile(staging, bases[1]);
+            byte[] secondIndex = Files.readAllBytes(damaged);
+            assertTrue(firstIndex.length > 0 && secondIndex.length > 0, "the segments have index entries");
+            byte[] garbage = secondIndex.clone();
+            java.util.Arrays.fill(garbage, (byte) 0x7F);
+            Files.write(damaged, garbage);
+
+            target.installStaged(new StagedLog(
+                    staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), view.epochs(), -1, true));
+
+            assertEquals(view.boundaryOffset(), target.logEndOffset());
+            assertArrayEquals(
+                    firstIndex,
+                    Files.readAllBytes(SegmentFileNames.indexFile(target.dir(), bases[0])),
+                    "an index that holds up is taken as staged");
+            assertArrayEquals(
+                    secondIndex,
+                    Files.readAllBytes(SegmentFileNames.indexFile(target.dir(), bases[1])),
+                    "a damaged index is rebuilt from the segment");
+            assertEquals(readAll(source, 0), readAll(target, 0));
+            for (long offset = 0; offset < view.boundaryOffset(); offset += 7) {
+                assertEquals(
+                        source.read(offset, 1, Long.MAX_VALUE).position(),
+                        target.read(offset, 1, Long.MAX_VALUE).position(),
+                        "offset " + offset + " is found at the same place");
+            }
+        }
+    }
+
+    @Test
+    void shouldLeaveTheLogEmptyWhenAnIndexedStagedSegmentEndsShort() throws Exception {
+        try (PartitionLog source = fill(log("source"));
+                PartitionLog target = log("target");
+                ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
+            Path staging = Files.createDirectories(root.resolve("target").resolve("staging"));
+            ClosedSegment first = view.segments().get(0);
+            stageWithIndexes(source, staging, first.baseOffset());
+            Path log = SegmentFileNames.logFile(staging, first.baseOffset());
+            byte[] bytes = Files.readAllBytes(log);
+            Files.write(log, java.util.Arrays.copyOf(bytes, bytes.length - 7));
+
+            assertThrows(
+                    java.io.IOException.class,
+                    () -> target.installStaged(new StagedLog(
+                            staging,
+                            new long[] {first.baseOffset()},
+                            new long[] {first.lastOffset()},
+                            0,
+                            first.lastOffset() + 1,
+                            List.of(),
+                            -1,
+                            true)));
+            assertEquals(0, target.logEndOffset());
+            assertEquals(1, target.segmentCount());
+            target.appendAsLeader(batch(0), 0, NOW);
+            assertEquals(1, target.logEndOffset());
+        }
+    }
+
+    /**
+     * Copies a closed segment's {@code .log} into {@code staging} and indexes it there as a move's target does: its
+     * bytes through a {@link BatchStreamCheck} into a {@link SegmentIndexBuilder}.
+     */
+    private static void stageWithIndexes(PartitionLog source, Path staging, long base) throws Exception {
+        Path log = Files.copy(
+                SegmentFileNames.logFile(source.dir(), base),
+                SegmentFileNames.logFile(staging, base),
+                StandardCopyOption.REPLACE_EXISTING);
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(log));
+        BatchStreamCheck check = new BatchStreamCheck(bytes.remaining(), Long.MAX_VALUE).restart(0, base);
+        SegmentIndexBuilder indexes = SegmentIndexBuilder.start(
+                staging,
+                base,
+                source.config().indexIntervalBytes(),
+                source.config().maxIndexSizeBytes());
+        check.accept(bytes);
+        assertEquals(null, check.problem());
+        check.drainChecked(indexes);
+        indexes.persist();
     }
 
     private static ByteBuffer readAll(PartitionLog log, long from) throws Exception {
