@@ -12,11 +12,15 @@
 #   ROUNDS (2) BROKER_HEAP (1g) STEP_TIMEOUT (600 s per tool run)
 #   CONFIGS ("sluice-plaintext sluice-sasl_ssl kafka-sasl_ssl kafka-plaintext")
 #   KEEP_DATA (0; 1 keeps the run directory under target/)
+#   PRODUCER_EXTRA, CONSUMER_EXTRA (nothing; more client settings, space separated key=value, e.g. small fetches of
+#     many partitions: PARTITIONS=50 PRODUCER_EXTRA="batch.size=1024" CONSUMER_EXTRA="max.partition.fetch.bytes=1024")
+#   BROKER_JVM_EXTRA (nothing; JVM options added to both brokers, e.g. to profile:
+#     "-XX:StartFlightRecording=filename=/tmp/broker.jfr,settings=profile")
 # Needs: JDK 17 (java, keytool), Maven (Kafka's jars), python3, coreutils timeout. Sluice must be built:
 #   mvn -B -q package -DskipTests
 set -euo pipefail
 
-case "${1:-}" in -h|--help) sed -n '2,16p' "$0"; exit 0 ;; "") ;; *) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,20p' "$0"; exit 0 ;; "") ;; *) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;; esac
 
 RECORDS="${RECORDS:-1000000}"
 RECORD_SIZE="${RECORD_SIZE:-100}"
@@ -46,6 +50,7 @@ RUN_NAME=security KEEP_DATA="${KEEP_DATA:-0}" BROKERS=1 KAFKA_MODE=combined SESS
 # shellcheck source=cluster-lib.sh
 source "$SCRIPT_DIR/cluster-lib.sh"
 KEYTOOL="${JAVA_HOME:+$JAVA_HOME/bin/}keytool"
+if [[ -n "${BROKER_JVM_EXTRA:-}" ]]; then read -r -a extra_opts <<<"$BROKER_JVM_EXTRA"; BROKER_JVM_OPTS+=("${extra_opts[@]}"); fi
 TOOL=("$JAVA" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*")
 
 # A CA, a broker key and certificate for 127.0.0.1 signed by it (PKCS12), and a trust store holding the CA.
@@ -179,7 +184,7 @@ run_config() { # round name
     if run_step "$STEP_TIMEOUT" "$out" "${TOOL[@]}" org.apache.kafka.tools.ProducerPerformance --topic "$topic" \
         --num-records "$RECORDS" --record-size "$RECORD_SIZE" --throughput -1 --producer.config "$client" \
         --producer-props "bootstrap.servers=$BOOTSTRAP" "compression.type=$COMPRESSION" "linger.ms=$LINGER_MS" \
-        "acks=$ACKS"; then
+        "acks=$ACKS" ${PRODUCER_EXTRA:-}; then
       after="$(cpu_ticks "$BROKER_PID")"
       local summary
       summary="$(grep -E "^$RECORDS records sent" "$out" | tail -n 1 || true)"
@@ -192,9 +197,12 @@ run_config() { # round name
         log "$name: no summary line in producer output:"; tail -n 20 "$out" >&2
       fi
       out="$RUN_DIR/$name-$round-consumer.out"
+      local consumer="$RUN_DIR/$name-consumer.properties"
+      cp "$client" "$consumer"
+      if [[ -n "${CONSUMER_EXTRA:-}" ]]; then tr ' ' '\n' <<<"$CONSUMER_EXTRA" >> "$consumer"; fi
       before="$(cpu_ticks "$BROKER_PID")"
       if run_step "$STEP_TIMEOUT" "$out" "${TOOL[@]}" org.apache.kafka.tools.ConsumerPerformance \
-          --bootstrap-server "$BOOTSTRAP" --consumer.config "$client" --topic "$topic" --messages "$RECORDS" \
+          --bootstrap-server "$BOOTSTRAP" --consumer.config "$consumer" --topic "$topic" --messages "$RECORDS" \
           --timeout 60000 --group "perf-$name-$round-$$"; then
         after="$(cpu_ticks "$BROKER_PID")"
         local row
@@ -239,7 +247,7 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ 
 echo
 echo "Security comparison, $STARTED to $(date -u +%H:%MZ), $(nproc) cores ($CPU), $("$JAVA" -version 2>&1 | head -n 1)"
 echo "Settings: $RECORDS records x $RECORD_SIZE B, $PARTITIONS partitions (RF 1), compression.type=$COMPRESSION"
-echo "linger.ms=$LINGER_MS acks=$ACKS; ConsumerPerformance fetch-time rates; SASL/PLAIN over TLS (JDK engine both);"
+echo "linger.ms=$LINGER_MS acks=$ACKS ${PRODUCER_EXTRA:-}; consumer ${CONSUMER_EXTRA:-defaults}; ConsumerPerformance fetch-time rates; SASL/PLAIN over TLS (JDK engine both);"
 echo "broker JVM ${BROKER_JVM_OPTS[*]}; $ROUNDS rounds, order alternating; load average before $LOAD_BEFORE, after $LOAD_AFTER."
 echo
 python3 - "$RUN_DIR/results" <<'PY'

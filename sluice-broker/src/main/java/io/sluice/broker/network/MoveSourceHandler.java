@@ -17,13 +17,14 @@ import io.sluice.broker.move.MoveFrameDescriptor;
 import io.sluice.broker.move.MoveSource;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Puts the source side of partition moves ({@link MoveSource}) on the Kafka listener as private API
  * {@link MoveFrameDescriptor#API_KEY}: hands it each request frame and writes its answer: size, correlation id,
- * header length, header, then the file range by sendfile ({@link SegmentFileRegion}), or under TLS in chunks that the
- * SslHandler encrypts ({@link SegmentChunkedInput}). Answers a throttle holds back keep the connection's request order.
+ * header length, header, then the file range by sendfile ({@link SegmentFileRegion}), or under TLS all of it in chunks
+ * that the SslHandler encrypts ({@link SegmentChunkedInput}). Answers a throttle holds back keep the connection's request order.
  *
  * <p>Thread-safe: called on the request threads; the only state is a per-connection attribute.
  */
@@ -53,13 +54,17 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
         head.writeBytes(header);
         Runnable write = () -> {
             // A chunk that fails to go out ends the transfer connection (exceptionCaught); the target resumes.
-            ctx.write(head).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
-            if (length > 0) {
-                // sendfile cannot pass through TLS: there the bytes are read in chunks and encrypted
-                ctx.write(
-                                ctx.pipeline().get(SslHandler.class) == null
-                                        ? new SegmentFileRegion(answer.file(), answer.position(), length)
-                                        : new SegmentChunkedInput(answer.file(), answer.position(), length))
+            if (length == 0) {
+                ctx.write(head).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+            } else if (ctx.pipeline().get(SslHandler.class) == null) {
+                ctx.write(head).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+                ctx.write(new SegmentFileRegion(answer.file(), answer.position(), length))
+                        .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+            } else {
+                // sendfile cannot pass through TLS: there the head and the bytes are read into whole chunks and
+                // encrypted from them
+                ctx.write(new SegmentChunkedInput(
+                                List.of(head, new FileSliceRecords(answer.file(), answer.position(), length))))
                         .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             }
             ctx.flush();

@@ -229,10 +229,10 @@ public final class NetworkServer implements AutoCloseable {
     }
 
     /**
-     * The TLS handler of a connection. It takes up to a whole {@link SegmentChunkedInput} chunk per wrap: with
-     * Netty's default (16 KiB) the JDK engine's TLS 1.3 records left a remainder in front of each next piece, which
-     * Netty coalesces by copying, so three quarters of a fetch's record bytes were copied once more before the
-     * engine's own copy; now only the first chunk after an answer's fields is (SegmentChunkedInputTlsCopyTest).
+     * The TLS handler of a connection. It takes a whole {@link SegmentChunkedInput} chunk per wrap: with Netty's
+     * default (16 KiB) the JDK engine's TLS 1.3 records left a remainder in front of each next piece, which Netty
+     * coalesces by copying. With whole chunks, each holding fields and record bytes together, no record byte is
+     * copied before the engine's own copy (SegmentChunkedInputTlsCopyTest).
      */
     static SslHandler tlsHandler(SSLEngine engine) {
         SslHandler tls = new SslHandler(engine);

@@ -11,9 +11,10 @@ import org.apache.kafka.common.record.MemoryRecords;
 
 /**
  * Serializes one response into an ordered list of parts: pooled buffers for the protocol fields,
- * and a {@link SegmentFileRegion} wherever a records field is a {@link FileSliceRecords} (a
- * {@link SegmentChunkedInput} on TLS connections). The parts are written to the channel in order, so the record
- * bytes of a fetch never enter the heap.
+ * and a {@link SegmentFileRegion} wherever a records field is a {@link FileSliceRecords}. On a TLS connection an
+ * answer with file ranges is instead one {@link SegmentChunkedInput} of its fields and ranges, cut into whole chunks
+ * for the SSLEngine. The parts are written to the channel in order, so the record bytes of a fetch never enter the
+ * heap.
  *
  * <p>Not thread-safe; one per response being written.
  */
@@ -29,8 +30,9 @@ public final class ResponseWritable implements Writable {
     }
 
     /**
-     * @param zeroCopy false on a TLS connection, where the bytes must pass through the SSLEngine: a records field then
-     *                 becomes a {@link SegmentChunkedInput} (file to one pooled direct buffer per chunk, no other copy)
+     * @param zeroCopy false on a TLS connection, where the bytes must pass through the SSLEngine: an answer with
+     *                 records fields then becomes a {@link SegmentChunkedInput} (fields and file bytes into one pooled
+     *                 direct buffer per chunk, no other copy)
      */
     public ResponseWritable(ByteBufAllocator allocator, int fieldBytesHint, boolean zeroCopy) {
         this.allocator = allocator;
@@ -41,13 +43,28 @@ public final class ResponseWritable implements Writable {
 
     /** Hands the parts over to the caller, who writes and thereby releases them. */
     public List<Object> finish() {
-        if (current.isReadable()) {
-            parts.add(current);
-        } else {
-            current.release();
+        if (zeroCopy || parts.isEmpty()) {
+            if (current.isReadable()) {
+                parts.add(current);
+            } else {
+                current.release();
+            }
+            current = null;
+            return parts;
         }
+        addFieldsWritten();
+        current.release();
         current = null;
-        return parts;
+        List<Object> pieces = List.copyOf(parts);
+        parts.clear();
+        return List.of(new SegmentChunkedInput(pieces));
+    }
+
+    /** Under TLS: the fields written since the last records field, as a slice of the one fields buffer. */
+    private void addFieldsWritten() {
+        if (current.isReadable()) {
+            parts.add(current.readRetainedSlice(current.readableBytes()));
+        }
     }
 
     /** Releases everything written so far, when the response is abandoned. */
@@ -127,12 +144,14 @@ public final class ResponseWritable implements Writable {
             if (slice.sizeInBytes() == 0) {
                 return;
             }
-            parts.add(current);
-            parts.add(
-                    zeroCopy
-                            ? new SegmentFileRegion(slice.channel(), slice.position(), slice.sizeInBytes())
-                            : new SegmentChunkedInput(slice.channel(), slice.position(), slice.sizeInBytes()));
-            current = allocator.directBuffer(fieldBufferCapacity);
+            if (zeroCopy) {
+                parts.add(current);
+                parts.add(new SegmentFileRegion(slice.channel(), slice.position(), slice.sizeInBytes()));
+                current = allocator.directBuffer(fieldBufferCapacity);
+            } else {
+                addFieldsWritten();
+                parts.add(slice);
+            }
         } else if (records instanceof MemoryRecords memory) {
             current.writeBytes(memory.buffer().duplicate());
         } else {

@@ -1,368 +1,163 @@
 package io.sluice.broker.network;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.AbstractByteBufAllocator;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.stream.ChunkedInput;
-import io.netty.handler.stream.ChunkedWriteHandler;
-import io.netty.util.ReferenceCountUtil;
-import io.netty.util.internal.PlatformDependent;
 import io.sluice.testkit.security.TestSecurity;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLEngineResult;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLSession;
-import javax.net.ssl.TrustManagerFactory;
+import java.util.function.BiFunction;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
+import org.apache.kafka.common.record.BaseRecords;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The copy count of a fetch on a TLS connection: a segment range sent through {@link SegmentChunkedInput} and the
- * connection's {@link NetworkServer#tlsHandler} over a real JDK engine (handshake with a client engine, certificates
- * made for the test) must reach {@code SSLEngine.wrap} straight from the chunk buffers the file was read into, not
- * from buffers Netty copied them into, except the first chunk after the answer's fields. So past that chunk the record
- * bytes are read once from the file and then copied only by the JDK engine into its TLS record (and encrypted there).
- * Which bytes came from where is told by their native address.
+ * The copy count of a fetch on a TLS connection: fetch answers sent as the broker sends them ({@link ResponseSender}
+ * through the connection's {@link NetworkServer#tlsHandler} and a real JDK engine, see {@link TlsCopyHarness}) must
+ * hand {@code SSLEngine.wrap} every record byte in the memory the segment file read put it in: read once from the file,
+ * then copied only by the engine into its TLS record (and encrypted there), for one large partition as for many small
+ * ones (where Netty's SslHandler used to coalesce each partition's fields and records by copying them). The client
+ * must decrypt exactly the bytes Kafka's serialization of the same answer gives.
  */
 class SegmentChunkedInputTlsCopyTest {
-    private static final int SEGMENT_BYTES = 2 << 20;
-    /** A fetch answer's fields (header, topic, partition) in front of its records. */
-    private static final int FIELD_BYTES = 60;
+    private static final short VERSION = ApiKeys.FETCH.latestVersion();
+    private static final int WRAP = SegmentChunkedInput.CHUNK_BYTES;
+
+    @TempDir
+    static Path storesDir;
+
+    private static TestSecurity security;
 
     @TempDir
     Path dir;
 
+    @BeforeAll
+    static void makeCertificates() throws Exception {
+        security = TestSecurity.create(storesDir);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"TLSv1.3", "TLSv1.2"})
-    void shouldHandTheEngineTheChunkBuffersWithoutCopyingThem(String protocol) throws Exception {
-        TestSecurity security = TestSecurity.create(dir.resolve("tls"));
-        SSLContext context = context(security, protocol);
-        SSLEngine serverEngine = context.createSSLEngine();
-        serverEngine.setUseClientMode(false);
-        SSLEngine clientEngine = context.createSSLEngine("localhost", 9093);
-        clientEngine.setUseClientMode(true);
-        WrapSources sources = new WrapSources(serverEngine);
-        EmbeddedChannel server = new EmbeddedChannel();
-        server.config().setAllocator(PooledByteBufAllocator.DEFAULT);
-        server.pipeline().addLast(NetworkServer.tlsHandler(sources), new ChunkedWriteHandler());
-        EmbeddedChannel client = new EmbeddedChannel(new SslHandler(clientEngine));
-        for (int i = 0; i < 20 && !sources.handshakeDone(); i++) {
-            pass(client, server);
-            pass(server, client);
-        }
-        assertTrue(sources.handshakeDone(), "handshake completed");
+    void shouldWrapLargeFetchesStraightFromTheFileReads(String protocol) throws Exception {
+        assertFetchesCopiedOnce(protocol, 4, sizes(1, 2 << 20));
+    }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"TLSv1.3", "TLSv1.2"})
+    void shouldWrapManySmallPartitionsStraightFromTheFileReads(String protocol) throws Exception {
+        assertFetchesCopiedOnce(protocol, 4, sizes(50, 200));
+    }
+
+    /**
+     * Record sets at the edges of the chunking: empty, one byte, exactly the wrap size and one over, one that fills a
+     * chunk with the fields before it, and a last one of 77 bytes, as when a fetch's max bytes cuts a batch short.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"TLSv1.3", "TLSv1.2"})
+    void shouldWrapRecordSetsAtTheChunkEdgesStraightFromTheFileReads(String protocol) throws Exception {
+        assertFetchesCopiedOnce(
+                protocol, 1, List.of(0, 1, 0, WRAP, WRAP + 1, WRAP - 40, 0, 200, WRAP - 1, 3 * WRAP, 77));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TLSv1.3", "TLSv1.2"})
+    void shouldWrapMixedSizesStraightFromTheFileReads(String protocol) throws Exception {
+        Random random = new Random(15);
+        List<Integer> sizes = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            sizes.add(random.nextInt(4) == 0 ? random.nextInt(3 * WRAP) : random.nextInt(600));
+        }
+        assertFetchesCopiedOnce(protocol, 2, sizes);
+    }
+
+    /** Sends {@code fetches} answers, each with a partition per size, all from one segment file. */
+    private void assertFetchesCopiedOnce(String protocol, int fetches, List<Integer> recordSetSizes) throws Exception {
+        int total = recordSetSizes.stream().mapToInt(Integer::intValue).sum();
+        byte[] segmentBytes = new byte[total + 13];
+        new Random(7).nextBytes(segmentBytes);
         Path segment = dir.resolve("00000000000000000000.log");
-        byte[] records = new byte[SEGMENT_BYTES];
-        new Random(7).nextBytes(records);
-        Files.write(segment, records);
-        TrackingAllocator chunks = new TrackingAllocator();
-        sources.countFromNowOn(chunks);
-        try (FileChannel file = FileChannel.open(segment)) {
-            for (int fetch = 0; fetch < 4; fetch++) {
-                ByteBuf fields = server.alloc().directBuffer(FIELD_BYTES);
-                fields.writeZero(FIELD_BYTES);
-                server.write(fields);
-                server.writeAndFlush(new ReadingInto(new SegmentChunkedInput(file, 0, SEGMENT_BYTES), chunks));
-                server.runPendingTasks();
-                Object out;
-                while ((out = server.readOutbound()) != null) {
-                    ReferenceCountUtil.release(out);
-                }
+        Files.write(segment, segmentBytes);
+        Uuid topicId = Uuid.randomUuid();
+        try (TlsCopyHarness tls = TlsCopyHarness.connect(security, protocol)) {
+            FileChannel file = tls.open(segment);
+            long answerBytes = 0;
+            for (int fetch = 0; fetch < fetches; fetch++) {
+                FetchResponseData sent = fetchAnswer(
+                        topicId, recordSetSizes, (position, size) -> new FileSliceRecords(file, 13 + position, size));
+                FetchResponseData expected = fetchAnswer(
+                        topicId,
+                        recordSetSizes,
+                        (position, size) ->
+                                MemoryRecords.readableRecords(ByteBuffer.wrap(segmentBytes, 13 + position, size)
+                                        .slice()));
+                byte[] wire = serialized(expected, fetch);
+                assertArrayEquals(wire, tls.send(sent, VERSION, fetch), "fetch " + fetch + " decrypted as sent");
+                answerBytes += wire.length;
             }
-        }
-        long recordBytes = 4L * SEGMENT_BYTES;
-        assertEquals(recordBytes + 4L * FIELD_BYTES, sources.fromChunks + sources.fromElsewhere, "every byte wrapped");
-        long copiedRecordBytes = sources.fromElsewhere - 4L * FIELD_BYTES;
-        // Netty still coalesces by copying where a wrap crosses from the fields into the first chunk: at most that
-        // chunk per fetch (with its default 16 KiB, 75 % of the record bytes under TLS 1.3, measured 2026-11-27).
-        assertTrue(
-                copiedRecordBytes <= 4L * SegmentChunkedInput.CHUNK_BYTES,
-                protocol + ": " + copiedRecordBytes + " of " + recordBytes
-                        + " record bytes were copied by Netty before the engine");
-        server.finishAndReleaseAll();
-        client.finishAndReleaseAll();
-    }
-
-    private static SSLContext context(TestSecurity security, String protocol) throws Exception {
-        KeyStore keys = load(security.brokerKeyStore());
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(keys, TestSecurity.STORE_PASSWORD.toCharArray());
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(load(security.trustStore()));
-        SSLContext context = SSLContext.getInstance(protocol);
-        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-        return context;
-    }
-
-    private static KeyStore load(Path store) throws Exception {
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            ks.load(in, TestSecurity.STORE_PASSWORD.toCharArray());
-        }
-        return ks;
-    }
-
-    private static void pass(EmbeddedChannel from, EmbeddedChannel to) {
-        Object msg;
-        while ((msg = from.readOutbound()) != null) {
-            to.writeInbound(msg);
-        }
-        to.runPendingTasks();
-        from.runPendingTasks();
-    }
-
-    /** Pooled direct buffers whose address ranges it remembers: the chunks the file is read into. */
-    private static final class TrackingAllocator extends AbstractByteBufAllocator {
-        final List<long[]> ranges = new ArrayList<>();
-
-        TrackingAllocator() {
-            super(true);
-        }
-
-        @Override
-        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-            throw new UnsupportedOperationException("chunks are direct");
-        }
-
-        @Override
-        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-            ByteBuf buffer = PooledByteBufAllocator.DEFAULT.directBuffer(initialCapacity, maxCapacity);
-            ranges.add(new long[] {buffer.memoryAddress(), buffer.memoryAddress() + initialCapacity});
-            return buffer;
-        }
-
-        @Override
-        public boolean isDirectBufferPooled() {
-            return true;
-        }
-
-        boolean contains(long address) {
-            for (long[] r : ranges) {
-                if (address >= r[0] && address < r[1]) {
-                    return true;
-                }
-            }
-            return false;
+            assertEquals(answerBytes, tls.bytesWrapped(), "every byte of the answers wrapped once");
+            long recordBytes = (long) fetches * total;
+            assertEquals(
+                    recordBytes,
+                    tls.bytesWrappedWhereTheFileReadPutThem(),
+                    protocol + ", " + recordSetSizes.size() + " partitions: of " + recordBytes
+                            + " record bytes, this many reached the engine from the memory the file read put them in"
+                            + " (the rest were copied again before it)");
         }
     }
 
-    /** The segment input, its chunks read into buffers of the tracking allocator. */
-    private record ReadingInto(SegmentChunkedInput input, ByteBufAllocator allocator) implements ChunkedInput<ByteBuf> {
-        @Override
-        public boolean isEndOfInput() {
-            return input.isEndOfInput();
+    private static List<Integer> sizes(int partitions, int bytes) {
+        List<Integer> sizes = new ArrayList<>();
+        for (int i = 0; i < partitions; i++) {
+            sizes.add(bytes);
         }
-
-        @Override
-        public void close() {
-            input.close();
-        }
-
-        @Deprecated
-        @Override
-        public ByteBuf readChunk(ChannelHandlerContext ctx) throws Exception {
-            return input.readChunk(allocator);
-        }
-
-        @Override
-        public ByteBuf readChunk(ByteBufAllocator ignored) throws Exception {
-            return input.readChunk(allocator);
-        }
-
-        @Override
-        public long length() {
-            return input.length();
-        }
-
-        @Override
-        public long progress() {
-            return input.progress();
-        }
+        return sizes;
     }
 
-    /** The server's real engine, counting the plaintext each wrap consumed by where it lay: in a chunk or elsewhere. */
-    private static final class WrapSources extends SSLEngine {
-        private final SSLEngine engine;
-        private TrackingAllocator chunks;
-        long fromChunks;
-        long fromElsewhere;
-
-        WrapSources(SSLEngine engine) {
-            this.engine = engine;
+    /** One topic, partition i answering record set i, laid out one after the other in the segment. */
+    private static FetchResponseData fetchAnswer(
+            Uuid topicId, List<Integer> recordSetSizes, BiFunction<Integer, Integer, BaseRecords> records) {
+        FetchResponseData.FetchableTopicResponse topic =
+                new FetchResponseData.FetchableTopicResponse().setTopic("t").setTopicId(topicId);
+        int position = 0;
+        for (int i = 0; i < recordSetSizes.size(); i++) {
+            int size = recordSetSizes.get(i);
+            topic.partitions()
+                    .add(new FetchResponseData.PartitionData()
+                            .setPartitionIndex(i)
+                            .setHighWatermark(1000L + i)
+                            .setRecords(records.apply(position, size)));
+            position += size;
         }
+        FetchResponseData body = new FetchResponseData().setSessionId(0);
+        body.responses().add(topic);
+        return body;
+    }
 
-        void countFromNowOn(TrackingAllocator chunkBuffers) {
-            this.chunks = chunkBuffers;
-        }
-
-        boolean handshakeDone() {
-            return engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
-                    && engine.getSession().isValid()
-                    && engine.getSession().getCipherSuite() != null
-                    && !engine.getSession().getCipherSuite().equals("SSL_NULL_WITH_NULL_NULL");
-        }
-
-        @Override
-        public SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length, ByteBuffer dst) throws SSLException {
-            long[] remaining = new long[length];
-            long[] addresses = new long[length];
-            for (int i = 0; i < length; i++) {
-                ByteBuffer src = srcs[offset + i];
-                remaining[i] = src.remaining();
-                addresses[i] = src.isDirect() ? PlatformDependent.directBufferAddress(src) + src.position() : 0;
-            }
-            SSLEngineResult result = engine.wrap(srcs, offset, length, dst);
-            if (chunks != null) {
-                for (int i = 0; i < length; i++) {
-                    long consumed = remaining[i] - srcs[offset + i].remaining();
-                    if (addresses[i] != 0 && chunks.contains(addresses[i])) {
-                        fromChunks += consumed;
-                    } else {
-                        fromElsewhere += consumed;
-                    }
-                }
-            }
-            return result;
-        }
-
-        @Override
-        public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length) throws SSLException {
-            return engine.unwrap(src, dsts, offset, length);
-        }
-
-        @Override
-        public Runnable getDelegatedTask() {
-            return engine.getDelegatedTask();
-        }
-
-        @Override
-        public void closeInbound() throws SSLException {
-            engine.closeInbound();
-        }
-
-        @Override
-        public boolean isInboundDone() {
-            return engine.isInboundDone();
-        }
-
-        @Override
-        public void closeOutbound() {
-            engine.closeOutbound();
-        }
-
-        @Override
-        public boolean isOutboundDone() {
-            return engine.isOutboundDone();
-        }
-
-        @Override
-        public String[] getSupportedCipherSuites() {
-            return engine.getSupportedCipherSuites();
-        }
-
-        @Override
-        public String[] getEnabledCipherSuites() {
-            return engine.getEnabledCipherSuites();
-        }
-
-        @Override
-        public void setEnabledCipherSuites(String[] suites) {
-            engine.setEnabledCipherSuites(suites);
-        }
-
-        @Override
-        public String[] getSupportedProtocols() {
-            return engine.getSupportedProtocols();
-        }
-
-        @Override
-        public String[] getEnabledProtocols() {
-            return engine.getEnabledProtocols();
-        }
-
-        @Override
-        public void setEnabledProtocols(String[] protocols) {
-            engine.setEnabledProtocols(protocols);
-        }
-
-        @Override
-        public SSLSession getSession() {
-            return engine.getSession();
-        }
-
-        @Override
-        public SSLSession getHandshakeSession() {
-            return engine.getHandshakeSession();
-        }
-
-        @Override
-        public void beginHandshake() throws SSLException {
-            engine.beginHandshake();
-        }
-
-        @Override
-        public SSLEngineResult.HandshakeStatus getHandshakeStatus() {
-            return engine.getHandshakeStatus();
-        }
-
-        @Override
-        public void setUseClientMode(boolean mode) {
-            engine.setUseClientMode(mode);
-        }
-
-        @Override
-        public boolean getUseClientMode() {
-            return engine.getUseClientMode();
-        }
-
-        @Override
-        public void setNeedClientAuth(boolean need) {
-            engine.setNeedClientAuth(need);
-        }
-
-        @Override
-        public boolean getNeedClientAuth() {
-            return engine.getNeedClientAuth();
-        }
-
-        @Override
-        public void setWantClientAuth(boolean want) {
-            engine.setWantClientAuth(want);
-        }
-
-        @Override
-        public boolean getWantClientAuth() {
-            return engine.getWantClientAuth();
-        }
-
-        @Override
-        public void setEnableSessionCreation(boolean flag) {
-            engine.setEnableSessionCreation(flag);
-        }
-
-        @Override
-        public boolean getEnableSessionCreation() {
-            return engine.getEnableSessionCreation();
-        }
+    /** The answer as Kafka's generated serialization writes it: size, header, body. */
+    private static byte[] serialized(FetchResponseData body, int correlationId) {
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        short headerVersion = ApiKeys.FETCH.responseHeaderVersion(VERSION);
+        ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
+        int size = header.size(cache, headerVersion) + body.size(cache, VERSION);
+        ByteBuffer buffer = ByteBuffer.allocate(4 + size);
+        buffer.putInt(size);
+        ByteBufferAccessor accessor = new ByteBufferAccessor(buffer);
+        header.write(accessor, cache, headerVersion);
+        body.write(accessor, cache, VERSION);
+        return buffer.array();
     }
 }
