@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -20,6 +21,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -48,6 +51,10 @@ public final class MetricsCostMeasurement {
         final long[] produceCpuNanos;
         final long[] fetchCpuNanos;
         long roundStartOffset;
+        /** The clients' records-per-request-avg of the last produce and fetch (the metrics' cost is per request). */
+        double recordsPerProduce;
+
+        double recordsPerFetch;
 
         Broker(String label, Path dataDir, boolean metrics, int rounds) throws IOException {
             this.label = label;
@@ -145,6 +152,14 @@ public final class MetricsCostMeasurement {
             System.out.printf(Locale.ROOT, "|---|---:|---:|---:|---:|%n");
             row("produce", on.produceCpuNanos, off.produceCpuNanos, (long) records);
             row("fetch", on.fetchCpuNanos, off.fetchCpuNanos, (long) records * fetchPasses);
+            System.out.printf(
+                    Locale.ROOT,
+                    "records per request (clients' records-per-request-avg, last round): produce %.1f / %.1f,"
+                            + " fetch %.1f / %.1f (on / off)%n",
+                    on.recordsPerProduce,
+                    off.recordsPerProduce,
+                    on.recordsPerFetch,
+                    off.recordsPerFetch);
         }
     }
 
@@ -171,6 +186,15 @@ public final class MetricsCostMeasurement {
                 median);
     }
 
+    private static double clientMetric(Map<MetricName, ? extends Metric> metrics, String group) {
+        for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
+            if (metric.getKey().group().equals(group) && metric.getKey().name().equals("records-per-request-avg")) {
+                return ((Number) metric.getValue().metricValue()).doubleValue();
+            }
+        }
+        return Double.NaN;
+    }
+
     private static void createTopic(Broker broker) throws Exception {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap);
@@ -192,6 +216,7 @@ public final class MetricsCostMeasurement {
                 producer.send(new ProducerRecord<>(TOPIC, value));
             }
             producer.flush();
+            broker.recordsPerProduce = clientMetric(producer.metrics(), "producer-metrics");
         }
     }
 
@@ -208,6 +233,7 @@ public final class MetricsCostMeasurement {
             while (read < records && System.nanoTime() < deadline) {
                 read += consumer.poll(Duration.ofMillis(200)).count();
             }
+            broker.recordsPerFetch = clientMetric(consumer.metrics(), "consumer-fetch-manager-metrics");
             if (read < records) {
                 throw new IllegalStateException(broker.label + ": fetched " + read + " of " + records);
             }
