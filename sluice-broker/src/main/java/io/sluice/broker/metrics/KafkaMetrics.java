@@ -1,8 +1,5 @@
 package io.sluice.broker.metrics;
 
-import com.codahale.metrics.Histogram;
-import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
-import com.codahale.metrics.Meter;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.Set;
@@ -34,10 +31,10 @@ public final class KafkaMetrics implements AutoCloseable {
     public sealed interface Entry permits MeterEntry, HistogramEntry, GaugeEntry {}
 
     /** A rate with its count; {@code eventType} is Kafka's word for what is counted ("bytes", "requests"). */
-    public record MeterEntry(Meter meter, String eventType) implements Entry {}
+    public record MeterEntry(KafkaMeter meter, String eventType) implements Entry {}
 
-    /** A distribution kept in an exponentially decaying reservoir (recent values weigh more, as in Kafka). */
-    public record HistogramEntry(Histogram histogram) implements Entry {}
+    /** A distribution: percentiles of the last minute's values ({@link RecentHistogram}), Count of all. */
+    public record HistogramEntry(RecentHistogram histogram) implements Entry {}
 
     /** A value read when asked. */
     public record GaugeEntry(Supplier<? extends Number> value) implements Entry {}
@@ -59,10 +56,10 @@ public final class KafkaMetrics implements AutoCloseable {
     }
 
     /** The meter named {@code name}, created on first use. */
-    public Meter meter(MetricName name, String eventType) {
+    public KafkaMeter meter(MetricName name, String eventType) {
         Entry entry = metrics.get(name);
         if (entry == null) {
-            entry = register(name, new MeterEntry(new Meter(), eventType));
+            entry = register(name, new MeterEntry(new KafkaMeter(), eventType));
         }
         if (entry instanceof MeterEntry meter) {
             return meter.meter();
@@ -72,13 +69,10 @@ public final class KafkaMetrics implements AutoCloseable {
     }
 
     /** The histogram named {@code name}, created on first use. */
-    public Histogram histogram(MetricName name) {
+    public RecentHistogram histogram(MetricName name) {
         Entry entry = metrics.get(name);
         if (entry == null) {
-            entry = register(
-                    name,
-                    new HistogramEntry(new Histogram(
-                            LockFreeExponentiallyDecayingReservoir.builder().build())));
+            entry = register(name, new HistogramEntry(new RecentHistogram()));
         }
         if (entry instanceof HistogramEntry histogram) {
             return histogram.histogram();

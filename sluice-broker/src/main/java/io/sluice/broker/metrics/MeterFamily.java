@@ -1,6 +1,5 @@
 package io.sluice.broker.metrics;
 
-import com.codahale.metrics.Meter;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -16,8 +15,8 @@ public final class MeterFamily {
     private final KafkaMetrics metrics;
     private final String name;
     private final String eventType;
-    private final Meter allTopics;
-    private final Map<String, Meter> byTopic = new ConcurrentHashMap<>();
+    private final KafkaMeter allTopics;
+    private final Map<String, KafkaMeter> byTopic = new ConcurrentHashMap<>();
     /** Called for a topic this family sees first, so its group creates all of the topic's meters together. */
     private final Consumer<String> onNewTopic;
 
@@ -31,20 +30,25 @@ public final class MeterFamily {
 
     /** Marks {@code count} events of {@code topic}, counted for the topic and for all topics. */
     public void mark(String topic, long count) {
-        forTopic(topic).mark(count);
-        allTopics.mark(count);
+        mark(topic, count, System.nanoTime());
+    }
+
+    /** As {@link #mark(String, long)} at {@code nowNanos}, a {@link System#nanoTime()} reading. */
+    void mark(String topic, long count, long nowNanos) {
+        forTopic(topic).mark(count, nowNanos);
+        allTopics.mark(count, nowNanos);
     }
 
     public String name() {
         return name;
     }
 
-    public Meter allTopics() {
+    public KafkaMeter allTopics() {
         return allTopics;
     }
 
-    public Meter forTopic(String topic) {
-        Meter meter = byTopic.get(topic);
+    public KafkaMeter forTopic(String topic) {
+        KafkaMeter meter = byTopic.get(topic);
         if (meter != null) {
             return meter;
         }
@@ -52,7 +56,7 @@ public final class MeterFamily {
         return addTopic(topic);
     }
 
-    Meter addTopic(String topic) {
+    KafkaMeter addTopic(String topic) {
         return byTopic.computeIfAbsent(topic, t -> metrics.meter(BrokerTopicMetrics.name(name, t), eventType));
     }
 

@@ -23,7 +23,7 @@ import java.util.TreeMap;
  *       {@code kafka_server_brokertopicmetrics_bytesin_total{topic="t"}} (its Count; rates are Prometheus' job);</li>
  *   <li>a histogram {@code kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce} is the summary
  *       {@code kafka_network_requestmetrics_totaltime{request="Produce",quantile="0.99"}} with its
- *       {@code _count}, quantiles 0.5, 0.75, 0.95, 0.98, 0.99 and 0.999 from the same reservoir as JMX;</li>
+ *       {@code _count}, quantiles 0.5, 0.75, 0.95, 0.98, 0.99 and 0.999 from the same histogram as JMX;</li>
  *   <li>a gauge {@code kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions} is the gauge
  *       {@code kafka_server_replicamanager_underreplicatedpartitions}.</li>
  * </ul>

@@ -1,7 +1,5 @@
 package io.sluice.broker.metrics;
 
-import com.codahale.metrics.Histogram;
-import com.codahale.metrics.Meter;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -79,14 +77,14 @@ public final class RequestMetrics {
     /** The metrics of one request type. Thread-safe. */
     public final class Type {
         private final String request;
-        private final Histogram requestQueueTime;
-        private final Histogram localTime;
-        private final Histogram remoteTime;
-        private final Histogram responseSendTime;
-        private final Histogram totalTime;
-        private final AtomicReferenceArray<Meter> requestsByVersion = new AtomicReferenceArray<>(VERSION_SLOTS);
+        private final RecentHistogram requestQueueTime;
+        private final RecentHistogram localTime;
+        private final RecentHistogram remoteTime;
+        private final RecentHistogram responseSendTime;
+        private final RecentHistogram totalTime;
+        private final AtomicReferenceArray<KafkaMeter> requestsByVersion = new AtomicReferenceArray<>(VERSION_SLOTS);
         /** Indexed by error code + 1 (UNKNOWN_SERVER_ERROR is -1). */
-        private final AtomicReferenceArray<Meter> errors = new AtomicReferenceArray<>(ERROR_SLOTS);
+        private final AtomicReferenceArray<KafkaMeter> errors = new AtomicReferenceArray<>(ERROR_SLOTS);
 
         private Type(String request) {
             this.request = request;
@@ -102,21 +100,31 @@ public final class RequestMetrics {
          * {@code remoteNanos} waiting for others (replicas, a long poll), {@code sendNanos} until written out.
          */
         public void record(short version, long queueNanos, long localNanos, long remoteNanos, long sendNanos) {
-            requests(version).mark();
-            requestQueueTime.update(roundedMillis(queueNanos));
-            localTime.update(roundedMillis(localNanos));
-            remoteTime.update(roundedMillis(remoteNanos));
-            responseSendTime.update(roundedMillis(sendNanos));
-            totalTime.update(roundedMillis(queueNanos + localNanos + remoteNanos + sendNanos));
+            record(version, queueNanos, localNanos, remoteNanos, sendNanos, System.nanoTime());
+        }
+
+        /** As {@link #record(short, long, long, long, long)} at {@code now}, a {@link System#nanoTime()} reading. */
+        void record(short version, long queueNanos, long localNanos, long remoteNanos, long sendNanos, long now) {
+            requests(version).mark(1, now);
+            requestQueueTime.update(roundedMillis(queueNanos), now);
+            localTime.update(roundedMillis(localNanos), now);
+            remoteTime.update(roundedMillis(remoteNanos), now);
+            responseSendTime.update(roundedMillis(sendNanos), now);
+            totalTime.update(roundedMillis(queueNanos + localNanos + remoteNanos + sendNanos), now);
         }
 
         /** {@code count} results of a response carried {@code errorCode}. */
         public void markError(short errorCode, int count) {
+            markError(errorCode, count, System.nanoTime());
+        }
+
+        /** As {@link #markError(short, int)} at {@code nowNanos}, a {@link System#nanoTime()} reading. */
+        void markError(short errorCode, int count, long nowNanos) {
             int slot = errorCode + 1;
             if (slot < 0 || slot >= ERROR_SLOTS) {
                 slot = Errors.UNKNOWN_SERVER_ERROR.code() + 1;
             }
-            Meter meter = errors.get(slot);
+            KafkaMeter meter = errors.get(slot);
             if (meter == null) {
                 errors.compareAndSet(
                         slot,
@@ -130,12 +138,12 @@ public final class RequestMetrics {
                                 "requests"));
                 meter = errors.get(slot);
             }
-            meter.mark(count);
+            meter.mark(count, nowNanos);
         }
 
-        private Meter requests(short version) {
+        private KafkaMeter requests(short version) {
             int slot = Math.min(Math.max(version, 0), VERSION_SLOTS - 1);
-            Meter meter = requestsByVersion.get(slot);
+            KafkaMeter meter = requestsByVersion.get(slot);
             if (meter == null) {
                 requestsByVersion.compareAndSet(
                         slot,

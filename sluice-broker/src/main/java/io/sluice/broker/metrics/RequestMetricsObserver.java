@@ -66,41 +66,46 @@ public final class RequestMetricsObserver implements RequestObserver {
             long localNanos,
             long remoteNanos,
             long sendNanos) {
+        long now = System.nanoTime(); // one clock read for all of the request's meters and histograms
         RequestMetrics.Type type = requests.of(apiKey);
-        type.record(version, queueNanos, localNanos, remoteNanos, sendNanos);
+        type.record(version, queueNanos, localNanos, remoteNanos, sendNanos, now);
         RequestMetrics.Type fetchType = null;
         if (apiKey == ApiKeys.FETCH) {
             fetchType = requests.fetchBy(fromFollower);
-            fetchType.record(version, queueNanos, localNanos, remoteNanos, sendNanos);
+            fetchType.record(version, queueNanos, localNanos, remoteNanos, sendNanos, now);
         }
         if (response instanceof ProduceResponseData produce) {
-            countProduceErrors(produce, type);
+            countProduceErrors(produce, type, now);
         } else if (response instanceof FetchResponseData fetch) {
-            countFetch(fetch, fromFollower, type, fetchType);
+            countFetch(fetch, fromFollower, type, fetchType, now);
         } else if (response != null) {
-            type.markError(topLevelErrorCode(apiKey, response), 1);
+            type.markError(topLevelErrorCode(apiKey, response), 1, now);
         }
     }
 
-    private static void countProduceErrors(ProduceResponseData produce, RequestMetrics.Type type) {
+    private static void countProduceErrors(ProduceResponseData produce, RequestMetrics.Type type, long now) {
         for (ProduceResponseData.TopicProduceResponse topic : produce.responses()) {
             for (ProduceResponseData.PartitionProduceResponse partition : topic.partitionResponses()) {
-                type.markError(partition.errorCode(), 1);
+                type.markError(partition.errorCode(), 1, now);
             }
         }
     }
 
     private void countFetch(
-            FetchResponseData fetch, boolean fromFollower, RequestMetrics.Type type, RequestMetrics.Type fetchType) {
-        type.markError(fetch.errorCode(), 1);
-        fetchType.markError(fetch.errorCode(), 1);
+            FetchResponseData fetch,
+            boolean fromFollower,
+            RequestMetrics.Type type,
+            RequestMetrics.Type fetchType,
+            long now) {
+        type.markError(fetch.errorCode(), 1, now);
+        fetchType.markError(fetch.errorCode(), 1, now);
         for (FetchResponseData.FetchableTopicResponse topic : fetch.responses()) {
             String name = topic.topic();
             long bytes = 0;
             for (FetchResponseData.PartitionData partition : topic.partitions()) {
                 short error = partition.errorCode();
-                type.markError(error, 1);
-                fetchType.markError(error, 1);
+                type.markError(error, 1, now);
+                fetchType.markError(error, 1, now);
                 if (name == null || name.isEmpty() || error == UNKNOWN_TOPIC || error == UNKNOWN_TOPIC_ID) {
                     continue;
                 }

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code io.sluice:type=ZooKeeperSession}: {@code State} (0 connected, 1 suspended, 2 lost) and
  *       {@code ExpirationsPerSec} (sessions lost).</li>
  * </ul>
- * Times and sizes are histograms over the same decaying reservoir as Kafka's (percentiles, not averages).
+ * Times and sizes are histograms like Kafka's ({@link RecentHistogram}: percentiles, not averages).
  *
  * <p>Thread-safe.
  */
@@ -34,9 +34,9 @@ public final class SluiceMetrics implements ValidationObserver, PublicationObser
     public static final String ZOOKEEPER_SESSION = "ZooKeeperSession";
 
     private final KafkaMetrics metrics;
-    private final Meter recompressed;
-    private final Meter passedThrough;
-    private final Histogram validationMicros;
+    private final KafkaMeter recompressed;
+    private final KafkaMeter passedThrough;
+    private final RecentHistogram validationMicros;
     private final Map<Kind, Publication> publications = new EnumMap<>(Kind.class);
 
     SluiceMetrics(KafkaMetrics metrics) {
@@ -51,13 +51,14 @@ public final class SluiceMetrics implements ValidationObserver, PublicationObser
 
     @Override
     public void validated(int batches, int recompressedBatches, long nanos) {
+        long now = System.nanoTime(); // one clock read for the meters and the histogram
         if (recompressedBatches > 0) {
-            recompressed.mark(recompressedBatches);
+            recompressed.mark(recompressedBatches, now);
         }
         if (batches > recompressedBatches) {
-            passedThrough.mark(batches - recompressedBatches);
+            passedThrough.mark(batches - recompressedBatches, now);
         }
-        validationMicros.update(TimeUnit.NANOSECONDS.toMicros(nanos));
+        validationMicros.update(TimeUnit.NANOSECONDS.toMicros(nanos), now);
     }
 
     @Override

@@ -88,10 +88,12 @@ class KafkaMetricsTest {
                 attributes(bean));
         assertEquals(1000L, server.getAttribute(bean, "Count"));
         assertEquals(1.0, server.getAttribute(bean, "Min"));
-        assertEquals(1000.0, server.getAttribute(bean, "Max"));
+        assertEquals(1000.0, (Double) server.getAttribute(bean, "Max"), 10.0, "within the histogram's 1%");
+        assertEquals(500.5, (Double) server.getAttribute(bean, "Mean"), 5.0);
+        assertEquals(288.7, (Double) server.getAttribute(bean, "StdDev"), 3.0);
         double median = (Double) server.getAttribute(bean, "50thPercentile");
         double p99 = (Double) server.getAttribute(bean, "99thPercentile");
-        assertTrue(median >= 450 && median <= 550, "median of 1..1000 from a real reservoir: " + median);
+        assertTrue(median >= 450 && median <= 550, "median of 1..1000 from a real histogram: " + median);
         assertTrue(p99 >= 980 && p99 <= 1000, "99th percentile of 1..1000: " + p99);
     }
 
