@@ -10,6 +10,7 @@ import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.segment.SwapRecovery;
+import io.sluice.record.batch.RecordBatchView;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * Opens a partition directory: removes leftovers, loads segments (trusting those below the recovery point after
@@ -208,7 +210,8 @@ final class LogLoader {
             LeaderEpochCache rebuilt = LeaderEpochCache.empty(dir);
             for (LogSegment segment : segments) {
                 if (segment.nextOffset() > logStartOffset) {
-                    segment.forEachBatch(
+                    forEachBatch(
+                            segment,
                             logStartOffset,
                             scanner,
                             batch -> rebuilt.assignInMemory(
@@ -233,7 +236,27 @@ final class LogLoader {
             if (segment.nextOffset() <= fromOffset) {
                 continue;
             }
-            segment.forEachBatch(fromOffset, scanner, state::replay);
+            forEachBatch(segment, fromOffset, scanner, state::replay);
+        }
+    }
+
+    /** Calls {@code action} for each batch of {@code segment} whose last offset is at least {@code fromOffset}, in order. */
+    private static void forEachBatch(
+            LogSegment segment, long fromOffset, BatchScanner scanner, Consumer<RecordBatchView> action)
+            throws IOException {
+        int limit = segment.size();
+        long position = segment.findBatchPosition(fromOffset, scanner);
+        if (position < 0) {
+            return;
+        }
+        while (position < limit) {
+            RecordBatchView batch = scanner.readHeader(segment.channel(), position, limit);
+            if (batch == null) {
+                return;
+            }
+            int batchSize = batch.sizeInBytes();
+            action.accept(batch);
+            position += batchSize;
         }
     }
 }

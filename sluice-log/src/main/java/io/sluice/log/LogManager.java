@@ -1,36 +1,27 @@
 package io.sluice.log;
 
-import io.sluice.log.checkpoint.CorruptCheckpointException;
 import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import io.sluice.log.clean.CleanerCheckpoints;
 import io.sluice.log.clean.CleanerConfig;
 import io.sluice.log.clean.LogCleaner;
 import io.sluice.log.segment.CleanFaults;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,14 +45,11 @@ public final class LogManager implements AutoCloseable {
     private final Function<String, LogConfig> topicConfigs;
     private final LogManagerConfig managerConfig;
     private final LongSupplier clock;
-    private final ScheduledExecutorService scheduler;
-    private final boolean ownsScheduler;
+    private final LogManagerTasks tasks;
     private final Map<TopicPartitionKey, PartitionLog> logs = new ConcurrentHashMap<>();
     private final Map<TopicPartitionKey, Path> logDirOf = new ConcurrentHashMap<>();
-    private final Map<Path, OffsetCheckpointFile> recoveryPointCheckpoints;
-    private final Map<Path, OffsetCheckpointFile> logStartOffsetCheckpoints;
-    private final List<FileChannel> lockChannels = new ArrayList<>();
-    private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+    private final LogDirCheckpoints checkpoints;
+    private final LogDirLocks locks = new LogDirLocks();
     private final RecoveryReport report = new RecoveryReport();
     private final Object lifecycle = new Object();
     private final CleanerConfig cleanerConfig;
@@ -104,33 +92,12 @@ public final class LogManager implements AutoCloseable {
             throw new IllegalArgumentException("log.dirs must name at least one directory");
         }
         this.logDirs = List.copyOf(logDirs);
-        this.recoveryPointCheckpoints = checkpointFiles(this.logDirs, OffsetCheckpointFile.RECOVERY_POINT_FILE);
-        this.logStartOffsetCheckpoints = checkpointFiles(this.logDirs, OffsetCheckpointFile.LOG_START_OFFSET_FILE);
+        this.checkpoints = new LogDirCheckpoints(this.logDirs, logs, logDirOf, report);
         Objects.requireNonNull(defaults, "defaults");
         this.topicConfigs = topicConfigs == null ? topic -> defaults : topicConfigs;
         this.managerConfig = Objects.requireNonNull(managerConfig, "managerConfig");
         this.clock = Objects.requireNonNull(clock, "clock");
-        if (scheduler == null) {
-            ScheduledThreadPoolExecutor own = new ScheduledThreadPoolExecutor(1, runnable -> {
-                Thread thread = new Thread(runnable, "sluice-log-scheduler");
-                thread.setDaemon(true);
-                return thread;
-            });
-            own.setRemoveOnCancelPolicy(true);
-            this.scheduler = own;
-            this.ownsScheduler = true;
-        } else {
-            this.scheduler = scheduler;
-            this.ownsScheduler = false;
-        }
-    }
-
-    private static Map<Path, OffsetCheckpointFile> checkpointFiles(List<Path> logDirs, String fileName) {
-        Map<Path, OffsetCheckpointFile> files = new HashMap<>();
-        for (Path dir : logDirs) {
-            files.put(dir, new OffsetCheckpointFile(dir.resolve(fileName)));
-        }
-        return Map.copyOf(files);
+        this.tasks = new LogManagerTasks(scheduler);
     }
 
     /** Defaults everywhere: one configuration for all topics, Kafka's task intervals, the system clock. */
@@ -182,38 +149,13 @@ public final class LogManager implements AutoCloseable {
      */
     public void lockDirectories() throws IOException {
         synchronized (lifecycle) {
-            if (!lockChannels.isEmpty()) {
-                return;
-            }
-            for (Path logDir : logDirs) {
-                Files.createDirectories(logDir);
-                lock(logDir);
-            }
+            locks.lockAll(logDirs);
         }
-    }
-
-    private void lock(Path logDir) throws IOException {
-        FileChannel channel =
-                FileChannel.open(logDir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock;
-        try {
-            lock = channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null;
-        }
-        if (lock == null) {
-            channel.close();
-            releaseLocks();
-            throw new LogDirectoryLockedException(logDir);
-        }
-        lockChannels.add(channel);
     }
 
     private void loadDir(Path logDir) throws IOException {
-        Map<TopicPartitionKey, Long> recoveryPoints =
-                readCheckpoint(recoveryPointCheckpoints.get(logDir).file());
-        Map<TopicPartitionKey, Long> startOffsets =
-                readCheckpoint(logStartOffsetCheckpoints.get(logDir).file());
+        Map<TopicPartitionKey, Long> recoveryPoints = checkpoints.readRecoveryPoints(logDir);
+        Map<TopicPartitionKey, Long> startOffsets = checkpoints.readLogStartOffsets(logDir);
         List<Path> partitionDirs = new ArrayList<>();
         try (DirectoryStream<Path> children = Files.newDirectoryStream(logDir, Files::isDirectory)) {
             for (Path child : children) {
@@ -270,51 +212,17 @@ public final class LogManager implements AutoCloseable {
         });
     }
 
-    private Map<TopicPartitionKey, Long> readCheckpoint(Path file) {
-        try {
-            return OffsetCheckpointFile.read(file);
-        } catch (CorruptCheckpointException e) {
-            report.add("ignored corrupt checkpoint " + file + " (" + e.getMessage()
-                    + "); recovering all its partitions fully");
-        } catch (IOException e) {
-            report.add("could not read checkpoint " + file + " (" + e + "); recovering all its partitions fully");
-        }
-        return Map.of();
-    }
-
     private void startTasks() {
-        tasks.add(scheduler.scheduleWithFixedDelay(
-                () -> runSafely("flush", this::flushDueLogs),
-                managerConfig.flushCheckIntervalMs(),
-                managerConfig.flushCheckIntervalMs(),
-                TimeUnit.MILLISECONDS));
-        tasks.add(scheduler.scheduleWithFixedDelay(
-                () -> runSafely("recovery point checkpoint", this::checkpointRecoveryPoints),
+        tasks.every("flush", managerConfig.flushCheckIntervalMs(), this::flushDueLogs);
+        tasks.every(
+                "recovery point checkpoint",
                 managerConfig.recoveryPointCheckpointIntervalMs(),
-                managerConfig.recoveryPointCheckpointIntervalMs(),
-                TimeUnit.MILLISECONDS));
-        tasks.add(scheduler.scheduleWithFixedDelay(
-                () -> runSafely("log start offset checkpoint", this::checkpointLogStartOffsets),
+                this::checkpointRecoveryPoints);
+        tasks.every(
+                "log start offset checkpoint",
                 managerConfig.logStartOffsetCheckpointIntervalMs(),
-                managerConfig.logStartOffsetCheckpointIntervalMs(),
-                TimeUnit.MILLISECONDS));
-        tasks.add(scheduler.scheduleWithFixedDelay(
-                () -> runSafely("retention", this::enforceRetention),
-                managerConfig.retentionCheckIntervalMs(),
-                managerConfig.retentionCheckIntervalMs(),
-                TimeUnit.MILLISECONDS));
-    }
-
-    private interface IoTask {
-        void run() throws IOException;
-    }
-
-    private void runSafely(String what, IoTask task) {
-        try {
-            task.run();
-        } catch (Exception e) {
-            LOG.error("log manager task '{}' failed", what, e);
-        }
+                this::checkpointLogStartOffsets);
+        tasks.every("retention", managerConfig.retentionCheckIntervalMs(), this::enforceRetention);
     }
 
     private void ensureLoaded() {
@@ -454,8 +362,8 @@ public final class LogManager implements AutoCloseable {
         Files.move(log.dir(), renamed);
         OffsetCheckpointFile.fsyncDirectory(logDir);
         try {
-            writeCheckpoint(recoveryPointCheckpoints.get(logDir), logDir, PartitionLog::recoveryPoint);
-            writeCheckpoint(logStartOffsetCheckpoints.get(logDir), logDir, PartitionLog::logStartOffset);
+            checkpoints.writeRecoveryPoints(logDir);
+            checkpoints.writeLogStartOffsets(logDir);
             if (running != null) {
                 running.forget(logDir, key);
             }
@@ -468,51 +376,24 @@ public final class LogManager implements AutoCloseable {
 
     private void scheduleDirectoryDeletion(Path dir, long delayMs) {
         try {
-            // runSafely logs a failed deletion, so the future never fails.
-            var unused = scheduler.schedule(
-                    () -> runSafely("delete " + dir, () -> deleteRecursively(dir)), delayMs, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+            tasks.later("delete " + dir, delayMs, () -> DirectoryTrees.deleteRecursively(dir));
+        } catch (RejectedExecutionException e) {
             LOG.warn("scheduler stopped; {} will be deleted at the next start", dir);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
         }
     }
 
     /** Writes {@code recovery-point-offset-checkpoint} in every log directory. */
     public void checkpointRecoveryPoints() throws IOException {
         for (Path dir : logDirs) {
-            writeCheckpoint(recoveryPointCheckpoints.get(dir), dir, PartitionLog::recoveryPoint);
+            checkpoints.writeRecoveryPoints(dir);
         }
     }
 
     /** Writes {@code log-start-offset-checkpoint} in every log directory. */
     public void checkpointLogStartOffsets() throws IOException {
         for (Path dir : logDirs) {
-            writeCheckpoint(logStartOffsetCheckpoints.get(dir), dir, PartitionLog::logStartOffset);
+            checkpoints.writeLogStartOffsets(dir);
         }
-    }
-
-    /** Writes {@code checkpoint} with the offset of every log in {@code dir}, gathered in the file's writer turn. */
-    private void writeCheckpoint(OffsetCheckpointFile checkpoint, Path dir, ToLongFunction<PartitionLog> offset)
-            throws IOException {
-        checkpoint.write(() -> {
-            Map<TopicPartitionKey, Long> offsets = new HashMap<>();
-            for (Map.Entry<TopicPartitionKey, PartitionLog> e : logs.entrySet()) {
-                if (dir.equals(logDirOf.get(e.getKey()))) {
-                    offsets.put(e.getKey(), offset.applyAsLong(e.getValue()));
-                }
-            }
-            return offsets;
-        });
     }
 
     /** Runs retention on every log now. */
@@ -558,9 +439,7 @@ public final class LogManager implements AutoCloseable {
             if (cleaner != null) {
                 cleaner.close();
             }
-            for (ScheduledFuture<?> task : tasks) {
-                task.cancel(false);
-            }
+            tasks.cancelPeriodic();
             IOException failure = null;
             for (PartitionLog log : logs.values()) {
                 try {
@@ -578,24 +457,11 @@ public final class LogManager implements AutoCloseable {
                     failure = e;
                 }
             }
-            if (ownsScheduler) {
-                scheduler.shutdownNow();
-            }
-            releaseLocks();
+            tasks.shutdown();
+            locks.releaseAll();
             if (failure != null) {
                 throw failure;
             }
         }
-    }
-
-    private void releaseLocks() {
-        for (FileChannel channel : lockChannels) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                LOG.warn("releasing a log directory lock failed", e);
-            }
-        }
-        lockChannels.clear();
     }
 }

@@ -8,15 +8,14 @@ import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import io.sluice.log.epoch.EpochEndOffset;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.epoch.LeaderEpochCache;
+import io.sluice.log.producer.ActiveProducer;
 import io.sluice.log.producer.BatchMetadata;
 import io.sluice.log.producer.ProducerSnapshotFiles;
 import io.sluice.log.producer.ProducerStateManager;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.CleanFaults;
-import io.sluice.log.segment.CleanStep;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentChainSearch;
-import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.ship.SegmentPins;
 import io.sluice.log.ship.ShippableLog;
 import io.sluice.log.ship.StagedLog;
@@ -24,17 +23,16 @@ import io.sluice.record.batch.RecordBatchView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +58,7 @@ public final class PartitionLog implements AutoCloseable {
     private final RecordBatchView appendView = new RecordBatchView();
     private final BatchScanner writerScanner = new BatchScanner();
     private final AtomicLong recoveryPoint;
-    private final List<PendingDeletion> pendingDeletions = new ArrayList<>();
+    private final SegmentDeletionQueue deletions = new SegmentDeletionQueue();
     private final SegmentPins pins = new SegmentPins();
     private volatile LogConfig config;
     private volatile LogSegment[] segments;
@@ -71,8 +69,6 @@ public final class PartitionLog implements AutoCloseable {
     private long unflushedMessages;
     private boolean directoryNeedsFsync;
     private volatile LongConsumer truncationListener = offset -> {};
-
-    private record PendingDeletion(LogSegment segment, long deleteAtMs) {}
 
     private PartitionLog(
             Path dir,
@@ -372,7 +368,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         BatchScanner scanner = READ_SCANNER.get();
         try {
-            for (int i = floorSegment(chain, fetchOffset); i < chain.length; i++) {
+            for (int i = SegmentChainSearch.floorSegment(chain, fetchOffset); i < chain.length; i++) {
                 LogSegment.Region region = chain[i].read(fetchOffset, maxBytes, limit, minOneBatch, scanner);
                 if (region != null) {
                     if (region.sizeInBytes() == 0) {
@@ -391,22 +387,6 @@ public final class PartitionLog implements AutoCloseable {
             throw new UncheckedIOException("reading " + name + " at offset " + fetchOffset, e);
         }
         return LogReadResult.empty(start, end);
-    }
-
-    private static int floorSegment(LogSegment[] chain, long offset) {
-        int lo = 0;
-        int hi = chain.length - 1;
-        int found = 0;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (chain[mid].baseOffset() <= offset) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return found;
     }
 
     /**
@@ -501,26 +481,7 @@ public final class PartitionLog implements AutoCloseable {
                 return 0;
             }
             LogConfig c = config;
-            LogSegment[] chain = segments;
-            long total = 0;
-            for (LogSegment segment : chain) {
-                total += segment.size();
-            }
-            int deletable = 0;
-            while (deletable < chain.length - 1) {
-                LogSegment segment = chain[deletable];
-                if (pins.holds(segment.nextOffset())) {
-                    break;
-                }
-                boolean belowStart = chain[deletable + 1].baseOffset() <= logStartOffset;
-                boolean expired = c.retentionMs() >= 0 && nowMs - segment.largestTimestamp() > c.retentionMs();
-                boolean oversized = c.retentionBytes() >= 0 && total - segment.size() >= c.retentionBytes();
-                if (!(belowStart || expired || oversized)) {
-                    break;
-                }
-                total -= segment.size();
-                deletable++;
-            }
+            int deletable = RetentionRules.deletableByRetention(segments, c, pins, logStartOffset, nowMs);
             if (deletable > 0) {
                 deleteOldestSegments(deletable, nowMs);
             }
@@ -554,21 +515,14 @@ public final class PartitionLog implements AutoCloseable {
 
     private void scheduleDeletion(LogSegment segment, long nowMs) throws IOException {
         segment.renameForDeletion();
-        pendingDeletions.add(new PendingDeletion(segment, nowMs + config.fileDeleteDelayMs()));
+        deletions.deleteAt(segment, nowMs + config.fileDeleteDelayMs());
     }
 
     /** Closes and deletes the files of removed segments whose log.segment.delete.delay.ms has passed. */
     public void deleteExpiredFiles(long nowMs) throws IOException {
         lock.lock();
         try {
-            var it = pendingDeletions.iterator();
-            while (it.hasNext()) {
-                PendingDeletion pending = it.next();
-                if (pending.deleteAtMs() <= nowMs) {
-                    pending.segment().closeAndDelete();
-                    it.remove();
-                }
-            }
+            deletions.deleteDue(nowMs);
         } finally {
             lock.unlock();
         }
@@ -587,13 +541,7 @@ public final class PartitionLog implements AutoCloseable {
                 throw new OffsetOutOfRangeException(name, offset, logStartOffset, logEndOffset);
             }
             advanceLogStartOffset(offset);
-            LogSegment[] chain = segments;
-            int count = 0;
-            while (count < chain.length - 1
-                    && chain[count + 1].baseOffset() <= logStartOffset
-                    && !pins.holds(chain[count].nextOffset())) {
-                count++;
-            }
+            int count = RetentionRules.deletableBelowLogStart(segments, logStartOffset, pins);
             if (count > 0) {
                 deleteOldestSegments(count, clock.getAsLong());
             }
@@ -622,7 +570,7 @@ public final class PartitionLog implements AutoCloseable {
             }
             long nowMs = clock.getAsLong();
             LogSegment[] chain = segments;
-            int keep = floorSegment(chain, offset);
+            int keep = SegmentChainSearch.floorSegment(chain, offset);
             for (int i = chain.length - 1; i > keep; i--) {
                 scheduleDeletion(chain[i], nowMs);
             }
@@ -655,7 +603,7 @@ public final class PartitionLog implements AutoCloseable {
      * (the log cleaner lowers its checkpoint there, as Kafka's LogManager does). One listener per log.
      */
     public void onTruncation(LongConsumer listener) {
-        this.truncationListener = java.util.Objects.requireNonNull(listener, "listener");
+        this.truncationListener = Objects.requireNonNull(listener, "listener");
     }
 
     /** Tells the listener once the outermost truncation released the lock. */
@@ -699,7 +647,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /** For each idempotent producer, the last offset of its last batch: the cleaner keeps that batch. */
-    public java.util.Map<Long, Long> lastBatchOffsetsOfProducers() {
+    public Map<Long, Long> lastBatchOffsetsOfProducers() {
         lock.lock();
         try {
             return producerState.lastBatchOffsets();
@@ -720,42 +668,17 @@ public final class PartitionLog implements AutoCloseable {
             throws IOException {
         lock.lock();
         try {
-            LogSegment[] chain = segments;
-            int first = -1;
-            for (int i = 0; i < chain.length - 1 && first < 0; i++) {
-                if (chain[i] == replaced[0]) {
-                    first = i;
-                }
-            }
-            if (closed || first < 0 || first + replaced.length > chain.length - 1) {
+            if (closed) {
                 return false;
             }
-            for (int i = 0; i < replaced.length; i++) {
-                LogSegment old = chain[first + i];
-                if (old != replaced[i] || old.size() != sizes[i] || pins.holds(old.nextOffset())) {
-                    return false;
-                }
+            LogSegment[] next = CleanedSegmentSwap.swapIn(dir, segments, replaced, sizes, cleaned, pins, faults);
+            if (next == null) {
+                return false;
             }
-            cleaned.changeFileSuffixes(SegmentFileNames.CLEANED_SUFFIX, SegmentFileNames.SWAP_SUFFIX);
-            OffsetCheckpointFile.fsyncDirectory(dir);
-            faults.reached(CleanStep.SWAP_RENAMED);
-            // an I/O error from here on leaves the old segments in the chain, readable through their open channels,
-            // and the swap for the next start's recovery to complete
-            for (LogSegment old : replaced) {
-                old.renameForDeletion();
-                faults.reached(CleanStep.OLD_SEGMENT_DELETED);
-            }
-            cleaned.changeFileSuffixes(SegmentFileNames.SWAP_SUFFIX, "");
-            OffsetCheckpointFile.fsyncDirectory(dir);
-            faults.reached(CleanStep.SWAP_COMPLETED);
-            LogSegment[] next = new LogSegment[chain.length - replaced.length + 1];
-            System.arraycopy(chain, 0, next, 0, first);
-            next[first] = cleaned;
-            System.arraycopy(chain, first + replaced.length, next, first + 1, chain.length - first - replaced.length);
             segments = next;
             long deleteAtMs = clock.getAsLong() + config.fileDeleteDelayMs();
             for (LogSegment old : replaced) {
-                pendingDeletions.add(new PendingDeletion(old, deleteAtMs));
+                deletions.deleteAt(old, deleteAtMs);
             }
             return true;
         } finally {
@@ -876,10 +799,7 @@ public final class PartitionLog implements AutoCloseable {
         for (LogSegment segment : segments) {
             segment.close();
         }
-        for (PendingDeletion pending : pendingDeletions) {
-            pending.segment().closeAndDelete();
-        }
-        pendingDeletions.clear();
+        deletions.deleteAllNow();
     }
 
     /** Closes without flushing and deletes the partition directory with everything in it. */
@@ -889,13 +809,7 @@ public final class PartitionLog implements AutoCloseable {
             if (!closed) {
                 closeFiles();
             }
-            if (Files.exists(dir)) {
-                try (Stream<Path> walk = Files.walk(dir)) {
-                    for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(path);
-                    }
-                }
-            }
+            DirectoryTrees.deleteRecursively(dir);
         } finally {
             lock.unlock();
         }
@@ -1018,7 +932,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /** The idempotent producers currently tracked (DescribeProducers), copied under the lock. */
-    public List<io.sluice.log.producer.ActiveProducer> activeProducers() {
+    public List<ActiveProducer> activeProducers() {
         lock.lock();
         try {
             return producerState.activeProducers();

@@ -10,6 +10,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.api.InProcessBroker;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.controller.ClusterController;
+import io.sluice.cluster.controller.ControllerStats;
 import io.sluice.cluster.zk.ClusterConnection;
 import io.sluice.cluster.zk.EmbeddedZooKeeper;
 import io.sluice.cluster.zk.SessionStateTracker.SessionState;
@@ -142,7 +143,7 @@ class SluiceMetricsEndToEndTest {
     void shouldAccountEveryClusterStatePublicationAsTheControllerCountsItsWrites() throws Exception {
         ClusterController controller = broker.broker.membership().node().controller();
         controller.writeSnapshotNow().get();
-        ClusterController.ControllerStats stats = controller.stats();
+        ControllerStats stats = controller.stats();
         String delta = "io.sluice:type=ClusterStatePublication,kind=delta,name=";
         String snapshot = "io.sluice:type=ClusterStatePublication,kind=snapshot,name=";
         // The controller thread may publish meanwhile (the broker's own registration changes): compare when quiet.

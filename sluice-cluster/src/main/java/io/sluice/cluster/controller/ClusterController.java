@@ -8,9 +8,7 @@ import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.ScramCredentialEntry;
 import io.sluice.cluster.state.StateReader;
 import io.sluice.cluster.state.TopicState;
-import io.sluice.cluster.state.wire.AclRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
-import io.sluice.cluster.state.wire.ScramRecord;
 import io.sluice.cluster.state.wire.SnapshotManifest;
 import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.cluster.zk.ZkPaths;
@@ -20,12 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
@@ -49,7 +42,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     private final CuratorFramework client;
     private final int brokerId;
     private final ClusterConfig config;
-    private final ScheduledExecutorService thread;
+    private final ControllerThread thread;
     private final StateReader reader;
     private final StateLoader loader;
     private final StatePublisher publisher;
@@ -57,7 +50,6 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     private final ReplicationControl replication;
     private final AtomicBoolean membershipScheduled = new AtomicBoolean();
     private final ControllerStats stats = new ControllerStats();
-    private volatile Thread controllerThread;
 
     /** The writer of the current term; null when not elected (resigned, fenced). */
     private volatile FencedWriter writer;
@@ -68,28 +60,23 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         this.client = client;
         this.brokerId = brokerId;
         this.config = config;
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "sluice-controller-" + brokerId);
-            t.setDaemon(true);
-            controllerThread = t;
-            return t;
-        });
+        this.thread = new ControllerThread(brokerId);
         this.reader = new StateReader(client, config);
         this.loader = new StateLoader(client, brokerId, reader);
         this.replication = new ReplicationControl(config);
         this.publisher = new StatePublisher(
-                client, brokerId, config, reader, stats, this::submit, this::fenced, replication::applied);
+                client, brokerId, config, reader, stats, thread::submit, this::fenced, replication::applied);
         this.membership = new MembershipTracker(client, brokerId, stats, this::scheduleMembership);
         if (config.autoLeaderRebalanceEnable()) {
             long every = config.leaderImbalanceCheckInterval().toMillis();
             // checkLeaderImbalance logs its own failures, so the future never fails and the check keeps running.
-            var unused = thread.scheduleWithFixedDelay(this::checkLeaderImbalance, every, every, TimeUnit.MILLISECONDS);
+            thread.scheduleWithFixedDelay(this::checkLeaderImbalance, every);
         }
     }
 
     /** The executor election callbacks must run on. */
     public Executor executor() {
-        return thread;
+        return thread.executor();
     }
 
     /** True once elected and the published state is loaded, until resignation or fencing. */
@@ -119,7 +106,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     /** The controller thread, for CPU and allocation measurements; null before it first ran. */
     public Thread controllerThread() {
-        return controllerThread;
+        return thread.thread();
     }
 
     /** The folding rule in force; for reports. */
@@ -131,12 +118,12 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     @Override
     public void elected(FencedWriter w) {
-        submit(() -> takeOver(w));
+        thread.submit(() -> takeOver(w));
     }
 
     @Override
     public void resigned() {
-        submit(() -> {
+        thread.submit(() -> {
             if (writer != null) {
                 LOG.info("broker {} stops acting as controller (epoch {})", brokerId, writer.epoch());
             }
@@ -167,7 +154,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             fenced(e);
         } catch (Exception e) {
             LOG.warn("controller {} epoch {}: take-over failed, retrying: {}", brokerId, w.epoch(), e.toString());
-            schedule(
+            thread.schedule(
                     () -> {
                         if (writer == w) {
                             takeOver(w);
@@ -202,7 +189,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
 
     private void scheduleMembership() {
         if (membershipScheduled.compareAndSet(false, true)) {
-            schedule(
+            thread.schedule(
                     () -> {
                         membershipScheduled.set(false);
                         try {
@@ -212,7 +199,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                         } catch (Exception e) {
                             LOG.warn("controller {}: membership update failed, retrying: {}", brokerId, e.toString());
                             membership.requestFullScan();
-                            schedule(
+                            thread.schedule(
                                     this::scheduleMembership,
                                     config.controllerRetryDelay().toMillis());
                         }
@@ -260,29 +247,6 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             fenced(e);
         } catch (Exception e) {
             LOG.warn("controller {}: leader imbalance check failed: {}", brokerId, e.toString());
-        }
-    }
-
-    private void submit(Runnable task) {
-        schedule(task, 0);
-    }
-
-    /** Runs {@code task} on the controller thread after {@code delayMillis}; dropped once the controller closed. */
-    private void schedule(Runnable task, long delayMillis) {
-        try {
-            var unused = thread.schedule(
-                    () -> {
-                        try {
-                            task.run();
-                        } catch (RuntimeException e) {
-                            // Not left in the future nobody reads: a controller task that fails is worth an error line.
-                            LOG.error("controller {}: a task failed", brokerId, e);
-                        }
-                    },
-                    delayMillis,
-                    TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            LOG.debug("controller {} closed; dropping a task", brokerId);
         }
     }
 
@@ -461,16 +425,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             List<AclEntry> remove = new ArrayList<>();
             T answer = change.decide(state.acls(), add, remove);
             DeltaRecord delta = new DeltaRecord();
-            for (AclEntry e : remove) {
-                if (state.acls().contains(e)) {
-                    delta.removedAcls.add(AclRecord.of(e));
-                }
-            }
-            for (AclEntry e : add) {
-                if (!state.acls().contains(e)) {
-                    delta.addedAcls.add(AclRecord.of(e));
-                }
-            }
+            SecurityDeltas.aclChanges(state, add, remove, delta);
             publishIfAny(delta);
             return answer;
         });
@@ -486,16 +441,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             List<ScramCredentialEntry.Key> delete = new ArrayList<>();
             T answer = change.decide(state.scramCredentials(), set, delete);
             DeltaRecord delta = new DeltaRecord();
-            for (ScramCredentialEntry.Key k : delete) {
-                if (state.scramCredentials().get(k.user(), k.mechanism()) != null) {
-                    delta.deletedScram.add(ScramRecord.deletion(k));
-                }
-            }
-            for (ScramCredentialEntry e : set) {
-                if (!e.equals(state.scramCredentials().get(e.user(), e.mechanism()))) {
-                    delta.setScram.add(ScramRecord.of(e));
-                }
-            }
+            SecurityDeltas.scramChanges(state, set, delete, delta);
             publishIfAny(delta);
             return answer;
         });
@@ -527,7 +473,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             f.completeExceptionally(new NotControllerException(brokerId, what + " (controller closed)"));
             return f;
         }
-        submit(() -> {
+        thread.submit(() -> {
             if (writer == null) {
                 f.completeExceptionally(new NotControllerException(brokerId, what));
                 return;
@@ -547,45 +493,9 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     @Override
     public void close() {
         membership.stop();
-        thread.shutdownNow();
-        try {
-            thread.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.shutdownAndWait();
         writer = null;
         publisher.close();
         reader.close();
-    }
-
-    /** Counters of the controller's ZooKeeper writes. Thread-safe. */
-    public static final class ControllerStats {
-        public final AtomicLong transactions = new AtomicLong();
-        public final AtomicLong operations = new AtomicLong();
-        public final AtomicLong bytesWritten = new AtomicLong();
-        public final AtomicLong deltas = new AtomicLong();
-        public final AtomicLong membershipDeltas = new AtomicLong();
-        public final AtomicLong snapshots = new AtomicLong();
-        public final AtomicLong snapshotRepairs = new AtomicLong();
-        public final AtomicLong joins = new AtomicLong();
-        public final AtomicLong leaves = new AtomicLong();
-        public final AtomicLong bounces = new AtomicLong();
-        /** Reconciliations that compared every registration (take-over, reconnect, failure); joins read only theirs. */
-        public final AtomicLong fullScans = new AtomicLong();
-
-        public final AtomicLong fencedWrites = new AtomicLong();
-        public final AtomicLong lastSnapshotParts = new AtomicLong();
-        public final AtomicLong lastSnapshotBytes = new AtomicLong();
-        /** Leader-imbalance checks that moved some leadership back to preferred replicas. */
-        public final AtomicLong rebalances = new AtomicLong();
-
-        @Override
-        public String toString() {
-            return "transactions=" + transactions + ", operations=" + operations + ", bytesWritten=" + bytesWritten
-                    + ", deltas=" + deltas + " (membership " + membershipDeltas + "), snapshots=" + snapshots
-                    + ", repairs=" + snapshotRepairs + ", joins=" + joins + ", leaves=" + leaves + ", bounces="
-                    + bounces
-                    + ", fullScans=" + fullScans + ", fenced=" + fencedWrites + ", rebalances=" + rebalances;
-        }
     }
 }

@@ -42,7 +42,7 @@ final class MembershipTracker {
 
     private final CuratorFramework client;
     private final int brokerId;
-    private final ClusterController.ControllerStats stats;
+    private final ControllerStats stats;
     private final Runnable reconcile;
     private final CuratorWatcher brokerIdsWatcher = this::onBrokerIdsEvent;
     private final ConnectionStateListener connectionListener = this::onConnectionState;
@@ -59,8 +59,7 @@ final class MembershipTracker {
     private int lastBrokerCversion = -1;
 
     /** @param reconcile asks the controller to reconcile membership soon (called from any thread) */
-    MembershipTracker(
-            CuratorFramework client, int brokerId, ClusterController.ControllerStats stats, Runnable reconcile) {
+    MembershipTracker(CuratorFramework client, int brokerId, ControllerStats stats, Runnable reconcile) {
         this.client = client;
         this.brokerId = brokerId;
         this.stats = stats;

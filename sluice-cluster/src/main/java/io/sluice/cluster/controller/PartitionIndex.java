@@ -81,7 +81,7 @@ final class PartitionIndex {
     /** A reassignment step moved {@code key} from replicas {@code from} to {@code to}. */
     private void replicasChanged(PartitionKey key, int[] from, int[] to) {
         for (int r : from) {
-            if (!contains(to, r)) {
+            if (!ReplicaIds.contains(to, r)) {
                 Set<PartitionKey> s = byReplica.get(r);
                 if (s != null && s.remove(key) && s.isEmpty()) {
                     byReplica.remove(r);
@@ -91,15 +91,6 @@ final class PartitionIndex {
         for (int r : to) {
             byReplica.computeIfAbsent(r, k -> new LinkedHashSet<>()).add(key);
         }
-    }
-
-    private static boolean contains(int[] ids, int id) {
-        for (int v : ids) {
-            if (v == id) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Partitions broker {@code brokerId} is a replica of; read-only. */

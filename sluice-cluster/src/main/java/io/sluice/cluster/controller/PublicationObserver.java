@@ -3,7 +3,7 @@ package io.sluice.cluster.controller;
 /**
  * Told of every cluster-state publication the active controller completes, for metrics: a delta (one znode) or a
  * snapshot (its parts and manifest), with the bytes written to ZooKeeper for it and the time from encoding to the last
- * write committed. The bytes of all publications add up to {@link ClusterController.ControllerStats#bytesWritten}.
+ * write committed. The bytes of all publications add up to {@link ControllerStats#bytesWritten}.
  *
  * <p>Implementations must be thread-safe and quick: they run on the controller thread.
  */

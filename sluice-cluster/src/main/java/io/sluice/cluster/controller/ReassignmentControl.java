@@ -136,8 +136,8 @@ final class ReassignmentControl {
         }
         int[] isr = intersect(ps.isr(), target);
         int leader = ps.leader();
-        if (!contains(target, leader)) {
-            leader = firstIn(target, isr, eligible);
+        if (!ReplicaIds.contains(target, leader)) {
+            leader = ReplicaIds.firstIn(target, isr, eligible);
             if (leader == NO_LEADER) {
                 return null;
             }
@@ -154,7 +154,7 @@ final class ReassignmentControl {
         int[] original = ps.originalReplicas();
         int[] isr = intersect(ps.isr(), original);
         if (isr.length == 0) {
-            int first = firstIn(original, original, eligible);
+            int first = ReplicaIds.firstIn(original, original, eligible);
             LOG.error(
                     "cancelling the reassignment of {}: no original replica of {} is in sync (isr {}); {} becomes "
                             + "leader, records only the adding replicas hold may be lost",
@@ -165,19 +165,10 @@ final class ReassignmentControl {
             isr = first == NO_LEADER ? new int[] {original[0]} : new int[] {first};
         }
         int leader = ps.leader();
-        if (!contains(original, leader) || !contains(isr, leader)) {
-            leader = firstIn(original, isr, eligible);
+        if (!ReplicaIds.contains(original, leader) || !ReplicaIds.contains(isr, leader)) {
+            leader = ReplicaIds.firstIn(original, isr, eligible);
         }
         return ps.withReplicas(original, NONE, NONE, leader, ps.leaderEpoch() + 1, isr);
-    }
-
-    private static int firstIn(int[] order, int[] members, IntPredicate eligible) {
-        for (int id : order) {
-            if (contains(members, id) && eligible.test(id)) {
-                return id;
-            }
-        }
-        return NO_LEADER;
     }
 
     /** The members of {@code ids} not in {@code drop}, in order. */
@@ -185,7 +176,7 @@ final class ReassignmentControl {
         int[] out = new int[ids.length];
         int n = 0;
         for (int v : ids) {
-            if (!contains(drop, v)) {
+            if (!ReplicaIds.contains(drop, v)) {
                 out[n++] = v;
             }
         }
@@ -197,19 +188,10 @@ final class ReassignmentControl {
         int[] out = new int[ids.length];
         int n = 0;
         for (int v : ids) {
-            if (contains(keep, v)) {
+            if (ReplicaIds.contains(keep, v)) {
                 out[n++] = v;
             }
         }
         return Arrays.copyOf(out, n);
-    }
-
-    private static boolean contains(int[] ids, int id) {
-        for (int v : ids) {
-            if (v == id) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -110,21 +110,22 @@ final class ReplicationControl {
             PartitionKey key, PartitionState ps, MembershipChange change, IntPredicate eligible, ClusterState state) {
         int[] isr = ps.isr();
         for (int id : change.left) {
-            isr = withoutIfOthersRemain(isr, id);
+            isr = ReplicaIds.withoutIfOthersRemain(isr, id);
         }
         boolean leaderGone = change.left.contains(ps.leader()) || change.bounced.contains(ps.leader());
         int leader = ps.leader();
         int leaderEpoch = ps.leaderEpoch();
         if (ps.isOffline() || leaderGone) {
             // A bounced broker holds no state in memory: any other live in-sync replica is the better leader.
-            int elected = firstIn(ps.replicas(), isr, id -> eligible.test(id) && !change.bounced.contains(id));
+            int elected =
+                    ReplicaIds.firstIn(ps.replicas(), isr, id -> eligible.test(id) && !change.bounced.contains(id));
             if (elected == NO_LEADER) {
-                elected = firstIn(ps.replicas(), isr, eligible);
+                elected = ReplicaIds.firstIn(ps.replicas(), isr, eligible);
             }
             if (elected == NO_LEADER && uncleanAllowed(state, key)) {
-                elected = firstIn(ps.replicas(), ps.replicas(), eligible);
+                elected = ReplicaIds.firstIn(ps.replicas(), ps.replicas(), eligible);
                 if (elected != NO_LEADER) {
-                    logUnclean(state, key, ps, elected);
+                    LeaderElection.logUnclean(state, key, ps, elected);
                     isr = new int[] {elected};
                 }
             }
@@ -135,7 +136,7 @@ final class ReplicationControl {
         }
         for (int id : change.bounced) {
             if (id != leader) {
-                isr = withoutIfOthersRemain(isr, id);
+                isr = ReplicaIds.withoutIfOthersRemain(isr, id);
             }
         }
         return changed(ps, leader, leaderEpoch, isr);
@@ -206,7 +207,7 @@ final class ReplicationControl {
             return ReplicationError.INVALID_UPDATE_VERSION;
         }
         int[] isr = req.newIsr();
-        if (!isSubsetWithoutDuplicates(isr, ps.replicas()) || !contains(isr, ps.leader())) {
+        if (!ReplicaIds.isSubsetWithoutDuplicates(isr, ps.replicas()) || !ReplicaIds.contains(isr, ps.leader())) {
             return ReplicationError.INVALID_REQUEST;
         }
         for (int id : isr) {
@@ -249,14 +250,16 @@ final class ReplicationControl {
         for (PartitionKey key : partitions.replicaOf(brokerId)) {
             PartitionState ps = pending.current(key);
             if (ps.leader() == brokerId) {
-                int elected = firstIn(ps.replicas(), ps.isr(), eligible);
+                int elected = ReplicaIds.firstIn(ps.replicas(), ps.isr(), eligible);
                 if (elected != NO_LEADER) {
-                    pending.change(key, ps.withLeader(elected, ps.leaderEpoch() + 1, without(ps.isr(), brokerId)));
+                    pending.change(
+                            key, ps.withLeader(elected, ps.leaderEpoch() + 1, ReplicaIds.without(ps.isr(), brokerId)));
                 } else if (ps.replicas().length > 1) {
                     remaining.add(new PartitionRef(state.topic(key.topicId()).name(), key.partition()));
                 }
             } else if (ps.inIsr(brokerId) && ps.isr().length > 1) {
-                pending.change(key, ps.withLeader(ps.leader(), ps.leaderEpoch(), without(ps.isr(), brokerId)));
+                pending.change(
+                        key, ps.withLeader(ps.leader(), ps.leaderEpoch(), ReplicaIds.without(ps.isr(), brokerId)));
             }
         }
         LOG.info(
@@ -291,8 +294,8 @@ final class ReplicationControl {
             PartitionKey key = new PartitionKey(topic.id(), ref.partition());
             PartitionState ps = pending.current(key);
             ElectionResult r = type == ElectionType.PREFERRED
-                    ? electPreferred(ref, ps, eligible)
-                    : electUnclean(state, key, ref, ps, eligible);
+                    ? LeaderElection.preferred(ref, ps, eligible)
+                    : LeaderElection.unclean(state, key, ref, ps, eligible);
             if (r.error() == ReplicationError.NONE) {
                 pending.change(key, r.state());
             }
@@ -301,100 +304,11 @@ final class ReplicationControl {
         return results;
     }
 
-    private static ElectionResult electPreferred(PartitionRef ref, PartitionState ps, IntPredicate eligible) {
-        int preferred = ps.preferredReplica();
-        if (ps.leader() == preferred) {
-            return new ElectionResult(
-                    ref, ReplicationError.ELECTION_NOT_NEEDED, "preferred replica " + preferred + " already leads", ps);
-        }
-        int elected = NO_LEADER;
-        if (eligible.test(preferred) && ps.inIsr(preferred)) {
-            elected = preferred;
-        } else if (ps.isOffline() || !eligible.test(ps.leader())) {
-            elected = firstIn(ps.replicas(), ps.isr(), eligible);
-        }
-        if (elected == NO_LEADER || elected == ps.leader()) {
-            return new ElectionResult(
-                    ref,
-                    ReplicationError.PREFERRED_LEADER_NOT_AVAILABLE,
-                    "preferred replica " + preferred + " is not live and in sync (isr " + Arrays.toString(ps.isr())
-                            + ")",
-                    ps);
-        }
-        return new ElectionResult(
-                ref, ReplicationError.NONE, "", ps.withLeader(elected, ps.leaderEpoch() + 1, ps.isr()));
-    }
-
-    private ElectionResult electUnclean(
-            ClusterState state, PartitionKey key, PartitionRef ref, PartitionState ps, IntPredicate eligible) {
-        if (!ps.isOffline()) {
-            return new ElectionResult(ref, ReplicationError.ELECTION_NOT_NEEDED, "led by " + ps.leader(), ps);
-        }
-        int elected = firstIn(ps.replicas(), ps.isr(), eligible);
-        int[] isr = ps.isr();
-        if (elected == NO_LEADER) {
-            elected = firstIn(ps.replicas(), ps.replicas(), eligible);
-            if (elected == NO_LEADER) {
-                return new ElectionResult(
-                        ref,
-                        ReplicationError.ELIGIBLE_LEADERS_NOT_AVAILABLE,
-                        "no replica of " + Arrays.toString(ps.replicas()) + " is live",
-                        ps);
-            }
-            logUnclean(state, key, ps, elected);
-            isr = new int[] {elected};
-        }
-        return new ElectionResult(ref, ReplicationError.NONE, "", ps.withLeader(elected, ps.leaderEpoch() + 1, isr));
-    }
-
     // ---- leader imbalance ------------------------------------------------------------------------------------
 
-    /**
-     * Kafka's checkAndTriggerAutoLeaderRebalance: for each broker, the share of the partitions it is the preferred
-     * replica of that another broker (or nobody) leads; above {@link ClusterConfig#leaderImbalancePerBrokerPercentage()}
-     * it gets the leadership of those where it is live, in sync and not shutting down. O(partitions).
-     */
+    /** Kafka's periodic leader-imbalance check ({@link LeaderImbalance}), electing only eligible brokers. */
     void rebalanceLeaders(ClusterState state, DeltaRecord delta) {
-        Map<Integer, int[]> preferredCount = new java.util.HashMap<>();
-        Map<Integer, List<PartitionKey>> ledElsewhere = new java.util.HashMap<>();
-        for (TopicState topic : state.topicsById().values()) {
-            for (int p = 0; p < topic.partitionCount(); p++) {
-                PartitionState ps = topic.partition(p);
-                int preferred = ps.preferredReplica();
-                preferredCount.computeIfAbsent(preferred, k -> new int[1])[0]++;
-                if (ps.leader() != preferred) {
-                    ledElsewhere
-                            .computeIfAbsent(preferred, k -> new ArrayList<>())
-                            .add(new PartitionKey(topic.id(), p));
-                }
-            }
-        }
-        PendingChanges pending = new PendingChanges(state, delta);
-        double threshold = config.leaderImbalancePerBrokerPercentage() / 100.0;
-        for (Map.Entry<Integer, List<PartitionKey>> e : ledElsewhere.entrySet()) {
-            int broker = e.getKey();
-            double ratio = (double) e.getValue().size() / preferredCount.get(broker)[0];
-            if (ratio <= threshold || !state.hasBroker(broker) || shuttingDown.contains(broker)) {
-                continue;
-            }
-            int moved = 0;
-            for (PartitionKey key : e.getValue()) {
-                PartitionState ps = pending.current(key);
-                if (ps.inIsr(broker)) {
-                    pending.change(key, ps.withLeader(broker, ps.leaderEpoch() + 1, ps.isr()));
-                    moved++;
-                }
-            }
-            if (moved > 0) {
-                LOG.info(
-                        "leader imbalance of broker {} is {} (above {}): it leads {} of its preferred partitions "
-                                + "again",
-                        broker,
-                        ratio,
-                        threshold,
-                        moved);
-            }
-        }
+        LeaderImbalance.rebalance(state, config.leaderImbalancePerBrokerPercentage(), eligible(state), delta);
     }
 
     // ---- administrative ISR ----------------------------------------------------------------------------------
@@ -424,7 +338,7 @@ final class ReplicationControl {
                             + " is not one of the replicas " + Arrays.toString(ps.replicas()));
                 }
             }
-            if (!ps.isOffline() && !contains(isr, ps.leader())) {
+            if (!ps.isOffline() && !ReplicaIds.contains(isr, ps.leader())) {
                 throw new InvalidIsrException(
                         "partition " + ref + ": ISR " + Arrays.toString(isr) + " leaves out the leader " + ps.leader());
             }
@@ -439,69 +353,11 @@ final class ReplicationControl {
                 state.topic(key.topicId()).configs(), state.brokerConfigs(ClusterState.CLUSTER_DEFAULT_BROKER));
     }
 
-    private static void logUnclean(ClusterState state, PartitionKey key, PartitionState ps, int elected) {
-        LOG.error(
-                "unclean leader election for {}-{}: no in-sync replica of {} is live, out-of-sync replica {} "
-                        + "becomes leader; records acknowledged since it fell behind may be lost",
-                state.topic(key.topicId()).name(),
-                key.partition(),
-                Arrays.toString(ps.isr()),
-                elected);
-    }
-
     /** {@code ps} with the given leadership under the next partition epoch, null when nothing differs. */
     private static PartitionState changed(PartitionState ps, int leader, int leaderEpoch, int[] isr) {
         if (leader == ps.leader() && leaderEpoch == ps.leaderEpoch() && Arrays.equals(isr, ps.isr())) {
             return null;
         }
         return ps.withLeader(leader, leaderEpoch, isr);
-    }
-
-    /** The first of {@code order} that is in {@code members} and passes {@code eligible}; NO_LEADER when none. */
-    private static int firstIn(int[] order, int[] members, IntPredicate eligible) {
-        for (int id : order) {
-            if (contains(members, id) && eligible.test(id)) {
-                return id;
-            }
-        }
-        return NO_LEADER;
-    }
-
-    private static int[] withoutIfOthersRemain(int[] isr, int id) {
-        return isr.length > 1 && contains(isr, id) ? without(isr, id) : isr;
-    }
-
-    private static int[] without(int[] ids, int id) {
-        int[] out = new int[ids.length];
-        int n = 0;
-        for (int v : ids) {
-            if (v != id) {
-                out[n++] = v;
-            }
-        }
-        return n == ids.length ? ids : Arrays.copyOf(out, n);
-    }
-
-    private static boolean isSubsetWithoutDuplicates(int[] ids, int[] of) {
-        for (int i = 0; i < ids.length; i++) {
-            if (!contains(of, ids[i])) {
-                return false;
-            }
-            for (int j = 0; j < i; j++) {
-                if (ids[j] == ids[i]) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private static boolean contains(int[] ids, int id) {
-        for (int v : ids) {
-            if (v == id) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -45,7 +45,7 @@ final class StatePublisher implements AutoCloseable {
     private final CuratorFramework client;
     private final int brokerId;
     private final ClusterConfig config;
-    private final ClusterController.ControllerStats stats;
+    private final ControllerStats stats;
     private final StateSerializer serializer;
     private final StateReader reader;
     private final SnapshotPolicy snapshotPolicy;
@@ -74,7 +74,7 @@ final class StatePublisher implements AutoCloseable {
             int brokerId,
             ClusterConfig config,
             StateReader reader,
-            ClusterController.ControllerStats stats,
+            ControllerStats stats,
             Consumer<Runnable> controllerThread,
             Consumer<ControllerFencedException> onFenced,
             AppliedListener listener) {

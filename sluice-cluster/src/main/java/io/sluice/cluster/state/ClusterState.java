@@ -4,10 +4,7 @@ import io.sluice.cluster.state.wire.AclRecord;
 import io.sluice.cluster.state.wire.BrokerRecord;
 import io.sluice.cluster.state.wire.ConfigRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
-import io.sluice.cluster.state.wire.PartitionChangeRecord;
-import io.sluice.cluster.state.wire.ScramRecord;
 import io.sluice.cluster.state.wire.SnapshotRecord;
-import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.error.MalformedInputException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -302,7 +299,7 @@ public final class ClusterState {
         if (!delta.joined.isEmpty() || delta.left.length > 0) {
             List<BrokerInfo> joined = new ArrayList<>(delta.joined.size());
             for (Object r : delta.joined) {
-                joined.add(element(BrokerRecord.class, r, "delta " + seq + " joined")
+                joined.add(DecodedElements.element(BrokerRecord.class, r, "delta " + seq + " joined")
                         .toInfo());
             }
             b = brokerTable.with(joined, delta.left);
@@ -311,7 +308,7 @@ public final class ClusterState {
         Map<Integer, Map<String, String>> configs = brokerConfigs;
         Map<String, Map<String, String>> quotas = clientQuotaConfigs;
         for (Object change : delta.configChanges) {
-            ConfigRecord c = asConfigRecord(change, seq);
+            ConfigRecord c = DecodedElements.configChange(change, seq);
             if (c.entityType == ConfigRecord.TOPIC) {
                 topicConfigsChanged = true;
             } else if (c.entityType == ConfigRecord.CLIENT_QUOTAS) {
@@ -338,20 +335,7 @@ public final class ClusterState {
                 || topicConfigsChanged;
         LinkedHashMap<UUID, TopicState> topics = topicsOwned;
         if (topicsChanged) {
-            topics = new LinkedHashMap<>(topicsOwned);
-            for (Object r : delta.createdTopics) {
-                TopicState topic = element(TopicRecord.class, r, "delta " + seq + " createdTopics")
-                        .toTopic();
-                topics.put(topic.id(), topic);
-            }
-            for (UUID id : delta.deletedTopics) {
-                topics.remove(id);
-            }
-            applyAddedPartitions(topics, delta.addedPartitions, seq);
-            applyPartitionChanges(topics, delta.partitionChanges, seq);
-            if (topicConfigsChanged) {
-                applyTopicConfigs(topics, delta.configChanges, seq);
-            }
+            topics = TopicDeltas.apply(topicsOwned, delta, seq, topicConfigsChanged);
         }
         return new ClusterState(
                 delta.controllerEpoch,
@@ -372,211 +356,29 @@ public final class ClusterState {
         }
         TreeSet<AclEntry> next = new TreeSet<>(acls);
         for (Object r : delta.removedAcls) {
-            next.remove(
-                    element(AclRecord.class, r, "delta " + seq + " removedAcls").toEntry());
+            next.remove(DecodedElements.element(AclRecord.class, r, "delta " + seq + " removedAcls")
+                    .toEntry());
         }
         for (Object r : delta.addedAcls) {
-            next.add(element(AclRecord.class, r, "delta " + seq + " addedAcls").toEntry());
+            next.add(DecodedElements.element(AclRecord.class, r, "delta " + seq + " addedAcls")
+                    .toEntry());
         }
         return Collections.unmodifiableNavigableSet(next);
     }
 
-    private static ConfigRecord asConfigRecord(Object change, long seq) {
-        return element(ConfigRecord.class, change, "delta " + seq + " configChanges");
-    }
-
-    /** A decoded list element of the expected record type; a null or another message (garbage) is malformed. */
-    private static <T> T element(Class<T> type, Object decoded, String where) {
-        if (!type.isInstance(decoded)) {
-            throw new MalformedInputException(where + ": expected a " + type.getSimpleName() + " but read "
-                    + (decoded == null ? "null" : decoded.getClass().getSimpleName()));
-        }
-        return type.cast(decoded);
-    }
-
-    private static void applyTopicConfigs(Map<UUID, TopicState> topics, List<ConfigRecord> changes, long seq) {
-        for (ConfigRecord c : changes) {
-            if (c.entityType != ConfigRecord.TOPIC) {
-                continue;
-            }
-            Map<String, String> values = c.configs();
-            TopicState topic = topics.get(c.topicId);
-            if (topic == null) {
-                throw new MalformedInputException("delta " + seq + ": config change for unknown topic id " + c.topicId);
-            }
-            topics.put(c.topicId, topic.withConfigs(values));
-        }
-    }
-
-    /** The topic {@code c} names; an unknown one is malformed ({@code what} says which list it came from). */
-    private static TopicState topicOf(Map<UUID, TopicState> topics, PartitionChangeRecord c, long seq, String what) {
-        TopicState topic = topics.get(c.topicId);
-        if (topic == null) {
-            throw new MalformedInputException("delta " + seq + ": " + what + " unknown topic id " + c.topicId);
-        }
-        return topic;
-    }
-
-    /** CreatePartitions: each record the next partition of its topic, with its complete state. */
-    private static void applyAddedPartitions(
-            Map<UUID, TopicState> topics, List<PartitionChangeRecord> added, long seq) {
-        if (added.isEmpty()) {
-            return;
-        }
-        Map<UUID, List<PartitionState>> byTopic = new LinkedHashMap<>();
-        for (Object decoded : added) {
-            PartitionChangeRecord c =
-                    element(PartitionChangeRecord.class, decoded, "delta " + seq + " addedPartitions");
-            TopicState topic = topicOf(topics, c, seq, "partitions added to");
-            List<PartitionState> list = byTopic.computeIfAbsent(c.topicId, k -> new ArrayList<>());
-            int expected = topic.partitionCount() + list.size();
-            if (c.partition != expected || expected >= TopicRecord.MAX_PARTITIONS) {
-                throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " adds partition "
-                        + c.partition + " where the next is " + expected);
-            }
-            if (c.replicas == null || c.isr == null) {
-                throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " adds partition "
-                        + c.partition + " without replicas or isr");
-            }
-            requireReplicaSet(seq, topic, c);
-            int partitionEpoch =
-                    c.partitionEpoch == PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED ? 0 : c.partitionEpoch;
-            list.add(new PartitionState(
-                    c.replicas, c.leader, c.leaderEpoch, c.isr, partitionEpoch, c.addingReplicas, c.removingReplicas));
-        }
-        for (Map.Entry<UUID, List<PartitionState>> e : byTopic.entrySet()) {
-            topics.put(e.getKey(), topics.get(e.getKey()).withAddedPartitions(e.getValue()));
-        }
-    }
-
-    private static void applyPartitionChanges(
-            Map<UUID, TopicState> topics, List<PartitionChangeRecord> changes, long seq) {
-        if (changes.isEmpty()) {
-            return;
-        }
-        Map<UUID, PartitionState[]> byTopic = new LinkedHashMap<>();
-        for (Object decoded : changes) {
-            PartitionChangeRecord c =
-                    element(PartitionChangeRecord.class, decoded, "delta " + seq + " partitionChanges");
-            TopicState topic = topicOf(topics, c, seq, "partition change for");
-            if (c.partition < 0 || c.partition >= topic.partitionCount()) {
-                throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " partition "
-                        + c.partition + " outside 0.." + (topic.partitionCount() - 1));
-            }
-            if (c.isr == null) {
-                throw new MalformedInputException(
-                        "delta " + seq + ": topic " + topic.name() + " partition " + c.partition + " has a null isr");
-            }
-            PartitionState[] slots =
-                    byTopic.computeIfAbsent(c.topicId, k -> new PartitionState[topic.partitionCount()]);
-            PartitionState base = slots[c.partition] != null ? slots[c.partition] : topic.partition(c.partition);
-            // A v0 record (written before partition epochs) still counts as a change: one epoch up.
-            int partitionEpoch = c.partitionEpoch == PartitionChangeRecord.PARTITION_EPOCH_NOT_CARRIED
-                    ? base.partitionEpoch() + 1
-                    : c.partitionEpoch;
-            if (c.replicas == null) {
-                slots[c.partition] = base.with(c.leader, c.leaderEpoch, c.isr, partitionEpoch);
-            } else {
-                requireReplicaSet(seq, topic, c);
-                slots[c.partition] = new PartitionState(
-                        c.replicas,
-                        c.leader,
-                        c.leaderEpoch,
-                        c.isr,
-                        partitionEpoch,
-                        c.addingReplicas,
-                        c.removingReplicas);
-            }
-        }
-        for (Map.Entry<UUID, PartitionState[]> e : byTopic.entrySet()) {
-            topics.put(e.getKey(), topics.get(e.getKey()).withPartitions(e.getValue()));
-        }
-    }
-
-    private static void requireReplicaSet(long seq, TopicState topic, PartitionChangeRecord c) {
-        if (c.replicas.length == 0 || c.addingReplicas == null || c.removingReplicas == null) {
-            throw new MalformedInputException("delta " + seq + ": topic " + topic.name() + " partition "
-                    + c.partition + " changes its replicas to " + java.util.Arrays.toString(c.replicas)
-                    + " with adding " + java.util.Arrays.toString(c.addingReplicas) + " and removing "
-                    + java.util.Arrays.toString(c.removingReplicas));
-        }
-    }
-
     /** A snapshot record that writes this state (topics streamed from the live partition arrays, no copy). */
     public SnapshotRecord toSnapshot() {
-        SnapshotRecord s = new SnapshotRecord();
-        s.controllerEpoch = controllerEpoch;
-        s.lastDeltaSeq = appliedSeq;
-        s.brokers = new ArrayList<>(brokerTable.size());
-        for (BrokerInfo info : brokerTable) {
-            s.brokers.add(BrokerRecord.of(info));
-        }
-        s.topics = new ArrayList<>(topicsById.size());
-        for (TopicState topic : topicsById.values()) {
-            s.topics.add(TopicRecord.of(topic));
-        }
-        for (Map.Entry<Integer, Map<String, String>> e : brokerConfigs.entrySet()) {
-            s.brokerConfigs.add(ConfigRecord.broker(e.getKey(), e.getValue()));
-        }
-        if (!clientQuotaConfigs.isEmpty()) {
-            s.brokerConfigs.add(ConfigRecord.clientQuotas(clientQuotaConfigs));
-        }
-        for (AclEntry acl : acls) {
-            s.acls.add(AclRecord.of(acl));
-        }
-        for (ScramCredentialEntry e : scramCredentials.all()) {
-            s.scramCredentials.add(ScramRecord.of(e));
-        }
-        return s;
+        return ClusterStateSnapshots.write(this);
     }
 
     /** The state a decoded snapshot describes. */
     public static ClusterState fromSnapshot(SnapshotRecord s) {
-        if (s.brokers == null
-                || s.topics == null
-                || s.brokerConfigs == null
-                || s.acls == null
-                || s.scramCredentials == null) {
-            throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a null list");
-        }
-        List<BrokerInfo> b = new ArrayList<>(s.brokers.size());
-        for (Object r : s.brokers) {
-            b.add(element(BrokerRecord.class, r, "snapshot brokers").toInfo());
-        }
-        List<TopicState> t = new ArrayList<>(s.topics.size());
-        for (Object r : s.topics) {
-            t.add(element(TopicRecord.class, r, "snapshot topics").toTopic());
-        }
-        Map<Integer, Map<String, String>> configs = new TreeMap<>();
-        Map<String, Map<String, String>> quotas = null;
-        for (Object o : s.brokerConfigs) {
-            ConfigRecord c = asConfigRecord(o, s.lastDeltaSeq);
-            if (c.entityType == ConfigRecord.CLIENT_QUOTAS) {
-                if (quotas != null) {
-                    throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": two client quota tables");
-                }
-                quotas = c.clientQuotaConfigs();
-                continue;
-            }
-            if (c.entityType != ConfigRecord.BROKER) {
-                throw new MalformedInputException(
-                        "snapshot at " + s.lastDeltaSeq + ": a topic config among the " + "broker configs");
-            }
-            if (configs.put(c.brokerId, c.configs()) != null) {
-                throw new MalformedInputException(
-                        "snapshot at " + s.lastDeltaSeq + ": broker " + c.brokerId + " has two configs");
-            }
-        }
-        List<AclEntry> acls = new ArrayList<>(s.acls.size());
-        for (Object r : s.acls) {
-            acls.add(element(AclRecord.class, r, "snapshot acls").toEntry());
-        }
-        List<ScramCredentialEntry> scram = new ArrayList<>(s.scramCredentials.size());
-        for (Object r : s.scramCredentials) {
-            scram.add(ScramCredentials.record(r, "snapshot scramCredentials").toEntry());
-        }
-        ClusterState state = of(s.controllerEpoch, s.lastDeltaSeq, b, t, configs, acls, scram);
-        return quotas == null ? state : state.withClientQuotaConfigs(quotas);
+        return ClusterStateSnapshots.read(s);
+    }
+
+    /** The persistent broker table, for writing snapshots. */
+    BrokerTable brokerTable() {
+        return brokerTable;
     }
 
     /** Same brokers and topics (epoch and position aside). */

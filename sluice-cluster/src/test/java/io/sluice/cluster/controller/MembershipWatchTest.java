@@ -62,7 +62,7 @@ class MembershipWatchTest {
                         s.topic("watched").partition(p).leader(),
                         "partition " + p);
             }
-            ClusterController.ControllerStats stats = controller.stats();
+            ControllerStats stats = controller.stats();
             assertEquals(scansAfterTakeOver, stats.fullScans.get(), "no full scan after take-over: " + stats);
             assertEquals(6, stats.joins.get(), stats.toString());
             assertEquals(2, stats.leaves.get(), stats.toString());

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.ZkTesting;
-import io.sluice.cluster.controller.ClusterController;
+import io.sluice.cluster.controller.ControllerStats;
 import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.controller.TopicExistsException;
 import io.sluice.cluster.registry.BrokerRegistration;
@@ -100,8 +100,7 @@ class ClusterNodeTest {
                 lastTopics = s.topicsById().size();
             }
             assertEquals(10, lastTopics);
-            ClusterController.ControllerStats stats =
-                    controller.node().controller().stats();
+            ControllerStats stats = controller.node().controller().stats();
             assertTrue(stats.snapshots.get() >= 2, "folded: " + stats);
 
             // A broker that starts now reads the newest snapshot and only the few deltas after it.
@@ -138,7 +137,7 @@ class ClusterNodeTest {
             ZkTesting.await("21 brokers", () -> b1.node().current().brokers().size() == 21);
             ClusterState s = ClusterFixture.awaitConverged(b1, List.of(b1));
             assertEquals(21, s.brokers().size());
-            ClusterController.ControllerStats stats = b1.node().controller().stats();
+            ControllerStats stats = b1.node().controller().stats();
             assertEquals(1, stats.membershipDeltas.get(), stats.toString());
             assertEquals(21, stats.joins.get());
             assertEquals(1, stats.transactions.get(), "one ZooKeeper write for 21 joins: " + stats);
@@ -217,8 +216,7 @@ class ClusterNodeTest {
             // Session lost, registration re-created at once by the broker: the controller sees a new incarnation,
             // either as one bounce or (when the deletion and the re-creation reach it in separate batches) as a
             // leave followed by a join. Either way the old incarnation is fenced by a newer leader epoch.
-            ClusterController.ControllerStats stats =
-                    controller.node().controller().stats();
+            ControllerStats stats = controller.node().controller().stats();
             ZkTesting.expireSession(b2.client());
             ZkTesting.await("new incarnation noticed", () -> stats.bounces.get() + stats.leaves.get() >= 1);
             ZkTesting.await("follower applied it", () -> {

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.controller.AlterPartitionResult;
-import io.sluice.cluster.controller.ClusterController;
 import io.sluice.cluster.controller.ControlledShutdownResult;
+import io.sluice.cluster.controller.ControllerStats;
 import io.sluice.cluster.controller.ElectionResult;
 import io.sluice.cluster.controller.ElectionType;
 import io.sluice.cluster.controller.IsrChangeRequest;
@@ -69,7 +69,7 @@ class ReplicationOperationsTest {
             return node().controller().state();
         }
 
-        ClusterController.ControllerStats stats() {
+        ControllerStats stats() {
             return node().controller().stats();
         }
 
@@ -151,7 +151,7 @@ class ReplicationOperationsTest {
      */
     private static void assertRefused(Cluster c, ReplicationError expected, int sender, IsrChangeRequest req)
             throws Exception {
-        ClusterController.ControllerStats stats = c.stats();
+        ControllerStats stats = c.stats();
         for (int attempt = 1; ; attempt++) {
             long deltas = stats.deltas.get();
             long ownDeltas = stats.membershipDeltas.get() + stats.rebalances.get();

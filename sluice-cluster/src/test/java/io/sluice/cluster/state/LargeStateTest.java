@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.config.ClusterConfig;
-import io.sluice.cluster.controller.ClusterController;
+import io.sluice.cluster.controller.ControllerStats;
 import io.sluice.cluster.node.ClusterFixture;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,8 +67,7 @@ class LargeStateTest {
             controller.node().controller().writeSnapshotNow().get(120, TimeUnit.SECONDS);
             huge = controller.node().controller().state().topic("huge");
 
-            ClusterController.ControllerStats stats =
-                    controller.node().controller().stats();
+            ControllerStats stats = controller.node().controller().stats();
             assertTrue(
                     stats.lastSnapshotBytes.get() > maxBuffer,
                     "compressed snapshot of " + stats.lastSnapshotBytes.get() + " bytes exceeds jute.maxbuffer "

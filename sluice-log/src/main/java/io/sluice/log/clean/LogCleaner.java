@@ -7,10 +7,9 @@ import io.sluice.log.segment.CleanStep;
 import io.sluice.log.segment.LogSegment;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -46,7 +45,7 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
     private final Set<PartitionLog> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<PartitionLog> aborted = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<PartitionLog> uncleanable = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final List<Worker> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final CleanerThreads threads;
     private final Object lifecycle = new Object();
     private final Object idle = new Object();
     private volatile ToLongFunction<TopicPartitionKey> stableOffsets = key -> Long.MAX_VALUE;
@@ -54,20 +53,6 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
     private volatile boolean started;
     private volatile double dirtiestRatio;
     private volatile long lastRunMs;
-
-    /** One cleaner thread; retired when the pool is resized, failed when it ended on an unexpected error. */
-    private final class Worker {
-        final Thread thread;
-        volatile Cleaner cleaner;
-        volatile boolean retired;
-        volatile boolean failed;
-        volatile long compactionDelayMs;
-
-        Worker(int index, CleanerConfig with) {
-            this.thread = new Thread(() -> run(this, with), "sluice-log-cleaner-" + index);
-            thread.setDaemon(true);
-        }
-    }
 
     /**
      * @param logs     the current logs (the log manager's)
@@ -89,6 +74,7 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
         this.clock = clock;
         this.faults = faults;
         this.throttle = new IoThrottle(config.ioMaxBytesPerSecond(), System::nanoTime);
+        this.threads = new CleanerThreads(this::run, this::wakeUp, throttle);
         this.lastRunMs = clock.getAsLong();
     }
 
@@ -104,27 +90,11 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
                 return;
             }
             started = true;
-            startWorkers(config);
+            threads.start(config);
         }
     }
 
-    /** Called holding {@code lifecycle}. */
-    private void startWorkers(CleanerConfig with) {
-        List<Worker> added = new ArrayList<>();
-        for (int i = 0; i < with.threads(); i++) {
-            added.add(new Worker(i, with));
-        }
-        workers.addAll(added);
-        for (Worker worker : added) {
-            worker.thread.start();
-        }
-        LOG.info(
-                "started {} log cleaner threads with {} bytes of offset map each",
-                with.threads(),
-                with.mapBytesPerThread());
-    }
-
-    private void run(Worker worker, CleanerConfig with) {
+    private void run(CleanerThreads.Worker worker, CleanerConfig with) {
         try (Cleaner cleaner = new Cleaner(with, throttle, faults, stats)) {
             worker.cleaner = cleaner;
             while (!stopping && !worker.retired) {
@@ -156,7 +126,7 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
     }
 
     /** @param worker the calling cleaner thread; null on a caller's thread */
-    private boolean cleanDirtiest(Cleaner cleaner, Worker worker) {
+    private boolean cleanDirtiest(Cleaner cleaner, CleanerThreads.Worker worker) {
         LogToClean target = grabDirtiest(worker);
         if (target == null) {
             return false;
@@ -241,7 +211,7 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
         }
     }
 
-    private synchronized LogToClean grabDirtiest(Worker worker) {
+    private synchronized LogToClean grabDirtiest(CleanerThreads.Worker worker) {
         long now = clock.getAsLong();
         lastRunMs = now;
         double dirtiest = 0;
@@ -353,90 +323,40 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
                 wakeUp();
                 return;
             }
-            List<Worker> old = List.copyOf(workers);
-            stopWorkers(old);
-            workers.removeAll(old);
-            startWorkers(next);
+            threads.replaceAll(next);
         }
     }
 
     /** Threads running now, for tests and the broker's status (threads that died are not counted). */
     public int liveThreads() {
-        int alive = 0;
-        for (Worker worker : workers) {
-            if (worker.thread.isAlive() && !worker.retired) {
-                alive++;
-            }
-        }
-        return alive;
-    }
-
-    private void stopWorkers(List<Worker> stopped) {
-        for (Worker worker : stopped) {
-            worker.retired = true;
-        }
-        wakeUp();
-        // the same rate again, so a thread waiting on the I/O schedule stops waiting and sees it is retired
-        throttle.rate(throttle.rate());
-        for (Worker worker : stopped) {
-            try {
-                worker.thread.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        return threads.live();
     }
 
     // ------------------------------------------------------------------ CleanerStatus
 
     @Override
     public double maxBufferUtilizationPercent() {
-        double max = 0;
-        for (Worker worker : workers) {
-            max = Math.max(max, lastCleanOf(worker).bufferUtilization());
-        }
-        return max * 100;
+        return threads.maxBufferUtilization() * 100;
     }
 
     @Override
     public int cleanerRecopyPercent() {
-        long read = 0;
-        long written = 0;
-        for (Worker worker : workers) {
-            read += lastCleanOf(worker).bytesRead();
-            written += lastCleanOf(worker).bytesWritten();
-        }
-        return (int) (100.0 * written / Math.max(read, 1));
+        return threads.recopyPercent();
     }
 
     @Override
     public double maxCleanTimeSecs() {
-        long max = 0;
-        for (Worker worker : workers) {
-            max = Math.max(max, lastCleanOf(worker).elapsedNanos());
-        }
-        return max / 1e9;
+        return threads.maxCleanNanos() / 1e9;
     }
 
     @Override
     public double maxCompactionDelaySecs() {
-        long max = 0;
-        for (Worker worker : workers) {
-            max = Math.max(max, worker.compactionDelayMs);
-        }
-        return max / 1000.0;
+        return threads.maxCompactionDelayMs() / 1000.0;
     }
 
     @Override
     public int deadThreadCount() {
-        int dead = 0;
-        for (Worker worker : workers) {
-            if (worker.failed) {
-                dead++;
-            }
-        }
-        return dead;
+        return threads.dead();
     }
 
     @Override
@@ -477,7 +397,7 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
 
     /** The current logs of {@code logDir} marked uncleanable (a deleted log drops out, as Kafka's maintenance does). */
     private Map<TopicPartitionKey, PartitionLog> uncleanableIn(Path logDir) {
-        Map<TopicPartitionKey, PartitionLog> found = new java.util.HashMap<>();
+        Map<TopicPartitionKey, PartitionLog> found = new HashMap<>();
         Map<TopicPartitionKey, PartitionLog> current = logs.get();
         synchronized (this) {
             current.forEach((key, log) -> {
@@ -489,11 +409,6 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
         return found;
     }
 
-    private static Cleaner.LastClean lastCleanOf(Worker worker) {
-        Cleaner cleaner = worker.cleaner;
-        return cleaner == null ? Cleaner.LastClean.NONE : cleaner.lastClean();
-    }
-
     /** Stops the threads after their current batch (no clean is swapped in after this returns). Idempotent. */
     @Override
     public void close() {
@@ -503,7 +418,7 @@ public final class LogCleaner implements AutoCloseable, CleanerStatus {
                 notifyAll();
             }
             throttle.stop();
-            stopWorkers(List.copyOf(workers));
+            threads.retireAll();
         }
     }
 }

@@ -2,7 +2,6 @@ package io.sluice.log.segment;
 
 import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 
-import io.sluice.log.OffsetAndTimestamp;
 import io.sluice.log.index.CorruptIndexException;
 import io.sluice.log.index.OffsetIndex;
 import io.sluice.log.index.TimeIndex;
@@ -14,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.function.Consumer;
 
 /**
  * One segment: a {@code .log} file of whole v2 batches with its sparse offset and time indexes.
@@ -62,25 +60,7 @@ public final class LogSegment {
     /** Creates new empty files for a segment starting at {@code baseOffset}; an existing .log is truncated. */
     public static LogSegment create(
             Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, long nowMs) throws IOException {
-        FileChannel channel = FileChannel.open(
-                SegmentFileNames.logFile(dir, baseOffset),
-                StandardOpenOption.CREATE,
-                StandardOpenOption.READ,
-                StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
-        LogSegment segment = new LogSegment(
-                dir,
-                baseOffset,
-                indexIntervalBytes,
-                maxIndexSizeBytes,
-                channel,
-                nowMs,
-                SegmentFileNames.logFile(dir, baseOffset));
-        segment.offsetIndex =
-                OffsetIndex.empty(SegmentFileNames.indexFile(dir, baseOffset), baseOffset, maxIndexSizeBytes);
-        segment.timeIndex =
-                TimeIndex.empty(SegmentFileNames.timeIndexFile(dir, baseOffset), baseOffset, maxIndexSizeBytes);
-        return segment;
+        return createFiles(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, nowMs, "");
     }
 
     /**
@@ -89,7 +69,14 @@ public final class LogSegment {
      */
     public static LogSegment createCleaned(
             Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, long nowMs) throws IOException {
-        String suffix = SegmentFileNames.CLEANED_SUFFIX;
+        return createFiles(
+                dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, nowMs, SegmentFileNames.CLEANED_SUFFIX);
+    }
+
+    /** New empty files whose names end in {@code suffix} (empty for the final names); an existing .log is truncated. */
+    private static LogSegment createFiles(
+            Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, long nowMs, String suffix)
+            throws IOException {
         Path log = SegmentFileNames.withSuffix(SegmentFileNames.logFile(dir, baseOffset), suffix);
         FileChannel channel = FileChannel.open(
                 log,
@@ -379,54 +366,6 @@ public final class LogSegment {
             position += batch.sizeInBytes();
         }
         return position;
-    }
-
-    /**
-     * ListOffsets by timestamp within this segment: the first record at or after {@code startingOffset} whose
-     * timestamp is at least {@code timestamp}, or null when no batch here reaches it.
-     */
-    public OffsetAndTimestamp findByTimestamp(long timestamp, long startingOffset, BatchScanner scanner)
-            throws IOException {
-        if (maxTimestamp < timestamp) {
-            return null;
-        }
-        int limit = size;
-        long position = offsetIndex.lookup(Math.max(timeIndex.lookup(timestamp), startingOffset));
-        while (position < limit) {
-            RecordBatchView batch = scanner.readHeader(channel, position, limit);
-            if (batch == null) {
-                return null;
-            }
-            int batchSize = batch.sizeInBytes();
-            if (batch.maxTimestamp() >= timestamp && batch.lastOffset() >= startingOffset) {
-                OffsetAndTimestamp found =
-                        RecordTimestampSearch.find(channel, position, batchSize, timestamp, startingOffset);
-                if (found != null) {
-                    return found;
-                }
-            }
-            position += batchSize;
-        }
-        return null;
-    }
-
-    /** Calls {@code action} for each batch whose last offset is at least {@code fromOffset}, in order. */
-    public void forEachBatch(long fromOffset, BatchScanner scanner, Consumer<RecordBatchView> action)
-            throws IOException {
-        int limit = size;
-        long position = findBatchPosition(fromOffset, scanner);
-        if (position < 0) {
-            return;
-        }
-        while (position < limit) {
-            RecordBatchView batch = scanner.readHeader(channel, position, limit);
-            if (batch == null) {
-                return;
-            }
-            int batchSize = batch.sizeInBytes();
-            action.accept(batch);
-            position += batchSize;
-        }
     }
 
     /**
