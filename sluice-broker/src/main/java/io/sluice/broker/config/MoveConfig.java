@@ -2,6 +2,7 @@ package io.sluice.broker.config;
 
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNKS_IN_FLIGHT;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNK_BYTES;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_DIRECT_IO_ENABLE;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FILE_TRANSFER_ENABLE;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FREE_SPACE_MARGIN_BYTES;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_CONCURRENT_PER_BROKER;
@@ -25,7 +26,8 @@ public record MoveConfig(
         int maxIdleRounds,
         long freeSpaceMarginBytes,
         int socketTimeoutMs,
-        boolean fileTransferEnable) {
+        boolean fileTransferEnable,
+        boolean directIoEnable) {
 
     /** Consecutive bad chunks from one source before the next source is tried (a flaky link, or a bad disk). */
     public static final int MAX_REJECTED_CHUNKS_PER_SOURCE = 3;
@@ -40,7 +42,8 @@ public record MoveConfig(
                 config.integer(MOVE_MAX_IDLE_ROUNDS),
                 config.longValue(MOVE_FREE_SPACE_MARGIN_BYTES),
                 config.integer(REPLICA_SOCKET_TIMEOUT_MS),
-                config.bool(MOVE_FILE_TRANSFER_ENABLE));
+                config.bool(MOVE_FILE_TRANSFER_ENABLE),
+                config.bool(MOVE_DIRECT_IO_ENABLE));
     }
 
     /** The defaults of every key, as BrokerConfigKeys defines them; for tests and tools without a broker configuration. */
@@ -58,7 +61,8 @@ public record MoveConfig(
                 maxIdleRounds,
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
-                fileTransferEnable);
+                fileTransferEnable,
+                directIoEnable);
     }
 
     public MoveConfig withChunksInFlight(int value) {
@@ -71,7 +75,8 @@ public record MoveConfig(
                 maxIdleRounds,
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
-                fileTransferEnable);
+                fileTransferEnable,
+                directIoEnable);
     }
 
     public MoveConfig withRetryBackoffMs(long value) {
@@ -84,7 +89,8 @@ public record MoveConfig(
                 maxIdleRounds,
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
-                fileTransferEnable);
+                fileTransferEnable,
+                directIoEnable);
     }
 
     public MoveConfig withMaxConcurrentMoves(int value) {
@@ -97,6 +103,21 @@ public record MoveConfig(
                 maxIdleRounds,
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
-                fileTransferEnable);
+                fileTransferEnable,
+                directIoEnable);
+    }
+
+    public MoveConfig withDirectIoEnable(boolean value) {
+        return new MoveConfig(
+                chunkBytes,
+                chunksInFlight,
+                maxConcurrentMoves,
+                pinTimeoutMs,
+                retryBackoffMs,
+                maxIdleRounds,
+                freeSpaceMarginBytes,
+                socketTimeoutMs,
+                fileTransferEnable,
+                value);
     }
 }

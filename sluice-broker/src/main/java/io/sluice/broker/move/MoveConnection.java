@@ -17,7 +17,6 @@ import io.sluice.codec.message.Message;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 
 /**
  * The target's dedicated connection to one source for one transfer, opened like {@code BrokerClient}'s through the
@@ -36,13 +35,16 @@ final class MoveConnection implements AutoCloseable {
     private static final String CLIENT_ID = "sluice-move";
     /** Socket reads per chunk: 1 MiB chunks arrive in 4 runs, small enough to stay in L2 for the checksum. */
     private static final int PAYLOAD_BUFFER_BYTES = 256 * 1024;
+    /** The payload buffer starts on this boundary, so whole runs can be written with O_DIRECT ({@link StagedFile}). */
+    static final int PAYLOAD_ALIGNMENT = 4096;
 
     private final InetSocketAddress address;
     private final int timeoutMs;
     private final ClientSecurity security;
     private final ByteBuffer responsePrefix = ByteBuffer.allocate(RESPONSE_HEADER_OFFSET);
-    /** Payload bytes pass through it from socket to file; direct, so neither the read nor the write copies. */
-    private final ByteBuffer payload = ByteBuffer.allocateDirect(PAYLOAD_BUFFER_BYTES);
+    /** Payload bytes pass through it from socket to file; direct and block-aligned, so the write may skip the page cache. */
+    private final ByteBuffer payload =
+            ByteBuffer.allocateDirect(PAYLOAD_BUFFER_BYTES + PAYLOAD_ALIGNMENT).alignedSlice(PAYLOAD_ALIGNMENT);
 
     private ByteBuffer header = ByteBuffer.allocate(INITIAL_HEADER_BYTES);
     private volatile BlockingTransport connection;
@@ -116,11 +118,11 @@ final class MoveConnection implements AutoCloseable {
     }
 
     /**
-     * Lands the pending payload in {@code file} at {@code position} through this connection's direct buffer: each
-     * run read from the socket is shown to {@code sink} (checksum, test faults) before it is written, so the chunk's
-     * CRC-32C is computed in flight, with no read back and no heap copy.
+     * Lands the pending payload at file position {@code position} through this connection's direct buffer: each run
+     * read from the socket is shown to {@code sink} (checksum, test faults) before {@code sink} writes it, so the
+     * chunk's CRC-32C is computed in flight, with no read back and no heap copy.
      */
-    void receivePayload(FileChannel file, long position, PayloadSink sink) throws IOException {
+    void receivePayload(long position, PayloadSink sink) throws IOException {
         int length = pendingPayload;
         BlockingTransport transport = connection;
         long done = 0;
@@ -131,10 +133,7 @@ final class MoveConnection implements AutoCloseable {
                 transport.readFully(payload, deadline());
                 payload.flip();
                 sink.arrived(payload.duplicate(), position + done);
-                long at = position + done;
-                while (payload.hasRemaining()) {
-                    at += file.write(payload, at);
-                }
+                sink.write(payload, position + done);
                 sink.landed(position + done, n);
                 done += n;
             }
@@ -152,6 +151,9 @@ final class MoveConnection implements AutoCloseable {
     interface PayloadSink {
         /** {@code bytes} (a view: reading it does not consume the run) arrived for file position {@code position}. */
         void arrived(ByteBuffer bytes, long position) throws IOException;
+
+        /** Writes all of {@code bytes} (a run shown to {@link #arrived} before) at file position {@code position}. */
+        void write(ByteBuffer bytes, long position) throws IOException;
 
         void landed(long position, long bytes);
     }

@@ -112,7 +112,8 @@ public final class MoveTransferClient {
                 progress.phase(TransferPhase.DONE);
                 return emptyLocalLog.logEndOffset();
             }
-            try (StagingArea staging = StagingArea.open(partitionDir, codec, emptyLocalLog.config());
+            try (StagingArea staging =
+                            StagingArea.open(partitionDir, codec, emptyLocalLog.config(), config.directIoEnable());
                     StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
                 this.flusher = flusher;
                 transferId = staging.transferId();
@@ -376,12 +377,17 @@ public final class MoveTransferClient {
         FileChannel channel = file.channel();
         crc.reset();
         long chunkNumber = chunksReceived++;
-        conn.receivePayload(channel, position, new MoveConnection.PayloadSink() {
+        conn.receivePayload(position, new MoveConnection.PayloadSink() {
             @Override
             public void arrived(ByteBuffer bytes, long at) {
                 faults.inFlight(bytes.duplicate(), at, chunkNumber);
                 file.arrived(bytes, at);
                 crc.update(bytes);
+            }
+
+            @Override
+            public void write(ByteBuffer bytes, long at) throws IOException {
+                file.write(bytes, at);
             }
 
             @Override
