@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.Future;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,10 @@ final class StagedFile implements AutoCloseable {
     private long highWater;
     /** Set by the flusher thread; read after waiting for it. */
     private volatile boolean forced;
+    /** The last write handed to {@link #writes} (null: none pending); awaited before the file is read or changed. */
+    private volatile Future<?> lastWrite;
+
+    private StagedWrites writes;
 
     private StagedFile(
             Path path,
@@ -137,7 +142,7 @@ final class StagedFile implements AutoCloseable {
     private void openDirect() {
         try {
             long blockBytes = Files.getFileStore(path).getBlockSize();
-            if (blockBytes <= 0 || blockBytes > MoveConnection.PAYLOAD_ALIGNMENT || Long.bitCount(blockBytes) != 1) {
+            if (blockBytes <= 0 || blockBytes > StagedWrites.ALIGNMENT || Long.bitCount(blockBytes) != 1) {
                 LOG.debug(
                         "{}: block size {} does not suit O_DIRECT writes; writing through the page cache",
                         path,
@@ -148,6 +153,25 @@ final class StagedFile implements AutoCloseable {
             directBlockBytes = (int) blockBytes;
         } catch (IOException | UnsupportedOperationException e) {
             LOG.debug("{}: O_DIRECT refused ({}); writing through the page cache", path, e.toString());
+        }
+    }
+
+    /**
+     * Writes {@code bytes} at {@code position} on {@code writes}' thread ({@link #write}); everything that reads,
+     * truncates, forces or closes this file waits for it first.
+     */
+    void writeLater(ByteBuffer bytes, long position, StagedWrites writes) {
+        this.writes = writes;
+        lastWrite = writes.write(this, bytes, position);
+    }
+
+    /** Waits for the writes handed to {@link #writeLater}; throws if one of the transfer's writes failed. */
+    void awaitWrites() throws IOException {
+        Future<?> pending = lastWrite;
+        if (pending != null) {
+            StagedWrites.await(pending);
+            writes.awaitFailure();
+            lastWrite = null;
         }
     }
 
@@ -240,6 +264,7 @@ final class StagedFile implements AutoCloseable {
 
     /** Forgets everything after the last verified byte (a rejected chunk, a broken payload). */
     void rollBack() throws IOException {
+        awaitWrites();
         if (channel.size() > verified) {
             channel.truncate(verified);
         }
@@ -264,6 +289,7 @@ final class StagedFile implements AutoCloseable {
             }
             takeBatchChecks();
         } else if (verified == expectedSize) {
+            awaitWrites();
             try {
                 ProducerSnapshotFile.read(path);
             } catch (IOException e) {
@@ -325,6 +351,7 @@ final class StagedFile implements AutoCloseable {
 
     /** Writes a complete segment's index files and flushes the file and them to disk before it is installed. */
     void force() throws IOException {
+        awaitWrites();
         if (indexes != null) {
             indexes.persist();
         }
@@ -339,6 +366,11 @@ final class StagedFile implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        try {
+            awaitWrites();
+        } catch (IOException e) {
+            LOG.debug("{}: a staged write failed before close", path, e);
+        }
         try (FileChannel direct = directChannel) {
             if (channel != null) {
                 channel.close();

@@ -64,8 +64,8 @@ class StagedFileWriteTest {
         int total = runs.stream().mapToInt(Integer::intValue).sum();
         byte[] expected = new byte[(int) start + total];
         new Random(seed).nextBytes(expected);
-        ByteBuffer buffer = ByteBuffer.allocateDirect(4 * 4096 + 2 * MoveConnection.PAYLOAD_ALIGNMENT)
-                .alignedSlice(MoveConnection.PAYLOAD_ALIGNMENT);
+        ByteBuffer buffer =
+                ByteBuffer.allocateDirect(4 * 4096 + 2 * StagedWrites.ALIGNMENT).alignedSlice(StagedWrites.ALIGNMENT);
         try (StagedFile file = StagedFile.segment(
                 path, 0, 0, expected.length, ByteBuffer.allocateDirect(4096), LogConfig.defaults(), directIo)) {
             if (directIo && directIoSupported()) {
@@ -84,6 +84,54 @@ class StagedFileWriteTest {
             }
         }
         assertArrayEquals(expected, Files.readAllBytes(path));
+    }
+
+    /**
+     * Runs written through a transfer's {@link StagedWrites} (more runs than buffers, so buffers come back for reuse
+     * only after their writes) land byte for byte once the file's writes are awaited.
+     */
+    @Property(tries = 10)
+    void shouldLandRunsWrittenOnTheWriteThread(
+            @ForAll @Size(min = 1, max = 9) List<@IntRange(min = 1, max = 3 * 4096 + 17) Integer> runs,
+            @ForAll long seed)
+            throws IOException {
+        Path path = SegmentFileNames.logFile(dir, (seed & 0xFFFF) + 100_000);
+        Files.deleteIfExists(path);
+        int total = runs.stream().mapToInt(Integer::intValue).sum();
+        byte[] expected = new byte[total];
+        new Random(seed).nextBytes(expected);
+        try (StagedWrites writes = new StagedWrites("test");
+                StagedFile file = StagedFile.segment(
+                        path, 0, 0, total, ByteBuffer.allocateDirect(4096), LogConfig.defaults(), true)) {
+            long at = 0;
+            for (int run : runs) {
+                ByteBuffer buffer = writes.take();
+                buffer.put(expected, (int) at, run).flip();
+                file.writeLater(buffer, at, writes);
+                at += run;
+            }
+            file.awaitWrites();
+            assertArrayEquals(expected, Files.readAllBytes(path));
+        }
+    }
+
+    /** A write that fails on the write thread is reported to the transfer thread, never lost. */
+    @Property(tries = 3)
+    void shouldReportAFailedWrite(@ForAll @IntRange(min = 1, max = 4096) int run) throws IOException {
+        Path path = SegmentFileNames.logFile(dir, 200_000 + run);
+        Files.deleteIfExists(path);
+        try (StagedWrites writes = new StagedWrites("test")) {
+            StagedFile file =
+                    StagedFile.segment(path, 0, 0, run, ByteBuffer.allocateDirect(4096), LogConfig.defaults(), false);
+            file.channel().close();
+            ByteBuffer buffer = writes.take();
+            buffer.put(new byte[run]).flip();
+            file.writeLater(buffer, 0, writes);
+            IOException failed = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, file::awaitWrites);
+            org.junit.jupiter.api.Assertions.assertTrue(
+                    failed.getMessage().contains(path.getFileName().toString()), failed.getMessage());
+            org.junit.jupiter.api.Assertions.assertThrows(IOException.class, writes::take);
+        }
     }
 
     /** A file that was opened with O_DIRECT writes whole blocks through it (checked against the plain descriptor). */
@@ -106,7 +154,7 @@ class StagedFileWriteTest {
         Path probe = dir.resolve("probe");
         try (FileChannel ignored = FileChannel.open(
                 probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)) {
-            return Files.getFileStore(probe).getBlockSize() <= MoveConnection.PAYLOAD_ALIGNMENT;
+            return Files.getFileStore(probe).getBlockSize() <= StagedWrites.ALIGNMENT;
         } catch (IOException | UnsupportedOperationException e) {
             return false;
         } finally {
