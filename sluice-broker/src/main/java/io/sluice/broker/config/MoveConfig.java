@@ -9,6 +9,7 @@ import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_CONCURRENT_PER_B
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_IDLE_ROUNDS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_PIN_TIMEOUT_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_RETRY_BACKOFF_MS;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_SOCKET_SEND_BUFFER_BYTES;
 import static io.sluice.broker.config.BrokerConfigKeys.REPLICA_SOCKET_TIMEOUT_MS;
 
 import java.util.Map;
@@ -27,7 +28,8 @@ public record MoveConfig(
         long freeSpaceMarginBytes,
         int socketTimeoutMs,
         boolean fileTransferEnable,
-        boolean directIoEnable) {
+        boolean directIoEnable,
+        int socketSendBufferBytes) {
 
     /** Consecutive bad chunks from one source before the next source is tried (a flaky link, or a bad disk). */
     public static final int MAX_REJECTED_CHUNKS_PER_SOURCE = 3;
@@ -43,7 +45,8 @@ public record MoveConfig(
                 config.longValue(MOVE_FREE_SPACE_MARGIN_BYTES),
                 config.integer(REPLICA_SOCKET_TIMEOUT_MS),
                 config.bool(MOVE_FILE_TRANSFER_ENABLE),
-                config.bool(MOVE_DIRECT_IO_ENABLE));
+                config.bool(MOVE_DIRECT_IO_ENABLE),
+                config.integer(MOVE_SOCKET_SEND_BUFFER_BYTES));
     }
 
     /** The defaults of every key, as BrokerConfigKeys defines them; for tests and tools without a broker configuration. */
@@ -62,7 +65,8 @@ public record MoveConfig(
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
                 fileTransferEnable,
-                directIoEnable);
+                directIoEnable,
+                socketSendBufferBytes);
     }
 
     public MoveConfig withChunksInFlight(int value) {
@@ -76,7 +80,8 @@ public record MoveConfig(
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
                 fileTransferEnable,
-                directIoEnable);
+                directIoEnable,
+                socketSendBufferBytes);
     }
 
     public MoveConfig withRetryBackoffMs(long value) {
@@ -90,7 +95,8 @@ public record MoveConfig(
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
                 fileTransferEnable,
-                directIoEnable);
+                directIoEnable,
+                socketSendBufferBytes);
     }
 
     public MoveConfig withMaxConcurrentMoves(int value) {
@@ -104,7 +110,8 @@ public record MoveConfig(
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
                 fileTransferEnable,
-                directIoEnable);
+                directIoEnable,
+                socketSendBufferBytes);
     }
 
     public MoveConfig withDirectIoEnable(boolean value) {
@@ -118,6 +125,7 @@ public record MoveConfig(
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
                 fileTransferEnable,
-                value);
+                value,
+                socketSendBufferBytes);
     }
 }
