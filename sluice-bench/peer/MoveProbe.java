@@ -46,6 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * Topics are created with ReplicationProbe create (RF 1: its leaders=ID:COUNT list is where each partition landed);
  * the Admin, describe, RESULT and clock helpers are ReplicationProbe's, compiled together with this file.
+ * Before the clock starts, the probe runs the tool's read-only paths once (generateAssignment, ListPartitionReassignments,
+ * DescribeCluster) so that its own JSON and admin class loading is not counted as the cluster's time.
  * The move's clock starts just before executeAssignment and stops at the first poll that found the move done
  * (resolution: POLL_MS plus two round trips). Run as: java -cp "CLASSES:KAFKA_LIB/*" MoveProbe MODE ARGS...
  * Not thread-safe apart from the producer's callbacks in steady; one step per process.
@@ -95,6 +97,13 @@ public class MoveProbe {
             TopicDescription before = ReplicationProbe.describe(admin, tp.topic(), 10_000);
             System.err.println("before: replicas " + before.partitions().get(tp.partition()).replicas() + "; moving "
                     + tp + " to broker " + target);
+            // Loads the tool's JSON and admin paths in this JVM before the clock starts (read-only calls): the move's
+            // seconds are the cluster's, not this probe's class loading.
+            ReassignPartitionsCommand.generateAssignment(
+                    admin, "{\"version\":1,\"topics\":[{\"topic\":\"" + tp.topic() + "\"}]}", String.valueOf(target),
+                    false);
+            admin.listPartitionReassignments().reassignments().get(10, TimeUnit.SECONDS);
+            admin.describeCluster().nodes().get(10, TimeUnit.SECONDS);
             long source0 = cpuTicks(sourcePid);
             long target0 = cpuTicks(targetPid);
             long sourceJit0 = jitTicks(sourcePid);

@@ -16,6 +16,9 @@ SLUICE_CLI_DIR="$REPO_DIR/sluice-cli/target"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 JAVAC="${JAVA_HOME:+$JAVA_HOME/bin/}javac"
 BROKER_JVM_OPTS=(-Xms"$BROKER_HEAP" -Xmx"$BROKER_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20)
+# EXTRA_BROKER_JVM_OPTS: more JVM options for every broker (profiling, e.g. -XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation)
+read -ra _extra_broker_opts <<<"${EXTRA_BROKER_JVM_OPTS:-}"
+BROKER_JVM_OPTS+=("${_extra_broker_opts[@]}")
 COORD_JVM_OPTS=(-Xms"$COORD_HEAP" -Xmx"$COORD_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20)
 TOOL_JVM_OPTS=(-Xmx1g -XX:+UseG1GC)
 CLK_TCK="$(getconf CLK_TCK)"

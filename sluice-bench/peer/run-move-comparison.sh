@@ -6,7 +6,7 @@
 #   sluice-file  Sluice with the file path on (segment files shipped with sendfile), only when
 #                SLUICE_FILE_PATH_OVERRIDES is set: its key=value words are passed to both brokers as --override;
 #   floor        the same segment files of the source broker sent with FileChannel.transferTo over one loopback socket
-#                and written by a bare receiver with FileChannel.transferFrom + fsync (MoveFloor.java), once per
+#                and written by a bare receiver through a 1 MiB direct buffer + fsync (MoveFloor.java), once per
 #                system run, between the fill and the move, with the brokers idle.
 # Per system run: start the cluster (log.segment.bytes = SEGMENT_MB on both), create topic `move` (1 partition, RF 1)
 # and read which broker got it, fill it with kafka-tools' ProducerPerformance (acks=1, zstd, linger.ms=5) until its
@@ -17,6 +17,9 @@
 # segment bytes / seconds; MB = 2^20 B), utime+stime of the source and target broker JVMs (/proc/<pid>/stat) over
 # the move, CPU seconds per GB (2^30 B) on each side, and the same without the JVM's JIT compiler threads (C1/C2
 # CompilerThread: each system compiles its move path on its first move; the rest is what a warm broker spends).
+# WARM_MOVES=1 (the default) then moves the partition back to its source and once more to the target: that third move
+# (`warm`) runs between brokers that have each already moved a partition in the same role, so neither compiles its
+# move path again (a broker in service has); the first move (`move`) is what a broker's first move costs, JIT included.
 # PRODUCE_DURING=1 adds, on the same cluster: topic `steady` (2 partitions, RF 1) and a fixed-rate producer
 # (STEADY_RATE records/s of STEADY_RECORD_SIZE B, acks=1, linger.ms=0; MoveProbe steady) for STEADY_SECONDS without a
 # move, then again while the partition moves back to its first broker: p50/p99/p99.9/max of the steady records
@@ -29,7 +32,7 @@
 #                       hours on 2 shared cores); not part of any test suite.
 # Environment (defaults in brackets):
 #   SIZE_MB [1024] RECORD_SIZES [100,1000] COMPRESSION [zstd] SEGMENT_MB [128] ROUNDS [2]
-#   ORDER [kafka-first|sluice-first] POLL_MS [100] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]
+#   WARM_MOVES [1] ORDER [kafka-first|sluice-first] POLL_MS [100] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]
 #   FLOOR [1] PRODUCE_DURING [0] STEADY_RATE [1000] STEADY_RECORD_SIZE [100] STEADY_SECONDS [30]
 #   SLUICE_FILE_PATH_OVERRIDES [unset: no sluice-file row] SESSION_TIMEOUT_MS [10000] BROKER_HEAP [1g]
 #   COORD_HEAP [512m] READY_TIMEOUT [180 s] KEEP_DATA [0]
@@ -49,7 +52,7 @@ for s in ${ONLY//,/ }; do
   case "$s" in kafka|sluice|sluice-file) ;; *) echo "--only lists kafka, sluice, sluice-file; got '$s'" >&2; exit 2 ;; esac
 done
 
-SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS ORDER POLL_MS MOVE_TIMEOUT FILL_TIMEOUT FLOOR
+SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS MOVE_TIMEOUT FILL_TIMEOUT FLOOR
   PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS SLUICE_FILE_PATH_OVERRIDES SESSION_TIMEOUT_MS
   BROKER_HEAP COORD_HEAP READY_TIMEOUT KEEP_DATA)
 COMMAND=""
@@ -66,6 +69,7 @@ RECORD_SIZES="${RECORD_SIZES:-100,1000}"
 COMPRESSION="${COMPRESSION:-zstd}"
 SEGMENT_MB="${SEGMENT_MB:-128}"
 ROUNDS="${ROUNDS:-2}"
+WARM_MOVES="${WARM_MOVES:-1}"
 ORDER="${ORDER:-kafka-first}"
 POLL_MS="${POLL_MS:-100}"
 MOVE_TIMEOUT="${MOVE_TIMEOUT:-1800}"
@@ -287,6 +291,9 @@ run_system() { # system round
         if move_step "$sys" "$round" "$source" "$target" move; then
           record_at "$sys" "$round" target_partition_mb "$(mb "$(log_bytes "$(partition_dir "$dir" "$target" move-0)")")"
           verify_step "$sys" "$round" "$target"
+          if [[ "$WARM_MOVES" == 1 ]] && move_step "$sys" "$round" "$target" "$source" back; then
+            move_step "$sys" "$round" "$source" "$target" warm || true
+          fi
           [[ "$PRODUCE_DURING" != 1 ]] || steady_phase "$sys" "$round" "$dir" "$target" "$source"
         fi
       fi
@@ -330,6 +337,6 @@ CPU_MODEL="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed
 NPROC="$(nproc)"; JAVA_VERSION="$("$JAVA" -version 2>&1 | head -n 1)"; KERNEL="$(uname -r)"
 SYSTEMS_RUN="${SYSTEMS[*]}"
 export RESULTS STAMP WORK_DIR STARTED_AT LOAD_BEFORE LOAD_AFTER COMMAND CPU_MODEL KAFKA_VERSION SIZE_MB RECORD_SIZES \
-  COMPRESSION SEGMENT_MB ROUNDS ORDER POLL_MS FLOOR PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
+  COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS FLOOR PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
   SLUICE_FILE_PATH_OVERRIDES BROKER_HEAP COORD_HEAP KEEP_DIR NPROC JAVA_VERSION KERNEL SYSTEMS_RUN GIT_HEAD
 python3 "$SCRIPT_DIR/move-report.py"

@@ -119,6 +119,8 @@ public final class BrokerConfigKeys {
     public static final String SECURITY_INTER_BROKER_PROTOCOL = "security.inter.broker.protocol";
     public static final String MOVE_FILE_TRANSFER_ENABLE = "sluice.move.file.transfer.enable";
     public static final String MOVE_CHUNK_BYTES = "sluice.move.chunk.bytes";
+    public static final String MOVE_DIRECT_IO_ENABLE = "sluice.move.direct.io.enable";
+    public static final String MOVE_SOCKET_SEND_BUFFER_BYTES = "sluice.move.socket.send.buffer.bytes";
     public static final String MOVE_CHUNKS_IN_FLIGHT = "sluice.move.chunks.in.flight";
     public static final String MOVE_MAX_CONCURRENT_PER_BROKER = "sluice.move.max.concurrent.per.broker";
     public static final String MOVE_PIN_TIMEOUT_MS = "sluice.move.pin.timeout.ms";
@@ -695,6 +697,18 @@ public final class BrokerConfigKeys {
                 "true",
                 "A new replica of a moved partition starts from an in-sync replica's segment files, then fetches the tail; false: it fetches every record (Kafka's way).",
                 ANY);
+        define(
+                MOVE_DIRECT_IO_ENABLE,
+                BOOLEAN,
+                "true",
+                "A move's target writes the segment bytes it receives with O_DIRECT where the file system allows it: the bytes go from its receive buffer to the disk without a copy into the page cache (one memory copy per byte less, no dirty pages to flush at the segment's fsync); false: buffered writes, as everywhere else. Falls back to buffered writes on a file system that refuses O_DIRECT.",
+                ANY);
+        define(
+                MOVE_SOCKET_SEND_BUFFER_BYTES,
+                INT,
+                "4194304",
+                "SO_SNDBUF a connection takes when it starts answering a partition move's chunk requests, in place of socket.send.buffer.bytes: with Kafka's 100 KiB each 1 MiB chunk goes out in several rounds of sendfile and a wait for the socket to drain; -1 keeps socket.send.buffer.bytes.",
+                atLeast(-1));
         define(
                 MOVE_CHUNK_BYTES,
                 INT,

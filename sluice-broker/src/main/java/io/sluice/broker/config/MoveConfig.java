@@ -2,12 +2,14 @@ package io.sluice.broker.config;
 
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNKS_IN_FLIGHT;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_CHUNK_BYTES;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_DIRECT_IO_ENABLE;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FILE_TRANSFER_ENABLE;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FREE_SPACE_MARGIN_BYTES;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_CONCURRENT_PER_BROKER;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_IDLE_ROUNDS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_PIN_TIMEOUT_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_RETRY_BACKOFF_MS;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_SOCKET_SEND_BUFFER_BYTES;
 import static io.sluice.broker.config.BrokerConfigKeys.REPLICA_SOCKET_TIMEOUT_MS;
 
 import java.util.Map;
@@ -25,7 +27,9 @@ public record MoveConfig(
         int maxIdleRounds,
         long freeSpaceMarginBytes,
         int socketTimeoutMs,
-        boolean fileTransferEnable) {
+        boolean fileTransferEnable,
+        boolean directIoEnable,
+        int socketSendBufferBytes) {
 
     /** Consecutive bad chunks from one source before the next source is tried (a flaky link, or a bad disk). */
     public static final int MAX_REJECTED_CHUNKS_PER_SOURCE = 3;
@@ -40,7 +44,9 @@ public record MoveConfig(
                 config.integer(MOVE_MAX_IDLE_ROUNDS),
                 config.longValue(MOVE_FREE_SPACE_MARGIN_BYTES),
                 config.integer(REPLICA_SOCKET_TIMEOUT_MS),
-                config.bool(MOVE_FILE_TRANSFER_ENABLE));
+                config.bool(MOVE_FILE_TRANSFER_ENABLE),
+                config.bool(MOVE_DIRECT_IO_ENABLE),
+                config.integer(MOVE_SOCKET_SEND_BUFFER_BYTES));
     }
 
     /** The defaults of every key, as BrokerConfigKeys defines them; for tests and tools without a broker configuration. */
@@ -58,7 +64,9 @@ public record MoveConfig(
                 maxIdleRounds,
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
-                fileTransferEnable);
+                fileTransferEnable,
+                directIoEnable,
+                socketSendBufferBytes);
     }
 
     public MoveConfig withChunksInFlight(int value) {
@@ -71,7 +79,9 @@ public record MoveConfig(
                 maxIdleRounds,
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
-                fileTransferEnable);
+                fileTransferEnable,
+                directIoEnable,
+                socketSendBufferBytes);
     }
 
     public MoveConfig withRetryBackoffMs(long value) {
@@ -84,7 +94,9 @@ public record MoveConfig(
                 maxIdleRounds,
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
-                fileTransferEnable);
+                fileTransferEnable,
+                directIoEnable,
+                socketSendBufferBytes);
     }
 
     public MoveConfig withMaxConcurrentMoves(int value) {
@@ -97,6 +109,23 @@ public record MoveConfig(
                 maxIdleRounds,
                 freeSpaceMarginBytes,
                 socketTimeoutMs,
-                fileTransferEnable);
+                fileTransferEnable,
+                directIoEnable,
+                socketSendBufferBytes);
+    }
+
+    public MoveConfig withDirectIoEnable(boolean value) {
+        return new MoveConfig(
+                chunkBytes,
+                chunksInFlight,
+                maxConcurrentMoves,
+                pinTimeoutMs,
+                retryBackoffMs,
+                maxIdleRounds,
+                freeSpaceMarginBytes,
+                socketTimeoutMs,
+                fileTransferEnable,
+                value,
+                socketSendBufferBytes);
     }
 }

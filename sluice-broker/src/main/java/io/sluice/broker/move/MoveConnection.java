@@ -17,7 +17,6 @@ import io.sluice.codec.message.Message;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 
 /**
  * The target's dedicated connection to one source for one transfer, opened like {@code BrokerClient}'s through the
@@ -34,15 +33,15 @@ final class MoveConnection implements AutoCloseable {
     private static final int INITIAL_HEADER_BYTES = 1024;
     /** The client id of the SASL login requests. */
     private static final String CLIENT_ID = "sluice-move";
-    /** Socket reads per chunk: 1 MiB chunks arrive in 4 runs, small enough to stay in L2 for the checksum. */
-    private static final int PAYLOAD_BUFFER_BYTES = 256 * 1024;
+    /** Bytes per socket read of a payload: each run is checked while it is still in the cache. */
+    private static final int PAYLOAD_RUN_BYTES = 256 * 1024;
 
     private final InetSocketAddress address;
     private final int timeoutMs;
     private final ClientSecurity security;
     private final ByteBuffer responsePrefix = ByteBuffer.allocate(RESPONSE_HEADER_OFFSET);
-    /** Payload bytes pass through it from socket to file; direct, so neither the read nor the write copies. */
-    private final ByteBuffer payload = ByteBuffer.allocateDirect(PAYLOAD_BUFFER_BYTES);
+    /** Payload that is dropped unread ({@link #discardPayload}) passes through it. */
+    private final ByteBuffer payload = ByteBuffer.allocateDirect(PAYLOAD_RUN_BYTES);
 
     private ByteBuffer header = ByteBuffer.allocate(INITIAL_HEADER_BYTES);
     private volatile BlockingTransport connection;
@@ -116,25 +115,29 @@ final class MoveConnection implements AutoCloseable {
     }
 
     /**
-     * Lands the pending payload in {@code file} at {@code position} through this connection's direct buffer: each
-     * run read from the socket is shown to {@code sink} (checksum, test faults) before it is written, so the chunk's
-     * CRC-32C is computed in flight, with no read back and no heap copy.
+     * Lands the pending payload at file position {@code position}: read from the socket into the buffers
+     * {@code sink} gives, one run of at most {@link #PAYLOAD_RUN_BYTES} at a time, each run shown to {@code sink}
+     * (checksum, batch check, test faults) as it arrives, each full buffer handed back to {@code sink} to be written,
+     * so the chunk's CRC-32C is computed in flight, with no read back and no heap copy.
      */
-    void receivePayload(FileChannel file, long position, PayloadSink sink) throws IOException {
+    void receivePayload(long position, PayloadSink sink) throws IOException {
         int length = pendingPayload;
         BlockingTransport transport = connection;
         long done = 0;
         try {
             while (done < length) {
-                int n = (int) Math.min(payload.capacity(), length - done);
-                payload.clear().limit(n);
-                transport.readFully(payload, deadline());
-                payload.flip();
-                sink.arrived(payload.duplicate(), position + done);
-                long at = position + done;
-                while (payload.hasRemaining()) {
-                    at += file.write(payload, at);
+                ByteBuffer buffer = sink.buffer();
+                int n = (int) Math.min(buffer.capacity(), length - done);
+                int filled = 0;
+                while (filled < n) {
+                    int run = Math.min(PAYLOAD_RUN_BYTES, n - filled);
+                    buffer.limit(filled + run).position(filled);
+                    transport.readFully(buffer, deadline());
+                    sink.arrived(buffer.slice(filled, run), position + done + filled);
+                    filled += run;
                 }
+                buffer.limit(n).position(0);
+                sink.write(buffer, position + done);
                 sink.landed(position + done, n);
                 done += n;
             }
@@ -151,7 +154,13 @@ final class MoveConnection implements AutoCloseable {
     /** Sees payload runs as they arrive and once they are in the file. */
     interface PayloadSink {
         /** {@code bytes} (a view: reading it does not consume the run) arrived for file position {@code position}. */
+        /** An empty buffer for the next bytes of the payload (block-aligned and direct, so writes may skip the page cache). */
+        ByteBuffer buffer() throws IOException;
+
         void arrived(ByteBuffer bytes, long position) throws IOException;
+
+        /** Writes {@code buffer} (from {@link #buffer()}, its runs shown to {@link #arrived}) at {@code position}. */
+        void write(ByteBuffer buffer, long position) throws IOException;
 
         void landed(long position, long bytes);
     }

@@ -316,6 +316,11 @@ public final class MoveSource implements AutoCloseable {
         return released;
     }
 
+    /** SO_SNDBUF for a connection that answers chunk requests ({@code sluice.move.socket.send.buffer.bytes}; -1: keep). */
+    public int socketSendBufferBytes() {
+        return config.socketSendBufferBytes();
+    }
+
     /** Transfers currently served (pins held). */
     public int activeTransfers() {
         return sessions.size();

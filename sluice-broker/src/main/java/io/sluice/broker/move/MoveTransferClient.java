@@ -48,6 +48,9 @@ public final class MoveTransferClient {
     private volatile Thread runner;
     private volatile MoveConnection connection;
     private StagedFileFlusher flusher;
+    /** The transfer's staged writes (receive buffers and the write thread); set per bootstrap. */
+    private StagedWrites writes;
+
     private long transferId;
 
     /**
@@ -112,9 +115,12 @@ public final class MoveTransferClient {
                 progress.phase(TransferPhase.DONE);
                 return emptyLocalLog.logEndOffset();
             }
-            try (StagingArea staging = StagingArea.open(partitionDir, codec, emptyLocalLog.config());
+            try (StagedWrites writes = new StagedWrites(topic + "-" + partition);
+                    StagingArea staging =
+                            StagingArea.open(partitionDir, codec, emptyLocalLog.config(), config.directIoEnable());
                     StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
                 this.flusher = flusher;
+                this.writes = writes;
                 transferId = staging.transferId();
                 InetSocketAddress used = transfer(staging, topic, partition, sourcesInSyncFirst, leaderEpoch, progress);
                 checkCancelled();
@@ -376,7 +382,12 @@ public final class MoveTransferClient {
         FileChannel channel = file.channel();
         crc.reset();
         long chunkNumber = chunksReceived++;
-        conn.receivePayload(channel, position, new MoveConnection.PayloadSink() {
+        conn.receivePayload(position, new MoveConnection.PayloadSink() {
+            @Override
+            public ByteBuffer buffer() throws IOException {
+                return writes.take();
+            }
+
             @Override
             public void arrived(ByteBuffer bytes, long at) {
                 faults.inFlight(bytes.duplicate(), at, chunkNumber);
@@ -385,11 +396,19 @@ public final class MoveTransferClient {
             }
 
             @Override
+            public void write(ByteBuffer buffer, long at) {
+                file.writeLater(buffer, at, writes);
+            }
+
+            @Override
             public void landed(long at, long bytes) {
                 progress.shipped(bytes, file.landed(at, bytes));
             }
         });
-        faults.afterChunkLanded(channel, position, header.length, chunkNumber);
+        if (faults != ChunkFaultHook.NONE) {
+            file.awaitWrites();
+            faults.afterChunkLanded(channel, position, header.length, chunkNumber);
+        }
         return (int) crc.getValue() == header.crc32c;
     }
 

@@ -1,5 +1,7 @@
 package io.sluice.broker.move;
 
+import com.sun.nio.file.ExtendedOpenOption;
+import io.sluice.codec.SuppressForbidden;
 import io.sluice.log.LogConfig;
 import io.sluice.log.producer.ProducerSnapshotFile;
 import io.sluice.log.segment.BatchStreamCheck;
@@ -7,9 +9,13 @@ import io.sluice.log.segment.SegmentIndexBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.Future;
 import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One file being received into staging: a segment's {@code .log} or the producer snapshot. Bytes below
@@ -21,9 +27,16 @@ import org.apache.kafka.common.protocol.Errors;
  * ({@link SegmentIndexBuilder}, the index files beside the staged {@code .log}), so installing needs no second pass. What lies beyond {@link #verified()} in the file is never trusted
  * and is overwritten or truncated.
  *
+ * <p>Received bytes are written with {@link #write}: where the file system takes O_DIRECT, every whole block of a run
+ * that starts on a block boundary in a block-aligned buffer goes straight from that buffer to the disk (no copy into
+ * the page cache); the rest, and everything on a file system that refuses O_DIRECT, through the page cache. Both
+ * descriptors are of the same file, so the kernel keeps them coherent; {@link #force()} makes both durable.
+ *
  * <p>Not thread-safe; used by the transfer thread only.
  */
 final class StagedFile implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StagedFile.class);
+
     private final Path path;
     private final boolean segment;
     private final long fileOffset;
@@ -37,12 +50,20 @@ final class StagedFile implements AutoCloseable {
     private final SegmentIndexBuilder indexes;
 
     private FileChannel channel;
+    /** The same file opened with O_DIRECT (null: buffered writes only), and the block size its writes align to. */
+    private FileChannel directChannel;
+
+    private int directBlockBytes;
     private long verified;
     private long batchesVerified;
     private long nextOffsetAtLeast;
     private long highWater;
     /** Set by the flusher thread; read after waiting for it. */
     private volatile boolean forced;
+    /** The last write handed to {@link #writes} (null: none pending); awaited before the file is read or changed. */
+    private volatile Future<?> lastWrite;
+
+    private StagedWrites writes;
 
     private StagedFile(
             Path path,
@@ -76,12 +97,16 @@ final class StagedFile implements AutoCloseable {
             long lastOffset,
             long expectedSize,
             ByteBuffer rereadBuffer,
-            LogConfig logConfig)
+            LogConfig logConfig,
+            boolean directIo)
             throws IOException {
         SegmentIndexBuilder indexes = SegmentIndexBuilder.start(
                 path.getParent(), baseOffset, logConfig.indexIntervalBytes(), logConfig.maxIndexSizeBytes());
         StagedFile file = new StagedFile(path, true, baseOffset, expectedSize, lastOffset, rereadBuffer, indexes);
         file.open();
+        if (directIo) {
+            file.openDirect();
+        }
         file.rereadIntoCheck(Math.min(file.channel.size(), expectedSize));
         file.verified = file.check.checkedUpTo();
         file.commitCheck();
@@ -108,6 +133,76 @@ final class StagedFile implements AutoCloseable {
     private void open() throws IOException {
         channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         highWater = channel.size();
+    }
+
+    /** Opens the O_DIRECT descriptor; a file system that refuses it leaves this file on buffered writes. */
+    @SuppressForbidden(
+            reason = "com.sun.nio.file.ExtendedOpenOption.DIRECT (module jdk.unsupported) is the JDK's only way to "
+                    + "open a file with O_DIRECT; a JDK without it leaves the file on buffered writes")
+    private void openDirect() {
+        try {
+            long blockBytes = Files.getFileStore(path).getBlockSize();
+            if (blockBytes <= 0 || blockBytes > StagedWrites.ALIGNMENT || Long.bitCount(blockBytes) != 1) {
+                LOG.debug(
+                        "{}: block size {} does not suit O_DIRECT writes; writing through the page cache",
+                        path,
+                        blockBytes);
+                return;
+            }
+            directChannel = FileChannel.open(path, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
+            directBlockBytes = (int) blockBytes;
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.debug("{}: O_DIRECT refused ({}); writing through the page cache", path, e.toString());
+        }
+    }
+
+    /**
+     * Writes {@code bytes} at {@code position} on {@code writes}' thread ({@link #write}); everything that reads,
+     * truncates, forces or closes this file waits for it first.
+     */
+    void writeLater(ByteBuffer bytes, long position, StagedWrites writes) {
+        this.writes = writes;
+        lastWrite = writes.write(this, bytes, position);
+    }
+
+    /** Waits for the writes handed to {@link #writeLater}; throws if one of the transfer's writes failed. */
+    void awaitWrites() throws IOException {
+        Future<?> pending = lastWrite;
+        if (pending != null) {
+            StagedWrites.await(pending);
+            writes.awaitFailure();
+            lastWrite = null;
+        }
+    }
+
+    /** Whether whole blocks are written with O_DIRECT. */
+    boolean writesDirect() {
+        return directChannel != null;
+    }
+
+    /**
+     * Writes all of {@code bytes} at {@code position}: the whole blocks of an aligned run with O_DIRECT where this
+     * file has it, the rest through the page cache.
+     */
+    void write(ByteBuffer bytes, long position) throws IOException {
+        long at = position;
+        if (directChannel != null) {
+            int mask = directBlockBytes - 1;
+            while (bytes.remaining() >= directBlockBytes
+                    && (at & mask) == 0
+                    && bytes.alignmentOffset(bytes.position(), directBlockBytes) == 0) {
+                int limit = bytes.limit();
+                bytes.limit(bytes.position() + (bytes.remaining() & ~mask));
+                try {
+                    at += directChannel.write(bytes, at);
+                } finally {
+                    bytes.limit(limit);
+                }
+            }
+        }
+        while (bytes.hasRemaining()) {
+            at += channel.write(bytes, at);
+        }
     }
 
     Path path() {
@@ -169,6 +264,7 @@ final class StagedFile implements AutoCloseable {
 
     /** Forgets everything after the last verified byte (a rejected chunk, a broken payload). */
     void rollBack() throws IOException {
+        awaitWrites();
         if (channel.size() > verified) {
             channel.truncate(verified);
         }
@@ -193,6 +289,7 @@ final class StagedFile implements AutoCloseable {
             }
             takeBatchChecks();
         } else if (verified == expectedSize) {
+            awaitWrites();
             try {
                 ProducerSnapshotFile.read(path);
             } catch (IOException e) {
@@ -254,6 +351,7 @@ final class StagedFile implements AutoCloseable {
 
     /** Writes a complete segment's index files and flushes the file and them to disk before it is installed. */
     void force() throws IOException {
+        awaitWrites();
         if (indexes != null) {
             indexes.persist();
         }
@@ -268,8 +366,15 @@ final class StagedFile implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        if (channel != null) {
-            channel.close();
+        try {
+            awaitWrites();
+        } catch (IOException e) {
+            LOG.debug("{}: a staged write failed before close", path, e);
+        }
+        try (FileChannel direct = directChannel) {
+            if (channel != null) {
+                channel.close();
+            }
         }
     }
 }

@@ -34,15 +34,18 @@ final class StagingArea implements AutoCloseable {
     private final LogConfig logConfig;
     /** Staged files read their own verified bytes back through it (after a rejected chunk or a restart). */
     private final ByteBuffer rereadBuffer = ByteBuffer.allocateDirect(REREAD_BUFFER_BYTES);
+    /** Whether staged segments take whole blocks with O_DIRECT ({@code sluice.move.direct.io.enable}). */
+    private final boolean directIo;
 
     private final List<StagedFile> files = new ArrayList<>();
     private MoveSegmentList manifest;
     private long transferId;
 
-    private StagingArea(Path dir, MoveCodec codec, LogConfig logConfig) {
+    private StagingArea(Path dir, MoveCodec codec, LogConfig logConfig, boolean directIo) {
         this.dir = dir;
         this.codec = codec;
         this.logConfig = logConfig;
+        this.directIo = directIo;
     }
 
     static Path dirOf(Path partitionDir) {
@@ -52,9 +55,12 @@ final class StagingArea implements AutoCloseable {
     /**
      * Opens (creating) the staging area of {@code partitionDir}, whose log has {@code logConfig}; an unreadable
      * manifest discards what is there.
+     *
+     * @param directIo whether staged segments write whole blocks with O_DIRECT where the file system allows it
      */
-    static StagingArea open(Path partitionDir, MoveCodec codec, LogConfig logConfig) throws IOException {
-        StagingArea area = new StagingArea(dirOf(partitionDir), codec, logConfig);
+    static StagingArea open(Path partitionDir, MoveCodec codec, LogConfig logConfig, boolean directIo)
+            throws IOException {
+        StagingArea area = new StagingArea(dirOf(partitionDir), codec, logConfig, directIo);
         Files.createDirectories(area.dir);
         Path manifestFile = area.dir.resolve(MANIFEST_FILE);
         if (Files.exists(manifestFile)) {
@@ -99,7 +105,13 @@ final class StagingArea implements AutoCloseable {
                     Files.delete(path);
                 }
                 open = StagedFile.segment(
-                        path, base, listing.segmentLastOffsets[i], listing.segmentSizes[i], rereadBuffer, logConfig);
+                        path,
+                        base,
+                        listing.segmentLastOffsets[i],
+                        listing.segmentSizes[i],
+                        rereadBuffer,
+                        logConfig,
+                        directIo);
             }
             files.add(open);
             keep.add(path);

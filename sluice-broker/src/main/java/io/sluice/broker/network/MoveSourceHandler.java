@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
@@ -40,10 +41,10 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
 
     @Override
     public void handle(ChannelHandlerContext ctx, ByteBuffer frame) {
-        answer(ctx, source.handle(new ChannelConnection(ctx.channel()), frame));
+        answer(ctx, source.handle(new ChannelConnection(ctx.channel()), frame), source.socketSendBufferBytes());
     }
 
-    private static void answer(ChannelHandlerContext ctx, MoveAnswer answer) {
+    private static void answer(ChannelHandlerContext ctx, MoveAnswer answer, int sendBufferBytes) {
         ByteBuffer header = answer.header();
         int length = answer.length();
         int headerLength = header.remaining();
@@ -76,6 +77,10 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
         if (held == null) {
             held = new HeldAnswers();
             heldAttribute.set(held);
+            if (sendBufferBytes >= 0) {
+                // the first answer on this connection: from here on it carries chunks of segment files
+                ctx.channel().config().setOption(ChannelOption.SO_SNDBUF, sendBufferBytes);
+            }
         }
         long now = System.nanoTime();
         if (held.pending > 0) {

@@ -8,8 +8,9 @@ package io.sluice.record.batch;
  *
  * <p>The arithmetic is the standard one for CRCs with pre- and post-inversion (as CRC-32C has): appending |B| bytes to
  * A multiplies A's checksum by x^(8·|B|) modulo the (bit-reflected) polynomial, and the inversions cancel, so
- * {@code crc(AB) = crc(A)·x^(8|B|) mod P  xor  crc(B)}. Powers x^(2^k) are tabulated once; x^(8n) is then a product
- * of at most 64 table entries (one per set bit of 8n).
+ * {@code crc(AB) = crc(A)·x^(8|B|) mod P  xor  crc(B)}. Powers x^(8·v·256^d) are tabulated once for every byte value v
+ * and byte position d of a 32-bit length, so x^(8n) is a product of one table entry per non-zero byte of n (two for
+ * any length below 64 KiB); longer lengths multiply powers x^(2^k), one per set bit.
  *
  * <p>Stateless after class initialisation; thread-safe.
  */
@@ -20,11 +21,20 @@ public final class Crc32cCombine {
     private static final int X_POWER_0 = 0x80000000;
     /** x^(2^k) mod P for k = 0..63. */
     private static final int[] X_POWER_2K = new int[64];
+    /** Bytes of a length that {@link #X_POWER_OF_BYTE_DIGIT} covers. */
+    private static final int LENGTH_DIGITS = Integer.BYTES;
+    /** x^(8·v·256^d) mod P at index {@code d·256 + v}: the factor for byte value v at byte position d of a length. */
+    private static final int[] X_POWER_OF_BYTE_DIGIT = new int[LENGTH_DIGITS << Byte.SIZE];
 
     static {
         X_POWER_2K[0] = X_POWER_0 >>> 1; // x^1
         for (int k = 1; k < X_POWER_2K.length; k++) {
             X_POWER_2K[k] = multiplyModP(X_POWER_2K[k - 1], X_POWER_2K[k - 1]);
+        }
+        for (int d = 0; d < LENGTH_DIGITS; d++) {
+            for (int v = 0; v < 1 << Byte.SIZE; v++) {
+                X_POWER_OF_BYTE_DIGIT[(d << Byte.SIZE) + v] = xPowerOfBits((long) v << (3 + Byte.SIZE * d));
+            }
         }
     }
 
@@ -46,10 +56,25 @@ public final class Crc32cCombine {
 
     /** x^(8·bytes) mod P: the factor by which appending {@code bytes} bytes multiplies a checksum. */
     private static int xPowerOfBytes(long bytes) {
-        long bits = bytes << 3;
+        if (bytes >>> (Byte.SIZE * LENGTH_DIGITS) != 0) {
+            return xPowerOfBits(bytes << 3);
+        }
         int product = X_POWER_0;
-        for (int k = 0; bits != 0; k++, bits >>>= 1) {
-            if ((bits & 1) != 0) {
+        for (int d = 0, rest = (int) bytes; rest != 0; d++, rest >>>= Byte.SIZE) {
+            int digit = rest & 0xFF;
+            if (digit != 0) {
+                product = multiplyModP(X_POWER_OF_BYTE_DIGIT[(d << Byte.SIZE) + digit], product);
+            }
+        }
+        return product;
+    }
+
+    /** x^bits mod P, one multiplication per set bit of {@code bits}. */
+    private static int xPowerOfBits(long bits) {
+        int product = X_POWER_0;
+        long rest = bits;
+        for (int k = 0; rest != 0; k++, rest >>>= 1) {
+            if ((rest & 1) != 0) {
                 product = multiplyModP(X_POWER_2K[k], product);
             }
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.zip.CRC32C;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.LongRange;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,33 @@ class Crc32cCombineTest {
     void shouldCombineLongRunsOfZeros() {
         byte[] zeros = new byte[1 << 20];
         byte[] head = {1, 2, 3};
+        byte[] all = new byte[head.length + zeros.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        assertEquals(
+                crc(all, 0, all.length),
+                Crc32cCombine.combine(crc(head, 0, head.length), crc(zeros, 0, zeros.length), zeros.length));
+    }
+
+    /**
+     * Appending B then C is appending BC, for lengths in every byte position of the length tables and beyond 2^32 bytes
+     * (where the factor is computed bit by bit): the table path and the bitwise path must give the same powers.
+     */
+    @Property(tries = 1000)
+    void shouldBeAssociativeForLengthsOfAnySize(
+            @ForAll int crcA,
+            @ForAll int crcB,
+            @ForAll int crcC,
+            @ForAll @LongRange(min = 0, max = 1L << 33) long lengthB,
+            @ForAll @LongRange(min = 0, max = 1L << 31) long lengthC) {
+        int stepwise = Crc32cCombine.combine(Crc32cCombine.combine(crcA, crcB, lengthB), crcC, lengthC);
+        int grouped = Crc32cCombine.combine(crcA, Crc32cCombine.combine(crcB, crcC, lengthC), lengthB + lengthC);
+        assertEquals(stepwise, grouped);
+    }
+
+    @Test
+    void shouldCombineAcrossEveryLengthByte() {
+        byte[] zeros = new byte[(1 << 24) + (1 << 16) + 257];
+        byte[] head = {7, 8, 9};
         byte[] all = new byte[head.length + zeros.length];
         System.arraycopy(head, 0, all, 0, head.length);
         assertEquals(
