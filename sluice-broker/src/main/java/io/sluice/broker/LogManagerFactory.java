@@ -2,7 +2,7 @@ package io.sluice.broker;
 
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.TopicConfigs;
-import io.sluice.broker.topic.TopicManager;
+import io.sluice.broker.topic.TopicLogConfig;
 import io.sluice.log.LogConfig;
 import io.sluice.log.LogManager;
 import io.sluice.log.LogManagerConfig;
@@ -19,7 +19,7 @@ final class LogManagerFactory {
     private LogManagerFactory() {}
 
     static LogManager create(BrokerConfig config, Function<String, LogConfig> topicConfigs) {
-        LogConfig defaults = TopicManager.logConfig(config, TopicConfigs.resolve(config, Map.of()));
+        LogConfig defaults = TopicLogConfig.of(config, TopicConfigs.resolve(config, Map.of()));
         LogManagerConfig intervals = new LogManagerConfig(
                 config.logFlushOffsetCheckpointIntervalMs(),
                 config.logFlushOffsetCheckpointIntervalMs(),

@@ -140,7 +140,13 @@ class CompactionCrashTest {
             consumer.seekToBeginning(List.of(partition));
             long end = consumer.endOffsets(List.of(partition)).get(partition);
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (consumer.position(partition) < end) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("not within " + TIMEOUT + ": reading " + partition + " to its end offset "
+                            + end + "; stuck at position " + consumer.position(partition) + " after " + records.size()
+                            + " records");
+                }
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
             return records;

@@ -2,6 +2,7 @@ package io.sluice.bench.codec;
 
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.state.wire.StateMessages;
 import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
@@ -24,7 +25,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Benchmark 2 of issue 4: a message with two compressed partition-map fields of 30 or 500 entries (about 1.4 KB and
  * 23 KB uncompressed: below and above the seed's 10 KB initial scratch), written through a 64 KB direct socket
- * buffer. Sluice's compressed fields (reused nested writer, reused Deflater, reused heap scratch) vs the seed's
+ * buffer. Sluice's compressed fields ({@link CompressedFieldWriter}: reused nested writer, reused Deflater, reused
+ * heap scratch) vs the seed's
  * "master" way ({@link NaiveCompressedField}). One op = one complete message.
  */
 @State(Scope.Thread)
@@ -38,7 +40,8 @@ public class CompressedFieldBenchmark {
 
     private final ByteBuffer socket = ByteBuffer.allocateDirect(64 * 1024);
     private final MessageWriter writer = new MessageWriter();
-    private final ExchangeMessage message = new ExchangeMessage();
+    private final CompressedFieldWriter fieldWriter = new CompressedFieldWriter();
+    private final ExchangeMessage message = new ExchangeMessage(fieldWriter);
     private long baselineOps;
     private long baselineDirectAtStart;
 
@@ -56,9 +59,12 @@ public class CompressedFieldBenchmark {
         }
         all.flip();
         int wire = all.remaining();
-        MessageReader reader = new MessageReader(ExchangeMessage.REGISTRY);
-        reader.setBuffer(all);
-        ExchangeMessage back = (ExchangeMessage) reader.read();
+        ExchangeMessage back;
+        try (CompressedFieldReader fieldReader = new CompressedFieldReader(StateMessages.REGISTRY)) {
+            MessageReader reader = new MessageReader(ExchangeMessage.registry(fieldReader));
+            reader.setBuffer(all);
+            back = (ExchangeMessage) reader.read();
+        }
         if (back == null
                 || !back.local.toTopic().equals(local)
                 || !back.remote.toTopic().equals(remote)) {
@@ -112,7 +118,7 @@ public class CompressedFieldBenchmark {
             long direct = NaiveCompressedField.DIRECT_BYTES.get() - baselineDirectAtStart;
             System.out.println("baselineMaster direct bytes per op: " + direct / baselineOps);
         }
-        System.out.println("sluice writer scratch retained: " + writer.scratchCapacity() + " bytes");
-        writer.close();
+        System.out.println("sluice writer scratch retained: " + fieldWriter.scratchCapacity() + " bytes");
+        fieldWriter.close();
     }
 }

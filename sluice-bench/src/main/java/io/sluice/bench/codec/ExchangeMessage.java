@@ -11,15 +11,15 @@ import io.sluice.codec.message.MessageWriter;
 /**
  * An exchange-style message with two compressed partition maps (the shape of Ignite's partition-exchange messages in
  * the seed's benchmark; each map is sluice-cluster's live {@link TopicRecord}: replicas, leader, epochs and ISR of
- * every partition of a topic), written either through Sluice's compressed fields or, for the baseline, through
- * {@link NaiveCompressedField} (the seed's "master" way). Mutable; not thread-safe.
+ * every partition of a topic), written either through Sluice's compressed fields ({@link CompressedFieldWriter}) or,
+ * for the baseline, through {@link NaiveCompressedField} (the seed's "master" way). Mutable; not thread-safe: it holds
+ * the compressed-field writer or reader of the thread that writes or reads it.
  */
 public final class ExchangeMessage implements Message {
     public static final int TYPE_ID = 901;
-    public static final MessageRegistry REGISTRY = MessageRegistry.builder()
-            .registerAll(StateMessages.REGISTRY)
-            .register(TYPE_ID, "ExchangeMessage", 0, ExchangeMessage::new)
-            .build();
+
+    private final CompressedFieldWriter fieldWriter;
+    private final CompressedFieldReader fieldReader;
 
     public int exchangeId;
     public TopicRecord local = new TopicRecord();
@@ -29,6 +29,27 @@ public final class ExchangeMessage implements Message {
 
     private byte[] naiveLocal;
     private byte[] naiveRemote;
+
+    /** A message to write, its compressed fields through {@code fieldWriter} (null for the baseline only). */
+    public ExchangeMessage(CompressedFieldWriter fieldWriter) {
+        this(fieldWriter, null);
+    }
+
+    private ExchangeMessage(CompressedFieldWriter fieldWriter, CompressedFieldReader fieldReader) {
+        this.fieldWriter = fieldWriter;
+        this.fieldReader = fieldReader;
+    }
+
+    /**
+     * The registry of exchange messages (and sluice-cluster's records) whose compressed fields are read through
+     * {@code fieldReader}, itself a reader of {@code StateMessages.REGISTRY}.
+     */
+    public static MessageRegistry registry(CompressedFieldReader fieldReader) {
+        return MessageRegistry.builder()
+                .registerAll(StateMessages.REGISTRY)
+                .register(TYPE_ID, "ExchangeMessage", 0, () -> new ExchangeMessage(null, fieldReader))
+                .build();
+    }
 
     @Override
     public int typeId() {
@@ -58,7 +79,7 @@ public final class ExchangeMessage implements Message {
                     if (!w.writeByteArray(naiveLocal)) {
                         return false;
                     }
-                } else if (!w.writeCompressed(local, Compression.ZLIB)) {
+                } else if (!fieldWriter.write(w, local, Compression.ZLIB)) {
                     return false;
                 }
                 w.incrementState();
@@ -70,7 +91,7 @@ public final class ExchangeMessage implements Message {
                     if (!w.writeByteArray(naiveRemote)) {
                         return false;
                     }
-                } else if (!w.writeCompressed(remote, Compression.ZLIB)) {
+                } else if (!fieldWriter.write(w, remote, Compression.ZLIB)) {
                     return false;
                 }
                 w.incrementState();
@@ -90,14 +111,14 @@ public final class ExchangeMessage implements Message {
                 }
                 r.incrementState();
             case 1:
-                TopicRecord a = r.readCompressed(TopicRecord.class);
+                TopicRecord a = fieldReader.read(r, TopicRecord.class);
                 if (!r.isLastRead()) {
                     return false;
                 }
                 local = a;
                 r.incrementState();
             case 2:
-                TopicRecord b = r.readCompressed(TopicRecord.class);
+                TopicRecord b = fieldReader.read(r, TopicRecord.class);
                 if (!r.isLastRead()) {
                     return false;
                 }

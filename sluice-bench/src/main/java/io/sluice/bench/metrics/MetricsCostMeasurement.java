@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -212,10 +213,19 @@ public final class MetricsCostMeasurement {
         byte[] value = new byte[valueBytes];
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            AtomicReference<Exception> failure = new AtomicReference<>();
             for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(TOPIC, value));
+                // The callback keeps the first failure, thrown below once every send has completed.
+                var unused = producer.send(new ProducerRecord<>(TOPIC, value), (m, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
             }
             producer.flush();
+            if (failure.get() != null) {
+                throw new IllegalStateException(broker.label + ": a produce failed", failure.get());
+            }
             broker.recordsPerProduce = clientMetric(producer.metrics(), "producer-metrics");
         }
     }

@@ -70,7 +70,7 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
             }
             List<ConfigOperation> ops = new ArrayList<>();
             for (AlterableConfig c : resource.configs()) {
-                ops.add(new ConfigOperation(ConfigOperation.typeOf(c.configOperation()), c.name(), c.value()));
+                ops.add(new ConfigOperation(operationType(c.configOperation()), c.name(), c.value()));
             }
             changes.add(new ConfigChange(
                     new ConfigResource(
@@ -105,14 +105,14 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
                     + "; only topics (2) and brokers (4) have dynamic configurations";
         }
         for (AlterableConfig c : resource.configs()) {
-            if (ConfigOperation.typeOf(c.configOperation()) == null) {
+            if (operationType(c.configOperation()) == null) {
                 return "Unknown config operation " + c.configOperation() + " for configuration '" + c.name() + "'";
             }
         }
         return null;
     }
 
-    private static IncrementalAlterConfigsRequestData toRequest(List<ConfigChange> changes, boolean validateOnly) {
+    static IncrementalAlterConfigsRequestData toRequest(List<ConfigChange> changes, boolean validateOnly) {
         IncrementalAlterConfigsRequestData data =
                 new IncrementalAlterConfigsRequestData().setValidateOnly(validateOnly);
         for (ConfigChange change : changes) {
@@ -123,7 +123,7 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
                 resource.configs()
                         .add(new AlterableConfig()
                                 .setName(op.key())
-                                .setConfigOperation((byte) op.type().ordinal())
+                                .setConfigOperation(operationId(op.type()))
                                 .setValue(op.value()));
             }
             data.resources().add(resource);
@@ -142,6 +142,27 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
                     r.errorMessage()));
         }
         return out;
+    }
+
+    /** Kafka's id of {@code type} on the wire ({@code AlterConfigOp.OpType#id}): SET 0, DELETE 1, APPEND 2, SUBTRACT 3. */
+    static byte operationId(ConfigOperation.Type type) {
+        return switch (type) {
+            case SET -> 0;
+            case DELETE -> 1;
+            case APPEND -> 2;
+            case SUBTRACT -> 3;
+        };
+    }
+
+    /** The operation of Kafka's wire id {@code id} ({@code AlterConfigOp.OpType.forId}), or null for any other id. */
+    static ConfigOperation.Type operationType(byte id) {
+        return switch (id) {
+            case 0 -> ConfigOperation.Type.SET;
+            case 1 -> ConfigOperation.Type.DELETE;
+            case 2 -> ConfigOperation.Type.APPEND;
+            case 3 -> ConfigOperation.Type.SUBTRACT;
+            default -> null;
+        };
     }
 
     static byte typeId(ConfigResource resource) {

@@ -7,10 +7,11 @@
  *   <li>{@code GroupAdmin}: the admin APIs (ListGroups, DescribeGroups, DeleteGroups).</li>
  *   <li>{@code GroupLoader}: loads the groups of a {@code __consumer_offsets} partition when this broker starts
  *       leading it and unloads them when it stops.</li>
- *   <li>{@code MembershipProtocol}: Kafka's state machine (Empty, PreparingRebalance, CompletingRebalance,
- *       Stable, Dead) with the initial rebalance delay, rebalance and session timeouts, MEMBER_ID_REQUIRED,
- *       static membership and pending syncs. Cooperative rebalancing needs nothing here: the clients drive it as
- *       consecutive eager generations.</li>
+ *   <li>{@code MembershipProtocol}: JoinGroup ({@code JoinGroupProtocol}: MEMBER_ID_REQUIRED, static
+ *       membership), SyncGroup ({@code SyncGroupProtocol}: pending syncs, the stored assignment), Heartbeat and
+ *       LeaveGroup over Kafka's state machine ({@code RebalanceStateMachine}: Empty, PreparingRebalance,
+ *       CompletingRebalance, Stable, Dead, with the initial rebalance delay, rebalance and session timeouts).
+ *       Cooperative rebalancing needs nothing here: the clients drive it as consecutive eager generations.</li>
  *   <li>{@code OffsetOperations}: OffsetCommit/OffsetFetch/OffsetDelete with Kafka's generation and member checks,
  *       and offset retention for empty groups.</li>
  *   <li>{@code store}: group records on the replicated {@code __consumer_offsets} partitions.</li>

@@ -1,7 +1,6 @@
 package io.sluice.broker.topic;
 
 import io.sluice.broker.config.BrokerConfig;
-import io.sluice.broker.config.ConfigException;
 import io.sluice.broker.config.DynamicBrokerConfig;
 import io.sluice.broker.config.EffectiveTopicConfig;
 import io.sluice.broker.config.ReplicationThrottles;
@@ -21,7 +20,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -49,13 +47,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class TopicManager {
     private static final Logger LOG = LoggerFactory.getLogger(TopicManager.class);
-    /** retention.ms and retention.bytes meaning no limit. */
-    private static final long UNLIMITED = -1;
 
     private final DynamicBrokerConfig dynamicConfig;
     private final ReplicationThrottles throttles;
     private final LogManager logs;
     private final int selfId;
+    private final TopicChanges changes = new TopicChanges(this);
     private final Map<String, Partition[]> hosted = new ConcurrentHashMap<>();
     private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
     private final List<BiConsumer<Partition, Partition.Transition>> roleListeners = new CopyOnWriteArrayList<>();
@@ -86,7 +83,7 @@ public final class TopicManager {
     }
 
     /** The broker's configuration as it is now (server.properties under the dynamic configuration). */
-    private BrokerConfig config() {
+    BrokerConfig config() {
         return dynamicConfig.current();
     }
 
@@ -103,7 +100,7 @@ public final class TopicManager {
     /** The log settings of a topic by name, from the newest applied state (broker defaults for unknown topics). */
     public LogConfig logConfigOf(String topic) {
         TopicInfo info = view.byName(topic);
-        return logConfig(
+        return TopicLogConfig.of(
                 config(), TopicConfigs.resolve(dynamicConfig.live(), info == null ? Map.of() : info.configOverrides()));
     }
 
@@ -192,7 +189,7 @@ public final class TopicManager {
                             selfId,
                             replicas.restoredHighWatermark(topic.name(), p));
                 } else if (configChanged) {
-                    parts[p].updateConfig(effective, logConfig(config(), effective));
+                    parts[p].updateConfig(effective, TopicLogConfig.of(config(), effective));
                 }
                 assign(parts[p], assignment);
                 any = true;
@@ -267,10 +264,10 @@ public final class TopicManager {
                 log = null;
             }
             if (log == null) {
-                log = logs.create(topic.name(), index, logConfig(config(), effective));
+                log = logs.create(topic.name(), index, TopicLogConfig.of(config(), effective));
             } else {
                 // Loaded before the cluster state (and its dynamic configuration) was known.
-                log.updateConfig(logConfig(config(), effective));
+                log.updateConfig(TopicLogConfig.of(config(), effective));
             }
             PartitionMetadataFile.write(log.dir(), topic.id());
             return log;
@@ -443,119 +440,31 @@ public final class TopicManager {
             Map<String, String> overrides,
             boolean validateOnly)
             throws TopicException {
-        validateName(name);
-        TopicsView current = view;
-        if (current.byName(name) != null) {
-            throw new TopicException(Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
-        }
-        for (TopicInfo existing : current.topics()) {
-            if (Topic.hasCollision(name, existing.name())) {
-                throw new TopicException(
-                        Errors.INVALID_TOPIC_EXCEPTION,
-                        "Topic '" + name + "' collides with existing topic '" + existing.name()
-                                + "': '.' and '_' are interchangeable in metric names");
-            }
-        }
-        boolean internal = OffsetsTopic.isInternal(name);
-        int live = current.state().brokers().size();
-        BrokerConfig config = config();
-        int partitionCount = assignments != null
-                ? assignments.length
-                : numPartitions != -1
-                        ? numPartitions
-                        : internal ? config.offsetsTopicNumPartitions() : config.numPartitions();
-        if (partitionCount <= 0) {
-            throw new TopicException(
-                    Errors.INVALID_PARTITIONS,
-                    "Number of partitions must be larger than 0 (or -1 for the default), was " + numPartitions);
-        }
-        int replicas = assignments != null
-                ? assignments[0].length
-                : replicationFactor != -1
-                        ? replicationFactor
-                        : internal
-                                ? OffsetsTopic.replicationFactor(config.offsetsTopicReplicationFactor(), live)
-                                : config.defaultReplicationFactor();
-        if (assignments == null && replicas <= 0) {
-            throw new TopicException(
-                    Errors.INVALID_REPLICATION_FACTOR,
-                    "Replication factor must be larger than 0 (or -1 for the default), was " + replicationFactor);
-        }
-        if (assignments == null && replicas > live) {
-            throw new TopicException(
-                    Errors.INVALID_REPLICATION_FACTOR,
-                    "Replication factor: " + replicas + " larger than available brokers: " + live + ".");
-        }
-        Map<String, String> validOverrides;
-        try {
-            validOverrides = TopicConfigs.validateNew(overrides);
-            TopicConfigs.resolve(dynamicConfig.live(), validOverrides);
-        } catch (ConfigException e) {
-            throw new TopicException(Errors.INVALID_CONFIG, e.getMessage());
-        }
-        TopicState created;
-        if (assignments != null) {
-            created = await(
-                    requireNode().createTopic(name, assignments, validOverrides, validateOnly),
-                    "create topic '" + name + "'");
-            if (validateOnly) {
-                return new TopicInfo(name, Uuid.ZERO_UUID, created.partitionCount(), validOverrides);
-            }
-        } else if (validateOnly) {
-            return new TopicInfo(name, Uuid.ZERO_UUID, partitionCount, validOverrides);
-        } else {
-            created = await(
-                    requireNode().createTopic(name, partitionCount, replicas, validOverrides),
-                    "create topic '" + name + "'");
-        }
-        Uuid id = toKafka(created.id());
-        TopicInfo applied = awaitApplied(() -> view.byId(id), "topic '" + name + "' to be applied");
-        LOG.info(
-                "Created topic {} (id {}) with {} partitions, replication factor {} and overrides {}",
-                name,
-                id,
-                partitionCount,
-                replicas,
-                validOverrides);
-        return applied;
+        return changes.create(name, numPartitions, replicationFactor, assignments, overrides, validateOnly);
     }
 
     /** Deletes a topic through the controller and waits until this broker has removed its logs. */
     public void delete(String name) throws TopicException {
-        if (!config().deleteTopicEnable()) {
-            throw new TopicException(
-                    Errors.TOPIC_DELETION_DISABLED, "Topic deletion is disabled (delete.topic.enable=false).");
-        }
-        TopicInfo topic = view.byName(name);
-        if (topic == null) {
-            throw new TopicException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
-        }
-        if (OffsetsTopic.isInternal(name)) {
-            throw new TopicException(
-                    Errors.INVALID_TOPIC_EXCEPTION, "Topic '" + name + "' is internal and cannot be deleted.");
-        }
-        await(requireNode().deleteTopic(name), "delete topic '" + name + "'");
-        awaitApplied(
-                () -> view.byId(topic.id()) == null ? Boolean.TRUE : null,
-                "deletion of topic '" + name + "' to be applied");
+        changes.delete(name);
     }
 
     /** Waits until this broker has applied a state in which topic {@code name} has {@code count} partitions or more. */
     public void awaitPartitions(String name, int count) throws TopicException {
-        awaitApplied(
-                () -> {
-                    TopicInfo info = view.byName(name);
-                    return info != null && info.partitionCount() >= count ? info : null;
-                },
-                count + " partitions of topic '" + name + "' to be applied");
+        changes.awaitPartitions(name, count);
     }
 
-    private ClusterNode requireNode() throws TopicException {
-        ClusterNode n = node;
-        if (n == null) {
-            throw new TopicException(Errors.NOT_CONTROLLER, "Broker " + selfId + " has not joined the cluster yet.");
-        }
-        return n;
+    /** The newest applied view. */
+    TopicsView view() {
+        return view;
+    }
+
+    /** The cluster node once {@link #startup} ran, else null. */
+    ClusterNode clusterNode() {
+        return node;
+    }
+
+    int selfId() {
+        return selfId;
     }
 
     /** How long a topic change waits for the controller and for this broker to apply it (sluice.controller.wait.ms). */
@@ -563,11 +472,8 @@ public final class TopicManager {
         return config().controllerWaitMs();
     }
 
-    private <T> T await(CompletableFuture<T> future, String what) throws TopicException {
-        return ControllerAnswer.await(future, what, controllerWaitMs());
-    }
-
-    private <T> T awaitApplied(java.util.function.Supplier<T> probe, String what) throws TopicException {
+    /** Waits until {@code probe} gives a value, on this broker's applied states; REQUEST_TIMED_OUT past the wait. */
+    <T> T awaitApplied(java.util.function.Supplier<T> probe, String what) throws TopicException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(controllerWaitMs());
         synchronized (this) {
             T value;
@@ -597,31 +503,5 @@ public final class TopicManager {
         } catch (InvalidTopicException e) {
             throw new TopicException(Errors.INVALID_TOPIC_EXCEPTION, e.getMessage());
         }
-    }
-
-    /**
-     * The log settings of a topic: its effective configuration in the log module's terms. Retention deletes only
-     * under cleanup.policy delete, as in Kafka: a compact-only topic (such as __consumer_offsets) keeps every segment,
-     * and only the log cleaner shrinks it.
-     */
-    public static LogConfig logConfig(BrokerConfig config, EffectiveTopicConfig effective) {
-        boolean deletes = effective.deleteEnabled();
-        return LogConfig.builder()
-                .segmentBytes(effective.segmentBytes())
-                .segmentMs(effective.segmentMs())
-                .retentionMs(deletes ? effective.retentionMs() : UNLIMITED)
-                .retentionBytes(deletes ? effective.retentionBytes() : UNLIMITED)
-                .indexIntervalBytes(effective.indexIntervalBytes())
-                .maxIndexSizeBytes(effective.segmentIndexBytes())
-                .flushIntervalMessages(effective.flushMessages())
-                .flushIntervalMs(effective.flushMs())
-                .fileDeleteDelayMs(effective.fileDeleteDelayMs())
-                .producerIdExpirationMs(config.producerIdExpirationMs())
-                .compact(effective.compactEnabled())
-                .minCleanableDirtyRatio(effective.minCleanableDirtyRatio())
-                .minCompactionLagMs(effective.minCompactionLagMs())
-                .maxCompactionLagMs(effective.maxCompactionLagMs())
-                .deleteRetentionMs(effective.deleteRetentionMs())
-                .build();
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.broker.network;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -96,9 +97,13 @@ final class TlsCopyHarness implements AutoCloseable {
     /** Sends a fetch answer as the broker does and returns the plaintext the client decrypted. */
     byte[] send(FetchResponseData body, short version, int correlationId) {
         ChannelHandlerContext requests = server.pipeline().context("requests");
-        var unused = ResponseSender.send(requests, ApiKeys.FETCH, correlationId, version, body);
+        ChannelFuture sent = ResponseSender.send(requests, ApiKeys.FETCH, correlationId, version, body);
         server.runPendingTasks();
         pass(server, client);
+        if (!sent.isSuccess()) {
+            // The embedded channels run every write to its end on this thread: by now the answer is written or failed.
+            throw new IllegalStateException("the fetch answer was not written whole", sent.cause());
+        }
         ByteArrayOutputStream plaintext = new ByteArrayOutputStream();
         Object in;
         while ((in = client.readInbound()) != null) {

@@ -42,10 +42,10 @@ class OffsetsTopicTest {
     @Test
     void shouldDeleteByRetentionOnlyUnderTheDeletePolicy() {
         LogConfig compacted =
-                TopicManager.logConfig(DEFAULTS, TopicConfigs.resolve(DEFAULTS, OffsetsTopic.configs(Map.of())));
+                TopicLogConfig.of(DEFAULTS, TopicConfigs.resolve(DEFAULTS, OffsetsTopic.configs(Map.of())));
         assertEquals(-1, compacted.retentionMs(), "the log cleaner, not retention, shrinks a compacted topic");
         assertEquals(-1, compacted.retentionBytes());
-        LogConfig both = TopicManager.logConfig(
+        LogConfig both = TopicLogConfig.of(
                 DEFAULTS,
                 TopicConfigs.resolve(DEFAULTS, Map.of("cleanup.policy", "compact,delete", "retention.ms", "1000")));
         assertEquals(1000, both.retentionMs());

@@ -1,108 +1,50 @@
 package io.sluice.codec.message;
 
 import io.sluice.codec.CodecConfig;
-import io.sluice.codec.compress.Compression;
-import io.sluice.codec.compress.GrowableBytes;
-import io.sluice.codec.compress.StreamDecompressor;
-import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.codec.error.LimitExceededException;
 import io.sluice.codec.error.MalformedInputException;
-import io.sluice.codec.error.TruncatedInputException;
 import io.sluice.codec.error.UnknownMessageTypeException;
 import io.sluice.codec.error.UnsupportedVersionException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Reads messages written by {@link MessageWriter} from any split of their bytes: {@link #read()} consumes every byte
  * it is given and returns {@code null} until the message is complete. Field reads follow one pattern: call
- * {@code readXxx()}, then return {@code false} from {@link Message#readFrom} if {@link #isLastRead()} is false.
+ * {@code readXxx()}, then return {@code false} from {@link Message#readFrom} if {@link #isLastRead()} is false. The
+ * fields themselves are read by {@link FieldReader}, which this class extends; here are whole messages, nesting,
+ * lists and maps.
  *
- * <p>Every declared length is checked against {@link CodecConfig} before use, and arrays are allocated no larger than
- * the bytes actually present, growing as more arrive; compressed fields are inflated in bounded chunks against their
- * declared size. Bad input raises a {@link MalformedInputException} subtype naming the field path and the values
- * seen. After an exception, call {@link #reset()} before reading again. {@link #close()} ends native decompressors.
+ * <p>Every declared length is checked against {@link CodecConfig} before use, and arrays and collections are
+ * allocated no larger than the bytes actually present, growing as more arrive. Bad input raises a
+ * {@link MalformedInputException} subtype naming the field path and the values seen. After an exception, call
+ * {@link #reset()} before reading again. A reader holds no native resources; {@link #close()} releases nothing and is
+ * there for owners that end their readers uniformly.
  *
  * <p>Not thread-safe; one per network thread (or connection), reused across messages.
  */
-public final class MessageReader implements AutoCloseable {
+public final class MessageReader extends FieldReader implements AutoCloseable {
     private final MessageRegistry registry;
-    private final CodecConfig config;
-    private ByteBuffer buf;
-    /** Raw address of {@link #buf}; see {@code BufferAccess}. */
-    private byte[] array;
-
-    private long address;
-    private int pos;
-    private int limit;
-    private boolean lastRead;
-
-    private boolean varActive;
-    private long varAccum;
-    private int varShift;
-    private final byte[] pending = new byte[WireFormat.MAX_PRIMITIVE_BYTES];
-    private int pendingLen;
-
-    private int arrayPhase;
-    private int arrayLen;
-    private int arrayPos;
-    private Object arrayValue;
-    private byte[] text = new byte[64];
-    private int endpointPhase;
-    private byte[] endpointHost;
 
     private ReaderFrame[] frames = new ReaderFrame[4];
     private int depth;
     private ReaderFrame cur;
     private boolean rootInProgress;
 
-    private int compressPhase;
-    private Compression compression;
-    private long declaredUncompressed;
-    private final GrowableBytes compressedIn;
-    private final StreamDecompressor[] decompressors = new StreamDecompressor[Compression.values().length];
-    private ByteBuffer inflated;
-    private MessageReader nested;
-
     public MessageReader(MessageRegistry registry) {
         this(registry, CodecConfig.DEFAULT);
     }
 
     public MessageReader(MessageRegistry registry, CodecConfig config) {
+        super(config);
         this.registry = registry;
-        this.config = config;
-        this.compressedIn =
-                new GrowableBytes("compressed field", config.scratchInitialBytes(), config.maxCompressedFieldBytes());
         for (int i = 0; i < frames.length; i++) {
             frames[i] = new ReaderFrame();
         }
         cur = frames[0];
-    }
-
-    /**
-     * Sets the bytes to read: from the buffer's position to its limit; sets its byte order to big-endian (once per
-     * buffer object: a buffer passed again is only re-read for position and limit).
-     */
-    @SuppressWarnings("ReferenceEquality") // the same buffer object resumes; an equal one is a new buffer
-    public void setBuffer(ByteBuffer buffer) {
-        if (buffer == buf) {
-            pos = buffer.position();
-            limit = buffer.limit();
-            return;
-        }
-        buffer.order(ByteOrder.BIG_ENDIAN);
-        this.buf = buffer;
-        this.array = BufferAccess.array(buffer);
-        this.address = BufferAccess.address(buffer);
-        this.pos = buffer.position();
-        this.limit = buffer.limit();
     }
 
     /**
@@ -142,19 +84,7 @@ public final class MessageReader implements AutoCloseable {
         for (ReaderFrame f : frames) {
             f.reset();
         }
-        varActive = false;
-        pendingLen = 0;
-        arrayPhase = 0;
-        arrayValue = null;
-        endpointPhase = 0;
-        endpointHost = null;
-        compressPhase = 0;
-        lastRead = false;
-    }
-
-    /** Whether the last {@code readXxx} call completed its field. */
-    public boolean isLastRead() {
-        return lastRead;
+        resetField();
     }
 
     public int state() {
@@ -168,311 +98,6 @@ public final class MessageReader implements AutoCloseable {
     /** Schema version of the message being read. */
     public int version() {
         return cur.version;
-    }
-
-    // ---- primitives ------------------------------------------------------------------------------------------
-
-    public boolean readBoolean() {
-        byte b = readByte();
-        if (lastRead && (b & ~1) != 0) {
-            throw new MalformedInputException(where() + ": boolean byte " + b + " is neither 0 nor 1");
-        }
-        return b == 1;
-    }
-
-    public byte readByte() {
-        if (pos < limit) {
-            lastRead = true;
-            return BufferAccess.getByte(buf, array, address, pos++);
-        }
-        lastRead = false;
-        return 0;
-    }
-
-    public short readShort() {
-        if (pendingLen == 0 && limit - pos >= WireFormat.SHORT_BYTES) {
-            short v = BufferAccess.getShort(buf, array, address, pos);
-            pos += WireFormat.SHORT_BYTES;
-            lastRead = true;
-            return v;
-        }
-        if (!fillPending(WireFormat.SHORT_BYTES)) {
-            return 0;
-        }
-        return (short) (((pending[0] & 0xFF) << 8) | (pending[1] & 0xFF));
-    }
-
-    public int readInt() {
-        long z = readVarint();
-        if (!lastRead) {
-            return 0;
-        }
-        if ((z >>> 32) != 0) {
-            throw new MalformedInputException(
-                    where() + ": varint " + Long.toUnsignedString(z) + " does not fit an int");
-        }
-        return (int) (z >>> 1) ^ -(int) (z & 1);
-    }
-
-    public long readLong() {
-        long z = readVarint();
-        return lastRead ? WireFormat.unzigzag(z) : 0;
-    }
-
-    public float readFloat() {
-        if (pendingLen == 0 && limit - pos >= WireFormat.FLOAT_BYTES) {
-            float v = Float.intBitsToFloat(BufferAccess.getInt(buf, array, address, pos));
-            pos += WireFormat.FLOAT_BYTES;
-            lastRead = true;
-            return v;
-        }
-        if (!fillPending(WireFormat.FLOAT_BYTES)) {
-            return 0;
-        }
-        int bits = 0;
-        for (int i = 0; i < WireFormat.FLOAT_BYTES; i++) {
-            bits = (bits << 8) | (pending[i] & 0xFF);
-        }
-        return Float.intBitsToFloat(bits);
-    }
-
-    public double readDouble() {
-        if (pendingLen == 0 && limit - pos >= WireFormat.DOUBLE_BYTES) {
-            double v = Double.longBitsToDouble(BufferAccess.getLong(buf, array, address, pos));
-            pos += WireFormat.DOUBLE_BYTES;
-            lastRead = true;
-            return v;
-        }
-        if (!fillPending(WireFormat.DOUBLE_BYTES)) {
-            return 0;
-        }
-        return Double.longBitsToDouble(WireFormat.decodeLong(pending, 0));
-    }
-
-    public UUID readUuid() {
-        if (pendingLen == 0 && limit - pos >= WireFormat.UUID_BYTES) {
-            UUID v = new UUID(
-                    BufferAccess.getLong(buf, array, address, pos), BufferAccess.getLong(buf, array, address, pos + 8));
-            pos += WireFormat.UUID_BYTES;
-            lastRead = true;
-            return v;
-        }
-        if (!fillPending(WireFormat.UUID_BYTES)) {
-            return null;
-        }
-        return new UUID(WireFormat.decodeLong(pending, 0), WireFormat.decodeLong(pending, 8));
-    }
-
-    /** Accumulates a fixed-size value across buffers; true (and pending reset) once {@code n} bytes are there. */
-    private boolean fillPending(int n) {
-        int take = Math.min(n - pendingLen, limit - pos);
-        BufferAccess.getBytes(buf, array, address, pos, pending, pendingLen, take);
-        pos += take;
-        pendingLen += take;
-        if (pendingLen < n) {
-            lastRead = false;
-            return false;
-        }
-        pendingLen = 0;
-        lastRead = true;
-        return true;
-    }
-
-    /** Unsigned varint, at most 10 bytes. */
-    long readVarint() {
-        if (!varActive && limit - pos >= WireFormat.MAX_VARINT64_BYTES) {
-            ByteBuffer b = buf;
-            byte[] o = array;
-            long a = address;
-            int p = pos;
-            long v = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                byte x = BufferAccess.getByte(b, o, a, p++);
-                v |= (long) (x & 0x7F) << shift;
-                if (x >= 0) {
-                    pos = p;
-                    lastRead = true;
-                    return v;
-                }
-            }
-            throw new MalformedInputException(where() + ": varint longer than 10 bytes");
-        }
-        if (!varActive) {
-            varActive = true;
-            varAccum = 0;
-            varShift = 0;
-        }
-        while (pos < limit) {
-            byte x = BufferAccess.getByte(buf, array, address, pos++);
-            varAccum |= (long) (x & 0x7F) << varShift;
-            if (x >= 0) {
-                varActive = false;
-                lastRead = true;
-                return varAccum;
-            }
-            varShift += 7;
-            if (varShift >= 64) {
-                varActive = false;
-                throw new MalformedInputException(where() + ": varint longer than 10 bytes");
-            }
-        }
-        lastRead = false;
-        return 0;
-    }
-
-    /** A length or count prefix (value+1, 0 = null); returns -1 for null, -2 when more bytes are needed. */
-    private long readSizePrefix(String what, long cap) {
-        long raw = readVarint();
-        if (!lastRead) {
-            return -2;
-        }
-        if (raw == 0) {
-            return -1;
-        }
-        long size = raw - 1;
-        if (size > cap || size < 0) {
-            throw new LimitExceededException(where() + " " + what, size < 0 ? Long.MAX_VALUE : size, cap);
-        }
-        return size;
-    }
-
-    // ---- arrays and strings ----------------------------------------------------------------------------------
-
-    /** A byte array, {@code null} for a null array or when {@link #isLastRead()} is false. */
-    public byte[] readByteArray() {
-        return readBytes(config.maxArrayLength(), "byte array length", false);
-    }
-
-    private byte[] readBytes(int cap, String what, boolean intoText) {
-        if (arrayPhase == 0) {
-            long len = readSizePrefix(what, cap);
-            if (len < 0) {
-                return null;
-            }
-            arrayLen = (int) len;
-            arrayPos = 0;
-            if (intoText) {
-                if (text.length < Math.min(arrayLen, limit - pos)) {
-                    text = new byte[Math.min(arrayLen, Math.max(limit - pos, text.length * 2))];
-                }
-                arrayValue = text;
-            } else {
-                arrayValue = new byte[Math.min(arrayLen, limit - pos)];
-            }
-            arrayPhase = 1;
-        }
-        byte[] a = (byte[]) arrayValue;
-        int n = Math.min(arrayLen - arrayPos, limit - pos);
-        if (arrayPos + n > a.length) {
-            a = Arrays.copyOf(a, Math.min(arrayLen, Math.max(arrayPos + n, a.length * 2)));
-            arrayValue = a;
-            if (intoText) {
-                text = a;
-            }
-        }
-        BufferAccess.getBytes(buf, array, address, pos, a, arrayPos, n);
-        pos += n;
-        arrayPos += n;
-        if (arrayPos < arrayLen) {
-            lastRead = false;
-            return null;
-        }
-        arrayPhase = 0;
-        arrayValue = null;
-        lastRead = true;
-        return a;
-    }
-
-    public int[] readIntArray() {
-        if (arrayPhase == 0) {
-            long len = readSizePrefix("int array length", config.maxArrayLength());
-            if (len < 0) {
-                return null;
-            }
-            arrayLen = (int) len;
-            arrayPos = 0;
-            arrayValue = new int[Math.min(arrayLen, limit - pos)];
-            arrayPhase = 1;
-        }
-        int[] a = (int[]) arrayValue;
-        while (arrayPos < arrayLen) {
-            int v = readInt();
-            if (!lastRead) {
-                return null;
-            }
-            if (arrayPos == a.length) {
-                a = Arrays.copyOf(a, Math.min(arrayLen, Math.max(a.length * 2, arrayPos + 1 + (limit - pos))));
-                arrayValue = a;
-            }
-            a[arrayPos++] = v;
-        }
-        arrayPhase = 0;
-        arrayValue = null;
-        lastRead = true;
-        return a;
-    }
-
-    public long[] readLongArray() {
-        if (arrayPhase == 0) {
-            long len = readSizePrefix("long array length", config.maxArrayLength());
-            if (len < 0) {
-                return null;
-            }
-            arrayLen = (int) len;
-            arrayPos = 0;
-            arrayValue = new long[Math.min(arrayLen, limit - pos)];
-            arrayPhase = 1;
-        }
-        long[] a = (long[]) arrayValue;
-        while (arrayPos < arrayLen) {
-            long v = readLong();
-            if (!lastRead) {
-                return null;
-            }
-            if (arrayPos == a.length) {
-                a = Arrays.copyOf(a, Math.min(arrayLen, Math.max(a.length * 2, arrayPos + 1 + (limit - pos))));
-                arrayValue = a;
-            }
-            a[arrayPos++] = v;
-        }
-        arrayPhase = 0;
-        arrayValue = null;
-        lastRead = true;
-        return a;
-    }
-
-    public String readString() {
-        byte[] a = readBytes(config.maxStringBytes(), "string length", true);
-        if (a == null) {
-            return null;
-        }
-        return new String(a, 0, arrayLen, StandardCharsets.UTF_8);
-    }
-
-    public Endpoint readEndpoint() {
-        if (endpointPhase == 0) {
-            byte[] host = readBytes(Endpoint.MAX_HOST_BYTES, "endpoint host length", false);
-            if (host == null) {
-                return null;
-            }
-            if (host.length == 0) {
-                throw new MalformedInputException(where() + ": endpoint host is empty");
-            }
-            endpointHost = host;
-            endpointPhase = 1;
-        }
-        long port = readVarint();
-        if (!lastRead) {
-            return null;
-        }
-        if (port < 0 || port > Endpoint.MAX_PORT) {
-            // a varint decodes to any long, negative ones included
-            throw new MalformedInputException(where() + ": endpoint port " + port + " outside 0.." + Endpoint.MAX_PORT);
-        }
-        Endpoint e = Endpoint.adopt(endpointHost, (int) port);
-        endpointHost = null;
-        endpointPhase = 0;
-        return e;
     }
 
     // ---- containers and nested messages ----------------------------------------------------------------------
@@ -671,133 +296,8 @@ public final class MessageReader implements AutoCloseable {
         return f.message.readFrom(this);
     }
 
-    // ---- compressed fields -----------------------------------------------------------------------------------
-
-    /**
-     * A compressed nested message: the compressed bytes are collected (bounded by the cap and by the bytes present),
-     * then inflated in chunks of {@link CodecConfig#compressChunkBytes()} into a reused nested reader, checking the
-     * declared uncompressed size as bytes appear.
-     */
-    public Message readCompressed() {
-        if (compressPhase == 0) {
-            long id = readVarint();
-            if (!lastRead) {
-                return null;
-            }
-            if (id == 0) {
-                return null;
-            }
-            compression = Compression.byId(id);
-            if (compression == null) {
-                throw new MalformedInputException(where() + ": unknown compression id " + id);
-            }
-            compressPhase = 1;
-        }
-        if (compressPhase == 1) {
-            long len = readVarint();
-            if (!lastRead) {
-                return null;
-            }
-            if (len > config.maxUncompressedFieldBytes()) {
-                throw new LimitExceededException(
-                        where() + " compressed field uncompressed size", len, config.maxUncompressedFieldBytes());
-            }
-            declaredUncompressed = len;
-            compressPhase = 2;
-            compressedIn.clear();
-        }
-        if (compressPhase == 2) {
-            if (arrayPhase == 0) {
-                long len = readSizePrefix("compressed field length", config.maxCompressedFieldBytes());
-                if (len < 0) {
-                    if (lastRead) {
-                        throw new MalformedInputException(where() + ": compressed bytes are null");
-                    }
-                    return null;
-                }
-                arrayLen = (int) len;
-                arrayPos = 0;
-                arrayPhase = 1;
-            }
-            int n = Math.min(arrayLen - arrayPos, limit - pos);
-            byte[] a = compressedIn.ensureRoom(n);
-            BufferAccess.getBytes(buf, array, address, pos, a, compressedIn.size(), n);
-            compressedIn.advance(n);
-            pos += n;
-            arrayPos += n;
-            if (arrayPos < arrayLen) {
-                lastRead = false;
-                return null;
-            }
-            arrayPhase = 0;
-        }
-        compressPhase = 0;
-        Message m = inflate();
-        compressedIn.trim(config.scratchRetainBytes());
-        lastRead = true;
-        return m;
-    }
-
-    public <T extends Message> T readCompressed(Class<T> type) {
-        Message m = readCompressed();
-        if (m != null && !type.isInstance(m)) {
-            throw new MalformedInputException(where() + ": expected compressed " + type.getSimpleName() + " but got "
-                    + registry.name(m.typeId()));
-        }
-        return type.cast(m);
-    }
-
-    private Message inflate() {
-        StreamDecompressor d = decompressors[compression.ordinal()];
-        if (d == null) {
-            d = decompressors[compression.ordinal()] =
-                    StreamDecompressor.create(compression, config.compressChunkBytes());
-        }
-        if (inflated == null) {
-            inflated = ByteBuffer.allocate(config.compressChunkBytes());
-        }
-        MessageReader r = nested;
-        if (r == null) {
-            r = nested = new MessageReader(registry, config);
-        }
-        r.reset();
-        d.reset();
-        d.setInput(compressedIn.array(), 0, compressedIn.size());
-        long total = 0;
-        Message m = null;
-        while (m == null) {
-            inflated.clear();
-            int n = d.decompress(inflated);
-            total += n;
-            if (total > declaredUncompressed) {
-                throw new MalformedInputException(
-                        where() + ": compressed field inflates past its declared " + declaredUncompressed + " bytes");
-            }
-            if (n == 0) {
-                throw new TruncatedInputException(where() + ": compressed field ends after " + total
-                        + " bytes, before its message is complete (declared " + declaredUncompressed + ")");
-            }
-            inflated.flip();
-            r.setBuffer(inflated);
-            m = r.read();
-            if (m != null && inflated.hasRemaining()) {
-                throw new MalformedInputException(
-                        where() + ": " + inflated.remaining() + " bytes follow the compressed message");
-            }
-        }
-        inflated.clear();
-        if (d.decompress(inflated) > 0 || !d.finished()) {
-            throw new MalformedInputException(
-                    where() + ": compressed frame continues after its message, or is not" + " terminated");
-        }
-        if (total != declaredUncompressed || d.remainingInput() != 0) {
-            throw new MalformedInputException(where() + ": compressed field inflated to " + total + " bytes, declared "
-                    + declaredUncompressed + ", with " + d.remainingInput() + " trailing compressed bytes");
-        }
-        return m;
-    }
-
     /** Path of the field being read, e.g. {@code PartitionMap.partitions[2]/PartitionAssignment.isr}. */
+    @Override
     String where() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i <= depth; i++) {
@@ -819,15 +319,7 @@ public final class MessageReader implements AutoCloseable {
         return sb.toString();
     }
 
+    /** Releases nothing: a reader holds no native resources. */
     @Override
-    public void close() {
-        for (StreamDecompressor d : decompressors) {
-            if (d != null) {
-                d.close();
-            }
-        }
-        if (nested != null) {
-            nested.close();
-        }
-    }
+    public void close() {}
 }

@@ -8,7 +8,7 @@ final class Utf8 {
     private Utf8() {}
 
     /** Encodes {@code s} into {@code w.textScratch}; returns the byte length. Lone surrogates become '?'. */
-    static int encode(String s, MessageWriter w) {
+    static int encode(String s, FieldWriter w) {
         int n = s.length();
         byte[] dst = w.textScratch(n * 3);
         int p = 0;

@@ -3,7 +3,7 @@
  *
  * <h2>Writing</h2>
  * <pre>{@code
- * MessageWriter w = new MessageWriter();            // one per network thread, reused; close() at shutdown
+ * MessageWriter w = new MessageWriter();            // one per network thread, reused
  * w.setBuffer(socketBuffer);                        // fixed size, heap or direct
  * while (!w.write(message)) {                       // false: buffer full, progress kept inside w
  *     flush(socketBuffer); socketBuffer.clear();
@@ -24,12 +24,11 @@
  * {@link io.sluice.codec.message.MessageRegistry}. New fields are appended in a new schema version and read only
  * when {@code reader.version()} has them, so a newer broker reads an older broker's messages; newer versions than
  * registered and unknown type ids are typed errors.
- * <h2>Compressed fields</h2>
- * {@code writer.writeCompressed(nested, Compression.ZSTD)} streams the nested message through one reused nested
- * writer and compressor into one reused heap scratch (kept up to {@code scratchRetainBytes}, trimmed above, or on
- * {@code trimScratch()}); no direct buffer is allocated per field. {@code reader.readCompressed()} collects the
- * compressed bytes (bounded by the cap and the bytes present) and inflates them in bounded chunks against the
- * declared size.
+ * <h2>Classes</h2>
+ * {@code FieldWriter} and {@code FieldReader} encode and decode one field at a time (primitives, arrays, strings,
+ * endpoints), resuming inside a field cut by a buffer end; {@code MessageWriter} and {@code MessageReader} extend
+ * them with whole messages, nesting, lists and maps. Large state is compressed as a whole stream by
+ * {@code io.sluice.codec.compress.StateCodec}, not field by field.
  * <h2>Wire format</h2>
  * See {@code WireFormat}: varints for ints/longs/lengths, big-endian fixed fields, length+1 prefixes with 0 for null.
  */

@@ -1,6 +1,5 @@
 package io.sluice.codec.message;
 
-import io.sluice.codec.compress.Compression;
 import io.sluice.codec.endpoint.Endpoint;
 import java.util.Arrays;
 import java.util.List;
@@ -8,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
-/** Test message carrying every field kind, nested and compressed. Mutable; not thread-safe. */
+/** Test message carrying every field kind, nested. Mutable; not thread-safe. */
 final class AllTypes implements Message {
     static final int TYPE_ID = 100;
     static final MessageRegistry REGISTRY = MessageRegistry.builder()
@@ -33,8 +32,6 @@ final class AllTypes implements Message {
     Map<String, Long> map;
     Map<Endpoint, Message> endpointMap;
     Message child;
-    Message zlibChild;
-    Message zstdChild;
 
     @Override
     public int typeId() {
@@ -133,16 +130,6 @@ final class AllTypes implements Message {
                 w.incrementState();
             case 17:
                 if (!w.writeMessage(child)) {
-                    return false;
-                }
-                w.incrementState();
-            case 18:
-                if (!w.writeCompressed(zlibChild, Compression.ZLIB)) {
-                    return false;
-                }
-                w.incrementState();
-            case 19:
-                if (!w.writeCompressed(zstdChild, Compression.ZSTD)) {
                     return false;
                 }
                 w.incrementState();
@@ -265,18 +252,6 @@ final class AllTypes implements Message {
                     return false;
                 }
                 r.incrementState();
-            case 18:
-                zlibChild = r.readCompressed();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 19:
-                zstdChild = r.readCompressed();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
             default:
                 return true;
         }
@@ -303,9 +278,7 @@ final class AllTypes implements Message {
                 && Objects.equals(children, a.children)
                 && Objects.equals(map, a.map)
                 && Objects.equals(endpointMap, a.endpointMap)
-                && Objects.equals(child, a.child)
-                && Objects.equals(zlibChild, a.zlibChild)
-                && Objects.equals(zstdChild, a.zstdChild);
+                && Objects.equals(child, a.child);
     }
 
     @Override
@@ -317,7 +290,6 @@ final class AllTypes implements Message {
     public String toString() {
         return "AllTypes{" + flag + "," + b + "," + s + "," + i + "," + l + "," + f + "," + d + "," + uuid + ","
                 + Arrays.toString(bytes) + "," + Arrays.toString(ints) + "," + Arrays.toString(longs) + "," + str
-                + "," + endpoint + "," + strings + "," + children + "," + map + "," + endpointMap + "," + child + ","
-                + zlibChild + "," + zstdChild + "}";
+                + "," + endpoint + "," + strings + "," + children + "," + map + "," + endpointMap + "," + child + "}";
     }
 }

@@ -50,8 +50,6 @@ class MessageWriterReaderTest {
             m.children.add(null);
             m.endpointMap.put(Endpoint.of("10.0.0." + seed, 1), sample(seed + 2, depth - 1));
             m.child = sample(seed + 3, depth - 1);
-            m.zlibChild = sample(seed + 4, depth - 1);
-            m.zstdChild = sample(seed + 5, depth - 1);
         }
         return m;
     }
@@ -72,7 +70,7 @@ class MessageWriterReaderTest {
 
     @Test
     void shouldResumeMidFieldInBuffersThatStartWithRoomForTheDirectPath() {
-        AllTypes m = sample(1, 2);
+        AllTypes m = sample(1, 3);
         try (MessageWriter w = new MessageWriter();
                 MessageReader r = new MessageReader(AllTypes.REGISTRY)) {
             byte[] reference = Chunks.write(w, m, 1 << 20, false);
@@ -183,7 +181,7 @@ class MessageWriterReaderTest {
 
     @Test
     void shouldRejectNestingDeeperThanConfigured() {
-        CodecConfig shallow = new CodecConfig(3, 1 << 20, 1 << 10, 1 << 10, 1 << 20, 1 << 20, 1024, 1024, 1024);
+        CodecConfig shallow = new CodecConfig(3, 1 << 20, 1 << 10, 1 << 10, 1 << 20);
         AllTypes deep = sample(1, 4);
         try (MessageWriter w = new MessageWriter(shallow)) {
             assertThrows(LimitExceededException.class, () -> Chunks.write(w, deep, 64, false));

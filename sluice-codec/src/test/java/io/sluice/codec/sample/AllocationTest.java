@@ -45,21 +45,4 @@ class AllocationTest {
             assertTrue(perMessage == 0, "allocated " + perMessage + " bytes per message");
         }
     }
-
-    @Test
-    void shouldKeepCompressedFieldHeapAllocationFarBelowTheOutputOnceTheScratchIsWarm() {
-        PartitionStateReport report = ClusterFixtures.report(500, 9);
-        ByteBuffer buf = ByteBuffer.allocateDirect(64 * 1024);
-        try (MessageWriter w = new MessageWriter()) {
-            for (int i = 0; i < 20; i++) {
-                writeThrough(w, report, buf);
-            }
-            long before = allocated();
-            for (int i = 0; i < 50; i++) {
-                writeThrough(w, report, buf);
-            }
-            long perMessage = (allocated() - before) / 50;
-            assertTrue(perMessage < 1024, "allocated " + perMessage + " bytes per compressed message");
-        }
-    }
 }

@@ -1,19 +1,17 @@
 package io.sluice.codec.sample;
 
-import io.sluice.codec.compress.Compression;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import java.util.Objects;
 
 /**
- * The full partition map pushed from the controller to a broker, the map travelling compressed with zlib (sent
- * rarely, large, so the better ratio wins over speed). Schema v0: controllerEpoch, map.
+ * The full partition map pushed from the controller to a broker, the map as a nested message. Schema v0:
+ * controllerEpoch, map.
  * Mutable value holder; not thread-safe.
  */
 public final class FullPartitionMap implements Message {
     public static final int TYPE_ID = ClusterMessages.FULL_PARTITION_MAP;
-    public static final Compression COMPRESSION = Compression.ZLIB;
 
     public int controllerEpoch;
     public PartitionMap map = new PartitionMap();
@@ -40,7 +38,7 @@ public final class FullPartitionMap implements Message {
                 }
                 w.incrementState();
             case 1:
-                if (!w.writeCompressed(map, COMPRESSION)) {
+                if (!w.writeMessage(map)) {
                     return false;
                 }
                 w.incrementState();
@@ -60,7 +58,7 @@ public final class FullPartitionMap implements Message {
                 }
                 r.incrementState();
             case 1:
-                PartitionMap m = r.readCompressed(PartitionMap.class);
+                PartitionMap m = r.readMessage(PartitionMap.class);
                 if (!r.isLastRead()) {
                     return false;
                 }

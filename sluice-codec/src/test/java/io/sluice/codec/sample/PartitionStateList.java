@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The partitions of a {@link PartitionStateReport}; travels as its compressed field. Schema v0: partitions.
+ * The partitions of a {@link PartitionStateReport}; travels as its nested message. Schema v0: partitions.
  * Mutable value holder; not thread-safe.
  */
 public final class PartitionStateList implements Message {

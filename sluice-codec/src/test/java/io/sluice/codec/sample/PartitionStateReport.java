@@ -1,19 +1,16 @@
 package io.sluice.codec.sample;
 
-import io.sluice.codec.compress.Compression;
 import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import java.util.Objects;
 
 /**
- * A broker's report of the partitions it hosts, sent to the controller. The partition list travels compressed with
- * zstd (thousands of similar entries compress ~5x). Schema v0: brokerId, brokerEpoch, reportSequence, partitions.
+ * A broker's report of the partitions it hosts, sent to the controller. The partition list is a nested message. Schema v0: brokerId, brokerEpoch, reportSequence, partitions.
  * Mutable value holder; not thread-safe.
  */
 public final class PartitionStateReport implements Message {
     public static final int TYPE_ID = ClusterMessages.PARTITION_STATE_REPORT;
-    public static final Compression COMPRESSION = Compression.ZSTD;
     private static final String[] FIELDS = {"brokerId", "brokerEpoch", "reportSequence", "partitions"};
 
     public int brokerId;
@@ -55,7 +52,7 @@ public final class PartitionStateReport implements Message {
                 }
                 w.incrementState();
             case 3:
-                if (!w.writeCompressed(partitions, COMPRESSION)) {
+                if (!w.writeMessage(partitions)) {
                     return false;
                 }
                 w.incrementState();
@@ -87,7 +84,7 @@ public final class PartitionStateReport implements Message {
                 }
                 r.incrementState();
             case 3:
-                PartitionStateList l = r.readCompressed(PartitionStateList.class);
+                PartitionStateList l = r.readMessage(PartitionStateList.class);
                 if (!r.isLastRead()) {
                     return false;
                 }

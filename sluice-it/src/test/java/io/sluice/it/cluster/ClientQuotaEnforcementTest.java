@@ -1,16 +1,20 @@
 package io.sluice.it.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testkit.Poll;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -18,6 +22,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -139,6 +144,7 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong throttledAcked = new AtomicLong();
         AtomicLong freeAcked = new AtomicLong();
+        AtomicReference<Exception> sendFailure = new AtomicReference<>();
         byte[] value = new byte[RECORD_BYTES];
         try (KafkaProducer<byte[], byte[]> throttled = producer("throttled");
                 KafkaProducer<byte[], byte[]> free = producer("free")) {
@@ -146,9 +152,12 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
             Thread noisy = new Thread(
                     () -> {
                         while (!stop.get()) {
-                            throttled.send(new ProducerRecord<>("produced", value), (m, e) -> {
+                            // The callback counts the acknowledged bytes or keeps the failure, asserted below.
+                            var unused = throttled.send(new ProducerRecord<>("produced", value), (m, e) -> {
                                 if (e == null) {
                                     throttledAcked.addAndGet(RECORD_BYTES);
+                                } else {
+                                    sendFailure.compareAndSet(null, e);
                                 }
                             });
                         }
@@ -161,9 +170,12 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
                             // Sends only as much as FREE_PACE allows so far: the pace it keeps when nothing holds it
                             // back.
                             if (sent < (System.nanoTime() - start) / 1e9 * FREE_PACE) {
-                                free.send(new ProducerRecord<>("produced", value), (m, e) -> {
+                                // As for the throttled producer: counted or kept by the callback.
+                                var unused = free.send(new ProducerRecord<>("produced", value), (m, e) -> {
                                     if (e == null) {
                                         freeAcked.addAndGet(RECORD_BYTES);
+                                    } else {
+                                        sendFailure.compareAndSet(null, e);
                                     }
                                 });
                                 sent += RECORD_BYTES;
@@ -206,6 +218,7 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
                     throttledRate,
                     freeRate,
                     FREE_PACE);
+            assertNull(sendFailure.get(), "every produce was acknowledged (a quota throttles, it never fails a send)");
             assertTrue(
                     Math.abs(throttledRate - PRODUCE_QUOTA) <= 0.2 * PRODUCE_QUOTA,
                     "the throttled producer ran at " + throttledRate + " B/s, quota " + PRODUCE_QUOTA);
@@ -226,10 +239,13 @@ class ClientQuotaEnforcementTest extends ClusterTestBase {
         int records = 10 * 1024;
         try (KafkaProducer<byte[], byte[]> producer = producer("loader")) {
             byte[] value = new byte[RECORD_BYTES];
+            List<Future<RecordMetadata>> sent = new ArrayList<>(records);
             for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>("fetched", value));
+                sent.add(producer.send(new ProducerRecord<>("fetched", value)));
             }
-            producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                f.get();
+            }
         }
         setQuota("slow-consumer", "consumer_byte_rate", FETCH_QUOTA);
         AtomicBoolean stop = new AtomicBoolean();

@@ -6,7 +6,7 @@ import io.sluice.broker.config.TopicConfigs;
 import io.sluice.broker.topic.OffsetsTopic;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicInfo;
-import io.sluice.broker.topic.TopicManager;
+import io.sluice.broker.topic.TopicLogConfig;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
@@ -47,7 +47,7 @@ public final class LocalOffsetsPartitions implements AutoCloseable {
         for (int p = 0; p < partitions.length; p++) {
             PartitionLog log = PartitionLog.open(
                     dir.resolve(OffsetsTopic.NAME + "-" + p),
-                    TopicManager.logConfig(BrokerConfig.fromMap(Map.of()), config),
+                    TopicLogConfig.of(BrokerConfig.fromMap(Map.of()), config),
                     new RecoveryReport());
             partitions[p] = new Partition(
                     topic,
