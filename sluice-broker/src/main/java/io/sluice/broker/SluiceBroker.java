@@ -426,9 +426,10 @@ public final class SluiceBroker implements AutoCloseable {
             metrics.socketServer()
                     .register(server.listenerNames(), server.networkThreads().size());
             NetworkIdleMetrics networkIdle = new NetworkIdleMetrics(metrics.registry(), server.networkThreads());
-            replicationTimer.scheduleAtFixedRate(
+            repeat(
+                    replicationTimer,
+                    "sampling the network threads' idle time",
                     networkIdle::sample,
-                    NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(),
                     NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(),
                     TimeUnit.MILLISECONDS);
             InetSocketAddress bound = server.boundAddress();

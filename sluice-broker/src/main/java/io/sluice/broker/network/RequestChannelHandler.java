@@ -42,6 +42,11 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     private static final int CORRELATION_ID_POSITION = API_KEY_AND_VERSION_LENGTH;
     private static final int PAUSE_READING_AT_QUEUED = 16;
     private static final short FIRST_FETCH_VERSION_WITH_REPLICA_STATE = 15;
+    /**
+     * No clock reading at hand: take one. (A real reading equal to it is as good as impossible and would only cost a
+     * second reading.)
+     */
+    private static final long UNREAD = Long.MIN_VALUE;
 
     private final ApiRegistry registry;
     private final ConnectionSession session;
@@ -94,13 +99,15 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         queued.add(frame);
+        long arrivedNanos = UNREAD;
         if (observer.enabled()) {
-            arrivals.add(System.nanoTime());
+            arrivedNanos = System.nanoTime();
+            arrivals.add(arrivedNanos);
         }
         if (queued.size() >= PAUSE_READING_AT_QUEUED) {
             ctx.channel().config().setAutoRead(false);
         }
-        drain(ctx);
+        drain(ctx, arrivedNanos);
     }
 
     @Override
@@ -121,14 +128,21 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void drain(ChannelHandlerContext ctx) {
+        drain(ctx, UNREAD);
+    }
+
+    /** @param nowNanos a clock reading taken just now, which starts the first request run here; or {@link #UNREAD} */
+    private void drain(ChannelHandlerContext ctx, long nowNanos) {
         ByteBuf frame;
+        long startNanos = nowNanos;
         while (!awaitingResponse && !throttled && !closed && (frame = queued.poll()) != null) {
             long arrivedNanos = observer.enabled() ? arrivals.poll() : 0;
             try {
-                process(ctx, frame, arrivedNanos);
+                process(ctx, frame, arrivedNanos, startNanos);
             } finally {
                 frame.release();
             }
+            startNanos = UNREAD;
         }
         if (!closed
                 && !throttled
@@ -138,9 +152,10 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void process(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos) {
+    /** @param nowNanos a clock reading taken just now, or {@link #UNREAD} */
+    private void process(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos, long nowNanos) {
         boolean timed = observer.enabled() || throttler.active();
-        long startNanos = timed ? System.nanoTime() : 0;
+        long startNanos = !timed ? 0 : nowNanos != UNREAD ? nowNanos : System.nanoTime();
         ByteBuffer bytes = frame.nioBuffer();
         if (bytes.remaining() < API_KEY_AND_VERSION_LENGTH + Integer.BYTES) {
             closeConnection(ctx, "request of " + bytes.remaining() + " bytes is shorter than a request header");
@@ -231,14 +246,35 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         long localNanos = handledNanos - startNanos;
         int requestBytes = frame.readableBytes();
         if (response.isDone()) {
-            complete(ctx, context, response.getNow(null), null, fromFollower, requestBytes, queueNanos, localNanos, 0);
+            complete(
+                    ctx,
+                    context,
+                    response.getNow(null),
+                    null,
+                    fromFollower,
+                    requestBytes,
+                    queueNanos,
+                    localNanos,
+                    0,
+                    handledNanos);
         } else {
             awaitingResponse = true;
             // The handler's failure reaches complete() as error; the future whenComplete returns would only repeat it.
             var unused = response.whenComplete((body, error) -> ctx.executor().execute(() -> {
                 awaitingResponse = false;
-                long remoteNanos = observer.enabled() ? System.nanoTime() - handledNanos : 0;
-                complete(ctx, context, body, error, fromFollower, requestBytes, queueNanos, localNanos, remoteNanos);
+                long answeredNanos = observer.enabled() ? System.nanoTime() : 0;
+                long remoteNanos = answeredNanos - handledNanos;
+                complete(
+                        ctx,
+                        context,
+                        body,
+                        error,
+                        fromFollower,
+                        requestBytes,
+                        queueNanos,
+                        localNanos,
+                        remoteNanos,
+                        answeredNanos);
                 drain(ctx);
             }));
         }
@@ -270,7 +306,8 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             int requestBytes,
             long queueNanos,
             long localNanos,
-            long remoteNanos) {
+            long remoteNanos,
+            long readyNanos) {
         if (closed) {
             return;
         }
@@ -291,7 +328,6 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
             mute(ctx, quota.throttleMs());
         }
         if (body != null) {
-            long sendStartNanos = observer.enabled() ? System.nanoTime() : 0;
             ChannelFuture written;
             try {
                 written = ResponseSender.send(
@@ -306,18 +342,18 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 closeConnection(ctx, "response serialization failed");
                 return;
             }
-            written.addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
-            if (observer.enabled()) {
-                written.addListener(done -> observer.onAnswered(
-                        context.apiKey(),
-                        context.apiVersion(),
-                        fromFollower,
-                        body,
-                        queueNanos,
-                        localNanos,
-                        remoteNanos,
-                        System.nanoTime() - sendStartNanos));
-            }
+            written.addListener(
+                    observer.enabled()
+                            ? new ObservingWriteListener(
+                                    observer,
+                                    context,
+                                    fromFollower,
+                                    body,
+                                    queueNanos,
+                                    localNanos,
+                                    remoteNanos,
+                                    readyNanos)
+                            : ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
         } else if (observer.enabled()) {
             observer.onAnswered(
                     context.apiKey(), context.apiVersion(), fromFollower, null, queueNanos, localNanos, remoteNanos, 0);
@@ -390,6 +426,56 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         LOG.warn("Closing connection {} from {}: {}", connectionId, clientHost, reason);
         closed = true;
         var unused = ctx.close(); // closing is the whole answer; a close that fails leaves nothing more to do
+    }
+
+    /**
+     * The one listener of a response's write while requests are observed: as {@link
+     * ChannelFutureListener#FIRE_EXCEPTION_ON_FAILURE}, then the request's report with its send time (one object per
+     * response instead of a second listener and the promise's listener list).
+     */
+    private static final class ObservingWriteListener implements ChannelFutureListener {
+        private final RequestObserver observer;
+        private final RequestContext context;
+        private final boolean fromFollower;
+        private final ApiMessage body;
+        private final long queueNanos;
+        private final long localNanos;
+        private final long remoteNanos;
+        /** The clock reading at which the answer was ready: the start of its send time. */
+        private final long readyNanos;
+
+        ObservingWriteListener(
+                RequestObserver observer,
+                RequestContext context,
+                boolean fromFollower,
+                ApiMessage body,
+                long queueNanos,
+                long localNanos,
+                long remoteNanos,
+                long readyNanos) {
+            this.observer = observer;
+            this.context = context;
+            this.fromFollower = fromFollower;
+            this.body = body;
+            this.queueNanos = queueNanos;
+            this.localNanos = localNanos;
+            this.remoteNanos = remoteNanos;
+            this.readyNanos = readyNanos;
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture written) throws Exception {
+            FIRE_EXCEPTION_ON_FAILURE.operationComplete(written);
+            observer.onAnswered(
+                    context.apiKey(),
+                    context.apiVersion(),
+                    fromFollower,
+                    body,
+                    queueNanos,
+                    localNanos,
+                    remoteNanos,
+                    System.nanoTime() - readyNanos);
+        }
     }
 
     /** A growable ring of arrival times, one per queued frame; no allocation once it fits the connection's pipeline. */
