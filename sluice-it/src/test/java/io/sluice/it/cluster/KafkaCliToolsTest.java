@@ -102,7 +102,12 @@ class KafkaCliToolsTest {
                 "--config",
                 "min.insync.replicas=2");
         assertTrue(created.contains("Created topic " + TOPIC + "."), created);
-        assertTrue(topics("--list").lines().anyMatch(TOPIC::equals), "listed");
+        // the tool may ask a broker that has not applied the new cluster state yet, as with Kafka's own brokers
+        Poll.until(
+                TOPIC + " in kafka-topics --list",
+                SETTLE,
+                () -> topics("--list"),
+                l -> l.lines().anyMatch(TOPIC::equals));
 
         String described = Poll.until(
                 "every partition of " + TOPIC + " with three in-sync replicas",
