@@ -54,6 +54,12 @@ public final class MetricsCostMeasurement {
 
     private static final int PARTITION_FETCH_BYTES = 1_048_576;
 
+    /**
+     * System property: more JVM options for both brokers, separated by spaces (profiling, e.g. {@code
+     * -XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation -XX:LogFile=/tmp/jit-%p.log}).
+     */
+    static final String BROKER_JVM_OPTIONS = "sluice.bench.brokerJvmOptions";
+
     private MetricsCostMeasurement() {}
 
     /** The two halves of a phase, in ABBA order, as indexes of the brokers {on, off}. */
@@ -88,9 +94,12 @@ public final class MetricsCostMeasurement {
             this.produceCpuNanos = new long[rounds];
             this.fetchCpuNanos = new long[rounds];
             List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx1g",
-                    "-XX:+UseG1GC",
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-XX:+UseG1GC"));
+            String extraOptions = System.getProperty(BROKER_JVM_OPTIONS, "").trim();
+            if (!extraOptions.isEmpty()) {
+                command.addAll(List.of(extraOptions.split("\\s+")));
+            }
+            command.addAll(List.of(
                     "-cp",
                     System.getProperty("java.class.path"),
                     BrokerProcess.class.getName(),

@@ -115,6 +115,7 @@ public final class NetworkServer implements AutoCloseable {
     public static NetworkServer start(List<Settings> listeners, ApiRegistry registry, ConnectionObserver observer)
             throws InterruptedException {
         Settings first = listeners.get(0);
+        EagerNettyClasses.initialize();
         EventLoopGroup acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("sluice-acceptor", true));
         EventLoopGroup network =
                 new NioEventLoopGroup(first.networkThreads(), new DefaultThreadFactory("sluice-network", true));

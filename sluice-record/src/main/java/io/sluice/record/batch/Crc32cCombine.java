@@ -51,22 +51,28 @@ public final class Crc32cCombine {
         if (lengthB < 0) {
             throw new IllegalArgumentException("lengthB " + lengthB + " is negative");
         }
-        return multiplyModP(xPowerOfBytes(lengthB), crcA) ^ crcB;
+        return shift(crcA, lengthB) ^ crcB;
     }
 
-    /** x^(8·bytes) mod P: the factor by which appending {@code bytes} bytes multiplies a checksum. */
-    private static int xPowerOfBytes(long bytes) {
+    /**
+     * {@code crc}·x^(8·bytes) mod P: what appending {@code bytes} bytes makes of a checksum before the appended bytes'
+     * own checksum is added ({@code combine(a, b, n) == shift(a, n) ^ b}). Below 2^32 bytes: one multiplication per
+     * non-zero byte of {@code bytes}, by the tabulated factor of that byte.
+     *
+     * @param bytes {@code >= 0}
+     */
+    public static int shift(int crc, long bytes) {
         if (bytes >>> (Byte.SIZE * LENGTH_DIGITS) != 0) {
-            return xPowerOfBits(bytes << 3);
+            return multiplyModP(xPowerOfBits(bytes << 3), crc);
         }
-        int product = X_POWER_0;
+        int shifted = crc;
         for (int d = 0, rest = (int) bytes; rest != 0; d++, rest >>>= Byte.SIZE) {
             int digit = rest & 0xFF;
             if (digit != 0) {
-                product = multiplyModP(X_POWER_OF_BYTE_DIGIT[(d << Byte.SIZE) + digit], product);
+                shifted = multiplyModP(X_POWER_OF_BYTE_DIGIT[(d << Byte.SIZE) + digit], shifted);
             }
         }
-        return product;
+        return shifted;
     }
 
     /** x^bits mod P, one multiplication per set bit of {@code bits}. */
@@ -81,20 +87,16 @@ public final class Crc32cCombine {
         return product;
     }
 
-    /** a·b mod P in the reflected representation (carry-less multiplication, reduced bit by bit). */
+    /**
+     * a·b mod P in the reflected representation: carry-less multiplication reduced bit by bit, without branches (the
+     * bits of a table factor are as good as random, so a branch per bit would be mispredicted half the time).
+     */
     private static int multiplyModP(int a, int b) {
         int product = 0;
-        int bit = X_POWER_0;
         int multiplicand = b;
-        while (bit != 0) {
-            if ((a & bit) != 0) {
-                product ^= multiplicand;
-                if ((a & (bit - 1)) == 0) {
-                    break;
-                }
-            }
-            bit >>>= 1;
-            multiplicand = (multiplicand & 1) != 0 ? (multiplicand >>> 1) ^ POLYNOMIAL_REFLECTED : multiplicand >>> 1;
+        for (int i = 0; i < Integer.SIZE; i++) {
+            product ^= multiplicand & ((a << i) >> (Integer.SIZE - 1)); // all ones when bit 31 - i of a is set
+            multiplicand = (multiplicand >>> 1) ^ (POLYNOMIAL_REFLECTED & -(multiplicand & 1));
         }
         return product;
     }

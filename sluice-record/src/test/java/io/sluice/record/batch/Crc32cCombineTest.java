@@ -62,6 +62,26 @@ class Crc32cCombineTest {
         assertEquals(stepwise, grouped);
     }
 
+    /**
+     * A checksum continued over a batch-like run the way a range checksum walks it (a few header bytes appended to the
+     * running checksum, then the rest from its own checksum) equals the checksum of the bytes; and shifts compose.
+     */
+    @Property(tries = 500)
+    void shouldContinueAChecksumOverAPrefixAndTheRest(
+            @ForAll @Size(min = 1, max = 3000) byte[] bytes,
+            @ForAll int cutSeed,
+            @ForAll int prefixSeed,
+            @ForAll @LongRange(min = 0, max = 1L << 33) long m,
+            @ForAll @LongRange(min = 0, max = 1L << 31) long n) {
+        int cut = Math.floorMod(cutSeed, bytes.length);
+        int prefixEnd = cut + Math.floorMod(prefixSeed, bytes.length - cut + 1);
+        int throughPrefix = Crc32cCombine.shift(crc(bytes, 0, cut), prefixEnd - cut) ^ crc(bytes, cut, prefixEnd);
+        int whole = Crc32cCombine.shift(throughPrefix, bytes.length - prefixEnd) ^ crc(bytes, prefixEnd, bytes.length);
+        assertEquals(crc(bytes, 0, bytes.length), whole);
+        assertEquals(Crc32cCombine.shift(whole, m + n), Crc32cCombine.shift(Crc32cCombine.shift(whole, m), n));
+        assertEquals(whole, Crc32cCombine.shift(whole, 0));
+    }
+
     @Test
     void shouldCombineAcrossEveryLengthByte() {
         byte[] zeros = new byte[(1 << 24) + (1 << 16) + 257];
