@@ -135,18 +135,27 @@ create_rf1() { # system round topic partitions
 }
 
 # Fills move-0 on broker SOURCE until its segment files hold SIZE_MB: ProducerPerformance runs sized from the bytes
-# per record seen so far (the first from a guess of 0.65 x record size for zstd of its random letters).
+# per record seen so far (the first from a guess of 0.65 x record size for zstd of its random letters). The bytes a
+# record takes on disk vary between runs (ProducerPerformance repeats one payload, so zstd's ratio follows the batch
+# sizes): after the first run each run aims at most at half of what is missing (at most 12 runs), and no run starts
+# whose records could, uncompressed, fill the disk (a 10 GB fill once went past 20 GB on a ratio measured in its first
+# run).
 fill() { # system round dir source
   local sys="$1" round="$2" dir="$3" source="$4" target_bytes=$((SIZE_MB * 1048576)) bytes=0 sent=0 n i out rc
-  local t0 t1 pdir summary per_record
+  local t0 t1 pdir summary per_record free_bytes
   t0="$(date +%s%N)"
-  for i in 1 2 3 4 5; do
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
     pdir="$(partition_dir "$dir" "$source" move-0)"
     bytes="$(log_bytes "$pdir")"
     (( bytes < target_bytes * 99 / 100 )) || break
     if (( sent == 0 )); then per_record=$(( RS * 65 / 100 + 1 )); else per_record=$(( (bytes + sent - 1) / sent )); fi
     n=$(( (target_bytes - bytes) / per_record + 1 ))
-    (( sent > 0 )) || n=$(( n * 95 / 100 + 1 ))
+    if (( sent == 0 )); then n=$(( n * 95 / 100 + 1 )); elif (( bytes < target_bytes * 9 / 10 )); then n=$(( n / 2 + 1 )); fi
+    free_bytes=$(( $(df -P -k "$dir" | awk 'NR == 2 { print $4 }') * 1024 ))
+    if (( n * RS > free_bytes - target_bytes )); then
+      record_at "$sys" "$round" error_fill "$n records of $RS B could outgrow the $(mb "$free_bytes") MB free on the disk"
+      return 1
+    fi
     out="$RUN_DIR/$sys-$RS-r$round-fill-$i.out"
     log "$sys ${RS} B round $round: fill $i: $(mb "$bytes") MB on disk, ProducerPerformance $n x $RS B"
     rc=0
@@ -169,7 +178,7 @@ fill() { # system round dir source
   record_at "$sys" "$round" partition_mb "$(mb "$bytes")"
   record_at "$sys" "$round" segments "$(find "$pdir" -maxdepth 1 -name '*.log' | wc -l)"
   log "$sys ${RS} B round $round: filled $(mb "$bytes") MB ($sent records, $(find "$pdir" -maxdepth 1 -name '*.log' | wc -l) segments) in $pdir"
-  (( bytes >= target_bytes * 99 / 100 )) || { record_at "$sys" "$round" error_fill "only $(mb "$bytes") MB after 5 producer runs"; return 1; }
+  (( bytes >= target_bytes * 99 / 100 )) || { record_at "$sys" "$round" error_fill "only $(mb "$bytes") MB after 12 producer runs"; return 1; }
 }
 
 # The floor on the source broker's segment files: MoveFloor receive + send, sender's wall time.
