@@ -8,7 +8,9 @@ import os
 import statistics
 
 e = os.environ
-NAMES = {"floor": "floor (sendfile → read/write + fsync)", "kafka": "Apache Kafka %s" % e["KAFKA_VERSION"],
+DIRECT_FLOOR = e.get("FLOOR_WRITES", "buffered") == "direct"
+NAMES = {"floor": "floor (sendfile → read, O_DIRECT write + fsync)" if DIRECT_FLOOR
+         else "floor (sendfile → read/write + fsync)", "kafka": "Apache Kafka %s" % e["KAFKA_VERSION"],
          "sluice": "Sluice (follower fetch)", "sluice-file": "Sluice (file path)"}
 TARGETS = (("rate_vs_kafka", "move MB/s ÷ Kafka's", "≥ 3.0", lambda r: r >= 3.0),
            ("rate_vs_floor", "move MB/s ÷ the floor's", "≥ 0.8", lambda r: r >= 0.8),
@@ -108,11 +110,15 @@ P("Settings: one partition of %s MB (segment files on disk; MB = 2^20 B, GB = 2^
 P("")
 if has_floor:
     P("Floor: MoveFloor.java on the source broker's segment files of each system run (brokers idle): one loopback "
-      "connection, FileChannel.transferTo (sendfile) per file on the sender; on the receiver, reads into one 1 MiB "
-      "direct buffer and writes into a new file, fsync of each file and of the directory, then a one-byte "
+      "connection, FileChannel.transferTo (sendfile) per file on the sender; on the receiver, %s, fsync of each "
+      "file and of the directory, then a one-byte "
       "acknowledgement (no checksum, no framing beyond a name and a length per file); seconds are the sender's, "
       "connect to acknowledgement; CPU is each JVM's process CPU over its part. There is no socket-to-file splice "
-      "in JDK 17.")
+      "in JDK 17." % ("reads into a ring of three block-aligned 1 MiB direct buffers, a writer thread writes each "
+                      "full one into a new file with O_DIRECT (the last partial block through the page cache) while "
+                      "the next fills (FLOOR_WRITES=direct)" if DIRECT_FLOOR
+                      else "reads into one 1 MiB direct buffer and writes it into a new file through the page cache "
+                      "(FLOOR_WRITES=buffered)"))
     P("")
 if not e.get("SLUICE_FILE_PATH_OVERRIDES"):
     P("Sluice row: **follower-fetch bootstrap only** (the new replica fetches the partition from the leader with "

@@ -6,8 +6,10 @@
 #   sluice-file  Sluice with the file path on (segment files shipped with sendfile), only when
 #                SLUICE_FILE_PATH_OVERRIDES is set: its key=value words are passed to both brokers as --override;
 #   floor        the same segment files of the source broker sent with FileChannel.transferTo over one loopback socket
-#                and written by a bare receiver through a 1 MiB direct buffer + fsync (MoveFloor.java), once per
-#                system run, between the fill and the move, with the brokers idle.
+#                and written by a bare receiver + fsync (MoveFloor.java), once per system run, between the fill and
+#                the move, with the brokers idle; FLOOR_WRITES=direct (the default): O_DIRECT from a ring of three
+#                aligned 1 MiB buffers drained by a writer thread, as the Sluice target writes; buffered: through
+#                one 1 MiB direct buffer and the page cache (the floor before 2026-11-28, slowed by page-cache reclaim).
 # Per system run: start the cluster (log.segment.bytes = SEGMENT_MB on both), create topic `move` (1 partition, RF 1)
 # and read which broker got it, fill it with kafka-tools' ProducerPerformance (acks=1, zstd, linger.ms=5) until its
 # segment files hold SIZE_MB, syncfs, run the floor on its files, then move it to the other broker with
@@ -33,7 +35,7 @@
 # Environment (defaults in brackets):
 #   SIZE_MB [1024] RECORD_SIZES [100,1000] COMPRESSION [zstd] SEGMENT_MB [128] ROUNDS [2]
 #   WARM_MOVES [1] ORDER [kafka-first|sluice-first] POLL_MS [100] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]
-#   FLOOR [1] PRODUCE_DURING [0] STEADY_RATE [1000] STEADY_RECORD_SIZE [100] STEADY_SECONDS [30]
+#   FLOOR [1] FLOOR_WRITES [direct|buffered] PRODUCE_DURING [0] STEADY_RATE [1000] STEADY_RECORD_SIZE [100] STEADY_SECONDS [30]
 #   SLUICE_FILE_PATH_OVERRIDES [unset: no sluice-file row] SESSION_TIMEOUT_MS [10000] BROKER_HEAP [1g]
 #   COORD_HEAP [512m] READY_TIMEOUT [180 s] KEEP_DATA [0]
 # Needs: JDK 17, Maven (reaches Maven Central once, through kafka-lib.sh), python3, coreutils (timeout, sync -f), and
@@ -53,7 +55,7 @@ for s in ${ONLY//,/ }; do
 done
 
 SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS MOVE_TIMEOUT FILL_TIMEOUT FLOOR
-  PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS SLUICE_FILE_PATH_OVERRIDES SESSION_TIMEOUT_MS
+  FLOOR_WRITES PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS SLUICE_FILE_PATH_OVERRIDES SESSION_TIMEOUT_MS
   BROKER_HEAP COORD_HEAP READY_TIMEOUT KEEP_DATA)
 COMMAND=""
 for v in "${SETTINGS[@]}"; do
@@ -75,6 +77,8 @@ POLL_MS="${POLL_MS:-100}"
 MOVE_TIMEOUT="${MOVE_TIMEOUT:-1800}"
 FILL_TIMEOUT="${FILL_TIMEOUT:-1800}"
 FLOOR="${FLOOR:-1}"
+FLOOR_WRITES="${FLOOR_WRITES:-direct}"
+[[ "$FLOOR_WRITES" == direct || "$FLOOR_WRITES" == buffered ]] || { echo "FLOOR_WRITES is direct or buffered, got '$FLOOR_WRITES'" >&2; exit 2; }
 PRODUCE_DURING="${PRODUCE_DURING:-0}"
 STEADY_RATE="${STEADY_RATE:-1000}"
 STEADY_RECORD_SIZE="${STEADY_RECORD_SIZE:-100}"
@@ -186,7 +190,9 @@ floor_step() { # system round source-partition-dir
   local sys="$1" round="$2" pdir="$3" recv_dir="$RUN_DIR/floor-$1-$RS-r$2" recv_out send_out port recv_pid res recv_res files
   recv_out="$RUN_DIR/floor-$sys-$RS-r$round-receive.out"; send_out="$RUN_DIR/floor-$sys-$RS-r$round-send.out"
   mapfile -t files < <(find "$pdir" -maxdepth 1 -name '*.log' | sort)
-  start_jvm "$recv_out" -Xmx256m -cp "$PROBE_CLASSES" MoveFloor receive "$recv_dir"
+  local receive_mode=()
+  [[ "$FLOOR_WRITES" == direct ]] && receive_mode=(direct)
+  start_jvm "$recv_out" -Xmx256m -cp "$PROBE_CLASSES" MoveFloor receive "$recv_dir" "${receive_mode[@]}"
   recv_pid="$LAST_PID"
   wait_for_line "$recv_out" "LISTENING port=" "$recv_pid" "floor receiver" || { record_at "floor-$sys" "$round" error_floor "receiver did not start"; return 0; }
   port="$(sed -nE 's/^LISTENING port=([0-9]+).*/\1/p' "$recv_out")"
@@ -346,6 +352,6 @@ CPU_MODEL="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed
 NPROC="$(nproc)"; JAVA_VERSION="$("$JAVA" -version 2>&1 | head -n 1)"; KERNEL="$(uname -r)"
 SYSTEMS_RUN="${SYSTEMS[*]}"
 export RESULTS STAMP WORK_DIR STARTED_AT LOAD_BEFORE LOAD_AFTER COMMAND CPU_MODEL KAFKA_VERSION SIZE_MB RECORD_SIZES \
-  COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS FLOOR PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
+  COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS FLOOR FLOOR_WRITES PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
   SLUICE_FILE_PATH_OVERRIDES BROKER_HEAP COORD_HEAP KEEP_DIR NPROC JAVA_VERSION KERNEL SYSTEMS_RUN GIT_HEAD
 python3 "$SCRIPT_DIR/move-report.py"
