@@ -43,6 +43,8 @@ public final class KafkaMetrics implements AutoCloseable {
     private final Set<ObjectName> registeredBeans = ConcurrentHashMap.newKeySet();
     private final MBeanServer beanServer;
     private final AttributeBeans attributeBeans;
+    /** Held while a group of histograms is looked up or registered, so two callers get one group. */
+    private final Object groupCreation = new Object();
 
     /** Metrics shown in the platform MBean server (what JConsole and jmx_exporter read). */
     public KafkaMetrics() {
@@ -71,9 +73,60 @@ public final class KafkaMetrics implements AutoCloseable {
     /** The histogram named {@code name}, created on first use. */
     public RecentHistogram histogram(MetricName name) {
         Entry entry = metrics.get(name);
-        if (entry == null) {
-            entry = register(name, new HistogramEntry(new RecentHistogram()));
+        return entry == null ? histogram(name, new RecentHistogram()) : histogramOf(name, entry);
+    }
+
+    /** Registers {@code created} unless a histogram named {@code name} exists; returns the one registered. */
+    public RecentHistogram histogram(MetricName name, RecentHistogram created) {
+        return histogramOf(name, register(name, new HistogramEntry(created)));
+    }
+
+    /**
+     * The group of histograms recorded together whose histogram {@code i} is named {@code names[i]}, created on
+     * first use; the same names give the same group.
+     */
+    public RecentHistograms histograms(MetricName... names) {
+        synchronized (groupCreation) {
+            RecentHistograms group = existingGroup(names);
+            if (group != null) {
+                return group;
+            }
+            for (MetricName name : names) {
+                if (metrics.containsKey(name)) {
+                    throw new IllegalArgumentException(name + " is already registered outside this group");
+                }
+            }
+            group = new RecentHistograms(names.length);
+            for (int i = 0; i < names.length; i++) {
+                RecentHistogram member = new RecentHistogram(group, i);
+                if (histogram(names[i], member) != member) {
+                    throw new IllegalArgumentException(names[i] + " is already registered outside this group");
+                }
+            }
+            return group;
         }
+    }
+
+    /** The group already registered under exactly {@code names}; null when none of them is registered. */
+    private RecentHistograms existingGroup(MetricName[] names) {
+        Entry first = metrics.get(names[0]);
+        if (first == null) {
+            return null;
+        }
+        RecentHistograms group = histogramOf(names[0], first).recordingGroup();
+        for (int i = 0; i < names.length; i++) {
+            Entry entry = metrics.get(names[i]);
+            if (group == null
+                    || group.size() != names.length
+                    || entry == null
+                    || !histogramOf(names[i], entry).recordsInto(group, i)) {
+                throw new IllegalArgumentException(names[i] + " is already registered outside this group");
+            }
+        }
+        return group;
+    }
+
+    private static RecentHistogram histogramOf(MetricName name, Entry entry) {
         if (entry instanceof HistogramEntry histogram) {
             return histogram.histogram();
         }

@@ -9,9 +9,12 @@ import org.apache.kafka.common.protocol.Errors;
  * Kafka's {@code kafka.network:type=RequestMetrics} for one broker: per request type (Kafka's names: Produce, Fetch,
  * and Fetch again as FetchConsumer or FetchFollower) the RequestsPerSec meter per version, the time histograms in
  * milliseconds (RequestQueueTimeMs, LocalTimeMs, RemoteTimeMs, ResponseSendTimeMs and their sum TotalTimeMs) and
- * ErrorsPerSec per error code the responses carried (NONE included, as in Kafka).
+ * ErrorsPerSec per error code the responses carried (NONE included, as in Kafka). A type's five times are one
+ * {@link RecentHistograms} group, recorded together; Fetch's times are read from FetchConsumer's and FetchFollower's
+ * groups, so a fetch's times are recorded once.
  *
- * <p>Thread-safe; after a type's first request, recording looks up array slots only: no lock, no allocation.
+ * <p>Thread-safe; after a type's first request, recording looks up array slots and takes one stripe lock of the
+ * type's group: no allocation.
  */
 public final class RequestMetrics {
     public static final String DOMAIN = "kafka.network";
@@ -22,6 +25,17 @@ public final class RequestMetrics {
     private static final int VERSION_SLOTS = 64;
 
     private static final int ERROR_SLOTS = maxErrorCode() + 2;
+
+    /** The time histograms' names, in their order in a type's group. */
+    private static final String[] TIME_NAMES = {
+        "RequestQueueTimeMs", "LocalTimeMs", "RemoteTimeMs", "ResponseSendTimeMs", "TotalTimeMs"
+    };
+
+    private static final int QUEUE_TIME = 0;
+    private static final int LOCAL_TIME = 1;
+    private static final int REMOTE_TIME = 2;
+    private static final int SEND_TIME = 3;
+    private static final int TOTAL_TIME = 4;
 
     private final KafkaMetrics metrics;
     private final AtomicReferenceArray<Type> byApiKey;
@@ -37,9 +51,13 @@ public final class RequestMetrics {
         this.byApiKey = new AtomicReferenceArray<>(maxId + 1);
         this.fetchConsumer = new Type(FETCH_CONSUMER);
         this.fetchFollower = new Type(FETCH_FOLLOWER);
+        byApiKey.set(ApiKeys.FETCH.id, new Type(ApiKeys.FETCH.name, fetchConsumer, fetchFollower));
     }
 
-    /** The metrics of requests of {@code apiKey}. */
+    /**
+     * The metrics of requests of {@code apiKey}. Fetch's times are its parts': record a fetch's times as
+     * {@link #fetchBy} and only count it here ({@link Type#countRequest}).
+     */
     public Type of(ApiKeys apiKey) {
         Type type = byApiKey.get(apiKey.id);
         if (type == null) {
@@ -77,22 +95,32 @@ public final class RequestMetrics {
     /** The metrics of one request type. Thread-safe. */
     public final class Type {
         private final String request;
-        private final RecentHistogram requestQueueTime;
-        private final RecentHistogram localTime;
-        private final RecentHistogram remoteTime;
-        private final RecentHistogram responseSendTime;
-        private final RecentHistogram totalTime;
+        /** The five times, in {@link #TIME_NAMES}' order; null for a type whose times are its parts'. */
+        private final RecentHistograms times;
         private final AtomicReferenceArray<KafkaMeter> requestsByVersion = new AtomicReferenceArray<>(VERSION_SLOTS);
         /** Indexed by error code + 1 (UNKNOWN_SERVER_ERROR is -1). */
         private final AtomicReferenceArray<KafkaMeter> errors = new AtomicReferenceArray<>(ERROR_SLOTS);
 
         private Type(String request) {
             this.request = request;
-            this.requestQueueTime = metrics.histogram(name("RequestQueueTimeMs", request));
-            this.localTime = metrics.histogram(name("LocalTimeMs", request));
-            this.remoteTime = metrics.histogram(name("RemoteTimeMs", request));
-            this.responseSendTime = metrics.histogram(name("ResponseSendTimeMs", request));
-            this.totalTime = metrics.histogram(name("TotalTimeMs", request));
+            MetricName[] names = new MetricName[TIME_NAMES.length];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = name(TIME_NAMES[i], request);
+            }
+            this.times = metrics.histograms(names);
+        }
+
+        /** A type whose times are read from those of {@code parts} (Fetch's, from FetchConsumer and FetchFollower). */
+        private Type(String request, Type... parts) {
+            this.request = request;
+            this.times = null;
+            RecentHistograms[] groups = new RecentHistograms[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                groups[i] = parts[i].times;
+            }
+            for (int i = 0; i < TIME_NAMES.length; i++) {
+                metrics.histogram(name(TIME_NAMES[i], request), RecentHistogram.merged(i, groups));
+            }
         }
 
         /**
@@ -105,12 +133,22 @@ public final class RequestMetrics {
 
         /** As {@link #record(short, long, long, long, long)} at {@code now}, a {@link System#nanoTime()} reading. */
         void record(short version, long queueNanos, long localNanos, long remoteNanos, long sendNanos, long now) {
+            if (times == null) {
+                throw new IllegalStateException(request + "'s times are recorded by the types it is made of");
+            }
+            countRequest(version, now);
+            try (RecentHistograms.Writer writer = times.writer(now)) {
+                writer.record(QUEUE_TIME, roundedMillis(queueNanos));
+                writer.record(LOCAL_TIME, roundedMillis(localNanos));
+                writer.record(REMOTE_TIME, roundedMillis(remoteNanos));
+                writer.record(SEND_TIME, roundedMillis(sendNanos));
+                writer.record(TOTAL_TIME, roundedMillis(queueNanos + localNanos + remoteNanos + sendNanos));
+            }
+        }
+
+        /** One request of {@code version} at {@code now}, a {@link System#nanoTime()} reading; no times. */
+        void countRequest(short version, long now) {
             requests(version).mark(1, now);
-            requestQueueTime.update(roundedMillis(queueNanos), now);
-            localTime.update(roundedMillis(localNanos), now);
-            remoteTime.update(roundedMillis(remoteNanos), now);
-            responseSendTime.update(roundedMillis(sendNanos), now);
-            totalTime.update(roundedMillis(queueNanos + localNanos + remoteNanos + sendNanos), now);
         }
 
         /** {@code count} results of a response carried {@code errorCode}. */

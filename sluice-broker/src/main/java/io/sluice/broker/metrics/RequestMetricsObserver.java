@@ -68,11 +68,14 @@ public final class RequestMetricsObserver implements RequestObserver {
             long sendNanos) {
         long now = System.nanoTime(); // one clock read for all of the request's meters and histograms
         RequestMetrics.Type type = requests.of(apiKey);
-        type.record(version, queueNanos, localNanos, remoteNanos, sendNanos, now);
         RequestMetrics.Type fetchType = null;
         if (apiKey == ApiKeys.FETCH) {
+            // Fetch's times are read from FetchConsumer's and FetchFollower's: recorded once, counted as both
             fetchType = requests.fetchBy(fromFollower);
             fetchType.record(version, queueNanos, localNanos, remoteNanos, sendNanos, now);
+            type.countRequest(version, now);
+        } else {
+            type.record(version, queueNanos, localNanos, remoteNanos, sendNanos, now);
         }
         if (response instanceof ProduceResponseData produce) {
             countProduceErrors(produce, type, now);

@@ -47,6 +47,29 @@ class KafkaMetricsTest {
     }
 
     @Test
+    void shouldGiveTheSameGroupOfHistogramsForTheSameNamesAndRefuseOverlaps() throws Exception {
+        MetricName queue = RequestMetrics.name("RequestQueueTimeMs", "Produce");
+        MetricName local = RequestMetrics.name("LocalTimeMs", "Produce");
+        RecentHistograms group = metrics.histograms(queue, local);
+        assertSame(group, metrics.histograms(queue, local));
+        try (RecentHistograms.Writer writer = group.writer(System.nanoTime())) {
+            writer.record(0, 4);
+            writer.record(1, 9);
+        }
+        assertEquals(9.0, server.getAttribute(local.objectName(), "Max"));
+        assertEquals(1L, server.getAttribute(queue.objectName(), "Count"));
+        assertSame(metrics.histogram(local), metrics.histogram(local), "a member is found by its name alone");
+
+        MetricName remote = RequestMetrics.name("RemoteTimeMs", "Produce");
+        assertThrows(IllegalArgumentException.class, () -> metrics.histograms(queue, remote), "another group's name");
+        assertThrows(IllegalArgumentException.class, () -> metrics.histograms(local, queue), "members reordered");
+        metrics.histogram(remote);
+        MetricName send = RequestMetrics.name("ResponseSendTimeMs", "Produce");
+        assertThrows(IllegalArgumentException.class, () -> metrics.histograms(send, remote), "a histogram of its own");
+        assertFalse(metrics.contains(send), "a refused group registers none of its names");
+    }
+
+    @Test
     void shouldShowAMeterWithKafkasAttributes() throws Exception {
         metrics.meter(BrokerTopicMetrics.name("BytesInPerSec", "t"), "bytes").mark(42);
         ObjectName bean = new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec,topic=t");

@@ -3,10 +3,12 @@ package io.sluice.broker.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
@@ -102,6 +104,30 @@ class RequestAndTopicMetricsTest {
                 server.isRegistered(
                         new ObjectName("kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec,topic=gone")),
                 "no meters for a topic that does not exist");
+    }
+
+    @Test
+    void shouldReadFetchTimesFromTheConsumerAndFollowerFetchesTogether() throws Exception {
+        long millis = TimeUnit.MILLISECONDS.toNanos(1);
+        observer.onAnswered(ApiKeys.FETCH, (short) 16, false, fetchResponse("t", 1, Errors.NONE), 0, 3 * millis, 0, 0);
+        observer.onAnswered(ApiKeys.FETCH, (short) 16, true, fetchResponse("t", 1, Errors.NONE), 0, 7 * millis, 0, 0);
+        observer.onAnswered(ApiKeys.FETCH, (short) 16, true, fetchResponse("t", 1, Errors.NONE), 0, 8 * millis, 0, 0);
+        ObjectName fetch = new ObjectName("kafka.network:type=RequestMetrics,name=LocalTimeMs,request=Fetch");
+        assertEquals(3L, server.getAttribute(fetch, "Count"));
+        assertEquals(3.0, server.getAttribute(fetch, "Min"));
+        assertEquals(8.0, server.getAttribute(fetch, "Max"));
+        assertEquals(6.0, (double) server.getAttribute(fetch, "Mean"), 1e-9);
+        ObjectName follower =
+                new ObjectName("kafka.network:type=RequestMetrics,name=LocalTimeMs,request=FetchFollower");
+        assertEquals(7.0, server.getAttribute(follower, "Min"));
+        assertEquals(
+                3,
+                count("kafka.network:type=RequestMetrics,name=RequestsPerSec,request=Fetch,version=16"),
+                "Fetch counts its requests itself");
+        assertThrows(
+                IllegalStateException.class,
+                () -> requests.of(ApiKeys.FETCH).record((short) 16, 0, 0, 0, 0),
+                "Fetch's times are recorded through its parts");
     }
 
     @Test
