@@ -8,12 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -126,9 +129,13 @@ public final class MetricsCostMeasurement {
             this.bootstrap = "127.0.0.1:" + port;
         }
 
+        /** Stops the broker and waits for it to end, so its files can be deleted. */
         @Override
-        public void close() {
+        public void close() throws InterruptedException {
             process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
         }
     }
 
@@ -139,8 +146,18 @@ public final class MetricsCostMeasurement {
         int fetchPasses = args.length > 3 ? Integer.parseInt(args[3]) : 4;
         int idleSeconds = args.length > 4 ? Integer.parseInt(args[4]) : 20;
         int warmUpRounds = args.length > 5 ? Integer.parseInt(args[5]) : 2;
-        int passesPerSlot = Math.max(1, fetchPasses / 2);
         Path dir = Files.createTempDirectory("metrics-cost");
+        try {
+            measure(dir, rounds, records, valueBytes, fetchPasses, idleSeconds, warmUpRounds);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    private static void measure(
+            Path dir, int rounds, int records, int valueBytes, int fetchPasses, int idleSeconds, int warmUpRounds)
+            throws Exception {
+        int passesPerSlot = Math.max(1, fetchPasses / 2);
         try (Broker on = new Broker("metrics on", dir.resolve("on"), true, rounds);
                 Broker off = new Broker("metrics off", dir.resolve("off"), false, rounds)) {
             Broker[] brokers = {on, off};
@@ -430,6 +447,15 @@ public final class MetricsCostMeasurement {
             broker.recordsPerFetch = clientMetric(consumer.metrics(), "consumer-fetch-manager-metrics");
             if (read < records) {
                 throw new IllegalStateException(broker.label + ": fetched " + read + " of " + records);
+            }
+        }
+    }
+
+    /** Deletes the brokers' data (logs and ZooKeeper), children first. */
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
             }
         }
     }

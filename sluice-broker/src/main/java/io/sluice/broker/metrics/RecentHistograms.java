@@ -32,6 +32,7 @@ public final class RecentHistograms {
     private final LongSupplier nanoClock;
     /** When slot 0 began: construction. */
     private final long originNanos;
+
     private final Writer[] stripes = new Writer[STRIPES];
 
     private final ReentrantLock windowLock = new ReentrantLock();

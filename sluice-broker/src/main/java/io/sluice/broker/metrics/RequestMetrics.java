@@ -97,6 +97,7 @@ public final class RequestMetrics {
         private final String request;
         /** The five times, in {@link #TIME_NAMES}' order; null for a type whose times are its parts'. */
         private final RecentHistograms times;
+
         private final AtomicReferenceArray<KafkaMeter> requestsByVersion = new AtomicReferenceArray<>(VERSION_SLOTS);
         /** Indexed by error code + 1 (UNKNOWN_SERVER_ERROR is -1). */
         private final AtomicReferenceArray<KafkaMeter> errors = new AtomicReferenceArray<>(ERROR_SLOTS);

@@ -12,8 +12,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedWriteHandler;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
@@ -179,18 +177,7 @@ public final class NetworkServer implements AutoCloseable {
                     ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
                 }
                 if (settings.connectionsMaxIdleMs() > 0) {
-                    ch.pipeline()
-                            .addLast(
-                                    "idle",
-                                    new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS) {
-                                        @Override
-                                        protected void channelIdle(
-                                                io.netty.channel.ChannelHandlerContext ctx, IdleStateEvent evt) {
-                                            var unused = ctx.close(); // an idle connection ends; a failed close leaves
-                                            // nothing
-                                            // to do
-                                        }
-                                    });
+                    ch.pipeline().addLast("idle", new IdleConnectionCloser(settings.connectionsMaxIdleMs()));
                 }
                 ListenerSecurity security = settings.security();
                 SSLEngine engine = null;

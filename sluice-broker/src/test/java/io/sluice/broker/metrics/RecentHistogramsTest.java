@@ -131,7 +131,8 @@ class RecentHistogramsTest {
         assertEquals(total, second.getCount());
         assertEquals(total, third.getCount());
         Snapshot recent = second.getSnapshot();
-        assertTrue(recent.size() > 0 && recent.size() < total, "the window holds the last slots only: " + recent.size());
+        assertTrue(
+                recent.size() > 0 && recent.size() < total, "the window holds the last slots only: " + recent.size());
         assertTrue(recent.getMax() <= threads - 1, "values are not mixed between histograms: " + recent.getMax());
         assertTrue(third.getSnapshot().getMax() <= 299, "values are not mixed between histograms");
     }
