@@ -10,6 +10,7 @@ import io.sluice.log.segment.BatchStreamCheck;
 import io.sluice.record.batch.RecordBatchDescriptor;
 import java.nio.ByteBuffer;
 import java.util.Random;
+import java.util.zip.CRC32C;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -63,6 +64,46 @@ class BatchStreamCheckTest {
         assertEquals(BATCHES, check.batches());
         assertEquals(bytes.remaining(), check.checkedUpTo());
         assertEquals(LAST_OFFSET + 1, check.nextOffsetAtLeast());
+    }
+
+    /**
+     * Cuts the file into ranges at random points (inside headers, bodies, at batch boundaries), feeds each in runs of
+     * any size and checks each range's derived checksum against the CRC-32C of its bytes; with {@code flip >= 0} one
+     * byte is flipped first, so the check finds a problem and the ranges after it are checksummed directly.
+     */
+    private static void assertRangeChecksums(ByteBuffer bytes, Random random, int maxRange, int maxRun) {
+        BatchStreamCheck check = new BatchStreamCheck(bytes.remaining(), LAST_OFFSET).restart(0, 0);
+        int at = 0;
+        while (at < bytes.remaining()) {
+            int end = Math.min(bytes.remaining(), at + random.nextInt(maxRange + 1));
+            check.startRange();
+            feed(check, bytes, at, end, random, maxRun);
+            CRC32C expected = new CRC32C();
+            expected.update(bytes.duplicate().position(at).limit(end));
+            assertEquals((int) expected.getValue(), check.rangeCrc(), "range " + at + ".." + end);
+            assertEquals((int) expected.getValue(), check.rangeCrc(), "asking twice changes nothing");
+            at = end;
+        }
+    }
+
+    @Property(tries = 300)
+    void shouldGiveTheChecksumOfAnyRangeWithoutReadingTheBodiesTwice(
+            @ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 3000) int maxRange,
+            @ForAll @IntRange(min = 1, max = 2000) int maxRun) {
+        assertRangeChecksums(segment(), new Random(seed), maxRange, maxRun);
+    }
+
+    @Property(tries = 300)
+    void shouldGiveTheChecksumOfTheBytesAsTheyArrivedAfterAProblem(
+            @ForAll long seed,
+            @ForAll @IntRange(min = 0, max = 1 << 20) int where,
+            @ForAll @IntRange(min = 0, max = 7) int bit,
+            @ForAll @IntRange(min = 1, max = 3000) int maxRange) {
+        ByteBuffer bytes = segment();
+        int position = where % bytes.remaining();
+        bytes.put(position, (byte) (bytes.get(position) ^ (1 << bit)));
+        assertRangeChecksums(bytes, new Random(seed), maxRange, 700);
     }
 
     @Property(tries = 300)

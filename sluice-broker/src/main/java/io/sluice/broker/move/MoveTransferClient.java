@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
-import java.util.zip.CRC32C;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +37,6 @@ public final class MoveTransferClient {
     /** Chunk requests sent on the current connection and not answered yet, oldest first. */
     private final ArrayDeque<MoveChunkRequest> inFlight = new ArrayDeque<>();
 
-    private final CRC32C crc = new CRC32C();
     private ChunkFaultHook faults = ChunkFaultHook.NONE;
     private long chunksReceived;
     /** The most a chunk request asks for: {@code sluice.move.chunk.bytes}, or less once a source cut a chunk short. */
@@ -380,7 +378,7 @@ public final class MoveTransferClient {
         pauseNanos(limiter.reserveNanos(header.length));
         long position = file.verified();
         FileChannel channel = file.channel();
-        crc.reset();
+        file.startChunk();
         long chunkNumber = chunksReceived++;
         conn.receivePayload(position, new MoveConnection.PayloadSink() {
             @Override
@@ -392,7 +390,6 @@ public final class MoveTransferClient {
             public void arrived(ByteBuffer bytes, long at) {
                 faults.inFlight(bytes.duplicate(), at, chunkNumber);
                 file.arrived(bytes, at);
-                crc.update(bytes);
             }
 
             @Override
@@ -409,7 +406,7 @@ public final class MoveTransferClient {
             file.awaitWrites();
             faults.afterChunkLanded(channel, position, header.length, chunkNumber);
         }
-        return (int) crc.getValue() == header.crc32c;
+        return file.chunkCrc() == header.crc32c;
     }
 
     /**

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Future;
+import java.util.zip.CRC32C;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,8 @@ final class StagedFile implements AutoCloseable {
     private final long lastOffset;
     /** The batch check of a segment (null for the producer snapshot); it may run ahead of {@link #verified}. */
     private final BatchStreamCheck check;
+    /** The checksum of the chunk arriving, for a file without a batch check. */
+    private final CRC32C chunkCrc = new CRC32C();
     /** Reads verified bytes back into {@link #check} after a rejected chunk or a restart; shared by a transfer's files. */
     private final ByteBuffer rereadBuffer;
     /** The indexes of a segment's verified batches (null for the producer snapshot). */
@@ -248,6 +251,15 @@ final class StagedFile implements AutoCloseable {
         return resent;
     }
 
+    /** A chunk starts arriving at the next position: {@link #chunkCrc} covers what arrives from here on. */
+    void startChunk() {
+        if (check != null) {
+            check.startRange();
+        } else {
+            chunkCrc.reset();
+        }
+    }
+
     /**
      * Bytes that arrived for {@code position}, the next position of the chunk being received (a view: reading it
      * does not consume it); a segment's batches are checked on them now, the outcome taken by {@link #accept}.
@@ -259,7 +271,17 @@ final class StagedFile implements AutoCloseable {
                         path + ": bytes for " + position + " arrived, expected " + check.position());
             }
             check.accept(bytes);
+        } else {
+            chunkCrc.update(bytes.duplicate());
         }
+    }
+
+    /**
+     * The CRC-32C of the bytes that arrived since {@link #startChunk}: for a segment derived from its batch check's
+     * checksums (no second pass over the bytes), for other files computed on them.
+     */
+    int chunkCrc() {
+        return check != null ? check.rangeCrc() : (int) chunkCrc.getValue();
     }
 
     /** Forgets everything after the last verified byte (a rejected chunk, a broken payload). */

@@ -5,6 +5,7 @@ import static io.sluice.record.batch.RecordBatchDescriptor.LOG_OVERHEAD;
 import static io.sluice.record.batch.RecordBatchDescriptor.RECORD_BATCH_OVERHEAD;
 
 import io.sluice.log.batch.BatchFraming;
+import io.sluice.record.batch.Crc32cCombine;
 import io.sluice.record.batch.RecordBatchView;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -19,6 +20,11 @@ import java.util.zip.CRC32C;
  * size, last offset and largest timestamp: 28 bytes each) until {@link #drainChecked} hands them on, so whoever takes
  * the outcome can index them without reading the file again.
  *
+ * <p>It also gives the CRC-32C of any range of the bytes handed in ({@link #startRange}, {@link #rangeCrc}), such as a
+ * received chunk's, without a second pass over them: a batch body's bytes are only run through the batch's own CRC,
+ * and the range's checksum is derived from that CRC's values where the range and the body meet (CRC(A·B) =
+ * CRC(A)·x^(8|B|) + CRC(B)); the header's 61 bytes, and every byte once a problem was found, are checksummed directly.
+ *
  * <p>Not thread-safe; one per file being received.
  */
 public final class BatchStreamCheck {
@@ -31,6 +37,9 @@ public final class BatchStreamCheck {
     private final ByteBuffer header = ByteBuffer.allocate(RECORD_BATCH_OVERHEAD);
     private final RecordBatchView batch = new RecordBatchView().wrap(header, 0);
     private final CRC32C crc = new CRC32C();
+    /** Checksums header pieces, and every byte after a problem, for the range checksum. */
+    private final CRC32C direct = new CRC32C();
+
     private final long fileSize;
     private final long lastOffset;
     /** File position of the first byte not seen yet. */
@@ -58,6 +67,13 @@ public final class BatchStreamCheck {
 
     private int checkedCount;
 
+    /** CRC-32C of the range's bytes up to {@link #bodyMark} (or up to {@link #position} outside a body). */
+    private int rangeCrc;
+    /** Inside a body: the position from which the body's bytes are not yet in {@link #rangeCrc}... */
+    private long bodyMark;
+    /** ... and the batch CRC's value there. */
+    private int bodyCrcAtMark;
+
     /**
      * @param fileSize   the file's full size: no batch may run past it
      * @param lastOffset the last offset the file may hold
@@ -83,9 +99,25 @@ public final class BatchStreamCheck {
         return this;
     }
 
+    /** Starts a range at {@link #position()}: {@link #rangeCrc} covers the bytes handed in from here on. */
+    public void startRange() {
+        rangeCrc = 0;
+        markBody();
+    }
+
+    /** The CRC-32C of the bytes handed in since {@link #startRange} (0 for none). */
+    public int rangeCrc() {
+        if (bodyLeft >= 0) {
+            foldBody();
+            markBody();
+        }
+        return rangeCrc;
+    }
+
     /** Checks the bytes of {@code run} (from its position to its limit, left unconsumed) as the next ones of the file. */
     public void accept(ByteBuffer run) {
         if (problem != null) {
+            addDirect(run, run.position(), run.remaining());
             position += run.remaining();
             return;
         }
@@ -94,12 +126,15 @@ public final class BatchStreamCheck {
         while (at < end && problem == null) {
             if (bodyLeft < 0) {
                 int take = Math.min(header.remaining(), end - at);
-                header.put(header.position(), run, at, take);
-                header.position(header.position() + take);
+                int into = header.position();
+                header.put(into, run, at, take);
+                header.position(into + take);
+                addDirect(header.array(), into, take);
                 at += take;
                 position += take;
                 if (!header.hasRemaining()) {
                     startBody();
+                    markBody();
                 }
             } else {
                 int take = (int) Math.min(bodyLeft, end - at);
@@ -112,7 +147,33 @@ public final class BatchStreamCheck {
                 endBatch();
             }
         }
+        if (at < end) {
+            addDirect(run, at, end - at); // after a problem
+        }
         position += end - at;
+    }
+
+    /** Adds {@code length} bytes of {@code run} from {@code at} to the range checksum by reading them. */
+    private void addDirect(ByteBuffer run, int at, int length) {
+        direct.reset();
+        direct.update(run.slice(at, length));
+        rangeCrc = Crc32cCombine.combine(rangeCrc, (int) direct.getValue(), length);
+    }
+
+    private void addDirect(byte[] bytes, int at, int length) {
+        direct.reset();
+        direct.update(bytes, at, length);
+        rangeCrc = Crc32cCombine.combine(rangeCrc, (int) direct.getValue(), length);
+    }
+
+    /** Adds the body's bytes since {@link #bodyMark} to the range checksum, from the batch CRC's values. */
+    private void foldBody() {
+        rangeCrc = Crc32cCombine.shift(rangeCrc ^ bodyCrcAtMark, position - bodyMark) ^ (int) crc.getValue();
+    }
+
+    private void markBody() {
+        bodyMark = position;
+        bodyCrcAtMark = (int) crc.getValue();
     }
 
     private void startBody() {
@@ -136,6 +197,8 @@ public final class BatchStreamCheck {
     }
 
     private void endBatch() {
+        foldBody();
+        markBody();
         long batchStart = checkedUpTo;
         if ((int) crc.getValue() != storedCrc) {
             fail(batchStart, "CRC-32C mismatch in batch at baseOffset " + batch.baseOffset());
@@ -180,6 +243,7 @@ public final class BatchStreamCheck {
     private void fail(long batchStart, String why) {
         problem = why;
         problemAt = batchStart;
+        bodyLeft = -1; // no body is followed any more: the range checksum reads every further byte
     }
 
     /** File position just after the last batch that passed every check. */
