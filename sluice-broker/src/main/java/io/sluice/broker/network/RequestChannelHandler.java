@@ -138,7 +138,12 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         while (!awaitingResponse && !throttled && !closed && (frame = queued.poll()) != null) {
             long arrivedNanos = observer.enabled() ? arrivals.poll() : 0;
             try {
-                process(ctx, frame, arrivedNanos, startNanos);
+                PrivateRequestHandler privateHandler = privateHandlerOf(frame);
+                if (privateHandler != null) {
+                    processPrivate(ctx, frame, privateHandler);
+                } else {
+                    process(ctx, frame, arrivedNanos, startNanos);
+                }
             } finally {
                 frame.release();
             }
@@ -152,6 +157,34 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The handler of a frame of a private API (a partition move's), null for any other frame. */
+    private PrivateRequestHandler privateHandlerOf(ByteBuf frame) {
+        return frame.readableBytes() < API_KEY_AND_VERSION_LENGTH + Integer.BYTES
+                ? null
+                : registry.findPrivate(frame.getShort(frame.readerIndex()));
+    }
+
+    /**
+     * A frame of a private API, kept apart from {@link #process} (Kafka's requests) so that the JIT compiles each on
+     * its own traffic: a partition move's chunk requests neither trip the Kafka path's compiled code nor trigger its
+     * recompilation in the middle of a move.
+     */
+    private void processPrivate(ChannelHandlerContext ctx, ByteBuf frame, PrivateRequestHandler handler) {
+        short apiKeyId = frame.getShort(frame.readerIndex());
+        if (session.expectsSasl() || session.isExpired()) {
+            closeConnection(ctx, "private API " + apiKeyId + " request before SASL authentication");
+            return;
+        }
+        if (!registry.mayUsePrivate(session.principal(), clientHost)) {
+            closeConnection(
+                    ctx,
+                    "private API " + apiKeyId + " needs ClusterAction on the cluster, which " + session.principal()
+                            + " lacks");
+            return;
+        }
+        handlePrivate(ctx, handler, apiKeyId, frame.nioBuffer());
+    }
+
     /** @param nowNanos a clock reading taken just now, or {@link #UNREAD} */
     private void process(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos, long nowNanos) {
         boolean timed = observer.enabled() || throttler.active();
@@ -163,22 +196,6 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         }
         short apiKeyId = bytes.getShort(0);
         short apiVersion = bytes.getShort(Short.BYTES);
-        PrivateRequestHandler privateHandler = registry.findPrivate(apiKeyId);
-        if (privateHandler != null) {
-            if (session.expectsSasl() || session.isExpired()) {
-                closeConnection(ctx, "private API " + apiKeyId + " request before SASL authentication");
-                return;
-            }
-            if (!registry.mayUsePrivate(session.principal(), clientHost)) {
-                closeConnection(
-                        ctx,
-                        "private API " + apiKeyId + " needs ClusterAction on the cluster, which " + session.principal()
-                                + " lacks");
-                return;
-            }
-            handlePrivate(ctx, privateHandler, apiKeyId, bytes);
-            return;
-        }
         if (!ApiKeys.hasId(apiKeyId)) {
             closeConnection(ctx, "unknown API key " + apiKeyId);
             return;
@@ -475,46 +492,6 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                     localNanos,
                     remoteNanos,
                     System.nanoTime() - readyNanos);
-        }
-    }
-
-    /** A growable ring of arrival times, one per queued frame; no allocation once it fits the connection's pipeline. */
-    private static final class ArrivalTimes {
-        private long[] times;
-        private int head;
-        private int size;
-
-        ArrivalTimes(int capacity) {
-            times = new long[capacity];
-        }
-
-        void add(long nanos) {
-            if (size == times.length) {
-                long[] grown = new long[times.length * 2];
-                for (int i = 0; i < size; i++) {
-                    grown[i] = times[(head + i) % times.length];
-                }
-                times = grown;
-                head = 0;
-            }
-            times[(head + size) % times.length] = nanos;
-            size++;
-        }
-
-        /** The oldest arrival time; the current time when none is held (a frame queued before timing was on). */
-        long poll() {
-            if (size == 0) {
-                return System.nanoTime();
-            }
-            long nanos = times[head];
-            head = (head + 1) % times.length;
-            size--;
-            return nanos;
-        }
-
-        void clear() {
-            head = 0;
-            size = 0;
         }
     }
 }
