@@ -122,9 +122,9 @@ probe() { run_probe MoveProbe "$@"; } # outfile seconds mode args... -> its RESU
 partition_dir() { # cluster-dir broker-id topic-partition
   find "$1/data-$2" -maxdepth 2 -type d -name "$3" 2>/dev/null | head -n 1
 }
-log_bytes() { # partition-dir : bytes of its segment files
+log_bytes() { # partition-dir : bytes of its segment files (%.0f: mawk's %d stops at 2^31 - 1)
   [[ -n "$1" && -d "$1" ]] || { echo 0; return; }
-  find "$1" -maxdepth 1 -name '*.log' -printf '%s\n' | awk '{ s += $1 } END { printf "%d\n", s }'
+  find "$1" -maxdepth 1 -name '*.log' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 
@@ -142,8 +142,8 @@ create_rf1() { # system round topic partitions
 # per record seen so far (the first from a guess of 0.65 x record size for zstd of its random letters). The bytes a
 # record takes on disk vary between runs (ProducerPerformance repeats one payload, so zstd's ratio follows the batch
 # sizes): after the first run each run aims at most at half of what is missing (at most 12 runs), and no run starts
-# whose records could, uncompressed, fill the disk (a 10 GB fill once went past 20 GB on a ratio measured in its first
-# run).
+# whose records could, uncompressed, fill the disk (a 10 GB fill once went past 20 GB: log_bytes, then summed with
+# awk's %d, read every size above 2 GiB as 2 GiB).
 fill() { # system round dir source
   local sys="$1" round="$2" dir="$3" source="$4" target_bytes=$((SIZE_MB * 1048576)) bytes=0 sent=0 n i out rc
   local t0 t1 pdir summary per_record free_bytes
