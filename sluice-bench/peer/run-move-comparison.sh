@@ -30,8 +30,9 @@
 # sluice-bench/peer/target/move-<UTC time>.{md,csv,json} (and move-latest.*); logs: target/move-last-run/.
 #
 # Usage: flock /tmp/heavy.lock sluice-bench/peer/run-move-comparison.sh [--only kafka,sluice,sluice-file]
-#   SIZE_MB=10240 ... : the large variant (10 GB per partition: about 3x SIZE_MB of free disk per system run, and
-#                       hours on 2 shared cores); not part of any test suite.
+#   SIZE_MB=10240 ... : the large variant (10 GB per partition: about 3x SIZE_MB of free disk per system run, about
+#                       20 minutes for kafka,sluice-file on 2 quiet cores); TenGigabyteMoveComparisonTest runs it
+#                       behind the slow profile.
 # Environment (defaults in brackets):
 #   SIZE_MB [1024] RECORD_SIZES [100,1000] COMPRESSION [zstd] SEGMENT_MB [128] ROUNDS [2]
 #   WARM_MOVES [1] ORDER [kafka-first|sluice-first] POLL_MS [100] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]

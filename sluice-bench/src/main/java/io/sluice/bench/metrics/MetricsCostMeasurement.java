@@ -46,7 +46,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * idle, before and after the rounds, so that a fixed cost of either shows apart from the per-record one.
  *
  * <p>Usage: {@code MetricsCostMeasurement [rounds] [recordsPerRound] [valueBytes] [fetchPasses] [idleSeconds]
- * [warmUpRounds]}; the warm-up rounds run the same way and are not counted. Not thread-safe; a main.
+ * [warmUpRounds]}; the warm-up rounds run the same way and are not counted. {@code -Dsluice.bench.metricsCost.control=true}
+ * runs both brokers with metrics off (a control). Not thread-safe; a main.
  */
 public final class MetricsCostMeasurement {
     private static final String TOPIC = "metrics-cost";
@@ -62,6 +63,12 @@ public final class MetricsCostMeasurement {
      * -XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation -XX:LogFile=/tmp/jit-%p.log}).
      */
     static final String BROKER_JVM_OPTIONS = "sluice.bench.brokerJvmOptions";
+
+    /**
+     * System property: {@code true} makes a control run, both brokers with metrics off (the "on" column is then the
+     * first broker, metrics off too), to see what the measurement reads when the brokers do not differ.
+     */
+    static final String CONTROL_RUN = "sluice.bench.metricsCost.control";
 
     private MetricsCostMeasurement() {}
 
@@ -158,7 +165,11 @@ public final class MetricsCostMeasurement {
             Path dir, int rounds, int records, int valueBytes, int fetchPasses, int idleSeconds, int warmUpRounds)
             throws Exception {
         int passesPerSlot = Math.max(1, fetchPasses / 2);
-        try (Broker on = new Broker("metrics on", dir.resolve("on"), true, rounds);
+        boolean control = Boolean.getBoolean(CONTROL_RUN);
+        if (control) {
+            System.out.printf(Locale.ROOT, "control run: both brokers have metrics off (\"on\" is the first)%n");
+        }
+        try (Broker on = new Broker(control ? "control" : "metrics on", dir.resolve("on"), !control, rounds);
                 Broker off = new Broker("metrics off", dir.resolve("off"), false, rounds)) {
             Broker[] brokers = {on, off};
             for (Broker broker : brokers) {
