@@ -110,8 +110,18 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
         long lastDueNanos;
     }
 
-    /** A Netty channel as a move connection; equal for the same channel. Thread-safe. */
-    private record ChannelConnection(Channel channel) implements InboundMoveConnection {
+    /**
+     * A Netty channel as a move connection; equal for the same channel. A class rather than a record: a record's
+     * equals and hashCode run through method handles, which a move's source called cold for every chunk (a source
+     * looks its connection up per chunk). Thread-safe.
+     */
+    private static final class ChannelConnection implements InboundMoveConnection {
+        private final Channel channel;
+
+        ChannelConnection(Channel channel) {
+            this.channel = channel;
+        }
+
         @Override
         public void whenClosed(Runnable action) {
             channel.closeFuture().addListener(f -> action.run());
@@ -120,6 +130,21 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
         @Override
         public SocketAddress remoteAddress() {
             return channel.remoteAddress();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof ChannelConnection connection && connection.channel == channel;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(channel);
+        }
+
+        @Override
+        public String toString() {
+            return "ChannelConnection[" + channel + "]";
         }
     }
 }
