@@ -103,10 +103,14 @@ P("Settings: one partition of %s MB (segment files on disk; MB = 2^20 B, GB = 2^
   "ReassignPartitionsCommand.executeAssignment (kafka-reassign-partitions.sh --execute) to the other broker, done "
   "when ListPartitionReassignments lists nothing and Metadata shows replicas = [target] led by the target (polled "
   "every %s ms). CPU: utime+stime of the source and target broker JVMs over the move (/proc/<pid>/stat). Rounds: %s, "
-  "systems alternating (%s first in odd rounds, reversed in even rounds). Page cache warm: the source files were "
-  "just written (and synced) on every system and for the floor." % (
+  "systems alternating (%s first in odd rounds, reversed in even rounds). %s" % (
       e["SIZE_MB"], e["RECORD_SIZES"].replace(",", " and "), e["COMPRESSION"], e["SEGMENT_MB"], e["BROKER_HEAP"],
-      e["POLL_MS"], e["ROUNDS"], systems[0] if systems else "-"))
+      e["POLL_MS"], e["ROUNDS"], systems[0] if systems else "-",
+      "Page cache cold (COLD=1): the source's partition files synced and dropped from the page cache before the "
+      "floor and before every move, so every move and the floor read their source from the disk." if e.get("COLD") == "1"
+      else "Page cache warm: the source files were just written (and synced) on every system and for the floor; "
+      "before the move back and the warm move the source's segment files are read once into the page cache on both "
+      "systems (a Sluice target writes its new replica with O_DIRECT, Kafka's through the page cache)."))
 P("")
 if has_floor:
     P("Floor: MoveFloor.java on the source broker's segment files of each system run (brokers idle): one loopback "

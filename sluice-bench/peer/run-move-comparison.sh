@@ -26,6 +26,11 @@
 # (STEADY_RATE records/s of STEADY_RECORD_SIZE B, acks=1, linger.ms=0; MoveProbe steady) for STEADY_SECONDS without a
 # move, then again while the partition moves back to its first broker: p50/p99/p99.9/max of the steady records
 # without and during the move (the move-back seconds are reported apart; they include the steady load).
+# COLD=1 drops the source's partition files from the page cache (POSIX_FADV_DONTNEED through `dd iflag=nocache
+# count=0`, after syncfs) before the floor and before every move, so each move reads its source from the disk, as a
+# partition that has not been read for a while is. COLD=0 (the default): the first move's source is cached (just
+# written by the fill), and before the back and warm moves the source's segment files are read once into the page
+# cache (cat), so that both systems start every move from a cached source, as the floor does.
 # Prints markdown tables with Sluice/Kafka and Sluice/floor ratios and the issue's targets, and writes
 # sluice-bench/peer/target/move-<UTC time>.{md,csv,json} (and move-latest.*); logs: target/move-last-run/.
 #
@@ -36,7 +41,7 @@
 # Environment (defaults in brackets):
 #   SIZE_MB [1024] RECORD_SIZES [100,1000] COMPRESSION [zstd] SEGMENT_MB [128] ROUNDS [2]
 #   WARM_MOVES [1] ORDER [kafka-first|sluice-first] POLL_MS [100] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]
-#   FLOOR [1] FLOOR_WRITES [direct|buffered] PRODUCE_DURING [0] STEADY_RATE [1000] STEADY_RECORD_SIZE [100] STEADY_SECONDS [30]
+#   FLOOR [1] FLOOR_WRITES [direct|buffered] COLD [0] PRODUCE_DURING [0] STEADY_RATE [1000] STEADY_RECORD_SIZE [100] STEADY_SECONDS [30]
 #   SLUICE_FILE_PATH_OVERRIDES [unset: no sluice-file row] SESSION_TIMEOUT_MS [10000] BROKER_HEAP [1g]
 #   COORD_HEAP [512m] READY_TIMEOUT [180 s] KEEP_DATA [0]
 # Needs: JDK 17, Maven (reaches Maven Central once, through kafka-lib.sh), python3, coreutils (timeout, sync -f), and
@@ -56,7 +61,7 @@ for s in ${ONLY//,/ }; do
 done
 
 SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS MOVE_TIMEOUT FILL_TIMEOUT FLOOR
-  FLOOR_WRITES PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS SLUICE_FILE_PATH_OVERRIDES SESSION_TIMEOUT_MS
+  FLOOR_WRITES COLD PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS SLUICE_FILE_PATH_OVERRIDES SESSION_TIMEOUT_MS
   BROKER_HEAP COORD_HEAP READY_TIMEOUT KEEP_DATA)
 COMMAND=""
 for v in "${SETTINGS[@]}"; do
@@ -79,6 +84,7 @@ MOVE_TIMEOUT="${MOVE_TIMEOUT:-1800}"
 FILL_TIMEOUT="${FILL_TIMEOUT:-1800}"
 FLOOR="${FLOOR:-1}"
 FLOOR_WRITES="${FLOOR_WRITES:-direct}"
+COLD="${COLD:-0}"
 [[ "$FLOOR_WRITES" == direct || "$FLOOR_WRITES" == buffered ]] || { echo "FLOOR_WRITES is direct or buffered, got '$FLOOR_WRITES'" >&2; exit 2; }
 PRODUCE_DURING="${PRODUCE_DURING:-0}"
 STEADY_RATE="${STEADY_RATE:-1000}"
@@ -122,6 +128,23 @@ probe() { run_probe MoveProbe "$@"; } # outfile seconds mode args... -> its RESU
 # The live directory of a partition on one broker (a Kafka or Sluice log dir: <log dir>/<topic>-<partition>).
 partition_dir() { # cluster-dir broker-id topic-partition
   find "$1/data-$2" -maxdepth 2 -type d -name "$3" 2>/dev/null | head -n 1
+}
+evict_if_cold() { # partition-dir : with COLD=1, its files synced and dropped from the page cache
+  [[ "$COLD" == 1 && -n "$1" && -d "$1" ]] || return 0
+  sync -f "$1"
+  find "$1" -maxdepth 1 -type f -exec dd if={} iflag=nocache count=0 status=none \;
+}
+# The page cache a move's source starts with: COLD=1 drops its files; otherwise a move after the first (back, warm)
+# reads them into the page cache first, so that every move starts as the first move and the floor do, from a cached
+# source, on both systems (a Sluice target writes with O_DIRECT, so the files of its new replica are not cached, where
+# Kafka's new replica's files are).
+prepare_source() { # partition-dir move-prefix
+  [[ -n "$1" && -d "$1" ]] || return 0
+  if [[ "$COLD" == 1 ]]; then
+    evict_if_cold "$1"
+  elif [[ "$2" != move ]]; then
+    find "$1" -maxdepth 1 -type f -name '*.log' -exec cat {} + >/dev/null
+  fi
 }
 log_bytes() { # partition-dir : bytes of its segment files (%.0f: mawk's %d stops at 2^31 - 1)
   [[ -n "$1" && -d "$1" ]] || { echo 0; return; }
@@ -221,6 +244,7 @@ floor_step() { # system round source-partition-dir
 move_step() { # system round from to prefix [window-file]
   local sys="$1" round="$2" from="$3" to="$4" prefix="$5" window="${6:-$RUN_DIR/window-unused}" res out
   out="$RUN_DIR/$sys-$RS-r$round-$prefix.out"
+  prepare_source "$(partition_dir "$RUN_DIR/$sys-$RS-r$round" "$from" move-0)" "$prefix"
   record_at "$sys" "$round" "${prefix}_load1_before" "$(cut -d' ' -f1 /proc/loadavg)"
   res="$(probe "$out" $((MOVE_TIMEOUT + 120)) move "$BOOTSTRAP" move 0 "$to" $((MOVE_TIMEOUT * 1000)) "$POLL_MS" \
     "$CLK_TCK" "${BROKER_PIDS[$from]}" "${BROKER_PIDS[$to]}" "$window")"
@@ -303,6 +327,7 @@ run_system() { # system round
       if fill "$sys" "$round" "$dir" "$source"; then
         pdir="$(partition_dir "$dir" "$source" move-0)"
         sync -f "$pdir" && sleep 2
+        evict_if_cold "$pdir"
         [[ "$FLOOR" != 1 ]] || floor_step "$sys" "$round" "$pdir"
         if move_step "$sys" "$round" "$source" "$target" move; then
           record_at "$sys" "$round" target_partition_mb "$(mb "$(log_bytes "$(partition_dir "$dir" "$target" move-0)")")"
@@ -353,6 +378,6 @@ CPU_MODEL="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed
 NPROC="$(nproc)"; JAVA_VERSION="$("$JAVA" -version 2>&1 | head -n 1)"; KERNEL="$(uname -r)"
 SYSTEMS_RUN="${SYSTEMS[*]}"
 export RESULTS STAMP WORK_DIR STARTED_AT LOAD_BEFORE LOAD_AFTER COMMAND CPU_MODEL KAFKA_VERSION SIZE_MB RECORD_SIZES \
-  COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS FLOOR FLOOR_WRITES PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
+  COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS FLOOR FLOOR_WRITES COLD PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
   SLUICE_FILE_PATH_OVERRIDES BROKER_HEAP COORD_HEAP KEEP_DIR NPROC JAVA_VERSION KERNEL SYSTEMS_RUN GIT_HEAD
 python3 "$SCRIPT_DIR/move-report.py"

@@ -47,7 +47,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Usage: {@code MetricsCostMeasurement [rounds] [recordsPerRound] [valueBytes] [fetchPasses] [idleSeconds]
  * [warmUpRounds]}; the warm-up rounds run the same way and are not counted. {@code -Dsluice.bench.metricsCost.control=true}
- * runs both brokers with metrics off (a control). Not thread-safe; a main.
+ * runs both brokers with metrics off (a control); {@code -Dsluice.bench.metricsCost.offFirst=true} starts the
+ * metrics-off broker first (alternate it between runs: the first broker reads dearer). Not thread-safe; a main.
  */
 public final class MetricsCostMeasurement {
     private static final String TOPIC = "metrics-cost";
@@ -69,6 +70,12 @@ public final class MetricsCostMeasurement {
      * first broker, metrics off too), to see what the measurement reads when the brokers do not differ.
      */
     static final String CONTROL_RUN = "sluice.bench.metricsCost.control";
+
+    /**
+     * System property: {@code true} starts (and warms up) the metrics-off broker first. A control run reads the first
+     * broker about 3% dearer on fetch with both off, so runs alternate this to cancel the broker's position.
+     */
+    static final String OFF_FIRST = "sluice.bench.metricsCost.offFirst";
 
     private MetricsCostMeasurement() {}
 
@@ -116,6 +123,9 @@ public final class MetricsCostMeasurement {
                     "log.dirs=" + dataDir,
                     "listeners=PLAINTEXT://127.0.0.1:0",
                     "sluice.metrics.enable=" + metrics,
+                    // one segment for the whole run (about 1.7 GB at the usual sizes): a rolled 1 GiB segment's
+                    // fsync (40-70 ms of writeback, charged to the log scheduler) landed in one broker's fetch slots
+                    "log.segment.bytes=" + Integer.MAX_VALUE,
                     "group.initial.rebalance.delay.ms=0"));
             this.process = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
@@ -169,15 +179,28 @@ public final class MetricsCostMeasurement {
         if (control) {
             System.out.printf(Locale.ROOT, "control run: both brokers have metrics off (\"on\" is the first)%n");
         }
-        try (Broker on = new Broker(control ? "control" : "metrics on", dir.resolve("on"), !control, rounds);
-                Broker off = new Broker("metrics off", dir.resolve("off"), false, rounds)) {
-            Broker[] brokers = {on, off};
-            for (Broker broker : brokers) {
+        boolean offFirst = Boolean.getBoolean(OFF_FIRST);
+        String onLabel = control ? "control" : "metrics on";
+        try (Broker first = offFirst
+                        ? new Broker("metrics off", dir.resolve("off"), false, rounds)
+                        : new Broker(onLabel, dir.resolve("on"), !control, rounds);
+                Broker second = offFirst
+                        ? new Broker(onLabel, dir.resolve("on"), !control, rounds)
+                        : new Broker("metrics off", dir.resolve("off"), false, rounds)) {
+            for (Broker broker : List.of(first, second)) {
                 createTopic(broker);
                 warmUp(broker, records, valueBytes);
                 broker.roundStartOffset = records;
             }
-            System.out.printf(Locale.ROOT, "broker pids: on %d, off %d%n", on.process.pid(), off.process.pid());
+            Broker on = offFirst ? second : first;
+            Broker off = offFirst ? first : second;
+            Broker[] brokers = {on, off};
+            System.out.printf(
+                    Locale.ROOT,
+                    "broker pids: on %d, off %d; started and warmed up first: %s%n",
+                    on.process.pid(),
+                    off.process.pid(),
+                    first.label);
             double[] idleBefore = idleCpuMillisPerSecond(on, off, idleSeconds);
             System.out.printf(
                     Locale.ROOT,
