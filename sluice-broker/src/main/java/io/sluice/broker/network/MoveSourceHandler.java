@@ -9,6 +9,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
@@ -19,6 +20,7 @@ import io.sluice.broker.move.MoveSource;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,7 +29,8 @@ import java.util.concurrent.TimeUnit;
  * header length, header, then the file range by sendfile ({@link SegmentFileRegion}), or under TLS all of it in chunks
  * that the SslHandler encrypts ({@link SegmentChunkedInput}). Answers a throttle holds back keep the connection's request order.
  *
- * <p>Thread-safe: called on the request threads; the only state is a per-connection attribute.
+ * <p>Thread-safe: called on the request threads (the only state is a per-connection attribute kept on its
+ * connection's request thread); an answer is written on the connection's event loop as one task.
  */
 public final class MoveSourceHandler implements PrivateRequestHandler {
     /** A transfer connection's answers held back by a throttle, so later answers queue behind them. */
@@ -53,14 +56,16 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
         head.writeInt(answer.correlationId());
         head.writeInt(headerLength);
         head.writeBytes(header);
+        // Runs on the channel's event loop as one task (from this handler's request thread each write and the flush
+        // would be a task of their own). A chunk that fails to go out ends the transfer connection (the void promises
+        // fire exceptionCaught, as FIRE_EXCEPTION_ON_FAILURE would, without a promise and a listener per write); the
+        // target resumes.
         Runnable write = () -> {
-            // A chunk that fails to go out ends the transfer connection (exceptionCaught); the target resumes.
             if (length == 0) {
-                ctx.write(head).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+                ctx.write(head, ctx.voidPromise());
             } else if (ctx.pipeline().get(SslHandler.class) == null) {
-                ctx.write(head).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
-                ctx.write(new SegmentFileRegion(answer.file(), answer.position(), length))
-                        .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+                ctx.write(head, ctx.voidPromise());
+                ctx.write(new SegmentFileRegion(answer.file(), answer.position(), length), ctx.voidPromise());
             } else {
                 // sendfile cannot pass through TLS: there the head and the bytes are read into whole chunks and
                 // encrypted from them
@@ -69,6 +74,18 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
                         .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             }
             ctx.flush();
+        };
+        Runnable send = () -> {
+            EventLoop loop = ctx.channel().eventLoop();
+            if (loop.inEventLoop()) {
+                write.run();
+                return;
+            }
+            try {
+                loop.execute(write);
+            } catch (RejectedExecutionException e) { // the event loop is shutting down: the connection goes with it
+                head.release();
+            }
         };
         long waitNanos = length > 0 ? answer.limiter().reserveNanos(length) : 0;
         // Answers leave in request order: one never overtakes an earlier answer still held back by the throttle.
@@ -94,17 +111,17 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
                     .schedule(
                             () -> {
                                 queue.pending--;
-                                write.run();
+                                send.run();
                             },
                             waitNanos,
                             TimeUnit.NANOSECONDS)
                     .addListener(ConnectionFailures.toExceptionCaught(ctx));
         } else {
-            write.run();
+            send.run();
         }
     }
 
-    /** The answers of one transfer connection scheduled for later by a throttle. Event-loop thread only. */
+    /** The answers of one transfer connection scheduled for later by a throttle. Its connection's request thread only. */
     private static final class HeldAnswers {
         int pending;
         long lastDueNanos;
