@@ -2,6 +2,8 @@ package io.sluice.broker.metrics;
 
 import com.codahale.metrics.Meter;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -27,6 +29,8 @@ public final class BrokerTopicMetrics {
     private final MeterFamily failedProduceRequests;
     private final MeterFamily totalFetchRequests;
     private final MeterFamily failedFetchRequests;
+    /** Each topic's built-in meters, found with one map read per request instead of one per meter. */
+    private final Map<String, TopicMeters> byTopic = new ConcurrentHashMap<>();
 
     public BrokerTopicMetrics(KafkaMetrics metrics) {
         this(metrics, true);
@@ -79,8 +83,9 @@ public final class BrokerTopicMetrics {
             return;
         }
         long now = System.nanoTime(); // one clock read for the four meters
-        messagesIn.mark(topic, records, now);
-        bytesIn.mark(topic, bytes, now);
+        TopicMeters meters = meters(topic);
+        mark(messagesIn, meters.messagesIn, records, now);
+        mark(bytesIn, meters.bytesIn, bytes, now);
     }
 
     /** One partition of a produce request to an existing topic, before it is appended. */
@@ -88,7 +93,7 @@ public final class BrokerTopicMetrics {
         if (!enabled) {
             return;
         }
-        totalProduceRequests.mark(topic, 1);
+        mark(totalProduceRequests, meters(topic).totalProduceRequests, 1, System.nanoTime());
     }
 
     /** One partition of a produce request failed for a reason Kafka counts as failure (not a routing error). */
@@ -96,31 +101,37 @@ public final class BrokerTopicMetrics {
         if (!enabled) {
             return;
         }
-        failedProduceRequests.mark(topic, 1);
+        mark(failedProduceRequests, meters(topic).failedProduceRequests, 1, System.nanoTime());
     }
 
-    /** One partition of a consumer's or follower's fetch, before it is read. */
-    public void onFetchRequest(String topic) {
+    /**
+     * What one fetch response says of {@code topic}, counted at once: {@code partitions} partitions asked,
+     * {@code failed} of them failed unexpectedly, {@code sentBytes} record bytes sent to a consumer (0 for a follower).
+     */
+    public void onFetched(String topic, int partitions, int failed, long sentBytes, long nowNanos) {
         if (!enabled) {
             return;
         }
-        totalFetchRequests.mark(topic, 1);
+        TopicMeters meters = meters(topic);
+        if (partitions > 0) {
+            mark(totalFetchRequests, meters.totalFetchRequests, partitions, nowNanos);
+        }
+        if (failed > 0) {
+            mark(failedFetchRequests, meters.failedFetchRequests, failed, nowNanos);
+        }
+        if (sentBytes > 0) {
+            mark(bytesOut, meters.bytesOut, sentBytes, nowNanos);
+        }
     }
 
-    /** One partition of a fetch failed unexpectedly (a read error, not a routing or offset error). */
-    public void onFetchFailed(String topic) {
-        if (!enabled) {
-            return;
-        }
-        failedFetchRequests.mark(topic, 1);
+    private static void mark(MeterFamily family, KafkaMeter topicMeter, long count, long nowNanos) {
+        topicMeter.mark(count, nowNanos);
+        family.allTopics().mark(count, nowNanos);
     }
 
-    /** A consumer fetch answered {@code bytes} record bytes of {@code topic}. */
-    public void onBytesOut(String topic, long bytes) {
-        if (!enabled) {
-            return;
-        }
-        bytesOut.mark(topic, bytes);
+    private TopicMeters meters(String topic) {
+        TopicMeters meters = byTopic.get(topic);
+        return meters != null ? meters : byTopic.computeIfAbsent(topic, TopicMeters::new);
     }
 
     /** Creates every per-topic meter of a topic at once, as Kafka's per-topic BrokerTopicMetrics does. */
@@ -132,8 +143,30 @@ public final class BrokerTopicMetrics {
 
     /** Drops the per-topic meters of a deleted topic. */
     public void removeTopic(String topic) {
+        byTopic.remove(topic);
         for (MeterFamily family : families) {
             family.removeTopic(topic);
+        }
+    }
+
+    /** The built-in per-topic meters of one topic (creating it creates all of the topic's meters). Immutable. */
+    private final class TopicMeters {
+        final KafkaMeter messagesIn;
+        final KafkaMeter bytesIn;
+        final KafkaMeter bytesOut;
+        final KafkaMeter totalProduceRequests;
+        final KafkaMeter failedProduceRequests;
+        final KafkaMeter totalFetchRequests;
+        final KafkaMeter failedFetchRequests;
+
+        TopicMeters(String topic) {
+            this.messagesIn = BrokerTopicMetrics.this.messagesIn.forTopic(topic);
+            this.bytesIn = BrokerTopicMetrics.this.bytesIn.forTopic(topic);
+            this.bytesOut = BrokerTopicMetrics.this.bytesOut.forTopic(topic);
+            this.totalProduceRequests = BrokerTopicMetrics.this.totalProduceRequests.forTopic(topic);
+            this.failedProduceRequests = BrokerTopicMetrics.this.failedProduceRequests.forTopic(topic);
+            this.totalFetchRequests = BrokerTopicMetrics.this.totalFetchRequests.forTopic(topic);
+            this.failedFetchRequests = BrokerTopicMetrics.this.failedFetchRequests.forTopic(topic);
         }
     }
 }

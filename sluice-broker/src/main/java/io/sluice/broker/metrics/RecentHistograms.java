@@ -95,12 +95,12 @@ public final class RecentHistograms {
         for (int i = 0; i < STRIPES; i++) {
             Writer stripe = stripes[(home + i) & (STRIPES - 1)];
             if (stripe.lock.tryLock()) {
-                return stripe;
+                return stripe.at(nowNanos);
             }
         }
         Writer stripe = stripes[home];
         stripe.lock.lock();
-        return stripe;
+        return stripe.at(nowNanos);
     }
 
     /** Every value histogram {@code index} ever recorded (not only the window's). */
@@ -135,23 +135,35 @@ public final class RecentHistograms {
         return new Histogram(SIGNIFICANT_DIGITS);
     }
 
-    /** Moves what the stripes recorded into the current slot, then makes the slot of {@code nowNanos} current. */
+    /**
+     * Moves what the stripes recorded into the slot of the newest value each holds (not older than the current slot;
+     * what is older than the window only counts), then makes the slot of {@code nowNanos} current. A stripe's values
+     * are all at least as recent as the current slot's start, bar a writer that read the clock just before a turn.
+     */
     private void turnSlots(long nowNanos) {
-        Histogram[] current = slots[(int) (currentSlot % SLOTS)];
-        for (Writer stripe : stripes) {
-            stripe.lock.lock();
-            try {
-                stripe.drainInto(current);
-            } finally {
-                stripe.lock.unlock();
-            }
-        }
         long slot = Math.max(currentSlot, Math.floorDiv(nowNanos - originNanos, SLOT_NANOS));
         for (long next = Math.max(currentSlot + 1, slot - SLOTS + 1); next <= slot; next++) {
             Histogram[] leaving = slots[(int) (next % SLOTS)];
             for (int i = 0; i < size; i++) {
                 retiredCounts[i] += leaving[i].getTotalCount();
                 leaving[i].reset();
+            }
+        }
+        for (Writer stripe : stripes) {
+            stripe.lock.lock();
+            try {
+                if (stripe.newestNanos == Long.MIN_VALUE) {
+                    continue; // nothing recorded since the last drain
+                }
+                long newest = Math.floorDiv(stripe.newestNanos - originNanos, SLOT_NANOS);
+                long into = Math.min(slot, Math.max(currentSlot, newest));
+                if (into <= slot - SLOTS) {
+                    stripe.retireInto(retiredCounts);
+                } else {
+                    stripe.drainInto(slots[(int) (into % SLOTS)]);
+                }
+            } finally {
+                stripe.lock.unlock();
             }
         }
         currentSlot = slot;
@@ -170,9 +182,18 @@ public final class RecentHistograms {
     public static final class Writer implements AutoCloseable {
         private final ReentrantLock lock = new ReentrantLock();
         private final Histogram[] values;
+        /** The latest clock reading a writer recorded at since the last drain; guarded by {@link #lock}. */
+        private long newestNanos = Long.MIN_VALUE;
 
         private Writer(int size) {
             this.values = newHistograms(size);
+        }
+
+        private Writer at(long nowNanos) {
+            if (newestNanos == Long.MIN_VALUE || nowNanos - newestNanos > 0) {
+                newestNanos = nowNanos;
+            }
+            return this;
         }
 
         /** Records {@code value} in histogram {@code index}. */
@@ -193,6 +214,16 @@ public final class RecentHistograms {
                     values[i].reset();
                 }
             }
+            newestNanos = Long.MIN_VALUE;
+        }
+
+        /** Counts what this stripe holds as values that left the window. */
+        private void retireInto(long[] retiredCounts) {
+            for (int i = 0; i < values.length; i++) {
+                retiredCounts[i] += values[i].getTotalCount();
+                values[i].reset();
+            }
+            newestNanos = Long.MIN_VALUE;
         }
     }
 }

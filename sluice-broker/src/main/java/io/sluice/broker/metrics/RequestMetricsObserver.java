@@ -87,10 +87,19 @@ public final class RequestMetricsObserver implements RequestObserver {
     }
 
     private static void countProduceErrors(ProduceResponseData produce, RequestMetrics.Type type, long now) {
+        int none = 0;
         for (ProduceResponseData.TopicProduceResponse topic : produce.responses()) {
             for (ProduceResponseData.PartitionProduceResponse partition : topic.partitionResponses()) {
-                type.markError(partition.errorCode(), 1, now);
+                short error = partition.errorCode();
+                if (error == NONE) {
+                    none++; // counted together below: the meter is marked once per response, not per partition
+                } else {
+                    type.markError(error, 1, now);
+                }
             }
+        }
+        if (none > 0) {
+            type.markError(NONE, none, now);
         }
     }
 
@@ -100,30 +109,49 @@ public final class RequestMetricsObserver implements RequestObserver {
             RequestMetrics.Type type,
             RequestMetrics.Type fetchType,
             long now) {
-        type.markError(fetch.errorCode(), 1, now);
-        fetchType.markError(fetch.errorCode(), 1, now);
+        // Fetch's own error code and every partition's are counted, in Fetch and in FetchConsumer or FetchFollower;
+        // the NONEs together, once per response.
+        int none = 0;
+        short topLevel = fetch.errorCode();
+        if (topLevel == NONE) {
+            none++;
+        } else {
+            type.markError(topLevel, 1, now);
+            fetchType.markError(topLevel, 1, now);
+        }
         for (FetchResponseData.FetchableTopicResponse topic : fetch.responses()) {
             String name = topic.topic();
+            boolean counted = name != null && !name.isEmpty();
+            int asked = 0;
+            int failed = 0;
             long bytes = 0;
             for (FetchResponseData.PartitionData partition : topic.partitions()) {
                 short error = partition.errorCode();
-                type.markError(error, 1, now);
-                fetchType.markError(error, 1, now);
-                if (name == null || name.isEmpty() || error == UNKNOWN_TOPIC || error == UNKNOWN_TOPIC_ID) {
+                if (error == NONE) {
+                    none++;
+                } else {
+                    type.markError(error, 1, now);
+                    fetchType.markError(error, 1, now);
+                }
+                if (!counted || error == UNKNOWN_TOPIC || error == UNKNOWN_TOPIC_ID) {
                     continue;
                 }
-                topics.onFetchRequest(name);
+                asked++;
                 if (error == NONE) {
                     bytes += partition.records() == null
                             ? 0
                             : partition.records().sizeInBytes();
                 } else if (countsAsFailedFetch(error)) {
-                    topics.onFetchFailed(name);
+                    failed++;
                 }
             }
-            if (!fromFollower && bytes > 0) {
-                topics.onBytesOut(name, bytes);
+            if (asked > 0) {
+                topics.onFetched(name, asked, failed, fromFollower ? 0 : bytes, now);
             }
+        }
+        if (none > 0) {
+            type.markError(NONE, none, now);
+            fetchType.markError(NONE, none, now);
         }
     }
 

@@ -66,6 +66,26 @@ class RecentHistogramsTest {
     }
 
     @Test
+    void shouldRetireAValueLeftInAStripeForLongerThanTheWindowAndShowTheNextOne() {
+        try (RecentHistograms.Writer writer = group.writer(clock.get())) {
+            writer.record(0, 1);
+        }
+        // nothing reads or records for two windows: the value waits in its stripe, the current slot is the first
+        clock.addAndGet(2 * RecentHistograms.SLOTS * SLOT);
+        try (RecentHistograms.Writer writer = group.writer(clock.get())) {
+            writer.record(1, 5);
+        }
+        assertEquals(0, first.getSnapshot().size(), "a value two windows old is out of the window");
+        assertEquals(1, first.getCount(), "and still counted");
+        Snapshot recent = second.getSnapshot();
+        assertEquals(1, recent.size(), "the value recorded now is in it");
+        assertEquals(5, recent.getMax());
+        clock.addAndGet(RecentHistograms.SLOTS * SLOT);
+        assertEquals(0, second.getSnapshot().size(), "and leaves it a window later");
+        assertEquals(1, second.getCount());
+    }
+
+    @Test
     void shouldReadAMergedHistogramAsTheSumOfItsGroupsAndRefuseToRecordIntoIt() {
         RecentHistograms other = new RecentHistograms(3, clock::get);
         first.update(10);
