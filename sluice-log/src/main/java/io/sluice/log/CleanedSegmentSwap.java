@@ -12,10 +12,40 @@ import java.nio.file.Path;
 /**
  * Swaps a cleaned segment in for the segments it replaces, Kafka's way: {@code .cleaned} to {@code .swap}, the
  * replaced segments to {@code .deleted} (their files stay open for in-flight reads), {@code .swap} to the final
- * names, each step made durable before the next. Stateless; run under the partition's lock.
+ * names, each step made durable before the next; the new chain is installed and the replaced segments' files are
+ * deleted after the delete delay.
+ * Stateless and thread-safe: {@link #replace} takes the partition's lock.
  */
 final class CleanedSegmentSwap {
     private CleanedSegmentSwap() {}
+
+    /**
+     * Swaps {@code cleaned} in for {@code replaced} in the log of {@code state}, under its lock.
+     *
+     * @return false, changing nothing, when the log changed meanwhile (see {@link PartitionLog#replaceSegments})
+     */
+    static boolean replace(
+            PartitionLogState state, LogSegment[] replaced, int[] sizes, LogSegment cleaned, CleanFaults faults)
+            throws IOException {
+        state.lock.lock();
+        try {
+            if (state.closed) {
+                return false;
+            }
+            LogSegment[] next = swapIn(state.dir, state.segments, replaced, sizes, cleaned, state.pins, faults);
+            if (next == null) {
+                return false;
+            }
+            state.segments = next;
+            long deleteAtMs = state.clock.getAsLong() + state.config.fileDeleteDelayMs();
+            for (LogSegment old : replaced) {
+                state.deletions.deleteAt(old, deleteAtMs);
+            }
+            return true;
+        } finally {
+            state.lock.unlock();
+        }
+    }
 
     /**
      * Renames the files and returns the new chain: {@code chain} with {@code cleaned} in place of the consecutive
@@ -25,7 +55,7 @@ final class CleanedSegmentSwap {
      * @return null, changing nothing, when the chain no longer holds {@code replaced} as read (truncated, retention,
      *         appended to, or pinned by a move)
      */
-    static LogSegment[] swapIn(
+    private static LogSegment[] swapIn(
             Path dir,
             LogSegment[] chain,
             LogSegment[] replaced,

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Segments removed from a partition's chain (already renamed to {@code .deleted}) waiting out
  * log.segment.delete.delay.ms with their channels open, so in-flight reads and file transfers finish; then closed and
- * deleted. Not thread-safe; owned by one {@link PartitionLog} and used only under its lock.
+ * deleted. Not thread-safe; owned by one partition log's {@link PartitionLogState} and used only under its lock.
  */
 final class SegmentDeletionQueue {
     private record PendingDeletion(LogSegment segment, long deleteAtMs) {}
