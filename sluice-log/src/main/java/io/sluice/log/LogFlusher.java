@@ -30,7 +30,8 @@ final class LogFlusher {
 
     /** See {@link PartitionLog#flushRolledSegments}. */
     void flushRolledSegments() throws IOException {
-        flushUpTo(state.segments[state.segments.length - 1].baseOffset());
+        LogSegment[] chain = state.segments; // read once: a roll may replace the array between two reads
+        flushUpTo(chain[chain.length - 1].baseOffset());
     }
 
     /** When the last flush finished (the log's opening until the first), in ms of the log's clock. */
