@@ -96,17 +96,13 @@ final class LogAppender {
             if (producerCheck != null) {
                 producerCheck.commit();
             }
-            state.unflushedMessages += records;
-            flushNow = state.unflushedMessages >= state.config.flushIntervalMessages();
+            flushNow = countUnflushed(records);
             result = new AppendResult(
                     firstOffset, next - 1, maxTimestamp, offsetOfMaxTimestamp, -1, state.logStartOffset, false);
         } finally {
             state.lock.unlock();
         }
-        if (flushNow) {
-            flusher.flush();
-        }
-        return result;
+        return flushedIfDue(flushNow, result);
     }
 
     /** See {@link PartitionLog#appendAsFollower}. */
@@ -163,13 +159,23 @@ final class LogAppender {
                 state.epochCache.assign(view.partitionLeaderEpoch(), view.baseOffset());
             }
             state.logEndOffset = expectedAtLeast;
-            state.unflushedMessages += records;
-            flushNow = state.unflushedMessages >= state.config.flushIntervalMessages();
+            flushNow = countUnflushed(records);
             result = new AppendResult(
                     first, expectedAtLeast - 1, maxTimestamp, offsetOfMax, -1, state.logStartOffset, false);
         } finally {
             state.lock.unlock();
         }
+        return flushedIfDue(flushNow, result);
+    }
+
+    /** Counts {@code records} appended since the last flush; true when log.flush.interval.messages is reached. Under the lock. */
+    private boolean countUnflushed(long records) {
+        state.unflushedMessages += records;
+        return state.unflushedMessages >= state.config.flushIntervalMessages();
+    }
+
+    /** Flushes the log (outside the lock) when {@code flushNow}, then gives {@code result} back. */
+    private AppendResult flushedIfDue(boolean flushNow, AppendResult result) throws IOException {
         if (flushNow) {
             flusher.flush();
         }

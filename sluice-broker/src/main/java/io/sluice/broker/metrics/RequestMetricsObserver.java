@@ -111,14 +111,7 @@ public final class RequestMetricsObserver implements RequestObserver {
             long now) {
         // Fetch's own error code and every partition's are counted, in Fetch and in FetchConsumer or FetchFollower;
         // the NONEs together, once per response.
-        int none = 0;
-        short topLevel = fetch.errorCode();
-        if (topLevel == NONE) {
-            none++;
-        } else {
-            type.markError(topLevel, 1, now);
-            fetchType.markError(topLevel, 1, now);
-        }
+        int none = markUnlessNone(fetch.errorCode(), type, fetchType, now);
         for (FetchResponseData.FetchableTopicResponse topic : fetch.responses()) {
             String name = topic.topic();
             boolean counted = name != null && !name.isEmpty();
@@ -127,12 +120,7 @@ public final class RequestMetricsObserver implements RequestObserver {
             long bytes = 0;
             for (FetchResponseData.PartitionData partition : topic.partitions()) {
                 short error = partition.errorCode();
-                if (error == NONE) {
-                    none++;
-                } else {
-                    type.markError(error, 1, now);
-                    fetchType.markError(error, 1, now);
-                }
+                none += markUnlessNone(error, type, fetchType, now);
                 if (!counted || error == UNKNOWN_TOPIC || error == UNKNOWN_TOPIC_ID) {
                     continue;
                 }
@@ -153,6 +141,16 @@ public final class RequestMetricsObserver implements RequestObserver {
             type.markError(NONE, none, now);
             fetchType.markError(NONE, none, now);
         }
+    }
+
+    /** Marks {@code error} in both types unless it is NONE; returns 1 for a NONE (counted together later), else 0. */
+    private static int markUnlessNone(short error, RequestMetrics.Type type, RequestMetrics.Type fetchType, long now) {
+        if (error == NONE) {
+            return 1;
+        }
+        type.markError(error, 1, now);
+        fetchType.markError(error, 1, now);
+        return 0;
     }
 
     /** Kafka's readFromLog counts a partition's fetch as failed unless it failed for routing or offsets. */
