@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class RecentHistogramsTest {
@@ -44,6 +45,46 @@ class RecentHistogramsTest {
         second.update(7);
         assertEquals(101, second.getCount());
         assertEquals(100, first.getCount(), "a member's own update records in its histogram only");
+    }
+
+    @Test
+    void shouldReadValuesCountedApartBelowTheSmallLimitExactlyAsAHistogramOfTheSameValues() {
+        Histogram expected = RecentHistograms.newHistogram();
+        for (int value = -2; value < 3 * RecentHistograms.SMALL_VALUES; value++) {
+            for (int times = 0; times <= (value & 3); times++) {
+                try (RecentHistograms.Writer writer = group.writer(clock.get())) {
+                    writer.record(1, value);
+                }
+                expected.recordValue(Math.max(value, 0));
+            }
+        }
+        Snapshot read = second.getSnapshot();
+        Snapshot wanted = new HdrSnapshot(expected);
+        assertEquals(expected.getTotalCount(), second.getCount());
+        assertEquals(wanted.size(), read.size());
+        assertEquals(0, read.getMin());
+        assertEquals(wanted.getMax(), read.getMax());
+        assertEquals(wanted.getMean(), read.getMean(), 1e-9);
+        assertEquals(wanted.getStdDev(), read.getStdDev(), 1e-9);
+        for (double quantile : new double[] {0.1, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999}) {
+            assertEquals(wanted.getValue(quantile), read.getValue(quantile), "quantile " + quantile);
+        }
+        assertEquals(0, first.getCount(), "values of one histogram stay in it");
+        assertEquals(0, third.getCount());
+    }
+
+    @Test
+    void shouldCountSmallValuesThatLeftTheWindowInAStripe() {
+        try (RecentHistograms.Writer writer = group.writer(clock.get())) {
+            writer.record(0, 0);
+            writer.record(0, RecentHistograms.SMALL_VALUES - 1);
+            writer.record(2, RecentHistograms.SMALL_VALUES);
+        }
+        clock.addAndGet(2 * RecentHistograms.SLOTS * SLOT);
+        assertEquals(0, first.getSnapshot().size());
+        assertEquals(2, first.getCount());
+        assertEquals(1, third.getCount());
+        assertEquals(0, second.getCount());
     }
 
     @Test
