@@ -1,28 +1,6 @@
 package io.sluice.broker;
 
-import io.sluice.broker.api.AlterClientQuotasHandler;
-import io.sluice.broker.api.AlterConfigsHandler;
-import io.sluice.broker.api.AlterPartitionHandler;
-import io.sluice.broker.api.AlterPartitionReassignmentsHandler;
-import io.sluice.broker.api.ApiVersionsHandler;
-import io.sluice.broker.api.ControlledShutdownHandler;
-import io.sluice.broker.api.CreatePartitionsHandler;
-import io.sluice.broker.api.CreateTopicsHandler;
-import io.sluice.broker.api.DeleteRecordsHandler;
-import io.sluice.broker.api.DeleteTopicsHandler;
-import io.sluice.broker.api.DescribeClientQuotasHandler;
-import io.sluice.broker.api.DescribeClusterHandler;
-import io.sluice.broker.api.DescribeConfigsHandler;
-import io.sluice.broker.api.DescribeLogDirsHandler;
-import io.sluice.broker.api.DescribeProducersHandler;
-import io.sluice.broker.api.DescribeTopicPartitionsHandler;
-import io.sluice.broker.api.ElectLeadersHandler;
 import io.sluice.broker.api.GroupApis;
-import io.sluice.broker.api.IncrementalAlterConfigsHandler;
-import io.sluice.broker.api.ListOffsetsHandler;
-import io.sluice.broker.api.ListPartitionReassignmentsHandler;
-import io.sluice.broker.api.MetadataHandler;
-import io.sluice.broker.api.OffsetForLeaderEpochHandler;
 import io.sluice.broker.auth.AuthorizedOperations;
 import io.sluice.broker.cluster.BrokerNode;
 import io.sluice.broker.cluster.ClusterMembership;
@@ -31,13 +9,11 @@ import io.sluice.broker.cluster.ControllerForwarder;
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.config.DynamicBrokerConfig;
-import io.sluice.broker.config.DynamicConfigSchema;
 import io.sluice.broker.config.ForwardingConfig;
 import io.sluice.broker.config.Listener;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.config.ReplicationThrottles;
-import io.sluice.broker.fetch.FetchHandler;
 import io.sluice.broker.group.GroupCoordinator;
 import io.sluice.broker.group.GroupCoordinatorConfig;
 import io.sluice.broker.group.store.GroupStoreMigration;
@@ -55,8 +31,6 @@ import io.sluice.broker.move.MoveTargets;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.broker.network.NetworkServer;
-import io.sluice.broker.produce.InitProducerIdHandler;
-import io.sluice.broker.produce.ProduceHandler;
 import io.sluice.broker.produce.ProducerIdManager;
 import io.sluice.broker.produce.ValidatorPool;
 import io.sluice.broker.quota.ClientQuotas;
@@ -73,7 +47,6 @@ import io.sluice.broker.security.SaslApis;
 import io.sluice.broker.security.ScramCredentialStore;
 import io.sluice.broker.security.acl.AclApis;
 import io.sluice.broker.security.acl.AclAuthorizer;
-import io.sluice.broker.security.acl.ClusterGate;
 import io.sluice.broker.topic.OffsetsTopic;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
@@ -86,13 +59,11 @@ import io.sluice.log.clean.LogCleaner;
 import io.sluice.record.validate.ValidatorConfig;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -101,7 +72,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -225,9 +195,9 @@ public final class SluiceBroker implements AutoCloseable {
             TopicManager topics = new TopicManager(dynamicConfig, new ReplicationThrottles(), logs);
             topicsRef.set(topics);
             validators = new ValidatorPool(ValidatorConfig.defaults(), metrics.validationObserver());
-            timer = daemonScheduler("sluice-delayed-fetch");
-            groupTimer = daemonScheduler("sluice-group-coordinator");
-            groupLoader = daemonScheduler("sluice-group-loader");
+            timer = BrokerSchedulers.daemon("sluice-delayed-fetch");
+            groupTimer = BrokerSchedulers.daemon("sluice-group-coordinator");
+            groupLoader = BrokerSchedulers.daemon("sluice-group-loader");
 
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
             forwarder = new ControllerForwarder(
@@ -243,7 +213,7 @@ public final class SluiceBroker implements AutoCloseable {
                     replicaConfig.socketTimeoutMs(),
                     ClientSecurity.interBroker(config),
                     ForwardingConfig.of(config));
-            replicationTimer = daemonScheduler("sluice-replication");
+            replicationTimer = BrokerSchedulers.daemon("sluice-replication");
             ReplicationThrottling throttling =
                     new ReplicationThrottling(config.brokerId(), topics.replicationThrottles());
             MoveTargets moveTargets = new MoveTargets(
@@ -284,89 +254,26 @@ public final class SluiceBroker implements AutoCloseable {
                     .observeWith(metrics.requestObserver())
                     .authorizeWith(authorizer)
                     .throttleWith(quotas);
-            registry.register(ApiKeys.API_VERSIONS, 0, 4, new ApiVersionsHandler(registry))
-                    .register(
-                            ApiKeys.METADATA,
-                            0,
-                            12,
-                            new MetadataHandler(
-                                    clusterHolder, topics, config.autoCreateTopicsEnable(), forwarder, authorized))
-                    .register(
-                            ApiKeys.CREATE_TOPICS,
-                            0,
-                            7,
-                            new CreateTopicsHandler(topics, config.defaultReplicationFactor()))
-                    .register(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(topics))
-                    .register(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(node, topics))
-                    .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(topics, logs, node, timer))
-                    .register(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, new DescribeProducersHandler(topics))
-                    .register(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(clusterHolder, authorized))
-                    .register(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(dynamicConfig, topics))
-                    .register(
-                            ApiKeys.INCREMENTAL_ALTER_CONFIGS,
-                            0,
-                            1,
-                            IncrementalAlterConfigsHandler.of(
-                                    node, new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
-                    .register(
-                            ApiKeys.ALTER_CONFIGS,
-                            0,
-                            2,
-                            AlterConfigsHandler.of(
-                                    node, new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
-                    .register(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(topics))
-                    .register(
-                            ApiKeys.PRODUCE,
-                            3,
-                            11,
-                            new ProduceHandler(topics, validators, System::currentTimeMillis, timer, metrics.topics()))
-                    .register(ApiKeys.FETCH, 4, 16, new FetchHandler(topics, replicas, timer, quotas::fetchMaxBytes))
-                    .register(
-                            ApiKeys.ALTER_CLIENT_QUOTAS,
-                            0,
-                            1,
-                            AlterClientQuotasHandler.of(
-                                    node, new DynamicConfigSchema(dynamicConfig), config.brokerId(), controllerChannel))
-                    .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(quotaConfigs))
-                    .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 0, 4, new OffsetForLeaderEpochHandler(topics))
-                    .register(
-                            ApiKeys.ALTER_PARTITION,
-                            2,
-                            3,
-                            ClusterGate.require(AclOperation.CLUSTER_ACTION, new AlterPartitionHandler(node)))
-                    .register(
-                            ApiKeys.CONTROLLED_SHUTDOWN,
-                            0,
-                            3,
-                            ClusterGate.require(AclOperation.CLUSTER_ACTION, new ControlledShutdownHandler(node)))
-                    .register(
-                            ApiKeys.ELECT_LEADERS,
-                            0,
-                            2,
-                            ClusterGate.require(AclOperation.ALTER, new ElectLeadersHandler(node, topics)))
-                    .register(
-                            ApiKeys.ALTER_PARTITION_REASSIGNMENTS,
-                            0,
-                            0,
-                            ClusterGate.require(
-                                    AclOperation.ALTER, new AlterPartitionReassignmentsHandler(node, roomCheck)))
-                    .register(
-                            ApiKeys.LIST_PARTITION_REASSIGNMENTS,
-                            0,
-                            0,
-                            ClusterGate.require(AclOperation.DESCRIBE, new ListPartitionReassignmentsHandler(node)))
-                    .register(
-                            ApiKeys.DESCRIBE_LOG_DIRS,
-                            0,
-                            4,
-                            ClusterGate.require(
-                                    AclOperation.DESCRIBE, new DescribeLogDirsHandler(logs, topics, moveTargets)))
-                    .register(
-                            ApiKeys.DESCRIBE_TOPIC_PARTITIONS,
-                            0,
-                            0,
-                            new DescribeTopicPartitionsHandler(clusterHolder, topics, authorized))
-                    .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds));
+            new KafkaApis(
+                            config,
+                            clusterHolder,
+                            node,
+                            topics,
+                            logs,
+                            dynamicConfig,
+                            forwarder,
+                            controllerChannel,
+                            authorized,
+                            timer,
+                            validators,
+                            metrics,
+                            replicas,
+                            quotas,
+                            quotaConfigs,
+                            roomCheck,
+                            moveTargets,
+                            producerIds)
+                    .registerOn(registry);
             moveSource = new MoveSource(
                     (topic, index) -> {
                         Partition hosted = topics.hostedPartition(topic, index);
@@ -378,8 +285,10 @@ public final class SluiceBroker implements AutoCloseable {
                     throttling::moveSendLimiter,
                     System::currentTimeMillis);
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(moveSource));
-            repeat(replicationTimer, "expiring abandoned moves", moveSource::expireAbandoned, 1, TimeUnit.SECONDS);
-            repeat(replicationTimer, "expiring idle quota sensors", quotas::expireIdle, 1, TimeUnit.MINUTES);
+            BrokerSchedulers.repeat(
+                    replicationTimer, "expiring abandoned moves", moveSource::expireAbandoned, 1, TimeUnit.SECONDS);
+            BrokerSchedulers.repeat(
+                    replicationTimer, "expiring idle quota sensors", quotas::expireIdle, 1, TimeUnit.MINUTES);
             SaslApis.register(registry);
             AclApis.register(registry, authorizer, node, controllerChannel);
             Supplier<ClusterState> appliedState = () ->
@@ -426,14 +335,14 @@ public final class SluiceBroker implements AutoCloseable {
             metrics.socketServer()
                     .register(server.listenerNames(), server.networkThreads().size());
             NetworkIdleMetrics networkIdle = new NetworkIdleMetrics(metrics.registry(), server.networkThreads());
-            repeat(
+            BrokerSchedulers.repeat(
                     replicationTimer,
                     "sampling the network threads' idle time",
                     networkIdle::sample,
                     NetworkIdleMetrics.SAMPLE_INTERVAL.toMillis(),
                     TimeUnit.MILLISECONDS);
             InetSocketAddress bound = server.boundAddress();
-            Map<String, BrokerNode> advertised = advertisedEndpoints(config, server);
+            Map<String, BrokerNode> advertised = AdvertisedEndpoints.of(config, server);
             String host = advertised.values().iterator().next().host();
             int port = advertised.values().iterator().next().port();
             status = BrokerStatus.start(
@@ -461,7 +370,7 @@ public final class SluiceBroker implements AutoCloseable {
                             metrics.topics().allTopicsMeter("ReassignmentBytesOutPerSec", "bytes")::mark);
             metrics.registry()
                     .gauge(BrokerGauges.replicaManager("ReassigningPartitions"), replicas::reassigningPartitionsLed);
-            repeat(
+            BrokerSchedulers.repeat(
                     replicationTimer,
                     "syncing the log gauges",
                     gauges::syncLogGauges,
@@ -648,37 +557,6 @@ public final class SluiceBroker implements AutoCloseable {
         }
     }
 
-    /**
-     * This broker's endpoint per advertised listener, the inter-broker listener first (other brokers reach each broker
-     * at its first endpoint): a wildcard or empty host becomes this machine's name, port 0 or the bound port the one
-     * the listener of that name is bound to.
-     */
-    private static Map<String, BrokerNode> advertisedEndpoints(BrokerConfig config, NetworkServer server)
-            throws IOException {
-        List<Listener> order = new ArrayList<>(config.advertisedListeners());
-        Listener interBroker = config.interBrokerListener();
-        order.remove(interBroker);
-        order.add(0, interBroker);
-        String rack = config.brokerRack().isEmpty() ? null : config.brokerRack();
-        Map<String, BrokerNode> byName = new LinkedHashMap<>();
-        for (Listener advertised : order) {
-            InetSocketAddress bound = server.boundAddress(advertised.name());
-            Listener configured = config.listeners().stream()
-                    .filter(l -> l.name().equals(advertised.name()))
-                    .findFirst()
-                    .orElseThrow();
-            String host =
-                    advertised.host() == null || advertised.host().isBlank() || "0.0.0.0".equals(advertised.host())
-                            ? InetAddress.getLocalHost().getCanonicalHostName()
-                            : advertised.host();
-            int port = advertised.port() == 0 || advertised.port() == configured.port()
-                    ? bound.getPort()
-                    : advertised.port();
-            byName.put(advertised.name(), new BrokerNode(config.brokerId(), host, port, rack));
-        }
-        return byName;
-    }
-
     /** Where the controller is, from the node's newest state; null while none is known. */
     private static InetSocketAddress controllerAddress(ClusterNode node) {
         if (node == null) {
@@ -686,35 +564,6 @@ public final class SluiceBroker implements AutoCloseable {
         }
         int id = node.controllerId();
         return id < 0 ? null : ReplicaManager.addressOf(node.current(), id);
-    }
-
-    /**
-     * Runs {@code task} every {@code period} on {@code timer}. A failure is logged and the task runs again next time: a
-     * periodic task that throws would otherwise stop for good, its exception kept in a future nobody reads.
-     */
-    private static void repeat(
-            ScheduledThreadPoolExecutor timer, String what, Runnable task, long period, TimeUnit unit) {
-        var unused = timer.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        task.run();
-                    } catch (RuntimeException e) {
-                        LOG.warn("{} failed; trying again in {} {}", what, period, unit, e);
-                    }
-                },
-                period,
-                period,
-                unit);
-    }
-
-    private static ScheduledThreadPoolExecutor daemonScheduler(String name) {
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
-        scheduler.setRemoveOnCancelPolicy(true);
-        return scheduler;
     }
 
     private static void closeQuietly(GroupCoordinator groups) {
