@@ -140,7 +140,25 @@ class KafkaConnectTest extends ClusterTestBase {
 
     /** Waits until the sink file holds exactly {@code expected}, failing at once on a duplicated or foreign line. */
     private static void awaitSinkHolds(ConnectWorker worker, Path sink, List<String> expected) throws Exception {
-        List<String> written = Poll.until(
+        List<String> written;
+        try {
+            written = awaitSinkLines(worker, sink, expected);
+        } catch (AssertionError e) {
+            // the worker's log goes with the test's directory: what it said is kept in the failure
+            throw new AssertionError(
+                    e.getMessage() + "\nsink connector status: "
+                            + worker.get("/connectors/file-sink/status").body()
+                            + "\nsource connector status: "
+                            + worker.get("/connectors/file-source/status").body()
+                            + "\nthe worker's log, last lines:\n" + worker.logTail(),
+                    e);
+        }
+        assertEquals(expected, written);
+    }
+
+    private static List<String> awaitSinkLines(ConnectWorker worker, Path sink, List<String> expected)
+            throws Exception {
+        return Poll.until(
                 "the sink file holds the " + expected.size() + " lines of the source (log " + worker.logFile() + ")",
                 CONNECT_SETTLE,
                 () -> Files.exists(sink) ? Files.readAllLines(sink, StandardCharsets.UTF_8) : List.<String>of(),
@@ -151,7 +169,6 @@ class KafkaConnectTest extends ClusterTestBase {
                                     + "difference at " + firstDifference(got, expected));
                     return got.size() == expected.size();
                 });
-        assertEquals(expected, written);
     }
 
     private static int firstDifference(List<String> got, List<String> expected) {
