@@ -160,27 +160,16 @@ public final class SluiceBroker implements AutoCloseable {
             var partition = hosting == null ? null : hosting.hostedPartition(key.topic(), key.partition());
             return partition == null ? 0L : partition.highWatermark();
         });
-        ClusterMembership membership = null;
-        ValidatorPool validators = null;
-        ScheduledThreadPoolExecutor timer = null;
-        GroupCoordinator groups = null;
-        ScheduledThreadPoolExecutor groupTimer = null;
-        ScheduledThreadPoolExecutor groupLoader = null;
-        NetworkServer server = null;
-        ControllerForwarder forwarder = null;
-        ControllerChannel controllerChannel = null;
-        ReassignmentRoomCheck roomCheck = null;
-        ReplicaManager replicas = null;
-        ScheduledThreadPoolExecutor replicationTimer = null;
-        MoveSource moveSource = null;
+        StartedParts started = new StartedParts();
         BrokerMetrics metrics = new BrokerMetrics(
                 ManagementFactory.getPlatformMBeanServer(),
                 Boolean.parseBoolean(config.valueText(BrokerConfigKeys.METRICS_ENABLE)));
-        BrokerStatus status = null;
+        started.add(metrics::close);
         try {
             logs.lockDirectories();
             Files.createDirectories(metadataDir);
-            membership = ClusterMembership.connect(config, metadataDir);
+            ClusterMembership membership = ClusterMembership.connect(config, metadataDir);
+            started.add(membership::close);
             membership.observePublications(metrics.sluice());
             metrics.sluice().followZooKeeperSession(membership.zooKeeperSession());
             ProducerIdManager producerIds = new ProducerIdManager(membership.producerIdBlocks()::reserve);
@@ -194,26 +183,33 @@ public final class SluiceBroker implements AutoCloseable {
             });
             TopicManager topics = new TopicManager(dynamicConfig, new ReplicationThrottles(), logs);
             topicsRef.set(topics);
-            validators = new ValidatorPool(ValidatorConfig.defaults(), metrics.validationObserver());
-            timer = BrokerSchedulers.daemon("sluice-delayed-fetch");
-            groupTimer = BrokerSchedulers.daemon("sluice-group-coordinator");
-            groupLoader = BrokerSchedulers.daemon("sluice-group-loader");
+            ValidatorPool validators = new ValidatorPool(ValidatorConfig.defaults(), metrics.validationObserver());
+            started.add(validators::close);
+            ScheduledThreadPoolExecutor timer = BrokerSchedulers.daemon("sluice-delayed-fetch");
+            started.add(timer::shutdownNow);
+            ScheduledThreadPoolExecutor groupTimer = BrokerSchedulers.daemon("sluice-group-coordinator");
+            started.add(groupTimer::shutdownNow);
+            ScheduledThreadPoolExecutor groupLoader = BrokerSchedulers.daemon("sluice-group-loader");
+            started.add(groupLoader::shutdownNow);
 
             ClusterViewHolder clusterHolder = new ClusterViewHolder();
-            forwarder = new ControllerForwarder(
+            ControllerForwarder forwarder = new ControllerForwarder(
                     clusterHolder,
                     ClientSecurity.kafkaClientProperties(config),
                     config.controllerForwardRequestTimeoutMs());
+            started.add(forwarder::close);
             ReplicaConfig replicaConfig = ReplicaConfig.of(config);
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
-            controllerChannel = new ControllerChannel(
+            ControllerChannel controllerChannel = new ControllerChannel(
                     config.brokerId(),
                     () -> controllerAddress(joined.node()),
                     replicaConfig.socketTimeoutMs(),
                     ClientSecurity.interBroker(config),
                     ForwardingConfig.of(config));
-            replicationTimer = BrokerSchedulers.daemon("sluice-replication");
+            started.add(controllerChannel::close);
+            ScheduledThreadPoolExecutor replicationTimer = BrokerSchedulers.daemon("sluice-replication");
+            started.add(replicationTimer::shutdownNow);
             ReplicationThrottling throttling =
                     new ReplicationThrottling(config.brokerId(), topics.replicationThrottles());
             MoveTargets moveTargets = new MoveTargets(
@@ -221,7 +217,7 @@ public final class SluiceBroker implements AutoCloseable {
                     MoveConfig.of(config),
                     throttling::moveReceiveLimiter,
                     ClientSecurity.interBroker(config));
-            replicas = new ReplicaManager(
+            ReplicaManager replicas = new ReplicaManager(
                     config.brokerId(),
                     replicaConfig,
                     logs,
@@ -234,14 +230,16 @@ public final class SluiceBroker implements AutoCloseable {
                     System::currentTimeMillis,
                     moveTargets,
                     throttling);
+            started.add(replicas::close);
             AclAuthorizer authorizer = AclAuthorizer.of(
                     config,
                     () -> joined.node() == null
                             ? ClusterState.EMPTY
                             : joined.node().current());
             AuthorizedOperations authorized = new AuthorizedOperations();
-            roomCheck = new ReassignmentRoomCheck(
+            ReassignmentRoomCheck roomCheck = new ReassignmentRoomCheck(
                     config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
+            started.add(roomCheck::close);
             Supplier<Map<String, Map<String, String>>> quotaConfigs = () ->
                     (joined.node() == null ? ClusterState.EMPTY : joined.node().current()).clientQuotaConfigs();
             ClientQuotas quotas = new ClientQuotas(
@@ -274,7 +272,7 @@ public final class SluiceBroker implements AutoCloseable {
                             moveTargets,
                             producerIds)
                     .registerOn(registry);
-            moveSource = new MoveSource(
+            MoveSource moveSource = new MoveSource(
                     (topic, index) -> {
                         Partition hosted = topics.hostedPartition(topic, index);
                         return hosted == null
@@ -284,6 +282,7 @@ public final class SluiceBroker implements AutoCloseable {
                     MoveConfig.of(config),
                     throttling::moveSendLimiter,
                     System::currentTimeMillis);
+            started.add(moveSource::close);
             registry.registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(moveSource));
             BrokerSchedulers.repeat(
                     replicationTimer, "expiring abandoned moves", moveSource::expireAbandoned, 1, TimeUnit.SECONDS);
@@ -312,8 +311,9 @@ public final class SluiceBroker implements AutoCloseable {
                     groupConfig.offsetsCommitTimeoutMs(),
                     System::currentTimeMillis,
                     GroupStoreMigration.of(metadataDir.resolve(LEGACY_GROUP_STORE_DIR), offsetsPartitions));
-            groups = new GroupCoordinator(
+            GroupCoordinator groups = new GroupCoordinator(
                     groupConfig, groupStore, groupTimer, groupLoader, System::currentTimeMillis, topics::exists);
+            started.add(() -> closeQuietly(groups));
             topics.addRoleListener(OffsetsTopic.roleListener(groups::onBecameLeader, groups::onResigned));
             OffsetsTopic offsetsTopic = new OffsetsTopic(topics, forwarder, offsetsPartitions);
             GroupApis.register(registry, clusterHolder, offsetsTopic, groups);
@@ -331,7 +331,8 @@ public final class SluiceBroker implements AutoCloseable {
                         config.connectionsMaxIdleMs(),
                         ListenerSecurity.of(config, l, ScramCredentialStore.ofCluster(appliedState))));
             }
-            server = NetworkServer.start(listeners, registry, metrics.socketServer());
+            NetworkServer server = NetworkServer.start(listeners, registry, metrics.socketServer());
+            started.add(server::close);
             metrics.socketServer()
                     .register(server.listenerNames(), server.networkThreads().size());
             NetworkIdleMetrics networkIdle = new NetworkIdleMetrics(metrics.registry(), server.networkThreads());
@@ -345,8 +346,9 @@ public final class SluiceBroker implements AutoCloseable {
             Map<String, BrokerNode> advertised = AdvertisedEndpoints.of(config, server);
             String host = advertised.values().iterator().next().host();
             int port = advertised.values().iterator().next().port();
-            status = BrokerStatus.start(
+            BrokerStatus status = BrokerStatus.start(
                     config, metrics, membership, groups, topics, moveTargets, replicationTimer, host);
+            started.add(status::close);
             membership.advertise(advertised);
             // Requests arriving while the broker joins and recovers get retriable errors, not a dropped connection.
             clusterHolder.set(membership);
@@ -404,47 +406,7 @@ public final class SluiceBroker implements AutoCloseable {
                     metrics,
                     status);
         } catch (IOException | RuntimeException | InterruptedException e) {
-            if (status != null) {
-                status.close();
-            }
-            metrics.close();
-            if (moveSource != null) {
-                moveSource.close();
-            }
-            if (server != null) {
-                server.close();
-            }
-            if (replicas != null) {
-                replicas.close();
-            }
-            if (controllerChannel != null) {
-                controllerChannel.close();
-            }
-            if (roomCheck != null) {
-                roomCheck.close();
-            }
-            if (replicationTimer != null) {
-                replicationTimer.shutdownNow();
-            }
-            closeQuietly(groups);
-            if (timer != null) {
-                timer.shutdownNow();
-            }
-            if (groupTimer != null) {
-                groupTimer.shutdownNow();
-            }
-            if (groupLoader != null) {
-                groupLoader.shutdownNow();
-            }
-            if (validators != null) {
-                validators.close();
-            }
-            if (forwarder != null) {
-                forwarder.close();
-            }
-            if (membership != null) {
-                membership.close();
-            }
+            started.stopAll();
             closeQuietly(logs);
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
