@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -16,6 +17,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -51,10 +54,13 @@ class SaslSslClusterTest extends ClusterTestBase {
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap());
         adminProps.putAll(secured);
         try (Admin admin = Admin.create(adminProps)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) BROKERS)
-                            .configs(Map.of("min.insync.replicas", "2"))))
-                    .all()
-                    .get(60, TimeUnit.SECONDS);
+            // The broker that takes the request checks the factor against the brokers its applied state holds, which
+            // can lag the published state the cluster's start waited for by a moment: refused then, nothing created.
+            Poll.until(
+                    TOPIC + " created with replication factor " + BROKERS,
+                    SETTLE,
+                    () -> createdWithFullReplication(admin),
+                    created -> created);
         }
         List<Integer> partitions = partitionNumbers(PARTITIONS);
         Poll.until(
@@ -95,5 +101,24 @@ class SaslSslClusterTest extends ClusterTestBase {
                     sent, KeyedRecords.readAll(consumer, KeyedRecords.partitions(TOPIC, partitions), SETTLE));
         }
         assertEquals(BROKERS, cluster.probe().state().topic(TOPIC).partition(0).replicas().length);
+    }
+
+    /** True once {@link #TOPIC} exists; false while the broker asked still counts fewer brokers than the factor. */
+    private static boolean createdWithFullReplication(Admin admin) throws Exception {
+        try {
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) BROKERS)
+                            .configs(Map.of("min.insync.replicas", "2"))))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicExistsException) {
+                return true; // an earlier attempt that timed out on the client's side had created it
+            }
+            if (e.getCause() instanceof InvalidReplicationFactorException) {
+                return false;
+            }
+            throw e;
+        }
     }
 }
