@@ -112,6 +112,14 @@ P("Settings: one partition of %s MB (segment files on disk; MB = 2^20 B, GB = 2^
       "before the move back and the warm move the source's segment files are read once into the page cache on both "
       "systems (a Sluice target writes its new replica with O_DIRECT, Kafka's through the page cache)."))
 P("")
+if e.get("IN_SERVICE") == "1":
+    P("**Brokers in service (IN_SERVICE=1):** before the measured partition existed, every cluster (both systems "
+      "alike, nothing of it measured) served topic `service`: %s MB of the same records produced, read end to end by "
+      "ConsumerPerformance, moved between the two brokers %s times (each broker source and target) and read again. "
+      "The first move below is the first move of this partition on brokers that have served producers, consumers and "
+      "moves, as brokers in service have; their JIT compilers have seen those paths." % (
+          e.get("SERVICE_MB"), e.get("SERVICE_MOVES")))
+    P("")
 if has_floor:
     P("Floor: MoveFloor.java on the source broker's segment files of each system run (brokers idle): one loopback "
       "connection, FileChannel.transferTo (sendfile) per file on the sender; on the receiver, %s, fsync of each "
@@ -240,8 +248,9 @@ for rs in record_sizes:
 doc = {"started_at": e["STARTED_AT"], "command": e["COMMAND"], "git_head": e["GIT_HEAD"],
        "machine": {"nproc": int(e["NPROC"]), "cpu_model": e["CPU_MODEL"], "kernel": e["KERNEL"],
                    "java": e["JAVA_VERSION"], "load_before": e["LOAD_BEFORE"], "load_after": e["LOAD_AFTER"]},
-       "settings": {k: e[k] for k in ("KAFKA_VERSION", "SIZE_MB", "RECORD_SIZES", "COMPRESSION", "SEGMENT_MB", "ROUNDS",
+       "settings": {k: e.get(k) for k in ("KAFKA_VERSION", "SIZE_MB", "RECORD_SIZES", "COMPRESSION", "SEGMENT_MB", "ROUNDS",
                                       "ORDER", "POLL_MS", "FLOOR", "PRODUCE_DURING", "STEADY_RATE",
+                                      "IN_SERVICE", "SERVICE_MB", "SERVICE_MOVES",
                                       "STEADY_RECORD_SIZE", "STEADY_SECONDS", "SLUICE_FILE_PATH_OVERRIDES",
                                       "BROKER_HEAP", "COORD_HEAP", "SYSTEMS_RUN")},
        "medians": summary, "ratios": medians, "rows": rows}

@@ -26,6 +26,11 @@
 # (STEADY_RATE records/s of STEADY_RECORD_SIZE B, acks=1, linger.ms=0; MoveProbe steady) for STEADY_SECONDS without a
 # move, then again while the partition moves back to its first broker: p50/p99/p99.9/max of the steady records
 # without and during the move (the move-back seconds are reported apart; they include the steady load).
+# IN_SERVICE=1 runs every cluster as a broker in service before the measured partition exists (the same on every
+# system, nothing of it measured): topic `service` (1 partition, RF 1) filled with SERVICE_MB of the same records,
+# read end to end by a consumer (ConsumerPerformance), moved between the brokers SERVICE_MOVES times (each broker is
+# source and target) and read end to end again. The first move is then a first move of the 1 GB partition on brokers
+# that have served producers, consumers and moves before (their JIT compilers have seen those paths), not a fresh JVM's.
 # COLD=1 drops the source's partition files from the page cache (POSIX_FADV_DONTNEED through `dd iflag=nocache
 # count=0`, after syncfs) before the floor and before every move, so each move reads its source from the disk, as a
 # partition that has not been read for a while is. COLD=0 (the default): the first move's source is cached (just
@@ -41,6 +46,7 @@
 # Environment (defaults in brackets):
 #   SIZE_MB [1024] RECORD_SIZES [100,1000] COMPRESSION [zstd] SEGMENT_MB [128] ROUNDS [2]
 #   WARM_MOVES [1] ORDER [kafka-first|sluice-first] POLL_MS [100] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]
+#   IN_SERVICE [0] SERVICE_MB [256] SERVICE_MOVES [4]
 #   FLOOR [1] FLOOR_WRITES [direct|buffered] COLD [0] PRODUCE_DURING [0] STEADY_RATE [1000] STEADY_RECORD_SIZE [100] STEADY_SECONDS [30]
 #   SLUICE_FILE_PATH_OVERRIDES [unset: no sluice-file row] SESSION_TIMEOUT_MS [10000] BROKER_HEAP [1g]
 #   COORD_HEAP [512m] READY_TIMEOUT [180 s] KEEP_DATA [0]
@@ -60,7 +66,8 @@ for s in ${ONLY//,/ }; do
   case "$s" in kafka|sluice|sluice-file) ;; *) echo "--only lists kafka, sluice, sluice-file; got '$s'" >&2; exit 2 ;; esac
 done
 
-SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS MOVE_TIMEOUT FILL_TIMEOUT FLOOR
+SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES IN_SERVICE SERVICE_MB SERVICE_MOVES ORDER POLL_MS
+  MOVE_TIMEOUT FILL_TIMEOUT FLOOR
   FLOOR_WRITES COLD PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS SLUICE_FILE_PATH_OVERRIDES SESSION_TIMEOUT_MS
   BROKER_HEAP COORD_HEAP READY_TIMEOUT KEEP_DATA)
 COMMAND=""
@@ -85,6 +92,11 @@ FILL_TIMEOUT="${FILL_TIMEOUT:-1800}"
 FLOOR="${FLOOR:-1}"
 FLOOR_WRITES="${FLOOR_WRITES:-direct}"
 COLD="${COLD:-0}"
+IN_SERVICE="${IN_SERVICE:-0}"
+SERVICE_MB="${SERVICE_MB:-256}"
+SERVICE_MOVES="${SERVICE_MOVES:-4}"
+[[ "$IN_SERVICE" == 0 || "$IN_SERVICE" == 1 ]] || { echo "IN_SERVICE is 0 or 1, got '$IN_SERVICE'" >&2; exit 2; }
+[[ "$SERVICE_MB" =~ ^[1-9][0-9]*$ && "$SERVICE_MOVES" =~ ^[0-9]+$ ]] || { echo "SERVICE_MB and SERVICE_MOVES are whole numbers" >&2; exit 2; }
 [[ "$FLOOR_WRITES" == direct || "$FLOOR_WRITES" == buffered ]] || { echo "FLOOR_WRITES is direct or buffered, got '$FLOOR_WRITES'" >&2; exit 2; }
 PRODUCE_DURING="${PRODUCE_DURING:-0}"
 STEADY_RATE="${STEADY_RATE:-1000}"
@@ -312,6 +324,47 @@ steady_phase() { # system round dir from to
   rm -f "$stop" "$window"
 }
 
+# IN_SERVICE=1: the cluster serves a producer, consumers and moves of topic `service` before the measured partition
+# exists (see the header); fails the system run (error_service) when a step does.
+consume_all() { # system round topic records label
+  local out="$RUN_DIR/$1-$RS-r$2-$5.out" row
+  run_step "$FILL_TIMEOUT" "$out" "$JAVA" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*" \
+    org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "$BOOTSTRAP" --topic "$3" --messages "$4" \
+    --timeout 60000 --group "$5-$$" || true
+  row="$(grep -E '^[0-9]{4}-' "$out" | tail -n 1 || true)"
+  [[ -n "$row" && "$(awk -F', *' '{ print $5 }' <<<"$row")" -ge "$4" ]] || {
+    record_at "$1" "$2" error_service "$5: ConsumerPerformance read less than $4 records: $(tail -n 1 "$out" | cut -c1-200)"
+    return 1
+  }
+  log "$1 ${RS} B round $2: $5: read $4 records ($(awk -F', *' '{ print $3 }' <<<"$row") MB)"
+}
+
+service_phase() { # system round
+  local sys="$1" round="$2" from to n i res out t0 summary
+  t0="$(date +%s%N)"
+  create_rf1 "$sys" "$round" service 1 || return 1
+  from="${LEADERS%%:*}"; to=$(( from == 1 ? 2 : 1 ))
+  n=$(( SERVICE_MB * 1048576 / (RS * 65 / 100 + 1) ))
+  out="$RUN_DIR/$sys-$RS-r$round-service-produce.out"
+  log "$sys ${RS} B round $round: in service: ProducerPerformance $n x $RS B into service-0 on broker $from"
+  run_step "$FILL_TIMEOUT" "$out" "$JAVA" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*" \
+    org.apache.kafka.tools.ProducerPerformance --topic service --num-records "$n" --record-size "$RS" --throughput -1 \
+    --producer-props "bootstrap.servers=$BOOTSTRAP" acks=1 "compression.type=$COMPRESSION" linger.ms=5 || true
+  summary="$(grep -E '^[0-9]+ records sent, .* 99\.9th' "$out" | tail -n 1 || true)"
+  [[ -n "$summary" ]] || { record_at "$sys" "$round" error_service "service producer: $(tail -n 1 "$out" | cut -c1-200)"; return 1; }
+  consume_all "$sys" "$round" service "$n" service-read-1 || return 1
+  for i in $(seq 1 "$SERVICE_MOVES"); do
+    out="$RUN_DIR/$sys-$RS-r$round-service-move-$i.out"
+    res="$(probe "$out" $((MOVE_TIMEOUT + 120)) move "$BOOTSTRAP" service 0 "$to" $((MOVE_TIMEOUT * 1000)) "$POLL_MS" \
+      "$CLK_TCK" "${BROKER_PIDS[$from]}" "${BROKER_PIDS[$to]}" "$RUN_DIR/window-unused")"
+    log "$sys ${RS} B round $round: in service: move $i of service-0, broker $from -> $to: ${res#RESULT }"
+    [[ "$(field "$res" move_ms)" =~ ^[0-9]+$ ]] || { record_at "$sys" "$round" error_service "move $i: ${res#RESULT }"; return 1; }
+    local swap="$from"; from="$to"; to="$swap"
+  done
+  consume_all "$sys" "$round" service "$n" service-read-2 || return 1
+  record_at "$sys" "$round" service_s "$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')"
+}
+
 run_system() { # system round
   local sys="$1" round="$2" dir="$RUN_DIR/$1-$RS-r$2" source target pdir
   log "== $sys, ${RS} B records, round $round"
@@ -321,7 +374,9 @@ run_system() { # system round
   local kind=sluice
   [[ $sys != kafka ]] || kind=kafka
   if start_cluster "$kind" "$dir"; then
-    if create_rf1 "$sys" "$round" move 1; then
+    if [[ "$IN_SERVICE" == 1 ]] && ! service_phase "$sys" "$round"; then
+      log "$sys ${RS} B round $round: the in-service phase failed; no move measured"
+    elif create_rf1 "$sys" "$round" move 1; then
       source="${LEADERS%%:*}"; target=$(( source == 1 ? 2 : 1 ))
       record_at "$sys" "$round" source_broker "$source"
       if fill "$sys" "$round" "$dir" "$source"; then
@@ -378,6 +433,6 @@ CPU_MODEL="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed
 NPROC="$(nproc)"; JAVA_VERSION="$("$JAVA" -version 2>&1 | head -n 1)"; KERNEL="$(uname -r)"
 SYSTEMS_RUN="${SYSTEMS[*]}"
 export RESULTS STAMP WORK_DIR STARTED_AT LOAD_BEFORE LOAD_AFTER COMMAND CPU_MODEL KAFKA_VERSION SIZE_MB RECORD_SIZES \
-  COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES ORDER POLL_MS FLOOR FLOOR_WRITES COLD PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
+  COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES IN_SERVICE SERVICE_MB SERVICE_MOVES ORDER POLL_MS FLOOR FLOOR_WRITES COLD PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
   SLUICE_FILE_PATH_OVERRIDES BROKER_HEAP COORD_HEAP KEEP_DIR NPROC JAVA_VERSION KERNEL SYSTEMS_RUN GIT_HEAD
 python3 "$SCRIPT_DIR/move-report.py"

@@ -707,13 +707,13 @@ public final class BrokerConfigKeys {
                 MOVE_SOCKET_SEND_BUFFER_BYTES,
                 INT,
                 "4194304",
-                "SO_SNDBUF a connection takes when it starts answering a partition move's chunk requests, in place of socket.send.buffer.bytes: with Kafka's 100 KiB each 1 MiB chunk goes out in several rounds of sendfile and a wait for the socket to drain; -1 keeps socket.send.buffer.bytes.",
+                "SO_SNDBUF a connection takes when it starts answering a partition move's chunk requests, in place of socket.send.buffer.bytes: with Kafka's 100 KiB each chunk goes out in many rounds of sendfile and a wait for the socket to drain; -1 keeps socket.send.buffer.bytes.",
                 atLeast(-1));
         define(
                 MOVE_CHUNK_BYTES,
                 INT,
-                "1048576",
-                "Bytes per checksummed chunk of a partition move: the most a broken transfer or a bad checksum sends again.",
+                "4194304",
+                "Bytes per checksummed chunk of a partition move: the most a broken transfer or a bad checksum sends again. Each chunk costs a request, an answer and their bookkeeping on both brokers whatever its size; 4 MiB keeps that under a few hundred per GB.",
                 atLeast(4096));
         define(
                 MOVE_CHUNKS_IN_FLIGHT,
