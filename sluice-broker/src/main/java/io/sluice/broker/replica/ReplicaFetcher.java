@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * epoch, not the leader any more, storage error) waits {@code replica.fetch.backoff.ms} before it is fetched again;
  * a failed connection backs the whole fetcher off.
  *
+ * <p>A catch-up fetcher ({@link #catchUp}) is the short-lived exception: one partition a move has just installed,
+ * fetched on a connection of its own without a long poll until an answer brings nothing more (that fetch, at the
+ * leader's log end, is what lets the leader take it into the ISR), then handed to the shared fetcher; so the end of a
+ * move does not wait out another partition's long poll that the shared fetcher has in flight.
+ *
  * <p>Thread-safe: partitions are added and removed from any thread; removal waits until an answer being applied to
  * the partition is done, so a partition that changed role is never written by a stale fetch.
  */
@@ -38,6 +43,13 @@ final class ReplicaFetcher implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcher.class);
     /** Fetch v15: topic ids, diverging epochs and the replica id in ReplicaState. */
     static final short FETCH_VERSION = 15;
+    /** Bound on a catch-up fetcher's rounds: a partition written to all the time never gets an empty answer. */
+    static final int CATCH_UP_MAX_ROUNDS = 20;
+
+    /** Where a catch-up fetcher hands its partition when it is done (called on the catch-up fetcher's thread). */
+    interface CatchUpDone {
+        void caughtUp(ReplicaFetcher catchUp, Partition partition);
+    }
 
     /** A followed partition: the leader epoch it is fetched in, and when it may be fetched again after a failure. */
     private static final class Followed {
@@ -56,6 +68,10 @@ final class ReplicaFetcher implements Runnable {
     private final FollowerAppender appender;
     private final LongSupplier clock;
     private final ReplicationThrottling throttling;
+    private final int maxWaitMs;
+    /** Null for a shared fetcher; for a catch-up fetcher, where its partition goes when it is done. */
+    private final CatchUpDone catchUpDone;
+
     private final Map<Partition, Followed> partitions = new ConcurrentHashMap<>();
     private final ReentrantLock applying = new ReentrantLock();
     private final Condition changed = applying.newCondition();
@@ -75,7 +91,46 @@ final class ReplicaFetcher implements Runnable {
             LongSupplier clock,
             ReplicationThrottling throttling,
             ClientSecurity security) {
+        this(name, selfId, leaderAddress, config, appender, clock, throttling, security, config.fetchWaitMaxMs(), null);
+    }
+
+    /**
+     * A catch-up fetcher for {@code partition} in {@code leaderEpoch} (not started): Fetch answers at once, and
+     * {@code done} takes the partition after an answer that brought nothing, a failure, or
+     * {@value #CATCH_UP_MAX_ROUNDS} rounds.
+     */
+    static ReplicaFetcher catchUp(
+            String name,
+            int selfId,
+            InetSocketAddress leaderAddress,
+            ReplicaConfig config,
+            FollowerAppender appender,
+            LongSupplier clock,
+            ReplicationThrottling throttling,
+            ClientSecurity security,
+            Partition partition,
+            int leaderEpoch,
+            CatchUpDone done) {
+        ReplicaFetcher fetcher =
+                new ReplicaFetcher(name, selfId, leaderAddress, config, appender, clock, throttling, security, 0, done);
+        fetcher.add(partition, leaderEpoch);
+        return fetcher;
+    }
+
+    private ReplicaFetcher(
+            String name,
+            int selfId,
+            InetSocketAddress leaderAddress,
+            ReplicaConfig config,
+            FollowerAppender appender,
+            LongSupplier clock,
+            ReplicationThrottling throttling,
+            ClientSecurity security,
+            int maxWaitMs,
+            CatchUpDone catchUpDone) {
         this.name = name;
+        this.maxWaitMs = maxWaitMs;
+        this.catchUpDone = catchUpDone;
         this.throttling = throttling;
         this.selfId = selfId;
         this.leaderAddress = leaderAddress;
@@ -127,6 +182,10 @@ final class ReplicaFetcher implements Runnable {
 
     @Override
     public void run() {
+        if (catchUpDone != null) {
+            catchUp();
+            return;
+        }
         while (running) {
             try {
                 long additionsBefore = additions();
@@ -151,6 +210,46 @@ final class ReplicaFetcher implements Runnable {
         client.close();
     }
 
+    /** The catch-up loop: rounds until one appends nothing (or fails), then the partition goes to the shared fetcher. */
+    private void catchUp() {
+        try {
+            for (int round = 0; running && round < CATCH_UP_MAX_ROUNDS; round++) {
+                Partition partition = onlyPartition();
+                if (partition == null) {
+                    break;
+                }
+                long before = partition.log().logEndOffset();
+                if (!fetchOnce() || partition.log().logEndOffset() == before) {
+                    break;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.info(
+                    "{}: catching up from {} failed ({}); the shared fetcher goes on",
+                    name,
+                    leaderAddress,
+                    e.toString());
+        } finally {
+            client.close();
+        }
+        Partition partition = onlyPartition();
+        if (running && partition != null) {
+            catchUpDone.caughtUp(this, partition);
+        }
+    }
+
+    private Partition onlyPartition() {
+        for (Partition p : partitions.keySet()) {
+            return p;
+        }
+        return null;
+    }
+
+    /** Ends a catch-up fetcher without waiting for it (its thread may be waiting to hand its partition over). */
+    void stop() {
+        running = false;
+    }
+
     /** One Fetch round trip; false when no partition is ready to fetch. */
     private boolean fetchOnce() throws IOException {
         long now = clock.getAsLong();
@@ -159,7 +258,7 @@ final class ReplicaFetcher implements Runnable {
         FetchRequestData request = new FetchRequestData()
                 .setReplicaState(
                         new FetchRequestData.ReplicaState().setReplicaId(selfId).setReplicaEpoch(-1))
-                .setMaxWaitMs(config.fetchWaitMaxMs())
+                .setMaxWaitMs(maxWaitMs)
                 .setMinBytes(config.fetchMinBytes())
                 .setMaxBytes(config.fetchResponseMaxBytes())
                 .setSessionId(0)

@@ -19,6 +19,9 @@ import java.util.function.LongSupplier;
 public final class ReplicaFetcherManager implements AutoCloseable {
     private record FetcherKey(int leaderId, int index) {}
 
+    /** A partition being caught up by its own fetcher before it joins the shared one towards its leader. */
+    private record CatchingUp(ReplicaFetcher fetcher, int leaderId, InetSocketAddress leaderAddress, int leaderEpoch) {}
+
     private final int selfId;
     private final ReplicaConfig config;
     private final FollowerAppender appender = new FollowerAppender();
@@ -27,6 +30,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     private final ClientSecurity security;
     private final Map<FetcherKey, ReplicaFetcher> fetchers = new HashMap<>();
     private final Map<Partition, FetcherKey> assigned = new HashMap<>();
+    private final Map<Partition, CatchingUp> catchingUp = new HashMap<>();
     private boolean closed;
 
     public ReplicaFetcherManager(
@@ -73,8 +77,54 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         assigned.put(partition, key);
     }
 
+    /**
+     * {@link #follow}, for a partition whose log a move has just filled: it is first fetched by a fetcher of its own,
+     * without a long poll, until it has what the leader has (and the leader can take it into the ISR), and then by the
+     * shared fetcher. The shared fetcher may be in a long poll for other partitions on the same leader for up to
+     * {@code replica.fetch.wait.max.ms}, which would otherwise delay the end of the move by as much.
+     */
+    public synchronized void followCaughtUpFirst(
+            Partition partition, int leaderId, InetSocketAddress leaderAddress, int leaderEpoch) {
+        if (closed) {
+            return;
+        }
+        unfollow(partition);
+        ReplicaFetcher fetcher = ReplicaFetcher.catchUp(
+                "sluice-replica-catch-up-" + selfId + "-from-" + leaderId + "-" + partition,
+                selfId,
+                leaderAddress,
+                config,
+                appender,
+                clock,
+                throttling,
+                security,
+                partition,
+                leaderEpoch,
+                this::caughtUp);
+        catchingUp.put(partition, new CatchingUp(fetcher, leaderId, leaderAddress, leaderEpoch));
+        fetcher.start();
+    }
+
+    /** A catch-up fetcher is done: its partition goes to the shared fetcher, unless it was unfollowed meanwhile. */
+    private synchronized void caughtUp(ReplicaFetcher fetcher, Partition partition) {
+        CatchingUp current = catchingUp.get(partition);
+        if (current == null || current.fetcher() != fetcher) {
+            return;
+        }
+        catchingUp.remove(partition);
+        fetcher.remove(partition);
+        follow(partition, current.leaderId(), current.leaderAddress(), current.leaderEpoch());
+    }
+
     /** Stops fetching {@code partition}; returns once no fetched data is being applied to it. */
     public synchronized void unfollow(Partition partition) {
+        CatchingUp caught = catchingUp.remove(partition);
+        if (caught != null) {
+            // remove() waits for an answer being applied; stop() does not wait for the thread, which may be about
+            // to call caughtUp and block on this manager.
+            caught.fetcher().remove(partition);
+            caught.fetcher().stop();
+        }
         FetcherKey key = assigned.remove(partition);
         if (key == null) {
             return;
@@ -90,6 +140,10 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        for (CatchingUp caught : catchingUp.values()) {
+            caught.fetcher().stop();
+        }
+        catchingUp.clear();
         for (ReplicaFetcher fetcher : fetchers.values()) {
             fetcher.shutdown();
         }

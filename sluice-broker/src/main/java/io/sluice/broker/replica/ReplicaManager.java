@@ -161,7 +161,7 @@ public final class ReplicaManager implements AutoCloseable {
     private void followAfterMove(Partition partition) {
         PartitionState now = partition.assignment();
         if (now.hasReplica(selfId) && !now.isOffline() && now.leader() != selfId) {
-            followLeader(partition);
+            followLeader(partition, true);
             partition.notifyRoleChanged();
         }
     }
@@ -198,6 +198,11 @@ public final class ReplicaManager implements AutoCloseable {
     }
 
     private void followLeader(Partition partition) {
+        followLeader(partition, false);
+    }
+
+    /** @param justMoved its log was just filled by a move: catch it up on a connection of its own first */
+    private void followLeader(Partition partition, boolean justMoved) {
         int leader = partition.assignment().leader();
         InetSocketAddress address = addressOf(leader);
         if (address == null) {
@@ -208,7 +213,11 @@ public final class ReplicaManager implements AutoCloseable {
             fetchers.unfollow(partition);
             return;
         }
-        fetchers.follow(partition, leader, address, partition.leaderEpoch());
+        if (justMoved) {
+            fetchers.followCaughtUpFirst(partition, leader, address, partition.leaderEpoch());
+        } else {
+            fetchers.follow(partition, leader, address, partition.leaderEpoch());
+        }
         LOG.info(
                 "{}: following broker {} in epoch {} from log end {}",
                 partition,
