@@ -61,6 +61,8 @@ class ConsumerLagEndToEndTest {
     private static final long[] PRODUCED = {50, 30, 5};
 
     private static final long[] COMMITTED = {10, 5, 0};
+    private static final String LAG_SUM_SAMPLE =
+            "kafka_consumergroup_lag_sum{consumergroup=\"" + GROUP + "\",topic=\"" + TOPIC + "\"}";
 
     @TempDir
     static Path dataDir;
@@ -168,10 +170,13 @@ class ConsumerLagEndToEndTest {
             ObjectName committed = ConsumerLagMetrics.currentOffset(
                             GROUP, TOPIC, e.getKey().partition())
                     .objectName();
+            Poll.until(
+                    committed + " registered", SETTLE, () -> beans.isRegistered(committed), registered -> registered);
             assertEquals(
                     COMMITTED[e.getKey().partition()], ((Number) beans.getAttribute(committed, "Value")).longValue());
         }
         ObjectName sum = ConsumerLagMetrics.lagSum(GROUP, TOPIC).objectName();
+        Poll.until(sum + " registered", SETTLE, () -> beans.isRegistered(sum), registered -> registered);
         assertEquals(70L, ((Number) beans.getAttribute(sum, "Value")).longValue());
     }
 
@@ -181,21 +186,25 @@ class ConsumerLagEndToEndTest {
                 "lag gauges on /metrics",
                 SETTLE,
                 () -> get("/metrics").body(),
-                body -> body.contains("kafka_consumergroup_lag{"));
+                // the gauges are registered one by one: wait until every partition's and the sum's are there
+                body -> body.contains(LAG_SUM_SAMPLE)
+                        && expectedLag.keySet().stream()
+                                .allMatch(tp -> lagSample(tp, body).find()));
         for (Map.Entry<TopicPartition, Long> e : expectedLag.entrySet()) {
-            Matcher sample = Pattern.compile("(?m)^kafka_consumergroup_lag\\{consumergroup=\"" + GROUP
-                            + "\",partition=\"" + e.getKey().partition() + "\",topic=\"" + TOPIC + "\"} (\\S+)$")
-                    .matcher(scrape);
+            Matcher sample = lagSample(e.getKey(), scrape);
             assertTrue(sample.find(), "a lag sample for " + e.getKey() + " in\n" + scrape);
             assertEquals(
                     e.getValue().doubleValue(),
                     Double.parseDouble(sample.group(1)),
                     e.getKey().toString());
         }
-        assertTrue(
-                scrape.contains(
-                        "kafka_consumergroup_lag_sum{consumergroup=\"" + GROUP + "\",topic=\"" + TOPIC + "\"} 70.0"),
-                scrape);
+        assertTrue(scrape.contains(LAG_SUM_SAMPLE + " 70.0"), scrape);
+    }
+
+    private static Matcher lagSample(TopicPartition partition, String scrape) {
+        return Pattern.compile("(?m)^kafka_consumergroup_lag\\{consumergroup=\"" + GROUP + "\",partition=\""
+                        + partition.partition() + "\",topic=\"" + TOPIC + "\"} (\\S+)$")
+                .matcher(scrape);
     }
 
     @Test
