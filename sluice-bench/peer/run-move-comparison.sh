@@ -29,7 +29,11 @@
 # IN_SERVICE=1 runs every cluster as a broker in service before the measured partition exists (the same on every
 # system, nothing of it measured): topic `service` (1 partition, RF 1) filled with SERVICE_MB of the same records,
 # read end to end by a consumer (ConsumerPerformance), moved between the brokers SERVICE_MOVES times (each broker is
-# source and target) and read end to end again. The first move is then a first move of the 1 GB partition on brokers
+# source and target) and read end to end again; between the read and the moves, SERVICE_CHATTY_SECONDS of small
+# requests: topic `chatter` (2 partitions, RF 1, one on each broker) written by a fixed-rate producer
+# (SERVICE_CHATTY_RATE records/s of 100 B, acks=1, linger.ms=0: one produce request per record; MoveProbe steady) and
+# tailed by a consumer (ConsumerPerformance: a fetch answer per few records), as a broker in service sees from many
+# clients. The first move is then a first move of the 1 GB partition on brokers
 # that have served producers, consumers and moves before (their JIT compilers have seen those paths), not a fresh JVM's.
 # COLD=1 drops the source's partition files from the page cache (POSIX_FADV_DONTNEED through `dd iflag=nocache
 # count=0`, after syncfs) before the floor and before every move, so each move reads its source from the disk, as a
@@ -46,7 +50,7 @@
 # Environment (defaults in brackets):
 #   SIZE_MB [1024] RECORD_SIZES [100,1000] COMPRESSION [zstd] SEGMENT_MB [128] ROUNDS [2]
 #   WARM_MOVES [1] ORDER [kafka-first|sluice-first] POLL_MS [100] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]
-#   IN_SERVICE [0] SERVICE_MB [256] SERVICE_MOVES [4]
+#   IN_SERVICE [0] SERVICE_MB [256] SERVICE_MOVES [4] SERVICE_CHATTY_SECONDS [20] SERVICE_CHATTY_RATE [2000]
 #   FLOOR [1] FLOOR_WRITES [direct|buffered] COLD [0] PRODUCE_DURING [0] STEADY_RATE [1000] STEADY_RECORD_SIZE [100] STEADY_SECONDS [30]
 #   SLUICE_FILE_PATH_OVERRIDES [unset: no sluice-file row] SESSION_TIMEOUT_MS [10000] BROKER_HEAP [1g]
 #   COORD_HEAP [512m] READY_TIMEOUT [180 s] KEEP_DATA [0]
@@ -66,7 +70,7 @@ for s in ${ONLY//,/ }; do
   case "$s" in kafka|sluice|sluice-file) ;; *) echo "--only lists kafka, sluice, sluice-file; got '$s'" >&2; exit 2 ;; esac
 done
 
-SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES IN_SERVICE SERVICE_MB SERVICE_MOVES ORDER POLL_MS
+SETTINGS=(SIZE_MB RECORD_SIZES COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES IN_SERVICE SERVICE_MB SERVICE_MOVES SERVICE_CHATTY_SECONDS SERVICE_CHATTY_RATE ORDER POLL_MS
   MOVE_TIMEOUT FILL_TIMEOUT FLOOR
   FLOOR_WRITES COLD PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS SLUICE_FILE_PATH_OVERRIDES SESSION_TIMEOUT_MS
   BROKER_HEAP COORD_HEAP READY_TIMEOUT KEEP_DATA)
@@ -95,8 +99,11 @@ COLD="${COLD:-0}"
 IN_SERVICE="${IN_SERVICE:-0}"
 SERVICE_MB="${SERVICE_MB:-256}"
 SERVICE_MOVES="${SERVICE_MOVES:-4}"
+SERVICE_CHATTY_SECONDS="${SERVICE_CHATTY_SECONDS:-20}"
+SERVICE_CHATTY_RATE="${SERVICE_CHATTY_RATE:-2000}"
 [[ "$IN_SERVICE" == 0 || "$IN_SERVICE" == 1 ]] || { echo "IN_SERVICE is 0 or 1, got '$IN_SERVICE'" >&2; exit 2; }
 [[ "$SERVICE_MB" =~ ^[1-9][0-9]*$ && "$SERVICE_MOVES" =~ ^[0-9]+$ ]] || { echo "SERVICE_MB and SERVICE_MOVES are whole numbers" >&2; exit 2; }
+[[ "$SERVICE_CHATTY_SECONDS" =~ ^[0-9]+$ && "$SERVICE_CHATTY_RATE" =~ ^[1-9][0-9]*$ ]] || { echo "SERVICE_CHATTY_SECONDS and SERVICE_CHATTY_RATE are whole numbers" >&2; exit 2; }
 [[ "$FLOOR_WRITES" == direct || "$FLOOR_WRITES" == buffered ]] || { echo "FLOOR_WRITES is direct or buffered, got '$FLOOR_WRITES'" >&2; exit 2; }
 PRODUCE_DURING="${PRODUCE_DURING:-0}"
 STEADY_RATE="${STEADY_RATE:-1000}"
@@ -339,6 +346,28 @@ consume_all() { # system round topic records label
   log "$1 ${RS} B round $2: $5: read $4 records ($(awk -F', *' '{ print $3 }' <<<"$row") MB)"
 }
 
+# SERVICE_CHATTY_SECONDS of one produce request per record on topic `chatter`, tailed by a consumer.
+chatty_step() { # system round
+  local sys="$1" round="$2" n=$(( SERVICE_CHATTY_SECONDS * SERVICE_CHATTY_RATE )) res reader out
+  (( SERVICE_CHATTY_SECONDS > 0 )) || return 0
+  create_rf1 "$sys" "$round" chatter 2 || return 1
+  out="$RUN_DIR/$sys-$RS-r$round-service-chatter-read.out"
+  start_jvm "$out" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*" org.apache.kafka.tools.ConsumerPerformance \
+    --bootstrap-server "$BOOTSTRAP" --topic chatter --messages "$n" --timeout 60000 --group "chatter-$$"
+  reader="$LAST_PID"
+  log "$sys ${RS} B round $round: in service: ${SERVICE_CHATTY_RATE} produce requests/s on chatter for ${SERVICE_CHATTY_SECONDS}s, tailed"
+  res="$(probe "$RUN_DIR/$sys-$RS-r$round-service-chatter.out" $((SERVICE_CHATTY_SECONDS + 120)) steady "$BOOTSTRAP" \
+    chatter "$SERVICE_CHATTY_RATE" 100 $((SERVICE_CHATTY_SECONDS * 1000)) 0 "$RUN_DIR/stop-unused" "$RUN_DIR/window-unused")"
+  log "$sys ${RS} B round $round: in service: chatter: ${res#RESULT }"
+  for _ in $(seq 1 30); do kill -0 "$reader" 2>/dev/null || break; sleep 0.1; done # it may wait for the last few
+  kill "$reader" 2>/dev/null || true
+  wait "$reader" 2>/dev/null || true
+  [[ "$(field "$res" count)" =~ ^[1-9][0-9]*$ && "$(field "$res" errors)" == 0 ]] || {
+    record_at "$sys" "$round" error_service "chatter: ${res#RESULT }"
+    return 1
+  }
+}
+
 service_phase() { # system round
   local sys="$1" round="$2" from to n i res out t0 summary
   t0="$(date +%s%N)"
@@ -353,6 +382,7 @@ service_phase() { # system round
   summary="$(grep -E '^[0-9]+ records sent, .* 99\.9th' "$out" | tail -n 1 || true)"
   [[ -n "$summary" ]] || { record_at "$sys" "$round" error_service "service producer: $(tail -n 1 "$out" | cut -c1-200)"; return 1; }
   consume_all "$sys" "$round" service "$n" service-read-1 || return 1
+  chatty_step "$sys" "$round" || return 1
   for i in $(seq 1 "$SERVICE_MOVES"); do
     out="$RUN_DIR/$sys-$RS-r$round-service-move-$i.out"
     res="$(probe "$out" $((MOVE_TIMEOUT + 120)) move "$BOOTSTRAP" service 0 "$to" $((MOVE_TIMEOUT * 1000)) "$POLL_MS" \
@@ -433,6 +463,6 @@ CPU_MODEL="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed
 NPROC="$(nproc)"; JAVA_VERSION="$("$JAVA" -version 2>&1 | head -n 1)"; KERNEL="$(uname -r)"
 SYSTEMS_RUN="${SYSTEMS[*]}"
 export RESULTS STAMP WORK_DIR STARTED_AT LOAD_BEFORE LOAD_AFTER COMMAND CPU_MODEL KAFKA_VERSION SIZE_MB RECORD_SIZES \
-  COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES IN_SERVICE SERVICE_MB SERVICE_MOVES ORDER POLL_MS FLOOR FLOOR_WRITES COLD PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
+  COMPRESSION SEGMENT_MB ROUNDS WARM_MOVES IN_SERVICE SERVICE_MB SERVICE_MOVES SERVICE_CHATTY_SECONDS SERVICE_CHATTY_RATE ORDER POLL_MS FLOOR FLOOR_WRITES COLD PRODUCE_DURING STEADY_RATE STEADY_RECORD_SIZE STEADY_SECONDS \
   SLUICE_FILE_PATH_OVERRIDES BROKER_HEAP COORD_HEAP KEEP_DIR NPROC JAVA_VERSION KERNEL SYSTEMS_RUN GIT_HEAD
 python3 "$SCRIPT_DIR/move-report.py"
