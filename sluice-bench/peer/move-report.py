@@ -115,10 +115,13 @@ P("")
 if e.get("IN_SERVICE") == "1":
     P("**Brokers in service (IN_SERVICE=1):** before the measured partition existed, every cluster (both systems "
       "alike, nothing of it measured) served topic `service`: %s MB of the same records produced, read end to end by "
-      "ConsumerPerformance, moved between the two brokers %s times (each broker source and target) and read again. "
+      "ConsumerPerformance, moved between the two brokers %s times (each broker source and target) and read again; "
+      "and, before those moves, %s s of one produce request per record (%s records/s of 100 B, acks=1) on topic "
+      "`chatter` (a partition on each broker) tailed by a consumer. "
       "The first move below is the first move of this partition on brokers that have served producers, consumers and "
       "moves, as brokers in service have; their JIT compilers have seen those paths." % (
-          e.get("SERVICE_MB"), e.get("SERVICE_MOVES")))
+          e.get("SERVICE_MB"), e.get("SERVICE_MOVES"), e.get("SERVICE_CHATTY_SECONDS", "0"),
+          e.get("SERVICE_CHATTY_RATE", "-")))
     P("")
 if has_floor:
     P("Floor: MoveFloor.java on the source broker's segment files of each system run (brokers idle): one loopback "
@@ -250,7 +253,7 @@ doc = {"started_at": e["STARTED_AT"], "command": e["COMMAND"], "git_head": e["GI
                    "java": e["JAVA_VERSION"], "load_before": e["LOAD_BEFORE"], "load_after": e["LOAD_AFTER"]},
        "settings": {k: e.get(k) for k in ("KAFKA_VERSION", "SIZE_MB", "RECORD_SIZES", "COMPRESSION", "SEGMENT_MB", "ROUNDS",
                                       "ORDER", "POLL_MS", "FLOOR", "PRODUCE_DURING", "STEADY_RATE",
-                                      "IN_SERVICE", "SERVICE_MB", "SERVICE_MOVES",
+                                      "IN_SERVICE", "SERVICE_MB", "SERVICE_MOVES", "SERVICE_CHATTY_SECONDS", "SERVICE_CHATTY_RATE",
                                       "STEADY_RECORD_SIZE", "STEADY_SECONDS", "SLUICE_FILE_PATH_OVERRIDES",
                                       "BROKER_HEAP", "COORD_HEAP", "SYSTEMS_RUN")},
        "medians": summary, "ratios": medians, "rows": rows}
