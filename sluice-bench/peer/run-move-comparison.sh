@@ -351,13 +351,14 @@ chatty_step() { # system round
   local sys="$1" round="$2" n=$(( SERVICE_CHATTY_SECONDS * SERVICE_CHATTY_RATE )) res reader out
   (( SERVICE_CHATTY_SECONDS > 0 )) || return 0
   create_rf1 "$sys" "$round" chatter 2 || return 1
+  rm -f "$RUN_DIR/chatter-stop" "$RUN_DIR/chatter-window" # neither is written: every record counts, none stops it
   out="$RUN_DIR/$sys-$RS-r$round-service-chatter-read.out"
   start_jvm "$out" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*" org.apache.kafka.tools.ConsumerPerformance \
     --bootstrap-server "$BOOTSTRAP" --topic chatter --messages "$n" --timeout 60000 --group "chatter-$$"
   reader="$LAST_PID"
   log "$sys ${RS} B round $round: in service: ${SERVICE_CHATTY_RATE} produce requests/s on chatter for ${SERVICE_CHATTY_SECONDS}s, tailed"
   res="$(probe "$RUN_DIR/$sys-$RS-r$round-service-chatter.out" $((SERVICE_CHATTY_SECONDS + 120)) steady "$BOOTSTRAP" \
-    chatter "$SERVICE_CHATTY_RATE" 100 $((SERVICE_CHATTY_SECONDS * 1000)) 0 "$RUN_DIR/stop-unused" "$RUN_DIR/window-unused")"
+    chatter "$SERVICE_CHATTY_RATE" 100 $((SERVICE_CHATTY_SECONDS * 1000)) 0 "$RUN_DIR/chatter-stop" "$RUN_DIR/chatter-window")"
   log "$sys ${RS} B round $round: in service: chatter: ${res#RESULT }"
   for _ in $(seq 1 30); do kill -0 "$reader" 2>/dev/null || break; sleep 0.1; done # it may wait for the last few
   kill "$reader" 2>/dev/null || true
