@@ -2,7 +2,6 @@ package io.sluice.broker.replica;
 
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.interbroker.BrokerClient;
-import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.topic.Partition;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -82,16 +81,9 @@ final class ReplicaFetcher implements Runnable {
     private volatile boolean running = true;
     private Thread thread;
 
-    ReplicaFetcher(
-            String name,
-            int selfId,
-            InetSocketAddress leaderAddress,
-            ReplicaConfig config,
-            FollowerAppender appender,
-            LongSupplier clock,
-            ReplicationThrottling throttling,
-            ClientSecurity security) {
-        this(name, selfId, leaderAddress, config, appender, clock, throttling, security, config.fetchWaitMaxMs(), null);
+    /** A shared fetcher towards the leader at {@code leaderAddress} (not started). */
+    ReplicaFetcher(String name, InetSocketAddress leaderAddress, FetcherSetup setup) {
+        this(name, leaderAddress, setup, setup.config().fetchWaitMaxMs(), null);
     }
 
     /**
@@ -101,47 +93,32 @@ final class ReplicaFetcher implements Runnable {
      */
     static ReplicaFetcher catchUp(
             String name,
-            int selfId,
             InetSocketAddress leaderAddress,
-            ReplicaConfig config,
-            FollowerAppender appender,
-            LongSupplier clock,
-            ReplicationThrottling throttling,
-            ClientSecurity security,
+            FetcherSetup setup,
             Partition partition,
             int leaderEpoch,
             CatchUpDone done) {
-        ReplicaFetcher fetcher =
-                new ReplicaFetcher(name, selfId, leaderAddress, config, appender, clock, throttling, security, 0, done);
+        ReplicaFetcher fetcher = new ReplicaFetcher(name, leaderAddress, setup, 0, done);
         fetcher.add(partition, leaderEpoch);
         return fetcher;
     }
 
     private ReplicaFetcher(
-            String name,
-            int selfId,
-            InetSocketAddress leaderAddress,
-            ReplicaConfig config,
-            FollowerAppender appender,
-            LongSupplier clock,
-            ReplicationThrottling throttling,
-            ClientSecurity security,
-            int maxWaitMs,
-            CatchUpDone catchUpDone) {
+            String name, InetSocketAddress leaderAddress, FetcherSetup setup, int maxWaitMs, CatchUpDone catchUpDone) {
         this.name = name;
         this.maxWaitMs = maxWaitMs;
         this.catchUpDone = catchUpDone;
-        this.throttling = throttling;
-        this.selfId = selfId;
+        this.throttling = setup.throttling();
+        this.selfId = setup.selfId();
         this.leaderAddress = leaderAddress;
-        this.config = config;
-        this.appender = appender;
-        this.clock = clock;
+        this.config = setup.config();
+        this.appender = setup.appender();
+        this.clock = setup.clock();
         this.client = new BrokerClient(
                 name,
                 config.fetchResponseMaxBytes() + config.fetchMaxBytes() + 64 * 1024,
                 config.socketTimeoutMs(),
-                security);
+                setup.security());
     }
 
     void start() {

@@ -24,10 +24,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
 
     private final int selfId;
     private final ReplicaConfig config;
-    private final FollowerAppender appender = new FollowerAppender();
-    private final LongSupplier clock;
-    private final ReplicationThrottling throttling;
-    private final ClientSecurity security;
+    private final FetcherSetup setup;
     private final Map<FetcherKey, ReplicaFetcher> fetchers = new HashMap<>();
     private final Map<Partition, FetcherKey> assigned = new HashMap<>();
     private final Map<Partition, CatchingUp> catchingUp = new HashMap<>();
@@ -40,10 +37,8 @@ public final class ReplicaFetcherManager implements AutoCloseable {
             ReplicationThrottling throttling,
             ClientSecurity security) {
         this.selfId = selfId;
-        this.throttling = throttling;
-        this.security = security;
         this.config = config;
-        this.clock = clock;
+        this.setup = new FetcherSetup(selfId, config, new FollowerAppender(), clock, throttling, security);
     }
 
     /** Fetches {@code partition} from broker {@code leaderId} at {@code leaderAddress} in {@code leaderEpoch}. */
@@ -59,14 +54,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         ReplicaFetcher fetcher = fetchers.get(key);
         if (fetcher == null) {
             fetcher = new ReplicaFetcher(
-                    "sluice-replica-fetcher-" + selfId + "-from-" + leaderId + "-" + key.index(),
-                    selfId,
-                    leaderAddress,
-                    config,
-                    appender,
-                    clock,
-                    throttling,
-                    security);
+                    "sluice-replica-fetcher-" + selfId + "-from-" + leaderId + "-" + key.index(), leaderAddress, setup);
             fetchers.put(key, fetcher);
             fetcher.add(partition, leaderEpoch);
             fetcher.start();
@@ -91,13 +79,8 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         unfollow(partition);
         ReplicaFetcher fetcher = ReplicaFetcher.catchUp(
                 "sluice-replica-catch-up-" + selfId + "-from-" + leaderId + "-" + partition,
-                selfId,
                 leaderAddress,
-                config,
-                appender,
-                clock,
-                throttling,
-                security,
+                setup,
                 partition,
                 leaderEpoch,
                 this::caughtUp);
