@@ -5,9 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,26 +19,15 @@ import org.slf4j.LoggerFactory;
 final class StagedFileFlusher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StagedFileFlusher.class);
 
-    /** Bound on waiting for a running force at close: an fsync of one segment. */
-    private static final long CLOSE_WAIT_MS = 30_000;
-
-    private final String name;
-    private ExecutorService thread;
+    private final TransferWorker thread;
     private final List<CompletableFuture<Void>> forces = new ArrayList<>();
 
     StagedFileFlusher(String name) {
-        this.name = name;
+        this.thread = new TransferWorker("sluice-move-flush-" + name, "a force of " + name + " staging");
     }
 
     /** Starts forcing {@code file}, which takes no more writes. */
     void force(StagedFile file) {
-        if (thread == null) {
-            thread = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "sluice-move-flush-" + name);
-                t.setDaemon(true);
-                return t;
-            });
-        }
         forces.add(CompletableFuture.runAsync(
                 () -> {
                     try {
@@ -50,7 +36,7 @@ final class StagedFileFlusher implements AutoCloseable {
                         LOG.debug("early force of {} failed; the install forces it", file.path(), e);
                     }
                 },
-                thread));
+                thread.executor()));
     }
 
     /** Waits for every force started (each succeeded or was logged). */
@@ -68,20 +54,10 @@ final class StagedFileFlusher implements AutoCloseable {
 
     /**
      * Stops the thread and waits for the forces already started (a force writes the segment's index files into
-     * staging, which a failed or cancelled transfer deletes next), at most {@link #CLOSE_WAIT_MS}.
+     * staging, which a failed or cancelled transfer deletes next), at most 30 s.
      */
     @Override
     public void close() {
-        if (thread == null) {
-            return;
-        }
-        thread.shutdown();
-        try {
-            if (!thread.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS)) {
-                LOG.warn("a force of {} staging still runs after {} ms", name, CLOSE_WAIT_MS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.close();
     }
 }

@@ -4,12 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The write side of one transfer: a ring of block-aligned direct buffers that received payload is read into, and one
@@ -22,27 +17,22 @@ import org.slf4j.LoggerFactory;
  * <p>Not thread-safe; called by the transfer thread only (the writes run on one daemon thread of its own).
  */
 final class StagedWrites implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(StagedWrites.class);
-
     /** Bytes per buffer, and per write: O_DIRECT writes of 1 MiB run at the disk's speed, 256 KiB ones far below it. */
     static final int BUFFER_BYTES = 1 << 20;
     /** The buffers start on this boundary, so whole runs can be written with O_DIRECT. */
     static final int ALIGNMENT = 4096;
     /** Buffers in the ring: one being received while the others are written. */
     private static final int BUFFERS = 3;
-    /** Bound on waiting for a running write at close. */
-    private static final long CLOSE_WAIT_MS = 30_000;
 
-    private final String name;
     private final ByteBuffer[] buffers = new ByteBuffer[BUFFERS];
     private final Future<?>[] writes = new Future<?>[BUFFERS];
-    private ExecutorService thread;
+    private final TransferWorker thread;
     private int next;
     /** The first write that failed; set by the write thread. */
     private volatile IOException failure;
 
     StagedWrites(String name) {
-        this.name = name;
+        this.thread = new TransferWorker("sluice-move-write-" + name, "a staged write of " + name);
     }
 
     /** The next buffer to receive into, empty; waits for the write it last carried. */
@@ -67,14 +57,7 @@ final class StagedWrites implements AutoCloseable {
         if (buffer != buffers[next]) {
             throw new IllegalStateException("write of a buffer that is not the one taken last");
         }
-        if (thread == null) {
-            thread = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "sluice-move-write-" + name);
-                t.setDaemon(true);
-                return t;
-            });
-        }
-        Future<?> write = thread.submit(() -> {
+        Future<?> write = thread.executor().submit(() -> {
             try {
                 file.write(buffer, position);
             } catch (IOException e) {
@@ -108,19 +91,9 @@ final class StagedWrites implements AutoCloseable {
         }
     }
 
-    /** Stops the thread after the writes already submitted, waiting for them at most {@link #CLOSE_WAIT_MS}. */
+    /** Stops the thread after the writes already submitted, waiting for them at most 30 s. */
     @Override
     public void close() {
-        if (thread == null) {
-            return;
-        }
-        thread.shutdown();
-        try {
-            if (!thread.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS)) {
-                LOG.warn("a staged write of {} still runs after {} ms", name, CLOSE_WAIT_MS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.close();
     }
 }
