@@ -9,9 +9,7 @@ import io.sluice.broker.cluster.ControllerForwarder;
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.config.DynamicBrokerConfig;
-import io.sluice.broker.config.ForwardingConfig;
 import io.sluice.broker.config.Listener;
-import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.config.ReplicaConfig;
 import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.group.GroupCoordinator;
@@ -25,9 +23,6 @@ import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.metrics.LogCleanerMetrics;
 import io.sluice.broker.metrics.NetworkIdleMetrics;
 import io.sluice.broker.move.MoveFrameDescriptor;
-import io.sluice.broker.move.MoveSource;
-import io.sluice.broker.move.MoveSourceLogs;
-import io.sluice.broker.move.MoveTargets;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.broker.network.NetworkServer;
@@ -35,10 +30,7 @@ import io.sluice.broker.produce.ProducerIdManager;
 import io.sluice.broker.produce.ValidatorPool;
 import io.sluice.broker.quota.ClientQuotas;
 import io.sluice.broker.quota.QuotaMetrics;
-import io.sluice.broker.reassign.ReassignmentRoomCheck;
 import io.sluice.broker.replica.ControlledShutdown;
-import io.sluice.broker.replica.ReplicaManager;
-import io.sluice.broker.replica.ReplicationThrottling;
 import io.sluice.broker.security.AlterUserScramCredentialsHandler;
 import io.sluice.broker.security.ClientSecurity;
 import io.sluice.broker.security.DescribeUserScramCredentialsHandler;
@@ -48,7 +40,6 @@ import io.sluice.broker.security.ScramCredentialStore;
 import io.sluice.broker.security.acl.AclApis;
 import io.sluice.broker.security.acl.AclAuthorizer;
 import io.sluice.broker.topic.OffsetsTopic;
-import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
 import io.sluice.cluster.identity.BrokerIdentity;
 import io.sluice.cluster.node.ClusterNode;
@@ -104,10 +95,7 @@ public final class SluiceBroker implements AutoCloseable {
     private final ClusterMembership cluster;
     private final ControllerForwarder forwarder;
     private final RecoveryReport recovery;
-    private final ReplicaManager replicas;
-    private final ControllerChannel controllerChannel;
-    private final ReassignmentRoomCheck roomCheck;
-    private final MoveSource moveSource;
+    private final ReplicationParts replication;
     private final BrokerMetrics metrics;
     private final BrokerStatus status;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -123,18 +111,12 @@ public final class SluiceBroker implements AutoCloseable {
             ClusterMembership cluster,
             ControllerForwarder forwarder,
             RecoveryReport recovery,
-            ReplicaManager replicas,
-            ControllerChannel controllerChannel,
-            ReassignmentRoomCheck roomCheck,
-            MoveSource moveSource,
+            ReplicationParts replication,
             BrokerMetrics metrics,
             BrokerStatus status) {
-        this.moveSource = moveSource;
+        this.replication = replication;
         this.metrics = metrics;
         this.status = status;
-        this.replicas = replicas;
-        this.roomCheck = roomCheck;
-        this.controllerChannel = controllerChannel;
         this.forwarder = forwarder;
         this.config = config;
         this.logs = logs;
@@ -198,48 +180,19 @@ public final class SluiceBroker implements AutoCloseable {
                     ClientSecurity.kafkaClientProperties(config),
                     config.controllerForwardRequestTimeoutMs());
             started.add(forwarder::close);
-            ReplicaConfig replicaConfig = ReplicaConfig.of(config);
             ClusterMembership joined = membership;
             Supplier<ClusterNode> node = joined::node;
-            ControllerChannel controllerChannel = new ControllerChannel(
-                    config.brokerId(),
-                    () -> controllerAddress(joined.node()),
-                    replicaConfig.socketTimeoutMs(),
-                    ClientSecurity.interBroker(config),
-                    ForwardingConfig.of(config));
-            started.add(controllerChannel::close);
-            ScheduledThreadPoolExecutor replicationTimer = BrokerSchedulers.daemon("sluice-replication");
-            started.add(replicationTimer::shutdownNow);
-            ReplicationThrottling throttling =
-                    new ReplicationThrottling(config.brokerId(), topics.replicationThrottles());
-            MoveTargets moveTargets = new MoveTargets(
-                    config.brokerId(),
-                    MoveConfig.of(config),
-                    throttling::moveReceiveLimiter,
-                    ClientSecurity.interBroker(config));
-            ReplicaManager replicas = new ReplicaManager(
-                    config.brokerId(),
-                    replicaConfig,
-                    logs,
-                    () -> joined.node() == null
-                            ? ClusterState.EMPTY
-                            : joined.node().current(),
-                    topics::hostedPartitions,
-                    controllerChannel,
-                    replicationTimer,
-                    System::currentTimeMillis,
-                    moveTargets,
-                    throttling);
-            started.add(replicas::close);
+            // The controller channel, replica manager, moves and their throttles; the broker's periodic tasks share its
+            // timer.
+            ReplicationParts replication = ReplicationParts.start(config, logs, topics, node, started);
+            ControllerChannel controllerChannel = replication.controllerChannel();
+            ScheduledThreadPoolExecutor replicationTimer = replication.timer();
             AclAuthorizer authorizer = AclAuthorizer.of(
                     config,
                     () -> joined.node() == null
                             ? ClusterState.EMPTY
                             : joined.node().current());
             AuthorizedOperations authorized = new AuthorizedOperations();
-            ReassignmentRoomCheck roomCheck = new ReassignmentRoomCheck(
-                    config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
-            started.add(roomCheck::close);
             Supplier<Map<String, Map<String, String>>> quotaConfigs = () ->
                     (joined.node() == null ? ClusterState.EMPTY : joined.node().current()).clientQuotaConfigs();
             ClientQuotas quotas = new ClientQuotas(
@@ -265,27 +218,14 @@ public final class SluiceBroker implements AutoCloseable {
                             timer,
                             validators,
                             metrics,
-                            replicas,
+                            replication.replicas(),
                             quotas,
                             quotaConfigs,
-                            roomCheck,
-                            moveTargets,
+                            replication.roomCheck(),
+                            replication.moveTargets(),
                             producerIds)
                     .registerOn(registry);
-            MoveSource moveSource = new MoveSource(
-                    (topic, index) -> {
-                        Partition hosted = topics.hostedPartition(topic, index);
-                        return hosted == null
-                                ? null
-                                : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
-                    },
-                    MoveConfig.of(config),
-                    throttling::moveSendLimiter,
-                    System::currentTimeMillis);
-            started.add(moveSource::close);
-            registry.registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(moveSource));
-            BrokerSchedulers.repeat(
-                    replicationTimer, "expiring abandoned moves", moveSource::expireAbandoned, 1, TimeUnit.SECONDS);
+            registry.registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(replication.moveSource()));
             BrokerSchedulers.repeat(
                     replicationTimer, "expiring idle quota sensors", quotas::expireIdle, 1, TimeUnit.MINUTES);
             SaslApis.register(registry);
@@ -347,7 +287,7 @@ public final class SluiceBroker implements AutoCloseable {
             String host = advertised.values().iterator().next().host();
             int port = advertised.values().iterator().next().port();
             BrokerStatus status = BrokerStatus.start(
-                    config, metrics, membership, groups, topics, moveTargets, replicationTimer, host);
+                    config, metrics, membership, groups, topics, replication.moveTargets(), replicationTimer, host);
             started.add(status::close);
             membership.advertise(advertised);
             // Requests arriving while the broker joins and recovers get retriable errors, not a dropped connection.
@@ -357,21 +297,12 @@ public final class SluiceBroker implements AutoCloseable {
             if (logs.cleaner() != null) {
                 LogCleanerMetrics.register(metrics.registry(), logs::cleaner, logs.logDirs());
             }
-            topics.startup(membership.node(), replicas, recovery);
+            topics.startup(membership.node(), replication.replicas(), recovery);
             groups.startup();
             topics.addDeletionListener(groups::onTopicDeleted);
             topics.addDeletionListener(metrics.topics()::removeTopic);
             BrokerGauges gauges = metrics.startGauges(topics::hostedPartitions, joined::node);
-            replicas.listenForIsrChanges(gauges);
-            // KIP-352: reassignment traffic (all topics only, as Kafka keeps it) and the reassigning partitions led
-            // here
-            throttling
-                    .reassignmentTraffic()
-                    .listen(
-                            metrics.topics().allTopicsMeter("ReassignmentBytesInPerSec", "bytes")::mark,
-                            metrics.topics().allTopicsMeter("ReassignmentBytesOutPerSec", "bytes")::mark);
-            metrics.registry()
-                    .gauge(BrokerGauges.replicaManager("ReassigningPartitions"), replicas::reassigningPartitionsLed);
+            replication.registerMetrics(metrics, gauges);
             BrokerSchedulers.repeat(
                     replicationTimer,
                     "syncing the log gauges",
@@ -399,10 +330,7 @@ public final class SluiceBroker implements AutoCloseable {
                     membership,
                     forwarder,
                     recovery,
-                    replicas,
-                    controllerChannel,
-                    roomCheck,
-                    moveSource,
+                    replication,
                     metrics,
                     status);
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -473,16 +401,13 @@ public final class SluiceBroker implements AutoCloseable {
                 new ControlledShutdown(
                                 config.brokerId(),
                                 ReplicaConfig.of(config),
-                                controllerChannel,
+                                replication.controllerChannel(),
                                 cluster::isZooKeeperConnected)
                         .run();
             }
             status.close();
             server.close();
-            moveSource.close();
-            replicas.close();
-            controllerChannel.close();
-            roomCheck.close();
+            replication.close();
             forwarder.close();
             // Without ZooKeeper every step of leaving would only retry: give it a moment, then go.
             leaveClusterWithin(cluster.isZooKeeperConnected() ? LEAVE_CLUSTER_BOUND : LEAVE_WITHOUT_ZOOKEEPER_BOUND);
@@ -517,15 +442,6 @@ public final class SluiceBroker implements AutoCloseable {
                     config.brokerId(),
                     bound);
         }
-    }
-
-    /** Where the controller is, from the node's newest state; null while none is known. */
-    private static InetSocketAddress controllerAddress(ClusterNode node) {
-        if (node == null) {
-            return null;
-        }
-        int id = node.controllerId();
-        return id < 0 ? null : ReplicaManager.addressOf(node.current(), id);
     }
 
     private static void closeQuietly(GroupCoordinator groups) {
