@@ -63,26 +63,28 @@ record ReplicationParts(
             Supplier<ClusterNode> node,
             StartedParts started) {
         ReplicaConfig replicaConfig = ReplicaConfig.of(config);
+        MoveConfig moveConfig = MoveConfig.of(config);
+        ClientSecurity interBroker = ClientSecurity.interBroker(config);
         ControllerChannel controllerChannel = new ControllerChannel(
                 config.brokerId(),
                 () -> controllerAddress(node.get()),
                 replicaConfig.socketTimeoutMs(),
-                ClientSecurity.interBroker(config),
+                interBroker,
                 ForwardingConfig.of(config));
         started.add(controllerChannel::close);
         ScheduledThreadPoolExecutor timer = BrokerSchedulers.daemon("sluice-replication");
         started.add(timer::shutdownNow);
         ReplicationThrottling throttling = new ReplicationThrottling(config.brokerId(), topics.replicationThrottles());
-        MoveTargets moveTargets = new MoveTargets(
-                config.brokerId(),
-                MoveConfig.of(config),
-                throttling::moveReceiveLimiter,
-                ClientSecurity.interBroker(config));
+        MoveTargets moveTargets =
+                new MoveTargets(config.brokerId(), moveConfig, throttling::moveReceiveLimiter, interBroker);
         ReplicaManager replicas = new ReplicaManager(
                 config.brokerId(),
                 replicaConfig,
                 logs,
-                () -> node.get() == null ? ClusterState.EMPTY : node.get().current(),
+                () -> {
+                    ClusterNode joined = node.get();
+                    return joined == null ? ClusterState.EMPTY : joined.current();
+                },
                 topics::hostedPartitions,
                 controllerChannel,
                 timer,
@@ -90,8 +92,8 @@ record ReplicationParts(
                 moveTargets,
                 throttling);
         started.add(replicas::close);
-        ReassignmentRoomCheck roomCheck = new ReassignmentRoomCheck(
-                config.brokerId(), MoveConfig.of(config).freeSpaceMarginBytes());
+        ReassignmentRoomCheck roomCheck =
+                new ReassignmentRoomCheck(config.brokerId(), moveConfig.freeSpaceMarginBytes());
         started.add(roomCheck::close);
         MoveSource moveSource = new MoveSource(
                 (topic, index) -> {
@@ -100,7 +102,7 @@ record ReplicationParts(
                             ? null
                             : new MoveSourceLogs.Hosted(hosted.log(), hosted.leaderEpoch(), hosted.highWatermark());
                 },
-                MoveConfig.of(config),
+                moveConfig,
                 throttling::moveSendLimiter,
                 System::currentTimeMillis);
         started.add(moveSource::close);
