@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creating and deleting topics for {@link TopicManager}: Kafka's checks of a CreateTopics or DeleteTopics request
- * against the newest applied view and the broker defaults, the change sent to the controller, and the wait until this
+ * against the newest applied view (the replication factor against the live brokers of the node's newest state, as
+ * Metadata lists them) and the broker defaults, the change sent to the controller, and the wait until this
  * broker has applied its outcome (bounded by {@code sluice.controller.wait.ms}).
  *
  * <p>Thread-safe (stateless past construction); a call blocks its thread until the controller answers and the state
@@ -53,7 +54,10 @@ final class TopicChanges {
             }
         }
         boolean internal = OffsetsTopic.isInternal(name);
-        int live = current.state().brokers().size();
+        // The live brokers of the node's newest state, the ones Metadata and DescribeCluster list
+        // (ClusterMembership.liveBrokers): the applied view above lags that state while this broker applies it, and a
+        // client that was shown N brokers must not be refused N replicas for it.
+        int live = requireNode().current().brokers().size();
         BrokerConfig config = topics.config();
         int partitionCount = assignments != null
                 ? assignments.length

@@ -79,6 +79,11 @@ class AclClusterTest extends ClusterTestBase {
         return settings;
     }
 
+    @Override
+    Map<String, String> clientSecurity() {
+        return superUser();
+    }
+
     private Map<String, String> superUser() {
         Map<String, String> props =
                 new HashMap<>(security.clientProperties("SASL_PLAINTEXT", "PLAIN", TestSecurity.PASSWORD, false));

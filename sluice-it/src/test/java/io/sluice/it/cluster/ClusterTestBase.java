@@ -41,8 +41,10 @@ abstract class ClusterTestBase {
 
     @BeforeEach
     void startCluster() throws Exception {
+        // The overrides first: a secured test makes the certificates its client settings name there.
+        List<String> overrides = brokerOverrides();
         cluster = ProcessCluster.start(
-                work, BROKERS, sessionTimeout(), brokerOverrides().toArray(new String[0]));
+                work, BROKERS, sessionTimeout(), clientSecurity(), overrides.toArray(new String[0]));
     }
 
     /**
@@ -76,6 +78,14 @@ abstract class ClusterTestBase {
     /** Settings ({@code key=value}) every broker of the test's cluster starts with. */
     List<String> brokerOverrides() {
         return List.of();
+    }
+
+    /**
+     * Kafka client settings ({@code security.protocol}, {@code ssl.*}, {@code sasl.*}) for the brokers' bootstrap
+     * listener, with which the cluster's start asks each broker whom it knows; called after {@link #brokerOverrides()}.
+     */
+    Map<String, String> clientSecurity() {
+        return Map.of();
     }
 
     @AfterEach

@@ -69,11 +69,10 @@ class KafkaStreamsTest extends ClusterTestBase {
         writeLines(0, 400, expected);
 
         Path state = work.resolve("streams-state");
-        try (KafkaStreams app = build(state)) {
+        try (KafkaStreams app = build(state);
+                Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             app.start();
             awaitCounts(app, expected);
-        }
-        try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             Config changelog = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, CHANGELOG)))
                     .all()
                     .get()
@@ -81,6 +80,9 @@ class KafkaStreamsTest extends ClusterTestBase {
                     .iterator()
                     .next();
             assertEquals("compact", changelog.get("cleanup.policy").value(), "the changelog's cleanup.policy");
+            // Streams purges only while it runs: after a commit, once repartition.purge.interval.ms has passed, it asks
+            // DeleteRecords up to the committed offsets. The store can hold every count before the first such commit,
+            // and a closed application purges nothing more, so the application stays up until the purge is seen.
             Poll.until(
                     "Streams purged consumed records of " + REPARTITION + " with DeleteRecords",
                     STREAMS_SETTLE,

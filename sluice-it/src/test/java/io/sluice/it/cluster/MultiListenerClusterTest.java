@@ -61,6 +61,12 @@ class MultiListenerClusterTest extends ClusterTestBase {
         return settings;
     }
 
+    /** The bootstrap listener is EXTERNAL, the first one: SASL_SSL. */
+    @Override
+    Map<String, String> clientSecurity() {
+        return security.clientProperties("SASL_SSL", "SCRAM-SHA-256", TestSecurity.PASSWORD, false);
+    }
+
     private Properties external() {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap());

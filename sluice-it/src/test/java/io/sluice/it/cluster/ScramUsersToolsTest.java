@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +42,11 @@ class ScramUsersToolsTest extends ClusterTestBase {
         List<String> settings = new ArrayList<>(security.brokerSettings("SASL_PLAINTEXT", "PLAIN"));
         settings.add("sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512");
         return settings;
+    }
+
+    @Override
+    Map<String, String> clientSecurity() {
+        return security.clientProperties("SASL_PLAINTEXT", "PLAIN", TestSecurity.PASSWORD, false);
     }
 
     /** Runs kafka-configs.sh against {@code bootstrap}, logged in with PLAIN as the brokers' own user. */

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * A cluster of Sluice brokers, each in its own JVM ({@link SluiceBrokerProcess}), coordinated by one ZooKeeper server
  * running inside the test JVM on an ephemeral loopback port, under a chroot of its own. Brokers have ids
  * {@code 1..n}, data under {@code workDir/broker-<id>}, and a short ZooKeeper session timeout so that a killed or
- * paused broker is noticed in seconds. {@link #close()} stops everything, also after a failed start.
+ * paused broker is noticed in seconds. A start returns once every broker lists every broker in its own Metadata
+ * answer, asked over its listener with the client security settings the caller gives (none for PLAINTEXT).
+ * {@link #close()} stops everything, also after a failed start.
  *
  * <p>Not thread-safe; one per test, driven by the test thread.
  */
@@ -43,6 +45,11 @@ public final class ProcessCluster implements AutoCloseable {
     public static final Duration BROKER_READY_TIMEOUT = Duration.ofMinutes(3);
     /** Room for a new controller to win the latch and publish after a session expires, on a busy 2-core machine. */
     public static final Duration ELECTION_SLACK = Duration.ofSeconds(30);
+    /**
+     * Bound on every broker applying the state the start saw published: a moment normally; room for a broker JVM
+     * stalled by GC or the CPU on a busy 2-core machine, and for the first TLS and SASL handshakes.
+     */
+    public static final Duration BROKER_VIEW_TIMEOUT = Duration.ofSeconds(30);
 
     private final Path workDir;
     private final EmbeddedZooKeeper zooKeeper;
@@ -64,13 +71,34 @@ public final class ProcessCluster implements AutoCloseable {
 
     /**
      * Starts ZooKeeper and {@code brokerCount} brokers from the built {@code sluice-cli}, then waits until the
-     * cluster state lists all of them.
+     * cluster state lists all of them and every broker has applied it (see
+     * {@link #start(SluiceCliDistribution, Path, int, Duration, Map, List)}). For brokers whose listener is PLAINTEXT.
      *
      * @param overrides extra broker settings ({@code key=value}) for every broker
      */
     public static ProcessCluster start(Path workDir, int brokerCount, Duration sessionTimeout, String... overrides)
             throws IOException, InterruptedException {
-        return start(SluiceCliDistribution.fromEnvironment(), workDir, brokerCount, sessionTimeout, List.of(overrides));
+        return start(workDir, brokerCount, sessionTimeout, Map.of(), overrides);
+    }
+
+    /**
+     * As {@link #start(Path, int, Duration, String...)}, for brokers whose listener (the one {@link #bootstrap()} names)
+     * needs TLS or SASL: {@code clientProperties} are the Kafka client settings the start's own requests to it use.
+     */
+    public static ProcessCluster start(
+            Path workDir,
+            int brokerCount,
+            Duration sessionTimeout,
+            Map<String, String> clientProperties,
+            String... overrides)
+            throws IOException, InterruptedException {
+        return start(
+                SluiceCliDistribution.fromEnvironment(),
+                workDir,
+                brokerCount,
+                sessionTimeout,
+                clientProperties,
+                List.of(overrides));
     }
 
     public static ProcessCluster start(
@@ -78,6 +106,27 @@ public final class ProcessCluster implements AutoCloseable {
             Path workDir,
             int brokerCount,
             Duration sessionTimeout,
+            List<String> overrides)
+            throws IOException, InterruptedException {
+        return start(distribution, workDir, brokerCount, sessionTimeout, Map.of(), overrides);
+    }
+
+    /**
+     * Starts ZooKeeper and {@code brokerCount} brokers from {@code distribution}, waits until the cluster state in
+     * ZooKeeper lists all of them, then until every broker lists all of them in its own Metadata answer: each broker
+     * applies the published state a moment after it is published, and until then refuses, say, a replication factor of
+     * {@code brokerCount} ("larger than available brokers").
+     *
+     * @param clientProperties Kafka client settings ({@code security.protocol}, {@code ssl.*}, {@code sasl.*}) for
+     *     the brokers' {@link #bootstrap()} listener; empty for PLAINTEXT
+     * @param overrides extra broker settings ({@code key=value}) for every broker
+     */
+    public static ProcessCluster start(
+            SluiceCliDistribution distribution,
+            Path workDir,
+            int brokerCount,
+            Duration sessionTimeout,
+            Map<String, String> clientProperties,
             List<String> overrides)
             throws IOException, InterruptedException {
         if (brokerCount < 1) {
@@ -96,6 +145,7 @@ public final class ProcessCluster implements AutoCloseable {
                             "all " + brokerCount + " brokers live in the cluster state",
                             sessionTimeout.plus(ELECTION_SLACK),
                             s -> s.brokerCount() == brokerCount);
+            cluster.awaitEveryBrokerListsAll(clientProperties);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             cluster.close();
@@ -104,6 +154,15 @@ public final class ProcessCluster implements AutoCloseable {
                 e.addSuppressed(new IOException("output of the brokers that started:\n" + cluster.outputTails()));
             }
             throw e;
+        }
+    }
+
+    /** Waits until each broker's Metadata answer, over its own listener, lists every broker of the cluster. */
+    private void awaitEveryBrokerListsAll(Map<String, String> clientProperties) throws InterruptedException {
+        Map<Integer, String> bootstrapById = new LinkedHashMap<>();
+        brokers.forEach((id, broker) -> bootstrapById.put(id, broker.bootstrap()));
+        try (BrokerViews views = BrokerViews.open(bootstrapById, clientProperties)) {
+            views.awaitEveryBrokerListsAll(BROKER_VIEW_TIMEOUT);
         }
     }
 
