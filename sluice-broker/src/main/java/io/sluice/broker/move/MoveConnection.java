@@ -153,10 +153,10 @@ final class MoveConnection implements AutoCloseable {
 
     /** Sees payload runs as they arrive and once they are in the file. */
     interface PayloadSink {
-        /** {@code bytes} (a view: reading it does not consume the run) arrived for file position {@code position}. */
         /** An empty buffer for the next bytes of the payload (block-aligned and direct, so writes may skip the page cache). */
         ByteBuffer buffer() throws IOException;
 
+        /** {@code bytes} (a view: reading it does not consume the run) arrived for file position {@code position}. */
         void arrived(ByteBuffer bytes, long position) throws IOException;
 
         /** Writes {@code buffer} (from {@link #buffer()}, its runs shown to {@link #arrived}) at {@code position}. */
