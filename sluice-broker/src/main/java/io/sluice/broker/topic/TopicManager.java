@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: lookups are lock-free reads of the newest applied view; states are applied one at
  * a time on the cluster follower's thread.
+ *
+ * <p>Opening, setting aside and deleting the local logs is done by {@link LocalPartitionLogs}.
  */
 public final class TopicManager {
     private static final Logger LOG = LoggerFactory.getLogger(TopicManager.class);
@@ -63,7 +65,7 @@ public final class TopicManager {
     private volatile TopicsView view = TopicsView.EMPTY;
     private volatile ClusterNode node;
     private volatile boolean started;
-    private RecoveryReport report;
+    private final LocalPartitionLogs localLogs;
     private ReplicaManager replicas;
 
     public TopicManager(BrokerConfig config, LogManager logs) {
@@ -79,6 +81,7 @@ public final class TopicManager {
         this.throttles = throttles;
         this.logs = logs;
         this.selfId = dynamicConfig.brokerId();
+        this.localLogs = new LocalPartitionLogs(logs, dynamicConfig);
         throttles.update(dynamicConfig.current(), Map.of());
     }
 
@@ -113,14 +116,15 @@ public final class TopicManager {
         synchronized (applyLock) {
             this.node = clusterNode;
             this.replicas = replication;
-            this.report = recoveryReport;
+            localLogs.start(replication, recoveryReport);
             ClusterState state = clusterNode.current();
             for (TopicPartitionKey key : List.copyOf(logs.logs().keySet())) {
                 TopicState topic = state.topic(key.topic());
                 if (topic == null
                         || key.partition() >= topic.partitionCount()
                         || !topic.partition(key.partition()).hasReplica(selfId)) {
-                    setAside(key.topic(), key.partition(), "the cluster does not assign it to broker " + selfId);
+                    localLogs.setAside(
+                            key.topic(), key.partition(), "the cluster does not assign it to broker " + selfId);
                 }
             }
             apply(state);
@@ -167,7 +171,7 @@ public final class TopicManager {
                 PartitionState assignment = topic.partition(p);
                 if (!assignment.hasReplica(selfId)) {
                     if (parts[p] != null) {
-                        removeReplica(
+                        localLogs.removeReplica(
                                 parts[p],
                                 "no longer a replica (replicas " + java.util.Arrays.toString(assignment.replicas())
                                         + ")");
@@ -176,7 +180,7 @@ public final class TopicManager {
                     continue;
                 }
                 if (parts[p] == null) {
-                    PartitionLog log = openOrCreate(info, p, effective);
+                    PartitionLog log = localLogs.openOrCreate(info, p, effective);
                     if (log == null) {
                         continue;
                     }
@@ -256,73 +260,10 @@ public final class TopicManager {
         return null;
     }
 
-    private PartitionLog openOrCreate(TopicInfo topic, int index, EffectiveTopicConfig effective) {
-        try {
-            PartitionLog log = logs.get(topic.name(), index);
-            if (log != null && !PartitionMetadataFile.belongsTo(log.dir(), topic.id())) {
-                setAside(topic.name(), index, "it belongs to an earlier topic of the same name");
-                log = null;
-            }
-            if (log == null) {
-                log = logs.create(topic.name(), index, TopicLogConfig.of(config(), effective));
-            } else {
-                // Loaded before the cluster state (and its dynamic configuration) was known.
-                log.updateConfig(TopicLogConfig.of(config(), effective));
-            }
-            PartitionMetadataFile.write(log.dir(), topic.id());
-            return log;
-        } catch (IOException | RuntimeException e) {
-            LOG.error("Cannot open the log of {}-{}; the partition stays unserved here", topic.name(), index, e);
-            return null;
-        }
-    }
-
-    private void setAside(String topic, int partition, String why) {
-        try {
-            java.nio.file.Path moved = logs.setAsideAsStray(topic, partition);
-            String line = "set aside log " + topic + "-" + partition + " as " + moved + ": " + why;
-            LOG.warn(line);
-            if (report != null) {
-                report.add(line);
-            }
-        } catch (IOException e) {
-            LOG.error("Cannot set aside the log of {}-{}", topic, partition, e);
-        }
-    }
-
-    /** Kafka's StopReplica with deletion: a reassignment took this broker out of the partition's replicas. */
-    private void removeReplica(Partition part, String why) {
-        LOG.info("{}: {}; deleting the local replica", part, why);
-        replicas.onRemoved(part);
-        try {
-            logs.delete(part.topic().name(), part.index());
-        } catch (IOException e) {
-            LOG.error("Could not delete the log of {} ({}); it is set aside at the next start", part, why, e);
-        }
-        part.notifyRoleChanged();
-    }
-
     private void removeLocal(String name, String why) {
         Partition[] parts = hosted.remove(name);
-        if (parts == null) {
-            return;
-        }
-        for (Partition part : parts) {
-            if (part == null) {
-                continue;
-            }
-            replicas.onRemoved(part);
-            try {
-                logs.delete(name, part.index());
-            } catch (IOException e) {
-                LOG.error(
-                        "Could not delete the log of {}-{} ({}); it is set aside at the next start",
-                        name,
-                        part.index(),
-                        why,
-                        e);
-            }
-            part.notifyRoleChanged();
+        if (parts != null) {
+            localLogs.removeTopic(name, parts, why);
         }
     }
 

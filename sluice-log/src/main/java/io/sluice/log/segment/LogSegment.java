@@ -2,7 +2,6 @@ package io.sluice.log.segment;
 
 import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 
-import io.sluice.log.index.CorruptIndexException;
 import io.sluice.log.index.OffsetIndex;
 import io.sluice.log.index.TimeIndex;
 import io.sluice.record.batch.RecordBatchView;
@@ -19,6 +18,9 @@ import java.nio.file.StandardOpenOption;
  * Thread-safety: mutated only under the owning partition's append lock; {@link #read}, {@link #findBatchPosition}
  * and {@link #findByTimestamp} are lock-free and see a consistent prefix bounded by the volatile {@link #size()};
  * {@link #flush()} (run outside the append lock) and {@link #renameForDeletion()} synchronize on the segment.
+ *
+ * <p>The header walks of recovery and of a trusted load are in {@link SegmentRebuild}, those of the read path in
+ * {@link SegmentReads}.
  */
 public final class LogSegment {
     private final Path dir;
@@ -121,10 +123,6 @@ public final class LogSegment {
      * file at the first batch that is torn, insane, out of order or corrupt.
      */
     public ScanOutcome recover(BatchScanner scanner, boolean verifyCrc) throws IOException {
-        long fileSize = channel.size();
-        if (fileSize > Integer.MAX_VALUE) {
-            fileSize = Integer.MAX_VALUE;
-        }
         offsetIndex = OffsetIndex.empty(
                 offsetIndex == null ? SegmentFileNames.indexFile(dir, baseOffset) : offsetIndex.file(),
                 baseOffset,
@@ -137,43 +135,17 @@ public final class LogSegment {
         offsetOfMaxTimestamp = -1;
         firstBatchTimestamp = NO_TIMESTAMP;
         bytesSinceLastIndexEntry = 0;
-        long expectedAtLeast = baseOffset;
-        long position = 0;
-        String problem = null;
-        while (position < fileSize) {
-            RecordBatchView batch = scanner.readHeader(channel, position, fileSize);
-            if (batch == null) {
-                problem = scanner.problem();
-                break;
-            }
-            if (batch.baseOffset() < expectedAtLeast) {
-                problem = "baseOffset " + batch.baseOffset() + " is below the expected " + expectedAtLeast;
-                break;
-            }
-            if (batch.lastOffset() - baseOffset > Integer.MAX_VALUE) {
-                problem = "lastOffset " + batch.lastOffset() + " is too far above the segment base " + baseOffset;
-                break;
-            }
-            if (verifyCrc && !scanner.isCrcValid(channel, position)) {
-                problem = "CRC-32C mismatch in batch at baseOffset " + batch.baseOffset();
-                break;
-            }
-            indexBatch(batch, (int) position);
-            expectedAtLeast = batch.lastOffset() + 1;
-            nextOffset = expectedAtLeast;
-            position += batch.sizeInBytes();
-        }
-        if (position == 0) {
-            nextOffset = baseOffset;
-        }
+        SegmentRebuild.ValidPrefix valid =
+                SegmentRebuild.scanValidPrefix(channel, baseOffset, scanner, verifyCrc, this::indexBatch);
+        nextOffset = valid.nextOffset();
         long originalSize = channel.size();
-        if (position < originalSize) {
-            channel.truncate(position);
+        if (valid.validBytes() < originalSize) {
+            channel.truncate(valid.validBytes());
         }
-        size = (int) position;
+        size = (int) valid.validBytes();
         offsetIndex.persist();
         timeIndex.persist();
-        return new ScanOutcome(position, originalSize, problem);
+        return new ScanOutcome(valid.validBytes(), originalSize, valid.problem());
     }
 
     /**
@@ -183,70 +155,20 @@ public final class LogSegment {
      * @return null when everything was consistent, else what was wrong (then the caller runs {@link #recover})
      */
     public String loadTrusted(BatchScanner scanner) throws IOException {
-        long fileSize = channel.size();
-        if (fileSize > Integer.MAX_VALUE) {
-            return "file size " + fileSize + " exceeds " + Integer.MAX_VALUE;
+        SegmentRebuild.TrustedLoad load =
+                SegmentRebuild.loadTrusted(channel, dir, baseOffset, maxIndexSizeBytes, scanner);
+        if (load.problem() != null) {
+            return load.problem();
         }
-        Path indexPath = SegmentFileNames.indexFile(dir, baseOffset);
-        Path timeIndexPath = SegmentFileNames.timeIndexFile(dir, baseOffset);
-        try {
-            offsetIndex = OffsetIndex.load(indexPath, baseOffset, maxIndexSizeBytes, fileSize);
-        } catch (CorruptIndexException e) {
-            return "offset index " + e.getMessage();
-        }
-        long position = offsetIndex.lastPosition();
-        long expectedAtLeast = baseOffset;
-        long tailMaxTimestamp = NO_TIMESTAMP;
-        long tailOffsetOfMax = -1;
-        boolean first = true;
-        while (position < fileSize) {
-            RecordBatchView batch = scanner.readHeader(channel, position, fileSize);
-            if (batch == null) {
-                return "batch at position " + position + ": " + scanner.problem();
-            }
-            if (first && offsetIndex.entryCount() > 0 && batch.lastOffset() != offsetIndex.lastOffset()) {
-                return "offset index entry for offset " + offsetIndex.lastOffset() + " points at a batch ending at "
-                        + batch.lastOffset();
-            }
-            if (batch.baseOffset() < expectedAtLeast) {
-                return "baseOffset " + batch.baseOffset() + " is below the expected " + expectedAtLeast;
-            }
-            first = false;
-            if (batch.maxTimestamp() > tailMaxTimestamp) {
-                tailMaxTimestamp = batch.maxTimestamp();
-                tailOffsetOfMax = batch.lastOffset();
-            }
-            expectedAtLeast = batch.lastOffset() + 1;
-            position += batch.sizeInBytes();
-        }
-        if (first && offsetIndex.entryCount() > 0) {
-            return "offset index points at position " + offsetIndex.lastPosition() + " at the end of the file";
-        }
-        nextOffset = fileSize == 0 ? baseOffset : expectedAtLeast;
-        size = (int) fileSize;
-        try {
-            timeIndex =
-                    TimeIndex.load(timeIndexPath, baseOffset, maxIndexSizeBytes, Math.max(nextOffset, baseOffset + 1));
-        } catch (CorruptIndexException e) {
-            return "time index " + e.getMessage();
-        }
-        if (fileSize > 0 && timeIndex.entryCount() == 0 && offsetIndex.entryCount() > 0) {
-            return "time index is empty while the offset index has " + offsetIndex.entryCount() + " entries";
-        }
-        maxTimestamp = timeIndex.lastTimestamp();
-        offsetOfMaxTimestamp = timeIndex.lastEntryOffset();
-        if (tailMaxTimestamp > maxTimestamp) {
-            maxTimestamp = tailMaxTimestamp;
-            offsetOfMaxTimestamp = tailOffsetOfMax;
-        }
-        readFirstBatchTimestamp(scanner);
-        bytesSinceLastIndexEntry = (int) (fileSize - offsetIndex.lastPosition());
+        offsetIndex = load.offsetIndex();
+        timeIndex = load.timeIndex();
+        nextOffset = load.nextOffset();
+        size = load.size();
+        maxTimestamp = load.maxTimestamp();
+        offsetOfMaxTimestamp = load.offsetOfMaxTimestamp();
+        firstBatchTimestamp = load.firstBatchTimestamp();
+        bytesSinceLastIndexEntry = load.bytesSinceLastIndexEntry();
         return null;
-    }
-
-    private void readFirstBatchTimestamp(BatchScanner scanner) throws IOException {
-        RecordBatchView first = scanner.readHeader(channel, 0, size);
-        firstBatchTimestamp = first == null ? NO_TIMESTAMP : first.maxTimestamp();
     }
 
     private void indexBatch(RecordBatchView batch, int position) {
@@ -294,19 +216,7 @@ public final class LogSegment {
      * segment reaches it.
      */
     public long findBatchPosition(long offset, BatchScanner scanner) throws IOException {
-        int limit = size;
-        long position = offsetIndex.lookup(offset);
-        while (position < limit) {
-            RecordBatchView batch = scanner.readHeader(channel, position, limit);
-            if (batch == null) {
-                return -1;
-            }
-            if (batch.lastOffset() >= offset) {
-                return position;
-            }
-            position += batch.sizeInBytes();
-        }
-        return -1;
+        return SegmentReads.findBatchPosition(this, offset, scanner);
     }
 
     /** A byte range of whole batches in this segment. */
@@ -324,48 +234,7 @@ public final class LogSegment {
      */
     public Region read(long offset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch, BatchScanner scanner)
             throws IOException {
-        int limit = size;
-        long start = findBatchPosition(offset, scanner);
-        if (start < 0) {
-            return null;
-        }
-        long end = maxOffsetExclusive >= nextOffset ? limit : endPositionBefore(maxOffsetExclusive, limit, scanner);
-        if (end <= start) {
-            return new Region(start, 0, -1);
-        }
-        RecordBatchView first = scanner.readHeader(channel, start, end);
-        if (first == null) {
-            return new Region(start, 0, -1);
-        }
-        long firstOffset = first.baseOffset();
-        int firstSize = first.sizeInBytes();
-        if (firstSize > maxBytes) {
-            return minOneBatch ? new Region(start, firstSize, firstOffset) : new Region(start, 0, -1);
-        }
-        long target = Math.min(end, start + (long) maxBytes);
-        // jump to the last indexed batch boundary before the target, then walk at most about one index interval
-        long position = Math.max(start + firstSize, offsetIndex.floorPosition(target));
-        while (position < target) {
-            RecordBatchView batch = scanner.readHeader(channel, position, limit);
-            if (batch == null || position + batch.sizeInBytes() > target) {
-                break;
-            }
-            position += batch.sizeInBytes();
-        }
-        return new Region(start, (int) (position - start), firstOffset);
-    }
-
-    /** Position after the last batch that starts below {@code offsetExclusive} (the high watermark). */
-    private long endPositionBefore(long offsetExclusive, int limit, BatchScanner scanner) throws IOException {
-        long position = findBatchPosition(offsetExclusive, scanner);
-        if (position < 0) {
-            return limit;
-        }
-        RecordBatchView batch = scanner.readHeader(channel, position, limit);
-        if (batch != null && batch.baseOffset() < offsetExclusive) {
-            position += batch.sizeInBytes();
-        }
-        return position;
+        return SegmentReads.read(this, offset, maxBytes, maxOffsetExclusive, minOneBatch, scanner);
     }
 
     /**
@@ -393,23 +262,9 @@ public final class LogSegment {
     }
 
     private void recomputeMaxTimestamp(BatchScanner scanner) throws IOException {
-        long max = timeIndex.lastTimestamp();
-        long offsetOfMax = timeIndex.lastEntryOffset();
-        long position = offsetIndex.lastPosition();
-        int limit = size;
-        while (position < limit) {
-            RecordBatchView batch = scanner.readHeader(channel, position, limit);
-            if (batch == null) {
-                break;
-            }
-            if (batch.maxTimestamp() > max) {
-                max = batch.maxTimestamp();
-                offsetOfMax = batch.lastOffset();
-            }
-            position += batch.sizeInBytes();
-        }
-        maxTimestamp = max;
-        offsetOfMaxTimestamp = offsetOfMax;
+        SegmentRebuild.MaxTimestamp max = SegmentRebuild.maxTimestamp(channel, offsetIndex, timeIndex, size, scanner);
+        maxTimestamp = max.timestamp();
+        offsetOfMaxTimestamp = max.offset();
         if (size == 0) {
             firstBatchTimestamp = NO_TIMESTAMP;
         }
