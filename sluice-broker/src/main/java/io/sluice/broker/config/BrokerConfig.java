@@ -2,24 +2,18 @@ package io.sluice.broker.config;
 
 import static io.sluice.broker.config.BrokerConfigKeys.*;
 
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /**
- * The broker's configuration, parsed and validated from Kafka-style properties.
+ * The broker's configuration, parsed and validated from Kafka-style properties (key by key in
+ * {@link ParsedBrokerProperties}, then across keys in {@link BrokerListeners} and {@link CrossKeyRules}).
  * Immutable; thread-safe.
  */
 public final class BrokerConfig {
@@ -27,38 +21,23 @@ public final class BrokerConfig {
     private final Map<String, String> explicit;
     private final List<String> unknownKeys;
     private final List<String> ignoredKeys;
-    private final int brokerId;
-    private final List<Listener> listeners;
-    private final List<Listener> advertisedListeners;
-    private final List<Path> logDirs;
-    private final Map<String, String> protocolMap;
     /** listener.name.&lt;name&gt;.&lt;key&gt; entries as given, validated against their base key. */
     private final Map<String, String> listenerOverrides;
 
-    private BrokerConfig(
-            Map<String, Object> values,
-            Map<String, String> explicit,
-            List<String> unknownKeys,
-            List<String> ignoredKeys,
-            Map<String, String> listenerOverrides) {
-        this.values = values;
-        this.explicit = explicit;
-        this.unknownKeys = unknownKeys;
-        this.ignoredKeys = ignoredKeys;
-        this.listenerOverrides = listenerOverrides;
-        this.brokerId = resolveBrokerId(values, explicit);
-        this.protocolMap =
-                Listener.parseProtocolMap(LISTENER_SECURITY_PROTOCOL_MAP, string(LISTENER_SECURITY_PROTOCOL_MAP));
-        this.listeners = Listener.parseAll(LISTENERS, list(LISTENERS), protocolMap);
-        checkListenerSecurity();
-        List<String> advertised = list(ADVERTISED_LISTENERS);
-        this.advertisedListeners = advertised == null || advertised.isEmpty()
-                ? listeners
-                : Listener.parseAll(ADVERTISED_LISTENERS, advertised, protocolMap);
-        checkAdvertisedNamesAreListeners();
-        checkInterBrokerListener();
-        this.logDirs = resolveLogDirs();
-        checkSessionTimeouts();
+    private final int brokerId;
+    private final BrokerListeners listeners;
+    private final List<Path> logDirs;
+
+    private BrokerConfig(ParsedBrokerProperties properties) {
+        this.values = properties.values();
+        this.explicit = properties.explicit();
+        this.unknownKeys = properties.unknownKeys();
+        this.ignoredKeys = properties.ignoredKeys();
+        this.listenerOverrides = properties.listenerOverrides();
+        this.brokerId = CrossKeyRules.resolveBrokerId(values, explicit);
+        this.listeners = new BrokerListeners(values, listenerOverrides);
+        this.logDirs = CrossKeyRules.resolveLogDirs(values);
+        CrossKeyRules.checkSessionTimeouts(values, explicit);
     }
 
     /**
@@ -68,56 +47,7 @@ public final class BrokerConfig {
      * @throws ConfigException naming the first key whose value is refused
      */
     public static BrokerConfig fromMap(Map<String, String> props) {
-        Map<String, Object> values = new HashMap<>();
-        Map<String, String> explicit = new TreeMap<>();
-        Set<String> unknown = new TreeSet<>();
-        Set<String> ignored = new TreeSet<>();
-        Map<String, String> listenerOverrides = new TreeMap<>();
-        for (Map.Entry<String, String> entry : new TreeMap<>(props).entrySet()) {
-            String name = entry.getKey().trim();
-            String text = entry.getValue();
-            ConfigKey key = BrokerConfigKeys.byName(name);
-            ConfigKey overridden = ListenerOverrides.baseKeyOf(name);
-            if (overridden != null) {
-                if (text == null) {
-                    throw new ConfigException(name, null, "a value is required");
-                }
-                try {
-                    overridden.parse(text);
-                } catch (ConfigException e) {
-                    String reason = e.getMessage().substring(e.getMessage().indexOf("': ") + 3);
-                    throw new ConfigException(
-                            name, overridden.type() == ConfigType.PASSWORD ? "[hidden]" : text, reason);
-                }
-                listenerOverrides.put(name, text.trim());
-            } else if (key != null) {
-                if (text == null) {
-                    throw new ConfigException(name, null, "a value is required");
-                }
-                values.put(name, key.parse(text));
-                explicit.put(name, text.trim());
-            } else if (name.equals(NODE_ID)) {
-                if (text == null) {
-                    throw new ConfigException(name, null, "a value is required");
-                }
-                values.put(name, BrokerConfigKeys.byName(BROKER_ID).type().parse(NODE_ID, text));
-                BrokerConfigKeys.byName(BROKER_ID).validator().ensureValid(NODE_ID, values.get(name));
-                explicit.put(name, text.trim());
-            } else if (IgnoredKafkaKeys.contains(name)) {
-                ignored.add(name);
-            } else {
-                unknown.add(name);
-            }
-        }
-        for (ConfigKey key : BrokerConfigKeys.all()) {
-            values.putIfAbsent(key.name(), key.parse(null));
-        }
-        return new BrokerConfig(
-                Collections.unmodifiableMap(values),
-                Collections.unmodifiableMap(explicit),
-                List.copyOf(unknown),
-                List.copyOf(ignored),
-                Collections.unmodifiableMap(listenerOverrides));
+        return new BrokerConfig(ParsedBrokerProperties.parse(props));
     }
 
     /** Every key {@link #fromMap} understands, in documentation order. */
@@ -155,7 +85,7 @@ public final class BrokerConfig {
 
     /** The effective value of a broker key as Kafka would show it, or null when unset. */
     public String valueText(String key) {
-        requireKnown(key);
+        BrokerConfigKeys.requireKnown(key);
         return ConfigType.format(values.get(key));
     }
 
@@ -179,12 +109,12 @@ public final class BrokerConfig {
 
     /** Where to bind, in the order given. */
     public List<Listener> listeners() {
-        return listeners;
+        return listeners.listeners();
     }
 
     /** What clients are told; the listeners when advertised.listeners is unset. */
     public List<Listener> advertisedListeners() {
-        return advertisedListeners;
+        return listeners.advertisedListeners();
     }
 
     /** log.dirs when set, else log.dir; relative paths resolve against the working directory. */
@@ -506,7 +436,7 @@ public final class BrokerConfig {
 
     /** The security protocol {@code listener} maps to (listener.security.protocol.map). */
     public SecurityProtocol securityProtocol(Listener listener) {
-        return SecurityProtocol.forName(protocolMap.get(listener.name()));
+        return listeners.securityProtocol(listener);
     }
 
     /**
@@ -515,19 +445,7 @@ public final class BrokerConfig {
      * advertised one.
      */
     public Listener interBrokerListener() {
-        String name = string(INTER_BROKER_LISTENER_NAME);
-        if (name == null) {
-            name = string(SECURITY_INTER_BROKER_PROTOCOL);
-        }
-        if (name == null) {
-            return advertisedListeners.get(0);
-        }
-        for (Listener advertised : advertisedListeners) {
-            if (advertised.name().equals(name.toUpperCase(java.util.Locale.ROOT))) {
-                return advertised;
-            }
-        }
-        throw new IllegalStateException("checked at construction: no advertised listener " + name);
+        return listeners.interBrokerListener();
     }
 
     /**
@@ -535,12 +453,7 @@ public final class BrokerConfig {
      * key itself, else its default; null when none of them is set.
      */
     public String listenerValue(String listenerName, String key) {
-        String override = listenerOverrides.get(ListenerOverrides.prefixed(listenerName, key));
-        if (override != null) {
-            return override;
-        }
-        requireKnown(key);
-        return ConfigType.format(values.get(key));
+        return listeners.listenerValue(listenerName, key);
     }
 
     /**
@@ -548,9 +461,7 @@ public final class BrokerConfig {
      * else listener.name.&lt;l&gt;.sasl.jaas.config, else sasl.jaas.config; null when none is set.
      */
     public String saslJaasConfig(String listenerName, String mechanism) {
-        String perMechanism = listenerOverrides.get(
-                ListenerOverrides.prefixed(listenerName, mechanism.toLowerCase(Locale.ROOT) + "." + SASL_JAAS_CONFIG));
-        return perMechanism != null ? perMechanism : listenerValue(listenerName, SASL_JAAS_CONFIG);
+        return listeners.saslJaasConfig(listenerName, mechanism);
     }
 
     /** The explicit keys with every secret (PASSWORD keys, JAAS entries) shown as [hidden]. */
@@ -560,121 +471,6 @@ public final class BrokerConfig {
         shown.putAll(listenerOverrides);
         shown.replaceAll((key, value) -> ListenerOverrides.isSecret(key) ? "[hidden]" : value);
         return "BrokerConfig" + shown;
-    }
-
-    private static int resolveBrokerId(Map<String, Object> values, Map<String, String> explicit) {
-        int brokerId = (Integer) values.get(BROKER_ID);
-        Integer nodeId = (Integer) values.get(NODE_ID);
-        if (nodeId == null) {
-            return brokerId;
-        }
-        if (explicit.containsKey(BROKER_ID) && brokerId != nodeId) {
-            throw new ConfigException(
-                    NODE_ID, String.valueOf(nodeId), "differs from broker.id " + brokerId + "; set one of them");
-        }
-        return nodeId;
-    }
-
-    private void checkAdvertisedNamesAreListeners() {
-        for (Listener advertised : advertisedListeners) {
-            boolean found = false;
-            for (Listener listener : listeners) {
-                found |= listener.name().equals(advertised.name());
-            }
-            if (!found) {
-                throw new ConfigException(
-                        ADVERTISED_LISTENERS,
-                        advertised.toString(),
-                        "listener name " + advertised.name() + " is not in listeners " + listeners);
-            }
-        }
-    }
-
-    /**
-     * inter.broker.listener.name, or security.inter.broker.protocol (the listener named like the protocol), must name an
-     * advertised listener; at most one of them is set (Kafka's rules).
-     */
-    private void checkInterBrokerListener() {
-        String name = string(INTER_BROKER_LISTENER_NAME);
-        String protocol = string(SECURITY_INTER_BROKER_PROTOCOL);
-        if (name != null && protocol != null) {
-            throw new ConfigException(
-                    INTER_BROKER_LISTENER_NAME,
-                    name,
-                    "Only one of " + INTER_BROKER_LISTENER_NAME + " and " + SECURITY_INTER_BROKER_PROTOCOL
-                            + " should be set.");
-        }
-        String key = name != null ? INTER_BROKER_LISTENER_NAME : SECURITY_INTER_BROKER_PROTOCOL;
-        String wanted = name != null ? name : protocol;
-        if (wanted == null) {
-            return;
-        }
-        for (Listener advertised : advertisedListeners) {
-            if (advertised.name().equals(wanted.toUpperCase(java.util.Locale.ROOT))) {
-                return;
-            }
-        }
-        throw new ConfigException(
-                key,
-                wanted,
-                "the inter-broker listener must be an advertised listener; " + "advertised are " + advertisedListeners);
-    }
-
-    /** A TLS listener needs a key store; a SASL listener's JAAS entries are checked when the listener starts. */
-    private void checkListenerSecurity() {
-        for (Listener listener : listeners) {
-            SecurityProtocol protocol = securityProtocol(listener);
-            if ((protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL)
-                    && listenerValue(listener.name(), SSL_KEYSTORE_LOCATION) == null) {
-                throw new ConfigException(
-                        ListenerOverrides.prefixed(listener.name(), SSL_KEYSTORE_LOCATION),
-                        null,
-                        "listener " + listener.name() + " is " + protocol + " and needs a key store (or set "
-                                + SSL_KEYSTORE_LOCATION + ")");
-            }
-        }
-    }
-
-    private List<Path> resolveLogDirs() {
-        List<String> dirs = list(LOG_DIRS);
-        if (dirs == null || dirs.isEmpty()) {
-            return List.of(toPath(LOG_DIR, string(LOG_DIR)));
-        }
-        List<Path> paths = new ArrayList<>(dirs.size());
-        for (String dir : dirs) {
-            paths.add(toPath(LOG_DIRS, dir));
-        }
-        return List.copyOf(paths);
-    }
-
-    private static Path toPath(String key, String dir) {
-        try {
-            return Path.of(dir);
-        } catch (InvalidPathException e) {
-            throw new ConfigException(key, dir, "not a path: " + e.getReason());
-        }
-    }
-
-    private void checkSessionTimeouts() {
-        if (groupMinSessionTimeoutMs() > groupMaxSessionTimeoutMs()) {
-            // Name the key that was set: the other one is the default it contradicts.
-            if (isExplicit(GROUP_MAX_SESSION_TIMEOUT_MS) && !isExplicit(GROUP_MIN_SESSION_TIMEOUT_MS)) {
-                throw new ConfigException(
-                        GROUP_MAX_SESSION_TIMEOUT_MS,
-                        String.valueOf(groupMaxSessionTimeoutMs()),
-                        "is smaller than group.min.session.timeout.ms " + groupMinSessionTimeoutMs());
-            }
-            throw new ConfigException(
-                    GROUP_MIN_SESSION_TIMEOUT_MS,
-                    String.valueOf(groupMinSessionTimeoutMs()),
-                    "is larger than group.max.session.timeout.ms " + groupMaxSessionTimeoutMs());
-        }
-    }
-
-    private void requireKnown(String key) {
-        if (BrokerConfigKeys.byName(key) == null) {
-            throw new IllegalArgumentException("not a broker configuration key: " + key);
-        }
     }
 
     int integer(String key) {
