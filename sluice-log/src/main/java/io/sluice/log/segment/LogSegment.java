@@ -15,8 +15,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * One segment: a {@code .log} file of whole v2 batches with its sparse offset and time indexes.
- * Thread-safety: mutated only under the owning partition's append lock; {@link #read}, {@link #findBatchPosition}
- * and {@link #findByTimestamp} are lock-free and see a consistent prefix bounded by the volatile {@link #size()};
+ * Thread-safety: mutated only under the owning partition's append lock; {@link #read} and {@link #findBatchPosition}
+ * are lock-free and see a consistent prefix bounded by the volatile {@link #size()};
  * {@link #flush()} (run outside the append lock) and {@link #renameForDeletion()} synchronize on the segment.
  *
  * <p>The header walks of recovery and of a trusted load are in {@link SegmentRebuild}, those of the read path in
