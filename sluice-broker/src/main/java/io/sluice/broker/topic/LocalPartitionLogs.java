@@ -24,16 +24,14 @@ final class LocalPartitionLogs {
     private final LogManager logs;
     private final DynamicBrokerConfig dynamicConfig;
     private RecoveryReport report;
-    private ReplicaManager replicas;
 
     LocalPartitionLogs(LogManager logs, DynamicBrokerConfig dynamicConfig) {
         this.logs = logs;
         this.dynamicConfig = dynamicConfig;
     }
 
-    /** Called at startup, before any other method: where removals are told and set-asides reported. */
-    void start(ReplicaManager replication, RecoveryReport recoveryReport) {
-        this.replicas = replication;
+    /** Called at startup, before any other method: where set-asides are reported. */
+    void start(RecoveryReport recoveryReport) {
         this.report = recoveryReport;
     }
 
@@ -73,9 +71,25 @@ final class LocalPartitionLogs {
         }
     }
 
-    /** Kafka's StopReplica with deletion: a reassignment took this broker out of the partition's replicas. */
-    void removeReplica(Partition part, String why) {
+    /**
+     * Kafka's StopReplica with deletion: a reassignment took this broker out of the partition's replicas;
+     * {@code replicas} is told first.
+     */
+    void removeReplica(ReplicaManager replicas, Partition part, String why) {
         LOG.info("{}: {}; deleting the local replica", part, why);
+        delete(replicas, part, why);
+    }
+
+    /** Deletes the local log of each partition in {@code parts} but null slots, telling {@code replicas} first. */
+    void removeTopic(ReplicaManager replicas, Partition[] parts, String why) {
+        for (Partition part : parts) {
+            if (part != null) {
+                delete(replicas, part, why);
+            }
+        }
+    }
+
+    private void delete(ReplicaManager replicas, Partition part, String why) {
         replicas.onRemoved(part);
         try {
             logs.delete(part.topic().name(), part.index());
@@ -83,26 +97,5 @@ final class LocalPartitionLogs {
             LOG.error("Could not delete the log of {} ({}); it is set aside at the next start", part, why, e);
         }
         part.notifyRoleChanged();
-    }
-
-    /** Deletes the local logs of every partition of topic {@code name} in {@code parts} (null slots skipped). */
-    void removeTopic(String name, Partition[] parts, String why) {
-        for (Partition part : parts) {
-            if (part == null) {
-                continue;
-            }
-            replicas.onRemoved(part);
-            try {
-                logs.delete(name, part.index());
-            } catch (IOException e) {
-                LOG.error(
-                        "Could not delete the log of {}-{} ({}); it is set aside at the next start",
-                        name,
-                        part.index(),
-                        why,
-                        e);
-            }
-            part.notifyRoleChanged();
-        }
     }
 }

@@ -116,7 +116,7 @@ public final class TopicManager {
         synchronized (applyLock) {
             this.node = clusterNode;
             this.replicas = replication;
-            localLogs.start(replication, recoveryReport);
+            localLogs.start(recoveryReport);
             ClusterState state = clusterNode.current();
             for (TopicPartitionKey key : List.copyOf(logs.logs().keySet())) {
                 TopicState topic = state.topic(key.topic());
@@ -172,6 +172,7 @@ public final class TopicManager {
                 if (!assignment.hasReplica(selfId)) {
                     if (parts[p] != null) {
                         localLogs.removeReplica(
+                                replicas,
                                 parts[p],
                                 "no longer a replica (replicas " + java.util.Arrays.toString(assignment.replicas())
                                         + ")");
@@ -263,7 +264,7 @@ public final class TopicManager {
     private void removeLocal(String name, String why) {
         Partition[] parts = hosted.remove(name);
         if (parts != null) {
-            localLogs.removeTopic(name, parts, why);
+            localLogs.removeTopic(replicas, parts, why);
         }
     }
 
