@@ -2,17 +2,13 @@ package io.sluice.cluster.controller;
 
 import io.sluice.cluster.assign.PartitionAssigner;
 import io.sluice.cluster.config.ClusterConfig;
-import io.sluice.cluster.state.AclEntry;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
-import io.sluice.cluster.state.ScramCredentialEntry;
 import io.sluice.cluster.state.StateReader;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.SnapshotManifest;
-import io.sluice.cluster.state.wire.TopicRecord;
 import io.sluice.cluster.zk.ZkPaths;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * events within {@link ClusterConfig#coalesceDelay()} become one delta), {@link ReplicationControl} decides every
  * partition change (leaders, ISRs, AlterPartition, controlled shutdown, elections, leader imbalance) and
  * {@link StatePublisher} writes each change as one fenced delta, folds deltas into snapshots and repairs a damaged
- * snapshot. Per membership change the work is O(size of the change).
+ * snapshot. The public operations queue their bodies, held by {@link ControllerOperations}, on that thread. Per
+ * membership change the work is O(size of the change).
  *
  * <p>Every method that touches state runs on the controller's single thread; the public operations return futures.
  * Thread-safe; one per broker.
@@ -48,6 +45,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     private final StatePublisher publisher;
     private final MembershipTracker membership;
     private final ReplicationControl replication;
+    private final ControllerOperations operations;
     private final AtomicBoolean membershipScheduled = new AtomicBoolean();
     private final ControllerStats stats = new ControllerStats();
 
@@ -66,6 +64,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         this.replication = new ReplicationControl(config);
         this.publisher = new StatePublisher(
                 client, brokerId, config, reader, stats, thread::submit, this::fenced, replication::applied);
+        this.operations = new ControllerOperations(publisher, replication);
         this.membership = new MembershipTracker(client, brokerId, stats, this::scheduleMembership);
         if (config.autoLeaderRebalanceEnable()) {
             long every = config.leaderImbalanceCheckInterval().toMillis();
@@ -261,8 +260,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             String name, int partitions, int replicationFactor, Map<String, String> configs) {
         return call(
                 "createTopic " + name,
-                state -> publishTopic(PartitionGrowth.newTopic(
-                        state, name, PartitionGrowth.place(state, name, partitions, replicationFactor), configs)));
+                state -> operations.createTopic(state, name, partitions, replicationFactor, configs));
     }
 
     /**
@@ -272,17 +270,8 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      */
     public CompletableFuture<TopicState> createTopic(
             String name, int[][] replicas, Map<String, String> configs, boolean validateOnly) {
-        return call("createTopic " + name, state -> {
-            TopicState topic = PartitionGrowth.manualTopic(state, name, replicas, configs);
-            return validateOnly ? topic : publishTopic(topic);
-        });
-    }
-
-    private TopicState publishTopic(TopicState topic) throws Exception {
-        DeltaRecord delta = new DeltaRecord();
-        delta.createdTopics.add(TopicRecord.of(topic));
-        publisher.publish(delta);
-        return publisher.state().topic(topic.name());
+        return call(
+                "createTopic " + name, state -> operations.createTopic(state, name, replicas, configs, validateOnly));
     }
 
     /**
@@ -292,23 +281,12 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      */
     public CompletableFuture<List<CreatePartitionsResult>> createPartitions(
             List<PartitionIncrease> increases, boolean validateOnly) {
-        return call("createPartitions", state -> {
-            DeltaRecord delta = new DeltaRecord();
-            List<CreatePartitionsResult> results = PartitionGrowth.grow(state, increases, validateOnly, delta);
-            publishIfAny(delta);
-            return results;
-        });
+        return call("createPartitions", state -> operations.createPartitions(state, increases, validateOnly));
     }
 
     public CompletableFuture<Void> deleteTopic(String name) {
         return call("deleteTopic " + name, state -> {
-            TopicState topic = state.topic(name);
-            if (topic == null) {
-                throw new UnknownTopicException("topic '" + name + "' does not exist");
-            }
-            DeltaRecord delta = new DeltaRecord();
-            delta.deletedTopics.add(topic.id());
-            publisher.publish(delta);
+            operations.deleteTopic(state, name);
             return null;
         });
     }
@@ -319,15 +297,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * published.
      */
     public CompletableFuture<ClusterState> electLeaders(Collection<PartitionRef> refs) {
-        return call("electLeaders", state -> {
-            DeltaRecord delta = new DeltaRecord();
-            for (ElectionResult r : replication.electLeaders(state, refs, ElectionType.PREFERRED, delta)) {
-                if (r.error() == ReplicationError.UNKNOWN_TOPIC_OR_PARTITION) {
-                    throw new UnknownTopicException("partition " + r.partition() + " does not exist");
-                }
-            }
-            return publishIfAny(delta);
-        });
+        return call("electLeaders", state -> operations.electPreferredLeaders(state, refs));
     }
 
     /**
@@ -335,12 +305,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * Completes with one result per partition, in request order.
      */
     public CompletableFuture<List<ElectionResult>> electLeaders(Collection<PartitionRef> refs, ElectionType type) {
-        return call("electLeaders " + type, state -> {
-            DeltaRecord delta = new DeltaRecord();
-            List<ElectionResult> results = replication.electLeaders(state, refs, type, delta);
-            publishIfAny(delta);
-            return results;
-        });
+        return call("electLeaders " + type, state -> operations.electLeaders(state, refs, type));
     }
 
     /**
@@ -349,12 +314,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * result per partition, in the map's order.
      */
     public CompletableFuture<List<ReassignmentResult>> alterPartitionReassignments(Map<PartitionRef, int[]> targets) {
-        return call("alterPartitionReassignments", state -> {
-            DeltaRecord delta = new DeltaRecord();
-            List<ReassignmentResult> results = replication.alterReassignments(state, targets, delta);
-            publishIfAny(delta);
-            return results;
-        });
+        return call("alterPartitionReassignments", state -> operations.alterPartitionReassignments(state, targets));
     }
 
     /**
@@ -363,11 +323,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * as published.
      */
     public CompletableFuture<ClusterState> alterIsr(Map<PartitionRef, int[]> isrs) {
-        return call("alterIsr", state -> {
-            DeltaRecord delta = new DeltaRecord();
-            replication.setIsrs(state, isrs, delta);
-            return publishIfAny(delta);
-        });
+        return call("alterIsr", state -> operations.alterIsr(state, isrs));
     }
 
     /**
@@ -376,12 +332,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * together in one delta; refused ones change nothing. Completes with one result per change, in request order.
      */
     public CompletableFuture<List<AlterPartitionResult>> alterPartition(int leaderId, List<IsrChangeRequest> changes) {
-        return call("alterPartition from " + leaderId, state -> {
-            DeltaRecord delta = new DeltaRecord();
-            List<AlterPartitionResult> results = replication.alterPartition(state, leaderId, changes, delta);
-            publishIfAny(delta);
-            return results;
-        });
+        return call("alterPartition from " + leaderId, state -> operations.alterPartition(state, leaderId, changes));
     }
 
     /**
@@ -391,12 +342,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * still leads.
      */
     public CompletableFuture<ControlledShutdownResult> controlledShutdown(int brokerId) {
-        return call("controlledShutdown " + brokerId, state -> {
-            DeltaRecord delta = new DeltaRecord();
-            ControlledShutdownResult result = replication.controlledShutdown(state, brokerId, delta);
-            publishIfAny(delta);
-            return result;
-        });
+        return call("controlledShutdown " + brokerId, state -> operations.controlledShutdown(state, brokerId));
     }
 
     /**
@@ -406,13 +352,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      */
     public CompletableFuture<List<ConfigChangeResult>> alterConfigs(
             List<ConfigChange> changes, ConfigSchema schema, boolean validateOnly) {
-        return call("alterConfigs", state -> {
-            DeltaRecord delta = new DeltaRecord();
-            List<ConfigChangeResult> results =
-                    ConfigControl.alter(state, changes, schema, validateOnly, delta.configChanges);
-            publishIfAny(delta);
-            return results;
-        });
+        return call("alterConfigs", state -> operations.alterConfigs(state, changes, schema, validateOnly));
     }
 
     /**
@@ -420,15 +360,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * delta (nothing when the entries stay as they are). Completes with the change's answer after the write.
      */
     public <T> CompletableFuture<T> alterAcls(AclChange<T> change) {
-        return call("alterAcls", state -> {
-            List<AclEntry> add = new ArrayList<>();
-            List<AclEntry> remove = new ArrayList<>();
-            T answer = change.decide(state.acls(), add, remove);
-            DeltaRecord delta = new DeltaRecord();
-            SecurityDeltas.aclChanges(state, add, remove, delta);
-            publishIfAny(delta);
-            return answer;
-        });
+        return call("alterAcls", state -> operations.alterAcls(state, change));
     }
 
     /**
@@ -436,30 +368,12 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * published in one delta (nothing when they stay as they are). Completes with the change's answer after the write.
      */
     public <T> CompletableFuture<T> alterScramCredentials(ScramChange<T> change) {
-        return call("alterScramCredentials", state -> {
-            List<ScramCredentialEntry> set = new ArrayList<>();
-            List<ScramCredentialEntry.Key> delete = new ArrayList<>();
-            T answer = change.decide(state.scramCredentials(), set, delete);
-            DeltaRecord delta = new DeltaRecord();
-            SecurityDeltas.scramChanges(state, set, delete, delta);
-            publishIfAny(delta);
-            return answer;
-        });
+        return call("alterScramCredentials", state -> operations.alterScramCredentials(state, change));
     }
 
     /** Writes a fresh snapshot of the current state now (operators, tests, repair). */
     public CompletableFuture<SnapshotManifest> writeSnapshotNow() {
-        return call("writeSnapshot", state -> {
-            publisher.writeSnapshot();
-            return publisher.head();
-        });
-    }
-
-    private ClusterState publishIfAny(DeltaRecord delta) throws Exception {
-        if (!delta.isEmpty()) {
-            publisher.publish(delta);
-        }
-        return publisher.state();
+        return call("writeSnapshot", state -> operations.writeSnapshotNow());
     }
 
     /** An operation on the published state, run on the controller thread. */

@@ -1,5 +1,9 @@
 package io.sluice.record.batch;
 
+import static io.sluice.record.batch.BoundedVarints.MALFORMED;
+import static io.sluice.record.batch.BoundedVarints.longRawVarint;
+import static io.sluice.record.batch.BoundedVarints.rawVarint;
+import static io.sluice.record.batch.BoundedVarints.zigzag;
 import static io.sluice.record.batch.RecordBatchDescriptor.MAX_VARINT_LENGTH;
 
 import java.nio.ByteBuffer;
@@ -12,7 +16,9 @@ import java.nio.ByteBuffer;
  * <p>Three paths read a record, each giving the same fields and verdict (property-tested): a
  * record of a learned {@link RecordLayout} lying wholly in the window is checked with a few masked
  * 8-byte words; other records in the window walk the field chain ({@link #nextInWindow}); the rest
- * (records straddling refills, and any error, which it names) take the careful byte-by-byte path.
+ * (records straddling refills, and any error, which it names with {@link CarefulChecks}) take the
+ * careful byte-by-byte path. The paths inside the window decode varints with
+ * {@link BoundedVarints}; the field chain checks headers with {@link HeaderShape}.
  * Why the words (measured, see docs/benchmarks.md): a checked {@link ByteBuffer#get(int)} costs
  * some 6 to 8 instructions, so a same-layout record read byte by byte (about 20 loads) took some
  * 400 instructions; the walk is bound by instruction throughput, not by memory.
@@ -24,8 +30,15 @@ public final class RecordCursor {
     /** attributes + timestampDelta + offsetDelta + keyLength + valueLength + headerCount, 1 byte each. */
     private static final int MIN_RECORD_BODY = 6;
 
+    /** {@link #lastWalkedLength} before any record was walked: no record has a negative length. */
+    private static final int NO_LENGTH = -1;
+
     private final ByteWindow window = new ByteWindow();
     private final LayoutRun run = new LayoutRun();
+    private final BoundedVarints varints = new BoundedVarints();
+    /** Header shape of the last record walked header by header. */
+    private final HeaderShape headerShape = new HeaderShape();
+
     private int bodyLength;
     private byte attributes;
     private long timestampDelta;
@@ -33,14 +46,8 @@ public final class RecordCursor {
     private int keyLength;
     private int valueLength;
     private int headerCount;
-    /** Header shape of the last record walked header by header: see {@link #sameHeaderShape}. */
-    private final int[] shapeOffsets = new int[2 * MAX_SHAPE_HEADERS];
-
-    private final byte[] shapeBytes = new byte[2 * MAX_SHAPE_HEADERS];
-    private int shapeHeaderCount = NO_SHAPE;
-    private int shapeLength;
     /** Length of the last record the field chain walked: a second one of that length teaches a layout. */
-    private int lastWalkedLength = NO_SHAPE;
+    private int lastWalkedLength = NO_LENGTH;
     /**
      * The layout learned last and the one before it: batches often hold two (deltas of one byte
      * for the first 64 records, of two after), and a batch then needs no learning.
@@ -310,11 +317,11 @@ public final class RecordCursor {
             tsDelta = (tsDelta & 0x7f) | (y << 7);
             p += 2;
         } else {
-            p = varlong(b, p, end);
+            p = varints.varlong(b, p, end);
             if (p < 0 || end - p < 2) {
                 return false; // offsetDelta's two bytes below are no longer known to be inside
             }
-            tsDelta = varlongRaw;
+            tsDelta = varints.varlongRaw();
         }
         tsDelta = (tsDelta >>> 1) ^ -(tsDelta & 1);
         int offDelta = b.get(p);
@@ -365,8 +372,7 @@ public final class RecordCursor {
         p = (int) r;
         if (headers < 0
                 || headers > end - p
-                || !(headers == shapeHeaderCount && end - p == shapeLength && sameHeaderShape(b, p))
-                        && !headersEndAt(b, p, end, headers)) {
+                || !headerShape.sameShape(b, p, headers, end - p) && !headerShape.headersEndAt(b, p, end, headers)) {
             return false;
         }
         tryLayouts = length == lastWalkedLength;
@@ -386,193 +392,25 @@ public final class RecordCursor {
         return true;
     }
 
-    /**
-     * True when the header length bytes of the record at {@code h} sit at the same offsets with
-     * the same values as in the last record whose headers {@link #headersEndAt} walked (the caller
-     * has checked the header count and the bytes left are the same). Then, by induction over the
-     * headers, the serial walk would read exactly those bytes and reach the same verdict, so the
-     * loads here are independent of each other instead of a chain: producers mostly send the
-     * same header keys with same-sized values on every record.
-     */
-    private boolean sameHeaderShape(ByteBuffer b, int h) {
-        int[] offsets = shapeOffsets;
-        byte[] bytes = shapeBytes;
-        int differs = 0;
-        for (int k = 0; k < 2 * shapeHeaderCount; k++) {
-            differs |= b.get(h + offsets[k]) ^ bytes[k];
-        }
-        return differs == 0;
-    }
-
-    /**
-     * True when {@code count} headers from {@code p} end exactly at {@code end} with key lengths
-     * >= 0, value lengths >= -1 and every byte inside the record. A length byte with its
-     * continuation bit and zigzag sign bit ({@link #ONE_BYTE_NON_NEGATIVE}) clear is a complete
-     * length of {@code byte >>> 1}. When every length was one byte, remembers where they were
-     * for {@link #sameHeaderShape}.
-     */
-    private boolean headersEndAt(ByteBuffer b, int p, int end, int count) {
-        int h = p;
-        boolean recordShape = count <= MAX_SHAPE_HEADERS;
-        shapeHeaderCount = NO_SHAPE;
-        for (int i = 0; i < count; i++) {
-            if (p >= end) {
-                return false;
-            }
-            int keyLen = b.get(p);
-            if (recordShape) {
-                shapeOffsets[2 * i] = p - h;
-                shapeBytes[2 * i] = (byte) keyLen;
-            }
-            if ((keyLen & ONE_BYTE_NON_NEGATIVE) == 0) {
-                keyLen >>>= 1;
-                p++;
-            } else {
-                recordShape &= keyLen >= 0;
-                long r = rawVarint(b, p, end);
-                if (r == MALFORMED) {
-                    return false;
-                }
-                keyLen = zigzag(r);
-                p = (int) r;
-            }
-            if (keyLen < 0 || keyLen >= end - p) {
-                return false;
-            }
-            p += keyLen;
-            int valueLen = b.get(p);
-            if (recordShape) {
-                shapeOffsets[2 * i + 1] = p - h;
-                shapeBytes[2 * i + 1] = (byte) valueLen;
-            }
-            if ((valueLen & ONE_BYTE_NON_NEGATIVE) == 0) {
-                valueLen >>>= 1;
-                p++;
-            } else {
-                recordShape &= valueLen >= 0;
-                long r = rawVarint(b, p, end);
-                if (r == MALFORMED) {
-                    return false;
-                }
-                valueLen = zigzag(r);
-                p = (int) r;
-            }
-            if (valueLen < -1 || valueLen > end - p) {
-                return false;
-            }
-            p += Math.max(valueLen, 0);
-        }
-        if (p != end) {
-            return false;
-        }
-        if (recordShape) {
-            shapeHeaderCount = count;
-            shapeLength = end - h;
-        }
-        return true;
-    }
-
-    /** Header shapes of records with more headers are not remembered (their walk is long anyway). */
-    private static final int MAX_SHAPE_HEADERS = 16;
-
-    private static final int NO_SHAPE = -1;
-
-    /** Bits of a varint byte that are clear when it is complete in one byte and zigzag-decodes to >= 0. */
-    private static final int ONE_BYTE_NON_NEGATIVE = 0x81;
-
-    /** Marks a varint that is too long or runs past its bound (no valid packed result is -1). */
-    private static final long MALFORMED = -1L;
-
-    /** The raw bits of the last {@link #varlong} decoded (a long does not fit beside a position in a long). */
-    private long varlongRaw;
-
-    /**
-     * Decodes the varint at {@code p} (p &lt; end), not reading at or past {@code end}, without
-     * zigzag decoding; returns the raw 32 bits in the high half and the next position in the low
-     * half, or {@link #MALFORMED} when it runs past {@code end} or past 5 bytes. One- and two-byte
-     * varints take no loop.
-     */
-    private static long rawVarint(ByteBuffer b, int p, int end) {
-        int x = b.get(p);
-        if (x >= 0) {
-            return ((long) x << 32) | (p + 1);
-        }
-        if (p + 1 < end) {
-            int y = b.get(p + 1);
-            if (y >= 0) {
-                return ((long) ((x & 0x7f) | (y << 7)) << 32) | (p + 2);
-            }
-        }
-        return longRawVarint(b, p, end);
-    }
-
-    private static long longRawVarint(ByteBuffer b, int p, int end) {
-        int raw = 0;
-        int shift = 0;
-        while (p < end && shift <= 28) {
-            byte x = b.get(p++);
-            raw |= (x & 0x7f) << shift;
-            if (x >= 0) {
-                return ((long) raw << 32) | p;
-            }
-            shift += 7;
-        }
-        return MALFORMED;
-    }
-
-    /** The zigzag-decoded value of a {@link #rawVarint} result. */
-    private static int zigzag(long packed) {
-        int raw = (int) (packed >>> 32);
-        return (raw >>> 1) ^ -(raw & 1);
-    }
-
-    /**
-     * Decodes a varlong at {@code p}, not reading at or past {@code end}, into {@link #varlongRaw}
-     * (not zigzag-decoded); returns the next position, or -1 when it runs past {@code end} or
-     * past 10 bytes.
-     */
-    private int varlong(ByteBuffer b, int p, int end) {
-        long raw = 0;
-        int shift = 0;
-        while (p < end && shift <= 63) {
-            byte x = b.get(p++);
-            raw |= (long) (x & 0x7f) << shift;
-            if (x >= 0) {
-                varlongRaw = raw;
-                return p;
-            }
-            shift += 7;
-        }
-        return -1;
-    }
-
     private void nextAcrossRefills() throws BatchFormatException {
         int length = window.readVarint();
-        if (length < MIN_RECORD_BODY) {
-            throw malformed("record length " + length + " is below the minimum of " + MIN_RECORD_BODY);
-        }
+        CarefulChecks.recordLength(length, MIN_RECORD_BODY);
         long end = window.streamPosition() + length;
         bodyLength = length;
         attributes = window.readByte();
         timestampDelta = window.readVarlong();
         offsetDelta = window.readVarint();
         keyLength = window.readVarint();
-        skipBytes("key", keyLength, true, end);
+        CarefulChecks.skipField(window, "key", keyLength, true, end);
         valueLength = window.readVarint();
-        skipBytes("value", valueLength, true, end);
+        CarefulChecks.skipField(window, "value", valueLength, true, end);
         headerCount = window.readVarint();
-        if (headerCount < 0 || headerCount > end - window.streamPosition()) {
-            throw malformed("header count " + headerCount + " is negative or above the "
-                    + (end - window.streamPosition()) + " bytes left in the record");
-        }
+        CarefulChecks.headerCount(headerCount, end - window.streamPosition());
         for (int i = 0; i < headerCount; i++) {
-            skipBytes("header key", window.readVarint(), false, end);
-            skipBytes("header value", window.readVarint(), true, end);
+            CarefulChecks.skipField(window, "header key", window.readVarint(), false, end);
+            CarefulChecks.skipField(window, "header value", window.readVarint(), true, end);
         }
-        long read = window.streamPosition() - (end - length);
-        if (read != length) {
-            throw malformed("record length " + length + " does not match the " + read + " bytes its fields take");
-        }
+        CarefulChecks.fieldsTakeLength(length, window.streamPosition() - (end - length));
     }
 
     /** True when bytes follow the last record read (trailing bytes are an error after the last). */
@@ -609,23 +447,5 @@ public final class RecordCursor {
 
     public int headerCount() {
         return headerCount;
-    }
-
-    private void skipBytes(String field, int length, boolean nullable, long recordEnd) throws BatchFormatException {
-        if (length < (nullable ? -1 : 0)) {
-            throw malformed(field + " length " + length + " is below " + (nullable ? "-1" : "0"));
-        }
-        if (length <= 0) {
-            return;
-        }
-        long left = recordEnd - window.streamPosition();
-        if (length > left) {
-            throw malformed(field + " length " + length + " exceeds the " + left + " bytes left in the record");
-        }
-        window.skip(length);
-    }
-
-    private static BatchFormatException malformed(String message) {
-        return new BatchFormatException(BatchFormatException.Reason.MALFORMED_RECORD, message);
     }
 }
