@@ -9,57 +9,22 @@ import java.nio.file.Path;
 
 /**
  * Sparse offset → file position index of one segment. While its segment is active the entries live in a heap
- * array (one long per entry: relative offset high, position low), written behind to the {@code .index} file on
- * {@link #persist()}; once the segment is inactive, {@link #mapReadOnly()} swaps the array for a read-only memory
- * mapping of the file, so old segments cost page cache, not heap. A short or missing file is harmless: lookups
- * just scan further.
+ * buffer in the file's layout, written behind to the {@code .index} file on {@link #persist()}; once the segment is
+ * inactive, {@link #mapReadOnly()} swaps the buffer for a read-only memory mapping of the file, so old segments cost
+ * page cache, not heap. A short or missing file is harmless: lookups just scan further.
  * Thread-safety: one appending thread (the partition's append lock) and any number of lock-free readers, who see
- * one immutable-by-prefix {@link Entries} through a volatile field; {@link #persist()}, {@link #mapReadOnly()} and
+ * one immutable-by-prefix entries buffer through a volatile field; {@link #persist()}, {@link #mapReadOnly()} and
  * {@link #truncateToOffset(long)} synchronize on this index.
  */
 public final class OffsetIndex extends SegmentIndexFile {
-    /** The entries, in the heap or in a mapped file; readers take one reference and use only it. */
-    private interface Entries {
-        int relative(int i);
-
-        int position(int i);
-    }
-
-    private record Heap(long[] array) implements Entries {
-        @Override
-        public int relative(int i) {
-            return (int) (array[i] >>> 32);
-        }
-
-        @Override
-        public int position(int i) {
-            return (int) array[i];
-        }
-    }
-
-    private record Mapped(ByteBuffer buffer) implements Entries {
-        @Override
-        public int relative(int i) {
-            return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
-        }
-
-        @Override
-        public int position(int i) {
-            return buffer.getInt(i * ENTRY_LENGTH + POSITION_OFFSET);
-        }
-    }
-
-    private volatile Entries entries;
-
-    private OffsetIndex(Path file, long baseOffset, int maxIndexSizeBytes, Entries entries, int count) {
-        super(file, baseOffset, maxIndexSizeBytes, ENTRY_LENGTH, count);
-        this.entries = entries;
+    private OffsetIndex(Path file, long baseOffset, int maxIndexSizeBytes, ByteBuffer entries, int count) {
+        super(file, baseOffset, maxIndexSizeBytes, ENTRY_LENGTH, entries, count);
     }
 
     /** A new empty index; an existing file at {@code file} is replaced on the next {@link #persist()}. */
     public static OffsetIndex empty(Path file, long baseOffset, int maxIndexSizeBytes) throws IOException {
         Files.deleteIfExists(file);
-        return new OffsetIndex(file, baseOffset, maxIndexSizeBytes, new Heap(new long[16]), 0);
+        return new OffsetIndex(file, baseOffset, maxIndexSizeBytes, newHeapEntries(ENTRY_LENGTH), 0);
     }
 
     /**
@@ -72,13 +37,12 @@ public final class OffsetIndex extends SegmentIndexFile {
     public static OffsetIndex load(Path file, long baseOffset, int maxIndexSizeBytes, long segmentSize)
             throws IOException {
         int n = entriesInFile(file, maxIndexSizeBytes, ENTRY_LENGTH);
-        Entries mapped =
-                n == 0 ? new Heap(new long[16]) : new Mapped(IndexFiles.mapReadOnly(file, (long) n * ENTRY_LENGTH));
+        ByteBuffer mapped = entriesOfFile(file, n, ENTRY_LENGTH);
         int lastRelative = -1;
         int lastPosition = -1;
         for (int i = 0; i < n; i++) {
-            int relative = mapped.relative(i);
-            int position = mapped.position(i);
+            int relative = relative(mapped, i);
+            int position = position(mapped, i);
             if (relative <= lastRelative) {
                 throw new CorruptIndexException(
                         file, "entry " + i + " relative offset " + relative + " does not follow " + lastRelative);
@@ -95,21 +59,24 @@ public final class OffsetIndex extends SegmentIndexFile {
         return new OffsetIndex(file, baseOffset, maxIndexSizeBytes, mapped, n);
     }
 
-    @Override
-    public boolean isMapped() {
-        return entries instanceof Mapped;
+    private static int relative(ByteBuffer entries, int i) {
+        return entries.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
+    }
+
+    private static int position(ByteBuffer entries, int i) {
+        return entries.getInt(i * ENTRY_LENGTH + POSITION_OFFSET);
     }
 
     /** Largest indexed offset, or the base offset when empty. */
     public long lastOffset() {
         int n = count;
-        return n == 0 ? baseOffset : baseOffset + entries.relative(n - 1);
+        return n == 0 ? baseOffset : baseOffset + relative(entries, n - 1);
     }
 
     /** Position recorded for the last entry, or 0 when empty. */
     public int lastPosition() {
         int n = count;
-        return n == 0 ? 0 : entries.position(n - 1);
+        return n == 0 ? 0 : position(entries, n - 1);
     }
 
     /**
@@ -119,31 +86,17 @@ public final class OffsetIndex extends SegmentIndexFile {
     public void append(long lastOffset, int position) {
         int n = count;
         long relative = lastOffset - baseOffset;
-        Entries e = entries;
+        ByteBuffer e = entries;
         if (n >= maxEntries
                 || relative > Integer.MAX_VALUE
                 || relative < 0
-                || (n > 0 && (relative <= e.relative(n - 1) || position <= e.position(n - 1)))) {
+                || (n > 0 && (relative <= relative(e, n - 1) || position <= position(e, n - 1)))) {
             return;
         }
-        long[] array = heapArray(n + 1);
-        array[n] = ((long) relative << 32) | (position & 0xFFFFFFFFL);
+        heapEntries(n + 1)
+                .putInt(n * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET, (int) relative)
+                .putInt(n * ENTRY_LENGTH + POSITION_OFFSET, position);
         count = n + 1;
-    }
-
-    /** The heap array holding at least {@code capacity} entries, copying out of a mapping or growing as needed. */
-    private long[] heapArray(int capacity) {
-        Entries e = entries;
-        if (e instanceof Heap heap && heap.array().length >= capacity) {
-            return heap.array();
-        }
-        int n = count;
-        long[] array = new long[Math.min(maxEntries, Math.max(16, Math.max(capacity, n * 2)))];
-        for (int i = 0; i < n; i++) {
-            array[i] = ((long) e.relative(i) << 32) | (e.position(i) & 0xFFFFFFFFL);
-        }
-        entries = new Heap(array);
-        return array;
     }
 
     /**
@@ -152,21 +105,21 @@ public final class OffsetIndex extends SegmentIndexFile {
      */
     public int lookup(long targetOffset) {
         int n = count;
-        Entries e = entries;
+        ByteBuffer e = entries;
         long relativeTarget = targetOffset - baseOffset;
         int lo = 0;
         int hi = n - 1;
         int found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (e.relative(mid) <= relativeTarget) {
+            if (relative(e, mid) <= relativeTarget) {
                 found = mid;
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
             }
         }
-        return found < 0 ? 0 : e.position(found);
+        return found < 0 ? 0 : position(e, found);
     }
 
     /**
@@ -175,13 +128,13 @@ public final class OffsetIndex extends SegmentIndexFile {
      */
     public int floorPosition(long position) {
         int n = count;
-        Entries e = entries;
+        ByteBuffer e = entries;
         int lo = 0;
         int hi = n - 1;
         int found = 0;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int candidate = e.position(mid);
+            int candidate = position(e, mid);
             if (candidate <= position) {
                 found = candidate;
                 lo = mid + 1;
@@ -194,22 +147,6 @@ public final class OffsetIndex extends SegmentIndexFile {
 
     @Override
     protected int relativeOffset(int i) {
-        return entries.relative(i);
-    }
-
-    @Override
-    protected void moveToHeap(int capacity) {
-        heapArray(capacity);
-    }
-
-    @Override
-    protected void writeEntry(ByteBuffer out, int i) {
-        Entries e = entries;
-        out.putInt(e.relative(i)).putInt(e.position(i));
-    }
-
-    @Override
-    protected void useMapping(ByteBuffer mapping) {
-        entries = new Mapped(mapping);
+        return relative(entries, i);
     }
 }

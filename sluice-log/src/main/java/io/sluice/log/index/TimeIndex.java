@@ -8,55 +8,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Sparse timestamp → offset index of one segment: heap arrays while the segment is active, written behind to the
- * {@code .timeindex} file on {@link #persist()}; a read-only mapping of the file once {@link #mapReadOnly()} is
- * called for an inactive segment.
+ * Sparse timestamp → offset index of one segment: a heap buffer in the file's layout while the segment is active,
+ * written behind to the {@code .timeindex} file on {@link #persist()}; a read-only mapping of the file once
+ * {@link #mapReadOnly()} is called for an inactive segment.
  * Thread-safety: one appending thread (the partition's append lock) and any number of lock-free readers, who see
- * one {@link Entries} through a volatile field; {@link #persist()}, {@link #mapReadOnly()} and
+ * one immutable-by-prefix entries buffer through a volatile field; {@link #persist()}, {@link #mapReadOnly()} and
  * {@link #truncateToOffset(long)} synchronize on this index.
  */
 public final class TimeIndex extends SegmentIndexFile {
-    /** The entries, in the heap or in a mapped file; readers take one reference and use only it. */
-    private interface Entries {
-        long timestamp(int i);
-
-        int relative(int i);
-    }
-
-    private record Heap(long[] timestamps, int[] relatives) implements Entries {
-        @Override
-        public long timestamp(int i) {
-            return timestamps[i];
-        }
-
-        @Override
-        public int relative(int i) {
-            return relatives[i];
-        }
-    }
-
-    private record Mapped(ByteBuffer buffer) implements Entries {
-        @Override
-        public long timestamp(int i) {
-            return buffer.getLong(i * ENTRY_LENGTH + TIMESTAMP_OFFSET);
-        }
-
-        @Override
-        public int relative(int i) {
-            return buffer.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
-        }
-    }
-
-    private volatile Entries entries;
-
-    private TimeIndex(Path file, long baseOffset, int maxIndexSizeBytes, Entries entries, int count) {
-        super(file, baseOffset, maxIndexSizeBytes, ENTRY_LENGTH, count);
-        this.entries = entries;
+    private TimeIndex(Path file, long baseOffset, int maxIndexSizeBytes, ByteBuffer entries, int count) {
+        super(file, baseOffset, maxIndexSizeBytes, ENTRY_LENGTH, entries, count);
     }
 
     public static TimeIndex empty(Path file, long baseOffset, int maxIndexSizeBytes) throws IOException {
         Files.deleteIfExists(file);
-        return new TimeIndex(file, baseOffset, maxIndexSizeBytes, new Heap(new long[16], new int[16]), 0);
+        return new TimeIndex(file, baseOffset, maxIndexSizeBytes, newHeapEntries(ENTRY_LENGTH), 0);
     }
 
     /**
@@ -69,14 +35,12 @@ public final class TimeIndex extends SegmentIndexFile {
     public static TimeIndex load(Path file, long baseOffset, int maxIndexSizeBytes, long nextOffset)
             throws IOException {
         int n = entriesInFile(file, maxIndexSizeBytes, ENTRY_LENGTH);
-        Entries mapped = n == 0
-                ? new Heap(new long[16], new int[16])
-                : new Mapped(IndexFiles.mapReadOnly(file, (long) n * ENTRY_LENGTH));
+        ByteBuffer mapped = entriesOfFile(file, n, ENTRY_LENGTH);
         long lastTimestamp = Long.MIN_VALUE;
         int lastRelative = 0;
         for (int i = 0; i < n; i++) {
-            long timestamp = mapped.timestamp(i);
-            int relative = mapped.relative(i);
+            long timestamp = timestamp(mapped, i);
+            int relative = relative(mapped, i);
             if (timestamp <= lastTimestamp || timestamp < 0) {
                 throw new CorruptIndexException(
                         file, "entry " + i + " timestamp " + timestamp + " does not follow " + lastTimestamp);
@@ -93,55 +57,42 @@ public final class TimeIndex extends SegmentIndexFile {
         return new TimeIndex(file, baseOffset, maxIndexSizeBytes, mapped, n);
     }
 
-    @Override
-    public boolean isMapped() {
-        return entries instanceof Mapped;
+    private static long timestamp(ByteBuffer entries, int i) {
+        return entries.getLong(i * ENTRY_LENGTH + TIMESTAMP_OFFSET);
+    }
+
+    private static int relative(ByteBuffer entries, int i) {
+        return entries.getInt(i * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET);
     }
 
     /** Largest timestamp indexed, or -1 when empty. */
     public long lastTimestamp() {
         int n = count;
-        return n == 0 ? -1 : entries.timestamp(n - 1);
+        return n == 0 ? -1 : timestamp(entries, n - 1);
     }
 
     /** Offset of the last entry, or -1 when empty. */
     public long lastEntryOffset() {
         int n = count;
-        return n == 0 ? -1 : baseOffset + entries.relative(n - 1);
+        return n == 0 ? -1 : baseOffset + relative(entries, n - 1);
     }
 
     /** Adds an entry when the timestamp advances past the last one and there is room. Appending thread only. */
     public void maybeAppend(long timestamp, long offset) {
         int n = count;
         long relative = offset - baseOffset;
-        Entries e = entries;
+        ByteBuffer e = entries;
         if (n >= maxEntries
                 || relative < 0
                 || relative > Integer.MAX_VALUE
                 || timestamp < 0
-                || (n > 0 && (timestamp <= e.timestamp(n - 1) || relative < e.relative(n - 1)))) {
+                || (n > 0 && (timestamp <= timestamp(e, n - 1) || relative < relative(e, n - 1)))) {
             return;
         }
-        Heap heap = heap(n + 1);
-        heap.timestamps()[n] = timestamp;
-        heap.relatives()[n] = (int) relative;
+        heapEntries(n + 1)
+                .putLong(n * ENTRY_LENGTH + TIMESTAMP_OFFSET, timestamp)
+                .putInt(n * ENTRY_LENGTH + RELATIVE_OFFSET_OFFSET, (int) relative);
         count = n + 1;
-    }
-
-    private Heap heap(int capacity) {
-        Entries e = entries;
-        if (e instanceof Heap heap && heap.timestamps().length >= capacity) {
-            return heap;
-        }
-        int n = count;
-        int size = Math.min(maxEntries, Math.max(16, Math.max(capacity, n * 2)));
-        Heap heap = new Heap(new long[size], new int[size]);
-        for (int i = 0; i < n; i++) {
-            heap.timestamps()[i] = e.timestamp(i);
-            heap.relatives()[i] = e.relative(i);
-        }
-        entries = heap;
-        return heap;
     }
 
     /**
@@ -150,40 +101,24 @@ public final class TimeIndex extends SegmentIndexFile {
      */
     public long lookup(long timestamp) {
         int n = count;
-        Entries e = entries;
+        ByteBuffer e = entries;
         int lo = 0;
         int hi = n - 1;
         int found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (e.timestamp(mid) <= timestamp) {
+            if (timestamp(e, mid) <= timestamp) {
                 found = mid;
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
             }
         }
-        return found < 0 ? baseOffset : baseOffset + e.relative(found);
+        return found < 0 ? baseOffset : baseOffset + relative(e, found);
     }
 
     @Override
     protected int relativeOffset(int i) {
-        return entries.relative(i);
-    }
-
-    @Override
-    protected void moveToHeap(int capacity) {
-        heap(capacity);
-    }
-
-    @Override
-    protected void writeEntry(ByteBuffer out, int i) {
-        Entries e = entries;
-        out.putLong(e.timestamp(i)).putInt(e.relative(i));
-    }
-
-    @Override
-    protected void useMapping(ByteBuffer mapping) {
-        entries = new Mapped(mapping);
+        return relative(entries, i);
     }
 }

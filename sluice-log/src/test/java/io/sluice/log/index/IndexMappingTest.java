@@ -2,12 +2,13 @@ package io.sluice.log.index;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Indexes move from heap arrays to read-only mappings and back without losing or inventing entries. */
+/** Indexes move from heap buffers to read-only mappings and back without losing or inventing entries. */
 class IndexMappingTest {
     @TempDir
     Path tmp;
@@ -75,6 +76,53 @@ class IndexMappingTest {
         TimeIndex reloaded = TimeIndex.load(file, 0, 1200, 41);
         assertEquals(11, reloaded.entryCount());
         assertEquals(40, reloaded.lookup(9_999));
+    }
+
+    @Test
+    void shouldWriteEachPersistsNewEntriesInTheFileLayoutAcrossGrowthAndTruncation() throws Exception {
+        Path offsets = tmp.resolve("00000000000000001000.index");
+        Path times = tmp.resolve("00000000000000001000.timeindex");
+        OffsetIndex offsetIndex = OffsetIndex.empty(offsets, 1000, 1 << 20);
+        TimeIndex timeIndex = TimeIndex.empty(times, 1000, 1 << 20);
+        int entries = 0;
+        // persists between appends, each time after the heap buffer grew (16, 32, 64, ... entries) or not
+        for (int round : new int[] {3, 14, 1, 40, 100, 7}) {
+            for (int i = 0; i < round; i++, entries++) {
+                offsetIndex.append(1000 + entries * 5L + 4, entries * 700);
+                timeIndex.maybeAppend(50_000 + entries * 3L, 1000 + entries * 5L + 4);
+            }
+            offsetIndex.persist();
+            timeIndex.persist();
+            assertFileHolds(offsets, times, entries);
+        }
+        offsetIndex.truncateToOffset(1000 + 60 * 5);
+        timeIndex.truncateToOffset(1000 + 60 * 5);
+        offsetIndex.append(1000 + 60 * 5L + 4, 60 * 700);
+        timeIndex.maybeAppend(50_000 + 60 * 3L, 1000 + 60 * 5L + 4);
+        offsetIndex.persist();
+        timeIndex.persist();
+        assertFileHolds(offsets, times, 61);
+        assertEquals(61, OffsetIndex.load(offsets, 1000, 1 << 20, 61 * 700).entryCount());
+        assertEquals(61, TimeIndex.load(times, 1000, 1 << 20, 1000 + 61 * 5).entryCount());
+    }
+
+    /** Both files hold exactly entries 0 .. n-1 of the test above, big-endian in their descriptors' layouts. */
+    private static void assertFileHolds(Path offsets, Path times, int n) throws Exception {
+        ByteBuffer offsetBytes = ByteBuffer.wrap(Files.readAllBytes(offsets));
+        ByteBuffer timeBytes = ByteBuffer.wrap(Files.readAllBytes(times));
+        assertEquals(n * OffsetIndexDescriptor.ENTRY_LENGTH, offsetBytes.capacity());
+        assertEquals(n * TimeIndexDescriptor.ENTRY_LENGTH, timeBytes.capacity());
+        for (int i = 0; i < n; i++) {
+            int at = i * OffsetIndexDescriptor.ENTRY_LENGTH;
+            assertEquals(
+                    i * 5 + 4, offsetBytes.getInt(at + OffsetIndexDescriptor.RELATIVE_OFFSET_OFFSET), "entry " + i);
+            assertEquals(i * 700, offsetBytes.getInt(at + OffsetIndexDescriptor.POSITION_OFFSET), "entry " + i);
+            int timeAt = i * TimeIndexDescriptor.ENTRY_LENGTH;
+            assertEquals(
+                    50_000 + i * 3L, timeBytes.getLong(timeAt + TimeIndexDescriptor.TIMESTAMP_OFFSET), "entry " + i);
+            assertEquals(
+                    i * 5 + 4, timeBytes.getInt(timeAt + TimeIndexDescriptor.RELATIVE_OFFSET_OFFSET), "entry " + i);
+        }
     }
 
     @Test
