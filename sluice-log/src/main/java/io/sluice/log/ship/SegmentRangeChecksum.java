@@ -46,6 +46,14 @@ public final class SegmentRangeChecksum {
     private long lastEnd = -1;
 
     private long lastBoundary = -1;
+
+    /** The walk of one {@link #of} call: the next batch header (-1: none sane from there on), how far the range is
+     * covered, where the bytes not yet checksummed start, and the checksum of the range before them. */
+    private int walkBoundary;
+
+    private int walkAt;
+    private int walkRawFrom;
+    private int walkChecksum;
     private long batchesCombined;
     private long bytesChecksummed;
 
@@ -61,42 +69,59 @@ public final class SegmentRangeChecksum {
         }
         boolean continues = file == mappedFile && limit == mappedLimit && position == lastEnd;
         ByteBuffer bytes = map(file, limit);
-        int boundary = continues ? (int) lastBoundary : 0;
-        int at = (int) position;
-        int rawFrom = at; // bytes from here to at are checksummed together, at the next combined batch or the end
-        int checksum = 0;
+        walkBoundary = continues ? (int) lastBoundary : 0;
+        walkAt = (int) position;
+        walkRawFrom = walkAt;
+        walkChecksum = 0;
         try {
-            while (at < end) {
-                if (boundary < 0 || BatchFraming.check(header.wrap(bytes, boundary), limit - boundary) != null) {
-                    boundary = -1;
-                    at = (int) end;
-                    break;
-                }
-                int batchEnd = boundary + header.sizeInBytes();
-                if (batchEnd <= at) {
-                    boundary = batchEnd;
-                    continue;
-                }
-                int pieceEnd = (int) Math.min(batchEnd, end);
-                if (boundary == at && batchEnd == pieceEnd && header.sizeInBytes() >= COMBINE_MIN_BYTES) {
-                    checksum = Crc32cCombine.combine(checksum, crcOf(rawFrom, at), at - rawFrom);
-                    checksum = withWholeBatch(checksum, boundary);
-                    batchesCombined++;
-                    rawFrom = pieceEnd;
-                }
-                at = pieceEnd;
-                if (at == batchEnd) {
-                    boundary = batchEnd;
-                }
+            boolean sane = true;
+            while (sane && walkAt < end) {
+                sane = nextBatch(bytes, limit, (int) end);
             }
-            checksum = Crc32cCombine.combine(checksum, crcOf(rawFrom, at), at - rawFrom);
+            walkChecksum = Crc32cCombine.combine(walkChecksum, crcOf(walkRawFrom, walkAt), walkAt - walkRawFrom);
         } catch (InternalError e) { // the file was cut under its mapping (SIGBUS on a mapped page)
             forgetMapping();
             throw new IOException("segment file shrank below " + limit + " bytes while it was read", e);
         }
         lastEnd = end;
-        lastBoundary = boundary;
-        return checksum;
+        lastBoundary = walkBoundary;
+        return walkChecksum;
+    }
+
+    /**
+     * One step of {@link #of}'s walk: the batch whose header is at {@link #walkBoundary}. A batch wholly before the
+     * range is stepped over; a whole batch of at least {@link #COMBINE_MIN_BYTES} inside it is combined from its stored
+     * CRC (the bytes since {@link #walkRawFrom} checksummed first); any other piece is left to be checksummed byte by
+     * byte. Returns false when the header there is not sane: the rest of the range is then checksummed byte by byte.
+     * A method of its own, called once per batch, so that the JIT compiles it from its call count after a few thousand
+     * batches; as one long loop the walk waited to be compiled on stack, in the middle of a broker's first move.
+     */
+    private boolean nextBatch(ByteBuffer bytes, long limit, int end) {
+        int boundary = walkBoundary;
+        if (boundary < 0 || BatchFraming.check(header.wrap(bytes, boundary), limit - boundary) != null) {
+            walkBoundary = -1;
+            walkAt = end;
+            return false;
+        }
+        int at = walkAt;
+        int size = header.sizeInBytes();
+        int batchEnd = boundary + size;
+        if (batchEnd <= at) {
+            walkBoundary = batchEnd;
+            return true;
+        }
+        int pieceEnd = Math.min(batchEnd, end);
+        if (boundary == at && batchEnd == pieceEnd && size >= COMBINE_MIN_BYTES) {
+            int before = Crc32cCombine.combine(walkChecksum, crcOf(walkRawFrom, at), at - walkRawFrom);
+            walkChecksum = withWholeBatch(before, boundary);
+            batchesCombined++;
+            walkRawFrom = pieceEnd;
+        }
+        walkAt = pieceEnd;
+        if (pieceEnd == batchEnd) {
+            walkBoundary = batchEnd;
+        }
+        return true;
     }
 
     /** CRC-32C of a range of a file that is not a segment (a producer snapshot): every byte is read. */
