@@ -481,7 +481,7 @@ public final class BrokerConfig {
         return (Long) values.get(key);
     }
 
-    double doubleValue(String key) {
+    private double doubleValue(String key) {
         return (Double) values.get(key);
     }
 
@@ -489,7 +489,7 @@ public final class BrokerConfig {
         return (Boolean) values.get(key);
     }
 
-    String string(String key) {
+    private String string(String key) {
         return (String) values.get(key);
     }
 

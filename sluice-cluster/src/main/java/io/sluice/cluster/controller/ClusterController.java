@@ -284,6 +284,10 @@ public final class ClusterController implements ControllerElection.Listener, Aut
         return call("createPartitions", state -> operations.createPartitions(state, increases, validateOnly));
     }
 
+    /**
+     * Deletes topic {@code name} with all its partitions: its id is published in one delta. Completes with null once
+     * published; a topic that does not exist fails with {@link UnknownTopicException} (and changes nothing).
+     */
     public CompletableFuture<Void> deleteTopic(String name) {
         return call("deleteTopic " + name, state -> {
             operations.deleteTopic(state, name);

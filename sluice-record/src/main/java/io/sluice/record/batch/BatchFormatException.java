@@ -32,6 +32,11 @@ public final class BatchFormatException extends Exception {
         this.reason = reason;
     }
 
+    /** A {@link Reason#MALFORMED_RECORD} failure with {@code message}. */
+    public static BatchFormatException malformed(String message) {
+        return new BatchFormatException(Reason.MALFORMED_RECORD, message);
+    }
+
     public Reason reason() {
         return reason;
     }

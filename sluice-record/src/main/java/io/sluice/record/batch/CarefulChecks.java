@@ -1,5 +1,7 @@
 package io.sluice.record.batch;
 
+import static io.sluice.record.batch.BatchFormatException.malformed;
+
 /**
  * The length checks of {@link RecordCursor}'s careful path, each failing with a
  * {@link BatchFormatException} ({@link BatchFormatException.Reason#MALFORMED_RECORD}) whose message
@@ -52,9 +54,5 @@ final class CarefulChecks {
         if (read != length) {
             throw malformed("record length " + length + " does not match the " + read + " bytes its fields take");
         }
-    }
-
-    private static BatchFormatException malformed(String message) {
-        return new BatchFormatException(BatchFormatException.Reason.MALFORMED_RECORD, message);
     }
 }

@@ -113,8 +113,13 @@ public final class RecordBatchDescriptor {
     /** Timestamp value meaning "no timestamp" (never range-checked). */
     public static final long NO_TIMESTAMP = -1L;
 
-    /** Smallest possible record: length varint (1) + attributes (1) + 5 one-byte varints. */
-    public static final int MIN_RECORD_SIZE = 7;
+    /**
+     * Fewest bytes a record's body (what its length counts) can take: attributes + timestampDelta +
+     * offsetDelta + keyLength + valueLength + headerCount, one byte each.
+     */
+    public static final int MIN_RECORD_BODY = 6;
+    /** Smallest possible record: length varint (1) + {@link #MIN_RECORD_BODY}. */
+    public static final int MIN_RECORD_SIZE = 1 + MIN_RECORD_BODY;
     /** Largest encoding of a zigzag varint (int32) and varlong (int64). */
     public static final int MAX_VARINT_LENGTH = 5;
 

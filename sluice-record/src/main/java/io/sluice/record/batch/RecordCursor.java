@@ -5,6 +5,7 @@ import static io.sluice.record.batch.BoundedVarints.longRawVarint;
 import static io.sluice.record.batch.BoundedVarints.rawVarint;
 import static io.sluice.record.batch.BoundedVarints.zigzag;
 import static io.sluice.record.batch.RecordBatchDescriptor.MAX_VARINT_LENGTH;
+import static io.sluice.record.batch.RecordBatchDescriptor.MIN_RECORD_BODY;
 
 import java.nio.ByteBuffer;
 
@@ -26,9 +27,6 @@ import java.nio.ByteBuffer;
  * <p>Not thread-safe; one per validator, reused for every batch.
  */
 public final class RecordCursor {
-
-    /** attributes + timestampDelta + offsetDelta + keyLength + valueLength + headerCount, 1 byte each. */
-    private static final int MIN_RECORD_BODY = 6;
 
     /** {@link #lastWalkedLength} before any record was walked: no record has a negative length. */
     private static final int NO_LENGTH = -1;

@@ -1,6 +1,8 @@
 package io.sluice.record.clean;
 
+import static io.sluice.record.batch.BatchFormatException.malformed;
 import static io.sluice.record.batch.RecordBatchDescriptor.COMPRESSION_NONE;
+import static io.sluice.record.batch.RecordBatchDescriptor.MIN_RECORD_BODY;
 import static io.sluice.record.batch.RecordBatchDescriptor.RECORDS_OFFSET;
 
 import io.sluice.record.batch.BatchFormatException;
@@ -20,8 +22,6 @@ import java.util.Arrays;
 public final class DecodedBatch implements AutoCloseable {
     /** Decompressed bytes gathered per codec call while a payload is drained. */
     private static final int DRAIN_CHUNK_BYTES = 64 * 1024;
-    /** attributes + timestampDelta + offsetDelta + keyLength + valueLength + headerCount, one byte each. */
-    private static final int MIN_RECORD_BODY = 6;
 
     private final long maxDecompressedBytes;
     private final PayloadCodecs codecs = new PayloadCodecs();
@@ -133,10 +133,6 @@ public final class DecodedBatch implements AutoCloseable {
         keyPositions = Arrays.copyOf(keyPositions, n);
         keyLengths = Arrays.copyOf(keyLengths, n);
         hasValue = Arrays.copyOf(hasValue, n);
-    }
-
-    private static BatchFormatException malformed(String message) {
-        return new BatchFormatException(BatchFormatException.Reason.MALFORMED_RECORD, message);
     }
 
     /** Records decoded by the last {@link #decode}. */
