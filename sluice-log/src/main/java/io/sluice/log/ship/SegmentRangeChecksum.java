@@ -42,14 +42,15 @@ public final class SegmentRangeChecksum {
     private MappedByteBuffer mapped;
     /** A view of {@link #mapped} whose position and limit select what is checksummed. */
     private ByteBuffer view;
-    /** The end of the last range, and the batch boundary at or before it (-1: no sane batch from there on). */
+    /** The end of the last range; the next range continues from {@link #walkBoundary} when it starts there. */
     private long lastEnd = -1;
 
-    private long lastBoundary = -1;
-
-    /** The walk of one {@link #of} call: the next batch header (-1: none sane from there on), how far the range is
-     * covered, where the bytes not yet checksummed start, and the checksum of the range before them. */
-    private int walkBoundary;
+    /**
+     * The walk of {@link #of}: the next batch header (-1: no sane batch from there on; after a call, the batch boundary
+     * at or before the range's end), how far the range is covered, where the bytes not yet checksummed start, and the
+     * checksum of the range before them.
+     */
+    private int walkBoundary = -1;
 
     private int walkAt;
     private int walkRawFrom;
@@ -69,7 +70,9 @@ public final class SegmentRangeChecksum {
         }
         boolean continues = file == mappedFile && limit == mappedLimit && position == lastEnd;
         ByteBuffer bytes = map(file, limit);
-        walkBoundary = continues ? (int) lastBoundary : 0;
+        if (!continues) {
+            walkBoundary = 0;
+        }
         walkAt = (int) position;
         walkRawFrom = walkAt;
         walkChecksum = 0;
@@ -84,7 +87,6 @@ public final class SegmentRangeChecksum {
             throw new IOException("segment file shrank below " + limit + " bytes while it was read", e);
         }
         lastEnd = end;
-        lastBoundary = walkBoundary;
         return walkChecksum;
     }
 
