@@ -39,12 +39,33 @@ class KafkaToolsReplicationTest extends ClusterTestBase {
         return result;
     }
 
+    /**
+     * As {@link #topics}, or none while the broker the tool asks has not applied the new topic yet (the tool then
+     * exits 1: "does not exist as expected").
+     */
+    private List<Described> topicsOnceListed() throws IOException {
+        ProcessResult result = InProcessTool.run(
+                "org.apache.kafka.tools.TopicCommand",
+                new byte[0],
+                TOOL_TIMEOUT,
+                "--bootstrap-server",
+                cluster.bootstrap(),
+                "--describe",
+                "--topic",
+                TOPIC);
+        return result.succeeded() ? described(result.stdoutText()) : List.of();
+    }
+
     private List<Described> topics(String... describeArgs) throws IOException {
         List<String> args =
                 new ArrayList<>(List.of("--bootstrap-server", cluster.bootstrap(), "--describe", "--topic", TOPIC));
         args.addAll(List.of(describeArgs));
-        String out = tool("org.apache.kafka.tools.TopicCommand", args.toArray(new String[0]))
-                .stdoutText();
+        return described(tool("org.apache.kafka.tools.TopicCommand", args.toArray(new String[0]))
+                .stdoutText());
+    }
+
+    /** The partition lines of a {@code kafka-topics --describe} output. */
+    private static List<Described> described(String out) {
         List<Described> partitions = new ArrayList<>();
         Matcher m = PARTITION_LINE.matcher(out);
         while (m.find()) {
@@ -71,7 +92,7 @@ class KafkaToolsReplicationTest extends ClusterTestBase {
         Poll.until(
                 "every partition of " + TOPIC + " with three replicas in sync",
                 SETTLE,
-                this::topics,
+                this::topicsOnceListed,
                 ps -> ps.size() == PARTITIONS
                         && ps.stream().allMatch(p -> p.isr().split(",").length == 3));
 
