@@ -23,15 +23,13 @@ public final class CheckpointText implements Closeable {
     private final Path file;
     private final BufferedReader reader;
     private final int maxLineChars;
-    private final boolean acceptUnterminatedLastLine;
     /** Number of the line the last {@link #nextLine()} read (or found missing); 0 before the first. */
     private int lineNumber;
 
-    private CheckpointText(Path file, BufferedReader reader, int maxLineChars, boolean acceptUnterminatedLastLine) {
+    private CheckpointText(Path file, BufferedReader reader, int maxLineChars) {
         this.file = file;
         this.reader = reader;
         this.maxLineChars = maxLineChars;
-        this.acceptUnterminatedLastLine = acceptUnterminatedLastLine;
     }
 
     /**
@@ -45,13 +43,12 @@ public final class CheckpointText implements Closeable {
 
     /**
      * Opens {@code file} (which must exist) for reading lines of at most {@code maxLineChars} characters. A last line
-     * without its line end is refused as cut off unless {@code acceptUnterminatedLastLine}.
+     * without its line end is refused as cut off.
      */
-    public static CheckpointText open(Path file, int maxLineChars, boolean acceptUnterminatedLastLine)
-            throws IOException {
+    public static CheckpointText open(Path file, int maxLineChars) throws IOException {
         BufferedReader reader = new BufferedReader(
                 new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()));
-        return new CheckpointText(file, reader, maxLineChars, acceptUnterminatedLastLine);
+        return new CheckpointText(file, reader, maxLineChars);
     }
 
     /** Reads the first line and checks that it is {@code version}. */
@@ -82,9 +79,6 @@ public final class CheckpointText implements Closeable {
         }
         if (line.length() == 0) {
             return null;
-        }
-        if (acceptUnterminatedLastLine) {
-            return line.toString();
         }
         // every line is written with its line end, and the file replaced whole: a line without one was cut off
         // (a cut number would otherwise read as a smaller, valid offset)

@@ -87,7 +87,7 @@ public final class OffsetCheckpointFile {
         if (!Files.exists(file)) {
             return offsets;
         }
-        try (CheckpointText text = CheckpointText.open(file, MAX_LINE_CHARS, false)) {
+        try (CheckpointText text = CheckpointText.open(file, MAX_LINE_CHARS)) {
             text.expectVersion(VERSION);
             long expected = text.nonNegative(text.nextLine(), "entry count");
             String line;

@@ -24,11 +24,6 @@ public final class LeaderEpochCache {
     public static final String FILE_NAME = "leader-epoch-checkpoint";
     private static final int VERSION = 0;
     private static final int MAX_LINE_CHARS = 64;
-    /**
-     * A last line without its line end is read as it stands, as this cache always has ({@code OffsetCheckpointFile}
-     * refuses one as cut off).
-     */
-    private static final boolean ACCEPT_UNTERMINATED_LAST_LINE = true;
     /** More entries than this in a file is garbage: a partition does not see millions of leader changes. */
     private static final int MAX_ENTRIES = 1_000_000;
 
@@ -56,7 +51,7 @@ public final class LeaderEpochCache {
             return null;
         }
         LeaderEpochCache cache = new LeaderEpochCache(file);
-        try (CheckpointText text = CheckpointText.open(file, MAX_LINE_CHARS, ACCEPT_UNTERMINATED_LAST_LINE)) {
+        try (CheckpointText text = CheckpointText.open(file, MAX_LINE_CHARS)) {
             text.expectVersion(VERSION);
             long count = text.nonNegative(text.nextLine(), "entry count");
             if (count > MAX_ENTRIES) {
