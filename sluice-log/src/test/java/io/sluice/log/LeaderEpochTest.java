@@ -87,6 +87,14 @@ class LeaderEpochTest {
             assertTrue(report.toString().contains("rebuilding the leader epoch cache of epochs-0"), report.toString());
             assertEquals(3, log.leaderEpochs().size());
         }
+        // the file torn inside its last entry ("5 10\n" cut to "5 1"): rebuilt from the batches, not read as (5, 1)
+        Files.writeString(file, "0\n3\n0 0\n3 4\n5 1");
+        report = new RecoveryReport();
+        try (PartitionLog log = PartitionLog.open(tmp.resolve("epochs-0"), CONFIG, report)) {
+            assertTrue(report.toString().contains("rebuilding the leader epoch cache of epochs-0"), report.toString());
+            assertEquals(
+                    List.of(new EpochEntry(0, 0), new EpochEntry(3, 4), new EpochEntry(5, 10)), log.leaderEpochs());
+        }
     }
 
     @Test

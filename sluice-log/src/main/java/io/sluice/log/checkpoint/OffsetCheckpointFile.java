@@ -1,14 +1,10 @@
 package io.sluice.log.checkpoint;
 
 import io.sluice.log.TopicPartitionKey;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Locale;
@@ -37,13 +33,11 @@ public final class OffsetCheckpointFile {
     private static final int MAX_LINE_CHARS = 400;
 
     private final Path file;
-    private final Path tmp;
     /** Held from gathering the offsets to the rename: writers of this file take turns on its one temporary file. */
     private final Object writerTurn = new Object();
 
     public OffsetCheckpointFile(Path file) {
         this.file = file;
-        this.tmp = file.resolveSibling(file.getFileName() + ".tmp");
     }
 
     public Path file() {
@@ -67,12 +61,7 @@ public final class OffsetCheckpointFile {
                         .append(e.getValue())
                         .append('\n');
             }
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                channel.force(true);
-            }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            fsyncDirectory(file.getParent());
+            CheckpointText.write(file, text);
         }
     }
 
@@ -98,73 +87,29 @@ public final class OffsetCheckpointFile {
         if (!Files.exists(file)) {
             return offsets;
         }
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()))) {
-            String versionLine = readLine(reader, file, 1);
-            if (versionLine == null || !versionLine.equals(Integer.toString(VERSION))) {
-                throw new CorruptCheckpointException(file, 1, "version '" + versionLine + "' is not " + VERSION);
-            }
-            String countLine = readLine(reader, file, 2);
-            long expected = parseNonNegative(countLine, file, 2, "entry count");
-            int lineNumber = 2;
+        try (CheckpointText text = CheckpointText.open(file, MAX_LINE_CHARS)) {
+            text.expectVersion(VERSION);
+            long expected = text.nonNegative(text.nextLine(), "entry count");
             String line;
-            while ((line = readLine(reader, file, ++lineNumber)) != null) {
+            while ((line = text.nextLine()) != null) {
                 String[] parts = line.split(" ");
                 if (parts.length != 3 || parts[0].isEmpty()) {
-                    throw new CorruptCheckpointException(
-                            file, lineNumber, "expected 'topic partition offset', got '" + line + "'");
+                    throw text.corrupt("expected 'topic partition offset', got '" + line + "'");
                 }
-                long partition = parseNonNegative(parts[1], file, lineNumber, "partition");
+                long partition = text.nonNegative(parts[1], "partition");
                 if (partition > Integer.MAX_VALUE) {
-                    throw new CorruptCheckpointException(file, lineNumber, "partition " + partition + " is too large");
+                    throw text.corrupt("partition " + partition + " is too large");
                 }
-                long offset = parseNonNegative(parts[2], file, lineNumber, "offset");
+                long offset = text.nonNegative(parts[2], "offset");
                 offsets.put(new TopicPartitionKey(parts[0], (int) partition), offset);
                 if (offsets.size() > expected) {
                     break;
                 }
             }
             if (offsets.size() != expected) {
-                throw new CorruptCheckpointException(
-                        file, lineNumber, "entry count " + expected + " but " + offsets.size() + " entries found");
+                throw text.corrupt("entry count " + expected + " but " + offsets.size() + " entries found");
             }
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new CorruptCheckpointException(file, 0, "not UTF-8 text");
         }
         return offsets;
-    }
-
-    private static String readLine(BufferedReader reader, Path file, int lineNumber) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = reader.read()) >= 0) {
-            if (c == '\n') {
-                return line.toString();
-            }
-            if (line.length() >= MAX_LINE_CHARS) {
-                throw new CorruptCheckpointException(
-                        file, lineNumber, "line longer than " + MAX_LINE_CHARS + " characters");
-            }
-            line.append((char) c);
-        }
-        if (line.length() > 0) {
-            // every line is written with its line end, and the file replaced whole: a line without one was cut off
-            // (a cut number would otherwise read as a smaller, valid offset)
-            throw new CorruptCheckpointException(file, lineNumber, "line cut off before its line end: '" + line + "'");
-        }
-        return null;
-    }
-
-    private static long parseNonNegative(String text, Path file, int lineNumber, String field)
-            throws CorruptCheckpointException {
-        try {
-            long value = Long.parseLong(text);
-            if (value < 0) {
-                throw new CorruptCheckpointException(file, lineNumber, field + " " + value + " is negative");
-            }
-            return value;
-        } catch (NumberFormatException e) {
-            throw new CorruptCheckpointException(file, lineNumber, field + " '" + text + "' is not a number");
-        }
     }
 }

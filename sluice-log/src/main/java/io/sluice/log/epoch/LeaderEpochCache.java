@@ -1,16 +1,10 @@
 package io.sluice.log.epoch;
 
+import io.sluice.log.checkpoint.CheckpointText;
 import io.sluice.log.checkpoint.CorruptCheckpointException;
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,74 +51,35 @@ public final class LeaderEpochCache {
             return null;
         }
         LeaderEpochCache cache = new LeaderEpochCache(file);
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()))) {
-            String version = readLine(reader, file, 1);
-            if (version == null || !version.equals(Integer.toString(VERSION))) {
-                throw new CorruptCheckpointException(file, 1, "version '" + version + "' is not " + VERSION);
-            }
-            long count = number(readLine(reader, file, 2), file, 2, "entry count");
+        try (CheckpointText text = CheckpointText.open(file, MAX_LINE_CHARS)) {
+            text.expectVersion(VERSION);
+            long count = text.nonNegative(text.nextLine(), "entry count");
             if (count > MAX_ENTRIES) {
-                throw new CorruptCheckpointException(file, 2, "entry count " + count + " exceeds " + MAX_ENTRIES);
+                throw text.corrupt("entry count " + count + " exceeds " + MAX_ENTRIES);
             }
             for (int i = 0; i < count; i++) {
-                int lineNumber = i + 3;
-                String line = readLine(reader, file, lineNumber);
+                String line = text.nextLine();
                 String[] parts = line == null ? new String[0] : line.split(" ");
                 if (parts.length != 2) {
-                    throw new CorruptCheckpointException(
-                            file, lineNumber, "expected 'epoch startOffset', got '" + line + "'");
+                    throw text.corrupt("expected 'epoch startOffset', got '" + line + "'");
                 }
-                long epoch = number(parts[0], file, lineNumber, "epoch");
-                long startOffset = number(parts[1], file, lineNumber, "startOffset");
+                long epoch = text.nonNegative(parts[0], "epoch");
+                long startOffset = text.nonNegative(parts[1], "startOffset");
                 if (epoch > Integer.MAX_VALUE) {
-                    throw new CorruptCheckpointException(file, lineNumber, "epoch " + epoch + " is too large");
+                    throw text.corrupt("epoch " + epoch + " is too large");
                 }
                 EpochEntry last = cache.latest();
                 if (last != null && (epoch <= last.epoch() || startOffset < last.startOffset())) {
-                    throw new CorruptCheckpointException(
-                            file,
-                            lineNumber,
-                            "entry (" + epoch + ", " + startOffset + ") does not follow (" + last.epoch() + ", "
-                                    + last.startOffset() + ")");
+                    throw text.corrupt("entry (" + epoch + ", " + startOffset + ") does not follow (" + last.epoch()
+                            + ", " + last.startOffset() + ")");
                 }
                 cache.entries.add(new EpochEntry((int) epoch, startOffset));
             }
-            if (readLine(reader, file, (int) count + 3) != null) {
-                throw new CorruptCheckpointException(file, (int) count + 3, "more lines than the entry count " + count);
+            if (text.nextLine() != null) {
+                throw text.corrupt("more lines than the entry count " + count);
             }
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new CorruptCheckpointException(file, 0, "not UTF-8 text");
         }
         return cache;
-    }
-
-    private static String readLine(BufferedReader reader, Path file, int lineNumber) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = reader.read()) >= 0) {
-            if (c == '\n') {
-                return line.toString();
-            }
-            if (line.length() >= MAX_LINE_CHARS) {
-                throw new CorruptCheckpointException(
-                        file, lineNumber, "line longer than " + MAX_LINE_CHARS + " characters");
-            }
-            line.append((char) c);
-        }
-        return line.length() == 0 ? null : line.toString();
-    }
-
-    private static long number(String text, Path file, int lineNumber, String field) throws CorruptCheckpointException {
-        try {
-            long value = Long.parseLong(text);
-            if (value < 0) {
-                throw new CorruptCheckpointException(file, lineNumber, field + " " + value + " is negative");
-            }
-            return value;
-        } catch (NumberFormatException e) {
-            throw new CorruptCheckpointException(file, lineNumber, field + " '" + text + "' is not a number");
-        }
     }
 
     public EpochEntry latest() {
@@ -235,12 +190,6 @@ public final class LeaderEpochCache {
         for (EpochEntry entry : entries) {
             text.append(entry.epoch()).append(' ').append(entry.startOffset()).append('\n');
         }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-            channel.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        OffsetCheckpointFile.fsyncDirectory(file.getParent());
+        CheckpointText.write(file, text);
     }
 }

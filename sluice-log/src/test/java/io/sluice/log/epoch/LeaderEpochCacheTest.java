@@ -65,6 +65,14 @@ class LeaderEpochCacheTest {
         assertTrue(e.getMessage().contains("line 4"), e.getMessage());
     }
 
+    @Test
+    void shouldRejectALastLineCutBeforeItsLineEnd() throws Exception {
+        // "3 1200\n" torn to "3 12" must not read as epoch 3 starting at offset 12
+        Files.writeString(tmp.resolve(LeaderEpochCache.FILE_NAME), "0\n2\n1 0\n3 12");
+        CorruptCheckpointException e = assertThrows(CorruptCheckpointException.class, () -> LeaderEpochCache.load(tmp));
+        assertTrue(e.getMessage().contains("line 4") && e.getMessage().contains("cut off"), e.getMessage());
+    }
+
     @Property(tries = 200)
     void shouldLoadOrRejectGarbage(@ForAll @StringLength(max = 120) String text) throws IOException {
         Path dir = Files.createTempDirectory("epochs");

@@ -1,5 +1,6 @@
 package io.sluice.record.batch;
 
+import static io.sluice.record.batch.BatchFormatException.malformed;
 import static io.sluice.record.batch.RecordBatchDescriptor.MAX_VARINT_LENGTH;
 import static io.sluice.record.batch.RecordBatchDescriptor.MAX_VARLONG_LENGTH;
 
@@ -222,10 +223,8 @@ public final class ByteWindow {
             value |= (b & 0x7f) << shift;
             shift += 7;
             if (shift > 28) {
-                throw new BatchFormatException(
-                        BatchFormatException.Reason.MALFORMED_RECORD,
-                        "varint longer than " + MAX_VARINT_LENGTH + " bytes at stream position "
-                                + (streamPosition() - MAX_VARINT_LENGTH));
+                throw malformed("varint longer than " + MAX_VARINT_LENGTH + " bytes at stream position "
+                        + (streamPosition() - MAX_VARINT_LENGTH));
             }
         }
     }
@@ -249,10 +248,8 @@ public final class ByteWindow {
             value |= (long) (b & 0x7f) << shift;
             shift += 7;
             if (shift > 63) {
-                throw new BatchFormatException(
-                        BatchFormatException.Reason.MALFORMED_RECORD,
-                        "varlong longer than " + MAX_VARLONG_LENGTH + " bytes at stream position "
-                                + (streamPosition() - MAX_VARLONG_LENGTH));
+                throw malformed("varlong longer than " + MAX_VARLONG_LENGTH + " bytes at stream position "
+                        + (streamPosition() - MAX_VARLONG_LENGTH));
             }
         }
     }
@@ -303,9 +300,7 @@ public final class ByteWindow {
     }
 
     private BatchFormatException truncated(String what) {
-        return new BatchFormatException(
-                BatchFormatException.Reason.MALFORMED_RECORD,
-                "records end early: " + what + " needed at stream position " + streamPosition()
-                        + " but the stream ends at " + (discarded + limit));
+        return malformed("records end early: " + what + " needed at stream position " + streamPosition()
+                + " but the stream ends at " + (discarded + limit));
     }
 }

@@ -118,8 +118,6 @@ public final class RecordBatchDescriptor {
      * offsetDelta + keyLength + valueLength + headerCount, one byte each.
      */
     public static final int MIN_RECORD_BODY = 6;
-    /** Smallest possible record: length varint (1) + {@link #MIN_RECORD_BODY}. */
-    public static final int MIN_RECORD_SIZE = 1 + MIN_RECORD_BODY;
     /** Largest encoding of a zigzag varint (int32) and varlong (int64). */
     public static final int MAX_VARINT_LENGTH = 5;
 
