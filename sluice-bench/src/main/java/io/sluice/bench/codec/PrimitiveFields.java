@@ -4,7 +4,10 @@ import java.util.Random;
 
 /**
  * The ~35 primitive fields of the writer benchmark (10 ints, 10 longs, 5 booleans, 5 shorts, 3 doubles, 2 floats),
- * half small and half full-range so varints take every length. Mutable; not thread-safe; one per benchmark state.
+ * half small and half full-range so varints take every length. The fields are spelled out one by one on purpose: the
+ * messages write them the way generated serializers write named fields, and an array or a loop here would change what
+ * the benchmark measures; {@link #fill} draws them in this order so the seeded data stays the same. Mutable; not
+ * thread-safe; one per benchmark state.
  */
 public class PrimitiveFields {
     public int i0;

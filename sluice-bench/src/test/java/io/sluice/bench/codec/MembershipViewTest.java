@@ -130,7 +130,7 @@ class MembershipViewTest {
         Random random = new Random(seed);
         MembershipView view = new MembershipView(3);
         Set<Endpoint> reference = new HashSet<>();
-        int universe = RingForest.LEAF_KEYS * 12;
+        int universe = RingBlocks.LEAF_KEYS * 12;
         churn(view, reference, -1L, random, 3000, universe, 75, 97);
         churn(view, reference, -1L, random, 3000, universe, 50, 89);
         churn(view, reference, -1L, random, 3000, universe, 25, 83);
@@ -153,8 +153,8 @@ class MembershipViewTest {
             MembershipView view = new MembershipView(4, mask);
             Set<Endpoint> reference = new HashSet<>();
             Random random = new Random(mask);
-            churn(view, reference, mask, random, 4000, RingForest.LEAF_KEYS * 8, 70, 211);
-            churn(view, reference, mask, random, 4000, RingForest.LEAF_KEYS * 8, 30, 211);
+            churn(view, reference, mask, random, 4000, RingBlocks.LEAF_KEYS * 8, 70, 211);
+            churn(view, reference, mask, random, 4000, RingBlocks.LEAF_KEYS * 8, 30, 211);
         }
     }
 
@@ -166,11 +166,11 @@ class MembershipViewTest {
         for (int i = 0; i < 200; i++) {
             outsiders.add(node(100_000 + i));
         }
-        for (int i = 0; i < RingForest.LEAF_KEYS * 40; i++) {
+        for (int i = 0; i < RingBlocks.LEAF_KEYS * 40; i++) {
             view.add(node(i));
             reference.add(node(i));
             int n = reference.size();
-            if (n <= 2 || n == RingForest.LEAF_KEYS || n == RingForest.LEAF_KEYS + 1 || n % 331 == 0) {
+            if (n <= 2 || n == RingBlocks.LEAF_KEYS || n == RingBlocks.LEAF_KEYS + 1 || n % 331 == 0) {
                 assertMatchesReference(view, reference, -1L, outsiders);
             }
         }
@@ -183,7 +183,7 @@ class MembershipViewTest {
         int rings = 2;
         MembershipView view = new MembershipView(rings);
         Random random = new Random(42);
-        int universe = RingForest.LEAF_KEYS * 20;
+        int universe = RingBlocks.LEAF_KEYS * 20;
         Set<Endpoint> reference = new HashSet<>();
         for (int cycle = 0; cycle < 6; cycle++) {
             for (int op = 0; op < 20_000; op++) {

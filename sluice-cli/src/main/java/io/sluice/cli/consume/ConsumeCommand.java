@@ -2,6 +2,7 @@ package io.sluice.cli.consume;
 
 import io.sluice.cli.CommandFailedException;
 import io.sluice.cli.client.ClientOptions;
+import io.sluice.cli.client.TopicOption;
 import io.sluice.cli.console.Escapes;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
@@ -42,11 +43,8 @@ public final class ConsumeCommand implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Option(
-            names = {"-t", "--topic"},
-            required = true,
-            paramLabel = "TOPIC")
-    String topic;
+    @Mixin
+    TopicOption topicOption;
 
     @Option(
             names = {"-p", "--partition"},
@@ -141,6 +139,7 @@ public final class ConsumeCommand implements Callable<Integer> {
     }
 
     private List<TopicPartition> assign(KafkaConsumer<byte[], byte[]> consumer) {
+        String topic = topicOption.topic();
         List<PartitionInfo> infos = consumer.partitionsFor(topic, METADATA_TIMEOUT);
         if (infos == null || infos.isEmpty()) {
             throw new CommandFailedException("topic '" + topic + "' does not exist");

@@ -2,6 +2,7 @@ package io.sluice.cli.produce;
 
 import io.sluice.cli.client.ClientOptions;
 import io.sluice.cli.client.KeyValue;
+import io.sluice.cli.client.TopicOption;
 import io.sluice.cli.console.Escapes;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -42,11 +43,8 @@ public final class ProduceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(
-            names = {"-t", "--topic"},
-            required = true,
-            paramLabel = "TOPIC")
-    String topic;
+    @Mixin
+    TopicOption topicOption;
 
     @Option(
             names = {"-p", "--partition"},
@@ -107,6 +105,7 @@ public final class ProduceCommand implements Callable<Integer> {
                 fixedKey == null ? null : fixedKey.getBytes(StandardCharsets.UTF_8),
                 emptyAsNull);
         List<Header> recordHeaders = headers(headers);
+        String topic = topicOption.topic();
         AtomicLong failed = new AtomicLong();
         AtomicReference<Exception> firstError = new AtomicReference<>();
         long sent = 0;
