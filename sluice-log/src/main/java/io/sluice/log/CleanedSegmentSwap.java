@@ -1,6 +1,6 @@
 package io.sluice.log;
 
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.checkpoint.AtomicFile;
 import io.sluice.log.segment.CleanFaults;
 import io.sluice.log.segment.CleanStep;
 import io.sluice.log.segment.LogSegment;
@@ -80,7 +80,7 @@ final class CleanedSegmentSwap {
             }
         }
         cleaned.changeFileSuffixes(SegmentFileNames.CLEANED_SUFFIX, SegmentFileNames.SWAP_SUFFIX);
-        OffsetCheckpointFile.fsyncDirectory(dir);
+        AtomicFile.fsyncDirectory(dir);
         faults.reached(CleanStep.SWAP_RENAMED);
         // an I/O error from here on leaves the old segments in the chain, readable through their open channels,
         // and the swap for the next start's recovery to complete
@@ -89,7 +89,7 @@ final class CleanedSegmentSwap {
             faults.reached(CleanStep.OLD_SEGMENT_DELETED);
         }
         cleaned.changeFileSuffixes(SegmentFileNames.SWAP_SUFFIX, "");
-        OffsetCheckpointFile.fsyncDirectory(dir);
+        AtomicFile.fsyncDirectory(dir);
         faults.reached(CleanStep.SWAP_COMPLETED);
         LogSegment[] next = new LogSegment[chain.length - replaced.length + 1];
         System.arraycopy(chain, 0, next, 0, first);

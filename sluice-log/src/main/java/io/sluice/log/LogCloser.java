@@ -1,7 +1,7 @@
 package io.sluice.log;
 
+import io.sluice.log.checkpoint.AtomicFile;
 import io.sluice.log.checkpoint.CleanShutdownFile;
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import io.sluice.log.segment.LogSegment;
 import java.io.IOException;
 import org.slf4j.Logger;
@@ -31,7 +31,7 @@ final class LogCloser {
             for (LogSegment segment : state.segments) {
                 segment.flush();
             }
-            OffsetCheckpointFile.fsyncDirectory(state.dir);
+            AtomicFile.fsyncDirectory(state.dir);
             state.recoveryPoint.set(state.logEndOffset);
             state.writeProducerSnapshot(state.logEndOffset);
             CleanShutdownFile.write(state.dir, new CleanShutdownFile.Offsets(state.logEndOffset, state.logStartOffset));

@@ -1,6 +1,6 @@
 package io.sluice.log;
 
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.checkpoint.AtomicFile;
 import io.sluice.log.segment.LogSegment;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -81,7 +81,7 @@ final class LogFlusher {
             segment.flush();
         }
         if (fsyncDirectory) {
-            OffsetCheckpointFile.fsyncDirectory(state.dir);
+            AtomicFile.fsyncDirectory(state.dir);
         }
         state.recoveryPoint.accumulateAndGet(upTo, Math::max);
         lastFlushMs = state.clock.getAsLong();

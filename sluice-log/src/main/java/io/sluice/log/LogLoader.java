@@ -1,8 +1,8 @@
 package io.sluice.log;
 
+import io.sluice.log.checkpoint.AtomicFile;
 import io.sluice.log.checkpoint.CleanShutdownFile;
 import io.sluice.log.checkpoint.CorruptCheckpointException;
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
 import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.CorruptSnapshotException;
 import io.sluice.log.producer.ProducerStateManager;
@@ -47,7 +47,7 @@ final class LogLoader {
         if (!Files.isDirectory(dir)) {
             Files.createDirectories(dir);
             // a new partition must survive power loss once its first append is acknowledged
-            OffsetCheckpointFile.fsyncDirectory(dir.getParent());
+            AtomicFile.fsyncDirectory(dir.getParent());
         }
         long recoveryPoint = recoveryPointHint;
         long logStartOffset = logStartOffsetHint;
@@ -94,7 +94,7 @@ final class LogLoader {
         if (segments.isEmpty()) {
             segments.add(LogSegment.create(
                     dir, logStartOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
-            OffsetCheckpointFile.fsyncDirectory(dir);
+            AtomicFile.fsyncDirectory(dir);
         }
         long logEndOffset = segments.get(segments.size() - 1).nextOffset();
         long start = Math.max(logStartOffset, segments.get(0).baseOffset());

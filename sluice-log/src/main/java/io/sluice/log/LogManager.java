@@ -1,6 +1,6 @@
 package io.sluice.log;
 
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.checkpoint.AtomicFile;
 import io.sluice.log.clean.CleanerCheckpoints;
 import io.sluice.log.clean.CleanerConfig;
 import io.sluice.log.clean.LogCleaner;
@@ -360,7 +360,7 @@ public final class LogManager implements AutoCloseable {
         Path renamed = logDir.resolve(
                 key.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + suffix);
         Files.move(log.dir(), renamed);
-        OffsetCheckpointFile.fsyncDirectory(logDir);
+        AtomicFile.fsyncDirectory(logDir);
         try {
             checkpoints.writeRecoveryPoints(logDir);
             checkpoints.writeLogStartOffsets(logDir);

@@ -1,6 +1,6 @@
 package io.sluice.log;
 
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.checkpoint.AtomicFile;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.ProducerSnapshotFile;
@@ -98,7 +98,7 @@ final class StagedLogInstaller {
             long boundary = staged.boundaryOffset();
             opened.add(
                     LogSegment.create(dir, boundary, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
-            OffsetCheckpointFile.fsyncDirectory(dir);
+            AtomicFile.fsyncDirectory(dir);
             long logStart = bases.length == 0 ? boundary : Math.max(staged.logStartOffset(), bases[0]);
             epochCache.clear();
             for (EpochEntry entry : staged.epochs()) {

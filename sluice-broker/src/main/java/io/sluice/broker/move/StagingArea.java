@@ -1,7 +1,7 @@
 package io.sluice.broker.move;
 
 import io.sluice.log.LogConfig;
-import io.sluice.log.checkpoint.OffsetCheckpointFile;
+import io.sluice.log.checkpoint.AtomicFile;
 import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.ship.StagedLog;
 import java.io.IOException;
@@ -185,7 +185,7 @@ final class StagingArea implements AutoCloseable {
             }
         }
         closeFiles();
-        OffsetCheckpointFile.fsyncDirectory(dir);
+        AtomicFile.fsyncDirectory(dir);
         return new StagedLog(
                 dir,
                 manifest.segmentBaseOffsets,

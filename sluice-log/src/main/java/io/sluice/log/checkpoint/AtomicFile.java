@@ -7,8 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 
-/** Replaces a small file atomically: a temporary sibling, fsync, rename. Stateless; callers serialize writers. */
+/**
+ * Replaces a small file atomically (a temporary sibling, fsync, rename) and makes renames and creations in a directory
+ * durable. Stateless; callers serialize writers.
+ */
 public final class AtomicFile {
     private AtomicFile() {}
 
@@ -23,5 +27,17 @@ public final class AtomicFile {
             channel.force(true);
         }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Makes a rename or file creation in {@code dir} durable. */
+    public static void fsyncDirectory(Path dir) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException e) {
+            // some platforms cannot open directories; the rename is then only as durable as the OS makes it
+            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win")) {
+                throw e;
+            }
+        }
     }
 }

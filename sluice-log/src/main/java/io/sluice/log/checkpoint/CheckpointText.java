@@ -38,7 +38,7 @@ public final class CheckpointText implements Closeable {
      */
     public static void write(Path file, CharSequence text) throws IOException {
         AtomicFile.write(file, StandardCharsets.UTF_8.newEncoder().encode(CharBuffer.wrap(text)));
-        OffsetCheckpointFile.fsyncDirectory(file.getParent());
+        AtomicFile.fsyncDirectory(file.getParent());
     }
 
     /**

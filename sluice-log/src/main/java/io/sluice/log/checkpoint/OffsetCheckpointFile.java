@@ -2,12 +2,9 @@ package io.sluice.log.checkpoint;
 
 import io.sluice.log.TopicPartitionKey;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -62,18 +59,6 @@ public final class OffsetCheckpointFile {
                         .append('\n');
             }
             CheckpointText.write(file, text);
-        }
-    }
-
-    /** Makes a rename or file creation in {@code dir} durable. */
-    public static void fsyncDirectory(Path dir) throws IOException {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            // some platforms cannot open directories; the rename is then only as durable as the OS makes it
-            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win")) {
-                throw e;
-            }
         }
     }
 

@@ -50,7 +50,7 @@ public final class SwapRecovery {
             complete(dir, swap, report);
         }
         if (!swaps.isEmpty()) {
-            io.sluice.log.checkpoint.OffsetCheckpointFile.fsyncDirectory(dir);
+            io.sluice.log.checkpoint.AtomicFile.fsyncDirectory(dir);
         }
     }
 
