@@ -2,6 +2,7 @@ package io.sluice.broker.config;
 
 import static io.sluice.broker.config.BrokerConfigKeys.*;
 
+import io.sluice.broker.group.GroupCoordinatorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -338,20 +339,23 @@ public final class BrokerConfig {
                 .map(HttpListenerAddress::parse);
     }
 
-    public int groupInitialRebalanceDelayMs() {
-        return integer(GROUP_INITIAL_REBALANCE_DELAY_MS);
-    }
-
-    public int groupMinSessionTimeoutMs() {
-        return integer(GROUP_MIN_SESSION_TIMEOUT_MS);
-    }
-
-    public int groupMaxSessionTimeoutMs() {
-        return integer(GROUP_MAX_SESSION_TIMEOUT_MS);
-    }
-
-    public int groupMaxSize() {
-        return integer(GROUP_MAX_SIZE);
+    /**
+     * The group coordinator's settings from the group.* and offsets.* keys; offset.metadata.max.bytes and
+     * group.member.metadata.max.bytes are not broker keys, so they keep {@link GroupCoordinatorConfig#defaults()}'.
+     */
+    public GroupCoordinatorConfig groupCoordinatorConfig() {
+        GroupCoordinatorConfig defaults = GroupCoordinatorConfig.defaults();
+        return new GroupCoordinatorConfig(
+                integer(GROUP_INITIAL_REBALANCE_DELAY_MS),
+                integer(GROUP_MIN_SESSION_TIMEOUT_MS),
+                integer(GROUP_MAX_SESSION_TIMEOUT_MS),
+                integer(GROUP_MAX_SIZE),
+                integer(OFFSETS_RETENTION_MINUTES),
+                longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS),
+                defaults.offsetMetadataMaxBytes(),
+                integer(OFFSETS_TOPIC_NUM_PARTITIONS),
+                defaults.memberMetadataMaxBytes(),
+                integer(OFFSETS_COMMIT_TIMEOUT_MS));
     }
 
     public int offsetsTopicNumPartitions() {
@@ -361,14 +365,6 @@ public final class BrokerConfig {
     /** The configured replication factor of the committed-offsets topic, before the cap to the live brokers. */
     public int offsetsTopicReplicationFactor() {
         return integer(OFFSETS_TOPIC_REPLICATION_FACTOR);
-    }
-
-    public long offsetsRetentionMs() {
-        return TimeUnit.MINUTES.toMillis(integer(OFFSETS_RETENTION_MINUTES));
-    }
-
-    public long offsetsRetentionCheckIntervalMs() {
-        return longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS);
     }
 
     public boolean uncleanLeaderElectionEnable() {

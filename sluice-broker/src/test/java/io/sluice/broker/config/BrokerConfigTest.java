@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.broker.group.GroupCoordinatorConfig;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -52,13 +53,17 @@ class BrokerConfigTest {
         assertEquals(List.of("delete"), config.logCleanupPolicy());
         assertEquals(Optional.empty(), config.zookeeperConnect());
         assertEquals(Optional.empty(), config.clusterId());
-        assertEquals(3000, config.groupInitialRebalanceDelayMs());
-        assertEquals(6000, config.groupMinSessionTimeoutMs());
-        assertEquals(1800000, config.groupMaxSessionTimeoutMs());
-        assertEquals(Integer.MAX_VALUE, config.groupMaxSize());
+        GroupCoordinatorConfig groups = config.groupCoordinatorConfig();
+        assertEquals(3000, groups.initialRebalanceDelayMs());
+        assertEquals(6000, groups.minSessionTimeoutMs());
+        assertEquals(1800000, groups.maxSessionTimeoutMs());
+        assertEquals(Integer.MAX_VALUE, groups.maxSize());
         assertEquals(50, config.offsetsTopicNumPartitions());
-        assertEquals(10080L * 60 * 1000, config.offsetsRetentionMs());
-        assertEquals(600000L, config.offsetsRetentionCheckIntervalMs());
+        assertEquals(50, groups.offsetsTopicNumPartitions());
+        assertEquals(10080L * 60 * 1000, groups.offsetsRetentionMs());
+        assertEquals(600000L, groups.offsetsRetentionCheckIntervalMs());
+        assertEquals(5000, groups.offsetsCommitTimeoutMs());
+        assertEquals(GroupCoordinatorConfig.defaults(), groups, "the group coordinator's defaults are the keys'");
         assertEquals(86400000, config.producerIdExpirationMs());
         assertEquals(1, config.minInsyncReplicas());
         assertEquals(List.of(), config.unknownKeys());
@@ -211,6 +216,43 @@ class BrokerConfigTest {
         assertRefused("log.cleanup.policy", "delete,shred", "shred");
         assertRefused("socket.request.max.bytes", "", "32-bit integer");
         assertRefused("zookeeper.connect", " ", "must not be empty");
+        assertRefused("group.initial.rebalance.delay.ms", "-1", "at least 0");
+        assertRefused("group.min.session.timeout.ms", "-1", "at least 0");
+        assertRefused("group.max.size", "0", "at least 1");
+        assertRefused("offsets.topic.num.partitions", "0", "at least 1");
+        assertRefused("offsets.commit.timeout.ms", "0", "at least 1");
+        assertRefused("offsets.retention.minutes", "0", "at least 1");
+        assertRefused("offsets.retention.check.interval.ms", "0", "at least 1");
+        assertRefused("group.max.size", "many", "32-bit integer");
+    }
+
+    @Test
+    void shouldHandTheGivenGroupKeysToTheGroupCoordinator() {
+        GroupCoordinatorConfig groups = BrokerConfig.fromMap(Map.of(
+                        "group.initial.rebalance.delay.ms", "0",
+                        "group.min.session.timeout.ms", "100",
+                        "group.max.session.timeout.ms", "200",
+                        "group.max.size", "7",
+                        "offsets.topic.num.partitions", "3",
+                        "offsets.commit.timeout.ms", "900",
+                        "offsets.retention.minutes", "2",
+                        "offsets.retention.check.interval.ms", "1000"))
+                .groupCoordinatorConfig();
+
+        assertEquals(
+                new GroupCoordinatorConfig(
+                        0,
+                        100,
+                        200,
+                        7,
+                        2,
+                        1000L,
+                        GroupCoordinatorConfig.defaults().offsetMetadataMaxBytes(),
+                        3,
+                        GroupCoordinatorConfig.defaults().memberMetadataMaxBytes(),
+                        900),
+                groups);
+        assertEquals(120_000L, groups.offsetsRetentionMs());
     }
 
     @Test
