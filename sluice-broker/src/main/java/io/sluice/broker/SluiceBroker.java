@@ -160,7 +160,7 @@ public final class SluiceBroker implements AutoCloseable {
             dynamicConfig.addListener(live -> {
                 LogCleaner cleaner = logs.cleaner();
                 if (cleaner != null) {
-                    cleaner.reconfigure(live.cleanerConfig());
+                    cleaner.reconfigure(live.log().cleanerConfig());
                 }
             });
             TopicManager topics = new TopicManager(dynamicConfig, new ReplicationThrottles(), logs);

@@ -35,22 +35,22 @@ class BrokerConfigTest {
         assertEquals(600000L, config.connectionsMaxIdleMs());
         assertEquals(3, config.numNetworkThreads());
         assertEquals(8, config.numIoThreads());
-        assertEquals(1073741824, config.logSegmentBytes());
-        assertEquals(168L * 3600 * 1000, config.logRollMs());
-        assertEquals(168L * 3600 * 1000, config.logRetentionMs());
-        assertEquals(-1L, config.logRetentionBytes());
-        assertEquals(300000L, config.logRetentionCheckIntervalMs());
-        assertEquals(4096, config.logIndexIntervalBytes());
-        assertEquals(10485760, config.logIndexSizeMaxBytes());
-        assertEquals(Long.MAX_VALUE, config.logFlushIntervalMessages());
-        assertEquals(Long.MAX_VALUE, config.logFlushIntervalMs());
-        assertEquals(60000, config.logFlushOffsetCheckpointIntervalMs());
-        assertEquals(60000L, config.fileDeleteDelayMs());
-        assertEquals("CreateTime", config.logMessageTimestampType());
-        assertEquals(Long.MAX_VALUE, config.logMessageTimestampBeforeMaxMs());
-        assertEquals(Long.MAX_VALUE, config.logMessageTimestampAfterMaxMs());
-        assertEquals("producer", config.compressionType());
-        assertEquals(List.of("delete"), config.logCleanupPolicy());
+        assertEquals(1073741824, config.log().segmentBytes());
+        assertEquals(168L * 3600 * 1000, config.log().rollMs());
+        assertEquals(168L * 3600 * 1000, config.log().retentionMs());
+        assertEquals(-1L, config.log().retentionBytes());
+        assertEquals(300000L, config.log().retentionCheckIntervalMs());
+        assertEquals(4096, config.log().indexIntervalBytes());
+        assertEquals(10485760, config.log().indexSizeMaxBytes());
+        assertEquals(Long.MAX_VALUE, config.log().flushIntervalMessages());
+        assertEquals(Long.MAX_VALUE, config.log().flushIntervalMs());
+        assertEquals(60000, config.log().flushOffsetCheckpointIntervalMs());
+        assertEquals(60000L, config.log().fileDeleteDelayMs());
+        assertEquals("CreateTime", config.log().messageTimestampType());
+        assertEquals(Long.MAX_VALUE, config.log().messageTimestampBeforeMaxMs());
+        assertEquals(Long.MAX_VALUE, config.log().messageTimestampAfterMaxMs());
+        assertEquals("producer", config.log().compressionType());
+        assertEquals(List.of("delete"), config.log().cleanupPolicy());
         assertEquals(Optional.empty(), config.zookeeperConnect());
         assertEquals(Optional.empty(), config.clusterId());
         GroupCoordinatorConfig groups = config.groupCoordinatorConfig();
@@ -106,7 +106,7 @@ class BrokerConfigTest {
         assertEquals(7, config.brokerId());
         assertEquals(12, config.numPartitions());
         assertFalse(config.autoCreateTopicsEnable());
-        assertEquals(1048576, config.logSegmentBytes());
+        assertEquals(1048576, config.log().segmentBytes());
         assertEquals(Optional.of("abc"), config.clusterId());
         assertEquals(Optional.of("zk1:2181,zk2:2181/sluice"), config.zookeeperConnect());
         assertTrue(config.isExplicit("broker.id"));
@@ -120,20 +120,24 @@ class BrokerConfigTest {
                 5000L,
                 BrokerConfig.fromMap(Map.of(
                                 "log.retention.ms", "5000", "log.retention.minutes", "3", "log.retention.hours", "2"))
-                        .logRetentionMs());
+                        .log()
+                        .retentionMs());
         assertEquals(
                 180000L,
                 BrokerConfig.fromMap(Map.of("log.retention.minutes", "3", "log.retention.hours", "2"))
-                        .logRetentionMs());
+                        .log()
+                        .retentionMs());
         assertEquals(
                 7200000L,
-                BrokerConfig.fromMap(Map.of("log.retention.hours", "2")).logRetentionMs());
+                BrokerConfig.fromMap(Map.of("log.retention.hours", "2")).log().retentionMs());
         assertEquals(
-                -1L, BrokerConfig.fromMap(Map.of("log.retention.hours", "-1")).logRetentionMs());
+                -1L,
+                BrokerConfig.fromMap(Map.of("log.retention.hours", "-1")).log().retentionMs());
         assertEquals(
                 -1L,
                 BrokerConfig.fromMap(Map.of("log.retention.ms", "-1", "log.retention.hours", "2"))
-                        .logRetentionMs());
+                        .log()
+                        .retentionMs());
     }
 
     @Test
@@ -141,9 +145,11 @@ class BrokerConfigTest {
         assertEquals(
                 1234L,
                 BrokerConfig.fromMap(Map.of("log.roll.ms", "1234", "log.roll.hours", "1"))
-                        .logRollMs());
+                        .log()
+                        .rollMs());
         assertEquals(
-                3600000L, BrokerConfig.fromMap(Map.of("log.roll.hours", "1")).logRollMs());
+                3600000L,
+                BrokerConfig.fromMap(Map.of("log.roll.hours", "1")).log().rollMs());
     }
 
     @Test
@@ -151,11 +157,13 @@ class BrokerConfigTest {
         assertEquals(
                 500L,
                 BrokerConfig.fromMap(Map.of("log.flush.scheduler.interval.ms", "500"))
-                        .logFlushIntervalMs());
+                        .log()
+                        .flushIntervalMs());
         assertEquals(
                 20L,
                 BrokerConfig.fromMap(Map.of("log.flush.interval.ms", "20", "log.flush.scheduler.interval.ms", "500"))
-                        .logFlushIntervalMs());
+                        .log()
+                        .flushIntervalMs());
     }
 
     @Test
