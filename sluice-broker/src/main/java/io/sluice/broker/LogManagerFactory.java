@@ -21,10 +21,10 @@ final class LogManagerFactory {
     static LogManager create(BrokerConfig config, Function<String, LogConfig> topicConfigs) {
         LogConfig defaults = TopicLogConfig.of(config, TopicConfigs.resolve(config, Map.of()));
         LogManagerConfig intervals = new LogManagerConfig(
-                config.logFlushOffsetCheckpointIntervalMs(),
-                config.logFlushOffsetCheckpointIntervalMs(),
-                config.logRetentionCheckIntervalMs(),
-                Math.min(config.logFlushSchedulerIntervalMs(), LogManagerConfig.DEFAULT_FLUSH_CHECK_INTERVAL_MS));
+                config.log().flushOffsetCheckpointIntervalMs(),
+                config.log().flushOffsetCheckpointIntervalMs(),
+                config.log().retentionCheckIntervalMs(),
+                Math.min(config.log().flushSchedulerIntervalMs(), LogManagerConfig.DEFAULT_FLUSH_CHECK_INTERVAL_MS));
         return new LogManager(
                 config.logDirs(),
                 defaults,
@@ -32,6 +32,6 @@ final class LogManagerFactory {
                 intervals,
                 System::currentTimeMillis,
                 null,
-                config.cleanerConfig());
+                config.log().cleanerConfig());
     }
 }

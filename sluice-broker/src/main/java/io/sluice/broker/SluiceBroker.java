@@ -160,7 +160,7 @@ public final class SluiceBroker implements AutoCloseable {
             dynamicConfig.addListener(live -> {
                 LogCleaner cleaner = logs.cleaner();
                 if (cleaner != null) {
-                    cleaner.reconfigure(live.cleanerConfig());
+                    cleaner.reconfigure(live.log().cleanerConfig());
                 }
             });
             TopicManager topics = new TopicManager(dynamicConfig, new ReplicationThrottles(), logs);
@@ -242,7 +242,7 @@ public final class SluiceBroker implements AutoCloseable {
                             0,
                             0,
                             new DescribeUserScramCredentialsHandler(appliedState));
-            GroupCoordinatorConfig groupConfig = GroupCoordinatorConfig.fromMap(config.explicitValues());
+            GroupCoordinatorConfig groupConfig = config.groupCoordinatorConfig();
             int offsetsPartitions = groupConfig.offsetsTopicNumPartitions();
             ReplicatedGroupStore groupStore = new ReplicatedGroupStore(
                     p -> topics.hostedPartition(OffsetsTopic.NAME, p),

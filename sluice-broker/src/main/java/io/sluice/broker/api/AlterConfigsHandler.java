@@ -5,10 +5,12 @@ import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.cluster.controller.ConfigChange;
 import io.sluice.cluster.controller.ConfigOperation;
-import io.sluice.cluster.controller.ConfigResource;
+import io.sluice.cluster.controller.ConfigSchema;
+import io.sluice.cluster.node.ClusterNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData.AlterConfigsResource;
 import org.apache.kafka.common.message.AlterConfigsRequestData.AlterableConfig;
@@ -16,7 +18,6 @@ import org.apache.kafka.common.message.AlterConfigsResponseData;
 import org.apache.kafka.common.message.AlterConfigsResponseData.AlterConfigsResourceResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.protocol.Errors;
 
 /**
  * AlterConfigs, the legacy API ({@code Admin.alterConfigs}): the configs given become the resource's whole dynamic
@@ -26,87 +27,67 @@ import org.apache.kafka.common.protocol.Errors;
  * <p>Thread-safe (stateless past construction).
  */
 public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequestData> {
-    private static final byte TOPIC = 2;
-    private static final byte BROKER = 4;
+    private final ConfigResourceAlterations alterations;
 
-    private final ConfigAlterations alterations;
-    private final ControllerChannel controller;
-
-    private AlterConfigsHandler(ConfigAlterations alterations, ControllerChannel controller) {
+    private AlterConfigsHandler(ConfigResourceAlterations alterations) {
         this.alterations = alterations;
-        this.controller = controller;
     }
 
     /** The handler of a broker: changes run on {@code node}'s controller or are forwarded over {@code controller}. */
     public static AlterConfigsHandler of(
-            java.util.function.Supplier<io.sluice.cluster.node.ClusterNode> node,
-            io.sluice.cluster.controller.ConfigSchema schema,
-            int selfId,
-            ControllerChannel controller) {
-        return new AlterConfigsHandler(
-                new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
+            Supplier<ClusterNode> node, ConfigSchema schema, int selfId, ControllerChannel controller) {
+        return new AlterConfigsHandler(ConfigResourceAlterations.of(
+                node,
+                schema,
+                selfId,
+                controller,
+                true,
+                new ConfigResourceAlterations.Wire(
+                        ApiKeys.ALTER_CONFIGS,
+                        AlterConfigsHandler::toRequest,
+                        (readable, version) -> fromResponse(new AlterConfigsResponseData(readable, version)))));
     }
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, AlterConfigsRequestData request) {
-        AlterConfigsResponseData response = new AlterConfigsResponseData();
-        List<ConfigChange> changes = new ArrayList<>();
+        List<ConfigResourceAlterations.Requested> requested = new ArrayList<>();
         for (AlterConfigsResource resource : request.resources()) {
-            if (resource.resourceType() != TOPIC && resource.resourceType() != BROKER) {
-                response.responses()
-                        .add(row(
-                                resource.resourceType(),
-                                resource.resourceName(),
-                                Errors.INVALID_REQUEST.code(),
-                                "Unsupported resource type " + resource.resourceType()
-                                        + "; only topics (2) and brokers (4) have dynamic configurations"));
-                continue;
-            }
-            Errors denied = ConfigAlterations.alterError(context, resource.resourceType(), resource.resourceName());
-            if (denied != null) {
-                response.responses().add(row(resource.resourceType(), resource.resourceName(), denied.code(), null));
-                continue;
-            }
-            List<ConfigOperation> ops = new ArrayList<>();
-            for (AlterableConfig c : resource.configs()) {
-                ops.add(new ConfigOperation(ConfigOperation.Type.SET, c.name(), c.value()));
-            }
-            changes.add(new ConfigChange(
-                    new ConfigResource(
-                            resource.resourceType() == TOPIC ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER,
-                            resource.resourceName()),
-                    ops,
-                    true));
+            String refusal = ConfigResourceAlterations.unsupportedType(resource.resourceType());
+            requested.add(new ConfigResourceAlterations.Requested(
+                    resource.resourceType(),
+                    resource.resourceName(),
+                    refusal,
+                    refusal == null ? sets(resource) : List.of()));
         }
-        short version = context.apiVersion();
+        AlterConfigsResponseData response = new AlterConfigsResponseData();
         return alterations
                 .alter(
                         context,
-                        changes,
+                        requested,
                         request.validateOnly(),
-                        (forward, validateOnly) -> controller.send(
-                                ApiKeys.ALTER_CONFIGS,
-                                version,
-                                toRequest(forward, validateOnly),
-                                readable -> fromResponse(new AlterConfigsResponseData(readable, version))))
-                .thenApply(outcomes -> {
-                    for (ConfigAlterations.Outcome o : outcomes) {
-                        response.responses()
-                                .add(row(
-                                        IncrementalAlterConfigsHandler.typeId(o.resource()),
-                                        o.resource().name(),
-                                        o.errorCode(),
-                                        o.message()));
-                    }
-                    return response;
-                });
+                        (type, name, error, message) -> response.responses()
+                                .add(new AlterConfigsResourceResponse()
+                                        .setResourceType(type)
+                                        .setResourceName(name)
+                                        .setErrorCode(error)
+                                        .setErrorMessage(message)))
+                .thenApply(written -> response);
+    }
+
+    /** The configs of {@code resource} as SETs: with replace, the resource's whole dynamic configuration. */
+    private static List<ConfigOperation> sets(AlterConfigsResource resource) {
+        List<ConfigOperation> ops = new ArrayList<>();
+        for (AlterableConfig c : resource.configs()) {
+            ops.add(new ConfigOperation(ConfigOperation.Type.SET, c.name(), c.value()));
+        }
+        return ops;
     }
 
     private static AlterConfigsRequestData toRequest(List<ConfigChange> changes, boolean validateOnly) {
         AlterConfigsRequestData data = new AlterConfigsRequestData().setValidateOnly(validateOnly);
         for (ConfigChange change : changes) {
             AlterConfigsResource resource = new AlterConfigsResource()
-                    .setResourceType(IncrementalAlterConfigsHandler.typeId(change.resource()))
+                    .setResourceType(ConfigResourceAlterations.typeId(change.resource()))
                     .setResourceName(change.resource().name());
             for (ConfigOperation op : change.operations()) {
                 resource.configs().add(new AlterableConfig().setName(op.key()).setValue(op.value()));
@@ -120,20 +101,10 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
         List<ConfigAlterations.Outcome> out = new ArrayList<>();
         for (AlterConfigsResourceResponse r : data.responses()) {
             out.add(new ConfigAlterations.Outcome(
-                    new ConfigResource(
-                            r.resourceType() == TOPIC ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER,
-                            r.resourceName()),
+                    ConfigResourceAlterations.resource(r.resourceType(), r.resourceName()),
                     r.errorCode(),
                     r.errorMessage()));
         }
         return out;
-    }
-
-    private static AlterConfigsResourceResponse row(byte type, String name, short error, String message) {
-        return new AlterConfigsResourceResponse()
-                .setResourceType(type)
-                .setResourceName(name)
-                .setErrorCode(error)
-                .setErrorMessage(message);
     }
 }

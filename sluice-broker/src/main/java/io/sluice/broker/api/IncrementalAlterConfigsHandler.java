@@ -5,10 +5,12 @@ import io.sluice.broker.network.ApiHandler;
 import io.sluice.broker.network.RequestContext;
 import io.sluice.cluster.controller.ConfigChange;
 import io.sluice.cluster.controller.ConfigOperation;
-import io.sluice.cluster.controller.ConfigResource;
+import io.sluice.cluster.controller.ConfigSchema;
+import io.sluice.cluster.node.ClusterNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterableConfig;
@@ -16,7 +18,6 @@ import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.protocol.Errors;
 
 /**
  * IncrementalAlterConfigs (KIP-339; {@code kafka-configs.sh --alter}, {@code Admin.incrementalAlterConfigs}, and
@@ -27,82 +28,58 @@ import org.apache.kafka.common.protocol.Errors;
  * <p>Thread-safe (stateless past construction).
  */
 public final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlterConfigsRequestData> {
-    private static final byte TOPIC = 2;
-    private static final byte BROKER = 4;
+    private final ConfigResourceAlterations alterations;
 
-    private final ConfigAlterations alterations;
-    private final ControllerChannel controller;
-
-    IncrementalAlterConfigsHandler(ConfigAlterations alterations, ControllerChannel controller) {
+    private IncrementalAlterConfigsHandler(ConfigResourceAlterations alterations) {
         this.alterations = alterations;
-        this.controller = controller;
     }
 
     /** The handler of a broker: changes run on {@code node}'s controller or are forwarded over {@code controller}. */
     public static IncrementalAlterConfigsHandler of(
-            java.util.function.Supplier<io.sluice.cluster.node.ClusterNode> node,
-            io.sluice.cluster.controller.ConfigSchema schema,
-            int selfId,
-            ControllerChannel controller) {
-        return new IncrementalAlterConfigsHandler(
-                new ConfigAlterations(node, schema, selfId, controller.forwarding()), controller);
+            Supplier<ClusterNode> node, ConfigSchema schema, int selfId, ControllerChannel controller) {
+        return new IncrementalAlterConfigsHandler(ConfigResourceAlterations.of(
+                node,
+                schema,
+                selfId,
+                controller,
+                false,
+                new ConfigResourceAlterations.Wire(
+                        ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                        IncrementalAlterConfigsHandler::toRequest,
+                        (readable, version) ->
+                                fromResponse(new IncrementalAlterConfigsResponseData(readable, version)))));
     }
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext context, IncrementalAlterConfigsRequestData request) {
-        IncrementalAlterConfigsResponseData response = new IncrementalAlterConfigsResponseData();
-        List<ConfigChange> changes = new ArrayList<>();
+        List<ConfigResourceAlterations.Requested> requested = new ArrayList<>();
         for (AlterConfigsResource resource : request.resources()) {
             String refusal = refusal(resource);
-            if (refusal != null) {
-                response.responses()
-                        .add(row(
-                                resource.resourceType(),
-                                resource.resourceName(),
-                                Errors.INVALID_REQUEST.code(),
-                                refusal));
-                continue;
-            }
-            Errors denied = ConfigAlterations.alterError(context, resource.resourceType(), resource.resourceName());
-            if (denied != null) {
-                response.responses().add(row(resource.resourceType(), resource.resourceName(), denied.code(), null));
-                continue;
-            }
-            List<ConfigOperation> ops = new ArrayList<>();
-            for (AlterableConfig c : resource.configs()) {
-                ops.add(new ConfigOperation(operationType(c.configOperation()), c.name(), c.value()));
-            }
-            changes.add(new ConfigChange(
-                    new ConfigResource(
-                            resource.resourceType() == TOPIC ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER,
-                            resource.resourceName()),
-                    ops,
-                    false));
+            requested.add(new ConfigResourceAlterations.Requested(
+                    resource.resourceType(),
+                    resource.resourceName(),
+                    refusal,
+                    refusal == null ? operations(resource) : List.of()));
         }
-        short version = context.apiVersion();
+        IncrementalAlterConfigsResponseData response = new IncrementalAlterConfigsResponseData();
         return alterations
                 .alter(
                         context,
-                        changes,
+                        requested,
                         request.validateOnly(),
-                        (forward, validateOnly) -> controller.send(
-                                ApiKeys.INCREMENTAL_ALTER_CONFIGS,
-                                version,
-                                toRequest(forward, validateOnly),
-                                readable -> fromResponse(new IncrementalAlterConfigsResponseData(readable, version))))
-                .thenApply(outcomes -> {
-                    for (ConfigAlterations.Outcome o : outcomes) {
-                        response.responses()
-                                .add(row(typeId(o.resource()), o.resource().name(), o.errorCode(), o.message()));
-                    }
-                    return response;
-                });
+                        (type, name, error, message) -> response.responses()
+                                .add(new AlterConfigsResourceResponse()
+                                        .setResourceType(type)
+                                        .setResourceName(name)
+                                        .setErrorCode(error)
+                                        .setErrorMessage(message)))
+                .thenApply(written -> response);
     }
 
     private static String refusal(AlterConfigsResource resource) {
-        if (resource.resourceType() != TOPIC && resource.resourceType() != BROKER) {
-            return "Unsupported resource type " + resource.resourceType()
-                    + "; only topics (2) and brokers (4) have dynamic configurations";
+        String unsupported = ConfigResourceAlterations.unsupportedType(resource.resourceType());
+        if (unsupported != null) {
+            return unsupported;
         }
         for (AlterableConfig c : resource.configs()) {
             if (operationType(c.configOperation()) == null) {
@@ -112,12 +89,21 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
         return null;
     }
 
+    /** The operations of {@code resource}, each applied to its key alone; only for a resource {@link #refusal} passes. */
+    private static List<ConfigOperation> operations(AlterConfigsResource resource) {
+        List<ConfigOperation> ops = new ArrayList<>();
+        for (AlterableConfig c : resource.configs()) {
+            ops.add(new ConfigOperation(operationType(c.configOperation()), c.name(), c.value()));
+        }
+        return ops;
+    }
+
     static IncrementalAlterConfigsRequestData toRequest(List<ConfigChange> changes, boolean validateOnly) {
         IncrementalAlterConfigsRequestData data =
                 new IncrementalAlterConfigsRequestData().setValidateOnly(validateOnly);
         for (ConfigChange change : changes) {
             AlterConfigsResource resource = new AlterConfigsResource()
-                    .setResourceType(typeId(change.resource()))
+                    .setResourceType(ConfigResourceAlterations.typeId(change.resource()))
                     .setResourceName(change.resource().name());
             for (ConfigOperation op : change.operations()) {
                 resource.configs()
@@ -135,9 +121,7 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
         List<ConfigAlterations.Outcome> out = new ArrayList<>();
         for (AlterConfigsResourceResponse r : data.responses()) {
             out.add(new ConfigAlterations.Outcome(
-                    new ConfigResource(
-                            r.resourceType() == TOPIC ? ConfigResource.Type.TOPIC : ConfigResource.Type.BROKER,
-                            r.resourceName()),
+                    ConfigResourceAlterations.resource(r.resourceType(), r.resourceName()),
                     r.errorCode(),
                     r.errorMessage()));
         }
@@ -163,17 +147,5 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
             case 3 -> ConfigOperation.Type.SUBTRACT;
             default -> null;
         };
-    }
-
-    static byte typeId(ConfigResource resource) {
-        return resource.type() == ConfigResource.Type.TOPIC ? TOPIC : BROKER;
-    }
-
-    private static AlterConfigsResourceResponse row(byte type, String name, short error, String message) {
-        return new AlterConfigsResourceResponse()
-                .setResourceType(type)
-                .setResourceName(name)
-                .setErrorCode(error)
-                .setErrorMessage(message);
     }
 }

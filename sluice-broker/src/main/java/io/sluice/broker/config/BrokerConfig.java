@@ -2,18 +2,19 @@ package io.sluice.broker.config;
 
 import static io.sluice.broker.config.BrokerConfigKeys.*;
 
+import io.sluice.broker.group.GroupCoordinatorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /**
  * The broker's configuration, parsed and validated from Kafka-style properties (key by key in
- * {@link ParsedBrokerProperties}, then across keys in {@link BrokerListeners} and {@link CrossKeyRules}).
+ * {@link ParsedBrokerProperties}, then across keys in {@link BrokerListeners} and {@link CrossKeyRules}). The log
+ * settings are read through {@link #log()}, the group coordinator's through {@link #groupCoordinatorConfig()}.
  * Immutable; thread-safe.
  */
 public final class BrokerConfig {
@@ -27,6 +28,7 @@ public final class BrokerConfig {
     private final int brokerId;
     private final BrokerListeners listeners;
     private final List<Path> logDirs;
+    private final BrokerLogConfig log;
 
     private BrokerConfig(ParsedBrokerProperties properties) {
         this.values = properties.values();
@@ -38,6 +40,7 @@ public final class BrokerConfig {
         this.listeners = new BrokerListeners(values, listenerOverrides);
         this.logDirs = CrossKeyRules.resolveLogDirs(values);
         CrossKeyRules.checkSessionTimeouts(values, explicit);
+        this.log = new BrokerLogConfig(this);
     }
 
     /**
@@ -182,126 +185,9 @@ public final class BrokerConfig {
         return integer(NUM_IO_THREADS);
     }
 
-    public int logSegmentBytes() {
-        return integer(LOG_SEGMENT_BYTES);
-    }
-
-    /** log.roll.ms, else log.roll.hours in milliseconds. */
-    public long logRollMs() {
-        Long ms = (Long) values.get(LOG_ROLL_MS);
-        return ms != null ? ms : TimeUnit.HOURS.toMillis(integer(LOG_ROLL_HOURS));
-    }
-
-    /**
-     * log.retention.ms, else log.retention.minutes, else log.retention.hours, in milliseconds
-     * (Kafka's precedence); -1 (or any negative) means keep forever.
-     */
-    public long logRetentionMs() {
-        Long ms = (Long) values.get(LOG_RETENTION_MS);
-        if (ms != null) {
-            return ms;
-        }
-        Integer minutes = (Integer) values.get(LOG_RETENTION_MINUTES);
-        if (minutes != null) {
-            return minutes < 0 ? -1 : TimeUnit.MINUTES.toMillis(minutes);
-        }
-        int hours = integer(LOG_RETENTION_HOURS);
-        return hours < 0 ? -1 : TimeUnit.HOURS.toMillis(hours);
-    }
-
-    /** -1 means no size limit. */
-    public long logRetentionBytes() {
-        return longValue(LOG_RETENTION_BYTES);
-    }
-
-    public long logRetentionCheckIntervalMs() {
-        return longValue(LOG_RETENTION_CHECK_INTERVAL_MS);
-    }
-
-    public int logIndexIntervalBytes() {
-        return integer(LOG_INDEX_INTERVAL_BYTES);
-    }
-
-    public int logIndexSizeMaxBytes() {
-        return integer(LOG_INDEX_SIZE_MAX_BYTES);
-    }
-
-    /** Records between fsyncs; Long.MAX_VALUE (the default) leaves flushing to the OS. */
-    public long logFlushIntervalMessages() {
-        return longValue(LOG_FLUSH_INTERVAL_MESSAGES);
-    }
-
-    /**
-     * Age of the oldest unflushed record that forces an fsync: log.flush.interval.ms, else
-     * log.flush.scheduler.interval.ms (Kafka's fallback); Long.MAX_VALUE means never by time.
-     */
-    public long logFlushIntervalMs() {
-        Long ms = (Long) values.get(LOG_FLUSH_INTERVAL_MS);
-        return ms != null ? ms : logFlushSchedulerIntervalMs();
-    }
-
-    public long logFlushSchedulerIntervalMs() {
-        return longValue(LOG_FLUSH_SCHEDULER_INTERVAL_MS);
-    }
-
-    public int logFlushOffsetCheckpointIntervalMs() {
-        return integer(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS);
-    }
-
-    /** log.segment.delete.delay.ms (the broker default of the topic key file.delete.delay.ms). */
-    public long fileDeleteDelayMs() {
-        return longValue(LOG_SEGMENT_DELETE_DELAY_MS);
-    }
-
-    /** "CreateTime" or "LogAppendTime". */
-    public String logMessageTimestampType() {
-        return string(LOG_MESSAGE_TIMESTAMP_TYPE);
-    }
-
-    public long logMessageTimestampBeforeMaxMs() {
-        return longValue(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
-    }
-
-    public long logMessageTimestampAfterMaxMs() {
-        return longValue(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS);
-    }
-
-    /** One of producer, uncompressed, gzip, snappy, lz4, zstd. */
-    public String compressionType() {
-        return string(COMPRESSION_TYPE);
-    }
-
-    /** The log cleaner's settings. */
-    public io.sluice.log.clean.CleanerConfig cleanerConfig() {
-        return new io.sluice.log.clean.CleanerConfig(
-                bool(LOG_CLEANER_ENABLE),
-                integer(LOG_CLEANER_THREADS),
-                longValue(LOG_CLEANER_DEDUPE_BUFFER_SIZE),
-                doubleValue(LOG_CLEANER_IO_BUFFER_LOAD_FACTOR),
-                integer(LOG_CLEANER_IO_BUFFER_SIZE),
-                doubleValue(LOG_CLEANER_IO_MAX_BYTES_PER_SECOND),
-                longValue(LOG_CLEANER_BACKOFF_MS));
-    }
-
-    public double logCleanerMinCleanableRatio() {
-        return doubleValue(LOG_CLEANER_MIN_CLEANABLE_RATIO);
-    }
-
-    public long logCleanerDeleteRetentionMs() {
-        return longValue(LOG_CLEANER_DELETE_RETENTION_MS);
-    }
-
-    public long logCleanerMinCompactionLagMs() {
-        return longValue(LOG_CLEANER_MIN_COMPACTION_LAG_MS);
-    }
-
-    public long logCleanerMaxCompactionLagMs() {
-        return longValue(LOG_CLEANER_MAX_COMPACTION_LAG_MS);
-    }
-
-    /** delete and/or compact. */
-    public List<String> logCleanupPolicy() {
-        return list(LOG_CLEANUP_POLICY);
+    /** The log settings: topics' log defaults, the log manager's task intervals, the cleaner's settings. */
+    public BrokerLogConfig log() {
+        return log;
     }
 
     /** Empty means start an embedded ZooKeeper. */
@@ -338,20 +224,23 @@ public final class BrokerConfig {
                 .map(HttpListenerAddress::parse);
     }
 
-    public int groupInitialRebalanceDelayMs() {
-        return integer(GROUP_INITIAL_REBALANCE_DELAY_MS);
-    }
-
-    public int groupMinSessionTimeoutMs() {
-        return integer(GROUP_MIN_SESSION_TIMEOUT_MS);
-    }
-
-    public int groupMaxSessionTimeoutMs() {
-        return integer(GROUP_MAX_SESSION_TIMEOUT_MS);
-    }
-
-    public int groupMaxSize() {
-        return integer(GROUP_MAX_SIZE);
+    /**
+     * The group coordinator's settings from the group.* and offsets.* keys; offset.metadata.max.bytes and
+     * group.member.metadata.max.bytes are not broker keys, so they keep {@link GroupCoordinatorConfig#defaults()}'.
+     */
+    public GroupCoordinatorConfig groupCoordinatorConfig() {
+        GroupCoordinatorConfig defaults = GroupCoordinatorConfig.defaults();
+        return new GroupCoordinatorConfig(
+                integer(GROUP_INITIAL_REBALANCE_DELAY_MS),
+                integer(GROUP_MIN_SESSION_TIMEOUT_MS),
+                integer(GROUP_MAX_SESSION_TIMEOUT_MS),
+                integer(GROUP_MAX_SIZE),
+                integer(OFFSETS_RETENTION_MINUTES),
+                longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS),
+                defaults.offsetMetadataMaxBytes(),
+                integer(OFFSETS_TOPIC_NUM_PARTITIONS),
+                defaults.memberMetadataMaxBytes(),
+                integer(OFFSETS_COMMIT_TIMEOUT_MS));
     }
 
     public int offsetsTopicNumPartitions() {
@@ -361,14 +250,6 @@ public final class BrokerConfig {
     /** The configured replication factor of the committed-offsets topic, before the cap to the live brokers. */
     public int offsetsTopicReplicationFactor() {
         return integer(OFFSETS_TOPIC_REPLICATION_FACTOR);
-    }
-
-    public long offsetsRetentionMs() {
-        return TimeUnit.MINUTES.toMillis(integer(OFFSETS_RETENTION_MINUTES));
-    }
-
-    public long offsetsRetentionCheckIntervalMs() {
-        return longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS);
     }
 
     public boolean uncleanLeaderElectionEnable() {
@@ -473,6 +354,11 @@ public final class BrokerConfig {
         return "BrokerConfig" + shown;
     }
 
+    /** The parsed value of {@code key}: null when it is unset and has no default. */
+    Object value(String key) {
+        return values.get(key);
+    }
+
     int integer(String key) {
         return (Integer) values.get(key);
     }
@@ -481,7 +367,7 @@ public final class BrokerConfig {
         return (Long) values.get(key);
     }
 
-    private double doubleValue(String key) {
+    double doubleValue(String key) {
         return (Double) values.get(key);
     }
 
@@ -489,12 +375,12 @@ public final class BrokerConfig {
         return (Boolean) values.get(key);
     }
 
-    private String string(String key) {
+    String string(String key) {
         return (String) values.get(key);
     }
 
     @SuppressWarnings("unchecked")
-    private List<String> list(String key) {
+    List<String> list(String key) {
         return (List<String>) values.get(key);
     }
 }

@@ -130,10 +130,10 @@ public final class DynamicConfigSchema implements ConfigSchema {
      * broker runs with; and the settings must make a cleaner (its offset map must hold keys).
      */
     private void validateCleaner(BrokerConfig merged) throws ConfigRefusedException {
-        int current = broker.current().cleanerConfig().threads();
+        int current = broker.current().log().cleanerConfig().threads();
         int threads;
         try {
-            threads = merged.cleanerConfig().threads();
+            threads = merged.log().cleanerConfig().threads();
         } catch (IllegalArgumentException e) {
             throw new ConfigRefusedException(ConfigError.INVALID_CONFIG, e.getMessage());
         }

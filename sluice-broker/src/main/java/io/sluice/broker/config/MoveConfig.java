@@ -13,10 +13,11 @@ import static io.sluice.broker.config.BrokerConfigKeys.MOVE_SOCKET_SEND_BUFFER_B
 import static io.sluice.broker.config.BrokerConfigKeys.REPLICA_SOCKET_TIMEOUT_MS;
 
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The partition-move settings of a broker (see {@link BrokerConfigKeys} for each key's reason; the socket timeout is
- * replication's {@code replica.socket.timeout.ms}). Immutable.
+ * replication's {@code replica.socket.timeout.ms}). Immutable; thread-safe.
  */
 public record MoveConfig(
         int chunkBytes,
@@ -55,77 +56,73 @@ public record MoveConfig(
     }
 
     public MoveConfig withChunkBytes(int value) {
-        return new MoveConfig(
-                value,
-                chunksInFlight,
-                maxConcurrentMoves,
-                pinTimeoutMs,
-                retryBackoffMs,
-                maxIdleRounds,
-                freeSpaceMarginBytes,
-                socketTimeoutMs,
-                fileTransferEnable,
-                directIoEnable,
-                socketSendBufferBytes);
+        return with(c -> c.chunkBytes = value);
     }
 
     public MoveConfig withChunksInFlight(int value) {
-        return new MoveConfig(
-                chunkBytes,
-                value,
-                maxConcurrentMoves,
-                pinTimeoutMs,
-                retryBackoffMs,
-                maxIdleRounds,
-                freeSpaceMarginBytes,
-                socketTimeoutMs,
-                fileTransferEnable,
-                directIoEnable,
-                socketSendBufferBytes);
+        return with(c -> c.chunksInFlight = value);
     }
 
     public MoveConfig withRetryBackoffMs(long value) {
-        return new MoveConfig(
-                chunkBytes,
-                chunksInFlight,
-                maxConcurrentMoves,
-                pinTimeoutMs,
-                value,
-                maxIdleRounds,
-                freeSpaceMarginBytes,
-                socketTimeoutMs,
-                fileTransferEnable,
-                directIoEnable,
-                socketSendBufferBytes);
+        return with(c -> c.retryBackoffMs = value);
     }
 
     public MoveConfig withMaxConcurrentMoves(int value) {
-        return new MoveConfig(
-                chunkBytes,
-                chunksInFlight,
-                value,
-                pinTimeoutMs,
-                retryBackoffMs,
-                maxIdleRounds,
-                freeSpaceMarginBytes,
-                socketTimeoutMs,
-                fileTransferEnable,
-                directIoEnable,
-                socketSendBufferBytes);
+        return with(c -> c.maxConcurrentMoves = value);
     }
 
     public MoveConfig withDirectIoEnable(boolean value) {
-        return new MoveConfig(
-                chunkBytes,
-                chunksInFlight,
-                maxConcurrentMoves,
-                pinTimeoutMs,
-                retryBackoffMs,
-                maxIdleRounds,
-                freeSpaceMarginBytes,
-                socketTimeoutMs,
-                fileTransferEnable,
-                value,
-                socketSendBufferBytes);
+        return with(c -> c.directIoEnable = value);
+    }
+
+    /** This configuration with {@code change} applied to a copy of its values (the same pattern as ClusterConfig). */
+    private MoveConfig with(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** A configuration's values, one changed by a {@code with*} method before it is built again. Not thread-safe. */
+    private static final class Copy {
+        int chunkBytes;
+        int chunksInFlight;
+        int maxConcurrentMoves;
+        long pinTimeoutMs;
+        long retryBackoffMs;
+        int maxIdleRounds;
+        long freeSpaceMarginBytes;
+        int socketTimeoutMs;
+        boolean fileTransferEnable;
+        boolean directIoEnable;
+        int socketSendBufferBytes;
+
+        Copy(MoveConfig from) {
+            chunkBytes = from.chunkBytes;
+            chunksInFlight = from.chunksInFlight;
+            maxConcurrentMoves = from.maxConcurrentMoves;
+            pinTimeoutMs = from.pinTimeoutMs;
+            retryBackoffMs = from.retryBackoffMs;
+            maxIdleRounds = from.maxIdleRounds;
+            freeSpaceMarginBytes = from.freeSpaceMarginBytes;
+            socketTimeoutMs = from.socketTimeoutMs;
+            fileTransferEnable = from.fileTransferEnable;
+            directIoEnable = from.directIoEnable;
+            socketSendBufferBytes = from.socketSendBufferBytes;
+        }
+
+        MoveConfig build() {
+            return new MoveConfig(
+                    chunkBytes,
+                    chunksInFlight,
+                    maxConcurrentMoves,
+                    pinTimeoutMs,
+                    retryBackoffMs,
+                    maxIdleRounds,
+                    freeSpaceMarginBytes,
+                    socketTimeoutMs,
+                    fileTransferEnable,
+                    directIoEnable,
+                    socketSendBufferBytes);
+        }
     }
 }

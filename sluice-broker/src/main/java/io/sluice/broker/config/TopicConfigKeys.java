@@ -53,35 +53,35 @@ public final class TopicConfigKeys {
                 LIST,
                 "What happens to old segments: delete (by retention) and/or compact.",
                 nonEmptyListOf(CLEANUP_POLICIES),
-                BrokerConfig::logCleanupPolicy,
+                broker -> broker.log().cleanupPolicy(),
                 LOG_CLEANUP_POLICY);
         synonym(
                 COMPRESSION_TYPE,
                 STRING,
                 "Stored compression: producer keeps the producer's codec, others recompress.",
                 oneOf(BROKER_COMPRESSION_TYPES),
-                BrokerConfig::compressionType,
+                broker -> broker.log().compressionType(),
                 BrokerConfigKeys.COMPRESSION_TYPE);
         synonym(
                 FILE_DELETE_DELAY_MS,
                 LONG,
                 "Delay between removing a segment from the log and deleting its files.",
                 atLeast(0),
-                BrokerConfig::fileDeleteDelayMs,
+                broker -> broker.log().fileDeleteDelayMs(),
                 LOG_SEGMENT_DELETE_DELAY_MS);
         synonym(
                 FLUSH_MESSAGES,
                 LONG,
                 "fsync after this many records; Long.MAX_VALUE leaves flushing to the OS.",
                 atLeast(1),
-                BrokerConfig::logFlushIntervalMessages,
+                broker -> broker.log().flushIntervalMessages(),
                 LOG_FLUSH_INTERVAL_MESSAGES);
         synonym(
                 FLUSH_MS,
                 LONG,
                 "fsync when the oldest unflushed record is this old; Long.MAX_VALUE means never by time.",
                 atLeast(0),
-                BrokerConfig::logFlushIntervalMs,
+                broker -> broker.log().flushIntervalMs(),
                 LOG_FLUSH_INTERVAL_MS,
                 LOG_FLUSH_SCHEDULER_INTERVAL_MS);
         synonym(
@@ -89,7 +89,7 @@ public final class TopicConfigKeys {
                 INT,
                 "Bytes of records between two offset index entries.",
                 atLeast(0),
-                BrokerConfig::logIndexIntervalBytes,
+                broker -> broker.log().indexIntervalBytes(),
                 LOG_INDEX_INTERVAL_BYTES);
         synonym(
                 MAX_MESSAGE_BYTES,
@@ -103,21 +103,21 @@ public final class TopicConfigKeys {
                 STRING,
                 "CreateTime keeps producer timestamps; LogAppendTime stamps the broker's clock.",
                 oneOf(TIMESTAMP_TYPES),
-                BrokerConfig::logMessageTimestampType,
+                broker -> broker.log().messageTimestampType(),
                 LOG_MESSAGE_TIMESTAMP_TYPE);
         synonym(
                 MESSAGE_TIMESTAMP_BEFORE_MAX_MS,
                 LONG,
                 "Refuse CreateTime timestamps further than this in the past.",
                 atLeast(0),
-                BrokerConfig::logMessageTimestampBeforeMaxMs,
+                broker -> broker.log().messageTimestampBeforeMaxMs(),
                 LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
         synonym(
                 MESSAGE_TIMESTAMP_AFTER_MAX_MS,
                 LONG,
                 "Refuse CreateTime timestamps further than this in the future.",
                 atLeast(0),
-                BrokerConfig::logMessageTimestampAfterMaxMs,
+                broker -> broker.log().messageTimestampAfterMaxMs(),
                 LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS);
         synonym(
                 MIN_INSYNC_REPLICAS,
@@ -131,14 +131,14 @@ public final class TopicConfigKeys {
                 LONG,
                 "Delete oldest segments while a partition is larger than this; -1 means no limit.",
                 atLeast(-1),
-                BrokerConfig::logRetentionBytes,
+                broker -> broker.log().retentionBytes(),
                 LOG_RETENTION_BYTES);
         synonym(
                 RETENTION_MS,
                 LONG,
                 "Delete segments older than this; -1 keeps forever.",
                 atLeast(-1),
-                BrokerConfig::logRetentionMs,
+                broker -> broker.log().retentionMs(),
                 LOG_RETENTION_MS,
                 LOG_RETENTION_MINUTES,
                 LOG_RETENTION_HOURS);
@@ -147,21 +147,21 @@ public final class TopicConfigKeys {
                 INT,
                 "A segment rolls when appending would make it larger than this.",
                 atLeast(MIN_SEGMENT_BYTES),
-                BrokerConfig::logSegmentBytes,
+                broker -> broker.log().segmentBytes(),
                 LOG_SEGMENT_BYTES);
         synonym(
                 SEGMENT_INDEX_BYTES,
                 INT,
                 "Largest offset or time index file; a full index rolls the segment.",
                 atLeast(MIN_INDEX_BYTES),
-                BrokerConfig::logIndexSizeMaxBytes,
+                broker -> broker.log().indexSizeMaxBytes(),
                 LOG_INDEX_SIZE_MAX_BYTES);
         synonym(
                 SEGMENT_MS,
                 LONG,
                 "A segment rolls when its first record is this old.",
                 atLeast(1),
-                BrokerConfig::logRollMs,
+                broker -> broker.log().rollMs(),
                 LOG_ROLL_MS,
                 LOG_ROLL_HOURS);
         synonym(
@@ -183,28 +183,28 @@ public final class TopicConfigKeys {
                 LONG,
                 "How long a tombstone stays readable after the cleaner first keeps it (compacted topics).",
                 atLeast(0),
-                BrokerConfig::logCleanerDeleteRetentionMs,
+                broker -> broker.log().cleanerDeleteRetentionMs(),
                 LOG_CLEANER_DELETE_RETENTION_MS);
         synonym(
                 MIN_CLEANABLE_DIRTY_RATIO,
                 DOUBLE,
                 "The cleaner compacts the log once this share of its cleanable bytes is dirty.",
                 ConfigValidator.inRange(0, 1),
-                BrokerConfig::logCleanerMinCleanableRatio,
+                broker -> broker.log().cleanerMinCleanableRatio(),
                 LOG_CLEANER_MIN_CLEANABLE_RATIO);
         synonym(
                 MIN_COMPACTION_LAG_MS,
                 LONG,
                 "A record stays uncompacted at least this long after it is written.",
                 atLeast(0),
-                BrokerConfig::logCleanerMinCompactionLagMs,
+                broker -> broker.log().cleanerMinCompactionLagMs(),
                 LOG_CLEANER_MIN_COMPACTION_LAG_MS);
         synonym(
                 MAX_COMPACTION_LAG_MS,
                 LONG,
                 "A record becomes cleanable at most this long after it is written, whatever the dirty ratio.",
                 atLeast(1),
-                BrokerConfig::logCleanerMaxCompactionLagMs,
+                broker -> broker.log().cleanerMaxCompactionLagMs(),
                 LOG_CLEANER_MAX_COMPACTION_LAG_MS);
         accepted("segment.jitter.ms", LONG, "0", atLeast(0));
         accepted("preallocate", BOOLEAN, "false", ANY);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.broker.group.GroupCoordinatorConfig;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -34,31 +35,35 @@ class BrokerConfigTest {
         assertEquals(600000L, config.connectionsMaxIdleMs());
         assertEquals(3, config.numNetworkThreads());
         assertEquals(8, config.numIoThreads());
-        assertEquals(1073741824, config.logSegmentBytes());
-        assertEquals(168L * 3600 * 1000, config.logRollMs());
-        assertEquals(168L * 3600 * 1000, config.logRetentionMs());
-        assertEquals(-1L, config.logRetentionBytes());
-        assertEquals(300000L, config.logRetentionCheckIntervalMs());
-        assertEquals(4096, config.logIndexIntervalBytes());
-        assertEquals(10485760, config.logIndexSizeMaxBytes());
-        assertEquals(Long.MAX_VALUE, config.logFlushIntervalMessages());
-        assertEquals(Long.MAX_VALUE, config.logFlushIntervalMs());
-        assertEquals(60000, config.logFlushOffsetCheckpointIntervalMs());
-        assertEquals(60000L, config.fileDeleteDelayMs());
-        assertEquals("CreateTime", config.logMessageTimestampType());
-        assertEquals(Long.MAX_VALUE, config.logMessageTimestampBeforeMaxMs());
-        assertEquals(Long.MAX_VALUE, config.logMessageTimestampAfterMaxMs());
-        assertEquals("producer", config.compressionType());
-        assertEquals(List.of("delete"), config.logCleanupPolicy());
+        assertEquals(1073741824, config.log().segmentBytes());
+        assertEquals(168L * 3600 * 1000, config.log().rollMs());
+        assertEquals(168L * 3600 * 1000, config.log().retentionMs());
+        assertEquals(-1L, config.log().retentionBytes());
+        assertEquals(300000L, config.log().retentionCheckIntervalMs());
+        assertEquals(4096, config.log().indexIntervalBytes());
+        assertEquals(10485760, config.log().indexSizeMaxBytes());
+        assertEquals(Long.MAX_VALUE, config.log().flushIntervalMessages());
+        assertEquals(Long.MAX_VALUE, config.log().flushIntervalMs());
+        assertEquals(60000, config.log().flushOffsetCheckpointIntervalMs());
+        assertEquals(60000L, config.log().fileDeleteDelayMs());
+        assertEquals("CreateTime", config.log().messageTimestampType());
+        assertEquals(Long.MAX_VALUE, config.log().messageTimestampBeforeMaxMs());
+        assertEquals(Long.MAX_VALUE, config.log().messageTimestampAfterMaxMs());
+        assertEquals("producer", config.log().compressionType());
+        assertEquals(List.of("delete"), config.log().cleanupPolicy());
         assertEquals(Optional.empty(), config.zookeeperConnect());
         assertEquals(Optional.empty(), config.clusterId());
-        assertEquals(3000, config.groupInitialRebalanceDelayMs());
-        assertEquals(6000, config.groupMinSessionTimeoutMs());
-        assertEquals(1800000, config.groupMaxSessionTimeoutMs());
-        assertEquals(Integer.MAX_VALUE, config.groupMaxSize());
+        GroupCoordinatorConfig groups = config.groupCoordinatorConfig();
+        assertEquals(3000, groups.initialRebalanceDelayMs());
+        assertEquals(6000, groups.minSessionTimeoutMs());
+        assertEquals(1800000, groups.maxSessionTimeoutMs());
+        assertEquals(Integer.MAX_VALUE, groups.maxSize());
         assertEquals(50, config.offsetsTopicNumPartitions());
-        assertEquals(10080L * 60 * 1000, config.offsetsRetentionMs());
-        assertEquals(600000L, config.offsetsRetentionCheckIntervalMs());
+        assertEquals(50, groups.offsetsTopicNumPartitions());
+        assertEquals(10080L * 60 * 1000, groups.offsetsRetentionMs());
+        assertEquals(600000L, groups.offsetsRetentionCheckIntervalMs());
+        assertEquals(5000, groups.offsetsCommitTimeoutMs());
+        assertEquals(GroupCoordinatorConfig.defaults(), groups, "the group coordinator's defaults are the keys'");
         assertEquals(86400000, config.producerIdExpirationMs());
         assertEquals(1, config.minInsyncReplicas());
         assertEquals(List.of(), config.unknownKeys());
@@ -101,7 +106,7 @@ class BrokerConfigTest {
         assertEquals(7, config.brokerId());
         assertEquals(12, config.numPartitions());
         assertFalse(config.autoCreateTopicsEnable());
-        assertEquals(1048576, config.logSegmentBytes());
+        assertEquals(1048576, config.log().segmentBytes());
         assertEquals(Optional.of("abc"), config.clusterId());
         assertEquals(Optional.of("zk1:2181,zk2:2181/sluice"), config.zookeeperConnect());
         assertTrue(config.isExplicit("broker.id"));
@@ -115,20 +120,24 @@ class BrokerConfigTest {
                 5000L,
                 BrokerConfig.fromMap(Map.of(
                                 "log.retention.ms", "5000", "log.retention.minutes", "3", "log.retention.hours", "2"))
-                        .logRetentionMs());
+                        .log()
+                        .retentionMs());
         assertEquals(
                 180000L,
                 BrokerConfig.fromMap(Map.of("log.retention.minutes", "3", "log.retention.hours", "2"))
-                        .logRetentionMs());
+                        .log()
+                        .retentionMs());
         assertEquals(
                 7200000L,
-                BrokerConfig.fromMap(Map.of("log.retention.hours", "2")).logRetentionMs());
+                BrokerConfig.fromMap(Map.of("log.retention.hours", "2")).log().retentionMs());
         assertEquals(
-                -1L, BrokerConfig.fromMap(Map.of("log.retention.hours", "-1")).logRetentionMs());
+                -1L,
+                BrokerConfig.fromMap(Map.of("log.retention.hours", "-1")).log().retentionMs());
         assertEquals(
                 -1L,
                 BrokerConfig.fromMap(Map.of("log.retention.ms", "-1", "log.retention.hours", "2"))
-                        .logRetentionMs());
+                        .log()
+                        .retentionMs());
     }
 
     @Test
@@ -136,9 +145,11 @@ class BrokerConfigTest {
         assertEquals(
                 1234L,
                 BrokerConfig.fromMap(Map.of("log.roll.ms", "1234", "log.roll.hours", "1"))
-                        .logRollMs());
+                        .log()
+                        .rollMs());
         assertEquals(
-                3600000L, BrokerConfig.fromMap(Map.of("log.roll.hours", "1")).logRollMs());
+                3600000L,
+                BrokerConfig.fromMap(Map.of("log.roll.hours", "1")).log().rollMs());
     }
 
     @Test
@@ -146,11 +157,13 @@ class BrokerConfigTest {
         assertEquals(
                 500L,
                 BrokerConfig.fromMap(Map.of("log.flush.scheduler.interval.ms", "500"))
-                        .logFlushIntervalMs());
+                        .log()
+                        .flushIntervalMs());
         assertEquals(
                 20L,
                 BrokerConfig.fromMap(Map.of("log.flush.interval.ms", "20", "log.flush.scheduler.interval.ms", "500"))
-                        .logFlushIntervalMs());
+                        .log()
+                        .flushIntervalMs());
     }
 
     @Test
@@ -211,6 +224,43 @@ class BrokerConfigTest {
         assertRefused("log.cleanup.policy", "delete,shred", "shred");
         assertRefused("socket.request.max.bytes", "", "32-bit integer");
         assertRefused("zookeeper.connect", " ", "must not be empty");
+        assertRefused("group.initial.rebalance.delay.ms", "-1", "at least 0");
+        assertRefused("group.min.session.timeout.ms", "-1", "at least 0");
+        assertRefused("group.max.size", "0", "at least 1");
+        assertRefused("offsets.topic.num.partitions", "0", "at least 1");
+        assertRefused("offsets.commit.timeout.ms", "0", "at least 1");
+        assertRefused("offsets.retention.minutes", "0", "at least 1");
+        assertRefused("offsets.retention.check.interval.ms", "0", "at least 1");
+        assertRefused("group.max.size", "many", "32-bit integer");
+    }
+
+    @Test
+    void shouldHandTheGivenGroupKeysToTheGroupCoordinator() {
+        GroupCoordinatorConfig groups = BrokerConfig.fromMap(Map.of(
+                        "group.initial.rebalance.delay.ms", "0",
+                        "group.min.session.timeout.ms", "100",
+                        "group.max.session.timeout.ms", "200",
+                        "group.max.size", "7",
+                        "offsets.topic.num.partitions", "3",
+                        "offsets.commit.timeout.ms", "900",
+                        "offsets.retention.minutes", "2",
+                        "offsets.retention.check.interval.ms", "1000"))
+                .groupCoordinatorConfig();
+
+        assertEquals(
+                new GroupCoordinatorConfig(
+                        0,
+                        100,
+                        200,
+                        7,
+                        2,
+                        1000L,
+                        GroupCoordinatorConfig.defaults().offsetMetadataMaxBytes(),
+                        3,
+                        GroupCoordinatorConfig.defaults().memberMetadataMaxBytes(),
+                        900),
+                groups);
+        assertEquals(120_000L, groups.offsetsRetentionMs());
     }
 
     @Test

@@ -51,7 +51,7 @@ class ReplicationThrottlesTest {
         DynamicBrokerConfig dynamic = new DynamicBrokerConfig(STATIC);
         assertTrue(dynamic.update(
                 Map.of("log.retention.ms", "1000", "min.insync.replicas", "2"), Map.of("min.insync.replicas", "3")));
-        assertEquals(1000, dynamic.current().logRetentionMs(), "log.retention.ms wins over the static hours");
+        assertEquals(1000, dynamic.current().log().retentionMs(), "log.retention.ms wins over the static hours");
         assertEquals(3, dynamic.current().minInsyncReplicas());
         EffectiveTopicConfig topic = TopicConfigs.resolve(dynamic.live(), Map.of());
         Map<String, ConfigEntry> byName = new java.util.HashMap<>();

@@ -41,7 +41,7 @@ class ServerPropertiesTest {
         assertEquals(List.of(new Listener("PLAINTEXT", "127.0.0.1", 19092)), config.listeners());
         assertEquals(List.of(Path.of("/var/lib/kafka")), config.logDirs());
         assertEquals(4, config.numPartitions());
-        assertEquals(24L * 3600 * 1000, config.logRetentionMs());
+        assertEquals(24L * 3600 * 1000, config.log().retentionMs());
         assertEquals(List.of("num.recovery.threads.per.data.dir"), config.ignoredKeys());
     }
 
