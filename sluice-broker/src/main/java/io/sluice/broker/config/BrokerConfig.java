@@ -224,12 +224,8 @@ public final class BrokerConfig {
                 .map(HttpListenerAddress::parse);
     }
 
-    /**
-     * The group coordinator's settings from the group.* and offsets.* keys; offset.metadata.max.bytes and
-     * group.member.metadata.max.bytes are not broker keys, so they keep {@link GroupCoordinatorConfig#defaults()}'.
-     */
+    /** The group coordinator's settings, from the group.*, offset.* and offsets.* keys. */
     public GroupCoordinatorConfig groupCoordinatorConfig() {
-        GroupCoordinatorConfig defaults = GroupCoordinatorConfig.defaults();
         return new GroupCoordinatorConfig(
                 integer(GROUP_INITIAL_REBALANCE_DELAY_MS),
                 integer(GROUP_MIN_SESSION_TIMEOUT_MS),
@@ -237,9 +233,9 @@ public final class BrokerConfig {
                 integer(GROUP_MAX_SIZE),
                 integer(OFFSETS_RETENTION_MINUTES),
                 longValue(OFFSETS_RETENTION_CHECK_INTERVAL_MS),
-                defaults.offsetMetadataMaxBytes(),
+                integer(OFFSET_METADATA_MAX_BYTES),
                 integer(OFFSETS_TOPIC_NUM_PARTITIONS),
-                defaults.memberMetadataMaxBytes(),
+                integer(GROUP_MEMBER_METADATA_MAX_BYTES),
                 integer(OFFSETS_COMMIT_TIMEOUT_MS));
     }
 

@@ -40,6 +40,19 @@ final class GroupAndOffsetKeyDefinitions {
                 "Most members one consumer group may have.",
                 atLeast(1));
         catalogue.define(
+                GROUP_MEMBER_METADATA_MAX_BYTES,
+                INT,
+                "1048576",
+                "Sluice only: most bytes of one member's protocol metadata, and of one assignment, so one client cannot"
+                        + " bloat the stored group record (Kafka's implicit cap is the offsets topic's message size).",
+                atLeast(0));
+        catalogue.define(
+                OFFSET_METADATA_MAX_BYTES,
+                INT,
+                "4096",
+                "Most bytes of the metadata string a committed offset may carry.",
+                atLeast(0));
+        catalogue.define(
                 OFFSETS_TOPIC_NUM_PARTITIONS,
                 INT,
                 "50",

@@ -13,14 +13,13 @@ package io.sluice.broker.group;
  * @param maxSize                   group.max.size (Integer.MAX_VALUE): cap on members per group
  * @param offsetsRetentionMinutes   offsets.retention.minutes (10080): how long an empty group keeps its offsets
  * @param offsetsRetentionCheckIntervalMs offsets.retention.check.interval.ms (600000): expiry sweep period
- * @param offsetMetadataMaxBytes    offset.metadata.max.bytes (4096): cap on a committed offset's metadata string;
- *                                  not a broker key yet, so always the default
+ * @param offsetMetadataMaxBytes    offset.metadata.max.bytes (4096): cap on a committed offset's metadata string
  * @param offsetsTopicNumPartitions offsets.topic.num.partitions (50): partitions of the group store; fixed for
  *                                  the life of a data directory
  * @param memberMetadataMaxBytes    group.member.metadata.max.bytes (1048576, Sluice only): cap on one member's
  *                                  protocol metadata and on one assignment, so one client cannot bloat the
  *                                  stored group record; Kafka's implicit cap is the offsets topic's 1 MiB
- *                                  message size; not a broker key yet, so always the default
+ *                                  message size
  * @param offsetsCommitTimeoutMs    offsets.commit.timeout.ms (5000): how long a write to the committed-offsets
  *                                  topic waits for every in-sync replica (acks=all) before it fails as timed out
  */

@@ -232,6 +232,8 @@ class BrokerConfigTest {
         assertRefused("offsets.retention.minutes", "0", "at least 1");
         assertRefused("offsets.retention.check.interval.ms", "0", "at least 1");
         assertRefused("group.max.size", "many", "32-bit integer");
+        assertRefused("offset.metadata.max.bytes", "-1", "at least 0");
+        assertRefused("group.member.metadata.max.bytes", "-1", "at least 0");
     }
 
     @Test
@@ -244,22 +246,12 @@ class BrokerConfigTest {
                         "offsets.topic.num.partitions", "3",
                         "offsets.commit.timeout.ms", "900",
                         "offsets.retention.minutes", "2",
-                        "offsets.retention.check.interval.ms", "1000"))
+                        "offsets.retention.check.interval.ms", "1000",
+                        "offset.metadata.max.bytes", "64",
+                        "group.member.metadata.max.bytes", "2048"))
                 .groupCoordinatorConfig();
 
-        assertEquals(
-                new GroupCoordinatorConfig(
-                        0,
-                        100,
-                        200,
-                        7,
-                        2,
-                        1000L,
-                        GroupCoordinatorConfig.defaults().offsetMetadataMaxBytes(),
-                        3,
-                        GroupCoordinatorConfig.defaults().memberMetadataMaxBytes(),
-                        900),
-                groups);
+        assertEquals(new GroupCoordinatorConfig(0, 100, 200, 7, 2, 1000L, 64, 3, 2048, 900), groups);
         assertEquals(120_000L, groups.offsetsRetentionMs());
     }
 
