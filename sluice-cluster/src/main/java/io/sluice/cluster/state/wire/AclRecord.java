@@ -1,7 +1,6 @@
 package io.sluice.cluster.state.wire;
 
 import io.sluice.cluster.state.AclEntry;
-import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 
@@ -11,10 +10,16 @@ import io.sluice.codec.message.MessageWriter;
  * Schema v0: resourceType, resourceName, patternType, principal, host, operation, permissionType.
  * Mutable value holder; not thread-safe.
  */
-public final class AclRecord implements Message {
-    private static final String[] FIELDS = {
-        "resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"
-    };
+public final class AclRecord extends StateRecord {
+    private static final RecordSchema SCHEMA = RecordSchema.of(
+            StateMessages.ACL,
+            "resourceType",
+            "resourceName",
+            "patternType",
+            "principal",
+            "host",
+            "operation",
+            "permissionType");
 
     public byte resourceType;
     public String resourceName;
@@ -46,107 +51,36 @@ public final class AclRecord implements Message {
     }
 
     @Override
-    public int typeId() {
-        return StateMessages.ACL;
+    protected boolean writeField(MessageWriter w, int index) {
+        return switch (index) {
+            case 0 -> w.writeByte(resourceType);
+            case 1 -> w.writeString(resourceName);
+            case 2 -> w.writeByte(patternType);
+            case 3 -> w.writeString(principal);
+            case 4 -> w.writeString(host);
+            case 5 -> w.writeByte(operation);
+            case 6 -> w.writeByte(permissionType);
+            default -> throw new IllegalStateException("AclRecord field " + index);
+        };
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean writeTo(MessageWriter w) {
-        switch (w.state()) {
-            case 0:
-                if (!w.writeByte(resourceType)) {
-                    return false;
-                }
-                w.incrementState();
-            case 1:
-                if (!w.writeString(resourceName)) {
-                    return false;
-                }
-                w.incrementState();
-            case 2:
-                if (!w.writeByte(patternType)) {
-                    return false;
-                }
-                w.incrementState();
-            case 3:
-                if (!w.writeString(principal)) {
-                    return false;
-                }
-                w.incrementState();
-            case 4:
-                if (!w.writeString(host)) {
-                    return false;
-                }
-                w.incrementState();
-            case 5:
-                if (!w.writeByte(operation)) {
-                    return false;
-                }
-                w.incrementState();
-            case 6:
-                if (!w.writeByte(permissionType)) {
-                    return false;
-                }
-                w.incrementState();
-            default:
-                return true;
+    protected boolean readField(MessageReader r, int index) {
+        switch (index) {
+            case 0 -> resourceType = r.readByte();
+            case 1 -> resourceName = r.readString();
+            case 2 -> patternType = r.readByte();
+            case 3 -> principal = r.readString();
+            case 4 -> host = r.readString();
+            case 5 -> operation = r.readByte();
+            case 6 -> permissionType = r.readByte();
+            default -> throw new IllegalStateException("AclRecord field " + index);
         }
+        return r.isLastRead();
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean readFrom(MessageReader r) {
-        switch (r.state()) {
-            case 0:
-                resourceType = r.readByte();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 1:
-                resourceName = r.readString();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 2:
-                patternType = r.readByte();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 3:
-                principal = r.readString();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 4:
-                host = r.readString();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 5:
-                operation = r.readByte();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 6:
-                permissionType = r.readByte();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            default:
-                return true;
-        }
-    }
-
-    @Override
-    public String fieldName(int index) {
-        return index < FIELDS.length ? FIELDS[index] : "end";
+    RecordSchema schema() {
+        return SCHEMA;
     }
 }

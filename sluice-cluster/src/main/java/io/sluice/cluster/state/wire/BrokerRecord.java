@@ -4,7 +4,6 @@ import io.sluice.cluster.state.BrokerInfo;
 import io.sluice.codec.endpoint.Endpoint;
 import io.sluice.codec.error.MalformedInputException;
 import io.sluice.codec.message.ElementType;
-import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import java.util.List;
@@ -14,8 +13,9 @@ import java.util.List;
  * endpoints travel as parallel lists (endpoint bytes, never host strings).
  * Schema v0: brokerId, rack, listenerNames, endpoints. Mutable value holder; not thread-safe.
  */
-public final class BrokerRecord implements Message {
-    private static final String[] FIELDS = {"brokerId", "rack", "listenerNames", "endpoints"};
+public final class BrokerRecord extends StateRecord {
+    private static final RecordSchema SCHEMA =
+            RecordSchema.of(StateMessages.BROKER, "brokerId", "rack", "listenerNames", "endpoints");
 
     public int brokerId;
     public String rack = "";
@@ -57,74 +57,30 @@ public final class BrokerRecord implements Message {
     }
 
     @Override
-    public int typeId() {
-        return StateMessages.BROKER;
+    protected boolean writeField(MessageWriter w, int index) {
+        return switch (index) {
+            case 0 -> w.writeInt(brokerId);
+            case 1 -> w.writeString(rack);
+            case 2 -> w.writeList(listenerNames, ElementType.STRING);
+            case 3 -> w.writeList(endpoints, ElementType.ENDPOINT);
+            default -> throw new IllegalStateException("BrokerRecord field " + index);
+        };
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean writeTo(MessageWriter w) {
-        switch (w.state()) {
-            case 0:
-                if (!w.writeInt(brokerId)) {
-                    return false;
-                }
-                w.incrementState();
-            case 1:
-                if (!w.writeString(rack)) {
-                    return false;
-                }
-                w.incrementState();
-            case 2:
-                if (!w.writeList(listenerNames, ElementType.STRING)) {
-                    return false;
-                }
-                w.incrementState();
-            case 3:
-                if (!w.writeList(endpoints, ElementType.ENDPOINT)) {
-                    return false;
-                }
-                w.incrementState();
-            default:
-                return true;
+    protected boolean readField(MessageReader r, int index) {
+        switch (index) {
+            case 0 -> brokerId = r.readInt();
+            case 1 -> rack = r.readString();
+            case 2 -> listenerNames = r.readList(ElementType.STRING);
+            case 3 -> endpoints = r.readList(ElementType.ENDPOINT);
+            default -> throw new IllegalStateException("BrokerRecord field " + index);
         }
+        return r.isLastRead();
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean readFrom(MessageReader r) {
-        switch (r.state()) {
-            case 0:
-                brokerId = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 1:
-                rack = r.readString();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 2:
-                listenerNames = r.readList(ElementType.STRING);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 3:
-                endpoints = r.readList(ElementType.ENDPOINT);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            default:
-                return true;
-        }
-    }
-
-    @Override
-    public String fieldName(int index) {
-        return index < FIELDS.length ? FIELDS[index] : "end";
+    RecordSchema schema() {
+        return SCHEMA;
     }
 }

@@ -2,7 +2,6 @@ package io.sluice.cluster.state.wire;
 
 import io.sluice.codec.error.MalformedInputException;
 import io.sluice.codec.message.ElementType;
-import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ import java.util.UUID;
  * Schema v0: entityType, topicId, brokerId, configKeys, configValues.
  * Mutable value holder; not thread-safe.
  */
-public final class ConfigRecord implements Message {
+public final class ConfigRecord extends StateRecord {
     public static final byte TOPIC = 0;
     public static final byte BROKER = 1;
     /** The cluster's whole client quota table (see the class comment). */
@@ -37,7 +36,8 @@ public final class ConfigRecord implements Message {
     public static final int CLUSTER_DEFAULT = -1;
 
     private static final UUID NO_TOPIC = new UUID(0, 0);
-    private static final String[] FIELDS = {"entityType", "topicId", "brokerId", "configKeys", "configValues"};
+    private static final RecordSchema SCHEMA =
+            RecordSchema.of(StateMessages.CONFIG, "entityType", "topicId", "brokerId", "configKeys", "configValues");
 
     public byte entityType;
     public UUID topicId = NO_TOPIC;
@@ -154,85 +154,32 @@ public final class ConfigRecord implements Message {
     }
 
     @Override
-    public int typeId() {
-        return StateMessages.CONFIG;
+    protected boolean writeField(MessageWriter w, int index) {
+        return switch (index) {
+            case 0 -> w.writeByte(entityType);
+            case 1 -> w.writeUuid(topicId);
+            case 2 -> w.writeInt(brokerId);
+            case 3 -> w.writeList(configKeys, ElementType.STRING);
+            case 4 -> w.writeList(configValues, ElementType.STRING);
+            default -> throw new IllegalStateException("ConfigRecord field " + index);
+        };
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean writeTo(MessageWriter w) {
-        switch (w.state()) {
-            case 0:
-                if (!w.writeByte(entityType)) {
-                    return false;
-                }
-                w.incrementState();
-            case 1:
-                if (!w.writeUuid(topicId)) {
-                    return false;
-                }
-                w.incrementState();
-            case 2:
-                if (!w.writeInt(brokerId)) {
-                    return false;
-                }
-                w.incrementState();
-            case 3:
-                if (!w.writeList(configKeys, ElementType.STRING)) {
-                    return false;
-                }
-                w.incrementState();
-            case 4:
-                if (!w.writeList(configValues, ElementType.STRING)) {
-                    return false;
-                }
-                w.incrementState();
-            default:
-                return true;
+    protected boolean readField(MessageReader r, int index) {
+        switch (index) {
+            case 0 -> entityType = r.readByte();
+            case 1 -> topicId = r.readUuid();
+            case 2 -> brokerId = r.readInt();
+            case 3 -> configKeys = r.readList(ElementType.STRING);
+            case 4 -> configValues = r.readList(ElementType.STRING);
+            default -> throw new IllegalStateException("ConfigRecord field " + index);
         }
+        return r.isLastRead();
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean readFrom(MessageReader r) {
-        switch (r.state()) {
-            case 0:
-                entityType = r.readByte();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 1:
-                topicId = r.readUuid();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 2:
-                brokerId = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 3:
-                configKeys = r.readList(ElementType.STRING);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 4:
-                configValues = r.readList(ElementType.STRING);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            default:
-                return true;
-        }
-    }
-
-    @Override
-    public String fieldName(int index) {
-        return index < FIELDS.length ? FIELDS[index] : "end";
+    RecordSchema schema() {
+        return SCHEMA;
     }
 }

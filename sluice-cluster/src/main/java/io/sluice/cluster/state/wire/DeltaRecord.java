@@ -1,7 +1,6 @@
 package io.sluice.cluster.state.wire;
 
 import io.sluice.codec.message.ElementType;
-import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import java.util.ArrayList;
@@ -28,23 +27,26 @@ import java.util.UUID;
  * credentials set); an older delta reads them as empty. A delta is written as v4 only when it changes SCRAM credentials.
  * Mutable value holder; not thread-safe.
  */
-public final class DeltaRecord implements Message {
-    private static final String[] FIELDS = {
-        "controllerEpoch",
-        "prevSeq",
-        "joined",
-        "left",
-        "createdTopics",
-        "deletedTopics",
-        "partitionChanges",
-        "inSnapshot",
-        "configChanges",
-        "addedPartitions",
-        "addedAcls",
-        "removedAcls",
-        "setScram",
-        "deletedScram"
-    };
+public final class DeltaRecord extends StateRecord {
+    /** v0 ends at inSnapshot, v1 adds configChanges, v2 addedPartitions, v3 the ACL lists, v4 the SCRAM lists. */
+    private static final RecordSchema SCHEMA = RecordSchema.grown(
+            StateMessages.DELTA,
+            new int[] {8, 9, 10, 12},
+            "controllerEpoch",
+            "prevSeq",
+            "joined",
+            "left",
+            "createdTopics",
+            "deletedTopics",
+            "partitionChanges",
+            "inSnapshot",
+            "configChanges",
+            "addedPartitions",
+            "addedAcls",
+            "removedAcls",
+            "setScram",
+            "deletedScram");
+
     public static final int CURRENT_VERSION = 4;
 
     public int controllerEpoch;
@@ -67,11 +69,6 @@ public final class DeltaRecord implements Message {
     public List<ScramRecord> setScram = new ArrayList<>();
     /** SCRAM credentials deleted: user and mechanism only (schema v4). */
     public List<ScramRecord> deletedScram = new ArrayList<>();
-
-    @Override
-    public int typeId() {
-        return StateMessages.DELTA;
-    }
 
     public boolean isEmpty() {
         return joined.isEmpty()
@@ -102,207 +99,51 @@ public final class DeltaRecord implements Message {
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean writeTo(MessageWriter w) {
-        switch (w.state()) {
-            case 0:
-                if (!w.writeInt(controllerEpoch)) {
-                    return false;
-                }
-                w.incrementState();
-            case 1:
-                if (!w.writeLong(prevSeq)) {
-                    return false;
-                }
-                w.incrementState();
-            case 2:
-                if (!w.writeList(joined, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-            case 3:
-                if (!w.writeIntArray(left)) {
-                    return false;
-                }
-                w.incrementState();
-            case 4:
-                if (!w.writeList(createdTopics, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-            case 5:
-                if (!w.writeList(deletedTopics, ElementType.UUID)) {
-                    return false;
-                }
-                w.incrementState();
-            case 6:
-                if (!w.writeList(partitionChanges, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-            case 7:
-                if (!w.writeBoolean(inSnapshot)) {
-                    return false;
-                }
-                w.incrementState();
-                if (version() < 1) {
-                    return true;
-                }
-            case 8:
-                if (!w.writeList(configChanges, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-                if (version() < 2) {
-                    return true;
-                }
-            case 9:
-                if (!w.writeList(addedPartitions, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-                if (version() < 3) {
-                    return true;
-                }
-            case 10:
-                if (!w.writeList(addedAcls, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-            case 11:
-                if (!w.writeList(removedAcls, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-                if (version() < 4) {
-                    return true;
-                }
-            case 12:
-                if (!w.writeList(setScram, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-            case 13:
-                if (!w.writeList(deletedScram, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-            default:
-                return true;
-        }
+    protected boolean writeField(MessageWriter w, int index) {
+        return switch (index) {
+            case 0 -> w.writeInt(controllerEpoch);
+            case 1 -> w.writeLong(prevSeq);
+            case 2 -> w.writeList(joined, ElementType.MESSAGE);
+            case 3 -> w.writeIntArray(left);
+            case 4 -> w.writeList(createdTopics, ElementType.MESSAGE);
+            case 5 -> w.writeList(deletedTopics, ElementType.UUID);
+            case 6 -> w.writeList(partitionChanges, ElementType.MESSAGE);
+            case 7 -> w.writeBoolean(inSnapshot);
+            case 8 -> w.writeList(configChanges, ElementType.MESSAGE);
+            case 9 -> w.writeList(addedPartitions, ElementType.MESSAGE);
+            case 10 -> w.writeList(addedAcls, ElementType.MESSAGE);
+            case 11 -> w.writeList(removedAcls, ElementType.MESSAGE);
+            case 12 -> w.writeList(setScram, ElementType.MESSAGE);
+            case 13 -> w.writeList(deletedScram, ElementType.MESSAGE);
+            default -> throw new IllegalStateException("DeltaRecord field " + index);
+        };
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean readFrom(MessageReader r) {
-        switch (r.state()) {
-            case 0:
-                controllerEpoch = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 1:
-                prevSeq = r.readLong();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 2:
-                joined = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 3:
-                left = r.readIntArray();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 4:
-                createdTopics = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 5:
-                deletedTopics = r.readList(ElementType.UUID);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 6:
-                partitionChanges = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 7:
-                inSnapshot = r.readBoolean();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-                if (r.version() < 1) {
-                    emptyFieldsAfter(0);
-                    return true;
-                }
-            case 8:
-                configChanges = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-                if (r.version() < 2) {
-                    emptyFieldsAfter(1);
-                    return true;
-                }
-            case 9:
-                addedPartitions = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-                if (r.version() < 3) {
-                    emptyFieldsAfter(2);
-                    return true;
-                }
-            case 10:
-                addedAcls = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 11:
-                removedAcls = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-                if (r.version() < 4) {
-                    emptyFieldsAfter(3);
-                    return true;
-                }
-            case 12:
-                setScram = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 13:
-                deletedScram = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            default:
-                return true;
+    protected boolean readField(MessageReader r, int index) {
+        switch (index) {
+            case 0 -> controllerEpoch = r.readInt();
+            case 1 -> prevSeq = r.readLong();
+            case 2 -> joined = r.readList(ElementType.MESSAGE);
+            case 3 -> left = r.readIntArray();
+            case 4 -> createdTopics = r.readList(ElementType.MESSAGE);
+            case 5 -> deletedTopics = r.readList(ElementType.UUID);
+            case 6 -> partitionChanges = r.readList(ElementType.MESSAGE);
+            case 7 -> inSnapshot = r.readBoolean();
+            case 8 -> configChanges = r.readList(ElementType.MESSAGE);
+            case 9 -> addedPartitions = r.readList(ElementType.MESSAGE);
+            case 10 -> addedAcls = r.readList(ElementType.MESSAGE);
+            case 11 -> removedAcls = r.readList(ElementType.MESSAGE);
+            case 12 -> setScram = r.readList(ElementType.MESSAGE);
+            case 13 -> deletedScram = r.readList(ElementType.MESSAGE);
+            default -> throw new IllegalStateException("DeltaRecord field " + index);
         }
+        return r.isLastRead();
     }
 
     /** The fields a delta of schema {@code version} does not carry read as empty (not as the reused holder's values). */
-    private void emptyFieldsAfter(int version) {
+    @Override
+    protected void onOlderVersionRead(int version) {
         if (version < 1) {
             configChanges = new ArrayList<>();
         }
@@ -313,12 +154,14 @@ public final class DeltaRecord implements Message {
             addedAcls = new ArrayList<>();
             removedAcls = new ArrayList<>();
         }
-        setScram = new ArrayList<>();
-        deletedScram = new ArrayList<>();
+        if (version < 4) {
+            setScram = new ArrayList<>();
+            deletedScram = new ArrayList<>();
+        }
     }
 
     @Override
-    public String fieldName(int index) {
-        return index < FIELDS.length ? FIELDS[index] : "end";
+    RecordSchema schema() {
+        return SCHEMA;
     }
 }

@@ -1,6 +1,5 @@
 package io.sluice.cluster.state.wire;
 
-import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import java.util.UUID;
@@ -12,22 +11,24 @@ import java.util.UUID;
  * change turns into the partition's epoch plus one (every change bumps it).
  * Mutable value holder; not thread-safe.
  */
-public final class PartitionChangeRecord implements Message {
+public final class PartitionChangeRecord extends StateRecord {
     public static final int CURRENT_VERSION = 2;
     /** The partition epoch of a v0 record, written before the field existed. */
     public static final int PARTITION_EPOCH_NOT_CARRIED = -1;
 
-    private static final String[] FIELDS = {
-        "topicId",
-        "partition",
-        "leader",
-        "leaderEpoch",
-        "isr",
-        "partitionEpoch",
-        "replicas",
-        "addingReplicas",
-        "removingReplicas"
-    };
+    /** v0 ends at isr, v1 adds partitionEpoch, v2 the replica set and its reassignment. */
+    private static final RecordSchema SCHEMA = RecordSchema.grown(
+            StateMessages.PARTITION_CHANGE,
+            new int[] {5, 6},
+            "topicId",
+            "partition",
+            "leader",
+            "leaderEpoch",
+            "isr",
+            "partitionEpoch",
+            "replicas",
+            "addingReplicas",
+            "removingReplicas");
 
     public UUID topicId = new UUID(0, 0);
     public int partition;
@@ -76,146 +77,54 @@ public final class PartitionChangeRecord implements Message {
     }
 
     @Override
-    public int typeId() {
-        return StateMessages.PARTITION_CHANGE;
+    protected boolean writeField(MessageWriter w, int index) {
+        return switch (index) {
+            case 0 -> w.writeUuid(topicId);
+            case 1 -> w.writeInt(partition);
+            case 2 -> w.writeInt(leader);
+            case 3 -> w.writeInt(leaderEpoch);
+            case 4 -> w.writeIntArray(isr);
+            case 5 -> w.writeInt(partitionEpoch);
+            case 6 -> w.writeIntArray(replicas);
+            case 7 -> w.writeIntArray(addingReplicas);
+            case 8 -> w.writeIntArray(removingReplicas);
+            default -> throw new IllegalStateException("PartitionChangeRecord field " + index);
+        };
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean writeTo(MessageWriter w) {
-        switch (w.state()) {
-            case 0:
-                if (!w.writeUuid(topicId)) {
-                    return false;
-                }
-                w.incrementState();
-            case 1:
-                if (!w.writeInt(partition)) {
-                    return false;
-                }
-                w.incrementState();
-            case 2:
-                if (!w.writeInt(leader)) {
-                    return false;
-                }
-                w.incrementState();
-            case 3:
-                if (!w.writeInt(leaderEpoch)) {
-                    return false;
-                }
-                w.incrementState();
-            case 4:
-                if (!w.writeIntArray(isr)) {
-                    return false;
-                }
-                w.incrementState();
-                if (writeVersion < 1) {
-                    return true;
-                }
-            case 5:
-                if (!w.writeInt(partitionEpoch)) {
-                    return false;
-                }
-                w.incrementState();
-                if (writeVersion < 2) {
-                    return true;
-                }
-            case 6:
-                if (!w.writeIntArray(replicas)) {
-                    return false;
-                }
-                w.incrementState();
-            case 7:
-                if (!w.writeIntArray(addingReplicas)) {
-                    return false;
-                }
-                w.incrementState();
-            case 8:
-                if (!w.writeIntArray(removingReplicas)) {
-                    return false;
-                }
-                w.incrementState();
-            default:
-                return true;
+    protected boolean readField(MessageReader r, int index) {
+        switch (index) {
+            case 0 -> topicId = r.readUuid();
+            case 1 -> partition = r.readInt();
+            case 2 -> leader = r.readInt();
+            case 3 -> leaderEpoch = r.readInt();
+            case 4 -> isr = r.readIntArray();
+            case 5 -> partitionEpoch = r.readInt();
+            case 6 -> replicas = r.readIntArray();
+            case 7 -> addingReplicas = r.readIntArray();
+            case 8 -> removingReplicas = r.readIntArray();
+            default -> throw new IllegalStateException("PartitionChangeRecord field " + index);
+        }
+        return r.isLastRead();
+    }
+
+    /** Keeps the version read (so the record writes back as it came) and defaults what an older schema lacks. */
+    @Override
+    protected void onOlderVersionRead(int version) {
+        writeVersion = version;
+        if (version < 1) {
+            partitionEpoch = PARTITION_EPOCH_NOT_CARRIED;
+        }
+        if (version < 2) {
+            replicas = null;
+            addingReplicas = null;
+            removingReplicas = null;
         }
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean readFrom(MessageReader r) {
-        switch (r.state()) {
-            case 0:
-                topicId = r.readUuid();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 1:
-                partition = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 2:
-                leader = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 3:
-                leaderEpoch = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 4:
-                isr = r.readIntArray();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-                writeVersion = r.version();
-                if (r.version() < 1) {
-                    partitionEpoch = PARTITION_EPOCH_NOT_CARRIED;
-                    return true;
-                }
-            case 5:
-                partitionEpoch = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-                if (r.version() < 2) {
-                    replicas = null;
-                    addingReplicas = null;
-                    removingReplicas = null;
-                    return true;
-                }
-            case 6:
-                replicas = r.readIntArray();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 7:
-                addingReplicas = r.readIntArray();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 8:
-                removingReplicas = r.readIntArray();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            default:
-                return true;
-        }
-    }
-
-    @Override
-    public String fieldName(int index) {
-        return index < FIELDS.length ? FIELDS[index] : "end";
+    RecordSchema schema() {
+        return SCHEMA;
     }
 }

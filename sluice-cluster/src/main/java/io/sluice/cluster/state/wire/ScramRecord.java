@@ -1,7 +1,6 @@
 package io.sluice.cluster.state.wire;
 
 import io.sluice.cluster.state.ScramCredentialEntry;
-import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 
@@ -11,8 +10,9 @@ import io.sluice.codec.message.MessageWriter;
  * the mechanism (empty arrays, zero iterations).
  * Schema v0: user, mechanism, salt, storedKey, serverKey, iterations. Mutable value holder; not thread-safe.
  */
-public final class ScramRecord implements Message {
-    private static final String[] FIELDS = {"user", "mechanism", "salt", "storedKey", "serverKey", "iterations"};
+public final class ScramRecord extends StateRecord {
+    private static final RecordSchema SCHEMA =
+            RecordSchema.of(StateMessages.SCRAM, "user", "mechanism", "salt", "storedKey", "serverKey", "iterations");
     private static final byte[] NONE = new byte[0];
 
     public String user;
@@ -58,96 +58,34 @@ public final class ScramRecord implements Message {
     }
 
     @Override
-    public int typeId() {
-        return StateMessages.SCRAM;
+    protected boolean writeField(MessageWriter w, int index) {
+        return switch (index) {
+            case 0 -> w.writeString(user);
+            case 1 -> w.writeByte(mechanism);
+            case 2 -> w.writeByteArray(salt);
+            case 3 -> w.writeByteArray(storedKey);
+            case 4 -> w.writeByteArray(serverKey);
+            case 5 -> w.writeInt(iterations);
+            default -> throw new IllegalStateException("ScramRecord field " + index);
+        };
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean writeTo(MessageWriter w) {
-        switch (w.state()) {
-            case 0:
-                if (!w.writeString(user)) {
-                    return false;
-                }
-                w.incrementState();
-            case 1:
-                if (!w.writeByte(mechanism)) {
-                    return false;
-                }
-                w.incrementState();
-            case 2:
-                if (!w.writeByteArray(salt)) {
-                    return false;
-                }
-                w.incrementState();
-            case 3:
-                if (!w.writeByteArray(storedKey)) {
-                    return false;
-                }
-                w.incrementState();
-            case 4:
-                if (!w.writeByteArray(serverKey)) {
-                    return false;
-                }
-                w.incrementState();
-            case 5:
-                if (!w.writeInt(iterations)) {
-                    return false;
-                }
-                w.incrementState();
-            default:
-                return true;
+    protected boolean readField(MessageReader r, int index) {
+        switch (index) {
+            case 0 -> user = r.readString();
+            case 1 -> mechanism = r.readByte();
+            case 2 -> salt = r.readByteArray();
+            case 3 -> storedKey = r.readByteArray();
+            case 4 -> serverKey = r.readByteArray();
+            case 5 -> iterations = r.readInt();
+            default -> throw new IllegalStateException("ScramRecord field " + index);
         }
+        return r.isLastRead();
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean readFrom(MessageReader r) {
-        switch (r.state()) {
-            case 0:
-                user = r.readString();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 1:
-                mechanism = r.readByte();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 2:
-                salt = r.readByteArray();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 3:
-                storedKey = r.readByteArray();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 4:
-                serverKey = r.readByteArray();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 5:
-                iterations = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            default:
-                return true;
-        }
-    }
-
-    @Override
-    public String fieldName(int index) {
-        return index < FIELDS.length ? FIELDS[index] : "end";
+    RecordSchema schema() {
+        return SCHEMA;
     }
 }

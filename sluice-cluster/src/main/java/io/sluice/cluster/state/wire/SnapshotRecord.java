@@ -1,7 +1,6 @@
 package io.sluice.cluster.state.wire;
 
 import io.sluice.codec.message.ElementType;
-import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import java.util.ArrayList;
@@ -18,10 +17,19 @@ import java.util.List;
  * Schema v3 adds scramCredentials (every stored SCRAM credential, as {@link ScramRecord}s); an older snapshot reads it
  * as empty. Written as v3 only when there is a SCRAM credential. Mutable value holder; not thread-safe.
  */
-public final class SnapshotRecord implements Message {
-    private static final String[] FIELDS = {
-        "controllerEpoch", "lastDeltaSeq", "brokers", "topics", "brokerConfigs", "acls", "scramCredentials"
-    };
+public final class SnapshotRecord extends StateRecord {
+    /** v0 ends at topics, v1 adds brokerConfigs, v2 acls, v3 scramCredentials. */
+    private static final RecordSchema SCHEMA = RecordSchema.grown(
+            StateMessages.SNAPSHOT,
+            new int[] {4, 5, 6},
+            "controllerEpoch",
+            "lastDeltaSeq",
+            "brokers",
+            "topics",
+            "brokerConfigs",
+            "acls",
+            "scramCredentials");
+
     public static final int CURRENT_VERSION = 3;
 
     public int controllerEpoch;
@@ -49,131 +57,50 @@ public final class SnapshotRecord implements Message {
     }
 
     @Override
-    public int typeId() {
-        return StateMessages.SNAPSHOT;
+    protected boolean writeField(MessageWriter w, int index) {
+        return switch (index) {
+            case 0 -> w.writeInt(controllerEpoch);
+            case 1 -> w.writeLong(lastDeltaSeq);
+            case 2 -> w.writeList(brokers, ElementType.MESSAGE);
+            case 3 -> w.writeList(topics, ElementType.MESSAGE);
+            case 4 -> w.writeList(brokerConfigs, ElementType.MESSAGE);
+            case 5 -> w.writeList(acls, ElementType.MESSAGE);
+            case 6 -> w.writeList(scramCredentials, ElementType.MESSAGE);
+            default -> throw new IllegalStateException("SnapshotRecord field " + index);
+        };
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean writeTo(MessageWriter w) {
-        switch (w.state()) {
-            case 0:
-                if (!w.writeInt(controllerEpoch)) {
-                    return false;
-                }
-                w.incrementState();
-            case 1:
-                if (!w.writeLong(lastDeltaSeq)) {
-                    return false;
-                }
-                w.incrementState();
-            case 2:
-                if (!w.writeList(brokers, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-            case 3:
-                if (!w.writeList(topics, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-                if (version() < 1) {
-                    return true;
-                }
-            case 4:
-                if (!w.writeList(brokerConfigs, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-                if (version() < 2) {
-                    return true;
-                }
-            case 5:
-                if (!w.writeList(acls, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-                if (version() < 3) {
-                    return true;
-                }
-            case 6:
-                if (!w.writeList(scramCredentials, ElementType.MESSAGE)) {
-                    return false;
-                }
-                w.incrementState();
-            default:
-                return true;
+    protected boolean readField(MessageReader r, int index) {
+        switch (index) {
+            case 0 -> controllerEpoch = r.readInt();
+            case 1 -> lastDeltaSeq = r.readLong();
+            case 2 -> brokers = r.readList(ElementType.MESSAGE);
+            case 3 -> topics = r.readList(ElementType.MESSAGE);
+            case 4 -> brokerConfigs = r.readList(ElementType.MESSAGE);
+            case 5 -> acls = r.readList(ElementType.MESSAGE);
+            case 6 -> scramCredentials = r.readList(ElementType.MESSAGE);
+            default -> throw new IllegalStateException("SnapshotRecord field " + index);
+        }
+        return r.isLastRead();
+    }
+
+    /** The fields a snapshot of schema {@code version} does not carry read as empty. */
+    @Override
+    protected void onOlderVersionRead(int version) {
+        if (version < 1) {
+            brokerConfigs = new ArrayList<>();
+        }
+        if (version < 2) {
+            acls = new ArrayList<>();
+        }
+        if (version < 3) {
+            scramCredentials = new ArrayList<>();
         }
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean readFrom(MessageReader r) {
-        switch (r.state()) {
-            case 0:
-                controllerEpoch = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 1:
-                lastDeltaSeq = r.readLong();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 2:
-                brokers = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 3:
-                topics = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-                if (r.version() < 1) {
-                    brokerConfigs = new ArrayList<>();
-                    acls = new ArrayList<>();
-                    scramCredentials = new ArrayList<>();
-                    return true;
-                }
-            case 4:
-                brokerConfigs = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-                if (r.version() < 2) {
-                    acls = new ArrayList<>();
-                    scramCredentials = new ArrayList<>();
-                    return true;
-                }
-            case 5:
-                acls = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-                if (r.version() < 3) {
-                    scramCredentials = new ArrayList<>();
-                    return true;
-                }
-            case 6:
-                scramCredentials = r.readList(ElementType.MESSAGE);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            default:
-                return true;
-        }
-    }
-
-    @Override
-    public String fieldName(int index) {
-        return index < FIELDS.length ? FIELDS[index] : "end";
+    RecordSchema schema() {
+        return SCHEMA;
     }
 }

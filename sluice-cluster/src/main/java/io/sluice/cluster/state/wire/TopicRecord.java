@@ -5,7 +5,6 @@ import io.sluice.cluster.state.TopicState;
 import io.sluice.codec.error.LimitExceededException;
 import io.sluice.codec.error.MalformedInputException;
 import io.sluice.codec.message.ElementType;
-import io.sluice.codec.message.Message;
 import io.sluice.codec.message.MessageReader;
 import io.sluice.codec.message.MessageWriter;
 import java.util.ArrayList;
@@ -25,14 +24,13 @@ import java.util.UUID;
  * progress); an older topic reads them as empty.
  * Mutable value holder; not thread-safe; a new instance per write.
  */
-public final class TopicRecord implements Message {
+public final class TopicRecord extends StateRecord {
     /** Partitions one topic may declare; more is treated as a forged count (Kafka itself is far below). */
     public static final int MAX_PARTITIONS = 1 << 20;
 
     public static final int CURRENT_VERSION = 2;
-    private static final String[] FIELDS = {
-        "topicId", "name", "configKeys", "configValues", "partitionCount", "partitions"
-    };
+    private static final RecordSchema SCHEMA = RecordSchema.of(
+            StateMessages.TOPIC, "topicId", "name", "configKeys", "configValues", "partitionCount", "partitions");
 
     private TopicState source;
     private UUID topicId;
@@ -109,49 +107,26 @@ public final class TopicRecord implements Message {
     }
 
     @Override
-    public int typeId() {
-        return StateMessages.TOPIC;
+    protected boolean writeField(MessageWriter w, int index) {
+        return switch (index) {
+            case 0 -> w.writeUuid(topicId);
+            case 1 -> w.writeString(name);
+            case 2 -> w.writeList(configKeys, ElementType.STRING);
+            case 3 -> w.writeList(configValues, ElementType.STRING);
+            case 4 -> writePartitionCount(w);
+            case 5 -> writePartitions(w);
+            default -> throw new IllegalStateException("TopicRecord field " + index);
+        };
     }
 
-    @Override
-    @SuppressWarnings("fallthrough")
-    public boolean writeTo(MessageWriter w) {
-        switch (w.state()) {
-            case 0:
-                if (!w.writeUuid(topicId)) {
-                    return false;
-                }
-                w.incrementState();
-            case 1:
-                if (!w.writeString(name)) {
-                    return false;
-                }
-                w.incrementState();
-            case 2:
-                if (!w.writeList(configKeys, ElementType.STRING)) {
-                    return false;
-                }
-                w.incrementState();
-            case 3:
-                if (!w.writeList(configValues, ElementType.STRING)) {
-                    return false;
-                }
-                w.incrementState();
-            case 4:
-                if (!w.writeInt(partitionCount)) {
-                    return false;
-                }
-                cursor = 0;
-                cursorField = 0;
-                w.incrementState();
-            case 5:
-                if (!writePartitions(w)) {
-                    return false;
-                }
-                w.incrementState();
-            default:
-                return true;
+    /** The count, then the partition cursor set to the first field of the first partition. */
+    private boolean writePartitionCount(MessageWriter w) {
+        if (!w.writeInt(partitionCount)) {
+            return false;
         }
+        cursor = 0;
+        cursorField = 0;
+        return true;
     }
 
     @SuppressWarnings("fallthrough")
@@ -214,53 +189,36 @@ public final class TopicRecord implements Message {
     }
 
     @Override
-    @SuppressWarnings("fallthrough")
-    public boolean readFrom(MessageReader r) {
-        switch (r.state()) {
-            case 0:
-                topicId = r.readUuid();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 1:
-                name = r.readString();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 2:
-                configKeys = r.readList(ElementType.STRING);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 3:
-                configValues = r.readList(ElementType.STRING);
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                r.incrementState();
-            case 4:
-                partitionCount = r.readInt();
-                if (!r.isLastRead()) {
-                    return false;
-                }
-                if (partitionCount < 0 || partitionCount > MAX_PARTITIONS) {
-                    throw new LimitExceededException("TopicRecord.partitionCount", partitionCount, MAX_PARTITIONS);
-                }
-                // Grows as partitions arrive: a forged count costs nothing until bytes back it.
-                read = new ArrayList<>(Math.min(partitionCount, 1024));
-                cursorField = 0;
-                r.incrementState();
-            case 5:
-                if (!readPartitions(r)) {
-                    return false;
-                }
-                r.incrementState();
-            default:
-                return true;
+    protected boolean readField(MessageReader r, int index) {
+        switch (index) {
+            case 0 -> topicId = r.readUuid();
+            case 1 -> name = r.readString();
+            case 2 -> configKeys = r.readList(ElementType.STRING);
+            case 3 -> configValues = r.readList(ElementType.STRING);
+            case 4 -> {
+                return readPartitionCount(r);
+            }
+            case 5 -> {
+                return readPartitions(r);
+            }
+            default -> throw new IllegalStateException("TopicRecord field " + index);
         }
+        return r.isLastRead();
+    }
+
+    /** The count, checked before anything is sized by it, then an empty partition list to read into. */
+    private boolean readPartitionCount(MessageReader r) {
+        partitionCount = r.readInt();
+        if (!r.isLastRead()) {
+            return false;
+        }
+        if (partitionCount < 0 || partitionCount > MAX_PARTITIONS) {
+            throw new LimitExceededException("TopicRecord.partitionCount", partitionCount, MAX_PARTITIONS);
+        }
+        // Grows as partitions arrive: a forged count costs nothing until bytes back it.
+        read = new ArrayList<>(Math.min(partitionCount, 1024));
+        cursorField = 0;
+        return true;
     }
 
     @SuppressWarnings("fallthrough")
@@ -352,7 +310,7 @@ public final class TopicRecord implements Message {
     }
 
     @Override
-    public String fieldName(int index) {
-        return index < FIELDS.length ? FIELDS[index] : "end";
+    RecordSchema schema() {
+        return SCHEMA;
     }
 }
