@@ -11,6 +11,7 @@ import io.sluice.record.batch.RecordBatchDescriptor;
 import java.nio.ByteBuffer;
 import java.util.Random;
 import java.util.zip.CRC32C;
+import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -176,6 +177,8 @@ class BatchStreamCheckTest {
     void shouldRefuseAForgedLengthWithoutAllocating(
             @ForAll @IntRange(min = 62, max = Integer.MAX_VALUE - 100) int forged) {
         ByteBuffer bytes = segment();
+        // the batch's own length is not a forgery (jqwik tried it once: 190)
+        Assume.that(forged != bytes.getInt(RecordBatchDescriptor.BATCH_LENGTH_OFFSET));
         bytes.putInt(RecordBatchDescriptor.BATCH_LENGTH_OFFSET, forged);
         BatchStreamCheck check = new BatchStreamCheck(bytes.remaining(), LAST_OFFSET).restart(0, 0);
         check.accept(bytes);
