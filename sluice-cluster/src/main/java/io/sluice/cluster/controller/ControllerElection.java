@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class ControllerElection implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerElection.class);
     private static final int CLAIM_ATTEMPTS = 10;
+    /** Pause before the second failed attempt; each further one waits this much longer (4.5 s over all ten). */
+    private static final long CLAIM_BACKOFF_MS = 100;
 
     /** What the election tells its owner; called on the election's executor. */
     public interface Listener {
@@ -51,8 +53,13 @@ public final class ControllerElection implements Closeable {
 
     public synchronized void start() throws Exception {
         ensureEpochZnode(client);
-        latch = new LeaderLatch(client, ZkPaths.CONTROLLER_ELECTION, Integer.toString(brokerId));
-        latch.addListener(
+        latch = joinedLatch();
+    }
+
+    /** A new latch of this broker, started: it waits its turn behind the brokers already in the election. */
+    private LeaderLatch joinedLatch() throws Exception {
+        LeaderLatch joined = new LeaderLatch(client, ZkPaths.CONTROLLER_ELECTION, Integer.toString(brokerId));
+        joined.addListener(
                 new LeaderLatchListener() {
                     @Override
                     public void isLeader() {
@@ -66,7 +73,8 @@ public final class ControllerElection implements Closeable {
                     }
                 },
                 executor);
-        latch.start();
+        joined.start();
+        return joined;
     }
 
     /** Creates {@code /controller_epoch} at epoch 0 when no controller ever ran. */
@@ -115,12 +123,46 @@ public final class ControllerElection implements Closeable {
                 return;
             } catch (Exception e) {
                 LOG.warn("broker {}: claiming the controller epoch failed: {}", brokerId, e.toString());
+                if (attempt + 1 < CLAIM_ATTEMPTS && !pauseBeforeAttempt(attempt + 1)) {
+                    return;
+                }
             }
         }
         LOG.error(
-                "broker {} leads the latch but could not claim the controller epoch in {} attempts",
+                "broker {} leads the latch but could not claim the controller epoch in {} attempts; it leaves the"
+                        + " latch and joins again, so that another broker can lead",
                 brokerId,
                 CLAIM_ATTEMPTS);
+        rejoin();
+    }
+
+    /** Waits a little longer before each further attempt; false when interrupted (the executor is stopping). */
+    private static boolean pauseBeforeAttempt(int attempt) {
+        try {
+            Thread.sleep(CLAIM_BACKOFF_MS * attempt);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Leaves the latch this broker leads without being the controller (it was never told {@code elected}, so nothing
+     * resigns) and joins again behind the others: holding it would leave the cluster without a controller.
+     */
+    private synchronized void rejoin() {
+        LeaderLatch held = latch;
+        if (held == null) {
+            return; // closed meanwhile
+        }
+        try {
+            held.close(LeaderLatch.CloseMode.SILENT);
+            latch = joinedLatch();
+        } catch (Exception e) {
+            latch = null;
+            LOG.error("broker {} could not join the controller election again; it no longer takes part", brokerId, e);
+        }
     }
 
     public synchronized boolean hasLeadership() {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.zk.ZkPaths;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +17,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -111,6 +114,46 @@ class ElectionAndFencingTest {
         assertEquals(3, ControllerEpochDescriptor.epoch(epochData));
         assertEquals(3, ControllerEpochDescriptor.controllerId(epochData));
         assertTrue(ec.hasLeadership());
+    }
+
+    @Test
+    void shouldLeaveTheLatchWhenTheEpochCannotBeClaimedSoTheElectionGoesOn() throws Exception {
+        CuratorFramework ca = client();
+        CuratorFramework cb = client();
+        ControllerElection.ensureEpochZnode(ca);
+        byte[] sound = ca.getData().forPath(ZkPaths.CONTROLLER_EPOCH);
+        ca.setData().forPath(ZkPaths.CONTROLLER_EPOCH, "not an epoch".getBytes(StandardCharsets.US_ASCII));
+        Recorder ra = new Recorder();
+        Recorder rb = new Recorder();
+        election(ca, 1, ra);
+        election(cb, 2, rb);
+
+        // whoever leads the latch cannot claim the corrupt epoch: it must give the latch up and join again (a new
+        // latch znode, the third), not hold it while no broker is the controller
+        ZkTesting.await("a broker leaving the latch and joining again", () -> latchNodesEverCreated(ca) >= 3);
+        assertTrue(ra.events.stream().noneMatch(e -> e instanceof FencedWriter), "elected on a corrupt epoch");
+        assertTrue(rb.events.stream().noneMatch(e -> e instanceof FencedWriter), "elected on a corrupt epoch");
+
+        ca.setData().forPath(ZkPaths.CONTROLLER_EPOCH, sound);
+        ZkTesting.await(
+                "a controller once the epoch is readable",
+                () -> Stream.concat(ra.events.stream(), rb.events.stream()).anyMatch(e -> e instanceof FencedWriter));
+        assertEquals(1, ControllerEpochDescriptor.epoch(ca.getData().forPath(ZkPaths.CONTROLLER_EPOCH)));
+    }
+
+    /** One more than the highest sequence number among the election's latch znodes: how many were created. */
+    private static long latchNodesEverCreated(CuratorFramework c) {
+        try {
+            return c.getChildren().forPath(ZkPaths.CONTROLLER_ELECTION).stream()
+                            .mapToLong(name -> Long.parseLong(name.substring(name.length() - 10)))
+                            .max()
+                            .orElse(-1)
+                    + 1;
+        } catch (KeeperException.NoNodeException e) {
+            return 0; // the latches create the election's parent as they start
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
