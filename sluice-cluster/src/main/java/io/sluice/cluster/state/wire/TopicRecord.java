@@ -121,6 +121,9 @@ public final class TopicRecord extends StateRecord {
 
     /** The count, then the partition cursor set to the first field of the first partition. */
     private boolean writePartitionCount(MessageWriter w) {
+        if (source == null) {
+            source = toTopic(); // a record read from bytes is written from the topic it read
+        }
         if (!w.writeInt(partitionCount)) {
             return false;
         }

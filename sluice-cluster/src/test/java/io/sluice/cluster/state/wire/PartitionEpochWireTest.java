@@ -78,6 +78,7 @@ class PartitionEpochWireTest {
             assertArrayEquals(new int[] {3, 1}, back.isr);
             TopicRecord topicBack = (TopicRecord) decode(encode(t, chunk), chunk);
             assertEquals(topic(), topicBack.toTopic(), "chunk " + chunk);
+            assertArrayEquals(encode(t, 64), encode(topicBack, chunk), "a record read is written back the same");
         }
     }
 
