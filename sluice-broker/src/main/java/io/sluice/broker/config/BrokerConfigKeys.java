@@ -73,7 +73,7 @@ public final class BrokerConfigKeys {
     public static final String GROUP_MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
     public static final String GROUP_MAX_SESSION_TIMEOUT_MS = "group.max.session.timeout.ms";
     public static final String GROUP_MAX_SIZE = "group.max.size";
-    public static final String GROUP_MEMBER_METADATA_MAX_BYTES = "group.member.metadata.max.bytes";
+    public static final String GROUP_MEMBER_METADATA_MAX_BYTES = "sluice.group.member.metadata.max.bytes";
     public static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
     public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
     public static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";

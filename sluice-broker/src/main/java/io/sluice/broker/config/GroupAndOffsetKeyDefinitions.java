@@ -43,7 +43,7 @@ final class GroupAndOffsetKeyDefinitions {
                 GROUP_MEMBER_METADATA_MAX_BYTES,
                 INT,
                 "1048576",
-                "Sluice only: most bytes of one member's protocol metadata, and of one assignment, so one client cannot"
+                "Most bytes of one member's protocol metadata, and of one assignment, so one client cannot"
                         + " bloat the stored group record (Kafka's implicit cap is the offsets topic's message size).",
                 atLeast(0));
         catalogue.define(

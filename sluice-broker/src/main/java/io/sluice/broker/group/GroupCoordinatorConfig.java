@@ -16,7 +16,7 @@ package io.sluice.broker.group;
  * @param offsetMetadataMaxBytes    offset.metadata.max.bytes (4096): cap on a committed offset's metadata string
  * @param offsetsTopicNumPartitions offsets.topic.num.partitions (50): partitions of the group store; fixed for
  *                                  the life of a data directory
- * @param memberMetadataMaxBytes    group.member.metadata.max.bytes (1048576, Sluice only): cap on one member's
+ * @param memberMetadataMaxBytes    sluice.group.member.metadata.max.bytes (1048576): cap on one member's
  *                                  protocol metadata and on one assignment, so one client cannot bloat the
  *                                  stored group record; Kafka's implicit cap is the offsets topic's 1 MiB
  *                                  message size
@@ -44,7 +44,7 @@ public record GroupCoordinatorConfig(
     private static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
     private static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
     private static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
-    private static final String MEMBER_METADATA_MAX_BYTES = "group.member.metadata.max.bytes";
+    private static final String MEMBER_METADATA_MAX_BYTES = "sluice.group.member.metadata.max.bytes";
     private static final String OFFSETS_COMMIT_TIMEOUT_MS = "offsets.commit.timeout.ms";
 
     public GroupCoordinatorConfig {

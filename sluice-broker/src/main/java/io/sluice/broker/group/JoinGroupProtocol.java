@@ -54,7 +54,7 @@ final class JoinGroupProtocol {
             if (metadata.length > rt.config.memberMetadataMaxBytes()) {
                 LOG.info(
                         "Group {}: member '{}' (client {}) sent {} bytes of metadata for protocol {}, above "
-                                + "group.member.metadata.max.bytes={}",
+                                + "sluice.group.member.metadata.max.bytes={}",
                         groupId,
                         memberId,
                         clientId,

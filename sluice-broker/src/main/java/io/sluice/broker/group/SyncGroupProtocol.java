@@ -107,7 +107,7 @@ final class SyncGroupProtocol {
             byte[] bytes = a.assignment() == null ? new byte[0] : a.assignment();
             if (bytes.length > rt.config.memberMetadataMaxBytes()) {
                 LOG.info(
-                        "Group {}: leader assigned {} bytes to member {}, above group.member.metadata.max.bytes={}",
+                        "Group {}: leader assigned {} bytes to member {}, above sluice.group.member.metadata.max.bytes={}",
                         group.groupId,
                         bytes.length,
                         a.memberId(),

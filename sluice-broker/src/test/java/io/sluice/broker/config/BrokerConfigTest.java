@@ -233,7 +233,7 @@ class BrokerConfigTest {
         assertRefused("offsets.retention.check.interval.ms", "0", "at least 1");
         assertRefused("group.max.size", "many", "32-bit integer");
         assertRefused("offset.metadata.max.bytes", "-1", "at least 0");
-        assertRefused("group.member.metadata.max.bytes", "-1", "at least 0");
+        assertRefused("sluice.group.member.metadata.max.bytes", "-1", "at least 0");
     }
 
     @Test
@@ -248,7 +248,7 @@ class BrokerConfigTest {
                         "offsets.retention.minutes", "2",
                         "offsets.retention.check.interval.ms", "1000",
                         "offset.metadata.max.bytes", "64",
-                        "group.member.metadata.max.bytes", "2048"))
+                        "sluice.group.member.metadata.max.bytes", "2048"))
                 .groupCoordinatorConfig();
 
         assertEquals(new GroupCoordinatorConfig(0, 100, 200, 7, 2, 1000L, 64, 3, 2048, 900), groups);

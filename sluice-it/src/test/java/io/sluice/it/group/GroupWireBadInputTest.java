@@ -179,7 +179,7 @@ class GroupWireBadInputTest {
                     Errors.INVALID_REQUEST.code(),
                     joinResponse(socket, join("big", "", "consumer", new byte[2 * 1024 * 1024]))
                             .errorCode(),
-                    "member metadata above group.member.metadata.max.bytes");
+                    "member metadata above sluice.group.member.metadata.max.bytes");
 
             assertEquals(Errors.ILLEGAL_GENERATION, commit(socket, "good", member, generation + 1, TOPIC));
             assertEquals(Errors.UNKNOWN_MEMBER_ID, commit(socket, "good", "intruder", generation, TOPIC));
