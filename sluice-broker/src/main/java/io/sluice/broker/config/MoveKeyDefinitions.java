@@ -39,8 +39,8 @@ final class MoveKeyDefinitions {
         catalogue.define(
                 MOVE_CHUNK_BYTES,
                 INT,
-                "4194304",
-                "Bytes per checksummed chunk of a partition move: the most a broken transfer or a bad checksum sends again. Each chunk costs a request, an answer and their bookkeeping on both brokers whatever its size; 4 MiB keeps that under a few hundred per GB.",
+                "16777216",
+                "Bytes per checksummed chunk of a partition move: the most a broken transfer or a bad checksum sends again. Each chunk costs a request, an answer and their bookkeeping on both brokers whatever its size; 16 MiB keeps that to 64 per GB, so a broker's first move does not compile its per-chunk path in the middle of the move. An active segment that holds at least this much, all of it below the high watermark, is rolled and shipped as a file too.",
                 atLeast(4096));
         catalogue.define(
                 MOVE_CHUNKS_IN_FLIGHT,
