@@ -10,20 +10,21 @@ import java.util.zip.CRC32C;
 
 /**
  * A {@link ByteSink} that cuts a compressed stream into parts of at most {@code partLimit} bytes each, header
- * included (size the limit as ZooKeeper's jute.maxbuffer minus the znode overhead). Parts are filled as bytes arrive;
- * the part being filled starts at {@value #FIRST_PART_BYTES} bytes and doubles up to the limit, so a small state does
- * not cost a whole limit-sized array and memory stays within about twice the compressed size plus one header per
- * part. Not thread-safe; one per stream being split.
+ * included (size the limit as ZooKeeper's jute.maxbuffer minus the znode overhead). Bytes are gathered in one scratch
+ * array and each part is copied out once, at its exact size, when it is full or the stream ends: a stream allocates
+ * its compressed size plus one header per part. The scratch starts at {@value #FIRST_SCRATCH_BYTES} bytes, doubles up
+ * to the limit as a stream needs, and is kept for the next stream ({@link #finish} readies the splitter for one), so a
+ * long-lived splitter holds at most one limit-sized array. Not thread-safe; one per thread that publishes.
  */
 public final class PartSplitter implements ByteSink {
-    /** Typical control-plane deltas fit; larger states grow by doubling. */
-    static final int FIRST_PART_BYTES = 4096;
+    /** Typical control-plane deltas fit; larger states grow the scratch by doubling, once. */
+    static final int FIRST_SCRATCH_BYTES = 4096;
 
     private final int partLimit;
-    private final List<byte[]> parts = new ArrayList<>();
     private final CRC32C streamCrc = new CRC32C();
-    private byte[] current;
-    private int currentPos;
+    private List<byte[]> parts = new ArrayList<>();
+    private byte[] scratch;
+    private int scratchPos = PartDescriptor.HEADER_LENGTH;
     private long total;
 
     public PartSplitter(int partLimit) {
@@ -39,14 +40,9 @@ public final class PartSplitter implements ByteSink {
         streamCrc.update(src, off, len);
         total += len;
         while (len > 0) {
-            if (current == null || currentPos == partLimit) {
-                startPart();
-            } else if (currentPos == current.length) {
-                grow();
-            }
-            int n = Math.min(len, current.length - currentPos);
-            System.arraycopy(src, off, current, currentPos, n);
-            currentPos += n;
+            int n = Math.min(len, room());
+            System.arraycopy(src, off, scratch, scratchPos, n);
+            scratchPos += n;
             off += n;
             len -= n;
         }
@@ -58,44 +54,54 @@ public final class PartSplitter implements ByteSink {
         streamCrc.update(crcView);
         total += src.remaining();
         while (src.hasRemaining()) {
-            if (current == null || currentPos == partLimit) {
-                startPart();
-            } else if (currentPos == current.length) {
-                grow();
-            }
-            int n = Math.min(src.remaining(), current.length - currentPos);
-            src.get(current, currentPos, n);
-            currentPos += n;
+            int n = Math.min(src.remaining(), room());
+            src.get(scratch, scratchPos, n);
+            scratchPos += n;
         }
     }
 
-    private void startPart() {
-        if (current != null) {
-            parts.add(current);
+    /** Room for at least one more byte in the part being gathered: cuts a full part, grows the scratch. */
+    private int room() {
+        if (scratchPos == partLimit) {
+            cutPart();
         }
-        current = new byte[Math.min(partLimit, FIRST_PART_BYTES)];
-        currentPos = PartDescriptor.HEADER_LENGTH;
+        if (scratch == null) {
+            scratch = new byte[Math.min(partLimit, FIRST_SCRATCH_BYTES)];
+        } else if (scratchPos == scratch.length) {
+            scratch = Arrays.copyOf(scratch, (int) Math.min(partLimit, scratch.length * 2L));
+        }
+        return scratch.length - scratchPos;
     }
 
-    private void grow() {
-        current = Arrays.copyOf(current, (int) Math.min(partLimit, current.length * 2L));
+    /** Copies the part gathered so far out of the scratch, at its exact size. */
+    private void cutPart() {
+        parts.add(scratch == null ? new byte[scratchPos] : Arrays.copyOf(scratch, scratchPos));
+        scratchPos = PartDescriptor.HEADER_LENGTH;
     }
 
-    /** Closes the stream: trims the last part and stamps every header. The splitter is spent afterwards. */
+    /** Drops a stream that failed midway; the splitter then starts a new stream, keeping its scratch. */
+    public void discard() {
+        parts = new ArrayList<>();
+        scratchPos = PartDescriptor.HEADER_LENGTH;
+        streamCrc.reset();
+        total = 0;
+    }
+
+    /**
+     * Closes the stream: cuts the last part and stamps every header. The splitter then starts a new stream, keeping its
+     * scratch.
+     */
     public List<byte[]> finish(Compression compression) {
         if (total > Integer.MAX_VALUE) {
             throw new IllegalStateException("compressed stream of " + total + " bytes exceeds the part format");
         }
-        if (current == null) {
-            startPart();
-        }
-        parts.add(currentPos == current.length ? current : Arrays.copyOf(current, currentPos));
-        current = null;
-        int count = parts.size();
+        cutPart();
+        List<byte[]> finished = parts;
+        int count = finished.size();
         int streamChecksum = (int) streamCrc.getValue();
         CRC32C partCrc = new CRC32C();
         for (int i = 0; i < count; i++) {
-            byte[] p = parts.get(i);
+            byte[] p = finished.get(i);
             partCrc.reset();
             partCrc.update(p, PartDescriptor.PAYLOAD_OFFSET, p.length - PartDescriptor.PAYLOAD_OFFSET);
             ByteBuffer h = ByteBuffer.wrap(p);
@@ -108,6 +114,7 @@ public final class PartSplitter implements ByteSink {
             h.putInt(PartDescriptor.STREAM_CRC_OFFSET, streamChecksum);
             h.putInt(PartDescriptor.PART_CRC_OFFSET, (int) partCrc.getValue());
         }
-        return parts;
+        discard();
+        return finished;
     }
 }

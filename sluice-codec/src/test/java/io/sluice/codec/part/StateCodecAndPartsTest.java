@@ -96,6 +96,37 @@ class StateCodecAndPartsTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void shouldGiveTheSamePartsWhenOneSplitterIsReusedAfterStreamsLargeSmallAndAbandoned(Compression compression) {
+        PartitionMap small = ClusterFixtures.partitionMap(2, 10, 5);
+        int limit = 4096;
+        try (StateCodec codec = new StateCodec(ClusterMessages.REGISTRY, CodecConfig.DEFAULT, 512)) {
+            PartSplitter reused = new PartSplitter(limit);
+            for (PartitionMap state : List.of(STATE, small, STATE)) {
+                PartSplitter fresh = new PartSplitter(limit);
+                codec.compress(state, compression, fresh);
+                List<byte[]> expected = fresh.finish(compression);
+
+                reused.write(new byte[] {1, 2, 3}, 0, 3); // a stream that failed midway
+                reused.discard();
+                codec.compress(state, compression, reused);
+                List<byte[]> parts = reused.finish(compression);
+
+                assertEquals(expected.size(), parts.size());
+                for (int i = 0; i < parts.size(); i++) {
+                    assertArrayEquals(expected.get(i), parts.get(i), "part " + i);
+                }
+                AssembledStream s = new PartAssembler(10_000, 1 << 30).assemble(parts);
+                assertEquals(state, codec.decompress(s.compression(), s.payloads()));
+            }
+            List<byte[]> empty = reused.finish(compression);
+            assertEquals(1, empty.size());
+            assertEquals(PartDescriptor.HEADER_LENGTH, empty.get(0).length);
+            assertEquals(0, new PartAssembler(1, limit).assemble(empty).totalLength());
+        }
+    }
+
     private static List<byte[]> parts(int limit) {
         try (StateCodec codec = new StateCodec(ClusterMessages.REGISTRY)) {
             PartSplitter splitter = new PartSplitter(limit);

@@ -32,10 +32,11 @@ public final class StateSerializer implements AutoCloseable {
     private static final int BROKER_RECORD_CHUNK = 512;
 
     private final Compression compression;
-    private final int partBytes;
     private final StateCodec codec;
     private final PartAssembler snapshotAssembler;
     private final PartAssembler deltaAssembler;
+    /** Cuts every encoded snapshot and delta into parts; its scratch (at most one part) is kept between them. */
+    private final PartSplitter splitter;
 
     /**
      * @param partBytes     largest part written, header included
@@ -44,18 +45,16 @@ public final class StateSerializer implements AutoCloseable {
      */
     public StateSerializer(Compression compression, int partBytes, int maxParts, int maxStateBytes) {
         this.compression = compression;
-        this.partBytes = partBytes;
         this.codec = new StateCodec(StateMessages.REGISTRY, CodecConfig.DEFAULT, CHUNK_BYTES);
         this.snapshotAssembler = new PartAssembler(maxParts, maxStateBytes);
         this.deltaAssembler = new PartAssembler(1, partBytes);
+        this.splitter = new PartSplitter(partBytes);
     }
 
     /** A compressed snapshot, cut into parts of at most {@code partBytes}. */
     public EncodedSnapshot encodeSnapshot(SnapshotRecord snapshot) {
-        PartSplitter splitter = new PartSplitter(partBytes);
-        long uncompressed = codec.compress(snapshot, compression, splitter);
-        List<byte[]> parts = splitter.finish(compression);
-        return new EncodedSnapshot(parts, uncompressed);
+        long uncompressed = compress(snapshot);
+        return new EncodedSnapshot(splitter.finish(compression), uncompressed);
     }
 
     /**
@@ -63,10 +62,19 @@ public final class StateSerializer implements AutoCloseable {
      * publishes it through a snapshot).
      */
     public byte[] encodeDelta(DeltaRecord delta) {
-        PartSplitter splitter = new PartSplitter(partBytes);
-        codec.compress(delta, compression, splitter);
+        compress(delta);
         List<byte[]> parts = splitter.finish(compression);
         return parts.size() == 1 ? parts.get(0) : null;
+    }
+
+    /** Streams {@code message} into {@link #splitter}; a failure leaves it empty for the next one. */
+    private long compress(Message message) {
+        try {
+            return codec.compress(message, compression, splitter);
+        } catch (RuntimeException e) {
+            splitter.discard();
+            throw e;
+        }
     }
 
     /** Decodes the snapshot {@code manifest} describes from its parts (in any order). */
