@@ -166,8 +166,8 @@ Group coordinator comparison, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $("$J
 10 members on a 20-partition topic, Java client $KAFKA_VERSION, session.timeout.ms=10000, heartbeat.interval.ms=1000,
 group.initial.rebalance.delay.ms=0 on both brokers. Rebalance = time until every member is in one generation and every
 partition is owned exactly once (lower is better). Commits = commitSync of one partition per member, 10 s (higher is
-better). Both answer a commit once its record is in the __consumer_offsets log of every in-sync replica (one broker
-here); neither fsyncs per commit.
+better). Sluice fsyncs each commit before answering (flush.messages=1, its default on __consumer_offsets); Kafka
+acknowledges once the offsets record is in its page cache.
 
 | metric | Apache Kafka $KAFKA_VERSION | Sluice | Sluice / Kafka |
 |---|---|---|---|
