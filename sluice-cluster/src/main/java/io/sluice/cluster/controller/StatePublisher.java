@@ -179,10 +179,10 @@ final class StatePublisher implements AutoCloseable {
         if (onWritten != null) {
             onWritten.run();
         }
+        stats.deltas.incrementAndGet(); // before the state shows the delta, as onWritten's counters
         ClusterState before = state;
         state = before.apply(delta, seq);
         listener.applied(before, delta, state);
-        stats.deltas.incrementAndGet();
         observer.published(PublicationObserver.Kind.DELTA, bytes.length, System.nanoTime() - started);
         deltasSinceSnapshot++;
         deltaBytesSinceSnapshot += bytes.length;
