@@ -188,6 +188,23 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
         return out;
     }
 
+    /**
+     * Waits until every replica of {@code topic} has its partition directory: its broker has applied the topic (the
+     * broker's Metadata answers from the state it applied just before it creates the directory).
+     */
+    private void awaitReplicaDirectories(String topic, List<List<Integer>> replicasByPartition) throws Exception {
+        for (int p = 0; p < replicasByPartition.size(); p++) {
+            for (int id : replicasByPartition.get(p)) {
+                Path dir = new PartitionDirectory(cluster.brokerDir(id), topic, p).dir();
+                Poll.until(
+                        "broker " + id + " applied " + topic + "-" + p + " (" + dir + ")",
+                        SETTLE,
+                        () -> Files.isDirectory(dir),
+                        applied -> applied);
+            }
+        }
+    }
+
     @Test
     void shouldCreateAndGrowOnManualAssignmentsWithKafkaTopicsTool() throws Exception {
         ProcessResult created = tool(
@@ -203,6 +220,8 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
         assertEquals(
                 List.of(List.of(1, 2), List.of(2, 3)),
                 Poll.until("the placed topic published", SETTLE, () -> replicas("placed"), r -> r.size() == 2));
+        // each broker applies the published state a moment later; --alter fails on one that does not know the topic yet
+        awaitReplicaDirectories("placed", List.of(List.of(1, 2), List.of(2, 3)));
         ProcessResult grown = tool(
                 "org.apache.kafka.tools.TopicCommand",
                 "--bootstrap-server",
@@ -218,6 +237,7 @@ class PartitionsAndRecordsToolsTest extends ClusterTestBase {
         assertEquals(
                 List.of(List.of(1, 2), List.of(2, 3), List.of(3, 1)),
                 Poll.until("the third partition published", SETTLE, () -> replicas("placed"), r -> r.size() == 3));
+        awaitReplicaDirectories("placed", List.of(List.of(1, 2), List.of(2, 3), List.of(3, 1)));
         ProcessResult unknownBroker = tool(
                 "org.apache.kafka.tools.TopicCommand",
                 "--bootstrap-server",
