@@ -123,6 +123,7 @@ public final class BatchStreamCheck {
         }
         int at = run.position();
         int end = run.limit();
+        ByteBuffer view = run.duplicate(); // one view per run, not a slice per batch body
         while (at < end && problem == null) {
             if (bodyLeft < 0) {
                 int take = Math.min(header.remaining(), end - at);
@@ -138,7 +139,7 @@ public final class BatchStreamCheck {
                 }
             } else {
                 int take = (int) Math.min(bodyLeft, end - at);
-                crc.update(run.slice(at, take));
+                crc.update(view.limit(at + take).position(at));
                 at += take;
                 position += take;
                 bodyLeft -= take;
