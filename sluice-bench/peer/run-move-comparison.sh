@@ -261,7 +261,9 @@ floor_step() { # system round source-partition-dir
 
 # Moves move-0 from FROM to TO; records move_s, isr_s, leader_s and the CPU of both brokers under PREFIX.
 move_step() { # system round from to prefix [window-file]
-  local sys="$1" round="$2" from="$3" to="$4" prefix="$5" window="${6:-$RUN_DIR/window-unused}" res out
+  local sys="$1" round="$2" from="$3" to="$4" prefix="$5" res out
+  # The move's start and end (epoch ms), kept per move for lining up profiles (perf record -k CLOCK_REALTIME).
+  local window="${6:-$RUN_DIR/$sys-$RS-r$round-$prefix.window}"
   out="$RUN_DIR/$sys-$RS-r$round-$prefix.out"
   prepare_source "$(partition_dir "$RUN_DIR/$sys-$RS-r$round" "$from" move-0)" "$prefix"
   record_at "$sys" "$round" "${prefix}_load1_before" "$(cut -d' ' -f1 /proc/loadavg)"
@@ -456,7 +458,7 @@ for RS in ${RECORD_SIZES//,/ }; do
   done
 done
 LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
-cp "$RUN_DIR"/*.out "$KEEP_DIR"/ 2>/dev/null || true
+cp "$RUN_DIR"/*.out "$RUN_DIR"/*.window "$KEEP_DIR"/ 2>/dev/null || true
 cp "$RESULTS" "$KEEP_DIR/results.tsv"
 
 # ---- the report ---------------------------------------------------------------------------------------------------
