@@ -137,6 +137,21 @@ cpu_ticks() {
   done
   echo "$total"
 }
+# utime + stime of the JVMs' JIT compiler threads (C1/C2 CompilerThread) alive now, in clock ticks: a fresh JVM spends
+# much of a short run compiling, a broker in service has done so already. A compiler thread that exited is not counted.
+jit_ticks() {
+  local total=0 pid task t
+  for pid in "$@"; do
+    for task in /proc/"$pid"/task/*; do
+      case "$(cat "$task/comm" 2>/dev/null)" in
+        "C1 CompilerThre"* | "C2 CompilerThre"*)
+          t="$(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$task/stat" 2>/dev/null || echo 0)"
+          total=$((total + t)) ;;
+      esac
+    done
+  done
+  echo "$total"
+}
 ticks_to_s() { awk -v t="$1" -v hz="$CLK_TCK" 'BEGIN { printf "%.2f", t / hz }'; }
 
 # ---- the clusters -----------------------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ broker_errors() { # producer-output-file
 }
 
 produce_phase() { # system round
-  local sys="$1" round="$2" topic="perf-r$2" res out summary pids=() b0 c0 b1 c1 t0 t1 id
+  local sys="$1" round="$2" topic="perf-r$2" res out summary pids=() b0 c0 j0 b1 c1 j1 t0 t1 id
   create_topic "$sys" "$round" "$topic" "$PARTITIONS" 120 || return 0
   # One acknowledged record first: a cluster that cannot meet acks=all with this min.insync.replicas says so in
   # seconds with the broker's error, instead of ProducerPerformance retrying for delivery.timeout.ms per batch.
@@ -141,13 +141,13 @@ produce_phase() { # system round
   out="$RUN_DIR/$sys-r$round-producer.out"
   record "$sys" "$round" load1_before "$(cut -d' ' -f1 /proc/loadavg)"
   log "$sys round $round: ProducerPerformance $RECORDS x $RECORD_SIZE B, acks=$ACKS, $COMPRESSION, linger.ms=$LINGER_MS"
-  b0="$(cpu_ticks "${pids[@]}")"; c0="$(cpu_ticks "${COORD_PIDS[@]}")"; t0="$(date +%s%N)"
+  b0="$(cpu_ticks "${pids[@]}")"; c0="$(cpu_ticks "${COORD_PIDS[@]}")"; j0="$(jit_ticks "${pids[@]}")"; t0="$(date +%s%N)"
   local rc=0
   run_step "$STEP_TIMEOUT" "$out" "$JAVA" "${TOOL_JVM_OPTS[@]}" "$LOG4J_OPT" -cp "$KAFKA_LIB/*" \
     org.apache.kafka.tools.ProducerPerformance --topic "$topic" --num-records "$RECORDS" --record-size "$RECORD_SIZE" \
     --throughput -1 --producer-props "bootstrap.servers=$BOOTSTRAP" "acks=$ACKS" "compression.type=$COMPRESSION" \
     "linger.ms=$LINGER_MS" || rc=$?
-  b1="$(cpu_ticks "${pids[@]}")"; c1="$(cpu_ticks "${COORD_PIDS[@]}")"; t1="$(date +%s%N)"
+  b1="$(cpu_ticks "${pids[@]}")"; c1="$(cpu_ticks "${COORD_PIDS[@]}")"; j1="$(jit_ticks "${pids[@]}")"; t1="$(date +%s%N)"
   for id in $(seq 1 "$BROKERS"); do
     kill -0 "${BROKER_PIDS[$id]}" 2>/dev/null || record "$sys" "$round" error_broker_died "broker $id died during the producer run"
   done
@@ -182,6 +182,7 @@ produce_phase() { # system round
   record "$sys" "$round" wall_s "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')"
   record "$sys" "$round" broker_cpu_s "$(ticks_to_s $((b1 - b0)))"
   record "$sys" "$round" coord_cpu_s "$(ticks_to_s $((c1 - c0)))"
+  record "$sys" "$round" broker_jit_s "$(ticks_to_s $((j1 - j0)))"
   record "$sys" "$round" load1_after "$(cut -d' ' -f1 /proc/loadavg)"
   log "$sys round $round: broker CPU $(ticks_to_s $((b1 - b0))) s, coordination CPU $(ticks_to_s $((c1 - c0))) s"
 }
@@ -279,7 +280,10 @@ for (system, rnd), m in sorted(by.items()):
     recs = num(m.get("records", ""))
     if recs and "broker_cpu_s" in m:
         b, c = float(m["broker_cpu_s"]), float(m["coord_cpu_s"])
-        for name, v in (("broker_cpu_s_per_m", b / recs * 1e6), ("all_cpu_s_per_m", (b + c) / recs * 1e6)):
+        derived = [("broker_cpu_s_per_m", b / recs * 1e6), ("all_cpu_s_per_m", (b + c) / recs * 1e6)]
+        if "broker_jit_s" in m:
+            derived.append(("broker_nojit_cpu_s_per_m", (b - float(m["broker_jit_s"])) / recs * 1e6))
+        for name, v in derived:
             m[name] = "%.3f" % v
             rows.append({"system": system, "round": rnd, "metric": name, "value": m[name]})
 
@@ -336,7 +340,9 @@ P("Settings: 3 brokers each; Kafka KRaft %s; Sluice 3 brokers + one `sluice zook
     if int(e["WARMUP_RECORDS"]) > 0 else "", e["ROUNDS"], e["ORDER"], e["BROKER_HEAP"], e["COORD_HEAP"], e["SESSION_TIMEOUT_MS"]))
 P("")
 P("CPU: utime+stime of the processes from /proc/<pid>/stat, before and after the producer run, in seconds per million "
-  "records. 'Brokers' = the three broker JVMs%s; 'with coordination' adds Sluice's ZooKeeper%s." % (
+  "records. 'Brokers' = the three broker JVMs%s; 'with coordination' adds Sluice's ZooKeeper%s; 'without JIT' leaves "
+  "out the brokers' C1/C2 compiler threads (a fresh JVM compiles its hot paths during a short run; one in service "
+  "has)." % (
     " (in combined mode these also run Kafka's controllers)" if combined else "",
     "" if combined else " and Kafka's controller JVM"))
 P("")
@@ -351,6 +357,7 @@ produce_rows = (("records_per_s", "records/s", 0), ("mb_per_s", "MB/s", 2), ("av
                               ("p99_ms", "p99 latency ms", 0), ("p999_ms", "p99.9 latency ms", 0),
                               ("max_ms", "max latency ms", 0),
                               ("broker_cpu_s_per_m", "broker CPU s / M records", 3),
+                              ("broker_nojit_cpu_s_per_m", "broker CPU s / M records without JIT", 3),
                               ("all_cpu_s_per_m", "broker + coordination CPU s / M records", 3))
 produce_metrics = {m for m, _, _ in produce_rows}
 for metric, label, digits in produce_rows if "produce" in phases else ():
