@@ -132,11 +132,13 @@ stop_pids() { # pid... : SIGTERM side by side, SIGKILL after 30 s
 cpu_ticks() {
   local total=0 pid t
   for pid in "$@"; do
-    t="$(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat" 2>/dev/null || echo 0)"
+    t="$(stat_ticks "/proc/$pid/stat")"
     total=$((total + t))
   done
   echo "$total"
 }
+# utime + stime from one stat file (a process's or a thread's), in clock ticks; 0 once it is gone.
+stat_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$1" 2>/dev/null || echo 0; }
 # utime + stime of the JVMs' JIT compiler threads (C1/C2 CompilerThread) alive now, in clock ticks: a fresh JVM spends
 # much of a short run compiling, a broker in service has done so already. A compiler thread that exited is not counted.
 jit_ticks() {
@@ -145,7 +147,7 @@ jit_ticks() {
     for task in /proc/"$pid"/task/*; do
       case "$(cat "$task/comm" 2>/dev/null)" in
         "C1 CompilerThre"* | "C2 CompilerThre"*)
-          t="$(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$task/stat" 2>/dev/null || echo 0)"
+          t="$(stat_ticks "$task/stat")"
           total=$((total + t)) ;;
       esac
     done
