@@ -111,6 +111,14 @@ public record LogConfig(
         return compact ? Math.min(segmentMs, maxCompactionLagMs) : segmentMs;
     }
 
+    /**
+     * Whether flushing is left to the operating system (neither flush key set), so an append, a fetched batch or a
+     * moved segment is done once it is in the page cache; otherwise the policy forces records to disk on its own.
+     */
+    public boolean flushLeftToOs() {
+        return flushIntervalMessages == DEFAULT_FLUSH_INTERVAL_MESSAGES && flushIntervalMs == DEFAULT_FLUSH_INTERVAL_MS;
+    }
+
     private static void requireAtLeast(String key, long value, long min) {
         if (value < min) {
             throw new IllegalArgumentException(key + " must be >= " + min + ", was " + value);

@@ -71,13 +71,20 @@ final class LogShipping {
             state.segments = installed.segments();
             state.logStartOffset = installed.logStartOffset();
             state.logEndOffset = installed.logEndOffset();
-            state.recoveryPoint.set(state.logEndOffset);
+            if (staged.durable()) {
+                state.recoveryPoint.set(state.logEndOffset);
+            } else {
+                // the flush task forces the installed segments and then advances the recovery point past them
+                state.recoveryPoint.set(state.logStartOffset);
+                state.directoryNeedsFsync = true;
+            }
             LOG.info(
-                    "installed {} shipped segments into {}: log start offset {}, log end offset {}",
+                    "installed {} shipped segments into {}: log start offset {}, log end offset {}{}",
                     staged.baseOffsets().length,
                     state.name,
                     state.logStartOffset,
-                    state.logEndOffset);
+                    state.logEndOffset,
+                    staged.durable() ? "" : " (forced to disk by the flush task)");
         } finally {
             state.lock.unlock();
         }

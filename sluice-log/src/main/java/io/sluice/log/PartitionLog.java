@@ -266,7 +266,9 @@ public final class PartitionLog implements AutoCloseable {
     /**
      * Makes this empty log the verified files of {@code staged} (a new replica of a moved partition): they are renamed
      * in, the shipped leader epochs and producer state are loaded, and the log ends at the staged boundary with an
-     * empty active segment there, where follower fetch continues. On failure the log is empty again.
+     * empty active segment there, where follower fetch continues. On failure the log is empty again. Files not forced
+     * before ({@link StagedLog#durable()} false) lie above the recovery point, like appended records not yet flushed:
+     * {@link #flushRolledSegments()} forces them, and an open after a crash recovers them batch by batch.
      *
      * @throws IllegalStateException when the log is not empty
      */

@@ -57,7 +57,7 @@ final class StagedLogInstaller {
         Path stage = staged.stagingDir();
         if (!staged.indexed()) {
             for (int i = 0; i < bases.length; i++) {
-                rebuildIndexes(stage, bases[i], lasts[i]);
+                rebuildIndexes(stage, bases[i], lasts[i], staged.durable());
             }
         }
         long snapshotOffset = staged.producerSnapshotOffset();
@@ -120,7 +120,7 @@ final class StagedLogInstaller {
         }
     }
 
-    private void rebuildIndexes(Path stage, long base, long last) throws IOException {
+    private void rebuildIndexes(Path stage, long base, long last, boolean force) throws IOException {
         LogSegment segment =
                 LogSegment.openExisting(stage, base, config.indexIntervalBytes(), config.maxIndexSizeBytes());
         try {
@@ -134,7 +134,9 @@ final class StagedLogInstaller {
                 throw new IOException("staged segment " + SegmentFileNames.filenamePrefix(base) + " ends at offset "
                         + (segment.nextOffset() - 1) + ", the source listed " + last);
             }
-            segment.flush();
+            if (force) {
+                segment.flush();
+            }
         } finally {
             segment.close();
         }

@@ -300,7 +300,7 @@ public final class MoveTransferClient {
         progress.alreadyVerified(alreadyVerified - progress.bytesVerified());
         for (StagedFile file : staging.files()) {
             progress.phase(file.isSegment() ? TransferPhase.COPYING_SEGMENTS : TransferPhase.COPYING_PRODUCER_STATE);
-            copy(conn, staging.transferId(), file, progress);
+            copy(conn, staging.transferId(), file, staging.durable(), progress);
         }
     }
 
@@ -314,7 +314,8 @@ public final class MoveTransferClient {
      * already on their way are drained; so is everything after a chunk the source cut shorter than asked (its
      * {@code sluice.move.chunk.bytes} is smaller: later requests then ask for that much).
      */
-    private void copy(MoveConnection conn, long transferId, StagedFile file, TransferProgress progress)
+    private void copy(
+            MoveConnection conn, long transferId, StagedFile file, boolean forceWhenComplete, TransferProgress progress)
             throws MoveException, IOException {
         int rejectedInRow = 0;
         byte kind = file.isSegment() ? MoveMessages.FILE_SEGMENT : MoveMessages.FILE_PRODUCER_SNAPSHOT;
@@ -362,7 +363,7 @@ public final class MoveTransferClient {
                 throw e;
             }
             if (file.isComplete() && file.isSegment()) {
-                flusher.force(file);
+                flusher.finish(file, forceWhenComplete);
             }
             if (header.length < request.maxLength) {
                 chunkLimit = header.length;

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>Received bytes are written with {@link #write}: where the file system takes O_DIRECT, every whole block of a run
  * that starts on a block boundary in a block-aligned buffer goes straight from that buffer to the disk (no copy into
  * the page cache); the rest, and everything on a file system that refuses O_DIRECT, through the page cache. Both
- * descriptors are of the same file, so the kernel keeps them coherent; {@link #force()} makes both durable.
+ * descriptors are of the same file, so the kernel keeps them coherent; {@link #finish} with a force makes both durable.
  *
  * <p>Not thread-safe; used by the transfer thread only.
  */
@@ -62,7 +62,7 @@ final class StagedFile implements AutoCloseable {
     private long nextOffsetAtLeast;
     private long highWater;
     /** Set by the flusher thread; read after waiting for it. */
-    private volatile boolean forced;
+    private volatile boolean finished;
     /** The last write handed to {@link #writes} (null: none pending); awaited before the file is read or changed. */
     private volatile Future<?> lastWrite;
 
@@ -161,7 +161,7 @@ final class StagedFile implements AutoCloseable {
 
     /**
      * Writes {@code bytes} at {@code position} on {@code writes}' thread ({@link #write}); everything that reads,
-     * truncates, forces or closes this file waits for it first.
+     * truncates, finishes or closes this file waits for it first.
      */
     void writeLater(ByteBuffer bytes, long position, StagedWrites writes) {
         this.writes = writes;
@@ -371,19 +371,24 @@ final class StagedFile implements AutoCloseable {
         }
     }
 
-    /** Writes a complete segment's index files and flushes the file and them to disk before it is installed. */
-    void force() throws IOException {
+    /**
+     * Finishes a complete file before it is installed: waits for its writes, writes a segment's index files, and with
+     * {@code force} flushes the file and them to disk.
+     */
+    void finish(boolean force) throws IOException {
         awaitWrites();
         if (indexes != null) {
             indexes.persist();
         }
-        channel.force(true);
-        forced = true;
+        if (force) {
+            channel.force(true);
+        }
+        finished = true;
     }
 
-    /** Whether {@link #force()} ran since this file was opened. */
-    boolean isForced() {
-        return forced;
+    /** Whether {@link #finish} ran since this file was opened. */
+    boolean isFinished() {
+        return finished;
     }
 
     @Override

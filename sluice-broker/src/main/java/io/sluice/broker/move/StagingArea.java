@@ -34,7 +34,16 @@ final class StagingArea implements AutoCloseable {
     private final LogConfig logConfig;
     /** Staged files read their own verified bytes back through it (after a rejected chunk or a restart). */
     private final ByteBuffer rereadBuffer = ByteBuffer.allocateDirect(REREAD_BUFFER_BYTES);
-    /** Whether staged segments take whole blocks with O_DIRECT ({@code sluice.move.direct.io.enable}). */
+    /**
+     * Whether every file is forced to disk before the install: only when the partition's flush policy forces records
+     * itself ({@link LogConfig#flushLeftToOs()} false); otherwise the installed files are flushed as appended records
+     * are, by the log's flush task, and recovered batch by batch after a crash before it.
+     */
+    private final boolean durable;
+    /**
+     * Whether staged segments take whole blocks with O_DIRECT ({@code sluice.move.direct.io.enable}, and only for a
+     * durable install: an O_DIRECT write waits for the disk, which a move that leaves flushing to the OS does not).
+     */
     private final boolean directIo;
 
     private final List<StagedFile> files = new ArrayList<>();
@@ -45,7 +54,8 @@ final class StagingArea implements AutoCloseable {
         this.dir = dir;
         this.codec = codec;
         this.logConfig = logConfig;
-        this.directIo = directIo;
+        this.durable = !logConfig.flushLeftToOs();
+        this.directIo = directIo && durable;
     }
 
     static Path dirOf(Path partitionDir) {
@@ -79,6 +89,11 @@ final class StagingArea implements AutoCloseable {
 
     long transferId() {
         return transferId;
+    }
+
+    /** Whether files are forced to disk before the install (see {@link #durable}). */
+    boolean durable() {
+        return durable;
     }
 
     List<StagedFile> files() {
@@ -171,8 +186,9 @@ final class StagingArea implements AutoCloseable {
     }
 
     /**
-     * The verified files as a log to install; every file must be complete. The producer snapshot is fsynced here;
-     * segments are fsynced by the install, which rebuilds their indexes.
+     * The verified files as a log to install; every file must be complete. Each file not yet finished by the transfer
+     * (the producer snapshot, a segment already complete when its staging was reopened) is finished here: its
+     * indexes written, and for a durable install forced to disk with the staging directory.
      */
     StagedLog staged() throws IOException {
         for (StagedFile file : files) {
@@ -180,12 +196,14 @@ final class StagingArea implements AutoCloseable {
                 throw new IllegalStateException("staged file " + file.path() + " holds " + file.verified() + " of "
                         + file.expectedSize() + " bytes");
             }
-            if (!file.isSegment() || !file.isForced()) {
-                file.force(); // a segment complete when its staging was reopened was not flushed by the transfer
+            if (!file.isFinished()) {
+                file.finish(durable);
             }
         }
         closeFiles();
-        AtomicFile.fsyncDirectory(dir);
+        if (durable) {
+            AtomicFile.fsyncDirectory(dir);
+        }
         return new StagedLog(
                 dir,
                 manifest.segmentBaseOffsets,
@@ -194,7 +212,8 @@ final class StagingArea implements AutoCloseable {
                 manifest.boundaryOffset,
                 manifest.epochEntries(),
                 manifest.producerSnapshotOffset,
-                true);
+                true,
+                durable);
     }
 
     private void closeFiles() throws IOException {

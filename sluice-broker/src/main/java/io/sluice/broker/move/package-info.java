@@ -31,10 +31,13 @@
  * {@link io.sluice.broker.move.MoveTransferClient#bootstrap} writes chunks into {@code <partition dir>/move-staging}
  * through one direct buffer (no heap copy), checks each chunk's CRC-32C and every record batch's CRC-32C and offsets
  * on the bytes as they arrive ({@code BatchStreamCheck}, taken only once the chunk's checksum matched), indexes the
- * batches it takes ({@code SegmentIndexBuilder}), writes each completed segment's indexes and forces it on a flush
- * thread while the next arrives, and installs only when every file is complete: {@code PartitionLog.installStaged}
- * renames the files and their indexes in, loads the shipped epochs and the
- * producer state at the boundary. A bad chunk is discarded and asked for again; a broken connection resumes from the
+ * batches it takes ({@code SegmentIndexBuilder}), writes each completed segment's indexes on a flush thread while the
+ * next arrives, and installs only when every file is complete: {@code PartitionLog.installStaged} renames the files
+ * and their indexes in, loads the shipped epochs and the producer state at the boundary. Whether the files reach the
+ * disk first follows the partition's flush policy, as appended records do: left to the OS (the default, Kafka's),
+ * they are installed from the page cache above the log's recovery point, its flush task forces them within a second,
+ * and a crash before that recovers them batch by batch; a policy that forces records forces each file on the flush
+ * thread before the install (then with O_DIRECT writes, {@code sluice.move.direct.io.enable}). A bad chunk is discarded and asked for again; a broken connection resumes from the
  * last verified byte of the same source; a source that stops delivering is replaced by the next; a target restart
  * resumes from the staged files (each keeps its prefix of whole CRC-valid batches). Counters:
  * {@link io.sluice.broker.move.TransferProgress}. Throttles: {@link io.sluice.broker.move.ByteRateLimiter} on both

@@ -13,9 +13,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.broker.move.MoveFixtures.Source;
 import io.sluice.log.AppendResult;
+import io.sluice.log.LogConfig;
 import io.sluice.log.LogReadResult;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.ProducerStateException;
+import io.sluice.log.RecoveryReport;
 import io.sluice.log.epoch.EpochEntry;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -111,6 +113,37 @@ class MoveTransferTest extends MoveTestBase {
         assertEquals(boundaryOf(source), end);
         assertEquals(progress.totalBytes(), progress.bytesShipped());
         MoveFixtures.assertSegmentsIdentical(source, target, end);
+    }
+
+    @Test
+    void shouldForceMovedFilesBeforeTheInstallOnlyWhenTheFlushPolicyForcesRecords() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        long boundary = boundaryOf(source);
+
+        PartitionLog leftToOs = emptyTarget();
+        client().bootstrap(leftToOs, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());
+        assertEquals(
+                leftToOs.logStartOffset(),
+                leftToOs.recoveryPoint(),
+                "installed from the page cache: a crash now recovers every moved segment batch by batch");
+        leftToOs.flushRolledSegments();
+        assertEquals(boundary, leftToOs.recoveryPoint(), "the flush forced every moved segment");
+
+        LogConfig forcing = MoveFixtures.smallSegments().toBuilder()
+                .flushIntervalMs(60_000L)
+                .build();
+        PartitionLog forced = closing(PartitionLog.open(
+                root.resolve("forced").resolve(TOPIC + "-" + PARTITION),
+                forcing,
+                new RecoveryReport(),
+                0L,
+                0L,
+                () -> START_MS));
+        client().bootstrap(forced, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, new TransferProgress());
+        assertEquals(boundary, forced.recoveryPoint(), "forced before the install, as its flush policy forces records");
+        MoveFixtures.assertSegmentsIdentical(source, forced, boundary);
+        MoveFixtures.assertSegmentsIdentical(source, leftToOs, boundary);
     }
 
     @Test

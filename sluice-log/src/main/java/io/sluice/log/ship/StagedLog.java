@@ -20,6 +20,10 @@ import java.util.List;
  * @param indexed                whether each segment's index files were written beside it from its checked batches
  *                               (the install then only loads them); otherwise the install builds them by reading
  *                               every batch header
+ * @param durable                whether every file was forced to disk before the install: the installed log's
+ *                               recovery point is then its end; otherwise it stays at the log start, the log's flush
+ *                               task forces the segments within its check interval, and a crash before that recovers
+ *                               them batch by batch as it does any record not yet flushed
  */
 public record StagedLog(
         Path stagingDir,
@@ -29,7 +33,8 @@ public record StagedLog(
         long boundaryOffset,
         List<EpochEntry> epochs,
         long producerSnapshotOffset,
-        boolean indexed) {
+        boolean indexed,
+        boolean durable) {
 
     public StagedLog {
         if (baseOffsets.length != lastOffsets.length) {

@@ -140,7 +140,7 @@ class ShipAndInstallTest {
             }
             List<EpochEntry> epochs = view.epochs();
             target.installStaged(new StagedLog(
-                    staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), epochs, -1, false));
+                    staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), epochs, -1, false, true));
 
             assertEquals(view.boundaryOffset(), target.logEndOffset());
             assertEquals(epochs, target.leaderEpochs());
@@ -150,7 +150,7 @@ class ShipAndInstallTest {
             assertThrows(
                     IllegalStateException.class,
                     () -> target.installStaged(
-                            new StagedLog(staging, new long[0], new long[0], 0, 0, List.of(), -1, false)));
+                            new StagedLog(staging, new long[0], new long[0], 0, 0, List.of(), -1, false, true)));
         }
     }
 
@@ -177,7 +177,15 @@ class ShipAndInstallTest {
             Files.write(damaged, garbage);
 
             target.installStaged(new StagedLog(
-                    staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), view.epochs(), -1, true));
+                    staging,
+                    bases,
+                    lasts,
+                    view.logStartOffset(),
+                    view.boundaryOffset(),
+                    view.epochs(),
+                    -1,
+                    true,
+                    true));
 
             assertEquals(view.boundaryOffset(), target.logEndOffset());
             assertArrayEquals(
@@ -196,6 +204,101 @@ class ShipAndInstallTest {
                         "offset " + offset + " is found at the same place");
             }
         }
+    }
+
+    @Test
+    void shouldLeaveStagedFilesNotForcedAboveTheRecoveryPointUntilTheFlushForcesThem() throws Exception {
+        try (PartitionLog source = fill(log("source"));
+                PartitionLog target = log("target");
+                ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
+            long[] bases = stageAll(source, view, root.resolve("target").resolve("staging"));
+            target.installStaged(new StagedLog(
+                    root.resolve("target").resolve("staging"),
+                    bases,
+                    lastOffsets(view, bases.length),
+                    view.logStartOffset(),
+                    view.boundaryOffset(),
+                    view.epochs(),
+                    -1,
+                    true,
+                    false));
+
+            assertEquals(view.boundaryOffset(), target.logEndOffset());
+            assertEquals(view.logStartOffset(), target.recoveryPoint(), "nothing installed is known to be on disk");
+            target.flushRolledSegments();
+            assertEquals(view.boundaryOffset(), target.recoveryPoint(), "the flush forced every installed segment");
+        }
+    }
+
+    /**
+     * A crash after installing files that were not forced, before the flush task ran: the bytes the disk never got
+     * read back as garbage, and the next open finds them, since everything installed lies above the recovery point.
+     */
+    @Test
+    void shouldRecoverStagedFilesNotForcedBatchByBatchAfterACrashBeforeTheFlush() throws Exception {
+        try (PartitionLog source = fill(log("source"));
+                ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
+            Path targetDir = root.resolve("target");
+            long[] bases = stageAll(source, view, targetDir.resolve("staging"));
+            long recoveryPoint;
+            PartitionLog crashed = log("target");
+            crashed.installStaged(new StagedLog(
+                    targetDir.resolve("staging"),
+                    bases,
+                    lastOffsets(view, bases.length),
+                    view.logStartOffset(),
+                    view.boundaryOffset(),
+                    view.epochs(),
+                    -1,
+                    true,
+                    false));
+            recoveryPoint = crashed.recoveryPoint();
+            // the process dies here, no close, no flush; a page in the middle of the second segment never reached
+            // the disk: its second batch reads back damaged while the segment's last batch and index look whole
+            Path torn = SegmentFileNames.logFile(targetDir, bases[1]);
+            byte[] bytes = Files.readAllBytes(torn);
+            int keep = ByteBuffer.wrap(bytes).getInt(8) + 12; // the second batch starts after the first's length
+            bytes[keep + 70] ^= 0x5A;
+            Files.write(torn, bytes);
+
+            RecoveryReport report = new RecoveryReport();
+            try (PartitionLog reopened = PartitionLog.open(targetDir, config(), report, recoveryPoint, 0, () -> NOW)) {
+                assertTrue(
+                        reopened.logEndOffset() > bases[1] && reopened.logEndOffset() < bases[2],
+                        "recovery truncated the second segment at its last whole batch, ending at "
+                                + reopened.logEndOffset() + "; report: " + report);
+                assertEquals(2, reopened.segmentCount(), "the segments after the torn one are gone; report: " + report);
+                byte[] survived = Files.readAllBytes(torn);
+                byte[] original = Files.readAllBytes(SegmentFileNames.logFile(source.dir(), bases[1]));
+                assertEquals(keep, survived.length, "the segment ends before the damaged batch");
+                assertArrayEquals(
+                        java.util.Arrays.copyOf(original, survived.length), survived, "what survived is the source's");
+                assertArrayEquals(
+                        Files.readAllBytes(SegmentFileNames.logFile(source.dir(), bases[0])),
+                        Files.readAllBytes(SegmentFileNames.logFile(targetDir, bases[0])));
+            }
+            crashed.close();
+        }
+    }
+
+    /** Copies every closed segment of {@code view} into {@code staging}, indexed as a move's target indexes them. */
+    private static long[] stageAll(PartitionLog source, ShippableLog view, Path staging) throws Exception {
+        Files.createDirectories(staging);
+        long[] bases = new long[view.segments().size()];
+        for (int i = 0; i < bases.length; i++) {
+            bases[i] = view.segments().get(i).baseOffset();
+            stageWithIndexes(source, staging, bases[i]);
+        }
+        assertTrue(bases.length >= 3, "the fill makes several segments");
+        return bases;
+    }
+
+    private static long[] lastOffsets(ShippableLog view, int count) {
+        long[] lasts = new long[count];
+        for (int i = 0; i < count; i++) {
+            lasts[i] = view.segments().get(i).lastOffset();
+        }
+        return lasts;
     }
 
     /** A staged segment cut 7 bytes short, with or without the indexes a move's target writes beside it. */
@@ -226,7 +329,8 @@ class ShipAndInstallTest {
                             first.lastOffset() + 1,
                             List.of(),
                             -1,
-                            indexed)));
+                            indexed,
+                            true)));
             assertEquals(0, target.logEndOffset());
             assertEquals(1, target.segmentCount());
             target.appendAsLeader(batch(0), 0, NOW);
