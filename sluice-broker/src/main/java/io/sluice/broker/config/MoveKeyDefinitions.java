@@ -28,7 +28,7 @@ final class MoveKeyDefinitions {
                 MOVE_DIRECT_IO_ENABLE,
                 BOOLEAN,
                 "true",
-                "For a partition whose flush policy forces records to disk (log.flush.interval.messages or log.flush.interval.ms set, or the topic's flush.messages or flush.ms), whose moved files are therefore forced before they are installed: the target writes the segment bytes it receives with O_DIRECT where the file system allows it, from its receive buffer to the disk without a copy into the page cache; false: buffered writes, as everywhere else. Falls back to buffered writes on a file system that refuses O_DIRECT. A partition that leaves flushing to the OS (the default) takes its moved files through the page cache: they are installed without waiting for the disk and forced by the flush task, as appended records are.",
+                "A move's target writes the segment bytes it receives with O_DIRECT where the file system allows it: from its receive buffer to the disk without a copy into the page cache. When the disk falls behind and the partition leaves flushing to the OS (the default), the bytes that would wait for it go through the page cache instead, and the flush task forces them after the install; a partition whose flush policy forces records (log.flush.interval.messages or log.flush.interval.ms set) waits for the disk and forces each file before the install. false: buffered writes, as everywhere else. Falls back to buffered writes on a file system that refuses O_DIRECT.",
                 ANY);
         catalogue.define(
                 MOVE_SOCKET_SEND_BUFFER_BYTES,

@@ -113,9 +113,10 @@ public final class MoveTransferClient {
                 progress.phase(TransferPhase.DONE);
                 return emptyLocalLog.logEndOffset();
             }
-            try (StagedWrites writes = new StagedWrites(topic + "-" + partition);
-                    StagingArea staging =
+            long spilledBytes;
+            try (StagingArea staging =
                             StagingArea.open(partitionDir, codec, emptyLocalLog.config(), config.directIoEnable());
+                    StagedWrites writes = new StagedWrites(topic + "-" + partition, !staging.durable());
                     StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
                 this.flusher = flusher;
                 this.writes = writes;
@@ -126,11 +127,19 @@ public final class MoveTransferClient {
                 flusher.awaitAll();
                 StagedLog staged = staging.staged();
                 emptyLocalLog.installStaged(staged);
+                spilledBytes = writes.spilledBytes();
                 closeAtSource(used, staging.transferId(), true);
             }
             StagingArea.delete(partitionDir);
             progress.phase(TransferPhase.DONE);
-            LOG.info("moved {}-{} in: log end offset {}, {}", topic, partition, emptyLocalLog.logEndOffset(), progress);
+            LOG.info(
+                    "moved {}-{} in: log end offset {}, {}, {} bytes written through the page cache while the disk"
+                            + " was behind",
+                    topic,
+                    partition,
+                    emptyLocalLog.logEndOffset(),
+                    progress,
+                    spilledBytes);
             return emptyLocalLog.logEndOffset();
         } catch (InterruptedException e) {
             if (!cancelled) {
@@ -394,7 +403,7 @@ public final class MoveTransferClient {
             }
 
             @Override
-            public void write(ByteBuffer buffer, long at) {
+            public void write(ByteBuffer buffer, long at) throws IOException {
                 file.writeLater(buffer, at, writes);
             }
 

@@ -160,12 +160,16 @@ final class StagedFile implements AutoCloseable {
     }
 
     /**
-     * Writes {@code bytes} at {@code position} on {@code writes}' thread ({@link #write}); everything that reads,
-     * truncates, finishes or closes this file waits for it first.
+     * Writes {@code bytes} at {@code position} on {@code writes}' thread ({@link #write}), or at once through the page
+     * cache when {@code writes} spills; everything that reads, truncates, finishes or closes this file waits for the
+     * writes on that thread first.
      */
-    void writeLater(ByteBuffer bytes, long position, StagedWrites writes) {
+    void writeLater(ByteBuffer bytes, long position, StagedWrites writes) throws IOException {
         this.writes = writes;
-        lastWrite = writes.write(this, bytes, position);
+        Future<?> write = writes.write(this, bytes, position);
+        if (write != null) {
+            lastWrite = write;
+        }
     }
 
     /** Waits for the writes handed to {@link #writeLater}; throws if one of the transfer's writes failed. */
@@ -203,6 +207,12 @@ final class StagedFile implements AutoCloseable {
                 }
             }
         }
+        writeBuffered(bytes, at);
+    }
+
+    /** Writes all of {@code bytes} at {@code position} through the page cache. */
+    void writeBuffered(ByteBuffer bytes, long position) throws IOException {
+        long at = position;
         while (bytes.hasRemaining()) {
             at += channel.write(bytes, at);
         }

@@ -40,10 +40,7 @@ final class StagingArea implements AutoCloseable {
      * are, by the log's flush task, and recovered batch by batch after a crash before it.
      */
     private final boolean durable;
-    /**
-     * Whether staged segments take whole blocks with O_DIRECT ({@code sluice.move.direct.io.enable}, and only for a
-     * durable install: an O_DIRECT write waits for the disk, which a move that leaves flushing to the OS does not).
-     */
+    /** Whether staged segments take whole blocks with O_DIRECT ({@code sluice.move.direct.io.enable}). */
     private final boolean directIo;
 
     private final List<StagedFile> files = new ArrayList<>();
@@ -55,7 +52,7 @@ final class StagingArea implements AutoCloseable {
         this.codec = codec;
         this.logConfig = logConfig;
         this.durable = !logConfig.flushLeftToOs();
-        this.directIo = directIo && durable;
+        this.directIo = directIo;
     }
 
     static Path dirOf(Path partitionDir) {

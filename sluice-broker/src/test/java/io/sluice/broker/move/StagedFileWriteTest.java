@@ -100,7 +100,7 @@ class StagedFileWriteTest {
         int total = runs.stream().mapToInt(Integer::intValue).sum();
         byte[] expected = new byte[total];
         new Random(seed).nextBytes(expected);
-        try (StagedWrites writes = new StagedWrites("test");
+        try (StagedWrites writes = new StagedWrites("test", false);
                 StagedFile file = StagedFile.segment(
                         path, 0, 0, total, ByteBuffer.allocateDirect(4096), LogConfig.defaults(), true)) {
             long at = 0;
@@ -120,7 +120,7 @@ class StagedFileWriteTest {
     void shouldReportAFailedWrite(@ForAll @IntRange(min = 1, max = 4096) int run) throws IOException {
         Path path = SegmentFileNames.logFile(dir, 200_000 + run);
         Files.deleteIfExists(path);
-        try (StagedWrites writes = new StagedWrites("test")) {
+        try (StagedWrites writes = new StagedWrites("test", false)) {
             StagedFile file =
                     StagedFile.segment(path, 0, 0, run, ByteBuffer.allocateDirect(4096), LogConfig.defaults(), false);
             file.channel().close();
