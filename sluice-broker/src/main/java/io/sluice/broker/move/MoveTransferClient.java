@@ -113,7 +113,7 @@ public final class MoveTransferClient {
                 progress.phase(TransferPhase.DONE);
                 return emptyLocalLog.logEndOffset();
             }
-            long spilledBytes;
+            long bufferedBytes;
             try (StagingArea staging =
                             StagingArea.open(partitionDir, codec, emptyLocalLog.config(), config.directIoEnable());
                     StagedWrites writes = new StagedWrites(topic + "-" + partition, !staging.durable());
@@ -127,19 +127,18 @@ public final class MoveTransferClient {
                 flusher.awaitAll();
                 StagedLog staged = staging.staged();
                 emptyLocalLog.installStaged(staged);
-                spilledBytes = writes.spilledBytes();
+                bufferedBytes = writes.bufferedBytes();
                 closeAtSource(used, staging.transferId(), true);
             }
             StagingArea.delete(partitionDir);
             progress.phase(TransferPhase.DONE);
             LOG.info(
-                    "moved {}-{} in: log end offset {}, {}, {} bytes written through the page cache while the disk"
-                            + " was behind",
+                    "moved {}-{} in: log end offset {}, {}, {} bytes written through the page cache",
                     topic,
                     partition,
                     emptyLocalLog.logEndOffset(),
                     progress,
-                    spilledBytes);
+                    bufferedBytes);
             return emptyLocalLog.logEndOffset();
         } catch (InterruptedException e) {
             if (!cancelled) {
@@ -403,7 +402,7 @@ public final class MoveTransferClient {
             }
 
             @Override
-            public void write(ByteBuffer buffer, long at) throws IOException {
+            public void write(ByteBuffer buffer, long at) {
                 file.writeLater(buffer, at, writes);
             }
 

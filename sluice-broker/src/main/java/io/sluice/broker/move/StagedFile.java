@@ -57,6 +57,9 @@ final class StagedFile implements AutoCloseable {
     private FileChannel directChannel;
 
     private int directBlockBytes;
+    /** Set by the transfer thread when the disk fell behind: later writes go through the page cache. */
+    private volatile boolean directStopped;
+
     private long verified;
     private long batchesVerified;
     private long nextOffsetAtLeast;
@@ -160,16 +163,12 @@ final class StagedFile implements AutoCloseable {
     }
 
     /**
-     * Writes {@code bytes} at {@code position} on {@code writes}' thread ({@link #write}), or at once through the page
-     * cache when {@code writes} spills; everything that reads, truncates, finishes or closes this file waits for the
-     * writes on that thread first.
+     * Writes {@code bytes} at {@code position} on {@code writes}' thread ({@link #write}); everything that reads,
+     * truncates, finishes or closes this file waits for it first.
      */
-    void writeLater(ByteBuffer bytes, long position, StagedWrites writes) throws IOException {
+    void writeLater(ByteBuffer bytes, long position, StagedWrites writes) {
         this.writes = writes;
-        Future<?> write = writes.write(this, bytes, position);
-        if (write != null) {
-            lastWrite = write;
-        }
+        lastWrite = writes.write(this, bytes, position);
     }
 
     /** Waits for the writes handed to {@link #writeLater}; throws if one of the transfer's writes failed. */
@@ -184,7 +183,15 @@ final class StagedFile implements AutoCloseable {
 
     /** Whether whole blocks are written with O_DIRECT. */
     boolean writesDirect() {
-        return directChannel != null;
+        return directChannel != null && !directStopped;
+    }
+
+    /**
+     * Sends this file's later writes through the page cache (the disk fell behind; see {@link StagedWrites}). Called
+     * on the transfer thread; the write thread sees it from its next write on.
+     */
+    void stopDirectWrites() {
+        directStopped = true;
     }
 
     /**
@@ -193,7 +200,7 @@ final class StagedFile implements AutoCloseable {
      */
     void write(ByteBuffer bytes, long position) throws IOException {
         long at = position;
-        if (directChannel != null) {
+        if (writesDirect()) {
             int mask = directBlockBytes - 1;
             while (bytes.remaining() >= directBlockBytes
                     && (at & mask) == 0

@@ -14,11 +14,13 @@ import java.util.concurrent.Future;
  * order on the one thread, so a file's last write done means all of its writes are done ({@link StagedFile} waits
  * for that before it reads, truncates, finishes or closes the file).
  *
- * <p>When the disk falls behind the wire and the move need not reach the disk before its install ({@code
- * spillWhenBehind}: the partition leaves flushing to the OS), the transfer does not wait for the ring: the next payload
- * goes into a spare buffer and from there into the page cache, written on the transfer thread at once
- * ({@link StagedFile#writeBuffered}), while the write thread keeps the disk busy with the ring. A disk that keeps up
- * takes everything with O_DIRECT (no copy into the page cache); a slower one no longer sets the move's pace.
+ * <p>When the disk falls behind the wire (the ring is full when the transfer wants a buffer) and the move need not
+ * reach the disk before its install ({@code spillWhenBehind}: the partition leaves flushing to the OS), the file being
+ * written goes on through the page cache ({@link StagedFile#stopDirectWrites}): its later buffers are written in
+ * memory, so the disk no longer sets the move's pace, and the flush task forces them after the install. A disk that
+ * keeps up takes every file with O_DIRECT (no copy into the page cache). The switch is per file, for all of the
+ * file's remaining writes: buffered and O_DIRECT writes to one file exclude each other in the kernel (the inode's
+ * lock, held across an O_DIRECT write), so mixing them would tie the page-cache writes to the disk's pace again.
  *
  * <p>Not thread-safe; called by the transfer thread only (the writes run on one daemon thread of its own).
  */
@@ -34,19 +36,17 @@ final class StagedWrites implements AutoCloseable {
     private final Future<?>[] writes = new Future<?>[BUFFERS];
     private final TransferWorker thread;
     private final boolean spillWhenBehind;
-    /** The spare buffer a payload goes into when the ring is full (allocated on the first spill). */
-    private ByteBuffer spare;
-    /** Whether {@link #take()} last returned {@link #spare}. */
-    private boolean spilling;
+    /** Whether the last {@link #take()} found the ring full. */
+    private boolean behind;
 
-    private long spilledBytes;
+    private long bufferedBytes;
     private int next;
     /** The first write that failed; set by the write thread. */
     private volatile IOException failure;
 
     /**
-     * @param spillWhenBehind whether a full ring sends the next payload through the page cache instead of waiting for
-     *                        the disk (see the class comment)
+     * @param spillWhenBehind whether a file whose writes fall behind goes on through the page cache (see the class
+     *                        comment)
      */
     StagedWrites(String name, boolean spillWhenBehind) {
         this(new TransferWorker("sluice-move-write-" + name, "a staged write of " + name), spillWhenBehind);
@@ -58,21 +58,10 @@ final class StagedWrites implements AutoCloseable {
         this.spillWhenBehind = spillWhenBehind;
     }
 
-    /**
-     * The next buffer to receive into, empty: the ring's next one once the write it last carried is done, or, when
-     * spilling and that write is still running, the spare.
-     */
+    /** The next buffer to receive into, empty; waits for the write it last carried. */
     ByteBuffer take() throws IOException {
-        awaitFailure();
         Future<?> previous = writes[next];
-        if (previous != null && spillWhenBehind && !previous.isDone()) {
-            if (spare == null) {
-                spare = ByteBuffer.allocateDirect(BUFFER_BYTES + ALIGNMENT).alignedSlice(ALIGNMENT);
-            }
-            spilling = true;
-            return spare.clear();
-        }
-        spilling = false;
+        behind = previous != null && !previous.isDone();
         if (previous != null) {
             await(previous);
             writes[next] = null;
@@ -86,22 +75,18 @@ final class StagedWrites implements AutoCloseable {
 
     /**
      * Writes {@code buffer}, the one {@link #take()} returned last, from its position to its limit into {@code file}
-     * at {@code position}: a ring buffer on the write thread (the buffer is not touched again until then), the spare
-     * through the page cache at once.
-     *
-     * @return the write on the write thread, or null when the spare was written at once
+     * at {@code position} on the write thread; the buffer is not touched again until then. When spilling and that
+     * {@link #take()} found the ring full, {@code file} goes on through the page cache from this write on.
      */
-    Future<?> write(StagedFile file, ByteBuffer buffer, long position) throws IOException {
-        if (spilling) {
-            if (buffer != spare) {
-                throw new IllegalStateException("write of a buffer that is not the one taken last");
-            }
-            spilledBytes += buffer.remaining();
-            file.writeBuffered(buffer, position);
-            return null;
-        }
+    Future<?> write(StagedFile file, ByteBuffer buffer, long position) {
         if (buffer != buffers[next]) {
             throw new IllegalStateException("write of a buffer that is not the one taken last");
+        }
+        if (behind && spillWhenBehind) {
+            file.stopDirectWrites();
+        }
+        if (!file.writesDirect()) {
+            bufferedBytes += buffer.remaining();
         }
         Future<?> write = thread.executor().submit(() -> {
             try {
@@ -117,9 +102,9 @@ final class StagedWrites implements AutoCloseable {
         return write;
     }
 
-    /** Bytes written through the page cache because the ring was full. */
-    long spilledBytes() {
-        return spilledBytes;
+    /** Bytes handed to a file that writes through the page cache (one that never had O_DIRECT counts too). */
+    long bufferedBytes() {
+        return bufferedBytes;
     }
 
     /** Throws the first write failure, if any. */
