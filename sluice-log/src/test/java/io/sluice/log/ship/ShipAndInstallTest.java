@@ -211,17 +211,7 @@ class ShipAndInstallTest {
         try (PartitionLog source = fill(log("source"));
                 PartitionLog target = log("target");
                 ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
-            long[] bases = stageAll(source, view, root.resolve("target").resolve("staging"));
-            target.installStaged(new StagedLog(
-                    root.resolve("target").resolve("staging"),
-                    bases,
-                    lastOffsets(view, bases.length),
-                    view.logStartOffset(),
-                    view.boundaryOffset(),
-                    view.epochs(),
-                    -1,
-                    true,
-                    false));
+            installNotForced(source, view, target);
 
             assertEquals(view.boundaryOffset(), target.logEndOffset());
             assertEquals(view.logStartOffset(), target.recoveryPoint(), "nothing installed is known to be on disk");
@@ -239,20 +229,9 @@ class ShipAndInstallTest {
         try (PartitionLog source = fill(log("source"));
                 ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
             Path targetDir = root.resolve("target");
-            long[] bases = stageAll(source, view, targetDir.resolve("staging"));
-            long recoveryPoint;
             PartitionLog crashed = log("target");
-            crashed.installStaged(new StagedLog(
-                    targetDir.resolve("staging"),
-                    bases,
-                    lastOffsets(view, bases.length),
-                    view.logStartOffset(),
-                    view.boundaryOffset(),
-                    view.epochs(),
-                    -1,
-                    true,
-                    false));
-            recoveryPoint = crashed.recoveryPoint();
+            long[] bases = installNotForced(source, view, crashed);
+            long recoveryPoint = crashed.recoveryPoint();
             // the process dies here, no close, no flush; a page in the middle of the second segment never reached
             // the disk: its second batch reads back damaged while the segment's last batch and index look whole
             Path torn = SegmentFileNames.logFile(targetDir, bases[1]);
@@ -281,24 +260,26 @@ class ShipAndInstallTest {
         }
     }
 
-    /** Copies every closed segment of {@code view} into {@code staging}, indexed as a move's target indexes them. */
-    private static long[] stageAll(PartitionLog source, ShippableLog view, Path staging) throws Exception {
-        Files.createDirectories(staging);
+    /**
+     * Stages every closed segment of {@code view} in {@code target}'s staging directory, indexed as a move's target
+     * indexes them, and installs them as not forced to disk; returns their base offsets.
+     */
+    private static long[] installNotForced(PartitionLog source, ShippableLog view, PartitionLog target)
+            throws Exception {
+        Path staging = Files.createDirectories(target.dir().resolve("staging"));
         long[] bases = new long[view.segments().size()];
         for (int i = 0; i < bases.length; i++) {
             bases[i] = view.segments().get(i).baseOffset();
             stageWithIndexes(source, staging, bases[i]);
         }
         assertTrue(bases.length >= 3, "the fill makes several segments");
-        return bases;
-    }
-
-    private static long[] lastOffsets(ShippableLog view, int count) {
-        long[] lasts = new long[count];
-        for (int i = 0; i < count; i++) {
+        long[] lasts = new long[bases.length];
+        for (int i = 0; i < bases.length; i++) {
             lasts[i] = view.segments().get(i).lastOffset();
         }
-        return lasts;
+        target.installStaged(new StagedLog(
+                staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), view.epochs(), -1, true, false));
+        return bases;
     }
 
     /** A staged segment cut 7 bytes short, with or without the indexes a move's target writes beside it. */
