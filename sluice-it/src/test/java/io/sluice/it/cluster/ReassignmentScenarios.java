@@ -116,6 +116,16 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
                 registered -> !registered);
     }
 
+    /** An idempotent acks=all producer (zstd) writing to the moving partition. */
+    AckedProducer startProducer() {
+        return new AckedProducer(cluster.bootstrap(), TOPIC, "k", "all", ZSTD).start();
+    }
+
+    /** Waits until the producer has a backlog for the move to carry. */
+    void awaitBacklog(AckedProducer producer) throws Exception {
+        Poll.until("a backlog to move", SETTLE, producer::ackedCount, n -> n >= BACKLOG);
+    }
+
     ReassignTool tool(Move move) throws Exception {
         return new ReassignTool(cluster::bootstrap, work, TOPIC, Map.of(0, move.targetReplicas()));
     }
@@ -152,10 +162,10 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
         ReplicatedPartition partition = ReplicatedPartition.create(cluster, TOPIC, 2, TOPIC_CONFIGS);
         Move move = plan(partition);
         ReassignTool tool = tool(move);
-        AckedProducer producer = new AckedProducer(cluster.bootstrap(), TOPIC, "k", "all", ZSTD).start();
+        AckedProducer producer = startProducer();
         TailingReader reader = new TailingReader(cluster.bootstrap(), partition.topicPartition()).start();
         try {
-            Poll.until("a backlog to move", SETTLE, producer::ackedCount, n -> n >= BACKLOG);
+            awaitBacklog(producer);
             String executed = tool.execute();
             assertTrue(executed.contains("Successfully started partition reassignment for " + TOPIC + "-0"), executed);
             assertTrue(
@@ -200,9 +210,9 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
         ReplicatedPartition partition = ReplicatedPartition.create(cluster, TOPIC, 2, TOPIC_CONFIGS);
         Move move = plan(partition);
         ReassignTool tool = tool(move);
-        AckedProducer producer = new AckedProducer(cluster.bootstrap(), TOPIC, "k", "all", ZSTD).start();
+        AckedProducer producer = startProducer();
         try {
-            Poll.until("a backlog to move", SETTLE, producer::ackedCount, n -> n >= BACKLOG);
+            awaitBacklog(producer);
             pauseTarget(move);
             tool.execute();
             PartitionState moving = partition.awaitState("the move in progress", PartitionState::isReassigning);
@@ -249,9 +259,9 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
     void scenarioFinishTheMoveWhenItsTargetIsKilledAndRestarted() throws Exception {
         ReplicatedPartition partition = ReplicatedPartition.create(cluster, TOPIC, 2, TOPIC_CONFIGS);
         Move move = plan(partition);
-        AckedProducer producer = new AckedProducer(cluster.bootstrap(), TOPIC, "k", "all", ZSTD).start();
+        AckedProducer producer = startProducer();
         try {
-            Poll.until("a backlog to move", SETTLE, producer::ackedCount, n -> n >= BACKLOG);
+            awaitBacklog(producer);
             pauseTarget(move);
             tool(move).execute();
             partition.awaitState("the move in progress", PartitionState::isReassigning);
@@ -279,9 +289,9 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
     void scenarioRestartTheNewReplicaKilledRightAfterTheMove() throws Exception {
         ReplicatedPartition partition = ReplicatedPartition.create(cluster, TOPIC, 2, TOPIC_CONFIGS);
         Move move = plan(partition);
-        AckedProducer producer = new AckedProducer(cluster.bootstrap(), TOPIC, "k", "all", ZSTD).start();
+        AckedProducer producer = startProducer();
         try {
-            Poll.until("a backlog to move", SETTLE, producer::ackedCount, n -> n >= BACKLOG);
+            awaitBacklog(producer);
             tool(move).execute();
             awaitMoved(partition, move);
             cluster.broker(move.target()).kill9();
@@ -305,10 +315,10 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
     void scenarioFinishTheMoveFromTheOtherInSyncReplicaWhenTheSourceIsKilled() throws Exception {
         ReplicatedPartition partition = ReplicatedPartition.create(cluster, TOPIC, 2, TOPIC_CONFIGS);
         Move move = plan(partition);
-        AckedProducer producer = new AckedProducer(cluster.bootstrap(), TOPIC, "k", "all", ZSTD).start();
+        AckedProducer producer = startProducer();
         List<Integer> survivors = new ArrayList<>(move.targetReplicas());
         try {
-            Poll.until("a backlog to move", SETTLE, producer::ackedCount, n -> n >= BACKLOG);
+            awaitBacklog(producer);
             pauseTarget(move);
             tool(move).execute();
             PartitionState moving = partition.awaitState("the move in progress", PartitionState::isReassigning);
