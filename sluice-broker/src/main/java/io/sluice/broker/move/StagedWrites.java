@@ -25,16 +25,24 @@ import java.util.concurrent.Future;
  * <p>Not thread-safe; called by the transfer thread only (the writes run on one daemon thread of its own).
  */
 final class StagedWrites implements AutoCloseable {
-    /** Bytes per buffer, and per write: O_DIRECT writes of 1 MiB run at the disk's speed, 256 KiB ones far below it. */
-    static final int BUFFER_BYTES = 1 << 20;
+    /**
+     * Bytes per buffer, and per O_DIRECT write; the disk's pace depends on it. Writing 2 GB with {@code dd oflag=direct}
+     * on the 2026-12-06 test host: 1 MiB writes 1.1-1.2 GB/s, 4 MiB 1.3 GB/s, 8 MiB 1.37 GB/s, 16 MiB no faster; 256 KiB
+     * ones ran far below the disk's speed on earlier hosts. The faster the disk takes the writes, the less of a move
+     * spills into the page cache (docs/benchmarks.md section 10).
+     */
+    static final int BUFFER_BYTES = 8 << 20;
     /** The buffers start on this boundary, so whole runs can be written with O_DIRECT. */
     static final int ALIGNMENT = 4096;
     /** Buffers in the ring: one being received while the others are written. */
     private static final int BUFFERS = 3;
+    /** The rings of two transfers (the default {@code sluice.move.max.concurrent.per.broker}) are kept between moves. */
+    private static final AlignedBufferPool SHARED_POOL = new AlignedBufferPool(BUFFER_BYTES, ALIGNMENT, 2 * BUFFERS);
 
     private final ByteBuffer[] buffers = new ByteBuffer[BUFFERS];
     private final Future<?>[] writes = new Future<?>[BUFFERS];
     private final TransferWorker thread;
+    private final AlignedBufferPool pool;
     private final boolean spillWhenBehind;
     /** Whether the last {@link #take()} found the ring full. */
     private boolean behind;
@@ -49,13 +57,17 @@ final class StagedWrites implements AutoCloseable {
      *                        comment)
      */
     StagedWrites(String name, boolean spillWhenBehind) {
-        this(new TransferWorker("sluice-move-write-" + name, "a staged write of " + name), spillWhenBehind);
+        this(
+                new TransferWorker("sluice-move-write-" + name, "a staged write of " + name),
+                spillWhenBehind,
+                SHARED_POOL);
     }
 
-    /** Writes on {@code thread}, which this closes. */
-    StagedWrites(TransferWorker thread, boolean spillWhenBehind) {
+    /** Writes on {@code thread}, which this closes, from buffers of {@code pool} ({@link #BUFFER_BYTES} each). */
+    StagedWrites(TransferWorker thread, boolean spillWhenBehind, AlignedBufferPool pool) {
         this.thread = thread;
         this.spillWhenBehind = spillWhenBehind;
+        this.pool = pool;
     }
 
     /** The next buffer to receive into, empty; waits for the write it last carried. */
@@ -68,7 +80,7 @@ final class StagedWrites implements AutoCloseable {
         }
         awaitFailure();
         if (buffers[next] == null) {
-            buffers[next] = ByteBuffer.allocateDirect(BUFFER_BYTES + ALIGNMENT).alignedSlice(ALIGNMENT);
+            buffers[next] = pool.take();
         }
         return buffers[next].clear();
     }
@@ -127,9 +139,21 @@ final class StagedWrites implements AutoCloseable {
         }
     }
 
-    /** Stops the thread after the writes already submitted, waiting for them at most 30 s. */
+    /**
+     * Stops the thread after the writes already submitted, waiting for them at most 30 s, and gives the buffers back
+     * to the pool once no write can touch them any more.
+     */
     @Override
     public void close() {
         thread.close();
+        if (!thread.isStopped()) {
+            return; // a write outlived the wait: its buffer is left to the garbage collector
+        }
+        for (int i = 0; i < BUFFERS; i++) {
+            if (buffers[i] != null) {
+                pool.release(buffers[i]);
+                buffers[i] = null;
+            }
+        }
     }
 }

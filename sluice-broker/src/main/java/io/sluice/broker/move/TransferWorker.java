@@ -44,6 +44,11 @@ final class TransferWorker implements AutoCloseable {
         return thread;
     }
 
+    /** Whether no task can run any more: the thread never started, or it ended after {@link #close()}. */
+    boolean isStopped() {
+        return thread == null || thread.isTerminated();
+    }
+
     @Override
     public void close() {
         if (thread == null) {

@@ -59,7 +59,8 @@ class StagedWritesSpillTest {
                 diskBusy.countDown();
             }
         });
-        try (StagedWrites writes = new StagedWrites(thread, spill);
+        try (StagedWrites writes = new StagedWrites(
+                        thread, spill, new AlignedBufferPool(StagedWrites.BUFFER_BYTES, StagedWrites.ALIGNMENT, RING));
                 StagedFile file = StagedFile.segment(
                         path, 0, 0, expected.length, ByteBuffer.allocateDirect(4096), LogConfig.defaults(), true)) {
             assumeTrue(file.writesDirect(), "the temporary directory's file system refuses O_DIRECT");
@@ -101,6 +102,34 @@ class StagedWritesSpillTest {
             assertEquals(0, writes.bufferedBytes());
             assertEquals(expected.length, Files.size(path));
             assertArrayEquals(expected, Files.readAllBytes(path));
+        }
+    }
+
+    @Test
+    void shouldGiveItsBuffersBackForTheNextTransferOnceItsWritesAreDone() throws Exception {
+        AlignedBufferPool pool = new AlignedBufferPool(StagedWrites.BUFFER_BYTES, StagedWrites.ALIGNMENT, RING);
+        byte[] expected = new byte[RUN * 2];
+        new Random(13).nextBytes(expected);
+        Path path = SegmentFileNames.logFile(dir, 0);
+        java.util.Set<ByteBuffer> used = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        try (StagedWrites writes =
+                        new StagedWrites(new TransferWorker("pool-test-writer", "the test's writes"), true, pool);
+                StagedFile file = StagedFile.segment(
+                        path, 0, 0, expected.length, ByteBuffer.allocateDirect(4096), LogConfig.defaults(), true)) {
+            for (int i = 0; i < 2; i++) {
+                ByteBuffer buffer = writes.take();
+                used.add(buffer);
+                buffer.put(expected, i * RUN, RUN).flip();
+                file.writeLater(buffer, (long) i * RUN, writes);
+            }
+            assertEquals(0, pool.kept(), "the buffers are in use until the transfer closes");
+        }
+        assertEquals(2, pool.kept());
+        assertArrayEquals(expected, Files.readAllBytes(path));
+        try (StagedWrites next =
+                new StagedWrites(new TransferWorker("pool-test-writer-2", "the test's writes"), true, pool)) {
+            assertTrue(used.contains(next.take()), "the next transfer receives into a kept buffer");
+            assertEquals(1, pool.kept());
         }
     }
 }
