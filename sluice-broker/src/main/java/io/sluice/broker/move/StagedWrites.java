@@ -7,7 +7,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
- * The write side of one transfer: a ring of block-aligned direct buffers that received payload is read into, and one
+ * The write side of one transfer: a ring of block-aligned direct buffers (three of {@link #BUFFER_BYTES}, 24 MiB of
+ * direct memory per running transfer, taken from and given back to a pool shared by the broker's transfers) that
+ * received payload is read into, and one
  * thread that writes each filled buffer into its staged file ({@link StagedFile#write}, O_DIRECT where it can) while
  * the transfer thread receives and checks the next one. A buffer comes back for reading once its write is done; a
  * write that failed is reported by the next {@link #take()} or {@link #awaitFailure()}. Writes run in submission
