@@ -8,7 +8,7 @@
 #   floor        the same segment files of the source broker sent with FileChannel.transferTo over one loopback socket
 #                and written by a bare receiver + fsync (MoveFloor.java), once per system run, between the fill and
 #                the move, with the brokers idle; FLOOR_WRITES=direct (the default): O_DIRECT from a ring of three
-#                aligned 8 MiB buffers drained by a writer thread, as the Sluice target writes; buffered: through
+#                aligned 1 MiB buffers drained by a writer thread (its fastest size; see MoveFloor.java); buffered: through
 #                one 1 MiB direct buffer and the page cache (the floor before 2026-11-28, slowed by page-cache reclaim).
 # Per system run: start the cluster (log.segment.bytes = SEGMENT_MB on both), create topic `move` (1 partition, RF 1)
 # and read which broker got it, fill it with kafka-tools' ProducerPerformance (acks=1, zstd, linger.ms=5) until its
