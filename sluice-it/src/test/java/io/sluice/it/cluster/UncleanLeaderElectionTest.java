@@ -66,17 +66,24 @@ class UncleanLeaderElectionTest extends ClusterTestBase {
             p.awaitState(
                     "broker " + lastInSync + " alone in the ISR and leading",
                     s -> s.leader() == lastInSync && s.isr().length == 1);
-            ProduceResponse third = RawConnection.once(
-                    cluster.broker(lastInSync).bootstrap(),
+            // The controller's state can name the new leader a moment before that broker has taken the leadership:
+            // until then it refuses the write with NOT_LEADER_OR_FOLLOWER (nothing appended), which a client retries.
+            Errors third = Poll.until(
+                    "broker " + lastInSync + " taking " + p.topic() + " as its leader",
                     SETTLE,
-                    ReplicationRequests.produce(
-                            p.topic(), (short) 1, ClusterClients.REQUEST_TIMEOUT_MS, List.of("third-0", "third-1")),
-                    ApiKeys.PRODUCE,
-                    ReplicationRequests.PRODUCE_VERSION);
-            assertEquals(
-                    Errors.NONE,
-                    Errors.forCode(ReplicationRequests.partition(third).errorCode()),
-                    "acks=1 on the last in-sync replica");
+                    () -> Errors.forCode(ReplicationRequests.partition(RawConnection.<ProduceResponse>once(
+                                    cluster.broker(lastInSync).bootstrap(),
+                                    SETTLE,
+                                    ReplicationRequests.produce(
+                                            p.topic(),
+                                            (short) 1,
+                                            ClusterClients.REQUEST_TIMEOUT_MS,
+                                            List.of("third-0", "third-1")),
+                                    ApiKeys.PRODUCE,
+                                    ReplicationRequests.PRODUCE_VERSION))
+                            .errorCode()),
+                    error -> error != Errors.NOT_LEADER_OR_FOLLOWER);
+            assertEquals(Errors.NONE, third, "acks=1 on the last in-sync replica");
         }
         cluster.broker(lastInSync).kill9();
         cluster.broker(outOfSync).restart();
