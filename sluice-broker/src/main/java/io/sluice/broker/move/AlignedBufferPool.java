@@ -38,7 +38,10 @@ final class AlignedBufferPool {
             buffer = kept.pollFirst();
         }
         if (buffer == null) {
-            buffer = ByteBuffer.allocateDirect(bufferBytes + alignment).alignedSlice(alignment);
+            // an allocation that happens to start aligned leaves a slice one alignment longer: cut it to size
+            buffer = ByteBuffer.allocateDirect(bufferBytes + alignment)
+                    .alignedSlice(alignment)
+                    .slice(0, bufferBytes);
         }
         return buffer.clear();
     }

@@ -24,6 +24,18 @@ class AlignedBufferPoolTest {
         assertEquals(BYTES, buffer.limit());
     }
 
+    /** An allocation that happens to start on the boundary must not hand out a longer buffer (CI caught one). */
+    @Test
+    void shouldHandOutExactlyItsSizeWhereverTheAllocationStarts() {
+        AlignedBufferPool pool = new AlignedBufferPool(4096, 4096, 0);
+        for (int i = 0; i < 2048; i++) {
+            ByteBuffer buffer = pool.take();
+            assertEquals(4096, buffer.capacity(), "buffer " + i);
+            assertEquals(0, buffer.alignmentOffset(0, 4096), "buffer " + i);
+            pool.release(buffer);
+        }
+    }
+
     @Test
     void shouldReuseAReleasedBufferClearedAndKeepNoMoreThanItsBound() {
         AlignedBufferPool pool = new AlignedBufferPool(BYTES, ALIGNMENT, 1);
