@@ -7,6 +7,7 @@ import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FILE_TRANSFER_ENABLE
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FREE_SPACE_MARGIN_BYTES;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_CONCURRENT_PER_BROKER;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_IDLE_ROUNDS;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_PAGE_CACHE_SPILL_ENABLE;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_PIN_TIMEOUT_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_RETRY_BACKOFF_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_SOCKET_SEND_BUFFER_BYTES;
@@ -30,6 +31,7 @@ public record MoveConfig(
         int socketTimeoutMs,
         boolean fileTransferEnable,
         boolean directIoEnable,
+        boolean pageCacheSpillEnable,
         int socketSendBufferBytes) {
 
     /** Consecutive bad chunks from one source before the next source is tried (a flaky link, or a bad disk). */
@@ -47,6 +49,7 @@ public record MoveConfig(
                 config.integer(REPLICA_SOCKET_TIMEOUT_MS),
                 config.bool(MOVE_FILE_TRANSFER_ENABLE),
                 config.bool(MOVE_DIRECT_IO_ENABLE),
+                config.bool(MOVE_PAGE_CACHE_SPILL_ENABLE),
                 config.integer(MOVE_SOCKET_SEND_BUFFER_BYTES));
     }
 
@@ -90,6 +93,7 @@ public record MoveConfig(
         int socketTimeoutMs;
         boolean fileTransferEnable;
         boolean directIoEnable;
+        boolean pageCacheSpillEnable;
         int socketSendBufferBytes;
 
         Copy(MoveConfig from) {
@@ -103,6 +107,7 @@ public record MoveConfig(
             socketTimeoutMs = from.socketTimeoutMs;
             fileTransferEnable = from.fileTransferEnable;
             directIoEnable = from.directIoEnable;
+            pageCacheSpillEnable = from.pageCacheSpillEnable;
             socketSendBufferBytes = from.socketSendBufferBytes;
         }
 
@@ -118,6 +123,7 @@ public record MoveConfig(
                     socketTimeoutMs,
                     fileTransferEnable,
                     directIoEnable,
+                    pageCacheSpillEnable,
                     socketSendBufferBytes);
         }
     }

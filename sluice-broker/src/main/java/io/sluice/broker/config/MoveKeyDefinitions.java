@@ -28,7 +28,13 @@ final class MoveKeyDefinitions {
                 MOVE_DIRECT_IO_ENABLE,
                 BOOLEAN,
                 "true",
-                "A move's target writes the segment bytes it receives with O_DIRECT where the file system allows it: from its receive buffer to the disk without a copy into the page cache. When the disk falls behind and the partition leaves flushing to the OS (the default), the bytes that would wait for it go through the page cache instead, and the flush task forces them after the install; a partition whose flush policy forces records (log.flush.interval.messages or log.flush.interval.ms set) waits for the disk and forces each file before the install. false: buffered writes, as everywhere else. Falls back to buffered writes on a file system that refuses O_DIRECT.",
+                "A move's target writes the segment bytes it receives with O_DIRECT where the file system allows it: from its receive buffer to the disk without a copy into the page cache. A partition whose flush policy forces records (log.flush.interval.messages or log.flush.interval.ms set) also forces each file before the install. false: buffered writes, as everywhere else. Falls back to buffered writes on a file system that refuses O_DIRECT.",
+                ANY);
+        catalogue.define(
+                MOVE_PAGE_CACHE_SPILL_ENABLE,
+                BOOLEAN,
+                "true",
+                "When a move's target writes with O_DIRECT, the disk falls behind the wire, and the partition leaves flushing to the OS (the default), the rest of the file being written goes through the page cache, so the move runs at the wire's pace, as Kafka's new replica does; the flush task forces those bytes after the install. false: the move waits for the disk instead, and its target spends no CPU on copying into the page cache. A partition whose flush policy forces records always waits for the disk.",
                 ANY);
         catalogue.define(
                 MOVE_SOCKET_SEND_BUFFER_BYTES,

@@ -116,7 +116,8 @@ public final class MoveTransferClient {
             long bufferedBytes;
             try (StagingArea staging =
                             StagingArea.open(partitionDir, codec, emptyLocalLog.config(), config.directIoEnable());
-                    StagedWrites writes = new StagedWrites(topic + "-" + partition, !staging.durable());
+                    StagedWrites writes = new StagedWrites(
+                            topic + "-" + partition, !staging.durable() && config.pageCacheSpillEnable());
                     StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
                 this.flusher = flusher;
                 this.writes = writes;
