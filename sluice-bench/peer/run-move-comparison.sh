@@ -155,8 +155,8 @@ evict_if_cold() { # partition-dir : with COLD=1, its files synced and dropped fr
 }
 # The page cache a move's source starts with: COLD=1 drops its files; otherwise a move after the first (back, warm)
 # reads them into the page cache first, so that every move starts as the first move and the floor do, from a cached
-# source, on both systems (a Sluice target writes with O_DIRECT until the disk falls behind, so the files of its new
-# replica may not be cached, where Kafka's new replica's files are).
+# source, on both systems (a Sluice target writes with O_DIRECT, so the files of its new replica are not cached,
+# where Kafka's new replica's files are).
 prepare_source() { # partition-dir move-prefix
   [[ -n "$1" && -d "$1" ]] || return 0
   if [[ "$COLD" == 1 ]]; then

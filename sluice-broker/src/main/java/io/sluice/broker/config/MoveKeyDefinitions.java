@@ -33,8 +33,8 @@ final class MoveKeyDefinitions {
         catalogue.define(
                 MOVE_PAGE_CACHE_SPILL_ENABLE,
                 BOOLEAN,
-                "true",
-                "When a move's target writes with O_DIRECT, the disk falls behind the wire, and the partition leaves flushing to the OS (the default), the rest of the file being written goes through the page cache, so the move runs at the wire's pace, as Kafka's new replica does; the flush task forces those bytes after the install. false: the move waits for the disk instead, and its target spends no CPU on copying into the page cache. A partition whose flush policy forces records always waits for the disk.",
+                "false",
+                "false: a move's target that writes with O_DIRECT waits for the disk when it falls behind the wire, so the move runs at the pace of the disk and its target spends no CPU copying into the page cache. true: when the disk falls behind and the partition leaves flushing to the OS (the default), the rest of the file being written goes through the page cache, as Kafka's new replica does; the move runs at the wire's pace, costs the target a copy of those bytes, and the flush task forces them after the install. A partition whose flush policy forces records always waits for the disk.",
                 ANY);
         catalogue.define(
                 MOVE_SOCKET_SEND_BUFFER_BYTES,

@@ -10,15 +10,15 @@ import java.util.concurrent.Future;
  * The write side of one transfer: a ring of block-aligned direct buffers (three of {@link #BUFFER_BYTES}, 24 MiB of
  * direct memory per running transfer, taken from and given back to a pool shared by the broker's transfers) that
  * received payload is read into, and one thread that writes each filled buffer into its staged file
- * ({@link StagedFile#write}, O_DIRECT where it can) while the transfer thread receives and checks the next one. A buffer comes back for reading once its write is done; a
- * write that failed is reported by the next {@link #take()} or {@link #awaitFailure()}. Writes run in submission
- * order on the one thread, so a file's last write done means all of its writes are done ({@link StagedFile} waits
- * for that before it reads, truncates, finishes or closes the file).
+ * ({@link StagedFile#write}, O_DIRECT where it can) while the transfer thread receives and checks the next one. A
+ * buffer comes back for reading once its write is done; a write that failed is reported by the next {@link #take()}
+ * or {@link #awaitFailure()}. Writes run in submission order on the one thread, so a file's last write done means all
+ * of its writes are done ({@link StagedFile} waits for that before it reads, truncates, finishes or closes the file).
  *
- * <p>When the disk falls behind the wire (the ring is full when the transfer wants a buffer) and the move need not
- * reach the disk before its install ({@code spillWhenBehind}: the partition leaves flushing to the OS and
- * {@code sluice.move.page.cache.spill.enable} is on), the file being
- * written goes on through the page cache ({@link StagedFile#stopDirectWrites}): its later buffers are written in
+ * <p>When the disk falls behind the wire (the ring is full when the transfer wants a buffer), the transfer waits for
+ * it (the default), unless spilling ({@code spillWhenBehind}: {@code sluice.move.page.cache.spill.enable} is on and
+ * the partition leaves flushing to the OS, so the move need not reach the disk before its install). Then the file
+ * being written goes on through the page cache ({@link StagedFile#stopDirectWrites}): its later buffers are written in
  * memory, so the disk no longer sets the move's pace, and the flush task forces them after the install. A disk that
  * keeps up takes every file with O_DIRECT (no copy into the page cache). The switch is per file, for all of the
  * file's remaining writes: buffered and O_DIRECT writes to one file exclude each other in the kernel (the inode's

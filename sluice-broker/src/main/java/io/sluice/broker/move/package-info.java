@@ -35,9 +35,9 @@
  * next arrives, and installs only when every file is complete: {@code PartitionLog.installStaged} renames the files
  * and their indexes in, loads the shipped epochs and the producer state at the boundary. Whether the files reach the
  * disk first follows the partition's flush policy, as appended records do: left to the OS (the default, Kafka's),
- * the payload goes to the disk with O_DIRECT ({@code sluice.move.direct.io.enable}) while the disk keeps up and through
- * the page cache when it falls behind ({@link io.sluice.broker.move.StagedWrites}; with
- * {@code sluice.move.page.cache.spill.enable=false} the move waits for the disk instead), the files are installed above the
+ * the payload goes to the disk with O_DIRECT ({@code sluice.move.direct.io.enable}) at the disk's pace (with
+ * {@code sluice.move.page.cache.spill.enable=true}, through the page cache once the disk falls behind:
+ * {@link io.sluice.broker.move.StagedWrites}), the files are installed above the
  * log's recovery point, its flush task forces them within a second, and a crash before that recovers them batch by
  * batch; a policy that forces records waits for the disk and forces each file on the flush thread before the install. A bad chunk is discarded and asked for again; a broken connection resumes from the
  * last verified byte of the same source; a source that stops delivering is replaced by the next; a target restart

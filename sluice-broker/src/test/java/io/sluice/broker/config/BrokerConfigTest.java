@@ -94,6 +94,26 @@ class BrokerConfigTest {
     }
 
     @Test
+    void shouldReadTheMoveWriteKeysWithTheirDefaultsAndGivenValues() {
+        MoveConfig defaults = MoveConfig.defaults();
+        assertTrue(defaults.directIoEnable());
+        assertFalse(defaults.pageCacheSpillEnable());
+
+        MoveConfig given = MoveConfig.of(BrokerConfig.fromMap(Map.of(
+                BrokerConfigKeys.MOVE_DIRECT_IO_ENABLE,
+                "false",
+                BrokerConfigKeys.MOVE_PAGE_CACHE_SPILL_ENABLE,
+                "true")));
+        assertFalse(given.directIoEnable());
+        assertTrue(given.pageCacheSpillEnable());
+        assertTrue(given.withChunkBytes(4096).pageCacheSpillEnable(), "a copy keeps the key");
+        ConfigException error = assertThrows(
+                ConfigException.class,
+                () -> BrokerConfig.fromMap(Map.of(BrokerConfigKeys.MOVE_PAGE_CACHE_SPILL_ENABLE, "sometimes")));
+        assertTrue(error.getMessage().contains(BrokerConfigKeys.MOVE_PAGE_CACHE_SPILL_ENABLE), error.getMessage());
+    }
+
+    @Test
     void shouldParseGivenValuesTrimmed() {
         BrokerConfig config = BrokerConfig.fromMap(Map.of(
                 "broker.id", " 7 ",
