@@ -1,5 +1,8 @@
 package io.sluice.broker.replica;
 
+import static io.sluice.cluster.state.BrokerIds.contains;
+import static io.sluice.cluster.state.BrokerIds.union;
+
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -185,25 +188,5 @@ public final class LeaderState {
             min = Math.min(min, end);
         }
         return min;
-    }
-
-    private static int[] union(int[] a, int[] b) {
-        int[] out = Arrays.copyOf(a, a.length + b.length);
-        int n = a.length;
-        for (int id : b) {
-            if (!contains(a, id)) {
-                out[n++] = id;
-            }
-        }
-        return Arrays.copyOf(out, n);
-    }
-
-    static boolean contains(int[] ids, int id) {
-        for (int v : ids) {
-            if (v == id) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.cluster.assign;
 
+import static io.sluice.cluster.state.BrokerIds.contains;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -273,9 +275,5 @@ public final class RebalancePlanner {
             }
         }
         return -1;
-    }
-
-    private static boolean contains(int[] ids, int id) {
-        return indexOf(ids, id) >= 0;
     }
 }

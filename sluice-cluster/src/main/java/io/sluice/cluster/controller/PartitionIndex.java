@@ -1,5 +1,6 @@
 package io.sluice.cluster.controller;
 
+import io.sluice.cluster.state.BrokerIds;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
@@ -81,7 +82,7 @@ final class PartitionIndex {
     /** A reassignment step moved {@code key} from replicas {@code from} to {@code to}. */
     private void replicasChanged(PartitionKey key, int[] from, int[] to) {
         for (int r : from) {
-            if (!ReplicaIds.contains(to, r)) {
+            if (!BrokerIds.contains(to, r)) {
                 Set<PartitionKey> s = byReplica.get(r);
                 if (s != null && s.remove(key) && s.isEmpty()) {
                     byReplica.remove(r);

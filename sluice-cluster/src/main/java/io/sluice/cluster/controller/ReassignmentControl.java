@@ -1,7 +1,10 @@
 package io.sluice.cluster.controller;
 
+import static io.sluice.cluster.state.BrokerIds.intersect;
+import static io.sluice.cluster.state.BrokerIds.minus;
 import static io.sluice.cluster.state.PartitionState.NO_LEADER;
 
+import io.sluice.cluster.state.BrokerIds;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
@@ -136,7 +139,7 @@ final class ReassignmentControl {
         }
         int[] isr = intersect(ps.isr(), target);
         int leader = ps.leader();
-        if (!ReplicaIds.contains(target, leader)) {
+        if (!BrokerIds.contains(target, leader)) {
             leader = ReplicaIds.firstIn(target, isr, eligible);
             if (leader == NO_LEADER) {
                 return null;
@@ -165,33 +168,9 @@ final class ReassignmentControl {
             isr = first == NO_LEADER ? new int[] {original[0]} : new int[] {first};
         }
         int leader = ps.leader();
-        if (!ReplicaIds.contains(original, leader) || !ReplicaIds.contains(isr, leader)) {
+        if (!BrokerIds.contains(original, leader) || !BrokerIds.contains(isr, leader)) {
             leader = ReplicaIds.firstIn(original, isr, eligible);
         }
         return ps.withReplicas(original, NONE, NONE, leader, ps.leaderEpoch() + 1, isr);
-    }
-
-    /** The members of {@code ids} not in {@code drop}, in order. */
-    private static int[] minus(int[] ids, int[] drop) {
-        int[] out = new int[ids.length];
-        int n = 0;
-        for (int v : ids) {
-            if (!ReplicaIds.contains(drop, v)) {
-                out[n++] = v;
-            }
-        }
-        return Arrays.copyOf(out, n);
-    }
-
-    /** The members of {@code ids} also in {@code keep}, in the order of {@code ids}. */
-    private static int[] intersect(int[] ids, int[] keep) {
-        int[] out = new int[ids.length];
-        int n = 0;
-        for (int v : ids) {
-            if (ReplicaIds.contains(keep, v)) {
-                out[n++] = v;
-            }
-        }
-        return Arrays.copyOf(out, n);
     }
 }

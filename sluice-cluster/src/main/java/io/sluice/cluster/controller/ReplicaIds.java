@@ -1,8 +1,9 @@
 package io.sluice.cluster.controller;
 
+import static io.sluice.cluster.state.BrokerIds.contains;
+import static io.sluice.cluster.state.BrokerIds.without;
 import static io.sluice.cluster.state.PartitionState.NO_LEADER;
 
-import java.util.Arrays;
 import java.util.function.IntPredicate;
 
 /** Broker-id arrays as the partition rules use them (replica lists, ISRs), order kept. Stateless; thread-safe. */
@@ -23,17 +24,6 @@ final class ReplicaIds {
         return isr.length > 1 && contains(isr, id) ? without(isr, id) : isr;
     }
 
-    static int[] without(int[] ids, int id) {
-        int[] out = new int[ids.length];
-        int n = 0;
-        for (int v : ids) {
-            if (v != id) {
-                out[n++] = v;
-            }
-        }
-        return n == ids.length ? ids : Arrays.copyOf(out, n);
-    }
-
     static boolean isSubsetWithoutDuplicates(int[] ids, int[] of) {
         for (int i = 0; i < ids.length; i++) {
             if (!contains(of, ids[i])) {
@@ -46,14 +36,5 @@ final class ReplicaIds {
             }
         }
         return true;
-    }
-
-    static boolean contains(int[] ids, int id) {
-        for (int v : ids) {
-            if (v == id) {
-                return true;
-            }
-        }
-        return false;
     }
 }

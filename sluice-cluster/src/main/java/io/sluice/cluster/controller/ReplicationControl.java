@@ -3,6 +3,7 @@ package io.sluice.cluster.controller;
 import static io.sluice.cluster.state.PartitionState.NO_LEADER;
 
 import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.BrokerIds;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
@@ -207,7 +208,7 @@ final class ReplicationControl {
             return ReplicationError.INVALID_UPDATE_VERSION;
         }
         int[] isr = req.newIsr();
-        if (!ReplicaIds.isSubsetWithoutDuplicates(isr, ps.replicas()) || !ReplicaIds.contains(isr, ps.leader())) {
+        if (!ReplicaIds.isSubsetWithoutDuplicates(isr, ps.replicas()) || !BrokerIds.contains(isr, ps.leader())) {
             return ReplicationError.INVALID_REQUEST;
         }
         for (int id : isr) {
@@ -253,13 +254,13 @@ final class ReplicationControl {
                 int elected = ReplicaIds.firstIn(ps.replicas(), ps.isr(), eligible);
                 if (elected != NO_LEADER) {
                     pending.change(
-                            key, ps.withLeader(elected, ps.leaderEpoch() + 1, ReplicaIds.without(ps.isr(), brokerId)));
+                            key, ps.withLeader(elected, ps.leaderEpoch() + 1, BrokerIds.without(ps.isr(), brokerId)));
                 } else if (ps.replicas().length > 1) {
                     remaining.add(new PartitionRef(state.topic(key.topicId()).name(), key.partition()));
                 }
             } else if (ps.inIsr(brokerId) && ps.isr().length > 1) {
                 pending.change(
-                        key, ps.withLeader(ps.leader(), ps.leaderEpoch(), ReplicaIds.without(ps.isr(), brokerId)));
+                        key, ps.withLeader(ps.leader(), ps.leaderEpoch(), BrokerIds.without(ps.isr(), brokerId)));
             }
         }
         LOG.info(
@@ -338,7 +339,7 @@ final class ReplicationControl {
                             + " is not one of the replicas " + Arrays.toString(ps.replicas()));
                 }
             }
-            if (!ps.isOffline() && !ReplicaIds.contains(isr, ps.leader())) {
+            if (!ps.isOffline() && !BrokerIds.contains(isr, ps.leader())) {
                 throw new InvalidIsrException(
                         "partition " + ref + ": ISR " + Arrays.toString(isr) + " leaves out the leader " + ps.leader());
             }

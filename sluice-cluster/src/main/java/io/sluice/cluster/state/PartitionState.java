@@ -46,16 +46,16 @@ public record PartitionState(
 
     /** The replica set a reassignment in progress ends with: the replicas without the removing ones. */
     public int[] targetReplicas() {
-        return removingReplicas.length == 0 ? replicas : without(replicas, removingReplicas);
+        return removingReplicas.length == 0 ? replicas : BrokerIds.minus(replicas, removingReplicas);
     }
 
     /** The replica set a cancelled reassignment returns to: the replicas without the adding ones. */
     public int[] originalReplicas() {
-        return addingReplicas.length == 0 ? replicas : without(replicas, addingReplicas);
+        return addingReplicas.length == 0 ? replicas : BrokerIds.minus(replicas, addingReplicas);
     }
 
     public boolean isAdding(int brokerId) {
-        return contains(addingReplicas, brokerId);
+        return BrokerIds.contains(addingReplicas, brokerId);
     }
 
     public boolean isOffline() {
@@ -63,11 +63,11 @@ public record PartitionState(
     }
 
     public boolean hasReplica(int brokerId) {
-        return contains(replicas, brokerId);
+        return BrokerIds.contains(replicas, brokerId);
     }
 
     public boolean inIsr(int brokerId) {
-        return contains(isr, brokerId);
+        return BrokerIds.contains(isr, brokerId);
     }
 
     /** The preferred replica (first assigned), the one leadership is balanced towards. */
@@ -92,26 +92,6 @@ public record PartitionState(
             int[] newReplicas, int[] newAdding, int[] newRemoving, int newLeader, int newLeaderEpoch, int[] newIsr) {
         return new PartitionState(
                 newReplicas, newLeader, newLeaderEpoch, newIsr, partitionEpoch + 1, newAdding, newRemoving);
-    }
-
-    private static int[] without(int[] ids, int[] drop) {
-        int[] out = new int[ids.length];
-        int n = 0;
-        for (int v : ids) {
-            if (!contains(drop, v)) {
-                out[n++] = v;
-            }
-        }
-        return Arrays.copyOf(out, n);
-    }
-
-    static boolean contains(int[] ids, int id) {
-        for (int v : ids) {
-            if (v == id) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override
