@@ -6,10 +6,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -26,8 +22,7 @@ import org.apache.kafka.common.protocol.Readable;
  */
 public final class ControllerChannel implements AutoCloseable {
     private final Supplier<InetSocketAddress> controllerAddress;
-    private final BrokerClient client;
-    private final ExecutorService thread;
+    private final SerialBrokerCalls calls;
     private final ClientSecurity security;
     private final ForwardingConfig forwarding;
 
@@ -54,13 +49,9 @@ public final class ControllerChannel implements AutoCloseable {
         this.forwarding = forwarding;
         this.controllerAddress = controllerAddress;
         this.security = security;
-        this.client =
-                new BrokerClient("sluice-broker-" + selfId + "-to-controller", 16 * 1024 * 1024, timeoutMs, security);
-        this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "sluice-controller-channel-" + selfId);
-            t.setDaemon(true);
-            return t;
-        });
+        this.calls = new SerialBrokerCalls(
+                "sluice-controller-channel-" + selfId,
+                new BrokerClient("sluice-broker-" + selfId + "-to-controller", 16 * 1024 * 1024, timeoutMs, security));
     }
 
     /** How this broker connects to other brokers' inter-broker listener. */
@@ -75,35 +66,19 @@ public final class ControllerChannel implements AutoCloseable {
 
     /** Sends {@code request} to the controller and parses its response with {@code parser} on the channel thread. */
     public <T> CompletableFuture<T> send(ApiKeys api, short version, ApiMessage request, Function<Readable, T> parser) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        try {
-            thread.execute(() -> {
-                try {
-                    InetSocketAddress target = controllerAddress.get();
-                    if (target == null) {
-                        throw new IOException("no controller is known");
-                    }
-                    client.target(target);
-                    ByteBuffer body = client.call(api, version, request);
-                    result.complete(parser.apply(new ByteBufferAccessor(body)));
-                } catch (IOException | RuntimeException e) {
-                    result.completeExceptionally(e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new IOException("controller channel closed"));
-        }
-        return result;
+        return calls.submit(client -> {
+            InetSocketAddress target = controllerAddress.get();
+            if (target == null) {
+                throw new IOException("no controller is known");
+            }
+            client.target(target);
+            ByteBuffer body = client.call(api, version, request);
+            return parser.apply(new ByteBufferAccessor(body));
+        });
     }
 
     @Override
     public void close() {
-        thread.shutdownNow();
-        try {
-            thread.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        client.close();
+        calls.close();
     }
 }

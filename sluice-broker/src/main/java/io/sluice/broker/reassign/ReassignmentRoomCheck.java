@@ -1,6 +1,7 @@
 package io.sluice.broker.reassign;
 
 import io.sluice.broker.interbroker.BrokerClient;
+import io.sluice.broker.interbroker.SerialBrokerCalls;
 import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
@@ -16,10 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData.DescribableLogDirTopic;
 import org.apache.kafka.common.message.DescribeLogDirsResponseData;
@@ -51,17 +48,13 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
     private static final int ASK_TIMEOUT_MS = 3_000;
 
     private final long marginBytes;
-    private final BrokerClient client;
-    private final ExecutorService thread;
+    private final SerialBrokerCalls calls;
 
     public ReassignmentRoomCheck(int selfId, long marginBytes) {
         this.marginBytes = marginBytes;
-        this.client = new BrokerClient("sluice-broker-" + selfId + "-room-check", MAX_RESPONSE_BYTES, ASK_TIMEOUT_MS);
-        this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "sluice-reassignment-room-check-" + selfId);
-            t.setDaemon(true);
-            return t;
-        });
+        this.calls = new SerialBrokerCalls(
+                "sluice-reassignment-room-check-" + selfId,
+                new BrokerClient("sluice-broker-" + selfId + "-room-check", MAX_RESPONSE_BYTES, ASK_TIMEOUT_MS));
     }
 
     /**
@@ -69,22 +62,10 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
      * room, each with its reason; empty when every move fits.
      */
     public CompletableFuture<Map<PartitionRef, String>> refusals(ClusterState state, Map<PartitionRef, int[]> targets) {
-        CompletableFuture<Map<PartitionRef, String>> result = new CompletableFuture<>();
-        try {
-            thread.execute(() -> {
-                try {
-                    result.complete(check(state, targets));
-                } catch (RuntimeException e) {
-                    result.completeExceptionally(e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            result.completeExceptionally(e);
-        }
-        return result;
+        return calls.submit(client -> check(client, state, targets));
     }
 
-    private Map<PartitionRef, String> check(ClusterState state, Map<PartitionRef, int[]> targets) {
+    private Map<PartitionRef, String> check(BrokerClient client, ClusterState state, Map<PartitionRef, int[]> targets) {
         Map<Integer, List<PartitionRef>> addedTo = new LinkedHashMap<>();
         Map<Integer, List<PartitionRef>> byLeader = new HashMap<>();
         for (Map.Entry<PartitionRef, int[]> e : targets.entrySet()) {
@@ -110,7 +91,7 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
         }
         Map<PartitionRef, Long> sizes = new HashMap<>();
         for (Map.Entry<Integer, List<PartitionRef>> e : byLeader.entrySet()) {
-            DescribeLogDirsResponseData answer = describe(state, e.getKey(), e.getValue());
+            DescribeLogDirsResponseData answer = describe(client, state, e.getKey(), e.getValue());
             if (answer != null) {
                 collectSizes(answer, sizes);
             }
@@ -118,7 +99,7 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
         Map<PartitionRef, String> refused = new LinkedHashMap<>();
         for (Map.Entry<Integer, List<PartitionRef>> e : addedTo.entrySet()) {
             int broker = e.getKey();
-            DescribeLogDirsResponseData answer = describe(state, broker, List.of());
+            DescribeLogDirsResponseData answer = describe(client, state, broker, List.of());
             if (answer == null) {
                 continue;
             }
@@ -147,7 +128,8 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
     }
 
     /** DescribeLogDirs of {@code partitions} (none: directories only) at broker {@code id}; null when unreachable. */
-    private DescribeLogDirsResponseData describe(ClusterState state, int id, List<PartitionRef> partitions) {
+    private static DescribeLogDirsResponseData describe(
+            BrokerClient client, ClusterState state, int id, List<PartitionRef> partitions) {
         InetSocketAddress address = ReplicaManager.addressOf(state, id);
         if (address == null) {
             LOG.info("room check: broker {} is not live; not checked", id);
@@ -195,12 +177,6 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
 
     @Override
     public void close() {
-        thread.shutdownNow();
-        try {
-            thread.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        client.close();
+        calls.close();
     }
 }
