@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.message.ControlledShutdownRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -167,7 +166,9 @@ class ReplicationPartsTest {
     private static void assertRoomCheckClosed(ReplicationParts replication) throws Exception {
         CompletableFuture<Map<PartitionRef, String>> check =
                 replication.roomCheck().refusals(ClusterState.EMPTY, Map.of());
-        assertInstanceOf(RejectedExecutionException.class, failureOf(check), "the room check still takes checks");
+        Throwable failure = failureOf(check);
+        assertInstanceOf(IOException.class, failure, "the room check still takes checks");
+        assertEquals("reassignment room check closed", failure.getMessage());
     }
 
     private static Throwable failureOf(CompletableFuture<?> future) throws Exception {

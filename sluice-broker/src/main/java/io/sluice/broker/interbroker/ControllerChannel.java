@@ -50,6 +50,7 @@ public final class ControllerChannel implements AutoCloseable {
         this.controllerAddress = controllerAddress;
         this.security = security;
         this.calls = new SerialBrokerCalls(
+                "controller channel",
                 "sluice-controller-channel-" + selfId,
                 new BrokerClient("sluice-broker-" + selfId + "-to-controller", 16 * 1024 * 1024, timeoutMs, security));
     }

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe: calls may be submitted from any thread; the client is used only on the calls' thread.
  */
 public final class SerialBrokerCalls implements AutoCloseable {
-    private final String threadName;
+    private final String name;
     private final BrokerClient client;
     private final ExecutorService thread;
 
@@ -24,8 +24,9 @@ public final class SerialBrokerCalls implements AutoCloseable {
         T call(BrokerClient client) throws IOException;
     }
 
-    public SerialBrokerCalls(String threadName, BrokerClient client) {
-        this.threadName = threadName;
+    /** @param name what the calls serve, as a call after {@link #close} is told ("controller channel" closed) */
+    public SerialBrokerCalls(String name, String threadName, BrokerClient client) {
+        this.name = name;
         this.client = client;
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, threadName);
@@ -34,7 +35,7 @@ public final class SerialBrokerCalls implements AutoCloseable {
         });
     }
 
-    /** Runs {@code call} on the calls' thread; after {@link #close} the future fails at once with an IOException. */
+    /** Runs {@code call} on the calls' thread; after {@link #close} the future fails at once with an IOException naming what closed. */
     public <T> CompletableFuture<T> submit(Call<T> call) {
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
@@ -46,7 +47,7 @@ public final class SerialBrokerCalls implements AutoCloseable {
                 }
             });
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new IOException(threadName + " is closed"));
+            result.completeExceptionally(new IOException(name + " closed"));
         }
         return result;
     }

@@ -53,6 +53,7 @@ public final class ReassignmentRoomCheck implements AutoCloseable {
     public ReassignmentRoomCheck(int selfId, long marginBytes) {
         this.marginBytes = marginBytes;
         this.calls = new SerialBrokerCalls(
+                "reassignment room check",
                 "sluice-reassignment-room-check-" + selfId,
                 new BrokerClient("sluice-broker-" + selfId + "-room-check", MAX_RESPONSE_BYTES, ASK_TIMEOUT_MS));
     }

@@ -23,7 +23,7 @@ class SerialBrokerCallsTest {
     @Test
     void shouldRunEachCallOnTheNamedThreadInOrderWithTheSameClient() throws Exception {
         BrokerClient client = client();
-        try (SerialBrokerCalls calls = new SerialBrokerCalls("serial-calls-test-thread", client)) {
+        try (SerialBrokerCalls calls = new SerialBrokerCalls("test calls", "serial-calls-test-thread", client)) {
             List<String> seen = new ArrayList<>();
             List<CompletableFuture<Integer>> answers = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
@@ -45,7 +45,7 @@ class SerialBrokerCallsTest {
 
     @Test
     void shouldFailTheFutureWithTheCallsException() throws Exception {
-        try (SerialBrokerCalls calls = new SerialBrokerCalls("serial-calls-test-failing", client())) {
+        try (SerialBrokerCalls calls = new SerialBrokerCalls("test calls", "serial-calls-test-failing", client())) {
             CompletableFuture<Object> io = calls.submit(c -> {
                 throw new IOException("peer gone");
             });
@@ -62,13 +62,13 @@ class SerialBrokerCallsTest {
     }
 
     @Test
-    void shouldFailAtOnceNamingTheThreadAfterClose() {
-        SerialBrokerCalls calls = new SerialBrokerCalls("serial-calls-test-closed", client());
+    void shouldFailAtOnceNamingWhatClosedAfterClose() {
+        SerialBrokerCalls calls = new SerialBrokerCalls("test calls", "serial-calls-test-closed", client());
         calls.close();
         CompletableFuture<Integer> late = calls.submit(c -> 1);
         assertTrue(late.isCompletedExceptionally());
         ExecutionException e = assertThrows(ExecutionException.class, late::get);
         assertInstanceOf(IOException.class, e.getCause());
-        assertEquals("serial-calls-test-closed is closed", e.getCause().getMessage());
+        assertEquals("test calls closed", e.getCause().getMessage());
     }
 }
