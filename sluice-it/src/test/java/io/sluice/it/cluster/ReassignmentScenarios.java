@@ -126,6 +126,12 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
         Poll.until("a backlog to move", SETTLE, producer::ackedCount, n -> n >= BACKLOG);
     }
 
+    /** Waits until the producer has a third of a backlog more acknowledged than now: writes go on {@code when}. */
+    void awaitMoreAcknowledgements(AckedProducer producer, String when) throws Exception {
+        int acked = producer.ackedCount();
+        Poll.until("acknowledgements " + when, SETTLE, producer::ackedCount, n -> n >= acked + BACKLOG / 3);
+    }
+
     ReassignTool tool(Move move) throws Exception {
         return new ReassignTool(cluster::bootstrap, work, TOPIC, Map.of(0, move.targetReplicas()));
     }
@@ -182,12 +188,7 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             assertTrue(verified.contains("Clearing broker-level throttles"), "--verify clears throttles: " + verified);
             assertFalse(verified.contains("still in progress"), verified);
             assertTrue(tool.list().contains("No partition reassignments found"));
-            int ackedAfterMove = producer.ackedCount();
-            Poll.until(
-                    "acknowledgements after the move",
-                    SETTLE,
-                    producer::ackedCount,
-                    n -> n >= ackedAfterMove + BACKLOG / 3);
+            awaitMoreAcknowledgements(producer, "after the move");
             long readBeforeStop = reader.position();
             Poll.until(
                     "the tailing consumer reading on after the move",
@@ -236,12 +237,7 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
                     List.of(move.source(), move.kept()).stream().sorted().toList(),
                     Arrays.stream(back.replicas()).boxed().sorted().toList());
             assertEquals(move.source(), back.leader(), "the leader kept leading");
-            int ackedAfterCancel = producer.ackedCount();
-            Poll.until(
-                    "acknowledgements after the cancel",
-                    SETTLE,
-                    producer::ackedCount,
-                    n -> n >= ackedAfterCancel + BACKLOG / 3);
+            awaitMoreAcknowledgements(producer, "after the cancel");
             cluster.broker(move.target()).resume();
             Poll.until(
                     "broker " + move.target() + " holds no copy once it sees the cancel",
@@ -267,12 +263,7 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             partition.awaitState("the move in progress", PartitionState::isReassigning);
             cluster.broker(move.target()).kill9();
             awaitGone(move.target());
-            int ackedAtKill = producer.ackedCount();
-            Poll.until(
-                    "acknowledgements while the target is down",
-                    SETTLE,
-                    producer::ackedCount,
-                    n -> n >= ackedAtKill + BACKLOG / 3);
+            awaitMoreAcknowledgements(producer, "while the target is down");
             cluster.broker(move.target()).restart();
             awaitMoved(partition, move);
         } finally {
@@ -300,12 +291,7 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             partition.awaitState(
                     "broker " + move.target() + " back in the ISR",
                     p -> p.isr().length == 2 && Arrays.stream(p.isr()).anyMatch(id -> id == move.target()));
-            int ackedAfterRestart = producer.ackedCount();
-            Poll.until(
-                    "acknowledgements after the restart",
-                    SETTLE,
-                    producer::ackedCount,
-                    n -> n >= ackedAfterRestart + BACKLOG / 3);
+            awaitMoreAcknowledgements(producer, "after the restart");
         } finally {
             producer.stop(SETTLE);
         }
@@ -327,12 +313,7 @@ abstract class ReassignmentScenarios extends ClusterTestBase {
             assertEquals(move.kept(), failedOver.leader(), "the other in-sync replica leads");
             cluster.broker(move.target()).resume();
             awaitMoved(partition, move);
-            int ackedAfterMove = producer.ackedCount();
-            Poll.until(
-                    "acknowledgements after the move",
-                    SETTLE,
-                    producer::ackedCount,
-                    n -> n >= ackedAfterMove + BACKLOG / 3);
+            awaitMoreAcknowledgements(producer, "after the move");
         } finally {
             producer.stop(SETTLE);
         }
