@@ -35,7 +35,10 @@ public final class SerialBrokerCalls implements AutoCloseable {
         });
     }
 
-    /** Runs {@code call} on the calls' thread; after {@link #close} the future fails at once with an IOException naming what closed. */
+    /**
+     * Runs {@code call} on the calls' thread; after {@link #close} the future fails at once with an IOException naming
+     * what closed.
+     */
     public <T> CompletableFuture<T> submit(Call<T> call) {
         CompletableFuture<T> result = new CompletableFuture<>();
         try {

@@ -1,7 +1,5 @@
 package io.sluice.cluster.controller;
 
-import static io.sluice.cluster.state.BrokerIds.intersect;
-import static io.sluice.cluster.state.BrokerIds.minus;
 import static io.sluice.cluster.state.PartitionState.NO_LEADER;
 
 import io.sluice.cluster.state.BrokerIds;
@@ -108,14 +106,19 @@ final class ReassignmentControl {
      */
     static PartitionState started(PartitionState ps, int[] target) {
         int[] original = ps.originalReplicas();
-        int[] adding = minus(target, original);
-        int[] removing = minus(original, target);
+        int[] adding = BrokerIds.minus(target, original);
+        int[] removing = BrokerIds.minus(original, target);
         if (adding.length == 0 && removing.length == 0) {
             if (Arrays.equals(ps.replicas(), target) && !ps.isReassigning()) {
                 return null;
             }
             return ps.withReplicas(
-                    target.clone(), NONE, NONE, ps.leader(), ps.leaderEpoch() + 1, intersect(ps.isr(), target));
+                    target.clone(),
+                    NONE,
+                    NONE,
+                    ps.leader(),
+                    ps.leaderEpoch() + 1,
+                    BrokerIds.intersect(ps.isr(), target));
         }
         int[] replicas = Arrays.copyOf(target, target.length + removing.length);
         System.arraycopy(removing, 0, replicas, target.length, removing.length);
@@ -137,7 +140,7 @@ final class ReassignmentControl {
                 return null;
             }
         }
-        int[] isr = intersect(ps.isr(), target);
+        int[] isr = BrokerIds.intersect(ps.isr(), target);
         int leader = ps.leader();
         if (!BrokerIds.contains(target, leader)) {
             leader = ReplicaIds.firstIn(target, isr, eligible);
@@ -155,7 +158,7 @@ final class ReassignmentControl {
      */
     private static PartitionState cancelled(PartitionRef ref, PartitionState ps, IntPredicate eligible) {
         int[] original = ps.originalReplicas();
-        int[] isr = intersect(ps.isr(), original);
+        int[] isr = BrokerIds.intersect(ps.isr(), original);
         if (isr.length == 0) {
             int first = ReplicaIds.firstIn(original, original, eligible);
             LOG.error(
