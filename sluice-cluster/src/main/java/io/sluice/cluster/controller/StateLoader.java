@@ -93,13 +93,16 @@ final class StateLoader {
         }
         int applied = 0;
         long bytesBeforeDeltas = reader.bytesRead();
-        for (long seq : reader.listDeltas(null)) {
+        long[] deltas = reader.listDeltas(null);
+        StateReader.DeltaReads reads = reader.deltaReads(deltas);
+        for (int i = 0; i < deltas.length; i++) {
+            long seq = deltas[i];
             if (seq <= s.appliedSeq()) {
                 continue;
             }
             DeltaRecord d;
             try {
-                d = reader.readDelta(seq);
+                d = reads.read(i);
             } catch (CorruptStateException e) {
                 LOG.error("controller {}: {}; state continues without it", brokerId, e.getMessage());
                 s = s.at(s.controllerEpoch(), seq);

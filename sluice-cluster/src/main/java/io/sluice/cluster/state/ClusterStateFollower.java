@@ -22,10 +22,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A broker's copy of the cluster state. It watches the head manifest and the delta log and, on every change, reads
- * only what is new: each delta after the local position, in order, and the head snapshot only where the deltas do not
- * lead to it (at start, or after falling behind a fold whose deltas were pruned). Changes from an older controller epoch are rejected
- * ({@link StaleEpochException}); unreadable parts or deltas raise a typed {@link CorruptStateException} that is kept
- * in {@link #lastError()} while the last good state stays current. Listeners get every new state, in order, on the
+ * only what is new: the head and the delta list (asked together), the deltas after the local position (asked together,
+ * applied in order), and the head snapshot only where the deltas do not lead to it (at start, or after falling behind
+ * a fold whose deltas were pruned). Changes from an older controller epoch are rejected ({@link StaleEpochException});
+ * unreadable parts or deltas raise a typed {@link CorruptStateException} that is kept in {@link #lastError()} while
+ * the last good state stays current. Listeners get every new state, in order, on the
  * follower's thread.
  *
  * <p>Thread-safe: reads of {@link #current()} from any thread; all ZooKeeper work runs serially on the executor.
@@ -176,8 +177,9 @@ public final class ClusterStateFollower implements AutoCloseable {
      * them does not continue the chain (a marker whose change only the snapshot carries, a gap).
      */
     private void refresh() throws Exception {
-        SnapshotManifest head = reader.readHead(watcher);
-        long[] deltas = reader.listDeltas(watcher);
+        StateReader.HeadAndDeltas read = reader.readHeadAndDeltas(watcher);
+        SnapshotManifest head = read.head();
+        long[] deltas = read.deltas();
         ClusterState state = current;
         boolean snapshotRead = false;
         if (head != null && head.lastDeltaSeq() > state.appliedSeq()) {
@@ -191,11 +193,13 @@ public final class ClusterStateFollower implements AutoCloseable {
                 snapshotRead = true;
             }
         }
-        for (long seq : deltas) {
+        StateReader.DeltaReads reads = reader.deltaReads(deltas);
+        for (int i = 0; i < deltas.length; i++) {
+            long seq = deltas[i];
             if (seq <= state.appliedSeq()) {
                 continue;
             }
-            DeltaRecord delta = reader.readDelta(seq);
+            DeltaRecord delta = reads.read(i);
             boolean continuesChain = delta != null && !delta.inSnapshot && delta.prevSeq == state.appliedSeq();
             if (!continuesChain && !snapshotRead && head != null && head.lastDeltaSeq() >= seq) {
                 // The deltas stop leading to the head here; the snapshot covers this change.

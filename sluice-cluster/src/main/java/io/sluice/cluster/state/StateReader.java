@@ -11,8 +11,14 @@ import io.sluice.codec.error.CodecException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.zookeeper.KeeperException;
 
@@ -20,6 +26,9 @@ import org.apache.zookeeper.KeeperException;
  * Reads the cluster state from ZooKeeper: the head manifest, a snapshot's parts, and the delta log, optionally leaving
  * a watch. Missing znodes read as "absent" where that is a normal race (a delta folded away), and as
  * {@link CorruptStateException} where the data promised them (a part the manifest lists).
+ *
+ * <p>Reads asked together ({@link #readHeadAndDeltas}, {@link DeltaReads}, a snapshot's parts) go out back to back on
+ * the session's connection and are answered in order, so they wait for ZooKeeper once instead of once each.
  *
  * <p>Not thread-safe; one per follower or controller (it owns a {@link StateSerializer}).
  */
@@ -29,13 +38,23 @@ public final class StateReader implements AutoCloseable {
      * and over, and the exists watch left behind brings the reader back.
      */
     private static final int CREATE_RACE_ATTEMPTS = 3;
+    /**
+     * Znodes asked of ZooKeeper at once (deltas, snapshot parts): one wait for the lot instead of one per znode, while
+     * a long list or a forged part count does not put many reads in flight at a time.
+     */
+    private static final int READ_TOGETHER = 32;
 
     private final CuratorFramework client;
     private final StateSerializer serializer;
+    /** The longest wait for the answers to reads asked together: the session would have expired by then. */
+    private final long answerTimeoutMs;
+
     private long bytesRead;
 
     public StateReader(CuratorFramework client, ClusterConfig config) {
         this.client = client;
+        this.answerTimeoutMs =
+                config.sessionTimeout().toMillis() + config.connectionTimeout().toMillis();
         this.serializer = new StateSerializer(
                 config.compression(), config.partBytes(), config.maxSnapshotParts(), config.maxStateBytes());
     }
@@ -48,9 +67,37 @@ public final class StateReader implements AutoCloseable {
                 () -> watcher == null
                         ? client.getData().forPath(ZkPaths.STATE_HEAD)
                         : client.getData().usingWatcher(watcher).forPath(ZkPaths.STATE_HEAD));
-        if (bytes == null) {
-            return null;
-        }
+        return bytes == null ? null : decodeHead(bytes);
+    }
+
+    /** The head manifest and the delta log, in a {@link HeadAndDeltas}. */
+    public record HeadAndDeltas(SnapshotManifest head, long[] deltas) {}
+
+    /**
+     * {@link #readHead} and {@link #listDeltas} with the same watcher, both asked before either answer is awaited.
+     * Where a znode is missing (no snapshot written yet) that read is done again as its own method does it, leaving
+     * the watch for the znode's creation.
+     */
+    public HeadAndDeltas readHeadAndDeltas(CuratorWatcher watcher) throws Exception {
+        Objects.requireNonNull(watcher, "watcher");
+        CompletableFuture<CuratorEvent> head = new CompletableFuture<>();
+        CompletableFuture<CuratorEvent> children = new CompletableFuture<>();
+        client.getData()
+                .usingWatcher(watcher)
+                .inBackground((c, event) -> head.complete(event))
+                .forPath(ZkPaths.STATE_HEAD);
+        client.getChildren()
+                .usingWatcher(watcher)
+                .inBackground((c, event) -> children.complete(event))
+                .forPath(ZkPaths.STATE);
+        CuratorEvent headRead = answer(head, ZkPaths.STATE_HEAD);
+        CuratorEvent listRead = answer(children, ZkPaths.STATE);
+        SnapshotManifest manifest = headRead == null ? readHead(watcher) : decodeHead(headRead.getData());
+        long[] deltas = listRead == null ? listDeltas(watcher) : deltaSeqs(listRead.getChildren());
+        return new HeadAndDeltas(manifest, deltas);
+    }
+
+    private SnapshotManifest decodeHead(byte[] bytes) {
         bytesRead += bytes.length;
         try {
             return SnapshotManifestDescriptor.decode(bytes);
@@ -82,16 +129,21 @@ public final class StateReader implements AutoCloseable {
             throw new CorruptStateException(
                     "snapshot " + manifest.snapshotId() + ": manifest declares " + manifest.partCount() + " parts");
         }
-        List<byte[]> parts = new ArrayList<>(Math.min(manifest.partCount(), 64));
-        for (int i = 0; i < manifest.partCount(); i++) {
-            String path = ZkPaths.snapshotPart(manifest.snapshotId(), i);
-            try {
-                byte[] p = client.getData().forPath(path);
-                bytesRead += p.length;
-                parts.add(p);
-            } catch (KeeperException.NoNodeException e) {
-                throw new CorruptStateException(
-                        path + ": missing, manifest declares " + manifest.partCount() + " parts");
+        List<byte[]> parts = new ArrayList<>(Math.min(manifest.partCount(), READ_TOGETHER));
+        String[] paths = new String[Math.min(manifest.partCount(), READ_TOGETHER)];
+        for (int from = 0; from < manifest.partCount(); from += paths.length) {
+            int count = Math.min(paths.length, manifest.partCount() - from);
+            for (int i = 0; i < count; i++) {
+                paths[i] = ZkPaths.snapshotPart(manifest.snapshotId(), from + i);
+            }
+            byte[][] read = readTogether(paths, count);
+            for (int i = 0; i < count; i++) {
+                if (read[i] == null) {
+                    throw new CorruptStateException(
+                            paths[i] + ": missing, manifest declares " + manifest.partCount() + " parts");
+                }
+                bytesRead += read[i].length;
+                parts.add(read[i]);
             }
         }
         SnapshotRecord record = serializer.decodeSnapshot(manifest, parts);
@@ -115,9 +167,10 @@ public final class StateReader implements AutoCloseable {
                 () -> watcher == null
                         ? client.getChildren().forPath(ZkPaths.STATE)
                         : client.getChildren().usingWatcher(watcher).forPath(ZkPaths.STATE));
-        if (children == null) {
-            return new long[0];
-        }
+        return children == null ? new long[0] : deltaSeqs(children);
+    }
+
+    private static long[] deltaSeqs(List<String> children) {
         long[] seqs = new long[children.size()];
         int n = 0;
         for (String c : children) {
@@ -169,12 +222,104 @@ public final class StateReader implements AutoCloseable {
     public DeltaRecord readDelta(long seq) throws Exception {
         byte[] bytes;
         try {
-            bytes = client.getData().forPath(ZkPaths.STATE + "/" + ZkPaths.deltaName(seq));
+            bytes = client.getData().forPath(deltaPath(seq));
         } catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+        return decodeDelta(seq, bytes);
+    }
+
+    /** Reads of the deltas {@code seqs} lists ({@link #listDeltas}), in windows asked together. */
+    public DeltaReads deltaReads(long[] seqs) {
+        return new DeltaReads(seqs);
+    }
+
+    /**
+     * The deltas of one list, read in windows of up to {@link #READ_TOGETHER}: the delta asked for and those
+     * after it are all asked of ZooKeeper before any answer is awaited (one wait for the window instead of one per
+     * delta), and each is decoded only when it is asked for. Not thread-safe; one per walk over the list, on the
+     * reader's thread.
+     */
+    public final class DeltaReads {
+        private final long[] seqs;
+        private byte[][] window = new byte[0][];
+        private int windowFrom;
+
+        private DeltaReads(long[] seqs) {
+            this.seqs = seqs;
+        }
+
+        /** Delta {@code seqs[index]}, or null when it is gone (folded into a snapshot and deleted). */
+        public DeltaRecord read(int index) throws Exception {
+            Objects.checkIndex(index, seqs.length);
+            if (index < windowFrom || index >= windowFrom + window.length) {
+                int count = Math.min(READ_TOGETHER, seqs.length - index);
+                String[] paths = new String[count];
+                for (int i = 0; i < count; i++) {
+                    paths[i] = deltaPath(seqs[index + i]);
+                }
+                windowFrom = index;
+                window = readTogether(paths, count);
+            }
+            return decodeDelta(seqs[index], window[index - windowFrom]);
+        }
+    }
+
+    /**
+     * The data of {@code paths[0]} to {@code paths[count - 1]}, all asked before any answer is awaited; an entry is
+     * null where its znode is missing.
+     */
+    private byte[][] readTogether(String[] paths, int count) throws Exception {
+        List<CompletableFuture<CuratorEvent>> reads = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            CompletableFuture<CuratorEvent> read = new CompletableFuture<>();
+            client.getData().inBackground((c, event) -> read.complete(event)).forPath(paths[i]);
+            reads.add(read);
+        }
+        byte[][] data = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            CuratorEvent event = answer(reads.get(i), paths[i]);
+            data[i] = event == null ? null : event.getData();
+        }
+        return data;
+    }
+
+    private DeltaRecord decodeDelta(long seq, byte[] bytes) {
+        if (bytes == null) {
             return null;
         }
         bytesRead += bytes.length;
         return serializer.decodeDelta(seq, bytes);
+    }
+
+    private static String deltaPath(long seq) {
+        return ZkPaths.STATE + "/" + ZkPaths.deltaName(seq);
+    }
+
+    /**
+     * The answer to a read asked with a background callback: its event, or null when the znode was missing.
+     *
+     * @throws KeeperException any other error ZooKeeper answered with
+     * @throws TimeoutException when no answer came within a session timeout plus a connection timeout
+     */
+    private CuratorEvent answer(CompletableFuture<CuratorEvent> read, String path) throws Exception {
+        CuratorEvent event;
+        try {
+            event = read.get(answerTimeoutMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("background read of " + path + " failed", e.getCause());
+        } catch (TimeoutException e) {
+            throw new TimeoutException(
+                    "ZooKeeper did not answer the read of " + path + " in " + answerTimeoutMs + " ms");
+        }
+        KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+        if (code == KeeperException.Code.NONODE) {
+            return null;
+        }
+        if (code != KeeperException.Code.OK) {
+            throw KeeperException.create(code, path);
+        }
+        return event;
     }
 
     /** Bytes of znode data read so far. */
