@@ -58,12 +58,18 @@ class StateReaderTest {
         return ClusterFixture.awaitController(List.of(b1)).node().controller();
     }
 
+    /** A controller whose state holds topic t0 of {@code partitions} partitions, folded into a snapshot. */
+    private static ClusterController snapshotted(ClusterFixture cluster, int partitions) throws Exception {
+        ClusterController controller = controller(cluster);
+        controller.createTopic("t0", partitions, 1, Map.of()).get(60, TimeUnit.SECONDS);
+        controller.writeSnapshotNow().get(60, TimeUnit.SECONDS);
+        return controller;
+    }
+
     @Test
     void shouldReadTheHeadAndTheDeltaListTogetherAsApartAndWatchBoth() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
-            ClusterController controller = controller(cluster);
-            controller.createTopic("t0", 1, 1, Map.of()).get(60, TimeUnit.SECONDS);
-            controller.writeSnapshotNow().get(60, TimeUnit.SECONDS);
+            ClusterController controller = snapshotted(cluster, 1);
             controller.createTopic("t1", 1, 1, Map.of()).get(60, TimeUnit.SECONDS);
             try (StateReader reader = new StateReader(cluster.client(), cluster.config)) {
                 Events events = new Events();
@@ -149,9 +155,7 @@ class StateReaderTest {
     @Test
     void shouldRefuseASnapshotWhoseManifestDeclaresPartsThatDoNotExist() throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
-            ClusterController controller = controller(cluster);
-            controller.createTopic("t0", 3, 1, Map.of()).get(60, TimeUnit.SECONDS);
-            controller.writeSnapshotNow().get(60, TimeUnit.SECONDS);
+            ClusterController controller = snapshotted(cluster, 3);
             try (StateReader reader = new StateReader(cluster.client(), cluster.config)) {
                 SnapshotManifest head = reader.readHead(null);
                 assertTrue(reader.readSnapshot(head).sameContent(controller.state()));
