@@ -28,7 +28,9 @@ import org.apache.zookeeper.KeeperException;
  * {@link CorruptStateException} where the data promised them (a part the manifest lists).
  *
  * <p>Reads asked together ({@link #readHeadAndDeltas}, {@link DeltaReads}, a snapshot's parts) go out back to back on
- * the session's connection and are answered in order, so they wait for ZooKeeper once instead of once each.
+ * the session's connection and are answered in order, so they wait for ZooKeeper once instead of once each. Their
+ * answers arrive on the ZooKeeper client's event thread, so they must not be called from it (a watcher or a
+ * background callback): they would wait for answers queued behind themselves until the answer timeout.
  *
  * <p>Not thread-safe; one per follower or controller (it owns a {@link StateSerializer}).
  */
