@@ -93,6 +93,27 @@ class Crc32cCombineTest {
                 Crc32cCombine.combine(crc(head, 0, head.length), crc(zeros, 0, zeros.length), zeros.length));
     }
 
+    /**
+     * Every tabulated power, each of its 16 multiples used: a shift by {@code v·256^d} bytes (one table entry) then by
+     * 2^32 bytes (computed bit by bit) equals the shift by their sum (bit by bit), for checksums whose 4-bit groups
+     * take every value.
+     */
+    @Test
+    void shouldAgreeWithTheBitwisePathForEveryTableEntry() {
+        int[] checksums = {0x01234567, 0x89ABCDEF, 0xFEDCBA98, 0x76543210, 0xFFFFFFFF, 0x80000001};
+        for (int d = 0; d < Integer.BYTES; d++) {
+            for (long v = 1; v < 256; v++) {
+                long bytes = v << (Byte.SIZE * d);
+                for (int checksum : checksums) {
+                    assertEquals(
+                            Crc32cCombine.shift(checksum, bytes + (1L << 32)),
+                            Crc32cCombine.shift(Crc32cCombine.shift(checksum, bytes), 1L << 32),
+                            "shift by " + bytes + " of " + Integer.toHexString(checksum));
+                }
+            }
+        }
+    }
+
     @Test
     void shouldRefuseANegativeLength() {
         assertThrows(IllegalArgumentException.class, () -> Crc32cCombine.combine(1, 2, -1));
