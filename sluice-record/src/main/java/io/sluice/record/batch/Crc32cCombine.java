@@ -23,7 +23,7 @@ public final class Crc32cCombine {
     private static final int X_POWER_0 = 0x80000000;
     /** x^(2^k) mod P for k = 0..63. */
     private static final int[] X_POWER_2K = new int[64];
-    /** Bytes of a length that {@link #X_POWER_OF_BYTE_DIGIT} covers. */
+    /** Bytes of a length that {@link #BYTE_DIGIT_FACTOR_MULTIPLES} covers. */
     private static final int LENGTH_DIGITS = Integer.BYTES;
     /** Bits of a checksum that one step of {@link #multiplyByDigitFactor} takes. */
     private static final int NIBBLE_BITS = 4;
@@ -32,7 +32,7 @@ public final class Crc32cCombine {
     /**
      * The factor x^(8·v·256^d) mod P for byte value v at byte position d of a length, times each 4-bit polynomial n
      * (bit 3 of n stands for x^0, bit 0 for x^3, as in the reflected representation): at index
-     * {@code ((d·256 + v) << 4) + n}. Sixteen entries, one 64-byte cache line, per factor.
+     * {@code ((d·256 + v) << 4) + n}. Sixteen entries (64 bytes) per factor.
      */
     private static final int[] BYTE_DIGIT_FACTOR_MULTIPLES = new int[(LENGTH_DIGITS << Byte.SIZE) << NIBBLE_BITS];
     /**
@@ -177,7 +177,7 @@ public final class Crc32cCombine {
         int multiplicand = b;
         for (int i = 0; i < Integer.SIZE; i++) {
             product ^= multiplicand & ((a << i) >> (Integer.SIZE - 1)); // all ones when bit 31 - i of a is set
-            multiplicand = (multiplicand >>> 1) ^ (POLYNOMIAL_REFLECTED & -(multiplicand & 1));
+            multiplicand = timesX(multiplicand);
         }
         return product;
     }
