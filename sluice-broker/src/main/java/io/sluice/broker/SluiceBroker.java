@@ -23,6 +23,7 @@ import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.metrics.LogCleanerMetrics;
 import io.sluice.broker.metrics.NetworkIdleMetrics;
 import io.sluice.broker.move.MoveFrameDescriptor;
+import io.sluice.broker.move.MovePathClasses;
 import io.sluice.broker.network.ApiRegistry;
 import io.sluice.broker.network.MoveSourceHandler;
 import io.sluice.broker.network.NetworkServer;
@@ -320,6 +321,7 @@ public final class SluiceBroker implements AutoCloseable {
                     membership.isEmbedded()
                             ? "embedded"
                             : config.zookeeperConnect().orElse(""));
+            MovePathClasses.preloadInBackground();
             return new SluiceBroker(
                     config,
                     logs,
