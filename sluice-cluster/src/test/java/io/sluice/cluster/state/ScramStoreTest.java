@@ -42,6 +42,12 @@ class ScramStoreTest {
             List<ClusterFixture.Broker> both = List.of(cluster.broker(1, "", true), cluster.broker(2, "", true));
             ClusterFixture.Broker first = ClusterFixture.awaitController(both);
             ClusterController controller = first.node().controller();
+            // Both registered before anything is counted: a controller that took over seeing one broker publishes the
+            // other's arrival later, which would be counted as the unchanged credentials' publication below.
+            ZkTesting.await(
+                    "the controller lists both brokers",
+                    () -> controller.state() != null
+                            && controller.state().brokers().size() == 2);
 
             await(controller.alterScramCredentials((current, set, delete) -> {
                 set.add(ALICE);
