@@ -14,7 +14,9 @@
 # and read which broker got it, fill it with kafka-tools' ProducerPerformance (acks=1, zstd, linger.ms=5) until its
 # segment files hold SIZE_MB, syncfs, run the floor on its files, then move it to the other broker with
 # ReassignPartitionsCommand.executeAssignment (what kafka-reassign-partitions.sh --execute runs, no throttle) and poll
-# ListPartitionReassignments + Metadata every POLL_MS until it is done (replicas = [target], target leads); then
+# ListPartitionReassignments + Metadata every POLL_MS until it is done (replicas = [target], target leads; 20 ms: a
+# move ends on the first poll after it is done, 11-123 ms late at the old 100 ms, 4-37 ms at 20, docs/benchmarks.md
+# section 10); then
 # kafka-reassign-partitions.sh --verify --preserve-throttles once, untimed. Measured: seconds, MB/s (the partition's
 # segment bytes / seconds; MB = 2^20 B), utime+stime of the source and target broker JVMs (/proc/<pid>/stat) over
 # the move, CPU seconds per GB (2^30 B) on each side, and the same without the JVM's JIT compiler threads (C1/C2
@@ -49,7 +51,7 @@
 #                       behind the slow profile.
 # Environment (defaults in brackets):
 #   SIZE_MB [1024] RECORD_SIZES [100,1000] COMPRESSION [zstd] SEGMENT_MB [128] ROUNDS [2]
-#   WARM_MOVES [1] ORDER [kafka-first|sluice-first] POLL_MS [100] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]
+#   WARM_MOVES [1] ORDER [kafka-first|sluice-first] POLL_MS [20] MOVE_TIMEOUT [1800 s] FILL_TIMEOUT [1800 s per producer run]
 #   IN_SERVICE [0] SERVICE_MB [256] SERVICE_MOVES [4] SERVICE_CHATTY_SECONDS [20] SERVICE_CHATTY_RATE [2000]
 #   FLOOR [1] FLOOR_WRITES [direct|buffered] COLD [0] PRODUCE_DURING [0] STEADY_RATE [1000] STEADY_RECORD_SIZE [100] STEADY_SECONDS [30]
 #   SLUICE_FILE_PATH_OVERRIDES [unset: no sluice-file row] SESSION_TIMEOUT_MS [10000] BROKER_HEAP [1g]
@@ -90,7 +92,7 @@ SEGMENT_MB="${SEGMENT_MB:-128}"
 ROUNDS="${ROUNDS:-2}"
 WARM_MOVES="${WARM_MOVES:-1}"
 ORDER="${ORDER:-kafka-first}"
-POLL_MS="${POLL_MS:-100}"
+POLL_MS="${POLL_MS:-20}"
 MOVE_TIMEOUT="${MOVE_TIMEOUT:-1800}"
 FILL_TIMEOUT="${FILL_TIMEOUT:-1800}"
 FLOOR="${FLOOR:-1}"
