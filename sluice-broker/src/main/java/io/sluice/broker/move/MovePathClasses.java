@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * would otherwise load in the middle of the move, in any of its roles (controller, source, target). They are listed in
  * {@value #RESOURCE}, made from the JVM's class-loading log of the two brokers of a fresh 1 GB move and the move
  * back (see that file's head). A fresh broker loaded about 190 named classes during its first move, on the two
- * cores the move itself needs; loaded beforehand, the first move of a fresh pair of brokers took about 0.1 s less
- * (docs/benchmarks.md section 10).
+ * cores the move itself needs; loaded beforehand, the first move of a fresh pair of brokers took 0.26-0.51 s less
+ * (median 1.21 against 1.52 s over four rotated rounds of 1 GB; docs/benchmarks.md section 10).
  *
  * <p>Every class is loaded and linked (verified); Sluice's top-level classes are also initialized (their static
  * initializers run here). Nested classes and other libraries' classes are not: initializing a class here while a
