@@ -284,6 +284,10 @@ public final class MessageReader extends FieldReader implements AutoCloseable {
             if (!lastRead) {
                 return false;
             }
+            if (v < 0) {
+                // a ten-byte varint decodes to a negative long
+                throw new MalformedInputException(registry.name(f.typeId) + ": schema version " + v + " is negative");
+            }
             int max = registry.maxVersion(f.typeId);
             if (v > max) {
                 throw new UnsupportedVersionException(

@@ -171,6 +171,31 @@ class BadInputTest {
     }
 
     @Test
+    void shouldRejectANegativeSchemaVersionNamingIt() {
+        byte[] negativeVersion = {
+            (byte) (ClusterMessages.MOVE_CHUNK_ACK + 1),
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            (byte) 0xFF,
+            1,
+            0
+        };
+        for (int chunk : new int[] {1, 3, 64}) {
+            Object o = outcome(negativeVersion, chunk);
+            assertTrue(
+                    o instanceof MalformedInputException
+                            && ((Exception) o).getMessage().contains("schema version -1 is negative"),
+                    "got " + o);
+        }
+    }
+
+    @Test
     void shouldRejectOverlongVarintAndBadBoolean() {
         byte[] overlong = {
             (byte) (ClusterMessages.MOVE_CHUNK_ACK + 1),
