@@ -134,7 +134,17 @@ final class StatePublisher implements AutoCloseable {
         if (w == null) {
             throw new ControllerFencedException(-1, -1, what + " after resignation");
         }
+        long started = System.nanoTime();
         List<CuratorTransactionResult> r = w.commit(what, ops, bytes);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug(
+                    "controller {}: {} ({} operations, {} bytes) committed in {} us",
+                    brokerId,
+                    what,
+                    ops.size(),
+                    bytes,
+                    (System.nanoTime() - started) / 1000);
+        }
         stats.transactions.incrementAndGet();
         stats.operations.addAndGet(ops.size());
         stats.bytesWritten.addAndGet(bytes);

@@ -51,6 +51,10 @@ public final class ClusterStateFollower implements AutoCloseable {
     private volatile ClusterState current = ClusterState.EMPTY;
     private volatile ClusterStateException lastError;
     private volatile boolean closed;
+    /** The last refresh's wait for the head and the delta list, and for the deltas (for the debug log). */
+    private long lastListNanos;
+
+    private long lastDeltaReadNanos;
 
     /**
      * @param executor runs the reads; {@code null} gives the follower its own thread. A shared executor lets many
@@ -118,6 +122,7 @@ public final class ClusterStateFollower implements AutoCloseable {
 
     private void onWatch(WatchedEvent event) {
         if (event.getType() != Watcher.Event.EventType.None) {
+            LOG.debug("follower {}: {} {}", name, event.getType(), event.getPath());
             schedule();
         }
     }
@@ -147,6 +152,9 @@ public final class ClusterStateFollower implements AutoCloseable {
                 return;
             }
             ClusterState before = current;
+            long started = System.nanoTime();
+            lastListNanos = 0;
+            lastDeltaReadNanos = 0;
             try {
                 refresh();
             } catch (ClusterStateException e) {
@@ -159,12 +167,24 @@ public final class ClusterStateFollower implements AutoCloseable {
                         e.toString());
             }
             if (current != before) {
+                long read = System.nanoTime();
                 for (Consumer<ClusterState> l : listeners) {
                     try {
                         l.accept(current);
                     } catch (RuntimeException e) {
                         LOG.warn("follower {}: state listener failed", name, e);
                     }
+                }
+                if (LOG.isDebugEnabled()) {
+                    LOG.debug(
+                            "follower {}: seq {} -> {} in {} us (head and list {} us, deltas {} us), listeners {} us",
+                            name,
+                            before.appliedSeq(),
+                            current.appliedSeq(),
+                            (read - started) / 1000,
+                            lastListNanos / 1000,
+                            lastDeltaReadNanos / 1000,
+                            (System.nanoTime() - read) / 1000);
                 }
             }
         }
@@ -177,7 +197,9 @@ public final class ClusterStateFollower implements AutoCloseable {
      * them does not continue the chain (a marker whose change only the snapshot carries, a gap).
      */
     private void refresh() throws Exception {
+        long started = System.nanoTime();
         StateReader.HeadAndDeltas read = reader.readHeadAndDeltas(watcher);
+        lastListNanos = System.nanoTime() - started;
         SnapshotManifest head = read.head();
         long[] deltas = read.deltas();
         ClusterState state = current;
@@ -199,7 +221,9 @@ public final class ClusterStateFollower implements AutoCloseable {
             if (seq <= state.appliedSeq()) {
                 continue;
             }
+            long reading = System.nanoTime();
             DeltaRecord delta = reads.read(i);
+            lastDeltaReadNanos += System.nanoTime() - reading;
             boolean continuesChain = delta != null && !delta.inSnapshot && delta.prevSeq == state.appliedSeq();
             if (!continuesChain && !snapshotRead && head != null && head.lastDeltaSeq() >= seq) {
                 // The deltas stop leading to the head here; the snapshot covers this change.
