@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A broker's copy of the cluster state. It watches the head manifest and the delta log and, on every change, reads
- * only what is new: the head and the delta list (asked together), the deltas after the local position (asked together,
+ * only what is new: the head and the delta list (asked together, with the delta after the local position read
+ * ahead, so that one new delta costs one wait for ZooKeeper), the deltas after the local position (asked together,
  * applied in order), and the head snapshot only where the deltas do not lead to it (at start, or after falling behind
  * a fold whose deltas were pruned). Changes from an older controller epoch are rejected ({@link StaleEpochException});
  * unreadable parts or deltas raise a typed {@link CorruptStateException} that is kept in {@link #lastError()} while
@@ -113,6 +114,13 @@ public final class ClusterStateFollower implements AutoCloseable {
         return rejected.get();
     }
 
+    /** Deltas that came with the head and the delta list (read ahead) instead of by a read of their own. */
+    public long deltasReadAhead() {
+        synchronized (refreshLock) {
+            return reader.deltasReadAhead();
+        }
+    }
+
     /** Znode bytes read so far. */
     public long bytesRead() {
         synchronized (refreshLock) {
@@ -198,7 +206,8 @@ public final class ClusterStateFollower implements AutoCloseable {
      */
     private void refresh() throws Exception {
         long started = System.nanoTime();
-        StateReader.HeadAndDeltas read = reader.readHeadAndDeltas(watcher);
+        long appliedSeq = current.appliedSeq();
+        StateReader.HeadAndDeltas read = reader.readHeadAndDeltas(watcher, appliedSeq < 0 ? -1 : appliedSeq + 1);
         lastListNanos = System.nanoTime() - started;
         SnapshotManifest head = read.head();
         long[] deltas = read.deltas();

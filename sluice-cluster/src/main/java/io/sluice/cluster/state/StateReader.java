@@ -52,6 +52,11 @@ public final class StateReader implements AutoCloseable {
     private final long answerTimeoutMs;
 
     private long bytesRead;
+    /** The delta read ahead by the last {@link #readHeadAndDeltas(CuratorWatcher, long)} (-1, null: none). */
+    private long readAheadSeq = -1;
+
+    private byte[] readAhead;
+    private long deltasReadAhead;
 
     public StateReader(CuratorFramework client, ClusterConfig config) {
         this.client = client;
@@ -81,7 +86,20 @@ public final class StateReader implements AutoCloseable {
      * the watch for the znode's creation.
      */
     public HeadAndDeltas readHeadAndDeltas(CuratorWatcher watcher) throws Exception {
+        return readHeadAndDeltas(watcher, -1);
+    }
+
+    /**
+     * {@link #readHeadAndDeltas(CuratorWatcher)} that also asks, in the same round, for delta {@code likelyNext}
+     * (without a watch): a follower at seq {@code n} asks for {@code n + 1}, the next delta's seq unless a snapshot was
+     * written or deltas were pruned in between. When the list holds that delta, the next {@link DeltaReads} of this
+     * reader answers it from this read instead of asking ZooKeeper again, so a follower one delta behind waits for
+     * ZooKeeper once instead of twice. A negative {@code likelyNext} asks for nothing more.
+     */
+    public HeadAndDeltas readHeadAndDeltas(CuratorWatcher watcher, long likelyNext) throws Exception {
         Objects.requireNonNull(watcher, "watcher");
+        readAheadSeq = -1;
+        readAhead = null;
         CompletableFuture<CuratorEvent> head = new CompletableFuture<>();
         CompletableFuture<CuratorEvent> children = new CompletableFuture<>();
         client.getData()
@@ -92,11 +110,27 @@ public final class StateReader implements AutoCloseable {
                 .usingWatcher(watcher)
                 .inBackground((c, event) -> children.complete(event))
                 .forPath(ZkPaths.STATE);
+        CompletableFuture<CuratorEvent> next = null;
+        if (likelyNext >= 0) {
+            CompletableFuture<CuratorEvent> read = new CompletableFuture<>();
+            client.getData().inBackground((c, event) -> read.complete(event)).forPath(deltaPath(likelyNext));
+            next = read;
+        }
         CuratorEvent headRead = answer(head, ZkPaths.STATE_HEAD);
         CuratorEvent listRead = answer(children, ZkPaths.STATE);
+        CuratorEvent nextRead = next == null ? null : answer(next, deltaPath(likelyNext));
+        if (nextRead != null) {
+            readAheadSeq = likelyNext;
+            readAhead = nextRead.getData();
+        }
         SnapshotManifest manifest = headRead == null ? readHead(watcher) : decodeHead(headRead.getData());
         long[] deltas = listRead == null ? listDeltas(watcher) : deltaSeqs(listRead.getChildren());
         return new HeadAndDeltas(manifest, deltas);
+    }
+
+    /** Deltas a {@link DeltaReads} took from the read ahead of {@link #readHeadAndDeltas(CuratorWatcher, long)}. */
+    public long deltasReadAhead() {
+        return deltasReadAhead;
     }
 
     private SnapshotManifest decodeHead(byte[] bytes) {
@@ -254,6 +288,13 @@ public final class StateReader implements AutoCloseable {
         /** Delta {@code seqs[index]}, or null when it is gone (folded into a snapshot and deleted). */
         public DeltaRecord read(int index) throws Exception {
             Objects.checkIndex(index, seqs.length);
+            if (seqs[index] == readAheadSeq) {
+                byte[] bytes = readAhead;
+                readAheadSeq = -1;
+                readAhead = null;
+                deltasReadAhead++;
+                return decodeDelta(seqs[index], bytes);
+            }
             if (index < windowFrom || index >= windowFrom + window.length) {
                 int count = Math.min(READ_TOGETHER, seqs.length - index);
                 String[] paths = new String[count];

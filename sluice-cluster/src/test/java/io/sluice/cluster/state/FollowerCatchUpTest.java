@@ -74,6 +74,16 @@ class FollowerCatchUpTest {
                 assertEquals(1, f.snapshotsLoaded(), "no snapshot read for two changes");
                 assertEquals(deltasBefore + 2, f.deltasApplied());
 
+                // One change at a time: the follower gets each delta with the list, one wait for ZooKeeper.
+                long readAheadBefore = f.deltasReadAhead();
+                for (String topic : List.of("t5", "t6")) {
+                    controller.createTopic(topic, 1, 1, Map.of()).get(60, TimeUnit.SECONDS);
+                    f.schedule();
+                    held.runAll();
+                    assertEquals(controller.state().appliedSeq(), f.current().appliedSeq(), "caught up to " + topic);
+                }
+                assertTrue(f.deltasReadAhead() > readAheadBefore, "read ahead: " + f.deltasReadAhead());
+
                 // Two more folds: the deltas after the follower's position are pruned, so only the snapshot leads on.
                 controller.createTopic("t3", 1, 1, Map.of()).get(60, TimeUnit.SECONDS);
                 controller.writeSnapshotNow().get(60, TimeUnit.SECONDS);

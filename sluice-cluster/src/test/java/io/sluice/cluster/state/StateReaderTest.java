@@ -14,6 +14,7 @@ import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.SnapshotManifest;
 import io.sluice.cluster.zk.ZkPaths;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link StateReader}'s reads asked together against a real ZooKeeper: the head and the delta list read together
  * equal the two read apart and leave a watch on each; with no state written yet they leave the watch for its
- * creation; deltas read in windows equal deltas read one by one, in any order of asking and past a window's end, a
+ * creation; the delta after a follower's position comes with the list and is not asked again; deltas read in
+ * windows equal deltas read one by one, in any order of asking and past a window's end, a
  * deleted one reading as gone; a snapshot whose manifest declares parts that do not exist is refused by name.
  */
 class StateReaderTest {
@@ -93,6 +95,40 @@ class StateReaderTest {
                             && ZkPaths.STATE_HEAD.equals(event.getPath());
                 }
                 assertTrue(reader.readHead(null).snapshotId() > before.snapshotId());
+            }
+        }
+    }
+
+    @Test
+    void shouldAnswerTheNextDeltaFromTheReadAheadAndAskForAnyOtherAsBefore() throws Exception {
+        try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
+            ClusterController controller = controller(cluster);
+            controller.createTopic("t0", 1, 1, Map.of()).get(60, TimeUnit.SECONDS);
+            try (StateReader reader = new StateReader(cluster.client(), cluster.config);
+                    StateReader oneByOne = new StateReader(cluster.client(), cluster.config)) {
+                Events events = new Events();
+                long[] before =
+                        reader.readHeadAndDeltas(events, Long.MAX_VALUE / 2).deltas();
+                long last = before[before.length - 1];
+                assertEquals(0, reader.deltasReadAhead(), "no delta has that seq");
+
+                controller.createTopic("t1", 1, 1, Map.of()).get(60, TimeUnit.SECONDS);
+                StateReader.HeadAndDeltas after = reader.readHeadAndDeltas(events, last + 1);
+                long[] seqs = after.deltas();
+                int first = Arrays.binarySearch(seqs, last + 1);
+                assertTrue(
+                        first >= 0, "the next delta takes the next seq: " + Arrays.toString(seqs) + " after " + last);
+                StateReader.DeltaReads reads = reader.deltaReads(seqs);
+                for (int i = first; i < seqs.length; i++) {
+                    DeltaRecord read = reads.read(i);
+                    DeltaRecord alone = oneByOne.readDelta(seqs[i]);
+                    assertEquals(alone.prevSeq, read.prevSeq, "delta " + seqs[i]);
+                    assertEquals(alone.controllerEpoch, read.controllerEpoch, "delta " + seqs[i]);
+                }
+                assertEquals(1, reader.deltasReadAhead(), "the first new delta came with the list");
+                DeltaRecord again = reader.deltaReads(seqs).read(first);
+                assertEquals(oneByOne.readDelta(last + 1).prevSeq, again.prevSeq, "asked of ZooKeeper once used");
+                assertEquals(1, reader.deltasReadAhead());
             }
         }
     }
