@@ -13,6 +13,7 @@ import io.sluice.codec.sample.ClusterFixtures;
 import io.sluice.codec.sample.ClusterMessages;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -170,55 +171,38 @@ class BadInputTest {
         }
     }
 
-    @Test
-    void shouldRejectANegativeSchemaVersionNamingIt() {
-        byte[] negativeVersion = {
-            (byte) (ClusterMessages.MOVE_CHUNK_ACK + 1),
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            1,
-            0
-        };
+    /** {@code prefix}, then {@code continued} varint bytes with the continuation bit set (0xFF), then {@code suffix}. */
+    private static byte[] withContinuedVarint(byte[] prefix, int continued, byte... suffix) {
+        byte[] bytes = new byte[prefix.length + continued + suffix.length];
+        System.arraycopy(prefix, 0, bytes, 0, prefix.length);
+        Arrays.fill(bytes, prefix.length, prefix.length + continued, (byte) 0xFF);
+        System.arraycopy(suffix, 0, bytes, prefix.length + continued, suffix.length);
+        return bytes;
+    }
+
+    /** Feeds {@code bytes} in chunks of 1, 3 and 64 bytes; each must end in a typed error saying {@code what}. */
+    private static void assertMalformed(byte[] bytes, String what) {
         for (int chunk : new int[] {1, 3, 64}) {
-            Object o = outcome(negativeVersion, chunk);
+            Object o = outcome(bytes, chunk);
             assertTrue(
                     o instanceof MalformedInputException
-                            && ((Exception) o).getMessage().contains("schema version -1 is negative"),
+                            && ((Exception) o).getMessage().contains(what),
                     "got " + o);
         }
     }
 
     @Test
+    void shouldRejectANegativeSchemaVersionNamingIt() {
+        // type id, then a ten-byte varint version whose top bit is set (-1), then a field
+        byte[] type = {(byte) (ClusterMessages.MOVE_CHUNK_ACK + 1)};
+        assertMalformed(withContinuedVarint(type, 9, (byte) 1, (byte) 0), "schema version -1 is negative");
+    }
+
+    @Test
     void shouldRejectOverlongVarintAndBadBoolean() {
-        byte[] overlong = {
-            (byte) (ClusterMessages.MOVE_CHUNK_ACK + 1),
-            0,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            (byte) 0xFF,
-            1
-        };
-        for (int chunk : new int[] {1, 3, 64}) {
-            Object o = outcome(overlong, chunk);
-            assertTrue(
-                    o instanceof MalformedInputException
-                            && ((Exception) o).getMessage().contains("varint"),
-                    "got " + o);
-        }
+        // type id and version 0, then a varint of eleven bytes
+        byte[] header = {(byte) (ClusterMessages.MOVE_CHUNK_ACK + 1), 0};
+        assertMalformed(withContinuedVarint(header, 10, (byte) 1), "varint");
         byte[] badBoolean;
         try (MessageWriter w = new MessageWriter()) {
             badBoolean = Chunks.write(w, ClusterFixtures.everyType().get(7), 256, false);
