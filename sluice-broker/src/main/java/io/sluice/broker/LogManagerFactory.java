@@ -24,7 +24,8 @@ final class LogManagerFactory {
                 config.log().flushOffsetCheckpointIntervalMs(),
                 config.log().flushOffsetCheckpointIntervalMs(),
                 config.log().retentionCheckIntervalMs(),
-                Math.min(config.log().flushSchedulerIntervalMs(), LogManagerConfig.DEFAULT_FLUSH_CHECK_INTERVAL_MS));
+                Math.min(config.log().flushSchedulerIntervalMs(), LogManagerConfig.DEFAULT_FLUSH_CHECK_INTERVAL_MS),
+                config.moveBatchHeaderMemoryBytes());
         return new LogManager(
                 config.logDirs(),
                 defaults,

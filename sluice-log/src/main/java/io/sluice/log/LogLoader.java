@@ -6,6 +6,7 @@ import io.sluice.log.checkpoint.CorruptCheckpointException;
 import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.CorruptSnapshotException;
 import io.sluice.log.producer.ProducerStateManager;
+import io.sluice.log.segment.BatchHeaderTables;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentFileNames;
@@ -34,13 +35,20 @@ final class LogLoader {
     private final String name;
     private final LogConfig config;
     private final RecoveryReport report;
+    private final BatchHeaderTables batchHeaders;
     private final BatchScanner scanner = new BatchScanner();
 
     LogLoader(Path dir, LogConfig config, RecoveryReport report) {
+        this(dir, config, report, BatchHeaderTables.none());
+    }
+
+    /** @param batchHeaders where the first segment of a new log keeps its batch headers */
+    LogLoader(Path dir, LogConfig config, RecoveryReport report, BatchHeaderTables batchHeaders) {
         this.dir = dir;
         this.name = dir.getFileName().toString();
         this.config = config;
         this.report = report;
+        this.batchHeaders = batchHeaders;
     }
 
     Loaded load(long recoveryPointHint, long logStartOffsetHint, long nowMs) throws IOException {
@@ -93,7 +101,7 @@ final class LogLoader {
         }
         if (segments.isEmpty()) {
             segments.add(LogSegment.create(
-                    dir, logStartOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
+                    dir, logStartOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs, batchHeaders));
             AtomicFile.fsyncDirectory(dir);
         }
         long logEndOffset = segments.get(segments.size() - 1).nextOffset();

@@ -4,6 +4,7 @@ import io.sluice.log.checkpoint.AtomicFile;
 import io.sluice.log.clean.CleanerCheckpoints;
 import io.sluice.log.clean.CleanerConfig;
 import io.sluice.log.clean.LogCleaner;
+import io.sluice.log.segment.BatchHeaderTables;
 import io.sluice.log.segment.CleanFaults;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -53,6 +54,9 @@ public final class LogManager implements AutoCloseable {
     private final RecoveryReport report = new RecoveryReport();
     private final Object lifecycle = new Object();
     private final CleanerConfig cleanerConfig;
+    /** The batch header tables of every log's new segments, one budget for the broker. */
+    private final BatchHeaderTables batchHeaders;
+
     private volatile ToLongFunction<TopicPartitionKey> stableOffsets = key -> Long.MAX_VALUE;
     private volatile LogCleaner cleaner;
     private boolean loaded;
@@ -96,6 +100,7 @@ public final class LogManager implements AutoCloseable {
         Objects.requireNonNull(defaults, "defaults");
         this.topicConfigs = topicConfigs == null ? topic -> defaults : topicConfigs;
         this.managerConfig = Objects.requireNonNull(managerConfig, "managerConfig");
+        this.batchHeaders = new BatchHeaderTables(managerConfig.batchHeaderTableBytes());
         this.clock = Objects.requireNonNull(clock, "clock");
         this.tasks = new LogManagerTasks(scheduler);
     }
@@ -191,7 +196,8 @@ public final class LogManager implements AutoCloseable {
                     report,
                     recoveryPoints.getOrDefault(key, 0L),
                     startOffsets.getOrDefault(key, 0L),
-                    clock);
+                    clock,
+                    batchHeaders);
             logs.put(key, log);
             logDirOf.put(key, logDir);
             watchTruncation(key, log, logDir);
@@ -255,7 +261,8 @@ public final class LogManager implements AutoCloseable {
                     report,
                     0L,
                     0L,
-                    clock);
+                    clock,
+                    batchHeaders);
             logs.put(key, log);
             logDirOf.put(key, logDir);
             watchTruncation(key, log, logDir);

@@ -5,6 +5,7 @@ import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.ActiveProducer;
 import io.sluice.log.producer.ProducerStateManager;
+import io.sluice.log.segment.BatchHeaderTables;
 import io.sluice.log.segment.CleanFaults;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.ship.ShippableLog;
@@ -79,14 +80,30 @@ public final class PartitionLog implements AutoCloseable {
             long logStartOffset,
             LongSupplier clock)
             throws IOException {
-        LogLoader loader = new LogLoader(partitionDir, config, report);
+        return open(partitionDir, config, report, recoveryPoint, logStartOffset, clock, BatchHeaderTables.none());
+    }
+
+    /**
+     * {@link #open(Path, LogConfig, RecoveryReport, long, long, LongSupplier)} whose new segments keep their batch
+     * headers within {@code batchHeaders}' budget, for move sources.
+     */
+    public static PartitionLog open(
+            Path partitionDir,
+            LogConfig config,
+            RecoveryReport report,
+            long recoveryPoint,
+            long logStartOffset,
+            LongSupplier clock,
+            BatchHeaderTables batchHeaders)
+            throws IOException {
+        LogLoader loader = new LogLoader(partitionDir, config, report, batchHeaders);
         LogLoader.Loaded loaded = loader.load(recoveryPoint, logStartOffset, clock.getAsLong());
         ProducerStateManager producerState =
                 new ProducerStateManager(partitionDir.getFileName().toString());
         loader.loadProducerState(producerState, loaded.segments(), loaded.logStartOffset(), loaded.logEndOffset());
         LeaderEpochCache epochs = loader.loadEpochs(loaded.segments(), loaded.logStartOffset(), loaded.logEndOffset());
-        PartitionLog log =
-                new PartitionLog(new PartitionLogState(partitionDir, config, clock, loaded, producerState, epochs));
+        PartitionLog log = new PartitionLog(
+                new PartitionLogState(partitionDir, config, clock, loaded, producerState, epochs, batchHeaders));
         LOG.info(
                 "opened {}: log start offset {}, log end offset {}, {} segments, {} producers",
                 log.state.name,

@@ -3,6 +3,7 @@ package io.sluice.log;
 import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.ProducerSnapshotFiles;
 import io.sluice.log.producer.ProducerStateManager;
+import io.sluice.log.segment.BatchHeaderTables;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.ship.SegmentPins;
 import java.io.IOException;
@@ -31,6 +32,9 @@ final class PartitionLogState {
 
     final ProducerStateManager producerState;
     final LeaderEpochCache epochCache;
+    /** Where new segments keep their batch headers. */
+    final BatchHeaderTables batchHeaders;
+
     final AtomicLong recoveryPoint;
     final SegmentDeletionQueue deletions = new SegmentDeletionQueue();
     final SegmentPins pins = new SegmentPins();
@@ -50,7 +54,9 @@ final class PartitionLogState {
             LongSupplier clock,
             LogLoader.Loaded loaded,
             ProducerStateManager producerState,
-            LeaderEpochCache epochCache) {
+            LeaderEpochCache epochCache,
+            BatchHeaderTables batchHeaders) {
+        this.batchHeaders = batchHeaders;
         this.dir = dir;
         this.name = dir.getFileName().toString();
         this.config = config;
@@ -71,7 +77,8 @@ final class PartitionLogState {
 
     /** A new empty segment file pair at {@code baseOffset} with the log's index settings; not yet in the chain. */
     LogSegment createSegment(long baseOffset, long nowMs) throws IOException {
-        return LogSegment.create(dir, baseOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs);
+        return LogSegment.create(
+                dir, baseOffset, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs, batchHeaders);
     }
 
     /** Renames a segment removed from the chain for deletion; its files go once log.segment.delete.delay.ms passed. */

@@ -177,6 +177,11 @@ public final class BrokerConfig {
         return longValue(CONNECTIONS_MAX_IDLE_MS);
     }
 
+    /** sluice.move.batch.header.memory.bytes: heap for the batch header tables of new segments. */
+    public long moveBatchHeaderMemoryBytes() {
+        return longValue(MOVE_BATCH_HEADER_MEMORY_BYTES);
+    }
+
     public int numNetworkThreads() {
         return integer(NUM_NETWORK_THREADS);
     }

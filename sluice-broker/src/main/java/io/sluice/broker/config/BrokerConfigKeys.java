@@ -115,6 +115,7 @@ public final class BrokerConfigKeys {
     public static final String MOVE_CHUNKS_IN_FLIGHT = "sluice.move.chunks.in.flight";
     public static final String MOVE_MAX_CONCURRENT_PER_BROKER = "sluice.move.max.concurrent.per.broker";
     public static final String MOVE_PIN_TIMEOUT_MS = "sluice.move.pin.timeout.ms";
+    public static final String MOVE_BATCH_HEADER_MEMORY_BYTES = "sluice.move.batch.header.memory.bytes";
     public static final String MOVE_RETRY_BACKOFF_MS = "sluice.move.retry.backoff.ms";
     public static final String MOVE_MAX_IDLE_ROUNDS = "sluice.move.max.idle.rounds";
     public static final String MOVE_FREE_SPACE_MARGIN_BYTES = "sluice.move.free.space.margin.bytes";

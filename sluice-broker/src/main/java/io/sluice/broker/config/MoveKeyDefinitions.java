@@ -61,6 +61,12 @@ final class MoveKeyDefinitions {
                 "Partition moves a broker serves as source, and runs as target, at once; each streams at disk speed.",
                 atLeast(1));
         catalogue.define(
+                MOVE_BATCH_HEADER_MEMORY_BYTES,
+                LONG,
+                "33554432",
+                "Heap for the checksums of the batch headers appended to new segments, 12 bytes per batch, the oldest segments' let go first when full: a move's source vouches for each chunk from them instead of reading every header back from the page cache, where a producer's writes leave the pages costly to map. 0 keeps none; the source then reads the headers.",
+                atLeast(0));
+        catalogue.define(
                 MOVE_PIN_TIMEOUT_MS,
                 LONG,
                 "60000",

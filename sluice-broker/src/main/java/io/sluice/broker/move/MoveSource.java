@@ -8,6 +8,7 @@ import static io.sluice.broker.move.MoveFrameDescriptor.inRequestBody;
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.codec.message.Message;
 import io.sluice.log.epoch.EpochEntry;
+import io.sluice.log.segment.BatchHeaderTable;
 import io.sluice.log.ship.ClosedSegment;
 import io.sluice.log.ship.SegmentRangeChecksum;
 import io.sluice.log.ship.ShippableLog;
@@ -241,12 +242,14 @@ public final class MoveSource implements AutoCloseable {
         }
         session.attach(connection, clockMs);
         FileChannel file = null;
+        BatchHeaderTable headers = null;
         long size = 0;
         boolean segmentFile = request.fileKind == MoveMessages.FILE_SEGMENT;
         if (segmentFile) {
             for (ClosedSegment segment : session.view.segments()) {
                 if (segment.baseOffset() == request.fileOffset) {
                     file = segment.channel();
+                    headers = segment.batchHeaders();
                     size = segment.sizeInBytes();
                     session.view.releaseBelow(segment.baseOffset());
                 }
@@ -269,7 +272,7 @@ public final class MoveSource implements AutoCloseable {
         try {
             synchronized (session.checksum) {
                 header.crc32c = segmentFile
-                        ? session.checksum.of(file, request.position, length, size)
+                        ? session.checksum.of(file, request.position, length, size, headers)
                         : session.checksum.ofBytes(file, request.position, length);
             }
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.sluice.log.segment;
 
+import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
 import static io.sluice.record.batch.RecordBatchDescriptor.NO_TIMESTAMP;
 
 import io.sluice.log.index.OffsetIndex;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
 
 /**
  * One segment: a {@code .log} file of whole v2 batches with its sparse offset and time indexes.
@@ -40,6 +42,10 @@ public final class LogSegment {
     private int bytesSinceLastIndexEntry;
     private volatile boolean renamedForDeletion;
     private volatile boolean inactive;
+    /** The headers appended in this process, for senders; null when none are kept (or the budget dropped them). */
+    private volatile BatchHeaderTable batchHeaders;
+    /** The header checksums' scratch; appending thread only. */
+    private CRC32C headerCrc;
 
     private LogSegment(
             Path dir,
@@ -63,6 +69,23 @@ public final class LogSegment {
     public static LogSegment create(
             Path dir, long baseOffset, int indexIntervalBytes, int maxIndexSizeBytes, long nowMs) throws IOException {
         return createFiles(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, nowMs, "");
+    }
+
+    /**
+     * {@link #create} keeping a {@link BatchHeaderTable} of the batches appended from now on, within {@code tables}'
+     * budget.
+     */
+    public static LogSegment create(
+            Path dir,
+            long baseOffset,
+            int indexIntervalBytes,
+            int maxIndexSizeBytes,
+            long nowMs,
+            BatchHeaderTables tables)
+            throws IOException {
+        LogSegment segment = create(dir, baseOffset, indexIntervalBytes, maxIndexSizeBytes, nowMs);
+        segment.batchHeaders = tables.create();
+        return segment;
     }
 
     /**
@@ -201,14 +224,49 @@ public final class LogSegment {
             at += channel.write(source, at);
         }
         long last = nextOffset - 1;
+        BatchHeaderTable headers = batchHeaders;
+        ByteBuffer header = headers == null ? null : batches.duplicate();
         for (int p = start; p < end; ) {
             view.wrap(batches, p);
             indexBatch(view, filePosition + (p - start));
             last = view.lastOffset();
+            if (headers != null) {
+                headers = keepHeader(headers, header, p, view, filePosition + (p - start));
+            }
             p += view.sizeInBytes();
         }
         nextOffset = last + 1;
         size = filePosition + (end - start);
+    }
+
+    /** Adds the batch at {@code p} of {@code bytes} to {@code headers}; null when the budget dropped the table. */
+    private BatchHeaderTable keepHeader(
+            BatchHeaderTable headers, ByteBuffer bytes, int p, RecordBatchView view, int filePosition) {
+        if (headers.dropped()) {
+            batchHeaders = null;
+            return null;
+        }
+        if (headerCrc == null) {
+            headerCrc = new CRC32C();
+        }
+        headerCrc.reset();
+        headerCrc.update(bytes.clear().limit(p + ATTRIBUTES_OFFSET).position(p));
+        headers.add(filePosition, (int) headerCrc.getValue(), view.storedCrc(), filePosition + view.sizeInBytes());
+        return headers;
+    }
+
+    /** The headers of the batches appended in this process, or null when none are kept. Any thread. */
+    public BatchHeaderTable batchHeaders() {
+        BatchHeaderTable headers = batchHeaders;
+        return headers == null || headers.dropped() ? null : headers;
+    }
+
+    private void releaseBatchHeaders() {
+        BatchHeaderTable headers = batchHeaders;
+        batchHeaders = null;
+        if (headers != null) {
+            headers.release();
+        }
     }
 
     /**
@@ -251,6 +309,7 @@ public final class LogSegment {
         long newNext = batch == null ? offset : batch.baseOffset();
         int removed = size - (int) position;
         inactive = false;
+        releaseBatchHeaders();
         offsetIndex.truncateToOffset(newNext);
         timeIndex.truncateToOffset(newNext);
         channel.truncate(position);
@@ -303,6 +362,7 @@ public final class LogSegment {
     /** Renames the files to {@code *.deleted}; the channel stays open so in-flight reads finish. */
     public synchronized void renameForDeletion() throws IOException {
         renamedForDeletion = true;
+        releaseBatchHeaders();
         Path deletedLog = SegmentFileNames.withSuffix(logFile, SegmentFileNames.DELETED_SUFFIX);
         Files.move(logFile, deletedLog, StandardCopyOption.REPLACE_EXISTING);
         logFile = deletedLog;
@@ -330,6 +390,7 @@ public final class LogSegment {
 
     /** Closes the channel and deletes the files under their current names. */
     public void closeAndDelete() throws IOException {
+        releaseBatchHeaders();
         channel.close();
         Files.deleteIfExists(logFile);
         Path index = offsetIndex == null ? SegmentFileNames.indexFile(dir, baseOffset) : offsetIndex.file();
@@ -340,6 +401,7 @@ public final class LogSegment {
     }
 
     public void close() throws IOException {
+        releaseBatchHeaders();
         channel.close();
     }
 

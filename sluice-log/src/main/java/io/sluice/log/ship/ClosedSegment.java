@@ -1,5 +1,6 @@
 package io.sluice.log.ship;
 
+import io.sluice.log.segment.BatchHeaderTable;
 import java.nio.channels.FileChannel;
 
 /**
@@ -10,5 +11,7 @@ import java.nio.channels.FileChannel;
  * @param lastOffset  the last offset of its last batch
  * @param sizeInBytes bytes of whole batches in the file; a closed segment does not grow
  * @param channel     the segment's channel, owned by the log (never closed by a shipper)
+ * @param batchHeaders its batch headers as appended in this process, or null when none were kept
  */
-public record ClosedSegment(long baseOffset, long lastOffset, int sizeInBytes, FileChannel channel) {}
+public record ClosedSegment(
+        long baseOffset, long lastOffset, int sizeInBytes, FileChannel channel, BatchHeaderTable batchHeaders) {}

@@ -3,6 +3,7 @@ package io.sluice.log.ship;
 import static io.sluice.record.batch.RecordBatchDescriptor.ATTRIBUTES_OFFSET;
 
 import io.sluice.log.batch.BatchFraming;
+import io.sluice.log.segment.BatchHeaderTable;
 import io.sluice.record.batch.Crc32cCombine;
 import io.sluice.record.batch.RecordBatchView;
 import java.io.IOException;
@@ -124,6 +125,47 @@ public final class SegmentRangeChecksum {
             walkBoundary = batchEnd;
         }
         return true;
+    }
+
+    /**
+     * {@link #of(FileChannel, long, int, long)} from the segment's batch headers as they were appended, where
+     * {@code headers} (null: none kept) covers the segment's {@code limit} bytes: a whole batch inside the range is
+     * combined from the two checksums the table holds for it, so only the bytes of the two batches the range cuts are
+     * read (from the mapping). Otherwise the headers are walked as {@link #of(FileChannel, long, int, long)} does.
+     */
+    public int of(FileChannel file, long position, int length, long limit, BatchHeaderTable headers)
+            throws IOException {
+        int count = headers == null ? 0 : headers.count();
+        if (count == 0 || headers.end() != limit || headers.position(0) != 0) {
+            return of(file, position, length, limit);
+        }
+        long end = position + length;
+        if (position < 0 || length < 0 || end > limit || limit > Integer.MAX_VALUE) {
+            throw new IOException(
+                    "range [" + position + ", " + end + ") is not inside the " + limit + " bytes of the segment");
+        }
+        map(file, limit);
+        lastEnd = -1; // a later walk starts from the file's start
+        int checksum;
+        try {
+            int at = (int) position;
+            int i = headers.firstAtOrAfter(at, count);
+            int wholeFrom = Math.min(i < count ? headers.position(i) : (int) end, (int) end);
+            checksum = crcOf(at, wholeFrom);
+            at = wholeFrom;
+            for (; i < count && headers.endOf(i, count) <= end; i++) {
+                int batchEnd = headers.endOf(i, count);
+                int throughHeader = Crc32cCombine.shift(checksum, ATTRIBUTES_OFFSET) ^ headers.headerCrc(i);
+                checksum = Crc32cCombine.shift(throughHeader, batchEnd - at - ATTRIBUTES_OFFSET) ^ headers.storedCrc(i);
+                at = batchEnd;
+                batchesCombined++;
+            }
+            checksum = Crc32cCombine.combine(checksum, crcOf(at, (int) end), end - at);
+        } catch (InternalError e) { // the file was cut under its mapping (SIGBUS on a mapped page)
+            forgetMapping();
+            throw new IOException("segment file shrank below " + limit + " bytes while it was read", e);
+        }
+        return checksum;
     }
 
     /** CRC-32C of a range of a file that is not a segment (a producer snapshot): every byte is read. */

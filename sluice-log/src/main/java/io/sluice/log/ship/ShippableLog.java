@@ -78,7 +78,11 @@ public final class ShippableLog implements AutoCloseable {
             LogSegment segment = chain[i];
             if (segment.size() > 0 && segment.nextOffset() > logStartOffset) {
                 closed.add(new ClosedSegment(
-                        segment.baseOffset(), segment.nextOffset() - 1, segment.size(), segment.channel()));
+                        segment.baseOffset(),
+                        segment.nextOffset() - 1,
+                        segment.size(),
+                        segment.channel(),
+                        segment.batchHeaders()));
             }
         }
         List<EpochEntry> epochs = new ArrayList<>();
