@@ -1,6 +1,7 @@
 package io.sluice.log.segment;
 
-import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 
 /**
  * The memory budget of every {@link BatchHeaderTable} of one log manager's segments. Over budget, the oldest tables
@@ -13,7 +14,9 @@ import java.util.ArrayDeque;
  */
 public final class BatchHeaderTables {
     private final long budgetBytes;
-    private final ArrayDeque<BatchHeaderTable> oldestFirst = new ArrayDeque<>();
+    /** Live tables, oldest first; removal of any is O(1), as a broker closing thousands of segments needs. */
+    private final LinkedHashSet<BatchHeaderTable> oldestFirst = new LinkedHashSet<>();
+
     private long bytes;
     private long dropped;
 
@@ -36,7 +39,7 @@ public final class BatchHeaderTables {
             return null;
         }
         BatchHeaderTable table = new BatchHeaderTable(this);
-        oldestFirst.addLast(table);
+        oldestFirst.add(table);
         bytes += table.bytes();
         dropOverBudget();
         return table;
@@ -59,8 +62,10 @@ public final class BatchHeaderTables {
     }
 
     private void dropOverBudget() {
-        while (bytes > budgetBytes && !oldestFirst.isEmpty()) {
-            BatchHeaderTable oldest = oldestFirst.pollFirst();
+        Iterator<BatchHeaderTable> oldestOn = oldestFirst.iterator();
+        while (bytes > budgetBytes && oldestOn.hasNext()) {
+            BatchHeaderTable oldest = oldestOn.next();
+            oldestOn.remove();
             bytes -= oldest.bytes();
             oldest.drop();
             dropped++;

@@ -225,13 +225,12 @@ public final class LogSegment {
         }
         long last = nextOffset - 1;
         BatchHeaderTable headers = batchHeaders;
-        ByteBuffer header = headers == null ? null : batches.duplicate();
         for (int p = start; p < end; ) {
             view.wrap(batches, p);
             indexBatch(view, filePosition + (p - start));
             last = view.lastOffset();
             if (headers != null) {
-                headers = keepHeader(headers, header, p, view, filePosition + (p - start));
+                headers = keepHeader(headers, source, p, view, filePosition + (p - start));
             }
             p += view.sizeInBytes();
         }
@@ -239,7 +238,10 @@ public final class LogSegment {
         size = filePosition + (end - start);
     }
 
-    /** Adds the batch at {@code p} of {@code bytes} to {@code headers}; null when the budget dropped the table. */
+    /**
+     * Adds the batch at {@code p} of {@code bytes} (a view of the appended buffer whose position and limit this moves)
+     * to {@code headers}; null when the budget dropped the table.
+     */
     private BatchHeaderTable keepHeader(
             BatchHeaderTable headers, ByteBuffer bytes, int p, RecordBatchView view, int filePosition) {
         if (headers.dropped()) {
