@@ -128,8 +128,10 @@ class BatchHeaderTableTest {
         BatchHeaderTables tables = new BatchHeaderTables(1 << 20);
         LogSegment segment = segment(dir.resolve("a"), 3, tables);
         assertTrue(tables.bytes() > 0);
+        BatchHeaderTable pinned = segment.batchHeaders(); // as a move's source holds it
         segment.truncateTo(10, new BatchScanner());
         assertNull(segment.batchHeaders(), "truncation lets the table go");
+        assertEquals(-1, pinned.end(), "a holder of the table sees it no longer describes the segment");
         assertEquals(0, tables.bytes());
         segment.close();
 

@@ -42,8 +42,17 @@ public final class BatchHeaderTable {
         dropped = true;
     }
 
-    /** Gives the table's memory back to the budget: the segment was truncated, closed or deleted. */
+    /** Gives the table's memory back to the budget: the segment was closed or deleted. */
     void release() {
+        owner.release(this);
+    }
+
+    /**
+     * The segment was cut: the table no longer describes it ({@link #end()} becomes -1, so a sender holding it walks
+     * the headers instead) and its memory goes back to the budget.
+     */
+    void truncated() {
+        end = -1;
         owner.release(this);
     }
 
@@ -75,7 +84,7 @@ public final class BatchHeaderTable {
         return count;
     }
 
-    /** Where the last batch ends (the segment's size when the last batch was added). */
+    /** Where the last batch ends (the segment's size when the last batch was added); -1 once the segment was cut. */
     public int end() {
         return end;
     }

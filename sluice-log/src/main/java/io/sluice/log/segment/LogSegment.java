@@ -311,7 +311,11 @@ public final class LogSegment {
         long newNext = batch == null ? offset : batch.baseOffset();
         int removed = size - (int) position;
         inactive = false;
-        releaseBatchHeaders();
+        BatchHeaderTable headers = batchHeaders;
+        batchHeaders = null;
+        if (headers != null) {
+            headers.truncated();
+        }
         offsetIndex.truncateToOffset(newNext);
         timeIndex.truncateToOffset(newNext);
         channel.truncate(position);
