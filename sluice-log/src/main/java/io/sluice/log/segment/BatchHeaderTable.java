@@ -57,13 +57,14 @@ public final class BatchHeaderTable {
     }
 
     /**
-     * Adds the batch at {@code position} that ends at {@code batchEnd}; positions must follow one another without gaps
-     * (the previous batch's end). Appending thread only.
+     * Adds the batch at {@code position} that ends at {@code batchEnd}. Returns false, adding nothing, when the batch
+     * does not start where the last one ended (an append that failed after some of its batches were added, then
+     * written again): the caller lets the table go. Appending thread only.
      */
-    void add(int position, int headerCrc, int storedCrc, int batchEnd) {
+    boolean add(int position, int headerCrc, int storedCrc, int batchEnd) {
         int n = count;
-        if (n > 0 && position != end) {
-            throw new IllegalArgumentException("batch at " + position + " does not follow the one ending at " + end);
+        if (position != (n == 0 ? 0 : end)) {
+            return false;
         }
         if (INTS_PER_BATCH * (n + 1) > entries.length) {
             int[] bigger = Arrays.copyOf(entries, entries.length * 2);
@@ -77,6 +78,7 @@ public final class BatchHeaderTable {
         entries[at + 2] = storedCrc;
         end = batchEnd;
         count = n + 1;
+        return true;
     }
 
     /** Batches in the table; read it before the entries. */

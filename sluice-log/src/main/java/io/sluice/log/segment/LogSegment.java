@@ -253,7 +253,12 @@ public final class LogSegment {
         }
         headerCrc.reset();
         headerCrc.update(bytes.clear().limit(p + ATTRIBUTES_OFFSET).position(p));
-        headers.add(filePosition, (int) headerCrc.getValue(), view.storedCrc(), filePosition + view.sizeInBytes());
+        if (!headers.add(
+                filePosition, (int) headerCrc.getValue(), view.storedCrc(), filePosition + view.sizeInBytes())) {
+            batchHeaders = null;
+            headers.truncated();
+            return null;
+        }
         return headers;
     }
 
