@@ -10,14 +10,12 @@ import io.sluice.log.segment.BatchHeaderTables;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.ship.SegmentRangeChecksum;
-import io.sluice.record.batch.RecordBatchDescriptor;
 import io.sluice.record.batch.RecordBatchView;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import java.util.zip.CRC32C;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -29,22 +27,13 @@ import org.junit.jupiter.api.Test;
  * two batches the range cuts are read; truncation, closing and the budget let tables go, oldest first.
  */
 class BatchHeaderTableTest {
-    private static final int BATCHES = 40;
+    private static final int BATCHES = SegmentRangeChecksumTest.BATCHES;
 
-    /** A segment in a fresh directory holding {@code BATCHES} real batches of varied sizes, appended one by one. */
+    /** A segment in a fresh directory holding {@link SegmentRangeChecksumTest#segment}'s batches, appended at once. */
     private static LogSegment segment(Path dir, long seed, BatchHeaderTables tables) throws IOException {
         Files.createDirectories(dir);
         LogSegment segment = LogSegment.create(dir, 0, 4096, 1 << 20, 0L, tables);
-        Random random = new Random(seed);
-        RecordBatchView view = new RecordBatchView();
-        long offset = 0;
-        for (int i = 0; i < BATCHES; i++) {
-            int records = 1 + random.nextInt(5);
-            ByteBuffer b = TestBatches.batch(1_000L + i, records, 1 + random.nextInt(i % 2 == 0 ? 700 : 3000));
-            b.putLong(RecordBatchDescriptor.BASE_OFFSET_OFFSET, offset);
-            offset += records;
-            segment.append(b, view);
-        }
+        segment.append(SegmentRangeChecksumTest.segment(seed), new RecordBatchView());
         return segment;
     }
 
@@ -54,12 +43,6 @@ class BatchHeaderTableTest {
             segment.channel().read(bytes, bytes.position());
         }
         return bytes.flip();
-    }
-
-    private static int crcOf(ByteBuffer bytes, int from, int to) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes.duplicate().position(from).limit(to));
-        return (int) crc.getValue();
     }
 
     @Property(tries = 100)
@@ -80,7 +63,7 @@ class BatchHeaderTableTest {
             for (int n = 0; n < 30; n++) {
                 int from = random.nextInt(size);
                 int length = Math.min(size - from, random.nextInt(maxRange + 1));
-                int expected = crcOf(bytes, from, from + length);
+                int expected = SegmentRangeChecksumTest.crcOf(bytes, from, from + length);
                 assertEquals(
                         expected,
                         fromTable.of(segment.channel(), from, length, size, headers),
@@ -118,7 +101,9 @@ class BatchHeaderTableTest {
         BatchHeaderTable headers = segment.batchHeaders();
         int shorter = headers.position(BATCHES - 1); // a pin taken before the last batch
         SegmentRangeChecksum checksum = new SegmentRangeChecksum();
-        assertEquals(crcOf(bytes, 10, shorter), checksum.of(segment.channel(), 10, shorter - 10, shorter, headers));
+        assertEquals(
+                SegmentRangeChecksumTest.crcOf(bytes, 10, shorter),
+                checksum.of(segment.channel(), 10, shorter - 10, shorter, headers));
         segment.close();
     }
 

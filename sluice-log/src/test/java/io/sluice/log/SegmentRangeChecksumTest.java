@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Test;
  * CRC-32C of its bytes; whole batches come from their headers (few bytes read); damage is never vouched for.
  */
 class SegmentRangeChecksumTest {
-    private static final int BATCHES = 40;
+    static final int BATCHES = 40;
 
     /** {@code BATCHES} real batches of varied sizes, offsets rising. */
-    private static ByteBuffer segment(long seed) {
+    static ByteBuffer segment(long seed) {
         Random random = new Random(seed);
         ByteBuffer[] batches = new ByteBuffer[BATCHES];
         long offset = 0;
@@ -59,7 +59,7 @@ class SegmentRangeChecksumTest {
         return array;
     }
 
-    private static int crcOf(ByteBuffer bytes, int from, int to) {
+    static int crcOf(ByteBuffer bytes, int from, int to) {
         CRC32C crc = new CRC32C();
         crc.update(bytes.duplicate().position(from).limit(to));
         return (int) crc.getValue();
