@@ -64,11 +64,7 @@ public final class SegmentRangeChecksum {
      * @throws IOException also when the file is shorter than {@code limit} or the range passes it
      */
     public int of(FileChannel file, long position, int length, long limit) throws IOException {
-        long end = position + length;
-        if (position < 0 || length < 0 || end > limit || limit > Integer.MAX_VALUE) {
-            throw new IOException(
-                    "range [" + position + ", " + end + ") is not inside the " + limit + " bytes of the segment");
-        }
+        long end = checkedEnd(position, length, limit);
         boolean continues = file == mappedFile && limit == mappedLimit && position == lastEnd;
         ByteBuffer bytes = map(file, limit);
         if (!continues) {
@@ -136,14 +132,10 @@ public final class SegmentRangeChecksum {
     public int of(FileChannel file, long position, int length, long limit, BatchHeaderTable headers)
             throws IOException {
         int count = headers == null ? 0 : headers.count();
-        if (count == 0 || headers.end() != limit || headers.position(0) != 0) {
+        if (count == 0 || headers.end() != limit) {
             return of(file, position, length, limit);
         }
-        long end = position + length;
-        if (position < 0 || length < 0 || end > limit || limit > Integer.MAX_VALUE) {
-            throw new IOException(
-                    "range [" + position + ", " + end + ") is not inside the " + limit + " bytes of the segment");
-        }
+        long end = checkedEnd(position, length, limit);
         map(file, limit);
         lastEnd = -1; // a later walk starts from the file's start
         int checksum;
@@ -155,8 +147,7 @@ public final class SegmentRangeChecksum {
             at = wholeFrom;
             for (; i < count && headers.endOf(i, count) <= end; i++) {
                 int batchEnd = headers.endOf(i, count);
-                int throughHeader = Crc32cCombine.shift(checksum, ATTRIBUTES_OFFSET) ^ headers.headerCrc(i);
-                checksum = Crc32cCombine.shift(throughHeader, batchEnd - at - ATTRIBUTES_OFFSET) ^ headers.storedCrc(i);
+                checksum = overWholeBatch(checksum, headers.headerCrc(i), batchEnd - at, headers.storedCrc(i));
                 at = batchEnd;
                 batchesCombined++;
             }
@@ -230,8 +221,27 @@ public final class SegmentRangeChecksum {
     private int withWholeBatch(int checksum, int start) {
         crc.reset();
         crc.update(view.clear().position(start).limit(start + ATTRIBUTES_OFFSET));
-        int throughHeader = Crc32cCombine.shift(checksum, ATTRIBUTES_OFFSET) ^ (int) crc.getValue();
-        return Crc32cCombine.shift(throughHeader, header.sizeInBytes() - ATTRIBUTES_OFFSET) ^ header.storedCrc();
+        return overWholeBatch(checksum, (int) crc.getValue(), header.sizeInBytes(), header.storedCrc());
+    }
+
+    /**
+     * {@code checksum} continued over a whole batch of {@code size} bytes whose first
+     * {@link io.sluice.record.batch.RecordBatchDescriptor#ATTRIBUTES_OFFSET} bytes have CRC-32C {@code headerCrc} and
+     * whose rest has the CRC-32C it stores.
+     */
+    private static int overWholeBatch(int checksum, int headerCrc, int size, int storedCrc) {
+        int throughHeader = Crc32cCombine.shift(checksum, ATTRIBUTES_OFFSET) ^ headerCrc;
+        return Crc32cCombine.shift(throughHeader, size - ATTRIBUTES_OFFSET) ^ storedCrc;
+    }
+
+    /** The end of the range, which must lie inside the segment's first {@code limit} bytes (at most 2 GiB). */
+    private static long checkedEnd(long position, int length, long limit) throws IOException {
+        long end = position + length;
+        if (position < 0 || length < 0 || end > limit || limit > Integer.MAX_VALUE) {
+            throw new IOException(
+                    "range [" + position + ", " + end + ") is not inside the " + limit + " bytes of the segment");
+        }
+        return end;
     }
 
     private int crcOf(int from, int to) {
