@@ -56,7 +56,7 @@ final class LogShipping {
                 throw new IllegalStateException("cannot install shipped segments into " + state + ": it is not empty");
             }
             long nowMs = state.clock.getAsLong();
-            StagedLogInstaller installer = new StagedLogInstaller(state.dir, state.config);
+            StagedLogInstaller installer = new StagedLogInstaller(state.dir, state.config, state.batchHeaders);
             StagedLogInstaller.Installed installed;
             try {
                 installed = installer.install(staged, segments[0], nowMs, state.producerState, state.epochCache);

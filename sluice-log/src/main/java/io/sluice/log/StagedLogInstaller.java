@@ -5,6 +5,7 @@ import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.epoch.LeaderEpochCache;
 import io.sluice.log.producer.ProducerSnapshotFile;
 import io.sluice.log.producer.ProducerStateManager;
+import io.sluice.log.segment.BatchHeaderTables;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentFileNames;
@@ -32,12 +33,16 @@ final class StagedLogInstaller {
 
     private final Path dir;
     private final LogConfig config;
+    /** Where the installed log's new active segment keeps its batch headers, as every segment this process creates. */
+    private final BatchHeaderTables batchHeaders;
+
     private final BatchScanner scanner = new BatchScanner();
     private boolean removedEmptyActive;
 
-    StagedLogInstaller(Path dir, LogConfig config) {
+    StagedLogInstaller(Path dir, LogConfig config, BatchHeaderTables batchHeaders) {
         this.dir = dir;
         this.config = config;
+        this.batchHeaders = batchHeaders;
     }
 
     /** Whether the install got as far as deleting the empty log's active segment (the caller then recreates it). */
@@ -96,8 +101,8 @@ final class StagedLogInstaller {
                 segment.mapIndexesReadOnly();
             }
             long boundary = staged.boundaryOffset();
-            opened.add(
-                    LogSegment.create(dir, boundary, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs));
+            opened.add(LogSegment.create(
+                    dir, boundary, config.indexIntervalBytes(), config.maxIndexSizeBytes(), nowMs, batchHeaders));
             AtomicFile.fsyncDirectory(dir);
             long logStart = bases.length == 0 ? boundary : Math.max(staged.logStartOffset(), bases[0]);
             epochCache.clear();

@@ -2,14 +2,18 @@ package io.sluice.log.ship;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.log.LogConfig;
 import io.sluice.log.PartitionLog;
 import io.sluice.log.RecoveryReport;
-import io.sluice.log.epoch.EpochEntry;
+import io.sluice.log.segment.BatchHeaderTable;
+import io.sluice.log.segment.BatchHeaderTables;
 import io.sluice.log.segment.BatchStreamCheck;
+import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentFileNames;
 import io.sluice.log.segment.SegmentIndexBuilder;
 import java.nio.ByteBuffer;
@@ -129,22 +133,12 @@ class ShipAndInstallTest {
         try (PartitionLog source = fill(log("source"));
                 PartitionLog target = log("target");
                 ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
-            Path staging = Files.createDirectories(root.resolve("target").resolve("staging"));
-            long[] bases = new long[view.segments().size()];
-            long[] lasts = new long[bases.length];
-            for (int i = 0; i < bases.length; i++) {
-                bases[i] = view.segments().get(i).baseOffset();
-                lasts[i] = view.segments().get(i).lastOffset();
-                String name = String.format(Locale.ROOT, "%020d.log", bases[i]);
-                Files.copy(source.dir().resolve(name), staging.resolve(name), StandardCopyOption.REPLACE_EXISTING);
-            }
-            List<EpochEntry> epochs = view.epochs();
-            target.installStaged(new StagedLog(
-                    staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), epochs, -1, false, true));
+            Path staging = root.resolve("target").resolve("staging");
+            target.installStaged(copyToStaging(source, view, staging));
 
             assertEquals(view.boundaryOffset(), target.logEndOffset());
-            assertEquals(epochs, target.leaderEpochs());
-            assertEquals(bases.length + 1, target.segmentCount());
+            assertEquals(view.epochs(), target.leaderEpochs());
+            assertEquals(view.segments().size() + 1, target.segmentCount());
             target.appendAsFollower(readAll(source, view.boundaryOffset()));
             assertEquals(source.logEndOffset(), target.logEndOffset());
             assertThrows(
@@ -152,6 +146,44 @@ class ShipAndInstallTest {
                     () -> target.installStaged(
                             new StagedLog(staging, new long[0], new long[0], 0, 0, List.of(), -1, false, true)));
         }
+    }
+
+    @Test
+    void shouldKeepBatchHeadersForTheInstalledLogsNewActiveSegmentButNotForTheShippedOnes() throws Exception {
+        BatchHeaderTables tables = new BatchHeaderTables(1 << 20);
+        try (PartitionLog source = fill(log("source"));
+                PartitionLog target = PartitionLog.open(
+                        root.resolve("target"), config(), new RecoveryReport(), 0, 0, () -> NOW, tables);
+                ShippableLog view = source.pinForShipping(Long.MAX_VALUE)) {
+            target.installStaged(
+                    copyToStaging(source, view, root.resolve("target").resolve("staging")));
+            target.appendAsFollower(readAll(source, view.boundaryOffset()));
+
+            LogSegment[] chain = target.segmentChain();
+            LogSegment active = chain[chain.length - 1];
+            BatchHeaderTable headers = active.batchHeaders();
+            assertNotNull(headers, "the active segment created by the install keeps its batch headers");
+            assertTrue(headers.count() > 0);
+            assertEquals(active.size(), headers.end());
+            for (int i = 0; i < chain.length - 1; i++) {
+                // written by the move with O_DIRECT, so not in the page cache: a sender reads them back anyway
+                assertNull(chain[i].batchHeaders(), "shipped segment " + chain[i].baseOffset());
+            }
+        }
+    }
+
+    private static StagedLog copyToStaging(PartitionLog source, ShippableLog view, Path staging) throws Exception {
+        Files.createDirectories(staging);
+        long[] bases = new long[view.segments().size()];
+        long[] lasts = new long[bases.length];
+        for (int i = 0; i < bases.length; i++) {
+            bases[i] = view.segments().get(i).baseOffset();
+            lasts[i] = view.segments().get(i).lastOffset();
+            String name = String.format(Locale.ROOT, "%020d.log", bases[i]);
+            Files.copy(source.dir().resolve(name), staging.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+        }
+        return new StagedLog(
+                staging, bases, lasts, view.logStartOffset(), view.boundaryOffset(), view.epochs(), -1, false, true);
     }
 
     @Test
