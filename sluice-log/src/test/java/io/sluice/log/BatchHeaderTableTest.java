@@ -94,6 +94,35 @@ class BatchHeaderTableTest {
     }
 
     @Test
+    void shouldWalkFromTheTablesBoundaryARangeThatIsNotInThePageCache(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        LogSegment segment = segment(dir, 11, new BatchHeaderTables(1 << 20));
+        ByteBuffer bytes = bytesOf(segment);
+        int size = bytes.remaining();
+        BatchHeaderTable headers = segment.batchHeaders();
+        int cut = headers.position(30) + 5;
+        int end = headers.position(35);
+        SegmentRangeChecksum cached = new SegmentRangeChecksum((mapping, position, length) -> true);
+        SegmentRangeChecksum cold = new SegmentRangeChecksum((mapping, position, length) -> position < cut);
+
+        for (SegmentRangeChecksum checksum : new SegmentRangeChecksum[] {cached, cold}) {
+            assertEquals(
+                    SegmentRangeChecksumTest.crcOf(bytes, 0, cut),
+                    checksum.of(segment.channel(), 0, cut, size, headers));
+            assertEquals(1, checksum.rangesFromTable());
+            assertEquals(0, checksum.headersRead());
+            assertEquals(
+                    SegmentRangeChecksumTest.crcOf(bytes, cut, end),
+                    checksum.of(segment.channel(), cut, end - cut, size, headers));
+        }
+        assertEquals(2, cached.rangesFromTable());
+        assertEquals(0, cached.headersRead(), "a range in the page cache is taken from the table");
+        assertEquals(1, cold.rangesFromTable());
+        assertEquals(5, cold.headersRead(), "the walk reads the headers of batches 30 to 34 only, not from the start");
+        segment.close();
+    }
+
+    @Test
     void shouldFallBackToTheWalkWhenTheTableDoesNotCoverTheSegment(@org.junit.jupiter.api.io.TempDir Path dir)
             throws IOException {
         LogSegment segment = segment(dir, 7, new BatchHeaderTables(1 << 20));

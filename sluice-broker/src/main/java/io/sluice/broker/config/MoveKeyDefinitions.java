@@ -64,7 +64,7 @@ final class MoveKeyDefinitions {
                 MOVE_BATCH_HEADER_MEMORY_BYTES,
                 LONG,
                 "33554432",
-                "Heap for the checksums of the batch headers appended to new segments, 12 bytes per batch, the oldest segments' let go first when full: a move's source vouches for each chunk from them instead of reading every header back from the page cache, where a producer's writes leave the pages costly to map. 0 keeps none; the source then reads the headers.",
+                "Heap for the checksums of the batch headers appended to new segments, 12 bytes per batch, the oldest segments' let go first when full: a move's source vouches for each chunk in the page cache from them instead of reading every header back, where a producer's writes leave the pages costly to map (a chunk not in the page cache is still read header by header, which reads it in ahead of its sending). 0 keeps none; the source then reads the headers.",
                 atLeast(0));
         catalogue.define(
                 MOVE_PIN_TIMEOUT_MS,

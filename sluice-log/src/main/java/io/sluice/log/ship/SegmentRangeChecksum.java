@@ -30,6 +30,19 @@ import java.util.zip.CRC32C;
  * index mappings). Not thread-safe; one per sender, or per transfer under the caller's lock.
  */
 public final class SegmentRangeChecksum {
+    /** Whether a range of a segment's mapping is in the page cache; a hint, which only chooses how to checksum it. */
+    @FunctionalInterface
+    public interface Residency {
+        boolean resident(MappedByteBuffer mapping, int position, int length);
+    }
+
+    /**
+     * Asks the kernel ({@code mincore}, through {@link MappedByteBuffer#isLoaded}): about 85 us for a 16 MiB range of
+     * small folios, 72 us of large ones, on the host of docs/benchmarks.md section 10.
+     */
+    public static final Residency PAGE_CACHE = (mapping, position, length) ->
+            length == 0 || mapping.slice(position, length).isLoaded();
+
     /** Below this a batch's bytes are checksummed faster than its stored CRC is combined (about half a microsecond). */
     public static final int COMBINE_MIN_BYTES = 2048;
 
@@ -37,6 +50,7 @@ public final class SegmentRangeChecksum {
 
     private final RecordBatchView header = new RecordBatchView();
     private final CRC32C crc = new CRC32C();
+    private final Residency residency;
     private ByteBuffer readBuffer;
     private FileChannel mappedFile;
     private long mappedLimit;
@@ -58,6 +72,17 @@ public final class SegmentRangeChecksum {
     private int walkChecksum;
     private long batchesCombined;
     private long bytesChecksummed;
+    private long headersRead;
+    private long rangesFromTable;
+
+    public SegmentRangeChecksum() {
+        this(PAGE_CACHE);
+    }
+
+    /** @param residency tells whether a range is in the page cache, which decides whether a batch header table is used */
+    public SegmentRangeChecksum(Residency residency) {
+        this.residency = residency;
+    }
 
     /**
      * @param file  the segment file; its first {@code limit} bytes are whole batches (at most 2 GiB, as segments are)
@@ -97,6 +122,7 @@ public final class SegmentRangeChecksum {
      */
     private boolean nextBatch(ByteBuffer bytes, long limit, int end) {
         int boundary = walkBoundary;
+        headersRead++;
         if (boundary < 0 || BatchFraming.check(header.wrap(bytes, boundary), limit - boundary) != null) {
             walkBoundary = -1;
             walkAt = end;
@@ -125,9 +151,13 @@ public final class SegmentRangeChecksum {
 
     /**
      * {@link #of(FileChannel, long, int, long)} from the segment's batch headers as they were appended, where
-     * {@code headers} (null: none kept) covers the segment's {@code limit} bytes: a whole batch inside the range is
-     * combined from the two checksums the table holds for it, so only the bytes of the two batches the range cuts are
-     * read (from the mapping). Otherwise the headers are walked as {@link #of(FileChannel, long, int, long)} does.
+     * {@code headers} (null: none kept) covers the segment's {@code limit} bytes and the range is in the page cache: a
+     * whole batch inside the range is combined from the two checksums the table holds for it, so only the bytes of the
+     * two batches the range cuts are read (from the mapping). Otherwise the headers are walked as
+     * {@link #of(FileChannel, long, int, long)} does, from the table's batch boundary at or before the range where
+     * there is a table: a range not in the page cache is then read in by the walk's page faults, on the caller's thread
+     * and ahead of its sending, where with the table alone the sender would read it from the disk itself (moves of a
+     * 1 GB partition from the disk took 6% longer so, docs/benchmarks.md section 10).
      */
     public int of(FileChannel file, long position, int length, long limit, BatchHeaderTable headers)
             throws IOException {
@@ -137,6 +167,14 @@ public final class SegmentRangeChecksum {
         }
         long end = checkedEnd(position, length, limit);
         map(file, limit);
+        if (!residency.resident(mapped, (int) position, length)) {
+            int next = headers.firstAtOrAfter((int) position, count);
+            boolean onBoundary = next < count && headers.position(next) == position;
+            walkBoundary = onBoundary || next == 0 ? (int) position : headers.position(next - 1);
+            lastEnd = position; // the walk continues from that boundary
+            return of(file, position, length, limit);
+        }
+        rangesFromTable++;
         lastEnd = -1; // a later walk starts from the file's start
         int checksum;
         try {
@@ -189,6 +227,16 @@ public final class SegmentRangeChecksum {
     /** Bytes checksummed one by one so far (small and cut batches, insane headers, other files). */
     public long bytesChecksummed() {
         return bytesChecksummed;
+    }
+
+    /** Batch headers the walk read so far. */
+    public long headersRead() {
+        return headersRead;
+    }
+
+    /** Ranges checksummed from a batch header table so far. */
+    public long rangesFromTable() {
+        return rangesFromTable;
     }
 
     private ByteBuffer map(FileChannel file, long limit) throws IOException {
