@@ -335,7 +335,20 @@ public final class MoveSource implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("closing the producer snapshot of move {} failed", session.transferId, e);
         }
-        LOG.info("move {} of {}-{} {}; pins released", session.transferId, session.topic, session.partition, why);
+        long fromTables;
+        long headersRead;
+        synchronized (session.checksum) {
+            fromTables = session.checksum.rangesFromTable();
+            headersRead = session.checksum.headersRead();
+        }
+        LOG.info(
+                "move {} of {}-{} {}; pins released (chunk checksums: {} from batch header tables, {} batch headers read)",
+                session.transferId,
+                session.topic,
+                session.partition,
+                why,
+                fromTables,
+                headersRead);
     }
 
     /** Releases every transfer's pins. */
