@@ -108,6 +108,9 @@ public class MoveProbe {
             long target0 = cpuTicks(targetPid);
             long sourceJit0 = jitTicks(sourcePid);
             long targetJit0 = jitTicks(targetPid);
+            long self = ProcessHandle.current().pid();
+            long probe0 = cpuTicks(self);
+            long probeJit0 = jitTicks(self);
             long startEpochMs = System.currentTimeMillis();
             long start = System.nanoTime();
             // What kafka-reassign-partitions.sh --execute --reassignment-json-file runs (no throttle: -1, -1).
@@ -143,6 +146,9 @@ public class MoveProbe {
                         double targetCpu = (cpuTicks(targetPid) - target0) / (double) clkTck;
                         double sourceJit = (jitTicks(sourcePid) - sourceJit0) / (double) clkTck;
                         double targetJit = (jitTicks(targetPid) - targetJit0) / (double) clkTck;
+                        // what the measuring itself cost the machine during the move (its polls, its JIT)
+                        System.err.printf("probe cpu %.2f s, jit %.2f s%n", (cpuTicks(self) - probe0) / (double) clkTck,
+                                (jitTicks(self) - probeJit0) / (double) clkTck);
                         Files.writeString(windowFile, startEpochMs + " " + endEpochMs + "\n");
                         System.err.println("done after " + moveMs + " ms: " + last);
                         ReplicationProbe.result(String.format("move_ms=%d isr_ms=%d leader_ms=%d source_cpu_s=%.2f"
