@@ -81,9 +81,10 @@ public final class StateReader implements AutoCloseable {
     public record HeadAndDeltas(SnapshotManifest head, long[] deltas) {}
 
     /**
-     * {@link #readHead} and {@link #listDeltas} with the same watcher, both asked before either answer is awaited.
-     * Where a znode is missing (no snapshot written yet) that read is done again as its own method does it, leaving
-     * the watch for the znode's creation.
+     * {@link #readHead} and {@link #listDeltas} with the same watcher, both asked before either answer is awaited:
+     * the head's watch is left by an exists call asked with them, so a head not written yet costs no further round.
+     * Where the state's znode itself is missing (nothing written yet) the list is read again as its own method does
+     * it, leaving the watch for the znode's creation.
      */
     public HeadAndDeltas readHeadAndDeltas(CuratorWatcher watcher) throws Exception {
         return readHeadAndDeltas(watcher, -1);
@@ -100,12 +101,16 @@ public final class StateReader implements AutoCloseable {
         Objects.requireNonNull(watcher, "watcher");
         readAheadSeq = -1;
         readAhead = null;
+        CompletableFuture<CuratorEvent> headWatch = new CompletableFuture<>();
         CompletableFuture<CuratorEvent> head = new CompletableFuture<>();
         CompletableFuture<CuratorEvent> children = new CompletableFuture<>();
-        client.getData()
+        // an exists watch, unlike a data watch, stays on a head not written yet (a young cluster has none until its
+        // first snapshot) and fires on its creation, change or deletion: a missing head costs no second round
+        client.checkExists()
                 .usingWatcher(watcher)
-                .inBackground((c, event) -> head.complete(event))
+                .inBackground((c, event) -> headWatch.complete(event))
                 .forPath(ZkPaths.STATE_HEAD);
+        client.getData().inBackground((c, event) -> head.complete(event)).forPath(ZkPaths.STATE_HEAD);
         client.getChildren()
                 .usingWatcher(watcher)
                 .inBackground((c, event) -> children.complete(event))
@@ -116,6 +121,7 @@ public final class StateReader implements AutoCloseable {
             client.getData().inBackground((c, event) -> read.complete(event)).forPath(deltaPath(likelyNext));
             next = read;
         }
+        answer(headWatch, ZkPaths.STATE_HEAD);
         CuratorEvent headRead = answer(head, ZkPaths.STATE_HEAD);
         CuratorEvent listRead = answer(children, ZkPaths.STATE);
         CuratorEvent nextRead = next == null ? null : answer(next, deltaPath(likelyNext));
@@ -123,7 +129,7 @@ public final class StateReader implements AutoCloseable {
             readAheadSeq = likelyNext;
             readAhead = nextRead.getData();
         }
-        SnapshotManifest manifest = headRead == null ? readHead(watcher) : decodeHead(headRead.getData());
+        SnapshotManifest manifest = headRead == null ? null : decodeHead(headRead.getData());
         long[] deltas = listRead == null ? listDeltas(watcher) : deltaSeqs(listRead.getChildren());
         return new HeadAndDeltas(manifest, deltas);
     }

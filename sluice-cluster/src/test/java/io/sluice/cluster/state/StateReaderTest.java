@@ -19,10 +19,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.drivers.TracerDriver;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.test.TestingServer;
+import org.apache.curator.utils.DefaultTracerDriver;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.junit.jupiter.api.Test;
@@ -129,6 +132,51 @@ class StateReaderTest {
                 DeltaRecord again = reader.deltaReads(seqs).read(first);
                 assertEquals(oneByOne.readDelta(last + 1).prevSeq, again.prevSeq, "asked of ZooKeeper once used");
                 assertEquals(1, reader.deltasReadAhead());
+            }
+        }
+    }
+
+    @Test
+    void shouldReadDeltasWithoutASnapshotInOneRoundAndWatchForTheHead() throws Exception {
+        try (ClusterFixture cluster = new ClusterFixture(dir, ZkTesting.config())) {
+            ClusterController controller = controller(cluster);
+            controller.createTopic("t0", 1, 1, Map.of()).get(60, TimeUnit.SECONDS);
+            CuratorFramework client = cluster.client();
+            List<String> waitedFor = new CopyOnWriteArrayList<>();
+            Thread reading = Thread.currentThread();
+            client.getZookeeperClient().setTracerDriver(new TracerDriver() {
+                @Override
+                public void addTrace(String name, long time, TimeUnit unit) {
+                    if (Thread.currentThread() == reading) {
+                        waitedFor.add(name);
+                    }
+                }
+
+                @Override
+                public void addCount(String name, int increment) {}
+            });
+            try (StateReader reader = new StateReader(client, cluster.config)) {
+                Events events = new Events();
+                StateReader.HeadAndDeltas read = reader.readHeadAndDeltas(events, 1);
+                assertNull(read.head(), "no snapshot was written");
+                assertTrue(read.deltas().length > 0);
+                assertEquals(
+                        List.of(),
+                        waitedFor.stream()
+                                .filter(n -> n.endsWith("-Foreground"))
+                                .toList(),
+                        "a missing head is not read again");
+
+                controller.writeSnapshotNow().get(60, TimeUnit.SECONDS);
+                boolean headCreated = false;
+                while (!headCreated) {
+                    WatchedEvent event = events.next();
+                    headCreated = event.getType() == Watcher.Event.EventType.NodeCreated
+                            && ZkPaths.STATE_HEAD.equals(event.getPath());
+                }
+                assertNotNull(reader.readHeadAndDeltas(events).head());
+            } finally {
+                client.getZookeeperClient().setTracerDriver(new DefaultTracerDriver());
             }
         }
     }
