@@ -56,6 +56,14 @@ class StateReaderTest {
             assertNotNull(event, "no watch fired within 60 s");
             return event;
         }
+
+        /** Waits for an event of {@code type} on {@code path}, passing over others. */
+        void awaitEvent(Watcher.Event.EventType type, String path) throws InterruptedException {
+            WatchedEvent event;
+            do {
+                event = next();
+            } while (event.getType() != type || !path.equals(event.getPath()));
+        }
     }
 
     private static ClusterController controller(ClusterFixture cluster) throws Exception {
@@ -91,12 +99,7 @@ class StateReaderTest {
                 reader.readHeadAndDeltas(events);
                 SnapshotManifest before = reader.readHead(null);
                 controller.writeSnapshotNow().get(60, TimeUnit.SECONDS);
-                boolean headChanged = false;
-                while (!headChanged) {
-                    WatchedEvent event = events.next();
-                    headChanged = event.getType() == Watcher.Event.EventType.NodeDataChanged
-                            && ZkPaths.STATE_HEAD.equals(event.getPath());
-                }
+                events.awaitEvent(Watcher.Event.EventType.NodeDataChanged, ZkPaths.STATE_HEAD);
                 assertTrue(reader.readHead(null).snapshotId() > before.snapshotId());
             }
         }
@@ -168,12 +171,7 @@ class StateReaderTest {
                         "a missing head is not read again");
 
                 controller.writeSnapshotNow().get(60, TimeUnit.SECONDS);
-                boolean headCreated = false;
-                while (!headCreated) {
-                    WatchedEvent event = events.next();
-                    headCreated = event.getType() == Watcher.Event.EventType.NodeCreated
-                            && ZkPaths.STATE_HEAD.equals(event.getPath());
-                }
+                events.awaitEvent(Watcher.Event.EventType.NodeCreated, ZkPaths.STATE_HEAD);
                 assertNotNull(reader.readHeadAndDeltas(events).head());
             } finally {
                 client.getZookeeperClient().setTracerDriver(new DefaultTracerDriver());
