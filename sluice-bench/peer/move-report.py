@@ -110,8 +110,8 @@ P("Settings: one partition of %s MB (segment files on disk; MB = 2^20 B, GB = 2^
       "floor and before every move, so every move and the floor read their source from the disk." if e.get("COLD") == "1"
       else "Page cache warm: the source files were just written (and synced) on every system and for the floor; "
       "before the move back and the warm move the source's segment files are read once into the page cache on both "
-      "systems (a Sluice target writes its new replica with O_DIRECT, unless sluice.move.page.cache.spill.enable=true "
-      "sends what its disk cannot take at once through the page cache; Kafka's goes into the page cache)."))
+      "systems (a Sluice target writes its new replica with O_DIRECT as fast as its disk takes it and, by default, the "
+      "files its disk cannot take in time through the page cache; Kafka's goes into the page cache)."))
 P("")
 if e.get("IN_SERVICE") == "1":
     P("**Brokers in service (IN_SERVICE=1):** before the measured partition existed, every cluster (both systems "

@@ -74,6 +74,10 @@ public record MoveConfig(
         return with(c -> c.maxConcurrentMoves = value);
     }
 
+    public MoveConfig withPageCacheSpillEnable(boolean value) {
+        return with(c -> c.pageCacheSpillEnable = value);
+    }
+
     /** This configuration with {@code change} applied to a copy of its values (the same pattern as ClusterConfig). */
     private MoveConfig with(Consumer<Copy> change) {
         Copy copy = new Copy(this);

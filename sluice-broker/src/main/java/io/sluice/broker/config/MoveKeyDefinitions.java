@@ -33,8 +33,8 @@ final class MoveKeyDefinitions {
         catalogue.define(
                 MOVE_PAGE_CACHE_SPILL_ENABLE,
                 BOOLEAN,
-                "false",
-                "false: a move's target that writes with O_DIRECT waits for the disk when it falls behind the wire, so the move runs at the pace of the disk and its target spends no CPU copying into the page cache. true: when the disk falls behind and the partition leaves flushing to the OS (the default), the rest of the file being written goes through the page cache, as Kafka's new replica does; the move runs at the wire's pace, costs the target a copy of those bytes, and the flush task forces them after the install. A partition whose flush policy forces records always waits for the disk.",
+                "true",
+                "true: while a move's target writing with O_DIRECT has the disk behind the wire and the partition leaves flushing to the OS (the default), it writes through the disk and the page cache at once: the disk takes files from the start of the partition as fast as it can, the files from the end go through the page cache (each file wholly one way), so the move runs at the wire's pace and copies into the page cache only what the disk could not take; the flush task forces those after the install. false: the target waits for the disk when it falls behind the wire, so the move runs at the disk's pace and copies nothing into the page cache. A partition whose flush policy forces records always waits for the disk.",
                 ANY);
         catalogue.define(
                 MOVE_SOCKET_SEND_BUFFER_BYTES,

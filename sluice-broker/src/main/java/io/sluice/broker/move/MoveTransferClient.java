@@ -27,15 +27,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class MoveTransferClient {
     private static final Logger LOG = LoggerFactory.getLogger(MoveTransferClient.class);
-    /** Bound on telling a source that an abandoned transfer's pins can go; they expire anyway. */
-    private static final int RELEASE_TIMEOUT_MS = 2_000;
 
     private final MoveConfig config;
     private final ByteRateLimiter limiter;
     private final ClientSecurity security;
     private final MoveCodec codec = new MoveCodec();
     /** Chunk requests sent on the current connection and not answered yet, oldest first. */
-    private final ArrayDeque<MoveChunkRequest> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<AskedChunk> inFlight = new ArrayDeque<>();
 
     private ChunkFaultHook faults = ChunkFaultHook.NONE;
     private long chunksReceived;
@@ -48,6 +46,12 @@ public final class MoveTransferClient {
     private StagedFileFlusher flusher;
     /** The transfer's staged writes (receive buffers and the write thread); set per bootstrap. */
     private StagedWrites writes;
+    /** The page cache's lane when the target may write through it (else null); set per bootstrap. */
+    private StagedWrites pageCacheWrites;
+    /** The disk lane's backlog below which it is asked for next (see {@link ChunkSchedule}). */
+    private long diskWindowBytes;
+    /** The last attempt's choice of lanes. */
+    private ChunkSchedule schedule;
 
     private long transferId;
 
@@ -67,6 +71,17 @@ public final class MoveTransferClient {
         this.limiter = limiter;
         this.security = security;
         this.chunkLimit = config.chunkBytes();
+        this.diskWindowBytes = StagedWrites.RING_BYTES + config.chunkBytes();
+    }
+
+    /** Sets the disk lane's window (tests: a small one sends most files through the page cache). */
+    void diskWindowBytes(long bytes) {
+        this.diskWindowBytes = bytes;
+    }
+
+    /** The last attempt's choice of lanes (tests). */
+    ChunkSchedule schedule() {
+        return schedule;
     }
 
     /** Installs a test fault hook. */
@@ -116,11 +131,14 @@ public final class MoveTransferClient {
             long bufferedBytes;
             try (StagingArea staging =
                             StagingArea.open(partitionDir, codec, emptyLocalLog.config(), config.directIoEnable());
-                    StagedWrites writes = new StagedWrites(
-                            topic + "-" + partition, !staging.durable() && config.pageCacheSpillEnable());
+                    StagedWrites writes = new StagedWrites(topic + "-" + partition, false);
+                    StagedWrites pageCacheWrites = !staging.durable() && config.pageCacheSpillEnable()
+                            ? new StagedWrites(topic + "-" + partition + "-page-cache", false)
+                            : null;
                     StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
                 this.flusher = flusher;
                 this.writes = writes;
+                this.pageCacheWrites = pageCacheWrites;
                 transferId = staging.transferId();
                 InetSocketAddress used = transfer(staging, topic, partition, sourcesInSyncFirst, leaderEpoch, progress);
                 checkCancelled();
@@ -128,8 +146,9 @@ public final class MoveTransferClient {
                 flusher.awaitAll();
                 StagedLog staged = staging.staged();
                 emptyLocalLog.installStaged(staged);
-                bufferedBytes = writes.bufferedBytes();
-                closeAtSource(used, staging.transferId(), true);
+                bufferedBytes =
+                        writes.bufferedBytes() + (pageCacheWrites == null ? 0 : pageCacheWrites.bufferedBytes());
+                SourcePins.closeAt(connection, codec, used, staging.transferId(), true);
             }
             StagingArea.delete(partitionDir);
             progress.phase(TransferPhase.DONE);
@@ -167,7 +186,7 @@ public final class MoveTransferClient {
         closeConnection();
         StagingArea.delete(partitionDir);
         if (source != null && transferId != 0) {
-            releaseAtSource(source, transferId);
+            SourcePins.releaseAt(source, transferId, codec, config.socketTimeoutMs(), security);
         }
         if (cancelled) {
             progress.phase(TransferPhase.CANCELLED);
@@ -307,10 +326,12 @@ public final class MoveTransferClient {
         long alreadyVerified = staging.adopt(listing);
         progress.totalBytes(listing.totalBytes());
         progress.alreadyVerified(alreadyVerified - progress.bytesVerified());
-        for (StagedFile file : staging.files()) {
-            progress.phase(file.isSegment() ? TransferPhase.COPYING_SEGMENTS : TransferPhase.COPYING_PRODUCER_STATE);
-            copy(conn, staging.transferId(), file, staging.durable(), progress);
-        }
+        StagedWrites disk = writes;
+        schedule = pageCacheWrites == null
+                ? ChunkSchedule.oneLane(staging.files())
+                : ChunkSchedule.twoLanes(
+                        staging.files(), diskWindowBytes, disk::unwrittenBytes, () -> disk.spillWhenBehind(true));
+        copy(conn, staging, progress);
     }
 
     private static boolean isRetriable(Errors error) {
@@ -318,28 +339,36 @@ public final class MoveTransferClient {
     }
 
     /**
-     * Receives {@code file} from its last verified byte to its end, keeping up to {@code sluice.move.chunks.in.flight}
-     * chunk requests outstanding. A chunk that fails its checksum is rolled back and asked for again once the answers
-     * already on their way are drained; so is everything after a chunk the source cut shorter than asked (its
-     * {@code sluice.move.chunk.bytes} is smaller: later requests then ask for that much).
+     * Receives every file of {@link #schedule} from its last verified byte to its end, keeping up to
+     * {@code sluice.move.chunks.in.flight} chunk requests outstanding, each for the file the schedule picks. A chunk
+     * that fails its checksum is rolled back and asked for again once the answers already on their way are drained;
+     * so is everything after a chunk the source cut shorter than asked (its {@code sluice.move.chunk.bytes} is
+     * smaller: later requests then ask for that much).
      */
-    private void copy(
-            MoveConnection conn, long transferId, StagedFile file, boolean forceWhenComplete, TransferProgress progress)
+    private void copy(MoveConnection conn, StagingArea staging, TransferProgress progress)
             throws MoveException, IOException {
+        long transferId = staging.transferId();
         int rejectedInRow = 0;
-        byte kind = file.isSegment() ? MoveMessages.FILE_SEGMENT : MoveMessages.FILE_PRODUCER_SNAPSHOT;
-        long requestedUpTo = file.verified();
-        while (!file.isComplete()) {
+        while (!schedule.isComplete()) {
             checkCancelled();
-            while (inFlight.size() < config.chunksInFlight() && requestedUpTo < file.expectedSize()) {
-                int want = (int) Math.min(chunkLimit, file.expectedSize() - requestedUpTo);
-                MoveChunkRequest request =
-                        new MoveChunkRequest().set(transferId, kind, file.fileOffset(), requestedUpTo, want);
+            progress.phase(
+                    schedule.segmentsLeft() ? TransferPhase.COPYING_SEGMENTS : TransferPhase.COPYING_PRODUCER_STATE);
+            StagedFile next;
+            while (inFlight.size() < config.chunksInFlight() && (next = schedule.next()) != null) {
+                long from = schedule.askedUpTo(next);
+                int want = (int) Math.min(chunkLimit, next.expectedSize() - from);
+                byte kind = next.isSegment() ? MoveMessages.FILE_SEGMENT : MoveMessages.FILE_PRODUCER_SNAPSHOT;
+                MoveChunkRequest request = new MoveChunkRequest().set(transferId, kind, next.fileOffset(), from, want);
                 conn.sendChunkRequest(codec, request);
-                inFlight.add(request);
-                requestedUpTo += want;
+                inFlight.add(new AskedChunk(request, next));
+                schedule.asked(next, want);
             }
-            MoveChunkRequest request = inFlight.remove();
+            if (inFlight.isEmpty()) {
+                throw new IllegalStateException("nothing left to ask for, but " + progress + " is not complete");
+            }
+            AskedChunk asked = inFlight.remove();
+            MoveChunkRequest request = asked.request();
+            StagedFile file = asked.file();
             MoveChunkHeader header = conn.readChunkHeader(codec);
             if (header.errorCode != Errors.NONE.code()) {
                 Errors error = Errors.forCode(header.errorCode);
@@ -350,10 +379,12 @@ public final class MoveTransferClient {
                                 + header.errorMessage);
             }
             header.validateAgainst(request);
-            if (!receiveChunk(conn, file, header, progress)) {
+            StagedWrites lane = schedule.laneOf(file) == ChunkSchedule.Lane.PAGE_CACHE ? pageCacheWrites : writes;
+            if (!receiveChunk(conn, file, header, lane, progress)) {
                 progress.rejected();
                 file.rollBack();
-                requestedUpTo = drainInFlight(conn, file);
+                drainInFlight(conn);
+                schedule.askAgainFromVerified();
                 if (++rejectedInRow >= MoveConfig.MAX_REJECTED_CHUNKS_PER_SOURCE) {
                     throw new MoveException(
                             Errors.CORRUPT_MESSAGE,
@@ -372,18 +403,19 @@ public final class MoveTransferClient {
                 throw e;
             }
             if (file.isComplete() && file.isSegment()) {
-                flusher.finish(file, forceWhenComplete);
+                flusher.finish(file, staging.durable());
             }
             if (header.length < request.maxLength) {
                 chunkLimit = header.length;
-                requestedUpTo = drainInFlight(conn, file);
+                drainInFlight(conn);
+                schedule.askAgainFromVerified();
             }
         }
     }
 
     /** Lands one chunk's payload in {@code file}, checking it in flight; false when it failed its checksum. */
     private boolean receiveChunk(
-            MoveConnection conn, StagedFile file, MoveChunkHeader header, TransferProgress progress)
+            MoveConnection conn, StagedFile file, MoveChunkHeader header, StagedWrites lane, TransferProgress progress)
             throws MoveException, IOException {
         pauseNanos(limiter.reserveNanos(header.length));
         long position = file.verified();
@@ -393,7 +425,7 @@ public final class MoveTransferClient {
         conn.receivePayload(position, new MoveConnection.PayloadSink() {
             @Override
             public ByteBuffer buffer() throws IOException {
-                return writes.take();
+                return lane.take();
             }
 
             @Override
@@ -404,7 +436,7 @@ public final class MoveTransferClient {
 
             @Override
             public void write(ByteBuffer buffer, long at) {
-                file.writeLater(buffer, at, writes);
+                file.writeLater(buffer, at, lane);
             }
 
             @Override
@@ -421,39 +453,15 @@ public final class MoveTransferClient {
 
     /**
      * Takes and drops the answers to every outstanding chunk request (they continue past a chunk that was not
-     * accepted as asked); returns the position the next request starts from.
+     * accepted as asked).
      */
-    private long drainInFlight(MoveConnection conn, StagedFile file) throws IOException {
+    private void drainInFlight(MoveConnection conn) throws IOException {
         while (!inFlight.isEmpty()) {
             inFlight.remove();
             MoveChunkHeader header = conn.readChunkHeader(codec);
             if (header.errorCode == Errors.NONE.code()) {
                 conn.discardPayload();
             }
-        }
-        return file.verified();
-    }
-
-    private void closeAtSource(InetSocketAddress source, long transferId, boolean completed) {
-        try {
-            MoveConnection conn = connection;
-            if (conn == null || !conn.address().equals(source)) {
-                return;
-            }
-            conn.call(codec, new MoveCloseRequest(transferId, completed), MoveCloseResponse.class);
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("could not tell {} that transfer {} ended; its pins expire", source, transferId, e);
-        }
-    }
-
-    /** Tells {@code source} on a fresh connection that the transfer is over, so it releases its pins now. */
-    private void releaseAtSource(InetSocketAddress source, long id) {
-        try (MoveConnection conn =
-                new MoveConnection(source, Math.min(config.socketTimeoutMs(), RELEASE_TIMEOUT_MS), security)) {
-            conn.connect();
-            conn.call(codec, new MoveCloseRequest(id, false), MoveCloseResponse.class);
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("could not tell {} that transfer {} was abandoned; its pins expire", source, id, e);
         }
     }
 
@@ -486,4 +494,7 @@ public final class MoveTransferClient {
             conn.close();
         }
     }
+
+    /** A chunk request on its way, and the file its answer lands in. */
+    private record AskedChunk(MoveChunkRequest request, StagedFile file) {}
 }

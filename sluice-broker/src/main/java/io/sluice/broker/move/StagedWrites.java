@@ -5,24 +5,27 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The write side of one transfer: a ring of block-aligned direct buffers (three of {@link #BUFFER_BYTES}, 24 MiB of
- * direct memory per running transfer, taken from and given back to a pool shared by the broker's transfers) that
- * received payload is read into, and one thread that writes each filled buffer into its staged file
- * ({@link StagedFile#write}, O_DIRECT where it can) while the transfer thread receives and checks the next one. A
- * buffer comes back for reading once its write is done; a write that failed is reported by the next {@link #take()}
- * or {@link #awaitFailure()}. Writes run in submission order on the one thread, so a file's last write done means all
- * of its writes are done ({@link StagedFile} waits for that before it reads, truncates, finishes or closes the file).
+ * One lane of a transfer's writes: a ring of block-aligned direct buffers (three of {@link #BUFFER_BYTES}, 24 MiB of
+ * direct memory per lane, taken from and given back to a pool shared by the broker's transfers) that received payload
+ * is read into, and one thread that writes each filled buffer into its staged file ({@link StagedFile#write}, O_DIRECT
+ * where it can) while the transfer thread receives and checks the next one. A buffer comes back for reading once its
+ * write is done; a write that failed is reported by the next {@link #take()} or {@link #awaitFailure()}. Writes run in
+ * submission order on the one thread, so a file's last write done means all of its writes are done ({@link StagedFile}
+ * waits for that before it reads, truncates, finishes or closes the file); a file is written by one lane only.
  *
- * <p>When the disk falls behind the wire (the ring is full when the transfer wants a buffer), the transfer waits for
- * it (the default), unless spilling ({@code spillWhenBehind}: {@code sluice.move.page.cache.spill.enable} is on and
- * the partition leaves flushing to the OS, so the move need not reach the disk before its install). Then the file
- * being written goes on through the page cache ({@link StagedFile#stopDirectWrites}): its later buffers are written in
- * memory, so the disk no longer sets the move's pace, and the flush task forces them after the install. A disk that
- * keeps up takes every file with O_DIRECT (no copy into the page cache). The switch is per file, for all of the
- * file's remaining writes: buffered and O_DIRECT writes to one file exclude each other in the kernel (the inode's
- * lock, held across an O_DIRECT write), so mixing them would tie the page-cache writes to the disk's pace again.
+ * <p>A transfer has the disk's lane, and when the partition leaves flushing to the OS and
+ * {@code sluice.move.page.cache.spill.enable} is on, a second lane for files written through the page cache
+ * ({@link ChunkSchedule} chooses which file each chunk is for, so that the disk never waits for the wire and the page
+ * cache takes only what the disk cannot). When the disk falls behind the wire (the ring is full when the transfer
+ * wants a buffer), the transfer waits for it, unless spilling ({@link #spillWhenBehind(boolean)}: the schedule turns it on once
+ * the page cache's lane has no file left). Then the file being written goes on through the page cache
+ * ({@link StagedFile#stopDirectWrites}) and the flush task forces it after the install. The switch is per file, for
+ * all of the file's remaining writes: buffered and O_DIRECT writes to one file exclude each other in the kernel (the
+ * inode's lock, held across an O_DIRECT write), so mixing them would tie the page-cache writes to the disk's pace
+ * again; for the same reason the two lanes never share a file.
  *
  * <p>Not thread-safe; called by the transfer thread only (the writes run on one daemon thread of its own).
  */
@@ -38,6 +41,8 @@ final class StagedWrites implements AutoCloseable {
     static final int ALIGNMENT = 4096;
     /** Buffers in the ring: one being received while the others are written. */
     private static final int BUFFERS = 3;
+    /** Bytes the ring holds. */
+    static final long RING_BYTES = (long) BUFFERS * BUFFER_BYTES;
     /** The rings of two transfers (the default {@code sluice.move.max.concurrent.per.broker}) are kept between moves. */
     private static final AlignedBufferPool SHARED_POOL = new AlignedBufferPool(BUFFER_BYTES, ALIGNMENT, 2 * BUFFERS);
 
@@ -45,11 +50,16 @@ final class StagedWrites implements AutoCloseable {
     private final Future<?>[] writes = new Future<?>[BUFFERS];
     private final TransferWorker thread;
     private final AlignedBufferPool pool;
-    private final boolean spillWhenBehind;
+    private boolean spillWhenBehind;
     /** Whether the last {@link #take()} found the ring full. */
     private boolean behind;
 
     private long bufferedBytes;
+    /** Bytes handed to {@link #write}. */
+    private long handedBytes;
+    /** Bytes whose write is done (or failed). */
+    private final AtomicLong writtenBytes = new AtomicLong();
+
     private int next;
     /** The first write that failed; set by the write thread. */
     private volatile IOException failure;
@@ -99,9 +109,11 @@ final class StagedWrites implements AutoCloseable {
         if (behind && spillWhenBehind) {
             file.stopDirectWrites();
         }
+        int bytes = buffer.remaining();
         if (!file.writesDirect()) {
-            bufferedBytes += buffer.remaining();
+            bufferedBytes += bytes;
         }
+        handedBytes += bytes;
         Future<?> write = thread.executor().submit(() -> {
             try {
                 file.write(buffer, position);
@@ -109,11 +121,26 @@ final class StagedWrites implements AutoCloseable {
                 if (failure == null) {
                     failure = new IOException("writing " + file.path() + " at " + position + " failed: " + e, e);
                 }
+            } finally {
+                writtenBytes.addAndGet(bytes);
             }
         });
         writes[next] = write;
         next = (next + 1) % BUFFERS;
         return write;
+    }
+
+    /** Bytes handed to {@link #write} whose write is not done yet. */
+    long unwrittenBytes() {
+        return handedBytes - writtenBytes.get();
+    }
+
+    /**
+     * Whether a file whose write finds the ring full goes on through the page cache from then on (see the class
+     * comment); a transfer may turn it on midway.
+     */
+    void spillWhenBehind(boolean spill) {
+        this.spillWhenBehind = spill;
     }
 
     /** Bytes handed to a file that writes through the page cache (one that never had O_DIRECT counts too). */

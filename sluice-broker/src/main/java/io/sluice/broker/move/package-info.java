@@ -35,8 +35,9 @@
  * next arrives, and installs only when every file is complete: {@code PartitionLog.installStaged} renames the files
  * and their indexes in, loads the shipped epochs and the producer state at the boundary. Whether the files reach the
  * disk first follows the partition's flush policy, as appended records do: left to the OS (the default, Kafka's),
- * the payload goes to the disk with O_DIRECT ({@code sluice.move.direct.io.enable}) at the disk's pace (with
- * {@code sluice.move.page.cache.spill.enable=true}, through the page cache once the disk falls behind:
+ * the payload goes to the disk with O_DIRECT ({@code sluice.move.direct.io.enable}) as fast as the disk takes it, and
+ * while the disk is behind the wire the files from the partition's end go through the page cache at the same time
+ * ({@code sluice.move.page.cache.spill.enable}, default true; {@link io.sluice.broker.move.ChunkSchedule},
  * {@link io.sluice.broker.move.StagedWrites}), the files are installed above the
  * log's recovery point, its flush task forces them within a second, and a crash before that recovers them batch by
  * batch; a policy that forces records waits for the disk and forces each file on the flush thread before the install. A bad chunk is discarded and asked for again; a broken connection resumes from the

@@ -97,16 +97,16 @@ class BrokerConfigTest {
     void shouldReadTheMoveWriteKeysWithTheirDefaultsAndGivenValues() {
         MoveConfig defaults = MoveConfig.defaults();
         assertTrue(defaults.directIoEnable());
-        assertFalse(defaults.pageCacheSpillEnable());
+        assertTrue(defaults.pageCacheSpillEnable());
 
         MoveConfig given = MoveConfig.of(BrokerConfig.fromMap(Map.of(
                 BrokerConfigKeys.MOVE_DIRECT_IO_ENABLE,
                 "false",
                 BrokerConfigKeys.MOVE_PAGE_CACHE_SPILL_ENABLE,
-                "true")));
+                "false")));
         assertFalse(given.directIoEnable());
-        assertTrue(given.pageCacheSpillEnable());
-        assertTrue(given.withChunkBytes(4096).pageCacheSpillEnable(), "a copy keeps the key");
+        assertFalse(given.pageCacheSpillEnable());
+        assertFalse(given.withChunkBytes(4096).pageCacheSpillEnable(), "a copy keeps the key");
         ConfigException error = assertThrows(
                 ConfigException.class,
                 () -> BrokerConfig.fromMap(Map.of(BrokerConfigKeys.MOVE_PAGE_CACHE_SPILL_ENABLE, "sometimes")));

@@ -107,6 +107,61 @@ class MoveFaultTest extends MoveTestBase {
     }
 
     @Test
+    void shouldResendACorruptChunkAndResumeAfterACrashWithFilesInBothLanes() throws Exception {
+        PartitionLog source = source("source");
+        Source first = Source.start(source);
+        PartitionLog target = MoveFixtures.openLog(targetDir());
+        TransferProgress before = new TransferProgress();
+        AtomicInteger corrupted = new AtomicInteger();
+        ChunkFaultHook corruptChunk5CrashAtChunk12 = new ChunkFaultHook() {
+            @Override
+            public void inFlight(ByteBuffer bytes, long position, long chunk) {
+                if (chunk == 5 && corrupted.getAndIncrement() == 0) {
+                    flipByte(bytes);
+                }
+            }
+
+            @Override
+            public void afterChunkLanded(FileChannel file, long position, int length, long chunk) {
+                if (chunk == 12) {
+                    throw new SimulatedCrash();
+                }
+            }
+        };
+        MoveTransferClient crashing = twoLanes(corruptChunk5CrashAtChunk12);
+        assertThrows(
+                SimulatedCrash.class,
+                () -> crashing.bootstrap(target, TOPIC, PARTITION, List.of(first.address()), LEADER_EPOCH, before));
+        assertEquals(1, before.chunksRejected(), before.toString());
+        assertTrue(crashing.schedule().filesTaken(ChunkSchedule.Lane.PAGE_CACHE) > 0, "the page cache took files");
+        assertTrue(crashing.schedule().filesTaken(ChunkSchedule.Lane.DISK) > 0, "the disk took files");
+        first.close();
+        target.close();
+
+        Source restarted = server(source);
+        PartitionLog reopened = emptyTarget();
+        TransferProgress after = new TransferProgress();
+        twoLanes(ChunkFaultHook.NONE)
+                .bootstrap(reopened, TOPIC, PARTITION, List.of(restarted.address()), LEADER_EPOCH, after);
+
+        assertEquals(boundaryOf(source), reopened.logEndOffset());
+        MoveFixtures.assertSegmentsIdentical(source, reopened, boundaryOf(source));
+        assertEquals(source.producerCount(), reopened.producerCount());
+        assertTrue(
+                after.bytesShipped() <= after.totalBytes() - 10L * CHUNK_BYTES,
+                "resumed, not from zero: " + after + " after " + before);
+    }
+
+    /** A client whose files go to the disk's lane only when it has nothing outstanding, the rest through the cache. */
+    private static MoveTransferClient twoLanes(ChunkFaultHook hook) {
+        MoveTransferClient client = new MoveTransferClient(
+                MoveFixtures.moveConfig().withPageCacheSpillEnable(true), ByteRateLimiter.UNLIMITED);
+        client.diskWindowBytes(1);
+        client.faults(hook);
+        return client;
+    }
+
+    @Test
     void shouldContinueFromSecondSourceWhenFirstIsGone() throws Exception {
         PartitionLog firstLog = source("first");
         PartitionLog secondLog = source("second");

@@ -116,6 +116,30 @@ class MoveTransferTest extends MoveTestBase {
     }
 
     @Test
+    void shouldShipIdenticallyThroughTheDiskAndThePageCacheAtOnce() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        MoveTransferClient twoLanes = new MoveTransferClient(
+                MoveFixtures.moveConfig().withPageCacheSpillEnable(true), ByteRateLimiter.UNLIMITED);
+        // a disk window of one byte: the disk's lane is asked for only when it has nothing outstanding
+        twoLanes.diskWindowBytes(1);
+
+        long end = twoLanes.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress);
+
+        assertEquals(boundaryOf(source), end);
+        ChunkSchedule lanes = twoLanes.schedule();
+        assertTrue(lanes.filesTaken(ChunkSchedule.Lane.DISK) > 0, "the disk took files");
+        assertTrue(lanes.filesTaken(ChunkSchedule.Lane.PAGE_CACHE) > 0, "the page cache took files");
+        assertEquals(progress.totalBytes(), progress.bytesShipped());
+        assertEquals(0, progress.chunksRejected());
+        MoveFixtures.assertSegmentsIdentical(source, target, end);
+        assertEquals(source.leaderEpochs(), target.leaderEpochs());
+        assertEquals(source.producerCount(), target.producerCount());
+    }
+
+    @Test
     void shouldForceMovedFilesBeforeTheInstallOnlyWhenTheFlushPolicyForcesRecords() throws Exception {
         PartitionLog source = source("source");
         Source server = server(source);

@@ -1,0 +1,205 @@
+package io.sluice.broker.move;
+
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * Which staged file a transfer's next chunk request asks for, and how far each file has been asked for.
+ *
+ * <p>With one lane the files are asked for in order, each to its end; requests for the next file go out while the
+ * answers for the one before are still arriving, so a file's end costs no round trip.
+ *
+ * <p>With two lanes (the target may write through the page cache, {@code sluice.move.page.cache.spill.enable}) the
+ * disk and the page cache take files at the same time, each file wholly in one of them: the disk's lane takes files
+ * from the start of the partition and is asked for while its backlog (bytes asked for and not yet verified, plus
+ * bytes handed to its writes and not yet written) stays under {@code diskWindowBytes}; otherwise the page cache's lane
+ * takes files from the end. So the disk writes all the time and only what it cannot take in time goes through the
+ * page cache: the move runs at the wire's pace where the disk falls behind it, and copies into the page cache only
+ * the difference. Once the page cache's lane has no file left to take, the disk's file may spill for its rest
+ * ({@link StagedWrites#spillWhenBehind(boolean)}).
+ *
+ * <p>Not thread-safe; used by the transfer thread only.
+ */
+final class ChunkSchedule {
+    /** Where a file's bytes go. */
+    enum Lane {
+        DISK,
+        PAGE_CACHE
+    }
+
+    private final List<StagedFile> files;
+    /** Per file: the position up to which chunks have been asked for. */
+    private final long[] askedUpTo;
+    /** Per file: the lane that took it (null: not taken yet). */
+    private final Lane[] lanes;
+
+    private final boolean twoLanes;
+    private final long diskWindowBytes;
+    private final LongSupplier diskUnwrittenBytes;
+    private final Runnable diskLaneAlone;
+    private boolean diskAlone;
+
+    /** One lane: every file in order, all to the disk's lane. */
+    static ChunkSchedule oneLane(List<StagedFile> files) {
+        return new ChunkSchedule(files, false, 0, () -> 0, () -> {});
+    }
+
+    /**
+     * Two lanes.
+     *
+     * @param diskWindowBytes    the disk lane's backlog below which it is asked for next
+     * @param diskUnwrittenBytes bytes handed to the disk lane's writes and not written yet
+     * @param diskLaneAlone      run once when the page cache's lane has no file left to take
+     */
+    static ChunkSchedule twoLanes(
+            List<StagedFile> files, long diskWindowBytes, LongSupplier diskUnwrittenBytes, Runnable diskLaneAlone) {
+        return new ChunkSchedule(files, true, diskWindowBytes, diskUnwrittenBytes, diskLaneAlone);
+    }
+
+    private ChunkSchedule(
+            List<StagedFile> files,
+            boolean twoLanes,
+            long diskWindowBytes,
+            LongSupplier diskUnwrittenBytes,
+            Runnable diskLaneAlone) {
+        this.files = files;
+        this.twoLanes = twoLanes;
+        this.diskWindowBytes = diskWindowBytes;
+        this.diskUnwrittenBytes = diskUnwrittenBytes;
+        this.diskLaneAlone = diskLaneAlone;
+        this.askedUpTo = new long[files.size()];
+        this.lanes = new Lane[files.size()];
+        askAgainFromVerified();
+    }
+
+    /**
+     * The file the next chunk request asks for, taken by a lane now if it was not yet; null when every file has been
+     * asked for to its end.
+     */
+    StagedFile next() {
+        int front = firstOpen();
+        if (!twoLanes) {
+            return take(front, Lane.DISK);
+        }
+        int back = lastOpen();
+        if (back < 0) {
+            if (!diskAlone) {
+                diskAlone = true;
+                diskLaneAlone.run();
+            }
+            return take(front, Lane.DISK);
+        }
+        if (front < 0 || diskBacklog() >= diskWindowBytes) {
+            return take(back, Lane.PAGE_CACHE);
+        }
+        return take(front, Lane.DISK);
+    }
+
+    /** Where {@code file} went (the disk's lane for a file not taken yet). */
+    Lane laneOf(StagedFile file) {
+        Lane lane = lanes[indexOf(file)];
+        return lane == null ? Lane.DISK : lane;
+    }
+
+    /** How many files {@code lane} took. */
+    int filesTaken(Lane lane) {
+        int taken = 0;
+        for (Lane each : lanes) {
+            taken += each == lane ? 1 : 0;
+        }
+        return taken;
+    }
+
+    /** The position the next request for {@code file} starts at. */
+    long askedUpTo(StagedFile file) {
+        return askedUpTo[indexOf(file)];
+    }
+
+    /** Records a request for {@code bytes} more of {@code file}. */
+    void asked(StagedFile file, int bytes) {
+        askedUpTo[indexOf(file)] += bytes;
+    }
+
+    /** After outstanding answers were dropped: every file is asked for again from its last verified byte. */
+    void askAgainFromVerified() {
+        for (int i = 0; i < files.size(); i++) {
+            askedUpTo[i] = files.get(i).verified();
+        }
+    }
+
+    /** Whether every file is complete. */
+    boolean isComplete() {
+        for (StagedFile file : files) {
+            if (!file.isComplete()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a segment is still incomplete (else only the producer snapshot is left). */
+    boolean segmentsLeft() {
+        for (StagedFile file : files) {
+            if (file.isSegment() && !file.isComplete()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The disk lane's backlog: asked for and not verified, plus handed to its writes and not written. */
+    long diskBacklog() {
+        long backlog = diskUnwrittenBytes.getAsLong();
+        for (int i = 0; i < files.size(); i++) {
+            if (lanes[i] == Lane.DISK) {
+                backlog += askedUpTo[i] - files.get(i).verified();
+            }
+        }
+        return backlog;
+    }
+
+    private StagedFile take(int index, Lane lane) {
+        if (index < 0) {
+            return null;
+        }
+        if (lanes[index] == null) {
+            lanes[index] = lane;
+            if (lane == Lane.PAGE_CACHE) {
+                files.get(index).stopDirectWrites();
+            }
+        }
+        return files.get(index);
+    }
+
+    /** The first file not asked for to its end that the page cache's lane has not taken; -1 if none. */
+    private int firstOpen() {
+        for (int i = 0; i < files.size(); i++) {
+            if (askedUpTo[i] < files.get(i).expectedSize() && lanes[i] != Lane.PAGE_CACHE) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The last file not asked for to its end, if the disk's lane has not taken it (-1 otherwise, or if there is none):
+     * the page cache's lane never reaches past a file of the disk's.
+     */
+    private int lastOpen() {
+        for (int i = files.size() - 1; i >= 0; i--) {
+            if (askedUpTo[i] < files.get(i).expectedSize()) {
+                return lanes[i] == Lane.DISK ? -1 : i;
+            }
+        }
+        return -1;
+    }
+
+    private int indexOf(StagedFile file) {
+        for (int i = 0; i < files.size(); i++) {
+            if (files.get(i) == file) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(file.path() + " is not a file of this transfer");
+    }
+}

@@ -1,0 +1,133 @@
+package io.sluice.broker.move;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.sluice.broker.move.ChunkSchedule.Lane;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link ChunkSchedule}: which file each chunk request asks for, with one lane and with two. */
+class ChunkScheduleTest {
+    private static final int CHUNK = 40;
+    private static final long FILE_BYTES = 100;
+
+    @TempDir
+    Path dir;
+
+    private final List<StagedFile> files = new ArrayList<>();
+
+    @AfterEach
+    void close() throws IOException {
+        for (StagedFile file : files) {
+            file.close();
+        }
+    }
+
+    /** {@code count} empty staged files of {@link #FILE_BYTES} each, none verified. */
+    private List<StagedFile> files(int count) throws IOException {
+        for (int i = 0; i < count; i++) {
+            files.add(StagedFile.producerSnapshot(dir.resolve("f" + i), i, FILE_BYTES));
+        }
+        return files;
+    }
+
+    /** Asks for the next chunk as the transfer does; returns the file's index, -1 when nothing is left to ask. */
+    private int ask(ChunkSchedule schedule) {
+        StagedFile next = schedule.next();
+        if (next == null) {
+            return -1;
+        }
+        schedule.asked(next, (int) Math.min(CHUNK, next.expectedSize() - schedule.askedUpTo(next)));
+        return files.indexOf(next);
+    }
+
+    @Test
+    void oneLaneAsksForTheFilesInOrderAndForTheNextBeforeTheLastIsAnswered() throws Exception {
+        ChunkSchedule schedule = ChunkSchedule.oneLane(files(3));
+
+        List<Integer> asked = new ArrayList<>();
+        for (int i = ask(schedule); i >= 0; i = ask(schedule)) {
+            asked.add(i);
+        }
+
+        assertEquals(List.of(0, 0, 0, 1, 1, 1, 2, 2, 2), asked);
+        assertEquals(3, schedule.filesTaken(Lane.DISK));
+        assertEquals(FILE_BYTES, schedule.askedUpTo(files.get(2)));
+    }
+
+    @Test
+    void twoLanesSendTheDisksOverflowToThePageCacheFromTheEnd() throws Exception {
+        AtomicLong unwritten = new AtomicLong();
+        AtomicInteger alone = new AtomicInteger();
+        ChunkSchedule schedule = ChunkSchedule.twoLanes(files(4), 100, unwritten::get, alone::incrementAndGet);
+
+        // the disk's backlog (asked and not verified) grows 40 per request: under its window of 100 twice
+        assertEquals(0, ask(schedule));
+        assertEquals(0, ask(schedule));
+        assertEquals(80, schedule.diskBacklog());
+        // at 100 it is not under: the page cache takes the last file, and keeps taking while the disk is behind
+        assertEquals(0, ask(schedule));
+        assertEquals(3, ask(schedule));
+        assertEquals(3, ask(schedule));
+        assertEquals(3, ask(schedule));
+        assertEquals(2, ask(schedule));
+        assertEquals(Lane.PAGE_CACHE, schedule.laneOf(files.get(3)));
+
+        // the disk caught up (its asked bytes verified, as a lower backlog shows): it takes the next file in order
+        unwritten.set(-schedule.diskBacklog());
+        assertEquals(1, ask(schedule));
+        assertEquals(Lane.DISK, schedule.laneOf(files.get(1)));
+
+        // the page cache never takes past a file of the disk's: once it has nothing left, the disk goes on alone
+        unwritten.set(1_000);
+        assertEquals(2, ask(schedule));
+        assertEquals(2, ask(schedule));
+        assertEquals(0, alone.get());
+        assertEquals(1, ask(schedule));
+        assertEquals(1, alone.get(), "the disk's lane was told it is alone");
+        assertEquals(1, ask(schedule));
+        assertEquals(-1, ask(schedule));
+        assertEquals(1, alone.get(), "told once");
+        assertEquals(2, schedule.filesTaken(Lane.DISK));
+        assertEquals(2, schedule.filesTaken(Lane.PAGE_CACHE));
+    }
+
+    @Test
+    void askingAgainFromTheVerifiedBytesKeepsEachFileInItsLane() throws Exception {
+        AtomicLong unwritten = new AtomicLong();
+        ChunkSchedule schedule = ChunkSchedule.twoLanes(files(3), 50, unwritten::get, () -> {});
+        assertEquals(0, ask(schedule));
+        assertEquals(0, ask(schedule));
+        assertEquals(2, ask(schedule));
+
+        schedule.askAgainFromVerified();
+
+        assertEquals(0, schedule.askedUpTo(files.get(0)));
+        assertEquals(0, schedule.askedUpTo(files.get(2)));
+        assertEquals(0, schedule.diskBacklog(), "nothing asked any more");
+        assertEquals(0, ask(schedule));
+        unwritten.set(1_000);
+        assertEquals(2, ask(schedule), "the page cache's file again, not the next one");
+        assertSame(Lane.PAGE_CACHE, schedule.laneOf(files.get(2)));
+    }
+
+    @Test
+    void aFileOfAnotherTransferIsRefused() throws Exception {
+        ChunkSchedule schedule = ChunkSchedule.oneLane(List.copyOf(files(1)));
+        StagedFile other = StagedFile.producerSnapshot(dir.resolve("other"), 9, FILE_BYTES);
+        files.add(other);
+
+        assertThrows(IllegalArgumentException.class, () -> schedule.asked(other, 1));
+        assertNull(ChunkSchedule.oneLane(List.of()).next());
+    }
+}
