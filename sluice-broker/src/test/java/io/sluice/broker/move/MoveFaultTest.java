@@ -128,7 +128,7 @@ class MoveFaultTest extends MoveTestBase {
                 }
             }
         };
-        MoveTransferClient crashing = twoLanes(corruptChunk5CrashAtChunk12);
+        MoveTransferClient crashing = MoveFixtures.twoLaneClient(corruptChunk5CrashAtChunk12);
         assertThrows(
                 SimulatedCrash.class,
                 () -> crashing.bootstrap(target, TOPIC, PARTITION, List.of(first.address()), LEADER_EPOCH, before));
@@ -141,7 +141,7 @@ class MoveFaultTest extends MoveTestBase {
         Source restarted = server(source);
         PartitionLog reopened = emptyTarget();
         TransferProgress after = new TransferProgress();
-        twoLanes(ChunkFaultHook.NONE)
+        MoveFixtures.twoLaneClient(ChunkFaultHook.NONE)
                 .bootstrap(reopened, TOPIC, PARTITION, List.of(restarted.address()), LEADER_EPOCH, after);
 
         assertEquals(boundaryOf(source), reopened.logEndOffset());
@@ -150,15 +150,6 @@ class MoveFaultTest extends MoveTestBase {
         assertTrue(
                 after.bytesShipped() <= after.totalBytes() - 10L * CHUNK_BYTES,
                 "resumed, not from zero: " + after + " after " + before);
-    }
-
-    /** A client whose files go to the disk's lane only when it has nothing outstanding, the rest through the cache. */
-    private static MoveTransferClient twoLanes(ChunkFaultHook hook) {
-        MoveTransferClient client = new MoveTransferClient(
-                MoveFixtures.moveConfig().withPageCacheSpillEnable(true), ByteRateLimiter.UNLIMITED);
-        client.diskWindowBytes(1);
-        client.faults(hook);
-        return client;
     }
 
     @Test

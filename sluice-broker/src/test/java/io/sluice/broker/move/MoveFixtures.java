@@ -54,6 +54,18 @@ final class MoveFixtures {
         return MoveConfig.defaults().withChunkBytes(CHUNK_BYTES).withRetryBackoffMs(0);
     }
 
+    /**
+     * A transfer client that writes through the disk and the page cache at once, with a disk window of one byte: the
+     * disk's lane is asked for only when it has nothing outstanding, so most files go through the page cache.
+     */
+    static MoveTransferClient twoLaneClient(ChunkFaultHook hook) {
+        MoveTransferClient client =
+                new MoveTransferClient(moveConfig().withPageCacheSpillEnable(true), ByteRateLimiter.UNLIMITED);
+        client.diskWindowBytes(1);
+        client.faults(hook);
+        return client;
+    }
+
     static PartitionLog openLog(Path dir) throws IOException {
         return PartitionLog.open(dir, smallSegments(), new RecoveryReport(), 0L, 0L, () -> START_MS);
     }

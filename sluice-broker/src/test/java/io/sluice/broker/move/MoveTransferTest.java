@@ -121,10 +121,7 @@ class MoveTransferTest extends MoveTestBase {
         Source server = server(source);
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
-        MoveTransferClient twoLanes = new MoveTransferClient(
-                MoveFixtures.moveConfig().withPageCacheSpillEnable(true), ByteRateLimiter.UNLIMITED);
-        // a disk window of one byte: the disk's lane is asked for only when it has nothing outstanding
-        twoLanes.diskWindowBytes(1);
+        MoveTransferClient twoLanes = MoveFixtures.twoLaneClient(ChunkFaultHook.NONE);
 
         long end = twoLanes.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress);
 
