@@ -1,6 +1,8 @@
 package io.sluice.broker.move;
 
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -28,6 +30,8 @@ final class ChunkSchedule {
     }
 
     private final List<StagedFile> files;
+    /** Each file's index in {@link #files}. */
+    private final Map<StagedFile, Integer> indexes = new IdentityHashMap<>();
     /** Per file: the position up to which chunks have been asked for. */
     private final long[] askedUpTo;
     /** Per file: the lane that took it (null: not taken yet). */
@@ -38,6 +42,14 @@ final class ChunkSchedule {
     private final LongSupplier diskUnwrittenBytes;
     private final Runnable diskLaneAlone;
     private boolean diskAlone;
+    /** Every file below it is complete. */
+    private int firstIncomplete;
+    /** Every file below it has been asked for to its end. */
+    private int front;
+    /** Every file above it has been asked for to its end. */
+    private int back;
+    /** The highest index the disk's lane took (-1: none). */
+    private int lastDiskFile = -1;
 
     /** One lane: every file in order, all to the disk's lane. */
     static ChunkSchedule oneLane(List<StagedFile> files) {
@@ -69,6 +81,9 @@ final class ChunkSchedule {
         this.diskLaneAlone = diskLaneAlone;
         this.askedUpTo = new long[files.size()];
         this.lanes = new Lane[files.size()];
+        for (int i = 0; i < files.size(); i++) {
+            indexes.put(files.get(i), i);
+        }
         askAgainFromVerified();
     }
 
@@ -125,37 +140,41 @@ final class ChunkSchedule {
         for (int i = 0; i < files.size(); i++) {
             askedUpTo[i] = files.get(i).verified();
         }
+        front = 0;
+        back = files.size() - 1;
     }
 
     /** Whether every file is complete. */
     boolean isComplete() {
-        for (StagedFile file : files) {
-            if (!file.isComplete()) {
-                return false;
-            }
-        }
-        return true;
+        return firstIncomplete() == files.size();
     }
 
-    /** Whether a segment is still incomplete (else only the producer snapshot is left). */
+    /**
+     * Whether a segment is still incomplete (else only the producer snapshot is left: it comes after the segments, in
+     * {@link StagingArea}'s order).
+     */
     boolean segmentsLeft() {
-        for (StagedFile file : files) {
-            if (file.isSegment() && !file.isComplete()) {
-                return true;
-            }
-        }
-        return false;
+        int first = firstIncomplete();
+        return first < files.size() && files.get(first).isSegment();
     }
 
     /** The disk lane's backlog: asked for and not verified, plus handed to its writes and not written. */
     long diskBacklog() {
         long backlog = diskUnwrittenBytes.getAsLong();
-        for (int i = 0; i < files.size(); i++) {
+        for (int i = firstIncomplete(); i <= lastDiskFile; i++) {
             if (lanes[i] == Lane.DISK) {
                 backlog += askedUpTo[i] - files.get(i).verified();
             }
         }
         return backlog;
+    }
+
+    /** The first file that is not complete ({@code files.size()} when all are); complete files stay complete. */
+    private int firstIncomplete() {
+        while (firstIncomplete < files.size() && files.get(firstIncomplete).isComplete()) {
+            firstIncomplete++;
+        }
+        return firstIncomplete;
     }
 
     private StagedFile take(int index, Lane lane) {
@@ -166,19 +185,22 @@ final class ChunkSchedule {
             lanes[index] = lane;
             if (lane == Lane.PAGE_CACHE) {
                 files.get(index).stopDirectWrites();
+            } else {
+                lastDiskFile = Math.max(lastDiskFile, index);
             }
         }
         return files.get(index);
     }
 
-    /** The first file not asked for to its end that the page cache's lane has not taken; -1 if none. */
+    /**
+     * The first file not asked for to its end, if the page cache's lane has not taken it (-1 otherwise, or if there
+     * is none): the files the page cache's lane took are the last ones, so none of the disk's comes after them.
+     */
     private int firstOpen() {
-        for (int i = 0; i < files.size(); i++) {
-            if (askedUpTo[i] < files.get(i).expectedSize() && lanes[i] != Lane.PAGE_CACHE) {
-                return i;
-            }
+        while (front < files.size() && askedUpTo[front] >= files.get(front).expectedSize()) {
+            front++;
         }
-        return -1;
+        return front < files.size() && lanes[front] != Lane.PAGE_CACHE ? front : -1;
     }
 
     /**
@@ -186,20 +208,17 @@ final class ChunkSchedule {
      * the page cache's lane never reaches past a file of the disk's.
      */
     private int lastOpen() {
-        for (int i = files.size() - 1; i >= 0; i--) {
-            if (askedUpTo[i] < files.get(i).expectedSize()) {
-                return lanes[i] == Lane.DISK ? -1 : i;
-            }
+        while (back >= 0 && askedUpTo[back] >= files.get(back).expectedSize()) {
+            back--;
         }
-        return -1;
+        return back >= 0 && lanes[back] != Lane.DISK ? back : -1;
     }
 
     private int indexOf(StagedFile file) {
-        for (int i = 0; i < files.size(); i++) {
-            if (files.get(i) == file) {
-                return i;
-            }
+        Integer index = indexes.get(file);
+        if (index == null) {
+            throw new IllegalArgumentException(file.path() + " is not a file of this transfer");
         }
-        throw new IllegalArgumentException(file.path() + " is not a file of this transfer");
+        return index;
     }
 }
