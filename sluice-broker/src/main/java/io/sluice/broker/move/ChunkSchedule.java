@@ -92,22 +92,22 @@ final class ChunkSchedule {
      * asked for to its end.
      */
     StagedFile next() {
-        int front = firstOpen();
+        int diskFile = firstOpen();
         if (!twoLanes) {
-            return take(front, Lane.DISK);
+            return take(diskFile, Lane.DISK);
         }
-        int back = lastOpen();
-        if (back < 0) {
+        int cacheFile = lastOpen();
+        if (cacheFile < 0) {
             if (!diskAlone) {
                 diskAlone = true;
                 diskLaneAlone.run();
             }
-            return take(front, Lane.DISK);
+            return take(diskFile, Lane.DISK);
         }
-        if (front < 0 || diskBacklog() >= diskWindowBytes) {
-            return take(back, Lane.PAGE_CACHE);
+        if (diskFile < 0 || diskBacklog() >= diskWindowBytes) {
+            return take(cacheFile, Lane.PAGE_CACHE);
         }
-        return take(front, Lane.DISK);
+        return take(diskFile, Lane.DISK);
     }
 
     /** Where {@code file} went (the disk's lane for a file not taken yet). */
