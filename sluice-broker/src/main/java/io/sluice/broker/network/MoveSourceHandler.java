@@ -6,7 +6,6 @@ import static io.sluice.broker.move.MoveFrameDescriptor.RESPONSE_HEADER_OFFSET;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -63,17 +62,17 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
         // JIT threw them away and compiled them again (about 2 s of C2) in the middle of a broker's first move.
         Runnable write = () -> {
             if (length == 0) {
-                ctx.write(head).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+                ctx.write(head).addListener(ConnectionFailures.WRITE_FAILURE_TO_PIPELINE);
             } else if (ctx.pipeline().get(SslHandler.class) == null) {
                 var unused = ctx.write(head); // a failure fails the region's write after it too
                 ctx.write(new SegmentFileRegion(answer.file(), answer.position(), length))
-                        .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+                        .addListener(ConnectionFailures.WRITE_FAILURE_TO_PIPELINE);
             } else {
                 // sendfile cannot pass through TLS: there the head and the bytes are read into whole chunks and
                 // encrypted from them
                 ctx.write(new SegmentChunkedInput(
                                 List.of(head, new FileSliceRecords(answer.file(), answer.position(), length))))
-                        .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+                        .addListener(ConnectionFailures.WRITE_FAILURE_TO_PIPELINE);
             }
             ctx.flush();
         };

@@ -370,7 +370,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                                     localNanos,
                                     remoteNanos,
                                     readyNanos)
-                            : ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+                            : ConnectionFailures.WRITE_FAILURE_TO_PIPELINE);
         } else if (observer.enabled()) {
             observer.onAnswered(
                     context.apiKey(), context.apiVersion(), fromFollower, null, queueNanos, localNanos, remoteNanos, 0);
@@ -407,7 +407,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
         int correlationId = header.correlationId();
         if (!step.close()) {
             ResponseSender.send(ctx, apiKey, correlationId, apiVersion, step.response())
-                    .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+                    .addListener(ConnectionFailures.WRITE_FAILURE_TO_PIPELINE);
             return;
         }
         // Nothing more is read from this connection; the answer goes out (after the failed-login delay), then it
@@ -436,7 +436,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
                 .setErrorCode(Errors.UNSUPPORTED_VERSION.code())
                 .setApiKeys(registry.advertisedVersions());
         ResponseSender.send(ctx, correlationId, (short) 0, (short) 0, body)
-                .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+                .addListener(ConnectionFailures.WRITE_FAILURE_TO_PIPELINE);
     }
 
     private void closeConnection(ChannelHandlerContext ctx, String reason) {
@@ -447,7 +447,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * The one listener of a response's write while requests are observed: as {@link
-     * ChannelFutureListener#FIRE_EXCEPTION_ON_FAILURE}, then the request's report with its send time (one object per
+     * ConnectionFailures#WRITE_FAILURE_TO_PIPELINE}, then the request's report with its send time (one object per
      * response instead of a second listener and the promise's listener list).
      */
     private static final class ObservingWriteListener implements ChannelFutureListener {
@@ -482,7 +482,7 @@ public final class RequestChannelHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void operationComplete(ChannelFuture written) throws Exception {
-            FIRE_EXCEPTION_ON_FAILURE.operationComplete(written);
+            ConnectionFailures.WRITE_FAILURE_TO_PIPELINE.operationComplete(written);
             observer.onAnswered(
                     context.apiKey(),
                     context.apiVersion(),

@@ -28,6 +28,20 @@ final class ConnectWorker implements AutoCloseable {
     static final String CONFIG_TOPIC = "sluice-connect-configs";
     static final String OFFSET_TOPIC = "sluice-connect-offsets";
     static final String STATUS_TOPIC = "sluice-connect-status";
+    /** The worker's output, in the directory it is started in. */
+    static final String LOG_FILE = "worker.log";
+    /**
+     * Loggers the worker's log keeps at INFO (the rest at WARN), so a failure's log tail shows what the worker's group,
+     * the tasks and the sink's consumer did: joins, assignments, offset resets and commits.
+     */
+    private static final List<String> LOGGED_AT_INFO = List.of(
+            "org.apache.kafka.connect.runtime.distributed.DistributedHerder",
+            "org.apache.kafka.connect.runtime.WorkerSinkTask",
+            "org.apache.kafka.connect.runtime.AbstractWorkerSourceTask",
+            "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator",
+            "org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker",
+            "org.apache.kafka.clients.consumer.internals.SubscriptionState");
+
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(10);
 
@@ -75,7 +89,7 @@ final class ConnectWorker implements AutoCloseable {
                         .map(e -> e.getKey() + "=" + e.getValue())
                         .collect(Collectors.joining("\n", "", "\n")),
                 StandardCharsets.UTF_8);
-        ConnectWorker worker = new ConnectWorker(properties, dir.resolve("worker.log"), port);
+        ConnectWorker worker = new ConnectWorker(properties, dir.resolve(LOG_FILE), port);
         worker.launch();
         return worker;
     }
@@ -84,6 +98,11 @@ final class ConnectWorker implements AutoCloseable {
         List<String> command =
                 ChildProcessRunner.javaMain("org.apache.kafka.connect.cli.ConnectDistributed", properties.toString());
         command.set(1, "-Xmx512m");
+        command.addAll(
+                2,
+                LOGGED_AT_INFO.stream()
+                        .map(logger -> "-Dorg.slf4j.simpleLogger.log." + logger + "=info")
+                        .toList());
         Files.writeString(
                 logFile,
                 "=== start: " + String.join(" ", command) + "\n",

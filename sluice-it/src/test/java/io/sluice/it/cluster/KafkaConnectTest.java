@@ -7,14 +7,18 @@ import io.sluice.testkit.Poll;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 
@@ -29,17 +33,20 @@ import org.junit.jupiter.api.Test;
  */
 class KafkaConnectTest extends ClusterTestBase {
     private static final String TOPIC = "connect-lines";
+    /** The group Connect's sink task consumes in: {@code connect-} and the connector's name. */
+    private static final String SINK_GROUP = "connect-file-sink";
+
     private static final Duration CONNECT_SETTLE = Duration.ofSeconds(120);
 
     @Test
     void shouldCopyAFileThroughTheClusterAndResumeAfterARestart() throws Exception {
         Path source = work.resolve("source.txt");
         Path sink = work.resolve("sink.txt");
+        Path connectDir = work.resolve("connect");
         List<String> lines = lines(0, 500);
         Files.write(source, lines, StandardCharsets.UTF_8);
 
-        try (ConnectWorker worker =
-                        ConnectWorker.start(work.resolve("connect"), cluster.bootstrap(), "sluice-connect");
+        try (ConnectWorker worker = ConnectWorker.start(connectDir, cluster.bootstrap(), "sluice-connect");
                 Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             awaitRestApi(worker);
             for (String internal :
@@ -86,7 +93,7 @@ class KafkaConnectTest extends ClusterTestBase {
                             sink.toString(),
                             "topics",
                             TOPIC));
-            awaitSinkHolds(worker, sink, lines);
+            awaitSinkHolds(worker, admin, sink, lines);
 
             worker.restart();
             awaitRestApi(worker);
@@ -94,8 +101,15 @@ class KafkaConnectTest extends ClusterTestBase {
             Files.write(source, more, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
             List<String> all = new ArrayList<>(lines);
             all.addAll(more);
-            awaitSinkHolds(worker, sink, all);
+            awaitSinkHolds(worker, admin, sink, all);
             worker.stop();
+        } finally {
+            // kept beside the brokers' logs (ClusterTestBase), whatever happened
+            Files.createDirectories(ClusterClients.KEPT_LOGS);
+            Files.copy(
+                    connectDir.resolve(ConnectWorker.LOG_FILE),
+                    ClusterClients.KEPT_LOGS.resolve(getClass().getSimpleName() + "-connect-worker.log"),
+                    StandardCopyOption.REPLACE_EXISTING);
         }
     }
 
@@ -139,7 +153,7 @@ class KafkaConnectTest extends ClusterTestBase {
     }
 
     /** Waits until the sink file holds exactly {@code expected}, failing at once on a duplicated or foreign line. */
-    private static void awaitSinkHolds(ConnectWorker worker, Path sink, List<String> expected) throws Exception {
+    private void awaitSinkHolds(ConnectWorker worker, Admin admin, Path sink, List<String> expected) throws Exception {
         List<String> written;
         try {
             written = awaitSinkLines(worker, sink, expected);
@@ -150,7 +164,9 @@ class KafkaConnectTest extends ClusterTestBase {
                             + worker.get("/connectors/file-sink/status").body()
                             + "\nsource connector status: "
                             + worker.get("/connectors/file-source/status").body()
-                            + "\nthe worker's log, last lines:\n" + worker.logTail(),
+                            + "\nin the cluster: " + whereTheLinesAre(admin)
+                            + "\nthe worker's log, last lines:\n" + worker.logTail()
+                            + brokerTails(),
                     e);
         }
         assertEquals(expected, written);
@@ -169,6 +185,51 @@ class KafkaConnectTest extends ClusterTestBase {
                                     + "difference at " + firstDifference(got, expected));
                     return got.size() == expected.size();
                 });
+    }
+
+    /**
+     * Where the copied lines stand in the cluster, for a failure message: the topic's leader, ISR and end offset, and
+     * the sink's group with its members and committed offsets; a question that fails says so in its place.
+     */
+    private static String whereTheLinesAre(Admin admin) {
+        StringBuilder where = new StringBuilder();
+        try {
+            TopicDescription topic =
+                    admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC);
+            where.append(topic.partitions());
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            topic.partitions().forEach(p -> latest.put(new TopicPartition(TOPIC, p.partition()), OffsetSpec.latest()));
+            where.append("; end offsets ")
+                    .append(admin.listOffsets(latest).all().get());
+        } catch (Exception e) {
+            where.append("topic ").append(TOPIC).append(": ").append(e);
+        }
+        try {
+            where.append("; group ")
+                    .append(admin.describeConsumerGroups(List.of(SINK_GROUP))
+                            .all()
+                            .get()
+                            .get(SINK_GROUP))
+                    .append(", committed ")
+                    .append(admin.listConsumerGroupOffsets(SINK_GROUP)
+                            .partitionsToOffsetAndMetadata()
+                            .get());
+        } catch (Exception e) {
+            where.append("; group ").append(SINK_GROUP).append(": ").append(e);
+        }
+        return where.toString();
+    }
+
+    /** Each broker's last printed lines, for a failure message. */
+    private String brokerTails() {
+        StringBuilder tails = new StringBuilder();
+        for (int id : cluster.brokerIds()) {
+            tails.append("\nbroker ")
+                    .append(id)
+                    .append(", last lines:\n")
+                    .append(cluster.broker(id).outputTail());
+        }
+        return tails.toString();
     }
 
     private static int firstDifference(List<String> got, List<String> expected) {

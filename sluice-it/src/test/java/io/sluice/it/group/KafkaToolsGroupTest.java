@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.it.InProcessTool;
+import io.sluice.testkit.ChildProcessRunner;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.SluiceBrokerProcess;
 import java.io.IOException;
@@ -21,10 +22,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Apache Kafka's own command-line tools (org.apache.kafka:kafka-tools 3.9, each run in-process by InProcessTool) against Sluice:
- * the console consumer reads with a group what the producer tool wrote, and the consumer-groups tool lists,
- * describes and resets the group's offsets. kafka-tools 3.9 has no console producer (it lives in Kafka's core
- * jar until 4.0), so its VerifiableProducer writes the records.
+ * Apache Kafka's own command-line tools (org.apache.kafka:kafka-tools 3.9) against Sluice: the console consumer reads
+ * with a group what the producer tool wrote, and the consumer-groups tool lists, describes and resets the group's
+ * offsets. kafka-tools 3.9 has no console producer (it lives in Kafka's core jar until 4.0), so its VerifiableProducer
+ * writes the records. The consumer and group tools run in-process ({@link InProcessTool}); VerifiableProducer runs in
+ * a JVM of its own, because it closes its producer only in a hook it gives the JVM's {@code Runtime} directly, which
+ * an in-process run never calls: its producer would outlive the test, retrying the stopped broker.
+ *
+ * <p>Not thread-safe; JUnit runs it on one thread.
  */
 class KafkaToolsGroupTest {
     private static final String TOPIC = "tools";
@@ -85,16 +90,20 @@ class KafkaToolsGroupTest {
 
     @Test
     void shouldConsumeWithGroupThenListDescribeAndResetIt() throws Exception {
-        tool(
-                "org.apache.kafka.tools.VerifiableProducer",
-                "--bootstrap-server",
-                broker.bootstrap(),
-                "--topic",
-                TOPIC,
-                "--max-messages",
-                Integer.toString(MESSAGES),
-                "--acks",
-                "-1");
+        ProcessResult produced = ChildProcessRunner.run(
+                ChildProcessRunner.javaMain(
+                        "org.apache.kafka.tools.VerifiableProducer",
+                        "--bootstrap-server",
+                        broker.bootstrap(),
+                        "--topic",
+                        TOPIC,
+                        "--max-messages",
+                        Integer.toString(MESSAGES),
+                        "--acks",
+                        "-1"),
+                new byte[0],
+                TOOL_TIMEOUT);
+        assertTrue(produced.succeeded(), () -> produced.describe() + "\nbroker: " + broker.outputTail());
         Set<String> expected =
                 IntStream.range(0, MESSAGES).mapToObj(Integer::toString).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(expected, consoleConsume(), "the console consumer reads every produced value");
