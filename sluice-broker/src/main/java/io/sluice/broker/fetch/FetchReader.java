@@ -1,6 +1,7 @@
 package io.sluice.broker.fetch;
 
 import io.sluice.broker.network.FileSliceRecords;
+import io.sluice.broker.replica.LeaderState;
 import io.sluice.broker.replica.ReplicaManager;
 import io.sluice.broker.topic.Partition;
 import io.sluice.broker.topic.TopicManager;
@@ -148,10 +149,12 @@ final class FetchReader {
             return Errors.FENCED_LEADER_EPOCH;
         }
         boolean follower = replicaId >= 0;
-        if (follower && partition.leaderState() == null) {
+        // read once: leadership may end between two reads
+        LeaderState leading = follower ? partition.leaderState() : null;
+        if (follower && leading == null) {
             return Errors.NOT_LEADER_OR_FOLLOWER;
         }
-        if (follower && !partition.leaderState().isFollower(replicaId)) {
+        if (follower && !leading.isFollower(replicaId)) {
             // Kafka: with a current leader epoch that matches, (replica id, epoch) is not recognized yet.
             return target.currentLeaderEpoch() >= 0 ? Errors.UNKNOWN_LEADER_EPOCH : Errors.NOT_LEADER_OR_FOLLOWER;
         }

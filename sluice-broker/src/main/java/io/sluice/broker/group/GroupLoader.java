@@ -129,8 +129,15 @@ final class GroupLoader {
         unload(partition);
         long started = System.nanoTime();
         List<GroupRecord> records;
+        LinkedHashMap<String, ClassicGroup> loaded;
         try {
             records = rt.store.load(partition);
+            // restoring is part of the load: a failure here must not leave the partition loading for ever
+            loaded = restore(records);
+            for (ClassicGroup group : loaded.values()) {
+                rt.groups.put(group.groupId, group);
+                membership.onGroupLoaded(group);
+            }
         } catch (IOException | RuntimeException e) {
             if (statuses.compareAndSet(partition, loading, new Status(Phase.FAILED, loading.leaderEpoch()))) {
                 LOG.error(
@@ -141,11 +148,6 @@ final class GroupLoader {
                         e);
             }
             return;
-        }
-        LinkedHashMap<String, ClassicGroup> loaded = restore(records);
-        for (ClassicGroup group : loaded.values()) {
-            rt.groups.put(group.groupId, group);
-            membership.onGroupLoaded(group);
         }
         if (statuses.compareAndSet(partition, loading, new Status(Phase.OWNED, loading.leaderEpoch()))) {
             LOG.info(

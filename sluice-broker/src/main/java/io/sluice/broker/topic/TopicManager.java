@@ -233,10 +233,11 @@ public final class TopicManager {
     private void assign(Partition partition, PartitionState assignment) {
         try {
             Partition.Transition transition = partition.assign(assignment, System.currentTimeMillis());
-            replicas.onTransition(partition, transition);
+            // queued first: the role changed even if the replica manager fails to follow it below
             if (transition != Partition.Transition.NONE && transition != Partition.Transition.ISR_CHANGED) {
                 pendingRoleChanges.add(() -> tellRoleChange(partition, transition));
             }
+            replicas.onTransition(partition, transition);
         } catch (IOException | RuntimeException e) {
             LOG.error("Cannot take the new assignment {} of {}; it stays unserved here", assignment, partition, e);
         }
