@@ -14,12 +14,18 @@ import org.apache.kafka.common.protocol.ApiMessage;
 /**
  * A long-poll fetch parked until its partitions hold min_bytes of new data or max_wait_ms passes,
  * whichever comes first. Appends wake it on the appending thread; it completes exactly once and
- * then unregisters from every partition.
+ * then unregisters from every partition. A read that throws fails the fetch (its connection is closed, as for any
+ * handler failure) rather than leaving it unanswered or throwing into the appending thread.
  *
  * <p>Thread-safe: appends and the timer may race; the first to complete wins.
  */
 final class DelayedFetch implements Partition.AppendWaiter {
-    private final FetchReader reader;
+    /** One read of the fetch's partitions: {@link FetchReader#read} without the first-arrival flag. */
+    interface Reads {
+        FetchReader.Result read();
+    }
+
+    private final Reads reader;
     private final int minBytes;
     private final int maxWaitMs;
     private final ScheduledExecutorService timer;
@@ -31,7 +37,7 @@ final class DelayedFetch implements Partition.AppendWaiter {
 
     DelayedFetch(
             TopicManager topics,
-            FetchReader reader,
+            Reads reader,
             List<FetchTarget> targets,
             int minBytes,
             int maxWaitMs,
@@ -76,21 +82,45 @@ final class DelayedFetch implements Partition.AppendWaiter {
         if (completed.get()) {
             return;
         }
-        FetchReader.Result result = reader.read(false);
+        FetchReader.Result result;
+        try {
+            result = reader.read();
+        } catch (RuntimeException e) {
+            fail(e);
+            return;
+        }
         if (result.bytes() >= minBytes || result.hasError()) {
             complete(result);
         }
     }
 
     private void expire() {
-        if (!completed.get()) {
-            complete(reader.read(false));
+        if (completed.get()) {
+            return;
+        }
+        try {
+            complete(reader.read());
+        } catch (RuntimeException e) {
+            fail(e);
         }
     }
 
     private void complete(FetchReader.Result result) {
+        if (finish()) {
+            future.complete(result.response());
+        }
+    }
+
+    private void fail(RuntimeException e) {
+        if (finish()) {
+            future.completeExceptionally(e);
+        }
+    }
+
+    /** Unregisters and stops the timer, once: true for the caller that finishes the fetch. */
+    private boolean finish() {
         if (!completed.compareAndSet(false, true)) {
-            return;
+            return false;
         }
         for (Partition partition : watched) {
             partition.removeWaiter(this);
@@ -99,6 +129,6 @@ final class DelayedFetch implements Partition.AppendWaiter {
         if (pending != null) {
             pending.cancel(false);
         }
-        future.complete(result.response());
+        return true;
     }
 }

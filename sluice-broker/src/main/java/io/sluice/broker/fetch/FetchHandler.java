@@ -104,6 +104,8 @@ public final class FetchHandler implements ApiHandler<FetchRequestData> {
         if (request.maxWaitMs() <= 0 || first.bytes() >= minBytes || first.hasError() || targets.isEmpty()) {
             return CompletableFuture.completedFuture(first.response());
         }
-        return new DelayedFetch(topics, reader, targets, minBytes, request.maxWaitMs(), timer, replicaId >= 0).start();
+        return new DelayedFetch(
+                        topics, () -> reader.read(false), targets, minBytes, request.maxWaitMs(), timer, replicaId >= 0)
+                .start();
     }
 }
