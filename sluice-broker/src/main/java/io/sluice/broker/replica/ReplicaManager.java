@@ -131,7 +131,8 @@ public final class ReplicaManager implements AutoCloseable {
             }
             case BECAME_FOLLOWER -> follow(partition);
             case OFFLINE -> fetchers.unfollow(partition);
-            case ISR_CHANGED, NONE -> {
+            case ISR_CHANGED, NONE, REMOVED -> {
+                // REMOVED reaches onRemoved instead
                 return;
             }
         }

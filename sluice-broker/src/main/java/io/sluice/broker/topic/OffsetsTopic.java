@@ -80,7 +80,7 @@ public final class OffsetsTopic {
             }
             switch (transition) {
                 case BECAME_LEADER -> becameLeader.accept(partition.index(), partition.leaderEpoch());
-                case BECAME_FOLLOWER, OFFLINE -> resigned.accept(partition.index());
+                case BECAME_FOLLOWER, OFFLINE, REMOVED -> resigned.accept(partition.index());
                 default -> {}
             }
         };

@@ -49,7 +49,12 @@ public final class Partition {
         /** No replica leads it. */
         OFFLINE,
         /** Still the leader in the same epoch; the committed ISR changed. */
-        ISR_CHANGED
+        ISR_CHANGED,
+        /**
+         * This broker no longer holds a replica: reassigned elsewhere or the topic deleted, possibly straight from
+         * leading it when the states in between were merged. Told to role listeners only.
+         */
+        REMOVED
     }
 
     private final TopicInfo topic;

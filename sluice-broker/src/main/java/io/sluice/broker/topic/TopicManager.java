@@ -176,6 +176,7 @@ public final class TopicManager {
                                 parts[p],
                                 "no longer a replica (replicas " + java.util.Arrays.toString(assignment.replicas())
                                         + ")");
+                        tellRemoved(parts[p]);
                         parts[p] = null;
                     }
                     continue;
@@ -266,7 +267,20 @@ public final class TopicManager {
         Partition[] parts = hosted.remove(name);
         if (parts != null) {
             localLogs.removeTopic(replicas, parts, why);
+            for (Partition part : parts) {
+                if (part != null) {
+                    tellRemoved(part);
+                }
+            }
         }
+    }
+
+    /**
+     * Queues the removal of a local replica for the role listeners: a coordinator that led it must resign even when
+     * the state that moved its leadership away was merged into the one that removed the replica.
+     */
+    private void tellRemoved(Partition partition) {
+        pendingRoleChanges.add(() -> tellRoleChange(partition, Partition.Transition.REMOVED));
     }
 
     /**

@@ -63,7 +63,8 @@ class OffsetsTopicTest {
             listener.accept(p1, Partition.Transition.ISR_CHANGED);
             listener.accept(p1, Partition.Transition.BECAME_FOLLOWER);
             listener.accept(p1, Partition.Transition.OFFLINE);
-            assertEquals(List.of("leader 1 epoch " + p1.leaderEpoch(), "resigned 1", "resigned 1"), told);
+            listener.accept(p1, Partition.Transition.REMOVED);
+            assertEquals(List.of("leader 1 epoch " + p1.leaderEpoch(), "resigned 1", "resigned 1", "resigned 1"), told);
         }
     }
 }
