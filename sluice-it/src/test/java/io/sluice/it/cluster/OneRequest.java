@@ -2,17 +2,23 @@ package io.sluice.it.cluster;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.CreateTopicsRequest;
 import org.apache.kafka.common.requests.CreateTopicsResponse;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
+import org.apache.kafka.common.requests.OffsetFetchRequest;
+import org.apache.kafka.common.requests.OffsetFetchResponse;
 
 /**
  * One Kafka request to one chosen broker over a fresh connection, without a client's routing or retries: what that
@@ -25,6 +31,8 @@ final class OneRequest {
     static final short METADATA_VERSION = 12;
 
     static final short CREATE_TOPICS_VERSION = 7;
+    /** The first OffsetFetch version that names groups (KIP-709). */
+    static final short OFFSET_FETCH_VERSION = 8;
     /** Above the broker's own wait for its controller (30 s), so the broker's answer arrives, whatever it is. */
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
 
@@ -77,6 +85,21 @@ final class OneRequest {
                     "DescribeConfigs of " + key + " failed: " + result.errorCode() + " " + result.errorMessage());
         }
         return result.configs().isEmpty() ? null : result.configs().get(0);
+    }
+
+    /**
+     * What the broker answers an OffsetFetch (v8) of every committed offset of {@code group}: the group-level error,
+     * NOT_COORDINATOR on a broker that does not coordinate the group.
+     */
+    static Errors offsetFetchError(String bootstrap, String group) throws IOException {
+        Map<String, List<TopicPartition>> allOfGroup = new HashMap<>();
+        allOfGroup.put(group, null);
+        OffsetFetchResponse response = send(
+                bootstrap,
+                new OffsetFetchRequest.Builder(allOfGroup, false, false),
+                ApiKeys.OFFSET_FETCH,
+                OFFSET_FETCH_VERSION);
+        return response.groupLevelError(group);
     }
 
     private static <R extends AbstractResponse> R send(
