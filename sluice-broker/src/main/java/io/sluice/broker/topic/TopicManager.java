@@ -131,6 +131,8 @@ public final class TopicManager {
             started = true;
         }
         clusterNode.addListener(this::onClusterState);
+        // a state published after the read above and before the listener was added reaches it only now
+        onClusterState(clusterNode.current());
     }
 
     private void onClusterState(ClusterState state) {
