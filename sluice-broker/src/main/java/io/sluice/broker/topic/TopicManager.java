@@ -287,7 +287,7 @@ public final class TopicManager {
 
     /**
      * Called on the cluster-state thread with each hosted partition whose role changed (BECAME_LEADER,
-     * BECAME_FOLLOWER, OFFLINE), once the state that changed it is applied; listeners must not block.
+     * BECAME_FOLLOWER, OFFLINE, REMOVED), once the state that changed it is applied; listeners must not block.
      */
     public void addRoleListener(BiConsumer<Partition, Partition.Transition> listener) {
         roleListeners.add(listener);

@@ -104,12 +104,15 @@ class KafkaConnectTest extends ClusterTestBase {
             awaitSinkHolds(worker, admin, sink, all);
             worker.stop();
         } finally {
-            // kept beside the brokers' logs (ClusterTestBase), whatever happened
-            Files.createDirectories(ClusterClients.KEPT_LOGS);
-            Files.copy(
-                    connectDir.resolve(ConnectWorker.LOG_FILE),
-                    ClusterClients.KEPT_LOGS.resolve(getClass().getSimpleName() + "-connect-worker.log"),
-                    StandardCopyOption.REPLACE_EXISTING);
+            // kept beside the brokers' logs (ClusterTestBase), whatever happened; a worker that never started has none
+            Path workerLog = connectDir.resolve(ConnectWorker.LOG_FILE);
+            if (Files.exists(workerLog)) {
+                Files.createDirectories(ClusterClients.KEPT_LOGS);
+                Files.copy(
+                        workerLog,
+                        ClusterClients.KEPT_LOGS.resolve(getClass().getSimpleName() + "-connect-worker.log"),
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 
