@@ -56,6 +56,9 @@ public final class MoveSource implements AutoCloseable {
         /** Chunk checksums, continuing from the previous chunk's batch boundary; guarded by itself. */
         final SegmentRangeChecksum checksum = new SegmentRangeChecksum();
 
+        /** Per segment of the view, the end of the bytes answered so far; guarded by itself. */
+        private final long[] answeredEnds;
+
         volatile long detachedAtMs;
 
         Session(long transferId, String topic, int partition, ShippableLog view, MoveSegmentList listing) {
@@ -64,6 +67,28 @@ public final class MoveSource implements AutoCloseable {
             this.partition = partition;
             this.view = view;
             this.listing = listing;
+            this.answeredEnds = new long[view.segments().size()];
+        }
+
+        /**
+         * Records that segment {@code index} was answered up to {@code end} and lets retention take the segments below
+         * the first one not yet answered to its end. A target asks for files out of order (its page cache lane works
+         * from the partition's end while its disk lane works from the start), so the segment asked for last says
+         * nothing about the ones below it.
+         */
+        void answered(int index, long end) {
+            List<ClosedSegment> segments = view.segments();
+            long releaseBelow;
+            synchronized (answeredEnds) {
+                answeredEnds[index] = Math.max(answeredEnds[index], end);
+                int first = 0;
+                while (first < answeredEnds.length
+                        && answeredEnds[first] >= segments.get(first).sizeInBytes()) {
+                    first++;
+                }
+                releaseBelow = first < answeredEnds.length ? segments.get(first).baseOffset() : view.boundaryOffset();
+            }
+            view.releaseBelow(releaseBelow);
         }
 
         void attach(InboundMoveConnection connection, LongSupplier clockMs) {
@@ -139,13 +164,7 @@ public final class MoveSource implements AutoCloseable {
     private MoveSegmentList open(InboundMoveConnection connection, MoveOpenRequest request) {
         Session session = sessions.get(request.transferId);
         if (session != null) {
-            if (!session.topic.equals(request.topic) || session.partition != request.partition) {
-                return error(
-                        Errors.INVALID_REQUEST,
-                        "transfer " + request.transferId + " is of " + session.topic + "-" + session.partition);
-            }
-            session.attach(connection, clockMs);
-            return session.listing;
+            return rejoin(session, connection, request);
         }
         if (sessions.size() >= config.maxConcurrentMoves()) {
             return error(
@@ -177,7 +196,11 @@ public final class MoveSource implements AutoCloseable {
         session = new Session(
                 request.transferId, request.topic, request.partition, view, listingOf(request.transferId, view));
         session.attach(connection, clockMs);
-        sessions.put(request.transferId, session);
+        Session raced = sessions.putIfAbsent(request.transferId, session);
+        if (raced != null) {
+            release(session, "opened twice at once (the other open serves it)");
+            return rejoin(raced, connection, request);
+        }
         LOG.info(
                 "serving move {} of {}-{} to {}: {} segments, {} bytes, boundary {}",
                 request.transferId,
@@ -187,6 +210,17 @@ public final class MoveSource implements AutoCloseable {
                 view.segments().size(),
                 view.totalBytes(),
                 view.boundaryOffset());
+        return session.listing;
+    }
+
+    /** A transfer opened again (the target reconnected): the same pins and listing, on one more connection. */
+    private MoveSegmentList rejoin(Session session, InboundMoveConnection connection, MoveOpenRequest request) {
+        if (!session.topic.equals(request.topic) || session.partition != request.partition) {
+            return error(
+                    Errors.INVALID_REQUEST,
+                    "transfer " + request.transferId + " is of " + session.topic + "-" + session.partition);
+        }
+        session.attach(connection, clockMs);
         return session.listing;
     }
 
@@ -245,13 +279,16 @@ public final class MoveSource implements AutoCloseable {
         BatchHeaderTable headers = null;
         long size = 0;
         boolean segmentFile = request.fileKind == MoveMessages.FILE_SEGMENT;
+        int segmentIndex = -1;
         if (segmentFile) {
-            for (ClosedSegment segment : session.view.segments()) {
+            List<ClosedSegment> segments = session.view.segments();
+            for (int i = 0; i < segments.size(); i++) {
+                ClosedSegment segment = segments.get(i);
                 if (segment.baseOffset() == request.fileOffset) {
                     file = segment.channel();
                     headers = segment.batchHeaders();
                     size = segment.sizeInBytes();
-                    session.view.releaseBelow(segment.baseOffset());
+                    segmentIndex = i;
                 }
             }
         } else if (session.view.producerSnapshotOffset() == request.fileOffset) {
@@ -284,6 +321,9 @@ public final class MoveSource implements AutoCloseable {
                     "cannot read file " + request.fileOffset + ": " + e);
         }
         header.length = length;
+        if (segmentIndex >= 0) {
+            session.answered(segmentIndex, request.position + length);
+        }
         return new MoveAnswer(
                 correlationId,
                 codec.encode(header),
