@@ -15,4 +15,9 @@ public interface ByteRateLimiter {
      * parks its own transfer thread.
      */
     long reserveNanos(long bytes);
+
+    /** The rate in force now, in bytes per second; {@link Long#MAX_VALUE} when unlimited. */
+    default long bytesPerSecond() {
+        return Long.MAX_VALUE;
+    }
 }

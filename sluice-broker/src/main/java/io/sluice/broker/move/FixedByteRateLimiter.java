@@ -22,4 +22,9 @@ public final class FixedByteRateLimiter implements ByteRateLimiter {
         nextFreeNanos = start + (long) (bytes * 1e9 / bytesPerSecond);
         return start - now;
     }
+
+    @Override
+    public long bytesPerSecond() {
+        return bytesPerSecond;
+    }
 }

@@ -46,6 +46,9 @@ public final class MoveSource implements AutoCloseable {
     private final ThreadLocal<MoveCodec> codecs = ThreadLocal.withInitial(MoveCodec::new);
 
     /** One transfer being served: its pinned view and the connections it came on. Thread-safe. */
+    /** The smallest chunk a throttle cuts an answer to: below it, per-chunk costs would dominate a slow move. */
+    static final int MIN_THROTTLED_CHUNK_BYTES = 1024;
+
     private static final class Session {
         final long transferId;
         final String topic;
@@ -305,7 +308,10 @@ public final class MoveSource implements AutoCloseable {
                             + "/" + request.fileOffset + " position " + request.position + " is not in transfer "
                             + request.transferId);
         }
-        int length = (int) Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position);
+        ByteRateLimiter limiter = limiters.of(session.topic, session.partition);
+        int length = (int) Math.min(
+                Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position),
+                throttledChunkBytes(limiter.bytesPerSecond()));
         try {
             synchronized (session.checksum) {
                 header.crc32c = segmentFile
@@ -324,13 +330,18 @@ public final class MoveSource implements AutoCloseable {
         if (segmentIndex >= 0) {
             session.answered(segmentIndex, request.position + length);
         }
-        return new MoveAnswer(
-                correlationId,
-                codec.encode(header),
-                file,
-                request.position,
-                length,
-                limiters.of(session.topic, session.partition));
+        return new MoveAnswer(correlationId, codec.encode(header), file, request.position, length, limiter);
+    }
+
+    /**
+     * The most one chunk answer carries under a throttle of {@code bytesPerSecond}: a second's worth (Kafka's
+     * replication quota window), so an answer the throttle holds back waits about a second behind the one before it,
+     * never longer than the target's read timeout, and a throttle changed mid-move takes effect within the chunks in
+     * flight. A 16 MiB chunk at 200 KB/s would have held each answer 84 s, past {@code replica.socket.timeout.ms}: the
+     * target timed out, reconnected and asked again, and every attempt added to the throttle's debt.
+     */
+    static long throttledChunkBytes(long bytesPerSecond) {
+        return Math.max(MIN_THROTTLED_CHUNK_BYTES, bytesPerSecond);
     }
 
     private static MoveAnswer answerError(

@@ -356,7 +356,8 @@ public final class MoveTransferClient {
             StagedFile next;
             while (inFlight.size() < config.chunksInFlight() && (next = schedule.next()) != null) {
                 long from = schedule.askedUpTo(next);
-                int want = (int) Math.min(chunkLimit, next.expectedSize() - from);
+                long throttled = MoveSource.throttledChunkBytes(limiter.bytesPerSecond());
+                int want = (int) Math.min(Math.min(chunkLimit, throttled), next.expectedSize() - from);
                 byte kind = next.isSegment() ? MoveMessages.FILE_SEGMENT : MoveMessages.FILE_PRODUCER_SNAPSHOT;
                 MoveChunkRequest request = new MoveChunkRequest().set(transferId, kind, next.fileOffset(), from, want);
                 conn.sendChunkRequest(codec, request);

@@ -28,8 +28,8 @@ import java.util.concurrent.TimeUnit;
  * header length, header, then the file range by sendfile ({@link SegmentFileRegion}), or under TLS all of it in chunks
  * that the SslHandler encrypts ({@link SegmentChunkedInput}). Answers a throttle holds back keep the connection's request order.
  *
- * <p>Thread-safe: called on the request threads (the only state is a per-connection attribute kept on its
- * connection's request thread); an answer is written on the connection's event loop as one task.
+ * <p>Thread-safe: called on the request threads (the only state is a per-connection attribute, synchronized); an
+ * answer is written on the connection's event loop as one task.
  */
 public final class MoveSourceHandler implements PrivateRequestHandler {
     /** A transfer connection's answers held back by a throttle, so later answers queue behind them. */
@@ -100,21 +100,16 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
                 ctx.channel().config().setOption(ChannelOption.SO_SNDBUF, sendBufferBytes);
             }
         }
-        long now = System.nanoTime();
-        if (held.pending > 0) {
-            waitNanos = Math.max(waitNanos, Math.max(0, held.lastDueNanos - now));
-        }
-        if (waitNanos > 0 || held.pending > 0) {
+        long holdNanos = held.hold(waitNanos, System.nanoTime());
+        if (holdNanos >= 0) {
             HeldAnswers queue = held;
-            queue.pending++;
-            queue.lastDueNanos = now + waitNanos;
             ctx.executor()
                     .schedule(
                             () -> {
-                                queue.pending--;
+                                queue.released();
                                 send.run();
                             },
-                            waitNanos,
+                            holdNanos,
                             TimeUnit.NANOSECONDS)
                     .addListener(ConnectionFailures.toExceptionCaught(ctx));
         } else {
@@ -122,10 +117,32 @@ public final class MoveSourceHandler implements PrivateRequestHandler {
         }
     }
 
-    /** The answers of one transfer connection scheduled for later by a throttle. Its connection's request thread only. */
+    /**
+     * The answers of one transfer connection scheduled for later by a throttle. Thread-safe (synchronized): a request
+     * thread holds answers back, the connection's event loop releases them.
+     */
     private static final class HeldAnswers {
-        int pending;
-        long lastDueNanos;
+        private int pending;
+        private long lastDueNanos;
+
+        /**
+         * How long an answer the throttle asks to wait {@code waitNanos} is held, behind every answer still held; -1
+         * when it goes at once (nothing held and no wait).
+         */
+        synchronized long hold(long waitNanos, long nowNanos) {
+            if (pending > 0) {
+                waitNanos = Math.max(waitNanos, Math.max(0, lastDueNanos - nowNanos));
+            } else if (waitNanos <= 0) {
+                return -1;
+            }
+            pending++;
+            lastDueNanos = nowNanos + waitNanos;
+            return waitNanos;
+        }
+
+        synchronized void released() {
+            pending--;
+        }
     }
 
     /**

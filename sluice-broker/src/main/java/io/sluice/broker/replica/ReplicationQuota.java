@@ -55,6 +55,11 @@ public final class ReplicationQuota implements ByteRateLimiter {
         return Math.max(0, startsAt - now);
     }
 
+    @Override
+    public long bytesPerSecond() {
+        return unthrottled() ? Long.MAX_VALUE : bytesPerSecond.getAsLong();
+    }
+
     private void advance(long bytes) {
         long now = nanoClock.getAsLong();
         long from = Math.max(budgetUsedUntilNanos, now - SECOND_NANOS);

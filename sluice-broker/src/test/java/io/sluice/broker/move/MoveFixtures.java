@@ -201,6 +201,17 @@ final class MoveFixtures {
         /** A source behind a listener secured by {@code security} (TLS and/or SASL). */
         Source(PartitionLog log, MoveConfig config, AtomicLong clock, ListenerSecurity security)
                 throws InterruptedException {
+            this(log, config, clock, security, ByteRateLimiter.UNLIMITED);
+        }
+
+        /** A source whose answers {@code limiter} throttles (Kafka's leader throttle). */
+        Source(
+                PartitionLog log,
+                MoveConfig config,
+                AtomicLong clock,
+                ListenerSecurity security,
+                ByteRateLimiter limiter)
+                throws InterruptedException {
             this.clock = clock;
             LongSupplier now = clock::get;
             this.source = new MoveSource(
@@ -208,7 +219,7 @@ final class MoveFixtures {
                             ? new MoveSourceLogs.Hosted(log, LEADER_EPOCH, log.logEndOffset())
                             : null,
                     config,
-                    ByteRateLimiter.UNLIMITED,
+                    limiter,
                     now);
             ApiRegistry registry =
                     new ApiRegistry().registerPrivate(MoveFrameDescriptor.API_KEY, new MoveSourceHandler(source));
