@@ -28,14 +28,15 @@ import java.util.stream.Collectors;
  * OfflinePartition: TOPIC-PARTITION \t Replicas: ID,ID...
  * UnderReplicatedPartition: TOPIC-PARTITION \t Leader: ID \t Replicas: ID,ID... \t Isr: ID,ID...
  * ReassigningPartition: TOPIC-PARTITION \t Leader: ID \t Replicas: ID,ID... \t Adding: ID,... \t Removing: ID,... \t Isr: ID,ID...
+ *     [\t Phase: copying|catch-up|switching \t Shipped: S/T MB \t Progress: N% \t Rate: R MB/s|- \t Eta: Ns|-]
  * </pre>
  *
  * {@code Live} is the controller's published view, {@code Registered} whether the broker holds a ZooKeeper session
  * now; they differ while the controller catches up, or when no controller runs. A broker is listed when it is live,
  * registered or holds a replica. A partition is under-replicated when it has a leader and fewer in-sync replicas than
  * replicas not being added by a reassignment (Kafka's definition, as {@code kafka-topics --under-replicated-partitions}
- * lists them); a partition under reassignment (KIP-455) is listed with its adding and removing replicas (the bytes
- * each move shipped are in {@code sluice partition moves}). Stateless;
+ * lists them); a partition under reassignment (KIP-455) is listed with its adding and removing replicas and, when
+ * the brokers could be asked, its move's progress as {@code sluice partition moves} reads it. Stateless;
  * thread-safe.
  */
 public final class ClusterStatusFormat {
@@ -45,6 +46,14 @@ public final class ClusterStatusFormat {
     private ClusterStatusFormat() {}
 
     public static List<String> lines(ClusterStatus status) {
+        return lines(status, Map.of());
+    }
+
+    /**
+     * @param moveFields per partition under reassignment ({@code TOPIC-PARTITION}), the progress fields appended to
+     *                   its {@code ReassigningPartition} line (phase, bytes shipped of total, rate, ETA)
+     */
+    public static List<String> lines(ClusterStatus status, Map<String, String> moveFields) {
         ClusterState state = status.state();
         List<TopicState> topics = new ArrayList<>(state.topicsById().values());
         topics.sort(Comparator.comparing(TopicState::name));
@@ -75,10 +84,11 @@ public final class ClusterStatusFormat {
                     }
                 }
                 if (partition.isReassigning()) {
+                    String progress = moveFields.get(topic.name() + "-" + p);
                     reassigning.add("ReassigningPartition: " + topic.name() + "-" + p + "\tLeader: "
                             + partition.leader() + "\tReplicas: " + ids(partition.replicas()) + "\tAdding: "
                             + ids(partition.addingReplicas()) + "\tRemoving: " + ids(partition.removingReplicas())
-                            + "\tIsr: " + ids(partition.isr()));
+                            + "\tIsr: " + ids(partition.isr()) + (progress == null ? "" : "\t" + progress));
                 }
                 for (int replica : partition.replicas()) {
                     leadsAndHosts.computeIfAbsent(replica, id -> new int[2])[1]++;

@@ -10,7 +10,7 @@ import java.util.List;
  * @param shippedBytes what the adding replicas hold together, each counted up to {@code totalBytes}
  * @param neededBytes  {@code totalBytes} times the number of adding replicas
  */
-record MoveProgress(
+public record MoveProgress(
         String topic,
         int partition,
         List<Integer> replicas,
@@ -22,7 +22,7 @@ record MoveProgress(
         Phase phase) {
 
     /** Where a move is: adding replicas copying the partition, catching up its tail, or all in sync. */
-    enum Phase {
+    public enum Phase {
         COPYING("copying"),
         CATCH_UP("catch-up"),
         SWITCHING("switching");
@@ -33,17 +33,17 @@ record MoveProgress(
             this.label = label;
         }
 
-        String label() {
+        public String label() {
             return label;
         }
     }
 
     /** Share of the bytes shipped, 0..1 (1 for an empty partition). */
-    double fraction() {
+    public double fraction() {
         return neededBytes <= 0 ? 1.0 : Math.min(1.0, (double) shippedBytes / neededBytes);
     }
 
-    String name() {
+    public String name() {
         return topic + "-" + partition;
     }
 }

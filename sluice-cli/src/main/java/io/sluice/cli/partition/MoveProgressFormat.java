@@ -5,9 +5,10 @@ import java.util.Map;
 
 /**
  * Renders moves as lines: a progress bar, bytes shipped of total, rate and ETA (from the bytes shipped since the
- * previous reading), phase and replica sets. Stateless; thread-safe.
+ * previous reading), phase and replica sets; or as the tab-separated fields {@code sluice cluster status} appends to a
+ * partition under reassignment. Stateless; thread-safe.
  */
-final class MoveProgressFormat {
+public final class MoveProgressFormat {
     private static final int BAR_WIDTH = 24;
     private static final double MEGABYTE = 1024.0 * 1024.0;
 
@@ -18,17 +19,7 @@ final class MoveProgressFormat {
      *                        the first reading: no rate yet)
      */
     static String line(MoveProgress m, Map<String, Long> previousShipped, double elapsedSeconds) {
-        Long before = previousShipped.get(m.name());
-        String rate = "";
-        String eta = "";
-        if (before != null && elapsedSeconds > 0) {
-            double bytesPerSecond = Math.max(0, m.shippedBytes() - before) / elapsedSeconds;
-            rate = String.format(Locale.ROOT, "  %.1f MB/s", bytesPerSecond / MEGABYTE);
-            long remaining = Math.max(0, m.neededBytes() - m.shippedBytes());
-            eta = bytesPerSecond > 0
-                    ? String.format(Locale.ROOT, "  ETA %ds", (long) Math.ceil(remaining / bytesPerSecond))
-                    : remaining == 0 ? "  ETA 0s" : "  ETA -";
-        }
+        Pace pace = Pace.of(m, previousShipped, elapsedSeconds);
         int filled = (int) Math.round(m.fraction() * BAR_WIDTH);
         return String.format(
                 Locale.ROOT,
@@ -39,11 +30,53 @@ final class MoveProgressFormat {
                 Math.round(m.fraction() * 100),
                 m.shippedBytes() / MEGABYTE,
                 m.neededBytes() / MEGABYTE,
-                rate,
-                eta,
+                pace == null ? "" : String.format(Locale.ROOT, "  %.1f MB/s", pace.megabytesPerSecond()),
+                pace == null ? "" : "  ETA " + pace.eta(),
                 m.phase().label(),
                 m.replicas(),
                 m.adding(),
                 m.removing());
+    }
+
+    /**
+     * {@code Phase: P \t Shipped: S/T MB \t Progress: N% \t Rate: R MB/s|- \t Eta: Ns|-}: rate and ETA need a previous
+     * reading ({@code -} without one).
+     */
+    public static String statusFields(MoveProgress m, Map<String, Long> previousShipped, double elapsedSeconds) {
+        Pace pace = Pace.of(m, previousShipped, elapsedSeconds);
+        return String.format(
+                Locale.ROOT,
+                "Phase: %s\tShipped: %.1f/%.1f MB\tProgress: %d%%\tRate: %s\tEta: %s",
+                m.phase().label(),
+                m.shippedBytes() / MEGABYTE,
+                m.neededBytes() / MEGABYTE,
+                Math.round(m.fraction() * 100),
+                pace == null ? "-" : String.format(Locale.ROOT, "%.1f MB/s", pace.megabytesPerSecond()),
+                pace == null ? "-" : pace.eta());
+    }
+
+    /** A move's rate since the previous reading and the time left at that rate. */
+    private record Pace(double bytesPerSecond, long remainingBytes) {
+        /** Null without a previous reading of {@code m}. */
+        static Pace of(MoveProgress m, Map<String, Long> previousShipped, double elapsedSeconds) {
+            Long before = previousShipped.get(m.name());
+            if (before == null || elapsedSeconds <= 0) {
+                return null;
+            }
+            return new Pace(
+                    Math.max(0, m.shippedBytes() - before) / elapsedSeconds,
+                    Math.max(0, m.neededBytes() - m.shippedBytes()));
+        }
+
+        double megabytesPerSecond() {
+            return bytesPerSecond / MEGABYTE;
+        }
+
+        String eta() {
+            if (bytesPerSecond > 0) {
+                return String.format(Locale.ROOT, "%ds", (long) Math.ceil(remainingBytes / bytesPerSecond));
+            }
+            return remainingBytes == 0 ? "0s" : "-";
+        }
     }
 }

@@ -22,16 +22,16 @@ import org.apache.kafka.common.TopicPartitionInfo;
  * copy is copying; one at or above it but outside the ISR is catching up; once every adding replica is in sync the
  * controller is switching the replica set. Not thread-safe; one per command.
  */
-final class MoveProgressReader {
+public final class MoveProgressReader {
     private static final double CAUGHT_UP_SHARE = 0.99;
 
     private final Admin admin;
 
-    MoveProgressReader(Admin admin) {
+    public MoveProgressReader(Admin admin) {
         this.admin = admin;
     }
 
-    List<MoveProgress> read() throws ExecutionException, InterruptedException {
+    public List<MoveProgress> read() throws ExecutionException, InterruptedException {
         Map<TopicPartition, PartitionReassignment> moves =
                 admin.listPartitionReassignments().reassignments().get();
         if (moves.isEmpty()) {
@@ -85,10 +85,24 @@ final class MoveProgressReader {
         return out;
     }
 
-    /** Broker → partition → size of its copy; brokers that do not answer are left out. */
-    private Map<Integer, Map<TopicPartition, Long>> sizes(Set<Integer> brokers) throws InterruptedException {
+    /**
+     * Broker → partition → size of its copy; brokers that do not answer are left out. Only live brokers are asked: the
+     * Admin client waits for a node id it does not know until {@code default.api.timeout.ms} (60 s), and moves off a
+     * dead broker are the common case.
+     */
+    private Map<Integer, Map<TopicPartition, Long>> sizes(Set<Integer> brokers)
+            throws InterruptedException, ExecutionException {
+        Set<Integer> live = new HashSet<>();
+        for (Node node : admin.describeCluster().nodes().get()) {
+            if (brokers.contains(node.id())) {
+                live.add(node.id());
+            }
+        }
         Map<Integer, Map<TopicPartition, Long>> sizes = new HashMap<>();
-        admin.describeLogDirs(brokers).descriptions().forEach((broker, future) -> {
+        if (live.isEmpty()) {
+            return sizes;
+        }
+        admin.describeLogDirs(live).descriptions().forEach((broker, future) -> {
             try {
                 for (LogDirDescription dir : future.get().values()) {
                     for (Map.Entry<TopicPartition, ReplicaInfo> r :

@@ -69,6 +69,13 @@ class ClusterStatusFormatTest {
         assertEquals(
                 "ReassigningPartition: moving-0\tLeader: 1\tReplicas: 2,1\tAdding: 2\tRemoving: 1\tIsr: 1",
                 lines.get(lines.size() - 1));
+        List<String> withProgress = ClusterStatusFormat.lines(
+                new ClusterStatus("cid", 1, 1, registered(1, 2), state, 5),
+                Map.of("moving-0", "Phase: copying\tShipped: 1.0/2.0 MB"));
+        assertEquals(
+                "ReassigningPartition: moving-0\tLeader: 1\tReplicas: 2,1\tAdding: 2\tRemoving: 1\tIsr: 1"
+                        + "\tPhase: copying\tShipped: 1.0/2.0 MB",
+                withProgress.get(withProgress.size() - 1));
     }
 
     @Test

@@ -48,4 +48,16 @@ class MoveProgressFormatTest {
                         .contains("ETA -  catch-up"));
         assertEquals(1.0, move(0, 0, MoveProgress.Phase.SWITCHING).fraction(), "an empty partition is done");
     }
+
+    @Test
+    void shouldGiveClusterStatusTheSameProgressAsFields() {
+        assertEquals(
+                "Phase: copying\tShipped: 60.0/100.0 MB\tProgress: 60%\tRate: 5.0 MB/s\tEta: 8s",
+                MoveProgressFormat.statusFields(
+                        move(60 * MB, 100 * MB, MoveProgress.Phase.COPYING), Map.of("orders-3", 50 * MB), 2.0));
+        assertEquals(
+                "Phase: catch-up\tShipped: 99.5/100.0 MB\tProgress: 100%\tRate: -\tEta: -",
+                MoveProgressFormat.statusFields(
+                        move(995 * MB / 10, 100 * MB, MoveProgress.Phase.CATCH_UP), Map.of(), 0));
+    }
 }

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.it.Acks;
+import io.sluice.testkit.ChildProcessRunner;
 import io.sluice.testkit.Poll;
+import io.sluice.testkit.ProcessResult;
+import io.sluice.testkit.SluiceCliDistribution;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -44,6 +48,10 @@ class ThrottledMoveTest extends ReassignmentScenarios {
     private static final long THROTTLE = 200_000;
 
     private static final int RECORDS = 2_000;
+    /** The progress fields of a throttled move copying files, as {@code sluice cluster status} prints them. */
+    private static final Pattern MOVE_PROGRESS = Pattern.compile(
+            "\\tPhase: copying\\tShipped: [\\d.]+/[\\d.]+ MB\\tProgress: \\d+%\\tRate: [\\d.]+ MB/s\\tEta: \\d+s$");
+
     private static final Pattern DONE = Pattern.compile(
             TOPIC
                     + "-0: segment files in; follower fetch continues from offset \\d+ \\(TransferProgress\\{DONE, verified (\\d+)/(\\d+), shipped (\\d+), resent (\\d+)");
@@ -180,6 +188,19 @@ class ThrottledMoveTest extends ReassignmentScenarios {
                     SETTLE,
                     () -> sizeOn(admin, move.target()),
                     size -> size > 0 && size < total / 2);
+            ProcessResult status = ChildProcessRunner.run(
+                    SluiceCliDistribution.fromEnvironment()
+                            .command("cluster", "status", "--zookeeper", cluster.zookeeperConnect()),
+                    new byte[0],
+                    Duration.ofSeconds(60));
+            assertTrue(status.succeeded(), status::describe);
+            String moving = status.stdoutLines().stream()
+                    .filter(line -> line.startsWith("ReassigningPartition: " + TOPIC + "-0\t"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no ReassigningPartition line: " + status.describe()));
+            assertTrue(
+                    MOVE_PROGRESS.matcher(moving).find(),
+                    "cluster status shows the move's phase, bytes, rate and ETA: " + moving);
             String cancelled = tool.cancel();
             assertTrue(
                     cancelled.contains("Successfully cancelled partition reassignment for: " + TOPIC + "-0"),
