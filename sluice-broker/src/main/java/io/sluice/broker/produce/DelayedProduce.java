@@ -11,7 +11,8 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * An acks=all append waiting until every ISR member holds it: completes with NONE once the high watermark passes its
  * last offset (NOT_ENOUGH_REPLICAS_AFTER_APPEND when by then fewer than min.insync.replicas are in sync, as Kafka
- * answers), with NOT_LEADER_OR_FOLLOWER when this broker stops leading the partition in the append's epoch, and with
+ * answers), with NOT_LEADER_OR_FOLLOWER when this broker stops leading the partition (a new leader epoch while it
+ * goes on leading does not fail it, as in Kafka: a leader never truncates, so the append is still there), and with
  * REQUEST_TIMED_OUT after the produce request's timeout. The records stay in the log whatever the answer: an
  * idempotent producer's retry is recognized as a duplicate.
  *
@@ -57,7 +58,7 @@ public final class DelayedProduce implements Partition.AppendWaiter {
         if (completed.get()) {
             return;
         }
-        if (!partition.isLeader() || partition.leaderEpoch() != leaderEpoch) {
+        if (!partition.isLeader() || partition.leadingSinceEpoch() > leaderEpoch) {
             complete(Errors.NOT_LEADER_OR_FOLLOWER);
         } else if (partition.highWatermark() >= requiredOffset) {
             complete(

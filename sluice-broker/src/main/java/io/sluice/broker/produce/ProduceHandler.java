@@ -148,7 +148,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             return null;
         }
         topicMetrics.onProduceRequest(topic);
-        int inSyncReplicas = partition.inSyncReplicaCount();
+        int inSyncReplicas = partition.committedInSyncReplicaCount();
         if (acks == -1 && inSyncReplicas < partition.config().minInsyncReplicas()) {
             topicMetrics.onProduceFailed(topic);
             fail(

@@ -19,6 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * volatile and read lock-free by request threads.
  */
 public final class Partition {
+    /** {@link #leadingSinceEpoch()} of a broker that does not lead the partition. */
+    public static final int NOT_LEADING = -1;
+
     /**
      * Something waiting for new data, a higher high watermark or a role change in this partition; called on the
      * changing thread. A waiter says which of the first two can complete it, so that e.g. a follower's fetch is not
@@ -63,6 +66,9 @@ public final class Partition {
     private volatile EffectiveTopicConfig config;
     private volatile TopicValidationPolicy validationPolicy;
     private final Set<AppendWaiter> waiters = ConcurrentHashMap.newKeySet();
+    /** See {@link #leadingSinceEpoch()}; written under this object's monitor. */
+    private volatile int leadingSinceEpoch = NOT_LEADING;
+
     private final int selfId;
     private volatile PartitionState assignment;
     private volatile LeaderState leader;
@@ -99,6 +105,9 @@ public final class Partition {
         if (next.leader() == selfId) {
             LeaderState current = leader;
             if (current == null || current.leaderEpoch() != next.leaderEpoch()) {
+                if (current == null) {
+                    leadingSinceEpoch = next.leaderEpoch();
+                }
                 log.assignLeaderEpoch(next.leaderEpoch());
                 leader = new LeaderState(
                         selfId,
@@ -117,6 +126,7 @@ public final class Partition {
         }
         boolean wasLeader = leader != null;
         leader = null;
+        leadingSinceEpoch = NOT_LEADING;
         if (next.isOffline()) {
             return Transition.OFFLINE;
         }
@@ -176,10 +186,30 @@ public final class Partition {
         return assignment.leaderEpoch();
     }
 
-    /** Replicas counted as in sync for acks=all and min.insync.replicas: the leader's maximal ISR; 0 on a follower. */
+    /**
+     * Replicas counted as in sync when an acks=all append is acknowledged: the leader's maximal ISR (the committed one
+     * with any change in flight, as the high watermark counts them); 0 on a follower.
+     */
     public int inSyncReplicaCount() {
         LeaderState state = leader;
         return state == null ? 0 : state.maximalIsrSize();
+    }
+
+    /**
+     * Replicas counted as in sync when an acks=all append is admitted against min.insync.replicas: the ISR the
+     * controller committed, as Kafka admits it (an expansion in flight may still be refused); 0 on a follower.
+     */
+    public int committedInSyncReplicaCount() {
+        LeaderState state = leader;
+        return state == null ? 0 : state.committedIsrSize();
+    }
+
+    /**
+     * The leader epoch in which this broker's current, unbroken leadership began ({@link #NOT_LEADING} when it does
+     * not lead): an append made in any epoch since then is still in its log, since a leader never truncates.
+     */
+    public int leadingSinceEpoch() {
+        return leadingSinceEpoch;
     }
 
     /** Offsets below it are on every ISR member: what consumers may read and acks=all waits for. */

@@ -150,7 +150,7 @@ public final class ReplicatedGroupStore implements GroupStore {
     private CompletableFuture<Void> appendBatch(Partition leading, int epoch, List<? extends GroupRecord> records)
             throws GroupStoreException {
         int minInsync = leading.config().minInsyncReplicas();
-        int inSync = leading.inSyncReplicaCount();
+        int inSync = leading.committedInSyncReplicaCount();
         if (inSync < minInsync) {
             throw new GroupStoreException(
                     Errors.NOT_ENOUGH_REPLICAS,
