@@ -19,11 +19,17 @@ import org.slf4j.LoggerFactory;
  * Kafka's partition reassignment (KIP-455) as the KRaft controller runs it. A target replica set puts the partition
  * under reassignment: its replicas become the target followed by the original replicas the target leaves out (the
  * removing replicas); the target's new brokers are the adding replicas, outside the ISR until they catch up. A new
- * target for a partition already moving is measured against the original replicas, not the interim set. Once every
+ * target for a partition already moving is measured against the original replicas, not the interim set (as Kafka's
+ * ZooKeeper controller does): an adding replica the new target leaves out stops being a replica, so it leaves the ISR
+ * in the same change, and if it led, the first eligible in-sync replica of the new replica set leads (none: the
+ * partition is offline with its ISR kept, until a member is live again). A new target that would leave nothing in
+ * the ISR (every in-sync replica an adding one it drops) is refused with INVALID_REPLICA_ASSIGNMENT, whatever
+ * unclean.leader.election.enable says: it would need an unclean election and lose acknowledged records. Once every
  * target replica is in the ISR the reassignment completes in the same delta: replicas become the target, the ISR
  * keeps only target replicas, and a leader outside the target hands over to the first eligible in-sync target
  * replica. A null target cancels: the replicas return to the original set. Every replica-set change bumps the leader
- * epoch, so each replica re-reads its role and the leader re-counts its followers.
+ * epoch, so each replica re-reads its role and the leader re-counts its followers. What holds after every change: the
+ * ISR holds only replicas, and the leader, when there is one, is in the ISR.
  *
  * <p>Pure logic over a {@link ClusterState} and the changes of one delta; stateless, safe to share.
  */
@@ -68,10 +74,13 @@ final class ReassignmentControl {
             return new ReassignmentResult(ref, ReplicationError.NONE, null);
         }
         String invalid = invalidTarget(state, target);
-        if (invalid != null) {
-            return new ReassignmentResult(ref, ReplicationError.INVALID_REPLICA_ASSIGNMENT, invalid);
+        if (invalid == null) {
+            invalid = emptiesTheIsr(ref, ps, target);
         }
-        PartitionState next = started(ps, target);
+        if (invalid != null) {
+            return refused(ref, invalid);
+        }
+        PartitionState next = started(ps, target, eligible);
         if (next != null) {
             PartitionState completed = completedIfInSync(next, eligible);
             next = completed != null ? completed : next;
@@ -79,6 +88,11 @@ final class ReassignmentControl {
             pending.change(key, next);
         }
         return new ReassignmentResult(ref, ReplicationError.NONE, null);
+    }
+
+    private static ReassignmentResult refused(PartitionRef ref, String why) {
+        LOG.info("reassignment request for {} refused with INVALID_REPLICA_ASSIGNMENT: {}", ref, why);
+        return new ReassignmentResult(ref, ReplicationError.INVALID_REPLICA_ASSIGNMENT, why);
     }
 
     /** Kafka's checks of a manual assignment: not empty, no broker twice, every broker registered. */
@@ -101,28 +115,47 @@ final class ReassignmentControl {
     }
 
     /**
-     * The partition under reassignment to {@code target}; null when it already has exactly that replica set and
-     * nothing moves. A reorder of the same brokers takes effect at once.
+     * Why {@code target} is refused because none of the in-sync replicas would stay a replica (each is an adding
+     * replica the target leaves out), else null. Dropping them would need an unclean election, so the change is
+     * refused even where the topic allows one; the operator may keep one of them in the target, wait for an original
+     * replica to catch up, or cancel (which follows unclean.leader.election.enable) and reassign afresh.
      */
-    static PartitionState started(PartitionState ps, int[] target) {
+    private static String emptiesTheIsr(PartitionRef ref, PartitionState ps, int[] target) {
+        if (BrokerIds.intersect(ps.isr(), replicasFor(ps, target)).length > 0) {
+            return null;
+        }
+        return "Unable to change the reassignment of " + ref + " to " + Arrays.toString(target)
+                + " because it would require an unclean leader election: its ISR " + Arrays.toString(ps.isr())
+                + " holds only adding replicas the new target leaves out. Keep one of them in the target, or wait "
+                + "until an original replica of " + Arrays.toString(ps.originalReplicas()) + " is in sync.";
+    }
+
+    /** The replica set while moving to {@code target}: the target, then the original replicas it leaves out. */
+    private static int[] replicasFor(PartitionState ps, int[] target) {
+        return BrokerIds.union(target, BrokerIds.minus(ps.originalReplicas(), target));
+    }
+
+    /**
+     * The partition under reassignment to {@code target}; null when it already has exactly that replica set and
+     * nothing moves. A reorder of the same brokers takes effect at once. The ISR keeps only the new replicas (an
+     * adding replica the target leaves out leaves it); the leader stays when it is still an in-sync replica, else the
+     * first eligible in-sync replica in the new replica order leads (NO_LEADER when none is eligible). The caller has
+     * refused a target that would leave the ISR empty.
+     */
+    static PartitionState started(PartitionState ps, int[] target, IntPredicate eligible) {
         int[] original = ps.originalReplicas();
         int[] adding = BrokerIds.minus(target, original);
         int[] removing = BrokerIds.minus(original, target);
-        if (adding.length == 0 && removing.length == 0) {
-            if (Arrays.equals(ps.replicas(), target) && !ps.isReassigning()) {
-                return null;
-            }
-            return ps.withReplicas(
-                    target.clone(),
-                    NONE,
-                    NONE,
-                    ps.leader(),
-                    ps.leaderEpoch() + 1,
-                    BrokerIds.intersect(ps.isr(), target));
+        if (adding.length == 0 && removing.length == 0 && Arrays.equals(ps.replicas(), target) && !ps.isReassigning()) {
+            return null;
         }
-        int[] replicas = Arrays.copyOf(target, target.length + removing.length);
-        System.arraycopy(removing, 0, replicas, target.length, removing.length);
-        return ps.withReplicas(replicas, adding, removing, ps.leader(), ps.leaderEpoch() + 1, ps.isr());
+        int[] replicas = replicasFor(ps, target);
+        int[] isr = BrokerIds.intersect(ps.isr(), replicas);
+        int leader = ps.leader();
+        if (!BrokerIds.contains(isr, leader)) {
+            leader = ReplicaIds.firstIn(replicas, isr, eligible);
+        }
+        return ps.withReplicas(replicas, adding, removing, leader, ps.leaderEpoch() + 1, isr);
     }
 
     /**
