@@ -2,6 +2,7 @@ package io.sluice.cluster.controller;
 
 import static io.sluice.cluster.state.PartitionState.NO_LEADER;
 
+import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.BrokerIds;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
@@ -12,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +29,11 @@ import org.slf4j.LoggerFactory;
  * unclean.leader.election.enable says: it would need an unclean election and lose acknowledged records. Once every
  * target replica is in the ISR the reassignment completes in the same delta: replicas become the target, the ISR
  * keeps only target replicas, and a leader outside the target hands over to the first eligible in-sync target
- * replica. A null target cancels: the replicas return to the original set. Every replica-set change bumps the leader
- * epoch, so each replica re-reads its role and the leader re-counts its followers. What holds after every change: the
- * ISR holds only replicas, and the leader, when there is one, is in the ISR.
+ * replica. A null target cancels: the replicas return to the original set; a cancel that finds no original replica
+ * in sync is refused with INVALID_REPLICA_ASSIGNMENT unless the topic allows unclean leader election (Kafka's
+ * cancelPartitionReassignment). Every replica-set change bumps the leader epoch, so each replica re-reads its role and
+ * the leader re-counts its followers. What holds after every change: the ISR holds only replicas, and the leader,
+ * when there is one, is in the ISR.
  *
  * <p>Pure logic over a {@link ClusterState} and the changes of one delta; stateless, safe to share.
  */
@@ -42,19 +46,29 @@ final class ReassignmentControl {
     /**
      * Applies each request ({@code target} null cancels) and returns one result per request, in request order.
      *
-     * @param eligible whether a broker may lead (live and not shutting down)
+     * @param eligible       whether a broker may lead (live and not shutting down)
+     * @param uncleanAllowed whether a partition's topic allows unclean leader election
      */
     static List<ReassignmentResult> alter(
-            ClusterState state, Map<PartitionRef, int[]> targets, IntPredicate eligible, PendingChanges pending) {
+            ClusterState state,
+            Map<PartitionRef, int[]> targets,
+            IntPredicate eligible,
+            Predicate<PartitionKey> uncleanAllowed,
+            PendingChanges pending) {
         List<ReassignmentResult> results = new ArrayList<>(targets.size());
         for (Map.Entry<PartitionRef, int[]> e : targets.entrySet()) {
-            results.add(alterOne(state, e.getKey(), e.getValue(), eligible, pending));
+            results.add(alterOne(state, e.getKey(), e.getValue(), eligible, uncleanAllowed, pending));
         }
         return results;
     }
 
     private static ReassignmentResult alterOne(
-            ClusterState state, PartitionRef ref, int[] target, IntPredicate eligible, PendingChanges pending) {
+            ClusterState state,
+            PartitionRef ref,
+            int[] target,
+            IntPredicate eligible,
+            Predicate<PartitionKey> uncleanAllowed,
+            PendingChanges pending) {
         TopicState topic = state.topic(ref.topic());
         if (topic == null || ref.partition() < 0 || ref.partition() >= topic.partitionCount()) {
             return new ReassignmentResult(
@@ -69,8 +83,19 @@ final class ReassignmentControl {
                         ReplicationError.NO_REASSIGNMENT_IN_PROGRESS,
                         "No ongoing reassignment for partition " + ref);
             }
+            int[] original = ps.originalReplicas();
+            boolean unclean = BrokerIds.intersect(ps.isr(), original).length == 0;
+            if (unclean && !uncleanAllowed.test(key)) {
+                return refused(
+                        ref,
+                        "Unable to cancel the reassignment of " + ref + " because it would require an unclean leader "
+                                + "election: no original replica of " + Arrays.toString(original)
+                                + " is in the ISR " + Arrays.toString(ps.isr()) + " and "
+                                + ClusterConfig.UNCLEAN_LEADER_ELECTION_ENABLE + " is false for topic " + ref.topic()
+                                + ". The reassignment goes on.");
+            }
             pending.change(key, cancelled(ref, ps, eligible));
-            LOG.info("reassignment of {} cancelled: replicas back to {}", ref, Arrays.toString(ps.originalReplicas()));
+            LOG.info("reassignment of {} cancelled: replicas back to {}", ref, Arrays.toString(original));
             return new ReassignmentResult(ref, ReplicationError.NONE, null);
         }
         String invalid = invalidTarget(state, target);
@@ -185,9 +210,10 @@ final class ReassignmentControl {
     }
 
     /**
-     * The partition back on its original replicas: the ISR keeps only original replicas (or, if none of them is in
-     * sync, the first live one, as an unclean choice that is logged), the leader stays when it is one of them, else
-     * the first eligible in-sync original replica leads.
+     * The partition back on its original replicas: the ISR keeps only original replicas, the leader stays when it is
+     * one of them, else the first eligible in-sync original replica leads. If none of them is in sync (the caller
+     * has checked that the topic allows unclean leader election), the first live one, else the first, becomes the
+     * ISR alone, as an unclean choice that is logged.
      */
     private static PartitionState cancelled(PartitionRef ref, PartitionState ps, IntPredicate eligible) {
         int[] original = ps.originalReplicas();
@@ -195,8 +221,9 @@ final class ReassignmentControl {
         if (isr.length == 0) {
             int first = ReplicaIds.firstIn(original, original, eligible);
             LOG.error(
-                    "cancelling the reassignment of {}: no original replica of {} is in sync (isr {}); {} becomes "
-                            + "leader, records only the adding replicas hold may be lost",
+                    "cancelling the reassignment of {} with unclean leader election enabled: no original replica of "
+                            + "{} is in sync (isr {}); {} becomes leader, records only the adding replicas hold may be "
+                            + "lost",
                     ref,
                     Arrays.toString(original),
                     Arrays.toString(ps.isr()),

@@ -278,4 +278,36 @@ class ReassignmentControlTest {
             assertArrayEquals(ids(4), m.partition("t", 0).isr());
         }
     }
+
+    // ---- cancel --------------------------------------------------------------------------------------------------
+
+    @Test
+    void shouldRefuseACancelThatWouldRequireAnUncleanElection() {
+        ReplicationModel m = onlyAnAddingReplicaInSync(Map.of());
+        PartitionState before = m.partition("t", 0);
+        ReassignmentResult r = m.reassign("t", 0, null);
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, r.error());
+        assertTrue(r.message().contains("t-0") && r.message().contains("[4]"), r.message());
+        assertTrue(r.message().contains("unclean leader election"), r.message());
+        assertEquals(before, m.partition("t", 0), "the reassignment goes on");
+        assertTrue(m.lastDelta.isEmpty());
+
+        m.alterPartition(4, m.isrChange("t", 0, 4, 5));
+        PartitionState done = m.partition("t", 0);
+        assertArrayEquals(ids(4, 5), done.replicas(), "the reassignment completes once 5 is in sync");
+        assertFalse(done.isReassigning());
+    }
+
+    @Test
+    void shouldCancelUncleanlyWhereTheTopicAllowsUncleanElection() {
+        ReplicationModel m = onlyAnAddingReplicaInSync(Map.of(UNCLEAN, "true"));
+        PartitionState before = m.partition("t", 0);
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, null).error());
+        PartitionState back = m.partition("t", 0);
+        assertArrayEquals(ids(1, 2, 3), back.replicas());
+        assertFalse(back.isReassigning());
+        assertArrayEquals(ids(1), back.isr(), "the first live original replica, out of sync");
+        assertEquals(1, back.leader());
+        assertEquals(before.leaderEpoch() + 1, back.leaderEpoch());
+    }
 }
