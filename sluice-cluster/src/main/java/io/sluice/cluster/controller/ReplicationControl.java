@@ -221,10 +221,14 @@ final class ReplicationControl {
 
     // ---- reassignment ----------------------------------------------------------------------------------------
 
-    /** Kafka's AlterPartitionReassignments ({@link ReassignmentControl}); a null target cancels. */
+    /**
+     * Kafka's AlterPartitionReassignments ({@link ReassignmentControl}); a null target cancels, uncleanly only where
+     * the topic (or the cluster default) allows unclean leader election.
+     */
     List<ReassignmentResult> alterReassignments(
             ClusterState state, Map<PartitionRef, int[]> targets, DeltaRecord delta) {
-        return ReassignmentControl.alter(state, targets, eligible(state), new PendingChanges(state, delta));
+        return ReassignmentControl.alter(
+                state, targets, eligible(state), key -> uncleanAllowed(state, key), new PendingChanges(state, delta));
     }
 
     /** Whether broker {@code id} may be elected: live in {@code state} and not shutting down. */

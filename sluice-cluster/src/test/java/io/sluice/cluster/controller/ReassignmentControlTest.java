@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.config.ClusterConfig;
+import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.wire.PartitionChangeRecord;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** KIP-455 reassignment in the controller, without ZooKeeper: each case drives a {@link ReplicationModel}. */
 class ReassignmentControlTest {
+    private static final String UNCLEAN = "unclean.leader.election.enable";
 
     /** Brokers 1..4; topic t with one partition on [1, 2, 3], 1 leading, all in sync. */
     private static ReplicationModel model() {
@@ -158,5 +160,154 @@ class ReassignmentControlTest {
         PartitionChangeRecord c = m.lastDelta.partitionChanges.get(0);
         assertArrayEquals(ids(1, 2, 3), c.replicas, "records always carry the full replica set from v2 on");
         assertFalse(m.partition("t", 0).isReassigning());
+    }
+
+    // ---- a new target for a running reassignment -----------------------------------------------------------------
+
+    /** Brokers 1..6; topic t with one partition on [1, 2, 3], 1 leading, all in sync; topic configs as given. */
+    private static ReplicationModel sixBrokers(Map<String, String> configs) {
+        return new ReplicationModel(
+                ClusterConfig.defaults(), List.of(1, 2, 3, 4, 5, 6), topic("t", configs, ids(1, 2, 3)));
+    }
+
+    @Test
+    void shouldDropFromTheIsrAnAddingReplicaThatANewTargetLeavesOut() {
+        ReplicationModel m = sixBrokers(Map.of());
+        m.reassign("t", 0, ids(1, 4, 5));
+        m.alterPartition(1, m.isrChange("t", 0, 1, 2, 3, 4));
+        PartitionState caughtUp = m.partition("t", 0);
+        assertArrayEquals(ids(1, 2, 3, 4), caughtUp.isr(), "4 caught up, 5 lags");
+
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, ids(1, 5, 6)).error());
+        PartitionState changed = m.partition("t", 0);
+        assertArrayEquals(ids(1, 5, 6, 2, 3), changed.replicas(), "measured against the original [1, 2, 3]");
+        assertArrayEquals(ids(5, 6), changed.addingReplicas());
+        assertArrayEquals(ids(2, 3), changed.removingReplicas());
+        assertArrayEquals(ids(1, 2, 3), changed.isr(), "4 is no replica any more, so it leaves the ISR");
+        assertEquals(1, changed.leader());
+        assertEquals(caughtUp.leaderEpoch() + 1, changed.leaderEpoch());
+
+        // The leader's next ISR changes are accepted, and the new target completes.
+        assertEquals(
+                ReplicationError.NONE,
+                m.alterPartition(1, m.isrChange("t", 0, 1, 2, 3, 5)).get(0).error());
+        assertEquals(
+                ReplicationError.NONE,
+                m.alterPartition(1, m.isrChange("t", 0, 1, 2, 3, 5, 6)).get(0).error());
+        PartitionState done = m.partition("t", 0);
+        assertArrayEquals(ids(1, 5, 6), done.replicas());
+        assertArrayEquals(ids(1, 5, 6), done.isr());
+        assertFalse(done.isReassigning());
+    }
+
+    @Test
+    void shouldElectAnInSyncReplicaWhenANewTargetDropsTheAddingReplicaThatLeads() {
+        ReplicationModel m = sixBrokers(Map.of());
+        m.reassign("t", 0, ids(4, 1, 5));
+        m.alterPartition(1, m.isrChange("t", 0, 1, 2, 3, 4));
+        m.elect(ElectionType.PREFERRED, new PartitionRef("t", 0));
+        PartitionState ledBy4 = m.partition("t", 0);
+        assertEquals(4, ledBy4.leader(), "the preferred replica of [4, 1, 5, 2, 3] leads");
+
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, ids(1, 5, 6)).error());
+        PartitionState changed = m.partition("t", 0);
+        assertArrayEquals(ids(1, 5, 6, 2, 3), changed.replicas());
+        assertArrayEquals(ids(1, 2, 3), changed.isr());
+        assertEquals(1, changed.leader(), "4 is no replica any more; 1 is the first eligible in-sync replica");
+        assertEquals(ledBy4.leaderEpoch() + 1, changed.leaderEpoch());
+
+        // Broker 1 gone and back (out of sync): the next drop elects the first eligible in-sync replica, 2.
+        m.reassign("t", 0, ids(4, 1, 5));
+        m.alterPartition(1, m.isrChange("t", 0, 1, 2, 3, 4));
+        m.leave(1);
+        m.join(1);
+        assertEquals(4, m.partition("t", 0).leader(), "the first live in-sync replica of [4, 1, 5, 2, 3]");
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, ids(1, 5, 6)).error());
+        PartitionState again = m.partition("t", 0);
+        assertArrayEquals(ids(2, 3), again.isr());
+        assertEquals(2, again.leader());
+    }
+
+    @Test
+    void shouldKeepTheLeaderAnInSyncReplicaWhenANewTargetOnlyReordersTheOriginalReplicas() {
+        ReplicationModel m = sixBrokers(Map.of());
+        m.reassign("t", 0, ids(4, 5, 2));
+        m.alterPartition(1, m.isrChange("t", 0, 1, 2, 3, 4));
+        m.leave(1);
+        m.join(1);
+        assertEquals(4, m.partition("t", 0).leader(), "the adding replica 4 leads; 1 is back, out of sync");
+
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, ids(3, 2, 1)).error());
+        PartitionState back = m.partition("t", 0);
+        assertArrayEquals(ids(3, 2, 1), back.replicas());
+        assertFalse(back.isReassigning());
+        assertArrayEquals(ids(2, 3), back.isr());
+        assertEquals(3, back.leader(), "the first eligible in-sync replica of [3, 2, 1], not the dropped 4");
+    }
+
+    /**
+     * Brokers 1..6, t on [1, 2, 3] moving to [4, 5]: 4 caught up and leads, then 1, 2 and 3 left and came back out of
+     * sync. The ISR is [4], adding replicas only.
+     */
+    private static ReplicationModel onlyAnAddingReplicaInSync(Map<String, String> configs) {
+        ReplicationModel m = sixBrokers(configs);
+        m.reassign("t", 0, ids(4, 5));
+        m.alterPartition(1, m.isrChange("t", 0, 1, 2, 3, 4));
+        m.leave(2, 3);
+        m.leave(1);
+        m.join(1, 2, 3);
+        PartitionState p = m.partition("t", 0);
+        assertArrayEquals(ids(4), p.isr());
+        assertEquals(4, p.leader());
+        return m;
+    }
+
+    @Test
+    void shouldRefuseANewTargetThatWouldDropEveryInSyncReplica() {
+        for (Map<String, String> configs : List.of(Map.<String, String>of(), Map.of(UNCLEAN, "true"))) {
+            ReplicationModel m = onlyAnAddingReplicaInSync(configs);
+            PartitionState before = m.partition("t", 0);
+            for (int[] target : List.of(ids(5, 6), ids(1, 2, 3), ids(3, 2, 1))) {
+                ReassignmentResult r = m.reassign("t", 0, target);
+                assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, r.error(), configs + " " + r);
+                assertTrue(r.message().contains("t-0") && r.message().contains("[4]"), r.message());
+                assertTrue(r.message().contains("unclean leader election"), r.message());
+                assertEquals(before, m.partition("t", 0), "nothing changed");
+            }
+            assertEquals(ReplicationError.NONE, m.reassign("t", 0, ids(4, 6)).error(), "a target keeping 4 is taken");
+            assertArrayEquals(ids(4), m.partition("t", 0).isr());
+        }
+    }
+
+    // ---- cancel --------------------------------------------------------------------------------------------------
+
+    @Test
+    void shouldRefuseACancelThatWouldRequireAnUncleanElection() {
+        ReplicationModel m = onlyAnAddingReplicaInSync(Map.of());
+        PartitionState before = m.partition("t", 0);
+        ReassignmentResult r = m.reassign("t", 0, null);
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, r.error());
+        assertTrue(r.message().contains("t-0") && r.message().contains("[4]"), r.message());
+        assertTrue(r.message().contains("unclean leader election"), r.message());
+        assertEquals(before, m.partition("t", 0), "the reassignment goes on");
+        assertTrue(m.lastDelta.isEmpty());
+
+        m.alterPartition(4, m.isrChange("t", 0, 4, 5));
+        PartitionState done = m.partition("t", 0);
+        assertArrayEquals(ids(4, 5), done.replicas(), "the reassignment completes once 5 is in sync");
+        assertFalse(done.isReassigning());
+    }
+
+    @Test
+    void shouldCancelUncleanlyWhereTheTopicAllowsUncleanElection() {
+        ReplicationModel m = onlyAnAddingReplicaInSync(Map.of(UNCLEAN, "true"));
+        PartitionState before = m.partition("t", 0);
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, null).error());
+        PartitionState back = m.partition("t", 0);
+        assertArrayEquals(ids(1, 2, 3), back.replicas());
+        assertFalse(back.isReassigning());
+        assertArrayEquals(ids(1), back.isr(), "the first live original replica, out of sync");
+        assertEquals(1, back.leader());
+        assertEquals(before.leaderEpoch() + 1, back.leaderEpoch());
     }
 }

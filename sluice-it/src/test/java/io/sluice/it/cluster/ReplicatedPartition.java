@@ -58,12 +58,21 @@ final class ReplicatedPartition {
     /** Like {@link #create(ProcessCluster, String, Map)}, on {@code replicationFactor} of the brokers. */
     static ReplicatedPartition create(
             ProcessCluster cluster, String topic, int replicationFactor, Map<String, String> configs) throws Exception {
+        return created(cluster, new NewTopic(topic, 1, (short) replicationFactor).configs(configs));
+    }
+
+    /** Like {@link #create(ProcessCluster, String, Map)}, on brokers {@code replicas} in that order. */
+    static ReplicatedPartition createOn(
+            ProcessCluster cluster, String topic, List<Integer> replicas, Map<String, String> configs)
+            throws Exception {
+        return created(cluster, new NewTopic(topic, Map.of(0, replicas)).configs(configs));
+    }
+
+    private static ReplicatedPartition created(ProcessCluster cluster, NewTopic topic) throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) replicationFactor).configs(configs)))
-                    .all()
-                    .get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
+            admin.createTopics(List.of(topic)).all().get(ClusterClients.REQUEST_TIMEOUT_MS * 3L, TimeUnit.MILLISECONDS);
         }
-        ReplicatedPartition partition = new ReplicatedPartition(cluster, topic);
+        ReplicatedPartition partition = new ReplicatedPartition(cluster, topic.name());
         partition.awaitFullIsr();
         return partition;
     }
