@@ -19,6 +19,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.ProduceResponseData.BatchIndexAndErrorMessage;
@@ -169,7 +170,8 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
                 recompressedBatches.add(validated.recompressedBatches());
             }
             int leaderEpoch = partition.leaderEpoch();
-            AppendResult appended = partition.log().appendAsLeader(validated.records(), leaderEpoch, now);
+            // Refused when the broker stopped leading in this epoch since: no batch is stamped with an epoch over.
+            AppendResult appended = partition.appendAsLeader(validated.records(), leaderEpoch, now);
             result.setErrorCode(Errors.NONE.code())
                     .setBaseOffset(appended.firstOffset())
                     .setLogAppendTimeMs(partition.validationPolicy().logAppendTime() ? now : -1)
@@ -214,6 +216,10 @@ public final class ProduceHandler implements ApiHandler<ProduceRequestData> {
             topicMetrics.onProduceFailed(topic);
             fail(result, Errors.forCode(e.errorCode()), e.getMessage());
             LOG.debug("Rejected produce to {} from {}: {}", partition, context.clientHost(), e.getMessage());
+            return null;
+        } catch (NotLeaderOrFollowerException e) {
+            // Not a failed produce in Kafka's count (appendToLocalLog), as for a partition not led at lookup.
+            fail(result, Errors.NOT_LEADER_OR_FOLLOWER, e.getMessage());
             return null;
         } catch (IOException | RuntimeException e) {
             if (partition.log().isClosed()) {

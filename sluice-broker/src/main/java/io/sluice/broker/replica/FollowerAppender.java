@@ -23,11 +23,25 @@ import org.slf4j.LoggerFactory;
  * (offsets and epochs are the leader's; each batch's CRC is checked first, nothing else is decoded), then follows the
  * leader's high watermark and log start offset.
  *
+ * <p>Every write to the log happens inside the partition's follower-write fence, after re-checking that the broker
+ * still follows in the fetch's leader epoch, so a role change never sees a stale fetch's batches land after it.
+ *
  * <p>Thread-safe (stateless but for a per-thread batch view); called by fetcher threads.
  */
 final class FollowerAppender {
     private static final Logger LOG = LoggerFactory.getLogger(FollowerAppender.class);
     private static final ThreadLocal<RecordBatchView> VIEW = ThreadLocal.withInitial(RecordBatchView::new);
+
+    /** Runs after the fetched batches passed their checks, before the fence is taken: a test's seam. */
+    private final Runnable afterBatchesChecked;
+
+    FollowerAppender() {
+        this(() -> {});
+    }
+
+    FollowerAppender(Runnable afterBatchesChecked) {
+        this.afterBatchesChecked = afterBatchesChecked;
+    }
 
     /** @return false when the partition failed and should back off before the next fetch */
     boolean apply(Partition partition, int leaderEpoch, FetchResponseData.PartitionData data) {
@@ -35,22 +49,44 @@ final class FollowerAppender {
             return true;
         }
         Errors error = Errors.forCode(data.errorCode());
-        PartitionLog log = partition.log();
         try {
             switch (error) {
                 case NONE -> {
-                    if (data.divergingEpoch().epoch() >= 0
-                            || data.divergingEpoch().endOffset() >= 0) {
-                        truncateToDivergence(partition, data.divergingEpoch());
-                        return true;
+                    boolean diverging = data.divergingEpoch().epoch() >= 0
+                            || data.divergingEpoch().endOffset() >= 0;
+                    // Checked before the fence: a role change need not wait for the CRCs of up to a fetch's bytes.
+                    ByteBuffer batches = diverging ? null : wholeCheckedBatches(partition, data.records());
+                    afterBatchesChecked.run();
+                    long fence = partition.beginFollowerWrite(leaderEpoch);
+                    if (fence == 0) {
+                        return droppedAfterRoleChange(partition, leaderEpoch);
                     }
-                    append(partition, data.records());
-                    followLogStart(log, data.logStartOffset());
+                    try {
+                        if (diverging) {
+                            truncateToDivergence(partition, data.divergingEpoch());
+                            return true;
+                        }
+                        if (batches != null) {
+                            startOverAtStraddlingBatch(partition, batches);
+                            partition.log().appendAsFollower(batches);
+                        }
+                        followLogStart(partition.log(), data.logStartOffset());
+                    } finally {
+                        partition.endFollowerWrite(fence);
+                    }
                     partition.followLeaderHighWatermark(data.highWatermark());
                     return true;
                 }
                 case OFFSET_OUT_OF_RANGE -> {
-                    resetOutOfRange(partition, data);
+                    long fence = partition.beginFollowerWrite(leaderEpoch);
+                    if (fence == 0) {
+                        return droppedAfterRoleChange(partition, leaderEpoch);
+                    }
+                    try {
+                        resetOutOfRange(partition, data);
+                    } finally {
+                        partition.endFollowerWrite(fence);
+                    }
                     return true;
                 }
                 default -> {
@@ -62,6 +98,20 @@ final class FollowerAppender {
             LOG.error("applying the fetched data of {} failed", partition, e);
             return false;
         }
+    }
+
+    /**
+     * The broker led the partition or followed it in another leader epoch before the answer could be applied: the
+     * answer is dropped, and fetching goes on from the new role's state.
+     */
+    private static boolean droppedAfterRoleChange(Partition partition, int leaderEpoch) {
+        LOG.info(
+                "{}: role changed (leader {}, epoch {}) while applying a fetch answer of leader epoch {}; dropped",
+                partition,
+                partition.assignment().leader(),
+                partition.assignment().leaderEpoch(),
+                leaderEpoch);
+        return true;
     }
 
     private static void truncateToDivergence(Partition partition, FetchResponseData.EpochEndOffset diverging)
@@ -109,20 +159,20 @@ final class FollowerAppender {
         partition.capHighWatermarkAtLogEnd();
     }
 
-    private static void append(Partition partition, BaseRecords records) throws IOException {
+    /** The whole batches at the start of {@code records}, each header and CRC checked; null when there are none. */
+    private static ByteBuffer wholeCheckedBatches(Partition partition, BaseRecords records) {
         if (!(records instanceof MemoryRecords memory) || memory.sizeInBytes() == 0) {
-            return;
+            return null;
         }
         ByteBuffer batches = memory.buffer();
         int start = batches.position();
         int end = wholeBatchesEnd(partition, batches, start, batches.limit());
         if (end == start) {
-            return;
+            return null;
         }
         ByteBuffer whole = batches.duplicate();
         whole.position(start).limit(end);
-        startOverAtStraddlingBatch(partition, batches, start);
-        partition.log().appendAsFollower(whole);
+        return whole;
     }
 
     /**
@@ -131,11 +181,10 @@ final class FollowerAppender {
      * is empty it starts over at the batch's base offset instead; the leader's log start, applied after the append,
      * raises it again.
      */
-    private static void startOverAtStraddlingBatch(Partition partition, ByteBuffer batches, int start)
-            throws IOException {
+    private static void startOverAtStraddlingBatch(Partition partition, ByteBuffer batches) throws IOException {
         PartitionLog log = partition.log();
         long logEnd = log.logEndOffset();
-        RecordBatchView first = VIEW.get().wrap(batches, start);
+        RecordBatchView first = VIEW.get().wrap(batches, batches.position());
         if (logEnd == log.logStartOffset() && first.baseOffset() < logEnd && first.lastOffset() >= logEnd) {
             LOG.info(
                     "{}: the first batch fetched starts at {}, below the empty log's start {}; starting the log "

@@ -54,7 +54,10 @@ public final class IsrChangeSender {
         this.listener = isrChangeListener;
     }
 
-    /** Queues {@code isr} (already recorded as the change in flight in {@code state}) for the controller. */
+    /**
+     * Queues {@code isr} (already recorded as the change in flight in {@code state}, the very array it returned: the
+     * answer ends that change only) for the controller.
+     */
     public void propose(Partition partition, LeaderState state, int[] isr) {
         int committedIsrSize = state.isr().length;
         synchronized (this) {
@@ -161,52 +164,66 @@ public final class IsrChangeSender {
         for (Proposal p : batch) {
             Map<Integer, AlterPartitionResponseData.PartitionData> ofTopic =
                     answers.get(p.partition().topic().id());
-            AlterPartitionResponseData.PartitionData answer =
-                    ofTopic == null ? null : ofTopic.get(p.partition().index());
-            if (answer == null) {
-                p.state().abandonPending();
-                // The maximal ISR shrank back: the high watermark may move now, not at the next append.
-                p.partition().maybeAdvanceHighWatermark();
-                continue;
-            }
-            Errors error = Errors.forCode(answer.errorCode());
-            if (error == Errors.NONE && answer.leaderEpoch() == p.state().leaderEpoch()) {
-                int[] isr = answer.isr().stream().mapToInt(Integer::intValue).toArray();
-                // Accepted, whether this answer or the published state brings it to the partition first.
-                listener.onIsrChanged(p.committedIsrSize(), isr.length);
-                if (p.state().commit(isr, answer.partitionEpoch())) {
-                    LOG.info(
-                            "{}: ISR is now {} (partition epoch {})",
-                            p.partition(),
-                            answer.isr(),
-                            answer.partitionEpoch());
-                } else {
-                    // The published state got there first; it already holds this change or a later one.
-                    p.state().abandonPending();
-                }
-                p.partition().maybeAdvanceHighWatermark();
-            } else if (error == Errors.NONE
-                    || error == Errors.FENCED_LEADER_EPOCH
-                    || error == Errors.INVALID_UPDATE_VERSION) {
-                // The partition moved on (a new leader epoch: a reassignment completed with this change, another
-                // leader was elected) or this leader's view is stale: as Kafka's leader, keep counting the proposed
-                // ISR for the high watermark until the published state replaces this leader's state. Dropping it
-                // here would let the high watermark pass what a replica about to lead holds, and acknowledged
-                // records would be lost when it takes over.
-                LOG.info(
-                        "{}: ISR {} answered {} in leader epoch {} (this leader's is {}); waiting for the published "
-                                + "state",
-                        p.partition(),
-                        java.util.Arrays.toString(p.isr()),
-                        error,
-                        answer.leaderEpoch(),
-                        p.state().leaderEpoch());
+            applyAnswer(
+                    p.partition(),
+                    p.state(),
+                    p.isr(),
+                    p.committedIsrSize(),
+                    ofTopic == null ? null : ofTopic.get(p.partition().index()));
+        }
+    }
+
+    /**
+     * Applies the controller's answer ({@code null}: none came) to the ISR change {@code proposedIsr} of one
+     * partition. Only that change is ended: one proposed after it (the published state committed it first) stays
+     * in flight.
+     */
+    void applyAnswer(
+            Partition partition,
+            LeaderState state,
+            int[] proposedIsr,
+            int committedIsrSize,
+            AlterPartitionResponseData.PartitionData answer) {
+        if (answer == null) {
+            state.abandonPending(proposedIsr);
+            // The maximal ISR shrank back: the high watermark may move now, not at the next append.
+            partition.maybeAdvanceHighWatermark();
+            return;
+        }
+        Errors error = Errors.forCode(answer.errorCode());
+        if (error == Errors.NONE && answer.leaderEpoch() == state.leaderEpoch()) {
+            int[] isr = answer.isr().stream().mapToInt(Integer::intValue).toArray();
+            // Accepted, whether this answer or the published state brings it to the partition first.
+            listener.onIsrChanged(committedIsrSize, isr.length);
+            if (state.commit(isr, answer.partitionEpoch())) {
+                LOG.info("{}: ISR is now {} (partition epoch {})", partition, answer.isr(), answer.partitionEpoch());
             } else {
-                LOG.info("{}: controller refused ISR {}: {}", p.partition(), java.util.Arrays.toString(p.isr()), error);
-                p.state().abandonPending();
-                // The maximal ISR shrank back to the committed one: the high watermark may move now.
-                p.partition().maybeAdvanceHighWatermark();
+                // The published state got there first; it already holds this change or a later one. A change
+                // proposed since stays in flight (and counted in the maximal ISR) until its own answer.
+                state.abandonPending(proposedIsr);
             }
+            partition.maybeAdvanceHighWatermark();
+        } else if (error == Errors.NONE
+                || error == Errors.FENCED_LEADER_EPOCH
+                || error == Errors.INVALID_UPDATE_VERSION) {
+            // The partition moved on (a new leader epoch: a reassignment completed with this change, another
+            // leader was elected) or this leader's view is stale: as Kafka's leader, keep counting the proposed
+            // ISR for the high watermark until the published state replaces this leader's state. Dropping it
+            // here would let the high watermark pass what a replica about to lead holds, and acknowledged
+            // records would be lost when it takes over.
+            LOG.info(
+                    "{}: ISR {} answered {} in leader epoch {} (this leader's is {}); waiting for the published "
+                            + "state",
+                    partition,
+                    java.util.Arrays.toString(proposedIsr),
+                    error,
+                    answer.leaderEpoch(),
+                    state.leaderEpoch());
+        } else {
+            LOG.info("{}: controller refused ISR {}: {}", partition, java.util.Arrays.toString(proposedIsr), error);
+            state.abandonPending(proposedIsr);
+            // The maximal ISR shrank back to the committed one: the high watermark may move now.
+            partition.maybeAdvanceHighWatermark();
         }
     }
 }

@@ -110,7 +110,8 @@ public final class LeaderState {
     }
 
     /**
-     * Records a follower's fetch. Returns the ISR to propose when the follower is out of the ISR and has caught up
+     * Records a follower's fetch. Returns the ISR to propose (the change in flight itself, which names it to
+     * {@link #abandonPending}: not to be modified) when the follower is out of the ISR and has caught up
      * to the high watermark and this epoch's start (Kafka's expansion rule), else null.
      */
     public synchronized int[] onFollowerFetch(
@@ -127,14 +128,15 @@ public final class LeaderState {
             int[] proposed = Arrays.copyOf(isr, isr.length + 1);
             proposed[isr.length] = brokerId;
             pendingIsr = proposed;
-            return proposed.clone();
+            return proposed;
         }
         return null;
     }
 
     /**
      * Returns the ISR without the followers that have not been caught up for {@code lagMs} (Kafka's
-     * replica.lag.time.max.ms), recording it as the change in flight; null when every ISR member keeps up or a change
+     * replica.lag.time.max.ms), recording it as the change in flight (the array returned is that change, which names
+     * it to {@link #abandonPending}: not to be modified); null when every ISR member keeps up or a change
      * is already in flight. The leader itself never leaves.
      */
     public synchronized int[] proposeShrink(long nowMs, long lagMs) {
@@ -153,7 +155,7 @@ public final class LeaderState {
             return null;
         }
         pendingIsr = Arrays.copyOf(kept, n);
-        return pendingIsr.clone();
+        return pendingIsr;
     }
 
     /**
@@ -172,9 +174,19 @@ public final class LeaderState {
         return true;
     }
 
-    /** Forgets the change in flight (the controller refused it or it failed); the next check may propose again. */
-    public synchronized void abandonPending() {
+    /**
+     * Forgets the change in flight when it is {@code proposedIsr} (the array {@link #onFollowerFetch} or
+     * {@link #proposeShrink} returned): the controller refused it, or the published state committed it before its
+     * answer came. A later change in flight is kept: its own answer ends it.
+     *
+     * @return whether it was the change in flight
+     */
+    public synchronized boolean abandonPending(int[] proposedIsr) {
+        if (pendingIsr != proposedIsr) {
+            return false;
+        }
         pendingIsr = null;
+        return true;
     }
 
     /**

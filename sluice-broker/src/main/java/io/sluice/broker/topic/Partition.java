@@ -3,11 +3,16 @@ package io.sluice.broker.topic;
 import io.sluice.broker.config.EffectiveTopicConfig;
 import io.sluice.broker.replica.LeaderState;
 import io.sluice.cluster.state.PartitionState;
+import io.sluice.log.AppendResult;
 import io.sluice.log.PartitionLog;
+import io.sluice.log.ProducerStateException;
 import io.sluice.record.validate.TopicValidationPolicy;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.StampedLock;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 
 /**
  * One partition hosted by this broker: its log, its topic's effective configuration, the controller's assignment
@@ -15,8 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * to grow. As leader it tracks its followers ({@link LeaderState}) and the high watermark is the smallest log end
  * offset of the ISR; as follower the high watermark is the leader's, capped at the local log end.
  *
- * <p>Thread-safe: role changes are serialized on this object; the assignment, leader state and high watermark are
- * volatile and read lock-free by request threads.
+ * <p>Thread-safe: role changes hold the role fence exclusively (then this object's lock); leader appends and follower
+ * writes hold it shared and re-check the role under it; the assignment, leader state and high watermark are volatile
+ * and read lock-free by request threads.
  */
 public final class Partition {
     /** {@link #leadingSinceEpoch()} of a broker that does not lead the partition. */
@@ -75,6 +81,13 @@ public final class Partition {
     private volatile long highWatermark;
     /** As follower: the leader's high watermark from its last fetch answer; -1 before one. */
     private volatile long leaderHighWatermark = -1;
+    /**
+     * Kafka's leaderIsrUpdateLock: {@link #assign} holds it exclusively; {@link #appendAsLeader} and follower writes
+     * ({@link #beginFollowerWrite}) hold it shared, so none lands in a role other than the one it was checked for.
+     * A StampedLock: the shared side allocates nothing. Not reentrant: nothing waits on or calls back into this
+     * partition's role while holding it.
+     */
+    private final StampedLock roleFence = new StampedLock();
 
     /**
      * @param checkpointedHighWatermark the high watermark restored from the log directory's checkpoint (0 if none);
@@ -98,8 +111,26 @@ public final class Partition {
         this.highWatermark = Math.max(log.logStartOffset(), Math.min(checkpointedHighWatermark, log.logEndOffset()));
     }
 
-    /** Takes the controller's newest assignment and says how this broker's role changed. */
-    public synchronized Transition assign(PartitionState next, long nowMs) throws IOException {
+    /**
+     * Takes the controller's newest assignment and says how this broker's role changed. Waits for the leader appends
+     * and follower writes under way; those that come after it see the new role.
+     */
+    public Transition assign(PartitionState next, long nowMs) throws IOException {
+        Transition transition;
+        long stamp = roleFence.writeLock();
+        try {
+            synchronized (this) {
+                transition = applyAssignment(next, nowMs);
+            }
+        } finally {
+            roleFence.unlockWrite(stamp);
+        }
+        // Outside the fence: waking the waiters may run their completions, which may append.
+        maybeAdvanceHighWatermark();
+        return transition;
+    }
+
+    private Transition applyAssignment(PartitionState next, long nowMs) throws IOException {
         PartitionState previous = assignment;
         assignment = next;
         if (next.leader() == selfId) {
@@ -117,11 +148,9 @@ public final class Partition {
                         next.partitionEpoch(),
                         log.logEndOffset(),
                         nowMs);
-                maybeAdvanceHighWatermark();
                 return Transition.BECAME_LEADER;
             }
             boolean changed = current.commit(next.isr(), next.partitionEpoch());
-            maybeAdvanceHighWatermark();
             return changed ? Transition.ISR_CHANGED : Transition.NONE;
         }
         boolean wasLeader = leader != null;
@@ -145,6 +174,46 @@ public final class Partition {
         log.updateConfig(newLogConfig);
         this.validationPolicy = policy;
         this.config = newConfig;
+    }
+
+    /**
+     * Appends validated batches as the leader in {@code leaderEpoch}, stamped with it, provided this broker still
+     * leads the partition in that epoch; a role change waits for it.
+     *
+     * @throws NotLeaderOrFollowerException when this broker no longer leads in {@code leaderEpoch}; nothing appended
+     */
+    public AppendResult appendAsLeader(ByteBuffer batches, int leaderEpoch, long nowMs)
+            throws ProducerStateException, IOException {
+        long stamp = roleFence.readLock();
+        try {
+            LeaderState state = leader;
+            if (state == null || state.leaderEpoch() != leaderEpoch) {
+                throw new NotLeaderOrFollowerException("this broker no longer leads " + this + " in leader epoch "
+                        + leaderEpoch + " (now " + assignment.leaderEpoch() + ")");
+            }
+            return log.appendAsLeader(batches, leaderEpoch, nowMs);
+        } finally {
+            roleFence.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * Starts a follower write (append, truncation, log start move) from a fetch made in {@code leaderEpoch}: role
+     * changes wait until {@link #endFollowerWrite}. Returns 0, holding nothing, when this broker leads the partition
+     * or follows it in another leader epoch by now: the fetch is stale and its data must not be applied.
+     */
+    public long beginFollowerWrite(int leaderEpoch) {
+        long stamp = roleFence.readLock();
+        if (leader != null || assignment.leaderEpoch() != leaderEpoch) {
+            roleFence.unlockRead(stamp);
+            return 0;
+        }
+        return stamp;
+    }
+
+    /** Ends a follower write {@link #beginFollowerWrite} started (a stamp other than 0). */
+    public void endFollowerWrite(long stamp) {
+        roleFence.unlockRead(stamp);
     }
 
     /** Whether this broker leads the partition. */
@@ -241,11 +310,17 @@ public final class Partition {
         return moved;
     }
 
-    /** As follower: takes the leader's high watermark, capped at the local log end (which may be behind it). */
+    /**
+     * As follower: takes the leader's high watermark, capped at the local log end (which may be behind it); ignored
+     * once this broker leads.
+     */
     public void followLeaderHighWatermark(long leaderHighWatermark) {
-        this.leaderHighWatermark = leaderHighWatermark;
         long capped;
         synchronized (this) {
+            if (leader != null) {
+                return;
+            }
+            this.leaderHighWatermark = leaderHighWatermark;
             capped = Math.max(log.logStartOffset(), Math.min(leaderHighWatermark, log.logEndOffset()));
             if (capped == highWatermark) {
                 return;

@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,7 +161,9 @@ public final class ReplicatedGroupStore implements GroupStore {
         ByteBuffer batch = GroupRecordCodec.batch(records, now);
         AppendResult appended;
         try {
-            appended = leading.log().appendAsLeader(batch, epoch, now);
+            appended = leading.appendAsLeader(batch, epoch, now);
+        } catch (NotLeaderOrFollowerException e) {
+            throw new GroupStoreException(Errors.NOT_LEADER_OR_FOLLOWER, e.getMessage(), e);
         } catch (IOException | ProducerStateException | RuntimeException e) {
             throw new GroupStoreException(
                     Errors.KAFKA_STORAGE_ERROR,
