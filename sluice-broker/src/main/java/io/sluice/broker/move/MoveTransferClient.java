@@ -32,6 +32,7 @@ public final class MoveTransferClient {
     private final ByteRateLimiter limiter;
     private final ClientSecurity security;
     private final MoveCodec codec = new MoveCodec();
+    private final TransferTeardown teardown;
     /** Chunk requests sent on the current connection and not answered yet, oldest first. */
     private final ArrayDeque<AskedChunk> inFlight = new ArrayDeque<>();
 
@@ -70,6 +71,7 @@ public final class MoveTransferClient {
         this.config = config;
         this.limiter = limiter;
         this.security = security;
+        this.teardown = new TransferTeardown(codec, config.socketTimeoutMs(), security);
         this.chunkLimit = config.chunkBytes();
         this.diskWindowBytes = StagedWrites.RING_BYTES + config.chunkBytes();
     }
@@ -183,30 +185,7 @@ public final class MoveTransferClient {
     private MoveException failed(
             Path partitionDir, TransferProgress progress, InetSocketAddress source, Exception cause)
             throws IOException {
-        closeConnection();
-        StagingArea.delete(partitionDir);
-        if (source != null && transferId != 0) {
-            SourcePins.releaseAt(source, transferId, codec, config.socketTimeoutMs(), security);
-        }
-        if (cancelled) {
-            progress.phase(TransferPhase.CANCELLED);
-            progress.failure("cancelled");
-            return new MoveException(
-                    Errors.REASSIGNMENT_IN_PROGRESS,
-                    false,
-                    "move of " + partitionDir.getFileName() + " was cancelled",
-                    cause);
-        }
-        progress.phase(TransferPhase.FAILED);
-        progress.failure(String.valueOf(cause.getMessage()));
-        LOG.warn("move of {} failed (last source {}); staging removed", partitionDir.getFileName(), source, cause);
-        return cause instanceof MoveException move
-                ? move
-                : new MoveException(
-                        Errors.KAFKA_STORAGE_ERROR,
-                        false,
-                        "move of " + partitionDir.getFileName() + " failed: " + cause.getMessage(),
-                        cause);
+        return teardown.abandon(this::closeConnection, partitionDir, transferId, source, cancelled, progress, cause);
     }
 
     /**
