@@ -125,6 +125,7 @@ public final class MoveTransferClient {
         progress.started();
         Path partitionDir = emptyLocalLog.dir();
         try {
+            checkCancelled(); // cancelled while queued: open no staging (a removed replica's directory may be gone)
             if (emptyLocalLog.logEndOffset() != emptyLocalLog.logStartOffset() || emptyLocalLog.sizeInBytes() != 0) {
                 StagingArea.delete(partitionDir);
                 progress.phase(TransferPhase.DONE);

@@ -141,7 +141,8 @@ public final class ReplicaManager implements AutoCloseable {
 
     /**
      * Follows the partition's leader; a replica a reassignment just added with an empty log first copies the segment
-     * files of an in-sync replica ({@link MoveTargets}) and follows once they are in.
+     * files of an in-sync replica ({@link MoveTargets}) and follows once they are in. A transfer cancelled and still
+     * ending does not hold this up: the new one queues behind it.
      */
     private void follow(Partition partition) {
         if (moves.isRunning(partition)) {
