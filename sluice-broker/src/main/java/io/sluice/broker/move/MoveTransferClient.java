@@ -104,9 +104,11 @@ public final class MoveTransferClient {
      *                           (-1: not checked)
      * @return the log end offset where follower fetch continues
      * @throws MoveException        when every source failed for {@code sluice.move.max.idle.rounds} rounds without a
-     *                              verified byte, a source answered with a non-retriable error, or {@link #cancel()}
+     *                              verified byte, a source answered with a non-retriable error, a staged file could
+     *                              not be written (at once, {@link Errors#KAFKA_STORAGE_ERROR}), or {@link #cancel()}
      *                              was called (then {@link MoveException#error()} is
-     *                              {@link Errors#REASSIGNMENT_IN_PROGRESS}); staging is removed in all these cases
+     *                              {@link Errors#REASSIGNMENT_IN_PROGRESS}); in all these cases staging is removed and
+     *                              every source asked to pin files is told to release them
      * @throws InterruptedException when the calling thread is interrupted (broker shutdown); staging is kept so the
      *                              next start resumes
      */
@@ -134,9 +136,9 @@ public final class MoveTransferClient {
             long bufferedBytes;
             try (StagingArea staging =
                             StagingArea.open(partitionDir, codec, emptyLocalLog.config(), config.directIoEnable());
-                    StagedWrites writes = new StagedWrites(topic + "-" + partition, false);
+                    StagedWrites writes = new StagedWrites(topic + "-" + partition, false, faults);
                     StagedWrites pageCacheWrites = !staging.durable() && config.pageCacheSpillEnable()
-                            ? new StagedWrites(topic + "-" + partition + "-page-cache", false)
+                            ? new StagedWrites(topic + "-" + partition + "-page-cache", false, faults)
                             : null;
                     StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
                 this.flusher = flusher;
@@ -167,7 +169,7 @@ public final class MoveTransferClient {
             if (!cancelled) {
                 throw e;
             }
-            throw failed(partitionDir, progress, null, e);
+            throw failed(partitionDir, progress, e);
         } catch (MoveException | IOException | RuntimeException e) {
             if (!cancelled && Thread.currentThread().isInterrupted()) {
                 InterruptedException interrupted = new InterruptedException(
@@ -175,7 +177,7 @@ public final class MoveTransferClient {
                 interrupted.initCause(e);
                 throw interrupted;
             }
-            throw failed(partitionDir, progress, progress.source(), e);
+            throw failed(partitionDir, progress, e);
         } finally {
             closeConnection();
             progress.ended();
@@ -183,10 +185,8 @@ public final class MoveTransferClient {
         }
     }
 
-    private MoveException failed(
-            Path partitionDir, TransferProgress progress, InetSocketAddress source, Exception cause)
-            throws IOException {
-        return teardown.abandon(this::closeConnection, partitionDir, transferId, source, cancelled, progress, cause);
+    private MoveException failed(Path partitionDir, TransferProgress progress, Exception cause) throws IOException {
+        return teardown.abandon(this::closeConnection, partitionDir, transferId, cancelled, progress, cause);
     }
 
     /**
@@ -250,6 +250,14 @@ public final class MoveTransferClient {
                 }
                 lastFailure = e;
             }
+            StagedWriteException diskFailure = StagedWrites.failureBehind(lastFailure, writes, pageCacheWrites);
+            if (diskFailure != null) { // another source cannot help
+                throw new MoveException(
+                        Errors.KAFKA_STORAGE_ERROR,
+                        false,
+                        "staging " + topic + "-" + partition + " failed: " + diskFailure.getMessage(),
+                        diskFailure);
+            }
             closeConnection();
             LOG.info(
                     "move of {}-{} from {} stopped ({}); {}",
@@ -295,6 +303,7 @@ public final class MoveTransferClient {
         inFlight.clear();
         checkCancelled();
         conn.connect();
+        teardown.asked(source);
         MoveSegmentList listing = conn.call(
                 codec, new MoveOpenRequest(staging.transferId(), topic, partition, leaderEpoch), MoveSegmentList.class);
         if (listing.errorCode != Errors.NONE.code()) {

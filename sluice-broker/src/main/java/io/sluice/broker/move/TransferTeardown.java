@@ -4,14 +4,16 @@ import io.sluice.broker.security.ClientSecurity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends a transfer that stops without installing: closes its connection, removes its staging, tells its source to
- * release the pins (best effort; they expire otherwise) and records in its progress whether it was cancelled or
- * failed.
+ * Ends a transfer that stops without installing: closes its connection, removes its staging, tells every source it
+ * asked to pin files to release them (best effort; they expire otherwise) and records in its progress whether it was
+ * cancelled or failed.
  *
  * <p>Not thread-safe; one per {@link MoveTransferClient}, used by its transfer thread.
  */
@@ -22,6 +24,8 @@ final class TransferTeardown {
     private final MoveCodec codec;
     private final int socketTimeoutMs;
     private final ClientSecurity security;
+    /** Every source sent an open of this transfer (each may hold pins for it), in the order first asked. */
+    private final Set<InetSocketAddress> asked = new LinkedHashSet<>();
 
     TransferTeardown(MoveCodec codec, int socketTimeoutMs, ClientSecurity security) {
         this.codec = codec;
@@ -29,9 +33,14 @@ final class TransferTeardown {
         this.security = security;
     }
 
+    /** The transfer is about to ask {@code source} to pin its files. */
+    void asked(InetSocketAddress source) {
+        asked.add(source);
+    }
+
     /**
-     * Undoes the transfer {@code transferId} (0: none was opened) into {@code partitionDir}, whose last source was
-     * {@code source} (null: none answered), after {@code cause}; returns what the transfer throws.
+     * Undoes the transfer {@code transferId} (0: none was opened) into {@code partitionDir} after {@code cause};
+     * returns what the transfer throws.
      *
      * @param closeConnection closes the transfer's connection
      * @param cancelled       whether the transfer was cancelled rather than failed
@@ -40,15 +49,16 @@ final class TransferTeardown {
             Runnable closeConnection,
             Path partitionDir,
             long transferId,
-            InetSocketAddress source,
             boolean cancelled,
             TransferProgress progress,
             Exception cause)
             throws IOException {
         closeConnection.run();
         StagingArea.delete(partitionDir);
-        if (source != null && transferId != 0) {
-            SourcePins.releaseAt(source, transferId, codec, socketTimeoutMs, security);
+        if (transferId != 0) {
+            for (InetSocketAddress source : asked) {
+                SourcePins.releaseAt(source, transferId, codec, socketTimeoutMs, security);
+            }
         }
         if (cancelled) {
             progress.phase(TransferPhase.CANCELLED);
@@ -61,7 +71,7 @@ final class TransferTeardown {
         }
         progress.phase(TransferPhase.FAILED);
         progress.failure(String.valueOf(cause.getMessage()));
-        LOG.warn("move of {} failed (last source {}); staging removed", partitionDir.getFileName(), source, cause);
+        LOG.warn("move of {} failed (sources asked {}); staging removed", partitionDir.getFileName(), asked, cause);
         return cause instanceof MoveException move
                 ? move
                 : new MoveException(

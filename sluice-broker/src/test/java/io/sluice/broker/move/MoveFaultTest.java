@@ -288,6 +288,54 @@ class MoveFaultTest extends MoveTestBase {
     }
 
     /**
+     * The first source pins the files and its connection breaks before a chunk is verified, so the transfer goes on
+     * from the second; there every staged write fails, as on a full or broken disk. Another source cannot help: the
+     * move fails at once with a storage error, removes its staging and releases its pins at both sources.
+     */
+    @ParameterizedTest(name = "the write throws {0}")
+    @ValueSource(strings = {"IOException", "IllegalStateException"})
+    void shouldFailAtOnceAsAStorageErrorWhenAStagedWriteFails(String thrown) throws Exception {
+        Source first = server(source("first"));
+        Source second = server(source("second"));
+        CuttingProxy toFirst = closing(new CuttingProxy(first.address()));
+        toFirst.cutAfter(2_000); // past the open's answer, short of the first chunk's end
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        AtomicInteger firstPinsAtFailure = new AtomicInteger(-1);
+        ChunkFaultHook diskFails = new ChunkFaultHook() {
+            @Override
+            public void beforeWrite(java.nio.file.Path file, long position) throws java.io.IOException {
+                firstPinsAtFailure.compareAndSet(-1, first.source.activeTransfers());
+                if (thrown.equals("IOException")) {
+                    throw new java.io.IOException("No space left on device");
+                }
+                throw new IllegalStateException("the disk's driver gave up");
+            }
+        };
+
+        MoveException failure = assertThrows(
+                MoveException.class,
+                () -> client(diskFails)
+                        .bootstrap(
+                                target,
+                                TOPIC,
+                                PARTITION,
+                                List.of(toFirst.address(), second.address()),
+                                LEADER_EPOCH,
+                                progress));
+
+        assertEquals(Errors.KAFKA_STORAGE_ERROR, failure.error(), failure.toString());
+        assertEquals(1, firstPinsAtFailure.get(), "the first source pinned the files before the second was asked");
+        assertEquals(second.address(), progress.source());
+        assertEquals(1, progress.sourceSwitches(), "no source was asked after the write failed: " + progress);
+        assertEquals(TransferPhase.FAILED, progress.phase());
+        assertFalse(Files.exists(targetDir().resolve(StagingArea.DIR_NAME)));
+        assertEquals(0, first.source.activeTransfers(), "the first source was told to release its pins");
+        assertEquals(0, second.source.activeTransfers(), "the second source was told to release its pins");
+        assertEquals(0, target.logEndOffset());
+    }
+
+    /**
      * Two lanes ask for the partition's last files while the disk lane is still at its first ones: the pins must
      * follow what was answered, not the file asked for last.
      */
