@@ -206,6 +206,27 @@ public final class MoveTargets implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes what a transfer of {@code partition} left in its staging directory (a broker stopped or crashed during
+     * it, file transfer switched off since, the replica no longer adding), for a partition that does not bootstrap
+     * now; a transfer of it queued, running or ending owns the directory and is left alone.
+     */
+    public void discardStaging(Partition partition) {
+        synchronized (this) {
+            if (running.containsKey(key(partition))) {
+                return;
+            }
+        }
+        // only the cluster-state thread starts a transfer of a partition that has none: none can start meanwhile
+        try {
+            if (MoveTransferClient.discardStaging(partition.log().dir())) {
+                LOG.info("{}: deleted the staging of a partition move that will not resume", partition);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            LOG.warn("{}: could not delete the staging of an abandoned partition move", partition, e);
+        }
+    }
+
     /** Counters of the transfer of {@code topic}-{@code partition}, null when none is queued or running. */
     public TransferProgress progress(String topic, int partition) {
         Running move = running.get(new TopicPartitionKey(topic, partition));

@@ -150,7 +150,7 @@ public final class MoveTransferClient {
                 progress.phase(TransferPhase.INSTALLING);
                 flusher.awaitAll();
                 StagedLog staged = staging.staged();
-                emptyLocalLog.installStaged(staged);
+                emptyLocalLog.installStaged(staged, faults::movedIn);
                 bufferedBytes =
                         writes.bufferedBytes() + (pageCacheWrites == null ? 0 : pageCacheWrites.bufferedBytes());
                 SourcePins.closeAt(connection, codec, used, staging.transferId(), true);
@@ -203,11 +203,11 @@ public final class MoveTransferClient {
     }
 
     /**
-     * Removes the staging left by a move this broker no longer needs (found at start-up for a partition not assigned
-     * to it any more, or after the reassignment was cancelled while the broker was down).
+     * Removes the staging left by a move no one will resume (the partition does not bootstrap now: it is not being
+     * added any more, file transfer was switched off, its log is not empty); returns whether there was any.
      */
-    public static void discardStaging(Path partitionDir) throws IOException {
-        StagingArea.delete(partitionDir);
+    public static boolean discardStaging(Path partitionDir) throws IOException {
+        return StagingArea.delete(partitionDir);
     }
 
     /** Whether the log directory {@code logDir} can take a partition of {@code partitionBytes} plus the margin. */

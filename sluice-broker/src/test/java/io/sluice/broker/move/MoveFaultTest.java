@@ -154,6 +154,51 @@ class MoveFaultTest extends MoveTestBase {
                 "resumed, not from zero: " + after + " after " + before);
     }
 
+    /**
+     * The target dies during the install, right after the first segment's {@code .log} was renamed into the partition
+     * directory: the reopened log is empty again with every file back in staging, and the next bootstrap installs
+     * them all, leader epochs and producer state included, without shipping a byte again.
+     */
+    @Test
+    void shouldInstallAllOrNothingAcrossACrashBetweenTwoRenames() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        PartitionLog target = MoveFixtures.openLog(targetDir());
+        ChunkFaultHook crashAfterTheFirstLog = new ChunkFaultHook() {
+            @Override
+            public void movedIn(java.nio.file.Path file) {
+                if (file.getFileName().toString().endsWith(".log")) {
+                    throw new SimulatedCrash();
+                }
+            }
+        };
+        assertThrows(
+                SimulatedCrash.class,
+                () -> client(crashAfterTheFirstLog)
+                        .bootstrap(
+                                target,
+                                TOPIC,
+                                PARTITION,
+                                List.of(server.address()),
+                                LEADER_EPOCH,
+                                new TransferProgress()));
+        // the process dies here: the target log is never closed
+
+        PartitionLog reopened = emptyTarget();
+        assertEquals(0, reopened.logEndOffset(), "the open rolled the unfinished install back");
+        TransferProgress after = new TransferProgress();
+        client(ChunkFaultHook.NONE)
+                .bootstrap(reopened, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, after);
+
+        assertEquals(boundaryOf(source), reopened.logEndOffset());
+        MoveFixtures.assertSegmentsIdentical(source, reopened, boundaryOf(source));
+        assertEquals(source.leaderEpochs(), reopened.leaderEpochs());
+        assertEquals(source.producerCount(), reopened.producerCount());
+        assertEquals(0, after.bytesShipped(), "every file was back in staging, verified: " + after);
+        assertFalse(Files.exists(targetDir().resolve(StagingArea.DIR_NAME)));
+        assertEquals(0, server.source.activeTransfers());
+    }
+
     @Test
     void shouldContinueFromSecondSourceWhenFirstIsGone() throws Exception {
         PartitionLog firstLog = source("first");

@@ -18,6 +18,7 @@ import io.sluice.log.PartitionLog;
 import io.sluice.testkit.Poll;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -139,5 +140,34 @@ class MoveTargetsTest extends MoveTestBase {
         assertEquals(0, followed.get());
         assertEquals(0, log.logEndOffset());
         assertFalse(Files.exists(StagingArea.dirOf(targetDir())));
+    }
+
+    /**
+     * Staging of a transfer that runs is its own; staging no transfer will resume (here: left by a crash after the
+     * install and before its removal, so the log is not empty) goes when the partition follows without a transfer.
+     */
+    @Test
+    void shouldDiscardStagingNoTransferWillResumeAndLeaveARunningTransfersAlone() throws Exception {
+        PartitionLog sourceLog = source("source");
+        Source server = server(sourceLog);
+        MoveTargets targets = targets();
+        Partition partition = adding(emptyTarget());
+        AtomicInteger followed = new AtomicInteger();
+        Path staging = StagingArea.dirOf(targetDir());
+
+        follow(targets, partition, List.of(server.address()), followed);
+        assertTrue(inFirstChunk.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the transfer is receiving");
+        targets.discardStaging(partition);
+        assertTrue(Files.exists(staging.resolve(StagingArea.MANIFEST_FILE)), "a running transfer owns its staging");
+        letGo.countDown();
+        Poll.until("the partition follows after its files are in", WAIT, followed::get, n -> n == 1);
+        assertEquals(boundaryOf(sourceLog), partition.log().logEndOffset());
+
+        Files.createDirectories(staging);
+        Files.write(staging.resolve("00000000000000000000.log"), new byte[100]);
+        assertFalse(targets.wants(partition));
+        targets.discardStaging(partition);
+
+        assertFalse(Files.exists(staging));
     }
 }
