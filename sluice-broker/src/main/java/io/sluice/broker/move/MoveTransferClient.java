@@ -89,6 +89,7 @@ public final class MoveTransferClient {
     /** Installs a test fault hook. */
     void faults(ChunkFaultHook hook) {
         this.faults = hook;
+        teardown.faults(hook);
     }
 
     /**
@@ -185,7 +186,7 @@ public final class MoveTransferClient {
         }
     }
 
-    private MoveException failed(Path partitionDir, TransferProgress progress, Exception cause) throws IOException {
+    private MoveException failed(Path partitionDir, TransferProgress progress, Exception cause) {
         return teardown.abandon(this::closeConnection, partitionDir, transferId, cancelled, progress, cause);
     }
 

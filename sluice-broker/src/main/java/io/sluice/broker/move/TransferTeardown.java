@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Ends a transfer that stops without installing: closes its connection, removes its staging, tells every source it
  * asked to pin files to release them (best effort; they expire otherwise) and records in its progress whether it was
- * cancelled or failed.
+ * cancelled or failed. Each step is tried even when an earlier one failed; a step that failed is logged and added to
+ * the transfer's exception as suppressed (staging left behind is deleted when the partition next follows without a
+ * transfer).
  *
  * <p>Not thread-safe; one per {@link MoveTransferClient}, used by its transfer thread.
  */
@@ -27,10 +29,17 @@ final class TransferTeardown {
     /** Every source sent an open of this transfer (each may hold pins for it), in the order first asked. */
     private final Set<InetSocketAddress> asked = new LinkedHashSet<>();
 
+    private ChunkFaultHook faults = ChunkFaultHook.NONE;
+
     TransferTeardown(MoveCodec codec, int socketTimeoutMs, ClientSecurity security) {
         this.codec = codec;
         this.socketTimeoutMs = socketTimeoutMs;
         this.security = security;
+    }
+
+    /** Installs a test fault hook. */
+    void faults(ChunkFaultHook hook) {
+        this.faults = hook;
     }
 
     /** The transfer is about to ask {@code source} to pin its files. */
@@ -51,33 +60,55 @@ final class TransferTeardown {
             long transferId,
             boolean cancelled,
             TransferProgress progress,
-            Exception cause)
-            throws IOException {
-        closeConnection.run();
-        StagingArea.delete(partitionDir);
+            Exception cause) {
+        String name = String.valueOf(partitionDir.getFileName());
+        Exception undone = null;
+        try {
+            closeConnection.run();
+        } catch (RuntimeException e) {
+            undone = add(undone, e);
+        }
+        try {
+            faults.beforeStagingRemoved(StagingArea.dirOf(partitionDir));
+            StagingArea.delete(partitionDir);
+        } catch (IOException | RuntimeException e) {
+            undone = add(undone, e);
+            LOG.warn("move of {}: staging not removed; it is when the partition next follows", name, e);
+        }
         if (transferId != 0) {
             for (InetSocketAddress source : asked) {
-                SourcePins.releaseAt(source, transferId, codec, socketTimeoutMs, security);
+                SourcePins.releaseAt(source, transferId, codec, socketTimeoutMs, security); // never throws
             }
         }
+        MoveException thrown;
         if (cancelled) {
             progress.phase(TransferPhase.CANCELLED);
             progress.failure("cancelled");
-            return new MoveException(
-                    Errors.REASSIGNMENT_IN_PROGRESS,
-                    false,
-                    "move of " + partitionDir.getFileName() + " was cancelled",
-                    cause);
+            thrown = new MoveException(
+                    Errors.REASSIGNMENT_IN_PROGRESS, false, "move of " + name + " was cancelled", cause);
+        } else {
+            progress.phase(TransferPhase.FAILED);
+            progress.failure(String.valueOf(cause.getMessage()));
+            LOG.warn("move of {} failed (sources asked {})", name, asked, cause);
+            thrown = cause instanceof MoveException move
+                    ? move
+                    : new MoveException(
+                            Errors.KAFKA_STORAGE_ERROR,
+                            false,
+                            "move of " + name + " failed: " + cause.getMessage(),
+                            cause);
         }
-        progress.phase(TransferPhase.FAILED);
-        progress.failure(String.valueOf(cause.getMessage()));
-        LOG.warn("move of {} failed (sources asked {}); staging removed", partitionDir.getFileName(), asked, cause);
-        return cause instanceof MoveException move
-                ? move
-                : new MoveException(
-                        Errors.KAFKA_STORAGE_ERROR,
-                        false,
-                        "move of " + partitionDir.getFileName() + " failed: " + cause.getMessage(),
-                        cause);
+        if (undone != null) {
+            thrown.addSuppressed(undone);
+        }
+        return thrown;
+    }
+
+    private static Exception add(Exception first, Exception next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }

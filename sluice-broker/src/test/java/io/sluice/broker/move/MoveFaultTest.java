@@ -381,6 +381,41 @@ class MoveFaultTest extends MoveTestBase {
     }
 
     /**
+     * Removing the staging of a cancelled transfer fails (a directory that cannot be emptied): the pins are released
+     * all the same, the progress says cancelled, and the failure travels with the exception.
+     */
+    @Test
+    void shouldReleasePinsAndEndTheProgressWhenRemovingStagingFails() throws Exception {
+        Source server = server(source("source"));
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
+        client.faults(new ChunkFaultHook() {
+            @Override
+            public void afterChunkLanded(FileChannel file, long position, int length, long chunk) {
+                if (chunk == 6) {
+                    client.cancel();
+                }
+            }
+
+            @Override
+            public void beforeStagingRemoved(java.nio.file.Path dir) throws java.io.IOException {
+                throw new java.nio.file.DirectoryNotEmptyException(dir.toString());
+            }
+        });
+
+        MoveException cancelled = assertThrows(
+                MoveException.class,
+                () -> client.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress));
+
+        assertEquals(Errors.REASSIGNMENT_IN_PROGRESS, cancelled.error());
+        assertEquals(TransferPhase.CANCELLED, progress.phase());
+        assertEquals(0, server.source.activeTransfers(), "pins released although the staging stayed");
+        assertEquals(1, cancelled.getSuppressed().length, java.util.Arrays.toString(cancelled.getSuppressed()));
+        assertTrue(cancelled.getSuppressed()[0] instanceof java.nio.file.DirectoryNotEmptyException);
+    }
+
+    /**
      * Two lanes ask for the partition's last files while the disk lane is still at its first ones: the pins must
      * follow what was answered, not the file asked for last.
      */
