@@ -22,9 +22,10 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
- * Opens a partition directory: removes leftovers, loads segments (trusting those below the recovery point after
- * an index sanity check, CRC-scanning the rest), truncates a torn or corrupt tail, drops segments after it, and
- * rebuilds producer state from the newest readable snapshot plus the log after it.
+ * Opens a partition directory: rolls back an install of staged files a crash interrupted ({@link InstallMarker}),
+ * removes leftovers, loads segments (trusting those below the recovery point after an index sanity check,
+ * CRC-scanning the rest), truncates a torn or corrupt tail, drops segments after it, and rebuilds producer state from
+ * the newest readable snapshot plus the log after it.
  * Not thread-safe; one per opening log.
  */
 final class LogLoader {
@@ -68,6 +69,7 @@ final class LogLoader {
         } catch (CorruptCheckpointException e) {
             report.add("ignored unreadable clean-shutdown marker of " + name + ": " + e.getMessage());
         }
+        InstallMarker.rollBack(dir, report::add);
         SwapRecovery.run(dir, report::add);
         TreeSet<Long> logOffsets = new TreeSet<>();
         List<Path> indexFiles = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.sluice.log;
 
 import io.sluice.log.producer.ProducerSnapshotFiles;
 import io.sluice.log.segment.LogSegment;
+import io.sluice.log.ship.InstallFaults;
 import io.sluice.log.ship.ShippableLog;
 import io.sluice.log.ship.StagedLog;
 import java.io.IOException;
@@ -46,8 +47,8 @@ final class LogShipping {
         }
     }
 
-    /** See {@link PartitionLog#installStaged}. */
-    void installStaged(StagedLog staged) throws IOException {
+    /** See {@link PartitionLog#installStaged(StagedLog, InstallFaults)}. */
+    void installStaged(StagedLog staged, InstallFaults faults) throws IOException {
         state.lock.lock();
         try {
             state.ensureOpen();
@@ -56,7 +57,7 @@ final class LogShipping {
                 throw new IllegalStateException("cannot install shipped segments into " + state + ": it is not empty");
             }
             long nowMs = state.clock.getAsLong();
-            StagedLogInstaller installer = new StagedLogInstaller(state.dir, state.config, state.batchHeaders);
+            StagedLogInstaller installer = new StagedLogInstaller(state.dir, state.config, state.batchHeaders, faults);
             StagedLogInstaller.Installed installed;
             try {
                 installed = installer.install(staged, segments[0], nowMs, state.producerState, state.epochCache);

@@ -8,6 +8,7 @@ import io.sluice.log.producer.ProducerStateManager;
 import io.sluice.log.segment.BatchHeaderTables;
 import io.sluice.log.segment.CleanFaults;
 import io.sluice.log.segment.LogSegment;
+import io.sluice.log.ship.InstallFaults;
 import io.sluice.log.ship.ShippableLog;
 import io.sluice.log.ship.StagedLog;
 import java.io.IOException;
@@ -283,14 +284,21 @@ public final class PartitionLog implements AutoCloseable {
     /**
      * Makes this empty log the verified files of {@code staged} (a new replica of a moved partition): they are renamed
      * in, the shipped leader epochs and producer state are loaded, and the log ends at the staged boundary with an
-     * empty active segment there, where follower fetch continues. On failure the log is empty again. Files not forced
-     * before ({@link StagedLog#durable()} false) lie above the recovery point, like appended records not yet flushed:
-     * {@link #flushRolledSegments()} forces them, and an open after a crash recovers them batch by batch.
+     * empty active segment there, where follower fetch continues. All or nothing: on failure the log is empty again
+     * and the files renamed in are back in the staging directory, and so they are after a crash during the install,
+     * once the directory is opened again. Files not forced before ({@link StagedLog#durable()} false) lie above the
+     * recovery point, like appended records not yet flushed: {@link #flushRolledSegments()} forces them, and an open
+     * after a crash recovers them batch by batch.
      *
      * @throws IllegalStateException when the log is not empty
      */
     public void installStaged(StagedLog staged) throws IOException {
-        shipping.installStaged(staged);
+        installStaged(staged, InstallFaults.NONE);
+    }
+
+    /** {@link #installStaged(StagedLog)}, each file renamed in seen by {@code faults} (crash tests). */
+    public void installStaged(StagedLog staged, InstallFaults faults) throws IOException {
+        shipping.installStaged(staged, faults);
     }
 
     // ------------------------------------------------------------------ lifecycle (LogLoader at open, LogCloser)

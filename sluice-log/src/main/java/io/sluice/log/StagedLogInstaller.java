@@ -9,6 +9,7 @@ import io.sluice.log.segment.BatchHeaderTables;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentFileNames;
+import io.sluice.log.ship.InstallFaults;
 import io.sluice.log.ship.StagedLog;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,8 +23,10 @@ import java.util.List;
  * the staging directory unless they were written as its batches were checked (checking it ends where the source
  * said), renames index files then the {@code .log} into the partition directory, opens them (an index that does not
  * hold up is rebuilt there), and loads the shipped leader epochs and producer state at the boundary.
- * Everything that can find a problem runs before the empty log is touched; a failure after that removes what was
- * renamed in (see {@link #removedEmptyActive()}).
+ * Everything that can find a problem runs before the empty log is touched. From then on the install is all or
+ * nothing, across a crash too: an {@link InstallMarker} is on disk before the empty active segment goes and is
+ * removed only once the installed log is whole; a failure rolls back at once, a crash at the next open (see
+ * {@link #removedEmptyActive()}).
  * Not thread-safe; one per install, run under the partition's lock.
  */
 final class StagedLogInstaller {
@@ -36,13 +39,17 @@ final class StagedLogInstaller {
     /** Where the installed log's new active segment keeps its batch headers, as every segment this process creates. */
     private final BatchHeaderTables batchHeaders;
 
+    private final InstallFaults faults;
+
     private final BatchScanner scanner = new BatchScanner();
     private boolean removedEmptyActive;
 
-    StagedLogInstaller(Path dir, LogConfig config, BatchHeaderTables batchHeaders) {
+    /** @param faults sees each file renamed in ({@link InstallFaults#NONE} outside crash tests) */
+    StagedLogInstaller(Path dir, LogConfig config, BatchHeaderTables batchHeaders, InstallFaults faults) {
         this.dir = dir;
         this.config = config;
         this.batchHeaders = batchHeaders;
+        this.faults = faults;
     }
 
     /** Whether the install got as far as deleting the empty log's active segment (the caller then recreates it). */
@@ -69,22 +76,19 @@ final class StagedLogInstaller {
         if (snapshotOffset >= 0) {
             ProducerSnapshotFile.read(SegmentFileNames.snapshotFile(stage, snapshotOffset));
         }
+        InstallMarker.write(dir, stage);
         removedEmptyActive = true;
-        emptyActive.closeAndDelete();
-        List<Path> moved = new ArrayList<>();
         List<LogSegment> opened = new ArrayList<>();
         try {
+            emptyActive.closeAndDelete();
             for (long base : bases) {
                 for (String suffix : INDEX_SUFFIXES) {
-                    moveIn(stage, SegmentFileNames.filenamePrefix(base) + suffix, moved);
+                    moveIn(stage, SegmentFileNames.filenamePrefix(base) + suffix);
                 }
-                moveIn(stage, SegmentFileNames.filenamePrefix(base) + SegmentFileNames.LOG_SUFFIX, moved);
+                moveIn(stage, SegmentFileNames.filenamePrefix(base) + SegmentFileNames.LOG_SUFFIX);
             }
             if (snapshotOffset >= 0) {
-                moveIn(
-                        stage,
-                        SegmentFileNames.filenamePrefix(snapshotOffset) + SegmentFileNames.SNAPSHOT_SUFFIX,
-                        moved);
+                moveIn(stage, SegmentFileNames.filenamePrefix(snapshotOffset) + SegmentFileNames.SNAPSHOT_SUFFIX);
             }
             for (int i = 0; i < bases.length; i++) {
                 LogSegment segment =
@@ -113,13 +117,16 @@ final class StagedLogInstaller {
             epochCache.write();
             new LogLoader(dir, config, new RecoveryReport())
                     .loadProducerState(producerState, opened, logStart, boundary);
+            InstallMarker.delete(dir); // the installed log is whole
             return new Installed(opened.toArray(new LogSegment[0]), logStart, boundary);
         } catch (IOException | RuntimeException e) {
             for (LogSegment segment : opened) {
                 segment.close();
             }
-            for (Path path : moved) {
-                Files.deleteIfExists(path);
+            try {
+                InstallMarker.rollBack(dir, line -> {});
+            } catch (IOException | RuntimeException rollBack) {
+                e.addSuppressed(rollBack); // the marker stays: the next open rolls back
             }
             throw e;
         }
@@ -147,9 +154,9 @@ final class StagedLogInstaller {
         }
     }
 
-    private void moveIn(Path stage, String fileName, List<Path> moved) throws IOException {
+    private void moveIn(Path stage, String fileName) throws IOException {
         Path target = dir.resolve(fileName);
         Files.move(stage.resolve(fileName), target, StandardCopyOption.ATOMIC_MOVE);
-        moved.add(target);
+        faults.movedIn(target);
     }
 }

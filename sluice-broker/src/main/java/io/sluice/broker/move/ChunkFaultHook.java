@@ -3,12 +3,15 @@ package io.sluice.broker.move;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 
 /**
  * Test-only fault injection on the target. {@link #inFlight} sees payload bytes between socket and staging file
  * (flip one to corrupt a chunk in flight); {@link #afterChunkLanded} runs once a chunk is in the staging file and
- * before it is accepted (stop a source, crash, cancel at a known point). The production default does nothing.
- * Called on the transfer thread.
+ * before it is accepted (stop a source, crash, cancel at a known point); {@link #beforeWrite} runs before each staged
+ * write (fail it as a disk would); {@link #movedIn} after each file the install renames in (crash between two);
+ * {@link #beforeStagingRemoved} before a stopped transfer removes its staging. The production default does nothing.
+ * Called on the transfer thread, {@link #beforeWrite} on its write threads.
  */
 interface ChunkFaultHook {
     ChunkFaultHook NONE = new ChunkFaultHook() {};
@@ -39,4 +42,13 @@ interface ChunkFaultHook {
 
     /** @param chunkNumber as for {@link #inFlight} */
     default void afterChunkLanded(FileChannel file, long position, int length, long chunkNumber) throws IOException {}
+
+    /** A received run is about to be written to {@code file} at {@code position}; throw to fail the write. */
+    default void beforeWrite(Path file, long position) throws IOException {}
+
+    /** The install renamed the staged {@code file} into the partition directory; throw to crash right there. */
+    default void movedIn(Path file) throws IOException {}
+
+    /** A transfer that stopped is about to remove its staging directory {@code dir}; throw to fail the removal. */
+    default void beforeStagingRemoved(Path dir) throws IOException {}
 }

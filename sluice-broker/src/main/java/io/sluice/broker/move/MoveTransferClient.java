@@ -32,6 +32,7 @@ public final class MoveTransferClient {
     private final ByteRateLimiter limiter;
     private final ClientSecurity security;
     private final MoveCodec codec = new MoveCodec();
+    private final TransferTeardown teardown;
     /** Chunk requests sent on the current connection and not answered yet, oldest first. */
     private final ArrayDeque<AskedChunk> inFlight = new ArrayDeque<>();
 
@@ -70,6 +71,7 @@ public final class MoveTransferClient {
         this.config = config;
         this.limiter = limiter;
         this.security = security;
+        this.teardown = new TransferTeardown(codec, config.socketTimeoutMs(), security);
         this.chunkLimit = config.chunkBytes();
         this.diskWindowBytes = StagedWrites.RING_BYTES + config.chunkBytes();
     }
@@ -87,6 +89,7 @@ public final class MoveTransferClient {
     /** Installs a test fault hook. */
     void faults(ChunkFaultHook hook) {
         this.faults = hook;
+        teardown.faults(hook);
     }
 
     /**
@@ -102,9 +105,11 @@ public final class MoveTransferClient {
      *                           (-1: not checked)
      * @return the log end offset where follower fetch continues
      * @throws MoveException        when every source failed for {@code sluice.move.max.idle.rounds} rounds without a
-     *                              verified byte, a source answered with a non-retriable error, or {@link #cancel()}
+     *                              verified byte, a source answered with a non-retriable error, a staged file could
+     *                              not be written (at once, {@link Errors#KAFKA_STORAGE_ERROR}), or {@link #cancel()}
      *                              was called (then {@link MoveException#error()} is
-     *                              {@link Errors#REASSIGNMENT_IN_PROGRESS}); staging is removed in all these cases
+     *                              {@link Errors#REASSIGNMENT_IN_PROGRESS}); in all these cases staging is removed and
+     *                              every source asked to pin files is told to release them
      * @throws InterruptedException when the calling thread is interrupted (broker shutdown); staging is kept so the
      *                              next start resumes
      */
@@ -123,6 +128,7 @@ public final class MoveTransferClient {
         progress.started();
         Path partitionDir = emptyLocalLog.dir();
         try {
+            checkCancelled(); // cancelled while queued: open no staging (a removed replica's directory may be gone)
             if (emptyLocalLog.logEndOffset() != emptyLocalLog.logStartOffset() || emptyLocalLog.sizeInBytes() != 0) {
                 StagingArea.delete(partitionDir);
                 progress.phase(TransferPhase.DONE);
@@ -131,9 +137,9 @@ public final class MoveTransferClient {
             long bufferedBytes;
             try (StagingArea staging =
                             StagingArea.open(partitionDir, codec, emptyLocalLog.config(), config.directIoEnable());
-                    StagedWrites writes = new StagedWrites(topic + "-" + partition, false);
+                    StagedWrites writes = new StagedWrites(topic + "-" + partition, false, faults);
                     StagedWrites pageCacheWrites = !staging.durable() && config.pageCacheSpillEnable()
-                            ? new StagedWrites(topic + "-" + partition + "-page-cache", false)
+                            ? new StagedWrites(topic + "-" + partition + "-page-cache", false, faults)
                             : null;
                     StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
                 this.flusher = flusher;
@@ -145,7 +151,7 @@ public final class MoveTransferClient {
                 progress.phase(TransferPhase.INSTALLING);
                 flusher.awaitAll();
                 StagedLog staged = staging.staged();
-                emptyLocalLog.installStaged(staged);
+                emptyLocalLog.installStaged(staged, faults::movedIn);
                 bufferedBytes =
                         writes.bufferedBytes() + (pageCacheWrites == null ? 0 : pageCacheWrites.bufferedBytes());
                 SourcePins.closeAt(connection, codec, used, staging.transferId(), true);
@@ -164,7 +170,7 @@ public final class MoveTransferClient {
             if (!cancelled) {
                 throw e;
             }
-            throw failed(partitionDir, progress, null, e);
+            throw failed(partitionDir, progress, e);
         } catch (MoveException | IOException | RuntimeException e) {
             if (!cancelled && Thread.currentThread().isInterrupted()) {
                 InterruptedException interrupted = new InterruptedException(
@@ -172,7 +178,7 @@ public final class MoveTransferClient {
                 interrupted.initCause(e);
                 throw interrupted;
             }
-            throw failed(partitionDir, progress, progress.source(), e);
+            throw failed(partitionDir, progress, e);
         } finally {
             closeConnection();
             progress.ended();
@@ -180,33 +186,8 @@ public final class MoveTransferClient {
         }
     }
 
-    private MoveException failed(
-            Path partitionDir, TransferProgress progress, InetSocketAddress source, Exception cause)
-            throws IOException {
-        closeConnection();
-        StagingArea.delete(partitionDir);
-        if (source != null && transferId != 0) {
-            SourcePins.releaseAt(source, transferId, codec, config.socketTimeoutMs(), security);
-        }
-        if (cancelled) {
-            progress.phase(TransferPhase.CANCELLED);
-            progress.failure("cancelled");
-            return new MoveException(
-                    Errors.REASSIGNMENT_IN_PROGRESS,
-                    false,
-                    "move of " + partitionDir.getFileName() + " was cancelled",
-                    cause);
-        }
-        progress.phase(TransferPhase.FAILED);
-        progress.failure(String.valueOf(cause.getMessage()));
-        LOG.warn("move of {} failed (last source {}); staging removed", partitionDir.getFileName(), source, cause);
-        return cause instanceof MoveException move
-                ? move
-                : new MoveException(
-                        Errors.KAFKA_STORAGE_ERROR,
-                        false,
-                        "move of " + partitionDir.getFileName() + " failed: " + cause.getMessage(),
-                        cause);
+    private MoveException failed(Path partitionDir, TransferProgress progress, Exception cause) {
+        return teardown.abandon(this::closeConnection, partitionDir, transferId, cancelled, progress, cause);
     }
 
     /**
@@ -223,11 +204,11 @@ public final class MoveTransferClient {
     }
 
     /**
-     * Removes the staging left by a move this broker no longer needs (found at start-up for a partition not assigned
-     * to it any more, or after the reassignment was cancelled while the broker was down).
+     * Removes the staging left by a move no one will resume (the partition does not bootstrap now: it is not being
+     * added any more, file transfer was switched off, its log is not empty); returns whether there was any.
      */
-    public static void discardStaging(Path partitionDir) throws IOException {
-        StagingArea.delete(partitionDir);
+    public static boolean discardStaging(Path partitionDir) throws IOException {
+        return StagingArea.delete(partitionDir);
     }
 
     /** Whether the log directory {@code logDir} can take a partition of {@code partitionBytes} plus the margin. */
@@ -269,6 +250,14 @@ public final class MoveTransferClient {
                     throw new MoveException(Errors.REASSIGNMENT_IN_PROGRESS, false, "cancelled", e);
                 }
                 lastFailure = e;
+            }
+            StagedWriteException diskFailure = StagedWrites.failureBehind(lastFailure, writes, pageCacheWrites);
+            if (diskFailure != null) { // another source cannot help
+                throw new MoveException(
+                        Errors.KAFKA_STORAGE_ERROR,
+                        false,
+                        "staging " + topic + "-" + partition + " failed: " + diskFailure.getMessage(),
+                        diskFailure);
             }
             closeConnection();
             LOG.info(
@@ -315,6 +304,7 @@ public final class MoveTransferClient {
         inFlight.clear();
         checkCancelled();
         conn.connect();
+        teardown.asked(source);
         MoveSegmentList listing = conn.call(
                 codec, new MoveOpenRequest(staging.transferId(), topic, partition, leaderEpoch), MoveSegmentList.class);
         if (listing.errorCode != Errors.NONE.code()) {

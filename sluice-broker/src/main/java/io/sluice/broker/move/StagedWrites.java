@@ -12,9 +12,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * direct memory per lane, taken from and given back to a pool shared by the broker's transfers) that received payload
  * is read into, and one thread that writes each filled buffer into its staged file ({@link StagedFile#write}, O_DIRECT
  * where it can) while the transfer thread receives and checks the next one. A buffer comes back for reading once its
- * write is done; a write that failed is reported by the next {@link #take()} or {@link #awaitFailure()}. Writes run in
- * submission order on the one thread, so a file's last write done means all of its writes are done ({@link StagedFile}
- * waits for that before it reads, truncates, finishes or closes the file); a file is written by one lane only.
+ * write is done. The first write that failed, whatever it threw, is kept and reported by every later {@link #take()}
+ * and {@link #awaitFailure()} as a {@link StagedWriteException} ({@link #failureBehind}): the disk failed the
+ * transfer, which then ends at once. Writes run in submission order on the one thread, so a file's last write done
+ * means all of its writes are done ({@link StagedFile} waits for that before it reads, truncates, finishes or closes
+ * the file); a file is written by one lane only.
  *
  * <p>A transfer has the disk's lane, and when the partition leaves flushing to the OS and
  * {@code sluice.move.page.cache.spill.enable} is on, a second lane for files written through the page cache
@@ -62,24 +64,42 @@ final class StagedWrites implements AutoCloseable {
 
     private int next;
     /** The first write that failed; set by the write thread. */
-    private volatile IOException failure;
+    private volatile StagedWriteException failure;
+
+    private final ChunkFaultHook faults;
 
     /**
      * @param spillWhenBehind whether a file whose writes fall behind goes on through the page cache (see the class
      *                        comment)
      */
     StagedWrites(String name, boolean spillWhenBehind) {
+        this(name, spillWhenBehind, ChunkFaultHook.NONE);
+    }
+
+    /** As {@link #StagedWrites(String, boolean)}, each write seen first by {@code faults} (tests). */
+    StagedWrites(String name, boolean spillWhenBehind, ChunkFaultHook faults) {
         this(
                 new TransferWorker("sluice-move-write-" + name, "a staged write of " + name),
                 spillWhenBehind,
-                SHARED_POOL);
+                SHARED_POOL,
+                faults);
     }
 
     /** Writes on {@code thread}, which this closes, from buffers of {@code pool} ({@link #BUFFER_BYTES} each). */
     StagedWrites(TransferWorker thread, boolean spillWhenBehind, AlignedBufferPool pool) {
+        this(thread, spillWhenBehind, pool, ChunkFaultHook.NONE);
+    }
+
+    /**
+     * As {@link #StagedWrites(TransferWorker, boolean, AlignedBufferPool)}.
+     *
+     * @param faults sees each write before it is made ({@link ChunkFaultHook#NONE} outside tests)
+     */
+    StagedWrites(TransferWorker thread, boolean spillWhenBehind, AlignedBufferPool pool, ChunkFaultHook faults) {
         this.thread = thread;
         this.spillWhenBehind = spillWhenBehind;
         this.pool = pool;
+        this.faults = faults;
     }
 
     /** The next buffer to receive into, empty; waits for the write it last carried. */
@@ -116,10 +136,12 @@ final class StagedWrites implements AutoCloseable {
         handedBytes += bytes;
         Future<?> write = thread.executor().submit(() -> {
             try {
+                faults.beforeWrite(file.path(), position);
                 file.write(buffer, position);
-            } catch (IOException e) {
+            } catch (Throwable e) { // an Error or RuntimeException fails the transfer as surely as an IOException
                 if (failure == null) {
-                    failure = new IOException("writing " + file.path() + " at " + position + " failed: " + e, e);
+                    failure =
+                            new StagedWriteException("writing " + file.path() + " at " + position + " failed: " + e, e);
                 }
             } finally {
                 writtenBytes.addAndGet(bytes);
@@ -148,9 +170,25 @@ final class StagedWrites implements AutoCloseable {
         return bufferedBytes;
     }
 
+    /**
+     * The staged write failure behind {@code failure}, else the first one any of {@code lanes} (null ones skipped)
+     * recorded; null when the disk took every write so far.
+     */
+    static StagedWriteException failureBehind(Exception failure, StagedWrites... lanes) {
+        if (failure instanceof StagedWriteException disk) {
+            return disk;
+        }
+        for (StagedWrites lane : lanes) {
+            if (lane != null && lane.failure != null) {
+                return lane.failure;
+            }
+        }
+        return null;
+    }
+
     /** Throws the first write failure, if any. */
-    void awaitFailure() throws IOException {
-        IOException failed = failure;
+    void awaitFailure() throws StagedWriteException {
+        StagedWriteException failed = failure;
         if (failed != null) {
             throw failed;
         }
@@ -164,7 +202,7 @@ final class StagedWrites implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted waiting for a staged write");
         } catch (ExecutionException e) {
-            throw new IOException("staged write failed: " + e.getCause(), e.getCause());
+            throw new StagedWriteException("staged write failed: " + e.getCause(), e.getCause());
         }
     }
 

@@ -225,13 +225,15 @@ final class StagingArea implements AutoCloseable {
         closeFiles();
     }
 
-    /** Deletes the staging directory of {@code partitionDir} with everything in it, if it exists. */
-    static void delete(Path partitionDir) throws IOException {
+    /** Deletes the staging directory of {@code partitionDir} with everything in it; returns whether it existed. */
+    static boolean delete(Path partitionDir) throws IOException {
         Path dir = dirOf(partitionDir);
-        if (Files.exists(dir)) {
-            deleteContents(dir);
-            Files.deleteIfExists(dir);
+        if (!Files.exists(dir)) {
+            return false;
         }
+        deleteContents(dir);
+        Files.deleteIfExists(dir);
+        return true;
     }
 
     private static void deleteContents(Path dir) throws IOException {

@@ -63,9 +63,11 @@
  *                                   partition.leaderEpoch(), progress);   // blocks; client.cancel() from any thread
  * // then start follower fetch as usual: the log ends at fetchFrom with the right epochs and producer state
  * }</pre></li>
- * <li>Cancelled reassignment: {@code client.cancel()}; at start-up, for a partition directory that is no longer
- *     assigned but has staging: {@link io.sluice.broker.move.MoveTransferClient#discardStaging}. On an
- *     interrupt (broker shutdown) bootstrap keeps staging and the next call resumes it.</li>
+ * <li>Cancelled reassignment: {@code client.cancel()}; for a partition that follows or leads without a transfer
+ *     (at start-up too) but has staging: {@link io.sluice.broker.move.MoveTransferClient#discardStaging}. On an
+ *     interrupt (broker shutdown) bootstrap keeps staging and the next call resumes it. A crash during the install
+ *     is rolled back when the log opens again (the renamed files go back into staging), so the next call resumes
+ *     with every file.</li>
  * </ul>
  * Threading: {@code MoveTransferClient} runs on its caller's thread ({@code cancel()} from any);
  * {@code MoveSource} is thread-safe, called on the request threads.

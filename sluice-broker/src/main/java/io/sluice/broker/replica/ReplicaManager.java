@@ -121,6 +121,7 @@ public final class ReplicaManager implements AutoCloseable {
         switch (transition) {
             case BECAME_LEADER -> {
                 moves.cancel(partition);
+                moves.discardStaging(partition);
                 fetchers.unfollow(partition);
                 LOG.info(
                         "{}: leader in epoch {} with ISR {} at log end {}",
@@ -141,7 +142,9 @@ public final class ReplicaManager implements AutoCloseable {
 
     /**
      * Follows the partition's leader; a replica a reassignment just added with an empty log first copies the segment
-     * files of an in-sync replica ({@link MoveTargets}) and follows once they are in.
+     * files of an in-sync replica ({@link MoveTargets}) and follows once they are in. A transfer cancelled and still
+     * ending does not hold this up: the new one queues behind it. A partition that does not copy files now has no use
+     * for staging an earlier transfer left behind.
      */
     private void follow(Partition partition) {
         if (moves.isRunning(partition)) {
@@ -155,6 +158,7 @@ public final class ReplicaManager implements AutoCloseable {
                 return;
             }
         }
+        moves.discardStaging(partition);
         followLeader(partition);
     }
 

@@ -154,6 +154,51 @@ class MoveFaultTest extends MoveTestBase {
                 "resumed, not from zero: " + after + " after " + before);
     }
 
+    /**
+     * The target dies during the install, right after the first segment's {@code .log} was renamed into the partition
+     * directory: the reopened log is empty again with every file back in staging, and the next bootstrap installs
+     * them all, leader epochs and producer state included, without shipping a byte again.
+     */
+    @Test
+    void shouldInstallAllOrNothingAcrossACrashBetweenTwoRenames() throws Exception {
+        PartitionLog source = source("source");
+        Source server = server(source);
+        PartitionLog target = MoveFixtures.openLog(targetDir());
+        ChunkFaultHook crashAfterTheFirstLog = new ChunkFaultHook() {
+            @Override
+            public void movedIn(java.nio.file.Path file) {
+                if (file.getFileName().toString().endsWith(".log")) {
+                    throw new SimulatedCrash();
+                }
+            }
+        };
+        assertThrows(
+                SimulatedCrash.class,
+                () -> client(crashAfterTheFirstLog)
+                        .bootstrap(
+                                target,
+                                TOPIC,
+                                PARTITION,
+                                List.of(server.address()),
+                                LEADER_EPOCH,
+                                new TransferProgress()));
+        // the process dies here: the target log is never closed
+
+        PartitionLog reopened = emptyTarget();
+        assertEquals(0, reopened.logEndOffset(), "the open rolled the unfinished install back");
+        TransferProgress after = new TransferProgress();
+        client(ChunkFaultHook.NONE)
+                .bootstrap(reopened, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, after);
+
+        assertEquals(boundaryOf(source), reopened.logEndOffset());
+        MoveFixtures.assertSegmentsIdentical(source, reopened, boundaryOf(source));
+        assertEquals(source.leaderEpochs(), reopened.leaderEpochs());
+        assertEquals(source.producerCount(), reopened.producerCount());
+        assertEquals(0, after.bytesShipped(), "every file was back in staging, verified: " + after);
+        assertFalse(Files.exists(targetDir().resolve(StagingArea.DIR_NAME)));
+        assertEquals(0, server.source.activeTransfers());
+    }
+
     @Test
     void shouldContinueFromSecondSourceWhenFirstIsGone() throws Exception {
         PartitionLog firstLog = source("first");
@@ -285,6 +330,89 @@ class MoveFaultTest extends MoveTestBase {
         assertEquals(0, server.source.activeTransfers(), "pins released at once");
         target.appendAsLeader(MoveFixtures.batch(Compression.NONE, START_MS, 3, 10), 0, START_MS);
         assertEquals(3, target.logEndOffset());
+    }
+
+    /**
+     * The first source pins the files and its connection breaks before a chunk is verified, so the transfer goes on
+     * from the second; there every staged write fails, as on a full or broken disk. Another source cannot help: the
+     * move fails at once with a storage error, removes its staging and releases its pins at both sources.
+     */
+    @ParameterizedTest(name = "the write throws {0}")
+    @ValueSource(strings = {"IOException", "IllegalStateException"})
+    void shouldFailAtOnceAsAStorageErrorWhenAStagedWriteFails(String thrown) throws Exception {
+        Source first = server(source("first"));
+        Source second = server(source("second"));
+        CuttingProxy toFirst = closing(new CuttingProxy(first.address()));
+        toFirst.cutAfter(2_000); // past the open's answer, short of the first chunk's end
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        AtomicInteger firstPinsAtFailure = new AtomicInteger(-1);
+        ChunkFaultHook diskFails = new ChunkFaultHook() {
+            @Override
+            public void beforeWrite(java.nio.file.Path file, long position) throws java.io.IOException {
+                firstPinsAtFailure.compareAndSet(-1, first.source.activeTransfers());
+                if (thrown.equals("IOException")) {
+                    throw new java.io.IOException("No space left on device");
+                }
+                throw new IllegalStateException("the disk's driver gave up");
+            }
+        };
+
+        MoveException failure = assertThrows(
+                MoveException.class,
+                () -> client(diskFails)
+                        .bootstrap(
+                                target,
+                                TOPIC,
+                                PARTITION,
+                                List.of(toFirst.address(), second.address()),
+                                LEADER_EPOCH,
+                                progress));
+
+        assertEquals(Errors.KAFKA_STORAGE_ERROR, failure.error(), failure.toString());
+        assertEquals(1, firstPinsAtFailure.get(), "the first source pinned the files before the second was asked");
+        assertEquals(second.address(), progress.source());
+        assertEquals(1, progress.sourceSwitches(), "no source was asked after the write failed: " + progress);
+        assertEquals(TransferPhase.FAILED, progress.phase());
+        assertFalse(Files.exists(targetDir().resolve(StagingArea.DIR_NAME)));
+        assertEquals(0, first.source.activeTransfers(), "the first source was told to release its pins");
+        assertEquals(0, second.source.activeTransfers(), "the second source was told to release its pins");
+        assertEquals(0, target.logEndOffset());
+    }
+
+    /**
+     * Removing the staging of a cancelled transfer fails (a directory that cannot be emptied): the pins are released
+     * all the same, the progress says cancelled, and the failure travels with the exception.
+     */
+    @Test
+    void shouldReleasePinsAndEndTheProgressWhenRemovingStagingFails() throws Exception {
+        Source server = server(source("source"));
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
+        client.faults(new ChunkFaultHook() {
+            @Override
+            public void afterChunkLanded(FileChannel file, long position, int length, long chunk) {
+                if (chunk == 6) {
+                    client.cancel();
+                }
+            }
+
+            @Override
+            public void beforeStagingRemoved(java.nio.file.Path dir) throws java.io.IOException {
+                throw new java.nio.file.DirectoryNotEmptyException(dir.toString());
+            }
+        });
+
+        MoveException cancelled = assertThrows(
+                MoveException.class,
+                () -> client.bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress));
+
+        assertEquals(Errors.REASSIGNMENT_IN_PROGRESS, cancelled.error());
+        assertEquals(TransferPhase.CANCELLED, progress.phase());
+        assertEquals(0, server.source.activeTransfers(), "pins released although the staging stayed");
+        assertEquals(1, cancelled.getSuppressed().length, java.util.Arrays.toString(cancelled.getSuppressed()));
+        assertTrue(cancelled.getSuppressed()[0] instanceof java.nio.file.DirectoryNotEmptyException);
     }
 
     /**
