@@ -63,7 +63,8 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequestDa
         Partition partition = topics.partition(topic, requested.partitionIndex());
         if (partition == null) {
             return result.setErrorCode(
-                    topics.unservedError(topic, requested.partitionIndex()).code());
+                    topics.unservedError(topic, requested.partitionIndex(), requested.currentLeaderEpoch())
+                            .code());
         }
         if (requested.currentLeaderEpoch() > partition.leaderEpoch()) {
             return result.setErrorCode(Errors.UNKNOWN_LEADER_EPOCH.code());

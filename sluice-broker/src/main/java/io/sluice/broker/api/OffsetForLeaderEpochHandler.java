@@ -60,8 +60,8 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler<OffsetForLe
                 .setEndOffset(EpochEndOffset.UNDEFINED_OFFSET);
         Partition partition = topics.partition(topic, asked.partition());
         if (partition == null) {
-            return out.setErrorCode(
-                    topics.unservedError(topic, asked.partition()).code());
+            return out.setErrorCode(topics.unservedError(topic, asked.partition(), asked.currentLeaderEpoch())
+                    .code());
         }
         int current = partition.leaderEpoch();
         if (asked.currentLeaderEpoch() > current) {

@@ -140,7 +140,7 @@ final class FetchReader {
         }
         Partition partition = topics.partition(target.topic(), target.partition());
         if (partition == null) {
-            return topics.unservedError(target.topic(), target.partition());
+            return topics.unservedError(target.topic(), target.partition(), target.currentLeaderEpoch());
         }
         if (target.currentLeaderEpoch() > partition.leaderEpoch()) {
             return Errors.UNKNOWN_LEADER_EPOCH;

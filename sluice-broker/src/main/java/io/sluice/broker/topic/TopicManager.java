@@ -361,6 +361,26 @@ public final class TopicManager {
         return p != null && p.isLeader() ? p : null;
     }
 
+    /**
+     * Why {@link #partition} is null for a request that names the leader epoch it knows ({@code currentLeaderEpoch},
+     * -1 for none), checked in Kafka's order: a replica hosted here as follower first compares the epoch
+     * (FENCED_LEADER_EPOCH below its own, UNKNOWN_LEADER_EPOCH above it), then {@link #unservedError(String, int)}.
+     */
+    public Errors unservedError(String topic, int index, int currentLeaderEpoch) {
+        Partition[] parts = started && currentLeaderEpoch >= 0 ? hosted.get(topic) : null;
+        Partition follower = parts == null || index < 0 || index >= parts.length ? null : parts[index];
+        if (follower != null) {
+            int epoch = follower.leaderEpoch();
+            if (currentLeaderEpoch < epoch) {
+                return Errors.FENCED_LEADER_EPOCH;
+            }
+            if (currentLeaderEpoch > epoch) {
+                return Errors.UNKNOWN_LEADER_EPOCH;
+            }
+        }
+        return unservedError(topic, index);
+    }
+
     /** Why {@link #partition} is null: UNKNOWN_TOPIC_OR_PARTITION or NOT_LEADER_OR_FOLLOWER. */
     public Errors unservedError(String topic, int index) {
         if (!started) {

@@ -154,6 +154,21 @@ class ReplicationBadInputTest {
                     before.leaderEpoch() + 1,
                     0,
                     ReplicationRequests.NO_EPOCH);
+            // a replica that follows compares the epoch before it says it does not lead, as Kafka's does
+            assertFetchError(
+                    Errors.FENCED_LEADER_EPOCH,
+                    follower,
+                    replicaId,
+                    before.leaderEpoch() - 1,
+                    0,
+                    ReplicationRequests.NO_EPOCH);
+            assertFetchError(
+                    Errors.UNKNOWN_LEADER_EPOCH,
+                    follower,
+                    replicaId,
+                    before.leaderEpoch() + 1,
+                    0,
+                    ReplicationRequests.NO_EPOCH);
         }
     }
 
@@ -200,6 +215,8 @@ class ReplicationBadInputTest {
             assertEndOffset(Errors.NONE, epoch, end, leader, replicaId, epoch, epoch);
             assertEndOffset(Errors.NONE, -1, -1, leader, replicaId, ReplicationRequests.NO_EPOCH, epoch + 5);
             assertEndOffset(Errors.NOT_LEADER_OR_FOLLOWER, -1, -1, follower, replicaId, epoch, 0);
+            assertEndOffset(Errors.FENCED_LEADER_EPOCH, -1, -1, follower, replicaId, epoch - 1, 0);
+            assertEndOffset(Errors.UNKNOWN_LEADER_EPOCH, -1, -1, follower, replicaId, epoch + 1, 0);
             assertEndOffset(Errors.NOT_LEADER_OR_FOLLOWER, -1, -1, nonReplica, replicaId, epoch, 0);
         }
     }
