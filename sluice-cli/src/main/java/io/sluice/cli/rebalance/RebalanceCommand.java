@@ -9,18 +9,11 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewPartitionReassignment;
-import org.apache.kafka.common.ElectionType;
-import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,8 +24,9 @@ import picocli.CommandLine.Spec;
  * {@code sluice cluster rebalance [--add-broker ID] [--remove-broker ID] [--max-concurrent-moves K] [--dry-run]}:
  * plans replica moves that even out bytes and preferred leaders across the live brokers, keeping racks apart, and
  * empties the brokers to remove ({@link RebalancePlanner}); prints the plan, then runs it through Kafka's
- * AlterPartitionReassignments at most K partitions at a time, waits for each wave to finish, and elects the
- * preferred leaders of the partitions it moved. Not thread-safe; one per invocation.
+ * AlterPartitionReassignments at most K partitions at a time ({@link ReassignmentWaves}) and elects the preferred
+ * leaders of the partitions it moved. Exits 1 with a summary when any move was refused, changed by someone else, or did
+ * not finish. Not thread-safe; one per invocation.
  */
 @Command(
         name = "rebalance",
@@ -94,13 +88,13 @@ public final class RebalanceCommand implements Callable<Integer> {
                 out.flush();
                 return 0;
             }
-            long deadline =
-                    System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
-            for (int from = 0; from < plan.size(); from += maxConcurrentMoves) {
-                List<Move> wave = plan.subList(from, Math.min(plan.size(), from + maxConcurrentMoves));
-                runWave(admin, out, wave, deadline);
+            ReassignmentWaves.Outcome outcome = new ReassignmentWaves(admin, out, maxConcurrentMoves, WAVE_POLL)
+                    .run(plan, List.of(), Duration.ofSeconds(timeoutSeconds));
+            out.flush();
+            if (!outcome.complete()) {
+                throw new CommandFailedException("rebalance incomplete: " + outcome.summary());
             }
-            electPreferred(admin, out, plan);
+            out.println("Rebalance complete: " + outcome.summary());
         }
         out.flush();
         return 0;
@@ -121,51 +115,5 @@ public final class RebalanceCommand implements Callable<Integer> {
                     m.bytesMoved() / MEGABYTE);
         }
         out.flush();
-    }
-
-    private static void runWave(Admin admin, PrintWriter out, List<Move> wave, long deadline) throws Exception {
-        Map<TopicPartition, Optional<NewPartitionReassignment>> targets = new LinkedHashMap<>();
-        for (Move m : wave) {
-            List<Integer> to = Arrays.stream(m.to()).boxed().toList();
-            targets.put(new TopicPartition(m.topic(), m.partition()), Optional.of(new NewPartitionReassignment(to)));
-        }
-        admin.alterPartitionReassignments(targets).all().get();
-        out.printf(Locale.ROOT, "Started %d move(s): %s%n", wave.size(), targets.keySet());
-        out.flush();
-        Set<TopicPartition> pending = new LinkedHashSet<>(targets.keySet());
-        while (true) {
-            pending.retainAll(admin.listPartitionReassignments(pending)
-                    .reassignments()
-                    .get()
-                    .keySet());
-            if (pending.isEmpty()) {
-                break;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new CommandFailedException("moves still in progress at the timeout: " + pending
-                        + "; they go on in the cluster (see kafka-reassign-partitions.sh --list)");
-            }
-            Thread.sleep(WAVE_POLL.toMillis());
-        }
-        out.printf(Locale.ROOT, "Finished %d move(s)%n", wave.size());
-        out.flush();
-    }
-
-    private static void electPreferred(Admin admin, PrintWriter out, List<Move> plan) throws InterruptedException {
-        Set<TopicPartition> moved = new LinkedHashSet<>();
-        for (Move m : plan) {
-            moved.add(new TopicPartition(m.topic(), m.partition()));
-        }
-        Map<TopicPartition, Optional<Throwable>> results;
-        try {
-            results = admin.electLeaders(ElectionType.PREFERRED, moved)
-                    .partitions()
-                    .get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            out.println("Preferred leader election failed: " + e.getCause().getMessage());
-            return;
-        }
-        long elected = results.values().stream().filter(Optional::isEmpty).count();
-        out.printf(Locale.ROOT, "Elected the preferred leader of %d partition(s)%n", elected);
     }
 }

@@ -1,30 +1,41 @@
 package io.sluice.it.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.cli.rebalance.ReassignmentWaves;
+import io.sluice.cluster.assign.RebalancePlanner.Move;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
 import io.sluice.testkit.ChildProcessRunner;
 import io.sluice.testkit.PartitionDirectory;
+import io.sluice.testkit.Poll;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.SluiceCliDistribution;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code sluice cluster rebalance} (and {@code sluice partition moves}) against three brokers in their own JVMs:
  * {@code --remove-broker 3 --dry-run} prints a plan that takes every replica off broker 3 and changes nothing; the
  * same without {@code --dry-run} runs it through partition reassignment, after which broker 3 holds no replica and
- * no copy, every partition keeps its replication factor with every replica in sync, and no record is lost.
+ * no copy, every partition keeps its replication factor with every replica in sync, and no record is lost. A plan's
+ * partition the controller refuses does not stop the others.
  */
 class RebalanceCommandTest extends ClusterTestBase {
     private static final String TOPIC = "spread";
@@ -45,10 +56,10 @@ class RebalanceCommandTest extends ClusterTestBase {
         return result;
     }
 
-    @Test
-    void shouldPlanThenEmptyARemovedBrokerKeepingEveryReplicationFactor() throws Exception {
+    /** Creates {@link #TOPIC} (replication factor 2) and waits until every broker serves it fully in sync. */
+    private void createSpreadTopic() throws Exception {
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(TOPIC, PARTITIONS, (short) 2)))
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 2)))
                     .all()
                     .get();
         }
@@ -57,6 +68,11 @@ class RebalanceCommandTest extends ClusterTestBase {
             return t != null && Arrays.stream(partitions(t)).allMatch(p -> p.isr().length == 2);
         });
         awaitEveryBrokerServesTheProbedState(TOPIC);
+    }
+
+    @Test
+    void shouldPlanThenEmptyARemovedBrokerKeepingEveryReplicationFactor() throws Exception {
+        createSpreadTopic();
         var expected = produce(TOPIC, partitionNumbers(PARTITIONS), RECORDS, "r");
         ClusterState before = cluster.probe().state();
         assertTrue(
@@ -101,7 +117,7 @@ class RebalanceCommandTest extends ClusterTestBase {
         for (int p = 0; p < PARTITIONS; p++) {
             PartitionDirectory dir = new PartitionDirectory(cluster.brokerDir(3), TOPIC, p);
             int partition = p;
-            io.sluice.testkit.Poll.until(
+            Poll.until(
                     "broker 3 deleted its copy of " + TOPIC + "-" + partition,
                     SETTLE,
                     () -> Files.isDirectory(dir.dir()),
@@ -115,6 +131,47 @@ class RebalanceCommandTest extends ClusterTestBase {
                     expected,
                     KeyedRecords.readAll(
                             consumer, KeyedRecords.partitions(TOPIC, partitionNumbers(PARTITIONS)), SETTLE));
+        }
+    }
+
+    /**
+     * A plan of three moves, two at a time, whose second move names broker 99, which the controller refuses: the
+     * refusal is reported with the controller's reason, the first move is still waited on to the end, the third runs
+     * in the next wave, and the moved partitions get their preferred leaders. Submitting the wave as a whole threw at
+     * the refusal and left the first move unwatched and the third never started.
+     */
+    @Test
+    void shouldRunTheOtherMovesWhenTheControllerRefusesOne() throws Exception {
+        createSpreadTopic();
+        StringWriter text = new StringWriter();
+        ReassignmentWaves.Outcome outcome;
+        List<Move> plan = new ArrayList<>();
+        try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
+            ClusterState before = cluster.probe().state();
+            for (int p = 0; p < 3; p++) {
+                int[] from = before.topic(TOPIC).partition(p).replicas();
+                int[] to = from.clone();
+                to[1] = p == 1 ? 99 : 6 - from[0] - from[1];
+                plan.add(new Move(TOPIC, p, from, to, 0));
+            }
+            outcome = new ReassignmentWaves(admin, new PrintWriter(text), 2, Duration.ofMillis(100))
+                    .run(plan, List.of(), SETTLE);
+        }
+        assertEquals(
+                List.of(new TopicPartition(TOPIC, 0), new TopicPartition(TOPIC, 2)),
+                outcome.finished(),
+                text::toString);
+        assertEquals(Set.of(new TopicPartition(TOPIC, 1)), outcome.refused().keySet(), text::toString);
+        assertTrue(
+                outcome.refused().get(new TopicPartition(TOPIC, 1)).contains("no such broker is registered"),
+                outcome.refused()::toString);
+        assertFalse(outcome.complete());
+        assertTrue(text.toString().contains("Elected the preferred leader of"), text::toString);
+        ClusterState after = cluster.probe().state();
+        for (Move m : plan) {
+            int[] expected = m.partition() == 1 ? m.from() : m.to();
+            assertArrayEquals(
+                    expected, after.topic(TOPIC).partition(m.partition()).replicas(), m.toString());
         }
     }
 
