@@ -5,6 +5,8 @@ import io.sluice.cli.client.ClientOptions;
 import io.sluice.cluster.assign.InvalidAssignmentException;
 import io.sluice.cluster.assign.RebalancePlanner;
 import io.sluice.cluster.assign.RebalancePlanner.Move;
+import io.sluice.cluster.assign.RebalancePlanner.Plan;
+import io.sluice.cluster.assign.RebalancePlanner.Skipped;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +16,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,10 +26,12 @@ import picocli.CommandLine.Spec;
 /**
  * {@code sluice cluster rebalance [--add-broker ID] [--remove-broker ID] [--max-concurrent-moves K] [--dry-run]}:
  * plans replica moves that even out bytes and preferred leaders across the live brokers, keeping racks apart, and
- * empties the brokers to remove ({@link RebalancePlanner}); prints the plan, then runs it through Kafka's
- * AlterPartitionReassignments at most K partitions at a time ({@link ReassignmentWaves}) and elects the preferred
- * leaders of the partitions it moved. Exits 1 with a summary when any move was refused, changed by someone else, or did
- * not finish. Not thread-safe; one per invocation.
+ * empties the brokers to remove, live or down ({@link RebalancePlanner}); prints the plan and the partitions it leaves
+ * alone (being reassigned already, or with a replica on a down broker that stays), then runs it through Kafka's
+ * AlterPartitionReassignments at most K partitions at a time ({@link ReassignmentWaves}), also waits for reassignments
+ * in progress that take replicas off the brokers to remove, and elects the preferred leaders of the partitions it
+ * moved. Exits 1 with a summary when any move was refused, changed by someone else, or did not finish. Not
+ * thread-safe; one per invocation.
  */
 @Command(
         name = "rebalance",
@@ -48,7 +53,7 @@ public final class RebalanceCommand implements Callable<Integer> {
     @Option(
             names = "--remove-broker",
             paramLabel = "ID",
-            description = "A broker to empty: it ends with no replica (repeatable).")
+            description = "A broker to empty, live or down: it ends with no replica (repeatable).")
     List<Integer> removeBrokers = new ArrayList<>();
 
     @Option(
@@ -76,20 +81,21 @@ public final class RebalanceCommand implements Callable<Integer> {
         }
         try (Admin admin = Admin.create(client.toProperties("sluice-rebalance"))) {
             RebalanceInputs inputs = RebalanceInputs.read(admin);
-            List<Move> plan;
+            Plan plan;
             try {
                 plan = RebalancePlanner.plan(
                         inputs.brokers(), inputs.partitions(), Set.copyOf(removeBrokers), Set.copyOf(addBrokers));
             } catch (InvalidAssignmentException e) {
                 throw new CommandFailedException(e.getMessage());
             }
-            printPlan(out, plan);
-            if (dryRun || plan.isEmpty()) {
+            List<TopicPartition> movingOff = inputs.movingOff(Set.copyOf(removeBrokers));
+            printPlan(out, plan, movingOff);
+            if (dryRun || (plan.moves().isEmpty() && movingOff.isEmpty())) {
                 out.flush();
                 return 0;
             }
             ReassignmentWaves.Outcome outcome = new ReassignmentWaves(admin, out, maxConcurrentMoves, WAVE_POLL)
-                    .run(plan, List.of(), Duration.ofSeconds(timeoutSeconds));
+                    .run(plan.moves(), movingOff, Duration.ofSeconds(timeoutSeconds));
             out.flush();
             if (!outcome.complete()) {
                 throw new CommandFailedException("rebalance incomplete: " + outcome.summary());
@@ -100,11 +106,14 @@ public final class RebalanceCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void printPlan(PrintWriter out, List<Move> plan) {
-        long bytes = plan.stream().mapToLong(Move::bytesMoved).sum();
+    private static void printPlan(PrintWriter out, Plan plan, List<TopicPartition> movingOff) {
+        long bytes = plan.moves().stream().mapToLong(Move::bytesMoved).sum();
         out.printf(
-                Locale.ROOT, "Rebalance plan: %d partition move(s), %.1f MB to copy%n", plan.size(), bytes / MEGABYTE);
-        for (Move m : plan) {
+                Locale.ROOT,
+                "Rebalance plan: %d partition move(s), %.1f MB to copy%n",
+                plan.moves().size(),
+                bytes / MEGABYTE);
+        for (Move m : plan.moves()) {
             out.printf(
                     Locale.ROOT,
                     "  %s-%d: %s -> %s (%.1f MB)%n",
@@ -113,6 +122,18 @@ public final class RebalanceCommand implements Callable<Integer> {
                     Arrays.toString(m.from()),
                     Arrays.toString(m.to()),
                     m.bytesMoved() / MEGABYTE);
+        }
+        if (!plan.skipped().isEmpty()) {
+            out.printf(
+                    Locale.ROOT, "Left alone: %d partition(s)%n", plan.skipped().size());
+            for (Skipped s : plan.skipped()) {
+                boolean awaited = movingOff.contains(new TopicPartition(s.topic(), s.partition()));
+                out.println("  " + s
+                        + (awaited ? "; it takes a replica off a broker to remove: the run waits for it" : ""));
+            }
+        }
+        for (String note : plan.notes()) {
+            out.println("Note: " + note);
         }
         out.flush();
     }

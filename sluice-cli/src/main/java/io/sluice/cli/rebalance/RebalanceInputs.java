@@ -7,11 +7,13 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
@@ -20,13 +22,19 @@ import org.apache.kafka.common.TopicPartitionInfo;
 
 /**
  * What a rebalance plan starts from, read through Kafka's Admin API: the live brokers with their racks
- * (DescribeCluster), every topic's replicas, internal ones included (Metadata), and each partition's size, the
- * largest copy any broker reports (DescribeLogDirs).
+ * (DescribeCluster), every topic's replicas, internal ones included (Metadata), the reassignments in progress
+ * (ListPartitionReassignments: a moving partition is described as its target plus the replicas it removes, so it is
+ * planned from its target and marked moving), each partition's size, the largest copy any live broker reports
+ * (DescribeLogDirs). Immutable once read.
  *
- * @param brokers    live brokers, by id
- * @param partitions every partition, topics and partitions in order
+ * @param brokers      live brokers, by id
+ * @param partitions   every partition, topics and partitions in order
+ * @param reassigning  the reassignments in progress when the inputs were read
  */
-record RebalanceInputs(List<Broker> brokers, List<PartitionReplicas> partitions) {
+record RebalanceInputs(
+        List<Broker> brokers,
+        List<PartitionReplicas> partitions,
+        Map<TopicPartition, PartitionReassignment> reassigning) {
 
     static RebalanceInputs read(Admin admin) throws ExecutionException, InterruptedException {
         Collection<Node> nodes = admin.describeCluster().nodes().get();
@@ -42,15 +50,41 @@ record RebalanceInputs(List<Broker> brokers, List<PartitionReplicas> partitions)
                 .get();
         Map<String, TopicDescription> topics =
                 new TreeMap<>(admin.describeTopics(names).allTopicNames().get());
+        Map<TopicPartition, PartitionReassignment> reassigning =
+                Map.copyOf(admin.listPartitionReassignments().reassignments().get());
         List<PartitionReplicas> partitions = new ArrayList<>();
         for (TopicDescription topic : topics.values()) {
             for (TopicPartitionInfo p : topic.partitions()) {
-                int[] replicas = p.replicas().stream().mapToInt(Node::id).toArray();
-                long size = sizes.getOrDefault(new TopicPartition(topic.name(), p.partition()), 0L);
-                partitions.add(new PartitionReplicas(topic.name(), p.partition(), replicas, size));
+                TopicPartition tp = new TopicPartition(topic.name(), p.partition());
+                long size = sizes.getOrDefault(tp, 0L);
+                PartitionReassignment moving = reassigning.get(tp);
+                if (moving != null) {
+                    partitions.add(new PartitionReplicas(tp.topic(), tp.partition(), target(moving), size, true));
+                } else {
+                    int[] replicas = p.replicas().stream().mapToInt(Node::id).toArray();
+                    partitions.add(new PartitionReplicas(tp.topic(), tp.partition(), replicas, size));
+                }
             }
         }
-        return new RebalanceInputs(brokers, partitions);
+        return new RebalanceInputs(List.copyOf(brokers), List.copyOf(partitions), reassigning);
+    }
+
+    /** Where a reassignment in progress takes its partition: its replicas without the ones it removes. */
+    static int[] target(PartitionReassignment moving) {
+        Set<Integer> removing = Set.copyOf(moving.removingReplicas());
+        return moving.replicas().stream()
+                .filter(id -> !removing.contains(id))
+                .mapToInt(Integer::intValue)
+                .toArray();
+    }
+
+    /** The reassignments in progress that take a replica off one of {@code brokers}. */
+    List<TopicPartition> movingOff(Set<Integer> brokers) {
+        return reassigning.entrySet().stream()
+                .filter(e -> e.getValue().removingReplicas().stream().anyMatch(brokers::contains))
+                .map(Map.Entry::getKey)
+                .sorted((a, b) -> a.toString().compareTo(b.toString()))
+                .toList();
     }
 
     private static Map<TopicPartition, Long> sizes(Admin admin, List<Integer> brokers)
