@@ -84,7 +84,11 @@ public final class RebalanceCommand implements Callable<Integer> {
             Plan plan;
             try {
                 plan = RebalancePlanner.plan(
-                        inputs.brokers(), inputs.partitions(), Set.copyOf(removeBrokers), Set.copyOf(addBrokers));
+                        inputs.brokers(),
+                        inputs.partitions(),
+                        Set.copyOf(removeBrokers),
+                        Set.copyOf(addBrokers),
+                        inputs.segmentBytes());
             } catch (InvalidAssignmentException e) {
                 throw new CommandFailedException(e.getMessage());
             }

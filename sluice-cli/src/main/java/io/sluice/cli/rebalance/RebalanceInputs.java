@@ -11,6 +11,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.PartitionReassignment;
@@ -19,22 +21,29 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * What a rebalance plan starts from, read through Kafka's Admin API: the live brokers with their racks
  * (DescribeCluster), every topic's replicas, internal ones included (Metadata), the reassignments in progress
  * (ListPartitionReassignments: a moving partition is described as its target plus the replicas it removes, so it is
  * planned from its target and marked moving), each partition's size, the largest copy any live broker reports
- * (DescribeLogDirs). Immutable once read.
+ * (DescribeLogDirs), and the brokers' default segment size (DescribeConfigs), the least gap worth balancing.
+ * Immutable once read.
  *
  * @param brokers      live brokers, by id
  * @param partitions   every partition, topics and partitions in order
  * @param reassigning  the reassignments in progress when the inputs were read
+ * @param segmentBytes {@code log.segment.bytes} of a live broker, Kafka's default when it cannot be read
  */
 record RebalanceInputs(
         List<Broker> brokers,
         List<PartitionReplicas> partitions,
-        Map<TopicPartition, PartitionReassignment> reassigning) {
+        Map<TopicPartition, PartitionReassignment> reassigning,
+        long segmentBytes) {
+    static final String SEGMENT_BYTES_KEY = "log.segment.bytes";
+    /** Kafka's default {@code log.segment.bytes}. */
+    static final long DEFAULT_SEGMENT_BYTES = 1L << 30;
 
     static RebalanceInputs read(Admin admin) throws ExecutionException, InterruptedException {
         Collection<Node> nodes = admin.describeCluster().nodes().get();
@@ -66,7 +75,8 @@ record RebalanceInputs(
                 }
             }
         }
-        return new RebalanceInputs(List.copyOf(brokers), List.copyOf(partitions), reassigning);
+        return new RebalanceInputs(
+                List.copyOf(brokers), List.copyOf(partitions), reassigning, segmentBytes(admin, ids));
     }
 
     /** Where a reassignment in progress takes its partition: its replicas without the ones it removes. */
@@ -101,5 +111,19 @@ record RebalanceInputs(
             }
         }
         return sizes;
+    }
+
+    private static long segmentBytes(Admin admin, List<Integer> brokers) throws InterruptedException {
+        if (brokers.isEmpty()) {
+            return DEFAULT_SEGMENT_BYTES;
+        }
+        ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(brokers.get(0)));
+        try {
+            Config config = admin.describeConfigs(List.of(broker)).all().get().get(broker);
+            ConfigEntry entry = config == null ? null : config.get(SEGMENT_BYTES_KEY);
+            return entry == null || entry.value() == null ? DEFAULT_SEGMENT_BYTES : Long.parseLong(entry.value());
+        } catch (ExecutionException | NumberFormatException e) {
+            return DEFAULT_SEGMENT_BYTES;
+        }
     }
 }

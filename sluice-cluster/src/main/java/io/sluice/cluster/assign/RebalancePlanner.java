@@ -17,13 +17,15 @@ import java.util.TreeSet;
  * <ol>
  *   <li>every replica on a broker being removed, live or not, moves to the eligible broker with the least weight that
  *       the partition does not use yet, on a rack the partition does not use yet while one is left;</li>
- *   <li>then, while it narrows the spread, one replica moves from the heaviest broker to the lightest: the one whose
- *       weight comes closest to half the gap, never onto a rack the partition already uses when it did not before;</li>
+ *   <li>then, while the heaviest and the lightest eligible broker differ by more than the {@linkplain #tolerance
+ *       tolerance}, one replica moves from the heaviest to the lightest: the one whose weight comes closest to half
+ *       the gap, among those that narrow the gap of the two by at least a tenth of the tolerance, never onto a rack
+ *       the partition already uses when it did not before; empty partitions never move for balance;</li>
  *   <li>last, each partition's preferred replica (listed first) is chosen so preferred leaderships even out: a
  *       reorder moves no data.</li>
  * </ol>
- * A replica weighs its partition's size in bytes plus one, so partitions of equal size (or empty ones) are evened by
- * count.
+ * A replica weighs its partition's size in bytes plus one. The stopping rules depend on the assignment alone, so
+ * planning again from a plan's result plans nothing.
  *
  * <p>Partitions the plan leaves as they are (each {@linkplain Plan#skipped() reported} with the reason):
  * <ul>
@@ -39,6 +41,11 @@ import java.util.TreeSet;
  * <p>Stateless; thread-safe.
  */
 public final class RebalancePlanner {
+    /** The tolerance as a share of the mean eligible broker weight. */
+    static final double TOLERANCE_SHARE_OF_MEAN = 0.10;
+    /** A balancing move must narrow its two brokers' gap by at least the tolerance divided by this. */
+    static final int MIN_GAIN_DIVISOR = 10;
+
     /** A live broker. Immutable. */
     public record Broker(int id, String rack) {}
 
@@ -90,12 +97,17 @@ public final class RebalancePlanner {
     /**
      * The moves that empty {@code remove} and even out the others.
      *
+     * @param segmentBytes the least byte gap worth balancing (one log segment); see {@link #tolerance}
      * @throws InvalidAssignmentException when a broker to add is not live, a broker is both added and removed, too few
      *                                    brokers remain for some partition's replication factor, or a partition on a
      *                                    broker to remove cannot move (see the class comment)
      */
     public static Plan plan(
-            List<Broker> live, List<PartitionReplicas> partitions, Set<Integer> remove, Set<Integer> add) {
+            List<Broker> live,
+            List<PartitionReplicas> partitions,
+            Set<Integer> remove,
+            Set<Integer> add,
+            long segmentBytes) {
         Map<Integer, String> rackOf = new HashMap<>();
         for (Broker b : live) {
             rackOf.put(b.id(), b.rack() == null ? "" : b.rack());
@@ -131,9 +143,18 @@ public final class RebalancePlanner {
         }
         Assignment plan = new Assignment(partitions, fixed, eligible, rackOf);
         plan.evacuate(remove);
-        plan.evenWeights();
+        plan.evenWeights(tolerance(plan.meanWeight(), segmentBytes));
         plan.evenPreferredLeaders();
         return new Plan(plan.moves(), List.copyOf(skipped), List.copyOf(notes));
+    }
+
+    /**
+     * The byte gap between the heaviest and the lightest eligible broker below which they count as even: a tenth of
+     * the mean broker weight, and at least one segment ({@code segmentBytes}), the granularity at which a partition's
+     * size changes on disk.
+     */
+    static long tolerance(double meanWeight, long segmentBytes) {
+        return Math.max((long) Math.ceil(meanWeight * TOLERANCE_SHARE_OF_MEAN), Math.max(0, segmentBytes));
     }
 
     /**
@@ -209,6 +230,14 @@ public final class RebalancePlanner {
             return Math.max(0, original.get(partition).sizeBytes()) + 1;
         }
 
+        /** The eligible brokers' mean weight once every replica to remove has moved onto them. */
+        double meanWeight() {
+            if (eligible.isEmpty()) {
+                return 0;
+            }
+            return weight.values().stream().mapToLong(Long::longValue).sum() / (double) eligible.size();
+        }
+
         void evacuate(Set<Integer> remove) {
             for (int i = 0; i < replicas.length; i++) {
                 for (int slot = 0; slot < replicas[i].length && !fixed[i]; slot++) {
@@ -249,7 +278,9 @@ public final class RebalancePlanner {
             return best;
         }
 
-        void evenWeights() {
+        /** Moves replicas from the heaviest to the lightest broker while they differ by more than {@code tolerance}. */
+        void evenWeights(long tolerance) {
+            long minGain = Math.max(1, tolerance / MIN_GAIN_DIVISOR);
             int limit = replicas.length * 4 + eligible.size();
             for (int step = 0; step < limit && eligible.size() > 1; step++) {
                 int heavy = eligible.stream()
@@ -259,15 +290,20 @@ public final class RebalancePlanner {
                         .min(Comparator.comparingLong(weight::get))
                         .orElseThrow();
                 long gap = weight.get(heavy) - weight.get(light);
+                if (gap <= tolerance) {
+                    return;
+                }
                 int bestPartition = -1;
                 int bestSlot = -1;
                 long bestDistance = Long.MAX_VALUE;
                 for (int i = 0; i < replicas.length; i++) {
                     int slot = indexOf(replicas[i], heavy);
                     long w = weightOf(i);
+                    long gain = gap - Math.abs(gap - 2 * w);
                     if (slot < 0
                             || fixed[i]
-                            || w >= gap
+                            || original.get(i).sizeBytes() <= 0
+                            || gain < minGain
                             || contains(replicas[i], light)
                             || !rackAllows(i, slot, light)) {
                         continue;
