@@ -5,21 +5,17 @@ import io.sluice.cli.client.ClientOptions;
 import io.sluice.cluster.assign.InvalidAssignmentException;
 import io.sluice.cluster.assign.RebalancePlanner;
 import io.sluice.cluster.assign.RebalancePlanner.Move;
+import io.sluice.cluster.assign.RebalancePlanner.Plan;
+import io.sluice.cluster.assign.RebalancePlanner.Skipped;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewPartitionReassignment;
-import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,9 +26,12 @@ import picocli.CommandLine.Spec;
 /**
  * {@code sluice cluster rebalance [--add-broker ID] [--remove-broker ID] [--max-concurrent-moves K] [--dry-run]}:
  * plans replica moves that even out bytes and preferred leaders across the live brokers, keeping racks apart, and
- * empties the brokers to remove ({@link RebalancePlanner}); prints the plan, then runs it through Kafka's
- * AlterPartitionReassignments at most K partitions at a time, waits for each wave to finish, and elects the
- * preferred leaders of the partitions it moved. Not thread-safe; one per invocation.
+ * empties the brokers to remove, live or down ({@link RebalancePlanner}); prints the plan and the partitions it leaves
+ * alone (being reassigned already, or with a replica on a down broker that stays), then runs it through Kafka's
+ * AlterPartitionReassignments at most K partitions at a time ({@link ReassignmentWaves}), also waits for reassignments
+ * in progress that take replicas off the brokers to remove, and elects the preferred leaders of the partitions it
+ * moved. Exits 1 with a summary when any move was refused, changed by someone else, or did not finish. Not
+ * thread-safe; one per invocation.
  */
 @Command(
         name = "rebalance",
@@ -54,7 +53,7 @@ public final class RebalanceCommand implements Callable<Integer> {
     @Option(
             names = "--remove-broker",
             paramLabel = "ID",
-            description = "A broker to empty: it ends with no replica (repeatable).")
+            description = "A broker to empty, live or down: it ends with no replica (repeatable).")
     List<Integer> removeBrokers = new ArrayList<>();
 
     @Option(
@@ -82,35 +81,43 @@ public final class RebalanceCommand implements Callable<Integer> {
         }
         try (Admin admin = Admin.create(client.toProperties("sluice-rebalance"))) {
             RebalanceInputs inputs = RebalanceInputs.read(admin);
-            List<Move> plan;
+            Plan plan;
             try {
                 plan = RebalancePlanner.plan(
-                        inputs.brokers(), inputs.partitions(), Set.copyOf(removeBrokers), Set.copyOf(addBrokers));
+                        inputs.brokers(),
+                        inputs.partitions(),
+                        Set.copyOf(removeBrokers),
+                        Set.copyOf(addBrokers),
+                        inputs.segmentBytes());
             } catch (InvalidAssignmentException e) {
                 throw new CommandFailedException(e.getMessage());
             }
-            printPlan(out, plan);
-            if (dryRun || plan.isEmpty()) {
+            List<TopicPartition> movingOff = inputs.movingOff(Set.copyOf(removeBrokers));
+            printPlan(out, plan, movingOff);
+            if (dryRun || (plan.moves().isEmpty() && movingOff.isEmpty())) {
                 out.flush();
                 return 0;
             }
-            long deadline =
-                    System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
-            for (int from = 0; from < plan.size(); from += maxConcurrentMoves) {
-                List<Move> wave = plan.subList(from, Math.min(plan.size(), from + maxConcurrentMoves));
-                runWave(admin, out, wave, deadline);
+            ReassignmentWaves.Outcome outcome = new ReassignmentWaves(admin, out, maxConcurrentMoves, WAVE_POLL)
+                    .run(plan.moves(), movingOff, Duration.ofSeconds(timeoutSeconds));
+            out.flush();
+            if (!outcome.complete()) {
+                throw new CommandFailedException("rebalance incomplete: " + outcome.summary());
             }
-            electPreferred(admin, out, plan);
+            out.println("Rebalance complete: " + outcome.summary());
         }
         out.flush();
         return 0;
     }
 
-    private static void printPlan(PrintWriter out, List<Move> plan) {
-        long bytes = plan.stream().mapToLong(Move::bytesMoved).sum();
+    private static void printPlan(PrintWriter out, Plan plan, List<TopicPartition> movingOff) {
+        long bytes = plan.moves().stream().mapToLong(Move::bytesMoved).sum();
         out.printf(
-                Locale.ROOT, "Rebalance plan: %d partition move(s), %.1f MB to copy%n", plan.size(), bytes / MEGABYTE);
-        for (Move m : plan) {
+                Locale.ROOT,
+                "Rebalance plan: %d partition move(s), %.1f MB to copy%n",
+                plan.moves().size(),
+                bytes / MEGABYTE);
+        for (Move m : plan.moves()) {
             out.printf(
                     Locale.ROOT,
                     "  %s-%d: %s -> %s (%.1f MB)%n",
@@ -120,52 +127,18 @@ public final class RebalanceCommand implements Callable<Integer> {
                     Arrays.toString(m.to()),
                     m.bytesMoved() / MEGABYTE);
         }
-        out.flush();
-    }
-
-    private static void runWave(Admin admin, PrintWriter out, List<Move> wave, long deadline) throws Exception {
-        Map<TopicPartition, Optional<NewPartitionReassignment>> targets = new LinkedHashMap<>();
-        for (Move m : wave) {
-            List<Integer> to = Arrays.stream(m.to()).boxed().toList();
-            targets.put(new TopicPartition(m.topic(), m.partition()), Optional.of(new NewPartitionReassignment(to)));
-        }
-        admin.alterPartitionReassignments(targets).all().get();
-        out.printf(Locale.ROOT, "Started %d move(s): %s%n", wave.size(), targets.keySet());
-        out.flush();
-        Set<TopicPartition> pending = new LinkedHashSet<>(targets.keySet());
-        while (true) {
-            pending.retainAll(admin.listPartitionReassignments(pending)
-                    .reassignments()
-                    .get()
-                    .keySet());
-            if (pending.isEmpty()) {
-                break;
+        if (!plan.skipped().isEmpty()) {
+            out.printf(
+                    Locale.ROOT, "Left alone: %d partition(s)%n", plan.skipped().size());
+            for (Skipped s : plan.skipped()) {
+                boolean awaited = movingOff.contains(new TopicPartition(s.topic(), s.partition()));
+                out.println("  " + s
+                        + (awaited ? "; it takes a replica off a broker to remove: the run waits for it" : ""));
             }
-            if (System.nanoTime() > deadline) {
-                throw new CommandFailedException("moves still in progress at the timeout: " + pending
-                        + "; they go on in the cluster (see kafka-reassign-partitions.sh --list)");
-            }
-            Thread.sleep(WAVE_POLL.toMillis());
         }
-        out.printf(Locale.ROOT, "Finished %d move(s)%n", wave.size());
+        for (String note : plan.notes()) {
+            out.println("Note: " + note);
+        }
         out.flush();
-    }
-
-    private static void electPreferred(Admin admin, PrintWriter out, List<Move> plan) throws InterruptedException {
-        Set<TopicPartition> moved = new LinkedHashSet<>();
-        for (Move m : plan) {
-            moved.add(new TopicPartition(m.topic(), m.partition()));
-        }
-        Map<TopicPartition, Optional<Throwable>> results;
-        try {
-            results = admin.electLeaders(ElectionType.PREFERRED, moved)
-                    .partitions()
-                    .get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            out.println("Preferred leader election failed: " + e.getCause().getMessage());
-            return;
-        }
-        long elected = results.values().stream().filter(Optional::isEmpty).count();
-        out.printf(Locale.ROOT, "Elected the preferred leader of %d partition(s)%n", elected);
     }
 }

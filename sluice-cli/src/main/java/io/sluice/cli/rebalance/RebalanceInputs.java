@@ -7,26 +7,43 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * What a rebalance plan starts from, read through Kafka's Admin API: the live brokers with their racks
- * (DescribeCluster), every topic's replicas, internal ones included (Metadata), and each partition's size, the
- * largest copy any broker reports (DescribeLogDirs).
+ * (DescribeCluster), every topic's replicas, internal ones included (Metadata), the reassignments in progress
+ * (ListPartitionReassignments: a moving partition is described as its target plus the replicas it removes, so it is
+ * planned from its target and marked moving), each partition's size, the largest copy any live broker reports
+ * (DescribeLogDirs), and the brokers' default segment size (DescribeConfigs), the least gap worth balancing.
+ * Immutable once read.
  *
- * @param brokers    live brokers, by id
- * @param partitions every partition, topics and partitions in order
+ * @param brokers      live brokers, by id
+ * @param partitions   every partition, topics and partitions in order
+ * @param reassigning  the reassignments in progress when the inputs were read
+ * @param segmentBytes {@code log.segment.bytes} of a live broker, Kafka's default when it cannot be read
  */
-record RebalanceInputs(List<Broker> brokers, List<PartitionReplicas> partitions) {
+record RebalanceInputs(
+        List<Broker> brokers,
+        List<PartitionReplicas> partitions,
+        Map<TopicPartition, PartitionReassignment> reassigning,
+        long segmentBytes) {
+    static final String SEGMENT_BYTES_KEY = "log.segment.bytes";
+    /** Kafka's default {@code log.segment.bytes}. */
+    static final long DEFAULT_SEGMENT_BYTES = 1L << 30;
 
     static RebalanceInputs read(Admin admin) throws ExecutionException, InterruptedException {
         Collection<Node> nodes = admin.describeCluster().nodes().get();
@@ -42,15 +59,42 @@ record RebalanceInputs(List<Broker> brokers, List<PartitionReplicas> partitions)
                 .get();
         Map<String, TopicDescription> topics =
                 new TreeMap<>(admin.describeTopics(names).allTopicNames().get());
+        Map<TopicPartition, PartitionReassignment> reassigning =
+                Map.copyOf(admin.listPartitionReassignments().reassignments().get());
         List<PartitionReplicas> partitions = new ArrayList<>();
         for (TopicDescription topic : topics.values()) {
             for (TopicPartitionInfo p : topic.partitions()) {
-                int[] replicas = p.replicas().stream().mapToInt(Node::id).toArray();
-                long size = sizes.getOrDefault(new TopicPartition(topic.name(), p.partition()), 0L);
-                partitions.add(new PartitionReplicas(topic.name(), p.partition(), replicas, size));
+                TopicPartition tp = new TopicPartition(topic.name(), p.partition());
+                long size = sizes.getOrDefault(tp, 0L);
+                PartitionReassignment moving = reassigning.get(tp);
+                if (moving != null) {
+                    partitions.add(new PartitionReplicas(tp.topic(), tp.partition(), target(moving), size, true));
+                } else {
+                    int[] replicas = p.replicas().stream().mapToInt(Node::id).toArray();
+                    partitions.add(new PartitionReplicas(tp.topic(), tp.partition(), replicas, size));
+                }
             }
         }
-        return new RebalanceInputs(brokers, partitions);
+        return new RebalanceInputs(
+                List.copyOf(brokers), List.copyOf(partitions), reassigning, segmentBytes(admin, ids));
+    }
+
+    /** Where a reassignment in progress takes its partition: its replicas without the ones it removes. */
+    static int[] target(PartitionReassignment moving) {
+        Set<Integer> removing = Set.copyOf(moving.removingReplicas());
+        return moving.replicas().stream()
+                .filter(id -> !removing.contains(id))
+                .mapToInt(Integer::intValue)
+                .toArray();
+    }
+
+    /** The reassignments in progress that take a replica off one of {@code brokers}. */
+    List<TopicPartition> movingOff(Set<Integer> brokers) {
+        return reassigning.entrySet().stream()
+                .filter(e -> e.getValue().removingReplicas().stream().anyMatch(brokers::contains))
+                .map(Map.Entry::getKey)
+                .sorted((a, b) -> a.toString().compareTo(b.toString()))
+                .toList();
     }
 
     private static Map<TopicPartition, Long> sizes(Admin admin, List<Integer> brokers)
@@ -67,5 +111,19 @@ record RebalanceInputs(List<Broker> brokers, List<PartitionReplicas> partitions)
             }
         }
         return sizes;
+    }
+
+    private static long segmentBytes(Admin admin, List<Integer> brokers) throws InterruptedException {
+        if (brokers.isEmpty()) {
+            return DEFAULT_SEGMENT_BYTES;
+        }
+        ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(brokers.get(0)));
+        try {
+            Config config = admin.describeConfigs(List.of(broker)).all().get().get(broker);
+            ConfigEntry entry = config == null ? null : config.get(SEGMENT_BYTES_KEY);
+            return entry == null || entry.value() == null ? DEFAULT_SEGMENT_BYTES : Long.parseLong(entry.value());
+        } catch (ExecutionException | NumberFormatException e) {
+            return DEFAULT_SEGMENT_BYTES;
+        }
     }
 }

@@ -1,0 +1,306 @@
+package io.sluice.cli.rebalance;
+
+import io.sluice.cluster.assign.RebalancePlanner.Move;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.ElectionNotNeededException;
+
+/**
+ * Runs a plan's moves through Kafka's AlterPartitionReassignments, at most K partitions at a time, each wave waited on
+ * until its reassignments are done, then elects the preferred leaders of the moved partitions. Each partition stands
+ * alone: one the controller refuses is reported with its error while the others of its wave are waited on and later
+ * waves still run; a partition whose replicas changed or that started moving since the plan was made is not touched.
+ * At the timeout no further wave starts. The {@link Outcome} says what became of every move.
+ *
+ * <p>Not thread-safe; one per run, driven by one thread.
+ */
+public final class ReassignmentWaves {
+    private final Admin admin;
+    private final PrintWriter out;
+    private final int maxConcurrentMoves;
+    private final Duration poll;
+
+    /**
+     * What became of a plan's moves (and of the reassignments in progress it waited for).
+     *
+     * @param finished   partitions now on their planned replicas
+     * @param refused    partitions the controller refused, with its error
+     * @param changed    partitions not submitted or not ending on the plan's replicas, with what changed
+     * @param unfinished partitions still being reassigned at the timeout
+     * @param notStarted partitions of waves not started because the timeout had passed
+     */
+    public record Outcome(
+            List<TopicPartition> finished,
+            Map<TopicPartition, String> refused,
+            Map<TopicPartition, String> changed,
+            List<TopicPartition> unfinished,
+            List<TopicPartition> notStarted) {
+
+        /** Whether every move finished as planned. */
+        public boolean complete() {
+            return refused.isEmpty() && changed.isEmpty() && unfinished.isEmpty() && notStarted.isEmpty();
+        }
+
+        public String summary() {
+            return String.format(
+                    Locale.ROOT,
+                    "%d finished, %d refused, %d changed by others, %d still moving at the timeout, %d not started",
+                    finished.size(),
+                    refused.size(),
+                    changed.size(),
+                    unfinished.size(),
+                    notStarted.size());
+        }
+    }
+
+    public ReassignmentWaves(Admin admin, PrintWriter out, int maxConcurrentMoves, Duration poll) {
+        if (maxConcurrentMoves <= 0) {
+            throw new IllegalArgumentException("at least one move at a time, was " + maxConcurrentMoves);
+        }
+        this.admin = admin;
+        this.out = out;
+        this.maxConcurrentMoves = maxConcurrentMoves;
+        this.poll = poll;
+    }
+
+    /**
+     * Runs {@code plan}, then waits for {@code alsoAwait} (reassignments in progress the plan relies on), all within
+     * {@code timeout}.
+     */
+    public Outcome run(List<Move> plan, Collection<TopicPartition> alsoAwait, Duration timeout)
+            throws ExecutionException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<TopicPartition, Move> accepted = new LinkedHashMap<>();
+        Map<TopicPartition, String> refused = new LinkedHashMap<>();
+        Map<TopicPartition, String> changed = new LinkedHashMap<>();
+        List<TopicPartition> unfinished = new ArrayList<>();
+        List<TopicPartition> notStarted = new ArrayList<>();
+        for (int from = 0; from < plan.size(); from += maxConcurrentMoves) {
+            List<Move> wave = plan.subList(from, Math.min(plan.size(), from + maxConcurrentMoves));
+            if (!unfinished.isEmpty() || System.nanoTime() > deadline) {
+                wave.forEach(m -> notStarted.add(partitionOf(m)));
+                continue;
+            }
+            Map<TopicPartition, Move> started = startWave(wave, refused, changed);
+            accepted.putAll(started);
+            List<TopicPartition> pending = awaitReassignments(started.keySet(), deadline);
+            unfinished.addAll(pending);
+            if (pending.isEmpty() && !started.isEmpty()) {
+                out.printf(Locale.ROOT, "Finished %d move(s)%n", started.size());
+                out.flush();
+            }
+        }
+        if (!alsoAwait.isEmpty() && unfinished.isEmpty()) {
+            out.printf(
+                    Locale.ROOT,
+                    "Waiting for %d reassignment(s) in progress that take replicas off the brokers to remove: %s%n",
+                    alsoAwait.size(),
+                    alsoAwait);
+            out.flush();
+            unfinished.addAll(awaitReassignments(Set.copyOf(alsoAwait), deadline));
+        }
+        if (!unfinished.isEmpty()) {
+            out.println("Still moving at the timeout: " + unfinished
+                    + "; they go on in the cluster (see sluice partition moves)");
+        }
+        List<TopicPartition> finished = onTarget(accepted, unfinished, changed);
+        electPreferred(finished);
+        out.flush();
+        return new Outcome(List.copyOf(finished), refused, changed, unfinished, notStarted);
+    }
+
+    /** The Kafka error behind a failed future: its class and the broker's message. */
+    private static String reasonOf(ExecutionException failed) {
+        Throwable cause = failed.getCause() == null ? failed : failed.getCause();
+        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    }
+
+    private static TopicPartition partitionOf(Move m) {
+        return new TopicPartition(m.topic(), m.partition());
+    }
+
+    private static List<Integer> boxed(int[] ids) {
+        return Arrays.stream(ids).boxed().toList();
+    }
+
+    /**
+     * Submits the moves of {@code wave} whose partitions are still as planned and returns those the controller
+     * accepted; the others go to {@code refused} or {@code changed}.
+     */
+    private Map<TopicPartition, Move> startWave(
+            List<Move> wave, Map<TopicPartition, String> refused, Map<TopicPartition, String> changed)
+            throws ExecutionException, InterruptedException {
+        Map<TopicPartition, Move> asPlanned = stillAsPlanned(wave, changed);
+        Map<TopicPartition, Optional<NewPartitionReassignment>> targets = new LinkedHashMap<>();
+        asPlanned.forEach((tp, m) -> targets.put(tp, Optional.of(new NewPartitionReassignment(boxed(m.to())))));
+        Map<TopicPartition, Move> accepted = new LinkedHashMap<>();
+        if (targets.isEmpty()) {
+            return accepted;
+        }
+        Map<TopicPartition, KafkaFuture<Void>> results =
+                admin.alterPartitionReassignments(targets).values();
+        for (Map.Entry<TopicPartition, Move> e : asPlanned.entrySet()) {
+            try {
+                results.get(e.getKey()).get();
+                accepted.put(e.getKey(), e.getValue());
+            } catch (ExecutionException refusal) {
+                String reason = reasonOf(refusal);
+                refused.put(e.getKey(), reason);
+                out.println("Refused " + e.getValue() + ": " + reason);
+            }
+        }
+        if (!accepted.isEmpty()) {
+            out.printf(Locale.ROOT, "Started %d move(s): %s%n", accepted.size(), accepted.keySet());
+        }
+        out.flush();
+        return accepted;
+    }
+
+    /** The moves of {@code wave} whose partitions still have the plan's replicas and are not being reassigned. */
+    private Map<TopicPartition, Move> stillAsPlanned(List<Move> wave, Map<TopicPartition, String> changed)
+            throws ExecutionException, InterruptedException {
+        Map<TopicPartition, Move> byPartition = new LinkedHashMap<>();
+        wave.forEach(m -> byPartition.put(partitionOf(m), m));
+        Set<TopicPartition> moving = admin.listPartitionReassignments(byPartition.keySet())
+                .reassignments()
+                .get()
+                .keySet();
+        Map<TopicPartition, List<Integer>> current = currentReplicas(byPartition.keySet());
+        Map<TopicPartition, Move> asPlanned = new LinkedHashMap<>();
+        for (Map.Entry<TopicPartition, Move> e : byPartition.entrySet()) {
+            List<Integer> now = current.get(e.getKey());
+            String why = null;
+            if (moving.contains(e.getKey())) {
+                why = "a reassignment started since the plan was made";
+            } else if (now == null) {
+                why = "the partition is gone";
+            } else if (!now.equals(boxed(e.getValue().from()))) {
+                why = "its replicas are now " + now;
+            }
+            if (why == null) {
+                asPlanned.put(e.getKey(), e.getValue());
+            } else {
+                changed.put(e.getKey(), why);
+                out.println("Not moved " + e.getValue() + ": " + why);
+            }
+        }
+        return asPlanned;
+    }
+
+    /** Each partition's replicas as the cluster describes them; a partition of a topic gone is left out. */
+    private Map<TopicPartition, List<Integer>> currentReplicas(Collection<TopicPartition> partitions)
+            throws InterruptedException {
+        Set<String> topics = new LinkedHashSet<>();
+        partitions.forEach(tp -> topics.add(tp.topic()));
+        Map<TopicPartition, List<Integer>> replicas = new HashMap<>();
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> e :
+                admin.describeTopics(topics).topicNameValues().entrySet()) {
+            TopicDescription topic;
+            try {
+                topic = e.getValue().get();
+            } catch (ExecutionException gone) {
+                continue;
+            }
+            for (TopicPartitionInfo p : topic.partitions()) {
+                replicas.put(
+                        new TopicPartition(e.getKey(), p.partition()),
+                        p.replicas().stream().map(Node::id).toList());
+            }
+        }
+        return replicas;
+    }
+
+    /** Waits until none of {@code partitions} is being reassigned; returns those still moving at the deadline. */
+    private List<TopicPartition> awaitReassignments(Set<TopicPartition> partitions, long deadline)
+            throws ExecutionException, InterruptedException {
+        Set<TopicPartition> pending = new LinkedHashSet<>(partitions);
+        while (!pending.isEmpty()) {
+            pending.retainAll(admin.listPartitionReassignments(pending)
+                    .reassignments()
+                    .get()
+                    .keySet());
+            if (pending.isEmpty() || System.nanoTime() > deadline) {
+                break;
+            }
+            Thread.sleep(poll.toMillis());
+        }
+        return new ArrayList<>(pending);
+    }
+
+    /**
+     * The accepted moves that are done and whose partitions ended on the planned replicas; one that ended elsewhere
+     * (its reassignment cancelled or replaced by someone else) goes to {@code changed}.
+     */
+    private List<TopicPartition> onTarget(
+            Map<TopicPartition, Move> accepted, List<TopicPartition> unfinished, Map<TopicPartition, String> changed)
+            throws InterruptedException {
+        Map<TopicPartition, Move> done = new LinkedHashMap<>(accepted);
+        unfinished.forEach(done::remove);
+        Map<TopicPartition, List<Integer>> current = currentReplicas(done.keySet());
+        List<TopicPartition> finished = new ArrayList<>();
+        for (Map.Entry<TopicPartition, Move> e : done.entrySet()) {
+            List<Integer> now = current.get(e.getKey());
+            if (boxed(e.getValue().to()).equals(now)) {
+                finished.add(e.getKey());
+            } else {
+                String why = "ended on " + now + ", not the planned "
+                        + boxed(e.getValue().to());
+                changed.put(e.getKey(), why);
+                out.println("Not as planned: " + e.getKey() + " " + why);
+            }
+        }
+        return finished;
+    }
+
+    private void electPreferred(List<TopicPartition> moved) throws InterruptedException {
+        if (moved.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Optional<Throwable>> results;
+        try {
+            results = admin.electLeaders(ElectionType.PREFERRED, Set.copyOf(moved))
+                    .partitions()
+                    .get();
+        } catch (ExecutionException e) {
+            out.println("Preferred leader election failed: " + reasonOf(e));
+            return;
+        }
+        int elected = 0;
+        int alreadyLeading = 0;
+        for (Map.Entry<TopicPartition, Optional<Throwable>> e : results.entrySet()) {
+            Throwable error = e.getValue().orElse(null);
+            if (error == null) {
+                elected++;
+            } else if (error instanceof ElectionNotNeededException) {
+                alreadyLeading++;
+            } else {
+                out.println("Preferred leader election of " + e.getKey() + " failed: " + error);
+            }
+        }
+        out.printf(
+                Locale.ROOT,
+                "Elected the preferred leader of %d partition(s); it already led %d%n",
+                elected,
+                alreadyLeading);
+    }
+}
