@@ -70,7 +70,9 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
             }
             long lag = Math.max(0, p.highWatermark() - p.log().logEndOffset());
             TransferProgress move = moves.progress(topic, p.index());
-            long size = p.log().sizeInBytes() + (move == null ? 0 : move.bytesVerified());
+            // a move's verified staged bytes are the replica's size until they are installed into the (until then
+            // empty) log; once installed they are in the log's size, so the larger of the two counts them once
+            long size = move == null ? p.log().sizeInBytes() : Math.max(p.log().sizeInBytes(), move.bytesVerified());
             dirTopics
                     .computeIfAbsent(topic, t -> new DescribeLogDirsTopic().setName(t))
                     .partitions()
