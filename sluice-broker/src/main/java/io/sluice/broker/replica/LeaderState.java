@@ -114,14 +114,23 @@ public final class LeaderState {
      * {@link #abandonPending}: not to be modified) when the follower is out of the ISR and has caught up
      * to the high watermark and this epoch's start (Kafka's expansion rule), else null.
      */
+    public int[] onFollowerFetch(int brokerId, long fetchOffset, long leaderEndOffset, long highWatermark, long nowMs) {
+        return onFollowerFetch(brokerId, fetchOffset, leaderEndOffset, highWatermark, nowMs, true);
+    }
+
+    /**
+     * {@link #onFollowerFetch(int, long, long, long, long)} for a follower that may not be eligible for the ISR
+     * ({@code eligible} false: its broker is not live in the cluster state, so the controller would refuse it as
+     * INELIGIBLE_REPLICA, as KIP-841 has Kafka's leaders check first): its progress is recorded, nothing proposed.
+     */
     public synchronized int[] onFollowerFetch(
-            int brokerId, long fetchOffset, long leaderEndOffset, long highWatermark, long nowMs) {
+            int brokerId, long fetchOffset, long leaderEndOffset, long highWatermark, long nowMs, boolean eligible) {
         FollowerProgress progress = followers.get(brokerId);
         if (progress == null) {
             return null;
         }
         progress.onFetch(fetchOffset, leaderEndOffset, nowMs);
-        if (pendingIsr != null || contains(isr, brokerId)) {
+        if (!eligible || pendingIsr != null || contains(isr, brokerId)) {
             return null;
         }
         if (fetchOffset >= highWatermark && fetchOffset >= epochStartOffset) {

@@ -265,7 +265,12 @@ public final class ReplicaManager implements AutoCloseable {
             follower.onLogStart(followerLogStart);
         }
         int[] proposal = state.onFollowerFetch(
-                replicaId, fetchOffset, leaderEndOffset, partition.highWatermark(), clock.getAsLong());
+                replicaId,
+                fetchOffset,
+                leaderEndOffset,
+                partition.highWatermark(),
+                clock.getAsLong(),
+                isLive(replicaId));
         if (proposal != null) {
             LOG.info(
                     "{}: follower {} caught up at {}; proposing ISR {}",
@@ -276,6 +281,12 @@ public final class ReplicaManager implements AutoCloseable {
             isrChanges.propose(partition, state, proposal);
         }
         partition.maybeAdvanceHighWatermark();
+    }
+
+    /** Whether the cluster state lists {@code brokerId} as live (only such a follower is proposed for an ISR). */
+    private boolean isLive(int brokerId) {
+        ClusterState state = cluster.get();
+        return state == null || state.hasBroker(brokerId);
     }
 
     private void shrinkLaggingIsrs() {

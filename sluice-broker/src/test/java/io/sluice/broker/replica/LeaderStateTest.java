@@ -50,6 +50,15 @@ class LeaderStateTest {
     }
 
     @Test
+    void shouldNotProposeAFollowerWhoseBrokerIsNotLive() {
+        LeaderState state = leaderOf(new int[] {1, 2}, 50);
+
+        assertNull(state.onFollowerFetch(3, 60, 100, 60, 10, false), "the controller would refuse it");
+        assertFalse(state.hasPendingChange(), "no change in flight, so a shrink can still be proposed");
+        assertArrayEquals(new int[] {1, 2, 3}, state.onFollowerFetch(3, 60, 100, 60, 20, true));
+    }
+
+    @Test
     void shouldShrinkFollowersNotCaughtUpForTheLagTimeButNeverTheLeader() {
         LeaderState state = leaderOf(new int[] {1, 2, 3}, 0);
         state.onFollowerFetch(2, 100, 100, 0, 500);
