@@ -92,6 +92,23 @@ class RebalanceCommandTest extends ClusterTestBase {
         awaitEveryBrokerServesTheProbedState(TOPIC);
     }
 
+    /** Broker 3 holds no replica of the topic, and every partition has two replicas, both in sync, no move left. */
+    private static boolean brokerThreeEmptiedInSync(ClusterState state) {
+        return Arrays.stream(partitions(state.topic(TOPIC)))
+                .allMatch(
+                        p -> !p.hasReplica(3) && !p.isReassigning() && p.replicas().length == 2 && p.isr().length == 2);
+    }
+
+    /** Reads every partition of the topic to its end: each acknowledged record exactly once. */
+    private void assertEveryAcknowledgedRecordOnce(Map<String, KeyedRecords.Expected> expected) throws Exception {
+        try (var consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
+            KeyedRecords.assertExactlyOnce(
+                    expected,
+                    KeyedRecords.readAll(
+                            consumer, KeyedRecords.partitions(TOPIC, partitionNumbers(PARTITIONS)), SETTLE));
+        }
+    }
+
     /** Every planned move of {@code plan}: topic-partition to {replicas now, target}. */
     private static Map<String, List<List<String>>> plannedMoves(String plan) {
         Map<String, List<List<String>>> moves = new LinkedHashMap<>();
@@ -138,13 +155,9 @@ class RebalanceCommandTest extends ClusterTestBase {
         assertTrue(ran.contains("Finished"), ran);
         ClusterState after = cluster.probe()
                 .awaitState(
-                        "no replica left on broker 3, every partition in sync",
+                        "no replica left on broker 3, replication factor 2, every partition in sync",
                         SETTLE,
-                        s -> Arrays.stream(partitions(s.topic(TOPIC)))
-                                .allMatch(p -> !p.hasReplica(3)
-                                        && !p.isReassigning()
-                                        && p.replicas().length == 2
-                                        && p.isr().length == 2));
+                        RebalanceCommandTest::brokerThreeEmptiedInSync);
         for (PartitionState p : partitions(after.topic(TOPIC))) {
             assertTrue(p.leader() != 3, p.toString());
         }
@@ -160,12 +173,7 @@ class RebalanceCommandTest extends ClusterTestBase {
         assertTrue(sluice("partition", "moves", "-b", cluster.bootstrap())
                 .stdoutText()
                 .contains("No partition moves in progress."));
-        try (var consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
-            KeyedRecords.assertExactlyOnce(
-                    expected,
-                    KeyedRecords.readAll(
-                            consumer, KeyedRecords.partitions(TOPIC, partitionNumbers(PARTITIONS)), SETTLE));
-        }
+        assertEveryAcknowledgedRecordOnce(expected);
     }
 
     /**
@@ -214,17 +222,8 @@ class RebalanceCommandTest extends ClusterTestBase {
                 .awaitState(
                         "no replica left on broker 3, replication factor 2, every partition in sync",
                         SETTLE,
-                        s -> Arrays.stream(partitions(s.topic(TOPIC)))
-                                .allMatch(p -> !p.hasReplica(3)
-                                        && !p.isReassigning()
-                                        && p.replicas().length == 2
-                                        && p.isr().length == 2));
-        try (var consumer = ClusterClients.assignConsumer(cluster.bootstrap())) {
-            KeyedRecords.assertExactlyOnce(
-                    expected,
-                    KeyedRecords.readAll(
-                            consumer, KeyedRecords.partitions(TOPIC, partitionNumbers(PARTITIONS)), SETTLE));
-        }
+                        RebalanceCommandTest::brokerThreeEmptiedInSync);
+        assertEveryAcknowledgedRecordOnce(expected);
     }
 
     /**
