@@ -339,6 +339,9 @@ public final class MoveSource implements AutoCloseable {
             end(session, gone);
             return answerError(correlationId, codec, header, Errors.NOT_LEADER_OR_FOLLOWER, gone);
         }
+        if (!file.isOpen()) {
+            return removedAfterAnswered(session, correlationId, codec, header);
+        }
         ByteRateLimiter limiter = limiters.of(session.topic, session.partition);
         int length = (int) Math.min(
                 Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position),
@@ -350,6 +353,9 @@ public final class MoveSource implements AutoCloseable {
                         : session.checksum.ofBytes(file, request.position, length);
             }
         } catch (IOException e) {
+            if (!file.isOpen()) {
+                return removedAfterAnswered(session, correlationId, codec, header);
+            }
             return answerError(
                     correlationId,
                     codec,
@@ -385,6 +391,21 @@ public final class MoveSource implements AutoCloseable {
         header.errorCode = error.code();
         header.errorMessage = message;
         return MoveAnswer.of(correlationId, codec.encode(header));
+    }
+
+    /**
+     * The answer to a chunk of a segment whose file is closed while the log is hosted and not cut: a segment answered
+     * to its end is no longer pinned, retention or a clean removed it and its delete delay passed, and the target asks
+     * for it again (the answer was lost with a connection). The listing is out of date: the transfer ends, and the
+     * target's next open gets one without that segment (the partition no longer holds it either). Answering from the
+     * closed file instead failed every time and left the target reopening the same listing until it gave up.
+     */
+    private MoveAnswer removedAfterAnswered(
+            Session session, int correlationId, MoveCodec codec, MoveChunkHeader header) {
+        String why = "segment " + header.fileOffset + " of transfer " + session.transferId
+                + " was removed from the log after it was answered to its end";
+        end(session, why);
+        return answerError(correlationId, codec, header, Errors.OFFSET_OUT_OF_RANGE, why);
     }
 
     /**

@@ -131,6 +131,29 @@ class MoveSourceSessionTest extends MoveTestBase {
     }
 
     @Test
+    void shouldEndATransferWhenASegmentAnsweredToItsEndIsRemovedAndAskedForAgain() throws Exception {
+        PartitionLog log = source("source");
+        log.updateConfig(log.config().toBuilder().retentionMs(1).build()); // and file.delete.delay.ms=0
+        MoveSource source = sourceOf((topic, partition) -> hosted(log), MoveFixtures.moveConfig());
+        SourceCalls target = new SourceCalls(source);
+        MoveSegmentList listing = target.open(1, TOPIC, PARTITION, LEADER_EPOCH);
+        long first = listing.segmentBaseOffsets[0];
+        for (int at = 0; at < listing.segmentSizes[0]; at += CHUNK_BYTES) {
+            assertEquals(Errors.NONE.code(), errorOf(target, target.chunk(1, first, at, CHUNK_BYTES)));
+        }
+        // answered to its end, so no longer pinned: retention takes it and closes its file
+        assertEquals(1, log.enforceRetention(START_MS + 30L * 24 * 3600 * 1000));
+
+        // the answers were lost with their connection: the target asks again from its last verified byte
+        MoveChunkHeader again = target.header(target.chunk(1, first, 0, CHUNK_BYTES));
+        assertEquals(Errors.OFFSET_OUT_OF_RANGE.code(), again.errorCode, again.toString());
+        assertEquals(0, source.activeTransfers(), "the listing is out of date: the transfer ended");
+        MoveSegmentList fresh = target.open(1, TOPIC, PARTITION, LEADER_EPOCH);
+        assertEquals(Errors.NONE.code(), fresh.errorCode);
+        assertEquals(listing.segmentBaseOffsets[1], fresh.segmentBaseOffsets[0], "a listing without the removed one");
+    }
+
+    @Test
     void shouldStopShippingOnceTheLogIsTruncatedBelowTheBoundary() throws Exception {
         PartitionLog log = source("source");
         MoveSource source = sourceOf((topic, partition) -> hosted(log), MoveFixtures.moveConfig());
