@@ -53,6 +53,7 @@ final class LogTruncation {
             last.truncateTo(offset, writerScanner);
             state.segments = Arrays.copyOf(chain, keep + 1);
             state.logEndOffset = last.nextOffset();
+            state.pins.truncatedTo(state.logEndOffset);
             if (state.logEndOffset < state.logStartOffset) {
                 // the batch holding the log start went whole: nothing readable is left
                 truncateFullyAndStartAt(state.logStartOffset);
@@ -97,6 +98,7 @@ final class LogTruncation {
                 state.scheduleDeletion(segment, nowMs);
             }
             state.segments = new LogSegment[] {state.createSegment(offset, nowMs)};
+            state.pins.truncatedTo(Long.MIN_VALUE);
             state.directoryNeedsFsync = true;
             state.logStartOffset = offset;
             state.logEndOffset = offset;

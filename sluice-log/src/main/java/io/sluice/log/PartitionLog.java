@@ -351,6 +351,14 @@ public final class PartitionLog implements AutoCloseable {
         return state.closed;
     }
 
+    /**
+     * The lowest offset a partition move has pinned (segments holding it or later offsets stay as they are), or
+     * {@link Long#MAX_VALUE} when nothing is pinned.
+     */
+    public long lowestPinnedOffset() {
+        return state.pins.lowestPinnedOffset();
+    }
+
     public int segmentCount() {
         return state.segments.length;
     }

@@ -7,6 +7,7 @@ import static io.sluice.broker.move.MoveFrameDescriptor.inRequestBody;
 
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.codec.message.Message;
+import io.sluice.log.PartitionLog;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.segment.BatchHeaderTable;
 import io.sluice.log.ship.ClosedSegment;
@@ -43,16 +44,20 @@ public final class MoveSource implements AutoCloseable {
     private final PartitionLimiters limiters;
     private final LongSupplier clockMs;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+    /** Taken by an open that starts a session, so that the cap is checked and the session added as one step. */
+    private final Object opening = new Object();
+
     private final ThreadLocal<MoveCodec> codecs = ThreadLocal.withInitial(MoveCodec::new);
 
-    /** One transfer being served: its pinned view and the connections it came on. Thread-safe. */
     /** The smallest chunk a throttle cuts an answer to: below it, per-chunk costs would dominate a slow move. */
     static final int MIN_THROTTLED_CHUNK_BYTES = 1024;
 
+    /** One transfer being served: its pinned view and the connections it came on. Thread-safe. */
     private static final class Session {
         final long transferId;
         final String topic;
         final int partition;
+        final PartitionLog log;
         final ShippableLog view;
         final MoveSegmentList listing;
         final Set<InboundMoveConnection> connections = ConcurrentHashMap.newKeySet();
@@ -64,10 +69,17 @@ public final class MoveSource implements AutoCloseable {
 
         volatile long detachedAtMs;
 
-        Session(long transferId, String topic, int partition, ShippableLog view, MoveSegmentList listing) {
+        Session(
+                long transferId,
+                String topic,
+                int partition,
+                PartitionLog log,
+                ShippableLog view,
+                MoveSegmentList listing) {
             this.transferId = transferId;
             this.topic = topic;
             this.partition = partition;
+            this.log = log;
             this.view = view;
             this.listing = listing;
             this.answeredEnds = new long[view.segments().size()];
@@ -169,6 +181,14 @@ public final class MoveSource implements AutoCloseable {
         if (session != null) {
             return rejoin(session, connection, request);
         }
+        synchronized (opening) {
+            session = sessions.get(request.transferId);
+            return session != null ? rejoin(session, connection, request) : start(connection, request);
+        }
+    }
+
+    /** A new session, under {@link #opening}: two opens at once never both take the last free place. */
+    private MoveSegmentList start(InboundMoveConnection connection, MoveOpenRequest request) {
         if (sessions.size() >= config.maxConcurrentMoves()) {
             return error(
                     Errors.THROTTLING_QUOTA_EXCEEDED,
@@ -196,14 +216,15 @@ public final class MoveSource implements AutoCloseable {
         } catch (IOException | IllegalStateException e) {
             return error(Errors.KAFKA_STORAGE_ERROR, "cannot list the segments: " + e.getMessage());
         }
-        session = new Session(
-                request.transferId, request.topic, request.partition, view, listingOf(request.transferId, view));
+        Session session = new Session(
+                request.transferId,
+                request.topic,
+                request.partition,
+                hosted.log(),
+                view,
+                listingOf(request.transferId, view));
         session.attach(connection, clockMs);
-        Session raced = sessions.putIfAbsent(request.transferId, session);
-        if (raced != null) {
-            release(session, "opened twice at once (the other open serves it)");
-            return rejoin(raced, connection, request);
-        }
+        sessions.put(request.transferId, session);
         LOG.info(
                 "serving move {} of {}-{} to {}: {} segments, {} bytes, boundary {}",
                 request.transferId,
@@ -222,6 +243,11 @@ public final class MoveSource implements AutoCloseable {
             return error(
                     Errors.INVALID_REQUEST,
                     "transfer " + request.transferId + " is of " + session.topic + "-" + session.partition);
+        }
+        String gone = whyGone(session);
+        if (gone != null) {
+            end(session, gone);
+            return error(Errors.NOT_LEADER_OR_FOLLOWER, gone);
         }
         session.attach(connection, clockMs);
         return session.listing;
@@ -308,6 +334,14 @@ public final class MoveSource implements AutoCloseable {
                             + "/" + request.fileOffset + " position " + request.position + " is not in transfer "
                             + request.transferId);
         }
+        String gone = whyGone(session);
+        if (gone != null) {
+            end(session, gone);
+            return answerError(correlationId, codec, header, Errors.NOT_LEADER_OR_FOLLOWER, gone);
+        }
+        if (!file.isOpen()) {
+            return removedAfterAnswered(session, correlationId, codec, header);
+        }
         ByteRateLimiter limiter = limiters.of(session.topic, session.partition);
         int length = (int) Math.min(
                 Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position),
@@ -319,12 +353,20 @@ public final class MoveSource implements AutoCloseable {
                         : session.checksum.ofBytes(file, request.position, length);
             }
         } catch (IOException e) {
+            if (!file.isOpen()) {
+                return removedAfterAnswered(session, correlationId, codec, header);
+            }
             return answerError(
                     correlationId,
                     codec,
                     header,
                     Errors.KAFKA_STORAGE_ERROR,
                     "cannot read file " + request.fileOffset + ": " + e);
+        }
+        gone = whyGone(session); // a truncation while the checksum read the file
+        if (gone != null) {
+            end(session, gone);
+            return answerError(correlationId, codec, header, Errors.NOT_LEADER_OR_FOLLOWER, gone);
         }
         header.length = length;
         if (segmentIndex >= 0) {
@@ -349,6 +391,46 @@ public final class MoveSource implements AutoCloseable {
         header.errorCode = error.code();
         header.errorMessage = message;
         return MoveAnswer.of(correlationId, codec.encode(header));
+    }
+
+    /**
+     * The answer to a chunk of a segment whose file is closed while the log is hosted and not cut: a segment answered
+     * to its end is no longer pinned, retention or a clean removed it and its delete delay passed, and the target asks
+     * for it again (the answer was lost with a connection). The listing is out of date: the transfer ends, and the
+     * target's next open gets one without that segment (the partition no longer holds it either). Answering from the
+     * closed file instead failed every time and left the target reopening the same listing until it gave up.
+     */
+    private MoveAnswer removedAfterAnswered(
+            Session session, int correlationId, MoveCodec codec, MoveChunkHeader header) {
+        String why = "segment " + header.fileOffset + " of transfer " + session.transferId
+                + " was removed from the log after it was answered to its end";
+        end(session, why);
+        return answerError(correlationId, codec, header, Errors.OFFSET_OUT_OF_RANGE, why);
+    }
+
+    /**
+     * Why {@code session} can ship nothing more, or null while it can: the partition left this broker (the broker was
+     * removed from its replicas, or its log was replaced), or its log was truncated below the boundary (the listed
+     * files no longer hold the listed batches: a truncated segment is appended to again).
+     */
+    private String whyGone(Session session) {
+        MoveSourceLogs.Hosted hosted = logs.find(session.topic, session.partition);
+        if (hosted == null || hosted.log() != session.log || session.log.isClosed()) {
+            return "this broker no longer hosts the log of " + session.topic + "-" + session.partition
+                    + " that transfer " + session.transferId + " ships";
+        }
+        if (session.view.isCut()) {
+            return "the log of " + session.topic + "-" + session.partition + " was truncated below the boundary "
+                    + session.view.boundaryOffset() + " of transfer " + session.transferId;
+        }
+        return null;
+    }
+
+    /** Ends {@code session} at once (a target coming back gets a new listing or an error). */
+    private void end(Session session, String why) {
+        if (sessions.remove(session.transferId, session)) {
+            release(session, "ended: " + why);
+        }
     }
 
     /**

@@ -16,7 +16,9 @@
  *     at or below the source's high watermark), leader epochs below it, the producer snapshot at or below it. The
  *     source pins those segments against retention and DeleteRecords
  *     ({@link io.sluice.log.ship.SegmentPins}) until the transfer is closed, or no connection of it has been open for
- *     {@code sluice.move.pin.timeout.ms}. Reopening with the same transfer id rejoins the same pinned view.</li>
+ *     {@code sluice.move.pin.timeout.ms}. Reopening with the same transfer id rejoins the same pinned view. A transfer
+ *     whose partition left the source (its replica removed or replaced) or whose log was truncated below the boundary
+ *     ends at its next request with NOT_LEADER_OR_FOLLOWER: the target goes on with its next source.</li>
  * <li>{@link io.sluice.broker.move.MoveChunkRequest} (file, position, max length) →
  *     {@link io.sluice.broker.move.MoveChunkHeader} with the CRC-32C of the chunk, then the raw bytes by sendfile
  *     ({@code SegmentFileRegion}, the fetch path's zero-copy region; under TLS chunked reads that the SslHandler

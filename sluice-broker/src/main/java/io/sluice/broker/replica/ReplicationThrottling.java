@@ -87,21 +87,43 @@ public final class ReplicationThrottling {
         return leader != null && !leader.inIsr(replicaId);
     }
 
-    /** The pace of a move's chunks received for {@code partition}: throttled or not as the keys say at each chunk. */
+    /**
+     * The pace of a move's chunks received for {@code partition}: throttled or not as the keys say at each chunk, and
+     * reporting the rate in force, by which the target sizes the chunks it asks for.
+     */
     public ByteRateLimiter moveReceiveLimiter(Partition partition) {
         String topic = partition.topic().name();
         int index = partition.index();
-        return bytes -> {
-            reassignmentTraffic.received(bytes);
-            return followerThrottled(topic, index) ? followerQuota.reserveNanos(bytes) : 0L;
+        return new ByteRateLimiter() {
+            @Override
+            public long reserveNanos(long bytes) {
+                reassignmentTraffic.received(bytes);
+                return followerThrottled(topic, index) ? followerQuota.reserveNanos(bytes) : 0L;
+            }
+
+            @Override
+            public long bytesPerSecond() {
+                return followerThrottled(topic, index) ? followerQuota.bytesPerSecond() : Long.MAX_VALUE;
+            }
         };
     }
 
-    /** The pace of a move's chunks sent for {@code topic}-{@code partition}: throttled as the keys say at each chunk. */
+    /**
+     * The pace of a move's chunks sent for {@code topic}-{@code partition}: throttled as the keys say at each chunk, and
+     * reporting the rate in force, by which the source cuts its chunks to a second of the throttle.
+     */
     public ByteRateLimiter moveSendLimiter(String topic, int partition) {
-        return bytes -> {
-            reassignmentTraffic.sent(bytes);
-            return leaderThrottled(topic, partition) ? leaderQuota.reserveNanos(bytes) : 0L;
+        return new ByteRateLimiter() {
+            @Override
+            public long reserveNanos(long bytes) {
+                reassignmentTraffic.sent(bytes);
+                return leaderThrottled(topic, partition) ? leaderQuota.reserveNanos(bytes) : 0L;
+            }
+
+            @Override
+            public long bytesPerSecond() {
+                return leaderThrottled(topic, partition) ? leaderQuota.bytesPerSecond() : Long.MAX_VALUE;
+            }
         };
     }
 }

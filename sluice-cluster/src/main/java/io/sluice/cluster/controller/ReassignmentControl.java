@@ -106,9 +106,9 @@ final class ReassignmentControl {
             return refused(ref, invalid);
         }
         PartitionState next = started(ps, target, eligible);
+        PartitionState completed = completedIfInSync(next != null ? next : ps, eligible);
+        next = completed != null ? completed : next;
         if (next != null) {
-            PartitionState completed = completedIfInSync(next, eligible);
-            next = completed != null ? completed : next;
             LOG.info("reassignment of {} to {}: {}", ref, Arrays.toString(target), next);
             pending.change(key, next);
         }
@@ -161,8 +161,10 @@ final class ReassignmentControl {
     }
 
     /**
-     * The partition under reassignment to {@code target}; null when it already has exactly that replica set and
-     * nothing moves. A reorder of the same brokers takes effect at once. The ISR keeps only the new replicas (an
+     * The partition under reassignment to {@code target}; null when nothing would change: it already has exactly that
+     * replica set, or it is already moving to that very target (the same request again, as {@code
+     * kafka-reassign-partitions.sh --execute --additional} sends to change the throttle of a running reassignment:
+     * Kafka's controller publishes nothing for it, so the leader epoch stays). A reorder of the same brokers takes effect at once. The ISR keeps only the new replicas (an
      * adding replica the target leaves out leaves it); the leader stays when it is still an in-sync replica, else the
      * first eligible in-sync replica in the new replica order leads (NO_LEADER when none is eligible). The caller has
      * refused a target that would leave the ISR empty.
@@ -171,10 +173,12 @@ final class ReassignmentControl {
         int[] original = ps.originalReplicas();
         int[] adding = BrokerIds.minus(target, original);
         int[] removing = BrokerIds.minus(original, target);
-        if (adding.length == 0 && removing.length == 0 && Arrays.equals(ps.replicas(), target) && !ps.isReassigning()) {
+        int[] replicas = replicasFor(ps, target);
+        if (Arrays.equals(ps.replicas(), replicas)
+                && Arrays.equals(ps.addingReplicas(), adding)
+                && Arrays.equals(ps.removingReplicas(), removing)) {
             return null;
         }
-        int[] replicas = replicasFor(ps, target);
         int[] isr = BrokerIds.intersect(ps.isr(), replicas);
         int leader = ps.leader();
         if (!BrokerIds.contains(isr, leader)) {

@@ -75,6 +75,20 @@ class ReassignmentControlTest {
     }
 
     @Test
+    void shouldPublishNothingForTheSameTargetOfARunningReassignmentAgain() {
+        ReplicationModel m = model();
+        m.reassign("t", 0, ids(4, 2, 3));
+        PartitionState moving = m.partition("t", 0);
+
+        // kafka-reassign-partitions.sh --execute --additional, run again to change the throttle of the running move
+        assertEquals(ReplicationError.NONE, m.reassign("t", 0, ids(4, 2, 3)).error());
+
+        assertTrue(m.lastDelta.isEmpty(), "the same target again changes nothing");
+        assertEquals(moving, m.partition("t", 0));
+        assertEquals(moving.leaderEpoch(), m.partition("t", 0).leaderEpoch(), "no new leader epoch");
+    }
+
+    @Test
     void shouldCancelBackToTheOriginalReplicas() {
         ReplicationModel m = model();
         m.reassign("t", 0, ids(4, 2, 3));

@@ -10,7 +10,9 @@ import java.io.IOException;
  * One compacted log as the cleaner weighs it, computed as Kafka's LogCleanerManager does: the dirty section runs from
  * the checkpointed offset (the log start when the checkpoint is missing or out of the log's range) to the first
  * uncleanable offset (the smallest of the stable offset, the active segment's base and the first segment younger than
- * min.compaction.lag.ms); its share of the log's bytes is the dirty ratio; a dirty segment older than
+ * min.compaction.lag.ms; in Sluice also the first segment a partition move has pinned, which a clean could not swap
+ * out: a log moving whole would otherwise stay the dirtiest, be cleaned and its swap refused at every pass, and keep
+ * the cleaner from every other log until the move ended); its share of the log's bytes is the dirty ratio; a dirty segment older than
  * max.compaction.lag.ms makes the log due whatever its ratio. Immutable; computed from one view of the segment chain.
  *
  * @param checkpointReset   true when the checkpoint was missing or out of range and the log start was used
@@ -55,6 +57,13 @@ public record LogToClean(
             }
             if (segment.firstBatchTimestamp() > 0) {
                 earliestDirtyTimestamp = Math.min(earliestDirtyTimestamp, segment.firstBatchTimestamp());
+            }
+        }
+        long pinnedFrom = log.lowestPinnedOffset();
+        for (int i = 0; i < chain.length - 1 && pinnedFrom != Long.MAX_VALUE; i++) {
+            if (chain[i].nextOffset() > pinnedFrom) {
+                uncleanable = Math.min(uncleanable, chain[i].baseOffset());
+                break;
             }
         }
         uncleanable = Math.max(firstDirty, uncleanable);

@@ -7,7 +7,9 @@ import java.util.List;
  * The pins of one partition log: while a pin from offset F is held, retention and DeleteRecords leave every
  * segment holding an offset at or above F in place (they advance the log start offset but defer the file
  * deletion), so a transfer to a new replica never loses the files it is shipping. Truncation and topic deletion
- * ignore pins: the shipper sees a shrunk or closed file and the receiver fails over.
+ * ignore pins; a truncation below a pin's boundary (after an unclean election, or a follower emptied to restart at
+ * its leader's log start) marks the pin cut, so the shipper stops instead of shipping files that no longer hold what
+ * it listed (a truncated segment becomes the active one and is appended to again).
  * Thread-safe: every method synchronizes on this object; the log asks it under its own lock.
  */
 public final class SegmentPins {
@@ -16,9 +18,19 @@ public final class SegmentPins {
     /** One holder's pin; {@link #close()} releases it (idempotent). Thread-safe. */
     public final class Pin implements AutoCloseable {
         private long fromOffset;
+        private final long boundaryOffset;
+        private boolean cut;
 
-        private Pin(long fromOffset) {
+        private Pin(long fromOffset, long boundaryOffset) {
             this.fromOffset = fromOffset;
+            this.boundaryOffset = boundaryOffset;
+        }
+
+        /** Whether the log was truncated below this pin's boundary since it was taken. */
+        public boolean isCut() {
+            synchronized (SegmentPins.this) {
+                return cut;
+            }
         }
 
         /** Lets segments entirely below {@code offset} go (the shipper has sent them). */
@@ -36,11 +48,24 @@ public final class SegmentPins {
         }
     }
 
-    /** Pins every segment holding an offset at or above {@code fromOffset}. */
-    public synchronized Pin pin(long fromOffset) {
-        Pin pin = new Pin(fromOffset);
+    /**
+     * Pins every segment holding an offset at or above {@code fromOffset}, for shipping the offsets below
+     * {@code boundaryOffset}.
+     */
+    public synchronized Pin pin(long fromOffset, long boundaryOffset) {
+        Pin pin = new Pin(fromOffset, boundaryOffset);
         pins.add(pin);
         return pin;
+    }
+
+    /** The log now ends at {@code logEndOffset}: every pin whose boundary lies above it is cut. */
+    public synchronized void truncatedTo(long logEndOffset) {
+        for (int i = 0; i < pins.size(); i++) {
+            Pin pin = pins.get(i);
+            if (pin.boundaryOffset > logEndOffset) {
+                pin.cut = true;
+            }
+        }
     }
 
     /** The lowest pinned offset, or {@link Long#MAX_VALUE} when nothing is pinned. */

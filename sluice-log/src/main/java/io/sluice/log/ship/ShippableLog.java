@@ -99,7 +99,7 @@ public final class ShippableLog implements AutoCloseable {
             snapshotSize = snapshot.size();
         }
         SegmentPins.Pin pin =
-                pins.pin(closed.isEmpty() ? Long.MAX_VALUE : closed.get(0).baseOffset());
+                pins.pin(closed.isEmpty() ? Long.MAX_VALUE : closed.get(0).baseOffset(), boundary);
         return new ShippableLog(
                 logStartOffset,
                 boundary,
@@ -146,6 +146,14 @@ public final class ShippableLog implements AutoCloseable {
             total += segment.sizeInBytes();
         }
         return total;
+    }
+
+    /**
+     * Whether the log was truncated below the boundary since the view was taken: its files no longer hold what it
+     * lists (a cut segment may have been appended to again), so nothing more may be shipped from it.
+     */
+    public boolean isCut() {
+        return pin.isCut();
     }
 
     /** Lets retention take segments entirely below {@code offset} (already shipped). */
