@@ -4,6 +4,7 @@ import io.sluice.log.producer.ProducerSnapshotFiles;
 import io.sluice.log.segment.BatchScanner;
 import io.sluice.log.segment.LogSegment;
 import io.sluice.log.segment.SegmentChainSearch;
+import io.sluice.log.ship.SegmentPins;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -50,10 +51,12 @@ final class LogTruncation {
                 state.scheduleDeletion(chain[i], nowMs);
             }
             LogSegment last = chain[keep];
-            last.truncateTo(offset, writerScanner);
-            state.segments = Arrays.copyOf(chain, keep + 1);
-            state.logEndOffset = last.nextOffset();
-            state.pins.truncatedTo(state.logEndOffset);
+            try (SegmentPins.Truncating cutting = state.pins.truncating()) { // no shipper reads the file meanwhile
+                last.truncateTo(offset, writerScanner);
+                state.segments = Arrays.copyOf(chain, keep + 1);
+                state.logEndOffset = last.nextOffset();
+                state.pins.truncatedTo(state.logEndOffset);
+            }
             if (state.logEndOffset < state.logStartOffset) {
                 // the batch holding the log start went whole: nothing readable is left
                 truncateFullyAndStartAt(state.logStartOffset);

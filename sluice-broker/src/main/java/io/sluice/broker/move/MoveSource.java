@@ -11,6 +11,7 @@ import io.sluice.log.PartitionLog;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.segment.BatchHeaderTable;
 import io.sluice.log.ship.ClosedSegment;
+import io.sluice.log.ship.SegmentPins;
 import io.sluice.log.ship.SegmentRangeChecksum;
 import io.sluice.log.ship.ShippableLog;
 import java.io.IOException;
@@ -346,7 +347,12 @@ public final class MoveSource implements AutoCloseable {
         int length = (int) Math.min(
                 Math.min(Math.min(request.maxLength, config.chunkBytes()), size - request.position),
                 throttledChunkBytes(limiter.bytesPerSecond()));
-        try {
+        try (SegmentPins.Reading reading = session.view.readingUncut()) {
+            if (reading == null) { // truncated below the boundary: the files no longer hold what was listed
+                gone = whyGone(session);
+                end(session, gone);
+                return answerError(correlationId, codec, header, Errors.NOT_LEADER_OR_FOLLOWER, gone);
+            }
             synchronized (session.checksum) {
                 header.crc32c = segmentFile
                         ? session.checksum.of(file, request.position, length, size, headers)
@@ -363,7 +369,7 @@ public final class MoveSource implements AutoCloseable {
                     Errors.KAFKA_STORAGE_ERROR,
                     "cannot read file " + request.fileOffset + ": " + e);
         }
-        gone = whyGone(session); // a truncation while the checksum read the file
+        gone = whyGone(session); // a truncation since the checksum read the file: the sendfile must not go out
         if (gone != null) {
             end(session, gone);
             return answerError(correlationId, codec, header, Errors.NOT_LEADER_OR_FOLLOWER, gone);

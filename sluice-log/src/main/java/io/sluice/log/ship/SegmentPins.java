@@ -2,6 +2,7 @@ package io.sluice.log.ship;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The pins of one partition log: while a pin from offset F is held, retention and DeleteRecords leave every
@@ -10,10 +11,49 @@ import java.util.List;
  * ignore pins; a truncation below a pin's boundary (after an unclean election, or a follower emptied to restart at
  * its leader's log start) marks the pin cut, so the shipper stops instead of shipping files that no longer hold what
  * it listed (a truncated segment becomes the active one and is appended to again).
- * Thread-safe: every method synchronizes on this object; the log asks it under its own lock.
+ *
+ * <p>A shipper reads pinned segments through a memory mapping (their chunk checksums). A file cut under a mapping
+ * faults the reader with SIGBUS, which the JVM turns into an error only for some reads and otherwise dies of, so the
+ * reads of a pinned view ({@link Pin#readingUncut}) and the log's truncations ({@link #truncating}) exclude each other:
+ * a read sees the cut and reads nothing, or the truncation waits until the read is done.
+ *
+ * <p>Thread-safe: every method synchronizes on this object, but for the read and truncation locks; the log asks it
+ * under its own lock.
  */
 public final class SegmentPins {
     private final List<Pin> pins = new ArrayList<>();
+    /** Shared by the reads of pinned segments, exclusive for a truncation of the log's files. */
+    private final ReentrantReadWriteLock filesInPlace = new ReentrantReadWriteLock();
+
+    /** A read of a pinned view's files in progress; {@link #close()} ends it. Used by one thread. */
+    public final class Reading implements AutoCloseable {
+        private boolean closed;
+
+        private Reading() {}
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                filesInPlace.readLock().unlock();
+            }
+        }
+    }
+
+    /** A truncation of the log's files in progress; {@link #close()} ends it. Used by one thread. */
+    public final class Truncating implements AutoCloseable {
+        private boolean closed;
+
+        private Truncating() {}
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                filesInPlace.writeLock().unlock();
+            }
+        }
+    }
 
     /** One holder's pin; {@link #close()} releases it (idempotent). Thread-safe. */
     public final class Pin implements AutoCloseable {
@@ -31,6 +71,11 @@ public final class SegmentPins {
             synchronized (SegmentPins.this) {
                 return cut;
             }
+        }
+
+        /** See {@link SegmentPins#readingUncut}. */
+        public Reading readingUncut() {
+            return SegmentPins.this.readingUncut(this);
         }
 
         /** Lets segments entirely below {@code offset} go (the shipper has sent them). */
@@ -56,6 +101,33 @@ public final class SegmentPins {
         Pin pin = new Pin(fromOffset, boundaryOffset);
         pins.add(pin);
         return pin;
+    }
+
+    /**
+     * Starts a read of {@code pin}'s files, which no truncation of the log can cut until the returned reading is
+     * closed; null, holding nothing, when the pin is cut already (its files no longer hold what it lists).
+     */
+    private Reading readingUncut(Pin pin) {
+        filesInPlace.readLock().lock();
+        if (pin.isCut()) {
+            filesInPlace.readLock().unlock();
+            return null;
+        }
+        return new Reading();
+    }
+
+    /**
+     * Starts a truncation of the log's files: waits for the reads in progress ({@link #readingUncut}); the pins it
+     * cuts ({@link #truncatedTo}) must be marked before the returned truncation is closed.
+     */
+    public Truncating truncating() {
+        filesInPlace.writeLock().lock();
+        return new Truncating();
+    }
+
+    /** Whether a truncation waits for a read to end (tests). */
+    boolean truncationWaits() {
+        return filesInPlace.hasQueuedThreads();
     }
 
     /** The log now ends at {@code logEndOffset}: every pin whose boundary lies above it is cut. */

@@ -156,6 +156,14 @@ public final class ShippableLog implements AutoCloseable {
         return pin.isCut();
     }
 
+    /**
+     * Starts a read of this view's files (their mapping may be read until it is closed: no truncation of the log cuts
+     * them meanwhile); null, holding nothing, once the view is cut ({@link #isCut}).
+     */
+    public SegmentPins.Reading readingUncut() {
+        return pin.readingUncut();
+    }
+
     /** Lets retention take segments entirely below {@code offset} (already shipped). */
     public void releaseBelow(long offset) {
         pin.releaseBelow(offset);
