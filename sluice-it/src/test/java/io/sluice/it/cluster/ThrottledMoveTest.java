@@ -9,6 +9,8 @@ import io.sluice.testkit.ChildProcessRunner;
 import io.sluice.testkit.Poll;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.SluiceCliDistribution;
+import io.sluice.testkit.cluster.ControllerRecord;
+import io.sluice.testkit.cluster.ProcessCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -25,6 +27,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -218,5 +221,55 @@ class ThrottledMoveTest extends ReassignmentScenarios {
                 has -> !has);
         assertEquals(RECORDS, partition.readAll().size(), "the original replicas serve every record");
         partition.awaitIdenticalReplicas(List.of(move.source(), move.kept()));
+    }
+
+    /**
+     * The controller SIGKILLed while a throttled transfer is half done: another broker takes the controller role with
+     * the reassignment read back from the stored state, and completes it once the new replica is in sync. The victim
+     * is whichever broker held the role: the source (the transfer goes on from the other in-sync replica), the replica
+     * kept, or the target (it resumes after its restart). Nothing is lost and the target replicas end identical.
+     */
+    @Test
+    void shouldCompleteAThrottledMoveAfterTheControllerIsKilledMidway() throws Exception {
+        ReplicatedPartition partition =
+                ReplicatedPartition.create(cluster, TOPIC, 2, Map.of("segment.bytes", Integer.toString(SEGMENT_BYTES)));
+        Move move = plan(partition);
+        fill();
+        ReassignTool tool = tool(move);
+        try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
+            long total = sizeOn(admin, move.source());
+            tool.execute("--throttle", Long.toString(THROTTLE));
+            Poll.until(
+                    "the throttled transfer under way on broker " + move.target(),
+                    SETTLE,
+                    () -> sizeOn(admin, move.target()),
+                    size -> size > 0 && size < total / 2);
+        }
+        ControllerRecord old = cluster.probe().controller();
+        int victim = old.brokerId();
+        cluster.broker(victim).kill9();
+        cluster.probe()
+                .awaitController(
+                        "a new controller after broker " + victim + " was killed mid-move",
+                        cluster.sessionTimeout().plus(ProcessCluster.ELECTION_SLACK),
+                        c -> c.brokerId() != victim && c.brokerId() > 0 && c.epoch() > old.epoch());
+        assertTrue(partition.state().isReassigning(), "the new controller took the move over unfinished");
+        awaitGone(victim);
+        cluster.broker(victim).restart();
+        awaitMoved(partition, move);
+        partition.awaitIdenticalReplicas(move.targetReplicas());
+        List<String> keys =
+                partition.readAll().stream().map(ConsumerRecord::key).toList();
+        assertEquals(
+                java.util.stream.IntStream.range(0, RECORDS)
+                        .mapToObj(i -> "f-" + i)
+                        .toList(),
+                keys,
+                "every acknowledged record, once, in order");
+        Poll.until(
+                "broker " + move.source() + ", no longer a replica, deleted its copy",
+                SETTLE,
+                () -> partition.hasCopyOn(move.source()),
+                has -> !has);
     }
 }
