@@ -224,6 +224,32 @@ class MoveFaultTest extends MoveTestBase {
         assertEquals(progress.totalBytes(), progress.bytesShipped());
     }
 
+    /**
+     * The first source pins the files and its connection breaks before a chunk is verified, so the second delivers
+     * them all. Once the files are in, the first source (still up) is told too: its pins go now, not after
+     * {@code sluice.move.pin.timeout.ms} (the sources' clocks stand still here, so they would never expire).
+     */
+    @Test
+    void shouldReleaseThePinsOfASourceFailedOverFromOnceTheFilesAreIn() throws Exception {
+        Source first = server(source("first"));
+        PartitionLog secondLog = source("second");
+        Source second = server(secondLog);
+        CuttingProxy toFirst = closing(new CuttingProxy(first.address()));
+        toFirst.cutAfter(2_000); // past the open's answer, short of the first chunk's end
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+
+        client(ChunkFaultHook.NONE)
+                .bootstrap(
+                        target, TOPIC, PARTITION, List.of(toFirst.address(), second.address()), LEADER_EPOCH, progress);
+
+        assertEquals(second.address(), progress.source());
+        assertEquals(1, progress.sourceSwitches(), progress.toString());
+        MoveFixtures.assertSegmentsIdentical(secondLog, target, boundaryOf(secondLog));
+        assertEquals(0, second.source.activeTransfers(), "the source that finished was told");
+        assertEquals(0, first.source.activeTransfers(), "the source failed over from was told as well");
+    }
+
     @Test
     void shouldRejectAndResendCorruptedChunkAndNeverInstallIt() throws Exception {
         PartitionLog source = source("source");
