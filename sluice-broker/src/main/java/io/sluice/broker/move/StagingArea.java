@@ -61,14 +61,19 @@ final class StagingArea implements AutoCloseable {
 
     /**
      * Opens (creating) the staging area of {@code partitionDir}, whose log has {@code logConfig}; an unreadable
-     * manifest discards what is there.
+     * manifest discards what is there. The partition directory itself is never created: when it is gone (the replica
+     * was removed, its directory renamed for deletion, after the transfer checked for a cancel) this throws instead of
+     * leaving an empty directory under the partition's name, which the next start would load as a log.
      *
      * @param directIo whether staged segments write whole blocks with O_DIRECT where the file system allows it
+     * @throws java.nio.file.NoSuchFileException when {@code partitionDir} does not exist
      */
     static StagingArea open(Path partitionDir, MoveCodec codec, LogConfig logConfig, boolean directIo)
             throws IOException {
         StagingArea area = new StagingArea(dirOf(partitionDir), codec, logConfig, directIo);
-        Files.createDirectories(area.dir);
+        if (!Files.isDirectory(area.dir)) {
+            Files.createDirectory(area.dir);
+        }
         Path manifestFile = area.dir.resolve(MANIFEST_FILE);
         if (Files.exists(manifestFile)) {
             try {

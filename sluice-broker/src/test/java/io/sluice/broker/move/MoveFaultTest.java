@@ -359,6 +359,31 @@ class MoveFaultTest extends MoveTestBase {
     }
 
     /**
+     * The replica is removed while its transfer starts: the log is closed and its directory renamed for deletion, as
+     * the log manager does, after the transfer checked for a cancel. The transfer must not create the partition's
+     * directory again for its staging: an empty directory under the partition's name would be loaded as a log at the
+     * next start. It fails instead, asking no source for anything.
+     */
+    @Test
+    void shouldNotCreateTheDirectoryOfAReplicaRemovedAsItsTransferStarts() throws Exception {
+        Source server = server(source("source"));
+        PartitionLog target = MoveFixtures.openLog(targetDir());
+        target.close();
+        Files.move(targetDir(), targetDir().resolveSibling(targetDir().getFileName() + ".0-delete"));
+        TransferProgress progress = new TransferProgress();
+
+        assertThrows(
+                MoveException.class,
+                () -> client(ChunkFaultHook.NONE)
+                        .bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress));
+
+        assertFalse(Files.exists(targetDir()), "the removed replica's directory was created again");
+        assertEquals(TransferPhase.FAILED, progress.phase());
+        assertEquals(0, progress.bytesShipped(), progress.toString());
+        assertEquals(0, server.source.activeTransfers());
+    }
+
+    /**
      * The first source pins the files and its connection breaks before a chunk is verified, so the transfer goes on
      * from the second; there every staged write fails, as on a full or broken disk. Another source cannot help: the
      * move fails at once with a storage error, removes its staging and releases its pins at both sources.
