@@ -112,6 +112,16 @@ final class StagingArea implements AutoCloseable {
     long adopt(MoveSegmentList listing) throws IOException {
         List<StagedFile> previous = new ArrayList<>(files);
         files.clear();
+        try {
+            return adopt(listing, previous);
+        } finally {
+            // each waits for its writes: none may go on into a file the next listing opens again
+            closeAll(previous);
+        }
+    }
+
+    /** {@link #adopt(MoveSegmentList)}, taking from {@code previous} the files it keeps; closes none of the others. */
+    private long adopt(MoveSegmentList listing, List<StagedFile> previous) throws IOException {
         List<Path> keep = new ArrayList<>();
         for (int i = 0; i < listing.segmentCount(); i++) {
             long base = listing.segmentBaseOffsets[i];
@@ -145,9 +155,7 @@ final class StagingArea implements AutoCloseable {
                                     path, listing.producerSnapshotOffset, listing.producerSnapshotSize));
             keep.add(path);
         }
-        for (StagedFile unused : previous) {
-            unused.close();
-        }
+        closeAll(previous);
         keep.add(dir.resolve(MANIFEST_FILE));
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path entry : entries) {
@@ -219,10 +227,27 @@ final class StagingArea implements AutoCloseable {
     }
 
     private void closeFiles() throws IOException {
-        for (StagedFile file : files) {
-            file.close();
+        closeAll(files);
+    }
+
+    /** Closes every file of {@code open} and empties it, even when closing one fails (the first failure is thrown). */
+    private static void closeAll(List<StagedFile> open) throws IOException {
+        IOException failed = null;
+        for (StagedFile file : open) {
+            try {
+                file.close();
+            } catch (IOException e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
         }
-        files.clear();
+        open.clear();
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     @Override
