@@ -96,7 +96,9 @@ public final class MoveTransferClient {
      * Fills {@code emptyLocalLog} from the first source that answers, switching source or reconnecting on failures
      * and resuming from the last verified chunk (also across a restart of this broker: call again with the reopened
      * log). Returns once the files are installed: the log then ends at the boundary with the epoch cache and
-     * producer state of that offset, and follower fetch continues from its log end offset. A log that is not empty
+     * producer state of that offset, and follower fetch continues from its log end offset; every source asked to pin
+     * files (the one that finished, and any failed over from) has been told the transfer is over, best effort (see
+     * {@link TransferTeardown#completed}). A log that is not empty
      * is left alone (a previous install finished, or the replica already fetched): its staging is removed and its
      * log end offset returned.
      *
@@ -154,7 +156,7 @@ public final class MoveTransferClient {
                 emptyLocalLog.installStaged(staged, faults::movedIn);
                 bufferedBytes =
                         writes.bufferedBytes() + (pageCacheWrites == null ? 0 : pageCacheWrites.bufferedBytes());
-                SourcePins.closeAt(connection, codec, used, staging.transferId(), true);
+                teardown.completed(connection, used, staging.transferId()); // never throws
             }
             StagingArea.delete(partitionDir);
             progress.phase(TransferPhase.DONE);

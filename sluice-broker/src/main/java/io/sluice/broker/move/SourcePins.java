@@ -19,28 +19,41 @@ final class SourcePins {
 
     private SourcePins() {}
 
-    /** Tells {@code source} over {@code conn}, when that is a connection to it, that the transfer ended. */
-    static void closeAt(
+    /**
+     * Tells {@code source} over {@code conn}, when that is a connection to it, that the transfer ended; returns whether
+     * the source answered.
+     */
+    static boolean closeAt(
             MoveConnection conn, MoveCodec codec, InetSocketAddress source, long transferId, boolean completed) {
         try {
             if (conn == null || !conn.address().equals(source)) {
-                return;
+                return false;
             }
             conn.call(codec, new MoveCloseRequest(transferId, completed), MoveCloseResponse.class);
+            return true;
         } catch (IOException | RuntimeException e) {
             LOG.debug("could not tell {} that transfer {} ended; its pins expire", source, transferId, e);
+            return false;
         }
     }
 
-    /** Tells {@code source} on a fresh connection that the transfer was abandoned. */
+    /**
+     * Tells {@code source} on a fresh connection that the transfer ended ({@code completed}: its files are in, else it
+     * was abandoned), within {@link #RELEASE_TIMEOUT_MS} per connect, send and answer.
+     */
     static void releaseAt(
-            InetSocketAddress source, long transferId, MoveCodec codec, int socketTimeoutMs, ClientSecurity security) {
+            InetSocketAddress source,
+            long transferId,
+            boolean completed,
+            MoveCodec codec,
+            int socketTimeoutMs,
+            ClientSecurity security) {
         try (MoveConnection conn =
                 new MoveConnection(source, Math.min(socketTimeoutMs, RELEASE_TIMEOUT_MS), security)) {
             conn.connect();
-            conn.call(codec, new MoveCloseRequest(transferId, false), MoveCloseResponse.class);
+            conn.call(codec, new MoveCloseRequest(transferId, completed), MoveCloseResponse.class);
         } catch (IOException | RuntimeException e) {
-            LOG.debug("could not tell {} that transfer {} was abandoned; its pins expire", source, transferId, e);
+            LOG.debug("could not tell {} that transfer {} ended; its pins expire", source, transferId, e);
         }
     }
 }

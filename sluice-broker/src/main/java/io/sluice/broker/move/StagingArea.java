@@ -61,14 +61,19 @@ final class StagingArea implements AutoCloseable {
 
     /**
      * Opens (creating) the staging area of {@code partitionDir}, whose log has {@code logConfig}; an unreadable
-     * manifest discards what is there.
+     * manifest discards what is there. The partition directory itself is never created: when it is gone (the replica
+     * was removed, its directory renamed for deletion, after the transfer checked for a cancel) this throws instead of
+     * leaving an empty directory under the partition's name, which the next start would load as a log.
      *
      * @param directIo whether staged segments write whole blocks with O_DIRECT where the file system allows it
+     * @throws java.nio.file.NoSuchFileException when {@code partitionDir} does not exist
      */
     static StagingArea open(Path partitionDir, MoveCodec codec, LogConfig logConfig, boolean directIo)
             throws IOException {
         StagingArea area = new StagingArea(dirOf(partitionDir), codec, logConfig, directIo);
-        Files.createDirectories(area.dir);
+        if (!Files.isDirectory(area.dir)) {
+            Files.createDirectory(area.dir);
+        }
         Path manifestFile = area.dir.resolve(MANIFEST_FILE);
         if (Files.exists(manifestFile)) {
             try {
@@ -107,6 +112,16 @@ final class StagingArea implements AutoCloseable {
     long adopt(MoveSegmentList listing) throws IOException {
         List<StagedFile> previous = new ArrayList<>(files);
         files.clear();
+        try {
+            return adopt(listing, previous);
+        } finally {
+            // each waits for its writes: none may go on into a file the next listing opens again
+            closeAll(previous);
+        }
+    }
+
+    /** {@link #adopt(MoveSegmentList)}, taking from {@code previous} the files it keeps; closes none of the others. */
+    private long adopt(MoveSegmentList listing, List<StagedFile> previous) throws IOException {
         List<Path> keep = new ArrayList<>();
         for (int i = 0; i < listing.segmentCount(); i++) {
             long base = listing.segmentBaseOffsets[i];
@@ -140,9 +155,7 @@ final class StagingArea implements AutoCloseable {
                                     path, listing.producerSnapshotOffset, listing.producerSnapshotSize));
             keep.add(path);
         }
-        for (StagedFile unused : previous) {
-            unused.close();
-        }
+        closeAll(previous);
         keep.add(dir.resolve(MANIFEST_FILE));
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path entry : entries) {
@@ -214,10 +227,27 @@ final class StagingArea implements AutoCloseable {
     }
 
     private void closeFiles() throws IOException {
-        for (StagedFile file : files) {
-            file.close();
+        closeAll(files);
+    }
+
+    /** Closes every file of {@code open} and empties it, even when closing one fails (the first failure is thrown). */
+    private static void closeAll(List<StagedFile> open) throws IOException {
+        IOException failed = null;
+        for (StagedFile file : open) {
+            try {
+                file.close();
+            } catch (IOException e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
         }
-        files.clear();
+        open.clear();
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     @Override

@@ -11,9 +11,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends a transfer that stops without installing: closes its connection, removes its staging, tells every source it
- * asked to pin files to release them (best effort; they expire otherwise) and records in its progress whether it was
- * cancelled or failed. Each step is tried even when an earlier one failed; a step that failed is logged and added to
+ * Ends a transfer. One that installed its files tells every source it asked to pin files that it is over
+ * ({@link #completed}): the one that finished it on the transfer's connection, the ones it left earlier (it failed
+ * over from them) on a connection each. One that stops without installing ({@link #abandon}): closes its connection,
+ * removes its staging, tells every source it asked to release its pins and records in its progress whether it was
+ * cancelled or failed. Telling a source is best effort, bounded in time per source, and never fails the transfer:
+ * pins of a source that cannot be told expire after {@code sluice.move.pin.timeout.ms}. Each step is tried even when an earlier one failed; a step that failed is logged and added to
  * the transfer's exception as suppressed (staging left behind is deleted when the partition next follows without a
  * transfer).
  *
@@ -48,6 +51,20 @@ final class TransferTeardown {
     }
 
     /**
+     * The transfer {@code transferId} installed its files, the last ones from {@code finishedBy}: closes it there over
+     * {@code connection} (the transfer's own, when still open) and at every other source it asked on a connection of
+     * its own, so none of them keeps its segments pinned until the pins expire. Never throws.
+     */
+    void completed(MoveConnection connection, InetSocketAddress finishedBy, long transferId) {
+        boolean toldFinisher = SourcePins.closeAt(connection, codec, finishedBy, transferId, true);
+        for (InetSocketAddress source : asked) {
+            if (!source.equals(finishedBy) || !toldFinisher) {
+                SourcePins.releaseAt(source, transferId, source.equals(finishedBy), codec, socketTimeoutMs, security);
+            }
+        }
+    }
+
+    /**
      * Undoes the transfer {@code transferId} (0: none was opened) into {@code partitionDir} after {@code cause};
      * returns what the transfer throws.
      *
@@ -77,7 +94,7 @@ final class TransferTeardown {
         }
         if (transferId != 0) {
             for (InetSocketAddress source : asked) {
-                SourcePins.releaseAt(source, transferId, codec, socketTimeoutMs, security); // never throws
+                SourcePins.releaseAt(source, transferId, false, codec, socketTimeoutMs, security); // never throws
             }
         }
         MoveException thrown;

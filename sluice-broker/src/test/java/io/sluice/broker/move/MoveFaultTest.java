@@ -224,6 +224,32 @@ class MoveFaultTest extends MoveTestBase {
         assertEquals(progress.totalBytes(), progress.bytesShipped());
     }
 
+    /**
+     * The first source pins the files and its connection breaks before a chunk is verified, so the second delivers
+     * them all. Once the files are in, the first source (still up) is told too: its pins go now, not after
+     * {@code sluice.move.pin.timeout.ms} (the sources' clocks stand still here, so they would never expire).
+     */
+    @Test
+    void shouldReleaseThePinsOfASourceFailedOverFromOnceTheFilesAreIn() throws Exception {
+        Source first = server(source("first"));
+        PartitionLog secondLog = source("second");
+        Source second = server(secondLog);
+        CuttingProxy toFirst = closing(new CuttingProxy(first.address()));
+        toFirst.cutAfter(2_000); // past the open's answer, short of the first chunk's end
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+
+        client(ChunkFaultHook.NONE)
+                .bootstrap(
+                        target, TOPIC, PARTITION, List.of(toFirst.address(), second.address()), LEADER_EPOCH, progress);
+
+        assertEquals(second.address(), progress.source());
+        assertEquals(1, progress.sourceSwitches(), progress.toString());
+        MoveFixtures.assertSegmentsIdentical(secondLog, target, boundaryOf(secondLog));
+        assertEquals(0, second.source.activeTransfers(), "the source that finished was told");
+        assertEquals(0, first.source.activeTransfers(), "the source failed over from was told as well");
+    }
+
     @Test
     void shouldRejectAndResendCorruptedChunkAndNeverInstallIt() throws Exception {
         PartitionLog source = source("source");
@@ -330,6 +356,31 @@ class MoveFaultTest extends MoveTestBase {
         assertEquals(0, server.source.activeTransfers(), "pins released at once");
         target.appendAsLeader(MoveFixtures.batch(Compression.NONE, START_MS, 3, 10), 0, START_MS);
         assertEquals(3, target.logEndOffset());
+    }
+
+    /**
+     * The replica is removed while its transfer starts: the log is closed and its directory renamed for deletion, as
+     * the log manager does, after the transfer checked for a cancel. The transfer must not create the partition's
+     * directory again for its staging: an empty directory under the partition's name would be loaded as a log at the
+     * next start. It fails instead, asking no source for anything.
+     */
+    @Test
+    void shouldNotCreateTheDirectoryOfAReplicaRemovedAsItsTransferStarts() throws Exception {
+        Source server = server(source("source"));
+        PartitionLog target = MoveFixtures.openLog(targetDir());
+        target.close();
+        Files.move(targetDir(), targetDir().resolveSibling(targetDir().getFileName() + ".0-delete"));
+        TransferProgress progress = new TransferProgress();
+
+        assertThrows(
+                MoveException.class,
+                () -> client(ChunkFaultHook.NONE)
+                        .bootstrap(target, TOPIC, PARTITION, List.of(server.address()), LEADER_EPOCH, progress));
+
+        assertFalse(Files.exists(targetDir()), "the removed replica's directory was created again");
+        assertEquals(TransferPhase.FAILED, progress.phase());
+        assertEquals(0, progress.bytesShipped(), progress.toString());
+        assertEquals(0, server.source.activeTransfers());
     }
 
     /**
