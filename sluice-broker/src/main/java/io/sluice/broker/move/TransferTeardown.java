@@ -4,7 +4,9 @@ import io.sluice.broker.security.ClientSecurity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
@@ -53,15 +55,31 @@ final class TransferTeardown {
     /**
      * The transfer {@code transferId} installed its files, the last ones from {@code finishedBy}: closes it there over
      * {@code connection} (the transfer's own, when still open) and at every other source it asked on a connection of
-     * its own, so none of them keeps its segments pinned until the pins expire. Never throws.
+     * its own, so none of them keeps its segments pinned until the pins expire. The other sources are told on a
+     * daemon thread of their own: one paused or unreachable would otherwise hold the new replica's follow back by a
+     * connect and read timeout each. Never throws.
      */
     void completed(MoveConnection connection, InetSocketAddress finishedBy, long transferId) {
         boolean toldFinisher = SourcePins.closeAt(connection, codec, finishedBy, transferId, true);
+        List<InetSocketAddress> toTell = new ArrayList<>();
         for (InetSocketAddress source : asked) {
             if (!source.equals(finishedBy) || !toldFinisher) {
-                SourcePins.releaseAt(source, transferId, source.equals(finishedBy), codec, socketTimeoutMs, security);
+                toTell.add(source);
             }
         }
+        if (toTell.isEmpty()) {
+            return;
+        }
+        Thread telling = new Thread(
+                () -> {
+                    for (InetSocketAddress source : toTell) {
+                        SourcePins.releaseAt(
+                                source, transferId, source.equals(finishedBy), codec, socketTimeoutMs, security);
+                    }
+                },
+                "sluice-move-release-" + transferId);
+        telling.setDaemon(true);
+        telling.start();
     }
 
     /**
