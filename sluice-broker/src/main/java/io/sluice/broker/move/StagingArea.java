@@ -105,7 +105,9 @@ final class StagingArea implements AutoCloseable {
     /**
      * Takes {@code listing} as what this transfer ships: staged files it still lists (same base offset, at most its
      * size) keep their verified prefix, which is a prefix of the source's file too, since replicas hold the same
-     * batches; everything else is dropped. Writes the manifest.
+     * batches; everything else is dropped. Everything is dropped when the listing's leader epochs disagree with the
+     * last listing's ({@link EpochHistoryMatch}): the partition's history changed under the staged bytes. Writes the
+     * manifest.
      *
      * @return the bytes already verified
      */
@@ -122,6 +124,12 @@ final class StagingArea implements AutoCloseable {
 
     /** {@link #adopt(MoveSegmentList)}, taking from {@code previous} the files it keeps; closes none of the others. */
     private long adopt(MoveSegmentList listing, List<StagedFile> previous) throws IOException {
+        if (manifest != null && !EpochHistoryMatch.agree(manifest, listing)) {
+            // another history (an unclean election since): what was staged is no prefix of the listed files
+            closeAll(previous);
+            deleteContents(dir);
+            manifest = null;
+        }
         List<Path> keep = new ArrayList<>();
         for (int i = 0; i < listing.segmentCount(); i++) {
             long base = listing.segmentBaseOffsets[i];
