@@ -158,7 +158,11 @@ public final class MoveTransferClient {
                         writes.bufferedBytes() + (pageCacheWrites == null ? 0 : pageCacheWrites.bufferedBytes());
                 teardown.completed(connection, used, staging.transferId()); // never throws
             }
-            StagingArea.delete(partitionDir);
+            try {
+                StagingArea.delete(partitionDir);
+            } catch (IOException e) { // the files are in: the move is done, and the next follow removes what is left
+                LOG.warn("moved {}-{} in, but its emptied staging was not removed", topic, partition, e);
+            }
             progress.phase(TransferPhase.DONE);
             LOG.info(
                     "moved {}-{} in: log end offset {}, {}, {} bytes written through the page cache",
@@ -301,11 +305,13 @@ public final class MoveTransferClient {
             throws MoveException, IOException {
         progress.phase(TransferPhase.LISTING);
         progress.source(source);
+        chunkLimit = config.chunkBytes(); // the cap learnt from a source's short answers is that source's alone
         MoveConnection conn = new MoveConnection(source, config.socketTimeoutMs(), security);
         connection = conn;
         inFlight.clear();
         checkCancelled();
         conn.connect();
+        checkCancelled(); // a cancel while connecting closed the connection before it was open
         teardown.asked(source);
         MoveSegmentList listing = conn.call(
                 codec, new MoveOpenRequest(staging.transferId(), topic, partition, leaderEpoch), MoveSegmentList.class);

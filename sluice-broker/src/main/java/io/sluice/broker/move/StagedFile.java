@@ -110,13 +110,22 @@ final class StagedFile implements AutoCloseable {
                 path.getParent(), baseOffset, logConfig.indexIntervalBytes(), logConfig.maxIndexSizeBytes());
         StagedFile file = new StagedFile(path, true, baseOffset, expectedSize, lastOffset, rereadBuffer, indexes);
         file.open();
-        if (directIo) {
-            file.openDirect();
+        try {
+            if (directIo) {
+                file.openDirect();
+            }
+            file.rereadIntoCheck(Math.min(file.channel.size(), expectedSize));
+            file.verified = file.check.checkedUpTo();
+            file.commitCheck();
+            file.rollBack();
+        } catch (IOException | RuntimeException e) {
+            try {
+                file.close(); // the descriptors just opened, O_DIRECT's too
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
         }
-        file.rereadIntoCheck(Math.min(file.channel.size(), expectedSize));
-        file.verified = file.check.checkedUpTo();
-        file.commitCheck();
-        file.rollBack();
         return file;
     }
 

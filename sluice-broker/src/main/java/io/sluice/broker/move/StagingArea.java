@@ -193,7 +193,12 @@ final class StagingArea implements AutoCloseable {
             if (file.path().equals(path)) {
                 previous.remove(i);
                 if (file.expectedSize() == size && file.lastOffset() == lastOffset) {
-                    file.rollBack();
+                    try {
+                        file.rollBack();
+                    } catch (IOException | RuntimeException e) {
+                        file.close(); // neither kept nor left open
+                        throw e;
+                    }
                     return file;
                 }
                 file.close();

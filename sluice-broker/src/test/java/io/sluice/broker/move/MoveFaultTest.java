@@ -255,6 +255,49 @@ class MoveFaultTest extends MoveTestBase {
     }
 
     @Test
+    void shouldAskTheNextSourceForWholeChunksAfterTheLastOneCutThemShort() throws Exception {
+        PartitionLog firstLog = source("first");
+        Source first = closing(new Source(
+                firstLog, MoveFixtures.moveConfig().withChunkBytes(CHUNK_BYTES / 4), new AtomicLong(START_MS)));
+        PartitionLog secondLog = source("second");
+        Source second = server(secondLog);
+        CuttingProxy toFirst = closing(new CuttingProxy(first.address()));
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        ChunkFaultHook firstGoesAway = new ChunkFaultHook() {
+            @Override
+            public void afterChunkLanded(FileChannel file, long position, int length, long chunk) {
+                if (chunk == 2) { // two of the first source's short chunks in: it goes away for good
+                    try {
+                        toFirst.close();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                    toFirst.cutAfter(0);
+                }
+            }
+        };
+
+        client(firstGoesAway)
+                .bootstrap(
+                        target, TOPIC, PARTITION, List.of(toFirst.address(), second.address()), LEADER_EPOCH, progress);
+
+        assertEquals(second.address(), progress.source());
+        MoveFixtures.assertSegmentsIdentical(secondLog, target, boundaryOf(secondLog));
+        long wholeChunks = 0;
+        try (java.util.stream.Stream<java.nio.file.Path> files = Files.list(target.dir())) {
+            for (java.nio.file.Path file :
+                    files.filter(f -> f.toString().endsWith(".log")).toList()) {
+                wholeChunks += (Files.size(file) + CHUNK_BYTES - 1) / CHUNK_BYTES;
+            }
+        }
+        assertTrue(
+                progress.chunksVerified() < 2 * wholeChunks,
+                "the second source was asked for whole chunks, not the first one's quarters (" + wholeChunks
+                        + " whole chunks): " + progress);
+    }
+
+    @Test
     void shouldRejectAndResendCorruptedChunkAndNeverInstallIt() throws Exception {
         PartitionLog source = source("source");
         Source server = server(source);
