@@ -219,8 +219,12 @@ public final class IsrChangeSender {
                     error,
                     answer.leaderEpoch(),
                     state.leaderEpoch());
+            if (error != Errors.NONE) {
+                listener.onIsrChangeFailed();
+            }
         } else {
             LOG.info("{}: controller refused ISR {}: {}", partition, java.util.Arrays.toString(proposedIsr), error);
+            listener.onIsrChangeFailed();
             state.abandonPending(proposedIsr);
             // The maximal ISR shrank back to the committed one: the high watermark may move now.
             partition.maybeAdvanceHighWatermark();

@@ -120,8 +120,9 @@ public final class LeaderState {
 
     /**
      * {@link #onFollowerFetch(int, long, long, long, long)} for a follower that may not be eligible for the ISR
-     * ({@code eligible} false: its broker is not live in the cluster state, so the controller would refuse it as
-     * INELIGIBLE_REPLICA, as KIP-841 has Kafka's leaders check first): its progress is recorded, nothing proposed.
+     * ({@code eligible} false: its broker is not live in the cluster state or is in controlled shutdown, so the
+     * controller would refuse it as INELIGIBLE_REPLICA, as KIP-841 has Kafka's leaders check first): its progress is
+     * recorded, nothing proposed.
      */
     public synchronized int[] onFollowerFetch(
             int brokerId, long fetchOffset, long leaderEndOffset, long highWatermark, long nowMs, boolean eligible) {

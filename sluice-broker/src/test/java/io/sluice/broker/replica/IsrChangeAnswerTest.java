@@ -74,6 +74,37 @@ class IsrChangeAnswerTest {
         assertEquals(3, state.highWatermarkCandidate(5), "4, at 3, still holds the high watermark back");
     }
 
+    @Test
+    void shouldCountEveryAnswerWithAnErrorAsAFailedIsrUpdate() {
+        java.util.concurrent.atomic.AtomicInteger failed = new java.util.concurrent.atomic.AtomicInteger();
+        sender.listenWith(new IsrChangeListener() {
+            @Override
+            public void onIsrChanged(int before, int after) {}
+
+            @Override
+            public void onIsrChangeFailed() {
+                failed.incrementAndGet();
+            }
+        });
+        LeaderState state = partition.leaderState();
+        int[] addThree = state.onFollowerFetch(3, 3, 3, 0, 10);
+        sender.applyAnswer(partition, state, addThree, 2, refused(Errors.INELIGIBLE_REPLICA));
+        assertEquals(1, failed.get());
+        assertTrue(!state.hasPendingChange(), "a refused change ends");
+        int[] again = state.onFollowerFetch(3, 3, 3, 0, 20);
+        sender.applyAnswer(partition, state, again, 2, refused(Errors.FENCED_LEADER_EPOCH));
+        assertEquals(2, failed.get(), "a fenced answer failed too");
+        sender.applyAnswer(partition, state, again, 2, accepted(new int[] {1, 2, 3}, 6));
+        assertEquals(2, failed.get(), "an accepted change is no failure");
+    }
+
+    private static AlterPartitionResponseData.PartitionData refused(Errors error) {
+        return new AlterPartitionResponseData.PartitionData()
+                .setErrorCode(error.code())
+                .setLeaderEpoch(LEADER_EPOCH)
+                .setPartitionEpoch(5);
+    }
+
     private static AlterPartitionResponseData.PartitionData accepted(int[] isr, int partitionEpoch) {
         return new AlterPartitionResponseData.PartitionData()
                 .setErrorCode(Errors.NONE.code())
