@@ -200,6 +200,17 @@ public final class LeaderState {
     }
 
     /**
+     * The partition epoch {@code proposedIsr} was computed against, while it is still the change in flight (the array
+     * {@link #onFollowerFetch} or {@link #proposeShrink} returned); -1 once it is not: a newer committed ISR replaced
+     * it, or it was abandoned. An ISR change is sent with this epoch, so the controller fences a proposal made against
+     * an ISR that has changed since (a committed change always ends the change in flight, so the epoch held while it
+     * is in flight is the one it was computed against).
+     */
+    public synchronized int pendingBaseEpoch(int[] proposedIsr) {
+        return pendingIsr == proposedIsr ? partitionEpoch : -1;
+    }
+
+    /**
      * The high watermark the ISR supports: the smallest log end offset among the maximal ISR, this leader's being
      * {@code leaderEndOffset}. A member that has not fetched yet holds it at {@link FollowerProgress#UNKNOWN_OFFSET}.
      */
