@@ -32,14 +32,13 @@ import java.util.UUID;
  * Immutable; safe to share between threads.
  */
 public final class ClusterState {
-    private static final int[] NO_BROKERS = new int[0];
     private static final NavigableSet<AclEntry> NO_ACLS = Collections.unmodifiableNavigableSet(new TreeSet<>());
     /** Before anything was published: ZooKeeper numbers the first delta 0, so the empty state sits at -1. */
     public static final ClusterState EMPTY = new ClusterState(
             0,
             -1,
             BrokerTable.EMPTY,
-            NO_BROKERS,
+            ShuttingDownBrokers.NONE,
             new LinkedHashMap<>(),
             Map.of(),
             Map.of(),
@@ -164,7 +163,7 @@ public final class ClusterState {
                 controllerEpoch,
                 appliedSeq,
                 brokerTable,
-                liveSorted(brokerTable, ids, "shuttingDown"),
+                ShuttingDownBrokers.liveSorted(brokerTable, ids, "shuttingDown"),
                 topicsOwned,
                 brokerConfigs,
                 clientQuotaConfigs,
@@ -306,7 +305,7 @@ public final class ClusterState {
                 controllerEpoch,
                 appliedSeq,
                 b,
-                NO_BROKERS,
+                ShuttingDownBrokers.NONE,
                 t,
                 Collections.unmodifiableMap(configs),
                 Map.of(),
@@ -368,7 +367,7 @@ public final class ClusterState {
             }
             b = brokerTable.with(joined, delta.left);
         }
-        int[] down = shuttingDownAfter(delta, b, seq);
+        int[] down = ShuttingDownBrokers.after(shuttingDown, delta, b, seq);
         boolean topicConfigsChanged = false;
         Map<Integer, Map<String, String>> configs = brokerConfigs;
         Map<String, Map<String, String>> quotas = clientQuotaConfigs;
@@ -413,52 +412,6 @@ public final class ClusterState {
                 applyAcls(delta, seq),
                 scramCredentials.apply(delta.deletedScram, delta.setScram, "delta " + seq),
                 topicsChanged ? null : this);
-    }
-
-    /**
-     * The brokers in controlled shutdown after {@code delta}: a broker that left or registered again (a join or a
-     * bounce, both in {@code joined}) is no longer marked; then the delta's {@code shuttingDown} are, where live.
-     */
-    private int[] shuttingDownAfter(DeltaRecord delta, BrokerTable brokersAfter, long seq) {
-        if (delta.shuttingDown.length == 0 && (shuttingDown.length == 0 || brokersAfter == brokerTable)) {
-            return shuttingDown;
-        }
-        int[] kept = new int[shuttingDown.length + delta.shuttingDown.length];
-        int n = 0;
-        for (int id : shuttingDown) {
-            if (!BrokerIds.contains(delta.left, id) && !registeredIn(delta, id, seq)) {
-                kept[n++] = id;
-            }
-        }
-        for (int id : delta.shuttingDown) {
-            kept[n++] = id;
-        }
-        return liveSorted(brokersAfter, Arrays.copyOf(kept, n), "delta " + seq + " shuttingDown");
-    }
-
-    private static boolean registeredIn(DeltaRecord delta, int id, long seq) {
-        for (Object r : delta.joined) {
-            if (DecodedElements.element(BrokerRecord.class, r, "delta " + seq + " joined").brokerId == id) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The ids of {@code ids} live in {@code brokers}, ascending and without duplicates; a negative id is malformed. */
-    private static int[] liveSorted(BrokerTable brokers, int[] ids, String where) {
-        int[] sorted = ids.clone();
-        Arrays.sort(sorted);
-        int n = 0;
-        for (int id : sorted) {
-            if (id < 0) {
-                throw new MalformedInputException(where + ": broker id " + id + " is negative");
-            }
-            if (brokers.contains(id) && (n == 0 || sorted[n - 1] != id)) {
-                sorted[n++] = id;
-            }
-        }
-        return n == 0 ? NO_BROKERS : Arrays.copyOf(sorted, n);
     }
 
     /** CreateAcls and DeleteAcls: removals first, then additions; an unchanged set is shared. */
