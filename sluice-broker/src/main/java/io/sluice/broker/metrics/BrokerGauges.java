@@ -17,8 +17,8 @@ import java.util.function.ToLongFunction;
 /**
  * The state metrics Kafka reads from its replica manager, controller and logs, computed when read (off the hot path)
  * from the hosted partitions and the cluster state: {@code kafka.server:type=ReplicaManager} (PartitionCount,
- * LeaderCount, UnderReplicatedPartitions, UnderMinIsrPartitionCount, AtMinIsrPartitionCount and the IsrShrinksPerSec
- * and IsrExpandsPerSec meters), {@code kafka.controller:type=KafkaController} (ActiveControllerCount, and on the
+ * LeaderCount, UnderReplicatedPartitions, UnderMinIsrPartitionCount, AtMinIsrPartitionCount and the IsrShrinksPerSec,
+ * IsrExpandsPerSec and FailedIsrUpdatesPerSec meters), {@code kafka.controller:type=KafkaController} (ActiveControllerCount, and on the
  * active controller OfflinePartitionsCount, GlobalPartitionCount, GlobalTopicCount; 0 elsewhere, as in Kafka),
  * {@code kafka.server:type=ReplicaFetcherManager,name=MaxLag,clientId=Replica}, and per hosted partition
  * {@code kafka.log:type=Log} (Size, LogStartOffset, LogEndOffset, NumLogSegments), which {@link #syncLogGauges()}
@@ -36,6 +36,7 @@ public final class BrokerGauges implements IsrChangeListener {
     private final Supplier<ClusterNode> clusterNode;
     private final Meter isrShrinks;
     private final Meter isrExpands;
+    private final Meter failedIsrUpdates;
     private final Set<MetricName> logGauges = new HashSet<>();
 
     /**
@@ -61,6 +62,7 @@ public final class BrokerGauges implements IsrChangeListener {
                 () -> countLed(p -> isr(p) == p.config().minInsyncReplicas() ? 1 : 0));
         this.isrShrinks = metrics.meter(replicaManager("IsrShrinksPerSec"), "shrinks");
         this.isrExpands = metrics.meter(replicaManager("IsrExpandsPerSec"), "expands");
+        this.failedIsrUpdates = metrics.meter(replicaManager("FailedIsrUpdatesPerSec"), "failedUpdates");
         metrics.gauge(controller("ActiveControllerCount"), () -> activeController() == null ? 0 : 1);
         metrics.gauge(controller("OfflinePartitionsCount"), () -> countControlled(PartitionState::isOffline));
         metrics.gauge(controller("GlobalPartitionCount"), () -> countControlled(p -> true));
@@ -92,6 +94,11 @@ public final class BrokerGauges implements IsrChangeListener {
         } else if (after > before) {
             isrExpands.mark();
         }
+    }
+
+    @Override
+    public void onIsrChangeFailed() {
+        failedIsrUpdates.mark();
     }
 
     /** Adds the Log gauges of newly hosted partitions and removes those of partitions no longer hosted. */

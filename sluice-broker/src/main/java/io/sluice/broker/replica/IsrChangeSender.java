@@ -31,7 +31,7 @@ public final class IsrChangeSender {
     static final short ALTER_PARTITION_VERSION = 2;
 
     /** @param committedIsrSize the ISR's size when the change was proposed, to tell a shrink from an expansion */
-    private record Proposal(Partition partition, LeaderState state, int[] isr, int committedIsrSize) {}
+    record Proposal(Partition partition, LeaderState state, int[] isr, int committedIsrSize) {}
 
     private final int selfId;
     private final ControllerChannel channel;
@@ -68,34 +68,18 @@ public final class IsrChangeSender {
 
     private void sendQueued() {
         List<Proposal> batch;
+        AlterPartitionRequestData request;
         synchronized (this) {
             if (inFlight || queued.isEmpty()) {
                 return;
             }
             batch = new ArrayList<>(queued.values());
             queued.clear();
-            inFlight = true;
-        }
-        AlterPartitionRequestData request =
-                new AlterPartitionRequestData().setBrokerId(selfId).setBrokerEpoch(-1);
-        Map<Uuid, AlterPartitionRequestData.TopicData> topics = new LinkedHashMap<>();
-        for (Proposal p : batch) {
-            List<Integer> isr = new ArrayList<>(p.isr().length);
-            for (int id : p.isr()) {
-                isr.add(id);
+            request = request(selfId, batch);
+            if (batch.isEmpty()) {
+                return;
             }
-            topics.computeIfAbsent(p.partition().topic().id(), id -> {
-                        AlterPartitionRequestData.TopicData t =
-                                new AlterPartitionRequestData.TopicData().setTopicId(id);
-                        request.topics().add(t);
-                        return t;
-                    })
-                    .partitions()
-                    .add(new AlterPartitionRequestData.PartitionData()
-                            .setPartitionIndex(p.partition().index())
-                            .setLeaderEpoch(p.state().leaderEpoch())
-                            .setPartitionEpoch(p.state().partitionEpoch())
-                            .setNewIsr(isr));
+            inFlight = true;
         }
         // Every outcome is handled here, and the sender is always freed for the next batch.
         var unused = channel.send(
@@ -124,6 +108,49 @@ public final class IsrChangeSender {
                         }
                     }
                 });
+    }
+
+    /**
+     * The AlterPartition request for {@code batch}, from which it removes the proposals no longer in flight: the
+     * published state committed a newer ISR since (queued behind a request in flight, or waiting to be resent after a
+     * failure), or the change was abandoned. Each proposal carries the partition epoch it was computed against, never
+     * a newer one, so a stale ISR cannot pass the controller's epoch check and undo a change made since (such as a
+     * bounced broker's removal).
+     */
+    static AlterPartitionRequestData request(int selfId, List<Proposal> batch) {
+        AlterPartitionRequestData request =
+                new AlterPartitionRequestData().setBrokerId(selfId).setBrokerEpoch(-1);
+        Map<Uuid, AlterPartitionRequestData.TopicData> topics = new LinkedHashMap<>();
+        for (java.util.Iterator<Proposal> it = batch.iterator(); it.hasNext(); ) {
+            Proposal p = it.next();
+            int baseEpoch = p.state().pendingBaseEpoch(p.isr());
+            if (baseEpoch < 0) {
+                LOG.info(
+                        "{}: ISR {} is no longer the change in flight (now {}); not sent",
+                        p.partition(),
+                        java.util.Arrays.toString(p.isr()),
+                        java.util.Arrays.toString(p.state().isr()));
+                it.remove();
+                continue;
+            }
+            List<Integer> isr = new ArrayList<>(p.isr().length);
+            for (int id : p.isr()) {
+                isr.add(id);
+            }
+            topics.computeIfAbsent(p.partition().topic().id(), id -> {
+                        AlterPartitionRequestData.TopicData t =
+                                new AlterPartitionRequestData.TopicData().setTopicId(id);
+                        request.topics().add(t);
+                        return t;
+                    })
+                    .partitions()
+                    .add(new AlterPartitionRequestData.PartitionData()
+                            .setPartitionIndex(p.partition().index())
+                            .setLeaderEpoch(p.state().leaderEpoch())
+                            .setPartitionEpoch(baseEpoch)
+                            .setNewIsr(isr));
+        }
+        return request;
     }
 
     private void requeue(List<Proposal> batch) {
@@ -219,8 +246,12 @@ public final class IsrChangeSender {
                     error,
                     answer.leaderEpoch(),
                     state.leaderEpoch());
+            if (error != Errors.NONE) {
+                listener.onIsrChangeFailed();
+            }
         } else {
             LOG.info("{}: controller refused ISR {}: {}", partition, java.util.Arrays.toString(proposedIsr), error);
+            listener.onIsrChangeFailed();
             state.abandonPending(proposedIsr);
             // The maximal ISR shrank back to the committed one: the high watermark may move now.
             partition.maybeAdvanceHighWatermark();

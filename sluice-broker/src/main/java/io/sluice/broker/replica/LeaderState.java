@@ -120,8 +120,9 @@ public final class LeaderState {
 
     /**
      * {@link #onFollowerFetch(int, long, long, long, long)} for a follower that may not be eligible for the ISR
-     * ({@code eligible} false: its broker is not live in the cluster state, so the controller would refuse it as
-     * INELIGIBLE_REPLICA, as KIP-841 has Kafka's leaders check first): its progress is recorded, nothing proposed.
+     * ({@code eligible} false: its broker is not live in the cluster state or is in controlled shutdown, so the
+     * controller would refuse it as INELIGIBLE_REPLICA, as KIP-841 has Kafka's leaders check first): its progress is
+     * recorded, nothing proposed.
      */
     public synchronized int[] onFollowerFetch(
             int brokerId, long fetchOffset, long leaderEndOffset, long highWatermark, long nowMs, boolean eligible) {
@@ -196,6 +197,17 @@ public final class LeaderState {
         }
         pendingIsr = null;
         return true;
+    }
+
+    /**
+     * The partition epoch {@code proposedIsr} was computed against, while it is still the change in flight (the array
+     * {@link #onFollowerFetch} or {@link #proposeShrink} returned); -1 once it is not: a newer committed ISR replaced
+     * it, or it was abandoned. An ISR change is sent with this epoch, so the controller fences a proposal made against
+     * an ISR that has changed since (a committed change always ends the change in flight, so the epoch held while it
+     * is in flight is the one it was computed against).
+     */
+    public synchronized int pendingBaseEpoch(int[] proposedIsr) {
+        return pendingIsr == proposedIsr ? partitionEpoch : -1;
     }
 
     /**

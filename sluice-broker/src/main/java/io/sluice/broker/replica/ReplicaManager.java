@@ -270,7 +270,7 @@ public final class ReplicaManager implements AutoCloseable {
                 leaderEndOffset,
                 partition.highWatermark(),
                 clock.getAsLong(),
-                isLive(replicaId));
+                isEligibleForIsr(cluster.get(), replicaId));
         if (proposal != null) {
             LOG.info(
                     "{}: follower {} caught up at {}; proposing ISR {}",
@@ -283,10 +283,14 @@ public final class ReplicaManager implements AutoCloseable {
         partition.maybeAdvanceHighWatermark();
     }
 
-    /** Whether the cluster state lists {@code brokerId} as live (only such a follower is proposed for an ISR). */
-    private boolean isLive(int brokerId) {
-        ClusterState state = cluster.get();
-        return state == null || state.hasBroker(brokerId);
+    /**
+     * Whether a follower on broker {@code brokerId} may be proposed for an ISR (KIP-841's leader-side check): the
+     * cluster state lists it as live and not in controlled shutdown, else the controller refuses it as
+     * INELIGIBLE_REPLICA and a caught-up follower would be proposed again on every fetch. Before any state is known
+     * the controller decides.
+     */
+    static boolean isEligibleForIsr(ClusterState state, int brokerId) {
+        return state == null || state.isEligibleReplica(brokerId);
     }
 
     private void shrinkLaggingIsrs() {

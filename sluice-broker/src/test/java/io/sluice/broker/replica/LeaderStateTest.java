@@ -6,6 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.cluster.state.BrokerInfo;
+import io.sluice.cluster.state.ClusterState;
+import io.sluice.cluster.state.wire.BrokerRecord;
+import io.sluice.cluster.state.wire.DeltaRecord;
+import io.sluice.codec.endpoint.Endpoint;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LeaderStateTest {
@@ -56,6 +62,38 @@ class LeaderStateTest {
         assertNull(state.onFollowerFetch(3, 60, 100, 60, 10, false), "the controller would refuse it");
         assertFalse(state.hasPendingChange(), "no change in flight, so a shrink can still be proposed");
         assertArrayEquals(new int[] {1, 2, 3}, state.onFollowerFetch(3, 60, 100, 60, 20, true));
+    }
+
+    @Test
+    void shouldNotProposeAFollowerWhoseBrokerIsInControlledShutdown() {
+        ClusterState live = ClusterState.of(1, 0, List.of(broker(1), broker(2), broker(3)), List.of());
+        DeltaRecord shutdown = new DeltaRecord();
+        shutdown.controllerEpoch = 1;
+        shutdown.shuttingDown = new int[] {3};
+        ClusterState shuttingDown = live.apply(shutdown, 1);
+        LeaderState state = leaderOf(new int[] {1, 2}, 50);
+
+        assertFalse(ReplicaManager.isEligibleForIsr(shuttingDown, 3), "live, but in controlled shutdown");
+        assertNull(
+                state.onFollowerFetch(3, 60, 100, 60, 10, ReplicaManager.isEligibleForIsr(shuttingDown, 3)),
+                "the controller would refuse it as INELIGIBLE_REPLICA");
+        assertFalse(state.hasPendingChange());
+
+        DeltaRecord registersAgain = new DeltaRecord();
+        registersAgain.controllerEpoch = 1;
+        registersAgain.prevSeq = 1;
+        registersAgain.joined.add(BrokerRecord.of(broker(3)));
+        ClusterState restarted = shuttingDown.apply(registersAgain, 2);
+        assertArrayEquals(
+                new int[] {1, 2, 3},
+                state.onFollowerFetch(3, 60, 100, 60, 20, ReplicaManager.isEligibleForIsr(restarted, 3)),
+                "a new registration makes it eligible again");
+        assertFalse(ReplicaManager.isEligibleForIsr(restarted, 4), "not live");
+        assertTrue(ReplicaManager.isEligibleForIsr(null, 4), "no state yet: the controller decides");
+    }
+
+    private static BrokerInfo broker(int id) {
+        return BrokerInfo.of(id, "", Endpoint.of("127.0.0.1", 9000 + id));
     }
 
     @Test

@@ -12,7 +12,6 @@ import io.sluice.cluster.state.wire.DeltaRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * the leader-imbalance check. Pure logic over a {@link ClusterState}: each rule adds partition changes to the delta
  * it is given and touches ZooKeeper not at all, so it is tested without a server. Every change bumps the partition
  * epoch; a leader change (and a leader's new incarnation) bumps the leader epoch; an ISR-only change keeps it. It
- * keeps the partitions index ({@link PartitionIndex}) in step with what is published and the brokers in controlled
- * shutdown, which no election picks until they register again.
+ * keeps the partitions index ({@link PartitionIndex}) in step with what is published. The brokers in controlled
+ * shutdown, which no election picks and no ISR takes until they register again, are part of the published state
+ * ({@link ClusterState#isShuttingDown}), so a controller that takes over keeps refusing them and leaders, which read
+ * the same state, do not propose them.
  *
  * <p>Not thread-safe; owned by the controller thread.
  */
@@ -37,26 +38,19 @@ final class ReplicationControl {
 
     private final ClusterConfig config;
     private final PartitionIndex partitions = new PartitionIndex();
-    private final Set<Integer> shuttingDown = new HashSet<>();
 
     ReplicationControl(ClusterConfig config) {
         this.config = config;
     }
 
-    /** Forgets everything and indexes {@code state} (take-over); brokers once shutting down are forgotten too. */
+    /** Forgets everything and indexes {@code state} (take-over). */
     void rebuild(ClusterState state) {
         partitions.rebuild(state);
-        shuttingDown.clear();
     }
 
     /** Follows a published delta ({@code before} the state it was applied to, {@code after} the result). */
     void applied(ClusterState before, DeltaRecord delta, ClusterState after) {
         partitions.applied(before, delta, after);
-    }
-
-    /** Whether broker {@code id} asked for a controlled shutdown and has not registered again since. */
-    boolean isShuttingDown(int id) {
-        return shuttingDown.contains(id);
     }
 
     // ---- topic creation --------------------------------------------------------------------------------------
@@ -84,9 +78,6 @@ final class ReplicationControl {
      * when an in-sync replica is live again (or any replica, where unclean election is enabled).
      */
     void onMembershipChange(ClusterState state, MembershipChange change, DeltaRecord delta) {
-        shuttingDown.removeAll(change.left);
-        shuttingDown.removeAll(change.joined);
-        shuttingDown.removeAll(change.bounced);
         Set<PartitionKey> touched = new LinkedHashSet<>();
         for (int id : change.left) {
             touched.addAll(partitions.replicaOf(id));
@@ -96,7 +87,9 @@ final class ReplicationControl {
         }
         touched.addAll(partitions.offline());
         PendingChanges pending = new PendingChanges(state, delta);
-        IntPredicate eligible = id -> change.liveAfter(id) && !shuttingDown.contains(id);
+        // A broker that registers again (joined, bounced) is no longer shutting down once this delta applies.
+        IntPredicate eligible = id -> change.liveAfter(id)
+                && (!state.isShuttingDown(id) || change.joined.contains(id) || change.bounced.contains(id));
         for (PartitionKey key : touched) {
             PartitionState ps = pending.current(key);
             PartitionState next = afterMembership(key, ps, change, eligible, state);
@@ -212,7 +205,7 @@ final class ReplicationControl {
             return ReplicationError.INVALID_REQUEST;
         }
         for (int id : isr) {
-            if (!state.hasBroker(id) || shuttingDown.contains(id)) {
+            if (!state.isEligibleReplica(id)) {
                 return ReplicationError.INELIGIBLE_REPLICA;
             }
         }
@@ -232,24 +225,27 @@ final class ReplicationControl {
     }
 
     /** Whether broker {@code id} may be elected: live in {@code state} and not shutting down. */
-    private IntPredicate eligible(ClusterState state) {
-        return id -> state.hasBroker(id) && !shuttingDown.contains(id);
+    private static IntPredicate eligible(ClusterState state) {
+        return state::isEligibleReplica;
     }
 
     // ---- controlled shutdown ---------------------------------------------------------------------------------
 
     /**
-     * Kafka's ControlledShutdown of broker {@code brokerId}: marks it shutting down; each partition it leads gets
-     * the first other live in-sync replica (not shutting down) in replica order, without it in the ISR; it leaves the
-     * ISRs where it follows and others remain. The result lists the partitions it still leads, except those with a
-     * single replica (as Kafka: no retry can move them).
+     * Kafka's ControlledShutdown of broker {@code brokerId}: marks it shutting down in the state (once: a retry
+     * publishes only what moves); each partition it leads gets the first other live in-sync replica (not shutting
+     * down) in replica order, without it in the ISR; it leaves the ISRs where it follows and others remain. The
+     * result lists the partitions it still leads, except those with a single replica (as Kafka: no retry can move
+     * them).
      */
     ControlledShutdownResult controlledShutdown(ClusterState state, int brokerId, DeltaRecord delta) {
         if (!state.hasBroker(brokerId)) {
             return new ControlledShutdownResult(ReplicationError.BROKER_NOT_AVAILABLE, List.of());
         }
-        shuttingDown.add(brokerId);
-        IntPredicate eligible = id -> state.hasBroker(id) && !shuttingDown.contains(id);
+        if (!state.isShuttingDown(brokerId)) {
+            delta.shuttingDown = new int[] {brokerId};
+        }
+        IntPredicate eligible = id -> id != brokerId && state.isEligibleReplica(id);
         PendingChanges pending = new PendingChanges(state, delta);
         List<PartitionRef> remaining = new ArrayList<>();
         for (PartitionKey key : partitions.replicaOf(brokerId)) {
@@ -287,7 +283,7 @@ final class ReplicationControl {
     List<ElectionResult> electLeaders(
             ClusterState state, Collection<PartitionRef> refs, ElectionType type, DeltaRecord delta) {
         PendingChanges pending = new PendingChanges(state, delta);
-        IntPredicate eligible = id -> state.hasBroker(id) && !shuttingDown.contains(id);
+        IntPredicate eligible = eligible(state);
         List<ElectionResult> results = new ArrayList<>(refs.size());
         for (PartitionRef ref : refs) {
             TopicState topic = state.topic(ref.topic());

@@ -7,6 +7,7 @@ import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.SnapshotRecord;
 import io.sluice.codec.error.MalformedInputException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -23,8 +24,9 @@ import java.util.UUID;
  * The cluster as the controller published it: live brokers, topics with their partitions (and their configs), the
  * dynamic broker configurations (per broker id and the cluster default), the client quota configurations (per quota
  * entity path, as Kafka's ZooKeeper mode keeps them below {@code /config}), the access control entries, the SCRAM
- * credentials, the controller epoch that wrote the newest change and the sequence number of the last delta applied.
- * Applying a delta makes a new instance
+ * credentials, the brokers in controlled shutdown (live, but no longer to lead or join an ISR until they register
+ * again: KIP-841's rule, which leaders read here too), the controller epoch that wrote the newest change and the
+ * sequence number of the last delta applied. Applying a delta makes a new instance
  * that shares every unchanged topic and partition and every broker chunk the delta does not touch (see
  * {@link BrokerTable}), so a join or a leave costs O(size of the change), not O(brokers) or O(partitions).
  * Immutable; safe to share between threads.
@@ -33,7 +35,16 @@ public final class ClusterState {
     private static final NavigableSet<AclEntry> NO_ACLS = Collections.unmodifiableNavigableSet(new TreeSet<>());
     /** Before anything was published: ZooKeeper numbers the first delta 0, so the empty state sits at -1. */
     public static final ClusterState EMPTY = new ClusterState(
-            0, -1, BrokerTable.EMPTY, new LinkedHashMap<>(), Map.of(), Map.of(), NO_ACLS, ScramCredentials.EMPTY, null);
+            0,
+            -1,
+            BrokerTable.EMPTY,
+            ShuttingDownBrokers.NONE,
+            new LinkedHashMap<>(),
+            Map.of(),
+            Map.of(),
+            NO_ACLS,
+            ScramCredentials.EMPTY,
+            null);
     /** The broker id under which the cluster-wide default broker configuration is kept (Kafka's empty name). */
     public static final int CLUSTER_DEFAULT_BROKER = ConfigRecord.CLUSTER_DEFAULT;
 
@@ -41,6 +52,8 @@ public final class ClusterState {
     private final long appliedSeq;
     /** Persistent; shares its untouched chunks with the next state. */
     private final BrokerTable brokerTable;
+    /** Live brokers in controlled shutdown, ascending; never modified, shared by the next state when unchanged. */
+    private final int[] shuttingDown;
     /** Never modified after construction; shared by the next state when a delta leaves it unchanged. */
     private final LinkedHashMap<UUID, TopicState> topicsOwned;
 
@@ -64,6 +77,7 @@ public final class ClusterState {
             int controllerEpoch,
             long appliedSeq,
             BrokerTable brokers,
+            int[] shuttingDown,
             LinkedHashMap<UUID, TopicState> topicsById,
             Map<Integer, Map<String, String>> brokerConfigs,
             Map<String, Map<String, String>> clientQuotaConfigs,
@@ -71,6 +85,7 @@ public final class ClusterState {
             ScramCredentials scramCredentials,
             ClusterState sameTopicsAs) {
         this.controllerEpoch = controllerEpoch;
+        this.shuttingDown = shuttingDown;
         this.clientQuotaConfigs = clientQuotaConfigs;
         this.acls = acls;
         this.scramCredentials = scramCredentials;
@@ -121,6 +136,42 @@ public final class ClusterState {
         return brokerTable.contains(id);
     }
 
+    /**
+     * Whether live broker {@code id} asked for a controlled shutdown and has not registered again since: no election
+     * picks it and the controller refuses it in a new ISR (INELIGIBLE_REPLICA), so a leader does not propose it.
+     */
+    public boolean isShuttingDown(int id) {
+        return Arrays.binarySearch(shuttingDown, id) >= 0;
+    }
+
+    /** Whether broker {@code id} may lead or join an ISR: live and not in controlled shutdown. No allocation. */
+    public boolean isEligibleReplica(int id) {
+        return hasBroker(id) && !isShuttingDown(id);
+    }
+
+    /** The live brokers in controlled shutdown, ascending (a copy). */
+    public int[] shuttingDownBrokers() {
+        return shuttingDown.clone();
+    }
+
+    /**
+     * This state with {@code ids} as the brokers in controlled shutdown (those not live are left out), for snapshots,
+     * the controller's tests and tools.
+     */
+    public ClusterState withShuttingDown(int... ids) {
+        return new ClusterState(
+                controllerEpoch,
+                appliedSeq,
+                brokerTable,
+                ShuttingDownBrokers.liveSorted(brokerTable, ids, "shuttingDown"),
+                topicsOwned,
+                brokerConfigs,
+                clientQuotaConfigs,
+                acls,
+                scramCredentials,
+                this);
+    }
+
     public int brokerCount() {
         return brokerTable.size();
     }
@@ -166,6 +217,7 @@ public final class ClusterState {
                 controllerEpoch,
                 appliedSeq,
                 brokerTable,
+                shuttingDown,
                 topicsOwned,
                 brokerConfigs,
                 sortedQuotas(quotas),
@@ -253,6 +305,7 @@ public final class ClusterState {
                 controllerEpoch,
                 appliedSeq,
                 b,
+                ShuttingDownBrokers.NONE,
                 t,
                 Collections.unmodifiableMap(configs),
                 Map.of(),
@@ -264,7 +317,16 @@ public final class ClusterState {
     /** This state re-stamped with a controller epoch and position (a snapshot written by a newer controller). */
     public ClusterState at(int epoch, long seq) {
         return new ClusterState(
-                epoch, seq, brokerTable, topicsOwned, brokerConfigs, clientQuotaConfigs, acls, scramCredentials, this);
+                epoch,
+                seq,
+                brokerTable,
+                shuttingDown,
+                topicsOwned,
+                brokerConfigs,
+                clientQuotaConfigs,
+                acls,
+                scramCredentials,
+                this);
     }
 
     /**
@@ -292,7 +354,8 @@ public final class ClusterState {
                 || delta.addedAcls == null
                 || delta.removedAcls == null
                 || delta.setScram == null
-                || delta.deletedScram == null) {
+                || delta.deletedScram == null
+                || delta.shuttingDown == null) {
             throw new MalformedInputException("delta " + seq + ": a null list");
         }
         BrokerTable b = brokerTable;
@@ -304,6 +367,7 @@ public final class ClusterState {
             }
             b = brokerTable.with(joined, delta.left);
         }
+        int[] down = ShuttingDownBrokers.after(shuttingDown, delta, b, seq);
         boolean topicConfigsChanged = false;
         Map<Integer, Map<String, String>> configs = brokerConfigs;
         Map<String, Map<String, String>> quotas = clientQuotaConfigs;
@@ -341,6 +405,7 @@ public final class ClusterState {
                 delta.controllerEpoch,
                 seq,
                 b,
+                down,
                 topics,
                 configs,
                 quotas,
@@ -384,6 +449,7 @@ public final class ClusterState {
     /** Same brokers and topics (epoch and position aside). */
     public boolean sameContent(ClusterState o) {
         return brokerTable.sameEntries(o.brokerTable)
+                && Arrays.equals(shuttingDown, o.shuttingDown)
                 && topicsById.equals(o.topicsById)
                 && brokerConfigs.equals(o.brokerConfigs)
                 && acls.equals(o.acls)
@@ -394,6 +460,7 @@ public final class ClusterState {
     @Override
     public String toString() {
         return "ClusterState{epoch=" + controllerEpoch + ", seq=" + appliedSeq + ", brokers=" + brokers.keySet()
+                + (shuttingDown.length == 0 ? "" : ", shuttingDown=" + Arrays.toString(shuttingDown))
                 + ", topics=" + topicsById.size() + ", partitions=" + partitionCount() + "}";
     }
 }

@@ -42,6 +42,7 @@ final class ClusterStateSnapshots {
         for (ScramCredentialEntry e : state.scramCredentials().all()) {
             s.scramCredentials.add(ScramRecord.of(e));
         }
+        s.shuttingDownBrokers = state.shuttingDownBrokers();
         return s;
     }
 
@@ -51,7 +52,8 @@ final class ClusterStateSnapshots {
                 || s.topics == null
                 || s.brokerConfigs == null
                 || s.acls == null
-                || s.scramCredentials == null) {
+                || s.scramCredentials == null
+                || s.shuttingDownBrokers == null) {
             throw new MalformedInputException("snapshot at " + s.lastDeltaSeq + ": a null list");
         }
         List<BrokerInfo> b = new ArrayList<>(s.brokers.size());
@@ -94,6 +96,9 @@ final class ClusterStateSnapshots {
             scram.add(ScramCredentials.record(r, "snapshot scramCredentials").toEntry());
         }
         ClusterState state = ClusterState.of(s.controllerEpoch, s.lastDeltaSeq, b, t, configs, acls, scram);
+        if (s.shuttingDownBrokers.length > 0) {
+            state = state.withShuttingDown(s.shuttingDownBrokers);
+        }
         return quotas == null ? state : state.withClientQuotaConfigs(quotas);
     }
 }

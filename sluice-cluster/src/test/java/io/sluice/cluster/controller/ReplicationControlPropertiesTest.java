@@ -148,7 +148,7 @@ class ReplicationControlPropertiesTest {
             assertEquals(ReplicationError.INVALID_UPDATE_VERSION, r.error(), req.toString());
             assertTrue(m.lastDelta.isEmpty());
         } else {
-            boolean allLive = isr.stream().allMatch(id -> m.state.hasBroker(id) && !m.control.isShuttingDown(id));
+            boolean allLive = isr.stream().allMatch(id -> m.state.hasBroker(id) && !m.state.isShuttingDown(id));
             assertEquals(
                     allLive ? ReplicationError.NONE : ReplicationError.INELIGIBLE_REPLICA,
                     r.error(),

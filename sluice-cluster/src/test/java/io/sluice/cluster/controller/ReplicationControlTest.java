@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
+import io.sluice.cluster.state.wire.DeltaRecord;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -222,12 +223,27 @@ class ReplicationControlTest {
         assertEquals(new PartitionState(ids(1, 2, 3), 1, 0, ids(1, 3), 1), m.partition("t", 0));
         assertEquals(new PartitionState(ids(2, 3, 1), 3, 1, ids(3, 1), 1), m.partition("t", 1));
         assertEquals(2, m.lastDelta.partitionChanges.size(), "one delta");
-        assertTrue(m.control.isShuttingDown(2));
+        assertTrue(m.state.isShuttingDown(2));
 
         m.leave(1);
         assertEquals(3, m.partition("t", 0).leader(), "a shutting-down broker is never elected");
         m.bounce(2);
-        assertFalse(m.control.isShuttingDown(2), "a new session clears the mark");
+        assertFalse(m.state.isShuttingDown(2), "a new session clears the mark");
+    }
+
+    @Test
+    void shouldKeepRefusingAShuttingDownBrokerAfterAControllerTakesOver() {
+        ReplicationModel m = threeBrokers(Map.of());
+        m.controlledShutdown(3);
+        assertArrayEquals(ids(3), m.lastDelta.shuttingDown, "the mark is published with the moves");
+        assertTrue(m.controlledShutdown(3).remaining().isEmpty());
+        assertTrue(m.lastDelta.isEmpty(), "a retry with nothing left to move publishes nothing");
+
+        ReplicationControl successor = new ReplicationControl(CONFIG);
+        successor.rebuild(m.state.at(m.state.controllerEpoch() + 1, m.state.appliedSeq()));
+        List<AlterPartitionResult> r =
+                successor.alterPartition(m.state, 1, List.of(m.isrChange("t", 0, 1, 2, 3)), new DeltaRecord());
+        assertEquals(ReplicationError.INELIGIBLE_REPLICA, r.get(0).error(), "the new controller refuses it too");
     }
 
     @Test

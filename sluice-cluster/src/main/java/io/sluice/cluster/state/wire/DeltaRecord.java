@@ -25,13 +25,19 @@ import java.util.UUID;
  * additions); an older delta reads them as empty. A delta is written as v3 only when it changes ACLs.
  * Schema v4 adds setScram and deletedScram (AlterUserScramCredentials: {@link ScramRecord}s, deletions applied before
  * credentials set); an older delta reads them as empty. A delta is written as v4 only when it changes SCRAM credentials.
+ * Schema v5 adds shuttingDown (ControlledShutdown: the brokers that enter controlled shutdown, applied after brokers
+ * joined and left; a broker in {@code joined} or {@code left} is no longer shutting down); an older delta reads it as
+ * empty. A delta is written as v5 only when a broker enters controlled shutdown.
  * Mutable value holder; not thread-safe.
  */
 public final class DeltaRecord extends StateRecord {
-    /** v0 ends at inSnapshot, v1 adds configChanges, v2 addedPartitions, v3 the ACL lists, v4 the SCRAM lists. */
+    /**
+     * v0 ends at inSnapshot, v1 adds configChanges, v2 addedPartitions, v3 the ACL lists, v4 the SCRAM lists, v5
+     * shuttingDown.
+     */
     private static final RecordSchema SCHEMA = RecordSchema.grown(
             StateMessages.DELTA,
-            new int[] {8, 9, 10, 12},
+            new int[] {8, 9, 10, 12, 14},
             "controllerEpoch",
             "prevSeq",
             "joined",
@@ -45,9 +51,10 @@ public final class DeltaRecord extends StateRecord {
             "addedAcls",
             "removedAcls",
             "setScram",
-            "deletedScram");
+            "deletedScram",
+            "shuttingDown");
 
-    public static final int CURRENT_VERSION = 4;
+    public static final int CURRENT_VERSION = 5;
 
     public int controllerEpoch;
     public long prevSeq;
@@ -69,6 +76,8 @@ public final class DeltaRecord extends StateRecord {
     public List<ScramRecord> setScram = new ArrayList<>();
     /** SCRAM credentials deleted: user and mechanism only (schema v4). */
     public List<ScramRecord> deletedScram = new ArrayList<>();
+    /** Brokers entering controlled shutdown (schema v5). */
+    public int[] shuttingDown = new int[0];
 
     public boolean isEmpty() {
         return joined.isEmpty()
@@ -81,11 +90,15 @@ public final class DeltaRecord extends StateRecord {
                 && addedAcls.isEmpty()
                 && removedAcls.isEmpty()
                 && setScram.isEmpty()
-                && deletedScram.isEmpty();
+                && deletedScram.isEmpty()
+                && shuttingDown.length == 0;
     }
 
     @Override
     public int version() {
+        if (shuttingDown.length > 0) {
+            return 5;
+        }
         if (!setScram.isEmpty() || !deletedScram.isEmpty()) {
             return 4;
         }
@@ -115,6 +128,7 @@ public final class DeltaRecord extends StateRecord {
             case 11 -> w.writeList(removedAcls, ElementType.MESSAGE);
             case 12 -> w.writeList(setScram, ElementType.MESSAGE);
             case 13 -> w.writeList(deletedScram, ElementType.MESSAGE);
+            case 14 -> w.writeIntArray(shuttingDown);
             default -> throw new IllegalStateException("DeltaRecord field " + index);
         };
     }
@@ -136,6 +150,7 @@ public final class DeltaRecord extends StateRecord {
             case 11 -> removedAcls = r.readList(ElementType.MESSAGE);
             case 12 -> setScram = r.readList(ElementType.MESSAGE);
             case 13 -> deletedScram = r.readList(ElementType.MESSAGE);
+            case 14 -> shuttingDown = r.readIntArray();
             default -> throw new IllegalStateException("DeltaRecord field " + index);
         }
         return r.isLastRead();
@@ -157,6 +172,9 @@ public final class DeltaRecord extends StateRecord {
         if (version < 4) {
             setScram = new ArrayList<>();
             deletedScram = new ArrayList<>();
+        }
+        if (version < 5) {
+            shuttingDown = new int[0];
         }
     }
 

@@ -15,22 +15,25 @@ import java.util.List;
  * Schema v2 adds acls (every access control entry, as {@link AclRecord}s); an older snapshot reads it as empty.
  * Written as v2 only when there is an ACL.
  * Schema v3 adds scramCredentials (every stored SCRAM credential, as {@link ScramRecord}s); an older snapshot reads it
- * as empty. Written as v3 only when there is a SCRAM credential. Mutable value holder; not thread-safe.
+ * as empty. Written as v3 only when there is a SCRAM credential.
+ * Schema v4 adds shuttingDownBrokers (the live brokers in controlled shutdown, ascending); an older snapshot reads it
+ * as empty. Written as v4 only when a broker is in controlled shutdown. Mutable value holder; not thread-safe.
  */
 public final class SnapshotRecord extends StateRecord {
-    /** v0 ends at topics, v1 adds brokerConfigs, v2 acls, v3 scramCredentials. */
+    /** v0 ends at topics, v1 adds brokerConfigs, v2 acls, v3 scramCredentials, v4 shuttingDownBrokers. */
     private static final RecordSchema SCHEMA = RecordSchema.grown(
             StateMessages.SNAPSHOT,
-            new int[] {4, 5, 6},
+            new int[] {4, 5, 6, 7},
             "controllerEpoch",
             "lastDeltaSeq",
             "brokers",
             "topics",
             "brokerConfigs",
             "acls",
-            "scramCredentials");
+            "scramCredentials",
+            "shuttingDownBrokers");
 
-    public static final int CURRENT_VERSION = 3;
+    public static final int CURRENT_VERSION = 4;
 
     public int controllerEpoch;
     /** Sequence number of the last delta folded in; deltas after it apply on top. */
@@ -44,9 +47,14 @@ public final class SnapshotRecord extends StateRecord {
     public List<AclRecord> acls = new ArrayList<>();
     /** SCRAM credentials (schema v3). */
     public List<ScramRecord> scramCredentials = new ArrayList<>();
+    /** Live brokers in controlled shutdown (schema v4). */
+    public int[] shuttingDownBrokers = new int[0];
 
     @Override
     public int version() {
+        if (shuttingDownBrokers.length > 0) {
+            return 4;
+        }
         if (!scramCredentials.isEmpty()) {
             return 3;
         }
@@ -66,6 +74,7 @@ public final class SnapshotRecord extends StateRecord {
             case 4 -> w.writeList(brokerConfigs, ElementType.MESSAGE);
             case 5 -> w.writeList(acls, ElementType.MESSAGE);
             case 6 -> w.writeList(scramCredentials, ElementType.MESSAGE);
+            case 7 -> w.writeIntArray(shuttingDownBrokers);
             default -> throw new IllegalStateException("SnapshotRecord field " + index);
         };
     }
@@ -80,6 +89,7 @@ public final class SnapshotRecord extends StateRecord {
             case 4 -> brokerConfigs = r.readList(ElementType.MESSAGE);
             case 5 -> acls = r.readList(ElementType.MESSAGE);
             case 6 -> scramCredentials = r.readList(ElementType.MESSAGE);
+            case 7 -> shuttingDownBrokers = r.readIntArray();
             default -> throw new IllegalStateException("SnapshotRecord field " + index);
         }
         return r.isLastRead();
@@ -96,6 +106,9 @@ public final class SnapshotRecord extends StateRecord {
         }
         if (version < 3) {
             scramCredentials = new ArrayList<>();
+        }
+        if (version < 4) {
+            shuttingDownBrokers = new int[0];
         }
     }
 
