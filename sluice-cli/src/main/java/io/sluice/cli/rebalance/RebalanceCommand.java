@@ -88,7 +88,7 @@ public final class RebalanceCommand implements Callable<Integer> {
                         inputs.partitions(),
                         Set.copyOf(removeBrokers),
                         Set.copyOf(addBrokers),
-                        inputs.segmentBytes());
+                        inputs::segmentBytesOf);
             } catch (InvalidAssignmentException e) {
                 throw new CommandFailedException(e.getMessage());
             }
