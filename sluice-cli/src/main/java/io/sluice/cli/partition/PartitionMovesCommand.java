@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -44,6 +45,9 @@ public final class PartitionMovesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (intervalMs <= 0) {
+            throw new ParameterException(spec.commandLine(), "--interval-ms must be at least 1, was " + intervalMs);
+        }
         boolean terminal = System.console() != null;
         try (Admin admin = Admin.create(client.toProperties("sluice-partition-moves"))) {
             MoveProgressReader reader = new MoveProgressReader(admin);
