@@ -20,7 +20,10 @@ import java.util.Set;
  * <p>Not thread-safe; one per plan.
  */
 final class PlannedAssignment {
-    /** A balancing move must narrow its two brokers' gap by at least the tolerance divided by this. */
+    /**
+     * A balancing move must narrow its two brokers' gap by at least the tolerance divided by this, or by the mean
+     * weight of the partitions that may move when that is less.
+     */
     static final int MIN_GAIN_DIVISOR = 10;
 
     private final List<PartitionReplicas> original;
@@ -29,6 +32,9 @@ final class PlannedAssignment {
     private final List<Integer> eligible;
     private final Map<Integer, String> rackOf;
     private final Set<Integer> remove;
+    /** Per partition: whether one of its replicas is out of sync. */
+    private final boolean[] lagging;
+
     private final Map<Integer, Long> weight = new HashMap<>();
 
     PlannedAssignment(
@@ -46,7 +52,10 @@ final class PlannedAssignment {
         for (int id : eligible) {
             weight.put(id, 0L);
         }
+        this.lagging = new boolean[partitions.size()];
         for (int i = 0; i < partitions.size(); i++) {
+            PartitionReplicas p = partitions.get(i);
+            lagging[i] = Arrays.stream(p.replicas()).anyMatch(id -> !contains(p.isr(), id));
             replicas[i] = partitions.get(i).replicas().clone();
             long w = weightOf(i);
             for (int id : replicas[i]) {
@@ -70,6 +79,19 @@ final class PlannedAssignment {
     /** Whether partition {@code i} may move for balance: not fixed, and not empty. */
     boolean balanceable(int i) {
         return !fixed[i] && original.get(i).sizeBytes() > 0;
+    }
+
+    /** The mean weight of the partitions that may move for balance; 0 when none may. */
+    private long meanBalanceableWeight() {
+        long total = 0;
+        int count = 0;
+        for (int i = 0; i < replicas.length; i++) {
+            if (balanceable(i)) {
+                total += weightOf(i);
+                count++;
+            }
+        }
+        return count == 0 ? 0 : total / count;
     }
 
     /**
@@ -153,7 +175,7 @@ final class PlannedAssignment {
      * that can take one.
      */
     void evenWeights(long tolerance) {
-        long minGain = Math.max(1, tolerance / MIN_GAIN_DIVISOR);
+        long minGain = Math.max(1, Math.min(tolerance / MIN_GAIN_DIVISOR, meanBalanceableWeight()));
         int limit = replicas.length * 4 + eligible.size() * eligible.size();
         for (int step = 0; step < limit && eligible.size() > 1; step++) {
             Comparator<Integer> byWeight = Comparator.comparingLong(weight::get);
@@ -205,21 +227,22 @@ final class PlannedAssignment {
             }
             long w = weightOf(i);
             long distance = Math.abs(gap - 2 * w);
-            if (gap - distance < minGain || !rackAllows(i, slot, light)) {
+            boolean outOfSync = lagging[i] && keptOutOfSync(i, slot);
+            boolean better = (outOfSync && !bestOutOfSync) || (outOfSync == bestOutOfSync && distance < bestDistance);
+            if (!better || gap - distance < minGain || !rackAllows(i, slot, light)) {
                 continue;
             }
-            int[] target = replicas[i].clone();
-            target[slot] = light;
-            if (keepsOutOfSyncDroppingInSync(i, target)) {
-                continue;
+            if (lagging[i]) {
+                int[] target = replicas[i].clone();
+                target[slot] = light;
+                if (keepsOutOfSyncDroppingInSync(i, target)) {
+                    continue;
+                }
             }
-            boolean outOfSync = keptOutOfSync(i, slot);
-            if ((outOfSync && !bestOutOfSync) || (outOfSync == bestOutOfSync && distance < bestDistance)) {
-                bestPartition = i;
-                bestSlot = slot;
-                bestOutOfSync = outOfSync;
-                bestDistance = distance;
-            }
+            bestPartition = i;
+            bestSlot = slot;
+            bestOutOfSync = outOfSync;
+            bestDistance = distance;
         }
         return bestPartition < 0 ? null : new int[] {bestPartition, bestSlot};
     }

@@ -18,7 +18,9 @@ import java.util.function.ToLongFunction;
  *       the partition does not use yet, on a rack the partition does not use yet while one is left;</li>
  *   <li>then, while two eligible brokers differ by more than the {@linkplain #tolerance tolerance}, one replica moves
  *       from the heavier to the lighter, the heaviest broker that can give one first, to the lightest broker that can
- *       take it: among the replicas that narrow the gap of the two by at least a tenth of the tolerance, never onto a
+ *       take it: among the replicas that narrow the gap of the two by at least a tenth of the tolerance (or by the
+ *       mean weight of the partitions that may move, when that is less: many small partitions must still be able to
+ *       fill a new broker, while a partition far smaller than most does not move for balance), never onto a
  *       rack the partition already uses when it did not before, an out-of-sync replica first, then the one whose
  *       weight comes closest to half the gap; empty partitions never move for balance;</li>
  *   <li>last, each partition's preferred replica (listed first) is chosen so preferred leaderships even out, the
