@@ -76,6 +76,16 @@ final class PlannedAssignment {
         return weight.values().stream().mapToLong(Long::longValue).sum() / (double) eligible.size();
     }
 
+    /** Whether broker {@code id} holds a replica in the working assignment. */
+    boolean holdsAReplica(int id) {
+        for (int[] r : replicas) {
+            if (contains(r, id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether partition {@code i} may move for balance: not fixed, and not empty. */
     boolean balanceable(int i) {
         return !fixed[i] && original.get(i).sizeBytes() > 0;

@@ -114,7 +114,7 @@ public final class RebalancePlanner {
 
     /**
      * A plan: the moves, the partitions left alone, and remarks on the brokers asked for (a broker to remove that is
-     * neither live nor holds a replica has nothing to move off it).
+     * neither live nor holds a replica has nothing to move off it; a broker to add that the plan leaves empty).
      */
     public record Plan(List<Move> moves, List<Skipped> skipped, List<String> notes) {}
 
@@ -192,8 +192,17 @@ public final class RebalancePlanner {
             }
         }
         plan.evacuate();
-        plan.evenWeights(tolerance(plan.meanWeight(), segmentBytes));
+        long tolerance = tolerance(plan.meanWeight(), segmentBytes);
+        plan.evenWeights(tolerance);
         plan.evenPreferredLeaders();
+        for (int id : new TreeSet<>(add)) {
+            if (!plan.holdsAReplica(id)) {
+                notes.add("broker " + id + " to add gets no replica: no move evens out the brokers more (they count"
+                        + " as even within " + tolerance
+                        + " bytes: a tenth of the mean broker, at least one segment of "
+                        + segmentBytes + " bytes)");
+            }
+        }
         return new Plan(plan.moves(), List.copyOf(skipped), List.copyOf(notes));
     }
 

@@ -274,6 +274,26 @@ class RebalancePlannerTest {
     }
 
     /**
+     * Broker 4 is to be added, but 600 kB over three brokers is even within one 1 MB segment: the plan moves nothing
+     * and says why, where it used to print an empty plan as if the broker had been filled.
+     */
+    @Test
+    void shouldSayWhyABrokerToAddGetsNothing() {
+        List<Broker> live = brokers(4, 0);
+        List<PartitionReplicas> ps = new ArrayList<>();
+        for (int p = 0; p < 6; p++) {
+            ps.add(new PartitionReplicas("t", p, new int[] {1 + p % 3}, 100_000));
+        }
+        Plan plan = RebalancePlanner.plan(live, ps, Set.of(), Set.of(4), 1_000_000);
+        assertEquals(List.of(), plan.moves());
+        assertEquals(
+                List.of("broker 4 to add gets no replica: no move evens out the brokers more (they count as even"
+                        + " within 1000000 bytes: a tenth of the mean broker, at least one segment of 1000000 bytes)"),
+                plan.notes());
+        assertEquals(List.of(), plan(live, ps, Set.of(), Set.of(4)).notes(), "filled without a segment floor");
+    }
+
+    /**
      * Broker 4 joins three brokers holding 1,000 partitions of 1 kB each. A move had to narrow the gap by a tenth of
      * the tolerance (1% of the mean broker, 7.5 kB), more than moving any one partition gains (2 kB): nothing moved
      * and broker 4 stayed empty. Many partitions small against a broker's bytes is the common case.
