@@ -6,10 +6,16 @@ import java.util.Locale;
 
 /**
  * A block of lines drawn on a terminal and redrawn in place: each frame moves the cursor up over the rows the previous
- * frame took, erases to the end of the screen and writes the new lines. A line wider than the terminal would wrap onto
- * a second row that the next frame does not move up over, so each line is cut to one column less than the width (the
- * last column left free: some terminals wrap as soon as it is written). The rows a previous line takes are counted at
- * the width of the new frame, so a terminal that narrowed and rewrapped them is redrawn over too.
+ * frame took, erases to the end of the screen and writes the new lines. The cursor can only move up over rows that
+ * are on the screen, and it moves over rows, not lines, so a frame must fit on the screen one row a line:
+ * <ul>
+ *   <li>each line is cut to one column less than the width (the last column left free: some terminals wrap as soon as
+ *       it is written);</li>
+ *   <li>a frame with more lines than the screen has rows, less the cursor's, shows the first ones and ends with
+ *       {@code ... and N more};</li>
+ *   <li>the rows a previous line takes are counted at the width of the new frame, so a terminal that narrowed and
+ *       rewrapped them is redrawn over too.</li>
+ * </ul>
  *
  * <p>Not thread-safe; one per screen, driven by one thread.
  */
@@ -26,9 +32,9 @@ public final class LiveLines {
         this.lineSeparator = lineSeparator;
     }
 
-    /** The text that replaces the previous frame by {@code lines} on a terminal {@code columns} wide. */
-    public String frame(List<String> lines, int columns) {
-        int screen = Math.max(2, columns);
+    /** The text that replaces the previous frame by {@code lines} on a terminal of {@code size}. */
+    public String frame(List<String> lines, TerminalSize size) {
+        int screen = Math.max(2, size.columns());
         int width = screen - 1;
         StringBuilder out = new StringBuilder();
         int rows = 0;
@@ -38,13 +44,24 @@ public final class LiveLines {
         if (rows > 0) {
             out.append(String.format(Locale.ROOT, CURSOR_UP, rows)).append(ERASE_BELOW);
         }
-        List<Integer> lengths = new ArrayList<>(lines.size());
-        for (String line : lines) {
-            String shown = line.length() > width ? line.substring(0, width) : line;
-            out.append(shown).append(lineSeparator);
-            lengths.add(shown.length());
+        List<String> shown = fitted(lines, Math.max(1, size.rows() - 1));
+        List<Integer> lengths = new ArrayList<>(shown.size());
+        for (String line : shown) {
+            String cut = line.length() > width ? line.substring(0, width) : line;
+            out.append(cut).append(lineSeparator);
+            lengths.add(cut.length());
         }
         drawnLengths = List.copyOf(lengths);
         return out.toString();
+    }
+
+    /** {@code lines} when they are at most {@code most}, else the first {@code most - 1} and how many are left out. */
+    private static List<String> fitted(List<String> lines, int most) {
+        if (lines.size() <= most) {
+            return lines;
+        }
+        List<String> shown = new ArrayList<>(lines.subList(0, most - 1));
+        shown.add("... and " + (lines.size() - shown.size()) + " more");
+        return shown;
     }
 }

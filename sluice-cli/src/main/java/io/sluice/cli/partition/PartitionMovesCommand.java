@@ -2,7 +2,7 @@ package io.sluice.cli.partition;
 
 import io.sluice.cli.client.ClientOptions;
 import io.sluice.cli.console.LiveLines;
-import io.sluice.cli.console.TerminalWidth;
+import io.sluice.cli.console.TerminalSize;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code sluice partition moves [--watch] [--interval-ms N]}: the partition moves in progress with their phase, bytes
  * shipped of total, rate and ETA. With {@code --watch} it reads again every interval until no move is left: on a
- * terminal the lines are redrawn in place as progress bars, each cut to the terminal's width ({@link LiveLines});
+ * terminal the lines are redrawn in place as progress bars, each cut to the terminal's width and as many as fit its height ({@link LiveLines});
  * piped, each reading is printed as plain lines, whole.
  * Not thread-safe; one per invocation.
  */
@@ -68,7 +68,7 @@ public final class PartitionMovesCommand implements Callable<Integer> {
                     lines.add("No partition moves in progress.");
                 }
                 if (terminal) {
-                    out.print(screen.frame(lines, TerminalWidth.columns()));
+                    out.print(screen.frame(lines, TerminalSize.now()));
                 } else {
                     lines.forEach(out::println);
                 }
