@@ -20,9 +20,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code sluice partition moves [--watch] [--interval-ms N]}: the partition moves in progress with their phase, bytes
  * shipped of total, rate and ETA. With {@code --watch} it reads again every interval until no move is left: on a
- * terminal the lines are redrawn in place as progress bars, each cut to the terminal's width and as many as fit its height ({@link LiveLines});
- * piped, each reading is printed as plain lines, whole.
- * Not thread-safe; one per invocation.
+ * terminal the lines are redrawn in place as progress bars, each cut to the terminal's width, as many as fit its
+ * height ({@link LiveLines}); piped, each reading is printed as plain lines, whole. Not thread-safe; one per
+ * invocation.
  */
 @Command(name = "moves", mixinStandardHelpOptions = true, description = "Show partition moves in progress.")
 public final class PartitionMovesCommand implements Callable<Integer> {
