@@ -56,6 +56,32 @@ class SluiceCliTest {
                 run("consume", "-t", "x", "-c", "notanumber").exitCode());
     }
 
+    /**
+     * Option values out of range are usage errors (exit 2) like values that are not numbers, refused before any
+     * connection: --max-concurrent-moves 0 exited 1, --timeout-seconds 0 connected and then started no move, and
+     * --interval-ms 0 polled the cluster without pause.
+     */
+    @Test
+    void shouldRefuseOutOfRangeRebalanceAndMovesOptionsAsUsageErrors() {
+        String[] unreachable = {"-b", "127.0.0.1:1", "-X", "default.api.timeout.ms=1000", "-X", "request.timeout.ms=500"
+        };
+        CliResult zeroMoves = run(with(unreachable, "cluster", "rebalance", "--max-concurrent-moves", "0"));
+        assertEquals(SluiceCli.EXIT_USAGE, zeroMoves.exitCode(), zeroMoves.err());
+        assertTrue(zeroMoves.err().contains("--max-concurrent-moves must be at least 1, was 0"), zeroMoves.err());
+        CliResult zeroTimeout = run(with(unreachable, "cluster", "rebalance", "--timeout-seconds", "0"));
+        assertEquals(SluiceCli.EXIT_USAGE, zeroTimeout.exitCode(), zeroTimeout.err());
+        assertTrue(zeroTimeout.err().contains("--timeout-seconds must be at least 1, was 0"), zeroTimeout.err());
+        CliResult zeroInterval = run(with(unreachable, "partition", "moves", "--watch", "--interval-ms", "0"));
+        assertEquals(SluiceCli.EXIT_USAGE, zeroInterval.exitCode(), zeroInterval.err());
+        assertTrue(zeroInterval.err().contains("--interval-ms must be at least 1, was 0"), zeroInterval.err());
+    }
+
+    private static String[] with(String[] tail, String... head) {
+        String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, all, head.length, tail.length);
+        return all;
+    }
+
     @Test
     void shouldAcceptNegativeRelativeOffsetAsOptionValue() {
         CommandLine.ParseResult parsed = SluiceCli.commandLine().parseArgs("consume", "-t", "x", "-o", "-10", "-e");

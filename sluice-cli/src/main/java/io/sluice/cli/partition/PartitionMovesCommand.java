@@ -1,7 +1,10 @@
 package io.sluice.cli.partition;
 
 import io.sluice.cli.client.ClientOptions;
+import io.sluice.cli.console.LiveLines;
+import io.sluice.cli.console.TerminalSize;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,19 +14,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code sluice partition moves [--watch] [--interval-ms N]}: the partition moves in progress with their phase, bytes
  * shipped of total, rate and ETA. With {@code --watch} it reads again every interval until no move is left: on a
- * terminal the lines are redrawn in place as progress bars; piped, each reading is printed as plain lines.
- * Not thread-safe; one per invocation.
+ * terminal the lines are redrawn in place as progress bars, each cut to the terminal's width, as many as fit its
+ * height ({@link LiveLines}); piped, each reading is printed as plain lines, whole. Not thread-safe; one per
+ * invocation.
  */
 @Command(name = "moves", mixinStandardHelpOptions = true, description = "Show partition moves in progress.")
 public final class PartitionMovesCommand implements Callable<Integer> {
-    /** ANSI: cursor up one line, then erase the line. */
-    private static final String UP_AND_ERASE = "\u001b[1A\u001b[2K";
-
     @Mixin
     ClientOptions client;
 
@@ -43,34 +45,37 @@ public final class PartitionMovesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (intervalMs <= 0) {
+            throw new ParameterException(spec.commandLine(), "--interval-ms must be at least 1, was " + intervalMs);
+        }
         boolean terminal = System.console() != null;
         try (Admin admin = Admin.create(client.toProperties("sluice-partition-moves"))) {
             MoveProgressReader reader = new MoveProgressReader(admin);
             Map<String, Long> previous = new HashMap<>();
             long previousAt = 0;
-            int drawnLines = 0;
+            LiveLines screen = new LiveLines(System.lineSeparator());
             while (true) {
                 List<MoveProgress> moves = reader.read();
                 long now = System.nanoTime();
                 double elapsed = previousAt == 0 ? 0 : (now - previousAt) / 1e9;
-                if (terminal && drawnLines > 0) {
-                    out.print(UP_AND_ERASE.repeat(drawnLines));
-                }
-                if (moves.isEmpty()) {
-                    out.println("No partition moves in progress.");
-                    out.flush();
-                    return 0;
-                }
+                List<String> lines = new ArrayList<>();
                 Map<String, Long> shipped = new HashMap<>();
                 for (MoveProgress m : moves) {
-                    out.println(MoveProgressFormat.line(m, previous, elapsed));
+                    lines.add(MoveProgressFormat.line(m, previous, elapsed));
                     shipped.put(m.name(), m.shippedBytes());
                 }
+                if (moves.isEmpty()) {
+                    lines.add("No partition moves in progress.");
+                }
+                if (terminal) {
+                    out.print(screen.frame(lines, TerminalSize.now()));
+                } else {
+                    lines.forEach(out::println);
+                }
                 out.flush();
-                if (!watch) {
+                if (!watch || moves.isEmpty()) {
                     return 0;
                 }
-                drawnLines = moves.size();
                 previous = shipped;
                 previousAt = now;
                 Thread.sleep(intervalMs);

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -123,7 +124,7 @@ public final class ReassignmentWaves {
             out.println("Still moving at the timeout: " + unfinished
                     + "; they go on in the cluster (see sluice partition moves)");
         }
-        List<TopicPartition> finished = onTarget(accepted, unfinished, changed);
+        List<TopicPartition> finished = onTarget(accepted, unfinished, changed, deadline);
         electPreferred(finished);
         out.flush();
         return new Outcome(List.copyOf(finished), refused, changed, unfinished, notStarted);
@@ -249,14 +250,24 @@ public final class ReassignmentWaves {
 
     /**
      * The accepted moves that are done and whose partitions ended on the planned replicas; one that ended elsewhere
-     * (its reassignment cancelled or replaced by someone else) goes to {@code changed}.
+     * (its reassignment cancelled or replaced by someone else) goes to {@code changed}. The controller answers
+     * whether a reassignment is in progress, but any broker may answer the replicas, from metadata that can trail the
+     * controller's by a moment: while a partition is still described as moving to its target (the target followed by
+     * the replicas it removes), it is described again, until {@code deadline}.
      */
     private List<TopicPartition> onTarget(
-            Map<TopicPartition, Move> accepted, List<TopicPartition> unfinished, Map<TopicPartition, String> changed)
+            Map<TopicPartition, Move> accepted,
+            List<TopicPartition> unfinished,
+            Map<TopicPartition, String> changed,
+            long deadline)
             throws InterruptedException {
         Map<TopicPartition, Move> done = new LinkedHashMap<>(accepted);
         unfinished.forEach(done::remove);
         Map<TopicPartition, List<Integer>> current = currentReplicas(done.keySet());
+        while (System.nanoTime() < deadline && describedAsMoving(done, current)) {
+            Thread.sleep(poll.toMillis());
+            current = currentReplicas(done.keySet());
+        }
         List<TopicPartition> finished = new ArrayList<>();
         for (Map.Entry<TopicPartition, Move> e : done.entrySet()) {
             List<Integer> now = current.get(e.getKey());
@@ -270,6 +281,24 @@ public final class ReassignmentWaves {
             }
         }
         return finished;
+    }
+
+    /** Whether a move of {@code moves} that removes a replica is described as still running by {@code current}. */
+    private static boolean describedAsMoving(
+            Map<TopicPartition, Move> moves, Map<TopicPartition, List<Integer>> current) {
+        for (Map.Entry<TopicPartition, Move> e : moves.entrySet()) {
+            Move m = e.getValue();
+            int[] removing = Arrays.stream(m.from())
+                    .filter(id -> Arrays.stream(m.to()).noneMatch(t -> t == id))
+                    .toArray();
+            if (removing.length > 0
+                    && boxed(IntStream.concat(Arrays.stream(m.to()), Arrays.stream(removing))
+                                    .toArray())
+                            .equals(current.get(e.getKey()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void electPreferred(List<TopicPartition> moved) throws InterruptedException {

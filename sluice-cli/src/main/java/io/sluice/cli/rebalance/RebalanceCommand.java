@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -77,7 +78,12 @@ public final class RebalanceCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (maxConcurrentMoves <= 0) {
-            throw new CommandFailedException("--max-concurrent-moves must be at least 1, was " + maxConcurrentMoves);
+            throw new ParameterException(
+                    spec.commandLine(), "--max-concurrent-moves must be at least 1, was " + maxConcurrentMoves);
+        }
+        if (timeoutSeconds <= 0) {
+            throw new ParameterException(
+                    spec.commandLine(), "--timeout-seconds must be at least 1, was " + timeoutSeconds);
         }
         try (Admin admin = Admin.create(client.toProperties("sluice-rebalance"))) {
             RebalanceInputs inputs = RebalanceInputs.read(admin);
@@ -88,7 +94,7 @@ public final class RebalanceCommand implements Callable<Integer> {
                         inputs.partitions(),
                         Set.copyOf(removeBrokers),
                         Set.copyOf(addBrokers),
-                        inputs.segmentBytes());
+                        inputs::segmentBytesOf);
             } catch (InvalidAssignmentException e) {
                 throw new CommandFailedException(e.getMessage());
             }

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -25,23 +26,27 @@ import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * What a rebalance plan starts from, read through Kafka's Admin API: the live brokers with their racks
- * (DescribeCluster), every topic's replicas, internal ones included (Metadata), the reassignments in progress
- * (ListPartitionReassignments: a moving partition is described as its target plus the replicas it removes, so it is
- * planned from its target and marked moving), each partition's size, the largest copy any live broker reports
- * (DescribeLogDirs), and the brokers' default segment size (DescribeConfigs), the least gap worth balancing.
- * Immutable once read.
+ * (DescribeCluster), every topic's replicas and in-sync replicas, internal topics included (Metadata), the
+ * reassignments in progress (ListPartitionReassignments: a moving partition is described as its target plus the
+ * replicas it removes, so it is planned from its target and marked moving), each partition's size, the largest copy
+ * any live broker reports (DescribeLogDirs), and each topic's effective {@code segment.bytes} (DescribeConfigs of the
+ * topics: its override, else the broker default), which sets the least gap worth balancing. Immutable once read.
  *
- * @param brokers      live brokers, by id
- * @param partitions   every partition, topics and partitions in order
- * @param reassigning  the reassignments in progress when the inputs were read
- * @param segmentBytes {@code log.segment.bytes} of a live broker, Kafka's default when it cannot be read
+ * @param brokers            live brokers, by id
+ * @param partitions         every partition, topics and partitions in order
+ * @param reassigning        the reassignments in progress when the inputs were read
+ * @param topicSegmentBytes  each topic's effective {@code segment.bytes}, where it could be read
+ * @param brokerSegmentBytes {@code log.segment.bytes} of a live broker, Kafka's default when it cannot be read: the
+ *                           segment of a topic whose configuration could not be read
  */
 record RebalanceInputs(
         List<Broker> brokers,
         List<PartitionReplicas> partitions,
         Map<TopicPartition, PartitionReassignment> reassigning,
-        long segmentBytes) {
+        Map<String, Long> topicSegmentBytes,
+        long brokerSegmentBytes) {
     static final String SEGMENT_BYTES_KEY = "log.segment.bytes";
+    static final String TOPIC_SEGMENT_BYTES_KEY = "segment.bytes";
     /** Kafka's default {@code log.segment.bytes}. */
     static final long DEFAULT_SEGMENT_BYTES = 1L << 30;
 
@@ -65,18 +70,34 @@ record RebalanceInputs(
         for (TopicDescription topic : topics.values()) {
             for (TopicPartitionInfo p : topic.partitions()) {
                 TopicPartition tp = new TopicPartition(topic.name(), p.partition());
-                long size = sizes.getOrDefault(tp, 0L);
-                PartitionReassignment moving = reassigning.get(tp);
-                if (moving != null) {
-                    partitions.add(new PartitionReplicas(tp.topic(), tp.partition(), target(moving), size, true));
-                } else {
-                    int[] replicas = p.replicas().stream().mapToInt(Node::id).toArray();
-                    partitions.add(new PartitionReplicas(tp.topic(), tp.partition(), replicas, size));
-                }
+                partitions.add(partitionOf(tp, p, sizes.getOrDefault(tp, 0L), reassigning.get(tp)));
             }
         }
         return new RebalanceInputs(
-                List.copyOf(brokers), List.copyOf(partitions), reassigning, segmentBytes(admin, ids));
+                List.copyOf(brokers),
+                List.copyOf(partitions),
+                reassigning,
+                topicSegmentBytes(admin, topics.keySet()),
+                segmentBytes(admin, ids));
+    }
+
+    /** The effective {@code segment.bytes} of {@code topic}: its own, else the broker's. */
+    long segmentBytesOf(String topic) {
+        return topicSegmentBytes.getOrDefault(topic, brokerSegmentBytes);
+    }
+
+    /**
+     * A partition as the planner sees it: its replicas and ISR, or, when {@code moving} is not null, its
+     * reassignment's target.
+     */
+    static PartitionReplicas partitionOf(
+            TopicPartition tp, TopicPartitionInfo p, long size, PartitionReassignment moving) {
+        if (moving != null) {
+            return new PartitionReplicas(tp.topic(), tp.partition(), target(moving), size, true);
+        }
+        int[] replicas = p.replicas().stream().mapToInt(Node::id).toArray();
+        int[] isr = p.isr().stream().mapToInt(Node::id).toArray();
+        return new PartitionReplicas(tp.topic(), tp.partition(), replicas, isr, size, false);
     }
 
     /** Where a reassignment in progress takes its partition: its replicas without the ones it removes. */
@@ -113,17 +134,54 @@ record RebalanceInputs(
         return sizes;
     }
 
+    /** Each topic's effective {@code segment.bytes}; a topic whose configuration cannot be read is left out. */
+    private static Map<String, Long> topicSegmentBytes(Admin admin, Collection<String> topics)
+            throws InterruptedException {
+        Map<String, Long> segmentBytes = new HashMap<>();
+        if (topics.isEmpty()) {
+            return segmentBytes;
+        }
+        List<ConfigResource> resources = topics.stream()
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t))
+                .toList();
+        for (Map.Entry<ConfigResource, KafkaFuture<Config>> e :
+                admin.describeConfigs(resources).values().entrySet()) {
+            try {
+                Long value = longValue(e.getValue().get(), TOPIC_SEGMENT_BYTES_KEY);
+                if (value != null) {
+                    segmentBytes.put(e.getKey().name(), value);
+                }
+            } catch (ExecutionException gone) {
+                // deleted since it was listed, or not readable: the broker default stands in
+            }
+        }
+        return segmentBytes;
+    }
+
     private static long segmentBytes(Admin admin, List<Integer> brokers) throws InterruptedException {
         if (brokers.isEmpty()) {
             return DEFAULT_SEGMENT_BYTES;
         }
         ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(brokers.get(0)));
         try {
-            Config config = admin.describeConfigs(List.of(broker)).all().get().get(broker);
-            ConfigEntry entry = config == null ? null : config.get(SEGMENT_BYTES_KEY);
-            return entry == null || entry.value() == null ? DEFAULT_SEGMENT_BYTES : Long.parseLong(entry.value());
-        } catch (ExecutionException | NumberFormatException e) {
+            Long value =
+                    longValue(admin.describeConfigs(List.of(broker)).all().get().get(broker), SEGMENT_BYTES_KEY);
+            return value == null ? DEFAULT_SEGMENT_BYTES : value;
+        } catch (ExecutionException e) {
             return DEFAULT_SEGMENT_BYTES;
+        }
+    }
+
+    /** The value of {@code key} in {@code config} as a number, or null when absent or not a number. */
+    private static Long longValue(Config config, String key) {
+        ConfigEntry entry = config == null ? null : config.get(key);
+        if (entry == null || entry.value() == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(entry.value());
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 }

@@ -4,28 +4,49 @@ import static io.sluice.cluster.state.BrokerIds.contains;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.ToLongFunction;
 
 /**
  * Plans a rebalance of partition replicas over live brokers, a pure function (what Kafka needs Cruise Control for):
  * <ol>
  *   <li>every replica on a broker being removed, live or not, moves to the eligible broker with the least weight that
  *       the partition does not use yet, on a rack the partition does not use yet while one is left;</li>
- *   <li>then, while the heaviest and the lightest eligible broker differ by more than the {@linkplain #tolerance
- *       tolerance}, one replica moves from the heaviest to the lightest: the one whose weight comes closest to half
- *       the gap, among those that narrow the gap of the two by at least a tenth of the tolerance, never onto a rack
- *       the partition already uses when it did not before; empty partitions never move for balance;</li>
- *   <li>last, each partition's preferred replica (listed first) is chosen so preferred leaderships even out: a
- *       reorder moves no data.</li>
+ *   <li>then, while two eligible brokers differ by more than the {@linkplain #tolerance tolerance}, one replica moves
+ *       from the heavier to the lighter, the heaviest broker that can give one first, to the lightest broker that can
+ *       take it: among the replicas that narrow the gap of the two by at least a tenth of the tolerance (or by the
+ *       mean weight of the partitions that may move, when that is less: many small partitions must still be able to
+ *       fill a new broker, while a partition far smaller than most does not move for balance), never onto a
+ *       rack the partition already uses when it did not before, an out-of-sync replica first, then the one whose
+ *       weight comes closest to half the gap; empty partitions never move for balance;</li>
+ *   <li>last, each partition's preferred replica (listed first) is chosen so preferred leaderships even out, the
+ *       widest gap first: a reorder moves no data.</li>
  * </ol>
- * A replica weighs its partition's size in bytes plus one. The stopping rules depend on the assignment alone, so
- * planning again from a plan's result plans nothing.
+ * A replica weighs its partition's size in bytes plus one. The stopping rules depend on the assignment and the ISRs
+ * alone, so planning again from a plan's result plans nothing when every replica was in sync; with replicas out of
+ * sync, a second run may move what they held back (the partitions moved are then in sync).
+ *
+ * <p>In-sync replicas. A reassignment completes only once every target replica is in the ISR, and the replicas it
+ * removes serve until then, so a move never takes an in-sync replica away while it runs; what the plan controls is
+ * which replicas the target keeps, and which one it lists first:
+ * <ul>
+ *   <li>a balancing move never leaves a partition's target keeping one of its out-of-sync replicas while dropping one
+ *       of its in-sync replicas: that reassignment would complete only once the lagging replica has caught up, if
+ *       ever, and give up a replica that is in sync; the plan moves the out-of-sync replica, or none of that
+ *       partition;</li>
+ *   <li>between balancing moves of the same broker pair, moving an out-of-sync replica is preferred (a fresh copy
+ *       replaces a lagging one);</li>
+ *   <li>a reorder lists first only a replica that will be in the ISR once the plan has run (the preferred-leader
+ *       election that follows elects only from the ISR): an in-sync replica of a partition whose brokers stay, or any
+ *       target replica of a partition that moves (its reassignment completes with every target replica in sync);</li>
+ *   <li>emptying a broker to remove moves its replica whatever the ISR: a target that keeps an out-of-sync replica
+ *       completes only once that replica has caught up; removing a broker from a partition with no in-sync replica on
+ *       a live broker is refused, as no new replica could ever catch up.</li>
+ * </ul>
  *
  * <p>Partitions the plan leaves as they are (each {@linkplain Plan#skipped() reported} with the reason):
  * <ul>
@@ -43,22 +64,27 @@ import java.util.TreeSet;
 public final class RebalancePlanner {
     /** The tolerance as a share of the mean eligible broker weight. */
     static final double TOLERANCE_SHARE_OF_MEAN = 0.10;
-    /** A balancing move must narrow its two brokers' gap by at least the tolerance divided by this. */
-    static final int MIN_GAIN_DIVISOR = 10;
 
     /** A live broker. Immutable. */
     public record Broker(int id, String rack) {}
 
     /**
-     * A partition's replicas (preferred first) and its size in bytes (0 when unknown).
+     * A partition's replicas (preferred first), its in-sync replicas, and its size in bytes (0 when unknown).
      *
      * @param replicas where the partition is, or, when {@code moving}, its reassignment's target replicas
+     * @param isr      the replicas in sync with the leader (ignored when {@code moving})
      * @param moving   whether a reassignment of the partition is in progress
      */
-    public record PartitionReplicas(String topic, int partition, int[] replicas, long sizeBytes, boolean moving) {
-        /** A partition that is not being reassigned. */
+    public record PartitionReplicas(
+            String topic, int partition, int[] replicas, int[] isr, long sizeBytes, boolean moving) {
+        /** A partition that is not being reassigned, every replica in sync. */
         public PartitionReplicas(String topic, int partition, int[] replicas, long sizeBytes) {
-            this(topic, partition, replicas, sizeBytes, false);
+            this(topic, partition, replicas, replicas, sizeBytes, false);
+        }
+
+        /** A partition, every replica in sync. */
+        public PartitionReplicas(String topic, int partition, int[] replicas, long sizeBytes, boolean moving) {
+            this(topic, partition, replicas, replicas, sizeBytes, moving);
         }
 
         String name() {
@@ -88,16 +114,31 @@ public final class RebalancePlanner {
 
     /**
      * A plan: the moves, the partitions left alone, and remarks on the brokers asked for (a broker to remove that is
-     * neither live nor holds a replica has nothing to move off it).
+     * neither live nor holds a replica has nothing to move off it; a broker to add that the plan leaves empty).
      */
     public record Plan(List<Move> moves, List<Skipped> skipped, List<String> notes) {}
 
     private RebalancePlanner() {}
 
     /**
+     * The moves that empty {@code remove} and even out the others, every topic with segments of
+     * {@code segmentBytes}.
+     *
+     * @see #plan(List, List, Set, Set, ToLongFunction)
+     */
+    public static Plan plan(
+            List<Broker> live,
+            List<PartitionReplicas> partitions,
+            Set<Integer> remove,
+            Set<Integer> add,
+            long segmentBytes) {
+        return plan(live, partitions, remove, add, topic -> segmentBytes);
+    }
+
+    /**
      * The moves that empty {@code remove} and even out the others.
      *
-     * @param segmentBytes the least byte gap worth balancing (one log segment); see {@link #tolerance}
+     * @param segmentBytesOf each topic's effective {@code segment.bytes}; see {@link #tolerance}
      * @throws InvalidAssignmentException when a broker to add is not live, a broker is both added and removed, too few
      *                                    brokers remain for some partition's replication factor, or a partition on a
      *                                    broker to remove cannot move (see the class comment)
@@ -107,7 +148,7 @@ public final class RebalancePlanner {
             List<PartitionReplicas> partitions,
             Set<Integer> remove,
             Set<Integer> add,
-            long segmentBytes) {
+            ToLongFunction<String> segmentBytesOf) {
         Map<Integer, String> rackOf = new HashMap<>();
         for (Broker b : live) {
             rackOf.put(b.id(), b.rack() == null ? "" : b.rack());
@@ -141,17 +182,36 @@ public final class RebalancePlanner {
                 skipped.add(new Skipped(p.topic(), p.partition(), p.replicas().clone(), reason));
             }
         }
-        Assignment plan = new Assignment(partitions, fixed, eligible, rackOf);
-        plan.evacuate(remove);
-        plan.evenWeights(tolerance(plan.meanWeight(), segmentBytes));
+        PlannedAssignment plan = new PlannedAssignment(partitions, fixed, eligible, rackOf, remove);
+        long segmentBytes = 0;
+        for (int i = 0; i < partitions.size(); i++) {
+            if (plan.balanceable(i)) {
+                segmentBytes = Math.max(
+                        segmentBytes,
+                        segmentBytesOf.applyAsLong(partitions.get(i).topic()));
+            }
+        }
+        plan.evacuate();
+        long tolerance = tolerance(plan.meanWeight(), segmentBytes);
+        plan.evenWeights(tolerance);
         plan.evenPreferredLeaders();
+        for (int id : new TreeSet<>(add)) {
+            if (!plan.holdsAReplica(id)) {
+                notes.add("broker " + id + " to add gets no replica: no move evens out the brokers more (they count"
+                        + " as even within " + tolerance
+                        + " bytes: a tenth of the mean broker, at least one segment of "
+                        + segmentBytes + " bytes)");
+            }
+        }
         return new Plan(plan.moves(), List.copyOf(skipped), List.copyOf(notes));
     }
 
     /**
      * The byte gap between the heaviest and the lightest eligible broker below which they count as even: a tenth of
-     * the mean broker weight, and at least one segment ({@code segmentBytes}), the granularity at which a partition's
-     * size changes on disk.
+     * the mean broker weight, and at least one segment ({@code segmentBytes}), the granularity at which retention
+     * changes a partition's size on disk. Topics may set their own {@code segment.bytes}: the segment is the largest
+     * effective {@code segment.bytes} among the topics with a partition that may move for balance (not left alone
+     * and not empty), since a broker holding any of them may gain or lose that much at once.
      */
     static long tolerance(double meanWeight, long segmentBytes) {
         return Math.max((long) Math.ceil(meanWeight * TOLERANCE_SHARE_OF_MEAN), Math.max(0, segmentBytes));
@@ -189,243 +249,12 @@ public final class RebalancePlanner {
             throw new InvalidAssignmentException("cannot remove broker " + removed[0] + ": " + p.name() + " "
                     + Arrays.toString(p.replicas()) + " has no replica on a live broker to copy from");
         }
+        if (removed.length > 0 && Arrays.stream(p.isr()).noneMatch(rackOf::containsKey)) {
+            throw new InvalidAssignmentException("cannot remove broker " + removed[0] + ": " + p.name() + " "
+                    + Arrays.toString(p.replicas()) + " has no in-sync replica on a live broker (ISR "
+                    + Arrays.toString(p.isr()) + "): a new replica could never catch up, so the move would never "
+                    + "complete; bring an in-sync broker back first");
+        }
         return null;
-    }
-
-    /**
-     * The working assignment and the weights of the eligible brokers; partitions marked fixed count but never move.
-     * Not thread-safe; one per plan.
-     */
-    private static final class Assignment {
-        private final List<PartitionReplicas> original;
-        private final boolean[] fixed;
-        private final int[][] replicas;
-        private final List<Integer> eligible;
-        private final Map<Integer, String> rackOf;
-        private final Map<Integer, Long> weight = new HashMap<>();
-
-        Assignment(
-                List<PartitionReplicas> partitions,
-                boolean[] fixed,
-                List<Integer> eligible,
-                Map<Integer, String> rackOf) {
-            this.original = partitions;
-            this.fixed = fixed;
-            this.replicas = new int[partitions.size()][];
-            this.eligible = eligible;
-            this.rackOf = rackOf;
-            for (int id : eligible) {
-                weight.put(id, 0L);
-            }
-            for (int i = 0; i < partitions.size(); i++) {
-                replicas[i] = partitions.get(i).replicas().clone();
-                long w = weightOf(i);
-                for (int id : replicas[i]) {
-                    weight.computeIfPresent(id, (k, total) -> total + w);
-                }
-            }
-        }
-
-        private long weightOf(int partition) {
-            return Math.max(0, original.get(partition).sizeBytes()) + 1;
-        }
-
-        /** The eligible brokers' mean weight once every replica to remove has moved onto them. */
-        double meanWeight() {
-            if (eligible.isEmpty()) {
-                return 0;
-            }
-            return weight.values().stream().mapToLong(Long::longValue).sum() / (double) eligible.size();
-        }
-
-        void evacuate(Set<Integer> remove) {
-            for (int i = 0; i < replicas.length; i++) {
-                for (int slot = 0; slot < replicas[i].length && !fixed[i]; slot++) {
-                    int from = replicas[i][slot];
-                    if (!remove.contains(from)) {
-                        continue;
-                    }
-                    int to = lightestTarget(i, slot);
-                    if (to < 0) {
-                        PartitionReplicas p = original.get(i);
-                        throw new InvalidAssignmentException("cannot remove broker " + from + ": " + p.name() + " has "
-                                + p.replicas().length + " replicas and no other broker of " + eligible
-                                + " is free for it");
-                    }
-                    replicas[i][slot] = to;
-                    weight.merge(to, weightOf(i), Long::sum);
-                }
-            }
-        }
-
-        /** The lightest eligible broker partition {@code i} does not use, preferring a rack it does not use. */
-        private int lightestTarget(int i, int slot) {
-            Set<String> racksUsed = racksExcept(i, slot);
-            int best = -1;
-            boolean bestNewRack = false;
-            for (int id : eligible) {
-                if (contains(replicas[i], id)) {
-                    continue;
-                }
-                boolean newRack = !racksUsed.contains(rackOf.get(id));
-                if (best < 0
-                        || (newRack && !bestNewRack)
-                        || (newRack == bestNewRack && weight.get(id) < weight.get(best))) {
-                    best = id;
-                    bestNewRack = newRack;
-                }
-            }
-            return best;
-        }
-
-        /** Moves replicas from the heaviest to the lightest broker while they differ by more than {@code tolerance}. */
-        void evenWeights(long tolerance) {
-            long minGain = Math.max(1, tolerance / MIN_GAIN_DIVISOR);
-            int limit = replicas.length * 4 + eligible.size();
-            for (int step = 0; step < limit && eligible.size() > 1; step++) {
-                int heavy = eligible.stream()
-                        .max(Comparator.comparingLong(weight::get))
-                        .orElseThrow();
-                int light = eligible.stream()
-                        .min(Comparator.comparingLong(weight::get))
-                        .orElseThrow();
-                long gap = weight.get(heavy) - weight.get(light);
-                if (gap <= tolerance) {
-                    return;
-                }
-                int bestPartition = -1;
-                int bestSlot = -1;
-                long bestDistance = Long.MAX_VALUE;
-                for (int i = 0; i < replicas.length; i++) {
-                    int slot = indexOf(replicas[i], heavy);
-                    long w = weightOf(i);
-                    long gain = gap - Math.abs(gap - 2 * w);
-                    if (slot < 0
-                            || fixed[i]
-                            || original.get(i).sizeBytes() <= 0
-                            || gain < minGain
-                            || contains(replicas[i], light)
-                            || !rackAllows(i, slot, light)) {
-                        continue;
-                    }
-                    long distance = Math.abs(gap - 2 * w);
-                    if (distance < bestDistance) {
-                        bestDistance = distance;
-                        bestPartition = i;
-                        bestSlot = slot;
-                    }
-                }
-                if (bestPartition < 0) {
-                    return;
-                }
-                replicas[bestPartition][bestSlot] = light;
-                weight.merge(heavy, -weightOf(bestPartition), Long::sum);
-                weight.merge(light, weightOf(bestPartition), Long::sum);
-            }
-        }
-
-        /** Whether {@code to} may take slot {@code slot} of partition {@code i} without losing rack spread. */
-        private boolean rackAllows(int i, int slot, int to) {
-            Set<String> others = racksExcept(i, slot);
-            return !others.contains(rackOf.get(to)) || others.contains(rackOf.get(replicas[i][slot]));
-        }
-
-        private Set<String> racksExcept(int i, int slot) {
-            Set<String> racks = new HashSet<>();
-            for (int s = 0; s < replicas[i].length; s++) {
-                if (s != slot) {
-                    racks.add(rackOf.getOrDefault(replicas[i][s], ""));
-                }
-            }
-            return racks;
-        }
-
-        /**
-         * While some eligible broker is preferred for two partitions more than another, one partition preferring the
-         * first and holding the second gets the second listed first; partitions are reordered only to close a gap.
-         */
-        void evenPreferredLeaders() {
-            Map<Integer, Integer> preferred = new HashMap<>();
-            for (int id : eligible) {
-                preferred.put(id, 0);
-            }
-            for (int[] r : replicas) {
-                preferred.computeIfPresent(r[0], (k, n) -> n + 1);
-            }
-            for (int step = 0; step < replicas.length && eligible.size() > 1; step++) {
-                int most = eligible.stream()
-                        .max(Comparator.comparingInt(preferred::get))
-                        .orElseThrow();
-                int least = eligible.stream()
-                        .min(Comparator.comparingInt(preferred::get))
-                        .orElseThrow();
-                if (preferred.get(most) - preferred.get(least) <= 1) {
-                    return;
-                }
-                int chosen = -1;
-                for (int i = 0; i < replicas.length && chosen < 0; i++) {
-                    if (!fixed[i] && replicas[i][0] == most && contains(replicas[i], least)) {
-                        chosen = i;
-                    }
-                }
-                if (chosen < 0) {
-                    return;
-                }
-                int[] r = replicas[chosen];
-                int at = indexOf(r, least);
-                System.arraycopy(r, 0, r, 1, at);
-                r[0] = least;
-                preferred.merge(most, -1, Integer::sum);
-                preferred.merge(least, 1, Integer::sum);
-            }
-        }
-
-        List<Move> moves() {
-            List<Move> moves = new ArrayList<>();
-            for (int i = 0; i < replicas.length; i++) {
-                PartitionReplicas p = original.get(i);
-                if (Arrays.equals(p.replicas(), replicas[i])) {
-                    continue;
-                }
-                requireSound(p, replicas[i]);
-                long gained = Arrays.stream(replicas[i])
-                        .filter(id -> !contains(p.replicas(), id))
-                        .count();
-                moves.add(new Move(
-                        p.topic(),
-                        p.partition(),
-                        p.replicas().clone(),
-                        replicas[i].clone(),
-                        gained * Math.max(0, p.sizeBytes())));
-            }
-            return moves;
-        }
-
-        /** Fails loudly unless {@code target} keeps {@code p}'s replication factor on distinct eligible brokers. */
-        private void requireSound(PartitionReplicas p, int[] target) {
-            String broken = null;
-            if (p.moving()) {
-                broken = "it is being reassigned";
-            } else if (target.length != p.replicas().length) {
-                broken = "its replication factor " + p.replicas().length + " would become " + target.length;
-            } else if (Arrays.stream(target).distinct().count() != target.length) {
-                broken = "a broker twice";
-            } else if (Arrays.stream(target).anyMatch(id -> !eligible.contains(id))) {
-                broken = "a broker not live or being removed (eligible: " + eligible + ")";
-            }
-            if (broken != null) {
-                throw new IllegalStateException("rebalance planner bug: planned " + p.name() + " "
-                        + Arrays.toString(p.replicas()) + " -> " + Arrays.toString(target) + ": " + broken);
-            }
-        }
-    }
-
-    private static int indexOf(int[] ids, int id) {
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] == id) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

@@ -44,7 +44,10 @@ class RebalancePlannerTest {
         return out;
     }
 
-    /** The assignment after applying {@code moves}. */
+    /**
+     * The assignment after applying {@code moves}: a partition whose brokers changed has every replica in sync (its
+     * reassignment completed), one only reordered or not moved keeps its ISR.
+     */
     private static List<PartitionReplicas> after(List<PartitionReplicas> before, List<Move> moves) {
         Map<String, int[]> moved = new HashMap<>();
         for (Move m : moves) {
@@ -53,7 +56,22 @@ class RebalancePlannerTest {
         List<PartitionReplicas> out = new ArrayList<>();
         for (PartitionReplicas p : before) {
             int[] to = moved.getOrDefault(p.topic() + "-" + p.partition(), p.replicas());
-            out.add(new PartitionReplicas(p.topic(), p.partition(), to, p.sizeBytes(), p.moving()));
+            boolean sameBrokers =
+                    Arrays.stream(to).allMatch(id -> Arrays.stream(p.replicas()).anyMatch(r -> r == id));
+            int[] isr = sameBrokers ? p.isr() : to;
+            out.add(new PartitionReplicas(p.topic(), p.partition(), to, isr, p.sizeBytes(), p.moving()));
+        }
+        return out;
+    }
+
+    /** {@code ps} with each replica but the first out of sync at random, one in three. */
+    private static List<PartitionReplicas> withLaggingReplicas(Random random, List<PartitionReplicas> ps) {
+        List<PartitionReplicas> out = new ArrayList<>();
+        for (PartitionReplicas p : ps) {
+            int[] isr = Arrays.stream(p.replicas())
+                    .filter(id -> id == p.replicas()[0] || random.nextInt(3) > 0)
+                    .toArray();
+            out.add(inSync(p.topic(), p.partition(), p.replicas(), isr, p.sizeBytes()));
         }
         return out;
     }
@@ -212,6 +230,25 @@ class RebalancePlannerTest {
                 plan(live, List.of(), Set.of(7), Set.of()).notes());
     }
 
+    /**
+     * Broker 5 is down and held t-0's only in-sync replica: a move off it would wait forever for broker 4 or the new
+     * replica to catch up with a leader that is gone, so removing broker 5 is refused; u-0, in sync on broker 1, could.
+     */
+    @Test
+    void shouldRefuseToRemoveABrokerFromAPartitionWithNoLiveInSyncReplica() {
+        List<Broker> live = brokers(4, 0);
+        List<PartitionReplicas> ps = List.of(
+                inSync("t", 0, new int[] {5, 4}, new int[] {5}, 10),
+                inSync("u", 0, new int[] {5, 1}, new int[] {1}, 10));
+        InvalidAssignmentException e =
+                assertThrows(InvalidAssignmentException.class, () -> plan(live, ps, Set.of(5), Set.of()));
+        assertTrue(
+                e.getMessage().contains("t-0 [5, 4] has no in-sync replica on a live broker (ISR [5])"),
+                e.getMessage());
+        assertEquals(
+                1, plan(live, ps.subList(1, 2), Set.of(5), Set.of()).moves().size());
+    }
+
     /** Within a tenth of the mean, or within one segment, brokers count as even: empty partitions stay put. */
     @Test
     void shouldNotMoveForGainsBelowTheTolerance() {
@@ -234,6 +271,45 @@ class RebalancePlannerTest {
                 List.of(),
                 RebalancePlanner.plan(live, uneven, Set.of(), Set.of(), 12_000).moves(),
                 "a gap below one segment is even");
+    }
+
+    /**
+     * Broker 4 is to be added, but 600 kB over three brokers is even within one 1 MB segment: the plan moves nothing
+     * and says why, where it used to print an empty plan as if the broker had been filled.
+     */
+    @Test
+    void shouldSayWhyABrokerToAddGetsNothing() {
+        List<Broker> live = brokers(4, 0);
+        List<PartitionReplicas> ps = new ArrayList<>();
+        for (int p = 0; p < 6; p++) {
+            ps.add(new PartitionReplicas("t", p, new int[] {1 + p % 3}, 100_000));
+        }
+        Plan plan = RebalancePlanner.plan(live, ps, Set.of(), Set.of(4), 1_000_000);
+        assertEquals(List.of(), plan.moves());
+        assertEquals(
+                List.of("broker 4 to add gets no replica: no move evens out the brokers more (they count as even"
+                        + " within 1000000 bytes: a tenth of the mean broker, at least one segment of 1000000 bytes)"),
+                plan.notes());
+        assertEquals(List.of(), plan(live, ps, Set.of(), Set.of(4)).notes(), "filled without a segment floor");
+    }
+
+    /**
+     * Broker 4 joins three brokers holding 1,000 partitions of 1 kB each. A move had to narrow the gap by a tenth of
+     * the tolerance (1% of the mean broker, 7.5 kB), more than moving any one partition gains (2 kB): nothing moved
+     * and broker 4 stayed empty. Many partitions small against a broker's bytes is the common case.
+     */
+    @Test
+    void shouldFillAnAddedBrokerFromManySmallPartitions() {
+        List<Broker> live = brokers(4, 0);
+        List<PartitionReplicas> ps = new ArrayList<>();
+        for (int p = 0; p < 3_000; p++) {
+            ps.add(new PartitionReplicas("t", p, new int[] {1 + p % 3}, 1_000));
+        }
+        List<Move> moves = plan(live, ps, Set.of(), Set.of(4)).moves();
+        Map<Integer, Long> load = bytesPerBroker(live, after(ps, moves), Set.of());
+        long mean = 3_000 * 1_001 / 4;
+        long tolerance = RebalancePlanner.tolerance(mean, NO_SEGMENT_FLOOR);
+        assertTrue(spread(load) <= tolerance, "even within the tolerance " + tolerance + ": " + load);
     }
 
     /**
@@ -261,6 +337,156 @@ class RebalancePlannerTest {
                     p.topic(), p.partition(), p.replicas(), p.sizeBytes() + random.nextInt(100_000)));
         }
         assertEquals(List.of(), plan(live, grown, Set.of(), Set.of()).moves());
+    }
+
+    private static PartitionReplicas inSync(String topic, int partition, int[] replicas, int[] isr, long size) {
+        return new PartitionReplicas(topic, partition, replicas, isr, size, false);
+    }
+
+    /**
+     * Broker 1 is heaviest and two partitions could go from it to broker 4 for the same gain: a-0, whose replicas are
+     * all in sync, and a-1, whose replica on broker 1 is out of sync. The lagging replica is the one to replace.
+     */
+    @Test
+    void shouldMoveAnOutOfSyncReplicaRatherThanAnInSyncOne() {
+        List<Broker> live = brokers(4, 0);
+        List<PartitionReplicas> ps = List.of(
+                inSync("a", 0, new int[] {1, 3}, new int[] {1, 3}, 1000),
+                inSync("a", 1, new int[] {2, 1}, new int[] {2}, 1000));
+        List<Move> moves = plan(live, ps, Set.of(), Set.of()).moves();
+        assertEquals("[a-1: [2, 1] -> [2, 4]]", moves.toString());
+    }
+
+    /**
+     * t-0 [1, 2] has only broker 1 in sync. Moving its replica off broker 1, the heaviest, to broker 3 would keep the
+     * lagging replica on broker 2 and drop the in-sync one: the reassignment would wait for broker 2 to catch up and
+     * the partition would have one replica in sync fewer. u-0, all in sync, is the one to move.
+     */
+    @Test
+    void shouldNeverKeepAnOutOfSyncReplicaWhileDroppingAnInSyncOne() {
+        List<Broker> live = brokers(3, 0);
+        List<PartitionReplicas> ps = List.of(
+                inSync("t", 0, new int[] {1, 2}, new int[] {1}, 1000),
+                new PartitionReplicas("u", 0, new int[] {1}, 1000));
+        List<Move> moves = plan(live, ps, Set.of(), Set.of()).moves();
+        assertEquals("[u-0: [1] -> [3]]", moves.toString());
+    }
+
+    /**
+     * Broker 1 is the preferred leader of all four partitions; broker 2 is in sync only in p-3. A reorder listing an
+     * out-of-sync replica first would have the preferred-leader election fail (it elects from the ISR only).
+     */
+    @Test
+    void shouldListFirstOnlyAReplicaThatIsInSync() {
+        List<Broker> live = brokers(2, 0);
+        List<PartitionReplicas> ps = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            ps.add(inSync("p", p, new int[] {1, 2}, new int[] {1}, 0));
+        }
+        ps.add(inSync("p", 3, new int[] {1, 2}, new int[] {1, 2}, 0));
+        assertEquals(
+                "[p-3: [1, 2] -> [2, 1]]",
+                plan(live, ps, Set.of(), Set.of()).moves().toString());
+    }
+
+    /**
+     * Broker 1 prefers four partitions, broker 3 two, broker 2 none and broker 4 none; no partition preferring broker
+     * 1 uses broker 4, so stopping at the first pair with no reorder left broker 1 at three and broker 4 at none.
+     */
+    @Test
+    void shouldEvenPreferredLeadersAcrossEveryPairOfBrokers() {
+        List<Broker> live = brokers(4, 0);
+        List<PartitionReplicas> ps = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            ps.add(new PartitionReplicas("a", p, new int[] {1, 2}, 0));
+        }
+        for (int p = 0; p < 2; p++) {
+            ps.add(new PartitionReplicas("b", p, new int[] {3, 4}, 0));
+        }
+        Map<Integer, Integer> preferred = new HashMap<>();
+        for (PartitionReplicas p : after(ps, plan(live, ps, Set.of(), Set.of()).moves())) {
+            preferred.merge(p.replicas()[0], 1, Integer::sum);
+        }
+        assertEquals(Map.of(1, 2, 2, 2, 3, 1, 4, 1), preferred);
+    }
+
+    /**
+     * Racks: brokers 1 and 3 on rack A, 2 and 4 on rack B. Every partition is on brokers 1 and 4. Broker 2, the
+     * lightest, cannot take a replica from broker 1 without putting a partition on rack B twice; stopping there
+     * planned nothing for a 400-byte spread. Broker 3 can take from broker 1 and broker 2 from broker 4.
+     */
+    @Test
+    void shouldBalanceThroughAnotherPairWhenRacksRuleOutTheHeaviestAndLightest() {
+        List<Broker> live = List.of(new Broker(1, "A"), new Broker(2, "B"), new Broker(3, "A"), new Broker(4, "B"));
+        List<PartitionReplicas> ps = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            ps.add(new PartitionReplicas("t", p, new int[] {1, 4}, 100));
+        }
+        List<PartitionReplicas> result =
+                after(ps, plan(live, ps, Set.of(), Set.of()).moves());
+        assertEquals(Map.of(1, 202L, 2, 202L, 3, 202L, 4, 202L), bytesPerBroker(live, result, Set.of()));
+        for (PartitionReplicas p : result) {
+            assertEquals(2, distinctRacks(p.replicas(), live), Arrays.toString(p.replicas()));
+        }
+    }
+
+    /**
+     * Topics set their own segment.bytes: the tolerance's segment is the largest among the topics that may move. A
+     * 5 kB gap is even when "big" (12 kB segments) has data to move, and uneven when only "small" (1 kB) has.
+     */
+    @Test
+    void shouldTakeTheLargestSegmentOfTheTopicsThatMayMove() {
+        List<Broker> live = brokers(3, 0);
+        List<PartitionReplicas> uneven = new ArrayList<>(List.of(
+                new PartitionReplicas("small", 0, new int[] {1}, 6_000),
+                new PartitionReplicas("small", 1, new int[] {1}, 5_000),
+                new PartitionReplicas("small", 2, new int[] {2}, 5_000)));
+        java.util.function.ToLongFunction<String> segments = topic -> topic.equals("big") ? 12_000 : 1_000;
+        uneven.add(new PartitionReplicas("big", 0, new int[] {3}, 0));
+        assertEquals(
+                1,
+                RebalancePlanner.plan(live, uneven, Set.of(), Set.of(), segments)
+                        .moves()
+                        .size());
+        uneven.set(3, new PartitionReplicas("big", 0, new int[] {3}, 10));
+        assertEquals(
+                List.of(),
+                RebalancePlanner.plan(live, uneven, Set.of(), Set.of(), segments)
+                        .moves());
+    }
+
+    /**
+     * Random clusters where some replicas lag: no move drops an in-sync replica from a broker that stays while keeping
+     * an out-of-sync one, and a partition whose brokers stay lists first only an in-sync replica.
+     */
+    @Property(tries = 300)
+    void plansRespectTheIsr(
+            @ForAll @IntRange(min = 3, max = 8) int brokerCount,
+            @ForAll @IntRange(min = 0, max = 3) int racks,
+            @ForAll @IntRange(min = 1, max = 40) int partitionCount,
+            @ForAll @LongRange(min = 0, max = 1 << 20) long seed,
+            @ForAll boolean removeOne) {
+        Random random = new Random(seed);
+        List<Broker> live = brokers(brokerCount, racks);
+        List<PartitionReplicas> ps =
+                withLaggingReplicas(random, randomPartitions(random, brokerCount, removeOne ? 1 : 0, partitionCount));
+        Set<Integer> remove = removeOne ? Set.of(brokerCount) : Set.of();
+        Map<String, PartitionReplicas> byName = new HashMap<>();
+        ps.forEach(p -> byName.put(p.topic() + "-" + p.partition(), p));
+        for (Move m : plan(live, ps, remove, Set.of()).moves()) {
+            PartitionReplicas p = byName.get(m.topic() + "-" + m.partition());
+            Set<Integer> before = new HashSet<>(Arrays.stream(m.from()).boxed().toList());
+            Set<Integer> target = new HashSet<>(Arrays.stream(m.to()).boxed().toList());
+            Set<Integer> isr = new HashSet<>(Arrays.stream(p.isr()).boxed().toList());
+            if (before.equals(target)) {
+                assertTrue(isr.contains(m.to()[0]), () -> "reordered to an out-of-sync first replica: " + m);
+                continue;
+            }
+            boolean dropsInSync =
+                    before.stream().anyMatch(id -> !target.contains(id) && isr.contains(id) && !remove.contains(id));
+            boolean keepsOutOfSync = before.stream().anyMatch(id -> target.contains(id) && !isr.contains(id));
+            assertFalse(dropsInSync && keepsOutOfSync, () -> "isr " + isr + ": " + m);
+        }
     }
 
     @Property(tries = 300)
@@ -335,6 +561,17 @@ class RebalancePlannerTest {
                     "t" + (p % 3), p, replicas, random.nextInt(10) == 0 ? 0 : random.nextInt(1 << 20)));
         }
         return ps;
+    }
+
+    private static long distinctRacks(int[] ids, List<Broker> live) {
+        return Arrays.stream(ids)
+                .mapToObj(id -> live.stream()
+                        .filter(b -> b.id() == id)
+                        .findFirst()
+                        .orElseThrow()
+                        .rack())
+                .distinct()
+                .count();
     }
 
     private static int distinctRacks(int[] ids, int racks) {

@@ -327,6 +327,42 @@ class RebalanceCommandTest extends ClusterTestBase {
     }
 
     /**
+     * Three partitions of about 1.5 MB each, all on broker 1, in a topic whose segment.bytes is 1 MiB while the
+     * brokers keep the default log.segment.bytes of 1 GiB: the gap to even out is the topic's segment, so the dry
+     * run plans moves. Taking the broker's segment counted a 4.5 MB gap as even and planned nothing.
+     */
+    @Test
+    void shouldWeighTheGapAgainstTheTopicsOwnSegmentBytes() throws Exception {
+        String topic = "segmented";
+        try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
+            admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(1), 1, List.of(1), 2, List.of(1)))
+                            .configs(Map.of("segment.bytes", Integer.toString(1 << 20)))))
+                    .all()
+                    .get();
+        }
+        String padding = "p".repeat(1_000);
+        try (KafkaProducer<String, String> producer = ClusterClients.idempotentProducer(cluster.bootstrap())) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (int i = 0; i < 4_500; i++) {
+                acks.add(producer.send(new ProducerRecord<>(topic, i % 3, "k-" + i, i + padding)));
+            }
+            producer.flush();
+            for (Future<RecordMetadata> ack : acks) {
+                ack.get();
+            }
+        }
+        String plan = sluice("cluster", "rebalance", "-b", cluster.bootstrap(), "--dry-run")
+                .stdoutText();
+        Map<String, List<List<String>>> moves = plannedMoves(plan);
+        assertFalse(moves.isEmpty(), plan);
+        moves.forEach((partition, move) -> {
+            assertTrue(partition.startsWith(topic + "-"), plan);
+            assertEquals(List.of("1"), move.get(0), plan);
+            assertFalse(move.get(1).contains("1"), plan);
+        });
+    }
+
+    /**
      * A plan of three moves, two at a time, whose second move names broker 99, which the controller refuses: the
      * refusal is reported with the controller's reason, the first move is still waited on to the end, the third runs
      * in the next wave, and the moved partitions get their preferred leaders. Submitting the wave as a whole threw at
