@@ -7,19 +7,16 @@ import static io.sluice.broker.move.MoveFrameDescriptor.inRequestBody;
 
 import io.sluice.broker.config.MoveConfig;
 import io.sluice.codec.message.Message;
-import io.sluice.log.PartitionLog;
 import io.sluice.log.epoch.EpochEntry;
 import io.sluice.log.segment.BatchHeaderTable;
 import io.sluice.log.ship.ClosedSegment;
 import io.sluice.log.ship.SegmentPins;
-import io.sluice.log.ship.SegmentRangeChecksum;
 import io.sluice.log.ship.ShippableLog;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.protocol.Errors;
@@ -44,7 +41,7 @@ public final class MoveSource implements AutoCloseable {
     private final MoveConfig config;
     private final PartitionLimiters limiters;
     private final LongSupplier clockMs;
-    private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+    private final Map<Long, SourceSession> sessions = new ConcurrentHashMap<>();
     /** Taken by an open that starts a session, so that the cap is checked and the session added as one step. */
     private final Object opening = new Object();
 
@@ -52,70 +49,6 @@ public final class MoveSource implements AutoCloseable {
 
     /** The smallest chunk a throttle cuts an answer to: below it, per-chunk costs would dominate a slow move. */
     static final int MIN_THROTTLED_CHUNK_BYTES = 1024;
-
-    /** One transfer being served: its pinned view and the connections it came on. Thread-safe. */
-    private static final class Session {
-        final long transferId;
-        final String topic;
-        final int partition;
-        final PartitionLog log;
-        final ShippableLog view;
-        final MoveSegmentList listing;
-        final Set<InboundMoveConnection> connections = ConcurrentHashMap.newKeySet();
-        /** Chunk checksums, continuing from the previous chunk's batch boundary; guarded by itself. */
-        final SegmentRangeChecksum checksum = new SegmentRangeChecksum();
-
-        /** Per segment of the view, the end of the bytes answered so far; guarded by itself. */
-        private final long[] answeredEnds;
-
-        volatile long detachedAtMs;
-
-        Session(
-                long transferId,
-                String topic,
-                int partition,
-                PartitionLog log,
-                ShippableLog view,
-                MoveSegmentList listing) {
-            this.transferId = transferId;
-            this.topic = topic;
-            this.partition = partition;
-            this.log = log;
-            this.view = view;
-            this.listing = listing;
-            this.answeredEnds = new long[view.segments().size()];
-        }
-
-        /**
-         * Records that segment {@code index} was answered up to {@code end} and lets retention take the segments below
-         * the first one not yet answered to its end. A target asks for files out of order (its page cache lane works
-         * from the partition's end while its disk lane works from the start), so the segment asked for last says
-         * nothing about the ones below it.
-         */
-        void answered(int index, long end) {
-            List<ClosedSegment> segments = view.segments();
-            long releaseBelow;
-            synchronized (answeredEnds) {
-                answeredEnds[index] = Math.max(answeredEnds[index], end);
-                int first = 0;
-                while (first < answeredEnds.length
-                        && answeredEnds[first] >= segments.get(first).sizeInBytes()) {
-                    first++;
-                }
-                releaseBelow = first < answeredEnds.length ? segments.get(first).baseOffset() : view.boundaryOffset();
-            }
-            view.releaseBelow(releaseBelow);
-        }
-
-        void attach(InboundMoveConnection connection, LongSupplier clockMs) {
-            if (connections.add(connection)) {
-                connection.whenClosed(() -> {
-                    detachedAtMs = clockMs.getAsLong();
-                    connections.remove(connection);
-                });
-            }
-        }
-    }
 
     public MoveSource(MoveSourceLogs logs, MoveConfig config, ByteRateLimiter limiter, LongSupplier clockMs) {
         this(logs, config, (topic, partition) -> limiter, clockMs);
@@ -165,7 +98,7 @@ public final class MoveSource implements AutoCloseable {
             chunk.validate();
             return chunk(connection, correlationId, chunk, codec);
         } else if (request instanceof MoveCloseRequest close) {
-            Session session = sessions.remove(close.transferId);
+            SourceSession session = sessions.remove(close.transferId);
             if (session != null) {
                 release(session, close.completed ? "completed" : "cancelled");
             }
@@ -178,7 +111,7 @@ public final class MoveSource implements AutoCloseable {
     }
 
     private MoveSegmentList open(InboundMoveConnection connection, MoveOpenRequest request) {
-        Session session = sessions.get(request.transferId);
+        SourceSession session = sessions.get(request.transferId);
         if (session != null) {
             return rejoin(session, connection, request);
         }
@@ -217,7 +150,7 @@ public final class MoveSource implements AutoCloseable {
         } catch (IOException | IllegalStateException e) {
             return error(Errors.KAFKA_STORAGE_ERROR, "cannot list the segments: " + e.getMessage());
         }
-        Session session = new Session(
+        SourceSession session = new SourceSession(
                 request.transferId,
                 request.topic,
                 request.partition,
@@ -239,7 +172,7 @@ public final class MoveSource implements AutoCloseable {
     }
 
     /** A transfer opened again (the target reconnected): the same pins and listing, on one more connection. */
-    private MoveSegmentList rejoin(Session session, InboundMoveConnection connection, MoveOpenRequest request) {
+    private MoveSegmentList rejoin(SourceSession session, InboundMoveConnection connection, MoveOpenRequest request) {
         if (!session.topic.equals(request.topic) || session.partition != request.partition) {
             return error(
                     Errors.INVALID_REQUEST,
@@ -295,7 +228,7 @@ public final class MoveSource implements AutoCloseable {
         header.fileKind = request.fileKind;
         header.fileOffset = request.fileOffset;
         header.position = request.position;
-        Session session = sessions.get(request.transferId);
+        SourceSession session = sessions.get(request.transferId);
         if (session == null) {
             return answerError(
                     correlationId,
@@ -407,7 +340,7 @@ public final class MoveSource implements AutoCloseable {
      * closed file instead failed every time and left the target reopening the same listing until it gave up.
      */
     private MoveAnswer removedAfterAnswered(
-            Session session, int correlationId, MoveCodec codec, MoveChunkHeader header) {
+            SourceSession session, int correlationId, MoveCodec codec, MoveChunkHeader header) {
         String why = "segment " + header.fileOffset + " of transfer " + session.transferId
                 + " was removed from the log after it was answered to its end";
         end(session, why);
@@ -419,7 +352,7 @@ public final class MoveSource implements AutoCloseable {
      * removed from its replicas, or its log was replaced), or its log was truncated below the boundary (the listed
      * files no longer hold the listed batches: a truncated segment is appended to again).
      */
-    private String whyGone(Session session) {
+    private String whyGone(SourceSession session) {
         MoveSourceLogs.Hosted hosted = logs.find(session.topic, session.partition);
         if (hosted == null || hosted.log() != session.log || session.log.isClosed()) {
             return "this broker no longer hosts the log of " + session.topic + "-" + session.partition
@@ -433,7 +366,7 @@ public final class MoveSource implements AutoCloseable {
     }
 
     /** Ends {@code session} at once (a target coming back gets a new listing or an error). */
-    private void end(Session session, String why) {
+    private void end(SourceSession session, String why) {
         if (sessions.remove(session.transferId, session)) {
             release(session, "ended: " + why);
         }
@@ -447,7 +380,7 @@ public final class MoveSource implements AutoCloseable {
     public int expireAbandoned() {
         long now = clockMs.getAsLong();
         int released = 0;
-        for (Session session : sessions.values()) {
+        for (SourceSession session : sessions.values()) {
             if (session.connections.isEmpty()
                     && now - session.detachedAtMs >= config.pinTimeoutMs()
                     && sessions.remove(session.transferId, session)) {
@@ -468,7 +401,7 @@ public final class MoveSource implements AutoCloseable {
         return sessions.size();
     }
 
-    private static void release(Session session, String why) {
+    private static void release(SourceSession session, String why) {
         try {
             session.view.close();
         } catch (IOException e) {
@@ -493,7 +426,7 @@ public final class MoveSource implements AutoCloseable {
     /** Releases every transfer's pins. */
     @Override
     public void close() {
-        for (Session session : sessions.values()) {
+        for (SourceSession session : sessions.values()) {
             if (sessions.remove(session.transferId, session)) {
                 release(session, "stopped (broker closing)");
             }
