@@ -51,9 +51,7 @@ public final class MoveProgressReader {
             TopicPartition tp = e.getKey();
             PartitionReassignment move = e.getValue();
             TopicPartitionInfo info = described.get(tp.topic()).partitions().get(tp.partition());
-            long total = info.leader() == null
-                    ? 0
-                    : sizes.getOrDefault(info.leader().id(), Map.of()).getOrDefault(tp, 0L);
+            long total = sourceSize(tp, info, move, sizes);
             Set<Integer> isr = new HashSet<>();
             for (Node n : info.isr()) {
                 isr.add(n.id());
@@ -83,6 +81,31 @@ public final class MoveProgressReader {
         }
         out.sort((a, b) -> a.name().compareTo(b.name()));
         return out;
+    }
+
+    /**
+     * The size of the copy being moved: the leader's; while the partition has no leader (or its leader did not
+     * answer), the largest copy among the replicas that are not being added, so a leaderless move does not read as
+     * done. 0 when none of them answered.
+     */
+    static long sourceSize(
+            TopicPartition tp,
+            TopicPartitionInfo info,
+            PartitionReassignment move,
+            Map<Integer, Map<TopicPartition, Long>> sizes) {
+        Long leaders = info.leader() == null
+                ? null
+                : sizes.getOrDefault(info.leader().id(), Map.of()).get(tp);
+        if (leaders != null) {
+            return leaders;
+        }
+        long largest = 0;
+        for (int id : move.replicas()) {
+            if (!move.addingReplicas().contains(id)) {
+                largest = Math.max(largest, sizes.getOrDefault(id, Map.of()).getOrDefault(tp, 0L));
+            }
+        }
+        return largest;
     }
 
     /**
