@@ -404,7 +404,8 @@ public final class SluiceBroker implements AutoCloseable {
                                 config.brokerId(),
                                 ReplicaConfig.of(config),
                                 replication.controllerChannel(),
-                                cluster::isZooKeeperConnected)
+                                cluster::isZooKeeperConnected,
+                                cluster::brokerEpoch)
                         .run();
             }
             status.close();

@@ -33,7 +33,7 @@ public final class ControlledShutdownHandler implements ApiHandler<ControlledShu
             return CompletableFuture.completedFuture(
                     new ControlledShutdownResponseData().setErrorCode(Errors.NOT_CONTROLLER.code()));
         }
-        return n.controlledShutdown(request.brokerId()).handle((result, failure) -> {
+        return n.controlledShutdown(request.brokerId(), request.brokerEpoch()).handle((result, failure) -> {
             if (failure != null) {
                 return new ControlledShutdownResponseData().setErrorCode(Errors.NOT_CONTROLLER.code());
             }

@@ -241,6 +241,12 @@ public final class ClusterMembership implements ClusterView, AutoCloseable {
         return connection.session();
     }
 
+    /** This broker's registration epoch ({@code BrokerRegistration.epoch()}), -1 before it registered. */
+    public long brokerEpoch() {
+        ClusterNode current = node;
+        return current == null ? -1 : current.registration().epoch();
+    }
+
     /** Whether this broker's ZooKeeper session is connected right now. */
     public boolean isZooKeeperConnected() {
         return connection.isConnected();

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.message.ControlledShutdownRequestData;
 import org.apache.kafka.common.message.ControlledShutdownResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -34,17 +35,25 @@ public final class ControlledShutdown {
     private final ReplicaConfig config;
     private final ControllerChannel controller;
     private final BooleanSupplier zooKeeperConnected;
+    private final LongSupplier brokerEpoch;
 
     /**
      * @param zooKeeperConnected whether this broker reaches ZooKeeper now: without it no controller can publish the
      *                           move, so no attempt is made (the controller moves leaderships once the session expires)
+     * @param brokerEpoch        this broker's registration epoch, sent with each attempt so the controller can refuse
+     *                           one that arrives after this broker registered again (-1: unknown)
      */
     public ControlledShutdown(
-            int brokerId, ReplicaConfig config, ControllerChannel controller, BooleanSupplier zooKeeperConnected) {
+            int brokerId,
+            ReplicaConfig config,
+            ControllerChannel controller,
+            BooleanSupplier zooKeeperConnected,
+            LongSupplier brokerEpoch) {
         this.brokerId = brokerId;
         this.config = config;
         this.controller = controller;
         this.zooKeeperConnected = zooKeeperConnected;
+        this.brokerEpoch = brokerEpoch;
     }
 
     /** @return whether the controller moved every leadership away */
@@ -73,7 +82,7 @@ public final class ControlledShutdown {
                                 VERSION,
                                 new ControlledShutdownRequestData()
                                         .setBrokerId(brokerId)
-                                        .setBrokerEpoch(-1),
+                                        .setBrokerEpoch(brokerEpoch.getAsLong()),
                                 readable -> new ControlledShutdownResponseData(readable, VERSION))
                         .get(bound, TimeUnit.MILLISECONDS);
                 Errors error = Errors.forCode(answer.errorCode());

@@ -346,7 +346,28 @@ public final class ClusterController implements ControllerElection.Listener, Aut
      * still leads.
      */
     public CompletableFuture<ControlledShutdownResult> controlledShutdown(int brokerId) {
-        return call("controlledShutdown " + brokerId, state -> operations.controlledShutdown(state, brokerId));
+        return controlledShutdown(brokerId, -1);
+    }
+
+    /**
+     * {@link #controlledShutdown(int)} from the incarnation of broker {@code brokerId} registered with
+     * {@code brokerEpoch} (-1: unknown, taken as current): a request from an earlier registration than the one this
+     * controller read is refused with STALE_BROKER_EPOCH and changes nothing, as Kafka's controller does.
+     */
+    public CompletableFuture<ControlledShutdownResult> controlledShutdown(int brokerId, long brokerEpoch) {
+        return call("controlledShutdown " + brokerId, state -> {
+            long known = membership.registrationEpoch(brokerId);
+            if (brokerEpoch >= 0 && known >= 0 && brokerEpoch < known) {
+                LOG.info(
+                        "controller {}: controlled shutdown of broker {} refused: epoch {} is older than its registration's {}",
+                        this.brokerId,
+                        brokerId,
+                        brokerEpoch,
+                        known);
+                return new ControlledShutdownResult(ReplicationError.STALE_BROKER_EPOCH, List.of());
+            }
+            return operations.controlledShutdown(state, brokerId);
+        });
     }
 
     /**

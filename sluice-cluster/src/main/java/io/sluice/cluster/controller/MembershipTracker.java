@@ -144,6 +144,15 @@ final class MembershipTracker {
         }
     }
 
+    /**
+     * The epoch (creation zxid) of broker {@code id}'s registration as last read, or -1 when this controller has not
+     * read one. Controller thread only.
+     */
+    long registrationEpoch(int id) {
+        Long epoch = registrationZxids.get(id);
+        return epoch == null ? -1 : epoch;
+    }
+
     /** Reads each registration the watch named since the last call: joined, left, bounced or unchanged. */
     private void readChangedRegistrations(ClusterState state, DeltaRecord delta, MembershipChange change)
             throws Exception {

@@ -38,6 +38,11 @@ public enum ReplicationError {
     ELECTION_NOT_NEEDED(84),
     /** Cancelling the reassignment of a partition that is not being reassigned. */
     NO_REASSIGNMENT_IN_PROGRESS(85),
+    /**
+     * A broker's request carries the epoch of a registration older than the one the controller knows (an earlier
+     * incarnation's request, delivered late).
+     */
+    STALE_BROKER_EPOCH(77),
     /** The sender's partition epoch is older than the partition's: its view of the ISR is stale. */
     INVALID_UPDATE_VERSION(95),
     /** No topic has the id the request names. */

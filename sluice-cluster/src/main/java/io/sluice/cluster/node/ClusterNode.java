@@ -188,7 +188,18 @@ public final class ClusterNode implements AutoCloseable {
      * that list is non-empty (controlled.shutdown.max.retries).
      */
     public CompletableFuture<ControlledShutdownResult> controlledShutdown(int brokerId) {
-        return controller == null ? notController("controlledShutdown") : controller.controlledShutdown(brokerId);
+        return controlledShutdown(brokerId, -1);
+    }
+
+    /**
+     * {@link #controlledShutdown(int)} from the incarnation of the broker registered with {@code brokerEpoch} (its
+     * {@link BrokerRegistration#epoch()}; -1: unknown): one from an earlier registration is refused with
+     * STALE_BROKER_EPOCH.
+     */
+    public CompletableFuture<ControlledShutdownResult> controlledShutdown(int brokerId, long brokerEpoch) {
+        return controller == null
+                ? notController("controlledShutdown")
+                : controller.controlledShutdown(brokerId, brokerEpoch);
     }
 
     /**

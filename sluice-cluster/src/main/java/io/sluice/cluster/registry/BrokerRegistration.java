@@ -36,6 +36,8 @@ public final class BrokerRegistration implements AutoCloseable {
     private final ConnectionStateListener reconnect = this::onConnectionState;
     private volatile boolean registered;
     private volatile Exception lastError;
+    /** The creation zxid of the znode this broker holds (Kafka's broker epoch); -1 before it holds one. */
+    private volatile long epoch = -1;
 
     public BrokerRegistration(CuratorFramework client, BrokerInfo self, Duration staleWait) {
         this.client = client;
@@ -60,10 +62,13 @@ public final class BrokerRegistration implements AutoCloseable {
     private void createOrWait(long deadline) throws Exception {
         while (true) {
             try {
+                Stat created = new Stat();
                 client.create()
+                        .storingStatIn(created)
                         .creatingParentContainersIfNeeded()
                         .withMode(CreateMode.EPHEMERAL)
                         .forPath(path, data);
+                epoch = created.getCzxid();
                 return;
             } catch (KeeperException.NodeExistsException e) {
                 Stat stat = new Stat();
@@ -74,6 +79,7 @@ public final class BrokerRegistration implements AutoCloseable {
                     continue;
                 }
                 if (stat.getEphemeralOwner() == sessionId()) {
+                    epoch = stat.getCzxid();
                     return;
                 }
                 if (!Arrays.equals(holder, data) || System.nanoTime() >= deadline) {
@@ -143,6 +149,15 @@ public final class BrokerRegistration implements AutoCloseable {
             lastError = e;
             LOG.error("broker {} cannot re-register: {}", self.id(), e.getMessage());
         }
+    }
+
+    /**
+     * This broker's epoch: the creation zxid of its registration znode, new with every registration (so a later
+     * incarnation's is higher), -1 before the first. Requests to the controller carry it, so a late one from an earlier
+     * incarnation is told apart (Kafka's broker epoch).
+     */
+    public long epoch() {
+        return epoch;
     }
 
     /** The last re-registration failure, null when registered. */

@@ -196,6 +196,35 @@ class ReplicationOperationsTest {
     }
 
     @Test
+    void shouldRefuseAControlledShutdownFromAnEarlierRegistrationOfTheBroker() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
+            Cluster c = new Cluster(fixture);
+            long first = c.regs[2].epoch();
+            assertTrue(first > 0, "registered with an epoch: " + first);
+            c.kill(2);
+            c.register(2);
+            ZkTesting.await("broker 2 back", () -> c.state().hasBroker(2));
+            long second = c.regs[2].epoch();
+            assertTrue(second > first, "a later registration has a higher epoch: " + first + " then " + second);
+            long deltas = c.stats().deltas.get();
+
+            ControlledShutdownResult late = get(c.node().controlledShutdown(2, first));
+            assertEquals(ReplicationError.STALE_BROKER_EPOCH, late.error());
+            assertEquals(deltas, c.stats().deltas.get(), "nothing published for the earlier incarnation");
+            assertFalse(c.state().isShuttingDown(2), "the broker that registered again is not marked");
+
+            assertEquals(
+                    ReplicationError.NONE,
+                    get(c.node().controlledShutdown(2, second)).error());
+            assertTrue(c.state().isShuttingDown(2));
+            assertEquals(
+                    ReplicationError.NONE,
+                    get(c.node().controlledShutdown(2, -1)).error(),
+                    "an unknown epoch (-1) is taken as the current one, as Kafka does");
+        }
+    }
+
+    @Test
     void shouldTakeALeavingReplicaOutOfTheIsrAndKeepItAFollowerWhenItReturns() throws Exception {
         try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
             Cluster c = new Cluster(fixture);
