@@ -111,6 +111,7 @@ public final class BrokerConfigKeys {
     public static final String MOVE_CHUNK_BYTES = "sluice.move.chunk.bytes";
     public static final String MOVE_DIRECT_IO_ENABLE = "sluice.move.direct.io.enable";
     public static final String MOVE_PAGE_CACHE_SPILL_ENABLE = "sluice.move.page.cache.spill.enable";
+    public static final String MOVE_PAGE_CACHE_SPILL_MAX_PERCENT = "sluice.move.page.cache.spill.max.percent";
     public static final String MOVE_SOCKET_SEND_BUFFER_BYTES = "sluice.move.socket.send.buffer.bytes";
     public static final String MOVE_CHUNKS_IN_FLIGHT = "sluice.move.chunks.in.flight";
     public static final String MOVE_MAX_CONCURRENT_PER_BROKER = "sluice.move.max.concurrent.per.broker";

@@ -8,6 +8,7 @@ import static io.sluice.broker.config.BrokerConfigKeys.MOVE_FREE_SPACE_MARGIN_BY
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_CONCURRENT_PER_BROKER;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_MAX_IDLE_ROUNDS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_PAGE_CACHE_SPILL_ENABLE;
+import static io.sluice.broker.config.BrokerConfigKeys.MOVE_PAGE_CACHE_SPILL_MAX_PERCENT;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_PIN_TIMEOUT_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_RETRY_BACKOFF_MS;
 import static io.sluice.broker.config.BrokerConfigKeys.MOVE_SOCKET_SEND_BUFFER_BYTES;
@@ -32,6 +33,7 @@ public record MoveConfig(
         boolean fileTransferEnable,
         boolean directIoEnable,
         boolean pageCacheSpillEnable,
+        int pageCacheSpillMaxPercent,
         int socketSendBufferBytes) {
 
     /** Consecutive bad chunks from one source before the next source is tried (a flaky link, or a bad disk). */
@@ -50,6 +52,7 @@ public record MoveConfig(
                 config.bool(MOVE_FILE_TRANSFER_ENABLE),
                 config.bool(MOVE_DIRECT_IO_ENABLE),
                 config.bool(MOVE_PAGE_CACHE_SPILL_ENABLE),
+                config.integer(MOVE_PAGE_CACHE_SPILL_MAX_PERCENT),
                 config.integer(MOVE_SOCKET_SEND_BUFFER_BYTES));
     }
 
@@ -78,6 +81,10 @@ public record MoveConfig(
         return with(c -> c.pageCacheSpillEnable = value);
     }
 
+    public MoveConfig withPageCacheSpillMaxPercent(int value) {
+        return with(c -> c.pageCacheSpillMaxPercent = value);
+    }
+
     /** This configuration with {@code change} applied to a copy of its values (the same pattern as ClusterConfig). */
     private MoveConfig with(Consumer<Copy> change) {
         Copy copy = new Copy(this);
@@ -98,6 +105,7 @@ public record MoveConfig(
         boolean fileTransferEnable;
         boolean directIoEnable;
         boolean pageCacheSpillEnable;
+        int pageCacheSpillMaxPercent;
         int socketSendBufferBytes;
 
         Copy(MoveConfig from) {
@@ -112,6 +120,7 @@ public record MoveConfig(
             fileTransferEnable = from.fileTransferEnable;
             directIoEnable = from.directIoEnable;
             pageCacheSpillEnable = from.pageCacheSpillEnable;
+            pageCacheSpillMaxPercent = from.pageCacheSpillMaxPercent;
             socketSendBufferBytes = from.socketSendBufferBytes;
         }
 
@@ -128,6 +137,7 @@ public record MoveConfig(
                     fileTransferEnable,
                     directIoEnable,
                     pageCacheSpillEnable,
+                    pageCacheSpillMaxPercent,
                     socketSendBufferBytes);
         }
     }

@@ -37,6 +37,12 @@ final class MoveKeyDefinitions {
                 "true: while a move's target writing with O_DIRECT has the disk behind the wire and the partition leaves flushing to the OS (the default), it writes through the disk and the page cache at once: the disk takes files from the start of the partition as fast as it can, the files from the end go through the page cache (each file wholly one way), so the move runs at the wire's pace and copies into the page cache only what the disk could not take; the flush task forces those after the install. false: the target waits for the disk when it falls behind the wire, so the move runs at the disk's pace and copies nothing into the page cache. A partition whose flush policy forces records always waits for the disk.",
                 ANY);
         catalogue.define(
+                MOVE_PAGE_CACHE_SPILL_MAX_PERCENT,
+                INT,
+                "100",
+                "With sluice.move.page.cache.spill.enable, the most of a move's bytes (in whole files) that go through the page cache, in percent: each such byte costs the target a copy (about 0.26 s of CPU per GB on a 2-vCPU host) and leaves a dirty page for the kernel to write back beside the disk's own lane. Past it the target waits for its disk. 100: no bound.",
+                between(0, 100));
+        catalogue.define(
                 MOVE_SOCKET_SEND_BUFFER_BYTES,
                 INT,
                 "4194304",

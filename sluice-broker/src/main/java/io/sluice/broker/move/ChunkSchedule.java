@@ -18,7 +18,9 @@ import java.util.function.LongSupplier;
  * takes files from the end. So the disk writes all the time and only what it cannot take in time goes through the
  * page cache: the move runs at the wire's pace where the disk falls behind it, and copies into the page cache only
  * the difference. Once the page cache's lane has no file left to take, the disk's file may spill for its rest
- * ({@link StagedWrites#spillWhenBehind(boolean)}).
+ * ({@link StagedWrites#spillWhenBehind(boolean)}). The page cache's lane takes no file that would bring its bytes past
+ * {@code pageCacheCapBytes} ({@code sluice.move.page.cache.spill.max.percent} of the move); once it reached that cap
+ * the disk's lane takes the rest and nothing more spills.
  *
  * <p>Not thread-safe; used by the transfer thread only.
  */
@@ -41,7 +43,14 @@ final class ChunkSchedule {
     private final long diskWindowBytes;
     private final LongSupplier diskUnwrittenBytes;
     private final Runnable diskLaneAlone;
+    /** The most bytes the page cache's lane takes, in whole files. */
+    private final long pageCacheCapBytes;
+    /** Bytes of the files the page cache's lane took. */
+    private long pageCacheBytes;
+
     private boolean diskAlone;
+    /** Set once the page cache's lane reached its cap: no file, and no rest of one, spills any more. */
+    private boolean pageCacheFull;
     /** Every file below it is complete. */
     private int firstIncomplete;
     /** Every file below it has been asked for to its end. */
@@ -53,7 +62,7 @@ final class ChunkSchedule {
 
     /** One lane: every file in order, all to the disk's lane. */
     static ChunkSchedule oneLane(List<StagedFile> files) {
-        return new ChunkSchedule(files, false, 0, () -> 0, () -> {});
+        return new ChunkSchedule(files, false, 0, () -> 0, () -> {}, 0);
     }
 
     /**
@@ -61,11 +70,17 @@ final class ChunkSchedule {
      *
      * @param diskWindowBytes    the disk lane's backlog below which it is asked for next
      * @param diskUnwrittenBytes bytes handed to the disk lane's writes and not written yet
-     * @param diskLaneAlone      run once when the page cache's lane has no file left to take
+     * @param diskLaneAlone      run once when the page cache's lane has no file left to take (not when it stopped at
+     *                           its cap)
+     * @param pageCacheCapBytes  the most bytes the page cache's lane takes, in whole files
      */
     static ChunkSchedule twoLanes(
-            List<StagedFile> files, long diskWindowBytes, LongSupplier diskUnwrittenBytes, Runnable diskLaneAlone) {
-        return new ChunkSchedule(files, true, diskWindowBytes, diskUnwrittenBytes, diskLaneAlone);
+            List<StagedFile> files,
+            long diskWindowBytes,
+            LongSupplier diskUnwrittenBytes,
+            Runnable diskLaneAlone,
+            long pageCacheCapBytes) {
+        return new ChunkSchedule(files, true, diskWindowBytes, diskUnwrittenBytes, diskLaneAlone, pageCacheCapBytes);
     }
 
     private ChunkSchedule(
@@ -73,8 +88,10 @@ final class ChunkSchedule {
             boolean twoLanes,
             long diskWindowBytes,
             LongSupplier diskUnwrittenBytes,
-            Runnable diskLaneAlone) {
+            Runnable diskLaneAlone,
+            long pageCacheCapBytes) {
         this.files = files;
+        this.pageCacheCapBytes = pageCacheCapBytes;
         this.twoLanes = twoLanes;
         this.diskWindowBytes = diskWindowBytes;
         this.diskUnwrittenBytes = diskUnwrittenBytes;
@@ -97,6 +114,14 @@ final class ChunkSchedule {
             return take(diskFile, Lane.DISK);
         }
         int cacheFile = lastOpen();
+        if (cacheFile >= 0
+                && lanes[cacheFile] == null
+                && pageCacheBytes + files.get(cacheFile).expectedSize() > pageCacheCapBytes) {
+            pageCacheFull = true; // the next file would pass the cap: the disk takes the rest
+        }
+        if (pageCacheFull && (cacheFile < 0 || lanes[cacheFile] == null)) {
+            return take(diskFile, Lane.DISK);
+        }
         if (cacheFile < 0) {
             if (!diskAlone) {
                 diskAlone = true;
@@ -184,6 +209,7 @@ final class ChunkSchedule {
         if (lanes[index] == null) {
             lanes[index] = lane;
             if (lane == Lane.PAGE_CACHE) {
+                pageCacheBytes += files.get(index).expectedSize();
                 files.get(index).stopDirectWrites();
             } else {
                 lastDiskFile = Math.max(lastDiskFile, index);

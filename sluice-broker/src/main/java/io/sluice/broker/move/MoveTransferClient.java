@@ -328,7 +328,11 @@ public final class MoveTransferClient {
         schedule = pageCacheWrites == null
                 ? ChunkSchedule.oneLane(staging.files())
                 : ChunkSchedule.twoLanes(
-                        staging.files(), diskWindowBytes, disk::unwrittenBytes, () -> disk.spillWhenBehind(true));
+                        staging.files(),
+                        diskWindowBytes,
+                        disk::unwrittenBytes,
+                        () -> disk.spillWhenBehind(true),
+                        listing.totalBytes() * config.pageCacheSpillMaxPercent() / 100);
         copy(conn, staging, progress);
     }
 

@@ -69,7 +69,8 @@ class ChunkScheduleTest {
     void twoLanesSendTheDisksOverflowToThePageCacheFromTheEnd() throws Exception {
         AtomicLong unwritten = new AtomicLong();
         AtomicInteger alone = new AtomicInteger();
-        ChunkSchedule schedule = ChunkSchedule.twoLanes(files(4), 100, unwritten::get, alone::incrementAndGet);
+        ChunkSchedule schedule =
+                ChunkSchedule.twoLanes(files(4), 100, unwritten::get, alone::incrementAndGet, Long.MAX_VALUE);
 
         // the disk's backlog (asked and not verified) grows 40 per request: under its window of 100 twice
         assertEquals(0, ask(schedule));
@@ -103,9 +104,44 @@ class ChunkScheduleTest {
     }
 
     @Test
+    void thePageCacheTakesNoFilePastItsCapAndTheDiskTakesTheRestWithoutSpilling() throws Exception {
+        AtomicLong unwritten = new AtomicLong(1_000); // the disk is always behind
+        AtomicInteger alone = new AtomicInteger();
+        // a cap of one and a half files: the page cache takes one whole file, not a second
+        ChunkSchedule schedule =
+                ChunkSchedule.twoLanes(files(4), 100, unwritten::get, alone::incrementAndGet, FILE_BYTES * 3 / 2);
+
+        List<Integer> asked = new ArrayList<>();
+        for (int i = ask(schedule); i >= 0; i = ask(schedule)) {
+            asked.add(i);
+        }
+
+        assertEquals(List.of(3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2), asked);
+        assertEquals(1, schedule.filesTaken(Lane.PAGE_CACHE));
+        assertEquals(3, schedule.filesTaken(Lane.DISK));
+        assertEquals(0, alone.get(), "a capped page cache does not let the disk's file spill its rest");
+    }
+
+    @Test
+    void aCapOfNothingKeepsEveryFileOnTheDisk() throws Exception {
+        AtomicLong unwritten = new AtomicLong(1_000);
+        AtomicInteger alone = new AtomicInteger();
+        ChunkSchedule schedule = ChunkSchedule.twoLanes(files(2), 100, unwritten::get, alone::incrementAndGet, 0);
+
+        List<Integer> asked = new ArrayList<>();
+        for (int i = ask(schedule); i >= 0; i = ask(schedule)) {
+            asked.add(i);
+        }
+
+        assertEquals(List.of(0, 0, 0, 1, 1, 1), asked);
+        assertEquals(0, schedule.filesTaken(Lane.PAGE_CACHE));
+        assertEquals(0, alone.get());
+    }
+
+    @Test
     void askingAgainFromTheVerifiedBytesKeepsEachFileInItsLane() throws Exception {
         AtomicLong unwritten = new AtomicLong();
-        ChunkSchedule schedule = ChunkSchedule.twoLanes(files(3), 50, unwritten::get, () -> {});
+        ChunkSchedule schedule = ChunkSchedule.twoLanes(files(3), 50, unwritten::get, () -> {}, Long.MAX_VALUE);
         assertEquals(0, ask(schedule));
         assertEquals(0, ask(schedule));
         assertEquals(2, ask(schedule));
