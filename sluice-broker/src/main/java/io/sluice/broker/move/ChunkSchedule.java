@@ -20,7 +20,9 @@ import java.util.function.LongSupplier;
  * the difference. Once the page cache's lane has no file left to take, the disk's file may spill for its rest
  * ({@link StagedWrites#spillWhenBehind(boolean)}). The page cache's lane takes no file that would bring its bytes past
  * {@code pageCacheCapBytes} ({@code sluice.move.page.cache.spill.max.percent} of the move); once it reached that cap
- * the disk's lane takes the rest and nothing more spills.
+ * the disk's lane takes the rest and nothing more spills. The disk's files left when the lanes meet spill their rest
+ * only if they too fit under the cap, counted whole; the files an earlier schedule of the transfer sent through the
+ * page cache (before a failover) count as well.
  *
  * <p>Not thread-safe; used by the transfer thread only.
  */
@@ -45,7 +47,10 @@ final class ChunkSchedule {
     private final Runnable diskLaneAlone;
     /** The most bytes the page cache's lane takes, in whole files. */
     private final long pageCacheCapBytes;
-    /** Bytes of the files the page cache's lane took. */
+    /**
+     * Bytes of the files sent through the page cache: those its lane took, and those an earlier schedule of the same
+     * transfer sent there (a failover builds a new schedule over the same files).
+     */
     private long pageCacheBytes;
 
     private boolean diskAlone;
@@ -100,6 +105,7 @@ final class ChunkSchedule {
         this.lanes = new Lane[files.size()];
         for (int i = 0; i < files.size(); i++) {
             indexes.put(files.get(i), i);
+            pageCacheBytes += files.get(i).directWritesStopped() ? files.get(i).expectedSize() : 0;
         }
         askAgainFromVerified();
     }
@@ -116,8 +122,11 @@ final class ChunkSchedule {
         int cacheFile = lastOpen();
         if (cacheFile >= 0
                 && lanes[cacheFile] == null
-                && pageCacheBytes + files.get(cacheFile).expectedSize() > pageCacheCapBytes) {
+                && pageCacheBytes + pageCacheCost(cacheFile) > pageCacheCapBytes) {
             pageCacheFull = true; // the next file would pass the cap: the disk takes the rest
+        }
+        if (cacheFile < 0 && !diskAlone && !pageCacheFull && !diskFilesFitUnderCap()) {
+            pageCacheFull = true; // the rest of the disk's files may not spill: that would pass the cap
         }
         if (pageCacheFull && (cacheFile < 0 || lanes[cacheFile] == null)) {
             return take(diskFile, Lane.DISK);
@@ -209,13 +218,33 @@ final class ChunkSchedule {
         if (lanes[index] == null) {
             lanes[index] = lane;
             if (lane == Lane.PAGE_CACHE) {
-                pageCacheBytes += files.get(index).expectedSize();
+                pageCacheBytes += pageCacheCost(index);
                 files.get(index).stopDirectWrites();
             } else {
                 lastDiskFile = Math.max(lastDiskFile, index);
             }
         }
         return files.get(index);
+    }
+
+    /** What sending file {@code index} through the page cache adds to its bytes (0: counted already). */
+    private long pageCacheCost(int index) {
+        StagedFile file = files.get(index);
+        return file.directWritesStopped() ? 0 : file.expectedSize();
+    }
+
+    /**
+     * Whether the disk's files not complete yet, counted whole, fit under the page cache's cap with what went there
+     * already: only then may they spill their rest once the page cache's lane has nothing left.
+     */
+    private boolean diskFilesFitUnderCap() {
+        long bytes = pageCacheBytes;
+        for (int i = firstIncomplete(); i < files.size(); i++) {
+            if (lanes[i] != Lane.PAGE_CACHE && !files.get(i).isComplete()) {
+                bytes += pageCacheCost(i);
+            }
+        }
+        return bytes <= pageCacheCapBytes;
     }
 
     /**

@@ -203,6 +203,11 @@ final class StagedFile implements AutoCloseable {
         directStopped = true;
     }
 
+    /** Whether {@link #stopDirectWrites} was called: this file's bytes went through the page cache. */
+    boolean directWritesStopped() {
+        return directStopped;
+    }
+
     /**
      * Writes all of {@code bytes} at {@code position}: the whole blocks of an aligned run with O_DIRECT where this
      * file has it, the rest through the page cache.

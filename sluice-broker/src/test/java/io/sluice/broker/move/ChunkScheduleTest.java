@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.move.ChunkSchedule.Lane;
+import io.sluice.log.producer.ProducerSnapshotFile;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -136,6 +140,74 @@ class ChunkScheduleTest {
         assertEquals(List.of(0, 0, 0, 1, 1, 1), asked);
         assertEquals(0, schedule.filesTaken(Lane.PAGE_CACHE));
         assertEquals(0, alone.get());
+    }
+
+    @Test
+    void theDisksFilesSpillNoRestWhereTheLanesMeetWhenThatWouldPassTheCap() throws Exception {
+        // a cap of two and a half files: the page cache's lane takes two, the disk's lane two, which may not spill
+        assertEquals(0, disksFilesSpillingWhereTheLanesMeet(FILE_BYTES * 5 / 2));
+    }
+
+    @Test
+    void theDisksFilesSpillTheirRestWhereTheLanesMeetWhenAllFitUnderTheCap() throws Exception {
+        assertEquals(1, disksFilesSpillingWhereTheLanesMeet(FILE_BYTES * 4), "the default cap, the whole move");
+    }
+
+    /**
+     * Four files: the disk's lane takes the first two, the page cache's lane the last two; returns how often the disk's
+     * lane was told it may spill its rest.
+     */
+    private int disksFilesSpillingWhereTheLanesMeet(long capBytes) throws Exception {
+        AtomicLong unwritten = new AtomicLong();
+        AtomicInteger alone = new AtomicInteger();
+        ChunkSchedule schedule =
+                ChunkSchedule.twoLanes(files(4), 100, unwritten::get, alone::incrementAndGet, capBytes);
+        List<Integer> asked = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            asked.add(ask(schedule)); // the disk's lane is under its window
+        }
+        for (int i = 0; i < 3; i++) {
+            asked.add(ask(schedule)); // at it: the page cache's lane takes the last file
+        }
+        unwritten.set(-100); // the disk caught up
+        for (int i = 0; i < 3; i++) {
+            asked.add(ask(schedule));
+        }
+        unwritten.set(1_000); // and fell behind again
+        for (int i = ask(schedule); i >= 0; i = ask(schedule)) {
+            asked.add(i);
+        }
+        assertEquals(List.of(0, 0, 0, 3, 3, 3, 1, 1, 1, 2, 2, 2), asked);
+        assertEquals(2, schedule.filesTaken(Lane.PAGE_CACHE));
+        return alone.get();
+    }
+
+    @Test
+    void theFilesAnEarlierScheduleSentThroughThePageCacheCountAgainstTheCap() throws Exception {
+        Path template = dir.resolve("template");
+        ProducerSnapshotFile.write(template, List.of());
+        byte[] snapshot = Files.readAllBytes(template);
+        for (int i = 0; i < 4; i++) {
+            files.add(StagedFile.producerSnapshot(dir.resolve("s" + i), i, snapshot.length));
+        }
+        AtomicLong unwritten = new AtomicLong(1_000); // the disk is always behind
+        long cap = snapshot.length * 3L / 2; // one and a half files
+        ChunkSchedule first = ChunkSchedule.twoLanes(files, 100, unwritten::get, () -> {}, cap);
+        assertEquals(3, ask(first));
+        StagedFile last = files.get(3);
+        last.write(ByteBuffer.wrap(snapshot), 0);
+        last.accept(snapshot.length);
+        assertTrue(last.isComplete());
+
+        // the source failed: the next one's listing gets a schedule of its own over the same files
+        ChunkSchedule second = ChunkSchedule.twoLanes(files, 100, unwritten::get, () -> {}, cap);
+        List<Integer> asked = new ArrayList<>();
+        for (int i = ask(second); i >= 0; i = ask(second)) {
+            asked.add(i);
+        }
+
+        assertEquals(List.of(0, 1, 2), asked);
+        assertEquals(0, second.filesTaken(Lane.PAGE_CACHE), "a file went through the page cache already");
     }
 
     @Test
