@@ -3,6 +3,7 @@ package io.sluice.broker.move;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -44,7 +45,8 @@ final class ChunkSchedule {
     private final boolean twoLanes;
     private final long diskWindowBytes;
     private final LongSupplier diskUnwrittenBytes;
-    private final Runnable diskLaneAlone;
+    /** Whether the disk's files may spill their rest ({@link StagedWrites#spillWhenBehind(boolean)}). */
+    private final Consumer<Boolean> diskSpill;
     /** The most bytes the page cache's lane takes, in whole files. */
     private final long pageCacheCapBytes;
     /**
@@ -67,7 +69,7 @@ final class ChunkSchedule {
 
     /** One lane: every file in order, all to the disk's lane. */
     static ChunkSchedule oneLane(List<StagedFile> files) {
-        return new ChunkSchedule(files, false, 0, () -> 0, () -> {}, 0);
+        return new ChunkSchedule(files, false, 0, () -> 0, spill -> {}, 0);
     }
 
     /**
@@ -75,17 +77,18 @@ final class ChunkSchedule {
      *
      * @param diskWindowBytes    the disk lane's backlog below which it is asked for next
      * @param diskUnwrittenBytes bytes handed to the disk lane's writes and not written yet
-     * @param diskLaneAlone      run once when the page cache's lane has no file left to take (not when it stopped at
-     *                           its cap)
+     * @param diskSpill          told false at once (a schedule after a failover starts with two lanes again, whatever
+     *                           the one before allowed), and true once when the page cache's lane has no file left to
+     *                           take (not when that would pass its cap)
      * @param pageCacheCapBytes  the most bytes the page cache's lane takes, in whole files
      */
     static ChunkSchedule twoLanes(
             List<StagedFile> files,
             long diskWindowBytes,
             LongSupplier diskUnwrittenBytes,
-            Runnable diskLaneAlone,
+            Consumer<Boolean> diskSpill,
             long pageCacheCapBytes) {
-        return new ChunkSchedule(files, true, diskWindowBytes, diskUnwrittenBytes, diskLaneAlone, pageCacheCapBytes);
+        return new ChunkSchedule(files, true, diskWindowBytes, diskUnwrittenBytes, diskSpill, pageCacheCapBytes);
     }
 
     private ChunkSchedule(
@@ -93,14 +96,14 @@ final class ChunkSchedule {
             boolean twoLanes,
             long diskWindowBytes,
             LongSupplier diskUnwrittenBytes,
-            Runnable diskLaneAlone,
+            Consumer<Boolean> diskSpill,
             long pageCacheCapBytes) {
         this.files = files;
         this.pageCacheCapBytes = pageCacheCapBytes;
         this.twoLanes = twoLanes;
         this.diskWindowBytes = diskWindowBytes;
         this.diskUnwrittenBytes = diskUnwrittenBytes;
-        this.diskLaneAlone = diskLaneAlone;
+        this.diskSpill = diskSpill;
         this.askedUpTo = new long[files.size()];
         this.lanes = new Lane[files.size()];
         for (int i = 0; i < files.size(); i++) {
@@ -108,6 +111,9 @@ final class ChunkSchedule {
             pageCacheBytes += files.get(i).directWritesStopped() ? files.get(i).expectedSize() : 0;
         }
         askAgainFromVerified();
+        if (twoLanes) {
+            diskSpill.accept(false);
+        }
     }
 
     /**
@@ -134,7 +140,7 @@ final class ChunkSchedule {
         if (cacheFile < 0) {
             if (!diskAlone) {
                 diskAlone = true;
-                diskLaneAlone.run();
+                diskSpill.accept(true);
             }
             return take(diskFile, Lane.DISK);
         }

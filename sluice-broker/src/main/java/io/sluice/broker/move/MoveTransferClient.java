@@ -331,7 +331,7 @@ public final class MoveTransferClient {
                         staging.files(),
                         diskWindowBytes,
                         disk::unwrittenBytes,
-                        () -> disk.spillWhenBehind(true),
+                        disk::spillWhenBehind,
                         listing.totalBytes() * config.pageCacheSpillMaxPercent() / 100);
         copy(conn, staging, progress);
     }

@@ -73,8 +73,8 @@ class ChunkScheduleTest {
     void twoLanesSendTheDisksOverflowToThePageCacheFromTheEnd() throws Exception {
         AtomicLong unwritten = new AtomicLong();
         AtomicInteger alone = new AtomicInteger();
-        ChunkSchedule schedule =
-                ChunkSchedule.twoLanes(files(4), 100, unwritten::get, alone::incrementAndGet, Long.MAX_VALUE);
+        ChunkSchedule schedule = ChunkSchedule.twoLanes(
+                files(4), 100, unwritten::get, spill -> alone.addAndGet(spill ? 1 : 0), Long.MAX_VALUE);
 
         // the disk's backlog (asked and not verified) grows 40 per request: under its window of 100 twice
         assertEquals(0, ask(schedule));
@@ -112,8 +112,8 @@ class ChunkScheduleTest {
         AtomicLong unwritten = new AtomicLong(1_000); // the disk is always behind
         AtomicInteger alone = new AtomicInteger();
         // a cap of one and a half files: the page cache takes one whole file, not a second
-        ChunkSchedule schedule =
-                ChunkSchedule.twoLanes(files(4), 100, unwritten::get, alone::incrementAndGet, FILE_BYTES * 3 / 2);
+        ChunkSchedule schedule = ChunkSchedule.twoLanes(
+                files(4), 100, unwritten::get, spill -> alone.addAndGet(spill ? 1 : 0), FILE_BYTES * 3 / 2);
 
         List<Integer> asked = new ArrayList<>();
         for (int i = ask(schedule); i >= 0; i = ask(schedule)) {
@@ -130,7 +130,8 @@ class ChunkScheduleTest {
     void aCapOfNothingKeepsEveryFileOnTheDisk() throws Exception {
         AtomicLong unwritten = new AtomicLong(1_000);
         AtomicInteger alone = new AtomicInteger();
-        ChunkSchedule schedule = ChunkSchedule.twoLanes(files(2), 100, unwritten::get, alone::incrementAndGet, 0);
+        ChunkSchedule schedule =
+                ChunkSchedule.twoLanes(files(2), 100, unwritten::get, spill -> alone.addAndGet(spill ? 1 : 0), 0);
 
         List<Integer> asked = new ArrayList<>();
         for (int i = ask(schedule); i >= 0; i = ask(schedule)) {
@@ -160,8 +161,8 @@ class ChunkScheduleTest {
     private int disksFilesSpillingWhereTheLanesMeet(long capBytes) throws Exception {
         AtomicLong unwritten = new AtomicLong();
         AtomicInteger alone = new AtomicInteger();
-        ChunkSchedule schedule =
-                ChunkSchedule.twoLanes(files(4), 100, unwritten::get, alone::incrementAndGet, capBytes);
+        ChunkSchedule schedule = ChunkSchedule.twoLanes(
+                files(4), 100, unwritten::get, spill -> alone.addAndGet(spill ? 1 : 0), capBytes);
         List<Integer> asked = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             asked.add(ask(schedule)); // the disk's lane is under its window
@@ -192,7 +193,7 @@ class ChunkScheduleTest {
         }
         AtomicLong unwritten = new AtomicLong(1_000); // the disk is always behind
         long cap = snapshot.length * 3L / 2; // one and a half files
-        ChunkSchedule first = ChunkSchedule.twoLanes(files, 100, unwritten::get, () -> {}, cap);
+        ChunkSchedule first = ChunkSchedule.twoLanes(files, 100, unwritten::get, spill -> {}, cap);
         assertEquals(3, ask(first));
         StagedFile last = files.get(3);
         last.write(ByteBuffer.wrap(snapshot), 0);
@@ -200,7 +201,7 @@ class ChunkScheduleTest {
         assertTrue(last.isComplete());
 
         // the source failed: the next one's listing gets a schedule of its own over the same files
-        ChunkSchedule second = ChunkSchedule.twoLanes(files, 100, unwritten::get, () -> {}, cap);
+        ChunkSchedule second = ChunkSchedule.twoLanes(files, 100, unwritten::get, spill -> {}, cap);
         List<Integer> asked = new ArrayList<>();
         for (int i = ask(second); i >= 0; i = ask(second)) {
             asked.add(i);
@@ -211,9 +212,30 @@ class ChunkScheduleTest {
     }
 
     @Test
+    void aNewScheduleStopsTheSpillTheOneBeforeAllowed() throws Exception {
+        AtomicLong unwritten = new AtomicLong();
+        List<Boolean> spills = new ArrayList<>();
+        ChunkSchedule first = ChunkSchedule.twoLanes(files(2), 100, unwritten::get, spills::add, Long.MAX_VALUE);
+        List<Integer> asked = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            asked.add(ask(first)); // the disk's lane is under its window
+        }
+        unwritten.set(1_000);
+        for (int i = ask(first); i >= 0; i = ask(first)) {
+            asked.add(i);
+        }
+        assertEquals(List.of(0, 0, 0, 1, 1, 1), asked);
+        assertEquals(List.of(false, true), spills, "the lanes met: the disk's file may spill its rest");
+
+        // a failover: the next source's schedule has both lanes again, and the disk's files do not spill
+        ChunkSchedule.twoLanes(files, 100, unwritten::get, spills::add, Long.MAX_VALUE);
+        assertEquals(List.of(false, true, false), spills);
+    }
+
+    @Test
     void askingAgainFromTheVerifiedBytesKeepsEachFileInItsLane() throws Exception {
         AtomicLong unwritten = new AtomicLong();
-        ChunkSchedule schedule = ChunkSchedule.twoLanes(files(3), 50, unwritten::get, () -> {}, Long.MAX_VALUE);
+        ChunkSchedule schedule = ChunkSchedule.twoLanes(files(3), 50, unwritten::get, spill -> {}, Long.MAX_VALUE);
         assertEquals(0, ask(schedule));
         assertEquals(0, ask(schedule));
         assertEquals(2, ask(schedule));
