@@ -25,11 +25,16 @@ final class EpochHistoryMatch {
         return changesAgree(earlier, later, from, to) && changesAgree(later, earlier, from, to);
     }
 
-    /** Whether at every offset in {@code (from, to)} where {@code one}'s epoch changes, {@code other} has that epoch. */
+    /**
+     * Whether at every offset in {@code (from, to)} where {@code one}'s epoch changes, {@code other} has the epoch
+     * {@code one} has there. That is the epoch of {@code one}'s last entry starting at that offset: an entry followed
+     * by another at the same offset holds no offset (a leader elected that wrote nothing before the next took over),
+     * and a replica that was not that leader does not list it.
+     */
     private static boolean changesAgree(MoveSegmentList one, MoveSegmentList other, long from, long to) {
         for (int i = 0; i < one.epochs.length; i++) {
             long start = one.epochStartOffsets[i];
-            if (start > from && start < to && epochAt(other, start) != one.epochs[i]) {
+            if (start > from && start < to && epochAt(other, start) != epochAt(one, start)) {
                 return false;
             }
         }

@@ -130,4 +130,24 @@ class StagingAreaTest {
         trimmed.epochStartOffsets = new long[] {10, 15};
         assertTrue(EpochHistoryMatch.agree(earlier, trimmed), "a log start moved up keeps the history");
     }
+
+    @Test
+    void shouldTakeAnEpochThatHoldsNoOffsetAsTheSameHistory() {
+        // a replica elected for epoch 1 at offset 12 wrote nothing in it before epoch 2's leader took over there: its
+        // cache keeps the empty epoch 1 beside epoch 2, a replica that never led in epoch 1 has none
+        MoveSegmentList ledInEpochOne = listing(0, 10);
+        ledInEpochOne.epochs = new int[] {0, 1, 2};
+        ledInEpochOne.epochStartOffsets = new long[] {0, 12, 12};
+        MoveSegmentList followed = listing(0, 10);
+        followed.epochs = new int[] {0, 2};
+        followed.epochStartOffsets = new long[] {0, 12};
+        assertTrue(EpochHistoryMatch.agree(ledInEpochOne, followed));
+        assertTrue(EpochHistoryMatch.agree(followed, ledInEpochOne));
+
+        MoveSegmentList otherHistory = listing(0, 10);
+        otherHistory.epochs = new int[] {0, 1};
+        otherHistory.epochStartOffsets = new long[] {0, 12};
+        assertFalse(EpochHistoryMatch.agree(ledInEpochOne, otherHistory), "offset 12 is epoch 2's, not epoch 1's");
+        assertFalse(EpochHistoryMatch.agree(otherHistory, ledInEpochOne));
+    }
 }
