@@ -3,6 +3,8 @@ package io.sluice.broker.replica;
 import io.sluice.broker.config.ReplicationThrottles;
 import io.sluice.broker.move.ByteRateLimiter;
 import io.sluice.broker.topic.Partition;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
 
 /**
  * Kafka's replication throttles (KIP-73) enforced on this broker, for the partitions the topic keys
@@ -94,18 +96,8 @@ public final class ReplicationThrottling {
     public ByteRateLimiter moveReceiveLimiter(Partition partition) {
         String topic = partition.topic().name();
         int index = partition.index();
-        return new ByteRateLimiter() {
-            @Override
-            public long reserveNanos(long bytes) {
-                reassignmentTraffic.received(bytes);
-                return followerThrottled(topic, index) ? followerQuota.reserveNanos(bytes) : 0L;
-            }
-
-            @Override
-            public long bytesPerSecond() {
-                return followerThrottled(topic, index) ? followerQuota.bytesPerSecond() : Long.MAX_VALUE;
-            }
-        };
+        return new KeyedMoveLimiter(
+                () -> followerThrottled(topic, index), followerQuota, reassignmentTraffic::received);
     }
 
     /**
@@ -113,17 +105,25 @@ public final class ReplicationThrottling {
      * reporting the rate in force, by which the source cuts its chunks to a second of the throttle.
      */
     public ByteRateLimiter moveSendLimiter(String topic, int partition) {
-        return new ByteRateLimiter() {
-            @Override
-            public long reserveNanos(long bytes) {
-                reassignmentTraffic.sent(bytes);
-                return leaderThrottled(topic, partition) ? leaderQuota.reserveNanos(bytes) : 0L;
-            }
+        return new KeyedMoveLimiter(() -> leaderThrottled(topic, partition), leaderQuota, reassignmentTraffic::sent);
+    }
 
-            @Override
-            public long bytesPerSecond() {
-                return leaderThrottled(topic, partition) ? leaderQuota.bytesPerSecond() : Long.MAX_VALUE;
-            }
-        };
+    /**
+     * A move's pace for one partition: every byte counted as reassignment traffic, and held to {@code quota} while
+     * {@code throttled} says the throttle keys name the partition (asked at each chunk, so changes apply live);
+     * unlimited otherwise. Thread-safe as its parts are.
+     */
+    private record KeyedMoveLimiter(BooleanSupplier throttled, ReplicationQuota quota, LongConsumer traffic)
+            implements ByteRateLimiter {
+        @Override
+        public long reserveNanos(long bytes) {
+            traffic.accept(bytes);
+            return throttled.getAsBoolean() ? quota.reserveNanos(bytes) : 0L;
+        }
+
+        @Override
+        public long bytesPerSecond() {
+            return throttled.getAsBoolean() ? quota.bytesPerSecond() : Long.MAX_VALUE;
+        }
     }
 }

@@ -115,6 +115,17 @@ class ThrottledMoveTest extends ReassignmentScenarios {
         return out;
     }
 
+    /** Runs the tool with the throttle and waits until the target holds some, and less than half, of the partition. */
+    private void startThrottledMove(Admin admin, ReassignTool tool, Move move) throws Exception {
+        long total = sizeOn(admin, move.source());
+        tool.execute("--throttle", Long.toString(THROTTLE));
+        Poll.until(
+                "the throttled transfer under way on broker " + move.target(),
+                SETTLE,
+                () -> sizeOn(admin, move.target()),
+                size -> size > 0 && size < total / 2);
+    }
+
     @Test
     void shouldResumeAThrottledTransferAfterItsTargetIsKilledMidwayAndClearTheThrottleOnVerify() throws Exception {
         ReplicatedPartition partition =
@@ -184,13 +195,7 @@ class ThrottledMoveTest extends ReassignmentScenarios {
         fill();
         ReassignTool tool = tool(move);
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            long total = sizeOn(admin, move.source());
-            tool.execute("--throttle", Long.toString(THROTTLE));
-            Poll.until(
-                    "the throttled transfer under way on broker " + move.target(),
-                    SETTLE,
-                    () -> sizeOn(admin, move.target()),
-                    size -> size > 0 && size < total / 2);
+            startThrottledMove(admin, tool, move);
             ProcessResult status = ChildProcessRunner.run(
                     SluiceCliDistribution.fromEnvironment()
                             .command("cluster", "status", "--zookeeper", cluster.zookeeperConnect()),
@@ -237,13 +242,7 @@ class ThrottledMoveTest extends ReassignmentScenarios {
         fill();
         ReassignTool tool = tool(move);
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
-            long total = sizeOn(admin, move.source());
-            tool.execute("--throttle", Long.toString(THROTTLE));
-            Poll.until(
-                    "the throttled transfer under way on broker " + move.target(),
-                    SETTLE,
-                    () -> sizeOn(admin, move.target()),
-                    size -> size > 0 && size < total / 2);
+            startThrottledMove(admin, tool, move);
         }
         ControllerRecord old = cluster.probe().controller();
         int victim = old.brokerId();
