@@ -244,6 +244,7 @@ class RebalanceCommandTest extends ClusterTestBase {
                                     "follower.replication.throttled.replicas", "*"))))
                     .all()
                     .get();
+            awaitEveryBrokerServesTheProbedState(SLOW_TOPIC); // see shouldWeighTheGapAgainstTheTopicsOwnSegmentBytes
             fillWithTwoMegabytes();
             admin.incrementalAlterConfigs(Map.of(
                             new ConfigResource(ConfigResource.Type.BROKER, ""),
@@ -340,6 +341,10 @@ class RebalanceCommandTest extends ClusterTestBase {
                     .all()
                     .get();
         }
+        // An idempotent producer whose first batch the leader refuses (it has not applied the new topic yet) while it
+        // takes a later one retries the first forever as out of order (Kafka lets a new producer start at any
+        // sequence): produce only once every broker serves the topic.
+        awaitEveryBrokerServesTheProbedState(topic);
         String padding = "p".repeat(1_000);
         try (KafkaProducer<String, String> producer = ClusterClients.idempotentProducer(cluster.bootstrap())) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
