@@ -121,6 +121,20 @@ class RebalanceCommandTest extends ClusterTestBase {
         return moves;
     }
 
+    /** Runs {@code sluice cluster rebalance --remove-broker 3 --max-concurrent-moves 2}; returns its output. */
+    private String removeBroker3TwoMovesAtATime() throws Exception {
+        return sluice(
+                        "cluster",
+                        "rebalance",
+                        "-b",
+                        cluster.bootstrap(),
+                        "--remove-broker",
+                        "3",
+                        "--max-concurrent-moves",
+                        "2")
+                .stdoutText();
+    }
+
     @Test
     void shouldPlanThenEmptyARemovedBrokerKeepingEveryReplicationFactor() throws Exception {
         createSpreadTopic();
@@ -142,16 +156,7 @@ class RebalanceCommandTest extends ClusterTestBase {
         assertTrue(moves > 0 && plan.startsWith("Rebalance plan: "), plan);
         assertEquals(before.topic(TOPIC), cluster.probe().state().topic(TOPIC), "a dry run changes nothing");
 
-        String ran = sluice(
-                        "cluster",
-                        "rebalance",
-                        "-b",
-                        cluster.bootstrap(),
-                        "--remove-broker",
-                        "3",
-                        "--max-concurrent-moves",
-                        "2")
-                .stdoutText();
+        String ran = removeBroker3TwoMovesAtATime();
         assertTrue(ran.contains("Finished"), ran);
         ClusterState after = cluster.probe()
                 .awaitState(
@@ -207,16 +212,7 @@ class RebalanceCommandTest extends ClusterTestBase {
                         move.get(1).contains("3"), "a target naming the dead broker 3: " + partition + " " + move));
         assertTrue(balance.contains("a replica on broker 3, which is not live"), balance);
 
-        String ran = sluice(
-                        "cluster",
-                        "rebalance",
-                        "-b",
-                        cluster.bootstrap(),
-                        "--remove-broker",
-                        "3",
-                        "--max-concurrent-moves",
-                        "2")
-                .stdoutText();
+        String ran = removeBroker3TwoMovesAtATime();
         assertTrue(ran.contains("Rebalance complete"), ran);
         cluster.probe()
                 .awaitState(

@@ -115,6 +115,17 @@ class ThrottledMoveTest extends ReassignmentScenarios {
         return out;
     }
 
+    /** A partition of small segments on two brokers, filled, with the move off its leader and the tool for it. */
+    private record FilledMove(ReplicatedPartition partition, Move move, ReassignTool tool) {}
+
+    private FilledMove filledMove() throws Exception {
+        ReplicatedPartition partition =
+                ReplicatedPartition.create(cluster, TOPIC, 2, Map.of("segment.bytes", Integer.toString(SEGMENT_BYTES)));
+        Move move = plan(partition);
+        fill();
+        return new FilledMove(partition, move, tool(move));
+    }
+
     /** Runs the tool with the throttle and waits until the target holds some, and less than half, of the partition. */
     private void startThrottledMove(Admin admin, ReassignTool tool, Move move) throws Exception {
         long total = sizeOn(admin, move.source());
@@ -128,11 +139,10 @@ class ThrottledMoveTest extends ReassignmentScenarios {
 
     @Test
     void shouldResumeAThrottledTransferAfterItsTargetIsKilledMidwayAndClearTheThrottleOnVerify() throws Exception {
-        ReplicatedPartition partition =
-                ReplicatedPartition.create(cluster, TOPIC, 2, Map.of("segment.bytes", Integer.toString(SEGMENT_BYTES)));
-        Move move = plan(partition);
-        fill();
-        ReassignTool tool = tool(move);
+        FilledMove filled = filledMove();
+        ReplicatedPartition partition = filled.partition();
+        Move move = filled.move();
+        ReassignTool tool = filled.tool();
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             long total = sizeOn(admin, move.source());
             String executed = tool.execute("--throttle", Long.toString(THROTTLE));
@@ -189,11 +199,10 @@ class ThrottledMoveTest extends ReassignmentScenarios {
 
     @Test
     void shouldCancelAThrottledTransferMidwayAndLeaveNoStaging() throws Exception {
-        ReplicatedPartition partition =
-                ReplicatedPartition.create(cluster, TOPIC, 2, Map.of("segment.bytes", Integer.toString(SEGMENT_BYTES)));
-        Move move = plan(partition);
-        fill();
-        ReassignTool tool = tool(move);
+        FilledMove filled = filledMove();
+        ReplicatedPartition partition = filled.partition();
+        Move move = filled.move();
+        ReassignTool tool = filled.tool();
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             startThrottledMove(admin, tool, move);
             ProcessResult status = ChildProcessRunner.run(
@@ -236,11 +245,10 @@ class ThrottledMoveTest extends ReassignmentScenarios {
      */
     @Test
     void shouldCompleteAThrottledMoveAfterTheControllerIsKilledMidway() throws Exception {
-        ReplicatedPartition partition =
-                ReplicatedPartition.create(cluster, TOPIC, 2, Map.of("segment.bytes", Integer.toString(SEGMENT_BYTES)));
-        Move move = plan(partition);
-        fill();
-        ReassignTool tool = tool(move);
+        FilledMove filled = filledMove();
+        ReplicatedPartition partition = filled.partition();
+        Move move = filled.move();
+        ReassignTool tool = filled.tool();
         try (Admin admin = ClusterClients.admin(cluster.bootstrap())) {
             startThrottledMove(admin, tool, move);
         }
