@@ -261,26 +261,22 @@ class MoveFaultTest extends MoveTestBase {
                 firstLog, MoveFixtures.moveConfig().withChunkBytes(CHUNK_BYTES / 4), new AtomicLong(START_MS)));
         PartitionLog secondLog = source("second");
         Source second = server(secondLog);
-        CuttingProxy toFirst = closing(new CuttingProxy(first.address()));
         PartitionLog target = emptyTarget();
         TransferProgress progress = new TransferProgress();
-        ChunkFaultHook firstGoesAway = new ChunkFaultHook() {
+        ChunkFaultHook firstGoesBad = new ChunkFaultHook() {
             @Override
-            public void afterChunkLanded(FileChannel file, long position, int length, long chunk) {
-                if (chunk == 2) { // two of the first source's short chunks in: it goes away for good
-                    try {
-                        toFirst.close();
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                    toFirst.cutAfter(0);
+            public void inFlight(ByteBuffer bytes, long position, long chunk) {
+                // two of the first source's short chunks land, then every one it sends fails its checksum until the
+                // target gives up on it
+                if (chunk >= 2 && first.address().equals(progress.source())) {
+                    flipByte(bytes);
                 }
             }
         };
 
-        client(firstGoesAway)
+        client(firstGoesBad)
                 .bootstrap(
-                        target, TOPIC, PARTITION, List.of(toFirst.address(), second.address()), LEADER_EPOCH, progress);
+                        target, TOPIC, PARTITION, List.of(first.address(), second.address()), LEADER_EPOCH, progress);
 
         assertEquals(second.address(), progress.source());
         MoveFixtures.assertSegmentsIdentical(secondLog, target, boundaryOf(secondLog));
