@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * keeps the partitions index ({@link PartitionIndex}) in step with what is published. The brokers in controlled
  * shutdown, which no election picks and no ISR takes until they register again, are part of the published state
  * ({@link ClusterState#isShuttingDown}), so a controller that takes over keeps refusing them and leaders, which read
- * the same state, do not propose them.
+ * the same state, do not propose them. As Kafka's controller, every rule completes a reassignment in the change
+ * that meets its target (an unclean election, a leader elected when its broker registers again, an administrative
+ * ISR), not only AlterPartition, so a reassignment whose removing replica never comes back still completes.
  *
  * <p>Not thread-safe; owned by the controller thread.
  */
@@ -94,7 +96,7 @@ final class ReplicationControl {
             PartitionState ps = pending.current(key);
             PartitionState next = afterMembership(key, ps, change, eligible, state);
             if (next != null) {
-                pending.change(key, next);
+                pending.change(key, completingReassignment(state, key, next, eligible));
             }
         }
     }
@@ -175,11 +177,7 @@ final class ReplicationControl {
                         ps);
             } else if (!Arrays.equals(req.newIsr(), ps.isr())) {
                 ps = ps.withLeader(ps.leader(), ps.leaderEpoch(), req.newIsr().clone());
-                PartitionState completed = ReassignmentControl.completedIfInSync(ps, eligible(state));
-                if (completed != null) {
-                    LOG.info("reassignment of {}-{} complete: {}", topic.name(), req.partition(), completed);
-                    ps = completed;
-                }
+                ps = completingReassignment(state, key, ps, eligible(state));
                 pending.change(key, ps);
             }
             results.add(new AlterPartitionResult(req.topicId(), req.partition(), error, ps));
@@ -253,14 +251,16 @@ final class ReplicationControl {
             if (ps.leader() == brokerId) {
                 int elected = ReplicaIds.firstIn(ps.replicas(), ps.isr(), eligible);
                 if (elected != NO_LEADER) {
-                    pending.change(
-                            key, ps.withLeader(elected, ps.leaderEpoch() + 1, BrokerIds.without(ps.isr(), brokerId)));
+                    PartitionState next =
+                            ps.withLeader(elected, ps.leaderEpoch() + 1, BrokerIds.without(ps.isr(), brokerId));
+                    pending.change(key, completingReassignment(state, key, next, eligible));
                 } else if (ps.replicas().length > 1) {
                     remaining.add(new PartitionRef(state.topic(key.topicId()).name(), key.partition()));
                 }
             } else if (ps.inIsr(brokerId) && ps.isr().length > 1) {
-                pending.change(
-                        key, ps.withLeader(ps.leader(), ps.leaderEpoch(), BrokerIds.without(ps.isr(), brokerId)));
+                PartitionState next =
+                        ps.withLeader(ps.leader(), ps.leaderEpoch(), BrokerIds.without(ps.isr(), brokerId));
+                pending.change(key, completingReassignment(state, key, next, eligible));
             }
         }
         LOG.info(
@@ -298,6 +298,8 @@ final class ReplicationControl {
                     ? LeaderElection.preferred(ref, ps, eligible)
                     : LeaderElection.unclean(state, key, ref, ps, eligible);
             if (r.error() == ReplicationError.NONE) {
+                r = new ElectionResult(
+                        r.partition(), r.error(), r.message(), completingReassignment(state, key, r.state(), eligible));
                 pending.change(key, r.state());
             }
             results.add(r);
@@ -307,9 +309,56 @@ final class ReplicationControl {
 
     // ---- leader imbalance ------------------------------------------------------------------------------------
 
-    /** Kafka's periodic leader-imbalance check ({@link LeaderImbalance}), electing only eligible brokers. */
+    /**
+     * Kafka's periodic leader-imbalance check ({@link LeaderImbalance}), electing only eligible brokers. A check that
+     * finds reassignments whose target is already met ({@link #completeMetReassignments}) completes them instead and
+     * leaves the rebalance to the next check, so a state loaded at take-over with such a reassignment (written before
+     * every change completed one) completes within one check interval.
+     */
     void rebalanceLeaders(ClusterState state, DeltaRecord delta) {
-        LeaderImbalance.rebalance(state, config.leaderImbalancePerBrokerPercentage(), eligible(state), delta);
+        completeMetReassignments(state, delta);
+        if (delta.isEmpty()) {
+            LeaderImbalance.rebalance(state, config.leaderImbalancePerBrokerPercentage(), eligible(state), delta);
+        }
+    }
+
+    // ---- reassignment completion -----------------------------------------------------------------------------
+
+    /**
+     * Completes every reassignment in {@code state} whose target replicas are all in the ISR (and that an eligible
+     * target replica can lead), as the ZooKeeper-mode controller does for the reassignments it finds at fail-over. A
+     * controller taking over should run it once on the loaded state. O(partitions).
+     */
+    void completeMetReassignments(ClusterState state, DeltaRecord delta) {
+        PendingChanges pending = new PendingChanges(state, delta);
+        IntPredicate eligible = eligible(state);
+        for (TopicState topic : state.topicsById().values()) {
+            for (int p = 0; p < topic.partitionCount(); p++) {
+                PartitionState ps = topic.partition(p);
+                if (ps.isReassigning()) {
+                    PartitionKey key = new PartitionKey(topic.id(), p);
+                    PartitionState done = completingReassignment(state, key, ps, eligible);
+                    if (done != ps) {
+                        pending.change(key, done);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code next} (a change of the partition under the next partition epoch, or its current state), or, when it is
+     * under reassignment and every target replica is in its ISR, the completed reassignment instead (one more epoch).
+     */
+    private static PartitionState completingReassignment(
+            ClusterState state, PartitionKey key, PartitionState next, IntPredicate eligible) {
+        PartitionState completed = ReassignmentControl.completedIfInSync(next, eligible);
+        if (completed == null) {
+            return next;
+        }
+        LOG.info(
+                "reassignment of {}-{} complete: {}", state.topic(key.topicId()).name(), key.partition(), completed);
+        return completed;
     }
 
     // ---- administrative ISR ----------------------------------------------------------------------------------
@@ -343,7 +392,8 @@ final class ReplicationControl {
                 throw new InvalidIsrException(
                         "partition " + ref + ": ISR " + Arrays.toString(isr) + " leaves out the leader " + ps.leader());
             }
-            pending.change(key, ps.withLeader(ps.leader(), ps.leaderEpoch(), isr));
+            PartitionState next = ps.withLeader(ps.leader(), ps.leaderEpoch(), isr);
+            pending.change(key, completingReassignment(state, key, next, eligible(state)));
         }
     }
 

@@ -131,6 +131,13 @@ final class ReplicationModel {
         return r;
     }
 
+    /** An administrative ISR change ({@link ReplicationControl#setIsrs}). */
+    void setIsr(String topic, int p, int... isr) throws Exception {
+        DeltaRecord delta = new DeltaRecord();
+        control.setIsrs(state, Map.of(new PartitionRef(topic, p), isr), delta);
+        apply(delta);
+    }
+
     void rebalance() {
         DeltaRecord delta = new DeltaRecord();
         control.rebalanceLeaders(state, delta);
