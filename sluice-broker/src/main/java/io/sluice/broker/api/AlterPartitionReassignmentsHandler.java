@@ -27,7 +27,9 @@ import org.apache.kafka.common.protocol.Errors;
  * AlterPartitionReassignments (KIP-455; {@code kafka-reassign-partitions.sh --execute} and {@code --cancel}): a target
  * replica set per partition, or null to cancel, decided by the controller in one delta. Kafka's clients send it to
  * the controller; on another broker the whole request answers NOT_CONTROLLER. A partition named twice is refused
- * with INVALID_REQUEST, as Kafka does. Before the controller sees it, the {@link ReassignmentRoomCheck} refuses
+ * with INVALID_REQUEST. A whole-request error is also set on every partition named, as Kafka's error response does:
+ * Kafka's admin client reads a top-level error other than NOT_CONTROLLER per partition, and answers "the server
+ * returned too less results" when the response names none. Before the controller sees it, the {@link ReassignmentRoomCheck} refuses
  * (INVALID_REPLICA_ASSIGNMENT, with the reason) each move whose new broker lacks the room; the others go ahead.
  *
  * <p>Thread-safe (stateless past construction).
@@ -46,7 +48,7 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
             RequestContext context, AlterPartitionReassignmentsRequestData request) {
         ClusterNode n = node.get();
         if (n == null || !n.isController()) {
-            return CompletableFuture.completedFuture(failed(Errors.NOT_CONTROLLER, null));
+            return CompletableFuture.completedFuture(failed(request, Errors.NOT_CONTROLLER, null));
         }
         Map<PartitionRef, int[]> targets = new LinkedHashMap<>();
         for (ReassignableTopic topic : request.topics()) {
@@ -57,14 +59,14 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
                         : p.replicas().stream().mapToInt(Integer::intValue).toArray();
                 if (targets.containsKey(ref)) {
                     return CompletableFuture.completedFuture(
-                            failed(Errors.INVALID_REQUEST, "partition " + ref + " is named more than once"));
+                            failed(request, Errors.INVALID_REQUEST, "partition " + ref + " is named more than once"));
                 }
                 targets.put(ref, target);
             }
         }
         ClusterState state = n.controllerState();
         if (state == null) {
-            return CompletableFuture.completedFuture(failed(Errors.NOT_CONTROLLER, null));
+            return CompletableFuture.completedFuture(failed(request, Errors.NOT_CONTROLLER, null));
         }
         return roomCheck
                 .refusals(state, targets)
@@ -74,7 +76,8 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
                     return n.alterPartitionReassignments(accepted)
                             .thenApply(results -> merge(targets, refused, results));
                 })
-                .handle((results, failure) -> failure != null ? failed(Errors.NOT_CONTROLLER, null) : respond(results));
+                .handle((results, failure) ->
+                        failure != null ? failed(request, Errors.NOT_CONTROLLER, null) : respond(results));
     }
 
     /** The controller's results and the refusals, in request order. */
@@ -110,9 +113,26 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler<Alte
                 .setResponses(new ArrayList<>(byTopic.values()));
     }
 
-    private static AlterPartitionReassignmentsResponseData failed(Errors error, String message) {
+    /** {@code error} for the whole request and for each partition it names, in request order. */
+    private static AlterPartitionReassignmentsResponseData failed(
+            AlterPartitionReassignmentsRequestData request, Errors error, String message) {
+        String why = message != null ? message : error.message();
+        List<ReassignableTopicResponse> topics =
+                new ArrayList<>(request.topics().size());
+        for (ReassignableTopic topic : request.topics()) {
+            ReassignableTopicResponse answer = new ReassignableTopicResponse().setName(topic.name());
+            for (ReassignablePartition p : topic.partitions()) {
+                answer.partitions()
+                        .add(new ReassignablePartitionResponse()
+                                .setPartitionIndex(p.partitionIndex())
+                                .setErrorCode(error.code())
+                                .setErrorMessage(why));
+            }
+            topics.add(answer);
+        }
         return new AlterPartitionReassignmentsResponseData()
                 .setErrorCode(error.code())
-                .setErrorMessage(message != null ? message : error.message());
+                .setErrorMessage(why)
+                .setResponses(topics);
     }
 }
