@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The source side of partition moves, the private API {@link MoveFrameDescriptor#API_KEY} on the Kafka listener:
  * lists and pins a hosted partition's closed segments per transfer, answers chunk requests with a codec-framed
- * {@link MoveChunkHeader} (CRC-32C of the chunk) followed by the file range, and releases a transfer's pins when the
- * target closes it, or when no connection of it has been open for {@code sluice.move.pin.timeout.ms}
+ * {@link MoveChunkHeader} (CRC-32C of the chunk) followed by the file range, releases the pins of the segments the
+ * target has received as it goes ({@link SourceSession}), and all of a transfer's pins when the target closes it, or
+ * when no connection of it has been open for {@code sluice.move.pin.timeout.ms}
  * ({@link #expireAbandoned()}, run by the broker's timer). The network layer
  * ({@code io.sluice.broker.network.MoveSourceHandler}) hands it each request frame and writes its {@link MoveAnswer}.
  *
@@ -156,7 +157,8 @@ public final class MoveSource implements AutoCloseable {
                 request.partition,
                 hosted.log(),
                 view,
-                listingOf(request.transferId, view));
+                listingOf(request.transferId, view),
+                config.chunksInFlight());
         session.attach(connection, clockMs);
         sessions.put(request.transferId, session);
         LOG.info(
@@ -238,6 +240,7 @@ public final class MoveSource implements AutoCloseable {
                     "no transfer " + request.transferId + " here (source restarted, or its pins expired)");
         }
         session.attach(connection, clockMs);
+        long requestNumber = session.asked(connection);
         FileChannel file = null;
         BatchHeaderTable headers = null;
         long size = 0;
@@ -309,7 +312,7 @@ public final class MoveSource implements AutoCloseable {
         }
         header.length = length;
         if (segmentIndex >= 0) {
-            session.answered(segmentIndex, request.position + length);
+            session.answered(connection, requestNumber, segmentIndex, request.position + length);
         }
         return new MoveAnswer(correlationId, codec.encode(header), file, request.position, length, limiter);
     }
@@ -333,9 +336,9 @@ public final class MoveSource implements AutoCloseable {
     }
 
     /**
-     * The answer to a chunk of a segment whose file is closed while the log is hosted and not cut: a segment answered
-     * to its end is no longer pinned, retention or a clean removed it and its delete delay passed, and the target asks
-     * for it again (the answer was lost with a connection). The listing is out of date: the transfer ends, and the
+     * The answer to a chunk of a segment whose file is closed while the log is hosted and not cut: a segment the
+     * target received to its end is no longer pinned, retention or a clean removed it and its delete delay passed, and
+     * the target asks for it again (a chunk it read failed its checksum, or it lost its staging). The listing is out of date: the transfer ends, and the
      * target's next open gets one without that segment (the partition no longer holds it either). Answering from the
      * closed file instead failed every time and left the target reopening the same listing until it gave up.
      */

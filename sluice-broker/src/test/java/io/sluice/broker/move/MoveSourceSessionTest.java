@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A move source's transfers over their lifetime, called as the network layer calls it: the cap on transfers served
- * at once, and a transfer whose partition log left this broker or was truncated below its boundary while it ran.
+ * at once, a segment's pin held until the target proves it received the segment's last chunk, and a transfer whose
+ * partition log left this broker or was truncated below its boundary while it ran.
  */
 class MoveSourceSessionTest extends MoveTestBase {
     private final AtomicLong clock = new AtomicLong(START_MS);
@@ -130,27 +131,63 @@ class MoveSourceSessionTest extends MoveTestBase {
         assertEquals(0, source.activeTransfers());
     }
 
+    /** Two chunk requests in flight per connection: the second request after an answer proves it was read. */
+    private static final int IN_FLIGHT = 2;
+
+    private static final long LONG_AFTER = START_MS + 30L * 24 * 3600 * 1000;
+
+    /** Asks for every chunk of segment {@code index} of {@code listing}, each answered without error. */
+    private static void askWhole(SourceCalls target, MoveSegmentList listing, int index) {
+        for (int at = 0; at < listing.segmentSizes[index]; at += CHUNK_BYTES) {
+            MoveChunkHeader h = target.header(target.chunk(1, listing.segmentBaseOffsets[index], at, CHUNK_BYTES));
+            assertEquals(Errors.NONE.code(), h.errorCode, h.toString());
+        }
+    }
+
     @Test
-    void shouldEndATransferWhenASegmentAnsweredToItsEndIsRemovedAndAskedForAgain() throws Exception {
+    void shouldKeepASegmentPinnedWhileItsLastAnswersMayHaveBeenLostWithTheirConnection() throws Exception {
         PartitionLog log = source("source");
         log.updateConfig(log.config().toBuilder().retentionMs(1).build()); // and file.delete.delay.ms=0
-        MoveSource source = sourceOf((topic, partition) -> hosted(log), MoveFixtures.moveConfig());
+        MoveSource source = sourceOf(
+                (topic, partition) -> hosted(log), MoveFixtures.moveConfig().withChunksInFlight(IN_FLIGHT));
+        SourceCalls target = new SourceCalls(source);
+        MoveSegmentList listing = target.open(1, TOPIC, PARTITION, LEADER_EPOCH);
+        assertTrue(listing.segmentSizes[0] > CHUNK_BYTES, "segment 0 takes more than one chunk");
+        askWhole(target, listing, 0);
+        assertEquals(0, log.enforceRetention(LONG_AFTER), "answered to its end, but not known to be received");
+
+        // the connection breaks with the last answers unread: the target reconnects and asks for them again
+        target.closeConnection();
+        assertEquals(0, log.enforceRetention(LONG_AFTER), "still pinned once the connection is gone");
+        SourceCalls again = new SourceCalls(source);
+        assertEquals(Errors.NONE.code(), again.open(1, TOPIC, PARTITION, LEADER_EPOCH).errorCode);
+        askWhole(again, listing, 0);
+        assertEquals(1, source.activeTransfers(), "the same transfer goes on, on its first listing");
+    }
+
+    @Test
+    void shouldReleaseASegmentOnceLaterRequestsProveItsAnswersRead() throws Exception {
+        PartitionLog log = source("source");
+        log.updateConfig(log.config().toBuilder().retentionMs(1).build()); // and file.delete.delay.ms=0
+        MoveSource source = sourceOf(
+                (topic, partition) -> hosted(log), MoveFixtures.moveConfig().withChunksInFlight(IN_FLIGHT));
         SourceCalls target = new SourceCalls(source);
         MoveSegmentList listing = target.open(1, TOPIC, PARTITION, LEADER_EPOCH);
         long first = listing.segmentBaseOffsets[0];
-        for (int at = 0; at < listing.segmentSizes[0]; at += CHUNK_BYTES) {
-            assertEquals(Errors.NONE.code(), errorOf(target, target.chunk(1, first, at, CHUNK_BYTES)));
-        }
-        // answered to its end, so no longer pinned: retention takes it and closes its file
-        assertEquals(1, log.enforceRetention(START_MS + 30L * 24 * 3600 * 1000));
+        askWhole(target, listing, 0);
+        long second = listing.segmentBaseOffsets[1];
+        target.header(target.chunk(1, second, 0, CHUNK_BYTES));
+        assertEquals(0, log.enforceRetention(LONG_AFTER), "one request later, the last answer may still be unread");
+        target.header(target.chunk(1, second, CHUNK_BYTES, CHUNK_BYTES));
+        assertEquals(1, log.enforceRetention(LONG_AFTER), "two requests later it was read: segment 0 may go");
 
-        // the answers were lost with their connection: the target asks again from its last verified byte
-        MoveChunkHeader again = target.header(target.chunk(1, first, 0, CHUNK_BYTES));
-        assertEquals(Errors.OFFSET_OUT_OF_RANGE.code(), again.errorCode, again.toString());
+        // a target asking for a segment it had received (it lost its staging) finds it removed: the transfer ends
+        MoveChunkHeader removed = target.header(target.chunk(1, first, 0, CHUNK_BYTES));
+        assertEquals(Errors.OFFSET_OUT_OF_RANGE.code(), removed.errorCode, removed.toString());
         assertEquals(0, source.activeTransfers(), "the listing is out of date: the transfer ended");
         MoveSegmentList fresh = target.open(1, TOPIC, PARTITION, LEADER_EPOCH);
         assertEquals(Errors.NONE.code(), fresh.errorCode);
-        assertEquals(listing.segmentBaseOffsets[1], fresh.segmentBaseOffsets[0], "a listing without the removed one");
+        assertEquals(second, fresh.segmentBaseOffsets[0], "a listing without the removed one");
     }
 
     @Test
