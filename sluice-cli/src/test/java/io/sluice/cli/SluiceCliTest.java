@@ -76,6 +76,27 @@ class SluiceCliTest {
         assertTrue(zeroInterval.err().contains("--interval-ms must be at least 1, was 0"), zeroInterval.err());
     }
 
+    /**
+     * A negative --progress-interval-ms of {@code cluster status} is a usage error before ZooKeeper is asked: it was
+     * checked only once the cluster had been read, so with ZooKeeper unreachable it exited 1 (unreachable) instead.
+     */
+    @Test
+    void shouldRefuseANegativeProgressIntervalBeforeAskingZooKeeper() {
+        CliResult negative = run(
+                "cluster",
+                "status",
+                "--zookeeper",
+                "127.0.0.1:1",
+                "--timeout-ms",
+                "200",
+                "--wait-ms",
+                "0",
+                "--progress-interval-ms",
+                "-1");
+        assertEquals(SluiceCli.EXIT_USAGE, negative.exitCode(), negative.err());
+        assertTrue(negative.err().contains("--progress-interval-ms must be >= 0, got -1"), negative.err());
+    }
+
     private static String[] with(String[] tail, String... head) {
         String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
         System.arraycopy(tail, 0, all, head.length, tail.length);

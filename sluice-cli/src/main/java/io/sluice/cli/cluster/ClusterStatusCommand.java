@@ -55,7 +55,8 @@ import picocli.CommandLine.Spec;
             "  ClusterId: <id or ->",
             "  Controller: <id or none>\\tEpoch: <n>\\tRegistered: yes|no",
             "  StateSeq: <applied seq>\\tPublishedSeq: <newest seq in ZooKeeper>",
-            "  Topics: <n>\\tPartitions: <n>\\tOfflinePartitions: <n>\\tUnderReplicatedPartitions: <n>\\tLiveBrokers: <n>",
+            "  Topics: <n>\\tPartitions: <n>\\tOfflinePartitions: <n>\\tUnderReplicatedPartitions: <n>\\tLiveBrokers: <n>"
+                    + "\\tReassigningPartitions: <n>",
             "  Broker: <id>\\tEndpoint: <host:port or ->\\tRack: <rack or ->\\tLive: yes|no\\tRegistered: yes|no"
                     + "\\tLeads: <n>\\tHosts: <n>",
             "  OfflinePartition: <topic>-<partition>\\tReplicas: <id,id...>",
@@ -132,6 +133,9 @@ public final class ClusterStatusCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "--timeout-ms must be >= 1 and --wait-ms >= 0, got " + timeoutMs + " and " + waitMs);
         }
+        if (progressIntervalMs < 0) {
+            throw new IllegalArgumentException("--progress-interval-ms must be >= 0, got " + progressIntervalMs);
+        }
         String connect = ZooKeeperTarget.resolve(zookeeper, configFile, KeyValue.parseAll("--override", overrides));
         ClusterConfig config = ClusterConfig.defaults().withConnectionTimeout(Duration.ofMillis(timeoutMs));
         ClusterStatus status;
@@ -139,9 +143,6 @@ public final class ClusterStatusCommand implements Callable<Integer> {
             status = ClusterStatusReader.read(connect, config, Duration.ofMillis(waitMs));
         } catch (ClusterStatusException e) {
             throw new CommandFailedException(e.getMessage());
-        }
-        if (progressIntervalMs < 0) {
-            throw new IllegalArgumentException("--progress-interval-ms must be >= 0, got " + progressIntervalMs);
         }
         Map<String, String> moveFields = Map.of();
         if (hasReassignments(status.state())) {
