@@ -74,6 +74,11 @@ class SluiceCliTest {
         CliResult zeroInterval = run(with(unreachable, "partition", "moves", "--watch", "--interval-ms", "0"));
         assertEquals(SluiceCli.EXIT_USAGE, zeroInterval.exitCode(), zeroInterval.err());
         assertTrue(zeroInterval.err().contains("--interval-ms must be at least 1, was 0"), zeroInterval.err());
+        CliResult zeroBrokerTimeout = run(with(unreachable, "cluster", "rebalance", "--broker-timeout-seconds", "0"));
+        assertEquals(SluiceCli.EXIT_USAGE, zeroBrokerTimeout.exitCode(), zeroBrokerTimeout.err());
+        assertTrue(
+                zeroBrokerTimeout.err().contains("--broker-timeout-seconds must be at least 1, was 0"),
+                zeroBrokerTimeout.err());
     }
 
     /**

@@ -190,7 +190,7 @@ public final class ClusterStatusCommand implements Callable<Integer> {
         props.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE, timeoutMs));
         props.putAll(KeyValue.parseAll("-X", clientProperties));
         try (Admin admin = Admin.create(props)) {
-            MoveProgressReader reader = new MoveProgressReader(admin);
+            MoveProgressReader reader = new MoveProgressReader(admin, Duration.ofMillis(timeoutMs));
             Map<String, Long> previous = new HashMap<>();
             double elapsedSeconds = 0;
             List<MoveProgress> moves = reader.read();
@@ -202,6 +202,12 @@ public final class ClusterStatusCommand implements Callable<Integer> {
                 Thread.sleep(progressIntervalMs);
                 moves = reader.read();
                 elapsedSeconds = (System.nanoTime() - first) / 1e9;
+            }
+            if (!reader.silentBrokers().isEmpty()) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println(spec.qualifiedName() + ": broker(s) " + reader.silentBrokers()
+                        + " did not report their copies within " + timeoutMs + " ms; counted as empty");
+                err.flush();
             }
             Map<String, String> fields = new HashMap<>();
             for (MoveProgress m : moves) {
