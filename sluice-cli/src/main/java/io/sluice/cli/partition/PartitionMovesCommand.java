@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
  * progress with their phase, bytes shipped of total, rate and ETA (a broker that does not report its copies in time is
  * named, its copies counted as empty). With {@code --watch} it reads again every interval until no move is left: on a
  * terminal the lines are redrawn in place as progress bars, each cut to the terminal's width, as many as fit its
- * height ({@link LiveLines}); piped, each reading is printed as plain lines, whole. Not thread-safe; one per
+ * height ({@link LiveLines}); piped, each reading is printed as plain lines, whole. Without {@code --watch} the one
+ * reading is printed whole, on a terminal too: nothing is redrawn, so nothing may be cut. Not thread-safe; one per
  * invocation.
  */
 @Command(name = "moves", mixinStandardHelpOptions = true, description = "Show partition moves in progress.")
@@ -62,7 +63,7 @@ public final class PartitionMovesCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(), "--broker-timeout-ms must be at least 1, was " + brokerTimeoutMs);
         }
-        boolean terminal = System.console() != null;
+        boolean redraw = watch && System.console() != null;
         try (Admin admin = Admin.create(client.toProperties("sluice-partition-moves"))) {
             MoveProgressReader reader = new MoveProgressReader(admin, Duration.ofMillis(brokerTimeoutMs));
             Map<String, Long> previous = new HashMap<>();
@@ -84,7 +85,7 @@ public final class PartitionMovesCommand implements Callable<Integer> {
                     lines.add("Broker(s) " + reader.silentBrokers() + " did not report their copies within "
                             + brokerTimeoutMs + " ms: counted as empty");
                 }
-                if (terminal) {
+                if (redraw) {
                     out.print(screen.frame(lines, TerminalSize.now()));
                 } else {
                     lines.forEach(out::println);
