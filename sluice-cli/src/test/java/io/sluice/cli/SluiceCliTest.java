@@ -74,6 +74,32 @@ class SluiceCliTest {
         CliResult zeroInterval = run(with(unreachable, "partition", "moves", "--watch", "--interval-ms", "0"));
         assertEquals(SluiceCli.EXIT_USAGE, zeroInterval.exitCode(), zeroInterval.err());
         assertTrue(zeroInterval.err().contains("--interval-ms must be at least 1, was 0"), zeroInterval.err());
+        CliResult zeroBrokerTimeout = run(with(unreachable, "cluster", "rebalance", "--broker-timeout-seconds", "0"));
+        assertEquals(SluiceCli.EXIT_USAGE, zeroBrokerTimeout.exitCode(), zeroBrokerTimeout.err());
+        assertTrue(
+                zeroBrokerTimeout.err().contains("--broker-timeout-seconds must be at least 1, was 0"),
+                zeroBrokerTimeout.err());
+    }
+
+    /**
+     * A negative --progress-interval-ms of {@code cluster status} is a usage error before ZooKeeper is asked: it was
+     * checked only once the cluster had been read, so with ZooKeeper unreachable it exited 1 (unreachable) instead.
+     */
+    @Test
+    void shouldRefuseANegativeProgressIntervalBeforeAskingZooKeeper() {
+        CliResult negative = run(
+                "cluster",
+                "status",
+                "--zookeeper",
+                "127.0.0.1:1",
+                "--timeout-ms",
+                "200",
+                "--wait-ms",
+                "0",
+                "--progress-interval-ms",
+                "-1");
+        assertEquals(SluiceCli.EXIT_USAGE, negative.exitCode(), negative.err());
+        assertTrue(negative.err().contains("--progress-interval-ms must be >= 0, got -1"), negative.err());
     }
 
     private static String[] with(String[] tail, String... head) {

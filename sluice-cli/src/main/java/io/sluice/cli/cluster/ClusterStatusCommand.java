@@ -55,7 +55,8 @@ import picocli.CommandLine.Spec;
             "  ClusterId: <id or ->",
             "  Controller: <id or none>\\tEpoch: <n>\\tRegistered: yes|no",
             "  StateSeq: <applied seq>\\tPublishedSeq: <newest seq in ZooKeeper>",
-            "  Topics: <n>\\tPartitions: <n>\\tOfflinePartitions: <n>\\tUnderReplicatedPartitions: <n>\\tLiveBrokers: <n>",
+            "  Topics: <n>\\tPartitions: <n>\\tOfflinePartitions: <n>\\tUnderReplicatedPartitions: <n>\\tLiveBrokers: <n>"
+                    + "\\tReassigningPartitions: <n>",
             "  Broker: <id>\\tEndpoint: <host:port or ->\\tRack: <rack or ->\\tLive: yes|no\\tRegistered: yes|no"
                     + "\\tLeads: <n>\\tHosts: <n>",
             "  OfflinePartition: <topic>-<partition>\\tReplicas: <id,id...>",
@@ -132,6 +133,9 @@ public final class ClusterStatusCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "--timeout-ms must be >= 1 and --wait-ms >= 0, got " + timeoutMs + " and " + waitMs);
         }
+        if (progressIntervalMs < 0) {
+            throw new IllegalArgumentException("--progress-interval-ms must be >= 0, got " + progressIntervalMs);
+        }
         String connect = ZooKeeperTarget.resolve(zookeeper, configFile, KeyValue.parseAll("--override", overrides));
         ClusterConfig config = ClusterConfig.defaults().withConnectionTimeout(Duration.ofMillis(timeoutMs));
         ClusterStatus status;
@@ -139,9 +143,6 @@ public final class ClusterStatusCommand implements Callable<Integer> {
             status = ClusterStatusReader.read(connect, config, Duration.ofMillis(waitMs));
         } catch (ClusterStatusException e) {
             throw new CommandFailedException(e.getMessage());
-        }
-        if (progressIntervalMs < 0) {
-            throw new IllegalArgumentException("--progress-interval-ms must be >= 0, got " + progressIntervalMs);
         }
         Map<String, String> moveFields = Map.of();
         if (hasReassignments(status.state())) {
@@ -189,7 +190,7 @@ public final class ClusterStatusCommand implements Callable<Integer> {
         props.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE, timeoutMs));
         props.putAll(KeyValue.parseAll("-X", clientProperties));
         try (Admin admin = Admin.create(props)) {
-            MoveProgressReader reader = new MoveProgressReader(admin);
+            MoveProgressReader reader = new MoveProgressReader(admin, Duration.ofMillis(timeoutMs));
             Map<String, Long> previous = new HashMap<>();
             double elapsedSeconds = 0;
             List<MoveProgress> moves = reader.read();
@@ -201,6 +202,12 @@ public final class ClusterStatusCommand implements Callable<Integer> {
                 Thread.sleep(progressIntervalMs);
                 moves = reader.read();
                 elapsedSeconds = (System.nanoTime() - first) / 1e9;
+            }
+            if (!reader.silentBrokers().isEmpty()) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println(spec.qualifiedName() + ": broker(s) " + reader.silentBrokers()
+                        + " did not report their copies within " + timeoutMs + " ms; counted as empty");
+                err.flush();
             }
             Map<String, String> fields = new HashMap<>();
             for (MoveProgress m : moves) {

@@ -20,14 +20,14 @@ public final class MoveProgressFormat {
      */
     static String line(MoveProgress m, Map<String, Long> previousShipped, double elapsedSeconds) {
         Pace pace = Pace.of(m, previousShipped, elapsedSeconds);
-        int filled = (int) Math.round(m.fraction() * BAR_WIDTH);
+        int filled = (int) Math.floor(m.fraction() * BAR_WIDTH);
         return String.format(
                 Locale.ROOT,
                 "%s [%s%s] %3d%%  %.1f/%.1f MB%s%s  %s  replicas %s adding %s removing %s",
                 m.name(),
                 "#".repeat(filled),
                 "-".repeat(BAR_WIDTH - filled),
-                Math.round(m.fraction() * 100),
+                percent(m),
                 m.shippedBytes() / MEGABYTE,
                 m.neededBytes() / MEGABYTE,
                 pace == null ? "" : String.format(Locale.ROOT, "  %.1f MB/s", pace.megabytesPerSecond()),
@@ -50,9 +50,17 @@ public final class MoveProgressFormat {
                 m.phase().label(),
                 m.shippedBytes() / MEGABYTE,
                 m.neededBytes() / MEGABYTE,
-                Math.round(m.fraction() * 100),
+                percent(m),
                 pace == null ? "-" : String.format(Locale.ROOT, "%.1f MB/s", pace.megabytesPerSecond()),
                 pace == null ? "-" : pace.eta());
+    }
+
+    /**
+     * The share shipped in whole percent, rounded down: 100% only once every byte is shipped (a move at 99.5% is not
+     * done, and its adding replicas may still be out of sync).
+     */
+    private static long percent(MoveProgress m) {
+        return (long) Math.floor(m.fraction() * 100);
     }
 
     /** A move's rate since the previous reading and the time left at that rate. */

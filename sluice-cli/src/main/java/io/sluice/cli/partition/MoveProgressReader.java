@@ -1,13 +1,17 @@
 package io.sluice.cli.partition;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeLogDirsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.ReplicaInfo;
@@ -20,18 +24,30 @@ import org.apache.kafka.common.TopicPartitionInfo;
  * Reads the moves in progress through Kafka's Admin API: ListPartitionReassignments for the moves, Metadata for
  * leaders and ISRs, DescribeLogDirs for the size of each copy. An adding replica still below 99% of the leader's
  * copy is copying; one at or above it but outside the ISR is catching up; once every adding replica is in sync the
- * controller is switching the replica set. Not thread-safe; one per command.
+ * controller is switching the replica set. Each broker is given a bounded time to report its copies: one that does
+ * not (hung, paused, overloaded) has its copies counted as empty and is named in {@link #silentBrokers()}, so one sick
+ * broker does not hold every reading for the Admin client's default timeout. Not thread-safe; one per command.
  */
 public final class MoveProgressReader {
     private static final double CAUGHT_UP_SHARE = 0.99;
 
     private final Admin admin;
+    private final Duration brokerTimeout;
+    private Set<Integer> silentBrokers = Set.of();
 
-    public MoveProgressReader(Admin admin) {
+    /** @param brokerTimeout how long each broker is given to describe its log directories */
+    public MoveProgressReader(Admin admin, Duration brokerTimeout) {
         this.admin = admin;
+        this.brokerTimeout = brokerTimeout;
+    }
+
+    /** The live brokers asked for their copies by the last {@link #read()} that did not answer, ascending. */
+    public Set<Integer> silentBrokers() {
+        return silentBrokers;
     }
 
     public List<MoveProgress> read() throws ExecutionException, InterruptedException {
+        silentBrokers = Set.of();
         Map<TopicPartition, PartitionReassignment> moves =
                 admin.listPartitionReassignments().reassignments().get();
         if (moves.isEmpty()) {
@@ -109,9 +125,9 @@ public final class MoveProgressReader {
     }
 
     /**
-     * Broker → partition → size of its copy; brokers that do not answer are left out. Only live brokers are asked: the
-     * Admin client waits for a node id it does not know until {@code default.api.timeout.ms} (60 s), and moves off a
-     * dead broker are the common case.
+     * Broker → partition → size of its copy; brokers that do not answer within the broker timeout are left out (and
+     * kept as silent). Only live brokers are asked: the Admin client waits for a node id it does not know until the
+     * timeout, and moves off a dead broker are the common case.
      */
     private Map<Integer, Map<TopicPartition, Long>> sizes(Set<Integer> brokers)
             throws InterruptedException, ExecutionException {
@@ -125,24 +141,30 @@ public final class MoveProgressReader {
         if (live.isEmpty()) {
             return sizes;
         }
-        admin.describeLogDirs(live).descriptions().forEach((broker, future) -> {
-            try {
-                for (LogDirDescription dir : future.get().values()) {
-                    for (Map.Entry<TopicPartition, ReplicaInfo> r :
-                            dir.replicaInfos().entrySet()) {
-                        sizes.computeIfAbsent(broker, b -> new HashMap<>())
-                                .merge(r.getKey(), r.getValue().size(), Long::sum);
+        Set<Integer> silent = new TreeSet<>();
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, Math.max(1, brokerTimeout.toMillis()));
+        admin.describeLogDirs(live, new DescribeLogDirsOptions().timeoutMs(timeoutMs))
+                .descriptions()
+                .forEach((broker, future) -> {
+                    try {
+                        for (LogDirDescription dir : future.get().values()) {
+                            for (Map.Entry<TopicPartition, ReplicaInfo> r :
+                                    dir.replicaInfos().entrySet()) {
+                                sizes.computeIfAbsent(broker, b -> new HashMap<>())
+                                        .merge(r.getKey(), r.getValue().size(), Long::sum);
+                            }
+                        }
+                    } catch (ExecutionException e) {
+                        // A broker that does not answer reports nothing; its copies count as empty.
+                        silent.add(broker);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
                     }
-                }
-            } catch (ExecutionException e) {
-                // A broker that is down reports nothing; its copies count as empty.
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+                });
         if (Thread.currentThread().isInterrupted()) {
             throw new InterruptedException();
         }
+        silentBrokers = Collections.unmodifiableSet(silent);
         return sizes;
     }
 }

@@ -31,7 +31,9 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
  * until its reassignments are done, then elects the preferred leaders of the moved partitions. Each partition stands
  * alone: one the controller refuses is reported with its error while the others of its wave are waited on and later
  * waves still run; a partition whose replicas changed or that started moving since the plan was made is not touched.
- * At the timeout no further wave starts. The {@link Outcome} says what became of every move.
+ * At the timeout no further wave starts. The {@link Outcome} says what became of every move, and of the preferred
+ * leader election of each moved partition: one that failed leaves the run incomplete, as its leadership is not where
+ * the plan put it.
  *
  * <p>Not thread-safe; one per run, driven by one thread.
  */
@@ -49,28 +51,36 @@ public final class ReassignmentWaves {
      * @param changed    partitions not submitted or not ending on the plan's replicas, with what changed
      * @param unfinished partitions still being reassigned at the timeout
      * @param notStarted partitions of waves not started because the timeout had passed
+     * @param notElected finished partitions whose preferred leader could not be elected, with the error
      */
     public record Outcome(
             List<TopicPartition> finished,
             Map<TopicPartition, String> refused,
             Map<TopicPartition, String> changed,
             List<TopicPartition> unfinished,
-            List<TopicPartition> notStarted) {
+            List<TopicPartition> notStarted,
+            Map<TopicPartition, String> notElected) {
 
-        /** Whether every move finished as planned. */
+        /** Whether every move finished as planned, its partition led by its preferred replica. */
         public boolean complete() {
-            return refused.isEmpty() && changed.isEmpty() && unfinished.isEmpty() && notStarted.isEmpty();
+            return refused.isEmpty()
+                    && changed.isEmpty()
+                    && unfinished.isEmpty()
+                    && notStarted.isEmpty()
+                    && notElected.isEmpty();
         }
 
         public String summary() {
             return String.format(
                     Locale.ROOT,
-                    "%d finished, %d refused, %d changed by others, %d still moving at the timeout, %d not started",
+                    "%d finished, %d refused, %d changed by others, %d still moving at the timeout, %d not started,"
+                            + " %d without their preferred leader",
                     finished.size(),
                     refused.size(),
                     changed.size(),
                     unfinished.size(),
-                    notStarted.size());
+                    notStarted.size(),
+                    notElected.size());
         }
     }
 
@@ -125,9 +135,9 @@ public final class ReassignmentWaves {
                     + "; they go on in the cluster (see sluice partition moves)");
         }
         List<TopicPartition> finished = onTarget(accepted, unfinished, changed, deadline);
-        electPreferred(finished);
+        Map<TopicPartition, String> notElected = electPreferred(finished);
         out.flush();
-        return new Outcome(List.copyOf(finished), refused, changed, unfinished, notStarted);
+        return new Outcome(List.copyOf(finished), refused, changed, unfinished, notStarted, notElected);
     }
 
     /** The Kafka error behind a failed future: its class and the broker's message. */
@@ -186,7 +196,7 @@ public final class ReassignmentWaves {
                 .reassignments()
                 .get()
                 .keySet();
-        Map<TopicPartition, List<Integer>> current = currentReplicas(byPartition.keySet());
+        Map<TopicPartition, List<Integer>> current = settledReplicas(byPartition.keySet());
         Map<TopicPartition, Move> asPlanned = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, Move> e : byPartition.entrySet()) {
             List<Integer> now = current.get(e.getKey());
@@ -206,6 +216,26 @@ public final class ReassignmentWaves {
             }
         }
         return asPlanned;
+    }
+
+    /**
+     * Each partition's replicas as the cluster describes them, read again {@link #poll} apart until two readings in a
+     * row agree (at most {@link RebalanceInputs#MAX_ASSIGNMENT_READS}): a broker whose metadata trails the
+     * controller's may still describe a move that just completed as its target plus the replicas it removed, and a
+     * move planned from that would add a replica.
+     */
+    private Map<TopicPartition, List<Integer>> settledReplicas(Collection<TopicPartition> partitions)
+            throws InterruptedException {
+        Map<TopicPartition, List<Integer>> last = currentReplicas(partitions);
+        for (int reads = 1; reads < RebalanceInputs.MAX_ASSIGNMENT_READS; reads++) {
+            Thread.sleep(poll.toMillis());
+            Map<TopicPartition, List<Integer>> again = currentReplicas(partitions);
+            if (again.equals(last)) {
+                return again;
+            }
+            last = again;
+        }
+        return last;
     }
 
     /** Each partition's replicas as the cluster describes them; a partition of a topic gone is left out. */
@@ -252,8 +282,10 @@ public final class ReassignmentWaves {
      * The accepted moves that are done and whose partitions ended on the planned replicas; one that ended elsewhere
      * (its reassignment cancelled or replaced by someone else) goes to {@code changed}. The controller answers
      * whether a reassignment is in progress, but any broker may answer the replicas, from metadata that can trail the
-     * controller's by a moment: while a partition is still described as moving to its target (the target followed by
-     * the replicas it removes), it is described again, until {@code deadline}.
+     * controller's by a moment: the replicas are read until two readings in a row agree (a reorder, which completes at
+     * once, was read back in its old order and reported as changed by others), and while a partition is still
+     * described as moving to its target (the target followed by the replicas it removes), it is described again, until
+     * {@code deadline}.
      */
     private List<TopicPartition> onTarget(
             Map<TopicPartition, Move> accepted,
@@ -263,10 +295,10 @@ public final class ReassignmentWaves {
             throws InterruptedException {
         Map<TopicPartition, Move> done = new LinkedHashMap<>(accepted);
         unfinished.forEach(done::remove);
-        Map<TopicPartition, List<Integer>> current = currentReplicas(done.keySet());
+        Map<TopicPartition, List<Integer>> current = settledReplicas(done.keySet());
         while (System.nanoTime() < deadline && describedAsMoving(done, current)) {
             Thread.sleep(poll.toMillis());
-            current = currentReplicas(done.keySet());
+            current = settledReplicas(done.keySet());
         }
         List<TopicPartition> finished = new ArrayList<>();
         for (Map.Entry<TopicPartition, Move> e : done.entrySet()) {
@@ -301,9 +333,14 @@ public final class ReassignmentWaves {
         return false;
     }
 
-    private void electPreferred(List<TopicPartition> moved) throws InterruptedException {
+    /**
+     * Elects the preferred leaders of {@code moved}; returns the partitions whose election failed (the election not
+     * needed is no failure), with the error, each failure also printed as one line naming the partitions and the error.
+     */
+    private Map<TopicPartition, String> electPreferred(List<TopicPartition> moved) throws InterruptedException {
+        Map<TopicPartition, String> failed = new LinkedHashMap<>();
         if (moved.isEmpty()) {
-            return;
+            return failed;
         }
         Map<TopicPartition, Optional<Throwable>> results;
         try {
@@ -311,19 +348,24 @@ public final class ReassignmentWaves {
                     .partitions()
                     .get();
         } catch (ExecutionException e) {
-            out.println("Preferred leader election failed: " + reasonOf(e));
-            return;
+            String reason = reasonOf(e);
+            moved.forEach(tp -> failed.put(tp, reason));
+            out.println("Preferred leader election failed for " + moved + ": " + reason);
+            return failed;
         }
         int elected = 0;
         int alreadyLeading = 0;
-        for (Map.Entry<TopicPartition, Optional<Throwable>> e : results.entrySet()) {
-            Throwable error = e.getValue().orElse(null);
-            if (error == null) {
+        for (TopicPartition tp : moved) {
+            Optional<Throwable> result = results.get(tp);
+            Throwable error = result == null ? null : result.orElse(null);
+            if (result == null) {
+                failed.put(tp, "no answer for this partition");
+            } else if (error == null) {
                 elected++;
             } else if (error instanceof ElectionNotNeededException) {
                 alreadyLeading++;
             } else {
-                out.println("Preferred leader election of " + e.getKey() + " failed: " + error);
+                failed.put(tp, error.getClass().getSimpleName() + ": " + error.getMessage());
             }
         }
         out.printf(
@@ -331,5 +373,7 @@ public final class ReassignmentWaves {
                 "Elected the preferred leader of %d partition(s); it already led %d%n",
                 elected,
                 alreadyLeading);
+        failed.forEach((tp, reason) -> out.println("Preferred leader election failed for " + tp + ": " + reason));
+        return failed;
     }
 }

@@ -31,8 +31,10 @@ import picocli.CommandLine.Spec;
  * alone (being reassigned already, or with a replica on a down broker that stays), then runs it through Kafka's
  * AlterPartitionReassignments at most K partitions at a time ({@link ReassignmentWaves}), also waits for reassignments
  * in progress that take replicas off the brokers to remove, and elects the preferred leaders of the partitions it
- * moved. Exits 1 with a summary when any move was refused, changed by someone else, or did not finish. Not
- * thread-safe; one per invocation.
+ * moved. Exits 1 with a summary when any move was refused, changed by someone else, or did not finish, or when the
+ * preferred leader of a moved partition could not be elected; also when a live broker it keeps does not report its
+ * partition sizes within {@code --broker-timeout-seconds} (see {@link RebalanceInputs}). Not thread-safe; one per
+ * invocation.
  */
 @Command(
         name = "rebalance",
@@ -74,6 +76,15 @@ public final class RebalanceCommand implements Callable<Integer> {
             description = "Give up waiting for the moves after this long (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
+    @Option(
+            names = "--broker-timeout-seconds",
+            paramLabel = "S",
+            defaultValue = "15",
+            description = "How long each broker is given to report its partition sizes and configuration; a broker"
+                    + " that does not answer fails the command, unless it is being removed and its partitions have"
+                    + " copies elsewhere (default: ${DEFAULT-VALUE}).")
+    long brokerTimeoutSeconds;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -85,8 +96,16 @@ public final class RebalanceCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(), "--timeout-seconds must be at least 1, was " + timeoutSeconds);
         }
+        if (brokerTimeoutSeconds <= 0) {
+            throw new ParameterException(
+                    spec.commandLine(), "--broker-timeout-seconds must be at least 1, was " + brokerTimeoutSeconds);
+        }
         try (Admin admin = Admin.create(client.toProperties("sluice-rebalance"))) {
-            RebalanceInputs inputs = RebalanceInputs.read(admin);
+            RebalanceInputs inputs =
+                    RebalanceInputs.read(admin, Set.copyOf(removeBrokers), Duration.ofSeconds(brokerTimeoutSeconds));
+            for (String note : inputs.notes()) {
+                out.println("Note: " + note);
+            }
             Plan plan;
             try {
                 plan = RebalancePlanner.plan(
@@ -108,7 +127,10 @@ public final class RebalanceCommand implements Callable<Integer> {
                     .run(plan.moves(), movingOff, Duration.ofSeconds(timeoutSeconds));
             out.flush();
             if (!outcome.complete()) {
-                throw new CommandFailedException("rebalance incomplete: " + outcome.summary());
+                throw new CommandFailedException("rebalance incomplete: " + outcome.summary()
+                        + (outcome.notElected().isEmpty()
+                                ? ""
+                                : "; preferred leader not elected: " + outcome.notElected()));
             }
             out.println("Rebalance complete: " + outcome.summary());
         }

@@ -1,22 +1,21 @@
 package io.sluice.cli.rebalance;
 
+import io.sluice.cli.CommandFailedException;
 import io.sluice.cluster.assign.RebalancePlanner.Broker;
 import io.sluice.cluster.assign.RebalancePlanner.PartitionReplicas;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.ListTopicsOptions;
-import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.PartitionReassignment;
-import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
@@ -32,25 +31,47 @@ import org.apache.kafka.common.config.ConfigResource;
  * any live broker reports (DescribeLogDirs), and each topic's effective {@code segment.bytes} (DescribeConfigs of the
  * topics: its override, else the broker default), which sets the least gap worth balancing. Immutable once read.
  *
+ * <p>A live broker that does not answer DescribeLogDirs within the broker timeout (hung, paused, overloaded) fails the
+ * read, naming it: its sizes are needed to weigh it, and moves onto it would not complete. Only a broker being removed
+ * may stay silent, when every partition it holds has a copy on a broker that answered (whose size stands in): emptying
+ * a sick broker is what an operator runs the command for.
+ *
+ * <p>Any broker may answer Metadata, from a view that can trail the controller's by a moment: a move that just
+ * completed may still be described as its target plus the replicas it removed, which planned from would add a
+ * replica. The assignment is therefore read again, {@link #SETTLE_POLL} apart, until two readings in a row agree
+ * (at most {@link #MAX_ASSIGNMENT_READS} readings; the waves check each partition again before they move it).
+ *
  * @param brokers            live brokers, by id
  * @param partitions         every partition, topics and partitions in order
  * @param reassigning        the reassignments in progress when the inputs were read
  * @param topicSegmentBytes  each topic's effective {@code segment.bytes}, where it could be read
  * @param brokerSegmentBytes {@code log.segment.bytes} of a live broker, Kafka's default when it cannot be read: the
  *                           segment of a topic whose configuration could not be read
+ * @param notes              what the operator should know about how the inputs were read
  */
 record RebalanceInputs(
         List<Broker> brokers,
         List<PartitionReplicas> partitions,
         Map<TopicPartition, PartitionReassignment> reassigning,
         Map<String, Long> topicSegmentBytes,
-        long brokerSegmentBytes) {
+        long brokerSegmentBytes,
+        List<String> notes) {
     static final String SEGMENT_BYTES_KEY = "log.segment.bytes";
     static final String TOPIC_SEGMENT_BYTES_KEY = "segment.bytes";
     /** Kafka's default {@code log.segment.bytes}. */
     static final long DEFAULT_SEGMENT_BYTES = 1L << 30;
+    /** Time between two readings of the assignment. */
+    static final Duration SETTLE_POLL = Duration.ofMillis(500);
+    /** Readings of the assignment at most, waiting for two in a row to agree. */
+    static final int MAX_ASSIGNMENT_READS = 6;
 
-    static RebalanceInputs read(Admin admin) throws ExecutionException, InterruptedException {
+    /**
+     * @param removing      the brokers the plan empties: the only ones that may stay silent
+     * @param brokerTimeout how long each broker is given to answer DescribeLogDirs and DescribeConfigs
+     * @throws CommandFailedException when a live broker does not answer in time and its sizes are needed
+     */
+    static RebalanceInputs read(Admin admin, Set<Integer> removing, Duration brokerTimeout)
+            throws ExecutionException, InterruptedException {
         Collection<Node> nodes = admin.describeCluster().nodes().get();
         List<Broker> brokers = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
@@ -58,27 +79,32 @@ record RebalanceInputs(
             brokers.add(new Broker(n.id(), n.hasRack() ? n.rack() : ""));
             ids.add(n.id());
         }
-        Map<TopicPartition, Long> sizes = sizes(admin, ids);
-        Collection<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true))
-                .names()
-                .get();
-        Map<String, TopicDescription> topics =
-                new TreeMap<>(admin.describeTopics(names).allTopicNames().get());
-        Map<TopicPartition, PartitionReassignment> reassigning =
-                Map.copyOf(admin.listPartitionReassignments().reassignments().get());
+        ReplicaSizes sizes = ReplicaSizes.read(admin, ids, brokerTimeout);
+        Assignment assignment = Assignment.readSettled(admin, SETTLE_POLL, MAX_ASSIGNMENT_READS);
         List<PartitionReplicas> partitions = new ArrayList<>();
-        for (TopicDescription topic : topics.values()) {
+        for (TopicDescription topic : assignment.topics().values()) {
             for (TopicPartitionInfo p : topic.partitions()) {
                 TopicPartition tp = new TopicPartition(topic.name(), p.partition());
-                partitions.add(partitionOf(tp, p, sizes.getOrDefault(tp, 0L), reassigning.get(tp)));
+                partitions.add(partitionOf(
+                        tp,
+                        p,
+                        sizes.bytes().getOrDefault(tp, 0L),
+                        assignment.reassigning().get(tp)));
             }
         }
+        List<String> notes = new ArrayList<>();
+        if (!sizes.silent().isEmpty()) {
+            notes.add(sizes.requireOnlyRemovedSilent(removing, partitions, brokerTimeout));
+        }
+        List<Integer> answered =
+                ids.stream().filter(id -> !sizes.silent().containsKey(id)).toList();
         return new RebalanceInputs(
                 List.copyOf(brokers),
                 List.copyOf(partitions),
-                reassigning,
-                topicSegmentBytes(admin, topics.keySet()),
-                segmentBytes(admin, ids));
+                assignment.reassigning(),
+                topicSegmentBytes(admin, assignment.topics().keySet(), brokerTimeout),
+                segmentBytes(admin, answered, brokerTimeout),
+                List.copyOf(notes));
     }
 
     /** The effective {@code segment.bytes} of {@code topic}: its own, else the broker's. */
@@ -118,24 +144,8 @@ record RebalanceInputs(
                 .toList();
     }
 
-    private static Map<TopicPartition, Long> sizes(Admin admin, List<Integer> brokers)
-            throws ExecutionException, InterruptedException {
-        Map<TopicPartition, Long> sizes = new HashMap<>();
-        Map<Integer, Map<String, LogDirDescription>> dirs =
-                admin.describeLogDirs(brokers).allDescriptions().get();
-        for (Map<String, LogDirDescription> byDir : dirs.values()) {
-            for (LogDirDescription dir : byDir.values()) {
-                for (Map.Entry<TopicPartition, ReplicaInfo> e :
-                        dir.replicaInfos().entrySet()) {
-                    sizes.merge(e.getKey(), e.getValue().size(), Math::max);
-                }
-            }
-        }
-        return sizes;
-    }
-
     /** Each topic's effective {@code segment.bytes}; a topic whose configuration cannot be read is left out. */
-    private static Map<String, Long> topicSegmentBytes(Admin admin, Collection<String> topics)
+    private static Map<String, Long> topicSegmentBytes(Admin admin, Collection<String> topics, Duration timeout)
             throws InterruptedException {
         Map<String, Long> segmentBytes = new HashMap<>();
         if (topics.isEmpty()) {
@@ -144,8 +154,10 @@ record RebalanceInputs(
         List<ConfigResource> resources = topics.stream()
                 .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t))
                 .toList();
-        for (Map.Entry<ConfigResource, KafkaFuture<Config>> e :
-                admin.describeConfigs(resources).values().entrySet()) {
+        for (Map.Entry<ConfigResource, KafkaFuture<Config>> e : admin.describeConfigs(
+                        resources, new DescribeConfigsOptions().timeoutMs(millis(timeout)))
+                .values()
+                .entrySet()) {
             try {
                 Long value = longValue(e.getValue().get(), TOPIC_SEGMENT_BYTES_KEY);
                 if (value != null) {
@@ -158,18 +170,27 @@ record RebalanceInputs(
         return segmentBytes;
     }
 
-    private static long segmentBytes(Admin admin, List<Integer> brokers) throws InterruptedException {
+    /** {@code log.segment.bytes} of the first of {@code brokers} (brokers that answered DescribeLogDirs). */
+    private static long segmentBytes(Admin admin, List<Integer> brokers, Duration timeout) throws InterruptedException {
         if (brokers.isEmpty()) {
             return DEFAULT_SEGMENT_BYTES;
         }
         ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(brokers.get(0)));
         try {
-            Long value =
-                    longValue(admin.describeConfigs(List.of(broker)).all().get().get(broker), SEGMENT_BYTES_KEY);
+            Long value = longValue(
+                    admin.describeConfigs(List.of(broker), new DescribeConfigsOptions().timeoutMs(millis(timeout)))
+                            .all()
+                            .get()
+                            .get(broker),
+                    SEGMENT_BYTES_KEY);
             return value == null ? DEFAULT_SEGMENT_BYTES : value;
         } catch (ExecutionException e) {
             return DEFAULT_SEGMENT_BYTES;
         }
+    }
+
+    static int millis(Duration timeout) {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
     }
 
     /** The value of {@code key} in {@code config} as a number, or null when absent or not a number. */

@@ -28,6 +28,15 @@ class ClusterStatusCommandTest {
     @TempDir
     Path dir;
 
+    /** The help's output format names every field of the totals line; it left out ReassigningPartitions. */
+    @Test
+    void shouldDocumentEveryFieldOfTheTotalsLine() {
+        CliResult help = run("cluster", "status", "--help");
+        assertEquals(0, help.exitCode(), help.err());
+        String unwrapped = help.out().replaceAll("\\R\\s*", " ");
+        assertTrue(unwrapped.contains("\\tLiveBrokers: <n>\\tReassigningPartitions: <n>"), help.out());
+    }
+
     @Test
     void shouldExitOneWithOneLineWhenZooKeeperIsUnreachable() throws Exception {
         String closed = "127.0.0.1:" + closedPort();

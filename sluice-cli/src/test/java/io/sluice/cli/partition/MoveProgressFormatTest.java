@@ -49,6 +49,16 @@ class MoveProgressFormatTest {
         assertEquals(1.0, move(0, 0, MoveProgress.Phase.SWITCHING).fraction(), "an empty partition is done");
     }
 
+    /** A move short of its last bytes is not shown done: 99.5% rounded to 100% (and a full bar) before. */
+    @Test
+    void shouldShowOneHundredPercentOnlyOnceEveryByteIsShipped() {
+        String line = MoveProgressFormat.line(move(995 * MB / 10, 100 * MB, MoveProgress.Phase.CATCH_UP), Map.of(), 0);
+        assertEquals(
+                "orders-3 [#######################-]  99%  99.5/100.0 MB  catch-up  replicas [4, 2, 1] adding [4]"
+                        + " removing [1]",
+                line);
+    }
+
     @Test
     void shouldGiveClusterStatusTheSameProgressAsFields() {
         assertEquals(
@@ -56,7 +66,7 @@ class MoveProgressFormatTest {
                 MoveProgressFormat.statusFields(
                         move(60 * MB, 100 * MB, MoveProgress.Phase.COPYING), Map.of("orders-3", 50 * MB), 2.0));
         assertEquals(
-                "Phase: catch-up\tShipped: 99.5/100.0 MB\tProgress: 100%\tRate: -\tEta: -",
+                "Phase: catch-up\tShipped: 99.5/100.0 MB\tProgress: 99%\tRate: -\tEta: -",
                 MoveProgressFormat.statusFields(
                         move(995 * MB / 10, 100 * MB, MoveProgress.Phase.CATCH_UP), Map.of(), 0));
     }

@@ -7,9 +7,11 @@ import io.sluice.broker.SluiceBroker;
 import io.sluice.broker.config.BrokerConfig;
 import io.sluice.cluster.assign.RebalancePlanner.PartitionReplicas;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -44,7 +46,7 @@ class RebalanceInputsTest {
                             new NewTopic("plain", 1, (short) 1)))
                     .all()
                     .get();
-            RebalanceInputs inputs = RebalanceInputs.read(admin);
+            RebalanceInputs inputs = RebalanceInputs.read(admin, Set.of(), Duration.ofSeconds(30));
             assertEquals(TOPIC_SEGMENT_BYTES, inputs.segmentBytesOf("small"));
             assertEquals(BROKER_SEGMENT_BYTES, inputs.segmentBytesOf("plain"));
             assertEquals(BROKER_SEGMENT_BYTES, inputs.segmentBytesOf("not-a-topic"));
