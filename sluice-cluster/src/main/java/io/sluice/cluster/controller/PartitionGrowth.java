@@ -19,8 +19,9 @@ import java.util.UUID;
  * Kafka's CreatePartitions and the manual replica assignments of CreateTopics, as the controller decides them: a
  * topic grows to the count asked for, each new partition on the replicas given (checked as Kafka's controller checks
  * a manual assignment: non-empty, no broker twice, every broker registered, one replica count for all partitions) or
- * placed rack-aware by {@link PartitionAssigner} continuing the topic's own rotation. A new partition is empty
- * everywhere, so every replica is in sync and the preferred replica leads. Refusals carry Kafka's error and message.
+ * placed rack-aware by {@link PartitionAssigner} continuing the topic's own rotation, never on a broker in controlled
+ * shutdown. A new partition is empty everywhere, so every replica not in controlled shutdown is in sync and the first
+ * of them leads. Refusals carry Kafka's error and message.
  *
  * <p>Pure logic over a {@link ClusterState}; stateless, safe to share.
  */
@@ -38,8 +39,8 @@ final class PartitionGrowth {
             try {
                 TopicState topic = state.topic(request.topic());
                 int[][] replicas = newReplicas(state, topic, request);
+                PartitionState[] added = newPartitions(state, replicas, topic.partitionCount());
                 if (!validateOnly) {
-                    PartitionState[] added = ReplicationControl.newPartitions(replicas);
                     for (int i = 0; i < added.length; i++) {
                         delta.addedPartitions.add(
                                 PartitionChangeRecord.of(topic.id(), topic.partitionCount() + i, added[i]));
@@ -100,14 +101,39 @@ final class PartitionGrowth {
         return request.assignments();
     }
 
-    /** A new topic on {@code replicas} with a fresh id; {@link TopicExistsException} when the name is taken. */
+    /**
+     * A new topic on {@code replicas} with a fresh id ({@link #newPartitions}); {@link TopicExistsException} when the
+     * name is taken.
+     */
     static TopicState newTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
-            throws TopicExistsException {
+            throws TopicExistsException, InvalidAssignmentRequestException {
         TopicState existing = state.topic(name);
         if (existing != null) {
             throw new TopicExistsException(name, existing.id());
         }
-        return new TopicState(UUID.randomUUID(), name, configs, ReplicationControl.newPartitions(replicas));
+        return new TopicState(UUID.randomUUID(), name, configs, newPartitions(state, replicas, 0));
+    }
+
+    /**
+     * New partitions on {@code replicas}, numbered from {@code firstPartition}: empty everywhere, so every replica not
+     * in controlled shutdown is in sync and the first of them leads; a broker in controlled shutdown stays out of the
+     * ISR, as Kafka 3.9's controller keeps it. A partition with no other replica is refused (INVALID_REPLICA_ASSIGNMENT;
+     * only a manual assignment can name such replicas, placement leaves those brokers out).
+     */
+    static PartitionState[] newPartitions(ClusterState state, int[][] replicas, int firstPartition)
+            throws InvalidAssignmentRequestException {
+        PartitionState[] ps = new PartitionState[replicas.length];
+        for (int i = 0; i < replicas.length; i++) {
+            int[] isr = Arrays.stream(replicas[i])
+                    .filter(id -> !state.isShuttingDown(id))
+                    .toArray();
+            if (isr.length == 0) {
+                throw invalid("All brokers specified in the manual partition assignment for partition "
+                        + (firstPartition + i) + " are fenced or in controlled shutdown.");
+            }
+            ps[i] = new PartitionState(replicas[i].clone(), isr[0], 0, isr, 0);
+        }
+        return ps;
     }
 
     /** {@link #newTopic} on a manual assignment, checked first ({@link #checkManual}). */
@@ -123,20 +149,15 @@ final class PartitionGrowth {
     }
 
     /**
-     * Replicas for {@code partitions} partitions placed rack-aware over the live brokers; the rotation starts from the
-     * topic name, so a topic that grows places its new partitions as if it had been created with them.
+     * Replicas for {@code partitions} partitions placed rack-aware over the live brokers not in controlled shutdown
+     * (too few of them: INVALID_REPLICATION_FACTOR naming the counts); the rotation starts from the topic name, so a
+     * topic that grows places its new partitions as if it had been created with them.
      */
     static int[][] place(ClusterState state, String topic, int partitions, int replicationFactor)
             throws InvalidAssignmentRequestException {
-        if (replicationFactor > state.brokerCount()) {
-            throw new InvalidAssignmentRequestException(
-                    ReplicationError.INVALID_REPLICATION_FACTOR,
-                    "Replication factor: " + replicationFactor + " larger than available brokers: "
-                            + state.brokerCount() + ".");
-        }
         List<PartitionAssigner.Candidate> candidates = new ArrayList<>(state.brokerCount());
         for (BrokerInfo b : state.brokers().values()) {
-            candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack()));
+            candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack(), state.isShuttingDown(b.id())));
         }
         try {
             return PartitionAssigner.assign(candidates, partitions, replicationFactor, topic.hashCode());

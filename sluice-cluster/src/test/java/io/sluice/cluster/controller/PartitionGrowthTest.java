@@ -4,6 +4,7 @@ import static io.sluice.cluster.controller.ReplicationModel.ids;
 import static io.sluice.cluster.controller.ReplicationModel.topic;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -150,6 +151,65 @@ class PartitionGrowthTest {
         CreatePartitionsResult r = m.grow(false, to(3)).get(0);
         assertEquals(ReplicationError.INVALID_REPLICATION_FACTOR, r.error());
         assertEquals("Replication factor: 3 larger than available brokers: 2.", r.message());
+    }
+
+    @Test
+    void shouldPlaceNoNewReplicaOnABrokerInControlledShutdown() throws Exception {
+        ReplicationModel m = model();
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(4).error());
+        assertEquals(ReplicationError.NONE, m.grow(false, to(8)).get(0).error());
+        for (int p = 2; p < 8; p++) {
+            assertFalse(
+                    Arrays.stream(m.partition("t", p).replicas()).anyMatch(id -> id == 4),
+                    "partition " + p + ": " + m.partition("t", p));
+        }
+        for (int[] replicas : PartitionGrowth.place(m.state, "new", 8, 3)) {
+            assertFalse(Arrays.stream(replicas).anyMatch(id -> id == 4), "CreateTopics: " + Arrays.toString(replicas));
+        }
+
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(3).error());
+        CreatePartitionsResult r = m.grow(false, to(9)).get(0);
+        assertEquals(ReplicationError.INVALID_REPLICATION_FACTOR, r.error());
+        assertEquals(
+                "Replication factor: 3 larger than available brokers: 2. Brokers in controlled shutdown take no new"
+                        + " replicas: [3, 4].",
+                r.message());
+        assertEquals(8, m.state.topic("t").partitionCount(), "nothing added");
+        InvalidAssignmentRequestException create = assertThrows(
+                InvalidAssignmentRequestException.class, () -> PartitionGrowth.place(m.state, "new", 1, 3));
+        assertEquals(ReplicationError.INVALID_REPLICATION_FACTOR, create.error());
+    }
+
+    @Test
+    void shouldKeepABrokerInControlledShutdownOutOfTheIsrAndLeadershipOfAManualAssignment() throws Exception {
+        ReplicationModel m = model();
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(4).error());
+        assertEquals(
+                ReplicationError.NONE, m.grow(false, to(3, ids(4, 1, 2))).get(0).error());
+        PartitionState added = m.partition("t", 2);
+        assertArrayEquals(ids(4, 1, 2), added.replicas());
+        assertArrayEquals(ids(1, 2), added.isr());
+        assertEquals(1, added.leader());
+
+        TopicState manual = PartitionGrowth.manualTopic(m.state, "m", new int[][] {ids(4, 3)}, Map.of());
+        assertArrayEquals(ids(3), manual.partition(0).isr());
+        assertEquals(3, manual.partition(0).leader());
+
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(3).error());
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(2).error());
+        CreatePartitionsResult onlyShuttingDown =
+                m.grow(true, to(4, ids(4, 3, 2))).get(0);
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, onlyShuttingDown.error());
+        assertEquals(
+                "All brokers specified in the manual partition assignment for partition 3 are fenced or in controlled"
+                        + " shutdown.",
+                onlyShuttingDown.message());
+        assertEquals(
+                ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                assertThrows(
+                                InvalidAssignmentRequestException.class,
+                                () -> PartitionGrowth.manualTopic(m.state, "m", new int[][] {ids(1), ids(4)}, Map.of()))
+                        .error());
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.sluice.cluster.node;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.ZkTesting;
@@ -11,6 +13,7 @@ import io.sluice.cluster.controller.ControlledShutdownResult;
 import io.sluice.cluster.controller.ControllerStats;
 import io.sluice.cluster.controller.ElectionResult;
 import io.sluice.cluster.controller.ElectionType;
+import io.sluice.cluster.controller.InvalidAssignmentRequestException;
 import io.sluice.cluster.controller.IsrChangeRequest;
 import io.sluice.cluster.controller.ReplicationError;
 import io.sluice.cluster.registry.BrokerRegistration;
@@ -24,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
@@ -192,6 +196,29 @@ class ReplicationOperationsTest {
             assertEquals(
                     ReplicationError.BROKER_NOT_AVAILABLE,
                     get(c.node().controlledShutdown(9)).error());
+        }
+    }
+
+    @Test
+    void shouldPlaceNoReplicaOfANewTopicOnABrokerInControlledShutdown() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
+            Cluster c = new Cluster(fixture);
+            assertEquals(
+                    ReplicationError.NONE, get(c.node().controlledShutdown(2)).error());
+            TopicState placed = get(c.node().createTopic("n", 6, 2, Map.of()));
+            for (int p = 0; p < 6; p++) {
+                int[] replicas = placed.partition(p).replicas();
+                assertFalse(replicas[0] == 2 || replicas[1] == 2, "partition " + p + ": " + placed.partition(p));
+            }
+            ExecutionException refused =
+                    assertThrows(ExecutionException.class, () -> get(c.node().createTopic("m", 1, 3, Map.of())));
+            InvalidAssignmentRequestException cause = (InvalidAssignmentRequestException) refused.getCause();
+            assertEquals(ReplicationError.INVALID_REPLICATION_FACTOR, cause.error());
+            assertEquals(
+                    "Replication factor: 3 larger than available brokers: 2. Brokers in controlled shutdown take no new"
+                            + " replicas: [2].",
+                    cause.getMessage());
+            assertNull(c.state().topic("m"));
         }
     }
 
