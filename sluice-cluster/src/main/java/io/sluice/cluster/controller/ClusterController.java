@@ -434,6 +434,10 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                 f.completeExceptionally(e);
             } catch (Exception e) {
                 f.completeExceptionally(e);
+            } catch (Error e) {
+                // Still answered, so the caller does not wait forever, and logged: the error goes no further.
+                LOG.error("controller {}: {} failed", brokerId, what, e);
+                f.completeExceptionally(e);
             }
         });
         return f;

@@ -150,11 +150,24 @@ final class PartitionGrowth {
 
     /**
      * Replicas for {@code partitions} partitions placed rack-aware over the live brokers not in controlled shutdown
-     * (too few of them: INVALID_REPLICATION_FACTOR naming the counts); the rotation starts from the topic name, so a
-     * topic that grows places its new partitions as if it had been created with them.
+     * (too few of them: INVALID_REPLICATION_FACTOR naming the counts; a partition count that is not positive or above
+     * {@link TopicRecord#MAX_PARTITIONS}: INVALID_PARTITIONS); the rotation starts from the topic name, so a topic that
+     * grows places its new partitions as if it had been created with them.
      */
     static int[][] place(ClusterState state, String topic, int partitions, int replicationFactor)
             throws InvalidAssignmentRequestException {
+        if (partitions <= 0) {
+            throw new InvalidAssignmentRequestException(
+                    ReplicationError.INVALID_PARTITIONS,
+                    "Number of partitions was set to an invalid non-positive value.");
+        }
+        if (partitions > TopicRecord.MAX_PARTITIONS) {
+            // Checked before placing: the placement of a count this large would not fit in memory.
+            throw new InvalidAssignmentRequestException(
+                    ReplicationError.INVALID_PARTITIONS,
+                    "Topic may have at most " + TopicRecord.MAX_PARTITIONS + " partitions, " + partitions
+                            + " were asked for.");
+        }
         List<PartitionAssigner.Candidate> candidates = new ArrayList<>(state.brokerCount());
         for (BrokerInfo b : state.brokers().values()) {
             candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack(), state.isShuttingDown(b.id())));

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.state.wire.TopicRecord;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -210,6 +211,18 @@ class PartitionGrowthTest {
                                 InvalidAssignmentRequestException.class,
                                 () -> PartitionGrowth.manualTopic(m.state, "m", new int[][] {ids(1), ids(4)}, Map.of()))
                         .error());
+    }
+
+    @Test
+    void shouldRefuseAPartitionCountOutOfRangeBeforePlacingAnything() throws Exception {
+        ReplicationModel m = model();
+        for (int count : new int[] {0, -1, TopicRecord.MAX_PARTITIONS + 1, Integer.MAX_VALUE}) {
+            InvalidAssignmentRequestException e = assertThrows(
+                    InvalidAssignmentRequestException.class, () -> PartitionGrowth.place(m.state, "x", count, 1));
+            assertEquals(ReplicationError.INVALID_PARTITIONS, e.error(), count + ": " + e.getMessage());
+        }
+        assertEquals(
+                TopicRecord.MAX_PARTITIONS, PartitionGrowth.place(m.state, "x", TopicRecord.MAX_PARTITIONS, 1).length);
     }
 
     @Test

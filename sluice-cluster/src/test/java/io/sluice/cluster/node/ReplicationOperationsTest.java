@@ -229,6 +229,26 @@ class ReplicationOperationsTest {
     }
 
     @Test
+    void shouldAnswerAnOperationThatFailsWithAnErrorAndGoOn() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
+            Cluster c = new Cluster(fixture);
+            ExecutionException broken = assertThrows(
+                    ExecutionException.class,
+                    () -> get(c.node().alterAcls((current, add, remove) -> {
+                        throw new AssertionError("a change that breaks");
+                    })));
+            assertInstanceOf(AssertionError.class, broken.getCause());
+            ExecutionException huge = assertThrows(
+                    ExecutionException.class, () -> get(c.node().createTopic("huge", Integer.MAX_VALUE, 1, Map.of())));
+            assertEquals(
+                    ReplicationError.INVALID_PARTITIONS,
+                    ((InvalidAssignmentRequestException) huge.getCause()).error(),
+                    huge.getCause().toString());
+            assertEquals(1, get(c.node().createTopic("after", 1, 1, Map.of())).partitionCount());
+        }
+    }
+
+    @Test
     void shouldRefuseAControlledShutdownFromAnEarlierRegistrationOfTheBroker() throws Exception {
         try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
             Cluster c = new Cluster(fixture);
