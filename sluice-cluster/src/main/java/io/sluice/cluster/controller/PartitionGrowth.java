@@ -136,6 +136,20 @@ final class PartitionGrowth {
         return ps;
     }
 
+    /**
+     * {@link #newTopic} on replicas {@link #place placed} for it; a taken name is refused before placing, as Kafka's
+     * controller answers TOPIC_ALREADY_EXISTS before looking at the counts.
+     */
+    static TopicState placedTopic(
+            ClusterState state, String name, int partitions, int replicationFactor, Map<String, String> configs)
+            throws TopicExistsException, InvalidAssignmentRequestException {
+        TopicState existing = state.topic(name);
+        if (existing != null) {
+            throw new TopicExistsException(name, existing.id());
+        }
+        return newTopic(state, name, place(state, name, partitions, replicationFactor), configs);
+    }
+
     /** {@link #newTopic} on a manual assignment, checked first ({@link #checkManual}). */
     static TopicState manualTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
             throws TopicExistsException, InvalidAssignmentRequestException {

@@ -19,6 +19,7 @@ import io.sluice.cluster.controller.InvalidAssignmentRequestException;
 import io.sluice.cluster.controller.IsrChangeRequest;
 import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.controller.ReplicationError;
+import io.sluice.cluster.controller.TopicExistsException;
 import io.sluice.cluster.registry.BrokerRegistration;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
@@ -225,6 +226,12 @@ class ReplicationOperationsTest {
                             + " replicas: [2].",
                     cause.getMessage());
             assertNull(c.state().topic("m"));
+            ExecutionException taken =
+                    assertThrows(ExecutionException.class, () -> get(c.node().createTopic("r", 1, 3, Map.of())));
+            assertInstanceOf(
+                    TopicExistsException.class,
+                    taken.getCause(),
+                    "a taken name is answered first, as Kafka does (not the replication factor)");
         }
     }
 
