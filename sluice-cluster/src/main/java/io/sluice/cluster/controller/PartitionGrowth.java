@@ -102,15 +102,49 @@ final class PartitionGrowth {
     }
 
     /**
-     * A new topic on {@code replicas} with a fresh id ({@link #newPartitions}); {@link TopicExistsException} when the
-     * name is taken.
+     * Refuses a name that is taken ({@link TopicExistsException}) or that differs from a topic's only in '.' against
+     * '_' (INVALID_TOPIC_EXCEPTION: the two would share metric names), as Kafka's controller does before it looks at
+     * the partitions. The broker checks the same on its copy of the state, which may not show a topic just created.
      */
-    static TopicState newTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
+    static void checkNameFree(ClusterState state, String name)
             throws TopicExistsException, InvalidAssignmentRequestException {
         TopicState existing = state.topic(name);
         if (existing != null) {
             throw new TopicExistsException(name, existing.id());
         }
+        if (name.indexOf('.') < 0 && name.indexOf('_') < 0) {
+            return;
+        }
+        String unified = name.replace('.', '_');
+        for (TopicState t : state.topicsById().values()) {
+            if (t.name().replace('.', '_').equals(unified)) {
+                throw new InvalidAssignmentRequestException(
+                        ReplicationError.INVALID_TOPIC_EXCEPTION,
+                        "Topic '" + name + "' collides with existing topic: " + t.name());
+            }
+        }
+    }
+
+    /**
+     * A new topic on replicas {@link #place placed} for it; the name is checked first ({@link #checkNameFree}), as
+     * Kafka's controller answers TOPIC_ALREADY_EXISTS before looking at the counts.
+     */
+    static TopicState placedTopic(
+            ClusterState state, String name, int partitions, int replicationFactor, Map<String, String> configs)
+            throws TopicExistsException, InvalidAssignmentRequestException {
+        checkNameFree(state, name);
+        int[][] replicas = place(state, name, partitions, replicationFactor);
+        return new TopicState(UUID.randomUUID(), name, configs, newPartitions(state, replicas, 0));
+    }
+
+    /** A new topic on a manual assignment: the name checked first ({@link #checkNameFree}), then the assignment. */
+    static TopicState manualTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
+            throws TopicExistsException, InvalidAssignmentRequestException {
+        checkNameFree(state, name);
+        if (replicas.length == 0) {
+            throw invalid("The manual partition assignment has no partitions.");
+        }
+        checkManual(state, replicas, -1, 0);
         return new TopicState(UUID.randomUUID(), name, configs, newPartitions(state, replicas, 0));
     }
 
@@ -134,32 +168,6 @@ final class PartitionGrowth {
             ps[i] = new PartitionState(replicas[i].clone(), isr[0], 0, isr, 0);
         }
         return ps;
-    }
-
-    /**
-     * {@link #newTopic} on replicas {@link #place placed} for it; a taken name is refused before placing, as Kafka's
-     * controller answers TOPIC_ALREADY_EXISTS before looking at the counts.
-     */
-    static TopicState placedTopic(
-            ClusterState state, String name, int partitions, int replicationFactor, Map<String, String> configs)
-            throws TopicExistsException, InvalidAssignmentRequestException {
-        TopicState existing = state.topic(name);
-        if (existing != null) {
-            throw new TopicExistsException(name, existing.id());
-        }
-        return newTopic(state, name, place(state, name, partitions, replicationFactor), configs);
-    }
-
-    /** {@link #newTopic} on a manual assignment, checked first ({@link #checkManual}). */
-    static TopicState manualTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
-            throws TopicExistsException, InvalidAssignmentRequestException {
-        if (state.topic(name) == null) {
-            if (replicas.length == 0) {
-                throw invalid("The manual partition assignment has no partitions.");
-            }
-            checkManual(state, replicas, -1, 0);
-        }
-        return newTopic(state, name, replicas, configs);
     }
 
     /**

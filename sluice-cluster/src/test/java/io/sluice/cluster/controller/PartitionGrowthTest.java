@@ -226,6 +226,39 @@ class PartitionGrowthTest {
     }
 
     @Test
+    void shouldRefuseANewTopicWhoseNameIsTakenOrCollidesBeforeLookingAtItsPartitions() throws Exception {
+        ReplicationModel m =
+                new ReplicationModel(ClusterConfig.defaults(), List.of(1, 2), topic("a.b", Map.of(), ids(1, 2)));
+        assertThrows(
+                TopicExistsException.class,
+                () -> PartitionGrowth.placedTopic(m.state, "a.b", 1, 3, Map.of()),
+                "three replicas on two brokers");
+        assertEquals(
+                ReplicationError.INVALID_TOPIC_EXCEPTION,
+                assertThrows(
+                                InvalidAssignmentRequestException.class,
+                                () -> PartitionGrowth.placedTopic(m.state, "a_b", 1, 3, Map.of()))
+                        .error(),
+                "three replicas on two brokers");
+        InvalidAssignmentRequestException placed = assertThrows(
+                InvalidAssignmentRequestException.class,
+                () -> PartitionGrowth.placedTopic(m.state, "a_b", 1, 1, Map.of()));
+        assertEquals(ReplicationError.INVALID_TOPIC_EXCEPTION, placed.error());
+        assertEquals("Topic 'a_b' collides with existing topic: a.b", placed.getMessage());
+        InvalidAssignmentRequestException manual = assertThrows(
+                InvalidAssignmentRequestException.class,
+                () -> PartitionGrowth.manualTopic(m.state, "a_b", new int[][] {ids(7)}, Map.of()));
+        assertEquals(ReplicationError.INVALID_TOPIC_EXCEPTION, manual.error());
+        assertEquals(
+                "a_c",
+                PartitionGrowth.placedTopic(m.state, "a_c", 1, 1, Map.of()).name());
+        assertEquals(
+                "ab",
+                PartitionGrowth.manualTopic(m.state, "ab", new int[][] {ids(2)}, Map.of())
+                        .name());
+    }
+
+    @Test
     void shouldRefuseWhileAPartitionOfTheTopicIsReassigned() {
         ReplicationModel m = model();
         m.reassign("t", 0, ids(4, 2, 3));
