@@ -258,9 +258,11 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     // ---- operations ------------------------------------------------------------------------------------------
 
     /**
-     * Creates a topic with replicas placed by {@link PartitionAssigner} over the live brokers: the preferred replicas
-     * lead and every replica is in sync (a new partition is empty everywhere). Completes with the topic as published;
-     * more replicas than live brokers fail with {@link InvalidAssignmentRequestException}.
+     * Creates a topic with replicas placed by {@link PartitionAssigner} over the live brokers not in controlled
+     * shutdown: the preferred replicas lead and every replica is in sync (a new partition is empty everywhere).
+     * Completes with the topic as published; a taken name fails with {@link TopicExistsException}, a colliding name,
+     * a partition count out of range or more replicas than such brokers with
+     * {@link InvalidAssignmentRequestException}.
      */
     public CompletableFuture<TopicState> createTopic(
             String name, int partitions, int replicationFactor, Map<String, String> configs) {
