@@ -12,6 +12,8 @@ import java.util.TreeMap;
 /**
  * Places partition replicas on live brokers, a pure function (Kafka's rack-aware scheme):
  * <ul>
+ *   <li>a broker in controlled shutdown takes no new replica (as in Kafka 3.9's controller); the others are placed
+ *       on as if it were not there;</li>
  *   <li>brokers are ordered so racks alternate (r1-b1, r2-b1, r3-b1, r1-b2, ...), by id within a rack;</li>
  *   <li>partition p's leader is broker {@code (start + p) mod n} of that order, so leaders are balanced to within
  *       one partition per broker;</li>
@@ -22,29 +24,36 @@ import java.util.TreeMap;
  */
 public final class PartitionAssigner {
 
-    /** A live broker as the assigner sees it. Immutable. */
-    public record Candidate(int id, String rack) {}
+    /** A live broker as the assigner sees it; one {@code inControlledShutdown} takes no new replica. Immutable. */
+    public record Candidate(int id, String rack, boolean inControlledShutdown) {
+        /** A broker that takes new replicas. */
+        public Candidate(int id, String rack) {
+            this(id, rack, false);
+        }
+    }
 
     private PartitionAssigner() {}
 
     /**
      * Assigns {@code partitions} partitions of {@code replicationFactor} replicas each.
      *
-     * @param brokers    live brokers (any order; duplicates rejected); a blank rack means "no rack"
+     * @param listed     live brokers, those in controlled shutdown included (any order; duplicates rejected); a blank
+     *     rack means "no rack"
      * @param startIndex rotates the first leader (pass e.g. a hash of the topic name so topics spread)
-     * @return replicas per partition, preferred leader first
-     * @throws InvalidAssignmentException when there are fewer brokers than replicas or non-positive counts
+     * @return replicas per partition, preferred leader first, none on a broker in controlled shutdown
+     * @throws InvalidAssignmentException when there are fewer brokers not in controlled shutdown than replicas, or
+     *     non-positive counts
      */
-    public static int[][] assign(List<Candidate> brokers, int partitions, int replicationFactor, int startIndex) {
+    public static int[][] assign(List<Candidate> listed, int partitions, int replicationFactor, int startIndex) {
         if (partitions <= 0) {
             throw new InvalidAssignmentException("partition count must be > 0, was " + partitions);
         }
         if (replicationFactor <= 0) {
             throw new InvalidAssignmentException("replication factor must be > 0, was " + replicationFactor);
         }
+        List<Candidate> brokers = usable(listed);
         if (replicationFactor > brokers.size()) {
-            throw new InvalidAssignmentException(
-                    "replication factor " + replicationFactor + " exceeds the " + brokers.size() + " live brokers");
+            throw new InvalidAssignmentException(tooFewBrokers(listed, brokers.size(), replicationFactor));
         }
         int[] order = rackAlternated(brokers);
         String[] rackOf = new String[order.length];
@@ -86,6 +95,43 @@ public final class PartitionAssigner {
             result[p] = replicas;
         }
         return result;
+    }
+
+    /** The brokers not in controlled shutdown; a broker id listed twice is refused. */
+    private static List<Candidate> usable(List<Candidate> listed) {
+        List<Candidate> usable = new ArrayList<>(listed.size());
+        Set<Integer> seen = new HashSet<>();
+        for (Candidate c : listed) {
+            if (!seen.add(c.id())) {
+                throw new InvalidAssignmentException("broker " + c.id() + " is listed twice");
+            }
+            if (!c.inControlledShutdown()) {
+                usable.add(c);
+            }
+        }
+        return usable;
+    }
+
+    /** The refusal naming both counts, and the brokers left out for being in controlled shutdown. */
+    private static String tooFewBrokers(List<Candidate> listed, int usable, int replicationFactor) {
+        StringBuilder message = new StringBuilder("Replication factor: ")
+                .append(replicationFactor)
+                .append(" larger than available brokers: ")
+                .append(usable)
+                .append('.');
+        List<Integer> shuttingDown = new ArrayList<>();
+        for (Candidate c : listed) {
+            if (c.inControlledShutdown()) {
+                shuttingDown.add(c.id());
+            }
+        }
+        if (!shuttingDown.isEmpty()) {
+            shuttingDown.sort(null);
+            message.append(" Brokers in controlled shutdown take no new replicas: ")
+                    .append(shuttingDown)
+                    .append('.');
+        }
+        return message.toString();
     }
 
     /** Broker ids ordered so consecutive brokers sit on different racks while racks last. */

@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * events within {@link ClusterConfig#coalesceDelay()} become one delta), {@link ReplicationControl} decides every
  * partition change (leaders, ISRs, AlterPartition, controlled shutdown, elections, leader imbalance) and
  * {@link StatePublisher} writes each change as one fenced delta, folds deltas into snapshots and repairs a damaged
- * snapshot. The public operations queue their bodies, held by {@link ControllerOperations}, on that thread. Per
- * membership change the work is O(size of the change).
+ * snapshot. The public operations queue their bodies, held by {@link ControllerOperations}, on that thread; until a
+ * take-over completed (a failed one retries) they fail with {@link NotControllerException}, as a Kafka controller
+ * still loading answers NOT_CONTROLLER. Per membership change the work is O(size of the change).
  *
  * <p>Every method that touches state runs on the controller's single thread; the public operations return futures.
  * Thread-safe; one per broker.
@@ -191,6 +192,11 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             thread.schedule(
                     () -> {
                         membershipScheduled.set(false);
+                        if (!ready) {
+                            // Not the controller, or taking over: each take-over attempt compares every
+                            // registration itself (MembershipTracker#start), so nothing is lost by waiting.
+                            return;
+                        }
                         try {
                             reconcileMembership();
                         } catch (ControllerFencedException e) {
@@ -252,9 +258,11 @@ public final class ClusterController implements ControllerElection.Listener, Aut
     // ---- operations ------------------------------------------------------------------------------------------
 
     /**
-     * Creates a topic with replicas placed by {@link PartitionAssigner} over the live brokers: the preferred replicas
-     * lead and every replica is in sync (a new partition is empty everywhere). Completes with the topic as published;
-     * more replicas than live brokers fail with {@link InvalidAssignmentRequestException}.
+     * Creates a topic with replicas placed by {@link PartitionAssigner} over the live brokers not in controlled
+     * shutdown: the preferred replicas lead and every replica is in sync (a new partition is empty everywhere).
+     * Completes with the topic as published; a taken name fails with {@link TopicExistsException}, a colliding name,
+     * a partition count out of range or more replicas than such brokers with
+     * {@link InvalidAssignmentRequestException}.
      */
     public CompletableFuture<TopicState> createTopic(
             String name, int partitions, int replicationFactor, Map<String, String> configs) {
@@ -413,8 +421,12 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             return f;
         }
         thread.submit(() -> {
-            if (writer == null) {
-                f.completeExceptionally(new NotControllerException(brokerId, what));
+            if (!isActive()) {
+                // Not elected, or elected but still taking over (a failed take-over retries): the state, the brokers'
+                // registration epochs and the membership are not loaded yet. As a Kafka controller that has not
+                // finished loading, refuse, so that the caller retries (NOT_CONTROLLER).
+                f.completeExceptionally(new NotControllerException(
+                        brokerId, what + (writer == null ? "" : " (still taking over as controller)")));
                 return;
             }
             try {
@@ -423,6 +435,10 @@ public final class ClusterController implements ControllerElection.Listener, Aut
                 fenced(e);
                 f.completeExceptionally(e);
             } catch (Exception e) {
+                f.completeExceptionally(e);
+            } catch (Error e) {
+                // Still answered, so the caller does not wait forever, and logged: the error goes no further.
+                LOG.error("controller {}: {} failed", brokerId, what, e);
                 f.completeExceptionally(e);
             }
         });

@@ -36,8 +36,7 @@ final class ControllerOperations {
     TopicState createTopic(
             ClusterState state, String name, int partitions, int replicationFactor, Map<String, String> configs)
             throws Exception {
-        return publishTopic(PartitionGrowth.newTopic(
-                state, name, PartitionGrowth.place(state, name, partitions, replicationFactor), configs));
+        return publishTopic(PartitionGrowth.placedTopic(state, name, partitions, replicationFactor, configs));
     }
 
     TopicState createTopic(

@@ -19,8 +19,9 @@ import java.util.UUID;
  * Kafka's CreatePartitions and the manual replica assignments of CreateTopics, as the controller decides them: a
  * topic grows to the count asked for, each new partition on the replicas given (checked as Kafka's controller checks
  * a manual assignment: non-empty, no broker twice, every broker registered, one replica count for all partitions) or
- * placed rack-aware by {@link PartitionAssigner} continuing the topic's own rotation. A new partition is empty
- * everywhere, so every replica is in sync and the preferred replica leads. Refusals carry Kafka's error and message.
+ * placed rack-aware by {@link PartitionAssigner} continuing the topic's own rotation, never on a broker in controlled
+ * shutdown. A new partition is empty everywhere, so every replica not in controlled shutdown is in sync and the first
+ * of them leads. Refusals carry Kafka's error and message.
  *
  * <p>Pure logic over a {@link ClusterState}; stateless, safe to share.
  */
@@ -38,8 +39,8 @@ final class PartitionGrowth {
             try {
                 TopicState topic = state.topic(request.topic());
                 int[][] replicas = newReplicas(state, topic, request);
+                PartitionState[] added = newPartitions(state, replicas, topic.partitionCount());
                 if (!validateOnly) {
-                    PartitionState[] added = ReplicationControl.newPartitions(replicas);
                     for (int i = 0; i < added.length; i++) {
                         delta.addedPartitions.add(
                                 PartitionChangeRecord.of(topic.id(), topic.partitionCount() + i, added[i]));
@@ -100,43 +101,98 @@ final class PartitionGrowth {
         return request.assignments();
     }
 
-    /** A new topic on {@code replicas} with a fresh id; {@link TopicExistsException} when the name is taken. */
-    static TopicState newTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
-            throws TopicExistsException {
+    /**
+     * Refuses a name that is taken ({@link TopicExistsException}) or that differs from a topic's only in '.' against
+     * '_' (INVALID_TOPIC_EXCEPTION: the two would share metric names), as Kafka's controller does before it looks at
+     * the partitions. The broker checks the same on its copy of the state, which may not show a topic just created.
+     */
+    static void checkNameFree(ClusterState state, String name)
+            throws TopicExistsException, InvalidAssignmentRequestException {
         TopicState existing = state.topic(name);
         if (existing != null) {
             throw new TopicExistsException(name, existing.id());
         }
-        return new TopicState(UUID.randomUUID(), name, configs, ReplicationControl.newPartitions(replicas));
-    }
-
-    /** {@link #newTopic} on a manual assignment, checked first ({@link #checkManual}). */
-    static TopicState manualTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
-            throws TopicExistsException, InvalidAssignmentRequestException {
-        if (state.topic(name) == null) {
-            if (replicas.length == 0) {
-                throw invalid("The manual partition assignment has no partitions.");
-            }
-            checkManual(state, replicas, -1, 0);
+        if (name.indexOf('.') < 0 && name.indexOf('_') < 0) {
+            return;
         }
-        return newTopic(state, name, replicas, configs);
+        String unified = name.replace('.', '_');
+        for (TopicState t : state.topicsById().values()) {
+            if (t.name().replace('.', '_').equals(unified)) {
+                throw new InvalidAssignmentRequestException(
+                        ReplicationError.INVALID_TOPIC_EXCEPTION,
+                        "Topic '" + name + "' collides with existing topic: " + t.name());
+            }
+        }
     }
 
     /**
-     * Replicas for {@code partitions} partitions placed rack-aware over the live brokers; the rotation starts from the
-     * topic name, so a topic that grows places its new partitions as if it had been created with them.
+     * A new topic on replicas {@link #place placed} for it; the name is checked first ({@link #checkNameFree}), as
+     * Kafka's controller answers TOPIC_ALREADY_EXISTS before looking at the counts.
+     */
+    static TopicState placedTopic(
+            ClusterState state, String name, int partitions, int replicationFactor, Map<String, String> configs)
+            throws TopicExistsException, InvalidAssignmentRequestException {
+        checkNameFree(state, name);
+        int[][] replicas = place(state, name, partitions, replicationFactor);
+        return new TopicState(UUID.randomUUID(), name, configs, newPartitions(state, replicas, 0));
+    }
+
+    /** A new topic on a manual assignment: the name checked first ({@link #checkNameFree}), then the assignment. */
+    static TopicState manualTopic(ClusterState state, String name, int[][] replicas, Map<String, String> configs)
+            throws TopicExistsException, InvalidAssignmentRequestException {
+        checkNameFree(state, name);
+        if (replicas.length == 0) {
+            throw invalid("The manual partition assignment has no partitions.");
+        }
+        checkManual(state, replicas, -1, 0);
+        return new TopicState(UUID.randomUUID(), name, configs, newPartitions(state, replicas, 0));
+    }
+
+    /**
+     * New partitions on {@code replicas}, numbered from {@code firstPartition}: empty everywhere, so every replica not
+     * in controlled shutdown is in sync and the first of them leads; a broker in controlled shutdown stays out of the
+     * ISR, as Kafka 3.9's controller keeps it. A partition with no other replica is refused (INVALID_REPLICA_ASSIGNMENT;
+     * only a manual assignment can name such replicas, placement leaves those brokers out).
+     */
+    static PartitionState[] newPartitions(ClusterState state, int[][] replicas, int firstPartition)
+            throws InvalidAssignmentRequestException {
+        PartitionState[] ps = new PartitionState[replicas.length];
+        for (int i = 0; i < replicas.length; i++) {
+            int[] isr = Arrays.stream(replicas[i])
+                    .filter(id -> !state.isShuttingDown(id))
+                    .toArray();
+            if (isr.length == 0) {
+                throw invalid("All brokers specified in the manual partition assignment for partition "
+                        + (firstPartition + i) + " are fenced or in controlled shutdown.");
+            }
+            ps[i] = new PartitionState(replicas[i].clone(), isr[0], 0, isr, 0);
+        }
+        return ps;
+    }
+
+    /**
+     * Replicas for {@code partitions} partitions placed rack-aware over the live brokers not in controlled shutdown
+     * (too few of them: INVALID_REPLICATION_FACTOR naming the counts; a partition count that is not positive or above
+     * {@link TopicRecord#MAX_PARTITIONS}: INVALID_PARTITIONS); the rotation starts from the topic name, so a topic that
+     * grows places its new partitions as if it had been created with them.
      */
     static int[][] place(ClusterState state, String topic, int partitions, int replicationFactor)
             throws InvalidAssignmentRequestException {
-        if (replicationFactor > state.brokerCount()) {
+        if (partitions <= 0) {
             throw new InvalidAssignmentRequestException(
-                    ReplicationError.INVALID_REPLICATION_FACTOR,
-                    "Replication factor: " + replicationFactor + " larger than available brokers: "
-                            + state.brokerCount() + ".");
+                    ReplicationError.INVALID_PARTITIONS,
+                    "Number of partitions was set to an invalid non-positive value.");
+        }
+        if (partitions > TopicRecord.MAX_PARTITIONS) {
+            // Checked before placing: the placement of a count this large would not fit in memory.
+            throw new InvalidAssignmentRequestException(
+                    ReplicationError.INVALID_PARTITIONS,
+                    "Topic may have at most " + TopicRecord.MAX_PARTITIONS + " partitions, " + partitions
+                            + " were asked for.");
         }
         List<PartitionAssigner.Candidate> candidates = new ArrayList<>(state.brokerCount());
         for (BrokerInfo b : state.brokers().values()) {
-            candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack()));
+            candidates.add(new PartitionAssigner.Candidate(b.id(), b.rack(), state.isShuttingDown(b.id())));
         }
         try {
             return PartitionAssigner.assign(candidates, partitions, replicationFactor, topic.hashCode());

@@ -8,6 +8,8 @@ package io.sluice.cluster.controller;
 public enum ReplicationError {
     NONE(0),
     UNKNOWN_TOPIC_OR_PARTITION(3),
+    /** CreateTopics of a name that differs from an existing topic's only in '.' against '_'. */
+    INVALID_TOPIC_EXCEPTION(17),
     /** Controlled shutdown of a broker that is not registered. */
     BROKER_NOT_AVAILABLE(8),
     /** CreatePartitions with a count that is not an increase, or beyond what a topic may hold. */

@@ -17,6 +17,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 class PartitionAssignerPropertiesTest {
@@ -117,9 +118,10 @@ class PartitionAssignerPropertiesTest {
     void shouldRefuseImpossibleAssignmentsWithTypedError() {
         List<PartitionAssigner.Candidate> two =
                 List.of(new PartitionAssigner.Candidate(1, ""), new PartitionAssigner.Candidate(2, ""));
-        assertTrue(assertThrows(InvalidAssignmentException.class, () -> PartitionAssigner.assign(two, 3, 3, 0))
-                .getMessage()
-                .contains("replication factor 3 exceeds the 2 live brokers"));
+        assertEquals(
+                "Replication factor: 3 larger than available brokers: 2.",
+                assertThrows(InvalidAssignmentException.class, () -> PartitionAssigner.assign(two, 3, 3, 0))
+                        .getMessage());
         assertThrows(InvalidAssignmentException.class, () -> PartitionAssigner.assign(two, 0, 1, 0));
         assertThrows(InvalidAssignmentException.class, () -> PartitionAssigner.assign(two, 1, 0, 0));
         assertThrows(
@@ -129,5 +131,77 @@ class PartitionAssignerPropertiesTest {
                         1,
                         1,
                         0));
+        assertThrows(
+                InvalidAssignmentException.class,
+                () -> PartitionAssigner.assign(
+                        List.of(new PartitionAssigner.Candidate(1, ""), new PartitionAssigner.Candidate(1, "", true)),
+                        1,
+                        1,
+                        0),
+                "a broker listed twice, once in controlled shutdown");
+    }
+
+    /** The same cluster with some brokers (chosen by {@code marks}) in controlled shutdown. */
+    private static List<PartitionAssigner.Candidate> withShuttingDown(
+            List<PartitionAssigner.Candidate> brokers, List<Boolean> marks) {
+        List<PartitionAssigner.Candidate> out = new ArrayList<>();
+        for (int i = 0; i < brokers.size(); i++) {
+            PartitionAssigner.Candidate c = brokers.get(i);
+            out.add(new PartitionAssigner.Candidate(c.id(), c.rack(), marks.get(i % marks.size())));
+        }
+        return out;
+    }
+
+    @Property(tries = 200)
+    void brokersInControlledShutdownTakeNoReplicaAndTheOthersArePlacedAsIfAlone(
+            @ForAll("clusters") List<PartitionAssigner.Candidate> brokers,
+            @ForAll @Size(min = 1, max = 8) List<Boolean> marks,
+            @ForAll @IntRange(min = 1, max = 100) int partitions,
+            @ForAll @IntRange(min = 1, max = 4) int rf,
+            @ForAll int start) {
+        List<PartitionAssigner.Candidate> marked = withShuttingDown(brokers, marks);
+        List<PartitionAssigner.Candidate> usable = marked.stream()
+                .filter(c -> !c.inControlledShutdown())
+                .map(c -> new PartitionAssigner.Candidate(c.id(), c.rack()))
+                .toList();
+        if (rf > usable.size()) {
+            String message = assertThrows(
+                            InvalidAssignmentException.class,
+                            () -> PartitionAssigner.assign(marked, partitions, rf, start))
+                    .getMessage();
+            assertTrue(
+                    message.startsWith(
+                            "Replication factor: " + rf + " larger than available brokers: " + usable.size() + "."),
+                    message);
+            return;
+        }
+        int[][] a = PartitionAssigner.assign(marked, partitions, rf, start);
+        assertTrue(
+                java.util.Arrays.deepEquals(PartitionAssigner.assign(usable, partitions, rf, start), a),
+                "placed as over the usable brokers alone");
+        Set<Integer> usableIds = new HashSet<>();
+        usable.forEach(c -> usableIds.add(c.id()));
+        for (int[] replicas : a) {
+            for (int r : replicas) {
+                assertTrue(usableIds.contains(r), "replica " + r + " is not in controlled shutdown");
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseWhenTooFewBrokersAreOutOfControlledShutdownNamingTheCounts() {
+        List<PartitionAssigner.Candidate> three = List.of(
+                new PartitionAssigner.Candidate(1, "a"),
+                new PartitionAssigner.Candidate(2, "b", true),
+                new PartitionAssigner.Candidate(3, "c"));
+        int[][] two = PartitionAssigner.assign(three, 6, 2, 0);
+        for (int[] replicas : two) {
+            assertEquals(Set.of(1, 3), Set.of(replicas[0], replicas[1]), java.util.Arrays.toString(replicas));
+        }
+        assertEquals(
+                "Replication factor: 3 larger than available brokers: 2. Brokers in controlled shutdown take no new"
+                        + " replicas: [2].",
+                assertThrows(InvalidAssignmentException.class, () -> PartitionAssigner.assign(three, 1, 3, 0))
+                        .getMessage());
     }
 }

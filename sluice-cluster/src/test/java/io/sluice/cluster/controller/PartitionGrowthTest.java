@@ -4,6 +4,7 @@ import static io.sluice.cluster.controller.ReplicationModel.ids;
 import static io.sluice.cluster.controller.ReplicationModel.topic;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.state.wire.TopicRecord;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -150,6 +152,110 @@ class PartitionGrowthTest {
         CreatePartitionsResult r = m.grow(false, to(3)).get(0);
         assertEquals(ReplicationError.INVALID_REPLICATION_FACTOR, r.error());
         assertEquals("Replication factor: 3 larger than available brokers: 2.", r.message());
+    }
+
+    @Test
+    void shouldPlaceNoNewReplicaOnABrokerInControlledShutdown() throws Exception {
+        ReplicationModel m = model();
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(4).error());
+        assertEquals(ReplicationError.NONE, m.grow(false, to(8)).get(0).error());
+        for (int p = 2; p < 8; p++) {
+            assertFalse(
+                    Arrays.stream(m.partition("t", p).replicas()).anyMatch(id -> id == 4),
+                    "partition " + p + ": " + m.partition("t", p));
+        }
+        for (int[] replicas : PartitionGrowth.place(m.state, "new", 8, 3)) {
+            assertFalse(Arrays.stream(replicas).anyMatch(id -> id == 4), "CreateTopics: " + Arrays.toString(replicas));
+        }
+
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(3).error());
+        CreatePartitionsResult r = m.grow(false, to(9)).get(0);
+        assertEquals(ReplicationError.INVALID_REPLICATION_FACTOR, r.error());
+        assertEquals(
+                "Replication factor: 3 larger than available brokers: 2. Brokers in controlled shutdown take no new"
+                        + " replicas: [3, 4].",
+                r.message());
+        assertEquals(8, m.state.topic("t").partitionCount(), "nothing added");
+        InvalidAssignmentRequestException create = assertThrows(
+                InvalidAssignmentRequestException.class, () -> PartitionGrowth.place(m.state, "new", 1, 3));
+        assertEquals(ReplicationError.INVALID_REPLICATION_FACTOR, create.error());
+    }
+
+    @Test
+    void shouldKeepABrokerInControlledShutdownOutOfTheIsrAndLeadershipOfAManualAssignment() throws Exception {
+        ReplicationModel m = model();
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(4).error());
+        assertEquals(
+                ReplicationError.NONE, m.grow(false, to(3, ids(4, 1, 2))).get(0).error());
+        PartitionState added = m.partition("t", 2);
+        assertArrayEquals(ids(4, 1, 2), added.replicas());
+        assertArrayEquals(ids(1, 2), added.isr());
+        assertEquals(1, added.leader());
+
+        TopicState manual = PartitionGrowth.manualTopic(m.state, "m", new int[][] {ids(4, 3)}, Map.of());
+        assertArrayEquals(ids(3), manual.partition(0).isr());
+        assertEquals(3, manual.partition(0).leader());
+
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(3).error());
+        assertEquals(ReplicationError.NONE, m.controlledShutdown(2).error());
+        CreatePartitionsResult onlyShuttingDown =
+                m.grow(true, to(4, ids(4, 3, 2))).get(0);
+        assertEquals(ReplicationError.INVALID_REPLICA_ASSIGNMENT, onlyShuttingDown.error());
+        assertEquals(
+                "All brokers specified in the manual partition assignment for partition 3 are fenced or in controlled"
+                        + " shutdown.",
+                onlyShuttingDown.message());
+        assertEquals(
+                ReplicationError.INVALID_REPLICA_ASSIGNMENT,
+                assertThrows(
+                                InvalidAssignmentRequestException.class,
+                                () -> PartitionGrowth.manualTopic(m.state, "m", new int[][] {ids(1), ids(4)}, Map.of()))
+                        .error());
+    }
+
+    @Test
+    void shouldRefuseAPartitionCountOutOfRangeBeforePlacingAnything() throws Exception {
+        ReplicationModel m = model();
+        for (int count : new int[] {0, -1, TopicRecord.MAX_PARTITIONS + 1, Integer.MAX_VALUE}) {
+            InvalidAssignmentRequestException e = assertThrows(
+                    InvalidAssignmentRequestException.class, () -> PartitionGrowth.place(m.state, "x", count, 1));
+            assertEquals(ReplicationError.INVALID_PARTITIONS, e.error(), count + ": " + e.getMessage());
+        }
+        assertEquals(
+                TopicRecord.MAX_PARTITIONS, PartitionGrowth.place(m.state, "x", TopicRecord.MAX_PARTITIONS, 1).length);
+    }
+
+    @Test
+    void shouldRefuseANewTopicWhoseNameIsTakenOrCollidesBeforeLookingAtItsPartitions() throws Exception {
+        ReplicationModel m =
+                new ReplicationModel(ClusterConfig.defaults(), List.of(1, 2), topic("a.b", Map.of(), ids(1, 2)));
+        assertThrows(
+                TopicExistsException.class,
+                () -> PartitionGrowth.placedTopic(m.state, "a.b", 1, 3, Map.of()),
+                "three replicas on two brokers");
+        assertEquals(
+                ReplicationError.INVALID_TOPIC_EXCEPTION,
+                assertThrows(
+                                InvalidAssignmentRequestException.class,
+                                () -> PartitionGrowth.placedTopic(m.state, "a_b", 1, 3, Map.of()))
+                        .error(),
+                "three replicas on two brokers");
+        InvalidAssignmentRequestException placed = assertThrows(
+                InvalidAssignmentRequestException.class,
+                () -> PartitionGrowth.placedTopic(m.state, "a_b", 1, 1, Map.of()));
+        assertEquals(ReplicationError.INVALID_TOPIC_EXCEPTION, placed.error());
+        assertEquals("Topic 'a_b' collides with existing topic: a.b", placed.getMessage());
+        InvalidAssignmentRequestException manual = assertThrows(
+                InvalidAssignmentRequestException.class,
+                () -> PartitionGrowth.manualTopic(m.state, "a_b", new int[][] {ids(7)}, Map.of()));
+        assertEquals(ReplicationError.INVALID_TOPIC_EXCEPTION, manual.error());
+        assertEquals(
+                "a_c",
+                PartitionGrowth.placedTopic(m.state, "a_c", 1, 1, Map.of()).name());
+        assertEquals(
+                "ab",
+                PartitionGrowth.manualTopic(m.state, "ab", new int[][] {ids(2)}, Map.of())
+                        .name());
     }
 
     @Test

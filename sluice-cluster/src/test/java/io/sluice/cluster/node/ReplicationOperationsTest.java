@@ -3,29 +3,40 @@ package io.sluice.cluster.node;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.cluster.ZkTesting;
 import io.sluice.cluster.controller.AlterPartitionResult;
+import io.sluice.cluster.controller.ClusterController;
 import io.sluice.cluster.controller.ControlledShutdownResult;
 import io.sluice.cluster.controller.ControllerStats;
 import io.sluice.cluster.controller.ElectionResult;
 import io.sluice.cluster.controller.ElectionType;
+import io.sluice.cluster.controller.InvalidAssignmentRequestException;
 import io.sluice.cluster.controller.IsrChangeRequest;
+import io.sluice.cluster.controller.NotControllerException;
 import io.sluice.cluster.controller.ReplicationError;
+import io.sluice.cluster.controller.TopicExistsException;
 import io.sluice.cluster.registry.BrokerRegistration;
 import io.sluice.cluster.state.ClusterState;
 import io.sluice.cluster.state.PartitionRef;
 import io.sluice.cluster.state.PartitionState;
 import io.sluice.cluster.state.TopicState;
+import io.sluice.cluster.zk.ZkPaths;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,8 +56,8 @@ class ReplicationOperationsTest {
     /** Controller broker 1 plus registrations of brokers 2 and 3, and topic "r" with 3 partitions on all three. */
     private static final class Cluster {
         final ClusterFixture.Broker controller;
-        final BrokerRegistration[] regs = new BrokerRegistration[4];
-        final CuratorFramework[] sessions = new CuratorFramework[4];
+        final BrokerRegistration[] regs = new BrokerRegistration[6];
+        final CuratorFramework[] sessions = new CuratorFramework[6];
         final ClusterFixture fixture;
         TopicState topic;
 
@@ -196,6 +207,55 @@ class ReplicationOperationsTest {
     }
 
     @Test
+    void shouldPlaceNoReplicaOfANewTopicOnABrokerInControlledShutdown() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
+            Cluster c = new Cluster(fixture);
+            assertEquals(
+                    ReplicationError.NONE, get(c.node().controlledShutdown(2)).error());
+            TopicState placed = get(c.node().createTopic("n", 6, 2, Map.of()));
+            for (int p = 0; p < 6; p++) {
+                int[] replicas = placed.partition(p).replicas();
+                assertFalse(replicas[0] == 2 || replicas[1] == 2, "partition " + p + ": " + placed.partition(p));
+            }
+            ExecutionException refused =
+                    assertThrows(ExecutionException.class, () -> get(c.node().createTopic("m", 1, 3, Map.of())));
+            InvalidAssignmentRequestException cause = (InvalidAssignmentRequestException) refused.getCause();
+            assertEquals(ReplicationError.INVALID_REPLICATION_FACTOR, cause.error());
+            assertEquals(
+                    "Replication factor: 3 larger than available brokers: 2. Brokers in controlled shutdown take no new"
+                            + " replicas: [2].",
+                    cause.getMessage());
+            assertNull(c.state().topic("m"));
+            ExecutionException taken =
+                    assertThrows(ExecutionException.class, () -> get(c.node().createTopic("r", 1, 3, Map.of())));
+            assertInstanceOf(
+                    TopicExistsException.class,
+                    taken.getCause(),
+                    "a taken name is answered first, as Kafka does (not the replication factor)");
+        }
+    }
+
+    @Test
+    void shouldAnswerAnOperationThatFailsWithAnErrorAndGoOn() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
+            Cluster c = new Cluster(fixture);
+            ExecutionException broken = assertThrows(
+                    ExecutionException.class,
+                    () -> get(c.node().alterAcls((current, add, remove) -> {
+                        throw new AssertionError("a change that breaks");
+                    })));
+            assertInstanceOf(AssertionError.class, broken.getCause());
+            ExecutionException huge = assertThrows(
+                    ExecutionException.class, () -> get(c.node().createTopic("huge", Integer.MAX_VALUE, 1, Map.of())));
+            assertEquals(
+                    ReplicationError.INVALID_PARTITIONS,
+                    ((InvalidAssignmentRequestException) huge.getCause()).error(),
+                    huge.getCause().toString());
+            assertEquals(1, get(c.node().createTopic("after", 1, 1, Map.of())).partitionCount());
+        }
+    }
+
+    @Test
     void shouldRefuseAControlledShutdownFromAnEarlierRegistrationOfTheBroker() throws Exception {
         try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
             Cluster c = new Cluster(fixture);
@@ -221,6 +281,57 @@ class ReplicationOperationsTest {
                     ReplicationError.NONE,
                     get(c.node().controlledShutdown(2, -1)).error(),
                     "an unknown epoch (-1) is taken as the current one, as Kafka does");
+        }
+    }
+
+    @Test
+    void shouldRefuseOperationsAsNotTheControllerWhileATakeOverRetries() throws Exception {
+        try (ClusterFixture fixture =
+                new ClusterFixture(dir, ZkTesting.config().withControllerRetryDelay(Duration.ofMillis(300)))) {
+            Cluster c = new Cluster(fixture);
+            long first = c.regs[3].epoch();
+            c.kill(3);
+            c.register(3);
+            ZkTesting.await("broker 3 back", () -> c.state().hasBroker(3));
+            ClusterFixture.Broker successor = fixture.broker(4, "", true);
+            ZkTesting.await("broker 4 registered", () -> c.state().hasBroker(4));
+            // Broker 3's registration cannot be read: a new controller's take-over fails when it compares the
+            // registrations with the state, and retries, knowing no registration epoch of broker 3 meanwhile.
+            CuratorFramework admin = fixture.client();
+            admin.setACL()
+                    .withACL(List.of(new ACL(ZooDefs.Perms.ALL & ~ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)))
+                    .forPath(ZkPaths.broker(3));
+            c.controller.node().close();
+            ClusterController taking = successor.node().controller();
+            ZkTesting.await("broker 4 elected and taking over", () -> taking.epoch() > 0);
+
+            // A shutdown request of broker 3's earlier incarnation, queued behind a failed take-over attempt.
+            ExecutionException refused =
+                    assertThrows(ExecutionException.class, () -> get(taking.controlledShutdown(3, first)));
+            assertInstanceOf(NotControllerException.class, refused.getCause(), refused.toString());
+            assertThrows(ExecutionException.class, () -> get(taking.createTopic("during", 1, 1, Map.of())));
+            assertFalse(taking.isActive(), "still taking over");
+
+            // A broker joining meanwhile is not published on the half-loaded state either: the take-over's own
+            // comparison of the registrations takes it in once it completes. (Each failed attempt is one full scan;
+            // the join's event comes long before the third.)
+            long joinsBefore = taking.stats().joins.get();
+            long scansBefore = taking.stats().fullScans.get();
+            c.register(5);
+            ZkTesting.await(
+                    "three more take-over attempts",
+                    () -> taking.stats().fullScans.get() >= scansBefore + 3);
+            assertEquals(joinsBefore, taking.stats().joins.get(), "no join published during the take-over");
+            assertFalse(taking.isActive(), "still taking over");
+
+            admin.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(ZkPaths.broker(3));
+            ZkTesting.await("the take-over completes", taking::isActive);
+            assertEquals(
+                    ReplicationError.STALE_BROKER_EPOCH,
+                    get(taking.controlledShutdown(3, first)).error());
+            assertFalse(taking.state().isShuttingDown(3));
+            assertNull(taking.state().topic("during"));
+            assertTrue(taking.state().hasBroker(5), "the take-over took in the broker that joined meanwhile");
         }
     }
 
