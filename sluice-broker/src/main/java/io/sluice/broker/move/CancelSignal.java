@@ -1,15 +1,25 @@
 package io.sluice.broker.move;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Whether a transfer was cancelled, and the transfer thread's pauses that a cancel ends early.
+ * Whether a transfer was cancelled; the transfer thread's pauses and its waits for its disk work end early on a
+ * cancel, so a disk that does not answer never holds a cancelled transfer; the point past which a cancel no longer
+ * stops the install ({@link #enterInstall()}).
  *
- * <p>Thread-safe: {@link #cancel()} from any thread, the rest on the transfer thread.
+ * <p>Thread-safe: {@link #cancel()} from any thread, the waits on the transfer thread and its workers.
  */
 final class CancelSignal {
+    private final CompletableFuture<Void> signalled = new CompletableFuture<>();
     private volatile boolean cancelled;
+    /** Set once the install began: a later cancel does not stop it. Guarded by this. */
+    private boolean installing;
+
     private volatile Thread runner;
 
     /** The thread whose pauses {@link #cancel()} wakes (null: none). */
@@ -19,7 +29,10 @@ final class CancelSignal {
 
     /** Marks the transfer cancelled and wakes its thread from a pause. */
     void cancel() {
-        cancelled = true;
+        synchronized (this) {
+            cancelled = true;
+        }
+        signalled.complete(null);
         Thread thread = runner;
         if (thread != null) {
             LockSupport.unpark(thread);
@@ -28,6 +41,37 @@ final class CancelSignal {
 
     boolean isCancelled() {
         return cancelled;
+    }
+
+    /**
+     * Passes the point of no return: true when not cancelled, and from then on a cancel no longer stops the
+     * transfer (its files are being installed); false when cancelled before.
+     */
+    synchronized boolean enterInstall() {
+        installing = !cancelled;
+        return installing;
+    }
+
+    /**
+     * Waits until {@code task} is done or the transfer is cancelled, at most {@code timeoutMs} (0: no bound); returns
+     * whether {@code task} is done. An interrupt ends the wait too (the interrupt is kept).
+     */
+    boolean awaitUnlessCancelled(CompletableFuture<?> task, long timeoutMs) {
+        if (!task.isDone() && !cancelled) {
+            CompletableFuture<Object> either = CompletableFuture.anyOf(task, signalled);
+            try {
+                if (timeoutMs > 0) {
+                    either.get(timeoutMs, TimeUnit.MILLISECONDS);
+                } else {
+                    either.get();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // the task failed (its caller reads how), or the bound passed
+            }
+        }
+        return task.isDone();
     }
 
     /** Throws REASSIGNMENT_IN_PROGRESS once cancelled. */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,11 +35,8 @@ public final class MoveTransferClient {
 
     private ChunkFaultHook faults = ChunkFaultHook.NONE;
     private volatile MoveConnection connection;
-    private StagedFileFlusher flusher;
-    /** The transfer's staged writes (receive buffers and the write thread); set per bootstrap. */
-    private StagedWrites writes;
-    /** The page cache's lane when the target may write through it (else null); set per bootstrap. */
-    private StagedWrites pageCacheWrites;
+    /** The transfer's staging and the threads writing into it; set per bootstrap. */
+    private TransferStaging staging;
     /** The disk lane's backlog below which it is asked for next (see {@link ChunkSchedule}). */
     private long diskWindowBytes;
     /** The last attempt's choice of lanes. */
@@ -102,7 +100,9 @@ public final class MoveTransferClient {
      *                              not be written (at once, {@link Errors#KAFKA_STORAGE_ERROR}), or {@link #cancel()}
      *                              was called (then {@link MoveException#error()} is
      *                              {@link Errors#REASSIGNMENT_IN_PROGRESS}); in all these cases staging is removed and
-     *                              every source asked to pin files is told to release them
+     *                              every source asked to pin files is told to release them. A cancel does not wait
+     *                              for the disk: staging whose write or finish the disk still holds up goes as soon
+     *                              as that returns, and the next bootstrap of the partition waits for that first
      * @throws InterruptedException when the calling thread is interrupted (broker shutdown); staging is kept so the
      *                              next start resumes
      */
@@ -122,32 +122,32 @@ public final class MoveTransferClient {
         Path partitionDir = emptyLocalLog.dir();
         try {
             cancel.check(); // cancelled while queued: open no staging (a removed replica's directory may be gone)
+            CompletableFuture<Void> removed = StagingRemovals.pending(partitionDir);
+            if (removed != null && !cancel.awaitUnlessCancelled(removed, 0)) { // a cancelled transfer's, disk stuck
+                cancel.check();
+                throw new InterruptedException("interrupted waiting for the removal of a cancelled move's staging");
+            }
             if (emptyLocalLog.logEndOffset() != emptyLocalLog.logStartOffset() || emptyLocalLog.sizeInBytes() != 0) {
                 StagingArea.delete(partitionDir);
                 progress.phase(TransferPhase.DONE);
                 return emptyLocalLog.logEndOffset();
             }
             long bufferedBytes;
-            try (StagingArea staging =
-                            StagingArea.open(partitionDir, codec, emptyLocalLog.config(), config.directIoEnable());
-                    StagedWrites writes = new StagedWrites(topic + "-" + partition, false, faults);
-                    StagedWrites pageCacheWrites = !staging.durable() && config.pageCacheSpillEnable()
-                            ? new StagedWrites(topic + "-" + partition + "-page-cache", false, faults)
-                            : null;
-                    StagedFileFlusher flusher = new StagedFileFlusher(topic + "-" + partition)) {
-                this.flusher = flusher;
-                this.writes = writes;
-                this.pageCacheWrites = pageCacheWrites;
-                transferId = staging.transferId();
-                InetSocketAddress used = transfer(staging, topic, partition, sourcesInSyncFirst, leaderEpoch, progress);
+            try (TransferStaging staging = TransferStaging.open(
+                    partitionDir, emptyLocalLog.config(), config, codec, topic + "-" + partition, faults, cancel)) {
+                this.staging = staging;
+                transferId = staging.area().transferId();
+                InetSocketAddress used = transfer(topic, partition, sourcesInSyncFirst, leaderEpoch, progress);
                 cancel.check();
                 progress.phase(TransferPhase.INSTALLING);
-                flusher.awaitAll();
-                StagedLog staged = staging.staged();
+                staging.flusher().awaitAll();
+                StagedLog staged = staging.area().staged();
+                if (!cancel.enterInstall()) { // a cancel from now on no longer stops the install
+                    cancel.check();
+                }
                 emptyLocalLog.installStaged(staged, faults::movedIn);
-                bufferedBytes =
-                        writes.bufferedBytes() + (pageCacheWrites == null ? 0 : pageCacheWrites.bufferedBytes());
-                teardown.completed(connection, used, staging.transferId()); // never throws
+                bufferedBytes = staging.bufferedBytes();
+                teardown.completed(connection, used, transferId); // never throws
             }
             try {
                 StagingArea.delete(partitionDir);
@@ -184,12 +184,16 @@ public final class MoveTransferClient {
     }
 
     private MoveException failed(Path partitionDir, TransferProgress progress, Exception cause) {
-        return teardown.abandon(this::closeConnection, partitionDir, transferId, cancel.isCancelled(), progress, cause);
+        CompletableFuture<Void> idle = staging == null ? CompletableFuture.completedFuture(null) : staging.idle();
+        return teardown.abandon(
+                this::closeConnection, partitionDir, idle, transferId, cancel.isCancelled(), progress, cause);
     }
 
     /**
      * Stops a running {@link #bootstrap} (from any thread): it closes its connection, tells the source to release its
-     * pins (best effort; they expire otherwise), removes staging and throws; the log stays empty and usable.
+     * pins (best effort; they expire otherwise), removes staging and throws, without waiting for a write or a finish
+     * the disk holds up (its staging goes once that returns); the log stays empty and usable. A cancel once the
+     * install began no longer stops it.
      */
     public void cancel() {
         cancel.cancel();
@@ -201,6 +205,9 @@ public final class MoveTransferClient {
      * added any more, file transfer was switched off, its log is not empty); returns whether there was any.
      */
     public static boolean discardStaging(Path partitionDir) throws IOException {
+        if (StagingRemovals.pending(partitionDir) != null) {
+            return true; // a cancelled transfer's staging, removed as soon as its disk returns a write it holds up
+        }
         return StagingArea.delete(partitionDir);
     }
 
@@ -211,12 +218,7 @@ public final class MoveTransferClient {
 
     /** Runs attempts until every file is staged and verified; returns the source that finished it. */
     private InetSocketAddress transfer(
-            StagingArea staging,
-            String topic,
-            int partition,
-            List<InetSocketAddress> sources,
-            int leaderEpoch,
-            TransferProgress progress)
+            String topic, int partition, List<InetSocketAddress> sources, int leaderEpoch, TransferProgress progress)
             throws MoveException, InterruptedException {
         int sourceIndex = 0;
         int fruitlessAttempts = 0;
@@ -231,7 +233,7 @@ public final class MoveTransferClient {
             long verifiedBefore = progress.bytesVerified();
             long chunksBefore = progress.chunksVerified();
             try {
-                attempt(staging, source, topic, partition, leaderEpoch, progress);
+                attempt(staging.area(), source, topic, partition, leaderEpoch, progress);
                 return source;
             } catch (MoveException e) {
                 if (!e.isRetriable() || cancel.isCancelled()) {
@@ -244,7 +246,7 @@ public final class MoveTransferClient {
                 }
                 lastFailure = e;
             }
-            StagedWriteException diskFailure = StagedWrites.failureBehind(lastFailure, writes, pageCacheWrites);
+            StagedWriteException diskFailure = staging.writeFailureBehind(lastFailure);
             if (diskFailure != null) { // another source cannot help
                 throw new MoveException(
                         Errors.KAFKA_STORAGE_ERROR,
@@ -283,7 +285,7 @@ public final class MoveTransferClient {
     }
 
     private void attempt(
-            StagingArea staging,
+            StagingArea area,
             InetSocketAddress source,
             String topic,
             int partition,
@@ -300,26 +302,26 @@ public final class MoveTransferClient {
         cancel.check(); // a cancel while connecting closed the connection before it was open
         teardown.asked(source);
         MoveSegmentList listing = conn.call(
-                codec, new MoveOpenRequest(staging.transferId(), topic, partition, leaderEpoch), MoveSegmentList.class);
+                codec, new MoveOpenRequest(area.transferId(), topic, partition, leaderEpoch), MoveSegmentList.class);
         if (listing.errorCode != Errors.NONE.code()) {
             Errors error = Errors.forCode(listing.errorCode);
             throw new MoveException(
                     error, isRetriable(error), "source " + source + " refused: " + error + ": " + listing.errorMessage);
         }
         listing.validate();
-        long alreadyVerified = staging.adopt(listing);
+        long alreadyVerified = area.adopt(listing);
         progress.totalBytes(listing.totalBytes());
         progress.alreadyVerified(alreadyVerified - progress.bytesVerified());
-        StagedWrites disk = writes;
-        schedule = pageCacheWrites == null
-                ? ChunkSchedule.oneLane(staging.files())
+        StagedWrites disk = staging.disk();
+        schedule = staging.pageCache() == null
+                ? ChunkSchedule.oneLane(area.files())
                 : ChunkSchedule.twoLanes(
-                        staging.files(),
+                        area.files(),
                         diskWindowBytes,
                         disk::unwrittenBytes,
                         disk::spillWhenBehind,
                         listing.totalBytes() * config.pageCacheSpillMaxPercent() / 100);
-        chunks.copy(conn, staging, schedule, disk, pageCacheWrites, flusher, progress);
+        chunks.copy(conn, area, schedule, disk, staging.pageCache(), staging.flusher(), progress);
     }
 
     static boolean isRetriable(Errors error) {
