@@ -26,7 +26,6 @@ public final class MoveTransferClient {
     private static final Logger LOG = LoggerFactory.getLogger(MoveTransferClient.class);
 
     private final MoveConfig config;
-    private final ByteRateLimiter limiter;
     private final ClientSecurity security;
     private final MoveCodec codec = new MoveCodec();
     private final TransferTeardown teardown;
@@ -57,7 +56,6 @@ public final class MoveTransferClient {
      */
     public MoveTransferClient(MoveConfig config, ByteRateLimiter limiter, ClientSecurity security) {
         this.config = config;
-        this.limiter = limiter;
         this.security = security;
         this.teardown = new TransferTeardown(codec, config.socketTimeoutMs(), security);
         this.chunks = new ChunkPipeline(config, limiter, codec, cancel);

@@ -440,7 +440,7 @@ final class StagedFile implements AutoCloseable {
         }
         CompletableFuture<?> pending = lastWrite;
         if (pending != null && !pending.isDone() && writes.cancelled()) {
-            pending.whenComplete((done, failed) -> {
+            var unused = pending.whenComplete((done, failed) -> {
                 try {
                     closeChannels();
                 } catch (IOException e) {

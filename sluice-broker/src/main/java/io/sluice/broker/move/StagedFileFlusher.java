@@ -31,17 +31,18 @@ final class StagedFileFlusher implements AutoCloseable {
 
     /** Starts finishing {@code file}, which takes no more writes; {@code force}: flush it to disk too. */
     void finish(StagedFile file, boolean force) {
-        thread.run(() -> {
-            if (cancel.isCancelled()) {
-                return;
-            }
-            try {
-                faults.beforeFinish(file.path());
-                file.finish(force);
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("early finish of {} failed; the install finishes it", file.path(), e);
-            }
-        });
+        var unused = thread.run(
+                () -> { // logs its own failure
+                    if (cancel.isCancelled()) {
+                        return;
+                    }
+                    try {
+                        faults.beforeFinish(file.path());
+                        file.finish(force);
+                    } catch (IOException | RuntimeException e) {
+                        LOG.debug("early finish of {} failed; the install finishes it", file.path(), e);
+                    }
+                });
     }
 
     /**

@@ -256,7 +256,7 @@ final class StagedWrites implements AutoCloseable {
     @Override
     public void close() {
         thread.close();
-        thread.drained().thenRun(this::releaseBuffers);
+        var unused = thread.drained().thenRun(this::releaseBuffers);
     }
 
     private void releaseBuffers() {

@@ -27,12 +27,12 @@ final class StagingRemovals {
 
     private StagingRemovals() {}
 
-    /** Runs {@code removal} of {@code partitionDir}'s staging once {@code idle} completes; returns its completion. */
-    static CompletableFuture<Void> removeWhen(CompletableFuture<Void> idle, Path partitionDir, Removal removal) {
+    /** Runs {@code removal} of {@code partitionDir}'s staging once {@code idle} completes (a failure is logged). */
+    static void removeWhen(CompletableFuture<Void> idle, Path partitionDir, Removal removal) {
         Path key = keyOf(partitionDir);
         CompletableFuture<Void> removed = new CompletableFuture<>();
         PENDING.put(key, removed);
-        idle.whenComplete((done, failed) -> {
+        var unused = idle.whenComplete((done, failed) -> {
             try {
                 removal.remove();
             } catch (IOException | RuntimeException e) {
@@ -42,7 +42,6 @@ final class StagingRemovals {
                 removed.complete(null);
             }
         });
-        return removed;
     }
 
     /** The removal of {@code partitionDir}'s staging that is still waiting for its disk, or null. */

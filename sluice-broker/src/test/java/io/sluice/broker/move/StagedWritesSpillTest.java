@@ -40,7 +40,7 @@ class StagedWritesSpillTest {
         Path path = SegmentFileNames.logFile(dir, 0);
         TransferWorker thread = new TransferWorker("spill-test-writer", "the test's writes");
         CountDownLatch diskBusy = new CountDownLatch(1);
-        thread.run(() -> {
+        var unused = thread.run(() -> {
             try {
                 diskBusy.await();
             } catch (InterruptedException e) {
