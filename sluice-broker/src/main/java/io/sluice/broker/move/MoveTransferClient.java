@@ -139,7 +139,7 @@ public final class MoveTransferClient {
                 cancel.check();
                 progress.phase(TransferPhase.INSTALLING);
                 staging.flusher().awaitAll();
-                StagedLog staged = staging.area().staged();
+                StagedLog staged = staging.area().staged(faults);
                 if (!cancel.enterInstall()) { // a cancel from now on no longer stops the install
                     cancel.check();
                 }
