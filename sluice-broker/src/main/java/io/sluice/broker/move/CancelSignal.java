@@ -9,16 +9,13 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * Whether a transfer was cancelled; the transfer thread's pauses and its waits for its disk work end early on a
- * cancel, so a disk that does not answer never holds a cancelled transfer; the point past which a cancel no longer
- * stops the install ({@link #enterInstall()}).
+ * cancel, so a disk that does not answer never holds a cancelled transfer.
  *
  * <p>Thread-safe: {@link #cancel()} from any thread, the waits on the transfer thread and its workers.
  */
 final class CancelSignal {
     private final CompletableFuture<Void> signalled = new CompletableFuture<>();
     private volatile boolean cancelled;
-    /** Set once the install began: a later cancel does not stop it. Guarded by this. */
-    private boolean installing;
 
     private volatile Thread runner;
 
@@ -29,9 +26,7 @@ final class CancelSignal {
 
     /** Marks the transfer cancelled and wakes its thread from a pause. */
     void cancel() {
-        synchronized (this) {
-            cancelled = true;
-        }
+        cancelled = true;
         signalled.complete(null);
         Thread thread = runner;
         if (thread != null) {
@@ -41,15 +36,6 @@ final class CancelSignal {
 
     boolean isCancelled() {
         return cancelled;
-    }
-
-    /**
-     * Passes the point of no return: true when not cancelled, and from then on a cancel no longer stops the
-     * transfer (its files are being installed); false when cancelled before.
-     */
-    synchronized boolean enterInstall() {
-        installing = !cancelled;
-        return installing;
     }
 
     /**

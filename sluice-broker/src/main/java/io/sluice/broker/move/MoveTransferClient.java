@@ -140,9 +140,7 @@ public final class MoveTransferClient {
                 progress.phase(TransferPhase.INSTALLING);
                 staging.flusher().awaitAll();
                 StagedLog staged = staging.area().staged(faults);
-                if (!cancel.enterInstall()) { // a cancel from now on no longer stops the install
-                    cancel.check();
-                }
+                cancel.check(); // the last point a cancel stops the install: the files are complete and finished
                 emptyLocalLog.installStaged(staged, faults::movedIn);
                 bufferedBytes = staging.bufferedBytes();
                 teardown.completed(connection, used, transferId); // never throws
