@@ -133,21 +133,39 @@ final class StagedFile implements AutoCloseable {
     static StagedFile producerSnapshot(Path path, long snapshotOffset, long expectedSize) throws IOException {
         StagedFile file = new StagedFile(path, false, snapshotOffset, expectedSize, -1, null, null);
         file.open();
-        if (file.channel.size() == expectedSize) {
-            try {
-                ProducerSnapshotFile.read(path);
-                file.verified = expectedSize;
-            } catch (IOException e) {
-                file.verified = 0;
+        try {
+            if (file.channel.size() == expectedSize) {
+                try {
+                    ProducerSnapshotFile.read(path);
+                    file.verified = expectedSize;
+                } catch (IOException e) {
+                    file.verified = 0;
+                }
             }
+            file.rollBack();
+        } catch (IOException | RuntimeException e) {
+            try {
+                file.close(); // the descriptor just opened
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
         }
-        file.rollBack();
         return file;
     }
 
     private void open() throws IOException {
         channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        highWater = channel.size();
+        try {
+            highWater = channel.size();
+        } catch (IOException e) {
+            try {
+                channel.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
     }
 
     /** Opens the O_DIRECT descriptor; a file system that refuses it leaves this file on buffered writes. */
