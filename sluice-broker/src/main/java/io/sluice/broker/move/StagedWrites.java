@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * and {@link #awaitFailure()} as a {@link StagedWriteException} ({@link #failureBehind}): the disk failed the
  * transfer, which then ends at once. Writes run in submission order on the one thread, so a file's last write done
  * means all of its writes are done ({@link StagedFile} waits for that before it reads, truncates, finishes or closes
- * the file); a file is written by one lane only.
+ * the file); a file is written by one lane only. A cancel ends every wait for a write at once (a disk that holds a
+ * write up holds no cancelled transfer), and the writes not started yet are dropped; the buffers go back to the pool
+ * once the write in progress returns.
  *
  * <p>A transfer has the disk's lane, and when the partition leaves flushing to the OS and
  * {@code sluice.move.page.cache.spill.enable} is on, a second lane for files written through the page cache
