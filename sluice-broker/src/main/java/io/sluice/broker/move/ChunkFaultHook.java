@@ -9,9 +9,11 @@ import java.nio.file.Path;
  * Test-only fault injection on the target. {@link #inFlight} sees payload bytes between socket and staging file
  * (flip one to corrupt a chunk in flight); {@link #afterChunkLanded} runs once a chunk is in the staging file and
  * before it is accepted (stop a source, crash, cancel at a known point); {@link #beforeWrite} runs before each staged
- * write (fail it as a disk would); {@link #movedIn} after each file the install renames in (crash between two);
+ * write (fail it, or hold it up, as a disk would); {@link #beforeFinish} before a complete file is finished (hold
+ * it up as a slow fsync would); {@link #movedIn} after each file the install renames in (crash between two);
  * {@link #beforeStagingRemoved} before a stopped transfer removes its staging. The production default does nothing.
- * Called on the transfer thread, {@link #beforeWrite} on its write threads.
+ * Called on the transfer thread, {@link #beforeWrite} on its write threads, {@link #beforeFinish} on its flush thread
+ * too.
  */
 interface ChunkFaultHook {
     ChunkFaultHook NONE = new ChunkFaultHook() {};
@@ -45,6 +47,12 @@ interface ChunkFaultHook {
 
     /** A received run is about to be written to {@code file} at {@code position}; throw to fail the write. */
     default void beforeWrite(Path file, long position) throws IOException {}
+
+    /**
+     * The complete staged {@code file} is about to be finished (its index files written, forced when the install is
+     * durable): on the flush thread as soon as a segment is complete, else on the transfer thread before the install.
+     */
+    default void beforeFinish(Path file) {}
 
     /** The install renamed the staged {@code file} into the partition directory; throw to crash right there. */
     default void movedIn(Path file) throws IOException {}

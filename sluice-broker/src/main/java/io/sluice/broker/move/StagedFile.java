@@ -12,7 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32C;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
@@ -67,7 +67,7 @@ final class StagedFile implements AutoCloseable {
     /** Set by the flusher thread; read after waiting for it. */
     private volatile boolean finished;
     /** The last write handed to {@link #writes} (null: none pending); awaited before the file is read or changed. */
-    private volatile Future<?> lastWrite;
+    private volatile CompletableFuture<?> lastWrite;
 
     private StagedWrites writes;
 
@@ -133,21 +133,39 @@ final class StagedFile implements AutoCloseable {
     static StagedFile producerSnapshot(Path path, long snapshotOffset, long expectedSize) throws IOException {
         StagedFile file = new StagedFile(path, false, snapshotOffset, expectedSize, -1, null, null);
         file.open();
-        if (file.channel.size() == expectedSize) {
-            try {
-                ProducerSnapshotFile.read(path);
-                file.verified = expectedSize;
-            } catch (IOException e) {
-                file.verified = 0;
+        try {
+            if (file.channel.size() == expectedSize) {
+                try {
+                    ProducerSnapshotFile.read(path);
+                    file.verified = expectedSize;
+                } catch (IOException e) {
+                    file.verified = 0;
+                }
             }
+            file.rollBack();
+        } catch (IOException | RuntimeException e) {
+            try {
+                file.close(); // the descriptor just opened
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
         }
-        file.rollBack();
         return file;
     }
 
     private void open() throws IOException {
         channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        highWater = channel.size();
+        try {
+            highWater = channel.size();
+        } catch (IOException e) {
+            try {
+                channel.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
     }
 
     /** Opens the O_DIRECT descriptor; a file system that refuses it leaves this file on buffered writes. */
@@ -180,11 +198,14 @@ final class StagedFile implements AutoCloseable {
         lastWrite = writes.write(this, bytes, position);
     }
 
-    /** Waits for the writes handed to {@link #writeLater}; throws if one of the transfer's writes failed. */
+    /**
+     * Waits for the writes handed to {@link #writeLater}; throws if one of the transfer's writes failed, or when the
+     * transfer was cancelled before they were done ({@link java.io.InterruptedIOException}).
+     */
     void awaitWrites() throws IOException {
-        Future<?> pending = lastWrite;
+        CompletableFuture<?> pending = lastWrite;
         if (pending != null) {
-            StagedWrites.await(pending);
+            writes.await(pending);
             writes.awaitFailure();
             lastWrite = null;
         }
@@ -422,6 +443,12 @@ final class StagedFile implements AutoCloseable {
         return finished;
     }
 
+    /**
+     * Closes the file once its writes are done: now, or, when the transfer was cancelled while one of them is still
+     * held up by the disk, on the write thread as soon as it returns (closing a descriptor waits for the system calls
+     * in progress on it). An interrupted transfer (staging kept) closes at once, so that a write it left behind fails
+     * instead of landing in a file the next transfer resumes.
+     */
     @Override
     public void close() throws IOException {
         try {
@@ -429,6 +456,21 @@ final class StagedFile implements AutoCloseable {
         } catch (IOException e) {
             LOG.debug("{}: a staged write failed before close", path, e);
         }
+        CompletableFuture<?> pending = lastWrite;
+        if (pending != null && !pending.isDone() && writes.cancelled()) {
+            var unused = pending.whenComplete((done, failed) -> {
+                try {
+                    closeChannels();
+                } catch (IOException e) {
+                    LOG.debug("{}: closing after its last write failed", path, e);
+                }
+            });
+            return;
+        }
+        closeChannels();
+    }
+
+    private void closeChannels() throws IOException {
         try (FileChannel direct = directChannel) {
             if (channel != null) {
                 channel.close();

@@ -3,8 +3,8 @@ package io.sluice.broker.move;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * and {@link #awaitFailure()} as a {@link StagedWriteException} ({@link #failureBehind}): the disk failed the
  * transfer, which then ends at once. Writes run in submission order on the one thread, so a file's last write done
  * means all of its writes are done ({@link StagedFile} waits for that before it reads, truncates, finishes or closes
- * the file); a file is written by one lane only.
+ * the file); a file is written by one lane only. A cancel ends every wait for a write at once (a disk that holds a
+ * write up holds no cancelled transfer), and the writes not started yet are dropped; the buffers go back to the pool
+ * once the write in progress returns.
  *
  * <p>A transfer has the disk's lane, and when the partition leaves flushing to the OS and
  * {@code sluice.move.page.cache.spill.enable} is on, a second lane for files written through the page cache
@@ -49,8 +51,11 @@ final class StagedWrites implements AutoCloseable {
     private static final AlignedBufferPool SHARED_POOL = new AlignedBufferPool(BUFFER_BYTES, ALIGNMENT, 2 * BUFFERS);
 
     private final ByteBuffer[] buffers = new ByteBuffer[BUFFERS];
-    private final Future<?>[] writes = new Future<?>[BUFFERS];
+    private final CompletableFuture<?>[] writes = new CompletableFuture<?>[BUFFERS];
     private final TransferWorker thread;
+    /** Ends the transfer thread's waits for a write (a disk that does not answer holds no cancelled transfer). */
+    private final CancelSignal cancel;
+
     private final AlignedBufferPool pool;
     private boolean spillWhenBehind;
     /** Whether the last {@link #take()} found the ring full. */
@@ -73,38 +78,53 @@ final class StagedWrites implements AutoCloseable {
      *                        comment)
      */
     StagedWrites(String name, boolean spillWhenBehind) {
-        this(name, spillWhenBehind, ChunkFaultHook.NONE);
+        this(name, spillWhenBehind, ChunkFaultHook.NONE, new CancelSignal());
     }
 
-    /** As {@link #StagedWrites(String, boolean)}, each write seen first by {@code faults} (tests). */
-    StagedWrites(String name, boolean spillWhenBehind, ChunkFaultHook faults) {
+    /**
+     * As {@link #StagedWrites(String, boolean)}, each write seen first by {@code faults} (tests), every wait for a
+     * write ended by {@code cancel}.
+     */
+    StagedWrites(String name, boolean spillWhenBehind, ChunkFaultHook faults, CancelSignal cancel) {
         this(
-                new TransferWorker("sluice-move-write-" + name, "a staged write of " + name),
+                new TransferWorker("sluice-move-write-" + name, "a staged write of " + name, cancel),
                 spillWhenBehind,
                 SHARED_POOL,
-                faults);
+                faults,
+                cancel);
     }
 
     /** Writes on {@code thread}, which this closes, from buffers of {@code pool} ({@link #BUFFER_BYTES} each). */
     StagedWrites(TransferWorker thread, boolean spillWhenBehind, AlignedBufferPool pool) {
-        this(thread, spillWhenBehind, pool, ChunkFaultHook.NONE);
+        this(thread, spillWhenBehind, pool, ChunkFaultHook.NONE, new CancelSignal());
     }
 
     /**
      * As {@link #StagedWrites(TransferWorker, boolean, AlignedBufferPool)}.
      *
      * @param faults sees each write before it is made ({@link ChunkFaultHook#NONE} outside tests)
+     * @param cancel ends every wait for a write
      */
-    StagedWrites(TransferWorker thread, boolean spillWhenBehind, AlignedBufferPool pool, ChunkFaultHook faults) {
+    StagedWrites(
+            TransferWorker thread,
+            boolean spillWhenBehind,
+            AlignedBufferPool pool,
+            ChunkFaultHook faults,
+            CancelSignal cancel) {
         this.thread = thread;
+        this.cancel = cancel;
         this.spillWhenBehind = spillWhenBehind;
         this.pool = pool;
         this.faults = faults;
     }
 
-    /** The next buffer to receive into, empty; waits for the write it last carried. */
+    /**
+     * The next buffer to receive into, empty; waits for the write it last carried.
+     *
+     * @throws InterruptedIOException when the transfer was cancelled first
+     */
     ByteBuffer take() throws IOException {
-        Future<?> previous = writes[next];
+        CompletableFuture<?> previous = writes[next];
         behind = previous != null && !previous.isDone();
         if (previous != null) {
             await(previous);
@@ -122,7 +142,7 @@ final class StagedWrites implements AutoCloseable {
      * at {@code position} on the write thread; the buffer is not touched again until then. When spilling and that
      * {@link #take()} found the ring full, {@code file} goes on through the page cache from this write on.
      */
-    Future<?> write(StagedFile file, ByteBuffer buffer, long position) {
+    CompletableFuture<?> write(StagedFile file, ByteBuffer buffer, long position) {
         if (buffer != buffers[next]) {
             throw new IllegalStateException("write of a buffer that is not the one taken last");
         }
@@ -134,7 +154,11 @@ final class StagedWrites implements AutoCloseable {
             bufferedBytes += bytes;
         }
         handedBytes += bytes;
-        Future<?> write = thread.executor().submit(() -> {
+        CompletableFuture<?> write = thread.run(() -> {
+            if (cancel.isCancelled()) { // its staging is removed next: the write would only hold the disk
+                writtenBytes.addAndGet(bytes);
+                return;
+            }
             try {
                 faults.beforeWrite(file.path(), position);
                 file.write(buffer, position);
@@ -194,11 +218,21 @@ final class StagedWrites implements AutoCloseable {
         }
     }
 
-    /** Waits for {@code write} (one this returned) to be done. */
-    static void await(Future<?> write) throws IOException {
+    /**
+     * Waits for {@code write} (one this returned) to be done.
+     *
+     * @throws InterruptedIOException when the transfer was cancelled, or the thread interrupted, first
+     */
+    void await(CompletableFuture<?> write) throws IOException {
+        if (!cancel.awaitUnlessCancelled(write, 0)) {
+            throw new InterruptedIOException(
+                    cancel.isCancelled()
+                            ? "cancelled waiting for a staged write"
+                            : "interrupted waiting for a staged write");
+        }
         try {
             write.get();
-        } catch (InterruptedException e) {
+        } catch (InterruptedException e) { // not reached: the write is done
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted waiting for a staged write");
         } catch (ExecutionException e) {
@@ -206,16 +240,28 @@ final class StagedWrites implements AutoCloseable {
         }
     }
 
+    /** Whether the transfer these writes are for was cancelled. */
+    boolean cancelled() {
+        return cancel.isCancelled();
+    }
+
+    /** Completes once every write handed to {@link #write} so far is done (see {@link TransferWorker#drained()}). */
+    CompletableFuture<Void> drained() {
+        return thread.drained();
+    }
+
     /**
-     * Stops the thread after the writes already submitted, waiting for them at most 30 s, and gives the buffers back
-     * to the pool once no write can touch them any more.
+     * Stops the thread after the writes already submitted, waiting for them at most 30 s and not at all once the
+     * transfer was cancelled, and gives the buffers back to the pool once no write can touch them any more: now, or
+     * when the last write returns.
      */
     @Override
     public void close() {
         thread.close();
-        if (!thread.isStopped()) {
-            return; // a write outlived the wait: its buffer is left to the garbage collector
-        }
+        var unused = thread.drained().thenRun(this::releaseBuffers);
+    }
+
+    private void releaseBuffers() {
         for (int i = 0; i < BUFFERS; i++) {
             if (buffers[i] != null) {
                 pool.release(buffers[i]);

@@ -212,14 +212,17 @@ final class StagingArea implements AutoCloseable {
      * The verified files as a log to install; every file must be complete. Each file not yet finished by the transfer
      * (the producer snapshot, a segment already complete when its staging was reopened) is finished here: its
      * indexes written, and for a durable install forced to disk with the staging directory.
+     *
+     * @param faults sees each file before it is finished here (tests)
      */
-    StagedLog staged() throws IOException {
+    StagedLog staged(ChunkFaultHook faults) throws IOException {
         for (StagedFile file : files) {
             if (!file.isComplete()) {
                 throw new IllegalStateException("staged file " + file.path() + " holds " + file.verified() + " of "
                         + file.expectedSize() + " bytes");
             }
             if (!file.isFinished()) {
+                faults.beforeFinish(file.path());
                 file.finish(durable);
             }
         }

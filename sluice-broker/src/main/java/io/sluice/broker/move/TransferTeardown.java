@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * ({@link #completed}): the one that finished it on the transfer's connection, the ones it left earlier (it failed
  * over from them) on a connection each. One that stops without installing ({@link #abandon}): closes its connection,
  * removes its staging, tells every source it asked to release its pins and records in its progress whether it was
- * cancelled or failed. Telling a source is best effort, bounded in time per source, and never fails the transfer:
+ * cancelled or failed; staging whose disk still holds a write or a finish of a cancelled transfer up goes as soon as
+ * that returns ({@link StagingRemovals}), without holding the transfer back. Telling a source is best effort, bounded in time per source, and never fails the transfer:
  * pins of a source that cannot be told expire after {@code sluice.move.pin.timeout.ms}. Each step is tried even when an earlier one failed; a step that failed is logged and added to
  * the transfer's exception as suppressed (staging left behind is deleted when the partition next follows without a
  * transfer).
@@ -87,11 +89,14 @@ final class TransferTeardown {
      * returns what the transfer throws.
      *
      * @param closeConnection closes the transfer's connection
+     * @param stagingIdle     completes once no task writes into the staging any more and its files are closed
+     *                        ({@link TransferStaging#idle()}; complete when there was none)
      * @param cancelled       whether the transfer was cancelled rather than failed
      */
     MoveException abandon(
             Runnable closeConnection,
             Path partitionDir,
+            CompletableFuture<Void> stagingIdle,
             long transferId,
             boolean cancelled,
             TransferProgress progress,
@@ -103,12 +108,16 @@ final class TransferTeardown {
         } catch (RuntimeException e) {
             undone = add(undone, e);
         }
-        try {
-            faults.beforeStagingRemoved(StagingArea.dirOf(partitionDir));
-            StagingArea.delete(partitionDir);
-        } catch (IOException | RuntimeException e) {
-            undone = add(undone, e);
-            LOG.warn("move of {}: staging not removed; it is when the partition next follows", name, e);
+        if (stagingIdle.isDone()) {
+            try {
+                removeStaging(partitionDir);
+            } catch (IOException | RuntimeException e) {
+                undone = add(undone, e);
+                LOG.warn("move of {}: staging not removed; it is when the partition next follows", name, e);
+            }
+        } else {
+            LOG.warn("move of {}: the disk holds a staged write up; staging goes once it returns", name);
+            StagingRemovals.removeWhen(stagingIdle, partitionDir, () -> removeStaging(partitionDir));
         }
         if (transferId != 0) {
             for (InetSocketAddress source : asked) {
@@ -137,6 +146,11 @@ final class TransferTeardown {
             thrown.addSuppressed(undone);
         }
         return thrown;
+    }
+
+    private void removeStaging(Path partitionDir) throws IOException {
+        faults.beforeStagingRemoved(StagingArea.dirOf(partitionDir));
+        StagingArea.delete(partitionDir);
     }
 
     private static Exception add(Exception first, Exception next) {

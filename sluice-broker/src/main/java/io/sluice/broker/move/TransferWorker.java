@@ -1,17 +1,19 @@
 package io.sluice.broker.move;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One daemon thread that runs a transfer's background work in submission order (its staged writes, or its early
- * forces), started on the first task; {@link #close()} lets the tasks already submitted finish, waiting for them at
- * most {@link #CLOSE_WAIT_MS}, as the staging they write into is deleted next when a transfer fails or is cancelled.
+ * finishes), started on the first task. {@link #close()} lets the tasks already submitted finish, waiting for them
+ * until they are done, the transfer is cancelled, or {@link #CLOSE_WAIT_MS} passed: a cancelled transfer never waits
+ * for a disk that does not answer; {@link #drained()} tells when they are all done (the staging they write into is
+ * closed and removed only then).
  *
- * <p>Not thread-safe; called by the transfer thread only.
+ * <p>Not thread-safe; called by the transfer thread only ({@link #drained()}'s future completes on the worker).
  */
 final class TransferWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransferWorker.class);
@@ -21,19 +23,28 @@ final class TransferWorker implements AutoCloseable {
 
     private final String threadName;
     private final String work;
+    private final CancelSignal cancel;
     private ExecutorService thread;
+    /** The task submitted last (null: none): all the others are done once it is. */
+    private CompletableFuture<Void> last;
 
     /**
      * @param threadName the thread's name
      * @param work       what its tasks are, for the warning when one outlives {@link #close()}
      */
     TransferWorker(String threadName, String work) {
-        this.threadName = threadName;
-        this.work = work;
+        this(threadName, work, new CancelSignal());
     }
 
-    /** The thread, started on the first call. */
-    ExecutorService executor() {
+    /** As {@link #TransferWorker(String, String)}; {@link #close()} does not wait once {@code cancel} is signalled. */
+    TransferWorker(String threadName, String work, CancelSignal cancel) {
+        this.threadName = threadName;
+        this.work = work;
+        this.cancel = cancel;
+    }
+
+    /** Runs {@code task} on the thread (started now if it was not) after the tasks submitted before it. */
+    CompletableFuture<Void> run(Runnable task) {
         if (thread == null) {
             thread = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, threadName);
@@ -41,12 +52,15 @@ final class TransferWorker implements AutoCloseable {
                 return t;
             });
         }
-        return thread;
+        CompletableFuture<Void> submitted = CompletableFuture.runAsync(task, thread);
+        last = submitted;
+        return submitted;
     }
 
-    /** Whether no task can run any more: the thread never started, or it ended after {@link #close()}. */
-    boolean isStopped() {
-        return thread == null || thread.isTerminated();
+    /** Completes (on the worker, or now) once every task submitted so far is done, whether it failed or not. */
+    CompletableFuture<Void> drained() {
+        CompletableFuture<Void> lastTask = last;
+        return lastTask == null ? CompletableFuture.completedFuture(null) : lastTask.handle((done, failed) -> null);
     }
 
     @Override
@@ -55,12 +69,11 @@ final class TransferWorker implements AutoCloseable {
             return;
         }
         thread.shutdown();
-        try {
-            if (!thread.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS)) {
-                LOG.warn("{} still runs after {} ms", work, CLOSE_WAIT_MS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!cancel.awaitUnlessCancelled(drained(), CLOSE_WAIT_MS)) {
+            LOG.warn(
+                    "{} still runs {}",
+                    work,
+                    cancel.isCancelled() ? "after the cancel" : "after " + CLOSE_WAIT_MS + " ms");
         }
     }
 }

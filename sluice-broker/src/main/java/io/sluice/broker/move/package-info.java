@@ -65,7 +65,9 @@
  *                                   partition.leaderEpoch(), progress);   // blocks; client.cancel() from any thread
  * // then start follower fetch as usual: the log ends at fetchFrom with the right epochs and producer state
  * }</pre></li>
- * <li>Cancelled reassignment: {@code client.cancel()}; for a partition that follows or leads without a transfer
+ * <li>Cancelled reassignment: {@code client.cancel()} (bootstrap then ends at once, even when the disk holds a staged
+ *     write or a segment's finish up: its staging goes as soon as that returns, and until then no transfer of the
+ *     partition opens it, {@code StagingRemovals}); for a partition that follows or leads without a transfer
  *     (at start-up too) but has staging: {@link io.sluice.broker.move.MoveTransferClient#discardStaging}. On an
  *     interrupt (broker shutdown) bootstrap keeps staging and the next call resumes it. A crash during the install
  *     is rolled back when the log opens again (the renamed files go back into staging), so the next call resumes

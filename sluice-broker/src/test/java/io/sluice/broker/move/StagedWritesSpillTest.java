@@ -40,9 +40,12 @@ class StagedWritesSpillTest {
         Path path = SegmentFileNames.logFile(dir, 0);
         TransferWorker thread = new TransferWorker("spill-test-writer", "the test's writes");
         CountDownLatch diskBusy = new CountDownLatch(1);
-        thread.executor().submit(() -> {
-            diskBusy.await();
-            return null;
+        var unused = thread.run(() -> {
+            try {
+                diskBusy.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         });
         Thread transfer = Thread.currentThread();
         AtomicReference<Thread.State> stateWhenReleased = new AtomicReference<>();
