@@ -136,7 +136,10 @@ final class StagingArea implements AutoCloseable {
             Path path = SegmentFileNames.logFile(dir, base);
             StagedFile open = take(previous, path, listing.segmentSizes[i], listing.segmentLastOffsets[i]);
             if (open == null) {
-                if (Files.exists(path) && Files.size(path) > listing.segmentSizes[i]) {
+                if (Files.exists(path)
+                        && (Files.size(path) > listing.segmentSizes[i]
+                                || !stagedBytesContinue(
+                                        base, listing.segmentSizes[i], listing.segmentLastOffsets[i]))) {
                     Files.delete(path);
                 }
                 open = StagedFile.segment(
@@ -180,6 +183,29 @@ final class StagingArea implements AutoCloseable {
             verified += file.verified();
         }
         return verified;
+    }
+
+    /**
+     * Whether the bytes staged for the segment at {@code base} are a prefix of the file now listed with {@code size}
+     * and {@code lastOffset}. Replicas append the same batches in the same order, so another replica's copy of a
+     * segment (rolled elsewhere, so of another size) starts with the same bytes; a compacted log's copies do not (each
+     * replica's cleaner rewrites its own, at its own time), and its staged bytes are kept only for the same file as
+     * the last listing described it. Prefix and rest from two cleanings would be rejected chunk after chunk, or, where
+     * a batch boundary happened to line up, install a file missing the records the rest's cleaning kept.
+     */
+    private boolean stagedBytesContinue(long base, int size, long lastOffset) {
+        if (!logConfig.compact()) {
+            return true;
+        }
+        if (manifest == null) {
+            return false;
+        }
+        for (int i = 0; i < manifest.segmentCount(); i++) {
+            if (manifest.segmentBaseOffsets[i] == base) {
+                return manifest.segmentSizes[i] == size && manifest.segmentLastOffsets[i] == lastOffset;
+            }
+        }
+        return false;
     }
 
     /**

@@ -110,6 +110,45 @@ class StagingAreaTest {
     }
 
     @Test
+    void shouldKeepACompactedSegmentsStagedBytesOnlyForTheSameFile() throws Exception {
+        ByteBuffer batch = tenRecords();
+        int size = batch.remaining();
+        // segment 0 listed as two batches (offsets 0-19); the first was received before the target stopped
+        MoveSegmentList first = oneSegment(2 * size, new int[] {0}, new long[] {0});
+        first.segmentLastOffsets[0] = 19;
+        first.boundaryOffset = 20;
+        // the next source's copy of segment 0: cleaned by its own cleaner, so of another size and bytes
+        MoveSegmentList otherCopy = oneSegment(2 * size - 1, new int[] {0}, new long[] {0});
+        otherCopy.segmentLastOffsets[0] = 19;
+        otherCopy.boundaryOffset = 20;
+        for (boolean compact : new boolean[] {true, false}) {
+            LogConfig config = LogConfig.builder().compact(compact).build();
+            Path partitionDir = Files.createDirectories(dir.resolve("orders-" + (compact ? 5 : 6)));
+            try (StagingArea staging = StagingArea.open(partitionDir, new MoveCodec(), config, false)) {
+                staging.adopt(first);
+            }
+            try (FileChannel file = FileChannel.open(
+                    SegmentFileNames.logFile(StagingArea.dirOf(partitionDir), 0), StandardOpenOption.WRITE)) {
+                file.write(batch.duplicate(), 0);
+            }
+            try (StagingArea restarted = StagingArea.open(partitionDir, new MoveCodec(), config, false)) {
+                assertEquals(
+                        size,
+                        restarted.adopt(first),
+                        "the same file again: the staged batch is kept (compact " + compact + ")");
+            }
+            try (StagingArea restarted = StagingArea.open(partitionDir, new MoveCodec(), config, false)) {
+                assertEquals(
+                        compact ? 0 : size,
+                        restarted.adopt(otherCopy),
+                        compact
+                                ? "another cleaning of the segment: nothing staged from the last one is kept"
+                                : "another replica's copy of an uncompacted segment starts with the same bytes");
+            }
+        }
+    }
+
+    @Test
     void shouldTellHistoriesApartOnlyWhereBothListingsReach() {
         MoveSegmentList earlier = listing(0, 10);
         earlier.epochs = new int[] {0, 1};
