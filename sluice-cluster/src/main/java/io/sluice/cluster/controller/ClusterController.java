@@ -143,6 +143,7 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             long snapshotsBefore = stats.snapshots.get();
             membership.start();
             reconcileMembership();
+            completeMetReassignments();
             if (loaded.needSnapshot() && stats.snapshots.get() == snapshotsBefore) {
                 publisher.writeSnapshot();
             } else {
@@ -235,6 +236,18 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             stats.bounces.addAndGet(change.bounced.size());
             stats.membershipDeltas.incrementAndGet();
         });
+    }
+
+    /**
+     * Completes, in one delta, the reassignments of the loaded state whose target is already met (a state written by
+     * a build that completed them only on ISR changes), as Kafka's controller does for those it finds at fail-over.
+     */
+    private void completeMetReassignments() throws Exception {
+        DeltaRecord delta = new DeltaRecord();
+        replication.completeMetReassignments(publisher.state(), delta);
+        if (!delta.isEmpty()) {
+            publisher.publish(delta);
+        }
     }
 
     /** Kafka's periodic leader-imbalance check; publishes only when some leadership moves. */

@@ -312,8 +312,7 @@ final class ReplicationControl {
     /**
      * Kafka's periodic leader-imbalance check ({@link LeaderImbalance}), electing only eligible brokers. A check that
      * finds reassignments whose target is already met ({@link #completeMetReassignments}) completes them instead and
-     * leaves the rebalance to the next check, so a state loaded at take-over with such a reassignment (written before
-     * every change completed one) completes within one check interval.
+     * leaves the rebalance to the next check (the take-over completes those of the state it loads at once).
      */
     void rebalanceLeaders(ClusterState state, DeltaRecord delta) {
         completeMetReassignments(state, delta);
@@ -327,7 +326,7 @@ final class ReplicationControl {
     /**
      * Completes every reassignment in {@code state} whose target replicas are all in the ISR (and that an eligible
      * target replica can lead), as the ZooKeeper-mode controller does for the reassignments it finds at fail-over. A
-     * controller taking over should run it once on the loaded state. O(partitions).
+     * controller taking over runs it once on the loaded state. O(partitions).
      */
     void completeMetReassignments(ClusterState state, DeltaRecord delta) {
         PendingChanges pending = new PendingChanges(state, delta);
