@@ -261,8 +261,14 @@ final class MembershipTracker {
                 Long known = registrationZxids.get(id);
                 if (st != null && (known == null || known != st.getCzxid())) {
                     // A controller that just took over knows no registration: a broker whose registration differs
-                    // from the state (restarted on another endpoint while no controller watched) counts as bounced.
-                    boolean changed = known != null || !state.broker(id).equals(registeredInfo(id));
+                    // from the state (restarted on another endpoint while no controller watched) counts as bounced,
+                    // and so does one the state marks as in controlled shutdown: the state cannot tell whether this
+                    // registration is the one that asked, and a mark left on a broker that restarted meanwhile (a
+                    // whole cluster, or a single node, stopped cleanly and started again) would keep every new
+                    // replica and every leadership off it for good. A broker still shutting down asks again.
+                    boolean changed = known != null
+                            || state.isShuttingDown(id)
+                            || !state.broker(id).equals(registeredInfo(id));
                     if (changed && readRegistration(id, delta)) {
                         change.bounced.add(id);
                     } else {

@@ -256,6 +256,28 @@ class ReplicationOperationsTest {
     }
 
     @Test
+    void shouldForgetTheControlledShutdownOfABrokerThatRegisteredAgainWhileNoControllerWatched() throws Exception {
+        try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
+            Cluster c = new Cluster(fixture);
+            assertEquals(
+                    ReplicationError.NONE,
+                    get(c.node().controlledShutdown(2, c.regs[2].epoch())).error());
+            assertTrue(c.state().isShuttingDown(2));
+            // The controller goes, and broker 2 stops and starts again on the same endpoint before another controller
+            // takes over (a whole cluster restarted after a clean stop)
+            c.controller.node().close();
+            c.regs[2].close();
+            c.register(2);
+            ClusterController taking = fixture.broker(4, "", true).node().controller();
+            ZkTesting.await("broker 4 took over", taking::isActive);
+            ZkTesting.await(
+                    "broker 2's new registration is not in controlled shutdown",
+                    () -> !taking.state().isShuttingDown(2));
+            assertTrue(taking.state().hasBroker(2));
+        }
+    }
+
+    @Test
     void shouldRefuseAControlledShutdownFromAnEarlierRegistrationOfTheBroker() throws Exception {
         try (ClusterFixture fixture = new ClusterFixture(dir, ZkTesting.config())) {
             Cluster c = new Cluster(fixture);
