@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code sluice cluster rebalance [--add-broker ID] [--remove-broker ID] [--max-concurrent-moves K] [--dry-run]}:
- * plans replica moves that even out bytes and preferred leaders across the live brokers, keeping racks apart, and
+ * plans replica moves that even out bytes and preferred leaders across the live brokers, keeping racks apart (a mix of
+ * brokers with and without a rack is refused unless {@code --disable-rack-aware}, see {@link RebalanceInputs}), and
  * empties the brokers to remove, live or down ({@link RebalancePlanner}); prints the plan and the partitions it leaves
  * alone (being reassigned already, or with a replica on a down broker that stays), then runs it through Kafka's
  * AlterPartitionReassignments at most K partitions at a time ({@link ReassignmentWaves}), also waits for reassignments
@@ -85,6 +86,14 @@ public final class RebalanceCommand implements Callable<Integer> {
                     + " copies elsewhere (default: ${DEFAULT-VALUE}).")
     long brokerTimeoutSeconds;
 
+    @Option(
+            names = "--disable-rack-aware",
+            description = "Plan as if no broker had a rack. Without it, racks are kept apart, and a cluster where some"
+                    + " brokers the plan keeps have a rack (broker.rack) and others do not is refused, as"
+                    + " kafka-reassign-partitions --generate refuses it: a broker without a rack is most likely one"
+                    + " whose broker.rack was forgotten.")
+    boolean disableRackAware;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -101,8 +110,8 @@ public final class RebalanceCommand implements Callable<Integer> {
                     spec.commandLine(), "--broker-timeout-seconds must be at least 1, was " + brokerTimeoutSeconds);
         }
         try (Admin admin = Admin.create(client.toProperties("sluice-rebalance"))) {
-            RebalanceInputs inputs =
-                    RebalanceInputs.read(admin, Set.copyOf(removeBrokers), Duration.ofSeconds(brokerTimeoutSeconds));
+            RebalanceInputs inputs = RebalanceInputs.read(
+                    admin, Set.copyOf(removeBrokers), Duration.ofSeconds(brokerTimeoutSeconds), disableRackAware);
             for (String note : inputs.notes()) {
                 out.println("Note: " + note);
             }
