@@ -100,7 +100,7 @@ public final class ReassignmentWaves {
      */
     public Outcome run(List<Move> plan, Collection<TopicPartition> alsoAwait, Duration timeout)
             throws ExecutionException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = deadlineAfter(timeout);
         Map<TopicPartition, Move> accepted = new LinkedHashMap<>();
         Map<TopicPartition, String> refused = new LinkedHashMap<>();
         Map<TopicPartition, String> changed = new LinkedHashMap<>();
@@ -108,7 +108,7 @@ public final class ReassignmentWaves {
         List<TopicPartition> notStarted = new ArrayList<>();
         for (int from = 0; from < plan.size(); from += maxConcurrentMoves) {
             List<Move> wave = plan.subList(from, Math.min(plan.size(), from + maxConcurrentMoves));
-            if (!unfinished.isEmpty() || System.nanoTime() > deadline) {
+            if (!unfinished.isEmpty() || passed(deadline)) {
                 wave.forEach(m -> notStarted.add(partitionOf(m)));
                 continue;
             }
@@ -138,6 +138,18 @@ public final class ReassignmentWaves {
         Map<TopicPartition, String> notElected = electPreferred(finished);
         out.flush();
         return new Outcome(List.copyOf(finished), refused, changed, unfinished, notStarted, notElected);
+    }
+
+    /** {@link System#nanoTime()} {@code timeout} from now; a longer timeout than ~146 years waits that long. */
+    private static long deadlineAfter(Duration timeout) {
+        long nanos =
+                timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE / 2)) > 0 ? Long.MAX_VALUE / 2 : timeout.toNanos();
+        return System.nanoTime() + nanos;
+    }
+
+    /** Whether {@code deadline} has passed, compared as {@link System#nanoTime()} requires: by the difference. */
+    private static boolean passed(long deadline) {
+        return System.nanoTime() - deadline > 0;
     }
 
     /** The Kafka error behind a failed future: its class and the broker's message. */
@@ -270,7 +282,7 @@ public final class ReassignmentWaves {
                     .reassignments()
                     .get()
                     .keySet());
-            if (pending.isEmpty() || System.nanoTime() > deadline) {
+            if (pending.isEmpty() || passed(deadline)) {
                 break;
             }
             Thread.sleep(poll.toMillis());
@@ -296,7 +308,7 @@ public final class ReassignmentWaves {
         Map<TopicPartition, Move> done = new LinkedHashMap<>(accepted);
         unfinished.forEach(done::remove);
         Map<TopicPartition, List<Integer>> current = settledReplicas(done.keySet());
-        while (System.nanoTime() < deadline && describedAsMoving(done, current)) {
+        while (!passed(deadline) && describedAsMoving(done, current)) {
             Thread.sleep(poll.toMillis());
             current = settledReplicas(done.keySet());
         }

@@ -44,6 +44,8 @@ import picocli.CommandLine.Spec;
 public final class RebalanceCommand implements Callable<Integer> {
     private static final Duration WAVE_POLL = Duration.ofMillis(500);
     private static final double MEGABYTE = 1024.0 * 1024.0;
+    /** The longest timeout accepted, a year: any longer would overflow the nanosecond arithmetic of the waits. */
+    static final long MAX_TIMEOUT_SECONDS = 365L * 24 * 3600;
 
     @Mixin
     ClientOptions client;
@@ -74,7 +76,8 @@ public final class RebalanceCommand implements Callable<Integer> {
             names = "--timeout-seconds",
             paramLabel = "S",
             defaultValue = "3600",
-            description = "Give up waiting for the moves after this long (default: ${DEFAULT-VALUE}).")
+            description = "Give up waiting for the moves after this long, at most a year (31536000)"
+                    + " (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
     @Option(
@@ -83,7 +86,7 @@ public final class RebalanceCommand implements Callable<Integer> {
             defaultValue = "15",
             description = "How long each broker is given to report its partition sizes and configuration; a broker"
                     + " that does not answer fails the command, unless it is being removed and its partitions have"
-                    + " copies elsewhere (default: ${DEFAULT-VALUE}).")
+                    + " copies elsewhere; at most a year (31536000) (default: ${DEFAULT-VALUE}).")
     long brokerTimeoutSeconds;
 
     @Option(
@@ -101,14 +104,8 @@ public final class RebalanceCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(), "--max-concurrent-moves must be at least 1, was " + maxConcurrentMoves);
         }
-        if (timeoutSeconds <= 0) {
-            throw new ParameterException(
-                    spec.commandLine(), "--timeout-seconds must be at least 1, was " + timeoutSeconds);
-        }
-        if (brokerTimeoutSeconds <= 0) {
-            throw new ParameterException(
-                    spec.commandLine(), "--broker-timeout-seconds must be at least 1, was " + brokerTimeoutSeconds);
-        }
+        requireTimeout("--timeout-seconds", timeoutSeconds);
+        requireTimeout("--broker-timeout-seconds", brokerTimeoutSeconds);
         try (Admin admin = Admin.create(client.toProperties("sluice-rebalance"))) {
             RebalanceInputs inputs = RebalanceInputs.read(
                     admin, Set.copyOf(removeBrokers), Duration.ofSeconds(brokerTimeoutSeconds), disableRackAware);
@@ -145,6 +142,19 @@ public final class RebalanceCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    private void requireTimeout(String option, long seconds) {
+        if (seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    String.format(
+                            Locale.ROOT,
+                            "%s must be between 1 and %d (a year), was %d",
+                            option,
+                            MAX_TIMEOUT_SECONDS,
+                            seconds));
+        }
     }
 
     private static void printPlan(PrintWriter out, Plan plan, List<TopicPartition> movingOff) {
