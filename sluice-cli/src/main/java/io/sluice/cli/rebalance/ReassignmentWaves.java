@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
+import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.KafkaFuture;
@@ -30,10 +31,12 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
  * Runs a plan's moves through Kafka's AlterPartitionReassignments, at most K partitions at a time, each wave waited on
  * until its reassignments are done, then elects the preferred leaders of the moved partitions. Each partition stands
  * alone: one the controller refuses is reported with its error while the others of its wave are waited on and later
- * waves still run; a partition whose replicas changed or that started moving since the plan was made is not touched.
- * At the timeout no further wave starts. The {@link Outcome} says what became of every move, and of the preferred
- * leader election of each moved partition: one that failed leaves the run incomplete, as its leadership is not where
- * the plan put it.
+ * waves still run; one whose request failed as a whole (a timeout, a lost connection) is checked against the
+ * controller's list of reassignments and the replicas, and waited on like the others when it was applied nonetheless,
+ * so no move runs unwatched and no wave starts while more than K could still be moving; a partition whose replicas
+ * changed or that started moving since the plan was made is not touched. At the timeout no further wave starts. The
+ * {@link Outcome} says what became of every move, and of the preferred leader election of each moved partition: one
+ * that failed leaves the run incomplete, as its leadership is not where the plan put it.
  *
  * <p>Not thread-safe; one per run, driven by one thread.
  */
@@ -182,21 +185,60 @@ public final class ReassignmentWaves {
         }
         Map<TopicPartition, KafkaFuture<Void>> results =
                 admin.alterPartitionReassignments(targets).values();
+        Map<TopicPartition, String> failed = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, Move> e : asPlanned.entrySet()) {
             try {
                 results.get(e.getKey()).get();
                 accepted.put(e.getKey(), e.getValue());
             } catch (ExecutionException refusal) {
-                String reason = reasonOf(refusal);
-                refused.put(e.getKey(), reason);
-                out.println("Refused " + e.getValue() + ": " + reason);
+                failed.put(e.getKey(), reasonOf(refusal));
             }
         }
+        Set<TopicPartition> appliedAnyway = appliedAnyway(failed.keySet(), asPlanned);
+        failed.forEach((tp, reason) -> {
+            Move m = asPlanned.get(tp);
+            if (appliedAnyway.contains(tp)) {
+                accepted.put(tp, m);
+                out.println("Started " + m + " although its request failed (" + reason
+                        + "): the controller lists it moving to its target, or it is there already");
+            } else {
+                refused.put(tp, reason);
+                out.println("Refused " + m + ": " + reason);
+            }
+        });
         if (!accepted.isEmpty()) {
             out.printf(Locale.ROOT, "Started %d move(s): %s%n", accepted.size(), accepted.keySet());
         }
         out.flush();
         return accepted;
+    }
+
+    /**
+     * Which of the {@code failed} partitions the controller applied nonetheless: a request that failed as a whole (a
+     * timeout, a lost connection) may have been applied before its answer was lost, and such a move runs and counts
+     * against the moves at a time. One applied is listed as being reassigned to its planned target, or, done already,
+     * described on that target (read until two readings agree, as metadata may trail the controller's).
+     */
+    private Set<TopicPartition> appliedAnyway(Set<TopicPartition> failed, Map<TopicPartition, Move> moves)
+            throws ExecutionException, InterruptedException {
+        Set<TopicPartition> applied = new LinkedHashSet<>();
+        if (failed.isEmpty()) {
+            return applied;
+        }
+        Map<TopicPartition, PartitionReassignment> listed =
+                admin.listPartitionReassignments(failed).reassignments().get();
+        Set<TopicPartition> notListed = new LinkedHashSet<>(failed);
+        notListed.removeAll(listed.keySet());
+        Map<TopicPartition, List<Integer>> current = settledReplicas(notListed);
+        for (TopicPartition tp : failed) {
+            List<Integer> planned = boxed(moves.get(tp).to());
+            PartitionReassignment moving = listed.get(tp);
+            List<Integer> reached = moving == null ? current.get(tp) : boxed(RebalanceInputs.target(moving));
+            if (planned.equals(reached)) {
+                applied.add(tp);
+            }
+        }
+        return applied;
     }
 
     /** The moves of {@code wave} whose partitions still have the plan's replicas and are not being reassigned. */
