@@ -145,15 +145,13 @@ public final class RebalanceCommand implements Callable<Integer> {
     }
 
     private void requireTimeout(String option, long seconds) {
-        if (seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
+        if (seconds <= 0) {
+            throw new ParameterException(spec.commandLine(), option + " must be at least 1, was " + seconds);
+        }
+        if (seconds > MAX_TIMEOUT_SECONDS) {
             throw new ParameterException(
                     spec.commandLine(),
-                    String.format(
-                            Locale.ROOT,
-                            "%s must be between 1 and %d (a year), was %d",
-                            option,
-                            MAX_TIMEOUT_SECONDS,
-                            seconds));
+                    option + " must be at most " + MAX_TIMEOUT_SECONDS + " (a year), was " + seconds);
         }
     }
 
