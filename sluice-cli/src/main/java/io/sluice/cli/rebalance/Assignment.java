@@ -2,6 +2,7 @@ package io.sluice.cli.rebalance;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,13 +12,16 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Every topic as a broker describes it (internal topics included) and the reassignments in progress as the
- * controller lists them, read until two readings in a row agree. Immutable once read.
+ * Every topic as a broker describes it (internal topics included; one deleted while being read is left out) and the
+ * reassignments in progress as the controller lists them, read until two readings in a row agree. Immutable once
+ * read.
  *
  * @param topics      by name, in order
  * @param reassigning the reassignments in progress
@@ -43,15 +47,34 @@ record Assignment(Map<String, TopicDescription> topics, Map<TopicPartition, Part
         return last;
     }
 
+    /**
+     * Lists the topics, then describes them; a topic deleted between the two (described as unknown) is left out, as
+     * are the reassignments of partitions not described.
+     */
     static Assignment read(Admin admin) throws ExecutionException, InterruptedException {
         Collection<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true))
                 .names()
                 .get();
-        Map<TopicPartition, PartitionReassignment> reassigning =
-                Map.copyOf(admin.listPartitionReassignments().reassignments().get());
-        Map<String, TopicDescription> topics =
-                new TreeMap<>(admin.describeTopics(names).allTopicNames().get());
-        return new Assignment(topics, reassigning);
+        Map<TopicPartition, PartitionReassignment> listed =
+                admin.listPartitionReassignments().reassignments().get();
+        Map<String, TopicDescription> topics = new TreeMap<>();
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> e :
+                admin.describeTopics(names).topicNameValues().entrySet()) {
+            try {
+                topics.put(e.getKey(), e.getValue().get());
+            } catch (ExecutionException failed) {
+                if (!(failed.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw failed;
+                }
+            }
+        }
+        Map<TopicPartition, PartitionReassignment> reassigning = new HashMap<>();
+        listed.forEach((tp, r) -> {
+            if (topics.containsKey(tp.topic())) {
+                reassigning.put(tp, r);
+            }
+        });
+        return new Assignment(topics, Map.copyOf(reassigning));
     }
 
     /** Whether {@code other} names the same partitions on the same replicas, and the same reassignments. */

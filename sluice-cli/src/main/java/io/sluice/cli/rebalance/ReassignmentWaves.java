@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
+import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.KafkaFuture;
@@ -30,10 +31,12 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
  * Runs a plan's moves through Kafka's AlterPartitionReassignments, at most K partitions at a time, each wave waited on
  * until its reassignments are done, then elects the preferred leaders of the moved partitions. Each partition stands
  * alone: one the controller refuses is reported with its error while the others of its wave are waited on and later
- * waves still run; a partition whose replicas changed or that started moving since the plan was made is not touched.
- * At the timeout no further wave starts. The {@link Outcome} says what became of every move, and of the preferred
- * leader election of each moved partition: one that failed leaves the run incomplete, as its leadership is not where
- * the plan put it.
+ * waves still run; one whose request failed as a whole (a timeout, a lost connection) is checked against the
+ * controller's list of reassignments and the replicas, and waited on like the others when it was applied nonetheless,
+ * so no move runs unwatched and no wave starts while more than K could still be moving; a partition whose replicas
+ * changed or that started moving since the plan was made is not touched. At the timeout no further wave starts. The
+ * {@link Outcome} says what became of every move, and of the preferred leader election of each moved partition: one
+ * that failed leaves the run incomplete, as its leadership is not where the plan put it.
  *
  * <p>Not thread-safe; one per run, driven by one thread.
  */
@@ -100,7 +103,7 @@ public final class ReassignmentWaves {
      */
     public Outcome run(List<Move> plan, Collection<TopicPartition> alsoAwait, Duration timeout)
             throws ExecutionException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = deadlineAfter(timeout);
         Map<TopicPartition, Move> accepted = new LinkedHashMap<>();
         Map<TopicPartition, String> refused = new LinkedHashMap<>();
         Map<TopicPartition, String> changed = new LinkedHashMap<>();
@@ -108,7 +111,7 @@ public final class ReassignmentWaves {
         List<TopicPartition> notStarted = new ArrayList<>();
         for (int from = 0; from < plan.size(); from += maxConcurrentMoves) {
             List<Move> wave = plan.subList(from, Math.min(plan.size(), from + maxConcurrentMoves));
-            if (!unfinished.isEmpty() || System.nanoTime() > deadline) {
+            if (!unfinished.isEmpty() || passed(deadline)) {
                 wave.forEach(m -> notStarted.add(partitionOf(m)));
                 continue;
             }
@@ -138,6 +141,18 @@ public final class ReassignmentWaves {
         Map<TopicPartition, String> notElected = electPreferred(finished);
         out.flush();
         return new Outcome(List.copyOf(finished), refused, changed, unfinished, notStarted, notElected);
+    }
+
+    /** {@link System#nanoTime()} {@code timeout} from now; a longer timeout than ~146 years waits that long. */
+    private static long deadlineAfter(Duration timeout) {
+        long nanos =
+                timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE / 2)) > 0 ? Long.MAX_VALUE / 2 : timeout.toNanos();
+        return System.nanoTime() + nanos;
+    }
+
+    /** Whether {@code deadline} has passed, compared as {@link System#nanoTime()} requires: by the difference. */
+    private static boolean passed(long deadline) {
+        return System.nanoTime() - deadline > 0;
     }
 
     /** The Kafka error behind a failed future: its class and the broker's message. */
@@ -170,21 +185,60 @@ public final class ReassignmentWaves {
         }
         Map<TopicPartition, KafkaFuture<Void>> results =
                 admin.alterPartitionReassignments(targets).values();
+        Map<TopicPartition, String> failed = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, Move> e : asPlanned.entrySet()) {
             try {
                 results.get(e.getKey()).get();
                 accepted.put(e.getKey(), e.getValue());
             } catch (ExecutionException refusal) {
-                String reason = reasonOf(refusal);
-                refused.put(e.getKey(), reason);
-                out.println("Refused " + e.getValue() + ": " + reason);
+                failed.put(e.getKey(), reasonOf(refusal));
             }
         }
+        Set<TopicPartition> appliedAnyway = appliedAnyway(failed.keySet(), asPlanned);
+        failed.forEach((tp, reason) -> {
+            Move m = asPlanned.get(tp);
+            if (appliedAnyway.contains(tp)) {
+                accepted.put(tp, m);
+                out.println("Started " + m + " although its request failed (" + reason
+                        + "): the controller lists it moving to its target, or it is there already");
+            } else {
+                refused.put(tp, reason);
+                out.println("Refused " + m + ": " + reason);
+            }
+        });
         if (!accepted.isEmpty()) {
             out.printf(Locale.ROOT, "Started %d move(s): %s%n", accepted.size(), accepted.keySet());
         }
         out.flush();
         return accepted;
+    }
+
+    /**
+     * Which of the {@code failed} partitions the controller applied nonetheless: a request that failed as a whole (a
+     * timeout, a lost connection) may have been applied before its answer was lost, and such a move runs and counts
+     * against the moves at a time. One applied is listed as being reassigned to its planned target, or, done already,
+     * described on that target (read until two readings agree, as metadata may trail the controller's).
+     */
+    private Set<TopicPartition> appliedAnyway(Set<TopicPartition> failed, Map<TopicPartition, Move> moves)
+            throws ExecutionException, InterruptedException {
+        Set<TopicPartition> applied = new LinkedHashSet<>();
+        if (failed.isEmpty()) {
+            return applied;
+        }
+        Map<TopicPartition, PartitionReassignment> listed =
+                admin.listPartitionReassignments(failed).reassignments().get();
+        Set<TopicPartition> notListed = new LinkedHashSet<>(failed);
+        notListed.removeAll(listed.keySet());
+        Map<TopicPartition, List<Integer>> current = settledReplicas(notListed);
+        for (TopicPartition tp : failed) {
+            List<Integer> planned = boxed(moves.get(tp).to());
+            PartitionReassignment moving = listed.get(tp);
+            List<Integer> reached = moving == null ? current.get(tp) : boxed(RebalanceInputs.target(moving));
+            if (planned.equals(reached)) {
+                applied.add(tp);
+            }
+        }
+        return applied;
     }
 
     /** The moves of {@code wave} whose partitions still have the plan's replicas and are not being reassigned. */
@@ -270,7 +324,7 @@ public final class ReassignmentWaves {
                     .reassignments()
                     .get()
                     .keySet());
-            if (pending.isEmpty() || System.nanoTime() > deadline) {
+            if (pending.isEmpty() || passed(deadline)) {
                 break;
             }
             Thread.sleep(poll.toMillis());
@@ -296,7 +350,7 @@ public final class ReassignmentWaves {
         Map<TopicPartition, Move> done = new LinkedHashMap<>(accepted);
         unfinished.forEach(done::remove);
         Map<TopicPartition, List<Integer>> current = settledReplicas(done.keySet());
-        while (System.nanoTime() < deadline && describedAsMoving(done, current)) {
+        while (!passed(deadline) && describedAsMoving(done, current)) {
             Thread.sleep(poll.toMillis());
             current = settledReplicas(done.keySet());
         }

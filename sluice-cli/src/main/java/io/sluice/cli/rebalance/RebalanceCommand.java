@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code sluice cluster rebalance [--add-broker ID] [--remove-broker ID] [--max-concurrent-moves K] [--dry-run]}:
- * plans replica moves that even out bytes and preferred leaders across the live brokers, keeping racks apart, and
+ * plans replica moves that even out bytes and preferred leaders across the live brokers, keeping racks apart (a mix of
+ * brokers with and without a rack is refused unless {@code --disable-rack-aware}, see {@link RebalanceInputs}), and
  * empties the brokers to remove, live or down ({@link RebalancePlanner}); prints the plan and the partitions it leaves
  * alone (being reassigned already, or with a replica on a down broker that stays), then runs it through Kafka's
  * AlterPartitionReassignments at most K partitions at a time ({@link ReassignmentWaves}), also waits for reassignments
@@ -43,6 +44,8 @@ import picocli.CommandLine.Spec;
 public final class RebalanceCommand implements Callable<Integer> {
     private static final Duration WAVE_POLL = Duration.ofMillis(500);
     private static final double MEGABYTE = 1024.0 * 1024.0;
+    /** The longest timeout accepted, a year: any longer would overflow the nanosecond arithmetic of the waits. */
+    static final long MAX_TIMEOUT_SECONDS = 365L * 24 * 3600;
 
     @Mixin
     ClientOptions client;
@@ -73,7 +76,8 @@ public final class RebalanceCommand implements Callable<Integer> {
             names = "--timeout-seconds",
             paramLabel = "S",
             defaultValue = "3600",
-            description = "Give up waiting for the moves after this long (default: ${DEFAULT-VALUE}).")
+            description = "Give up waiting for the moves after this long, at most a year (31536000)"
+                    + " (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
     @Option(
@@ -82,8 +86,16 @@ public final class RebalanceCommand implements Callable<Integer> {
             defaultValue = "15",
             description = "How long each broker is given to report its partition sizes and configuration; a broker"
                     + " that does not answer fails the command, unless it is being removed and its partitions have"
-                    + " copies elsewhere (default: ${DEFAULT-VALUE}).")
+                    + " copies elsewhere; at most a year (31536000) (default: ${DEFAULT-VALUE}).")
     long brokerTimeoutSeconds;
+
+    @Option(
+            names = "--disable-rack-aware",
+            description = "Plan as if no broker had a rack. Without it, racks are kept apart, and a cluster where some"
+                    + " brokers the plan keeps have a rack (broker.rack) and others do not is refused, as"
+                    + " kafka-reassign-partitions --generate refuses it: a broker without a rack is most likely one"
+                    + " whose broker.rack was forgotten.")
+    boolean disableRackAware;
 
     @Override
     public Integer call() throws Exception {
@@ -92,17 +104,11 @@ public final class RebalanceCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(), "--max-concurrent-moves must be at least 1, was " + maxConcurrentMoves);
         }
-        if (timeoutSeconds <= 0) {
-            throw new ParameterException(
-                    spec.commandLine(), "--timeout-seconds must be at least 1, was " + timeoutSeconds);
-        }
-        if (brokerTimeoutSeconds <= 0) {
-            throw new ParameterException(
-                    spec.commandLine(), "--broker-timeout-seconds must be at least 1, was " + brokerTimeoutSeconds);
-        }
+        requireTimeout("--timeout-seconds", timeoutSeconds);
+        requireTimeout("--broker-timeout-seconds", brokerTimeoutSeconds);
         try (Admin admin = Admin.create(client.toProperties("sluice-rebalance"))) {
-            RebalanceInputs inputs =
-                    RebalanceInputs.read(admin, Set.copyOf(removeBrokers), Duration.ofSeconds(brokerTimeoutSeconds));
+            RebalanceInputs inputs = RebalanceInputs.read(
+                    admin, Set.copyOf(removeBrokers), Duration.ofSeconds(brokerTimeoutSeconds), disableRackAware);
             for (String note : inputs.notes()) {
                 out.println("Note: " + note);
             }
@@ -136,6 +142,17 @@ public final class RebalanceCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    private void requireTimeout(String option, long seconds) {
+        if (seconds <= 0) {
+            throw new ParameterException(spec.commandLine(), option + " must be at least 1, was " + seconds);
+        }
+        if (seconds > MAX_TIMEOUT_SECONDS) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    option + " must be at most " + MAX_TIMEOUT_SECONDS + " (a year), was " + seconds);
+        }
     }
 
     private static void printPlan(PrintWriter out, Plan plan, List<TopicPartition> movingOff) {

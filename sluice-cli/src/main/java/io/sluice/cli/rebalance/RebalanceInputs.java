@@ -25,7 +25,8 @@ import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * What a rebalance plan starts from, read through Kafka's Admin API: the live brokers with their racks
- * (DescribeCluster), every topic's replicas and in-sync replicas, internal topics included (Metadata), the
+ * (DescribeCluster; a mix of brokers with and without a rack is refused unless racks are ignored, see
+ * {@link #brokersOf}), every topic's replicas and in-sync replicas, internal topics included (Metadata), the
  * reassignments in progress (ListPartitionReassignments: a moving partition is described as its target plus the
  * replicas it removes, so it is planned from its target and marked moving), each partition's size, the largest copy
  * any live broker reports (DescribeLogDirs), and each topic's effective {@code segment.bytes} (DescribeConfigs of the
@@ -70,15 +71,11 @@ record RebalanceInputs(
      * @param brokerTimeout how long each broker is given to answer DescribeLogDirs and DescribeConfigs
      * @throws CommandFailedException when a live broker does not answer in time and its sizes are needed
      */
-    static RebalanceInputs read(Admin admin, Set<Integer> removing, Duration brokerTimeout)
+    static RebalanceInputs read(Admin admin, Set<Integer> removing, Duration brokerTimeout, boolean ignoreRacks)
             throws ExecutionException, InterruptedException {
         Collection<Node> nodes = admin.describeCluster().nodes().get();
-        List<Broker> brokers = new ArrayList<>();
-        List<Integer> ids = new ArrayList<>();
-        for (Node n : nodes) {
-            brokers.add(new Broker(n.id(), n.hasRack() ? n.rack() : ""));
-            ids.add(n.id());
-        }
+        List<Broker> brokers = brokersOf(nodes, removing, ignoreRacks);
+        List<Integer> ids = nodes.stream().map(Node::id).toList();
         ReplicaSizes sizes = ReplicaSizes.read(admin, ids, brokerTimeout);
         Assignment assignment = Assignment.readSettled(admin, SETTLE_POLL, MAX_ASSIGNMENT_READS);
         List<PartitionReplicas> partitions = new ArrayList<>();
@@ -99,12 +96,48 @@ record RebalanceInputs(
         List<Integer> answered =
                 ids.stream().filter(id -> !sizes.silent().containsKey(id)).toList();
         return new RebalanceInputs(
-                List.copyOf(brokers),
+                brokers,
                 List.copyOf(partitions),
                 assignment.reassigning(),
                 topicSegmentBytes(admin, assignment.topics().keySet(), brokerTimeout),
                 segmentBytes(admin, answered, brokerTimeout),
                 List.copyOf(notes));
+    }
+
+    /**
+     * The live brokers as the planner sees them, with their racks, or all on one unnamed rack when {@code ignoreRacks}
+     * or when no broker has a rack.
+     *
+     * @throws CommandFailedException when some of the brokers the plan keeps (those not in {@code removing}) have a
+     *     rack and others do not, as Kafka's reassignment tool refuses it: counted as a rack of its own, the brokers
+     *     without one would draw a replica of every partition (a rack the partition does not use yet); a broker being
+     *     removed receives no replica, so its rack does not matter
+     */
+    static List<Broker> brokersOf(Collection<Node> nodes, Set<Integer> removing, boolean ignoreRacks) {
+        if (!ignoreRacks) {
+            List<Integer> withoutRack = new ArrayList<>();
+            boolean anyRack = false;
+            for (Node n : nodes) {
+                if (removing.contains(n.id())) {
+                    continue;
+                }
+                if (n.hasRack()) {
+                    anyRack = true;
+                } else {
+                    withoutRack.add(n.id());
+                }
+            }
+            if (anyRack && !withoutRack.isEmpty()) {
+                throw new CommandFailedException("not all brokers have a rack: broker(s) " + withoutRack
+                        + " have no broker.rack while others have one; set broker.rack on every broker, or add"
+                        + " --disable-rack-aware to plan without racks");
+            }
+        }
+        List<Broker> brokers = new ArrayList<>();
+        for (Node n : nodes) {
+            brokers.add(new Broker(n.id(), ignoreRacks || !n.hasRack() ? "" : n.rack()));
+        }
+        return List.copyOf(brokers);
     }
 
     /** The effective {@code segment.bytes} of {@code topic}: its own, else the broker's. */

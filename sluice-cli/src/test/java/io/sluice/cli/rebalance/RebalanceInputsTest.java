@@ -46,7 +46,7 @@ class RebalanceInputsTest {
                             new NewTopic("plain", 1, (short) 1)))
                     .all()
                     .get();
-            RebalanceInputs inputs = RebalanceInputs.read(admin, Set.of(), Duration.ofSeconds(30));
+            RebalanceInputs inputs = RebalanceInputs.read(admin, Set.of(), Duration.ofSeconds(30), false);
             assertEquals(TOPIC_SEGMENT_BYTES, inputs.segmentBytesOf("small"));
             assertEquals(BROKER_SEGMENT_BYTES, inputs.segmentBytesOf("plain"));
             assertEquals(BROKER_SEGMENT_BYTES, inputs.segmentBytesOf("not-a-topic"));
