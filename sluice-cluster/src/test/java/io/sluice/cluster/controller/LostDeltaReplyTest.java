@@ -10,7 +10,7 @@ import io.sluice.cluster.state.ClusterStateFollower;
 import io.sluice.cluster.state.StateReader;
 import io.sluice.cluster.state.wire.BrokerRecord;
 import io.sluice.cluster.state.wire.DeltaRecord;
-import io.sluice.cluster.zk.ReplyDroppingProxy;
+import io.sluice.cluster.zk.FaultyZkProxy;
 import io.sluice.cluster.zk.ZkPaths;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -33,7 +33,7 @@ class LostDeltaReplyTest {
     void shouldWriteADeltaOnceWhenTheReplyToItsWriteIsLost() throws Exception {
         ClusterConfig config = ZkTesting.config();
         try (TestingServer server = ZkTesting.server(dir);
-                ReplyDroppingProxy proxy = new ReplyDroppingProxy(server.getPort());
+                FaultyZkProxy proxy = new FaultyZkProxy(server.getPort());
                 CuratorFramework direct = ZkTesting.client(server.getConnectString());
                 CuratorFramework viaProxy = ZkTesting.client(proxy.connectString());
                 StateReader reader = new StateReader(viaProxy, config)) {
