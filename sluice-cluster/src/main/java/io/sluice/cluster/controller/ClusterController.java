@@ -153,8 +153,13 @@ public final class ClusterController implements ControllerElection.Listener, Aut
             LOG.info("controller {} epoch {} took over at {}", brokerId, w.epoch(), publisher.state());
         } catch (ControllerFencedException e) {
             fenced(e);
-        } catch (Exception e) {
-            LOG.warn("controller {} epoch {}: take-over failed, retrying: {}", brokerId, w.epoch(), e.toString());
+        } catch (Exception | Error e) {
+            // An Error too: left to the thread's logging, it would leave this broker taking over for good.
+            if (e instanceof Error) {
+                LOG.error("controller {} epoch {}: take-over failed, retrying", brokerId, w.epoch(), e);
+            } else {
+                LOG.warn("controller {} epoch {}: take-over failed, retrying: {}", brokerId, w.epoch(), e.toString());
+            }
             thread.schedule(
                     () -> {
                         if (writer == w) {

@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The controller's single daemon thread ({@code sluice-controller-<id>}): every controller task runs on it, one at a
- * time; a task that fails is logged, one submitted after shutdown is dropped. Thread-safe.
+ * time; a task that fails (with any Throwable) is logged, a periodic one keeps its schedule, one submitted after
+ * shutdown is dropped. Thread-safe.
  */
 final class ControllerThread {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterController.class);
@@ -51,28 +52,31 @@ final class ControllerThread {
     /** Runs {@code task} on the controller thread after {@code delayMillis}; dropped once the controller closed. */
     void schedule(Runnable task, long delayMillis) {
         try {
-            var unused = executor.schedule(
-                    () -> {
-                        try {
-                            task.run();
-                        } catch (RuntimeException e) {
-                            // Not left in the future nobody reads: a controller task that fails is worth an error line.
-                            LOG.error("controller {}: a task failed", brokerId, e);
-                        }
-                    },
-                    delayMillis,
-                    TimeUnit.MILLISECONDS);
+            var unused = executor.schedule(() -> runLogged(task), delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             LOG.debug("controller {} closed; dropping a task", brokerId);
         }
     }
 
     /**
-     * Runs {@code task} every {@code everyMillis} after a first delay of as much; {@code task} must log its own
-     * failures, as a failure would end the repetition.
+     * Runs {@code task} every {@code everyMillis} after a first delay of as much; a run that fails is logged and the
+     * next one still comes.
      */
     void scheduleWithFixedDelay(Runnable task, long everyMillis) {
-        var unused = executor.scheduleWithFixedDelay(task, everyMillis, everyMillis, TimeUnit.MILLISECONDS);
+        var unused =
+                executor.scheduleWithFixedDelay(() -> runLogged(task), everyMillis, everyMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Runs {@code task}, logging whatever it throws, Errors included: not left in a future nobody reads (where it
+     * would also end a periodic task's repetition without a word).
+     */
+    private void runLogged(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable e) {
+            LOG.error("controller {}: a task failed", brokerId, e);
+        }
     }
 
     /** Interrupts the running task, drops the queued ones and waits up to 5 s for the thread to end. */

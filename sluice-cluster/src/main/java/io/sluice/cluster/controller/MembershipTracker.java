@@ -258,8 +258,15 @@ final class MembershipTracker {
                     continue;
                 }
                 Stat st = client.checkExists().forPath(ZkPaths.broker(id));
+                if (st == null) {
+                    // Deleted since the listing: it left. Taken as unchanged instead, a registration made again
+                    // before its events are read would look steady, and the bounce would go unnoticed.
+                    change.left.add(id);
+                    registrationZxids.remove(id);
+                    continue;
+                }
                 Long known = registrationZxids.get(id);
-                if (st != null && (known == null || known != st.getCzxid())) {
+                if (known == null || known != st.getCzxid()) {
                     // A controller that just took over knows no registration: a broker whose registration differs
                     // from the state (restarted on another endpoint while no controller watched) counts as bounced,
                     // and so does one the state marks as in controlled shutdown: the state cannot tell whether this

@@ -18,7 +18,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
@@ -52,6 +51,7 @@ final class StatePublisher implements AutoCloseable {
     private final Consumer<Runnable> controllerThread;
     private final Consumer<ControllerFencedException> onFenced;
     private final AppliedListener listener;
+    private final DeltaAppender appender;
     private final CuratorWatcher snapshotWatcher = this::onSnapshotEvent;
 
     private volatile PublicationObserver observer = PublicationObserver.NONE;
@@ -86,6 +86,7 @@ final class StatePublisher implements AutoCloseable {
         this.controllerThread = controllerThread;
         this.onFenced = onFenced;
         this.listener = listener;
+        this.appender = new DeltaAppender(client, brokerId);
         this.serializer = new StateSerializer(
                 config.compression(), config.partBytes(), config.maxSnapshotParts(), config.maxStateBytes());
         this.snapshotPolicy = SnapshotPolicy.of(config.deltasPerSnapshot(), config.partBytes());
@@ -94,6 +95,7 @@ final class StatePublisher implements AutoCloseable {
     /** Starts publishing under {@code w} on top of what take-over loaded. */
     void start(FencedWriter w, StateLoader.Loaded loaded) {
         writer = w;
+        appender.reset();
         state = loaded.state();
         head = loaded.head();
         previous = null;
@@ -177,15 +179,7 @@ final class StatePublisher implements AutoCloseable {
             m.inSnapshot = true;
             bytes = serializer.encodeDelta(m);
         }
-        List<CuratorTransactionResult> r = commit(
-                "delta",
-                List.of(client.transactionOp()
-                        .create()
-                        .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-                        .forPath(ZkPaths.STATE + "/" + ZkPaths.DELTA_PREFIX, bytes)),
-                bytes.length);
-        String path = r.get(0).getResultPath();
-        long seq = ZkPaths.deltaSeq(path.substring(path.lastIndexOf('/') + 1));
+        long seq = appender.append(this::commit, bytes, delta.prevSeq);
         if (onWritten != null) {
             onWritten.run();
         }

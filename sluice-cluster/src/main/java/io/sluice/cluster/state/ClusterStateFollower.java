@@ -3,6 +3,7 @@ package io.sluice.cluster.state;
 import io.sluice.cluster.config.ClusterConfig;
 import io.sluice.cluster.state.wire.DeltaRecord;
 import io.sluice.cluster.state.wire.SnapshotManifest;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -27,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * applied in order), and the head snapshot only where the deltas do not lead to it (at start, or after falling behind
  * a fold whose deltas were pruned). Changes from an older controller epoch are rejected ({@link StaleEpochException});
  * unreadable parts or deltas raise a typed {@link CorruptStateException} that is kept in {@link #lastError()} while
- * the last good state stays current. Listeners get every new state, in order, on the
- * follower's thread.
+ * the last good state stays current. A delta that repeats the one applied just before it (same {@code prevSeq}, same
+ * bytes: written twice by a controller that sent its write again after a lost reply) is skipped, its seq taken as
+ * applied. Listeners get every new state, in order, on the follower's thread.
  *
  * <p>Thread-safe: reads of {@link #current()} from any thread; all ZooKeeper work runs serially on the executor.
  * One per broker (or per lightweight participant).
@@ -49,6 +51,10 @@ public final class ClusterStateFollower implements AutoCloseable {
     private final AtomicLong snapshotsLoaded = new AtomicLong();
     private final AtomicLong deltasApplied = new AtomicLong();
     private final AtomicLong rejected = new AtomicLong();
+    private final AtomicLong duplicatesSkipped = new AtomicLong();
+    /** Refresh thread only (under the refresh lock). */
+    private AppliedDelta lastApplied = AppliedDelta.NONE;
+
     private volatile ClusterState current = ClusterState.EMPTY;
     private volatile ClusterStateException lastError;
     private volatile boolean closed;
@@ -107,6 +113,11 @@ public final class ClusterStateFollower implements AutoCloseable {
 
     public long deltasApplied() {
         return deltasApplied.get();
+    }
+
+    /** Deltas skipped as a second copy of the delta applied just before them. */
+    public long duplicatesSkipped() {
+        return duplicatesSkipped.get();
     }
 
     /** Snapshots or deltas refused for a stale epoch. */
@@ -233,6 +244,16 @@ public final class ClusterStateFollower implements AutoCloseable {
             long reading = System.nanoTime();
             DeltaRecord delta = reads.read(i);
             lastDeltaReadNanos += System.nanoTime() - reading;
+            if (delta != null && lastApplied.isRepeatedBy(state, delta, reads.lastReadBytes())) {
+                // The same change written twice (a write sent again after its reply was lost, by a controller
+                // that did not guard against it); the controller went on from the second copy's seq.
+                LOG.info("follower {}: delta {} repeats delta {}; taking its seq", name, seq, state.appliedSeq());
+                state = state.at(state.controllerEpoch(), seq);
+                lastApplied = lastApplied.movedTo(seq);
+                duplicatesSkipped.incrementAndGet();
+                current = state;
+                continue;
+            }
             boolean continuesChain = delta != null && !delta.inSnapshot && delta.prevSeq == state.appliedSeq();
             if (!continuesChain && !snapshotRead && head != null && head.lastDeltaSeq() >= seq) {
                 // The deltas stop leading to the head here; the snapshot covers this change.
@@ -263,10 +284,28 @@ public final class ClusterStateFollower implements AutoCloseable {
             } catch (io.sluice.codec.error.CodecException e) {
                 throw new CorruptStateException("delta " + seq + ": " + e.getMessage(), e);
             }
+            lastApplied = new AppliedDelta(seq, delta.prevSeq, reads.lastReadBytes());
             deltasApplied.incrementAndGet();
             current = state;
         }
         lastError = null;
+    }
+
+    /** The delta last applied: its seq, the seq it followed and its znode bytes, to recognize a repeat of it. */
+    private record AppliedDelta(long seq, long prevSeq, byte[] bytes) {
+        static final AppliedDelta NONE = new AppliedDelta(-1, -1, null);
+
+        /** Whether {@code delta} (of {@code deltaBytes}) repeats this delta, which {@code state} ends at. */
+        boolean isRepeatedBy(ClusterState state, DeltaRecord delta, byte[] deltaBytes) {
+            return bytes != null
+                    && state.appliedSeq() == seq
+                    && delta.prevSeq == prevSeq
+                    && Arrays.equals(bytes, deltaBytes);
+        }
+
+        AppliedDelta movedTo(long newSeq) {
+            return new AppliedDelta(newSeq, prevSeq, bytes);
+        }
     }
 
     /** Whether the first delta after {@code appliedSeq} is one the head folded (so the deltas lead to it). */

@@ -286,6 +286,7 @@ public final class StateReader implements AutoCloseable {
         private final long[] seqs;
         private byte[][] window = new byte[0][];
         private int windowFrom;
+        private byte[] lastBytes;
 
         private DeltaReads(long[] seqs) {
             this.seqs = seqs;
@@ -299,6 +300,7 @@ public final class StateReader implements AutoCloseable {
                 readAheadSeq = -1;
                 readAhead = null;
                 deltasReadAhead++;
+                lastBytes = bytes;
                 return decodeDelta(seqs[index], bytes);
             }
             if (index < windowFrom || index >= windowFrom + window.length) {
@@ -310,7 +312,13 @@ public final class StateReader implements AutoCloseable {
                 windowFrom = index;
                 window = readTogether(paths, count);
             }
-            return decodeDelta(seqs[index], window[index - windowFrom]);
+            lastBytes = window[index - windowFrom];
+            return decodeDelta(seqs[index], lastBytes);
+        }
+
+        /** The znode bytes of the delta {@link #read} last returned (null when it was gone). */
+        public byte[] lastReadBytes() {
+            return lastBytes;
         }
     }
 

@@ -12,6 +12,8 @@ import java.util.Locale;
  *                                            version guards every controller write
  * /cluster/id                                the cluster id (UTF-8), written once by the first broker
  * /latest_producer_id_block                  first producer id not yet reserved by any broker (8 bytes)
+ * /cluster/state                             its data version guards every delta append (each sets it), so a
+ *                                            write sent again after a lost reply cannot add a delta twice
  * /cluster/state/head                        manifest of the current snapshot (SnapshotManifestDescriptor)
  * /cluster/state/snapshot-&lt;n&gt;/manifest       manifest of snapshot n
  * /cluster/state/snapshot-&lt;n&gt;/part-&lt;i&gt;     compressed snapshot bytes, cut below jute.maxbuffer
