@@ -94,15 +94,10 @@ class StuckDiskCancelTest extends MoveTestBase {
         assertFalse(Files.exists(StagingArea.dirOf(targetDir())), "staging left after the held task returned");
     }
 
-    @Test
-    void shouldEndACancelledMoveAtOnceWhileAStagedWriteIsHeldUpAndRemoveItsStagingOnceTheWriteReturns()
-            throws Exception {
-        Source server = server(source("source"));
-        PartitionLog target = emptyTarget();
-        TransferProgress progress = new TransferProgress();
+    /** A fault hook that holds up the staged write of chunk {@code HELD_CHUNK} ({@link #holdHere}). */
+    private ChunkFaultHook holdingTheWriteOfHeldChunk() {
         AtomicBoolean holdNextWrite = new AtomicBoolean();
-        MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
-        client.faults(new ChunkFaultHook() {
+        return new ChunkFaultHook() {
             @Override
             public void inFlight(java.nio.ByteBuffer bytes, long position, long chunk) {
                 if (chunk == HELD_CHUNK) {
@@ -116,7 +111,17 @@ class StuckDiskCancelTest extends MoveTestBase {
                     holdHere();
                 }
             }
-        });
+        };
+    }
+
+    @Test
+    void shouldEndACancelledMoveAtOnceWhileAStagedWriteIsHeldUpAndRemoveItsStagingOnceTheWriteReturns()
+            throws Exception {
+        Source server = server(source("source"));
+        PartitionLog target = emptyTarget();
+        TransferProgress progress = new TransferProgress();
+        MoveTransferClient client = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
+        client.faults(holdingTheWriteOfHeldChunk());
 
         CompletableFuture<Object> outcome = bootstrapAside(client, target, server, progress);
         try {
@@ -178,23 +183,8 @@ class StuckDiskCancelTest extends MoveTestBase {
         PartitionLog sourceLog = source("source");
         Source server = server(sourceLog);
         PartitionLog target = emptyTarget();
-        AtomicBoolean holdNextWrite = new AtomicBoolean();
         MoveTransferClient cancelled = new MoveTransferClient(MoveFixtures.moveConfig(), ByteRateLimiter.UNLIMITED);
-        cancelled.faults(new ChunkFaultHook() {
-            @Override
-            public void inFlight(java.nio.ByteBuffer bytes, long position, long chunk) {
-                if (chunk == HELD_CHUNK) {
-                    holdNextWrite.set(true);
-                }
-            }
-
-            @Override
-            public void beforeWrite(Path file, long position) {
-                if (holdNextWrite.compareAndSet(true, false)) {
-                    holdHere();
-                }
-            }
-        });
+        cancelled.faults(holdingTheWriteOfHeldChunk());
         TransferProgress first = new TransferProgress();
         CompletableFuture<Object> firstOutcome = bootstrapAside(cancelled, target, server, first);
         TransferProgress second = new TransferProgress();
